@@ -1,0 +1,283 @@
+//! `ApiError`: every failure of spec section 7 kept apart, plus the ones the network adds.
+//!
+//! The UI reacts to the case (401 names the profile, 429 starts a countdown, an unknown
+//! outcome of an order re-reads services); the `Display` text is the one-line message the
+//! status bar shows, built from the server's own words where it sent any.
+
+use chrono::NaiveDateTime;
+use std::fmt;
+
+/// The 422 messages of section 7, matched on their text; the text itself is kept verbatim
+/// in [`ApiError::Unprocessable`] for display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unprocessable {
+    /// `Unprocessable Entity ` (generic, with the spec's trailing space).
+    Generic,
+    /// `Unprocessable Entity or product ID not found`.
+    ProductNotFound,
+    /// `Unprocessed entity or not enough funds to order`.
+    NotEnoughFunds,
+    /// `Unprocessable Entity. Incorrect posted data`.
+    IncorrectPostedData,
+    /// `Unprocessable Entity. ClientID not found` (endpoint 5 answers this with 422).
+    ClientIdNotFound,
+    /// `Unprocessable Entity. Invalid IPv4 format`.
+    InvalidIpv4,
+    /// `Unprocessable Entity. IP already binded`.
+    IpAlreadyBound,
+    /// A 422 whose message the spec does not list.
+    Other,
+}
+
+impl Unprocessable {
+    pub fn classify(message: &str) -> Self {
+        let m = message.trim().to_ascii_lowercase();
+        if m.contains("not enough funds") {
+            Self::NotEnoughFunds
+        } else if m.contains("product id not found") {
+            Self::ProductNotFound
+        } else if m.contains("incorrect posted data") {
+            Self::IncorrectPostedData
+        } else if m.contains("clientid not found") {
+            Self::ClientIdNotFound
+        } else if m.contains("invalid ipv4") {
+            Self::InvalidIpv4
+        } else if m.contains("already binded") || m.contains("already bound") {
+            Self::IpAlreadyBound
+        } else if m == "unprocessable entity" {
+            Self::Generic
+        } else {
+            Self::Other
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ApiError {
+    /// 401 `Unauthenticated`: missing header or wrong credentials.
+    #[error("Unauthenticated: check the token or login")]
+    Unauthenticated,
+    /// 400 `Invalid Authorization header`.
+    #[error("Invalid Authorization header")]
+    InvalidAuthorizationHeader,
+    /// 400 `Invalid credentials format`.
+    #[error("Invalid credentials format: check the token or login")]
+    InvalidCredentialsFormat,
+    /// 400 with JSON `error` = `Unprocessable Entity. ClientID not found` (endpoints 8, 9, 15).
+    #[error("{message}")]
+    ClientIdNotFound { message: String },
+    /// 422 with JSON `error`; the message verbatim (trailing space trimmed for display).
+    #[error("{}", message.trim_end())]
+    Unprocessable {
+        kind: Unprocessable,
+        message: String,
+    },
+    /// 429 on `update_list`: the next possible refresh as the server's wall-clock time (the
+    /// spec gives no zone; the caller decides which zone it is in) and the raw message.
+    #[error("{}", message.trim_end())]
+    Throttled {
+        next_possible: Option<NaiveDateTime>,
+        message: String,
+    },
+    /// Any other HTTP status, with a one-line excerpt of the body (HTML reduced to text).
+    #[error("HTTP {status}{}", if excerpt.is_empty() { String::new() } else { format!(": {excerpt}") })]
+    Http {
+        status: u16,
+        excerpt: String,
+        /// `Retry-After` in seconds, when the server sent one.
+        retry_after: Option<u64>,
+    },
+    /// No complete answer within the request timeout. The request may have been processed.
+    #[error("{url}: no answer within {secs} s")]
+    Timeout { url: String, secs: u64 },
+    /// The connection could not be opened: the request never reached the server.
+    #[error("Cannot reach {url}: {cause}")]
+    Connect { url: String, cause: String },
+    /// The connection failed after the request was sent (reset, closed, truncated body):
+    /// the server may or may not have acted on it.
+    #[error("Connection to {url} lost: {cause}")]
+    Transport { url: String, cause: String },
+    /// A 200 whose body is not the shape the endpoint answers.
+    #[error("Unexpected answer from {endpoint}: {detail}")]
+    Decode {
+        endpoint: &'static str,
+        detail: String,
+    },
+    /// The client was configured with something unusable (bad base URL, plain HTTP).
+    #[error("{0}")]
+    Config(String),
+}
+
+impl ApiError {
+    /// True where a write may have been carried out although no answer says so: the caller
+    /// must re-read instead of assuming failure (and must never resend an order).
+    pub fn outcome_unknown(&self) -> bool {
+        matches!(self, Self::Timeout { .. } | Self::Transport { .. })
+    }
+
+    /// True for failures worth retrying for an idempotent GET: the network, and 5xx.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            Self::Connect { .. } | Self::Transport { .. } | Self::Timeout { .. } => true,
+            Self::Http { status, .. } => *status >= 500 || *status == 429,
+            Self::Decode { .. } => false,
+            _ => false,
+        }
+    }
+
+    /// The 422 kind, if this is a 422.
+    pub fn unprocessable(&self) -> Option<Unprocessable> {
+        match self {
+            Self::Unprocessable { kind, .. } => Some(*kind),
+            _ => None,
+        }
+    }
+}
+
+/// A readable one-line excerpt of an error body: HTML tags and entities removed, white space
+/// folded, the `<title>` preferred when there is one, cut to `max` characters.
+pub fn excerpt(body: &str, max: usize) -> String {
+    let lower = body.to_ascii_lowercase();
+    let looks_html =
+        lower.contains("<html") || lower.contains("<!doctype") || lower.contains("<body");
+    let text = if looks_html {
+        let title = lower
+            .find("<title")
+            .and_then(|start| body[start..].find('>').map(|gt| start + gt + 1))
+            .and_then(|from| {
+                lower[from..]
+                    .find("</title")
+                    .map(|len| &body[from..from + len])
+            });
+        let text = match title {
+            Some(t) if !t.trim().is_empty() => t.to_owned(),
+            _ => strip_tags(body_section(body, &lower)),
+        };
+        decode_entities(&text)
+    } else {
+        body.to_owned()
+    };
+    let folded: String = text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect();
+    if folded.chars().count() > max {
+        let cut: String = folded.chars().take(max.saturating_sub(1)).collect();
+        format!("{cut}…")
+    } else {
+        folded
+    }
+}
+
+fn body_section<'a>(body: &'a str, lower: &str) -> &'a str {
+    match lower.find("<body") {
+        Some(i) => &body[i..],
+        None => body,
+    }
+}
+
+fn strip_tags(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut in_tag = false;
+    let mut skip_until: Option<&str> = None;
+    let lower = html.to_ascii_lowercase();
+    let mut i = 0;
+    let bytes = html.as_bytes();
+    while i < bytes.len() {
+        if let Some(end) = skip_until {
+            match lower[i..].find(end) {
+                Some(j) => {
+                    i += j + end.len();
+                    skip_until = None;
+                    continue;
+                }
+                None => break,
+            }
+        }
+        let c = html[i..].chars().next().unwrap_or(' ');
+        if !in_tag && c == '<' {
+            if lower[i..].starts_with("<script") {
+                skip_until = Some("</script>");
+            } else if lower[i..].starts_with("<style") {
+                skip_until = Some("</style>");
+            }
+            in_tag = true;
+            out.push(' ');
+        } else if in_tag && c == '>' {
+            in_tag = false;
+        } else if !in_tag {
+            out.push(c);
+        }
+        i += c.len_utf8();
+    }
+    out
+}
+
+fn decode_entities(s: &str) -> String {
+    s.replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+impl fmt::Display for Unprocessable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_error_page_becomes_its_title() {
+        let page = "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>";
+        assert_eq!(excerpt(page, 120), "502 Bad Gateway");
+    }
+
+    #[test]
+    fn html_without_title_is_stripped_and_folded() {
+        let page = "<!DOCTYPE html><html><body><script>var x=1;</script><h1>Server\n  Error</h1><p>Try &amp; again</p></body></html>";
+        assert_eq!(excerpt(page, 120), "Server Error Try & again");
+    }
+
+    #[test]
+    fn long_text_is_cut() {
+        let s = "x".repeat(500);
+        let e = excerpt(&s, 20);
+        assert_eq!(e.chars().count(), 20);
+        assert!(e.ends_with('…'));
+    }
+
+    #[test]
+    fn classify_every_422_of_the_spec() {
+        use Unprocessable::*;
+        for (msg, kind) in [
+            ("Unprocessable Entity ", Generic),
+            (
+                "Unprocessable Entity or product ID not found",
+                ProductNotFound,
+            ),
+            (
+                "Unprocessed entity or not enough funds to order",
+                NotEnoughFunds,
+            ),
+            (
+                "Unprocessable Entity. Incorrect posted data",
+                IncorrectPostedData,
+            ),
+            ("Unprocessable Entity. ClientID not found", ClientIdNotFound),
+            ("Unprocessable Entity. Invalid IPv4 format", InvalidIpv4),
+            ("Unprocessable Entity. IP already binded", IpAlreadyBound),
+            ("Something new", Other),
+        ] {
+            assert_eq!(Unprocessable::classify(msg), kind, "{msg}");
+        }
+    }
+}
