@@ -53,7 +53,12 @@ pub struct ConnectionArgs {
     pub login: Option<String>,
 
     /// Password for --login. Prefer the environment variable: arguments end up in shell history.
-    #[arg(long, env = "PROXYDASH_PASSWORD", hide_env_values = true, global = true)]
+    #[arg(
+        long,
+        env = "PROXYDASH_PASSWORD",
+        hide_env_values = true,
+        global = true
+    )]
     pub password: Option<String>,
 
     /// Allow plain http:// to a host that is not loopback (the token travels unencrypted).
@@ -72,7 +77,9 @@ pub struct ConnectionArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the local sandbox server that answers the reseller API from demo data.
-    #[command(after_help = "Example:\n  proxydash sandbox --listen 127.0.0.1:8787 --latency-ms 200 --scale 10000")]
+    #[command(
+        after_help = "Example:\n  proxydash sandbox --listen 127.0.0.1:8787 --latency-ms 200 --scale 10000"
+    )]
     Sandbox(SandboxArgs),
 }
 

@@ -40,8 +40,12 @@ impl Settings {
     pub fn from_cli(cli: &Cli) -> Result<Self, ConfigError> {
         let c = &cli.connection;
         let credentials = match (&c.token, &c.login, &c.password) {
-            (Some(token), _, _) if !token.trim().is_empty() => Credentials::Token(Secret::new(token.trim())),
-            (_, Some(login), Some(password)) => Credentials::login(login.clone(), password.as_str()),
+            (Some(token), _, _) if !token.trim().is_empty() => {
+                Credentials::Token(Secret::new(token.trim()))
+            }
+            (_, Some(login), Some(password)) => {
+                Credentials::login(login.clone(), password.as_str())
+            }
             (_, Some(_), None) => {
                 return Err(ConfigError::Invalid(
                     "--login needs a password: set PROXYDASH_PASSWORD (or --password)".into(),
@@ -49,15 +53,26 @@ impl Settings {
             }
             _ => return Err(ConfigError::NoAccount),
         };
-        let base_url = c.base_url.clone().filter(|u| !u.trim().is_empty()).ok_or_else(|| {
-            ConfigError::Invalid("No base URL: pass --base-url or set PROXYDASH_BASE_URL".into())
-        })?;
+        let base_url = c
+            .base_url
+            .clone()
+            .filter(|u| !u.trim().is_empty())
+            .ok_or_else(|| {
+                ConfigError::Invalid(
+                    "No base URL: pass --base-url or set PROXYDASH_BASE_URL".into(),
+                )
+            })?;
         Ok(Self::with(cli, "default", base_url, credentials))
     }
 
     /// Settings for the in-process sandbox at `base_url`.
     pub fn demo(cli: &Cli, base_url: String, token: &str) -> Self {
-        Self::with(cli, "demo", base_url, Credentials::Token(Secret::new(token)))
+        Self::with(
+            cli,
+            "demo",
+            base_url,
+            Credentials::Token(Secret::new(token)),
+        )
     }
 
     fn with(cli: &Cli, profile: &str, base_url: String, credentials: Credentials) -> Self {
@@ -95,7 +110,12 @@ mod tests {
 
     #[test]
     fn token_flag_wins_and_is_redacted_in_debug() {
-        let cli = parse(&["--base-url", "https://api.example.com", "--token", "sekrit-token"]);
+        let cli = parse(&[
+            "--base-url",
+            "https://api.example.com",
+            "--token",
+            "sekrit-token",
+        ]);
         let s = Settings::from_cli(&cli).unwrap();
         assert_eq!(s.credentials, Credentials::Token("sekrit-token".into()));
         assert!(!format!("{s:?}").contains("sekrit-token"));
@@ -104,7 +124,10 @@ mod tests {
     #[test]
     fn login_without_password_is_refused() {
         let cli = parse(&["--base-url", "https://x", "--login", "alice"]);
-        assert!(matches!(Settings::from_cli(&cli), Err(ConfigError::Invalid(_))));
+        assert!(matches!(
+            Settings::from_cli(&cli),
+            Err(ConfigError::Invalid(_))
+        ));
     }
 
     #[test]

@@ -35,11 +35,19 @@ impl FetcherHandle {
 }
 
 /// Starts the fetcher on the current tokio runtime.
-pub fn spawn(client: ApiClient, concurrency: usize) -> (FetcherHandle, mpsc::UnboundedReceiver<Fetched>) {
+pub fn spawn(
+    client: ApiClient,
+    concurrency: usize,
+) -> (FetcherHandle, mpsc::UnboundedReceiver<Fetched>) {
     let (command_tx, command_rx) = mpsc::unbounded_channel();
     let (result_tx, result_rx) = mpsc::unbounded_channel();
     tokio::spawn(run(client, concurrency.max(1), command_rx, result_tx));
-    (FetcherHandle { commands: command_tx }, result_rx)
+    (
+        FetcherHandle {
+            commands: command_tx,
+        },
+        result_rx,
+    )
 }
 
 async fn run(

@@ -1,8 +1,15 @@
 //! proxydash: a terminal dashboard for proxy-reseller accounts.
 //!
 //! The layout and the contracts between the parts are in `DESIGN.md` of the project's
-//! shared folder; in short: [`api`] speaks the HTTP API, [`sandbox`] serves it locally,
-//! `app` is the state machine, `fetcher` runs its commands, `ui` draws it.
+//! shared folder; in short: [`api`] speaks the HTTP API, `sandbox` serves it locally,
+//! `app` is the state machine, [`fetcher`] runs its commands, `ui` draws it and `run`
+//! is the event loop that ties them together.
 
 pub mod api;
+pub mod cli;
+pub mod clipboard;
+pub mod config;
+pub mod fetcher;
+pub mod files;
 pub mod secret;
+pub mod throttle;

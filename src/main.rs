@@ -18,7 +18,10 @@ use std::time::Duration;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("proxydash: cannot start the async runtime: {e}");
@@ -34,7 +37,12 @@ fn main() -> ExitCode {
 }
 
 async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {
-    let faults = match args.faults.as_deref().map(str::parse::<FaultSpec>).transpose() {
+    let faults = match args
+        .faults
+        .as_deref()
+        .map(str::parse::<FaultSpec>)
+        .transpose()
+    {
         Ok(f) => f,
         Err(e) => {
             eprintln!("proxydash sandbox: --faults: {e}");
@@ -125,7 +133,15 @@ async fn dashboard(cli: &Cli) -> ExitCode {
         EventStream::new().map(|e| e.map(Input::Terminal)),
         signals().map(Ok),
     );
-    let outcome = run::run(&mut terminal, &mut app, input, &fetcher, &mut results, &clock).await;
+    let outcome = run::run(
+        &mut terminal,
+        &mut app,
+        input,
+        &fetcher,
+        &mut results,
+        &clock,
+    )
+    .await;
     drop(guard);
     match outcome {
         Ok(Exit::Quit | Exit::InputClosed) => ExitCode::SUCCESS,

@@ -1,0 +1,199 @@
+//! The `update_list` throttle (spec section 8): when the next IP-list refresh of each
+//! service is possible, how to say so, and a small state file so the countdowns survive a
+//! restart.
+//!
+//! The 429 names a wall-clock time without a zone. It is read as UTC unless the settings
+//! name the server's offset ([`server_time_to_utc`]).
+
+use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The server's wall-clock time as a UTC instant, given the server's offset from UTC.
+pub fn server_time_to_utc(at: NaiveDateTime, server_offset: FixedOffset) -> DateTime<Utc> {
+    match server_offset.from_local_datetime(&at).single() {
+        Some(t) => t.with_timezone(&Utc),
+        None => Utc.from_utc_datetime(&at),
+    }
+}
+
+/// `4m 12s`, `1h 02m`, `45s`: how long until `until`, rounded up to the second.
+pub fn format_remaining(until: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let ms = (until - now).num_milliseconds().max(0);
+    let secs = (ms + 999) / 1000;
+    let (h, m, s) = (secs / 3600, (secs % 3600) / 60, secs % 60);
+    if h > 0 {
+        format!("{h}h {m:02}m")
+    } else if m > 0 {
+        format!("{m}m {s:02}s")
+    } else {
+        format!("{s}s")
+    }
+}
+
+/// `next refresh in 4m 12s (at 14:05:00)`, the time shown in the user's local zone.
+pub fn describe<Tz: TimeZone>(until: DateTime<Utc>, now: DateTime<Utc>, local: &Tz) -> String {
+    let at = until.with_timezone(local).naive_local().format("%H:%M:%S");
+    format!("next refresh in {} (at {at})", format_remaining(until, now))
+}
+
+/// Next possible refresh per service, for one account (base URL + profile).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Throttles {
+    #[serde(default)]
+    until: BTreeMap<u64, DateTime<Utc>>,
+}
+
+impl Throttles {
+    pub fn set(&mut self, service_id: u64, until: DateTime<Utc>) {
+        self.until.insert(service_id, until);
+    }
+
+    /// The time the service may be refreshed again, if that is still in the future.
+    pub fn until(&self, service_id: u64, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        self.until.get(&service_id).copied().filter(|t| *t > now)
+    }
+
+    /// Drops the countdowns that have run out; returns the services they were for.
+    pub fn expire(&mut self, now: DateTime<Utc>) -> Vec<u64> {
+        let done: Vec<u64> = self
+            .until
+            .iter()
+            .filter(|(_, t)| **t <= now)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in &done {
+            self.until.remove(id);
+        }
+        done
+    }
+
+    /// The soonest countdown end, for the loop's timer.
+    pub fn next_end(&self) -> Option<DateTime<Utc>> {
+        self.until.values().min().copied()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.until.is_empty()
+    }
+}
+
+/// Where countdowns are kept: one JSON file in the state directory, keyed by account.
+#[derive(Clone, Debug)]
+pub struct StateFile {
+    path: PathBuf,
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct StateFileBody {
+    #[serde(default)]
+    accounts: BTreeMap<String, Throttles>,
+}
+
+impl StateFile {
+    pub fn new(path: PathBuf) -> Self {
+        Self { path }
+    }
+
+    /// `throttle.json` in the XDG state directory.
+    pub fn default_location() -> Option<Self> {
+        crate::files::state_dir().map(|d| Self::new(d.join("throttle.json")))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The countdowns of `account`; a missing or unreadable file gives none (a broken state
+    /// file must never stop the dashboard).
+    pub fn load(&self, account: &str) -> Throttles {
+        self.read().accounts.remove(account).unwrap_or_default()
+    }
+
+    pub fn save(&self, account: &str, throttles: &Throttles) -> io::Result<()> {
+        let mut body = self.read();
+        if throttles.is_empty() {
+            body.accounts.remove(account);
+        } else {
+            body.accounts.insert(account.to_owned(), throttles.clone());
+        }
+        let json = serde_json::to_vec_pretty(&body).map_err(io::Error::other)?;
+        crate::files::replace(&self.path, &json)
+    }
+
+    fn read(&self) -> StateFileBody {
+        std::fs::read(&self.path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> DateTime<Utc> {
+        Utc.from_utc_datetime(&NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").unwrap())
+    }
+
+    #[test]
+    fn remaining_is_formatted_and_rounded_up() {
+        let now = t("2026-11-22 14:00:48");
+        assert_eq!(format_remaining(t("2026-11-22 14:05:00"), now), "4m 12s");
+        assert_eq!(format_remaining(t("2026-11-22 14:00:50"), now), "2s");
+        assert_eq!(format_remaining(t("2026-11-22 16:00:48"), now), "2h 00m");
+        assert_eq!(format_remaining(now, now), "0s");
+        let almost = now + chrono::Duration::milliseconds(1500);
+        assert_eq!(format_remaining(almost, now), "2s");
+        assert_eq!(
+            describe(t("2026-11-22 14:05:00"), now, &Utc),
+            "next refresh in 4m 12s (at 14:05:00)"
+        );
+    }
+
+    #[test]
+    fn server_zone_is_applied() {
+        let naive =
+            NaiveDateTime::parse_from_str("2026-11-22 16:05:00", "%Y-%m-%d %H:%M:%S").unwrap();
+        let plus2 = FixedOffset::east_opt(2 * 3600).unwrap();
+        assert_eq!(server_time_to_utc(naive, plus2), t("2026-11-22 14:05:00"));
+        assert_eq!(
+            server_time_to_utc(naive, FixedOffset::east_opt(0).unwrap()),
+            t("2026-11-22 16:05:00")
+        );
+    }
+
+    #[test]
+    fn countdowns_expire() {
+        let mut th = Throttles::default();
+        th.set(7, t("2026-11-22 14:05:00"));
+        th.set(8, t("2026-11-22 14:10:00"));
+        assert_eq!(
+            th.until(7, t("2026-11-22 14:00:00")),
+            Some(t("2026-11-22 14:05:00"))
+        );
+        assert_eq!(th.next_end(), Some(t("2026-11-22 14:05:00")));
+        assert_eq!(th.expire(t("2026-11-22 14:05:00")), vec![7]);
+        assert_eq!(th.until(7, t("2026-11-22 14:05:00")), None);
+        assert_eq!(th.next_end(), Some(t("2026-11-22 14:10:00")));
+    }
+
+    #[test]
+    fn state_file_round_trip_per_account() {
+        let dir = std::env::temp_dir().join(format!("proxydash-throttle-{}", std::process::id()));
+        let file = StateFile::new(dir.join("throttle.json"));
+        let mut a = Throttles::default();
+        a.set(5001, t("2026-11-22 14:05:00"));
+        file.save("https://a.example default", &a).unwrap();
+        file.save("https://b.example work", &Throttles::default())
+            .unwrap();
+        assert_eq!(file.load("https://a.example default"), a);
+        assert!(file.load("https://b.example work").is_empty());
+        std::fs::write(file.path(), b"{not json").unwrap();
+        assert!(file.load("https://a.example default").is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
