@@ -241,7 +241,7 @@ pub struct Product {
 
 /// One element of a product's `geo` list. Its shape is "not shown" in the spec, so any JSON
 /// value is accepted and kept as a short label: a string as it is, an object as its values
-/// joined by `/` (`{"country":"US","city":"Dallas"}` → `US/Dallas`).
+/// joined by `/` in key order (`{"country":"US","city":"Dallas"}` → `Dallas/US`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Geo(pub String);
 
