@@ -5,4 +5,6 @@
 //! `app` is the state machine, `fetcher` runs its commands, `ui` draws it.
 
 pub mod api;
+pub mod app;
 pub mod secret;
+pub mod ui;
