@@ -53,6 +53,8 @@ mod input;
 mod loaded;
 
 #[cfg(test)]
+pub(crate) mod testkit;
+#[cfg(test)]
 mod tests;
 
 use crate::api::{ApiError, Request, Response};
