@@ -196,6 +196,9 @@ pub const BINDINGS: &[Binding] = &[
     b(&[code(KeyCode::Backspace)], Action::FilterBackspace, &[FilterInput], None, "Delete the last character"),
     b(&[code(KeyCode::Down)], Action::Down, &[FilterInput], None, "Move down"),
     b(&[code(KeyCode::Up)], Action::Up, &[FilterInput], None, "Move up"),
+    // Everywhere but in the filter input (first, so the footer never drops them).
+    b(&[k('?')], Action::Help, &[Main, AnyPopup], Some("help"), "Help for the current context"),
+    b(&[k('q')], Action::Quit, &[Main, AnyPopup], Some("quit"), "Quit"),
     // The tabs.
     b(&[k('1'), k('2'), k('3'), k('4'), k('5')], Action::GoTab, &[Main], Some("tabs"), "Services, Products, Billing, Network, Usage"),
     b(&[code(KeyCode::Tab)], Action::NextTab, &[Main], None, "Next tab"),
@@ -217,9 +220,6 @@ pub const BINDINGS: &[Binding] = &[
     b(&[code(KeyCode::Esc)], Action::Back, &[Main], None, "Clear the filter, or dismiss the status message"),
     // Popups.
     b(&[code(KeyCode::Esc)], Action::Back, &[AnyPopup], Some("close"), "Close the popup"),
-    // Everywhere but in the filter input.
-    b(&[k('?')], Action::Help, &[Main, AnyPopup], Some("help"), "Help for the current context"),
-    b(&[k('q')], Action::Quit, &[Main, AnyPopup], Some("quit"), "Quit"),
     b(&[ctrl('c')], Action::ForceQuit, &[Everywhere], None, "Quit, from anywhere"),
 ];
 

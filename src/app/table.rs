@@ -23,6 +23,8 @@ pub struct TableView {
     editing: bool,
     /// Rows that fit on screen, as last told by the app (from the terminal size).
     page: usize,
+    /// The user chose a row: new rows keep it selected. Until then the first row is.
+    touched: bool,
 }
 
 impl TableView {
@@ -33,7 +35,9 @@ impl TableView {
         self.keys = keys;
         self.ids = ids;
         self.refilter_all();
-        if let Some(id) = keep
+        self.selected = 0;
+        if self.touched
+            && let Some(id) = keep
             && let Some(pos) = self.filtered.iter().position(|&i| self.ids[i] == id)
         {
             self.selected = pos;
@@ -107,6 +111,7 @@ impl TableView {
 
     /// Moves the selection by `delta` rows, stopping at the ends.
     pub fn move_by(&mut self, delta: isize) {
+        self.touched = true;
         let last = self.filtered.len().saturating_sub(1);
         self.selected = self.selected.saturating_add_signed(delta).min(last);
         self.clamp();
@@ -121,11 +126,13 @@ impl TableView {
     }
 
     pub fn top(&mut self) {
+        self.touched = true;
         self.selected = 0;
         self.clamp();
     }
 
     pub fn bottom(&mut self) {
+        self.touched = true;
         self.selected = self.filtered.len().saturating_sub(1);
         self.clamp();
     }
@@ -133,6 +140,7 @@ impl TableView {
     /// Selects the row at this position of the view (a mouse click).
     pub fn select_position(&mut self, position: usize) {
         if position < self.filtered.len() {
+            self.touched = true;
             self.selected = position;
             self.clamp();
         }
@@ -142,6 +150,7 @@ impl TableView {
     pub fn select_id(&mut self, id: u64) -> bool {
         match self.filtered.iter().position(|&i| self.ids[i] == id) {
             Some(pos) => {
+                self.touched = true;
                 self.selected = pos;
                 self.clamp();
                 true

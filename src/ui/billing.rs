@@ -24,7 +24,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let view = &tab.table;
     let block = widgets::pane(
         theme,
-        format!("Invoices · {}", widgets::count_label(view)),
+        widgets::counted("Invoices", tab.invoices.value().is_some(), view),
         widgets::freshness(app, theme, tab.invoices.freshness()),
     );
     let block = widgets::with_filter(block, view, theme);

@@ -52,9 +52,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let view = &net.table;
     let block = widgets::pane(
         theme,
-        format!(
-            "Proxy servers in error or inactive · {}",
-            widgets::count_label(view)
+        widgets::counted(
+            "Proxy servers in error or inactive",
+            services.list.value().is_some(),
+            view,
         ),
         widgets::freshness(app, theme, services.list.freshness()),
     );

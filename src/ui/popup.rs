@@ -20,12 +20,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usiz
         Popup::Help => draw_help(frame, app, theme, area, index),
         Popup::Invoice(id) => draw_invoice(frame, app, theme, area, id),
         Popup::Service(id) => {
-            let r = layout::centered(area, 60, 17);
+            let r = layout::centered(area, 60, 15);
             frame.render_widget(Clear, r);
             services::draw_detail(frame, app, theme, r, id);
         }
         Popup::Product(id) => {
-            let r = layout::centered(area, 60, 10);
+            let r = layout::centered(area, 60, 8);
             frame.render_widget(Clear, r);
             products::draw_detail(frame, app, theme, r, id);
         }
@@ -72,7 +72,7 @@ fn draw_help(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usi
 
 fn draw_invoice(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
     let remote = app.billing().invoice(id);
-    let r = layout::centered(area, 64, 13);
+    let r = layout::centered(area, 64, 11);
     frame.render_widget(Clear, r);
     let block = widgets::pane(
         theme,

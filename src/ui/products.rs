@@ -21,8 +21,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let block = widgets::pane(
         theme,
         format!(
-            "Products · {} · {}",
-            widgets::count_label(view),
+            "{} · {}",
+            widgets::counted("Products", tab.list.value().is_some(), view),
             tab.sort_label()
         ),
         widgets::freshness(app, theme, tab.list.freshness()),

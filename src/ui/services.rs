@@ -23,7 +23,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let view = &tab.table;
     let block = widgets::pane(
         theme,
-        format!("Services · {}", widgets::count_label(view)),
+        widgets::counted("Services", tab.list.value().is_some(), view),
         widgets::freshness(app, theme, tab.list.freshness()),
     );
     let block = widgets::with_filter(block, view, theme);
@@ -46,7 +46,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
                     Constraint::Length(7),
                     Constraint::Min(12),
                     Constraint::Length(10),
-                    Constraint::Length(18),
+                    Constraint::Length(19),
                     Constraint::Length(7),
                     Constraint::Length(10),
                 ],

@@ -159,7 +159,7 @@ fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
         })
         .collect();
     let max = points.iter().map(|p| p.1).fold(0.0_f64, f64::max);
-    let top = if max > 0.0 { max * 1.1 } else { 1.0 };
+    let top = nice_ceiling(max * 1.05);
     let last = (stats.len() - 1) as f64;
     let date = |i: usize| text::date(stats[i].date);
     let x_labels: Vec<Line> = if stats.len() >= 3 {
@@ -198,6 +198,22 @@ fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
                 .style(theme.dim),
         );
     frame.render_widget(chart, area);
+}
+
+/// A round number at or above `x` (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of
+/// ten), so the y axis reads 0 / 750 / 1,500 rather than 0 / 693 / 1,386.
+pub fn nice_ceiling(x: f64) -> f64 {
+    if !x.is_finite() || x <= 0.0 {
+        return 1.0;
+    }
+    let magnitude = 10f64.powf(x.log10().floor());
+    let steps = [1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0];
+    let step = steps
+        .iter()
+        .find(|s| *s * magnitude >= x)
+        .copied()
+        .unwrap_or(10.0);
+    step * magnitude
 }
 
 /// The gauge's ratio (always within 0..=1), label, and whether the limit is exceeded.

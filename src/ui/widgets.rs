@@ -64,7 +64,17 @@ pub fn pane<'a>(theme: &Theme, title: String, fresh: Span<'static>) -> Block<'a>
     block
 }
 
-/// The table's count for a title: `42` or `3 of 42`.
+/// A pane title with the table's count: `Services · 42`, `Services · 3 of 42`, or just
+/// `Services` while there is nothing to count.
+pub fn counted(noun: &str, loaded: bool, table: &TableView) -> String {
+    if loaded {
+        format!("{noun} · {}", count_label(table))
+    } else {
+        noun.to_owned()
+    }
+}
+
+/// The table's count: `42` or `3 of 42`.
 pub fn count_label(table: &TableView) -> String {
     if table.filter().is_empty() {
         text::count(table.total() as u64)
@@ -130,7 +140,9 @@ pub fn placeholder<T>(
 /// A message inside an area, wrapped.
 pub fn message(frame: &mut Frame, area: Rect, text: &str, style: Style) {
     frame.render_widget(
-        Paragraph::new(Span::styled(text.to_owned(), style)).wrap(Wrap { trim: true }),
+        Paragraph::new(Span::styled(text.to_owned(), style))
+            .wrap(Wrap { trim: true })
+            .block(Block::new().padding(ratatui::widgets::Padding::horizontal(1))),
         area,
     );
 }
