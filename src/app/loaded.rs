@@ -288,8 +288,8 @@ impl App {
                 }
             }
         }
-        self.rebuild_network();
-        self.rebuild_usage();
+        self.network_dirty = true;
+        self.usage_dirty = true;
     }
 
     fn after_detail(&mut self, id: u64) {
@@ -310,7 +310,7 @@ impl App {
             }
             None => {}
         }
-        self.rebuild_usage();
+        self.usage_dirty = true;
     }
 
     /// An fpr service has no usage: forget what was asked and any error it gave.
@@ -321,14 +321,24 @@ impl App {
         self.status.clear(&Request::Rate(id));
     }
 
+    /// Rebuilds the derived rows of the tab on screen, if they changed.
+    pub(super) fn rebuild_shown(&mut self) {
+        if self.tab == Tab::Network && self.network_dirty {
+            self.network_dirty = false;
+            self.rebuild_network();
+        }
+        if self.tab == Tab::Usage && self.usage_dirty {
+            self.usage_dirty = false;
+            self.rebuild_usage();
+        }
+    }
+
     fn rebuild_network(&mut self) {
         let ids = self.services.ids();
         let services = &self.services;
         let product_of = |id: u64| {
             services
-                .rows()
-                .iter()
-                .find(|s| s.service_id == id)
+                .get(id)
                 .map(|s| crate::ui::text::sanitize(&s.product_name).into_owned())
                 .unwrap_or_default()
         };

@@ -161,6 +161,10 @@ pub struct App {
     status: StatusLine,
     in_flight: HashMap<Request, DateTime<Utc>>,
     refresh_due: HashMap<RefreshGroup, DateTime<Utc>>,
+    /// The Network rows / the Usage list need rebuilding (done when their tab is shown, so
+    /// a burst of per-service results costs one rebuild, not one per result).
+    network_dirty: bool,
+    usage_dirty: bool,
 }
 
 impl App {
@@ -181,6 +185,8 @@ impl App {
             status: StatusLine::default(),
             in_flight: HashMap::new(),
             refresh_due: HashMap::new(),
+            network_dirty: false,
+            usage_dirty: false,
         };
         app.update_pages();
         app
@@ -208,6 +214,7 @@ impl App {
             Msg::Tick => self.on_tick(&mut out),
             Msg::Loaded(request, result) => self.on_loaded(request, result, &mut out),
         }
+        self.rebuild_shown();
         self.fetch_for_selection(&mut out);
         if self.quit && !out.contains(&Command::Quit) {
             out.push(Command::Quit);

@@ -113,9 +113,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         |i| {
             let r = &rows[i];
             let product = services
-                .rows()
-                .iter()
-                .find(|s| s.service_id == r.service_id)
+                .get(r.service_id)
                 .map(|s| text::or_missing(&s.product_name).into_owned())
                 .unwrap_or_default();
             let (state, style) = match r.state {

@@ -12,6 +12,8 @@ pub struct ServicesTab {
     pub table: TableView,
     pub details: HashMap<u64, Remote<Service>>,
     pub show_password: bool,
+    /// Service ID → position in the list, so per-service results find their row in O(1).
+    index: HashMap<u64, usize>,
 }
 
 impl ServicesTab {
@@ -42,7 +44,12 @@ impl ServicesTab {
     }
 
     pub fn knows(&self, id: u64) -> bool {
-        self.rows().iter().any(|s| s.service_id == id)
+        self.index.contains_key(&id)
+    }
+
+    /// The listed service with this ID.
+    pub fn get(&self, id: u64) -> Option<&ServiceSummary> {
+        self.index.get(&id).and_then(|&i| self.rows().get(i))
     }
 
     /// Rebuilds the table's search keys from the list (after it changed).
@@ -64,6 +71,11 @@ impl ServicesTab {
             })
             .collect();
         let ids = rows.iter().map(|s| s.service_id).collect();
+        self.index = rows
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.service_id, i))
+            .collect();
         self.table.set_rows(keys, ids);
     }
 }

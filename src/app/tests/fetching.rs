@@ -188,7 +188,8 @@ fn results_no_longer_wanted_are_ignored() {
 
 #[test]
 fn usage_lists_ppr_services_once_their_details_say_so() {
-    let h = Harness::loaded();
+    let mut h = Harness::loaded();
+    h.key('5');
     let ids: Vec<u64> = h.app.usage().services.iter().map(|(id, _)| *id).collect();
     assert_eq!(ids, vec![5002, 5003]);
     assert!(h.app.usage().stats_of(5002).is_ready());

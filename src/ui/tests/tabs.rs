@@ -142,8 +142,31 @@ fn service_detail_popup() {
 fn too_small() {
     let mut h = Harness::loaded();
     let screen = render(&mut h.app, 79, 24);
-    assert!(screen.starts_with("\"terminal too small (need 80×24)"), "{screen}");
+    assert!(
+        screen.starts_with("\"terminal too small (need 80×24)"),
+        "{screen}"
+    );
     assert_snapshot!(screen);
     let screen = render(&mut h.app, 80, 23);
     assert!(screen.contains("terminal too small"));
+}
+
+#[test]
+fn a_hundred_thousand_products_filter_and_render() {
+    use crate::api::{Request, Response};
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    let list = (1..=100_000)
+        .map(crate::app::testdata::product_summary)
+        .collect();
+    let _ = h.ok(Request::Products, Response::Products(list));
+    h.key('2');
+    h.key('G');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("Proxy plan 100000"), "{screen}");
+    assert!(screen.contains("Products · 100,000"));
+    h.keys("/plan 9999");
+    assert_eq!(h.app.products().table.len(), 11); // 9999, 99990..=99999
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("11 of 100,000"), "{screen}");
 }
