@@ -131,25 +131,6 @@ impl<T> Remote<T> {
             }
         }
     }
-
-    /// Changes the value in place (keeping its time and state), for derived updates.
-    pub fn map_in_place(&mut self, f: impl FnOnce(&mut T)) {
-        match self {
-            Remote::Ready { value, .. } => f(value),
-            Remote::Loading {
-                last_good: Some((v, _)),
-            }
-            | Remote::Failed {
-                last_good: Some((v, _)),
-                ..
-            }
-            | Remote::Throttled {
-                last_good: Some((v, _)),
-                ..
-            } => f(v),
-            _ => {}
-        }
-    }
 }
 
 #[cfg(test)]

@@ -52,11 +52,13 @@ fn draw_help(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usi
             ])
         })
         .collect();
-    lines.push(Line::from(""));
-    lines.push(Line::from(Span::styled(
-        " Esc or ? closes this help",
-        theme.dim,
-    )));
+    if lines.len() + 4 <= usize::from(area.height) {
+        lines.push(Line::from(""));
+        lines.push(Line::from(Span::styled(
+            " Esc or ? closes this help",
+            theme.dim,
+        )));
+    }
     let title = match ctx.popup {
         Some(_) => "Keys · popup".to_owned(),
         None => format!("Keys · {}", ctx.tab.title()),

@@ -78,10 +78,10 @@ impl ProductsTab {
                 let created = p.created_at.map(|d| d.to_string()).unwrap_or_default();
                 search_key([
                     id.as_str(),
-                    &p.product_name,
+                    &crate::ui::text::sanitize(&p.product_name),
                     &price,
                     &group,
-                    &p.group_name,
+                    &crate::ui::text::sanitize(&p.group_name),
                     &created,
                 ])
             })
