@@ -168,6 +168,8 @@ pub struct App {
 }
 
 impl App {
+    /// A new app on the Services tab. It assumes an 80×24 screen until the first
+    /// [`Msg::Resize`]: the run loop should send the real size before the first key.
     pub fn new(settings: AppSettings, clock: Clock) -> Self {
         let mut app = Self {
             settings,

@@ -338,3 +338,17 @@ fn mouse_clicks_tabs_and_rows_and_scrolls() {
     ));
     assert_eq!(h.app.tab(), Tab::Services, "mouse off");
 }
+
+#[test]
+fn keys_of_later_issues_do_nothing_yet() {
+    let mut h = Harness::loaded();
+    for tab in ['1', '2'] {
+        h.key(tab);
+        for c in ['o', 'b', 'p', 'u', 'i', 'y', 'Y', 'w', 'P'] {
+            let cmds = h.key(c);
+            assert!(cmds.is_empty(), "{c}: {cmds:?}");
+        }
+    }
+    assert!(h.app.popups().is_empty());
+    assert!(!h.app.should_quit());
+}
