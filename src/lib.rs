@@ -6,10 +6,14 @@
 //! is the event loop that ties them together.
 
 pub mod api;
+pub mod app;
 pub mod cli;
 pub mod clipboard;
 pub mod config;
 pub mod fetcher;
 pub mod files;
+pub mod run;
 pub mod secret;
+pub mod term;
 pub mod throttle;
+pub mod ui;

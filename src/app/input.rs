@@ -1,0 +1,178 @@
+//! Keys, mouse and paste: what the user's input does to the state.
+
+use super::keymap::{self, Action};
+use super::popup::Popup;
+use super::tabs::Tab;
+use super::{App, Command};
+use crate::api::Request;
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+
+/// Rows one wheel notch moves.
+const WHEEL_ROWS: isize = 3;
+
+impl App {
+    pub(super) fn on_key(&mut self, key: KeyEvent, out: &mut Vec<Command>) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        let ctx = self.context();
+        match keymap::action_for(&ctx, &key) {
+            Some(action) => self.perform(action, &key, out),
+            None if ctx.editing_filter => {
+                let typed = !key
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+                if let (KeyCode::Char(c), true) = (key.code, typed) {
+                    self.table_mut(self.tab).push_filter(&c.to_string());
+                }
+            }
+            None => {}
+        }
+    }
+
+    pub(super) fn on_paste(&mut self, text: &str) {
+        if self.context().editing_filter {
+            // One line only: a pasted newline must not end the input or reach the screen.
+            let line = text.lines().next().unwrap_or_default();
+            self.table_mut(self.tab).push_filter(line);
+        }
+    }
+
+    fn perform(&mut self, action: Action, key: &KeyEvent, out: &mut Vec<Command>) {
+        let tab = self.tab;
+        match action {
+            Action::Quit | Action::ForceQuit => self.quit = true,
+            Action::GoTab => {
+                if let KeyCode::Char(c) = key.code
+                    && let Some(d) = c.to_digit(10)
+                    && let Some(t) = Tab::ALL.get((d as usize).wrapping_sub(1))
+                {
+                    self.tab = *t;
+                }
+            }
+            Action::NextTab => self.tab = tab.next(),
+            Action::PrevTab => self.tab = tab.prev(),
+            Action::Up => self.table_mut(tab).move_by(-1),
+            Action::Down => self.table_mut(tab).move_by(1),
+            Action::Top => self.table_mut(tab).top(),
+            Action::Bottom => self.table_mut(tab).bottom(),
+            Action::PageUp => self.table_mut(tab).page_up(),
+            Action::PageDown => self.table_mut(tab).page_down(),
+            Action::Filter => self.table_mut(tab).start_editing(),
+            Action::FilterAccept => self.table_mut(tab).stop_editing(),
+            Action::FilterBackspace => self.table_mut(tab).pop_filter(),
+            Action::Back => self.back(),
+            Action::Open => self.open(out),
+            Action::Refresh => self.refresh_tab(out),
+            Action::RefreshAll => self.refresh_all(out),
+            Action::CycleSort => {
+                self.products.cycle_sort();
+                self.fetch(self.products.list_request(), out);
+            }
+            Action::TogglePassword => self.services.show_password = !self.services.show_password,
+            Action::Help => {
+                if self.popups.last() == Some(&Popup::Help) {
+                    self.popups.pop();
+                } else {
+                    self.popups.push(Popup::Help);
+                }
+            }
+            // Forms of later issues.
+            Action::Order
+            | Action::BindIp
+            | Action::ChangePassword
+            | Action::RefreshIpList
+            | Action::IpLists
+            | Action::Copy
+            | Action::CopyUrls
+            | Action::WriteFile
+            | Action::SwitchProfile => {}
+        }
+    }
+
+    /// Esc: the popup, else the filter, else the status message. Never quits.
+    fn back(&mut self) {
+        if self.popups.pop().is_some() {
+            return;
+        }
+        let table = self.table_mut(self.tab);
+        if table.is_editing() || !table.filter().is_empty() {
+            table.clear_filter();
+        } else {
+            self.status.dismiss();
+        }
+    }
+
+    /// Enter: the selected item's detail.
+    fn open(&mut self, out: &mut Vec<Command>) {
+        match self.tab {
+            Tab::Services => {
+                if let Some(id) = self.services.table.selected_id() {
+                    self.popups.push(Popup::Service(id));
+                }
+            }
+            Tab::Products => {
+                if let Some(id) = self.products.table.selected_id() {
+                    self.popups.push(Popup::Product(id));
+                }
+            }
+            Tab::Billing => {
+                if let Some(id) = self.billing.table.selected_id() {
+                    self.popups.push(Popup::Invoice(id));
+                    self.fetch(Request::Invoice(id), out);
+                }
+            }
+            Tab::Network => {
+                if let Some(row) = self.network.selected() {
+                    let id = row.service_id;
+                    self.tab = Tab::Services;
+                    if !self.services.table.select_id(id) {
+                        self.services.table.clear_filter();
+                        self.services.table.select_id(id);
+                    }
+                }
+            }
+            Tab::Usage => {}
+        }
+    }
+
+    pub(super) fn on_mouse(&mut self, mouse: MouseEvent, _out: &mut Vec<Command>) {
+        if !self.settings.mouse || !self.popups.is_empty() {
+            return;
+        }
+        let tab = self.tab;
+        match mouse.kind {
+            MouseEventKind::ScrollDown => self.table_mut(tab).move_by(WHEEL_ROWS),
+            MouseEventKind::ScrollUp => self.table_mut(tab).move_by(-WHEEL_ROWS),
+            MouseEventKind::Down(MouseButton::Left) => self.click(mouse.column, mouse.row),
+            _ => {}
+        }
+    }
+
+    fn click(&mut self, x: u16, y: u16) {
+        use crate::ui::layout;
+        let (w, h) = self.size;
+        let area = ratatui::layout::Rect::new(0, 0, w, h);
+        let Some(screen) = layout::screen(area) else {
+            return;
+        };
+        let hit = |r: ratatui::layout::Rect| r.contains(ratatui::layout::Position::new(x, y));
+        if let Some((t, _)) = layout::tab_titles(screen.tabs)
+            .into_iter()
+            .find(|(_, r)| hit(*r))
+        {
+            self.tab = t;
+            return;
+        }
+        if let Some(rows) = layout::table_rows(self.tab, area)
+            && hit(rows)
+        {
+            let table = self.table(self.tab);
+            let (first, _) = table.visible(usize::from(rows.height));
+            let position = first + usize::from(y - rows.y);
+            self.table_mut(self.tab).select_position(position);
+        }
+    }
+}

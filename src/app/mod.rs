@@ -1,0 +1,342 @@
+//! The state machine of the dashboard: no I/O, no async, no terminal, no clock but the
+//! injected [`Clock`]. [`App::update`] takes a [`Msg`] and returns the [`Command`]s to run;
+//! `ui::draw` renders the state. Every rule lives here.
+//!
+//! # What is fetched, and when
+//!
+//! - [`App::start`] asks for every tab's lists: `Services`, `Products`, `Credit`,
+//!   `Invoices` (clients are not needed yet).
+//! - When `Services` arrives, every per-service request goes out at once, so the whole
+//!   dashboard fills in two round trips: for every service `NetworkErrors(id)` and
+//!   `NetworkInactive(id)` (the Network tab and the markers of the Services tab),
+//!   `Service(id)` (its detail, which alone carries `product_type`), and `Stats(id)` +
+//!   `Rate(id)` (the Usage tab) for every service not yet *known* to be `fpr`. On the first
+//!   load no type is known, so fpr services are asked too and answer 422; once a detail says
+//!   fpr, such a 422 is expected: it is dropped, never shown as an error. A 422 from
+//!   stats/rate that arrives before the detail is held back and shown only if the detail
+//!   then says the service is not fpr. Later refreshes ask stats/rate of non-fpr services
+//!   only.
+//! - Selecting a service whose detail was never asked for, or a product whose detail was
+//!   never asked for, fetches it (product details are fetched on selection only).
+//! - `r` refreshes the current tab, `R` everything. Auto-refresh runs per group of data
+//!   every `refresh` interval, driven only by [`App::next_wakeup`] and [`Msg::Tick`]:
+//!   the Services group (whose reload re-runs the per-service requests above, which is
+//!   how the Network and Usage tabs refresh), Products, and Billing. A manual refresh
+//!   restarts the group's interval.
+//! - A request already in flight is not sent again (for up to [`IN_FLIGHT_TIMEOUT`], in
+//!   case its answer was lost).
+//! - Every result is stored, whichever tab is shown. A list for a sort that is no longer
+//!   chosen, per-service data of a service no longer listed, and answers to requests this
+//!   issue does not make (writes, IP lists, clients) are ignored.
+//!
+//! # Errors
+//!
+//! A failed request leaves the last good data on screen (marked stale with its time, see
+//! [`Remote`]) and puts one line in the status bar via [`status::error_line`]. The line of
+//! a request goes away when that request next succeeds, or on Esc.
+//!
+//! # Times
+//!
+//! Times on screen are wall-clock times in the offset set by [`App::set_utc_offset`]
+//! (UTC unless the run loop sets the local one); "due in N days" counts from the clock's
+//! date in that offset.
+
+pub mod keymap;
+pub mod popup;
+pub mod remote;
+pub mod status;
+pub mod table;
+pub mod tabs;
+pub mod testdata;
+
+mod input;
+mod loaded;
+
+#[cfg(test)]
+pub(crate) mod testkit;
+#[cfg(test)]
+mod tests;
+
+use crate::api::{ApiError, Request, Response};
+use chrono::{DateTime, FixedOffset, Utc};
+use keymap::Context;
+use popup::Popup;
+pub use remote::Remote;
+use status::StatusLine;
+use std::collections::HashMap;
+use std::time::Duration;
+use tabs::Tab;
+use tabs::billing::BillingTab;
+use tabs::network::NetworkTab;
+use tabs::products::ProductsTab;
+use tabs::services::ServicesTab;
+use tabs::usage::UsageTab;
+
+/// The source of the current time; tests inject a fake one.
+pub type Clock = std::sync::Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
+
+/// How long a request may stay unanswered before the app would send it again.
+pub const IN_FLIGHT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The default auto-refresh interval.
+pub const DEFAULT_REFRESH: Duration = Duration::from_secs(30);
+
+#[derive(Clone, Debug)]
+pub struct AppSettings {
+    /// The profile (account) name shown in the header and in 401 messages.
+    pub profile: String,
+    /// Shown in the header and messages.
+    pub base_url: String,
+    /// The header shows a DEMO badge.
+    pub demo: bool,
+    /// Auto-refresh interval per group of data; `None` turns it off.
+    pub refresh: Option<Duration>,
+    /// Mouse wheel scrolling, click-to-select and click-on-tab.
+    pub mouse: bool,
+}
+
+impl Default for AppSettings {
+    fn default() -> Self {
+        Self {
+            profile: "default".into(),
+            base_url: String::new(),
+            demo: false,
+            refresh: Some(DEFAULT_REFRESH),
+            mouse: true,
+        }
+    }
+}
+
+/// Everything that can happen to the app.
+// `Loaded` is the big one and the common one; boxing it would only move the allocation.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum Msg {
+    Key(crossterm::event::KeyEvent),
+    Mouse(crossterm::event::MouseEvent),
+    Paste(String),
+    Resize(u16, u16),
+    /// A timer set from [`App::next_wakeup`] fired.
+    Tick,
+    Loaded(Request, Result<Response, ApiError>),
+}
+
+/// What the app asks the run loop to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Fetch(Request),
+    Quit,
+}
+
+/// Groups of data that refresh together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RefreshGroup {
+    /// Services, and through them the per-service data of Network and Usage.
+    Services,
+    Products,
+    Billing,
+}
+
+impl RefreshGroup {
+    pub const ALL: [RefreshGroup; 3] = [
+        RefreshGroup::Services,
+        RefreshGroup::Products,
+        RefreshGroup::Billing,
+    ];
+}
+
+pub struct App {
+    settings: AppSettings,
+    clock: Clock,
+    utc_offset: FixedOffset,
+    tab: Tab,
+    quit: bool,
+    size: (u16, u16),
+    services: ServicesTab,
+    products: ProductsTab,
+    billing: BillingTab,
+    network: NetworkTab,
+    usage: UsageTab,
+    popups: Vec<Popup>,
+    status: StatusLine,
+    in_flight: HashMap<Request, DateTime<Utc>>,
+    refresh_due: HashMap<RefreshGroup, DateTime<Utc>>,
+    /// The Network rows / the Usage list need rebuilding (done when their tab is shown, so
+    /// a burst of per-service results costs one rebuild, not one per result).
+    network_dirty: bool,
+    usage_dirty: bool,
+}
+
+impl App {
+    /// A new app on the Services tab. It assumes an 80×24 screen until the first
+    /// [`Msg::Resize`]: the run loop should send the real size before the first key.
+    pub fn new(settings: AppSettings, clock: Clock) -> Self {
+        let mut app = Self {
+            settings,
+            clock,
+            utc_offset: FixedOffset::east_opt(0).expect("zero offset"),
+            tab: Tab::Services,
+            quit: false,
+            size: (80, 24),
+            services: ServicesTab::default(),
+            products: ProductsTab::default(),
+            billing: BillingTab::default(),
+            network: NetworkTab::default(),
+            usage: UsageTab::default(),
+            popups: Vec::new(),
+            status: StatusLine::default(),
+            in_flight: HashMap::new(),
+            refresh_due: HashMap::new(),
+            network_dirty: false,
+            usage_dirty: false,
+        };
+        app.update_pages();
+        app
+    }
+
+    /// The initial fetches.
+    pub fn start(&mut self) -> Vec<Command> {
+        let mut out = Vec::new();
+        for group in RefreshGroup::ALL {
+            self.refresh_group(group, &mut out);
+        }
+        out
+    }
+
+    pub fn update(&mut self, msg: Msg) -> Vec<Command> {
+        let mut out = Vec::new();
+        match msg {
+            Msg::Key(key) => self.on_key(key, &mut out),
+            Msg::Mouse(mouse) => self.on_mouse(mouse, &mut out),
+            Msg::Paste(text) => self.on_paste(&text),
+            Msg::Resize(w, h) => {
+                self.size = (w, h);
+                self.update_pages();
+            }
+            Msg::Tick => self.on_tick(&mut out),
+            Msg::Loaded(request, result) => self.on_loaded(request, result, &mut out),
+        }
+        self.rebuild_shown();
+        self.fetch_for_selection(&mut out);
+        if self.quit && !out.contains(&Command::Quit) {
+            out.push(Command::Quit);
+        }
+        out
+    }
+
+    /// When the loop must send [`Msg::Tick`] next: the earliest auto-refresh due. `None`:
+    /// nothing is scheduled, sleep until input.
+    pub fn next_wakeup(&self) -> Option<DateTime<Utc>> {
+        self.settings.refresh?;
+        self.refresh_due.values().min().copied()
+    }
+
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// The offset times are shown in (the run loop sets the local one; UTC by default).
+    pub fn set_utc_offset(&mut self, offset: FixedOffset) {
+        self.utc_offset = offset;
+    }
+
+    pub fn utc_offset(&self) -> FixedOffset {
+        self.utc_offset
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        (self.clock)()
+    }
+
+    pub fn settings(&self) -> &AppSettings {
+        &self.settings
+    }
+
+    pub fn tab(&self) -> Tab {
+        self.tab
+    }
+
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    pub fn services(&self) -> &ServicesTab {
+        &self.services
+    }
+
+    pub fn products(&self) -> &ProductsTab {
+        &self.products
+    }
+
+    pub fn billing(&self) -> &BillingTab {
+        &self.billing
+    }
+
+    pub fn network(&self) -> &NetworkTab {
+        &self.network
+    }
+
+    pub fn usage(&self) -> &UsageTab {
+        &self.usage
+    }
+
+    /// The popup stack, bottom first.
+    pub fn popups(&self) -> &[Popup] {
+        &self.popups
+    }
+
+    pub fn status(&self) -> &StatusLine {
+        &self.status
+    }
+
+    /// Requests sent and not answered yet.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    pub fn is_in_flight(&self, request: &Request) -> bool {
+        self.in_flight.contains_key(request)
+    }
+
+    /// What decides which keys apply.
+    pub fn context(&self) -> Context {
+        let popup = self.popups.last().map(|p| p.kind());
+        Context {
+            tab: self.tab,
+            popup,
+            editing_filter: popup.is_none() && self.table(self.tab).is_editing(),
+        }
+    }
+
+    /// The main table of a tab.
+    pub fn table(&self, tab: Tab) -> &table::TableView {
+        match tab {
+            Tab::Services => &self.services.table,
+            Tab::Products => &self.products.table,
+            Tab::Billing => &self.billing.table,
+            Tab::Network => &self.network.table,
+            Tab::Usage => &self.usage.table,
+        }
+    }
+
+    fn table_mut(&mut self, tab: Tab) -> &mut table::TableView {
+        match tab {
+            Tab::Services => &mut self.services.table,
+            Tab::Products => &mut self.products.table,
+            Tab::Billing => &mut self.billing.table,
+            Tab::Network => &mut self.network.table,
+            Tab::Usage => &mut self.usage.table,
+        }
+    }
+
+    /// Tells every table how many rows fit, from the terminal size and the layout.
+    fn update_pages(&mut self) {
+        let (w, h) = self.size;
+        let area = ratatui::layout::Rect::new(0, 0, w, h);
+        for tab in Tab::ALL {
+            let rows =
+                crate::ui::layout::table_rows(tab, area).map_or(0, |r| usize::from(r.height));
+            self.table_mut(tab).set_page(rows);
+        }
+    }
+}

@@ -1,0 +1,323 @@
+//! `TableView`: selection, scrolling and filtering of one table, independent of what its
+//! rows are.
+//!
+//! The rows themselves stay in the tab's data; this holds one precomputed lowercase search
+//! key per row (every visible cell's text), one identity per row (so a refresh keeps the
+//! selection on the same item), and the filtered view as a `Vec` of row indices. Filtering
+//! 100,000 rows is one substring test per row; typing a further character only re-tests
+//! the rows that matched before. The view draws only `visible()`, never every row.
+
+/// Rows a page key moves when the view does not know its height yet.
+const DEFAULT_PAGE: usize = 10;
+
+#[derive(Clone, Debug, Default)]
+pub struct TableView {
+    keys: Vec<String>,
+    ids: Vec<u64>,
+    filtered: Vec<usize>,
+    /// Position in `filtered` of the selected row.
+    selected: usize,
+    /// Position in `filtered` of the first row drawn.
+    offset: usize,
+    filter: String,
+    editing: bool,
+    /// Rows that fit on screen, as last told by the app (from the terminal size).
+    page: usize,
+    /// The user chose a row: new rows keep it selected. Until then the first row is.
+    touched: bool,
+}
+
+impl TableView {
+    /// Replaces the rows, keeping the selection on the same identity where it still exists.
+    pub fn set_rows(&mut self, keys: Vec<String>, ids: Vec<u64>) {
+        debug_assert_eq!(keys.len(), ids.len());
+        let keep = self.selected_id();
+        self.keys = keys;
+        self.ids = ids;
+        self.refilter_all();
+        self.selected = 0;
+        if self.touched
+            && let Some(id) = keep
+            && let Some(pos) = self.filtered.iter().position(|&i| self.ids[i] == id)
+        {
+            self.selected = pos;
+        }
+        self.clamp();
+    }
+
+    /// Number of rows before filtering.
+    pub fn total(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Number of rows that pass the filter.
+    pub fn len(&self) -> usize {
+        self.filtered.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.filtered.is_empty()
+    }
+
+    /// Index (into the tab's rows) of the selected row.
+    pub fn selected_row(&self) -> Option<usize> {
+        self.filtered.get(self.selected).copied()
+    }
+
+    pub fn selected_id(&self) -> Option<u64> {
+        self.selected_row().map(|i| self.ids[i])
+    }
+
+    /// Position of the selection within the filtered rows.
+    pub fn selected_position(&self) -> usize {
+        self.selected
+    }
+
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The row indices in view order (after filtering).
+    pub fn filtered(&self) -> &[usize] {
+        &self.filtered
+    }
+
+    /// Rows `offset .. offset + height` of the filtered view, with the offset adjusted so
+    /// the selection is visible in `height` rows: (first position, row indices).
+    pub fn visible(&self, height: usize) -> (usize, &[usize]) {
+        let height = height.max(1);
+        let mut offset = self.offset.min(self.filtered.len().saturating_sub(1));
+        if self.selected < offset {
+            offset = self.selected;
+        } else if self.selected >= offset + height {
+            offset = self.selected + 1 - height;
+        }
+        let end = (offset + height).min(self.filtered.len());
+        (offset, &self.filtered[offset.min(end)..end])
+    }
+
+    pub fn set_page(&mut self, rows: usize) {
+        self.page = rows;
+        self.clamp();
+    }
+
+    fn page(&self) -> usize {
+        if self.page == 0 {
+            DEFAULT_PAGE
+        } else {
+            self.page
+        }
+    }
+
+    /// Moves the selection by `delta` rows, stopping at the ends.
+    pub fn move_by(&mut self, delta: isize) {
+        self.touched = true;
+        let last = self.filtered.len().saturating_sub(1);
+        self.selected = self.selected.saturating_add_signed(delta).min(last);
+        self.clamp();
+    }
+
+    pub fn page_down(&mut self) {
+        self.move_by(self.page() as isize);
+    }
+
+    pub fn page_up(&mut self) {
+        self.move_by(-(self.page() as isize));
+    }
+
+    pub fn top(&mut self) {
+        self.touched = true;
+        self.selected = 0;
+        self.clamp();
+    }
+
+    pub fn bottom(&mut self) {
+        self.touched = true;
+        self.selected = self.filtered.len().saturating_sub(1);
+        self.clamp();
+    }
+
+    /// Selects the row at this position of the view (a mouse click).
+    pub fn select_position(&mut self, position: usize) {
+        if position < self.filtered.len() {
+            self.touched = true;
+            self.selected = position;
+            self.clamp();
+        }
+    }
+
+    /// Selects the row with this identity, if it passes the filter.
+    pub fn select_id(&mut self, id: u64) -> bool {
+        match self.filtered.iter().position(|&i| self.ids[i] == id) {
+            Some(pos) => {
+                self.touched = true;
+                self.selected = pos;
+                self.clamp();
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn filter(&self) -> &str {
+        &self.filter
+    }
+
+    pub fn is_editing(&self) -> bool {
+        self.editing
+    }
+
+    pub fn start_editing(&mut self) {
+        self.editing = true;
+    }
+
+    /// Enter: keep the filter, leave the input.
+    pub fn stop_editing(&mut self) {
+        self.editing = false;
+    }
+
+    /// Esc: drop the filter and leave the input.
+    pub fn clear_filter(&mut self) {
+        self.editing = false;
+        if !self.filter.is_empty() {
+            self.filter.clear();
+            self.refilter_keeping_selection(false);
+        }
+    }
+
+    pub fn push_filter(&mut self, text: &str) {
+        let text: String = text.chars().filter(|c| !c.is_control()).collect();
+        if text.is_empty() {
+            return;
+        }
+        self.filter.push_str(&text);
+        // A longer filter only narrows: test just the rows that matched before.
+        self.refilter_keeping_selection(true);
+    }
+
+    pub fn pop_filter(&mut self) {
+        if self.filter.pop().is_some() {
+            self.refilter_keeping_selection(false);
+        }
+    }
+
+    fn refilter_keeping_selection(&mut self, narrowing: bool) {
+        let keep = self.selected_id();
+        if narrowing {
+            let needle = self.filter.to_lowercase();
+            let keys = &self.keys;
+            self.filtered.retain(|&i| keys[i].contains(&needle));
+        } else {
+            self.refilter_all();
+        }
+        self.selected = keep
+            .and_then(|id| self.filtered.iter().position(|&i| self.ids[i] == id))
+            .unwrap_or(0);
+        self.clamp();
+    }
+
+    fn refilter_all(&mut self) {
+        let needle = self.filter.to_lowercase();
+        self.filtered = if needle.is_empty() {
+            (0..self.keys.len()).collect()
+        } else {
+            (0..self.keys.len())
+                .filter(|&i| self.keys[i].contains(&needle))
+                .collect()
+        };
+    }
+
+    /// Keeps the selection inside the rows and the offset such that it is visible.
+    fn clamp(&mut self) {
+        self.selected = self.selected.min(self.filtered.len().saturating_sub(1));
+        let page = self.page();
+        if self.selected < self.offset {
+            self.offset = self.selected;
+        } else if self.selected >= self.offset + page {
+            self.offset = self.selected + 1 - page;
+        }
+        let max_offset = self.filtered.len().saturating_sub(page);
+        self.offset = self.offset.min(max_offset);
+    }
+}
+
+/// The search key of a row: its visible cells, lowercased, joined by a separator that no
+/// filter can type (so a filter never matches across two cells).
+pub fn search_key<'a>(cells: impl IntoIterator<Item = &'a str>) -> String {
+    let mut key = String::new();
+    for cell in cells {
+        if !key.is_empty() {
+            key.push('\u{1f}');
+        }
+        key.push_str(&cell.to_lowercase());
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(n: usize) -> TableView {
+        let mut v = TableView::default();
+        v.set_page(5);
+        v.set_rows(
+            (0..n).map(|i| format!("row {i}")).collect(),
+            (0..n as u64).collect(),
+        );
+        v
+    }
+
+    #[test]
+    fn moving_paging_and_ends() {
+        let mut v = view(23);
+        v.move_by(-1);
+        assert_eq!(v.selected_row(), Some(0));
+        v.page_down();
+        assert_eq!(v.selected_row(), Some(5));
+        assert_eq!(v.offset(), 1);
+        v.bottom();
+        assert_eq!(v.selected_row(), Some(22));
+        assert_eq!(v.offset(), 18);
+        v.move_by(1);
+        assert_eq!(v.selected_row(), Some(22));
+        v.page_up();
+        assert_eq!(v.selected_row(), Some(17));
+        v.top();
+        assert_eq!((v.selected_row(), v.offset()), (Some(0), 0));
+    }
+
+    #[test]
+    fn visible_holds_only_the_rows_on_screen() {
+        let mut v = view(100_000);
+        v.select_position(50_000);
+        let (first, rows) = v.visible(5);
+        assert_eq!(rows.len(), 5);
+        assert!(first <= 50_000 && 50_000 < first + 5);
+    }
+
+    #[test]
+    fn filter_narrows_and_keeps_the_selection() {
+        let mut v = view(30);
+        v.select_id(12);
+        v.push_filter("1");
+        assert_eq!(v.selected_id(), Some(12));
+        v.push_filter("2");
+        assert_eq!(v.len(), 1);
+        v.pop_filter();
+        assert_eq!(v.len(), 12); // 1, 10..19, 21
+        v.clear_filter();
+        assert_eq!(v.len(), 30);
+        assert_eq!(v.selected_id(), Some(12));
+    }
+
+    #[test]
+    fn new_rows_keep_the_selected_identity() {
+        let mut v = view(10);
+        v.select_id(7);
+        v.set_rows(vec!["a".into(), "b".into(), "c".into()], vec![9, 7, 3]);
+        assert_eq!(v.selected_row(), Some(1));
+        v.set_rows(vec![], vec![]);
+        assert_eq!(v.selected_row(), None);
+    }
+}

@@ -1,0 +1,54 @@
+//! The five tabs: which one is shown, and one file per tab's state.
+
+pub mod billing;
+pub mod network;
+pub mod products;
+pub mod services;
+pub mod usage;
+
+/// A tab of the dashboard, in the order of the header and of the keys `1`…`5`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tab {
+    Services,
+    Products,
+    Billing,
+    Network,
+    Usage,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 5] = [
+        Tab::Services,
+        Tab::Products,
+        Tab::Billing,
+        Tab::Network,
+        Tab::Usage,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Services => "Services",
+            Tab::Products => "Products",
+            Tab::Billing => "Billing",
+            Tab::Network => "Network",
+            Tab::Usage => "Usage",
+        }
+    }
+
+    /// 1-based number shown in the header and typed to switch.
+    pub fn number(self) -> usize {
+        self.index() + 1
+    }
+
+    pub fn index(self) -> usize {
+        Tab::ALL.iter().position(|t| *t == self).unwrap_or(0)
+    }
+
+    pub fn next(self) -> Tab {
+        Tab::ALL[(self.index() + 1) % Tab::ALL.len()]
+    }
+
+    pub fn prev(self) -> Tab {
+        Tab::ALL[(self.index() + Tab::ALL.len() - 1) % Tab::ALL.len()]
+    }
+}

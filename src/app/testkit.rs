@@ -1,0 +1,216 @@
+//! A harness for driving [`App`] in tests: a fake clock, key helpers, and a standard
+//! account built from [`super::testdata`].
+
+use super::testdata as td;
+use super::{App, AppSettings, Clock, Command, Msg};
+use crate::api::{ApiError, ProductType, Request, Response, ServiceSummary};
+use chrono::{DateTime, TimeZone, Utc};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+pub struct Harness {
+    pub app: App,
+    pub now: Arc<Mutex<DateTime<Utc>>>,
+}
+
+/// 2026-01-02 14:03:05 UTC.
+pub fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 1, 2, 14, 3, 5).unwrap()
+}
+
+pub fn settings() -> AppSettings {
+    AppSettings {
+        profile: "work".into(),
+        base_url: "https://api.example.com".into(),
+        demo: false,
+        refresh: Some(Duration::from_secs(30)),
+        mouse: true,
+    }
+}
+
+/// The requests among some commands, in order.
+pub fn fetches(cmds: &[Command]) -> Vec<Request> {
+    cmds.iter()
+        .filter_map(|c| match c {
+            Command::Fetch(r) => Some(r.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The standard account: three services (5001 fpr, 5002 and 5003 ppr).
+pub fn services() -> Vec<ServiceSummary> {
+    vec![
+        ServiceSummary {
+            product_name: "Static US 25".into(),
+            ..td::summary(5001)
+        },
+        ServiceSummary {
+            product_name: "Rotating 10GB".into(),
+            status: crate::api::ServiceStatus::Pending,
+            nextduedate: Some(td::date("2026-01-05")),
+            ..td::summary(5002)
+        },
+        ServiceSummary {
+            product_name: "Rotating 50GB".into(),
+            status: crate::api::ServiceStatus::Suspended,
+            nextduedate: Some(td::date("2025-12-30")),
+            ..td::summary(5003)
+        },
+    ]
+}
+
+pub fn type_of(id: u64) -> ProductType {
+    if id == 5001 {
+        ProductType::Fpr
+    } else {
+        ProductType::Ppr
+    }
+}
+
+pub fn unprocessable() -> ApiError {
+    ApiError::Unprocessable {
+        kind: crate::api::Unprocessable::Generic,
+        message: "Unprocessable Entity ".into(),
+    }
+}
+
+impl Harness {
+    pub fn new() -> Self {
+        Self::with(settings())
+    }
+
+    pub fn with(settings: AppSettings) -> Self {
+        let now = Arc::new(Mutex::new(t0()));
+        let n = now.clone();
+        let clock: Clock = Arc::new(move || *n.lock().unwrap());
+        Self {
+            app: App::new(settings, clock),
+            now,
+        }
+    }
+
+    pub fn advance(&mut self, secs: i64) {
+        let mut now = self.now.lock().unwrap();
+        *now += chrono::Duration::seconds(secs);
+    }
+
+    pub fn send(&mut self, msg: Msg) -> Vec<Command> {
+        self.app.update(msg)
+    }
+
+    pub fn key(&mut self, c: char) -> Vec<Command> {
+        let mods = if c.is_ascii_uppercase() {
+            KeyModifiers::SHIFT
+        } else {
+            KeyModifiers::NONE
+        };
+        self.send(Msg::Key(KeyEvent::new(KeyCode::Char(c), mods)))
+    }
+
+    pub fn keys(&mut self, s: &str) -> Vec<Command> {
+        s.chars().flat_map(|c| self.key(c)).collect()
+    }
+
+    pub fn code(&mut self, code: KeyCode) -> Vec<Command> {
+        let mods = if code == KeyCode::BackTab {
+            KeyModifiers::SHIFT
+        } else {
+            KeyModifiers::NONE
+        };
+        self.send(Msg::Key(KeyEvent::new(code, mods)))
+    }
+
+    pub fn ctrl(&mut self, c: char) -> Vec<Command> {
+        self.send(Msg::Key(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::CONTROL,
+        )))
+    }
+
+    pub fn ok(&mut self, request: Request, response: Response) -> Vec<Command> {
+        self.send(Msg::Loaded(request, Ok(response)))
+    }
+
+    pub fn fail(&mut self, request: Request, error: ApiError) -> Vec<Command> {
+        self.send(Msg::Loaded(request, Err(error)))
+    }
+
+    /// Answers a request the way the standard account would.
+    pub fn answer(&mut self, request: &Request) -> Vec<Command> {
+        let response = match request {
+            Request::Services => Response::Services(services()),
+            Request::Service(id) => Response::Service(crate::api::Service {
+                product_name: services()
+                    .iter()
+                    .find(|s| s.service_id == *id)
+                    .map(|s| s.product_name.clone())
+                    .unwrap_or_default(),
+                ..td::service(*id, type_of(*id))
+            }),
+            Request::Stats(id) if type_of(*id) == ProductType::Fpr => {
+                return self.fail(request.clone(), unprocessable());
+            }
+            Request::Rate(id) if type_of(*id) == ProductType::Fpr => {
+                return self.fail(request.clone(), unprocessable());
+            }
+            Request::Stats(_) => Response::Stats(td::stats(14)),
+            Request::Rate(id) => Response::Rate(if *id == 5002 {
+                td::rate(4_500.0, 10_000.0)
+            } else {
+                td::rate(13_200.0, 10_000.0)
+            }),
+            Request::NetworkErrors(id) => Response::NetworkErrors(if *id == 5001 {
+                vec!["198.51.100.7".into(), "198.51.100.9".into()]
+            } else {
+                vec![]
+            }),
+            Request::NetworkInactive(id) => Response::NetworkInactive(if *id == 5003 {
+                vec!["192.0.2.44".into()]
+            } else {
+                vec![]
+            }),
+            Request::Products | Request::ProductsOrderedBy(_) => {
+                Response::Products((1..=4).map(td::product_summary).collect())
+            }
+            Request::Product(id) => Response::Product(td::product(*id, ProductType::Fpr)),
+            Request::Credit => Response::Credit(crate::api::Credit { credit: 1234.5 }),
+            Request::Invoices => Response::Invoices(vec![
+                td::invoice(101),
+                crate::api::Invoice {
+                    status: crate::api::InvoiceStatus::Unpaid,
+                    date_paid: None,
+                    amount: 49.99,
+                    ..td::invoice(102)
+                },
+                crate::api::Invoice {
+                    status: crate::api::InvoiceStatus::Refunded,
+                    date_refunded: Some(td::date("2025-12-20")),
+                    ..td::invoice(103)
+                },
+            ]),
+            Request::Invoice(id) => Response::Invoice(vec![td::invoice(*id)]),
+            _ => return Vec::new(),
+        };
+        self.ok(request.clone(), response)
+    }
+
+    /// Answers every command, and those they lead to, until nothing is asked.
+    pub fn settle(&mut self, mut cmds: Vec<Command>) {
+        while let Some(cmd) = cmds.pop() {
+            if let Command::Fetch(r) = cmd {
+                let more = self.answer(&r);
+                cmds.extend(more);
+            }
+        }
+    }
+
+    /// Starts the app and answers everything.
+    pub fn loaded() -> Self {
+        let mut h = Self::new();
+        let cmds = h.app.start();
+        h.settle(cmds);
+        h
+    }
+}

@@ -1,0 +1,123 @@
+use crate::api::{ApiError, ProductType, Request, Response};
+use crate::app::remote::Freshness;
+use crate::app::testdata as td;
+use crate::app::testkit::*;
+use crossterm::event::KeyCode;
+
+fn refused() -> ApiError {
+    ApiError::Connect {
+        url: "https://api.example.com/api/services".into(),
+        cause: "connection refused".into(),
+    }
+}
+
+#[test]
+fn a_failed_refresh_keeps_the_data_marks_it_stale_and_says_why() {
+    let mut h = Harness::loaded();
+    h.advance(60);
+    h.key('r');
+    assert_eq!(
+        h.app.services().list.freshness(),
+        Freshness::Refreshing(t0())
+    );
+    let _ = h.fail(Request::Services, refused());
+    assert_eq!(h.app.services().rows().len(), 3, "the data stays");
+    assert_eq!(h.app.services().list.freshness(), Freshness::Stale(t0()));
+    assert_eq!(
+        h.app.status().current(),
+        Some((
+            "Services: Cannot reach https://api.example.com/api/services: connection refused",
+            0
+        ))
+    );
+    // The same request succeeding clears the line.
+    h.key('r');
+    h.answer(&Request::Services);
+    assert!(h.app.status().is_empty());
+    assert!(h.app.services().list.is_ready());
+}
+
+#[test]
+fn unauthenticated_names_the_profile() {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    let cmds = h.fail(Request::Services, ApiError::Unauthenticated);
+    assert!(fetches(&cmds).is_empty(), "no chain without services");
+    assert_eq!(
+        h.app.status().current(),
+        Some((
+            "Services: Unauthenticated: check the token (profile work)",
+            0
+        ))
+    );
+    let _ = h.fail(Request::Credit, ApiError::Unauthenticated);
+    assert_eq!(
+        h.app.status().current(),
+        Some(("Credit: Unauthenticated: check the token (profile work)", 1))
+    );
+    h.code(KeyCode::Esc);
+    assert!(h.app.status().is_empty(), "Esc dismisses the message");
+    assert!(!h.app.should_quit());
+}
+
+#[test]
+fn the_422_of_an_fpr_service_is_expected_and_not_shown() {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    let _ = h.ok(Request::Services, Response::Services(services()));
+    // Before the detail: held back.
+    let _ = h.fail(Request::Stats(5001), unprocessable());
+    assert!(h.app.status().is_empty());
+    let _ = h.ok(
+        Request::Service(5001),
+        Response::Service(td::service(5001, ProductType::Fpr)),
+    );
+    assert!(h.app.status().is_empty());
+    // After the detail: dropped.
+    let _ = h.fail(Request::Rate(5001), unprocessable());
+    assert!(h.app.status().is_empty());
+    assert!(h.app.usage().services.is_empty());
+}
+
+#[test]
+fn the_422_of_a_ppr_service_is_shown_once_its_type_is_known() {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    let _ = h.ok(Request::Services, Response::Services(services()));
+    let _ = h.fail(Request::Stats(5002), unprocessable());
+    assert!(h.app.status().is_empty());
+    let _ = h.ok(
+        Request::Service(5002),
+        Response::Service(td::service(5002, ProductType::Ppr)),
+    );
+    assert_eq!(
+        h.app.status().current(),
+        Some(("Usage of service 5002: Unprocessable Entity", 0))
+    );
+    let _ = h.fail(Request::Rate(5002), unprocessable());
+    assert_eq!(
+        h.app.status().current(),
+        Some(("Rate of service 5002: Unprocessable Entity", 1))
+    );
+}
+
+#[test]
+fn a_detail_failure_is_shown_with_what_it_was_for() {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    let _ = h.ok(Request::Services, Response::Services(services()));
+    let _ = h.fail(Request::Service(5001), unprocessable());
+    assert_eq!(
+        h.app.status().current(),
+        Some(("Service 5001: Unprocessable Entity", 0))
+    );
+}
+
+#[test]
+fn a_lost_answer_is_asked_again_after_the_in_flight_timeout() {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    assert!(fetches(&h.key('R')).is_empty());
+    h.advance(crate::app::IN_FLIGHT_TIMEOUT.as_secs() as i64 + 1);
+    assert_eq!(fetches(&h.key('R')).len(), 4);
+}

@@ -1,0 +1,172 @@
+//! The Billing tab: the credit, large, above the invoices; and the invoice popup.
+
+use super::layout;
+use super::text;
+use super::theme::Theme;
+use super::widgets;
+use crate::api::{Invoice, InvoiceStatus, Request};
+use crate::app::App;
+use crate::app::remote::Remote;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Cell, Paragraph, Row};
+
+/// Screens at least this wide show every invoice column.
+const ALL_COLUMNS: u16 = 110;
+
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
+    let (credit_area, pane) = layout::billing(body);
+    let tab = app.billing();
+    draw_credit(frame, app, theme, credit_area);
+
+    let view = &tab.table;
+    let block = widgets::pane(
+        theme,
+        widgets::counted("Invoices", tab.invoices.value().is_some(), view),
+        widgets::freshness(app, theme, tab.invoices.freshness()),
+    );
+    let block = widgets::with_filter(block, view, theme);
+    if let Some((msg, style)) = widgets::placeholder(
+        app,
+        theme,
+        &tab.invoices,
+        view,
+        &Request::Invoices,
+        "invoices",
+    ) {
+        frame.render_widget(block, pane.block);
+        widgets::message(frame, pane.header(), &msg, style);
+        return;
+    }
+    let rows = tab.rows();
+    let wide = body.width >= ALL_COLUMNS;
+    let (header, widths): (&[&str], Vec<Constraint>) = if wide {
+        (
+            &[
+                "ID",
+                "Description",
+                "Status",
+                "Amount",
+                "Created",
+                "Paid",
+                "Refunded",
+                "Method",
+                "Service",
+            ],
+            vec![
+                Constraint::Length(6),
+                Constraint::Fill(2),
+                Constraint::Length(15),
+                Constraint::Length(10),
+                Constraint::Length(10),
+                Constraint::Length(10),
+                Constraint::Length(10),
+                Constraint::Fill(1),
+                Constraint::Length(7),
+            ],
+        )
+    } else {
+        (
+            &["ID", "Description", "Status", "Amount", "Created", "Paid"],
+            vec![
+                Constraint::Length(6),
+                Constraint::Fill(1),
+                Constraint::Length(15),
+                Constraint::Length(10),
+                Constraint::Length(10),
+                Constraint::Length(10),
+            ],
+        )
+    };
+    widgets::table(frame, theme, pane, block, (header, &widths), view, |i| {
+        let inv = &rows[i];
+        let mut cells = vec![
+            Cell::new(inv.id.to_string()),
+            Cell::new(text::or_missing(&inv.description).into_owned()),
+            Cell::new(text::sanitize(inv.status.as_str()).into_owned())
+                .style(status_style(&inv.status, theme)),
+            Cell::new(Line::from(text::money(inv.amount)).right_aligned()),
+            Cell::new(text::date(inv.created_at)),
+            Cell::new(text::date(inv.date_paid)),
+        ];
+        if wide {
+            cells.push(Cell::new(text::date(inv.date_refunded)));
+            cells.push(Cell::new(
+                text::or_missing(&inv.payment_method).into_owned(),
+            ));
+            cells.push(Cell::new(text::id(inv.service_id)));
+        }
+        Row::new(cells)
+    });
+}
+
+fn draw_credit(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    let credit = &app.billing().credit;
+    let block = widgets::pane(
+        theme,
+        "Billing".into(),
+        widgets::freshness(app, theme, credit.freshness()),
+    );
+    let line = match (credit.value(), credit) {
+        (Some(c), _) => Line::from(vec![
+            Span::styled(" Credit  ", theme.title),
+            Span::styled(text::money(c.credit), theme.big),
+        ]),
+        (None, Remote::Failed { error, .. }) => Line::from(Span::styled(
+            crate::app::status::error_line(&Request::Credit, error, &app.settings().profile),
+            theme.bad,
+        )),
+        (None, Remote::NotRequested) => Line::from(""),
+        (None, _) => Line::from(Span::styled(" Credit  loading…", theme.dim)),
+    };
+    frame.render_widget(Paragraph::new(line).block(block), area);
+}
+
+pub fn status_style(status: &InvoiceStatus, theme: &Theme) -> Style {
+    match status {
+        InvoiceStatus::Paid => theme.good,
+        InvoiceStatus::Unpaid | InvoiceStatus::PaymentPending | InvoiceStatus::Pending => {
+            theme.warn
+        }
+        InvoiceStatus::Collections => theme.bad,
+        InvoiceStatus::Cancelled | InvoiceStatus::Refunded => theme.dim,
+        InvoiceStatus::Other(_) => theme.base,
+    }
+}
+
+/// Every field of spec 2.6.
+pub fn invoice_lines(inv: &Invoice, theme: &Theme) -> Vec<Line<'static>> {
+    let w = 14;
+    let v = |x: String| Span::raw(x);
+    vec![
+        widgets::field(theme, "Invoice ID", w, v(inv.id.to_string())),
+        widgets::field(
+            theme,
+            "Description",
+            w,
+            v(text::or_missing(&inv.description).into_owned()),
+        ),
+        widgets::field(
+            theme,
+            "Status",
+            w,
+            Span::styled(
+                text::sanitize(inv.status.as_str()).into_owned(),
+                status_style(&inv.status, theme),
+            ),
+        ),
+        widgets::field(theme, "Amount", w, v(text::money(inv.amount))),
+        widgets::field(theme, "Created", w, v(text::date(inv.created_at))),
+        widgets::field(theme, "Paid", w, v(text::date(inv.date_paid))),
+        widgets::field(theme, "Refunded", w, v(text::date(inv.date_refunded))),
+        widgets::field(
+            theme,
+            "Payment method",
+            w,
+            v(text::or_missing(&inv.payment_method).into_owned()),
+        ),
+        widgets::field(theme, "Service ID", w, v(text::id(inv.service_id))),
+    ]
+}

@@ -1,0 +1,164 @@
+//! Where everything goes, as pure functions of the screen size. The views draw into these
+//! areas and the app hit-tests mouse clicks and sizes its pages with the same functions, so
+//! a click lands on the row that is drawn there.
+
+use crate::app::tabs::Tab;
+use ratatui::layout::{Constraint, Layout, Margin, Rect};
+
+/// The smallest screen the layout is made for.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
+
+/// Screens at least this wide show details beside the table instead of below it.
+pub const WIDE: u16 = 120;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Screen {
+    /// App name and tab titles.
+    pub tabs: Rect,
+    /// Profile, host, DEMO badge, activity.
+    pub info: Rect,
+    pub body: Rect,
+    pub status: Rect,
+    pub footer: Rect,
+}
+
+/// The screen's areas, or `None` when it is smaller than 80×24.
+pub fn screen(area: Rect) -> Option<Screen> {
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        return None;
+    }
+    let [tabs, info, body, status, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(0),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    Some(Screen {
+        tabs,
+        info,
+        body,
+        status,
+        footer,
+    })
+}
+
+/// The app name at the start of the tab line.
+pub const APP_TITLE: &str = " proxydash ";
+
+/// A tab's title as drawn: ` 1 Services `.
+pub fn tab_title(tab: Tab) -> String {
+    format!(" {} {} ", tab.number(), tab.title())
+}
+
+/// Each tab title's area on the tab line (one column between titles).
+pub fn tab_titles(line: Rect) -> Vec<(Tab, Rect)> {
+    let mut x = line.x + APP_TITLE.chars().count() as u16 + 1;
+    let mut out = Vec::new();
+    for tab in Tab::ALL {
+        let w = tab_title(tab).chars().count() as u16;
+        let r = Rect::new(x, line.y, w, 1).intersection(line);
+        out.push((tab, r));
+        x += w + 1;
+    }
+    out
+}
+
+/// A bordered table: its outer area and where its data rows go (below the header line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pane {
+    pub block: Rect,
+    pub rows: Rect,
+}
+
+impl Pane {
+    fn with_header(block: Rect) -> Self {
+        let inner = block.inner(Margin::new(1, 1));
+        let rows = Rect {
+            y: inner.y.saturating_add(1),
+            height: inner.height.saturating_sub(1),
+            ..inner
+        };
+        Pane { block, rows }
+    }
+
+    /// The header line, inside the border.
+    pub fn header(&self) -> Rect {
+        let inner = self.block.inner(Margin::new(1, 1));
+        Rect {
+            height: 1.min(inner.height),
+            ..inner
+        }
+    }
+}
+
+/// A table with a detail pane beside it (wide) or below it.
+pub fn table_and_detail(body: Rect, side_width: u16, below_height: u16) -> (Pane, Rect) {
+    if body.width >= WIDE {
+        let [t, d] =
+            Layout::horizontal([Constraint::Min(0), Constraint::Length(side_width)]).areas(body);
+        (Pane::with_header(t), d)
+    } else {
+        let [t, d] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(below_height)]).areas(body);
+        (Pane::with_header(t), d)
+    }
+}
+
+/// Services: the table, and the selected service's detail (13 fields: one column beside,
+/// two columns below).
+pub fn services(body: Rect) -> (Pane, Rect) {
+    table_and_detail(body, 46, 9)
+}
+
+/// Products: the table, and the selected product's detail.
+pub fn products(body: Rect) -> (Pane, Rect) {
+    table_and_detail(body, 44, 7)
+}
+
+/// Billing: the credit box above the invoices.
+pub fn billing(body: Rect) -> (Rect, Pane) {
+    let [credit, table] = Layout::vertical([Constraint::Length(3), Constraint::Min(0)]).areas(body);
+    (credit, Pane::with_header(table))
+}
+
+/// Network: the summary line above the table.
+pub fn network(body: Rect) -> (Rect, Pane) {
+    let [summary, table] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
+    (summary, Pane::with_header(table))
+}
+
+/// Usage: the list of ppr services, the chart and the gauge.
+pub fn usage(body: Rect) -> (Pane, Rect, Rect) {
+    let [list, right] =
+        Layout::horizontal([Constraint::Length(30), Constraint::Min(0)]).areas(body);
+    let [chart, gauge] = Layout::vertical([Constraint::Min(0), Constraint::Length(3)]).areas(right);
+    (Pane::with_header(list), chart, gauge)
+}
+
+/// The data rows of a tab's main table on a screen of `area`.
+pub fn table_rows(tab: Tab, area: Rect) -> Option<Rect> {
+    let body = screen(area)?.body;
+    Some(match tab {
+        Tab::Services => services(body).0.rows,
+        Tab::Products => products(body).0.rows,
+        Tab::Billing => billing(body).1.rows,
+        Tab::Network => network(body).1.rows,
+        Tab::Usage => usage(body).0.rows,
+    })
+}
+
+/// A popup of at most `w`×`h`, centred in `area`.
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}

@@ -1,0 +1,157 @@
+//! Rendering: a pure function of the [`App`]'s state. No I/O, no clock but the app's.
+//!
+//! The screen is: the tab line (app name and numbered tabs), the info line (profile, host,
+//! DEMO badge, requests in flight), the current tab's body, the status line (the newest
+//! error, or activity), and the footer (the most relevant keys, generated from the key
+//! bindings). Popups stack on top. Below 80×24 one line asks for a bigger terminal.
+
+pub mod billing;
+pub mod layout;
+pub mod network;
+pub mod popup;
+pub mod products;
+pub mod services;
+pub mod text;
+pub mod theme;
+pub mod usage;
+pub mod widgets;
+
+#[cfg(test)]
+mod tests;
+
+use crate::app::App;
+use crate::app::keymap;
+use crate::app::tabs::Tab;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use theme::Theme;
+
+/// What a screen below the minimum shows.
+pub const TOO_SMALL: &str = "terminal too small (need 80×24)";
+
+/// Draws the app with the default theme.
+pub fn draw(app: &App, frame: &mut Frame) {
+    draw_with(app, frame, &Theme::default());
+}
+
+/// Draws the app with a theme (a light theme and NO_COLOR come through here).
+pub fn draw_with(app: &App, frame: &mut Frame, theme: &Theme) {
+    let area = frame.area();
+    let Some(screen) = layout::screen(area) else {
+        frame.render_widget(
+            Paragraph::new(Span::styled(TOO_SMALL, theme.warn)),
+            Rect {
+                height: area.height.min(1),
+                ..area
+            },
+        );
+        return;
+    };
+    draw_tabs(frame, app, theme, screen.tabs);
+    draw_info(frame, app, theme, screen.info);
+    match app.tab() {
+        Tab::Services => services::draw(frame, app, theme, screen.body),
+        Tab::Products => products::draw(frame, app, theme, screen.body),
+        Tab::Billing => billing::draw(frame, app, theme, screen.body),
+        Tab::Network => network::draw(frame, app, theme, screen.body),
+        Tab::Usage => usage::draw(frame, app, theme, screen.body),
+    }
+    draw_status(frame, app, theme, screen.status);
+    draw_footer(frame, app, theme, screen.footer);
+    for i in 0..app.popups().len() {
+        popup::draw(frame, app, theme, screen.body, i);
+    }
+}
+
+fn draw_tabs(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    frame.render_widget(
+        Paragraph::new(Span::styled(layout::APP_TITLE, theme.app_title)),
+        area,
+    );
+    for (tab, r) in layout::tab_titles(area) {
+        let style = if tab == app.tab() {
+            theme.tab_active
+        } else {
+            theme.tab_inactive
+        };
+        frame.render_widget(
+            Paragraph::new(Span::styled(layout::tab_title(tab), style)),
+            r,
+        );
+    }
+}
+
+/// The host (and port) of the base URL, or the URL as given when it does not parse.
+fn host(base_url: &str) -> String {
+    match url::Url::parse(base_url) {
+        Ok(u) => match (u.host_str(), u.port()) {
+            (Some(h), Some(p)) => format!("{h}:{p}"),
+            (Some(h), None) => h.to_owned(),
+            _ => base_url.to_owned(),
+        },
+        Err(_) => base_url.to_owned(),
+    }
+}
+
+fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    let s = app.settings();
+    let mut spans = vec![
+        Span::styled(" profile ", theme.dim),
+        Span::styled(text::sanitize(&s.profile).into_owned(), theme.title),
+    ];
+    if !s.base_url.is_empty() {
+        spans.push(Span::styled("  at ", theme.dim));
+        spans.push(Span::raw(text::sanitize(&host(&s.base_url)).into_owned()));
+    }
+    if s.demo {
+        spans.push(Span::raw("  "));
+        spans.push(Span::styled(" DEMO ", theme.badge));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    let busy = app.in_flight();
+    if busy > 0 {
+        let label = format!("⟳ {} loading ", text::count(busy as u64));
+        frame.render_widget(
+            Paragraph::new(Line::from(Span::styled(label, theme.dim)).right_aligned()),
+            area,
+        );
+    }
+}
+
+fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    let line = match app.status().current() {
+        Some((msg, more)) => {
+            let mut spans = vec![Span::styled(format!(" ✗ {msg}"), theme.error_line)];
+            if more > 0 {
+                spans.push(Span::styled(format!("  (+{more} more)"), theme.dim));
+            }
+            Line::from(spans)
+        }
+        None if app.in_flight() > 0 => Line::from(Span::styled(" Loading…", theme.dim)),
+        None => Line::from(Span::styled(" ✓ Up to date", theme.dim)),
+    };
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+fn draw_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    let ctx = app.context();
+    let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
+    if ctx.editing_filter {
+        let lead = "type to filter  ";
+        spans.push(Span::styled(lead, theme.dim));
+        used += lead.chars().count();
+    }
+    for (keys, word) in keymap::footer(&ctx) {
+        let w = keys.chars().count() + 1 + word.chars().count() + 2;
+        if used + w > usize::from(area.width) {
+            break;
+        }
+        used += w;
+        spans.push(Span::styled(keys, theme.key));
+        spans.push(Span::raw(format!(" {word}  ")));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}

@@ -1,0 +1,131 @@
+//! The Network tab: a summary line, then every proxy server in error or inactive.
+
+use super::layout;
+use super::text;
+use super::theme::Theme;
+use super::widgets;
+use crate::app::App;
+use crate::app::tabs::network::ServerState;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Cell, Paragraph, Row};
+
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
+    let (summary_area, pane) = layout::network(body);
+    let net = app.network();
+    let services = app.services();
+    let ids = services.ids();
+    let s = net.summary(&ids);
+
+    let mut summary = vec![
+        Span::raw(format!(
+            " Services checked: {} of {}   ",
+            text::count(s.checked as u64),
+            text::count(s.services as u64)
+        )),
+        Span::styled(
+            format!("Servers in error: {}", text::count(s.errors as u64)),
+            if s.errors > 0 { theme.bad } else { theme.base },
+        ),
+        Span::raw("   "),
+        Span::styled(
+            format!("Inactive: {}", text::count(s.inactive as u64)),
+            if s.inactive > 0 {
+                theme.warn
+            } else {
+                theme.base
+            },
+        ),
+    ];
+    if s.loading > 0 {
+        summary.push(Span::styled(
+            format!("   checking {}…", s.loading),
+            theme.dim,
+        ));
+    }
+    if s.failed > 0 {
+        summary.push(Span::styled(format!("   ✗ {} failed", s.failed), theme.bad));
+    }
+    frame.render_widget(Paragraph::new(Line::from(summary)), summary_area);
+
+    let view = &net.table;
+    let block = widgets::pane(
+        theme,
+        widgets::counted(
+            "Proxy servers in error or inactive",
+            services.list.value().is_some(),
+            view,
+        ),
+        widgets::freshness(app, theme, services.list.freshness()),
+    );
+    let block = widgets::with_filter(block, view, theme);
+    let placeholder = if services.list.value().is_none() {
+        widgets::placeholder(
+            app,
+            theme,
+            &services.list,
+            view,
+            &crate::api::Request::Services,
+            "services",
+        )
+    } else if ids.is_empty() {
+        Some((
+            "No services, so no proxy servers to check.".to_owned(),
+            theme.dim,
+        ))
+    } else if net.rows.is_empty() && s.checked < s.services {
+        Some(("Checking proxy servers…".to_owned(), theme.dim))
+    } else if net.rows.is_empty() {
+        Some(("✓ Every proxy server is up.".to_owned(), theme.good))
+    } else if view.is_empty() {
+        Some((
+            format!(
+                "No servers match \"{}\" (Esc clears the filter).",
+                text::sanitize(view.filter())
+            ),
+            theme.dim,
+        ))
+    } else {
+        None
+    };
+    if let Some((msg, style)) = placeholder {
+        frame.render_widget(block, pane.block);
+        widgets::message(frame, pane.header(), &msg, style);
+        return;
+    }
+    let rows = &net.rows;
+    widgets::table(
+        frame,
+        theme,
+        pane,
+        block,
+        (
+            &["Service", "Product", "State", "IP address"],
+            &[
+                Constraint::Length(8),
+                Constraint::Fill(1),
+                Constraint::Length(10),
+                Constraint::Fill(1),
+            ],
+        ),
+        view,
+        |i| {
+            let r = &rows[i];
+            let product = services
+                .get(r.service_id)
+                .map(|s| text::or_missing(&s.product_name).into_owned())
+                .unwrap_or_default();
+            let (state, style) = match r.state {
+                ServerState::Error => ("✗ error", theme.bad),
+                ServerState::Inactive => ("○ inactive", theme.warn),
+            };
+            Row::new(vec![
+                Cell::new(r.service_id.to_string()),
+                Cell::new(product),
+                Cell::new(state).style(style),
+                Cell::new(r.ip.clone()),
+            ])
+        },
+    );
+}

@@ -1,0 +1,141 @@
+//! The Products tab: every field of the product list, the active sort in the title, and the
+//! selected product's detail.
+
+use super::layout;
+use super::services::product_type_label;
+use super::text::{self, MISSING};
+use super::theme::Theme;
+use super::widgets;
+use crate::api::{Product, Request};
+use crate::app::App;
+use crate::app::remote::Remote;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Cell, Row};
+
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
+    let (pane, detail_area) = layout::products(body);
+    let tab = app.products();
+    let view = &tab.table;
+    let block = widgets::pane(
+        theme,
+        format!(
+            "{} · {}",
+            widgets::counted("Products", tab.list.value().is_some(), view),
+            tab.sort_label()
+        ),
+        widgets::freshness(app, theme, tab.list.freshness()),
+    );
+    let block = widgets::with_filter(block, view, theme);
+    if let Some((msg, style)) =
+        widgets::placeholder(app, theme, &tab.list, view, &tab.list_request(), "products")
+    {
+        frame.render_widget(block, pane.block);
+        widgets::message(frame, pane.header(), &msg, style);
+    } else {
+        let rows = tab.rows();
+        widgets::table(
+            frame,
+            theme,
+            pane,
+            block,
+            (
+                &["ID", "Name", "Price", "Group ID", "Group", "Created"],
+                &[
+                    Constraint::Length(6),
+                    Constraint::Fill(2),
+                    Constraint::Length(10),
+                    Constraint::Length(8),
+                    Constraint::Fill(1),
+                    Constraint::Length(10),
+                ],
+            ),
+            view,
+            |i| {
+                let p = &rows[i];
+                Row::new(vec![
+                    Cell::new(p.product_id.to_string()),
+                    Cell::new(text::or_missing(&p.product_name).into_owned()),
+                    Cell::new(Line::from(text::money(p.price)).right_aligned()),
+                    Cell::new(text::id(p.group_id)),
+                    Cell::new(text::or_missing(&p.group_name).into_owned()),
+                    Cell::new(text::date(p.created_at)),
+                ])
+            },
+        );
+    }
+    match tab.selected() {
+        Some(p) => draw_detail(frame, app, theme, detail_area, p.product_id),
+        None => frame.render_widget(
+            widgets::pane(theme, "Product".into(), Span::raw("")),
+            detail_area,
+        ),
+    }
+}
+
+pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
+    let remote = app.products().detail(id);
+    let block = widgets::pane(
+        theme,
+        format!("Product {id}"),
+        widgets::freshness(app, theme, remote.freshness()),
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    match (remote.value(), remote) {
+        (Some(p), _) => widgets::columns(frame, inner, detail_lines(p, theme)),
+        (None, Remote::Failed { error, .. }) => {
+            let line = crate::app::status::error_line(
+                &Request::Product(id),
+                error,
+                &app.settings().profile,
+            );
+            widgets::message(frame, inner, &line, theme.bad);
+        }
+        (None, _) => widgets::message(frame, inner, "Loading the product…", theme.dim),
+    }
+}
+
+/// The fields of spec 2.3 the list lacks.
+pub fn detail_lines(p: &Product, theme: &Theme) -> Vec<Line<'static>> {
+    let w = 14;
+    let v = |x: String| Span::raw(x);
+    let geo = if p.geo.is_empty() {
+        MISSING.to_owned()
+    } else {
+        p.geo
+            .iter()
+            .map(|g| text::sanitize(&g.0).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let hidden = |b: bool| {
+        if b {
+            Span::styled("yes (hidden)", theme.warn)
+        } else {
+            Span::raw("no")
+        }
+    };
+    vec![
+        widgets::field(theme, "Type", w, v(product_type_label(&p.product_type))),
+        widgets::field(
+            theme,
+            "IP count",
+            w,
+            v(p.ip_count.map_or_else(|| MISSING.to_owned(), text::count)),
+        ),
+        widgets::field(
+            theme,
+            "Update time",
+            w,
+            v(p.update_time.map_or_else(
+                || MISSING.to_owned(),
+                |t| t.format("%Y-%m-%d %H:%M:%S").to_string(),
+            )),
+        ),
+        widgets::field(theme, "Geo", w, v(geo)),
+        widgets::field(theme, "Product hidden", w, hidden(p.product_hidden)),
+        widgets::field(theme, "Group hidden", w, hidden(p.group_hidden)),
+    ]
+}

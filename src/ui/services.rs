@@ -1,0 +1,211 @@
+//! The Services tab: the services table and the selected service's detail.
+
+use super::layout;
+use super::text::{self, MISSING};
+use super::theme::Theme;
+use super::widgets;
+use crate::api::{ProductType, Request, Service, ServiceStatus};
+use crate::app::App;
+use crate::app::remote::Remote;
+use chrono::NaiveDate;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Cell, Row};
+
+/// What a hidden password shows.
+pub const MASK: &str = "••••••••";
+
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
+    let (pane, detail_area) = layout::services(body);
+    let tab = app.services();
+    let view = &tab.table;
+    let block = widgets::pane(
+        theme,
+        widgets::counted("Services", tab.list.value().is_some(), view),
+        widgets::freshness(app, theme, tab.list.freshness()),
+    );
+    let block = widgets::with_filter(block, view, theme);
+    if let Some((msg, style)) =
+        widgets::placeholder(app, theme, &tab.list, view, &Request::Services, "services")
+    {
+        frame.render_widget(block, pane.block);
+        widgets::message(frame, pane.header(), &msg, style);
+    } else {
+        let today = app.now().with_timezone(&app.utc_offset()).date_naive();
+        let rows = tab.rows();
+        widgets::table(
+            frame,
+            theme,
+            pane,
+            block,
+            (
+                &["ID", "Product", "Status", "Next due", "Order", "Proxies"],
+                &[
+                    Constraint::Length(7),
+                    Constraint::Min(12),
+                    Constraint::Length(10),
+                    Constraint::Length(19),
+                    Constraint::Length(7),
+                    Constraint::Length(10),
+                ],
+            ),
+            view,
+            |i| {
+                let s = &rows[i];
+                let (due, due_style) = due_cell(s.nextduedate, today, theme);
+                let (net, net_style) = proxies_cell(app, s.service_id, theme);
+                Row::new(vec![
+                    Cell::new(s.service_id.to_string()),
+                    Cell::new(text::or_missing(&s.product_name).into_owned()),
+                    Cell::new(text::sanitize(s.status.as_str()).into_owned())
+                        .style(status_style(&s.status, theme)),
+                    Cell::new(due).style(due_style),
+                    Cell::new(text::id(s.orderid)),
+                    Cell::new(net).style(net_style),
+                ])
+            },
+        );
+    }
+    match tab.selected() {
+        Some(s) => draw_detail(frame, app, theme, detail_area, s.service_id),
+        None => frame.render_widget(
+            widgets::pane(theme, "Service".into(), Span::raw("")),
+            detail_area,
+        ),
+    }
+}
+
+pub fn status_style(status: &ServiceStatus, theme: &Theme) -> Style {
+    match status {
+        ServiceStatus::Active => theme.good,
+        ServiceStatus::Pending => theme.warn,
+        ServiceStatus::Suspended | ServiceStatus::Fraud => theme.bad,
+        ServiceStatus::Terminated | ServiceStatus::Cancelled => theme.dim,
+        ServiceStatus::Other(_) => theme.base,
+    }
+}
+
+/// `2026-01-05 in 3d!`: the date and the days left; due within 7 days or overdue is
+/// marked with `!` and highlighted.
+pub fn due_cell(due: Option<NaiveDate>, today: NaiveDate, theme: &Theme) -> (String, Style) {
+    let Some(due) = due else {
+        return (MISSING.to_owned(), theme.dim);
+    };
+    let days = due.signed_duration_since(today).num_days();
+    let (rel, style) = match days {
+        d if d < 0 => (format!("{}d late!", -d), theme.bad),
+        0 => ("today!".to_owned(), theme.warn),
+        d if d <= 7 => (format!("in {d}d!"), theme.warn),
+        d => (format!("in {d}d"), theme.base),
+    };
+    (format!("{} {rel}", due.format("%Y-%m-%d")), style)
+}
+
+/// The marker of a service with proxy servers in error or inactive.
+fn proxies_cell(app: &App, id: u64, theme: &Theme) -> (String, Style) {
+    match app.network().counts(id) {
+        None => ("…".to_owned(), theme.dim),
+        Some((0, 0)) => ("ok".to_owned(), theme.dim),
+        Some((e, 0)) => (format!("⚠ {e} err"), theme.bad),
+        Some((0, i)) => (format!("⚠ {i} inact"), theme.warn),
+        Some((e, i)) => (format!("⚠ {e}e {i}i"), theme.bad),
+    }
+}
+
+pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
+    let remote = app.services().detail(id);
+    let block = widgets::pane(
+        theme,
+        format!("Service {id}"),
+        widgets::freshness(app, theme, remote.freshness()),
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    match (remote.value(), remote) {
+        (Some(s), _) => {
+            let lines = detail_lines(s, app.services().show_password, theme);
+            widgets::columns(frame, inner, lines);
+        }
+        (None, Remote::Failed { error, .. }) => {
+            let line = crate::app::status::error_line(
+                &Request::Service(id),
+                error,
+                &app.settings().profile,
+            );
+            widgets::message(frame, inner, &line, theme.bad);
+        }
+        (None, _) => widgets::message(frame, inner, "Loading the service…", theme.dim),
+    }
+}
+
+pub fn product_type_label(t: &ProductType) -> String {
+    match t {
+        ProductType::Fpr => "fpr (static)".to_owned(),
+        ProductType::Ppr => "ppr (rotating)".to_owned(),
+        ProductType::Other(s) => text::or_missing(s).into_owned(),
+    }
+}
+
+/// Every field of spec 2.4, the password masked unless shown.
+pub fn detail_lines(s: &Service, show_password: bool, theme: &Theme) -> Vec<Line<'static>> {
+    let w = 13;
+    let v = |x: String| Span::raw(x);
+    let password = if show_password {
+        Span::styled(
+            text::or_missing(s.password.expose()).into_owned(),
+            theme.warn,
+        )
+    } else {
+        Span::raw(MASK)
+    };
+    vec![
+        widgets::field(theme, "Service ID", w, v(s.service_id.to_string())),
+        widgets::field(theme, "Order ID", w, v(text::id(s.orderid))),
+        widgets::field(
+            theme,
+            "Product",
+            w,
+            v(text::or_missing(&s.product_name).into_owned()),
+        ),
+        widgets::field(theme, "Registered", w, v(text::date(s.regdate))),
+        widgets::field(theme, "Next due", w, v(text::date(s.nextduedate))),
+        widgets::field(
+            theme,
+            "Status",
+            w,
+            Span::styled(
+                text::sanitize(s.status.as_str()).into_owned(),
+                status_style(&s.status, theme),
+            ),
+        ),
+        widgets::field(
+            theme,
+            "Billing cycle",
+            w,
+            v(text::or_missing(s.billingcycle.as_str()).into_owned()),
+        ),
+        widgets::field(
+            theme,
+            "Username",
+            w,
+            v(text::or_missing(&s.username).into_owned()),
+        ),
+        widgets::field(theme, "Password", w, password),
+        widgets::field(
+            theme,
+            "Bound IP",
+            w,
+            v(text::or_missing(s.bound_ip.as_deref().unwrap_or_default()).into_owned()),
+        ),
+        widgets::field(theme, "Type", w, v(product_type_label(&s.product_type))),
+        widgets::field(
+            theme,
+            "IP count",
+            w,
+            v(s.ip_count.map_or_else(|| MISSING.to_owned(), text::count)),
+        ),
+        widgets::field(theme, "Price", w, v(text::money(s.price))),
+    ]
+}

@@ -1,0 +1,17 @@
+//! Snapshot tests of `ui::draw` on ratatui's `TestBackend`, stored with insta.
+
+mod states;
+mod tabs;
+
+use crate::app::App;
+use crate::app::Msg;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// The screen as text, at `w`×`h`.
+pub fn render(app: &mut App, w: u16, h: u16) -> String {
+    let _ = app.update(Msg::Resize(w, h));
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| super::draw(app, f)).unwrap();
+    terminal.backend().to_string()
+}

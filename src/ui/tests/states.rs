@@ -1,0 +1,180 @@
+//! Loading, empty and error states of every tab, and the demo badge.
+
+use super::render;
+use crate::api::{ApiError, ProductType, Request, Response};
+use crate::app::testdata as td;
+use crate::app::testkit::*;
+use crate::app::{AppSettings, Msg};
+use insta::assert_snapshot;
+
+fn started() -> Harness {
+    let mut h = Harness::with(AppSettings {
+        demo: true,
+        ..settings()
+    });
+    let _ = h.app.start();
+    h
+}
+
+fn empty() -> Harness {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    let _ = h.ok(Request::Services, Response::Services(vec![]));
+    let _ = h.ok(Request::Products, Response::Products(vec![]));
+    let _ = h.ok(Request::Invoices, Response::Invoices(vec![]));
+    let _ = h.ok(
+        Request::Credit,
+        Response::Credit(crate::api::Credit { credit: 0.0 }),
+    );
+    h
+}
+
+fn failed() -> Harness {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    for r in [
+        Request::Services,
+        Request::Products,
+        Request::Credit,
+        Request::Invoices,
+    ] {
+        let _ = h.fail(r, ApiError::Unauthenticated);
+    }
+    h
+}
+
+#[test]
+fn loading_every_tab() {
+    for (key, name) in [
+        ('1', "services"),
+        ('2', "products"),
+        ('3', "billing"),
+        ('4', "network"),
+        ('5', "usage"),
+    ] {
+        let mut h = started();
+        h.key(key);
+        insta::assert_snapshot!(format!("loading_{name}"), render(&mut h.app, 100, 30));
+    }
+}
+
+#[test]
+fn empty_every_tab() {
+    for (key, name) in [
+        ('1', "services"),
+        ('2', "products"),
+        ('3', "billing"),
+        ('4', "network"),
+        ('5', "usage"),
+    ] {
+        let mut h = empty();
+        h.key(key);
+        insta::assert_snapshot!(format!("empty_{name}"), render(&mut h.app, 100, 30));
+    }
+}
+
+#[test]
+fn error_every_tab() {
+    for (key, name) in [
+        ('1', "services"),
+        ('2', "products"),
+        ('3', "billing"),
+        ('4', "network"),
+        ('5', "usage"),
+    ] {
+        let mut h = failed();
+        h.key(key);
+        let screen = render(&mut h.app, 100, 30);
+        assert!(
+            screen.contains("Unauthenticated: check the token (profile work)"),
+            "{screen}"
+        );
+        insta::assert_snapshot!(format!("error_{name}"), screen);
+    }
+}
+
+#[test]
+fn stale_services_keep_their_rows() {
+    let mut h = Harness::loaded();
+    h.advance(90);
+    h.key('r');
+    let _ = h.fail(
+        Request::Services,
+        ApiError::Connect {
+            url: "https://api.example.com/api/services".into(),
+            cause: "connection refused".into(),
+        },
+    );
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("stale since 14:03:05"), "{screen}");
+    assert!(screen.contains(
+        "Services: Cannot reach https://api.example.com/api/services: connection refused"
+    ));
+    assert!(screen.contains("Static US 25"));
+    assert_snapshot!(screen);
+}
+
+#[test]
+fn fpr_only_account_says_so_in_usage() {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    let _ = h.ok(Request::Services, Response::Services(vec![td::summary(7)]));
+    let _ = h.ok(
+        Request::Service(7),
+        Response::Service(td::service(7, ProductType::Fpr)),
+    );
+    let _ = h.fail(Request::Stats(7), unprocessable());
+    h.key('5');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("No rotating (ppr) services"), "{screen}");
+    assert!(!screen.contains("Unprocessable"), "{screen}");
+    assert_snapshot!(screen);
+}
+
+#[test]
+fn unlimited_rate_and_server_text_is_sanitized() {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    let evil = crate::api::ServiceSummary {
+        product_name: "Evil\u{1b}[31mRed\u{1b}]0;pwned\u{7}\nName".into(),
+        ..td::summary(8)
+    };
+    let _ = h.ok(Request::Services, Response::Services(vec![evil]));
+    let _ = h.ok(
+        Request::Service(8),
+        Response::Service(td::service(8, ProductType::Ppr)),
+    );
+    let _ = h.ok(Request::Stats(8), Response::Stats(td::stats(30)));
+    let _ = h.ok(Request::Rate(8), Response::Rate(td::rate(12_345.0, 0.0)));
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("EvilRed Name"), "{screen}");
+    assert!(!screen.contains('\u{1b}'));
+    h.key('5');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("unlimited — 12,345 used"), "{screen}");
+    assert_snapshot!(screen);
+    let _ = h.send(Msg::Tick);
+}
+
+#[test]
+fn the_plain_theme_uses_no_colour_and_keeps_state_readable() {
+    use ratatui::style::Color;
+    let mut h = Harness::loaded();
+    let _ = h.app.update(Msg::Resize(100, 30));
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+    terminal
+        .draw(|f| crate::ui::draw_with(&h.app, f, &crate::ui::theme::Theme::plain()))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    assert!(
+        buffer
+            .content()
+            .iter()
+            .all(|c| c.fg == Color::Reset && c.bg == Color::Reset)
+    );
+    let screen = terminal.backend().to_string();
+    // States are words and symbols, not only colours.
+    for word in ["Suspended", "in 3d!", "3d late!", "⚠ 2 err", "▶ 5001"] {
+        assert!(screen.contains(word), "{word} missing:\n{screen}");
+    }
+}

@@ -1,0 +1,138 @@
+//! Text as it reaches the screen: server text stripped of control characters and escape
+//! sequences, money as `$1,234.50`, counts with thousands separators, dates `YYYY-MM-DD`
+//! with `—` for a missing one.
+
+use chrono::NaiveDate;
+use std::borrow::Cow;
+
+/// What a missing value shows.
+pub const MISSING: &str = "—";
+
+/// `s` without control characters: escape sequences (CSI `ESC [ … final`, OSC `ESC ] …
+/// BEL/ST`, and two-character `ESC x`) are dropped whole, other controls (C0, DEL, C1)
+/// are dropped, and tabs and line breaks become spaces, so server text cannot move the
+/// cursor, recolour the terminal or break a row.
+pub fn sanitize(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.next() {
+                Some('[') => {
+                    // CSI: parameters and intermediates, then one final byte @..~
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                Some(']') | Some('P') | Some('_') | Some('^') => {
+                    // OSC/DCS/APC/PM: up to BEL or ESC \
+                    while let Some(c) = chars.next() {
+                        if c == '\u{7}' {
+                            break;
+                        }
+                        if c == '\u{1b}' {
+                            if chars.peek() == Some(&'\\') {
+                                chars.next();
+                            }
+                            break;
+                        }
+                    }
+                }
+                _ => {}
+            },
+            '\t' | '\n' | '\r' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `1234567` → `1,234,567`.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A measured amount (requests or MB): whole numbers with separators, else one decimal.
+pub fn number(x: f64) -> String {
+    if !x.is_finite() {
+        return MISSING.to_owned();
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    let a = x.abs();
+    if (a - a.round()).abs() < 1e-9 {
+        format!("{sign}{}", count(a.round() as u64))
+    } else {
+        let tenths = (a * 10.0).round() as u64;
+        format!("{sign}{}.{}", count(tenths / 10), tenths % 10)
+    }
+}
+
+/// USD: `$12.50`, `$1,234.00`, `-$3.10`.
+pub fn money(x: f64) -> String {
+    if !x.is_finite() {
+        return MISSING.to_owned();
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    let cents = (x.abs() * 100.0).round() as u64;
+    format!("{sign}${}.{:02}", count(cents / 100), cents % 100)
+}
+
+pub fn date(d: Option<NaiveDate>) -> String {
+    d.map_or_else(|| MISSING.to_owned(), |d| d.format("%Y-%m-%d").to_string())
+}
+
+/// An ID, or `—`.
+pub fn id(id: Option<u64>) -> String {
+    id.map_or_else(|| MISSING.to_owned(), |i| i.to_string())
+}
+
+/// Server text, or `—` when empty.
+pub fn or_missing(s: &str) -> Cow<'_, str> {
+    if s.trim().is_empty() {
+        Cow::Borrowed(MISSING)
+    } else {
+        sanitize(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitize_drops_escapes_and_controls() {
+        assert_eq!(sanitize("plain"), "plain");
+        assert_eq!(sanitize("a\u{1b}[31mred\u{1b}[0m"), "ared");
+        assert_eq!(sanitize("x\u{1b}]0;title\u{7}y"), "xy");
+        assert_eq!(sanitize("x\u{1b}]8;;http://e\u{1b}\\y"), "xy");
+        assert_eq!(sanitize("a\tb\nc\u{0}d\u{9b}e"), "a b cde");
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1000), "1,000");
+        assert_eq!(count(1234567), "1,234,567");
+        assert_eq!(money(12.5), "$12.50");
+        assert_eq!(money(1234.0), "$1,234.00");
+        assert_eq!(money(-3.1), "-$3.10");
+        assert_eq!(number(3200.0), "3,200");
+        assert_eq!(number(12.25), "12.3");
+        assert_eq!(date(None), "—");
+    }
+}

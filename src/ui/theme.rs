@@ -1,0 +1,100 @@
+//! Colours and emphasis, in one place. Every state is also carried by text or a symbol
+//! (status words, `▶` for the selection, `!` for due soon, `⚠` for server trouble, "stale
+//! since"), so [`Theme::plain`] (for NO_COLOR) stays readable with bold/reverse alone.
+
+use ratatui::style::{Color, Modifier, Style};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Theme {
+    pub base: Style,
+    pub app_title: Style,
+    pub tab_active: Style,
+    pub tab_inactive: Style,
+    pub badge: Style,
+    pub dim: Style,
+    pub border: Style,
+    pub title: Style,
+    pub header_row: Style,
+    pub selected: Style,
+    pub good: Style,
+    pub warn: Style,
+    pub bad: Style,
+    pub stale: Style,
+    pub error_line: Style,
+    pub key: Style,
+    pub big: Style,
+    pub gauge: Style,
+    pub gauge_over: Style,
+    pub chart: Style,
+}
+
+impl Default for Theme {
+    fn default() -> Self {
+        Self::dark()
+    }
+}
+
+impl Theme {
+    pub fn dark() -> Self {
+        let s = Style::new();
+        Self {
+            base: s,
+            app_title: s
+                .fg(Color::Black)
+                .bg(Color::Cyan)
+                .add_modifier(Modifier::BOLD),
+            tab_active: s
+                .fg(Color::Black)
+                .bg(Color::White)
+                .add_modifier(Modifier::BOLD),
+            tab_inactive: s.fg(Color::Gray),
+            badge: s
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+            dim: s.fg(Color::DarkGray),
+            border: s.fg(Color::DarkGray),
+            title: s.add_modifier(Modifier::BOLD),
+            header_row: s.fg(Color::Cyan).add_modifier(Modifier::BOLD),
+            selected: s.add_modifier(Modifier::REVERSED),
+            good: s.fg(Color::Green),
+            warn: s.fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            bad: s.fg(Color::Red).add_modifier(Modifier::BOLD),
+            stale: s.fg(Color::Yellow),
+            error_line: s.fg(Color::Red),
+            key: s.fg(Color::Cyan).add_modifier(Modifier::BOLD),
+            big: s.fg(Color::Green).add_modifier(Modifier::BOLD),
+            gauge: s.fg(Color::Green),
+            gauge_over: s.fg(Color::Red),
+            chart: s.fg(Color::Cyan),
+        }
+    }
+
+    /// No colour at all: emphasis by modifiers only.
+    pub fn plain() -> Self {
+        let s = Style::new();
+        let bold = s.add_modifier(Modifier::BOLD);
+        Self {
+            base: s,
+            app_title: s.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            tab_active: s.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            tab_inactive: s,
+            badge: s.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            dim: s.add_modifier(Modifier::DIM),
+            border: s,
+            title: bold,
+            header_row: s.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            selected: s.add_modifier(Modifier::REVERSED),
+            good: s,
+            warn: bold,
+            bad: s.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            stale: s.add_modifier(Modifier::ITALIC),
+            error_line: bold,
+            key: bold,
+            big: bold,
+            gauge: s,
+            gauge_over: bold,
+            chart: s,
+        }
+    }
+}

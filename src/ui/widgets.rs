@@ -1,0 +1,204 @@
+//! Pieces every view uses: the pane block with its freshness label, tables that build only
+//! their visible rows, placeholders for loading/empty/failed lists, and label–value detail
+//! lists.
+
+use super::layout::Pane;
+use super::text;
+use super::theme::Theme;
+use crate::app::remote::{Freshness, Remote};
+use crate::app::table::TableView;
+use crate::app::{App, status};
+use chrono::{DateTime, Utc};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Row, Table, TableState, Wrap};
+
+/// `14:03:05`, or `2026-01-02 14:03:05` when not today, in the app's offset.
+pub fn clock_time(app: &App, at: DateTime<Utc>) -> String {
+    let offset = app.utc_offset();
+    let local = at.with_timezone(&offset);
+    if local.date_naive() == app.now().with_timezone(&offset).date_naive() {
+        local.format("%H:%M:%S").to_string()
+    } else {
+        local.format("%Y-%m-%d %H:%M:%S").to_string()
+    }
+}
+
+/// What a pane says about its data's age, and how it looks.
+pub fn freshness(app: &App, theme: &Theme, f: Freshness) -> Span<'static> {
+    match f {
+        Freshness::NotRequested => Span::raw(""),
+        Freshness::Loading => Span::styled("loading…", theme.dim),
+        Freshness::Refreshing(at) => Span::styled(
+            format!("refreshing… (updated {})", clock_time(app, at)),
+            theme.dim,
+        ),
+        Freshness::Updated(at) => {
+            Span::styled(format!("updated {}", clock_time(app, at)), theme.dim)
+        }
+        Freshness::Stale(at) => Span::styled(
+            format!("⚠ stale since {}", clock_time(app, at)),
+            theme.stale,
+        ),
+        Freshness::Failed => Span::styled("✗ failed", theme.bad),
+        Freshness::Throttled(until) => Span::styled(
+            format!("throttled until {}", clock_time(app, until)),
+            theme.stale,
+        ),
+    }
+}
+
+/// A bordered pane with a title on the left and the freshness on the right.
+pub fn pane<'a>(theme: &Theme, title: String, fresh: Span<'static>) -> Block<'a> {
+    let mut block = Block::new()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Rounded)
+        .border_style(theme.border)
+        .title(Line::from(Span::styled(format!(" {title} "), theme.title)));
+    if !fresh.content.is_empty() {
+        let fresh = Span::styled(format!(" {} ", fresh.content), fresh.style);
+        block = block.title(Line::from(fresh).right_aligned());
+    }
+    block
+}
+
+/// A pane title with the table's count: `Services · 42`, `Services · 3 of 42`, or just
+/// `Services` while there is nothing to count.
+pub fn counted(noun: &str, loaded: bool, table: &TableView) -> String {
+    if loaded {
+        format!("{noun} · {}", count_label(table))
+    } else {
+        noun.to_owned()
+    }
+}
+
+/// The table's count: `42` or `3 of 42`.
+pub fn count_label(table: &TableView) -> String {
+    if table.filter().is_empty() {
+        text::count(table.total() as u64)
+    } else {
+        format!(
+            "{} of {}",
+            text::count(table.len() as u64),
+            text::count(table.total() as u64)
+        )
+    }
+}
+
+/// The filter, shown on the pane's bottom edge: `/abc▏` while typing, `filter: abc` after.
+pub fn with_filter<'a>(block: Block<'a>, table: &TableView, theme: &Theme) -> Block<'a> {
+    let shown = text::sanitize(table.filter()).into_owned();
+    if table.is_editing() {
+        block.title_bottom(Line::from(vec![
+            Span::styled(" /", theme.key),
+            Span::raw(shown),
+            Span::styled("▏ ", theme.key),
+        ]))
+    } else if !table.filter().is_empty() {
+        block.title_bottom(Line::from(vec![
+            Span::styled(" filter: ", theme.key),
+            Span::raw(format!("{shown} ")),
+        ]))
+    } else {
+        block
+    }
+}
+
+/// What a list pane shows instead of rows, if anything: loading, the failure, "none", or
+/// "nothing matches".
+pub fn placeholder<T>(
+    app: &App,
+    theme: &Theme,
+    remote: &Remote<Vec<T>>,
+    table: &TableView,
+    request: &crate::api::Request,
+    noun: &str,
+) -> Option<(String, Style)> {
+    match remote.value() {
+        None => match remote {
+            Remote::Failed { error, .. } => Some((
+                status::error_line(request, error, &app.settings().profile),
+                theme.bad,
+            )),
+            Remote::NotRequested => Some((String::new(), theme.dim)),
+            _ => Some((format!("Loading {noun}…"), theme.dim)),
+        },
+        Some(v) if v.is_empty() => Some((format!("No {noun}."), theme.dim)),
+        Some(_) if table.is_empty() => Some((
+            format!(
+                "No {noun} match \"{}\" (Esc clears the filter).",
+                text::sanitize(table.filter())
+            ),
+            theme.dim,
+        )),
+        Some(_) => None,
+    }
+}
+
+/// A message inside an area, wrapped.
+pub fn message(frame: &mut Frame, area: Rect, text: &str, style: Style) {
+    frame.render_widget(
+        Paragraph::new(Span::styled(text.to_owned(), style))
+            .wrap(Wrap { trim: true })
+            .block(Block::new().padding(ratatui::widgets::Padding::horizontal(1))),
+        area,
+    );
+}
+
+/// Draws a table pane: the block, the header, and only the rows that fit (built by
+/// `row(index)` for the row indices on screen).
+pub fn table<'a>(
+    frame: &mut Frame,
+    theme: &Theme,
+    pane: Pane,
+    block: Block<'a>,
+    (header, widths): (&[&'a str], &[Constraint]),
+    view: &TableView,
+    row: impl Fn(usize) -> Row<'a>,
+) {
+    frame.render_widget(block, pane.block);
+    let height = usize::from(pane.rows.height);
+    let (first, visible) = view.visible(height);
+    let rows: Vec<Row> = visible.iter().map(|&i| row(i)).collect();
+    let selected = view.selected_position().checked_sub(first);
+    let mut state = TableState::new().with_selected(selected.filter(|_| !visible.is_empty()));
+    let area = Rect {
+        height: pane.rows.height + 1,
+        ..pane.header()
+    };
+    let table = Table::new(rows, widths.iter().copied())
+        .header(Row::new(header.iter().copied()).style(theme.header_row))
+        .row_highlight_style(theme.selected)
+        .highlight_symbol("▶ ")
+        .highlight_spacing(ratatui::widgets::HighlightSpacing::Always)
+        .column_spacing(1);
+    frame.render_stateful_widget(table, area, &mut state);
+}
+
+/// Label–value lines of a detail pane.
+pub fn field<'a>(theme: &Theme, label: &'a str, width: usize, value: Span<'a>) -> Line<'a> {
+    Line::from(vec![
+        Span::styled(format!("{label:<width$} "), theme.dim),
+        value,
+    ])
+}
+
+/// Lays `lines` out in as many columns as `area` needs to show them all (at most two).
+pub fn columns(frame: &mut Frame, area: Rect, lines: Vec<Line<'_>>) {
+    let h = usize::from(area.height.max(1));
+    if lines.len() <= h || area.width < 60 {
+        frame.render_widget(Paragraph::new(lines), area);
+        return;
+    }
+    let [left, right] = ratatui::layout::Layout::horizontal([
+        Constraint::Percentage(50),
+        Constraint::Percentage(50),
+    ])
+    .areas(area);
+    let mut lines = lines;
+    let rest = lines.split_off(lines.len().div_ceil(2));
+    frame.render_widget(Paragraph::new(lines), left);
+    frame.render_widget(Paragraph::new(rest), right);
+}
