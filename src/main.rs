@@ -7,9 +7,12 @@ use futures::StreamExt;
 use proxydash::api::ApiClient;
 use proxydash::app::{App, AppSettings, Clock};
 use proxydash::cli::{Cli, Command, SandboxArgs};
+use proxydash::clipboard::{self, ClipboardMode};
 use proxydash::config::{ConfigError, Settings};
+use proxydash::effects::{DEFAULT_MY_IP_URL, Effects};
 use proxydash::run::{Exit, Input};
 use proxydash::sandbox::{FaultSpec, Sandbox, SandboxConfig};
+use proxydash::throttle::StateFile;
 use proxydash::{fetcher, run, term};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -109,7 +112,13 @@ async fn dashboard(cli: &Cli) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (fetcher, mut results) = fetcher::spawn(client, fetcher::DEFAULT_CONCURRENCY);
+    let mut effects = Effects::new(
+        fetcher::spawn(client, fetcher::DEFAULT_CONCURRENCY),
+        clipboard::for_mode(ClipboardMode::Auto),
+        DEFAULT_MY_IP_URL.into(),
+        StateFile::default_location()
+            .map(|f| (f, format!("{} {}", settings.base_url, settings.profile))),
+    );
     let clock: Clock = Arc::new(chrono::Utc::now);
     let mut app = App::new(
         AppSettings {
@@ -121,6 +130,7 @@ async fn dashboard(cli: &Cli) -> ExitCode {
         },
         clock.clone(),
     );
+    app.set_utc_offset(*chrono::Local::now().offset());
     let (mut terminal, guard) = match term::enter(settings.mouse) {
         Ok(t) => t,
         Err(e) => {

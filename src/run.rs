@@ -8,15 +8,15 @@
 //! Input is any stream of [`Input`], so tests can script a whole session (keys → requests →
 //! screen) on a `TestBackend` without a terminal.
 
-use crate::app::{App, Clock, Command, Msg};
-use crate::fetcher::{Fetched, FetcherHandle};
+use crate::app::{App, Clock, Msg};
+use crate::effects::Effects;
 use crate::ui;
 use crossterm::event::{Event, KeyEventKind};
 use futures::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
+use std::collections::VecDeque;
 use std::io;
-use tokio::sync::mpsc;
 
 /// What the loop can be told from outside the app.
 #[derive(Debug)]
@@ -41,8 +41,7 @@ pub async fn run<B, I>(
     terminal: &mut Terminal<B>,
     app: &mut App,
     mut input: I,
-    fetcher: &FetcherHandle,
-    results: &mut mpsc::UnboundedReceiver<Fetched>,
+    effects: &mut Effects,
     clock: &Clock,
 ) -> io::Result<Exit>
 where
@@ -50,17 +49,28 @@ where
     B::Error: Into<io::Error>,
     I: Stream<Item = io::Result<Input>> + Unpin,
 {
-    dispatch(app.start(), fetcher);
+    if let Ok(size) = terminal.size() {
+        app.update(Msg::Resize(size.width, size.height));
+    }
+    for command in app.start() {
+        if let Some(msg) = effects.execute(command) {
+            step(app, effects, msg);
+        }
+    }
     let mut dirty = true;
     loop {
         if dirty {
-            terminal.draw(|frame| ui::draw(app, frame)).map_err(Into::into)?;
+            terminal
+                .draw(|frame| ui::draw(app, frame))
+                .map_err(Into::into)?;
             dirty = false;
         }
         if app.should_quit() {
             return Ok(Exit::Quit);
         }
-        let wake = app.next_wakeup().map(|at| (at - clock()).to_std().unwrap_or_default());
+        let wake = app
+            .next_wakeup()
+            .map(|at| (at - clock()).to_std().unwrap_or_default());
         let timer = async {
             match wake {
                 Some(after) => tokio::time::sleep(after).await,
@@ -77,20 +87,21 @@ where
                     None => continue,
                 },
             },
-            Some((request, result)) = results.recv() => Msg::Loaded(request, result),
+            Some(msg) = effects.next_msg() => msg,
             _ = timer => Msg::Tick,
         };
-        dispatch(app.update(msg), fetcher);
+        step(app, effects, msg);
         dirty = true;
     }
 }
 
-fn dispatch(commands: Vec<Command>, fetcher: &FetcherHandle) {
-    for command in commands {
-        match command {
-            Command::Fetch(request) => fetcher.fetch(request),
-            // The app remembers that it wants to quit; the loop checks should_quit().
-            Command::Quit => {}
+/// Feeds `msg` to the app and carries out what it asks, including the outcomes that are
+/// known at once (a copy, a file written), until nothing is left to do.
+pub fn step(app: &mut App, effects: &mut Effects, msg: Msg) {
+    let mut queue = VecDeque::from([msg]);
+    while let Some(msg) = queue.pop_front() {
+        for command in app.update(msg) {
+            queue.extend(effects.execute(command));
         }
     }
 }

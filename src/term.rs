@@ -31,7 +31,12 @@ pub fn enter(mouse: bool) -> io::Result<(Tui, Guard)> {
     MOUSE.store(mouse, Ordering::SeqCst);
     let guard = Guard(());
     let mut out = io::stdout();
-    execute!(out, EnterAlternateScreen, EnableBracketedPaste, cursor::Hide)?;
+    execute!(
+        out,
+        EnterAlternateScreen,
+        EnableBracketedPaste,
+        cursor::Hide
+    )?;
     if mouse {
         execute!(out, EnableMouseCapture)?;
     }
@@ -48,7 +53,12 @@ pub fn restore() {
     if MOUSE.load(Ordering::SeqCst) {
         let _ = execute!(out, DisableMouseCapture);
     }
-    let _ = execute!(out, DisableBracketedPaste, LeaveAlternateScreen, cursor::Show);
+    let _ = execute!(
+        out,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
     let _ = disable_raw_mode();
     let _ = out.flush();
 }

@@ -96,8 +96,16 @@ async fn every_read_endpoint_succeeds_and_decodes() {
         for list_type in IpListType::ALL {
             for format in IpListFormat::ALL {
                 let list = c.ip_list(s.service_id, list_type, format).await.unwrap();
-                assert!(!list.entries.is_empty(), "{} {list_type} {format}", s.service_id);
-                assert_eq!(list.skipped, 0, "{} {list_type} {format}: {}", s.service_id, list.raw);
+                assert!(
+                    !list.entries.is_empty(),
+                    "{} {list_type} {format}",
+                    s.service_id
+                );
+                assert_eq!(
+                    list.skipped, 0,
+                    "{} {list_type} {format}: {}",
+                    s.service_id, list.raw
+                );
             }
         }
     }
@@ -130,7 +138,11 @@ async fn writes_succeed_and_change_the_account() {
     assert!((result.amount - cheapest.price).abs() < 0.005);
     assert_eq!(c.services().await.unwrap().len(), before + 1);
     let after = c.credit().await.unwrap().credit;
-    assert!((credit - cheapest.price - after).abs() < 0.005, "{credit} - {} != {after}", cheapest.price);
+    assert!(
+        (credit - cheapest.price - after).abs() < 0.005,
+        "{credit} - {} != {after}",
+        cheapest.price
+    );
 
     let (fpr, _) = services_by_type(&c).await;
     let target = fpr[0].service_id;
@@ -145,7 +157,10 @@ async fn writes_succeed_and_change_the_account() {
         .await
         .unwrap();
     assert_eq!(set.messages(), vec!["IP address updated successfully"]);
-    assert_eq!(c.service(target).await.unwrap().bound_ip.as_deref(), Some("203.0.113.77"));
+    assert_eq!(
+        c.service(target).await.unwrap().bound_ip.as_deref(),
+        Some("203.0.113.77")
+    );
 
     let pw = c
         .update_service(
@@ -158,7 +173,10 @@ async fn writes_succeed_and_change_the_account() {
         .await
         .unwrap();
     assert_eq!(pw.messages(), vec!["Password updated successfully"]);
-    assert_eq!(c.service(target).await.unwrap().password.expose(), "n3w:pass word");
+    assert_eq!(
+        c.service(target).await.unwrap().password.expose(),
+        "n3w:pass word"
+    );
 
     let refreshed = c
         .update_service(
@@ -173,12 +191,25 @@ async fn writes_succeed_and_change_the_account() {
     assert_eq!(refreshed.messages(), vec!["IP list updated successfully"]);
 
     // What went over the wire: the PUT bodies of spec 4.3, the password base64-encoded.
-    let puts: Vec<_> = sb.requests().into_iter().filter(|r| r.method == "PUT").collect();
-    let bodies: Vec<serde_json::Value> = puts.iter().map(|r| serde_json::from_str(&r.body).unwrap()).collect();
+    let puts: Vec<_> = sb
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "PUT")
+        .collect();
+    let bodies: Vec<serde_json::Value> = puts
+        .iter()
+        .map(|r| serde_json::from_str(&r.body).unwrap())
+        .collect();
     assert_eq!(bodies[0], serde_json::json!({"setip": "203.0.113.77"}));
-    assert_eq!(bodies[1], serde_json::json!({"password": "bjN3OnBhc3Mgd29yZA=="}));
+    assert_eq!(
+        bodies[1],
+        serde_json::json!({"password": "bjN3OnBhc3Mgd29yZA=="})
+    );
     assert_eq!(bodies[2], serde_json::json!({"update_list": "true"}));
-    assert!(puts.iter().all(|r| r.path == format!("/api/service/{target}")));
+    assert!(
+        puts.iter()
+            .all(|r| r.path == format!("/api/service/{target}"))
+    );
 }
 
 #[tokio::test]
@@ -193,8 +224,18 @@ async fn every_request_carries_the_three_headers() {
     let requests = sb.requests();
     assert_eq!(requests.len(), 5);
     for r in requests {
-        assert_eq!(r.authorization.as_deref(), Some(format!("Basic {}", sb.token()).as_str()), "{}", r.path);
-        assert_eq!(r.content_type.as_deref(), Some("application/json"), "{}", r.path);
+        assert_eq!(
+            r.authorization.as_deref(),
+            Some(format!("Basic {}", sb.token()).as_str()),
+            "{}",
+            r.path
+        );
+        assert_eq!(
+            r.content_type.as_deref(),
+            Some("application/json"),
+            "{}",
+            r.path
+        );
         assert_eq!(r.accept.as_deref(), Some("application/json"), "{}", r.path);
     }
 }
@@ -202,7 +243,9 @@ async fn every_request_carries_the_three_headers() {
 #[tokio::test]
 async fn login_and_password_are_accepted_as_base64() {
     let sb = sandbox().await;
-    let (login, password) = SandboxConfig::default().login.expect("the demo has a login pair");
+    let (login, password) = SandboxConfig::default()
+        .login
+        .expect("the demo has a login pair");
     let c = client_for(&sb, Credentials::login(login.clone(), password.as_str()));
     assert!(c.credit().await.is_ok());
     let wrong = client_for(&sb, Credentials::login(login, "not-the-password"));
@@ -213,9 +256,15 @@ async fn login_and_password_are_accepted_as_base64() {
 async fn auth_errors_map_to_their_cases() {
     let sb = sandbox().await;
     let wrong = client_for(&sb, Credentials::Token("d3Jvbmc6dG9rZW4=".into()));
-    assert_eq!(wrong.services().await.unwrap_err(), ApiError::Unauthenticated);
+    assert_eq!(
+        wrong.services().await.unwrap_err(),
+        ApiError::Unauthenticated
+    );
     let garbled = client_for(&sb, Credentials::Token("%%%not-base64%%%".into()));
-    assert_eq!(garbled.services().await.unwrap_err(), ApiError::InvalidCredentialsFormat);
+    assert_eq!(
+        garbled.services().await.unwrap_err(),
+        ApiError::InvalidCredentialsFormat
+    );
 
     // The client always sends Basic; a Bearer header (as a misconfigured proxy might send)
     // is provoked with a raw request and mapped by the same function the client uses.
@@ -227,11 +276,15 @@ async fn auth_errors_map_to_their_cases() {
         .unwrap();
     let status = raw.status();
     let body = raw.bytes().await.unwrap();
-    assert_eq!(status_error(status, &body, None), ApiError::InvalidAuthorizationHeader);
+    assert_eq!(
+        status_error(status, &body, None),
+        ApiError::InvalidAuthorizationHeader
+    );
 }
 
 fn unprocessable(e: &ApiError) -> Unprocessable {
-    e.unprocessable().unwrap_or_else(|| panic!("expected a 422, got {e:?}"))
+    e.unprocessable()
+        .unwrap_or_else(|| panic!("expected a 422, got {e:?}"))
 }
 
 #[tokio::test]
@@ -247,20 +300,46 @@ async fn every_422_and_the_client_id_400_map_to_their_cases() {
     // Generic, with the spec's trailing space kept verbatim and trimmed for display.
     let e = c.stats(fpr_id).await.unwrap_err();
     assert_eq!(unprocessable(&e), Unprocessable::Generic);
-    assert!(matches!(&e, ApiError::Unprocessable { message, .. } if message == "Unprocessable Entity "));
+    assert!(
+        matches!(&e, ApiError::Unprocessable { message, .. } if message == "Unprocessable Entity ")
+    );
     assert_eq!(e.to_string(), "Unprocessable Entity");
-    assert_eq!(unprocessable(&c.rate(fpr_id).await.unwrap_err()), Unprocessable::Generic);
+    assert_eq!(
+        unprocessable(&c.rate(fpr_id).await.unwrap_err()),
+        Unprocessable::Generic
+    );
 
-    assert_eq!(unprocessable(&c.product(999_999).await.unwrap_err()), Unprocessable::ProductNotFound);
+    assert_eq!(
+        unprocessable(&c.product(999_999).await.unwrap_err()),
+        Unprocessable::ProductNotFound
+    );
     let order = |pid, clientid| {
         let c = c.clone();
-        async move { c.order(pid, &OrderRequest { clientid, setip: None }).await }
+        async move {
+            c.order(
+                pid,
+                &OrderRequest {
+                    clientid,
+                    setip: None,
+                },
+            )
+            .await
+        }
     };
-    assert_eq!(unprocessable(&order(999_999, client_id).await.unwrap_err()), Unprocessable::ProductNotFound);
-    assert_eq!(unprocessable(&order(pid, 999_999).await.unwrap_err()), Unprocessable::ClientIdNotFound);
+    assert_eq!(
+        unprocessable(&order(999_999, client_id).await.unwrap_err()),
+        Unprocessable::ProductNotFound
+    );
+    assert_eq!(
+        unprocessable(&order(pid, 999_999).await.unwrap_err()),
+        Unprocessable::ClientIdNotFound
+    );
 
     // Order the dearest product until the credit runs out.
-    let dearest = products.iter().max_by(|a, b| a.price.total_cmp(&b.price)).unwrap();
+    let dearest = products
+        .iter()
+        .max_by(|a, b| a.price.total_cmp(&b.price))
+        .unwrap();
     let mut funds = None;
     for _ in 0..10_000 {
         if let Err(e) = order(dearest.product_id, client_id).await {
@@ -268,7 +347,10 @@ async fn every_422_and_the_client_id_400_map_to_their_cases() {
             break;
         }
     }
-    assert_eq!(unprocessable(&funds.expect("credit runs out")), Unprocessable::NotEnoughFunds);
+    assert_eq!(
+        unprocessable(&funds.expect("credit runs out")),
+        Unprocessable::NotEnoughFunds
+    );
 
     // Incorrect posted data: a body of the wrong shape, sent raw.
     let raw = reqwest::Client::new()
@@ -280,7 +362,10 @@ async fn every_422_and_the_client_id_400_map_to_their_cases() {
         .await
         .unwrap();
     let (status, body) = (raw.status(), raw.bytes().await.unwrap());
-    assert_eq!(unprocessable(&status_error(status, &body, None)), Unprocessable::IncorrectPostedData);
+    assert_eq!(
+        unprocessable(&status_error(status, &body, None)),
+        Unprocessable::IncorrectPostedData
+    );
 
     let setip = |id, ip: &str| {
         let c = c.clone();
@@ -290,10 +375,20 @@ async fn every_422_and_the_client_id_400_map_to_their_cases() {
         };
         async move { c.update_service(id, &update).await }
     };
-    assert_eq!(unprocessable(&setip(fpr_id, "256.1.1.1").await.unwrap_err()), Unprocessable::InvalidIpv4);
-    let other = fpr.iter().find(|s| s.service_id != fpr_id).unwrap().service_id;
+    assert_eq!(
+        unprocessable(&setip(fpr_id, "256.1.1.1").await.unwrap_err()),
+        Unprocessable::InvalidIpv4
+    );
+    let other = fpr
+        .iter()
+        .find(|s| s.service_id != fpr_id)
+        .unwrap()
+        .service_id;
     setip(other, "198.51.100.200").await.unwrap();
-    assert_eq!(unprocessable(&setip(fpr_id, "198.51.100.200").await.unwrap_err()), Unprocessable::IpAlreadyBound);
+    assert_eq!(
+        unprocessable(&setip(fpr_id, "198.51.100.200").await.unwrap_err()),
+        Unprocessable::IpAlreadyBound
+    );
     assert!(!ppr.is_empty());
 
     // 400 with a JSON ClientID error (endpoints 8, 9, 15).
@@ -324,14 +419,24 @@ async fn the_update_list_throttle_gives_its_next_possible_time() {
     };
     c.update_service(fpr[0].service_id, &refresh).await.unwrap();
     let before = chrono::Utc::now().naive_utc();
-    let e = c.update_service(fpr[0].service_id, &refresh).await.unwrap_err();
-    let ApiError::Throttled { next_possible, message } = &e else {
+    let e = c
+        .update_service(fpr[0].service_id, &refresh)
+        .await
+        .unwrap_err();
+    let ApiError::Throttled {
+        next_possible,
+        message,
+    } = &e
+    else {
         panic!("expected a 429, got {e:?}");
     };
     assert!(message.starts_with("Too Many Attempts (updateList). Next update possible: "));
     let next = next_possible.expect("the time is parsed");
     let ahead = (next - before).num_seconds();
-    assert!((110..=121).contains(&ahead), "next possible {ahead} s ahead");
+    assert!(
+        (110..=121).contains(&ahead),
+        "next possible {ahead} s ahead"
+    );
     // Throttled is not transient: the 429 was sent once, never retried.
     let puts = sb.requests().iter().filter(|r| r.method == "PUT").count();
     assert_eq!(puts, 2);
@@ -347,17 +452,37 @@ async fn a_post_is_sent_exactly_once_whatever_the_server_does() {
         sb.set_faults(Some(fault.parse::<FaultSpec>().unwrap()));
         let before = sb.requests().len();
         let e = c
-            .order(pid, &OrderRequest { clientid: client_id, setip: None })
+            .order(
+                pid,
+                &OrderRequest {
+                    clientid: client_id,
+                    setip: None,
+                },
+            )
             .await
             .unwrap_err();
-        let sent: Vec<_> = sb.requests()[before..].iter().map(|r| r.method.clone()).collect();
+        let sent: Vec<_> = sb.requests()[before..]
+            .iter()
+            .map(|r| r.method.clone())
+            .collect();
         assert_eq!(sent, vec!["POST"], "{fault}: {e}");
         if fault.starts_with("drop") {
             assert!(e.outcome_unknown(), "{fault}: {e:?}");
         }
-        let put = c.update_service(1, &ServiceUpdate { update_list: true, ..Default::default() }).await;
+        let put = c
+            .update_service(
+                1,
+                &ServiceUpdate {
+                    update_list: true,
+                    ..Default::default()
+                },
+            )
+            .await;
         assert!(put.is_err());
-        let puts = sb.requests()[before..].iter().filter(|r| r.method == "PUT").count();
+        let puts = sb.requests()[before..]
+            .iter()
+            .filter(|r| r.method == "PUT")
+            .count();
         assert_eq!(puts, 1, "{fault}");
     }
 }
@@ -381,17 +506,26 @@ async fn network_faults_become_readable_errors() {
     let sb = sandbox().await;
     let c = client(&sb);
     for (fault, check) in [
-        ("500-html", (|e: &ApiError| matches!(e, ApiError::Http { status: 500, .. })) as fn(&ApiError) -> bool),
+        (
+            "500-html",
+            (|e: &ApiError| matches!(e, ApiError::Http { status: 500, .. }))
+                as fn(&ApiError) -> bool,
+        ),
         ("truncated", |e| matches!(e, ApiError::Decode { .. })),
         ("wrong-shape", |e| matches!(e, ApiError::Decode { .. })),
         ("empty", |e| matches!(e, ApiError::Decode { .. })),
-        ("drop", |e| matches!(e, ApiError::Transport { .. } | ApiError::Connect { .. })),
+        ("drop", |e| {
+            matches!(e, ApiError::Transport { .. } | ApiError::Connect { .. })
+        }),
     ] {
         sb.set_faults(Some(fault.parse().unwrap()));
         let e = c.services().await.unwrap_err();
         assert!(check(&e), "{fault}: {e:?}");
         let line = e.to_string();
-        assert!(!line.contains('\n') && !line.contains('<'), "{fault}: {line}");
+        assert!(
+            !line.contains('\n') && !line.contains('<'),
+            "{fault}: {line}"
+        );
     }
     sb.set_faults(None);
     assert!(c.services().await.is_ok(), "recovers when the fault stops");
@@ -402,10 +536,18 @@ async fn a_closed_port_is_a_connect_error() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     drop(listener);
-    let mut config = ClientConfig::new(format!("http://127.0.0.1:{port}"), Credentials::Token("t".into()));
+    let mut config = ClientConfig::new(
+        format!("http://127.0.0.1:{port}"),
+        Credentials::Token("t".into()),
+    );
     config.backoff = Duration::from_millis(5);
     let c = ApiClient::new(config).unwrap();
     let e = c.services().await.unwrap_err();
     assert!(matches!(e, ApiError::Connect { .. }), "{e:?}");
-    assert!(e.to_string().starts_with(&format!("Cannot reach http://127.0.0.1:{port}/api/services: ")), "{e}");
+    assert!(
+        e.to_string().starts_with(&format!(
+            "Cannot reach http://127.0.0.1:{port}/api/services: "
+        )),
+        "{e}"
+    );
 }

@@ -26,7 +26,8 @@ fn numbers_as_strings_nulls_and_zero_dates() {
 
 #[test]
 fn missing_optional_fields_and_unknown_enum_values() {
-    let s: ServiceSummary = serde_json::from_str(r#"{"service_id": 7, "status": "On Hold"}"#).unwrap();
+    let s: ServiceSummary =
+        serde_json::from_str(r#"{"service_id": 7, "status": "On Hold"}"#).unwrap();
     assert_eq!(s.product_name, "");
     assert_eq!(s.nextduedate, None);
     assert_eq!(s.status, ServiceStatus::Other("On Hold".into()));
@@ -80,21 +81,33 @@ fn order_result_and_update_result() {
         r#"{"serviceId": "9001", "orderId": 77, "invoiceId": "88", "amount": "4.00", "ip": null}"#,
     )
     .unwrap();
-    assert_eq!((r.service_id, r.order_id, r.invoice_id, r.ip), (9001, Some(77), Some(88), None));
+    assert_eq!(
+        (r.service_id, r.order_id, r.invoice_id, r.ip),
+        (9001, Some(77), Some(88), None)
+    );
     let u: UpdateResult = serde_json::from_str(
         r#"{"setip": {"success": "IP address updated successfully"}, "password": {"success": "Password updated successfully"}}"#,
     )
     .unwrap();
-    assert_eq!(u.messages(), vec!["IP address updated successfully", "Password updated successfully"]);
+    assert_eq!(
+        u.messages(),
+        vec![
+            "IP address updated successfully",
+            "Password updated successfully"
+        ]
+    );
 }
 
 #[test]
 fn every_model_serializes_back_to_the_wire_names() {
-    let s: Service = serde_json::from_str(r#"{"service_id": 1, "bindedip": "203.0.113.5", "password": "pw"}"#).unwrap();
+    let s: Service =
+        serde_json::from_str(r#"{"service_id": 1, "bindedip": "203.0.113.5", "password": "pw"}"#)
+            .unwrap();
     let v = serde_json::to_value(&s).unwrap();
     assert_eq!(v["bindedip"], "203.0.113.5");
     assert_eq!(v["password"], "pw");
-    let p: ProductSummary = serde_json::from_str(r#"{"productId": 3, "productName": "A"}"#).unwrap();
+    let p: ProductSummary =
+        serde_json::from_str(r#"{"productId": 3, "productName": "A"}"#).unwrap();
     let v = serde_json::to_value(&p).unwrap();
     assert_eq!(v["productId"], 3);
     assert_eq!(v["productName"], "A");

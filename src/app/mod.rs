@@ -58,12 +58,16 @@ pub(crate) mod testkit;
 mod tests;
 
 use crate::api::{ApiError, Request, Response};
+use crate::clipboard::{ClipboardError, Copied};
+use crate::throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
 use keymap::Context;
 use popup::Popup;
 pub use remote::Remote;
 use status::StatusLine;
 use std::collections::HashMap;
+use std::net::Ipv4Addr;
+use std::path::PathBuf;
 use std::time::Duration;
 use tabs::Tab;
 use tabs::billing::BillingTab;
@@ -119,13 +123,40 @@ pub enum Msg {
     /// A timer set from [`App::next_wakeup`] fired.
     Tick,
     Loaded(Request, Result<Response, ApiError>),
+    /// The answer to [`Command::Copy`]: where the text went, or why it did not.
+    Copied {
+        what: String,
+        result: Result<Copied, ClipboardError>,
+    },
+    /// The answer to [`Command::WriteFile`]: the full path written, or why not.
+    Written {
+        path: PathBuf,
+        result: Result<PathBuf, String>,
+    },
+    /// The answer to [`Command::LookupMyIp`]: this machine's public IPv4 address.
+    MyIp(Result<Ipv4Addr, String>),
 }
 
-/// What the app asks the run loop to do.
+/// What the app asks the run loop to do. Each command that has an outcome is answered by
+/// a [`Msg`] carrying it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     Fetch(Request),
     Quit,
+    /// Put `text` on the clipboard; `what` names it for the status line ("IP list of 5001").
+    Copy {
+        what: String,
+        text: String,
+    },
+    /// Write a new file, never overwriting one (created 0600).
+    WriteFile {
+        path: PathBuf,
+        contents: String,
+    },
+    /// Look up this machine's public IP from the configured URL.
+    LookupMyIp,
+    /// Keep the 429 countdowns in the state file, so they survive a restart.
+    SaveThrottles(Throttles),
 }
 
 /// Groups of data that refresh together.
@@ -215,6 +246,8 @@ impl App {
             }
             Msg::Tick => self.on_tick(&mut out),
             Msg::Loaded(request, result) => self.on_loaded(request, result, &mut out),
+            // The forms of the actions issue answer these.
+            Msg::Copied { .. } | Msg::Written { .. } | Msg::MyIp(_) => {}
         }
         self.rebuild_shown();
         self.fetch_for_selection(&mut out);

@@ -1,0 +1,143 @@
+//! Carrying out the app's [`Command`]s: requests go to the fetcher, copies to the clipboard,
+//! files to disk, the public-IP lookup to a task of its own. Every outcome comes back as a
+//! [`Msg`]: at once for what is done on the spot (a copy, a file), later through
+//! [`Effects::next_msg`] for what waits on the network.
+//!
+//! The real run loop and the headless session of the tests share this, so what a test
+//! drives is what the user runs.
+
+use crate::app::{Command, Msg};
+use crate::clipboard::Clipboard;
+use crate::fetcher::{Fetched, FetcherHandle};
+use crate::throttle::StateFile;
+use std::net::Ipv4Addr;
+use std::path::Path;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// Where "this machine's public IP" is looked up by default: a service that answers the
+/// caller's address as plain text.
+pub const DEFAULT_MY_IP_URL: &str = "https://api.ipify.org";
+
+pub struct Effects {
+    fetcher: FetcherHandle,
+    results: mpsc::UnboundedReceiver<Fetched>,
+    later_tx: mpsc::UnboundedSender<Msg>,
+    later_rx: mpsc::UnboundedReceiver<Msg>,
+    clipboard: Box<dyn Clipboard>,
+    my_ip_url: String,
+    /// The state file and the key of this account in it.
+    throttles: Option<(StateFile, String)>,
+}
+
+impl Effects {
+    pub fn new(
+        (fetcher, results): (FetcherHandle, mpsc::UnboundedReceiver<Fetched>),
+        clipboard: Box<dyn Clipboard>,
+        my_ip_url: String,
+        throttles: Option<(StateFile, String)>,
+    ) -> Self {
+        let (later_tx, later_rx) = mpsc::unbounded_channel();
+        Self {
+            fetcher,
+            results,
+            later_tx,
+            later_rx,
+            clipboard,
+            my_ip_url,
+            throttles,
+        }
+    }
+
+    /// Carries out `command`; returns its outcome when it is known at once.
+    pub fn execute(&mut self, command: Command) -> Option<Msg> {
+        match command {
+            Command::Fetch(request) => {
+                self.fetcher.fetch(request);
+                None
+            }
+            // The app keeps its own quit flag; the loop checks `should_quit`.
+            Command::Quit => None,
+            Command::Copy { what, text } => Some(Msg::Copied {
+                what,
+                result: self.clipboard.copy(&text),
+            }),
+            Command::WriteFile { path, contents } => {
+                let result = write_export(&path, contents.as_bytes());
+                Some(Msg::Written { path, result })
+            }
+            Command::LookupMyIp => {
+                let url = self.my_ip_url.clone();
+                let tx = self.later_tx.clone();
+                tokio::spawn(async move {
+                    let _ = tx.send(Msg::MyIp(lookup_my_ip(&url).await));
+                });
+                None
+            }
+            Command::SaveThrottles(throttles) => {
+                // Losing a countdown on restart is harmless (the server still throttles), so
+                // a state file that cannot be written is not worth interrupting the user.
+                if let Some((file, account)) = &self.throttles {
+                    let _ = file.save(account, &throttles);
+                }
+                None
+            }
+        }
+    }
+
+    /// The next outcome that waited on the network. `None` only once nothing can come any
+    /// more.
+    pub async fn next_msg(&mut self) -> Option<Msg> {
+        tokio::select! {
+            Some((request, result)) = self.results.recv() => Some(Msg::Loaded(request, result)),
+            Some(msg) = self.later_rx.recv() => Some(msg),
+            else => None,
+        }
+    }
+}
+
+/// Writes an exported file without overwriting, and answers its full path.
+fn write_export(path: &Path, contents: &[u8]) -> Result<std::path::PathBuf, String> {
+    let full = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map_err(|e| format!("cannot tell the current folder: {e}"))?
+            .join(path)
+    };
+    match crate::files::write_new(&full, contents) {
+        Ok(()) => Ok(full),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(format!(
+            "{} already exists; choose another name",
+            full.display()
+        )),
+        Err(e) => Err(format!("cannot write {}: {e}", full.display())),
+    }
+}
+
+/// Asks `url` for this machine's public address; the answer is plain text holding an IPv4.
+pub async fn lookup_my_ip(url: &str) -> Result<Ipv4Addr, String> {
+    let fail = |cause: String| format!("Cannot look up this machine's IP at {url}: {cause}");
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(5))
+        .user_agent(concat!("proxydash/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| fail(e.to_string()))?;
+    let response = client
+        .get(url)
+        .send()
+        .await
+        .map_err(|e| fail(e.to_string()))?;
+    if !response.status().is_success() {
+        return Err(fail(format!("HTTP {}", response.status().as_u16())));
+    }
+    let body = response.text().await.map_err(|e| fail(e.to_string()))?;
+    body.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .find_map(|word| word.parse::<Ipv4Addr>().ok())
+        .ok_or_else(|| {
+            fail(format!(
+                "the answer holds no IPv4 address: {:?}",
+                crate::api::error::excerpt(&body, 40)
+            ))
+        })
+}

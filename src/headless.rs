@@ -1,0 +1,111 @@
+//! The dashboard without a terminal: the same [`App`], [`Effects`] and [`ui::draw`] as the
+//! real loop, driven step by step on ratatui's `TestBackend`. Tests script whole sessions
+//! with it (keys → requests → screen), and benchmarks measure with it.
+
+use crate::api::ApiClient;
+use crate::app::{App, AppSettings, Clock, Msg};
+use crate::clipboard::Clipboard;
+use crate::effects::Effects;
+use crate::fetcher;
+use crate::run::step;
+use crate::ui;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub struct Session {
+    pub app: App,
+    pub effects: Effects,
+    terminal: Terminal<TestBackend>,
+}
+
+impl Session {
+    /// A session on `client`, started (its first requests are on their way). Call inside a
+    /// tokio runtime.
+    pub fn start(
+        settings: AppSettings,
+        client: ApiClient,
+        clipboard: Box<dyn Clipboard>,
+        size: (u16, u16),
+    ) -> Self {
+        let clock: Clock = Arc::new(chrono::Utc::now);
+        let effects = Effects::new(
+            fetcher::spawn(client, fetcher::DEFAULT_CONCURRENCY),
+            clipboard,
+            crate::effects::DEFAULT_MY_IP_URL.into(),
+            None,
+        );
+        Self::with(App::new(settings, clock), effects, size)
+    }
+
+    /// A session from parts made by the caller (a fake clock, a state file, a my-IP URL).
+    pub fn with(mut app: App, mut effects: Effects, (w, h): (u16, u16)) -> Self {
+        let terminal = Terminal::new(TestBackend::new(w, h)).expect("a test backend never fails");
+        step(&mut app, &mut effects, Msg::Resize(w, h));
+        for command in app.start() {
+            if let Some(msg) = effects.execute(command) {
+                step(&mut app, &mut effects, msg);
+            }
+        }
+        Self {
+            app,
+            effects,
+            terminal,
+        }
+    }
+
+    pub fn send(&mut self, msg: Msg) {
+        step(&mut self.app, &mut self.effects, msg);
+    }
+
+    /// Presses one key.
+    pub fn press(&mut self, code: KeyCode) {
+        self.send(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    /// Types each character of `text` as a key.
+    pub fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            self.press(KeyCode::Char(c));
+        }
+    }
+
+    /// Feeds every outcome that arrives until none has come for `quiet` (at most 20 s).
+    pub async fn settle_for(&mut self, quiet: Duration) {
+        let give_up = tokio::time::Instant::now() + Duration::from_secs(20);
+        while tokio::time::Instant::now() < give_up {
+            match tokio::time::timeout(quiet, self.effects.next_msg()).await {
+                Ok(Some(msg)) => self.send(msg),
+                Ok(None) | Err(_) => return,
+            }
+        }
+    }
+
+    /// [`Session::settle_for`] with a quiet time that suits a sandbox on loopback.
+    pub async fn settle(&mut self) {
+        self.settle_for(Duration::from_millis(300)).await;
+    }
+
+    /// Draws the app and returns the screen as text, one line per row.
+    pub fn screen(&mut self) -> String {
+        self.terminal
+            .draw(|frame| ui::draw(&self.app, frame))
+            .expect("a test backend never fails");
+        let buffer = self.terminal.backend().buffer();
+        let width = buffer.area.width as usize;
+        buffer
+            .content
+            .chunks(width)
+            .map(|row| {
+                row.iter()
+                    .map(|cell| cell.symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_owned()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
