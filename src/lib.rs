@@ -5,4 +5,5 @@
 //! `app` is the state machine, `fetcher` runs its commands, `ui` draws it.
 
 pub mod api;
+pub mod sandbox;
 pub mod secret;
