@@ -15,6 +15,7 @@ pub mod fetcher;
 pub mod files;
 pub mod headless;
 pub mod run;
+pub mod sandbox;
 pub mod secret;
 pub mod term;
 pub mod throttle;

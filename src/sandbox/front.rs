@@ -1,0 +1,136 @@
+//! What happens to every request before and after the API proper: it is recorded, waits
+//! the configured latency, and may meet an injected fault ([`super::faults`]).
+//!
+//! Choices:
+//! - The log entry is made when the request arrives (so the log is in arrival order) and
+//!   its `status` filled in when the answer leaves; `0` means no answer was sent (a `drop`,
+//!   `drop-after` or `hang`, or still in progress).
+//! - Request bodies above [`BODY_LIMIT`] (1 MiB; the spec shows no limit) answer 413.
+//! - `path` is the path as sent, with the query string if there was one.
+
+use super::RecordedRequest;
+use super::conn::Conn;
+use super::errors::{text, with_type};
+use super::faults::{FaultKind, nginx_page};
+use super::server::Shared;
+use axum::body::{Body, to_bytes};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+
+pub const BODY_LIMIT: usize = 1 << 20;
+
+pub async fn handle(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    let conn = request
+        .extensions()
+        .get::<ConnectInfo<Conn>>()
+        .map(|c| c.0.clone());
+    let (parts, body) = request.into_parts();
+    let method = parts.method.to_string();
+    let path = parts
+        .uri
+        .path_and_query()
+        .map_or_else(|| parts.uri.path().to_owned(), |p| p.as_str().to_owned());
+    let header = |h: &HeaderMap, name| {
+        h.get(name)
+            .map(|v: &HeaderValue| String::from_utf8_lossy(v.as_bytes()).into_owned())
+    };
+    let body = to_bytes(body, BODY_LIMIT).await;
+    let index = shared.record(RecordedRequest {
+        method: method.clone(),
+        path,
+        body: body
+            .as_ref()
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default(),
+        authorization: header(&parts.headers, header::AUTHORIZATION),
+        content_type: header(&parts.headers, header::CONTENT_TYPE),
+        accept: header(&parts.headers, header::ACCEPT),
+        status: 0,
+    });
+    let Ok(body) = body else {
+        shared.set_status(index, 413);
+        return text(StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large");
+    };
+    let request = Request::from_parts(parts, Body::from(body));
+
+    shared.pause(shared.latency()).await;
+    let fault = shared.draw_fault(&method, request.uri().path());
+
+    let response = match fault {
+        None => Some(next.run(request).await),
+        Some((kind, slow)) => match kind {
+            FaultKind::Html500 => Some(html(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Internal Server Error",
+            )),
+            FaultKind::BadGateway502 => Some(html(StatusCode::BAD_GATEWAY, "Bad Gateway")),
+            FaultKind::Unavailable503 => {
+                let mut r = html(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Service Temporarily Unavailable",
+                );
+                r.headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+                Some(r)
+            }
+            FaultKind::Truncated => Some(truncate(next.run(request).await).await),
+            FaultKind::WrongShape => {
+                let _processed = next.run(request).await;
+                Some(with_type(
+                    StatusCode::OK,
+                    r#"{"unexpected":true}"#,
+                    "application/json",
+                ))
+            }
+            FaultKind::Empty => {
+                let _processed = next.run(request).await;
+                Some(with_type(StatusCode::OK, "", "application/json"))
+            }
+            FaultKind::Slow => {
+                shared.pause(slow).await;
+                Some(next.run(request).await)
+            }
+            FaultKind::Drop => None,
+            FaultKind::DropAfter => {
+                let _processed = next.run(request).await;
+                None
+            }
+            FaultKind::Hang => {
+                shared.until_shutdown().await;
+                None
+            }
+        },
+    };
+    match (response, conn) {
+        (Some(response), _) => {
+            shared.set_status(index, response.status().as_u16());
+            response
+        }
+        (None, Some(conn)) => {
+            conn.kill();
+            // Never written: the killed stream fails hyper's first write.
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+        // Served without connection info (not through `Sandbox::start`): the nearest
+        // thing to a dropped connection is a bare 502, which is recorded as such.
+        (None, None) => {
+            shared.set_status(index, 502);
+            StatusCode::BAD_GATEWAY.into_response()
+        }
+    }
+}
+
+fn html(status: StatusCode, reason: &str) -> Response {
+    with_type(status, nginx_page(status.as_u16(), reason), "text/html")
+}
+
+/// The real answer with its body cut in half, as a complete (short) message.
+async fn truncate(response: Response) -> Response {
+    let (mut parts, body) = response.into_parts();
+    let bytes = to_bytes(body, usize::MAX).await.unwrap_or_default();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(bytes.slice(..bytes.len() / 2)))
+}

@@ -1,0 +1,202 @@
+//! The sandbox: a local server of the reseller API (spec `reseller-api.md`, v1.0.2), for
+//! running and testing proxydash without an account. It knows the API and nothing of the
+//! client: it reuses only the wire types of [`crate::api::model`], never `ApiClient`.
+//!
+//! ```text
+//! request ─► front (record, latency, faults) ─► auth ─► routes ─► state (rules) ─► wire
+//! ```
+//!
+//! | file | job |
+//! |---|---|
+//! | `mod.rs` | configuration, public types, [`run_cli`] |
+//! | `server.rs` | start, stop, the handle, the shared state of requests |
+//! | `conn.rs` | a listener whose connections a fault can kill |
+//! | `front.rs` | request log, latency, fault injection |
+//! | `faults.rs` | [`FaultSpec`]: syntax and kinds (see there) |
+//! | `auth.rs` | section 5 (see there for the exact rules) |
+//! | `routes.rs` | the 16 endpoints |
+//! | `state.rs` | business rules: order, update, lookups (see there for every choice) |
+//! | `bodies.rs` | request bodies and the strict IPv4 rule |
+//! | `errors.rs` | section 7: status codes and bodies |
+//! | `wire.rs` | records → the JSON shapes of section 2 |
+//! | `iplist.rs` | IP lists: addresses, types, formats |
+//! | `usage.rs` | ppr statistics and rate |
+//! | `seed.rs`, `scale.rs` | the starting data: `assets/seed.json`, or N generated services |
+//!
+//! # Choices where the spec says "not shown"
+//!
+//! Each module's docs give the details; in short:
+//! - **Authentication**: the token is accepted verbatim (`Basic <token>`), the login pair
+//!   as base64 of `login:password`; well-formed but wrong credentials (a decodable pair,
+//!   or a token-shaped string) are 401, unreadable ones 400 (`auth.rs`).
+//! - **The 400 `ClientID not found`** (endpoints 8, 9, 15): the service is unknown, or its
+//!   client no longer exists (seed service 1013 belongs to a removed client). Unknown
+//!   IDs elsewhere are the generic 422 (`state.rs`).
+//! - **Update**: every operation is validated before any is applied; errors are checked in
+//!   a fixed order; Terminated/Cancelled/Fraud services refuse changes; `update_list`
+//!   takes `"true"` or `"1"`; the throttle is per service, and its 429 names the next
+//!   possible time in UTC rounded up to the second (`state.rs`, `bodies.rs`).
+//! - **Order**: `setip` problems are `Incorrect posted data`; hidden products can be
+//!   ordered; the new service is Active (`state.rs`).
+//! - **Sorting** is ascending; lists are by ascending ID.
+//! - **Statistics** are MB of traffic per day for 30 days (`usage.rs`).
+//! - **IP lists**: deterministic addresses in reserved ranges; the `json` format is objects
+//!   separated by `,\n` without brackets, as live servers send it (`iplist.rs`).
+//! - **Quirks of live servers** appear in *some* answers, on purpose: a price, an amount,
+//!   an `ip_count`, an `orderid` and a client `id` as strings; `"0000-00-00"` for a Free
+//!   service's due date and one invoice's refund date; `"bindedip": null` on one service
+//!   and `""` on every other unbound fpr service; `"date_paid": null` on one invoice, and
+//!   unset invoice dates otherwise left out. Shapes stay the spec's.
+//! - **Faults** (`faults.rs`) sit in front of everything, after the latency; `drop-after`
+//!   processes the request and then drops the connection, so the client cannot know.
+//! - **Time** is UTC throughout (dates, the throttle).
+
+mod auth;
+mod bodies;
+mod conn;
+mod errors;
+mod faults;
+mod front;
+mod iplist;
+mod records;
+mod routes;
+mod scale;
+mod seed;
+mod server;
+mod state;
+mod usage;
+mod wire;
+
+pub use faults::{FaultKind, FaultSpec, FaultSpecError};
+pub use server::{Sandbox, SandboxHandle};
+
+use std::io::Write as _;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The token the sandbox accepts unless told otherwise: 40 letters and digits, the shape
+/// of a token from the account area's "Generate API token". Send it as
+/// `Authorization: Basic pdx7Kq2Vt9LmR4nW8cZ3yH6bJ1sF5gA0eXuDoTiQ`. It is public: the
+/// sandbox holds no real account.
+pub const DEMO_TOKEN: &str = "pdx7Kq2Vt9LmR4nW8cZ3yH6bJ1sF5gA0eXuDoTiQ";
+
+/// The login pair accepted by default (as base64 of `demo:demo-password`).
+pub const DEMO_LOGIN: (&str, &str) = ("demo", "demo-password");
+
+pub const DEFAULT_PORT: u16 = 8787;
+
+#[derive(Clone, Debug)]
+pub struct SandboxConfig {
+    /// Where to listen; `127.0.0.1:0` picks a free port (tests).
+    pub listen: SocketAddr,
+    /// The accepted API token.
+    pub token: String,
+    /// The accepted login and password, if any.
+    pub login: Option<(String, String)>,
+    /// Added before every answer; concurrent requests wait concurrently.
+    pub latency: Duration,
+    /// `Some(N)`: N generated services (and invoices and orders) instead of the seed's.
+    pub scale: Option<usize>,
+    /// The `update_list` throttle interval, per service.
+    pub throttle: Duration,
+    pub faults: Option<FaultSpec>,
+    /// A seed file to use instead of the built-in `assets/seed.json`.
+    pub seed: Option<PathBuf>,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        Self {
+            listen: SocketAddr::from((Ipv4Addr::LOCALHOST, DEFAULT_PORT)),
+            token: DEMO_TOKEN.into(),
+            login: Some((DEMO_LOGIN.0.into(), DEMO_LOGIN.1.into())),
+            latency: Duration::ZERO,
+            scale: None,
+            throttle: Duration::from_secs(5 * 60),
+            faults: None,
+            seed: None,
+        }
+    }
+}
+
+impl SandboxConfig {
+    /// The default configuration on a free loopback port: what tests want.
+    pub fn ephemeral() -> Self {
+        Self {
+            listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            ..Self::default()
+        }
+    }
+}
+
+/// One request as the sandbox received it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedRequest {
+    pub method: String,
+    /// The path, with `?query` if one was sent.
+    pub path: String,
+    /// The body as text (lossy UTF-8).
+    pub body: String,
+    pub authorization: Option<String>,
+    pub content_type: Option<String>,
+    pub accept: Option<String>,
+    /// The status sent; 0 when no answer was sent (a dropped or hanging connection) or
+    /// the answer is not finished yet.
+    pub status: u16,
+}
+
+/// What the server holds now (read access for tests).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SandboxState {
+    /// USD.
+    pub credit: f64,
+    pub clients: usize,
+    pub products: usize,
+    pub services: usize,
+    pub orders: usize,
+    pub invoices: usize,
+}
+
+/// `proxydash sandbox`: starts the server, prints where it is and how to log in, and
+/// serves until Ctrl-C.
+pub async fn run_cli(config: SandboxConfig) -> std::io::Result<()> {
+    let summary = describe(&config);
+    let handle = Sandbox::start(config).await?;
+    // Written with errors ignored: a closed stdout (`| head`) must not stop the server.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "proxydash sandbox listening on {}", handle.base_url());
+    let _ = writeln!(out, "base URL: {}", handle.base_url());
+    let _ = writeln!(out, "token:    {}", handle.token());
+    let _ = writeln!(out, "{summary}");
+    let _ = writeln!(out, "Press Ctrl-C to stop.");
+    let _ = out.flush();
+    drop(out);
+    let signal = tokio::signal::ctrl_c().await;
+    handle.shutdown().await;
+    signal
+}
+
+fn describe(config: &SandboxConfig) -> String {
+    let mut lines = Vec::new();
+    if let Some((login, password)) = &config.login {
+        lines.push(format!("login:    {login} / {password}"));
+    }
+    if let Some(n) = config.scale {
+        lines.push(format!("scale:    {n} generated services"));
+    }
+    if !config.latency.is_zero() {
+        lines.push(format!("latency:  {} ms", config.latency.as_millis()));
+    }
+    lines.push(format!(
+        "throttle: {} s per update_list",
+        config.throttle.as_secs()
+    ));
+    if let Some(f) = &config.faults {
+        lines.push(format!("faults:   {f}"));
+    }
+    if let Some(seed) = &config.seed {
+        lines.push(format!("seed:     {}", seed.display()));
+    }
+    lines.join("\n")
+}

@@ -1,0 +1,227 @@
+//! Starting and stopping the server, and the state every request shares.
+
+use super::auth::AuthConfig;
+use super::conn::{Conn, KillableListener};
+use super::faults::{FaultKind, FaultSpec};
+use super::records::{cents, dollars};
+use super::state::Store;
+use super::{RecordedRequest, SandboxConfig, SandboxState, routes, scale, seed};
+use chrono::{TimeDelta, Utc};
+use std::io;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+/// How long `shutdown` waits for open connections to finish before cutting them off.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+pub struct Shared {
+    store: Mutex<Store>,
+    pub auth: AuthConfig,
+    pub throttle: TimeDelta,
+    latency: Mutex<Duration>,
+    faults: Mutex<Option<(FaultSpec, fastrand::Rng)>>,
+    log: Mutex<Vec<RecordedRequest>>,
+    stop: watch::Receiver<bool>,
+}
+
+/// A poisoned lock only means another request panicked mid-way; the data is still the
+/// best there is, and the server must keep answering.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Shared {
+    pub fn store(&self) -> MutexGuard<'_, Store> {
+        lock(&self.store)
+    }
+
+    pub fn latency(&self) -> Duration {
+        *lock(&self.latency)
+    }
+
+    /// Appends to the log; returns the entry's index for [`Self::set_status`].
+    pub fn record(&self, entry: RecordedRequest) -> usize {
+        let mut log = lock(&self.log);
+        log.push(entry);
+        log.len() - 1
+    }
+
+    pub fn set_status(&self, index: usize, status: u16) {
+        if let Some(entry) = lock(&self.log).get_mut(index) {
+            entry.status = status;
+        }
+    }
+
+    /// The fault for this request, if any, with the `slow` delay of the spec.
+    pub fn draw_fault(&self, method: &str, path: &str) -> Option<(FaultKind, Duration)> {
+        let mut faults = lock(&self.faults);
+        let (spec, rng) = faults.as_mut()?;
+        if !spec.applies_to(method, path) {
+            return None;
+        }
+        spec.pick(rng).map(|kind| (kind, spec.slow))
+    }
+
+    /// Sleeps `d`, or less if the sandbox is stopping (so no sleeper holds up shutdown).
+    pub async fn pause(&self, d: Duration) {
+        if d.is_zero() {
+            return;
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(d) => {}
+            _ = self.until_shutdown() => {}
+        }
+    }
+
+    pub async fn until_shutdown(&self) {
+        let mut stop = self.stop.clone();
+        // An error means the handle is gone: that is a shutdown too.
+        let _ = stop.wait_for(|stopping| *stopping).await;
+    }
+}
+
+pub struct Sandbox;
+
+impl Sandbox {
+    /// Loads the seed (or the given seed file), applies `scale`, binds `listen` and serves
+    /// until the handle is shut down or dropped.
+    pub async fn start(config: SandboxConfig) -> io::Result<SandboxHandle> {
+        let today = Utc::now().date_naive();
+        let text = match &config.seed {
+            Some(path) => tokio::fs::read_to_string(path).await.map_err(|e| {
+                io::Error::new(e.kind(), format!("seed file {}: {e}", path.display()))
+            })?,
+            None => seed::BUILT_IN.to_owned(),
+        };
+        let invalid = |e: String| io::Error::new(io::ErrorKind::InvalidData, e);
+        let mut data = seed::parse(&text, today).map_err(invalid)?;
+        if let Some(n) = config.scale {
+            scale::replace_services(&mut data, n, today);
+        }
+        let store = Store::new(data).map_err(invalid)?;
+
+        let listener = TcpListener::bind(config.listen).await?;
+        let addr = listener.local_addr()?;
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let shared = Arc::new(Shared {
+            store: Mutex::new(store),
+            auth: AuthConfig {
+                token: config.token,
+                login: config.login,
+            },
+            throttle: TimeDelta::from_std(config.throttle).unwrap_or(TimeDelta::MAX),
+            latency: Mutex::new(config.latency),
+            faults: Mutex::new(config.faults.map(armed)),
+            log: Mutex::new(Vec::new()),
+            stop: stop_rx.clone(),
+        });
+        let app = routes::router(shared.clone()).into_make_service_with_connect_info::<Conn>();
+        let mut stop = stop_rx;
+        let task = tokio::spawn(async move {
+            let signal = async move {
+                let _ = stop.wait_for(|stopping| *stopping).await;
+            };
+            // Errors here are per-connection and already handled by axum; the server
+            // future itself only ends on the signal.
+            let _ = axum::serve(KillableListener::new(listener), app)
+                .with_graceful_shutdown(signal)
+                .await;
+        });
+        Ok(SandboxHandle {
+            addr,
+            shared,
+            stop: stop_tx,
+            task: Some(task),
+        })
+    }
+}
+
+fn armed(spec: FaultSpec) -> (FaultSpec, fastrand::Rng) {
+    let rng = spec
+        .seed
+        .map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed);
+    (spec, rng)
+}
+
+/// The running sandbox. Dropping it, or [`SandboxHandle::shutdown`], stops the server.
+pub struct SandboxHandle {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    stop: watch::Sender<bool>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl SandboxHandle {
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The accepted API token (send it as `Authorization: Basic <token>`).
+    pub fn token(&self) -> &str {
+        &self.shared.auth.token
+    }
+
+    /// Every request received so far, in arrival order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.shared.log).clone()
+    }
+
+    /// Forgets the requests received so far.
+    pub fn clear_requests(&self) {
+        lock(&self.shared.log).clear();
+    }
+
+    /// Replaces the faults (and restarts their random draw from the spec's seed).
+    pub fn set_faults(&self, faults: Option<FaultSpec>) {
+        *lock(&self.shared.faults) = faults.map(armed);
+    }
+
+    pub fn set_latency(&self, latency: Duration) {
+        *lock(&self.shared.latency) = latency;
+    }
+
+    /// Counts and credit as the server holds them now.
+    pub fn state(&self) -> SandboxState {
+        let store = self.shared.store();
+        SandboxState {
+            credit: dollars(store.credit_cents),
+            clients: store.clients.len(),
+            products: store.products.len(),
+            services: store.services.len(),
+            orders: store.orders.len(),
+            invoices: store.invoices.len(),
+        }
+    }
+
+    /// Sets the account credit (USD), e.g. to test running out of funds.
+    pub fn set_credit(&self, credit: f64) {
+        self.shared.store().credit_cents = cents(credit);
+    }
+
+    /// Stops accepting, lets open requests finish (up to a few seconds; hanging ones
+    /// are cut at once), and waits for the server to end.
+    pub async fn shutdown(mut self) {
+        let _ = self.stop.send(true);
+        if let Some(task) = self.task.take() {
+            let abort = task.abort_handle();
+            if tokio::time::timeout(SHUTDOWN_GRACE, task).await.is_err() {
+                abort.abort();
+            }
+        }
+    }
+}
+
+impl Drop for SandboxHandle {
+    fn drop(&mut self) {
+        let _ = self.stop.send(true);
+    }
+}

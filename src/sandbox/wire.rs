@@ -1,0 +1,256 @@
+//! Records → the JSON shapes of spec section 2.
+//!
+//! The resource types of `crate::api::model` are reused where they match the spec member
+//! for member (client, product in a list, statistics, rate, credit, order result, update
+//! result). Service, service in a list, single product and invoice have their own
+//! borrowing structs here, because the spec's shapes need what the client's types do not
+//! express, and because a list of 100,000 services should not clone 100,000 strings:
+//! - fpr-only members (`bindedip`, `ip_count`, `update_time`, `geo`) are left out for ppr;
+//! - an fpr service without a bound IP has `"bindedip": ""`;
+//! - a `nextduedate` that is not set is `"0000-00-00"` (a Free service), as live servers
+//!   send it;
+//! - an invoice's `date_paid` / `date_refunded` that is not set is left out;
+//! - the single product (2.3) has no `productName`, as in the spec.
+//!
+//! A record with `_wire` overrides from the seed goes through a `serde_json::Value` and has
+//! those members replaced verbatim; all others serialize straight to bytes.
+
+use super::records::*;
+use crate::api::model::{
+    BillingCycle, Client, InvoiceStatus, ProductSummary, ProductType, ServiceStatus,
+};
+use chrono::{NaiveDate, NaiveDateTime};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+/// A date that may be unset: unset is written `"0000-00-00"`.
+#[derive(Clone, Copy, Debug)]
+pub struct DueDate(pub Option<NaiveDate>);
+
+impl Serialize for DueDate {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(d) => s.collect_str(&d.format("%Y-%m-%d")),
+            None => s.serialize_str("0000-00-00"),
+        }
+    }
+}
+
+fn datetime<S: Serializer>(v: &Option<NaiveDateTime>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(t) => s.collect_str(&t.format("%Y-%m-%d %H:%M:%S")),
+        None => s.serialize_none(),
+    }
+}
+
+/// A typed value, or the same value rewritten through JSON with overrides applied.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Wire<T> {
+    Typed(T),
+    Raw(Value),
+}
+
+impl<T: Serialize> Wire<T> {
+    pub fn new(value: T, overrides: &WireOverrides) -> Self {
+        let Some(overrides) = overrides else {
+            return Wire::Typed(value);
+        };
+        match serde_json::to_value(&value) {
+            Ok(Value::Object(mut map)) => {
+                for (k, v) in overrides.iter() {
+                    map.insert(k.clone(), v.clone());
+                }
+                Wire::Raw(Value::Object(map))
+            }
+            _ => Wire::Typed(value),
+        }
+    }
+}
+
+pub fn client(c: &ClientRec) -> Wire<Client> {
+    Wire::new(
+        Client {
+            id: c.id,
+            email: c.email.clone(),
+        },
+        &c.wire,
+    )
+}
+
+pub fn product_summary(p: &ProductRec, group: Option<&GroupRec>) -> Wire<ProductSummary> {
+    Wire::new(
+        ProductSummary {
+            product_id: p.id,
+            product_name: p.name.clone(),
+            price: dollars(p.price_cents),
+            group_id: Some(p.group_id),
+            group_name: group.map(|g| g.name.clone()).unwrap_or_default(),
+            created_at: Some(p.created_at),
+        },
+        &p.wire,
+    )
+}
+
+/// 2.3
+#[derive(Serialize)]
+pub struct ProductOut<'a> {
+    #[serde(rename = "productId")]
+    product_id: u64,
+    price: f64,
+    #[serde(rename = "groupId")]
+    group_id: u64,
+    #[serde(rename = "groupName")]
+    group_name: &'a str,
+    created_at: NaiveDate,
+    product_hidden: bool,
+    group_hidden: bool,
+    product_type: &'a ProductType,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ip_count: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "datetime")]
+    update_time: Option<NaiveDateTime>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    geo: Option<&'a Value>,
+}
+
+pub fn product<'a>(p: &'a ProductRec, group: Option<&'a GroupRec>) -> Wire<ProductOut<'a>> {
+    let fpr = p.product_type == ProductType::Fpr;
+    Wire::new(
+        ProductOut {
+            product_id: p.id,
+            price: dollars(p.price_cents),
+            group_id: p.group_id,
+            group_name: group.map(|g| g.name.as_str()).unwrap_or(""),
+            created_at: p.created_at,
+            product_hidden: p.hidden,
+            group_hidden: group.is_some_and(|g| g.hidden),
+            product_type: &p.product_type,
+            ip_count: if fpr {
+                Some(p.ip_count.unwrap_or(0))
+            } else {
+                None
+            },
+            update_time: if fpr { p.update_time } else { None },
+            geo: fpr.then_some(&p.geo),
+        },
+        &p.wire,
+    )
+}
+
+/// 2.4
+#[derive(Serialize)]
+pub struct ServiceOut<'a> {
+    service_id: u64,
+    orderid: u64,
+    product_name: &'a str,
+    regdate: NaiveDate,
+    nextduedate: DueDate,
+    status: &'a ServiceStatus,
+    billingcycle: &'a BillingCycle,
+    username: &'a str,
+    password: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bindedip: Option<String>,
+    product_type: &'a ProductType,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ip_count: Option<u32>,
+    price: f64,
+}
+
+pub fn service(s: &ServiceRec) -> Wire<ServiceOut<'_>> {
+    let fpr = s.is_fpr();
+    Wire::new(
+        ServiceOut {
+            service_id: s.id,
+            orderid: s.order_id,
+            product_name: &s.product_name,
+            regdate: s.regdate,
+            nextduedate: DueDate(s.nextduedate),
+            status: &s.status,
+            billingcycle: &s.billingcycle,
+            username: &s.username,
+            password: &s.password,
+            bindedip: fpr.then(|| s.bound_ip.map(|ip| ip.to_string()).unwrap_or_default()),
+            product_type: &s.product_type,
+            ip_count: fpr.then_some(s.ip_count),
+            price: dollars(s.price_cents),
+        },
+        &s.wire,
+    )
+}
+
+/// 2.5
+#[derive(Serialize)]
+pub struct ServiceSummaryOut<'a> {
+    service_id: u64,
+    product_name: &'a str,
+    nextduedate: DueDate,
+    orderid: u64,
+    status: &'a ServiceStatus,
+}
+
+pub fn service_summary(s: &ServiceRec) -> Wire<ServiceSummaryOut<'_>> {
+    // Only the members this shape has may be overridden; a service's `_wire` for, say,
+    // `price` must not add a `price` member to the list.
+    let overrides = s.wire.as_ref().and_then(|w| {
+        let kept: serde_json::Map<String, Value> = w
+            .iter()
+            .filter(|(k, _)| {
+                [
+                    "service_id",
+                    "product_name",
+                    "nextduedate",
+                    "orderid",
+                    "status",
+                ]
+                .contains(&k.as_str())
+            })
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        (!kept.is_empty()).then(|| Box::new(kept))
+    });
+    Wire::new(
+        ServiceSummaryOut {
+            service_id: s.id,
+            product_name: &s.product_name,
+            nextduedate: DueDate(s.nextduedate),
+            orderid: s.order_id,
+            status: &s.status,
+        },
+        &overrides,
+    )
+}
+
+/// 2.6
+#[derive(Serialize)]
+pub struct InvoiceOut<'a> {
+    id: u64,
+    description: &'a str,
+    status: &'a InvoiceStatus,
+    created_at: NaiveDate,
+    amount: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date_refunded: Option<NaiveDate>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date_paid: Option<NaiveDate>,
+    paymentmethod: &'a str,
+    serviceid: u64,
+}
+
+pub fn invoice(i: &InvoiceRec) -> Wire<InvoiceOut<'_>> {
+    Wire::new(
+        InvoiceOut {
+            id: i.id,
+            description: &i.description,
+            status: &i.status,
+            created_at: i.created_at,
+            amount: dollars(i.amount_cents),
+            date_refunded: i.date_refunded,
+            date_paid: i.date_paid,
+            paymentmethod: &i.payment_method,
+            serviceid: i.service_id,
+        },
+        &i.wire,
+    )
+}
