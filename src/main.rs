@@ -143,15 +143,7 @@ async fn dashboard(cli: &Cli) -> ExitCode {
         EventStream::new().map(|e| e.map(Input::Terminal)),
         signals().map(Ok),
     );
-    let outcome = run::run(
-        &mut terminal,
-        &mut app,
-        input,
-        &fetcher,
-        &mut results,
-        &clock,
-    )
-    .await;
+    let outcome = run::run(&mut terminal, &mut app, input, &mut effects, &clock).await;
     drop(guard);
     match outcome {
         Ok(Exit::Quit | Exit::InputClosed) => ExitCode::SUCCESS,

@@ -79,11 +79,21 @@ async fn every_read_endpoint_succeeds_and_decodes() {
         assert!(!c.rate(s.service_id).await.unwrap().is_empty());
     }
     let mut problems = 0;
+    let mut orphans = Vec::new();
     for s in &services {
-        problems += c.network_errors(s.service_id).await.unwrap().len();
-        problems += c.network_inactive(s.service_id).await.unwrap().len();
+        // The seed keeps one service whose client was removed: the server answers its
+        // network status with the 400 ClientID error, as live servers do.
+        match c.network_errors(s.service_id).await {
+            Ok(list) => problems += list.len(),
+            Err(ApiError::ClientIdNotFound { .. }) => orphans.push(s.service_id),
+            Err(e) => panic!("{}: {e:?}", s.service_id),
+        }
+        if !orphans.contains(&s.service_id) {
+            problems += c.network_inactive(s.service_id).await.unwrap().len();
+        }
     }
     assert!(problems > 0, "the seed has proxy servers in trouble");
+    assert_eq!(orphans.len(), 1, "{orphans:?}");
 
     assert!(c.credit().await.unwrap().credit > 0.0);
     let invoices = c.invoices().await.unwrap();
@@ -166,7 +176,7 @@ async fn writes_succeed_and_change_the_account() {
         .update_service(
             target,
             &ServiceUpdate {
-                password: Some("n3w:pass word".into()),
+                password: Some("n3w:pass@word!".into()),
                 ..Default::default()
             },
         )
@@ -175,7 +185,7 @@ async fn writes_succeed_and_change_the_account() {
     assert_eq!(pw.messages(), vec!["Password updated successfully"]);
     assert_eq!(
         c.service(target).await.unwrap().password.expose(),
-        "n3w:pass word"
+        "n3w:pass@word!"
     );
 
     let refreshed = c
@@ -203,7 +213,7 @@ async fn writes_succeed_and_change_the_account() {
     assert_eq!(bodies[0], serde_json::json!({"setip": "203.0.113.77"}));
     assert_eq!(
         bodies[1],
-        serde_json::json!({"password": "bjN3OnBhc3Mgd29yZA=="})
+        serde_json::json!({"password": "bjN3OnBhc3NAd29yZCE="})
     );
     assert_eq!(bodies[2], serde_json::json!({"update_list": "true"}));
     assert!(
