@@ -55,13 +55,13 @@ impl Unprocessable {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ApiError {
     /// 401 `Unauthenticated`: missing header or wrong credentials.
-    #[error("Unauthenticated: check the token or login")]
+    #[error("Unauthenticated")]
     Unauthenticated,
     /// 400 `Invalid Authorization header`.
     #[error("Invalid Authorization header")]
     InvalidAuthorizationHeader,
     /// 400 `Invalid credentials format`.
-    #[error("Invalid credentials format: check the token or login")]
+    #[error("Invalid credentials format")]
     InvalidCredentialsFormat,
     /// 400 with JSON `error` = `Unprocessable Entity. ClientID not found` (endpoints 8, 9, 15).
     #[error("{message}")]

@@ -34,10 +34,9 @@ pub fn what(request: &Request) -> String {
 /// (profile work)`, `Service 5001: Unprocessable Entity`.
 pub fn error_line(request: &Request, error: &ApiError, profile: &str) -> String {
     let why = match error {
-        ApiError::Unauthenticated => {
-            format!("Unauthenticated: check the token (profile {profile})")
-        }
-        ApiError::InvalidCredentialsFormat | ApiError::InvalidAuthorizationHeader => {
+        ApiError::Unauthenticated
+        | ApiError::InvalidCredentialsFormat
+        | ApiError::InvalidAuthorizationHeader => {
             format!("{error}: check the token (profile {profile})")
         }
         other => other.to_string(),

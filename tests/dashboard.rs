@@ -1,0 +1,171 @@
+//! The dashboard end to end: the real App, fetcher and views, headless, against the
+//! in-process sandbox on loopback.
+
+use crossterm::event::KeyCode;
+use proxydash::api::{ApiClient, ClientConfig, Credentials};
+use proxydash::app::AppSettings;
+use proxydash::clipboard::Recording;
+use proxydash::headless::Session;
+use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use std::time::{Duration, Instant};
+
+async fn sandbox(latency: Duration) -> SandboxHandle {
+    Sandbox::start(SandboxConfig {
+        listen: ([127, 0, 0, 1], 0).into(),
+        latency,
+        ..SandboxConfig::default()
+    })
+    .await
+    .expect("sandbox starts")
+}
+
+fn session(sb: &SandboxHandle, size: (u16, u16)) -> Session {
+    let client = ApiClient::new(ClientConfig::new(
+        sb.base_url(),
+        Credentials::Token(sb.token().into()),
+    ))
+    .unwrap();
+    let settings = AppSettings {
+        profile: "demo".into(),
+        base_url: sb.base_url(),
+        demo: true,
+        refresh: None,
+        mouse: false,
+    };
+    Session::start(settings, client, Box::new(Recording::default()), size)
+}
+
+#[tokio::test]
+async fn every_tab_fills_with_the_sandbox_data() {
+    let sb = sandbox(Duration::ZERO).await;
+    let mut s = session(&sb, (120, 40));
+    let first = s.screen();
+    assert!(
+        first.contains("loading"),
+        "the first frame says it is loading:\n{first}"
+    );
+    s.settle().await;
+
+    let services = s.screen();
+    assert!(
+        services.contains("1001") && services.contains("Active"),
+        "{services}"
+    );
+    assert!(services.contains("DEMO"), "{services}");
+    assert!(
+        services.contains("Suspended") && services.contains("Fraud"),
+        "{services}"
+    );
+
+    s.press(KeyCode::Char('2'));
+    let products = s.screen();
+    assert!(products.contains("Datacenter US 10"), "{products}");
+
+    s.press(KeyCode::Char('3'));
+    let billing = s.screen();
+    assert!(
+        billing.contains('$') && billing.contains("Payment Pending"),
+        "{billing}"
+    );
+
+    s.press(KeyCode::Char('4'));
+    let network = s.screen();
+    assert!(
+        network.contains("error") && network.contains("inactive"),
+        "{network}"
+    );
+
+    s.press(KeyCode::Char('5'));
+    let usage = s.screen();
+    assert!(usage.contains("1003"), "{usage}");
+    assert!(
+        usage.contains('%') || usage.contains("unlimited"),
+        "{usage}"
+    );
+
+    // Every GET of the start-up was sent once: nothing was asked twice.
+    let mut gets: Vec<String> = sb
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "GET")
+        .map(|r| r.path)
+        .collect();
+    let total = gets.len();
+    gets.sort();
+    gets.dedup();
+    assert_eq!(gets.len(), total, "a GET was sent twice");
+}
+
+#[tokio::test]
+async fn the_initial_requests_run_concurrently() {
+    let latency = Duration::from_millis(200);
+    let sb = sandbox(latency).await;
+    let started = Instant::now();
+    let mut s = session(&sb, (120, 40));
+    while s.app.in_flight() > 0 && started.elapsed() < Duration::from_secs(30) {
+        if let Some(msg) = s.effects.next_msg().await {
+            s.send(msg);
+        }
+    }
+    let took = started.elapsed();
+    let requests = sb.requests().len();
+    let one_by_one = latency * requests as u32;
+    assert!(requests > 20, "{requests} requests");
+    // Two levels deep (lists, then per-service calls), within the fetcher's bound.
+    assert!(
+        took < one_by_one / 5,
+        "{requests} requests took {took:?}; one by one: {one_by_one:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_failed_refresh_keeps_the_data_and_says_why() {
+    let sb = sandbox(Duration::ZERO).await;
+    let mut s = session(&sb, (100, 30));
+    s.settle().await;
+    sb.set_faults(Some("500-html".parse().unwrap()));
+    s.press(KeyCode::Char('r'));
+    s.settle_for(Duration::from_millis(1500)).await;
+    let screen = s.screen();
+    assert!(
+        screen.contains("1001"),
+        "the list stays on screen:\n{screen}"
+    );
+    assert!(screen.contains("stale"), "and is marked stale:\n{screen}");
+    assert!(
+        screen.contains("Services: HTTP 500"),
+        "the status line says why:\n{screen}"
+    );
+    sb.set_faults(None);
+    s.press(KeyCode::Char('r'));
+    s.settle().await;
+    let screen = s.screen();
+    assert!(
+        !screen.contains("stale") && !screen.contains("HTTP 500"),
+        "recovers:\n{screen}"
+    );
+}
+
+#[tokio::test]
+async fn a_wrong_token_names_the_profile() {
+    let sb = sandbox(Duration::ZERO).await;
+    let client = ApiClient::new(ClientConfig::new(
+        sb.base_url(),
+        Credentials::Token("d3Jvbmc6dG9rZW4=".into()),
+    ))
+    .unwrap();
+    let settings = AppSettings {
+        profile: "work".into(),
+        base_url: sb.base_url(),
+        demo: false,
+        refresh: None,
+        mouse: false,
+    };
+    let mut s = Session::start(settings, client, Box::new(Recording::default()), (100, 30));
+    s.settle().await;
+    let screen = s.screen();
+    assert!(
+        screen.contains("Services: Unauthenticated: check the token (profile work)"),
+        "{screen}"
+    );
+}
