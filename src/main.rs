@@ -74,10 +74,6 @@ async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {
 }
 
 async fn dashboard(cli: &Cli) -> ExitCode {
-    if !std::io::stdout().is_terminal() {
-        eprintln!("proxydash: standard output is not a terminal; the dashboard needs one.");
-        return ExitCode::from(2);
-    }
     // The sandbox lives as long as this function: dropping the handle stops it.
     let mut _sandbox = None;
     let settings = if cli.demo {
@@ -112,6 +108,11 @@ async fn dashboard(cli: &Cli) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Checked after the settings and the client, so a missing account is reported as such even in a pipe.
+    if !std::io::stdout().is_terminal() {
+        eprintln!("proxydash: standard output is not a terminal; the dashboard needs one.");
+        return ExitCode::from(2);
+    }
     let mut effects = Effects::new(
         fetcher::spawn(client, fetcher::DEFAULT_CONCURRENCY),
         clipboard::for_mode(ClipboardMode::Auto),
