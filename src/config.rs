@@ -37,7 +37,7 @@ pub enum ConfigError {
 
 impl Settings {
     /// Settings for a real account, from flags and environment.
-    pub fn from_cli(cli: &Cli) -> Result<Self, ConfigError> {
+    pub fn resolve(cli: &Cli) -> Result<Self, ConfigError> {
         let c = &cli.connection;
         let credentials = match (&c.token, &c.login, &c.password) {
             (Some(token), _, _) if !token.trim().is_empty() => {
@@ -116,7 +116,7 @@ mod tests {
             "--token",
             "sekrit-token",
         ]);
-        let s = Settings::from_cli(&cli).unwrap();
+        let s = Settings::resolve(&cli).unwrap();
         assert_eq!(s.credentials, Credentials::Token("sekrit-token".into()));
         assert!(!format!("{s:?}").contains("sekrit-token"));
     }
@@ -125,7 +125,7 @@ mod tests {
     fn login_without_password_is_refused() {
         let cli = parse(&["--base-url", "https://x", "--login", "alice"]);
         assert!(matches!(
-            Settings::from_cli(&cli),
+            Settings::resolve(&cli),
             Err(ConfigError::Invalid(_))
         ));
     }
@@ -133,6 +133,6 @@ mod tests {
     #[test]
     fn refresh_zero_turns_auto_refresh_off() {
         let cli = parse(&["--base-url", "https://x", "--token", "t", "--refresh", "0"]);
-        assert_eq!(Settings::from_cli(&cli).unwrap().refresh, None);
+        assert_eq!(Settings::resolve(&cli).unwrap().refresh, None);
     }
 }

@@ -93,7 +93,7 @@ async fn dashboard(cli: &Cli) -> ExitCode {
             }
         }
     } else {
-        match Settings::from_cli(cli) {
+        match Settings::resolve(cli) {
             Ok(s) => s,
             Err(e @ (ConfigError::NoAccount | ConfigError::Invalid(_))) => {
                 eprintln!("proxydash: {e}");
