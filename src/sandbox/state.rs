@@ -41,7 +41,6 @@ use crate::api::model::{
     UpdateResult,
 };
 use chrono::{DateTime, Months, NaiveDate, TimeDelta, Timelike, Utc};
-use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::net::Ipv4Addr;
 
@@ -164,19 +163,17 @@ impl Store {
                 .map(|g| g.name.to_lowercase())
                 .unwrap_or_default()
         };
-        let key: Box<dyn Fn(&ProductRec, &ProductRec) -> Ordering> = match field {
-            SortField::ProductId => Box::new(|_, _| Ordering::Equal),
-            SortField::ProductName => {
-                Box::new(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
-            }
-            SortField::Price => Box::new(|a, b| a.price_cents.cmp(&b.price_cents)),
-            SortField::GroupId => Box::new(|a, b| a.group_id.cmp(&b.group_id)),
-            SortField::GroupName => Box::new(move |a, b| group_name(a).cmp(&group_name(b))),
-            SortField::CreatedAt => Box::new(|a, b| a.created_at.cmp(&b.created_at)),
-            SortField::Other(_) => return None,
-        };
+        // Products are kept sorted by ID, and the sorts are stable: ties stay by ID.
         let mut list: Vec<&ProductRec> = self.products.iter().collect();
-        list.sort_by(|a, b| key(a, b).then(a.id.cmp(&b.id)));
+        match field {
+            SortField::ProductId => {}
+            SortField::ProductName => list.sort_by_cached_key(|p| p.name.to_lowercase()),
+            SortField::Price => list.sort_by_key(|p| p.price_cents),
+            SortField::GroupId => list.sort_by_key(|p| p.group_id),
+            SortField::GroupName => list.sort_by_cached_key(|p| group_name(p)),
+            SortField::CreatedAt => list.sort_by_key(|p| p.created_at),
+            SortField::Other(_) => return None,
+        }
         Some(list)
     }
 
