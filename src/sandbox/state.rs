@@ -24,8 +24,8 @@
 //!   the service's throttle interval has passed since its last successful refresh → 429.
 //!   The 429 names the next possible time in UTC, rounded *up* to the whole second, so a
 //!   client that waits until the named second is never refused again.
-//!   A successful `update_list` starts the interval anew and moves the service's
-//!   addresses (see [`super::iplist`]).
+//!   A successful `update_list` starts the interval anew and moves an fpr service's
+//!   addresses (see [`super::iplist`]; a ppr service's gateways stay).
 //! - **Other lookups**: unknown IDs answer the generic 422 on endpoints 2, 3, 12, 13 and
 //!   16 (12 and 13 list no error in the spec; this is the nearest), fpr services on 2 and
 //!   3 too. Endpoints 8 and 9 answer 400 `ClientID not found` like 15.
@@ -207,21 +207,27 @@ impl Store {
         }
 
         let today = now.date_naive();
-        let service_id = self.services.last().map_or(1, |s| s.id + 1);
-        let invoice_id = self.invoices.last().map_or(1, |i| i.id + 1);
-        let order_id = self
-            .orders
-            .iter()
-            .copied()
-            .chain(self.services.iter().map(|s| s.order_id))
-            .max()
-            .map_or(1, |m| m + 1);
+        // Only a seed with IDs at u64::MAX could run out; that order "cannot be processed".
+        let next = |last: Option<u64>| last.map_or(Some(1), |id| id.checked_add(1));
+        let (Some(service_id), Some(invoice_id), Some(order_id)) = (
+            next(self.services.last().map(|s| s.id)),
+            next(self.invoices.last().map(|i| i.id)),
+            next(
+                self.orders
+                    .iter()
+                    .copied()
+                    .chain(self.services.iter().map(|s| s.order_id))
+                    .max(),
+            ),
+        ) else {
+            return Err(Failure::NotEnoughFunds);
+        };
         let nextduedate = next_due(today, &product.billingcycle);
         let fpr = product.product_type == ProductType::Fpr;
         let suffix: String = (0..4).map(|_| self.rng.lowercase()).collect();
         let password: String = (0..12).map(|_| self.rng.alphanumeric()).collect();
 
-        self.credit_cents -= product.price_cents;
+        self.credit_cents = self.credit_cents.saturating_sub(product.price_cents);
         self.services.push(ServiceRec {
             id: service_id,
             order_id,

@@ -109,3 +109,52 @@ async fn every_request_is_recorded_in_order() {
     sb.clear_requests();
     assert!(sb.requests().is_empty());
 }
+
+#[tokio::test]
+async fn a_seed_file_replaces_the_built_in_one() {
+    let dir = std::env::temp_dir().join(format!("proxydash-seed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let good = dir.join("small.json");
+    std::fs::write(
+        &good,
+        r#"{"credit": 5, "clients": [{"id": 1, "email": "a@example.org"}],
+            "groups": [{"id": 1, "name": "G"}],
+            "products": [{"id": 1, "name": "P", "group": 1, "type": "fpr", "price": 5,
+                          "billingcycle": "Monthly", "created_at": "today", "ip_count": 2}],
+            "services": [], "invoices": []}"#,
+    )
+    .expect("write");
+    let sb = start_with(|c| c.seed = Some(good.clone())).await;
+    let api = Api::new(&sb);
+    assert_eq!(api.get("/api/services").await.ok(), serde_json::json!([]));
+    let order = api.post("/api/product/1", r#"{"clientid":1}"#).await.ok();
+    assert_eq!(order["serviceId"], 1);
+    assert_eq!(api.get("/api/billing/credit").await.ok()["credit"], 0.0);
+
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"credit": 5}"#).expect("write");
+    let mut config = proxydash::sandbox::SandboxConfig::ephemeral();
+    config.seed = Some(bad);
+    let err = proxydash::sandbox::Sandbox::start(config.clone())
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+    assert!(err.to_string().contains("missing field"), "{err}");
+    config.seed = Some(dir.join("absent.json"));
+    let err = proxydash::sandbox::Sandbox::start(config)
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(err.kind(), std::io::ErrorKind::NotFound);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn config_debug_hides_secrets() {
+    let config = proxydash::sandbox::SandboxConfig::default();
+    let shown = format!("{config:?}");
+    assert!(!shown.contains(proxydash::sandbox::DEMO_TOKEN), "{shown}");
+    assert!(!shown.contains("demo-password"), "{shown}");
+    assert!(shown.contains("8787"));
+}
