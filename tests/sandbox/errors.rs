@@ -147,6 +147,15 @@ async fn unknown_ids_and_paths() {
     api.get("/api/iplist/http-ip/txt/424242")
         .await
         .assert_error(422, GENERIC);
+    // A listed path with a method the spec does not give it.
+    assert_eq!(
+        api.send("DELETE", "/api/service/1001", None).await.status,
+        405
+    );
+    assert_eq!(
+        api.send("POST", "/api/services", Some("{}")).await.status,
+        405
+    );
     // Paths not in the spec: 404, with or without credentials.
     for path in [
         "/api/nothing",
