@@ -12,8 +12,8 @@
 //! - `update_list` accepts `"true"` and `"1"`; any other string (even `"false"`) and any
 //!   non-string are `Incorrect posted data`.
 //! - `password` must be base64 (standard alphabet, `=` padding optional) of 1–64 printable
-//!   ASCII characters without spaces and without `,`: every IP-list format must stay
-//!   parseable with the password in it (CSV has no quoting here).
+//!   ASCII characters without spaces, `,` and `"`: every IP-list format must stay
+//!   parseable with the password in it (the CSV lists have no quoting).
 //! - IPv4 is a strict dotted quad: four decimal octets 0–255, no leading zeros (`01.2.3.4`
 //!   is refused: `inet_aton` would read it as octal), no spaces, no other notation.
 
@@ -122,7 +122,7 @@ fn decode_password(encoded: &str) -> Option<String> {
     let usable = (1..=PASSWORD_MAX).contains(&password.len())
         && password
             .bytes()
-            .all(|b| (0x21..=0x7e).contains(&b) && b != b',');
+            .all(|b| (0x21..=0x7e).contains(&b) && b != b',' && b != b'"');
     usable.then_some(password)
 }
 
@@ -252,6 +252,7 @@ mod tests {
             br#"{"password":"YSxi"}"#,
             br#"{"password":"YSBi"}"#,
             br#"{"password":7}"#,
+            br#"{"password":"YSJi"}"#,
         ] {
             assert_eq!(
                 parse_update(bad),

@@ -7,7 +7,9 @@
 //! on the stream fails and the socket is closed with a reset (`SO_LINGER` 0): hyper gives
 //! up before a single byte of the response is written, and the client sees a connection
 //! error (reset, or "connection closed before message completed"), exactly as when a
-//! server process dies mid-request.
+//! server process dies mid-request. (Over HTTP/2 the whole connection goes, with every
+//! request multiplexed on it, as it would when a server dies; clients of this API speak
+//! HTTP/1.1 to a plain-http sandbox.)
 
 use axum::extract::connect_info::Connected;
 use axum::serve::{IncomingStream, Listener};

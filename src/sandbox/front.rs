@@ -2,9 +2,9 @@
 //! the configured latency, and may meet an injected fault ([`super::faults`]).
 //!
 //! Choices:
-//! - The log entry is made when the request arrives (so the log is in arrival order) and
-//!   its `status` filled in when the answer leaves; `0` means no answer was sent (a `drop`,
-//!   `drop-after` or `hang`, or still in progress).
+//! - The log entry is made when the request has arrived (so the log is in arrival order)
+//!   and its `status` filled in when the answer leaves; `0` means no answer was sent (a
+//!   `drop`, `drop-after` or `hang`, or one still in progress).
 //! - Request bodies above [`BODY_LIMIT`] (1 MiB; the spec shows no limit) answer 413.
 //! - `path` is the path as sent, with the query string if there was one.
 
@@ -15,10 +15,11 @@ use super::faults::{FaultKind, nginx_page};
 use super::server::Shared;
 use axum::body::{Body, to_bytes};
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
+use std::time::Duration;
 
 pub const BODY_LIMIT: usize = 1 << 20;
 
@@ -27,82 +28,15 @@ pub async fn handle(State(shared): State<Arc<Shared>>, request: Request, next: N
         .extensions()
         .get::<ConnectInfo<Conn>>()
         .map(|c| c.0.clone());
-    let (parts, body) = request.into_parts();
-    let method = parts.method.to_string();
-    let path = parts
-        .uri
-        .path_and_query()
-        .map_or_else(|| parts.uri.path().to_owned(), |p| p.as_str().to_owned());
-    let header = |h: &HeaderMap, name| {
-        h.get(name)
-            .map(|v: &HeaderValue| String::from_utf8_lossy(v.as_bytes()).into_owned())
+    let method = request.method().to_string();
+    let (request, index) = match arrive(&shared, request).await {
+        Ok(arrived) => arrived,
+        Err(refused) => return refused,
     };
-    let body = to_bytes(body, BODY_LIMIT).await;
-    let index = shared.record(RecordedRequest {
-        method: method.clone(),
-        path,
-        body: body
-            .as_ref()
-            .map(|b| String::from_utf8_lossy(b).into_owned())
-            .unwrap_or_default(),
-        authorization: header(&parts.headers, header::AUTHORIZATION),
-        content_type: header(&parts.headers, header::CONTENT_TYPE),
-        accept: header(&parts.headers, header::ACCEPT),
-        status: 0,
-    });
-    let Ok(body) = body else {
-        shared.set_status(index, 413);
-        return text(StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large");
-    };
-    let request = Request::from_parts(parts, Body::from(body));
-
     shared.pause(shared.latency()).await;
-    let fault = shared.draw_fault(&method, request.uri().path());
-
-    let response = match fault {
+    let response = match shared.draw_fault(&method, request.uri().path()) {
         None => Some(next.run(request).await),
-        Some((kind, slow)) => match kind {
-            FaultKind::Html500 => Some(html(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Internal Server Error",
-            )),
-            FaultKind::BadGateway502 => Some(html(StatusCode::BAD_GATEWAY, "Bad Gateway")),
-            FaultKind::Unavailable503 => {
-                let mut r = html(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "Service Temporarily Unavailable",
-                );
-                r.headers_mut()
-                    .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-                Some(r)
-            }
-            FaultKind::Truncated => Some(truncate(next.run(request).await).await),
-            FaultKind::WrongShape => {
-                let _processed = next.run(request).await;
-                Some(with_type(
-                    StatusCode::OK,
-                    r#"{"unexpected":true}"#,
-                    "application/json",
-                ))
-            }
-            FaultKind::Empty => {
-                let _processed = next.run(request).await;
-                Some(with_type(StatusCode::OK, "", "application/json"))
-            }
-            FaultKind::Slow => {
-                shared.pause(slow).await;
-                Some(next.run(request).await)
-            }
-            FaultKind::Drop => None,
-            FaultKind::DropAfter => {
-                let _processed = next.run(request).await;
-                None
-            }
-            FaultKind::Hang => {
-                shared.until_shutdown().await;
-                None
-            }
-        },
+        Some((kind, slow)) => with_fault(&shared, kind, slow, request, next).await,
     };
     match (response, conn) {
         (Some(response), _) => {
@@ -119,6 +53,94 @@ pub async fn handle(State(shared): State<Arc<Shared>>, request: Request, next: N
         (None, None) => {
             shared.set_status(index, 502);
             StatusCode::BAD_GATEWAY.into_response()
+        }
+    }
+}
+
+/// Reads the body and logs the request; a body over the limit is answered at once.
+async fn arrive(shared: &Shared, request: Request) -> Result<(Request, usize), Response> {
+    let (parts, body) = request.into_parts();
+    let body = to_bytes(body, BODY_LIMIT).await;
+    let header = |name: HeaderName| header_text(&parts.headers, name);
+    let index = shared.record(RecordedRequest {
+        method: parts.method.to_string(),
+        path: parts
+            .uri
+            .path_and_query()
+            .map_or_else(|| parts.uri.path().to_owned(), |p| p.as_str().to_owned()),
+        body: body
+            .as_ref()
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default(),
+        authorization: header(header::AUTHORIZATION),
+        content_type: header(header::CONTENT_TYPE),
+        accept: header(header::ACCEPT),
+        status: 0,
+    });
+    match body {
+        Ok(body) => Ok((Request::from_parts(parts, Body::from(body)), index)),
+        Err(_) => {
+            shared.set_status(index, 413);
+            Err(text(StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large"))
+        }
+    }
+}
+
+fn header_text(headers: &HeaderMap, name: HeaderName) -> Option<String> {
+    headers
+        .get(name)
+        .map(|v: &HeaderValue| String::from_utf8_lossy(v.as_bytes()).into_owned())
+}
+
+/// The answer under a fault; `None` for no answer at all (the connection is killed).
+async fn with_fault(
+    shared: &Shared,
+    kind: FaultKind,
+    slow: Duration,
+    request: Request,
+    next: Next,
+) -> Option<Response> {
+    match kind {
+        FaultKind::Html500 => Some(html(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Internal Server Error",
+        )),
+        FaultKind::BadGateway502 => Some(html(StatusCode::BAD_GATEWAY, "Bad Gateway")),
+        FaultKind::Unavailable503 => {
+            let mut r = html(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Service Temporarily Unavailable",
+            );
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            Some(r)
+        }
+        FaultKind::Truncated => Some(truncate(next.run(request).await).await),
+        // The request is processed; only its answer is lost or mangled on the way back.
+        FaultKind::WrongShape => {
+            next.run(request).await;
+            Some(with_type(
+                StatusCode::OK,
+                r#"{"unexpected":true}"#,
+                "application/json",
+            ))
+        }
+        FaultKind::Empty => {
+            next.run(request).await;
+            Some(with_type(StatusCode::OK, "", "application/json"))
+        }
+        FaultKind::DropAfter => {
+            next.run(request).await;
+            None
+        }
+        FaultKind::Slow => {
+            shared.pause(slow).await;
+            Some(next.run(request).await)
+        }
+        FaultKind::Drop => None,
+        FaultKind::Hang => {
+            shared.until_shutdown().await;
+            None
         }
     }
 }

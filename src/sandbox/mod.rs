@@ -50,6 +50,17 @@
 //! - **Faults** (`faults.rs`) sit in front of everything, after the latency; `drop-after`
 //!   processes the request and then drops the connection, so the client cannot know.
 //! - **Time** is UTC throughout (dates, the throttle).
+//! - **`geo`** (2.3): an array of objects `{"country": "US", "city": "Ashburn"}`, as the
+//!   seed writes them; empty for a product without locations.
+//! - **Status transitions** (3.1, 3.2): the API has no call that changes a status, so the
+//!   sandbox never changes one by itself; a new service is Active, its invoice Paid.
+//! - **Events** (6): none.
+//! - **Limits** (8): no general rate limit, no pagination (a list is always whole, even
+//!   100,000 long); request bodies up to 1 MiB (413 above); the `update_list` interval is
+//!   5 minutes unless configured.
+//! - **Headers and versions** (4, 9): `Content-Type` and `Accept` are recorded but not
+//!   required; there is no version negotiation.
+//! - **Secrets**: `SandboxConfig`'s `Debug` redacts the token and the login password.
 
 mod auth;
 mod bodies;
@@ -86,7 +97,7 @@ pub const DEMO_LOGIN: (&str, &str) = ("demo", "demo-password");
 
 pub const DEFAULT_PORT: u16 = 8787;
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct SandboxConfig {
     /// Where to listen; `127.0.0.1:0` picks a free port (tests).
     pub listen: SocketAddr,
@@ -117,6 +128,25 @@ impl Default for SandboxConfig {
             faults: None,
             seed: None,
         }
+    }
+}
+
+/// Redacts the token and the password: a configured token may be a real one.
+impl std::fmt::Debug for SandboxConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SandboxConfig")
+            .field("listen", &self.listen)
+            .field("token", &"[redacted]")
+            .field(
+                "login",
+                &self.login.as_ref().map(|(login, _)| (login, "[redacted]")),
+            )
+            .field("latency", &self.latency)
+            .field("scale", &self.scale)
+            .field("throttle", &self.throttle)
+            .field("faults", &self.faults)
+            .field("seed", &self.seed)
+            .finish()
     }
 }
 

@@ -24,8 +24,8 @@
 //!   the service's throttle interval has passed since its last successful refresh → 429.
 //!   The 429 names the next possible time in UTC, rounded *up* to the whole second, so a
 //!   client that waits until the named second is never refused again.
-//!   A successful `update_list` starts the interval anew and moves the service's
-//!   addresses (see [`super::iplist`]).
+//!   A successful `update_list` starts the interval anew and moves an fpr service's
+//!   addresses (see [`super::iplist`]; a ppr service's gateways stay).
 //! - **Other lookups**: unknown IDs answer the generic 422 on endpoints 2, 3, 12, 13 and
 //!   16 (12 and 13 list no error in the spec; this is the nearest), fpr services on 2 and
 //!   3 too. Endpoints 8 and 9 answer 400 `ClientID not found` like 15.
@@ -41,7 +41,6 @@ use crate::api::model::{
     UpdateResult,
 };
 use chrono::{DateTime, Months, NaiveDate, TimeDelta, Timelike, Utc};
-use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::net::Ipv4Addr;
 
@@ -164,19 +163,17 @@ impl Store {
                 .map(|g| g.name.to_lowercase())
                 .unwrap_or_default()
         };
-        let key: Box<dyn Fn(&ProductRec, &ProductRec) -> Ordering> = match field {
-            SortField::ProductId => Box::new(|_, _| Ordering::Equal),
-            SortField::ProductName => {
-                Box::new(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
-            }
-            SortField::Price => Box::new(|a, b| a.price_cents.cmp(&b.price_cents)),
-            SortField::GroupId => Box::new(|a, b| a.group_id.cmp(&b.group_id)),
-            SortField::GroupName => Box::new(move |a, b| group_name(a).cmp(&group_name(b))),
-            SortField::CreatedAt => Box::new(|a, b| a.created_at.cmp(&b.created_at)),
-            SortField::Other(_) => return None,
-        };
+        // Products are kept sorted by ID, and the sorts are stable: ties stay by ID.
         let mut list: Vec<&ProductRec> = self.products.iter().collect();
-        list.sort_by(|a, b| key(a, b).then(a.id.cmp(&b.id)));
+        match field {
+            SortField::ProductId => {}
+            SortField::ProductName => list.sort_by_cached_key(|p| p.name.to_lowercase()),
+            SortField::Price => list.sort_by_key(|p| p.price_cents),
+            SortField::GroupId => list.sort_by_key(|p| p.group_id),
+            SortField::GroupName => list.sort_by_cached_key(|p| group_name(p)),
+            SortField::CreatedAt => list.sort_by_key(|p| p.created_at),
+            SortField::Other(_) => return None,
+        }
         Some(list)
     }
 
@@ -210,21 +207,27 @@ impl Store {
         }
 
         let today = now.date_naive();
-        let service_id = self.services.last().map_or(1, |s| s.id + 1);
-        let invoice_id = self.invoices.last().map_or(1, |i| i.id + 1);
-        let order_id = self
-            .orders
-            .iter()
-            .copied()
-            .chain(self.services.iter().map(|s| s.order_id))
-            .max()
-            .map_or(1, |m| m + 1);
+        // Only a seed with IDs at u64::MAX could run out; that order "cannot be processed".
+        let next = |last: Option<u64>| last.map_or(Some(1), |id| id.checked_add(1));
+        let (Some(service_id), Some(invoice_id), Some(order_id)) = (
+            next(self.services.last().map(|s| s.id)),
+            next(self.invoices.last().map(|i| i.id)),
+            next(
+                self.orders
+                    .iter()
+                    .copied()
+                    .chain(self.services.iter().map(|s| s.order_id))
+                    .max(),
+            ),
+        ) else {
+            return Err(Failure::NotEnoughFunds);
+        };
         let nextduedate = next_due(today, &product.billingcycle);
         let fpr = product.product_type == ProductType::Fpr;
         let suffix: String = (0..4).map(|_| self.rng.lowercase()).collect();
         let password: String = (0..12).map(|_| self.rng.alphanumeric()).collect();
 
-        self.credit_cents -= product.price_cents;
+        self.credit_cents = self.credit_cents.saturating_sub(product.price_cents);
         self.services.push(ServiceRec {
             id: service_id,
             order_id,

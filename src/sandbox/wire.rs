@@ -13,7 +13,10 @@
 //! - the single product (2.3) has no `productName`, as in the spec.
 //!
 //! A record with `_wire` overrides from the seed goes through a `serde_json::Value` and has
-//! those members replaced verbatim; all others serialize straight to bytes.
+//! those members replaced verbatim; all others serialize straight to bytes. An override
+//! only touches members of the shape being written (a product's `ip_count` quirk shows in
+//! the single product, never as an extra member of the product list), and may set one the
+//! typed value leaves out (an invoice's unset `date_refunded` as `"0000-00-00"`).
 
 use super::records::*;
 use crate::api::model::{
@@ -52,14 +55,20 @@ pub enum Wire<T> {
 }
 
 impl<T: Serialize> Wire<T> {
-    pub fn new(value: T, overrides: &WireOverrides) -> Self {
-        let Some(overrides) = overrides else {
+    /// `members`: every member the shape may have.
+    pub fn new(value: T, overrides: &WireOverrides, members: &[&str]) -> Self {
+        let Some(overrides) = overrides
+            .as_ref()
+            .filter(|o| o.keys().any(|k| members.contains(&k.as_str())))
+        else {
             return Wire::Typed(value);
         };
         match serde_json::to_value(&value) {
             Ok(Value::Object(mut map)) => {
                 for (k, v) in overrides.iter() {
-                    map.insert(k.clone(), v.clone());
+                    if members.contains(&k.as_str()) {
+                        map.insert(k.clone(), v.clone());
+                    }
                 }
                 Wire::Raw(Value::Object(map))
             }
@@ -68,6 +77,62 @@ impl<T: Serialize> Wire<T> {
     }
 }
 
+const CLIENT: &[&str] = &["id", "email"];
+const PRODUCT_SUMMARY: &[&str] = &[
+    "productId",
+    "productName",
+    "price",
+    "groupId",
+    "groupName",
+    "created_at",
+];
+const PRODUCT: &[&str] = &[
+    "productId",
+    "price",
+    "groupId",
+    "groupName",
+    "created_at",
+    "product_hidden",
+    "group_hidden",
+    "product_type",
+    "ip_count",
+    "update_time",
+    "geo",
+];
+const SERVICE: &[&str] = &[
+    "service_id",
+    "orderid",
+    "product_name",
+    "regdate",
+    "nextduedate",
+    "status",
+    "billingcycle",
+    "username",
+    "password",
+    "bindedip",
+    "product_type",
+    "ip_count",
+    "price",
+];
+const SERVICE_SUMMARY: &[&str] = &[
+    "service_id",
+    "product_name",
+    "nextduedate",
+    "orderid",
+    "status",
+];
+const INVOICE: &[&str] = &[
+    "id",
+    "description",
+    "status",
+    "created_at",
+    "amount",
+    "date_refunded",
+    "date_paid",
+    "paymentmethod",
+    "serviceid",
+];
+
 pub fn client(c: &ClientRec) -> Wire<Client> {
     Wire::new(
         Client {
@@ -75,6 +140,7 @@ pub fn client(c: &ClientRec) -> Wire<Client> {
             email: c.email.clone(),
         },
         &c.wire,
+        CLIENT,
     )
 }
 
@@ -89,6 +155,7 @@ pub fn product_summary(p: &ProductRec, group: Option<&GroupRec>) -> Wire<Product
             created_at: Some(p.created_at),
         },
         &p.wire,
+        PRODUCT_SUMMARY,
     )
 }
 
@@ -135,6 +202,7 @@ pub fn product<'a>(p: &'a ProductRec, group: Option<&'a GroupRec>) -> Wire<Produ
             geo: fpr.then_some(&p.geo),
         },
         &p.wire,
+        PRODUCT,
     )
 }
 
@@ -177,6 +245,7 @@ pub fn service(s: &ServiceRec) -> Wire<ServiceOut<'_>> {
             price: dollars(s.price_cents),
         },
         &s.wire,
+        SERVICE,
     )
 }
 
@@ -191,25 +260,6 @@ pub struct ServiceSummaryOut<'a> {
 }
 
 pub fn service_summary(s: &ServiceRec) -> Wire<ServiceSummaryOut<'_>> {
-    // Only the members this shape has may be overridden; a service's `_wire` for, say,
-    // `price` must not add a `price` member to the list.
-    let overrides = s.wire.as_ref().and_then(|w| {
-        let kept: serde_json::Map<String, Value> = w
-            .iter()
-            .filter(|(k, _)| {
-                [
-                    "service_id",
-                    "product_name",
-                    "nextduedate",
-                    "orderid",
-                    "status",
-                ]
-                .contains(&k.as_str())
-            })
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        (!kept.is_empty()).then(|| Box::new(kept))
-    });
     Wire::new(
         ServiceSummaryOut {
             service_id: s.id,
@@ -218,7 +268,8 @@ pub fn service_summary(s: &ServiceRec) -> Wire<ServiceSummaryOut<'_>> {
             orderid: s.order_id,
             status: &s.status,
         },
-        &overrides,
+        &s.wire,
+        SERVICE_SUMMARY,
     )
 }
 
@@ -252,5 +303,6 @@ pub fn invoice(i: &InvoiceRec) -> Wire<InvoiceOut<'_>> {
             serviceid: i.service_id,
         },
         &i.wire,
+        INVOICE,
     )
 }
