@@ -23,14 +23,22 @@ pub struct Cli {
     #[arg(long)]
     pub demo: bool,
 
-    /// Seconds between automatic refreshes of each pane; 0 turns them off.
-    #[arg(long, value_name = "SECS", default_value_t = 30)]
-    pub refresh: u64,
+    /// Seconds between automatic refreshes of each pane; 0 turns them off [default: 30].
+    #[arg(long, value_name = "SECS")]
+    pub refresh: Option<u64>,
 
     /// Capture the mouse (wheel scrolling, click to select). Off by default so the terminal's
     /// own text selection keeps working.
     #[arg(long)]
     pub mouse: bool,
+
+    /// Colour theme: dark or light. NO_COLOR in the environment turns colour off.
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+
+    /// Clipboard: auto, system, osc52 or off [default: auto].
+    #[arg(long, value_name = "MODE")]
+    pub clipboard: Option<String>,
 
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -39,6 +47,14 @@ pub struct Cli {
 /// Where the API is and how to log in to it.
 #[derive(Debug, Args, Clone, Default)]
 pub struct ConnectionArgs {
+    /// The profile (account) of the config file to use [default: the file's default_profile].
+    #[arg(long, env = "PROXYDASH_PROFILE", value_name = "NAME", global = true)]
+    pub profile: Option<String>,
+
+    /// The config file [default: $XDG_CONFIG_HOME/proxydash/config.toml].
+    #[arg(long, env = "PROXYDASH_CONFIG", value_name = "PATH", global = true)]
+    pub config: Option<PathBuf>,
+
     /// Base URL of the reseller API (https://…).
     #[arg(long, env = "PROXYDASH_BASE_URL", value_name = "URL", global = true)]
     pub base_url: Option<String>,
@@ -65,13 +81,17 @@ pub struct ConnectionArgs {
     #[arg(long, global = true)]
     pub allow_insecure_http: bool,
 
-    /// Seconds to wait for a connection.
-    #[arg(long, value_name = "SECS", default_value_t = 5, global = true)]
-    pub connect_timeout: u64,
+    /// Turn every write action off (ordering, binding, passwords, IP-list refreshes).
+    #[arg(long, global = true)]
+    pub read_only: bool,
 
-    /// Seconds to wait for a whole answer.
-    #[arg(long, value_name = "SECS", default_value_t = 30, global = true)]
-    pub timeout: u64,
+    /// Seconds to wait for a connection [default: 5].
+    #[arg(long, value_name = "SECS", global = true)]
+    pub connect_timeout: Option<u64>,
+
+    /// Seconds to wait for a whole answer [default: 30].
+    #[arg(long, value_name = "SECS", global = true)]
+    pub timeout: Option<u64>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -81,6 +101,23 @@ pub enum Command {
         after_help = "Example:\n  proxydash sandbox --listen 127.0.0.1:8787 --latency-ms 200 --scale 10000"
     )]
     Sandbox(SandboxArgs),
+    /// Show where the config file is, or write a commented example.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the path of the config file proxydash reads.
+    #[command(after_help = "Example:\n  $EDITOR \"$(proxydash config path)\"")]
+    Path,
+    /// Write a commented example config file (never overwrites one; created 0600).
+    #[command(after_help = "Example:\n  proxydash config init && proxydash config path")]
+    Init,
+    /// Print the settings as resolved from flags, environment, profile and defaults
+    /// (secrets left out).
+    #[command(after_help = "Example:\n  PROXYDASH_PROFILE=monitor proxydash config show")]
+    Show,
 }
 
 #[derive(Debug, Args)]

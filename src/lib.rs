@@ -10,6 +10,7 @@ pub mod app;
 pub mod cli;
 pub mod clipboard;
 pub mod config;
+pub mod dashboard;
 pub mod effects;
 pub mod fetcher;
 pub mod files;

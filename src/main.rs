@@ -1,22 +1,10 @@
-//! The binary: parse the command line, then run the dashboard, the sandbox or (later) a
-//! scripting subcommand.
+//! The binary: parse the command line, then run the dashboard, the sandbox, or a
+//! subcommand.
 
 use clap::Parser;
-use crossterm::event::EventStream;
-use futures::StreamExt;
-use proxydash::api::ApiClient;
-use proxydash::app::{App, AppSettings, Clock};
 use proxydash::cli::{Cli, Command, SandboxArgs};
-use proxydash::clipboard::{self, ClipboardMode};
-use proxydash::config::{ConfigError, Settings};
-use proxydash::effects::{DEFAULT_MY_IP_URL, Effects};
-use proxydash::run::{Exit, Input};
-use proxydash::sandbox::{FaultSpec, Sandbox, SandboxConfig};
-use proxydash::throttle::StateFile;
-use proxydash::{fetcher, run, term};
-use std::io::IsTerminal;
+use proxydash::sandbox::{FaultSpec, SandboxConfig};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 fn main() -> ExitCode {
@@ -34,7 +22,8 @@ fn main() -> ExitCode {
     runtime.block_on(async move {
         match &cli.command {
             Some(Command::Sandbox(args)) => sandbox(&cli, args).await,
-            None => dashboard(&cli).await,
+            Some(Command::Config(command)) => proxydash::config::command::run(&cli, command),
+            None => proxydash::dashboard::run(&cli).await,
         }
     })
 }
@@ -61,6 +50,7 @@ async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {
         seed: args.seed.clone(),
         ..SandboxConfig::default()
     };
+    // The global --token names the token the sandbox accepts.
     if let Some(token) = &cli.connection.token {
         config.token = token.clone();
     }
@@ -71,113 +61,4 @@ async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-async fn dashboard(cli: &Cli) -> ExitCode {
-    // The sandbox lives as long as this function: dropping the handle stops it.
-    let mut _sandbox = None;
-    let settings = if cli.demo {
-        let config = SandboxConfig {
-            listen: ([127, 0, 0, 1], 0).into(),
-            ..SandboxConfig::default()
-        };
-        match Sandbox::start(config).await {
-            Ok(handle) => {
-                let settings = Settings::demo(cli, handle.base_url(), handle.token());
-                _sandbox = Some(handle);
-                settings
-            }
-            Err(e) => {
-                eprintln!("proxydash: cannot start the demo sandbox: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
-    } else {
-        match Settings::resolve(cli) {
-            Ok(s) => s,
-            Err(e @ (ConfigError::NoAccount | ConfigError::Invalid(_))) => {
-                eprintln!("proxydash: {e}");
-                return ExitCode::from(2);
-            }
-        }
-    };
-    let client = match ApiClient::new(settings.client_config()) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("proxydash: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    // Checked after the settings and the client, so a missing account is reported as such even in a pipe.
-    if !std::io::stdout().is_terminal() {
-        eprintln!("proxydash: standard output is not a terminal; the dashboard needs one.");
-        return ExitCode::from(2);
-    }
-    let mut effects = Effects::new(
-        fetcher::spawn(client, fetcher::DEFAULT_CONCURRENCY),
-        clipboard::for_mode(ClipboardMode::Auto),
-        DEFAULT_MY_IP_URL.into(),
-        StateFile::default_location()
-            .map(|f| (f, format!("{} {}", settings.base_url, settings.profile))),
-    );
-    let clock: Clock = Arc::new(chrono::Utc::now);
-    let mut app = App::new(
-        AppSettings {
-            profile: settings.profile.clone(),
-            base_url: settings.base_url.clone(),
-            demo: cli.demo,
-            refresh: settings.refresh,
-            mouse: settings.mouse,
-        },
-        clock.clone(),
-    );
-    app.set_utc_offset(*chrono::Local::now().offset());
-    let (mut terminal, guard) = match term::enter(settings.mouse) {
-        Ok(t) => t,
-        Err(e) => {
-            term::restore();
-            eprintln!("proxydash: cannot set up the terminal: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let input = futures::stream::select(
-        EventStream::new().map(|e| e.map(Input::Terminal)),
-        signals().map(Ok),
-    );
-    let outcome = run::run(&mut terminal, &mut app, input, &mut effects, &clock).await;
-    drop(guard);
-    match outcome {
-        Ok(Exit::Quit | Exit::InputClosed) => ExitCode::SUCCESS,
-        Ok(Exit::Signal(n)) => ExitCode::from((128 + n) as u8),
-        Err(e) => {
-            eprintln!("proxydash: terminal error: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// SIGINT, SIGTERM and SIGHUP as a stream of [`Input::Signal`], so the loop can restore the
-/// terminal and exit with 128 + the signal's number.
-fn signals() -> impl futures::Stream<Item = Input> + Unpin {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    for (kind, number) in [
-        (SignalKind::interrupt(), 2),
-        (SignalKind::terminate(), 15),
-        (SignalKind::hangup(), 1),
-    ] {
-        if let Ok(mut stream) = signal(kind) {
-            let tx = tx.clone();
-            tokio::spawn(async move {
-                while stream.recv().await.is_some() {
-                    if tx.send(Input::Signal(number)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-    }
-    Box::pin(futures::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|input| (input, rx))
-    }))
 }

@@ -27,7 +27,7 @@ pub enum Input {
 }
 
 /// How the loop ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Exit {
     /// The user quit.
     Quit,
@@ -35,6 +35,8 @@ pub enum Exit {
     InputClosed,
     /// A signal asked us to end; the process should exit with 128 + the number.
     Signal(i32),
+    /// The user picked another profile: reconnect with it.
+    SwitchProfile(String),
 }
 
 pub async fn run<B, I>(

@@ -11,6 +11,51 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// The zone of the server's wall clock: a fixed offset (`UTC`, `+02:00`) or an IANA zone
+/// name (`Europe/Berlin`), which follows daylight saving time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServerZone {
+    Fixed(FixedOffset),
+    Named(chrono_tz::Tz),
+}
+
+impl Default for ServerZone {
+    fn default() -> Self {
+        ServerZone::Fixed(FixedOffset::east_opt(0).expect("zero is a valid offset"))
+    }
+}
+
+impl std::str::FromStr for ServerZone {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let t = s.trim();
+        if t.eq_ignore_ascii_case("utc") || t.eq_ignore_ascii_case("z") || t.is_empty() {
+            return Ok(Self::default());
+        }
+        if let Ok(offset) = t.parse::<FixedOffset>() {
+            return Ok(ServerZone::Fixed(offset));
+        }
+        t.parse::<chrono_tz::Tz>().map(ServerZone::Named).map_err(|_| {
+            format!("unknown time zone {t:?}: use UTC, an offset like +02:00, or a name like Europe/Berlin")
+        })
+    }
+}
+
+impl ServerZone {
+    /// The server's wall-clock time as a UTC instant. A time that the zone skips or repeats
+    /// (a daylight-saving change) takes the earlier reading, which at worst shows a
+    /// countdown an hour long that the server then shortens.
+    pub fn to_utc(&self, at: NaiveDateTime) -> DateTime<Utc> {
+        match self {
+            ServerZone::Fixed(offset) => server_time_to_utc(at, *offset),
+            ServerZone::Named(tz) => match tz.from_local_datetime(&at).earliest() {
+                Some(t) => t.with_timezone(&Utc),
+                None => Utc.from_utc_datetime(&at),
+            },
+        }
+    }
+}
+
 /// The server's wall-clock time as a UTC instant, given the server's offset from UTC.
 pub fn server_time_to_utc(at: NaiveDateTime, server_offset: FixedOffset) -> DateTime<Utc> {
     match server_offset.from_local_datetime(&at).single() {
@@ -164,6 +209,27 @@ mod tests {
             server_time_to_utc(naive, FixedOffset::east_opt(0).unwrap()),
             t("2026-11-22 16:05:00")
         );
+    }
+
+    #[test]
+    fn zones_parse_and_convert() {
+        let naive =
+            NaiveDateTime::parse_from_str("2026-07-01 12:00:00", "%Y-%m-%d %H:%M:%S").unwrap();
+        assert_eq!(
+            "UTC".parse::<ServerZone>().unwrap().to_utc(naive),
+            t("2026-07-01 12:00:00")
+        );
+        assert_eq!(
+            "+03:00".parse::<ServerZone>().unwrap().to_utc(naive),
+            t("2026-07-01 09:00:00")
+        );
+        // Berlin is UTC+2 in summer and UTC+1 in winter.
+        let berlin: ServerZone = "Europe/Berlin".parse().unwrap();
+        assert_eq!(berlin.to_utc(naive), t("2026-07-01 10:00:00"));
+        let winter =
+            NaiveDateTime::parse_from_str("2026-12-01 12:00:00", "%Y-%m-%d %H:%M:%S").unwrap();
+        assert_eq!(berlin.to_utc(winter), t("2026-12-01 11:00:00"));
+        assert!("Mars/Olympus".parse::<ServerZone>().is_err());
     }
 
     #[test]

@@ -62,3 +62,123 @@ fn help_lists_the_demo_and_the_sandbox() {
         "{help}"
     );
 }
+
+fn config_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("proxydash-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("config.toml");
+    std::fs::write(&path, text).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    path
+}
+
+fn show(cmd: &mut Command) -> String {
+    let out = cmd.args(["config", "show"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+const PROFILES: &str = r#"
+default_profile = "main"
+[profiles.main]
+base_url = "https://main.example"
+token = "sentinel-profile-token"
+refresh = 10
+[profiles.monitor]
+base_url = "https://monitor.example"
+login = "watcher"
+password = "sentinel-profile-password"
+read_only = true
+"#;
+
+#[test]
+fn environment_beats_the_profile_and_flags_beat_the_environment() {
+    let path = config_file("precedence", PROFILES);
+    let profile_only = show(proxydash().arg("--config").arg(&path));
+    assert!(
+        profile_only.contains("base_url = https://main.example"),
+        "{profile_only}"
+    );
+    assert!(profile_only.contains("refresh = 10s"), "{profile_only}");
+
+    let env = show(
+        proxydash()
+            .arg("--config")
+            .arg(&path)
+            .env("PROXYDASH_BASE_URL", "https://env.example")
+            .env("PROXYDASH_PROFILE", "monitor"),
+    );
+    assert!(env.contains("profile = monitor"), "{env}");
+    assert!(env.contains("base_url = https://env.example"), "{env}");
+    assert!(env.contains("read_only = true"), "{env}");
+    assert!(env.contains("credentials = login watcher"), "{env}");
+
+    let flag = show(
+        proxydash()
+            .arg("--config")
+            .arg(&path)
+            .env("PROXYDASH_BASE_URL", "https://env.example")
+            .args(["--base-url", "https://flag.example", "--refresh", "0"]),
+    );
+    assert!(flag.contains("base_url = https://flag.example"), "{flag}");
+    assert!(flag.contains("refresh = off"), "{flag}");
+    // Defaults fill what nobody set.
+    assert!(
+        flag.contains("timeout = 30s") && flag.contains("connect_timeout = 5s"),
+        "{flag}"
+    );
+    // Secrets are never printed.
+    for out in [profile_only, env, flag] {
+        assert!(!out.contains("sentinel"), "{out}");
+    }
+}
+
+#[test]
+fn config_init_writes_a_private_example_once_and_path_names_it() {
+    let dir = std::env::temp_dir().join(format!("proxydash-cli-init-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("proxydash/config.toml");
+    let named = proxydash()
+        .env("XDG_CONFIG_HOME", &dir)
+        .args(["config", "path"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&named.stdout).trim(),
+        path.display().to_string()
+    );
+    let first = proxydash()
+        .env("XDG_CONFIG_HOME", &dir)
+        .args(["config", "init"])
+        .output()
+        .unwrap();
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+    let second = proxydash()
+        .env("XDG_CONFIG_HOME", &dir)
+        .args(["config", "init"])
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    assert!(String::from_utf8_lossy(&second.stderr).contains("already exists"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

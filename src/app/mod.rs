@@ -322,6 +322,11 @@ impl App {
         &self.status
     }
 
+    /// Tells the user something that is not a failure of a request, in the status line.
+    pub fn notify(&mut self, line: impl AsRef<str>) {
+        self.status.notify(line.as_ref());
+    }
+
     /// Requests sent and not answered yet.
     pub fn in_flight(&self) -> usize {
         self.in_flight.len()

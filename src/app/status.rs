@@ -49,6 +49,9 @@ pub fn error_line(request: &Request, error: &ApiError, profile: &str) -> String 
 pub struct StatusLine {
     /// Pending failures, oldest first.
     errors: Vec<(Request, String)>,
+    /// The latest thing the user should know that is not a failure ("sent to the terminal
+    /// clipboard", a warning about the config file); shown while no failure is pending.
+    notice: Option<String>,
 }
 
 impl StatusLine {
@@ -65,9 +68,19 @@ impl StatusLine {
 
     /// Esc: dismiss every message.
     pub fn dismiss(&mut self) -> bool {
-        let had = !self.errors.is_empty();
+        let had = !self.errors.is_empty() || self.notice.is_some();
         self.errors.clear();
+        self.notice = None;
         had
+    }
+
+    /// Shows `line` (sanitised) until another notice replaces it or Esc dismisses it.
+    pub fn notify(&mut self, line: &str) {
+        self.notice = Some(crate::ui::text::sanitize(line).into_owned());
+    }
+
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
     }
 
     /// The newest failure and how many others are pending.
@@ -78,7 +91,7 @@ impl StatusLine {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.errors.is_empty()
+        self.errors.is_empty() && self.notice.is_none()
     }
 }
 

@@ -123,11 +123,22 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let line = match app.status().current() {
         Some((msg, more)) => {
-            let mut spans = vec![Span::styled(format!(" ✗ {msg}"), theme.error_line)];
-            if more > 0 {
-                spans.push(Span::styled(format!("  (+{more} more)"), theme.dim));
-            }
-            Line::from(spans)
+            // The count goes on the right and the message gives way, so "(+2 more)" is
+            // never cut off on a narrow screen.
+            let more = if more > 0 {
+                format!("  (+{more} more)")
+            } else {
+                String::new()
+            };
+            let room = usize::from(area.width).saturating_sub(3 + more.chars().count());
+            let msg = text::truncate(msg, room);
+            Line::from(vec![
+                Span::styled(format!(" ✗ {msg}"), theme.error_line),
+                Span::styled(more, theme.dim),
+            ])
+        }
+        None if let Some(notice) = app.status().notice() => {
+            Line::from(Span::styled(format!(" ● {notice}"), theme.dim))
         }
         None if app.in_flight() > 0 => Line::from(Span::styled(" Loading…", theme.dim)),
         None => Line::from(Span::styled(" ✓ Up to date", theme.dim)),

@@ -54,6 +54,16 @@ pub fn sanitize(s: &str) -> Cow<'_, str> {
 }
 
 /// `1234567` → `1,234,567`.
+/// `s` cut to at most `width` characters, ending in `…` when cut.
+pub fn truncate(s: &str, width: usize) -> Cow<'_, str> {
+    if s.chars().count() <= width {
+        return Cow::Borrowed(s);
+    }
+    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    Cow::Owned(out)
+}
+
 pub fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);

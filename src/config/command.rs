@@ -1,0 +1,105 @@
+//! `proxydash config path | init | show`.
+
+use super::{Settings, file};
+use crate::api::Credentials;
+use crate::cli::{Cli, ConfigCommand};
+use std::process::ExitCode;
+
+pub fn run(cli: &Cli, command: &ConfigCommand) -> ExitCode {
+    let path = cli.connection.config.clone().or_else(file::default_path);
+    match command {
+        ConfigCommand::Path => match path {
+            Some(p) => {
+                println!("{}", p.display());
+                ExitCode::SUCCESS
+            }
+            None => {
+                eprintln!(
+                    "proxydash: no config location: set HOME or XDG_CONFIG_HOME, or pass --config"
+                );
+                ExitCode::from(2)
+            }
+        },
+        ConfigCommand::Init => {
+            let Some(path) = path else {
+                eprintln!(
+                    "proxydash: no config location: set HOME or XDG_CONFIG_HOME, or pass --config"
+                );
+                return ExitCode::from(2);
+            };
+            if let Some(dir) = path.parent()
+                && let Err(e) = std::fs::create_dir_all(dir)
+            {
+                eprintln!("proxydash: cannot create {}: {e}", dir.display());
+                return ExitCode::FAILURE;
+            }
+            match crate::files::write_new(&path, file::EXAMPLE.as_bytes()) {
+                Ok(()) => {
+                    println!("wrote {}", path.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    eprintln!(
+                        "proxydash: {} already exists; not overwritten",
+                        path.display()
+                    );
+                    ExitCode::FAILURE
+                }
+                Err(e) => {
+                    eprintln!("proxydash: cannot write {}: {e}", path.display());
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        ConfigCommand::Show => match Settings::resolve(cli) {
+            Ok(s) => {
+                print!("{}", describe(&s));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("proxydash: {e}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+/// The resolved settings, secrets left out, one `key = value` per line.
+pub fn describe(s: &Settings) -> String {
+    let credentials = match &s.credentials {
+        Credentials::Token(_) => "token".to_owned(),
+        Credentials::Login {
+            login, separator, ..
+        } => format!("login {login} (separator {separator:?})"),
+    };
+    let mut out = String::new();
+    let mut line = |k: &str, v: String| out.push_str(&format!("{k} = {v}\n"));
+    line(
+        "config",
+        s.config_path
+            .as_ref()
+            .map_or("none".into(), |p| p.display().to_string()),
+    );
+    line("profile", s.profile.clone());
+    line("base_url", s.base_url.clone());
+    line("credentials", credentials);
+    line(
+        "refresh",
+        s.refresh
+            .map_or("off".into(), |d| format!("{}s", d.as_secs())),
+    );
+    line("read_only", s.read_only.to_string());
+    line("server_timezone", format!("{:?}", s.server_zone));
+    line("clipboard", format!("{:?}", s.clipboard).to_lowercase());
+    line("theme", format!("{:?}", s.theme).to_lowercase());
+    line("no_color", s.no_color.to_string());
+    line("timeout", format!("{}s", s.request_timeout.as_secs()));
+    line(
+        "connect_timeout",
+        format!("{}s", s.connect_timeout.as_secs()),
+    );
+    for w in &s.warnings {
+        line("warning", w.clone());
+    }
+    out
+}

@@ -1,0 +1,175 @@
+//! The config file: TOML at `$XDG_CONFIG_HOME/proxydash/config.toml` (or `--config`), with
+//! named profiles, one per account.
+//!
+//! Unknown keys are errors, so a typo (`tokne = …`) is reported instead of silently
+//! ignored. A file that holds a secret (`token` or `password`) and can be read by group or
+//! others gets a warning naming the file and the `chmod` that fixes it.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    /// The profile used when none is named.
+    pub default_profile: Option<String>,
+    #[serde(default)]
+    pub profiles: BTreeMap<String, Profile>,
+}
+
+/// One account and how to show it. Every key is optional; flags and environment variables
+/// override them.
+#[derive(Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    pub base_url: Option<String>,
+    /// The API token from the account area.
+    pub token: Option<String>,
+    /// A command whose standard output is the token (`pass show reseller/token`).
+    pub token_command: Option<String>,
+    pub login: Option<String>,
+    pub password: Option<String>,
+    /// A command whose standard output is the password.
+    pub password_command: Option<String>,
+    /// Put between login and password before base64 (`:` as the spec says).
+    pub separator: Option<String>,
+    /// Seconds between automatic refreshes; 0 turns them off.
+    pub refresh: Option<u64>,
+    /// The zone of the server's clock, for the 429 times: `UTC`, `+02:00`, `Europe/Berlin`.
+    pub server_timezone: Option<String>,
+    /// `auto`, `system`, `osc52` or `off`.
+    pub clipboard: Option<String>,
+    /// Where "this machine's public IP" is looked up (plain-text answer).
+    pub my_ip_url: Option<String>,
+    /// `dark` or `light`.
+    pub theme: Option<String>,
+    /// Turn every write action off.
+    pub read_only: Option<bool>,
+    pub allow_insecure_http: Option<bool>,
+    pub mouse: Option<bool>,
+    pub timeout: Option<u64>,
+    pub connect_timeout: Option<u64>,
+}
+
+impl std::fmt::Debug for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hidden = |v: &Option<String>| v.as_ref().map(|_| "[redacted]");
+        f.debug_struct("Profile")
+            .field("base_url", &self.base_url)
+            .field("token", &hidden(&self.token))
+            .field("token_command", &self.token_command)
+            .field("login", &self.login)
+            .field("password", &hidden(&self.password))
+            .field("password_command", &self.password_command)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `$XDG_CONFIG_HOME/proxydash/config.toml`, or `~/.config/proxydash/config.toml`.
+pub fn default_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("proxydash").join("config.toml"))
+}
+
+/// Reads the file; a missing file is an empty config (proxydash works without one).
+pub fn load(path: &Path) -> Result<Option<(FileConfig, Vec<String>)>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let config: FileConfig =
+        toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
+    let mut warnings = Vec::new();
+    if holds_secret(&config) && readable_by_others(path) {
+        warnings.push(format!(
+            "{} holds a secret and can be read by other users: run chmod 600 {}",
+            path.display(),
+            path.display()
+        ));
+    }
+    Ok(Some((config, warnings)))
+}
+
+fn holds_secret(config: &FileConfig) -> bool {
+    config
+        .profiles
+        .values()
+        .any(|p| p.token.is_some() || p.password.is_some())
+}
+
+#[cfg(unix)]
+fn readable_by_others(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o077 != 0)
+}
+
+#[cfg(not(unix))]
+fn readable_by_others(_: &Path) -> bool {
+    false
+}
+
+/// The file `proxydash config init` writes.
+pub const EXAMPLE: &str = r#"# proxydash configuration. Flags and PROXYDASH_* environment variables override what
+# is set here; `proxydash --profile NAME` picks a profile, default_profile otherwise.
+
+default_profile = "main"
+
+[profiles.main]
+base_url = "https://reseller.example.com"
+# The API token from the account area ("Generate API token"). Better: keep it in a
+# password manager and name the command that prints it.
+# token = "..."
+token_command = "pass show reseller/main-token"
+# Or a login and password (sent as base64 of login:password):
+# login = "alice"
+# password_command = "pass show reseller/alice"
+# separator = ":"
+refresh = 30                    # seconds between automatic refreshes; 0 = off
+server_timezone = "UTC"         # the server's clock, for IP-list refresh times: "+02:00", "Europe/Berlin"
+clipboard = "auto"              # auto, system, osc52 (over SSH), off
+# my_ip_url = "https://api.ipify.org"
+theme = "dark"                  # dark or light; NO_COLOR turns colour off
+read_only = false               # true: no ordering, binding, password or refresh actions
+
+# A monitoring screen that must never change anything:
+[profiles.monitor]
+base_url = "https://reseller.example.com"
+token_command = "pass show reseller/monitor-token"
+read_only = true
+refresh = 15
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_example_parses() {
+        let config: FileConfig = toml::from_str(EXAMPLE).unwrap();
+        assert_eq!(config.default_profile.as_deref(), Some("main"));
+        assert_eq!(config.profiles.len(), 2);
+        assert_eq!(config.profiles["monitor"].read_only, Some(true));
+    }
+
+    #[test]
+    fn a_typo_is_an_error_naming_the_key() {
+        let err = toml::from_str::<FileConfig>("[profiles.a]\ntokne = \"x\"\n").unwrap_err();
+        assert!(err.message().contains("tokne"), "{}", err.message());
+    }
+
+    #[test]
+    fn debug_hides_secrets() {
+        let p = Profile {
+            token: Some("sentinel-token".into()),
+            password: Some("sentinel-pw".into()),
+            ..Profile::default()
+        };
+        let shown = format!("{p:?}");
+        assert!(!shown.contains("sentinel"), "{shown}");
+    }
+}

@@ -1,0 +1,289 @@
+//! Settings: the command line, the environment, the config file's profile and the defaults,
+//! resolved once into one value.
+//!
+//! Precedence is flags, then environment variables (clap reads both, so they are one
+//! layer), then the profile, then defaults. Credentials are taken as a unit: a token or a
+//! login given by flag or environment replaces the profile's credentials entirely, so a
+//! profile's password is never sent with another login.
+//!
+//! Secrets are held as [`Secret`], so `Debug` of the settings never shows them.
+
+pub mod command;
+pub mod file;
+pub mod secrets;
+
+use crate::api::{ClientConfig, Credentials};
+use crate::cli::Cli;
+use crate::clipboard::ClipboardMode;
+use crate::effects::DEFAULT_MY_IP_URL;
+use crate::secret::Secret;
+use crate::throttle::ServerZone;
+use file::{FileConfig, Profile};
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub const DEFAULT_REFRESH_SECS: u64 = 30;
+pub const DEFAULT_CONNECT_TIMEOUT_SECS: u64 = 5;
+pub const DEFAULT_TIMEOUT_SECS: u64 = 30;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ThemeName {
+    #[default]
+    Dark,
+    Light,
+}
+
+impl std::str::FromStr for ThemeName {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "dark" | "default" => Ok(Self::Dark),
+            "light" => Ok(Self::Light),
+            other => Err(format!("unknown theme {other:?} (dark, light)")),
+        }
+    }
+}
+
+/// Everything the program needs to talk to one account and show it.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub profile: String,
+    pub base_url: String,
+    pub credentials: Credentials,
+    pub refresh: Option<Duration>,
+    pub mouse: bool,
+    pub connect_timeout: Duration,
+    pub request_timeout: Duration,
+    pub allow_insecure_http: bool,
+    pub read_only: bool,
+    pub server_zone: ServerZone,
+    pub clipboard: ClipboardMode,
+    pub my_ip_url: String,
+    pub theme: ThemeName,
+    /// `NO_COLOR` is set: no colour at all, state shown by bold, reverse and symbols.
+    pub no_color: bool,
+    /// Things the user should know (a config file readable by others); shown at start.
+    pub warnings: Vec<String>,
+    /// The profiles of the config file, for switching inside the dashboard.
+    pub profiles: Vec<String>,
+    pub config_path: Option<PathBuf>,
+}
+
+/// Why settings could not be made; shown to the user as it is, with exit status 2.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error(
+        "No account configured.\n\
+         Try the built-in sandbox:  proxydash --demo\n\
+         Or name an account with --base-url and --token (or --login and --password),\n\
+         or the variables PROXYDASH_BASE_URL and PROXYDASH_TOKEN (or PROXYDASH_LOGIN and PROXYDASH_PASSWORD),\n\
+         or a profile in the config file (proxydash config init writes an example)."
+    )]
+    NoAccount,
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl Settings {
+    /// Settings for a real account: flags and environment over the chosen profile.
+    pub fn resolve(cli: &Cli) -> Result<Self, ConfigError> {
+        Self::resolve_profile(cli, cli.connection.profile.as_deref())
+    }
+
+    /// Like [`Settings::resolve`] for a profile named by the caller (switching accounts in
+    /// the dashboard), still under the command line's flags.
+    pub fn resolve_profile(cli: &Cli, profile: Option<&str>) -> Result<Self, ConfigError> {
+        let (file, config_path, warnings) = read_file(cli)?;
+        let name = choose_profile(&file, profile, config_path.as_deref())?;
+        let p = file.profiles.get(&name).cloned().unwrap_or_default();
+        let credentials = credentials(cli, &p, &name)?;
+        let base_url = cli
+            .connection
+            .base_url
+            .clone()
+            .or_else(|| p.base_url.clone())
+            .filter(|u| !u.trim().is_empty())
+            .ok_or_else(|| {
+                ConfigError::Invalid(format!(
+                    "No base URL for profile {name}: pass --base-url, set PROXYDASH_BASE_URL, or set base_url in the profile"
+                ))
+            })?;
+        let mut settings = Self::with(cli, &p, name, base_url, credentials)?;
+        settings.warnings = warnings;
+        settings.profiles = file.profiles.keys().cloned().collect();
+        settings.config_path = config_path;
+        Ok(settings)
+    }
+
+    /// Settings for the in-process sandbox at `base_url`: the command line's look and feel,
+    /// no profile.
+    pub fn demo(cli: &Cli, base_url: String, token: &str) -> Result<Self, ConfigError> {
+        let credentials = Credentials::Token(Secret::new(token));
+        Self::with(
+            cli,
+            &Profile::default(),
+            "demo".into(),
+            base_url,
+            credentials,
+        )
+    }
+
+    fn with(
+        cli: &Cli,
+        p: &Profile,
+        profile: String,
+        base_url: String,
+        credentials: Credentials,
+    ) -> Result<Self, ConfigError> {
+        let c = &cli.connection;
+        let invalid = |what: &str, e: String| ConfigError::Invalid(format!("{what}: {e}"));
+        let refresh = cli.refresh.or(p.refresh).unwrap_or(DEFAULT_REFRESH_SECS);
+        let secs = |flag: Option<u64>, profile: Option<u64>, default: u64| {
+            Duration::from_secs(flag.or(profile).unwrap_or(default).max(1))
+        };
+        Ok(Self {
+            profile,
+            base_url,
+            credentials,
+            refresh: (refresh > 0).then(|| Duration::from_secs(refresh)),
+            mouse: cli.mouse || p.mouse.unwrap_or(false),
+            connect_timeout: secs(
+                c.connect_timeout,
+                p.connect_timeout,
+                DEFAULT_CONNECT_TIMEOUT_SECS,
+            ),
+            request_timeout: secs(c.timeout, p.timeout, DEFAULT_TIMEOUT_SECS),
+            allow_insecure_http: c.allow_insecure_http || p.allow_insecure_http.unwrap_or(false),
+            read_only: c.read_only || p.read_only.unwrap_or(false),
+            server_zone: match &p.server_timezone {
+                Some(z) => z.parse().map_err(|e| invalid("server_timezone", e))?,
+                None => ServerZone::default(),
+            },
+            clipboard: match cli.clipboard.as_ref().or(p.clipboard.as_ref()) {
+                Some(m) => m.parse().map_err(|e| invalid("clipboard", e))?,
+                None => ClipboardMode::default(),
+            },
+            my_ip_url: p
+                .my_ip_url
+                .clone()
+                .unwrap_or_else(|| DEFAULT_MY_IP_URL.into()),
+            theme: match cli.theme.as_ref().or(p.theme.as_ref()) {
+                Some(t) => t.parse().map_err(|e| invalid("theme", e))?,
+                None => ThemeName::default(),
+            },
+            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            warnings: Vec::new(),
+            profiles: Vec::new(),
+            config_path: None,
+        })
+    }
+
+    pub fn client_config(&self) -> ClientConfig {
+        ClientConfig {
+            connect_timeout: self.connect_timeout,
+            request_timeout: self.request_timeout,
+            allow_insecure_http: self.allow_insecure_http,
+            ..ClientConfig::new(self.base_url.clone(), self.credentials.clone())
+        }
+    }
+}
+
+/// The config file named by `--config`, or the default one; a missing default file is an
+/// empty config, a missing named one is an error.
+fn read_file(cli: &Cli) -> Result<(FileConfig, Option<PathBuf>, Vec<String>), ConfigError> {
+    let named = cli.connection.config.clone();
+    let path = named.clone().or_else(file::default_path);
+    let Some(path) = path else {
+        return Ok((FileConfig::default(), None, Vec::new()));
+    };
+    match file::load(&path).map_err(ConfigError::Invalid)? {
+        Some((config, warnings)) => Ok((config, Some(path), warnings)),
+        None if named.is_some() => Err(ConfigError::Invalid(format!(
+            "no config file at {}",
+            path.display()
+        ))),
+        None => Ok((FileConfig::default(), Some(path), Vec::new())),
+    }
+}
+
+fn choose_profile(
+    file: &FileConfig,
+    asked: Option<&str>,
+    path: Option<&std::path::Path>,
+) -> Result<String, ConfigError> {
+    if let Some(name) = asked {
+        if file.profiles.contains_key(name) || file.profiles.is_empty() && name == "default" {
+            return Ok(name.to_owned());
+        }
+        let known: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
+        return Err(ConfigError::Invalid(format!(
+            "no profile {name:?} in {} (profiles: {})",
+            path.map_or_else(|| "the config file".into(), |p| p.display().to_string()),
+            if known.is_empty() {
+                "none".into()
+            } else {
+                known.join(", ")
+            }
+        )));
+    }
+    if let Some(name) = &file.default_profile {
+        if !file.profiles.contains_key(name) {
+            return Err(ConfigError::Invalid(format!(
+                "default_profile {name:?} is not a profile of the config file"
+            )));
+        }
+        return Ok(name.clone());
+    }
+    Ok(match file.profiles.keys().next() {
+        Some(only) if file.profiles.len() == 1 => only.clone(),
+        _ => "default".into(),
+    })
+}
+
+fn credentials(cli: &Cli, p: &Profile, profile: &str) -> Result<Credentials, ConfigError> {
+    let c = &cli.connection;
+    let separator = p.separator.clone().unwrap_or_else(|| ":".into());
+    let login = |login: &str, password: Secret| Credentials::Login {
+        login: login.to_owned(),
+        password,
+        separator: separator.clone(),
+    };
+    let secret_of = |command: &str, what: &str| {
+        secrets::run(command, what)
+            .map_err(|e| ConfigError::Invalid(format!("profile {profile}: {e}")))
+    };
+    // Flags and environment first, as a unit.
+    if let Some(token) = c.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        return Ok(Credentials::Token(Secret::new(token)));
+    }
+    if let Some(name) = &c.login {
+        return match &c.password {
+            Some(pw) => Ok(login(name, Secret::new(pw.as_str()))),
+            None => Err(ConfigError::Invalid(
+                "--login needs a password: set PROXYDASH_PASSWORD (or --password)".into(),
+            )),
+        };
+    }
+    // Then the profile.
+    if let Some(token) = p.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        return Ok(Credentials::Token(Secret::new(token)));
+    }
+    if let Some(command) = &p.token_command {
+        return Ok(Credentials::Token(secret_of(command, "token")?));
+    }
+    if let Some(name) = &p.login {
+        if let Some(pw) = &p.password {
+            return Ok(login(name, Secret::new(pw.as_str())));
+        }
+        if let Some(command) = &p.password_command {
+            return Ok(login(name, secret_of(command, "password")?));
+        }
+        return Err(ConfigError::Invalid(format!(
+            "profile {profile} has a login but no password or password_command"
+        )));
+    }
+    Err(ConfigError::NoAccount)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,169 @@
+//! Precedence of flags, profile and defaults; the environment layer is tested through the
+//! binary in `tests/config.rs`, since it is process-wide.
+
+use super::*;
+use clap::Parser;
+use std::path::Path;
+
+fn temp_config(name: &str, text: &str, mode: u32) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("proxydash-config-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("config.toml");
+    std::fs::write(&path, text).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    path
+}
+
+/// Parses flags with no PROXYDASH_* variable able to leak in from the test's environment:
+/// every connection value the tests rely on is given explicitly or checked against the file.
+fn parse(config: &Path, args: &[&str]) -> Cli {
+    let mut all = vec!["proxydash", "--config", config.to_str().unwrap()];
+    all.extend_from_slice(args);
+    Cli::try_parse_from(all).unwrap()
+}
+
+const TWO_PROFILES: &str = r#"
+default_profile = "main"
+[profiles.main]
+base_url = "https://main.example"
+token = "main-token"
+refresh = 10
+theme = "light"
+clipboard = "osc52"
+server_timezone = "Europe/Berlin"
+[profiles.monitor]
+base_url = "https://monitor.example"
+login = "watcher"
+password = "pw"
+separator = "|"
+read_only = true
+"#;
+
+#[test]
+fn the_profile_fills_what_flags_leave_open() {
+    let path = temp_config("profile", TWO_PROFILES, 0o600);
+    let s = Settings::resolve(&parse(&path, &[])).unwrap();
+    assert_eq!(s.profile, "main");
+    assert_eq!(s.base_url, "https://main.example");
+    assert_eq!(s.credentials, Credentials::Token("main-token".into()));
+    assert_eq!(s.refresh, Some(Duration::from_secs(10)));
+    assert_eq!(s.theme, ThemeName::Light);
+    assert_eq!(s.clipboard, ClipboardMode::Osc52);
+    assert!(matches!(s.server_zone, ServerZone::Named(_)));
+    assert_eq!(s.profiles, vec!["main", "monitor"]);
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    assert!(!format!("{s:?}").contains("main-token"));
+}
+
+#[test]
+fn flags_beat_the_profile_and_defaults_fill_the_rest() {
+    let path = temp_config("flags", TWO_PROFILES, 0o600);
+    let cli = parse(
+        &path,
+        &[
+            "--token",
+            "flag-token",
+            "--refresh",
+            "0",
+            "--theme",
+            "dark",
+            "--base-url",
+            "https://flag.example",
+        ],
+    );
+    let s = Settings::resolve(&cli).unwrap();
+    assert_eq!(s.credentials, Credentials::Token("flag-token".into()));
+    assert_eq!(s.base_url, "https://flag.example");
+    assert_eq!(s.refresh, None);
+    assert_eq!(s.theme, ThemeName::Dark);
+    assert_eq!(s.request_timeout, Duration::from_secs(DEFAULT_TIMEOUT_SECS));
+    assert_eq!(
+        s.connect_timeout,
+        Duration::from_secs(DEFAULT_CONNECT_TIMEOUT_SECS)
+    );
+}
+
+#[test]
+fn a_named_profile_with_login_and_separator() {
+    let path = temp_config("named", TWO_PROFILES, 0o600);
+    let s = Settings::resolve(&parse(&path, &["--profile", "monitor"])).unwrap();
+    assert!(s.read_only);
+    assert_eq!(
+        s.credentials,
+        Credentials::Login {
+            login: "watcher".into(),
+            password: "pw".into(),
+            separator: "|".into()
+        }
+    );
+    let err = Settings::resolve(&parse(&path, &["--profile", "nope"])).unwrap_err();
+    assert!(err.to_string().contains("main, monitor"), "{err}");
+}
+
+#[test]
+fn token_command_supplies_the_token() {
+    let path = temp_config(
+        "command",
+        "[profiles.p]\nbase_url = \"https://x.example\"\ntoken_command = \"printf 'from-command\\\\n'\"\n",
+        0o600,
+    );
+    let s = Settings::resolve(&parse(&path, &[])).unwrap();
+    assert_eq!(s.credentials, Credentials::Token("from-command".into()));
+    let failing = temp_config(
+        "failing",
+        "[profiles.p]\nbase_url = \"https://x.example\"\ntoken_command = \"exit 4\"\n",
+        0o600,
+    );
+    let err = Settings::resolve(&parse(&failing, &[])).unwrap_err();
+    assert!(
+        err.to_string().contains("profile p: the token command"),
+        "{err}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_secret_readable_by_others_is_warned_about() {
+    let path = temp_config("perm", TWO_PROFILES, 0o644);
+    let s = Settings::resolve(&parse(&path, &[])).unwrap();
+    assert_eq!(s.warnings.len(), 1);
+    assert!(
+        s.warnings[0].contains(&format!("chmod 600 {}", path.display())),
+        "{:?}",
+        s.warnings
+    );
+    // Without a secret in it, the same mode is fine.
+    let path = temp_config(
+        "perm-ok",
+        "[profiles.p]\nbase_url = \"https://x\"\ntoken_command = \"echo t\"\n",
+        0o644,
+    );
+    assert!(
+        Settings::resolve(&parse(&path, &[]))
+            .unwrap()
+            .warnings
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_named_config_file_must_exist() {
+    let missing = std::env::temp_dir().join("proxydash-no-such-dir/config.toml");
+    let err = Settings::resolve(&parse(&missing, &["--token", "t"])).unwrap_err();
+    assert!(err.to_string().contains("no config file"), "{err}");
+}
+
+#[test]
+fn bad_values_name_their_key() {
+    let path = temp_config(
+        "bad",
+        "[profiles.p]\nbase_url = \"https://x\"\ntoken = \"t\"\ntheme = \"neon\"\n",
+        0o600,
+    );
+    let err = Settings::resolve(&parse(&path, &[])).unwrap_err();
+    assert!(err.to_string().starts_with("theme:"), "{err}");
+}
