@@ -40,6 +40,11 @@ pub struct Cli {
     #[arg(long, value_name = "MODE")]
     pub clipboard: Option<String>,
 
+    /// Where diagnostics go [default: proxydash.log in the state directory]; the level comes
+    /// from PROXYDASH_LOG (info, debug, trace).
+    #[arg(long, value_name = "PATH", global = true)]
+    pub log_file: Option<PathBuf>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

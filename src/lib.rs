@@ -15,6 +15,7 @@ pub mod effects;
 pub mod fetcher;
 pub mod files;
 pub mod headless;
+pub mod logging;
 pub mod run;
 pub mod sandbox;
 pub mod secret;

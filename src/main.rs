@@ -9,6 +9,14 @@ use std::time::Duration;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Logging is a convenience: without a writable log file the program still runs.
+    if let Some(path) = cli
+        .log_file
+        .clone()
+        .or_else(proxydash::logging::default_path)
+    {
+        let _ = proxydash::logging::init(&path);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

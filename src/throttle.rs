@@ -41,6 +41,16 @@ impl std::str::FromStr for ServerZone {
     }
 }
 
+impl std::fmt::Display for ServerZone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServerZone::Fixed(o) if o.local_minus_utc() == 0 => f.write_str("UTC"),
+            ServerZone::Fixed(o) => write!(f, "{o}"),
+            ServerZone::Named(tz) => f.write_str(tz.name()),
+        }
+    }
+}
+
 impl ServerZone {
     /// The server's wall-clock time as a UTC instant. A time that the zone skips or repeats
     /// (a daylight-saving change) takes the earlier reading, which at worst shows a

@@ -125,6 +125,24 @@ impl ApiError {
         }
     }
 
+    /// The HTTP status the server answered with; `None` when no answer came.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::Unauthenticated => Some(401),
+            Self::InvalidAuthorizationHeader
+            | Self::InvalidCredentialsFormat
+            | Self::ClientIdNotFound { .. } => Some(400),
+            Self::Unprocessable { .. } => Some(422),
+            Self::Throttled { .. } => Some(429),
+            Self::Http { status, .. } => Some(*status),
+            Self::Decode { .. } => Some(200),
+            Self::Timeout { .. }
+            | Self::Connect { .. }
+            | Self::Transport { .. }
+            | Self::Config(_) => None,
+        }
+    }
+
     /// The 422 kind, if this is a 422.
     pub fn unprocessable(&self) -> Option<Unprocessable> {
         match self {

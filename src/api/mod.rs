@@ -340,7 +340,7 @@ impl ApiClient {
                 builder = builder.body(body.clone());
             }
             let result = self.exchange(builder, &url).await;
-            let _elapsed = started.elapsed();
+            log_exchange(request, attempt, started.elapsed(), &result);
             match result {
                 Err(e)
                     if attempt < attempts
@@ -410,6 +410,32 @@ impl ApiClient {
                 url: shown,
                 cause: root_cause(&e),
             }
+        }
+    }
+}
+
+/// One line per attempt: method, path, status (or what failed) and duration. Never headers
+/// or bodies: they carry the token and passwords.
+fn log_exchange(
+    request: &Request,
+    attempt: u32,
+    took: Duration,
+    result: &Result<bytes::Bytes, ApiError>,
+) {
+    let ms = took.as_millis() as u64;
+    let (method, path) = (request.method(), request.path());
+    match result {
+        Ok(body) => tracing::info!(
+            method,
+            path,
+            status = 200,
+            ms,
+            bytes = body.len(),
+            attempt,
+            "request"
+        ),
+        Err(e) => {
+            tracing::warn!(method, path, status = e.status().unwrap_or(0), ms, attempt, error = %e, "request failed")
         }
     }
 }

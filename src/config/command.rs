@@ -89,7 +89,7 @@ pub fn describe(s: &Settings) -> String {
             .map_or("off".into(), |d| format!("{}s", d.as_secs())),
     );
     line("read_only", s.read_only.to_string());
-    line("server_timezone", format!("{:?}", s.server_zone));
+    line("server_timezone", s.server_zone.to_string());
     line("clipboard", format!("{:?}", s.clipboard).to_lowercase());
     line("theme", format!("{:?}", s.theme).to_lowercase());
     line("no_color", s.no_color.to_string());

@@ -1,0 +1,45 @@
+//! Diagnostics to a log file, never to the terminal the dashboard draws on.
+//!
+//! `--log-file PATH`, or `proxydash.log` in the state directory; the level comes from
+//! `PROXYDASH_LOG` (`info` by default; `debug`, `trace`, or any `tracing` filter such as
+//! `proxydash=debug`). The file is created `0600` and appended to.
+//!
+//! What is logged is chosen so that no secret can appear: each request as method, path,
+//! status and duration (never headers or bodies, which carry the token and passwords), and
+//! errors through their `Display`, which holds no credentials.
+
+use std::fs::OpenOptions;
+use std::path::{Path, PathBuf};
+use tracing_subscriber::EnvFilter;
+
+/// The log file when none is named.
+pub fn default_path() -> Option<PathBuf> {
+    crate::files::state_dir().map(|d| d.join("proxydash.log"))
+}
+
+/// Starts logging to `path`. Fails quietly (returning why) so that a read-only state
+/// directory does not stop the dashboard.
+pub fn init(path: &Path) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let file = options
+        .open(path)
+        .map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?;
+    let filter =
+        EnvFilter::try_from_env("PROXYDASH_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::sync::Mutex::new(file))
+        .with_ansi(false)
+        .try_init()
+        .map_err(|e| format!("cannot start logging: {e}"))
+}
