@@ -76,9 +76,11 @@ pub fn describe(s: &Settings) -> String {
     let mut line = |k: &str, v: String| out.push_str(&format!("{k} = {v}\n"));
     line(
         "config",
-        s.config_path
-            .as_ref()
-            .map_or("none".into(), |p| p.display().to_string()),
+        match &s.config_path {
+            Some(p) if p.exists() => p.display().to_string(),
+            Some(p) => format!("{} (not found; defaults apply)", p.display()),
+            None => "none".into(),
+        },
     );
     line("profile", s.profile.clone());
     line("base_url", s.base_url.clone());
