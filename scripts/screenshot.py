@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Screenshots of the real dashboard for the README.
+
+Runs `proxydash --demo` in a detached tmux session, presses the keys of each shot, captures
+the pane with its colours (`tmux capture-pane -e`) and renders the cells as an SVG: no
+image library needed, and the README shows exactly what the terminal showed.
+
+    python3 scripts/screenshot.py            # writes assets/screenshots/*.svg
+"""
+import html
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "assets", "screenshots")
+COLS, ROWS = 120, 36
+CELL_W, CELL_H = 8.4, 17
+SESSION = "proxydash-shot"
+
+# (file name, keys to press before the shot)
+SHOTS = [
+    ("services", []),
+    ("products", ["2"]),
+    ("billing", ["3"]),
+    ("network", ["4"]),
+    ("usage", ["5"]),
+]
+
+PALETTE16 = [
+    "#1e1e1e", "#cd3131", "#0dbc79", "#e5e510", "#2472c8", "#bc3fbc", "#11a8cd", "#e5e5e5",
+    "#666666", "#f14c4c", "#23d18b", "#f5f543", "#3b8eea", "#d670d6", "#29b8db", "#ffffff",
+]
+FG, BG = "#d4d4d4", "#1e1e1e"
+
+
+def color256(n):
+    if n < 16:
+        return PALETTE16[n]
+    if n < 232:
+        n -= 16
+        steps = [0, 95, 135, 175, 215, 255]
+        return "#%02x%02x%02x" % (steps[n // 36], steps[(n // 6) % 6], steps[n % 6])
+    v = 8 + (n - 232) * 10
+    return "#%02x%02x%02x" % (v, v, v)
+
+
+def parse(lines):
+    """ANSI lines → rows of (char, fg, bg, bold)."""
+    rows = []
+    sgr = re.compile(r"\x1b\[([0-9;]*)m")
+    for line in lines:
+        fg, bg, bold, rev = FG, BG, False, False
+        cells = []
+        pos = 0
+        while pos < len(line):
+            m = sgr.match(line, pos)
+            if m:
+                codes = [int(c) if c else 0 for c in m.group(1).split(";")]
+                i = 0
+                while i < len(codes):
+                    c = codes[i]
+                    if c == 0:
+                        fg, bg, bold, rev = FG, BG, False, False
+                    elif c == 1:
+                        bold = True
+                    elif c == 22:
+                        bold = False
+                    elif c == 7:
+                        rev = True
+                    elif c == 27:
+                        rev = False
+                    elif 30 <= c <= 37:
+                        fg = PALETTE16[c - 30]
+                    elif 90 <= c <= 97:
+                        fg = PALETTE16[c - 90 + 8]
+                    elif 40 <= c <= 47:
+                        bg = PALETTE16[c - 40]
+                    elif 100 <= c <= 107:
+                        bg = PALETTE16[c - 100 + 8]
+                    elif c == 39:
+                        fg = FG
+                    elif c == 49:
+                        bg = BG
+                    elif c in (38, 48) and i + 1 < len(codes):
+                        if codes[i + 1] == 5 and i + 2 < len(codes):
+                            col = color256(codes[i + 2])
+                            i += 2
+                        elif codes[i + 1] == 2 and i + 4 < len(codes):
+                            col = "#%02x%02x%02x" % tuple(codes[i + 2:i + 5])
+                            i += 4
+                        else:
+                            col = None
+                        if col:
+                            if c == 38:
+                                fg = col
+                            else:
+                                bg = col
+                    i += 1
+                pos = m.end()
+                continue
+            ch = line[pos]
+            pos += 1
+            if ch == "\x1b":
+                continue
+            f, b = (bg, fg) if rev else (fg, bg)
+            cells.append((ch, f, b, bold))
+        rows.append(cells)
+    return rows
+
+
+def svg(rows):
+    w, h = COLS * CELL_W, ROWS * CELL_H
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
+        f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" '
+        f'font-size="14">',
+        f'<rect width="100%" height="100%" fill="{BG}"/>',
+    ]
+    for y, cells in enumerate(rows[:ROWS]):
+        for x, (ch, f, b, bold) in enumerate(cells[:COLS]):
+            if b != BG:
+                out.append(
+                    f'<rect x="{x * CELL_W:.1f}" y="{y * CELL_H}" width="{CELL_W + 0.5:.1f}" '
+                    f'height="{CELL_H}" fill="{b}"/>'
+                )
+        # Runs of equal style become one <text>, with every cell placed on the grid.
+        x = 0
+        while x < len(cells):
+            ch, f, b, bold = cells[x]
+            run = [ch]
+            end = x + 1
+            while end < len(cells) and cells[end][1:] == (f, b, bold):
+                run.append(cells[end][0])
+                end += 1
+            text = "".join(run)
+            if text.strip():
+                xs = " ".join(f"{(x + i) * CELL_W:.1f}" for i in range(len(run)))
+                weight = ' font-weight="bold"' if bold else ""
+                out.append(
+                    f'<text x="{xs}" y="{y * CELL_H + 13}" fill="{f}"{weight} '
+                    f'xml:space="preserve">{html.escape(text)}</text>'
+                )
+            x = end
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def tmux(*args):
+    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    binary = os.path.join(ROOT, "target", "release", "proxydash")
+    if not os.path.exists(binary):
+        subprocess.run(["cargo", "build", "--release"], cwd=ROOT, check=True)
+    subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+    env = "TERM=xterm-256color"
+    tmux("new-session", "-d", "-s", SESSION, "-x", str(COLS), "-y", str(ROWS), f"{env} {binary} --demo --refresh 0")
+    try:
+        time.sleep(2.0)
+        for name, keys in SHOTS:
+            for key in keys:
+                tmux("send-keys", "-t", SESSION, key)
+                time.sleep(0.4)
+            time.sleep(0.6)
+            captured = tmux("capture-pane", "-t", SESSION, "-e", "-p")
+            path = os.path.join(OUT, f"{name}.svg")
+            with open(path, "w") as f:
+                f.write(svg(parse(captured.split("\n"))))
+            print("wrote", os.path.relpath(path, ROOT))
+        tmux("send-keys", "-t", SESSION, "q")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
