@@ -177,12 +177,57 @@ impl<'de> Visitor<'de> for StringVisitor {
 /// time part (`"2026-01-02 10:00:00"`) keeps its date. Anything else unparseable is also
 /// none rather than an error: a bad date in one invoice must not hide the whole list.
 pub fn opt_date<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NaiveDate>, D::Error> {
-    Ok(opt_string(d)?.as_deref().and_then(parse_date))
+    with_str(d, |s| s.and_then(parse_date))
 }
 
 /// A `YYYY-MM-DD HH:MM:SS` time, with the same rules as [`opt_date`].
 pub fn opt_datetime<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NaiveDateTime>, D::Error> {
-    Ok(opt_string(d)?.as_deref().and_then(parse_datetime))
+    with_str(d, |s| s.and_then(parse_datetime))
+}
+
+/// Reads a string-ish value (a string, a number as its text, `null`/missing as `None`) and
+/// hands it to `f` borrowed, so a value that is parsed right away (a date, an enum) costs
+/// no allocation.
+pub fn with_str<'de, D, T, F>(d: D, f: F) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    F: FnOnce(Option<&str>) -> T,
+{
+    d.deserialize_any(BorrowVisitor(f))
+}
+
+struct BorrowVisitor<F>(F);
+
+impl<'de, T, F: FnOnce(Option<&str>) -> T> Visitor<'de> for BorrowVisitor<F> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        Ok((self.0)((!v.is_empty()).then_some(v)))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        Ok((self.0)(Some(&v.to_string())))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        Ok((self.0)(Some(&v.to_string())))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+        Ok((self.0)(Some(&v.to_string())))
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<T, E> {
+        Ok((self.0)(Some(if v { "true" } else { "false" })))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+        Ok((self.0)(None))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<T, E> {
+        Ok((self.0)(None))
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        d.deserialize_any(self)
+    }
 }
 
 pub fn parse_date(s: &str) -> Option<NaiveDate> {

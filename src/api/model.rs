@@ -52,7 +52,7 @@ macro_rules! wire_enum {
 
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                Ok($name::parse(&lenient::string(d)?))
+                lenient::with_str(d, |s| $name::parse(s.unwrap_or("")))
             }
         }
     };
