@@ -1,5 +1,5 @@
-//! The binary: parse the command line, then run the dashboard, the sandbox or (later) a
-//! scripting subcommand.
+//! The binary: parse the command line, then run the dashboard, the sandbox or a scripting
+//! subcommand (`proxydash::script`).
 
 use clap::Parser;
 use crossterm::event::EventStream;
@@ -34,6 +34,7 @@ fn main() -> ExitCode {
     runtime.block_on(async move {
         match &cli.command {
             Some(Command::Sandbox(args)) => sandbox(&cli, args).await,
+            Some(command) => proxydash::script::run(&cli, command).await,
             None => dashboard(&cli).await,
         }
     })
