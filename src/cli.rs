@@ -85,7 +85,9 @@ pub enum Command {
     Sandbox(SandboxArgs),
 
     /// List the reseller's clients (ID and e-mail).
-    #[command(after_help = "Example:\n  proxydash clients\n  proxydash clients --json | jq -r '.[].email'")]
+    #[command(
+        after_help = "Example:\n  proxydash clients\n  proxydash clients --json | jq -r '.[].email'"
+    )]
     Clients(OutputArgs),
 
     /// List the products, optionally sorted by one of the API's fields.
@@ -170,7 +172,9 @@ pass show proxies/1001 | proxydash password 1001"
     Rate(ServiceIdArgs),
 
     /// Proxy servers of a service that are in an error state or inactive.
-    #[command(after_help = "Example:\n  proxydash network 1001\n  proxydash network 1001 --json | jq -r '.errors[]'")]
+    #[command(
+        after_help = "Example:\n  proxydash network 1001\n  proxydash network 1001 --json | jq -r '.errors[]'"
+    )]
     Network(ServiceIdArgs),
 
     /// Print a shell completion script.
@@ -252,7 +256,11 @@ pub struct BindArgs {
     #[arg(value_name = "ID")]
     pub id: u64,
     /// IPv4 address to bind, as a dotted quad (203.0.113.5).
-    #[arg(value_name = "IP", required_unless_present = "mine", conflicts_with = "mine")]
+    #[arg(
+        value_name = "IP",
+        required_unless_present = "mine",
+        conflicts_with = "mine"
+    )]
     pub ip: Option<String>,
     /// Bind this machine's public IPv4 address, as seen by --my-ip-url.
     #[arg(long)]

@@ -68,7 +68,9 @@ pub async fn invoice(s: &mut Session<'_>, a: &InvoiceArgs) -> Printed {
         return Ok(json(&invoices));
     }
     if invoices.is_empty() {
-        return Err(Failure::Failed(format!("{what}: the server answered no invoice")));
+        return Err(Failure::Failed(format!(
+            "{what}: the server answered no invoice"
+        )));
     }
     let blocks: Vec<String> = invoices
         .iter()

@@ -72,17 +72,20 @@ pub async fn product(s: &mut Session<'_>, a: &ProductArgs) -> Printed {
     }
     d.add("Type", or_missing(p.product_type.as_str()))
         .add("Price", money(p.price))
-        .add("Group", format!("{} ({})", or_missing(&p.group_name), id(p.group_id)))
+        .add(
+            "Group",
+            format!("{} ({})", or_missing(&p.group_name), id(p.group_id)),
+        )
         .add("Created", date(p.created_at))
         .add("Hidden", yes_no(p.product_hidden))
         .add("Group hidden", yes_no(p.group_hidden))
         .add("IP count", id(p.ip_count))
         .add(
             "Updated",
-            p.update_time
-                .map_or_else(|| super::output::MISSING.to_owned(), |t| {
-                    t.format("%Y-%m-%d %H:%M:%S").to_string()
-                }),
+            p.update_time.map_or_else(
+                || super::output::MISSING.to_owned(),
+                |t| t.format("%Y-%m-%d %H:%M:%S").to_string(),
+            ),
         );
     let geo: Vec<&str> = p.geo.iter().map(|g| g.0.as_str()).collect();
     d.add(

@@ -76,8 +76,7 @@ pub fn new_password() -> Result<String, Failure> {
     };
     if password.is_empty() {
         return Err(Failure::Usage(
-            "the new password is empty (standard input held no line); nothing was changed"
-                .into(),
+            "the new password is empty (standard input held no line); nothing was changed".into(),
         ));
     }
     Ok(password)

@@ -79,6 +79,16 @@ impl Failure {
         }
     }
 
+    /// [`Failure::message`] as printed: what may hold server text is sanitised; a usage
+    /// message is our own words (and user input already sanitised), so its line breaks
+    /// stay.
+    fn shown(&self) -> String {
+        match self {
+            Failure::Usage(m) => m.clone(),
+            other => output::sanitize(&other.message()).into_owned(),
+        }
+    }
+
     /// The one line shown on standard error, after `proxydash: `.
     pub fn message(&self) -> String {
         match self {
@@ -119,9 +129,9 @@ impl<'a> Session<'a> {
                     listen: ([127, 0, 0, 1], 0).into(),
                     ..SandboxConfig::default()
                 };
-                let handle = Sandbox::start(config).await.map_err(|e| {
-                    Failure::Failed(format!("cannot start the demo sandbox: {e}"))
-                })?;
+                let handle = Sandbox::start(config)
+                    .await
+                    .map_err(|e| Failure::Failed(format!("cannot start the demo sandbox: {e}")))?;
                 self.sandbox = Some(handle);
             }
             let sandbox = self.sandbox.as_ref().expect("started above");
@@ -147,7 +157,7 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
             }
         },
         Err(failure) => {
-            eprintln!("proxydash: {}", output::sanitize(&failure.message()));
+            eprintln!("proxydash: {}", failure.shown());
             failure.exit_code()
         }
     }

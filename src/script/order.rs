@@ -9,11 +9,10 @@ use crate::api::OrderRequest;
 use crate::cli::OrderArgs;
 
 pub async fn order(s: &mut Session<'_>, a: &OrderArgs) -> Printed {
-    let setip = a
-        .ip
-        .as_deref()
-        .map(|text| input::require_ipv4(text, "order --ip"))
-        .transpose()?;
+    let setip =
+        a.ip.as_deref()
+            .map(|text| input::require_ipv4(text, "order --ip"))
+            .transpose()?;
     if !a.yes && !input::stdin_is_terminal() {
         return Err(Failure::Usage(
             "order: standard input is not a terminal, so the order cannot be confirmed; \
@@ -23,21 +22,32 @@ pub async fn order(s: &mut Session<'_>, a: &OrderArgs) -> Printed {
     }
     let client = s.client().await?;
     if !a.yes {
-        let (product, credit) = tokio::join!(client.product(a.pid), client.credit());
+        // The single product has no name in the spec; the list has it.
+        let (product, credit, products) =
+            tokio::join!(client.product(a.pid), client.credit(), client.products());
         let product = product.map_err(Failure::api(format!("Read product {}", a.pid)))?;
-        let name = match &product.product_name {
-            Some(n) if !n.trim().is_empty() => format!(" ({})", sanitize(n)),
-            _ => String::new(),
-        };
-        let bind = setip.map_or_else(String::new, |ip| format!(", binding {ip}"));
-        let credit = credit.map_or_else(|_| String::new(), |c| {
-            format!(" Your credit is {}.", money(c.credit))
-        });
+        let name = product
+            .product_name
+            .clone()
+            .or_else(|| {
+                products.ok().and_then(|list| {
+                    list.into_iter()
+                        .find(|p| p.product_id == a.pid)
+                        .map(|p| p.product_name)
+                })
+            })
+            .filter(|n| !n.trim().is_empty())
+            .map_or_else(String::new, |n| format!(" \"{}\"", sanitize(&n)));
+        let bind = setip.map_or_else(String::new, |ip| format!(", binding {ip},"));
+        let credit = credit.map_or_else(
+            |_| String::new(),
+            |c| format!(" (credit: {})", money(c.credit)),
+        );
         let question = format!(
-            "Order product {}{name}, {} {}, for client {}{bind} at {}?{credit}",
+            "Order product {}{name} ({}, {}) for client {}{bind} at {}{credit}?",
             a.pid,
             sanitize(product.product_type.as_str()),
-            sanitize(product.group_name.as_str()),
+            or_missing(&product.group_name),
             a.client,
             money(product.price),
         );

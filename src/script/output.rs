@@ -186,7 +186,11 @@ mod tests {
 
     #[test]
     fn table_aligns_by_display_width_without_trailing_blanks() {
-        let mut t = Table::new(&[("ID", Align::Right), ("NAME", Align::Left), ("PRICE", Align::Right)]);
+        let mut t = Table::new(&[
+            ("ID", Align::Right),
+            ("NAME", Align::Left),
+            ("PRICE", Align::Right),
+        ]);
         t.row(["1", "Ünïcødé 東京", "$1.00"]);
         t.row(["1001", "x", "$299.00"]);
         assert_eq!(

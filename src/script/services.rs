@@ -86,9 +86,17 @@ pub async fn stats(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
     if a.output.json {
         return Ok(json(&stats));
     }
+    // One decimal on every row as soon as one needs it, so the column lines up.
+    let decimals = stats.iter().any(|e| e.rate.fract() != 0.0);
     let mut t = Table::new(&[("DATE", Align::Left), ("RATE", Align::Right)]);
     for e in &stats {
-        t.row([date(e.date), number(e.rate)]);
+        let rate = number(e.rate);
+        let rate = if decimals && !rate.contains('.') && e.rate.is_finite() {
+            format!("{rate}.0")
+        } else {
+            rate
+        };
+        t.row([date(e.date), rate]);
     }
     Ok(t.render())
 }
@@ -123,10 +131,8 @@ pub async fn rate(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
 /// Endpoints 8 and 9 together; in JSON `{"service_id": …, "errors": […], "inactive": […]}`.
 pub async fn network(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
     let client = s.client().await?;
-    let (errors, inactive) = tokio::join!(
-        client.network_errors(a.id),
-        client.network_inactive(a.id)
-    );
+    let (errors, inactive) =
+        tokio::join!(client.network_errors(a.id), client.network_inactive(a.id));
     let errors = errors.map_err(Failure::api(format!(
         "Servers in error of service {}",
         a.id
