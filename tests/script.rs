@@ -37,7 +37,10 @@ impl Run {
     #[track_caller]
     fn fails(self, code: i32, stderr_has: &str) -> Self {
         assert_eq!(self.code, Some(code), "{self:#?}");
-        assert!(self.stderr.contains(stderr_has), "{stderr_has:?} not in {self:#?}");
+        assert!(
+            self.stderr.contains(stderr_has),
+            "{stderr_has:?} not in {self:#?}"
+        );
         assert!(self.stdout.is_empty(), "{self:#?}");
         self
     }
@@ -158,7 +161,10 @@ async fn products_sorted_by_each_field_of_the_spec() {
         assert!(header.contains(h), "{header}");
     }
     let line = row(&table, "12");
-    assert!(line.contains("Datacenter EU 25") && line.contains("$27.50"), "{line}");
+    assert!(
+        line.contains("Datacenter EU 25") && line.contains("$27.50"),
+        "{line}"
+    );
 
     let by_price = run(&sb, &["products", "--sort", "price", "--json"])
         .await
@@ -172,10 +178,24 @@ async fn products_sorted_by_each_field_of_the_spec() {
         .collect();
     assert!(prices.windows(2).all(|w| w[0] <= w[1]), "{prices:?}");
     let first = &by_price[0];
-    for field in ["productId", "productName", "price", "groupId", "groupName", "created_at"] {
+    for field in [
+        "productId",
+        "productName",
+        "price",
+        "groupId",
+        "groupName",
+        "created_at",
+    ] {
         assert!(first.get(field).is_some(), "{field} missing: {first}");
     }
-    for field in ["productId", "productName", "price", "groupId", "groupName", "created_at"] {
+    for field in [
+        "productId",
+        "productName",
+        "price",
+        "groupId",
+        "groupName",
+        "created_at",
+    ] {
         run(&sb, &["products", "--sort", field]).await.ok();
         assert!(
             sb.requests()
@@ -205,9 +225,10 @@ async fn one_product_and_an_unknown_one() {
     assert_eq!(json["price"], 25.0);
     assert!(json.get("product_hidden").is_some() && json.get("groupName").is_some());
 
-    run(&sb, &["product", "999"])
-        .await
-        .fails(1, "product 999: Unprocessable Entity or product ID not found");
+    run(&sb, &["product", "999"]).await.fails(
+        1,
+        "product 999: Unprocessable Entity or product ID not found",
+    );
 }
 
 #[tokio::test]
@@ -215,7 +236,10 @@ async fn services_list_and_one_service_with_its_password_masked() {
     let sb = sandbox().await;
     let table = run(&sb, &["services"]).await.ok().stdout;
     let line = row(&table, "1001");
-    assert!(line.contains("Datacenter US 10") && line.contains("Active"), "{line}");
+    assert!(
+        line.contains("Datacenter US 10") && line.contains("Active"),
+        "{line}"
+    );
     // Service 1011 is Free: its due date is "0000-00-00" on the wire, missing here.
     assert!(row(&table, "1011").contains('—'), "{table}");
     assert_eq!(table.lines().count(), 14, "{table}");
@@ -229,10 +253,24 @@ async fn services_list_and_one_service_with_its_password_masked() {
     assert!(list[0].get("nextduedate").is_some());
 
     let table = run(&sb, &["service", "1001"]).await.ok().stdout;
-    assert!(table.contains("192.0.2.50") && table.contains("pd1001ka"), "{table}");
+    assert!(
+        table.contains("192.0.2.50") && table.contains("pd1001ka"),
+        "{table}"
+    );
     assert!(!table.contains("Xk4v9QmL2t"), "masked by default: {table}");
-    assert!(table.trim_end().lines().last().unwrap().starts_with("Password:"), "{table}");
-    let table = run(&sb, &["service", "1001", "--show-password"]).await.ok().stdout;
+    assert!(
+        table
+            .trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("Password:"),
+        "{table}"
+    );
+    let table = run(&sb, &["service", "1001", "--show-password"])
+        .await
+        .ok()
+        .stdout;
     assert!(table.contains("Xk4v9QmL2t"), "{table}");
 
     let json = run(&sb, &["service", "1001", "--json"]).await.ok().json();
@@ -269,14 +307,28 @@ async fn credit_and_invoices() {
     let list = json.as_array().unwrap();
     assert_eq!(list.len(), 20);
     assert_eq!(list[0]["id"], 7001);
-    for field in ["description", "status", "created_at", "amount", "paymentmethod", "serviceid"] {
+    for field in [
+        "description",
+        "status",
+        "created_at",
+        "amount",
+        "paymentmethod",
+        "serviceid",
+    ] {
         assert!(list[0].get(field).is_some(), "{field}: {}", list[0]);
     }
 
     let table = run(&sb, &["invoice", "7014"]).await.ok().stdout;
-    assert!(table.contains("Refunded") && table.contains("$180.00"), "{table}");
+    assert!(
+        table.contains("Refunded") && table.contains("$180.00"),
+        "{table}"
+    );
     let json = run(&sb, &["invoice", "7001", "--json"]).await.ok().json();
-    assert_eq!(json.as_array().unwrap().len(), 1, "as the API answers it: {json}");
+    assert_eq!(
+        json.as_array().unwrap().len(),
+        1,
+        "as the API answers it: {json}"
+    );
     assert_eq!(json[0]["id"], 7001);
     assert_eq!(json[0]["amount"], 12.0);
 }
@@ -289,7 +341,10 @@ async fn stats_and_rate_of_a_ppr_service_and_422_for_fpr() {
     assert!(table.lines().count() > 20, "{table}");
     let json = run(&sb, &["stats", "1003", "--json"]).await.ok().json();
     let first = &json.as_array().unwrap()[0];
-    assert!(first["date"].is_string() && first["rate"].is_number(), "{first}");
+    assert!(
+        first["date"].is_string() && first["rate"].is_number(),
+        "{first}"
+    );
 
     let table = run(&sb, &["rate", "1003"]).await.ok().stdout;
     assert!(table.contains("5,120") && table.contains('%'), "{table}");
@@ -309,8 +364,16 @@ async fn stats_and_rate_of_a_ppr_service_and_422_for_fpr() {
 async fn network_errors_and_inactive_servers() {
     let sb = sandbox().await;
     let table = run(&sb, &["network", "1001"]).await.ok().stdout;
-    assert_eq!(table.lines().filter(|l| l.starts_with("error ")).count(), 2, "{table}");
-    assert_eq!(table.lines().filter(|l| l.starts_with("inactive ")).count(), 1, "{table}");
+    assert_eq!(
+        table.lines().filter(|l| l.starts_with("error ")).count(),
+        2,
+        "{table}"
+    );
+    assert_eq!(
+        table.lines().filter(|l| l.starts_with("inactive ")).count(),
+        1,
+        "{table}"
+    );
     let json = run(&sb, &["network", "1012", "--json"]).await.ok().json();
     assert_eq!(json["service_id"], 1012);
     assert_eq!(json["errors"].as_array().unwrap().len(), 3);
@@ -342,11 +405,25 @@ async fn order_with_yes_posts_once_and_spends_credit() {
     row(&services, &new_id);
 
     // The table form, binding an IP.
-    let table = run(&sb, &["order", "12", "--client", "102", "--ip", "203.0.113.60", "-y"])
-        .await
-        .ok()
-        .stdout;
-    assert!(table.contains("203.0.113.60") && table.contains("$27.50"), "{table}");
+    let table = run(
+        &sb,
+        &[
+            "order",
+            "12",
+            "--client",
+            "102",
+            "--ip",
+            "203.0.113.60",
+            "-y",
+        ],
+    )
+    .await
+    .ok()
+    .stdout;
+    assert!(
+        table.contains("203.0.113.60") && table.contains("$27.50"),
+        "{table}"
+    );
     let posts = requests(&sb, "POST");
     assert_eq!(posts.len(), 2);
     assert_eq!(body(&posts[1])["setip"], "203.0.113.60");
@@ -361,9 +438,20 @@ async fn order_refuses_without_yes_off_a_terminal_and_checks_the_ip() {
     run_with_input(&sb, &["order", "11", "--client", "101"], Some("y\n"))
         .await
         .fails(2, "--yes");
-    run(&sb, &["order", "11", "--client", "101", "--ip", "10.0.0.01", "--yes"])
-        .await
-        .fails(2, "not an IPv4 address");
+    run(
+        &sb,
+        &[
+            "order",
+            "11",
+            "--client",
+            "101",
+            "--ip",
+            "10.0.0.01",
+            "--yes",
+        ],
+    )
+    .await
+    .fails(2, "not an IPv4 address");
     assert!(sb.requests().is_empty(), "{:?}", sb.requests());
     assert_eq!(sb.state().credit, 250.0);
 }
@@ -395,11 +483,17 @@ async fn order_errors_exit_1_and_a_lost_answer_is_an_unknown_outcome() {
 async fn bind_a_given_ip_and_refuse_a_malformed_one() {
     let sb = sandbox().await;
     let out = run(&sb, &["bind", "1002", "203.0.113.9"]).await.ok();
-    assert!(out.stdout.contains("IP address updated successfully"), "{out:#?}");
+    assert!(
+        out.stdout.contains("IP address updated successfully"),
+        "{out:#?}"
+    );
     let puts = requests(&sb, "PUT");
     assert_eq!(puts.len(), 1);
     assert_eq!(puts[0].path, "/api/service/1002");
-    assert_eq!(body(&puts[0]), serde_json::json!({ "setip": "203.0.113.9" }));
+    assert_eq!(
+        body(&puts[0]),
+        serde_json::json!({ "setip": "203.0.113.9" })
+    );
 
     let json = run(&sb, &["bind", "1002", "203.0.113.10", "--json"])
         .await
@@ -419,9 +513,10 @@ async fn bind_a_given_ip_and_refuse_a_malformed_one() {
     assert!(sb.requests().is_empty(), "{:?}", sb.requests());
 
     // 192.0.2.50 belongs to service 1001.
-    run(&sb, &["bind", "1002", "192.0.2.50"])
-        .await
-        .fails(1, "Bind IP 192.0.2.50 to service 1002: Unprocessable Entity. IP already binded");
+    run(&sb, &["bind", "1002", "192.0.2.50"]).await.fails(
+        1,
+        "Bind IP 192.0.2.50 to service 1002: Unprocessable Entity. IP already binded",
+    );
 }
 
 #[tokio::test]
@@ -435,7 +530,10 @@ async fn bind_mine_binds_the_address_the_lookup_answers() {
     let out = run(&sb, &["bind", "1002", "--mine", "--my-ip-url", &url])
         .await
         .ok();
-    assert!(out.stdout.contains("IP address updated successfully"), "{out:#?}");
+    assert!(
+        out.stdout.contains("IP address updated successfully"),
+        "{out:#?}"
+    );
     let puts = requests(&sb, "PUT");
     assert_eq!(puts.len(), 1);
     assert_eq!(body(&puts[0])["setip"], "203.0.113.77");
@@ -456,7 +554,10 @@ async fn password_is_never_taken_from_an_argument() {
     let out = run(&sb, &["password", "1001", "hunter2"])
         .await
         .fails(2, "shell history");
-    assert!(!out.stderr.contains("hunter2"), "the secret is not echoed: {out:#?}");
+    assert!(
+        !out.stderr.contains("hunter2"),
+        "the secret is not echoed: {out:#?}"
+    );
     run(&sb, &["password", "1001", "--json", "-hunter2"])
         .await
         .fails(2, "not taken as an argument");
@@ -469,7 +570,10 @@ async fn password_reads_the_first_line_of_standard_input() {
     let out = run_with_input(&sb, &["password", "1001"], Some("n3w-Pass_word\nignored\n"))
         .await
         .ok();
-    assert!(out.stdout.contains("Password updated successfully"), "{out:#?}");
+    assert!(
+        out.stdout.contains("Password updated successfully"),
+        "{out:#?}"
+    );
     let puts = requests(&sb, "PUT");
     assert_eq!(puts.len(), 1);
     assert_eq!(puts[0].path, "/api/service/1001");
@@ -488,7 +592,10 @@ async fn password_reads_the_first_line_of_standard_input() {
         .ok()
         .json();
     assert_eq!(json["password"]["success"], "Password updated successfully");
-    assert_eq!(body(&requests(&sb, "PUT")[1])["password"], BASE64.encode("An0ther"));
+    assert_eq!(
+        body(&requests(&sb, "PUT")[1])["password"],
+        BASE64.encode("An0ther")
+    );
 
     // Nothing on standard input: nothing to send.
     run_with_input(&sb, &["password", "1001"], Some(""))
@@ -502,7 +609,10 @@ async fn password_reads_the_first_line_of_standard_input() {
 async fn refresh_list_twice_is_throttled_the_second_time() {
     let sb = sandbox().await;
     let out = run(&sb, &["refresh-list", "1001"]).await.ok();
-    assert!(out.stdout.contains("IP list updated successfully"), "{out:#?}");
+    assert!(
+        out.stdout.contains("IP list updated successfully"),
+        "{out:#?}"
+    );
     let out = run(&sb, &["refresh-list", "1001", "--json"])
         .await
         .fails(1, "Next update possible: ");
@@ -534,7 +644,11 @@ async fn iplist_prints_the_list_as_served_with_a_default_type_per_product() {
         .unwrap();
     assert_eq!(out.stdout, served.raw);
     assert!(sb.requests().iter().any(|r| r.path == "/api/service/1001"));
-    assert!(sb.requests().iter().any(|r| r.path == "/api/iplist/http-auth/txt/1001"));
+    assert!(
+        sb.requests()
+            .iter()
+            .any(|r| r.path == "/api/iplist/http-auth/txt/1001")
+    );
 
     let out = run(&sb, &["iplist", "1003", "--format", "json"]).await.ok();
     let served = api
@@ -542,15 +656,26 @@ async fn iplist_prints_the_list_as_served_with_a_default_type_per_product() {
         .await
         .unwrap();
     assert_eq!(out.stdout, served.raw);
-    assert!(sb.requests().iter().any(|r| r.path == "/api/iplist/ppr-http/json/1003"));
+    assert!(
+        sb.requests()
+            .iter()
+            .any(|r| r.path == "/api/iplist/ppr-http/json/1003")
+    );
 
     sb.clear_requests();
-    let out = run(&sb, &["iplist", "1001", "--type", "socks-ip", "--format", "csv"])
-        .await
-        .ok();
+    let out = run(
+        &sb,
+        &["iplist", "1001", "--type", "socks-ip", "--format", "csv"],
+    )
+    .await
+    .ok();
     assert!(!out.stdout.is_empty());
     let paths: Vec<String> = sb.requests().into_iter().map(|r| r.path).collect();
-    assert_eq!(paths, ["/api/iplist/socks-ip/csv/1001"], "no lookup when the type is given");
+    assert_eq!(
+        paths,
+        ["/api/iplist/socks-ip/csv/1001"],
+        "no lookup when the type is given"
+    );
 
     run(&sb, &["iplist", "1001", "--type", "carrier-pigeon"])
         .await
@@ -624,15 +749,27 @@ async fn bad_usage_and_missing_accounts_exit_2() {
     let sb = sandbox().await;
     run(&sb, &["service", "abc"]).await.fails(2, "abc");
     run(&sb, &["invoice"]).await.fails(2, "<ID>");
-    run(&sb, &["services", "--frobnicate"]).await.fails(2, "--frobnicate");
-    run(&sb, &["bind", "1001", "1.2.3.4", "--mine"]).await.fails(2, "--mine");
+    run(&sb, &["services", "--frobnicate"])
+        .await
+        .fails(2, "--frobnicate");
+    run(&sb, &["bind", "1001", "1.2.3.4", "--mine"])
+        .await
+        .fails(2, "--mine");
     assert!(sb.requests().is_empty());
 
     let mut cmd = proxydash();
     cmd.args(["services"]);
-    finish(&mut cmd, None).await.fails(2, "No account configured");
+    finish(&mut cmd, None)
+        .await
+        .fails(2, "No account configured");
     let mut cmd = proxydash();
-    cmd.args(["--base-url", "http://api.example.com", "--token", "t", "credit"]);
+    cmd.args([
+        "--base-url",
+        "http://api.example.com",
+        "--token",
+        "t",
+        "credit",
+    ]);
     finish(&mut cmd, None)
         .await
         .fails(2, "--allow-insecure-http");
@@ -679,7 +816,11 @@ async fn completions_for_bash_name_the_subcommands() {
     let mut cmd = proxydash();
     cmd.args(["completions", "bash"]);
     let out = finish(&mut cmd, None).await.ok();
-    assert!(out.stdout.contains("complete -F _proxydash"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("complete -F _proxydash"),
+        "{}",
+        out.stdout
+    );
     assert!(out.stdout.contains("refresh-list") && out.stdout.contains("iplist"));
     let mut cmd = proxydash();
     cmd.args(["completions", "tcsh-9"]);
@@ -689,8 +830,7 @@ async fn completions_for_bash_name_the_subcommands() {
 #[tokio::test]
 async fn hostile_server_text_cannot_reach_the_terminal() {
     // A seed whose client e-mail carries escape sequences.
-    let mut seed: Value =
-        serde_json::from_str(include_str!("../assets/seed.json")).unwrap();
+    let mut seed: Value = serde_json::from_str(include_str!("../assets/seed.json")).unwrap();
     seed["clients"][0]["email"] = "evil\u{1b}]0;pwned\u{7}\u{1b}[2J@example.com".into();
     let dir = temp_dir("hostile");
     let path = dir.join("seed.json");
@@ -703,7 +843,10 @@ async fn hostile_server_text_cannot_reach_the_terminal() {
     .await
     .unwrap();
     let table = run(&sb, &["clients"]).await.ok().stdout;
-    assert!(!table.contains('\u{1b}') && !table.contains('\u{7}'), "{table:?}");
+    assert!(
+        !table.contains('\u{1b}') && !table.contains('\u{7}'),
+        "{table:?}"
+    );
     assert!(row(&table, "101").contains("evil@example.com"), "{table}");
     // JSON keeps the value (escaped by JSON itself).
     let json = run(&sb, &["clients", "--json"]).await.ok().json();
