@@ -715,9 +715,14 @@ async fn a_wrong_token_is_401_and_exits_1() {
         "WrongToken0WrongToken0WrongToken0WrongTo",
         "services",
     ]);
-    finish(&mut cmd, None)
+    let out = finish(&mut cmd, None)
         .await
         .fails(1, "List services: Unauthenticated");
+    assert!(
+        out.stderr.contains("profile") && out.stderr.contains("--token"),
+        "{out:#?}"
+    );
+    assert_eq!(out.stderr.lines().count(), 1, "{out:#?}");
     assert_eq!(sb.requests()[0].status, 401);
 }
 

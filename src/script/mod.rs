@@ -82,23 +82,27 @@ impl Failure {
     /// [`Failure::message`] as printed: what may hold server text is sanitised; a usage
     /// message is our own words (and user input already sanitised), so its line breaks
     /// stay.
-    fn shown(&self) -> String {
+    fn shown(&self, profile: Option<&str>) -> String {
         match self {
             Failure::Usage(m) => m.clone(),
-            other => output::sanitize(&other.message()).into_owned(),
+            other => output::sanitize(&other.message(profile)).into_owned(),
         }
     }
 
-    /// The one line shown on standard error, after `proxydash: `.
-    pub fn message(&self) -> String {
+    /// The one line shown on standard error, after `proxydash: `. A 401 names the
+    /// profile (when one was in use) and says what to check.
+    pub fn message(&self, profile: Option<&str>) -> String {
         match self {
             Failure::Usage(m) | Failure::Failed(m) => m.clone(),
             Failure::Api {
                 what,
                 error: ApiError::Unauthenticated,
-            } => format!(
-                "{what}: Unauthenticated: check the token (--token or PROXYDASH_TOKEN), or the login and password"
-            ),
+            } => {
+                let profile = profile.map_or_else(String::new, |p| format!(" (profile {p:?})"));
+                format!(
+                    "{what}: Unauthenticated{profile}: check the token (--token or PROXYDASH_TOKEN), or the login and password"
+                )
+            }
             Failure::Api { what, error } => format!("{what}: {error}"),
         }
     }
@@ -113,11 +117,17 @@ pub struct Session<'a> {
     cli: &'a Cli,
     /// With `--demo`: the sandbox, alive as long as the session.
     sandbox: Option<SandboxHandle>,
+    /// The profile of the account, once connected.
+    profile: Option<String>,
 }
 
 impl<'a> Session<'a> {
     fn new(cli: &'a Cli) -> Self {
-        Self { cli, sandbox: None }
+        Self {
+            cli,
+            sandbox: None,
+            profile: None,
+        }
     }
 
     /// The client for the configured account (or the demo sandbox). An account that is
@@ -139,6 +149,7 @@ impl<'a> Session<'a> {
         } else {
             Settings::resolve(self.cli).map_err(|e| Failure::Usage(e.to_string()))?
         };
+        self.profile = Some(settings.profile.clone());
         ApiClient::new(settings.client_config()).map_err(|e| Failure::Usage(e.to_string()))
     }
 }
@@ -147,6 +158,7 @@ impl<'a> Session<'a> {
 pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
     let mut session = Session::new(cli);
     let result = dispatch(&mut session, command).await;
+    let profile = session.profile.take();
     drop(session);
     match result {
         Ok(text) => match output::emit(&text) {
@@ -157,7 +169,7 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
             }
         },
         Err(failure) => {
-            eprintln!("proxydash: {}", failure.shown());
+            eprintln!("proxydash: {}", failure.shown(profile.as_deref()));
             failure.exit_code()
         }
     }
@@ -206,7 +218,9 @@ mod tests {
         assert_eq!(Failure::Failed("x".into()).exit_code(), ExitCode::from(1));
         let api = Failure::api("List services")(ApiError::Unauthenticated);
         assert_eq!(api.exit_code(), ExitCode::from(1));
-        assert!(api.message().starts_with("List services: Unauthenticated"));
-        assert!(api.message().contains("--token"));
+        let line = api.message(Some("work"));
+        assert!(line.starts_with("List services: Unauthenticated (profile \"work\")"));
+        assert!(line.contains("--token"), "{line}");
+        assert!(!api.message(None).contains("profile"));
     }
 }
