@@ -14,7 +14,8 @@ use std::path::PathBuf;
     long_about = "A terminal dashboard for proxy-reseller accounts: services, products, billing, \
 network status and rotating-proxy usage, kept up to date in the background.\n\n\
 Try it without an account:  proxydash --demo\n\
-On a real account:          PROXYDASH_BASE_URL=https://… PROXYDASH_TOKEN=… proxydash",
+On a real account:          PROXYDASH_BASE_URL=https://… PROXYDASH_TOKEN=… proxydash\n\
+From a script:              proxydash services --json   (one of the commands below)",
     after_help = "Environment: PROXYDASH_BASE_URL, PROXYDASH_TOKEN, PROXYDASH_LOGIN, PROXYDASH_PASSWORD."
 )]
 pub struct Cli {
@@ -100,8 +101,10 @@ pub enum Command {
     #[command(after_help = "Example:\n  proxydash product 11")]
     Product(ProductArgs),
 
-    /// Order a new service of a product for a client. This spends credit: it asks first
-    /// unless --yes, and is never retried.
+    /// Order a new service of a product for a client (spends credit).
+    ///
+    /// Shows the product, its price and the credit and asks first, unless --yes. Sent once,
+    /// never retried.
     #[command(
         after_help = "Example:\n  proxydash order 11 --client 101 --ip 203.0.113.5\n  proxydash order 21 --client 101 --yes --json\n\n\
 If the answer is lost (timeout, dropped connection) the order may or may not have gone \
@@ -115,31 +118,37 @@ through: check `proxydash services` before ordering again."
     )]
     Services(OutputArgs),
 
-    /// Show one service with its proxy credentials (the password is masked unless
-    /// --show-password).
+    /// Show one service with its proxy credentials.
+    ///
+    /// The password is masked (null in --json) unless --show-password.
     #[command(
         after_help = "Example:\n  proxydash service 1001\n  proxydash service 1001 --show-password --json | jq -r .password"
     )]
     Service(ServiceArgs),
 
-    /// Bind an IPv4 address to a static (fpr) service: a given one, or this machine's
-    /// public address with --mine.
+    /// Bind an IPv4 address to a static (fpr) service.
+    ///
+    /// The address is the one given, or with --mine this machine's public address.
     #[command(
         after_help = "Example:\n  proxydash bind 1001 203.0.113.5\n  proxydash bind 1001 --mine"
     )]
     Bind(BindArgs),
 
-    /// Change the proxy password of a service. The new password is read from standard
-    /// input (its first line) or, on a terminal, from a prompt that does not echo; never
-    /// from the command line.
+    /// Change the proxy password of a service.
+    ///
+    /// The new password is read from standard input (its first line) or, on a terminal,
+    /// from a prompt that does not echo; never from the command line, where it would stay
+    /// in the shell history.
     #[command(
         after_help = "Example:\n  proxydash password 1001                 # asks twice, without echo\n  \
 pass show proxies/1001 | proxydash password 1001"
     )]
     Password(PasswordArgs),
 
-    /// Ask the server for a fresh IP list of a service (throttled by the server: when it is
-    /// too soon, prints the next possible time and exits 1).
+    /// Ask the server for a fresh IP list of a service.
+    ///
+    /// The server throttles this: when it is too soon, prints the next possible time and
+    /// exits 1.
     #[command(after_help = "Example:\n  proxydash refresh-list 1001")]
     RefreshList(ServiceIdArgs),
 
