@@ -25,10 +25,13 @@ fn tab(app: &mut App, key: char) {
     )));
 }
 
+/// A tab's key and how to fill an app with N of its rows.
+type Case = (&'static str, char, fn(u64, (u16, u16)) -> App);
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("render");
     group.sample_size(30);
-    let cases: [(&str, char, fn(u64, (u16, u16)) -> App); 3] = [
+    let cases: [Case; 3] = [
         ("services", '1', with_services),
         ("products", '2', with_products),
         ("invoices", '3', with_invoices),

@@ -1,5 +1,7 @@
 //! Command-line definitions (clap) and nothing else: what the flags are, not what they do.
 
+use crate::api::{IpListFormat, IpListType, SortField};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -12,7 +14,8 @@ use std::path::PathBuf;
     long_about = "A terminal dashboard for proxy-reseller accounts: services, products, billing, \
 network status and rotating-proxy usage, kept up to date in the background.\n\n\
 Try it without an account:  proxydash --demo\n\
-On a real account:          PROXYDASH_BASE_URL=https://… PROXYDASH_TOKEN=… proxydash",
+On a real account:          PROXYDASH_BASE_URL=https://… PROXYDASH_TOKEN=… proxydash\n\
+From a script:              proxydash services --json   (one of the commands below)",
     after_help = "Environment: PROXYDASH_BASE_URL, PROXYDASH_TOKEN, PROXYDASH_LOGIN, PROXYDASH_PASSWORD."
 )]
 pub struct Cli {
@@ -106,9 +109,266 @@ pub enum Command {
         after_help = "Example:\n  proxydash sandbox --listen 127.0.0.1:8787 --latency-ms 200 --scale 10000"
     )]
     Sandbox(SandboxArgs),
+
+    /// List the reseller's clients (ID and e-mail).
+    #[command(
+        after_help = "Example:\n  proxydash clients\n  proxydash clients --json | jq -r '.[].email'"
+    )]
+    Clients(OutputArgs),
+
+    /// List the products, optionally sorted by one of the API's fields.
+    #[command(
+        after_help = "Example:\n  proxydash products --sort price\n  proxydash products --json | jq '.[] | {productId, price}'"
+    )]
+    Products(ProductsArgs),
+
+    /// Show one product.
+    #[command(after_help = "Example:\n  proxydash product 11")]
+    Product(ProductArgs),
+
+    /// Order a new service of a product for a client (spends credit).
+    ///
+    /// Shows the product, its price and the credit and asks first, unless --yes. Sent once,
+    /// never retried.
+    #[command(
+        after_help = "Example:\n  proxydash order 11 --client 101 --ip 203.0.113.5\n  proxydash order 21 --client 101 --yes --json\n\n\
+If the answer is lost (timeout, dropped connection) the order may or may not have gone \
+through: check `proxydash services` before ordering again."
+    )]
+    Order(OrderArgs),
+
+    /// List your services.
+    #[command(
+        after_help = "Example:\n  proxydash services\n  proxydash services --json | jq '.[] | select(.status == \"Active\") | .service_id'"
+    )]
+    Services(OutputArgs),
+
+    /// Show one service with its proxy credentials.
+    ///
+    /// The password is masked (null in --json) unless --show-password.
+    #[command(
+        after_help = "Example:\n  proxydash service 1001\n  proxydash service 1001 --show-password --json | jq -r .password"
+    )]
+    Service(ServiceArgs),
+
+    /// Bind an IPv4 address to a static (fpr) service.
+    ///
+    /// The address is the one given, or with --mine this machine's public address.
+    #[command(
+        after_help = "Example:\n  proxydash bind 1001 203.0.113.5\n  proxydash bind 1001 --mine"
+    )]
+    Bind(BindArgs),
+
+    /// Change the proxy password of a service.
+    ///
+    /// The new password is read from standard input (its first line) or, on a terminal,
+    /// from a prompt that does not echo; never from the command line, where it would stay
+    /// in the shell history.
+    #[command(
+        after_help = "Example:\n  proxydash password 1001                 # asks twice, without echo\n  \
+pass show proxies/1001 | proxydash password 1001"
+    )]
+    Password(PasswordArgs),
+
+    /// Ask the server for a fresh IP list of a service.
+    ///
+    /// The server throttles this: when it is too soon, prints the next possible time and
+    /// exits 1.
+    #[command(after_help = "Example:\n  proxydash refresh-list 1001")]
+    RefreshList(ServiceIdArgs),
+
+    /// Print the IP list of a service exactly as served, or write it to a new file.
+    #[command(
+        after_help = "Example:\n  proxydash iplist 1001\n  proxydash iplist 1003 --type ppr-socks --format csv -o proxies.csv"
+    )]
+    Iplist(IplistArgs),
+
+    /// Show the account credit.
+    #[command(after_help = "Example:\n  proxydash credit\n  proxydash credit --json | jq .credit")]
+    Credit(OutputArgs),
+
+    /// List the invoices.
+    #[command(
+        after_help = "Example:\n  proxydash invoices\n  proxydash invoices --json | jq '.[] | select(.status == \"Unpaid\")'"
+    )]
+    Invoices(OutputArgs),
+
+    /// Show one invoice.
+    #[command(after_help = "Example:\n  proxydash invoice 7001")]
+    Invoice(InvoiceArgs),
+
+    /// Daily usage statistics of a rotating (ppr) service.
+    #[command(after_help = "Example:\n  proxydash stats 1003\n  proxydash stats 1003 --json")]
+    Stats(ServiceIdArgs),
+
+    /// Usage against the limit of a rotating (ppr) service.
+    #[command(after_help = "Example:\n  proxydash rate 1003")]
+    Rate(ServiceIdArgs),
+
+    /// Proxy servers of a service that are in an error state or inactive.
+    #[command(
+        after_help = "Example:\n  proxydash network 1001\n  proxydash network 1001 --json | jq -r '.errors[]'"
+    )]
+    Network(ServiceIdArgs),
+
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Example:\n  proxydash completions bash > ~/.local/share/bash-completion/completions/proxydash\n  \
+proxydash completions zsh > ~/.zfunc/_proxydash"
+    )]
+    Completions(CompletionsArgs),
     /// Show where the config file is, or write a commented example.
     #[command(subcommand)]
     Config(ConfigCommand),
+}
+
+/// How a scripting subcommand prints its answer.
+#[derive(Debug, Args, Clone, Default)]
+pub struct OutputArgs {
+    /// Print JSON (pretty-printed, the API's own field names) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ServiceIdArgs {
+    /// Service ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ProductsArgs {
+    /// Sort by this field (the server's order, ascending on the sandbox).
+    #[arg(long, value_name = "FIELD", value_parser = sort_fields())]
+    pub sort: Option<SortField>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ProductArgs {
+    /// Product ID.
+    #[arg(value_name = "PID")]
+    pub pid: u64,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct OrderArgs {
+    /// Product ID.
+    #[arg(value_name = "PID")]
+    pub pid: u64,
+    /// The client the service is for.
+    #[arg(long, value_name = "ID")]
+    pub client: u64,
+    /// IPv4 address to bind (static products only).
+    #[arg(long, value_name = "IP")]
+    pub ip: Option<String>,
+    /// Do not ask for confirmation (required when standard input is not a terminal).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ServiceArgs {
+    /// Service ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    /// Show the proxy password instead of masking it (in the table and in --json).
+    #[arg(long)]
+    pub show_password: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct BindArgs {
+    /// Service ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    /// IPv4 address to bind, as a dotted quad (203.0.113.5).
+    #[arg(
+        value_name = "IP",
+        required_unless_present = "mine",
+        conflicts_with = "mine"
+    )]
+    pub ip: Option<String>,
+    /// Bind this machine's public IPv4 address, as seen by --my-ip-url.
+    #[arg(long)]
+    pub mine: bool,
+    /// Where --mine looks up this machine's public address (answers it as plain text).
+    #[arg(long, value_name = "URL", default_value = crate::effects::DEFAULT_MY_IP_URL)]
+    pub my_ip_url: String,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct PasswordArgs {
+    /// Service ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    /// Caught only to be refused: a password on the command line ends up in shell history
+    /// and in the process list.
+    #[arg(hide = true, value_name = "NEW_PASSWORD", num_args = 0.., allow_hyphen_values = true)]
+    pub refused: Vec<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct IplistArgs {
+    /// Service ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    /// List type; by default http-auth for a static (fpr) service, ppr-http for a rotating
+    /// (ppr) one.
+    #[arg(long = "type", value_name = "T", value_parser = list_types())]
+    pub list_type: Option<IpListType>,
+    /// List format.
+    #[arg(long, value_name = "F", value_parser = list_formats(), default_value = "txt")]
+    pub format: IpListFormat,
+    /// Write the list to this new file (created 0600; an existing file is never
+    /// overwritten) instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct InvoiceArgs {
+    /// Invoice ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to write completions for.
+    #[arg(value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+fn sort_fields() -> impl TypedValueParser<Value = SortField> {
+    PossibleValuesParser::new(SortField::ALL.iter().map(SortField::as_str))
+        .map(|s| SortField::parse(&s))
+}
+
+fn list_types() -> impl TypedValueParser<Value = IpListType> {
+    PossibleValuesParser::new(IpListType::ALL.iter().map(IpListType::as_str))
+        .map(|s| IpListType::parse(&s))
+}
+
+fn list_formats() -> impl TypedValueParser<Value = IpListFormat> {
+    PossibleValuesParser::new(IpListFormat::ALL.iter().map(IpListFormat::as_str))
+        .map(|s| IpListFormat::parse(&s))
 }
 
 #[derive(Debug, Subcommand)]

@@ -3,7 +3,7 @@
 //! The layout and the contracts between the parts are in `DESIGN.md` of the project's
 //! shared folder; in short: [`api`] speaks the HTTP API, `sandbox` serves it locally,
 //! `app` is the state machine, [`fetcher`] runs its commands, `ui` draws it and `run`
-//! is the event loop that ties them together.
+//! is the event loop that ties them together; [`script`] is the command line for scripts.
 
 pub mod api;
 pub mod app;
@@ -18,6 +18,7 @@ pub mod headless;
 pub mod logging;
 pub mod run;
 pub mod sandbox;
+pub mod script;
 pub mod secret;
 pub mod term;
 pub mod throttle;

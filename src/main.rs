@@ -1,5 +1,5 @@
-//! The binary: parse the command line, then run the dashboard, the sandbox, or a
-//! subcommand.
+//! The binary: parse the command line, then run the dashboard, the sandbox or a scripting
+//! subcommand (`proxydash::script`).
 
 use clap::Parser;
 use proxydash::cli::{Cli, Command, SandboxArgs};
@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         match &cli.command {
             Some(Command::Sandbox(args)) => sandbox(&cli, args).await,
             Some(Command::Config(command)) => proxydash::config::command::run(&cli, command),
+            Some(command) => proxydash::script::run(&cli, command).await,
             None => proxydash::dashboard::run(&cli).await,
         }
     })

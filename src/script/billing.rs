@@ -1,0 +1,97 @@
+//! `credit`, `invoices`, `invoice`: the account's money.
+
+use super::output::{Align, Details, Table, date, id, json, money, or_missing};
+use super::{Failure, Printed, Session};
+use crate::api::Invoice;
+use crate::cli::{InvoiceArgs, OutputArgs};
+
+pub async fn credit(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
+    let credit = s
+        .client()
+        .await?
+        .credit()
+        .await
+        .map_err(Failure::api("Read the credit"))?;
+    if o.json {
+        return Ok(json(&credit));
+    }
+    Ok(Details::new().add("Credit", money(credit.credit)).render())
+}
+
+pub async fn invoices(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
+    let invoices = s
+        .client()
+        .await?
+        .invoices()
+        .await
+        .map_err(Failure::api("List invoices"))?;
+    if o.json {
+        return Ok(json(&invoices));
+    }
+    let mut t = Table::new(&[
+        ("ID", Align::Right),
+        ("CREATED", Align::Left),
+        ("STATUS", Align::Left),
+        ("AMOUNT", Align::Right),
+        ("PAID", Align::Left),
+        ("REFUNDED", Align::Left),
+        ("METHOD", Align::Left),
+        ("SERVICE", Align::Right),
+        ("DESCRIPTION", Align::Left),
+    ]);
+    for i in &invoices {
+        t.row([
+            i.id.to_string(),
+            date(i.created_at),
+            or_missing(i.status.as_str()),
+            money(i.amount),
+            date(i.date_paid),
+            date(i.date_refunded),
+            or_missing(&i.payment_method),
+            service_id(i),
+            or_missing(&i.description),
+        ]);
+    }
+    Ok(t.render())
+}
+
+/// The API answers one invoice as an array; `--json` prints that array as it is.
+pub async fn invoice(s: &mut Session<'_>, a: &InvoiceArgs) -> Printed {
+    let what = format!("Read invoice {}", a.id);
+    let invoices = s
+        .client()
+        .await?
+        .invoice(a.id)
+        .await
+        .map_err(Failure::api(&what))?;
+    if a.output.json {
+        return Ok(json(&invoices));
+    }
+    if invoices.is_empty() {
+        return Err(Failure::Failed(format!(
+            "{what}: the server answered no invoice"
+        )));
+    }
+    let blocks: Vec<String> = invoices
+        .iter()
+        .map(|i| {
+            Details::new()
+                .add("Invoice ID", i.id.to_string())
+                .add("Description", or_missing(&i.description))
+                .add("Status", or_missing(i.status.as_str()))
+                .add("Amount", money(i.amount))
+                .add("Created", date(i.created_at))
+                .add("Paid", date(i.date_paid))
+                .add("Refunded", date(i.date_refunded))
+                .add("Payment method", or_missing(&i.payment_method))
+                .add("Service", service_id(i))
+                .render()
+        })
+        .collect();
+    Ok(blocks.join("\n"))
+}
+
+/// An invoice's service; 0 means "not tied to a service" (adding funds).
+fn service_id(i: &Invoice) -> String {
+    id(i.service_id.filter(|&s| s != 0))
+}

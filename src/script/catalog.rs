@@ -1,0 +1,100 @@
+//! `clients`, `products`, `product`: what can be ordered, and for whom.
+
+use super::output::{Align, Details, Table, date, id, json, money, or_missing, yes_no};
+use super::{Failure, Printed, Session};
+use crate::cli::{OutputArgs, ProductArgs, ProductsArgs};
+
+pub async fn clients(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
+    let clients = s
+        .client()
+        .await?
+        .clients()
+        .await
+        .map_err(Failure::api("List clients"))?;
+    if o.json {
+        return Ok(json(&clients));
+    }
+    let mut t = Table::new(&[("ID", Align::Right), ("EMAIL", Align::Left)]);
+    for c in &clients {
+        t.row([c.id.to_string(), or_missing(&c.email)]);
+    }
+    Ok(t.render())
+}
+
+pub async fn products(s: &mut Session<'_>, a: &ProductsArgs) -> Printed {
+    let client = s.client().await?;
+    let products = match &a.sort {
+        Some(field) => client
+            .products_ordered_by(field)
+            .await
+            .map_err(Failure::api(format!("List products by {field}")))?,
+        None => client
+            .products()
+            .await
+            .map_err(Failure::api("List products"))?,
+    };
+    if a.output.json {
+        return Ok(json(&products));
+    }
+    let mut t = Table::new(&[
+        ("ID", Align::Right),
+        ("NAME", Align::Left),
+        ("GROUP", Align::Left),
+        ("PRICE", Align::Right),
+        ("CREATED", Align::Left),
+    ]);
+    for p in &products {
+        t.row([
+            p.product_id.to_string(),
+            or_missing(&p.product_name),
+            or_missing(&p.group_name),
+            money(p.price),
+            date(p.created_at),
+        ]);
+    }
+    Ok(t.render())
+}
+
+pub async fn product(s: &mut Session<'_>, a: &ProductArgs) -> Printed {
+    let p = s
+        .client()
+        .await?
+        .product(a.pid)
+        .await
+        .map_err(Failure::api(format!("Read product {}", a.pid)))?;
+    if a.output.json {
+        return Ok(json(&p));
+    }
+    let mut d = Details::new();
+    d.add("Product ID", p.product_id.to_string());
+    if let Some(name) = &p.product_name {
+        d.add("Name", or_missing(name));
+    }
+    d.add("Type", or_missing(p.product_type.as_str()))
+        .add("Price", money(p.price))
+        .add(
+            "Group",
+            format!("{} ({})", or_missing(&p.group_name), id(p.group_id)),
+        )
+        .add("Created", date(p.created_at))
+        .add("Hidden", yes_no(p.product_hidden))
+        .add("Group hidden", yes_no(p.group_hidden))
+        .add("IP count", id(p.ip_count))
+        .add(
+            "Updated",
+            p.update_time.map_or_else(
+                || super::output::MISSING.to_owned(),
+                |t| t.format("%Y-%m-%d %H:%M:%S").to_string(),
+            ),
+        );
+    let geo: Vec<&str> = p.geo.iter().map(|g| g.0.as_str()).collect();
+    d.add(
+        "Geo",
+        if geo.is_empty() {
+            super::output::MISSING.to_owned()
+        } else {
+            geo.join(", ")
+        },
+    );
+    Ok(d.render())
+}

@@ -1,0 +1,234 @@
+//! What the scripting subcommands print: aligned tables, label/value blocks and JSON.
+//!
+//! Every cell goes through [`sanitize`], so text from the server (a product name, an
+//! e-mail) cannot move the cursor or recolour the terminal. Widths are measured in
+//! terminal columns (`unicode-width`), so names with wide characters stay aligned. Values
+//! are formatted as the dashboard formats them ([`crate::ui::text`]): money `$12.50`, dates
+//! `YYYY-MM-DD`, a missing value `—`.
+
+use crate::ui::text;
+use serde::Serialize;
+use std::io::{self, IsTerminal, Write};
+use unicode_width::UnicodeWidthStr;
+
+pub use crate::ui::text::{MISSING, sanitize};
+
+/// Where a column's cells sit: text to the left, numbers and money to the right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+}
+
+/// A table with a header row; columns two spaces apart, no trailing blanks.
+#[derive(Debug)]
+pub struct Table {
+    columns: Vec<(&'static str, Align)>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn new(columns: &[(&'static str, Align)]) -> Self {
+        Self {
+            columns: columns.to_vec(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a row; missing cells are blank, extra ones dropped.
+    pub fn row<I, S>(&mut self, cells: I)
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut row: Vec<String> = cells
+            .into_iter()
+            .take(self.columns.len())
+            .map(|c| sanitize(c.as_ref()).into_owned())
+            .collect();
+        row.resize(self.columns.len(), String::new());
+        self.rows.push(row);
+    }
+
+    pub fn render(&self) -> String {
+        let mut widths: Vec<usize> = self.columns.iter().map(|(h, _)| h.width()).collect();
+        for row in &self.rows {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(cell.width());
+            }
+        }
+        let mut out = String::new();
+        let header: Vec<String> = self.columns.iter().map(|(h, _)| h.to_string()).collect();
+        for row in std::iter::once(&header).chain(&self.rows) {
+            let mut line = String::new();
+            for (i, (cell, ((_, align), width))) in
+                row.iter().zip(self.columns.iter().zip(&widths)).enumerate()
+            {
+                if i > 0 {
+                    line.push_str("  ");
+                }
+                let pad = " ".repeat(width - cell.width());
+                match align {
+                    Align::Right => {
+                        line.push_str(&pad);
+                        line.push_str(cell);
+                    }
+                    Align::Left => {
+                        line.push_str(cell);
+                        line.push_str(&pad);
+                    }
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// One item as `Label:  value` lines, the labels padded to one width.
+#[derive(Debug, Default)]
+pub struct Details {
+    rows: Vec<(&'static str, String)>,
+}
+
+impl Details {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn add(&mut self, label: &'static str, value: impl AsRef<str>) -> &mut Self {
+        self.rows
+            .push((label, sanitize(value.as_ref()).into_owned()));
+        self
+    }
+
+    pub fn render(&self) -> String {
+        let width = self.rows.iter().map(|(l, _)| l.width()).max().unwrap_or(0);
+        let mut out = String::new();
+        for (label, value) in &self.rows {
+            let pad = " ".repeat(width - label.width());
+            out.push_str(format!("{label}:{pad}  {value}").trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Pretty-printed JSON and a final newline: one document per command.
+pub fn json<T: Serialize + ?Sized>(value: &T) -> String {
+    // The api types serialize to plain JSON objects; this cannot fail for them.
+    let mut out = serde_json::to_string_pretty(value).unwrap_or_else(|e| {
+        serde_json::to_string(&format!("cannot serialize: {e}")).unwrap_or_default()
+    });
+    out.push('\n');
+    out
+}
+
+pub fn money(x: f64) -> String {
+    text::money(x)
+}
+
+pub fn date(d: Option<chrono::NaiveDate>) -> String {
+    text::date(d)
+}
+
+pub fn id(i: Option<u64>) -> String {
+    text::id(i)
+}
+
+/// Server text, or `—` when it is empty.
+pub fn or_missing(s: &str) -> String {
+    text::or_missing(s).into_owned()
+}
+
+pub fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// A measured amount (requests or MB), as the dashboard shows it.
+pub fn number(x: f64) -> String {
+    text::number(x)
+}
+
+/// Text served as it is (an IP list): unchanged into a pipe or a file; on a terminal each
+/// line is sanitised, so a hostile list cannot drive the terminal.
+pub fn as_served(raw: &str, to_terminal: bool) -> String {
+    if !to_terminal {
+        return raw.to_owned();
+    }
+    let mut out = String::with_capacity(raw.len());
+    for line in raw.lines() {
+        out.push_str(&sanitize(line));
+        out.push('\n');
+    }
+    out
+}
+
+pub fn stdout_is_terminal() -> bool {
+    io::stdout().is_terminal()
+}
+
+/// Writes `text` to standard output. A closed pipe (`| head`) is not an error: the reader
+/// has what it wanted. Any other failure is reported.
+pub fn emit(text: &str) -> Result<(), String> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("cannot write to standard output: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_aligns_by_display_width_without_trailing_blanks() {
+        let mut t = Table::new(&[
+            ("ID", Align::Right),
+            ("NAME", Align::Left),
+            ("PRICE", Align::Right),
+        ]);
+        t.row(["1", "Ünïcødé 東京", "$1.00"]);
+        t.row(["1001", "x", "$299.00"]);
+        assert_eq!(
+            t.render(),
+            "  ID  NAME            PRICE\n   1  Ünïcødé 東京    $1.00\n1001  x             $299.00\n"
+        );
+    }
+
+    #[test]
+    fn last_left_column_has_no_trailing_blanks() {
+        let mut t = Table::new(&[("A", Align::Left), ("B", Align::Left)]);
+        t.row(["long value", ""]);
+        assert_eq!(t.render(), "A           B\nlong value\n");
+    }
+
+    #[test]
+    fn cells_are_sanitised() {
+        let mut t = Table::new(&[("NAME", Align::Left)]);
+        t.row(["evil\u{1b}]0;pwned\u{7}\u{1b}[2J name\r\n"]);
+        let out = t.render();
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+        assert!(out.contains("evil name"));
+        let mut d = Details::new();
+        d.add("Name", "a\u{1b}[31mb");
+        assert_eq!(d.render(), "Name:  ab\n");
+    }
+
+    #[test]
+    fn details_pad_labels() {
+        let mut d = Details::new();
+        d.add("ID", "1").add("Product", "x");
+        assert_eq!(d.render(), "ID:       1\nProduct:  x\n");
+    }
+
+    #[test]
+    fn served_text_is_exact_unless_on_a_terminal() {
+        let raw = "1.2.3.4:80\r\n\u{1b}[2J5.6.7.8:80\n";
+        assert_eq!(as_served(raw, false), raw);
+        assert_eq!(as_served(raw, true), "1.2.3.4:80\n5.6.7.8:80\n");
+    }
+}

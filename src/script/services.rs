@@ -1,0 +1,159 @@
+//! `services`, `service`, `stats`, `rate`, `network`: reading services.
+
+use super::output::{Align, Details, MISSING, Table, date, id, json, money, number, or_missing};
+use super::{Failure, Printed, Session};
+use crate::cli::{OutputArgs, ServiceArgs, ServiceIdArgs};
+
+/// What a masked password shows.
+const MASK: &str = "********";
+
+pub async fn services(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
+    let services = s
+        .client()
+        .await?
+        .services()
+        .await
+        .map_err(Failure::api("List services"))?;
+    if o.json {
+        return Ok(json(&services));
+    }
+    let mut t = Table::new(&[
+        ("ID", Align::Right),
+        ("PRODUCT", Align::Left),
+        ("STATUS", Align::Left),
+        ("NEXT DUE", Align::Left),
+        ("ORDER", Align::Right),
+    ]);
+    for v in &services {
+        t.row([
+            v.service_id.to_string(),
+            or_missing(&v.product_name),
+            or_missing(v.status.as_str()),
+            date(v.nextduedate),
+            id(v.orderid),
+        ]);
+    }
+    Ok(t.render())
+}
+
+/// One service; the password is the last row, masked unless `--show-password` (in JSON:
+/// `null` unless `--show-password`).
+pub async fn service(s: &mut Session<'_>, a: &ServiceArgs) -> Printed {
+    let v = s
+        .client()
+        .await?
+        .service(a.id)
+        .await
+        .map_err(Failure::api(format!("Read service {}", a.id)))?;
+    if a.output.json {
+        let mut value = serde_json::to_value(&v)
+            .map_err(|e| Failure::Failed(format!("cannot serialize service {}: {e}", a.id)))?;
+        if !a.show_password
+            && let Some(pw) = value.get_mut("password")
+        {
+            *pw = serde_json::Value::Null;
+        }
+        return Ok(json(&value));
+    }
+    let mut d = Details::new();
+    d.add("Service ID", v.service_id.to_string())
+        .add("Product", or_missing(&v.product_name))
+        .add("Type", or_missing(v.product_type.as_str()))
+        .add("Status", or_missing(v.status.as_str()))
+        .add("Billing cycle", or_missing(v.billingcycle.as_str()))
+        .add("Price", money(v.price))
+        .add("Registered", date(v.regdate))
+        .add("Next due", date(v.nextduedate))
+        .add("Order ID", id(v.orderid))
+        .add("IP count", id(v.ip_count))
+        .add("Bound IP", or_missing(v.bound_ip.as_deref().unwrap_or("")))
+        .add("Username", or_missing(&v.username));
+    if a.show_password {
+        d.add("Password", or_missing(v.password.expose()));
+    } else {
+        d.add("Password", format!("{MASK} (--show-password shows it)"));
+    }
+    Ok(d.render())
+}
+
+pub async fn stats(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
+    let stats = s
+        .client()
+        .await?
+        .stats(a.id)
+        .await
+        .map_err(Failure::api(format!("Stats of service {}", a.id)))?;
+    if a.output.json {
+        return Ok(json(&stats));
+    }
+    // One decimal on every row as soon as one needs it, so the column lines up.
+    let decimals = stats.iter().any(|e| e.rate.fract() != 0.0);
+    let mut t = Table::new(&[("DATE", Align::Left), ("RATE", Align::Right)]);
+    for e in &stats {
+        let rate = number(e.rate);
+        let rate = if decimals && !rate.contains('.') && e.rate.is_finite() {
+            format!("{rate}.0")
+        } else {
+            rate
+        };
+        t.row([date(e.date), rate]);
+    }
+    Ok(t.render())
+}
+
+/// A limit of 0 is "no limit" (see [`crate::api::RateEntry`]).
+pub async fn rate(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
+    let rates = s
+        .client()
+        .await?
+        .rate(a.id)
+        .await
+        .map_err(Failure::api(format!("Rate of service {}", a.id)))?;
+    if a.output.json {
+        return Ok(json(&rates));
+    }
+    let mut t = Table::new(&[
+        ("RATE", Align::Right),
+        ("LIMIT", Align::Right),
+        ("USED", Align::Right),
+    ]);
+    for e in &rates {
+        let (limit, used) = if e.limit > 0.0 {
+            (number(e.limit), format!("{:.1}%", e.rate / e.limit * 100.0))
+        } else {
+            ("unlimited".to_owned(), MISSING.to_owned())
+        };
+        t.row([number(e.rate), limit, used]);
+    }
+    Ok(t.render())
+}
+
+/// Endpoints 8 and 9 together; in JSON `{"service_id": …, "errors": […], "inactive": […]}`.
+pub async fn network(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
+    let client = s.client().await?;
+    let (errors, inactive) =
+        tokio::join!(client.network_errors(a.id), client.network_inactive(a.id));
+    let errors = errors.map_err(Failure::api(format!(
+        "Servers in error of service {}",
+        a.id
+    )))?;
+    let inactive = inactive.map_err(Failure::api(format!(
+        "Inactive servers of service {}",
+        a.id
+    )))?;
+    if a.output.json {
+        return Ok(json(&serde_json::json!({
+            "service_id": a.id,
+            "errors": errors,
+            "inactive": inactive,
+        })));
+    }
+    let mut t = Table::new(&[("STATE", Align::Left), ("SERVER", Align::Left)]);
+    for ip in &errors {
+        t.row(["error", ip.as_str()]);
+    }
+    for ip in &inactive {
+        t.row(["inactive", ip.as_str()]);
+    }
+    Ok(t.render())
+}

@@ -1,0 +1,112 @@
+//! `bind`, `password`, `refresh-list`: the three operations of a service update (spec 4.3).
+//! Each is one PUT, sent once; a lost answer is reported as an unknown outcome.
+
+use super::input;
+use super::output::json;
+use super::{Failure, Printed, Session};
+use crate::api::{ApiError, ServiceUpdate, UpdateResult};
+use crate::cli::{BindArgs, OutputArgs, PasswordArgs, ServiceIdArgs};
+use crate::secret::Secret;
+
+pub async fn bind(s: &mut Session<'_>, a: &BindArgs) -> Printed {
+    let ip = match &a.ip {
+        Some(text) if !a.mine => Some(input::require_ipv4(text, "bind")?),
+        _ => None,
+    };
+    let client = s.client().await?;
+    let ip = match ip {
+        Some(ip) => ip,
+        None => crate::effects::lookup_my_ip(&a.my_ip_url)
+            .await
+            .map_err(Failure::Failed)?,
+    };
+    let update = ServiceUpdate {
+        setip: Some(ip.to_string()),
+        ..ServiceUpdate::default()
+    };
+    let what = format!("Bind IP {ip} to service {}", a.id);
+    let result = client
+        .update_service(a.id, &update)
+        .await
+        .map_err(|e| write_failure(&what, a.id, e))?;
+    Ok(done(&result, a.id, &a.output))
+}
+
+/// The new password never comes from the command line: standard input or a prompt.
+pub async fn password(s: &mut Session<'_>, a: &PasswordArgs) -> Printed {
+    if !a.refused.is_empty() {
+        return Err(Failure::Usage(
+            "password: the new password is not taken as an argument: it would stay in your \
+             shell history and show in the process list. Pipe it on standard input \
+             (`proxydash password ID < file`) or run the command on a terminal to be asked for it"
+                .into(),
+        ));
+    }
+    let client = s.client().await?;
+    let password = tokio::task::spawn_blocking(input::new_password)
+        .await
+        .map_err(|e| Failure::Failed(format!("cannot read the password: {e}")))??;
+    let update = ServiceUpdate {
+        password: Some(Secret::new(password)),
+        ..ServiceUpdate::default()
+    };
+    let what = format!("Change the password of service {}", a.id);
+    let result = client
+        .update_service(a.id, &update)
+        .await
+        .map_err(|e| write_failure(&what, a.id, e))?;
+    Ok(done(&result, a.id, &a.output))
+}
+
+/// A 429 prints the next possible time (the server's wall clock, as it sent it).
+pub async fn refresh_list(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
+    let client = s.client().await?;
+    let update = ServiceUpdate {
+        update_list: true,
+        ..ServiceUpdate::default()
+    };
+    let what = format!("Refresh the IP list of service {}", a.id);
+    let result = client
+        .update_service(a.id, &update)
+        .await
+        .map_err(|e| match e {
+            ApiError::Throttled {
+                next_possible: Some(t),
+                ..
+            } => Failure::Failed(format!(
+                "{what}: too soon. Next update possible: {} (server time)",
+                t.format("%Y-%m-%d %H:%M:%S")
+            )),
+            e => write_failure(&what, a.id, e),
+        })?;
+    Ok(done(&result, a.id, &a.output))
+}
+
+/// An error of a write; when the answer was lost, says so and how to check.
+fn write_failure(what: &str, service_id: u64, error: ApiError) -> Failure {
+    if error.outcome_unknown() {
+        Failure::Failed(format!(
+            "{what}: {error}. The outcome is unknown: check with `proxydash service {service_id}` before trying again"
+        ))
+    } else {
+        Failure::Api {
+            what: what.to_owned(),
+            error,
+        }
+    }
+}
+
+/// The server's success messages, one a line, or the answer as JSON.
+fn done(result: &UpdateResult, service_id: u64, o: &OutputArgs) -> String {
+    if o.json {
+        return json(result);
+    }
+    let messages = result.messages();
+    if messages.is_empty() {
+        return format!("Service {service_id}: done (the server sent no message)\n");
+    }
+    messages
+        .iter()
+        .map(|m| format!("Service {service_id}: {m}\n"))
+        .collect()
+}
