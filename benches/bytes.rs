@@ -8,6 +8,7 @@ use common::*;
 use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proxydash::app::{App, Msg};
+use proxydash::quiet::QuietBackend;
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
@@ -28,9 +29,12 @@ impl Write for Counter {
     }
 }
 
-fn terminal(counter: &Counter, (w, h): (u16, u16)) -> Terminal<CrosstermBackend<Counter>> {
+/// The backend the dashboard uses: crossterm behind the quiet wrapper.
+type Backend = QuietBackend<CrosstermBackend<Counter>>;
+
+fn terminal(counter: &Counter, (w, h): (u16, u16)) -> Terminal<Backend> {
     Terminal::with_options(
-        CrosstermBackend::new(counter.clone()),
+        QuietBackend::new(CrosstermBackend::new(counter.clone())),
         TerminalOptions {
             viewport: Viewport::Fixed(Rect::new(0, 0, w, h)),
         },
@@ -38,7 +42,7 @@ fn terminal(counter: &Counter, (w, h): (u16, u16)) -> Terminal<CrosstermBackend<
     .expect("a fixed viewport needs no terminal")
 }
 
-fn draw(t: &mut Terminal<CrosstermBackend<Counter>>, app: &App) {
+fn draw(t: &mut Terminal<Backend>, app: &App) {
     t.draw(|f| proxydash::ui::draw(app, f))
         .expect("counter never fails");
 }

@@ -16,6 +16,7 @@ pub mod fetcher;
 pub mod files;
 pub mod headless;
 pub mod logging;
+pub mod quiet;
 pub mod run;
 pub mod sandbox;
 pub mod script;

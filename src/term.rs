@@ -5,6 +5,7 @@
 //! Restoring is idempotent, so the panic hook, the drop guard and the normal path may all
 //! call it without harm.
 
+use crate::quiet::QuietBackend;
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
 };
@@ -20,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 static MOUSE: AtomicBool = AtomicBool::new(false);
 
-pub type Tui = Terminal<CrosstermBackend<Stdout>>;
+pub type Tui = Terminal<QuietBackend<CrosstermBackend<Stdout>>>;
 
 /// Puts the terminal in raw mode on the alternate screen and returns it. The guard restores
 /// the terminal when dropped.
@@ -40,7 +41,7 @@ pub fn enter(mouse: bool) -> io::Result<(Tui, Guard)> {
     if mouse {
         execute!(out, EnableMouseCapture)?;
     }
-    let terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    let terminal = Terminal::new(QuietBackend::new(CrosstermBackend::new(io::stdout())))?;
     Ok((terminal, guard))
 }
 
