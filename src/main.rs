@@ -112,12 +112,18 @@ async fn dashboard(cli: &Cli) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The 429 countdowns of this account, kept across restarts.
+    let account = format!("{} {}", settings.base_url, settings.profile);
+    let state_file = StateFile::default_location();
+    let throttles = state_file
+        .as_ref()
+        .map(|f| f.load(&account))
+        .unwrap_or_default();
     let mut effects = Effects::new(
         fetcher::spawn(client, fetcher::DEFAULT_CONCURRENCY),
         clipboard::for_mode(ClipboardMode::Auto),
         DEFAULT_MY_IP_URL.into(),
-        StateFile::default_location()
-            .map(|f| (f, format!("{} {}", settings.base_url, settings.profile))),
+        state_file.map(|f| (f, account)),
     );
     let clock: Clock = Arc::new(chrono::Utc::now);
     let mut app = App::new(
@@ -127,6 +133,8 @@ async fn dashboard(cli: &Cli) -> ExitCode {
             demo: cli.demo,
             refresh: settings.refresh,
             mouse: settings.mouse,
+            throttles,
+            ..AppSettings::default()
         },
         clock.clone(),
     );

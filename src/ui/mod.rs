@@ -6,6 +6,7 @@
 //! bindings). Popups stack on top. Below 80×24 one line asks for a bigger terminal.
 
 pub mod billing;
+pub mod forms;
 pub mod layout;
 pub mod network;
 pub mod popup;
@@ -121,13 +122,22 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 }
 
 fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let line = match app.status().current() {
-        Some((msg, more)) => {
+    use crate::app::status::{NoticeKind, Shown};
+    let line = match app.status().shown() {
+        Some(Shown::Failure(msg, more)) => {
             let mut spans = vec![Span::styled(format!(" ✗ {msg}"), theme.error_line)];
             if more > 0 {
                 spans.push(Span::styled(format!("  (+{more} more)"), theme.dim));
             }
             Line::from(spans)
+        }
+        Some(Shown::Notice(n)) => {
+            let (mark, style) = match n.kind {
+                NoticeKind::Done => ("✓", theme.good),
+                NoticeKind::Info => ("•", theme.warn),
+                NoticeKind::Error => ("✗", theme.error_line),
+            };
+            Line::from(Span::styled(format!(" {mark} {}", n.text), style))
         }
         None if app.in_flight() > 0 => Line::from(Span::styled(" Loading…", theme.dim)),
         None => Line::from(Span::styled(" ✓ Up to date", theme.dim)),
@@ -139,8 +149,8 @@ fn draw_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let ctx = app.context();
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
-    if ctx.editing_filter {
-        let lead = "type to filter  ";
+    if ctx.editing_filter || ctx.typing {
+        let lead = if ctx.typing { "type  " } else { "type to filter  " };
         spans.push(Span::styled(lead, theme.dim));
         used += lead.chars().count();
     }

@@ -1,6 +1,9 @@
 //! Scenario tests: messages in, state and commands out. No terminal, no network; a fake
 //! clock.
 
+mod countdown;
 mod errors;
 mod fetching;
+mod forms;
+mod iplist;
 mod keys;
