@@ -56,8 +56,8 @@ impl App {
         }
         let (w, h) = self.size;
         let area = ratatui::layout::Rect::new(0, 0, w, h);
-        let page = crate::ui::layout::table_rows(Tab::Services, area)
-            .map_or(0, |r| usize::from(r.height));
+        let page =
+            crate::ui::layout::table_rows(Tab::Services, area).map_or(0, |r| usize::from(r.height));
         let rows = self.services.rows();
         table
             .visible(page)
@@ -95,7 +95,11 @@ impl App {
             .map(u64::to_string)
             .collect::<Vec<_>>()
             .join(", ");
-        let service = if done.len() == 1 { "Service" } else { "Services" };
+        let service = if done.len() == 1 {
+            "Service"
+        } else {
+            "Services"
+        };
         self.status.notify(
             NoticeKind::Done,
             format!("{service} {ids}: the IP list can be refreshed again"),

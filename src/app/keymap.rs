@@ -216,7 +216,12 @@ const FIELDS: &[Scope] = &[Popup(P::Order), Popup(P::Password), Popup(P::IpListC
 /// Lists a form scrolls with the movement keys.
 const SCROLLS: &[Scope] = &[Main, Popup(P::IpListChooser), Popup(P::IpListView)];
 /// Where Esc closes.
-const CLOSES: &[Scope] = &[Viewer, Popup(P::IpListView), Popup(P::FormBusy), Popup(P::FormDone)];
+const CLOSES: &[Scope] = &[
+    Viewer,
+    Popup(P::IpListView),
+    Popup(P::FormBusy),
+    Popup(P::FormDone),
+];
 /// Where Esc cancels a form.
 const CANCELS: &[Scope] = &[
     Popup(P::Order),
@@ -252,7 +257,7 @@ pub const BINDINGS: &[Binding] = &[
     b(&[k('Y')], Action::CopyUrls, &[Popup(P::IpListView)], Some("copy URLs"), "Copy the list as proxy URLs, one per line"),
     b(&[k('w')], Action::WriteFile, &[Popup(P::IpListView)], Some("write file"), "Write the list to a file"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::IpListSave)], Some("write"), "Write the file (an existing file is never replaced)"),
-    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormDone)], Some("close"), "Close"),
+    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormDone)], None, "Close"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormBusy)], None, "Ignored while the request is on its way"),
     b(&[code(KeyCode::Tab)], Action::NextField, FIELDS, Some("next field"), "Next field"),
     b(&[code(KeyCode::BackTab)], Action::PrevField, FIELDS, None, "Previous field"),

@@ -302,7 +302,10 @@ impl App {
             .settings
             .refresh
             .and_then(|_| self.refresh_due.values().min().copied());
-        [refresh, self.countdown_wakeup()].into_iter().flatten().min()
+        [refresh, self.countdown_wakeup()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     pub fn should_quit(&self) -> bool {

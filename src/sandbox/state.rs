@@ -164,6 +164,7 @@ impl Store {
                 .map(|g| g.name.to_lowercase())
                 .unwrap_or_default()
         };
+        #[allow(clippy::type_complexity)]
         let key: Box<dyn Fn(&ProductRec, &ProductRec) -> Ordering> = match field {
             SortField::ProductId => Box::new(|_, _| Ordering::Equal),
             SortField::ProductName => {

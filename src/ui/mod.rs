@@ -149,8 +149,8 @@ fn draw_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let ctx = app.context();
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
-    if ctx.editing_filter || ctx.typing {
-        let lead = if ctx.typing { "type  " } else { "type to filter  " };
+    if ctx.editing_filter {
+        let lead = "type to filter  ";
         spans.push(Span::styled(lead, theme.dim));
         used += lead.chars().count();
     }

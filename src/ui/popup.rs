@@ -19,7 +19,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usiz
         Popup::Help => draw_help(frame, app, theme, area, index),
         Popup::Invoice(id) => draw_invoice(frame, app, theme, area, *id),
         Popup::Service(id) => {
-            let r = layout::centered(area, 60, 15);
+            // One more line while the IP-list refresh counts down.
+            let h = 15 + u16::from(app.countdown(*id).is_some());
+            let r = layout::centered(area, 60, h);
             frame.render_widget(Clear, r);
             services::draw_detail(frame, app, theme, r, *id);
         }

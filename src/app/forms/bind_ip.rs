@@ -245,7 +245,9 @@ impl App {
         let shows_bound_ip = self.target_service().is_some_and(|id| {
             self.services.detail(id).value().is_some_and(|s| {
                 s.product_type == ProductType::Fpr
-                    && s.bound_ip.as_deref().is_some_and(|ip| !ip.trim().is_empty())
+                    && s.bound_ip
+                        .as_deref()
+                        .is_some_and(|ip| !ip.trim().is_empty())
             })
         });
         if shows_bound_ip {

@@ -89,7 +89,9 @@ impl fmt::Debug for TextField {
         if self.masked {
             f.write_str("TextField([redacted])")
         } else {
-            f.debug_tuple("TextField").field(&self.input.value()).finish()
+            f.debug_tuple("TextField")
+                .field(&self.input.value())
+                .finish()
         }
     }
 }
@@ -121,7 +123,11 @@ mod tests {
         f.key(&KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
         assert_eq!(f.value(), "");
         f.paste("\n  \n198.51.100.7\u{1b}[31m\r\nsecond line");
-        assert_eq!(f.value(), "198.51.100.7[31m", "controls go, the rest is text");
+        assert_eq!(
+            f.value(),
+            "198.51.100.7[31m",
+            "controls go, the rest is text"
+        );
         assert_eq!(f.display(), ("198.51.100.7[31m".into(), 16));
     }
 

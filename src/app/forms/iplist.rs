@@ -131,7 +131,8 @@ impl IpListForm {
     }
 
     pub fn is_typing(&self) -> bool {
-        matches!(self.kind(), PopupKind::IpListSave) && self.save.as_ref().is_some_and(|s| !s.writing)
+        matches!(self.kind(), PopupKind::IpListSave)
+            && self.save.as_ref().is_some_and(|s| !s.writing)
     }
 
     pub fn focused_mut(&mut self) -> Option<&mut TextField> {
@@ -340,7 +341,11 @@ impl App {
     }
 
     /// The answer to [`Command::Copy`].
-    pub(in crate::app) fn on_copied(&mut self, what: String, result: Result<Copied, ClipboardError>) {
+    pub(in crate::app) fn on_copied(
+        &mut self,
+        what: String,
+        result: Result<Copied, ClipboardError>,
+    ) {
         match result {
             Ok(copied) => self
                 .status
@@ -359,7 +364,11 @@ impl App {
         });
         match (form, result) {
             (Some(form), Ok(full)) => {
-                let line = format!("IP list of service {} written to {}", form.service_id, full.display());
+                let line = format!(
+                    "IP list of service {} written to {}",
+                    form.service_id,
+                    full.display()
+                );
                 form.save = None;
                 form.written = Some(full);
                 self.status.notify(NoticeKind::Done, line);
@@ -417,7 +426,10 @@ mod tests {
     fn the_chooser_defaults_by_product_type_and_cycles() {
         let mut f = IpListForm::new(1003, &ProductType::Ppr);
         assert_eq!(f.list_type, IpListType::PprHttp);
-        assert_eq!(IpListForm::new(1001, &ProductType::Fpr).list_type, IpListType::HttpAuth);
+        assert_eq!(
+            IpListForm::new(1001, &ProductType::Fpr).list_type,
+            IpListType::HttpAuth
+        );
         f.cycle(1);
         assert_eq!(f.list_type, IpListType::PprSocks);
         f.cycle(1);

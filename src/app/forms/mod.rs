@@ -173,8 +173,7 @@ impl App {
                 "Profile {} is read-only: {what} is turned off",
                 self.settings.profile
             );
-            self.status
-                .notify(super::status::NoticeKind::Info, line);
+            self.status.notify(super::status::NoticeKind::Info, line);
         }
         self.settings.read_only
     }

@@ -143,9 +143,7 @@ impl App {
                     self.send_write(request, out);
                 }
             }
-            Action::NextField | Action::PrevField if form.state.is_editable() => {
-                form.next_field()
-            }
+            Action::NextField | Action::PrevField if form.state.is_editable() => form.next_field(),
             _ => {}
         }
     }
@@ -190,13 +188,19 @@ mod tests {
         let Request::UpdateService { update, .. } = &request else {
             panic!("{request:?}");
         };
-        assert_eq!(update.password.as_ref().map(Secret::expose), Some("s3cret-Pass"));
+        assert_eq!(
+            update.password.as_ref().map(Secret::expose),
+            Some("s3cret-Pass")
+        );
         // Nothing secret in Debug output: not the form, not the request.
         for text in [format!("{f:?}"), format!("{request:?}")] {
             assert!(!text.contains("s3cret"), "{text}");
         }
         f.finish(Ok(Response::Update(Default::default())));
-        assert_eq!(f.state, FormState::Done("Password updated successfully".into()));
+        assert_eq!(
+            f.state,
+            FormState::Done("Password updated successfully".into())
+        );
         assert_eq!(f.new.value(), "", "emptied once answered");
     }
 }

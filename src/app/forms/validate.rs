@@ -22,7 +22,10 @@ impl fmt::Display for InvalidIpv4 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Empty => f.write_str("type an IPv4 address, e.g. 203.0.113.5"),
-            Self::Parts(n) => write!(f, "an IPv4 address has 4 numbers separated by dots, not {n}"),
+            Self::Parts(n) => write!(
+                f,
+                "an IPv4 address has 4 numbers separated by dots, not {n}"
+            ),
             Self::NotDecimal(p) => write!(f, "{p:?} is not a number from 0 to 255"),
             Self::TooBig(p) => write!(f, "{p} is over 255"),
             Self::LeadingZero(p) => write!(f, "{p} has a leading zero"),
@@ -62,7 +65,13 @@ mod tests {
 
     #[test]
     fn dotted_quads_pass() {
-        for ok in ["0.0.0.0", "203.0.113.5", "255.255.255.255", "10.0.0.1", "1.2.3.40"] {
+        for ok in [
+            "0.0.0.0",
+            "203.0.113.5",
+            "255.255.255.255",
+            "10.0.0.1",
+            "1.2.3.40",
+        ] {
             assert_eq!(parse_ipv4(ok).map(|ip| ip.to_string()), Ok(ok.to_owned()));
         }
     }

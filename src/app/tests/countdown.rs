@@ -71,7 +71,10 @@ fn a_429_starts_a_countdown_that_is_saved_shown_and_respected() {
 
     // Shown on the Services tab: a tick every second, aligned to the label's changes.
     h.advance(1);
-    assert_eq!(h.app.next_wakeup(), Some(t0() + chrono::Duration::seconds(2)));
+    assert_eq!(
+        h.app.next_wakeup(),
+        Some(t0() + chrono::Duration::seconds(2))
+    );
     assert!(h.send(Msg::Tick).is_empty());
     assert_eq!(
         h.app.countdown(5001).as_deref(),
@@ -106,7 +109,10 @@ fn the_countdown_ticks_only_while_visible_and_needs_no_refresh_interval() {
         "2026-01-02 14:07:17",
     );
     // The refresh form shows the countdown: tick in a second.
-    assert_eq!(h.app.next_wakeup(), Some(t0() + chrono::Duration::seconds(1)));
+    assert_eq!(
+        h.app.next_wakeup(),
+        Some(t0() + chrono::Duration::seconds(1))
+    );
     h.code(KeyCode::Esc);
     h.key('2');
     assert_eq!(

@@ -22,7 +22,10 @@ fn clients() -> Vec<Client> {
 }
 
 fn writes(cmds: &[Command]) -> Vec<Request> {
-    fetches(cmds).into_iter().filter(Request::is_write).collect()
+    fetches(cmds)
+        .into_iter()
+        .filter(Request::is_write)
+        .collect()
 }
 
 /// The order form for product 1 (fpr in the standard account), clients loaded.
@@ -59,7 +62,10 @@ fn order_types_into_the_picker_confirms_and_sends_one_post() {
     h.keys("ops");
     h.code(KeyCode::Tab);
     h.paste("\n203.0.113.9\nignored");
-    assert!(writes(&h.code(KeyCode::Enter)).is_empty(), "Enter checks first");
+    assert!(
+        writes(&h.code(KeyCode::Enter)).is_empty(),
+        "Enter checks first"
+    );
     assert_eq!(h.app.context().popup, Some(PopupKind::OrderConfirm));
     let expected = Request::Order {
         product_id: 1,
@@ -164,7 +170,11 @@ fn order_422_is_shown_and_the_values_stay() {
             message: "Unprocessed entity or not enough funds to order".into(),
         },
     );
-    assert_eq!(fetches(&cmds), vec![Request::Credit], "the credit is re-read");
+    assert_eq!(
+        fetches(&cmds),
+        vec![Request::Credit],
+        "the credit is re-read"
+    );
     let f = order(&h);
     assert_eq!(
         f.state,
@@ -208,7 +218,10 @@ fn read_only_opens_no_writing_form_and_says_why() {
     for c in ['b', 'p', 'u'] {
         assert!(h.key(c).is_empty(), "{c}");
         assert!(h.app.popups().is_empty(), "{c}");
-        assert!(h.status_text().starts_with("Profile work is read-only"), "{c}");
+        assert!(
+            h.status_text().starts_with("Profile work is read-only"),
+            "{c}"
+        );
     }
     h.key('i');
     assert!(matches!(h.top(), Some(Popup::IpList(_))), "IP lists stay");

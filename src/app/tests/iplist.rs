@@ -118,14 +118,24 @@ fn w_writes_never_overwrites_and_lets_the_name_be_changed() {
     let Some(Popup::IpList(f)) = h.top() else {
         panic!()
     };
-    assert!(f.save.as_ref().unwrap().error.as_deref().unwrap().contains("already exists"));
+    assert!(
+        f.save
+            .as_ref()
+            .unwrap()
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("already exists")
+    );
     // Still open, editable: a new name.
     h.code(KeyCode::Backspace);
     h.code(KeyCode::Backspace);
     h.code(KeyCode::Backspace);
     h.keys("list");
     let cmds = h.code(KeyCode::Enter);
-    assert!(matches!(&cmds[..], [Command::WriteFile { path, .. }] if path == &PathBuf::from("iplist-5001-http-auth.list")));
+    assert!(
+        matches!(&cmds[..], [Command::WriteFile { path, .. }] if path == &PathBuf::from("iplist-5001-http-auth.list"))
+    );
     h.send(Msg::Written {
         path: "iplist-5001-http-auth.list".into(),
         result: Ok("/home/u/iplist-5001-http-auth.list".into()),

@@ -1,7 +1,9 @@
 //! The bind-IP form: what is bound now (and whether it is this machine), the field, its
 //! inline error, and the outcome.
 
-use super::{draw_field, draw_message, framed, inline_error, row, rows_from, state_line, value_line};
+use super::{
+    draw_field, draw_message, framed, inline_error, row, rows_from, state_line, value_line,
+};
 use crate::app::App;
 use crate::app::forms::bind_ip::{BindIpForm, MyIp};
 use crate::ui::text::{self, MISSING};
@@ -52,16 +54,26 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Bind
     );
     let below = if form.looking_up {
         Line::from(Span::styled(
-            format!("{:w$}looking up this machine's IP…", "", w = super::LABEL + 3),
+            format!(
+                "{:w$}looking up this machine's IP…",
+                "",
+                w = super::LABEL + 3
+            ),
             theme.dim,
         ))
     } else if form.error.is_some() {
         inline_error(theme, form.error.as_deref())
-    } else {
+    } else if form.state.is_editable() {
         Line::from(Span::styled(
-            format!("{:w$}Ctrl-L: use this machine's public IP", "", w = super::LABEL + 3),
+            format!(
+                "{:w$}Ctrl-L: use this machine's public IP",
+                "",
+                w = super::LABEL + 3
+            ),
             theme.dim,
         ))
+    } else {
+        Line::from("")
     };
     frame.render_widget(Paragraph::new(below), row(inner, 4));
     if let Some((msg, style)) = state_line(theme, &form.state, "Binding…") {

@@ -39,7 +39,10 @@ fn draw_chooser(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm)
         let marker = if focused { "›" } else { " " };
         Span::styled(format!("{marker}{label:<17}"), style)
     };
-    let mut lines = vec![Line::from(vec![head("Type", Column::Type), head("Format", Column::Format)])];
+    let mut lines = vec![Line::from(vec![
+        head("Type", Column::Type),
+        head("Format", Column::Format),
+    ])];
     for i in 0..IpListType::ALL.len() {
         let cell = |value: Option<String>, chosen: bool, focused: bool| {
             let marker = if chosen { "▶ " } else { "  " };
@@ -100,7 +103,7 @@ fn draw_view(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm, vi
         )
     };
     let title = format!(
-        "IP list · service {} · {} {} · {}",
+        "IP list {} · {} {} · {}",
         form.service_id,
         view.list.list_type,
         view.list.format,
@@ -109,7 +112,10 @@ fn draw_view(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm, vi
     let mut block = widgets::pane(theme, title, Span::styled(range, theme.dim));
     if let Some(path) = &form.written {
         block = block.title_bottom(Line::from(Span::styled(
-            format!(" written to {} ", text::sanitize(&path.display().to_string())),
+            format!(
+                " written to {} ",
+                text::sanitize(&path.display().to_string())
+            ),
             theme.good,
         )));
     }
@@ -119,7 +125,12 @@ fn draw_view(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm, vi
         .map(|l| Line::from(text::sanitize(l).into_owned()))
         .collect();
     if total == 0 {
-        widgets::message(frame, lines_area, "The server sent an empty list.", theme.dim);
+        widgets::message(
+            frame,
+            lines_area,
+            "The server sent an empty list.",
+            theme.dim,
+        );
     } else {
         frame.render_widget(Paragraph::new(lines), lines_area);
     }
@@ -127,8 +138,22 @@ fn draw_view(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm, vi
 
 fn draw_save(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm) {
     let Some(save) = &form.save else { return };
-    let inner = framed(frame, theme, body, (72, 7), "Write the IP list to a file".into());
-    draw_field(frame, theme, row(inner, 0), "File", &save.path, true, !save.writing);
+    let inner = framed(
+        frame,
+        theme,
+        body,
+        (72, 7),
+        "Write the IP list to a file".into(),
+    );
+    draw_field(
+        frame,
+        theme,
+        row(inner, 0),
+        "File",
+        &save.path,
+        true,
+        !save.writing,
+    );
     let below = Rect {
         height: 2,
         ..row(inner, 1)
@@ -142,7 +167,7 @@ fn draw_save(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm) {
     draw_message(
         frame,
         rows_from(inner, 3),
-        "Written as served, readable by you only; an existing file is never replaced.",
+        "Saved as served, mode 0600; an existing file is never replaced.",
         theme.dim,
     );
 }

@@ -21,7 +21,13 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 pub const LABEL: usize = 10;
 
 /// Clears a `w`×`h` popup centred in `body`, draws its frame and returns the inside.
-pub fn framed(frame: &mut Frame, theme: &Theme, body: Rect, (w, h): (u16, u16), title: String) -> Rect {
+pub fn framed(
+    frame: &mut Frame,
+    theme: &Theme,
+    body: Rect,
+    (w, h): (u16, u16),
+    title: String,
+) -> Rect {
     let area = layout::centered(body, w, h);
     frame.render_widget(Clear, area);
     let block = widgets::pane(theme, title, Span::raw(""));

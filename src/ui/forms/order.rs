@@ -1,7 +1,9 @@
 //! The order form: the product, the credit before and after, the client picker and (fpr)
 //! the IP field; then the confirmation; then the result.
 
-use super::{LABEL, draw_field, draw_message, framed, inline_error, row, rows_from, state_line, value_line};
+use super::{
+    LABEL, draw_field, draw_message, framed, inline_error, row, rows_from, state_line, value_line,
+};
 use crate::api::{Client, ProductType};
 use crate::app::App;
 use crate::app::forms::FormState;
@@ -25,10 +27,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Orde
         }
         _ => format!("Order product {}", form.product_id),
     };
-    let inner = framed(frame, theme, body, (70, 18), title);
+    let inner = framed(frame, theme, body, (70, 20), title);
     match &form.state {
         FormState::Editing | FormState::Failed(_) => draw_editing(frame, app, theme, inner, form),
-        FormState::Confirming | FormState::Submitting => draw_confirm(frame, app, theme, inner, form),
+        FormState::Confirming | FormState::Submitting => {
+            draw_confirm(frame, app, theme, inner, form)
+        }
         FormState::Done(_) => draw_done(frame, theme, inner, form),
     }
 }
@@ -116,7 +120,11 @@ fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
             let below = match &form.ip_error {
                 Some(_) => inline_error(theme, form.ip_error.as_deref()),
                 None => Line::from(Span::styled(
-                    format!("{:w$}optional: an IPv4 to bind to the new service", "", w = LABEL + 3),
+                    format!(
+                        "{:w$}optional: an IPv4 to bind to the new service",
+                        "",
+                        w = LABEL + 3
+                    ),
                     theme.dim,
                 )),
             };
@@ -175,7 +183,7 @@ fn picker_lines(app: &App, theme: &Theme, form: &OrderForm) -> Vec<Line<'static>
         Some(e) => inline_error(theme, Some(e)),
         None => Line::from(Span::styled(
             format!(
-                "{indent}{} of {} clients · type to filter by e-mail or ID, ↑↓ choose",
+                "{indent}{} of {} clients · type to filter, ↑↓ to choose",
                 matching.len(),
                 clients.len()
             ),
@@ -228,13 +236,23 @@ fn draw_confirm(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
                 theme.title,
             ),
         ),
-        value_line(theme, "For", Span::raw(format!("{email} (client {client})"))),
+        value_line(
+            theme,
+            "For",
+            Span::raw(format!("{email} (client {client})")),
+        ),
         value_line(
             theme,
             "Bind IP",
-            Span::raw(setip.map_or_else(|| "none".to_owned(), |ip| text::sanitize(&ip).into_owned())),
+            Span::raw(
+                setip.map_or_else(|| "none".to_owned(), |ip| text::sanitize(&ip).into_owned()),
+            ),
         ),
-        value_line(theme, "Price", Span::styled(text::money(form.price), theme.title)),
+        value_line(
+            theme,
+            "Price",
+            Span::styled(text::money(form.price), theme.title),
+        ),
         value_line(theme, "Credit", credit_span(app, theme, form.price)),
         Line::from(""),
     ];
@@ -243,19 +261,23 @@ fn draw_confirm(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
     {
         lines.push(Line::from(Span::styled(
             format!(
-                "⚠ The credit shown is {} short: the server will likely refuse the order.",
+                "⚠ The credit shown is {} short of the price:",
                 text::money(form.price - c.credit)
             ),
             theme.warn,
         )));
         lines.push(Line::from(Span::styled(
-            "  Enter still sends it (the server decides); Esc goes back.",
+            "  the server will likely refuse. Enter still sends it (the server",
+            theme.warn,
+        )));
+        lines.push(Line::from(Span::styled(
+            "  decides, the credit may have changed); Esc goes back.",
             theme.warn,
         )));
     }
     if form.unknown_outcome {
         lines.push(Line::from(Span::styled(
-            "⚠ The last order's outcome is unknown: check Services before ordering again.",
+            "⚠ The last order's outcome is unknown: check Services first.",
             theme.bad,
         )));
     }
@@ -276,18 +298,21 @@ fn draw_done(frame: &mut Frame, theme: &Theme, area: Rect, form: &OrderForm) {
     let Some(r) = &form.result else {
         return;
     };
-    let ip = r
-        .ip
-        .as_deref()
-        .filter(|ip| !ip.is_empty())
-        .map_or_else(|| MISSING.to_owned(), |ip| text::sanitize(ip).into_owned());
+    let ip =
+        r.ip.as_deref()
+            .filter(|ip| !ip.is_empty())
+            .map_or_else(|| MISSING.to_owned(), |ip| text::sanitize(ip).into_owned());
     let lines = vec![
         Line::from(Span::styled(
             format!("✓ Ordered {}", text::or_missing(&form.product_name)),
             theme.good,
         )),
         Line::from(""),
-        value_line(theme, "Service", Span::styled(r.service_id.to_string(), theme.title)),
+        value_line(
+            theme,
+            "Service",
+            Span::styled(r.service_id.to_string(), theme.title),
+        ),
         value_line(theme, "Order", Span::raw(text::id(r.order_id))),
         value_line(theme, "Invoice", Span::raw(text::id(r.invoice_id))),
         value_line(theme, "Amount", Span::raw(text::money(r.amount))),

@@ -14,7 +14,13 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &RefreshForm) {
     let id = form.service_id;
-    let inner = framed(frame, theme, body, (64, 10), format!("Refresh IP list · service {id}"));
+    let inner = framed(
+        frame,
+        theme,
+        body,
+        (64, 10),
+        format!("Refresh IP list · service {id}"),
+    );
     let product = app
         .services()
         .get(id)
@@ -29,9 +35,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Refr
     ];
     if let Some(countdown) = app.countdown(id) {
         lines.push(Line::from(""));
-        lines.push(Line::from(Span::styled(format!("⏳ {countdown}"), theme.warn)));
+        lines.push(Line::from(Span::styled(countdown, theme.warn)));
     }
-    frame.render_widget(Paragraph::new(lines.clone()).wrap(Wrap { trim: true }), inner);
+    frame.render_widget(
+        Paragraph::new(lines.clone()).wrap(Wrap { trim: true }),
+        inner,
+    );
     let rest = rows_from(inner, inner.height.saturating_sub(3));
     match (&form.state, state_line(theme, &form.state, "Refreshing…")) {
         (_, Some((msg, style))) => draw_message(frame, rest, &msg, style),
