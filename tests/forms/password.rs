@@ -66,3 +66,38 @@ async fn a_password_the_server_refuses_shows_its_message() {
     assert_eq!(e.writes_since(from)[0].status, 422);
     e.shows("✗ Unprocessable Entity. Incorrect posted data");
 }
+
+#[tokio::test]
+async fn base64_on_the_wire_is_the_standard_alphabet_with_padding() {
+    let mut e = password_form().await;
+    e.s.press(KeyCode::Esc);
+    // Chosen so the encodings hold `+`, `/`, one `=` and two.
+    let cases = [
+        ("a?~>b", "YT9+PmI="),
+        ("?>?", "Pz4/"),
+        ("s3cr3t~?", "czNjcjN0fj8="),
+        ("~~~>", "fn5+Pg=="),
+    ];
+    let from = e.mark();
+    for (plain, _) in cases {
+        e.s.press(KeyCode::Char('p'));
+        e.s.type_text(plain);
+        e.s.press(KeyCode::Tab);
+        e.s.type_text(plain);
+        e.s.press(KeyCode::Enter);
+        e.s.settle().await;
+        e.shows("✓ Password updated successfully");
+        e.s.press(KeyCode::Enter);
+    }
+    let bodies: Vec<serde_json::Value> =
+        e.writes_since(from).iter().map(|w| json(&w.body)).collect();
+    let expected: Vec<serde_json::Value> = cases
+        .iter()
+        .map(|(_, b64)| serde_json::json!({ "password": b64 }))
+        .collect();
+    assert_eq!(bodies, expected);
+    assert_eq!(
+        client(&e.sb).service(1003).await.unwrap().password.expose(),
+        "~~~>"
+    );
+}

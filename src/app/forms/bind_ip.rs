@@ -185,8 +185,12 @@ impl App {
                 None => {
                     form.looking_up = true;
                     form.error = None;
-                    self.my_ip = MyIp::LookingUp;
-                    out.push(Command::LookupMyIp);
+                    // The lookup made on first need may still be on its way: its answer
+                    // serves this too.
+                    if self.my_ip != MyIp::LookingUp {
+                        self.my_ip = MyIp::LookingUp;
+                        out.push(Command::LookupMyIp);
+                    }
                 }
             },
             _ => {}
