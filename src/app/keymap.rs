@@ -305,7 +305,7 @@ pub fn bindings_for(ctx: &Context) -> impl Iterator<Item = &'static Binding> + '
 
 /// The active bindings that some key of theirs really triggers: a binding whose every key
 /// an earlier active binding claims is shadowed, and never advertised.
-fn effective(ctx: &Context) -> Vec<&'static Binding> {
+pub fn effective(ctx: &Context) -> Vec<&'static Binding> {
     let mut claimed: Vec<Key> = Vec::new();
     let mut out = Vec::new();
     for b in bindings_for(ctx) {
@@ -437,114 +437,6 @@ mod tests {
             action_for(&main, &key(KeyCode::Tab, KeyModifiers::SHIFT)),
             Some(Action::PrevTab)
         );
-    }
-
-    #[test]
-    fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
-        let typing = Context {
-            tab: Tab::Products,
-            popup: Some(PopupKind::Order),
-            editing_filter: false,
-            typing: true,
-        };
-        for c in ['q', 'j', 'y', '?', 'o', '1', '/'] {
-            assert_eq!(
-                action_for(&typing, &key(KeyCode::Char(c), KeyModifiers::NONE)),
-                None,
-                "{c} is text"
-            );
-        }
-        for (code, action) in [
-            (KeyCode::Enter, Action::Submit),
-            (KeyCode::Esc, Action::Back),
-            (KeyCode::Tab, Action::NextField),
-            (KeyCode::Down, Action::Down),
-        ] {
-            assert_eq!(
-                action_for(&typing, &key(code, KeyModifiers::NONE)),
-                Some(action)
-            );
-        }
-        assert_eq!(
-            action_for(&typing, &key(KeyCode::Char('c'), KeyModifiers::CONTROL)),
-            Some(Action::ForceQuit)
-        );
-        let bind = Context {
-            popup: Some(PopupKind::BindIp),
-            ..typing
-        };
-        assert_eq!(
-            action_for(&bind, &key(KeyCode::Char('l'), KeyModifiers::CONTROL)),
-            Some(Action::UseMyIp)
-        );
-        let view = Context {
-            popup: Some(PopupKind::IpListView),
-            typing: false,
-            ..typing
-        };
-        for (c, action) in [
-            ('y', Action::Copy),
-            ('Y', Action::CopyUrls),
-            ('w', Action::WriteFile),
-        ] {
-            assert_eq!(
-                action_for(&view, &key(KeyCode::Char(c), KeyModifiers::NONE)),
-                Some(action)
-            );
-        }
-        assert_eq!(
-            footer(&view),
-            vec![
-                ("?".to_owned(), "help"),
-                ("y".to_owned(), "copy"),
-                ("Y".to_owned(), "copy URLs"),
-                ("w".to_owned(), "write file"),
-                ("Esc".to_owned(), "close"),
-            ]
-        );
-    }
-
-    #[test]
-    fn every_form_footer_entry_does_what_it_says_and_none_is_shadowed() {
-        use PopupKind::*;
-        for kind in [
-            Order,
-            OrderConfirm,
-            BindIp,
-            Password,
-            Refresh,
-            IpListChooser,
-            IpListView,
-            IpListSave,
-            FormBusy,
-            FormDone,
-        ] {
-            for typing in [false, true] {
-                let c = Context {
-                    tab: Tab::Services,
-                    popup: Some(kind),
-                    editing_filter: false,
-                    typing,
-                };
-                let f = footer(&c);
-                let mut keys: Vec<&String> = f.iter().map(|(k, _)| k).collect();
-                keys.dedup();
-                assert_eq!(keys.len(), f.len(), "{kind:?}: {f:?}");
-                for b in effective(&c).into_iter().filter(|b| b.footer.is_some()) {
-                    let first = b.keys[0];
-                    let mods = if first.ctrl {
-                        KeyModifiers::CONTROL
-                    } else {
-                        KeyModifiers::NONE
-                    };
-                    assert_eq!(
-                        action_for(&c, &key(first.code, mods)),
-                        Some(b.action),
-                        "{kind:?}"
-                    );
-                }
-            }
-        }
     }
 
     #[test]

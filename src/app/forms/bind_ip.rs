@@ -259,32 +259,6 @@ impl App {
             out.push(Command::LookupMyIp);
         }
     }
-
-    /// Hands a service update's answer to the form waiting for it (`deliver` says whether it
-    /// was the right kind of form), or to the status line when that form is closed.
-    pub(in crate::app) fn update_answered(
-        &mut self,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        deliver: impl FnOnce(&mut Popup, Result<Response, ApiError>) -> bool,
-    ) {
-        if let Some(popup) = self.form_awaiting(request)
-            && deliver(popup, result.clone())
-        {
-            return;
-        }
-        match result {
-            Ok(r) => {
-                let what = crate::app::status::what(request);
-                let line = format!("{what}: {}", update_message(&r, "done"));
-                self.status.notify(NoticeKind::Done, line);
-            }
-            Err(e) => {
-                let line = crate::app::status::error_line(request, &e, &self.settings.profile);
-                self.status.report(request, line);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ pub use field::TextField;
 
 use super::keymap::Action;
 use super::popup::Popup;
+use super::status::NoticeKind;
 use super::{App, Command};
 use crate::api::{ApiError, Request, Response};
 use crossterm::event::KeyEvent;
@@ -173,7 +174,7 @@ impl App {
                 "Profile {} is read-only: {what} is turned off",
                 self.settings.profile
             );
-            self.status.notify(super::status::NoticeKind::Info, line);
+            self.status.notify(NoticeKind::Info, line);
         }
         self.settings.read_only
     }
@@ -184,6 +185,32 @@ impl App {
         match self.popups.last() {
             Some(Popup::Service(id)) => Some(*id),
             _ => self.services.table.selected_id(),
+        }
+    }
+
+    /// Hands a service update's answer to the form waiting for it (`deliver` says whether it
+    /// was the right kind of form), or to the status line when that form is closed.
+    pub(super) fn update_answered(
+        &mut self,
+        request: &Request,
+        result: Result<Response, ApiError>,
+        deliver: impl FnOnce(&mut Popup, Result<Response, ApiError>) -> bool,
+    ) {
+        if let Some(popup) = self.form_awaiting(request)
+            && deliver(popup, result.clone())
+        {
+            return;
+        }
+        match result {
+            Ok(r) => {
+                let what = super::status::what(request);
+                let line = format!("{what}: {}", update_message(&r, "done"));
+                self.status.notify(NoticeKind::Done, line);
+            }
+            Err(e) => {
+                let line = super::status::error_line(request, &e, &self.settings.profile);
+                self.status.report(request, line);
+            }
         }
     }
 }

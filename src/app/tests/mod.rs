@@ -4,6 +4,7 @@
 mod countdown;
 mod errors;
 mod fetching;
+mod form_keys;
 mod forms;
 mod iplist;
 mod keys;
