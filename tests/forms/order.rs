@@ -199,6 +199,8 @@ async fn a_product_removed_since_the_list_was_read_is_product_not_found() {
     e.s.press(KeyCode::Char('o'));
     e.s.settle().await;
     e.shows("Order product 999");
+    e.shows("Withdrawn plan · type unknown · $5.00");
+    e.shows("— (the product's type could not be read)");
     e.s.press(KeyCode::Enter);
     let from = e.mark();
     e.s.press(KeyCode::Enter);

@@ -272,15 +272,20 @@ impl App {
                     Action::Top => view.top = 0,
                     Action::Bottom => view.scroll(isize::MAX, page),
                     Action::Copy | Action::CopyUrls => {
-                        let n = crate::ui::text::count(view.list.entries.len() as u64);
+                        let count = view.list.entries.len();
+                        let n = format!(
+                            "{} {}",
+                            crate::ui::text::count(count as u64),
+                            if count == 1 { "entry" } else { "entries" }
+                        );
                         let (what, text) = if action == Action::Copy {
                             (
-                                format!("IP list of service {id} ({n} entries, as served)"),
+                                format!("IP list of service {id} ({n}, as served)"),
                                 view.list.raw.clone(),
                             )
                         } else {
                             (
-                                format!("IP list of service {id} ({n} entries, as URLs)"),
+                                format!("IP list of service {id} ({n}, as URLs)"),
                                 view.list.to_urls(),
                             )
                         };

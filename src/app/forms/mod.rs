@@ -151,6 +151,11 @@ impl App {
         result: Result<Response, ApiError>,
         out: &mut Vec<Command>,
     ) {
+        // A success makes an earlier failure of the same request (reported while its form
+        // was closed) moot.
+        if result.is_ok() {
+            self.status.clear(&request);
+        }
         match &request {
             Request::Order { .. } => self.on_order_result(request, result, out),
             Request::UpdateService { update, .. } => {

@@ -68,6 +68,9 @@ fn credit_span(app: &App, theme: &Theme, price: f64) -> Span<'static> {
 fn product_line(app: &App, theme: &Theme, form: &OrderForm) -> Line<'static> {
     let kind = match product_type(app, form) {
         Some(t) => product_type_label(&t),
+        None if app.products().detail(form.product_id).error().is_some() => {
+            "type unknown".to_owned()
+        }
         None => "type loading…".to_owned(),
     };
     value_line(
@@ -138,14 +141,17 @@ fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
             )),
             row(area, ip_row),
         ),
-        None => frame.render_widget(
-            Paragraph::new(value_line(
-                theme,
-                " Bind IP",
-                Span::styled("waiting for the product's type…", theme.dim),
-            )),
-            row(area, ip_row),
-        ),
+        None => {
+            let why = if app.products().detail(form.product_id).error().is_some() {
+                "— (the product's type could not be read)"
+            } else {
+                "waiting for the product's type…"
+            };
+            frame.render_widget(
+                Paragraph::new(value_line(theme, " Bind IP", Span::styled(why, theme.dim))),
+                row(area, ip_row),
+            )
+        }
     }
     if let Some((msg, style)) = state_line(theme, &form.state, "") {
         draw_message(frame, rows_from(area, ip_row + 3), &msg, style);
