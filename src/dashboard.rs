@@ -112,7 +112,6 @@ impl Session {
             settings.my_ip_url.clone(),
             state.map(|f| (f, account)),
         );
-        let _ = throttles; // handed to the app by the actions issue's settings
         let mut app = App::new(
             AppSettings {
                 profile: settings.profile.clone(),
@@ -120,6 +119,9 @@ impl Session {
                 demo,
                 refresh: settings.refresh,
                 mouse: settings.mouse,
+                server_zone: settings.server_zone,
+                throttles,
+                read_only: settings.read_only,
             },
             clock.clone(),
         );

@@ -15,6 +15,11 @@ use ratatui::backend::TestBackend;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Where a headless session looks up this machine's IP unless told otherwise: a loopback
+/// port nothing listens on, so the lookup the Services tab makes on first need fails at
+/// once instead of reaching a public service from a test.
+pub const OFFLINE_MY_IP_URL: &str = "http://127.0.0.1:9/";
+
 pub struct Session {
     pub app: App,
     pub effects: Effects,
@@ -23,7 +28,8 @@ pub struct Session {
 
 impl Session {
     /// A session on `client`, started (its first requests are on their way). Call inside a
-    /// tokio runtime.
+    /// tokio runtime. This machine's IP is looked up at [`OFFLINE_MY_IP_URL`], so a test
+    /// never leaves loopback; pass another URL through [`Session::with`].
     pub fn start(
         settings: AppSettings,
         client: ApiClient,
@@ -34,7 +40,7 @@ impl Session {
         let effects = Effects::new(
             fetcher::spawn(client, fetcher::DEFAULT_CONCURRENCY),
             clipboard,
-            crate::effects::DEFAULT_MY_IP_URL.into(),
+            OFFLINE_MY_IP_URL.into(),
             None,
         );
         Self::with(App::new(settings, clock), effects, size)

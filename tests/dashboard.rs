@@ -31,6 +31,7 @@ fn session(sb: &SandboxHandle, size: (u16, u16)) -> Session {
         demo: true,
         refresh: None,
         mouse: false,
+        ..AppSettings::default()
     };
     Session::start(settings, client, Box::new(Recording::default()), size)
 }
@@ -160,6 +161,7 @@ async fn a_wrong_token_names_the_profile() {
         demo: false,
         refresh: None,
         mouse: false,
+        ..AppSettings::default()
     };
     let mut s = Session::start(settings, client, Box::new(Recording::default()), (100, 30));
     s.settle().await;

@@ -20,6 +20,7 @@ impl App {
         let ctx = self.context();
         match keymap::action_for(&ctx, &key) {
             Some(action) => self.perform(action, &key, out),
+            None if ctx.typing => self.form_key(&key),
             None if ctx.editing_filter => {
                 let typed = !key
                     .modifiers
@@ -33,7 +34,10 @@ impl App {
     }
 
     pub(super) fn on_paste(&mut self, text: &str) {
-        if self.context().editing_filter {
+        let ctx = self.context();
+        if ctx.typing {
+            self.form_paste(text);
+        } else if ctx.editing_filter {
             // One line only: a pasted newline must not end the input or reach the screen.
             let line = text.lines().next().unwrap_or_default();
             self.table_mut(self.tab).push_filter(line);
@@ -42,6 +46,15 @@ impl App {
 
     fn perform(&mut self, action: Action, key: &KeyEvent, out: &mut Vec<Command>) {
         let tab = self.tab;
+        if self.top_form().is_some() {
+            match action {
+                Action::Quit | Action::ForceQuit => self.quit = true,
+                Action::Back => self.form_back(),
+                Action::Help => self.popups.push(Popup::Help),
+                _ => self.form_action(action, out),
+            }
+            return;
+        }
         match action {
             Action::Quit | Action::ForceQuit => self.quit = true,
             Action::GoTab => {
@@ -73,18 +86,22 @@ impl App {
             }
             Action::TogglePassword => self.services.show_password = !self.services.show_password,
             Action::Help => {
-                if self.popups.last() == Some(&Popup::Help) {
+                if matches!(self.popups.last(), Some(Popup::Help)) {
                     self.popups.pop();
                 } else {
                     self.popups.push(Popup::Help);
                 }
             }
-            // Forms of later issues.
-            Action::Order
-            | Action::BindIp
-            | Action::ChangePassword
-            | Action::RefreshIpList
-            | Action::IpLists
+            Action::Order => self.open_order(out),
+            Action::BindIp => self.open_bind_ip(out),
+            Action::ChangePassword => self.open_password(),
+            Action::RefreshIpList => self.open_refresh(),
+            Action::IpLists => self.open_iplist(),
+            // Handled by the form on top (above); a later issue binds the profile switch.
+            Action::Submit
+            | Action::NextField
+            | Action::PrevField
+            | Action::UseMyIp
             | Action::Copy
             | Action::CopyUrls
             | Action::WriteFile

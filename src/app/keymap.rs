@@ -3,8 +3,10 @@
 //! The footer and the `?` help are generated from [`BINDINGS`] by [`footer`] and [`help`],
 //! and [`action_for`] matches keys against the same table, so what the screen advertises is
 //! what the keys do. A binding applies in some [`Scope`]s; the [`Context`] (tab, top popup,
-//! filter input) decides which scopes are active. While the filter input is active, keys
-//! that no binding claims are typed into the filter (so `q` and `j` are text there).
+//! filter input, a form's text field) decides which scopes are active. While the filter
+//! input or a form's text field is active, keys that no binding claims are typed into it
+//! (so `q` and `j` are text there). When two bindings claim the same key in a context the
+//! first wins, and the footer and help list only the winner.
 
 use super::popup::PopupKind;
 use super::tabs::Tab;
@@ -44,15 +46,31 @@ pub enum Action {
     /// `v` on Services.
     TogglePassword,
     Help,
-    // Reserved for the forms of later issues; not bound yet, so never advertised.
+    /// `o` on Products: the order form.
     Order,
+    /// `b` on Services: the bind-IP form.
     BindIp,
+    /// `p` on Services: the password form.
     ChangePassword,
+    /// `u` on Services: refresh the IP list.
     RefreshIpList,
+    /// `i` on Services: the IP lists.
     IpLists,
+    /// `y` in an IP list: copy it as served.
     Copy,
+    /// `Y` in an IP list: copy it as URLs.
     CopyUrls,
+    /// `w` in an IP list: write it to a file.
     WriteFile,
+    /// Enter in a form: the next step (check, confirm, send, close).
+    Submit,
+    /// Tab in a form.
+    NextField,
+    /// Shift-Tab in a form.
+    PrevField,
+    /// `Ctrl-L` in the bind form: fill in this machine's public IP.
+    UseMyIp,
+    // Reserved for a later issue; not bound yet, so never advertised.
     SwitchProfile,
 }
 
@@ -66,8 +84,10 @@ pub enum Scope {
     Tab(Tab),
     /// Typing a filter.
     FilterInput,
-    /// Any popup on top.
+    /// Any popup on top, unless a form's text field takes typing.
     AnyPopup,
+    /// A popup that only shows something (help, an invoice, a service, a product).
+    Viewer,
     /// This kind of popup on top.
     Popup(PopupKind),
 }
@@ -78,6 +98,8 @@ pub struct Context {
     pub tab: Tab,
     pub popup: Option<PopupKind>,
     pub editing_filter: bool,
+    /// The top popup is a form whose text field takes typing.
+    pub typing: bool,
 }
 
 impl Scope {
@@ -88,7 +110,8 @@ impl Scope {
             Scope::Main => main,
             Scope::Tab(t) => main && ctx.tab == t,
             Scope::FilterInput => ctx.popup.is_none() && ctx.editing_filter,
-            Scope::AnyPopup => ctx.popup.is_some(),
+            Scope::AnyPopup => ctx.popup.is_some() && !ctx.typing,
+            Scope::Viewer => ctx.popup.is_some_and(|k| !k.is_form()),
             Scope::Popup(k) => ctx.popup == Some(k),
         }
     }
@@ -185,7 +208,30 @@ const fn b(
     }
 }
 
+use PopupKind as P;
 use Scope::*;
+
+/// Forms whose fields take typing, and what Tab does in them.
+const FIELDS: &[Scope] = &[Popup(P::Order), Popup(P::Password), Popup(P::IpListChooser)];
+/// Lists a form scrolls with the movement keys.
+const SCROLLS: &[Scope] = &[Main, Popup(P::IpListChooser), Popup(P::IpListView)];
+/// Where Esc closes.
+const CLOSES: &[Scope] = &[
+    Viewer,
+    Popup(P::IpListView),
+    Popup(P::FormBusy),
+    Popup(P::FormDone),
+];
+/// Where Esc cancels a form.
+const CANCELS: &[Scope] = &[
+    Popup(P::Order),
+    Popup(P::BindIp),
+    Popup(P::Password),
+    Popup(P::Refresh),
+    Popup(P::IpListChooser),
+];
+/// The actions on a service.
+const ON_SERVICE: &[Scope] = &[Tab(Tab::Services), Popup(P::Service)];
 
 /// The default bindings, in the order the footer and the help list them.
 #[rustfmt::skip]
@@ -196,30 +242,57 @@ pub const BINDINGS: &[Binding] = &[
     b(&[code(KeyCode::Backspace)], Action::FilterBackspace, &[FilterInput], None, "Delete the last character"),
     b(&[code(KeyCode::Down)], Action::Down, &[FilterInput], None, "Move down"),
     b(&[code(KeyCode::Up)], Action::Up, &[FilterInput], None, "Move up"),
-    // Everywhere but in the filter input (first, so the footer never drops them).
+    // Everywhere but in the filter input and form fields (first, so the footer never drops them).
     b(&[k('?')], Action::Help, &[Main, AnyPopup], Some("help"), "Help for the current context"),
-    b(&[k('q')], Action::Quit, &[Main, AnyPopup], Some("quit"), "Quit"),
+    b(&[k('q')], Action::Quit, &[Main, Viewer], Some("quit"), "Quit"),
+    // Forms.
+    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Order)], Some("continue"), "Check the order and show what it costs"),
+    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::OrderConfirm)], Some("place order"), "Place the order: one request, never repeated by itself"),
+    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::BindIp)], Some("bind"), "Bind the address to the service"),
+    b(&[ctrl('l')], Action::UseMyIp, &[Popup(P::BindIp)], Some("use my IP"), "Fill in this machine's public IP"),
+    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Password)], Some("change"), "Change the proxy password"),
+    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Refresh)], Some("refresh"), "Refresh the IP list now"),
+    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::IpListChooser)], Some("fetch"), "Fetch the list in the chosen type and format"),
+    b(&[k('y')], Action::Copy, &[Popup(P::IpListView)], Some("copy"), "Copy the list exactly as served"),
+    b(&[k('Y')], Action::CopyUrls, &[Popup(P::IpListView)], Some("copy URLs"), "Copy the list as proxy URLs, one per line"),
+    b(&[k('w')], Action::WriteFile, &[Popup(P::IpListView)], Some("write file"), "Write the list to a file"),
+    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::IpListSave)], Some("write"), "Write the file (an existing file is never replaced)"),
+    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormDone)], None, "Close"),
+    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormBusy)], None, "Ignored while the request is on its way"),
+    b(&[code(KeyCode::Tab)], Action::NextField, FIELDS, Some("next field"), "Next field"),
+    b(&[code(KeyCode::BackTab)], Action::PrevField, FIELDS, None, "Previous field"),
+    b(&[code(KeyCode::Right)], Action::NextField, &[Popup(P::IpListChooser)], None, "Next column"),
+    b(&[code(KeyCode::Left)], Action::PrevField, &[Popup(P::IpListChooser)], None, "Previous column"),
+    b(&[code(KeyCode::Down)], Action::Down, &[Popup(P::Order)], None, "Next matching client"),
+    b(&[code(KeyCode::Up)], Action::Up, &[Popup(P::Order)], None, "Previous matching client"),
+    b(&[code(KeyCode::Esc)], Action::Back, &[Popup(P::OrderConfirm), Popup(P::IpListSave)], Some("back"), "Back to the previous step"),
+    b(&[code(KeyCode::Esc)], Action::Back, CANCELS, Some("cancel"), "Cancel and close the form"),
     // The tabs.
     b(&[k('1'), k('2'), k('3'), k('4'), k('5')], Action::GoTab, &[Main], Some("tabs"), "Services, Products, Billing, Network, Usage"),
     b(&[code(KeyCode::Tab)], Action::NextTab, &[Main], None, "Next tab"),
     b(&[code(KeyCode::BackTab)], Action::PrevTab, &[Main], None, "Previous tab"),
-    b(&[k('j'), code(KeyCode::Down)], Action::Down, &[Main], None, "Move down"),
-    b(&[k('k'), code(KeyCode::Up)], Action::Up, &[Main], None, "Move up"),
-    b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main], None, "Go to the top"),
-    b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main], None, "Go to the bottom"),
-    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main], None, "Page down"),
-    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main], None, "Page up"),
+    b(&[k('j'), code(KeyCode::Down)], Action::Down, SCROLLS, None, "Move down"),
+    b(&[k('k'), code(KeyCode::Up)], Action::Up, SCROLLS, None, "Move up"),
+    b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main, Popup(P::IpListView)], None, "Go to the top"),
+    b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main, Popup(P::IpListView)], None, "Go to the bottom"),
+    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main, Popup(P::IpListView)], None, "Page down"),
+    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main, Popup(P::IpListView)], None, "Page up"),
     b(&[k('/')], Action::Filter, &[Main], Some("filter"), "Filter the table by any visible text"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Services), Tab(Tab::Products)], Some("details"), "Open the selected item's detail"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Billing)], Some("invoice"), "Open the selected invoice"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Network)], Some("service"), "Show the service of the selected server"),
+    b(&[k('o')], Action::Order, &[Tab(Tab::Products), Popup(P::Product)], Some("order"), "Order the selected product"),
+    b(&[k('b')], Action::BindIp, ON_SERVICE, Some("bind IP"), "Bind an IP to the selected static (fpr) service"),
+    b(&[k('p')], Action::ChangePassword, ON_SERVICE, Some("passwd"), "Change the proxy password"),
+    b(&[k('u')], Action::RefreshIpList, ON_SERVICE, Some("refresh IPs"), "Refresh the IP list (the server throttles this)"),
+    b(&[k('i')], Action::IpLists, ON_SERVICE, Some("IP list"), "Show, copy or save the IP list"),
     b(&[k('s')], Action::CycleSort, &[Tab(Tab::Products)], Some("sort"), "Cycle the sort field"),
-    b(&[k('v')], Action::TogglePassword, &[Tab(Tab::Services), Popup(PopupKind::Service)], Some("password"), "Show or hide the password"),
+    b(&[k('v')], Action::TogglePassword, &[Tab(Tab::Services), Popup(P::Service)], Some("password"), "Show or hide the password"),
     b(&[k('r')], Action::Refresh, &[Main], Some("refresh"), "Refresh this tab"),
     b(&[k('R')], Action::RefreshAll, &[Main], Some("all"), "Refresh everything"),
     b(&[code(KeyCode::Esc)], Action::Back, &[Main], None, "Clear the filter, or dismiss the status message"),
     // Popups.
-    b(&[code(KeyCode::Esc)], Action::Back, &[AnyPopup], Some("close"), "Close the popup"),
+    b(&[code(KeyCode::Esc)], Action::Back, CLOSES, Some("close"), "Close the popup"),
     b(&[ctrl('c')], Action::ForceQuit, &[Everywhere], None, "Quit, from anywhere"),
 ];
 
@@ -228,6 +301,20 @@ pub fn bindings_for(ctx: &Context) -> impl Iterator<Item = &'static Binding> + '
     BINDINGS
         .iter()
         .filter(move |b| b.scopes.iter().any(|s| s.applies(ctx)))
+}
+
+/// The active bindings that some key of theirs really triggers: a binding whose every key
+/// an earlier active binding claims is shadowed, and never advertised.
+pub fn effective(ctx: &Context) -> Vec<&'static Binding> {
+    let mut claimed: Vec<Key> = Vec::new();
+    let mut out = Vec::new();
+    for b in bindings_for(ctx) {
+        if b.keys.iter().any(|k| !claimed.contains(k)) {
+            out.push(b);
+        }
+        claimed.extend(b.keys.iter().copied());
+    }
+    out
 }
 
 /// The action a key asks for in `ctx`, if any. Key releases are ignored.
@@ -263,7 +350,8 @@ pub fn keys_label(binding: &Binding) -> String {
 
 /// The footer's (keys, word) pairs for `ctx`.
 pub fn footer(ctx: &Context) -> Vec<(String, &'static str)> {
-    bindings_for(ctx)
+    effective(ctx)
+        .into_iter()
         .filter_map(|b| b.footer.map(|word| (footer_key(b), word)))
         .collect()
 }
@@ -280,7 +368,10 @@ fn footer_key(binding: &Binding) -> String {
 
 /// The help's (keys, description) lines for `ctx`.
 pub fn help(ctx: &Context) -> Vec<(String, &'static str)> {
-    bindings_for(ctx).map(|b| (keys_label(b), b.help)).collect()
+    effective(ctx)
+        .into_iter()
+        .map(|b| (keys_label(b), b.help))
+        .collect()
 }
 
 #[cfg(test)]
@@ -292,6 +383,7 @@ mod tests {
             tab,
             popup: None,
             editing_filter: false,
+            typing: false,
         }
     }
 

@@ -38,6 +38,7 @@ impl App {
             Request::NetworkInactive(id) => self.network.inactive.entry(*id).or_default().begin(),
             Request::Stats(id) => self.usage.stats.entry(*id).or_default().begin(),
             Request::Rate(id) => self.usage.rate.entry(*id).or_default().begin(),
+            Request::Clients => self.clients.begin(),
             _ => {}
         }
     }
@@ -58,10 +59,16 @@ impl App {
             RefreshGroup::Billing => {
                 self.fetch(Request::Credit, out);
                 self.fetch(Request::Invoices, out);
-                for popup in self.popups.clone() {
-                    if let super::popup::Popup::Invoice(id) = popup {
-                        self.fetch(Request::Invoice(id), out);
-                    }
+                let open: Vec<u64> = self
+                    .popups
+                    .iter()
+                    .filter_map(|p| match p {
+                        super::popup::Popup::Invoice(id) => Some(*id),
+                        _ => None,
+                    })
+                    .collect();
+                for id in open {
+                    self.fetch(Request::Invoice(id), out);
                 }
             }
         }
@@ -101,6 +108,7 @@ impl App {
     }
 
     pub(super) fn on_tick(&mut self, out: &mut Vec<Command>) {
+        self.expire_countdowns(out);
         if self.settings.refresh.is_none() {
             return;
         }
@@ -154,6 +162,9 @@ impl App {
         out: &mut Vec<Command>,
     ) {
         self.in_flight.remove(&request);
+        if request.is_write() || matches!(request, Request::IpList { .. }) {
+            return self.on_form_result(request, result, out);
+        }
         let now = self.now();
         let error = result.as_ref().err().cloned();
         let reported = match (&request, result) {
@@ -249,7 +260,11 @@ impl App {
                     .finish(expect(result, as_invoice), now);
                 true
             }
-            // Writes, IP lists and clients belong to later issues.
+            (Request::Clients, result) => {
+                self.clients.finish(expect(result, as_clients), now);
+                true
+            }
+            // Writes and IP lists went to the forms above.
             _ => return,
         };
         match error {
@@ -394,6 +409,7 @@ picker!(as_product, Product, crate::api::Product);
 picker!(as_credit, Credit, crate::api::Credit);
 picker!(as_invoices, Invoices, Vec<crate::api::Invoice>);
 picker!(as_invoice, Invoice, Vec<crate::api::Invoice>);
+picker!(as_clients, Clients, Vec<crate::api::Client>);
 
 fn as_addresses(r: Response) -> Option<Vec<String>> {
     match r {

@@ -35,12 +35,21 @@
 //! [`Remote`]) and puts one line in the status bar via [`status::error_line`]. The line of
 //! a request goes away when that request next succeeds, or on Esc.
 //!
+//! # Writes and forms
+//!
+//! `o` (Products) and `b` `p` `u` `i` (Services) open forms (see [`forms`]): popups over
+//! the tab whose requests go out as [`Command::Fetch`] like every read and whose answers
+//! come back as [`Msg::Loaded`], to the form that waits for them, or to the status line
+//! when it was closed. Clients (`Clients`) are fetched when the order form opens. With
+//! [`AppSettings::read_only`] the four writing keys open nothing and say why.
+//!
 //! # Times
 //!
 //! Times on screen are wall-clock times in the offset set by [`App::set_utc_offset`]
 //! (UTC unless the run loop sets the local one); "due in N days" counts from the clock's
 //! date in that offset.
 
+pub mod forms;
 pub mod keymap;
 pub mod popup;
 pub mod remote;
@@ -49,6 +58,7 @@ pub mod table;
 pub mod tabs;
 pub mod testdata;
 
+mod countdown;
 mod input;
 mod loaded;
 
@@ -57,10 +67,11 @@ pub(crate) mod testkit;
 #[cfg(test)]
 mod tests;
 
-use crate::api::{ApiError, Request, Response};
+use crate::api::{ApiError, Client, Request, Response};
 use crate::clipboard::{ClipboardError, Copied};
 use crate::throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
+use forms::bind_ip::MyIp;
 use keymap::Context;
 use popup::Popup;
 pub use remote::Remote;
@@ -97,6 +108,13 @@ pub struct AppSettings {
     pub refresh: Option<Duration>,
     /// Mouse wheel scrolling, click-to-select and click-on-tab.
     pub mouse: bool,
+    /// The zone of the server's clock: the time in a 429 has no zone and is read in it.
+    pub server_zone: crate::throttle::ServerZone,
+    /// The IP-list refresh countdowns to start with (loaded from the state file).
+    pub throttles: Throttles,
+    /// Ordering, binding, password changes and refreshes are turned off; reading, IP lists
+    /// and copying stay.
+    pub read_only: bool,
 }
 
 impl Default for AppSettings {
@@ -107,6 +125,9 @@ impl Default for AppSettings {
             demo: false,
             refresh: Some(DEFAULT_REFRESH),
             mouse: true,
+            server_zone: crate::throttle::ServerZone::default(),
+            throttles: Throttles::default(),
+            read_only: false,
         }
     }
 }
@@ -133,7 +154,8 @@ pub enum Msg {
         path: PathBuf,
         result: Result<PathBuf, String>,
     },
-    /// The answer to [`Command::LookupMyIp`]: this machine's public IPv4 address.
+    /// The answer to [`Command::LookupMyIp`]: this machine's public IPv4 address (asked for
+    /// on first need, and by Ctrl-L in the bind form).
     MyIp(Result<Ipv4Addr, String>),
 }
 
@@ -190,6 +212,11 @@ pub struct App {
     usage: UsageTab,
     popups: Vec<Popup>,
     status: StatusLine,
+    /// The reseller's clients, for the order form's picker.
+    clients: Remote<Vec<Client>>,
+    my_ip: MyIp,
+    /// When each service's IP list may be refreshed again (429 countdowns).
+    throttles: Throttles,
     in_flight: HashMap<Request, DateTime<Utc>>,
     refresh_due: HashMap<RefreshGroup, DateTime<Utc>>,
     /// The Network rows / the Usage list need rebuilding (done when their tab is shown, so
@@ -202,6 +229,7 @@ impl App {
     /// A new app on the Services tab. It assumes an 80×24 screen until the first
     /// [`Msg::Resize`]: the run loop should send the real size before the first key.
     pub fn new(settings: AppSettings, clock: Clock) -> Self {
+        let throttles = settings.throttles.clone();
         let mut app = Self {
             settings,
             clock,
@@ -216,6 +244,9 @@ impl App {
             usage: UsageTab::default(),
             popups: Vec::new(),
             status: StatusLine::default(),
+            clients: Remote::default(),
+            my_ip: MyIp::default(),
+            throttles,
             in_flight: HashMap::new(),
             refresh_due: HashMap::new(),
             network_dirty: false,
@@ -225,9 +256,13 @@ impl App {
         app
     }
 
-    /// The initial fetches.
+    /// The initial fetches (and the state file forgets countdowns that ended while the
+    /// program was not running).
     pub fn start(&mut self) -> Vec<Command> {
         let mut out = Vec::new();
+        if !self.throttles.expire(self.now()).is_empty() {
+            out.push(Command::SaveThrottles(self.throttles.clone()));
+        }
         for group in RefreshGroup::ALL {
             self.refresh_group(group, &mut out);
         }
@@ -246,22 +281,31 @@ impl App {
             }
             Msg::Tick => self.on_tick(&mut out),
             Msg::Loaded(request, result) => self.on_loaded(request, result, &mut out),
-            // The forms of the actions issue answer these.
-            Msg::Copied { .. } | Msg::Written { .. } | Msg::MyIp(_) => {}
+            Msg::Copied { what, result } => self.on_copied(what, result),
+            Msg::Written { path, result } => self.on_written(path, result),
+            Msg::MyIp(result) => self.on_my_ip(result),
         }
         self.rebuild_shown();
         self.fetch_for_selection(&mut out);
+        self.want_my_ip(&mut out);
         if self.quit && !out.contains(&Command::Quit) {
             out.push(Command::Quit);
         }
         out
     }
 
-    /// When the loop must send [`Msg::Tick`] next: the earliest auto-refresh due. `None`:
+    /// When the loop must send [`Msg::Tick`] next: the earliest auto-refresh due, the next
+    /// second of a countdown on screen, or the end of the soonest countdown. `None`:
     /// nothing is scheduled, sleep until input.
     pub fn next_wakeup(&self) -> Option<DateTime<Utc>> {
-        self.settings.refresh?;
-        self.refresh_due.values().min().copied()
+        let refresh = self
+            .settings
+            .refresh
+            .and_then(|_| self.refresh_due.values().min().copied());
+        [refresh, self.countdown_wakeup()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     pub fn should_quit(&self) -> bool {
@@ -324,7 +368,17 @@ impl App {
 
     /// Tells the user something that is not a failure of a request, in the status line.
     pub fn notify(&mut self, line: impl AsRef<str>) {
-        self.status.notify(line.as_ref());
+        self.status.notify(status::NoticeKind::Info, line);
+    }
+
+    /// The reseller's clients (loaded when the order form opens).
+    pub fn clients(&self) -> &Remote<Vec<Client>> {
+        &self.clients
+    }
+
+    /// This machine's public IP, as far as it was looked up.
+    pub fn my_ip(&self) -> &MyIp {
+        &self.my_ip
     }
 
     /// Requests sent and not answered yet.
@@ -338,11 +392,13 @@ impl App {
 
     /// What decides which keys apply.
     pub fn context(&self) -> Context {
-        let popup = self.popups.last().map(|p| p.kind());
+        let top = self.popups.last();
+        let popup = top.map(Popup::kind);
         Context {
             tab: self.tab,
             popup,
             editing_filter: popup.is_none() && self.table(self.tab).is_editing(),
+            typing: top.is_some_and(Popup::is_typing),
         }
     }
 

@@ -5,6 +5,11 @@
 //! sent one). A 401 names the profile. Each failure is kept under its request until the
 //! same request succeeds or the user dismisses the line with Esc; the newest is shown, with
 //! how many others are pending.
+//!
+//! A [`Notice`] is the other kind of line: what an action did ("copied", "written", "the
+//! IP list can be refreshed again") or why a key did nothing ("read-only"). There is one
+//! at a time; whichever of the notice and the newest failure came last is shown, and Esc
+//! dismisses both.
 
 use crate::api::{ApiError, Request};
 
@@ -34,9 +39,10 @@ pub fn what(request: &Request) -> String {
 /// (profile work)`, `Service 5001: Unprocessable Entity`.
 pub fn error_line(request: &Request, error: &ApiError, profile: &str) -> String {
     let why = match error {
-        ApiError::Unauthenticated
-        | ApiError::InvalidCredentialsFormat
-        | ApiError::InvalidAuthorizationHeader => {
+        ApiError::Unauthenticated => {
+            format!("Unauthenticated: check the token (profile {profile})")
+        }
+        ApiError::InvalidCredentialsFormat | ApiError::InvalidAuthorizationHeader => {
             format!("{error}: check the token (profile {profile})")
         }
         other => other.to_string(),
@@ -45,13 +51,38 @@ pub fn error_line(request: &Request, error: &ApiError, profile: &str) -> String 
     crate::ui::text::sanitize(&line).into_owned()
 }
 
+/// A line that is not a failed request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub text: String,
+    pub kind: NoticeKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoticeKind {
+    /// Something was done.
+    Done,
+    /// A key did nothing, and why.
+    Info,
+    /// An action failed (a copy, a file, a write whose form is closed).
+    Error,
+}
+
+/// What the status line shows now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown<'a> {
+    /// The newest failed request and how many others are pending.
+    Failure(&'a str, usize),
+    Notice(&'a Notice),
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct StatusLine {
     /// Pending failures, oldest first.
     errors: Vec<(Request, String)>,
-    /// The latest thing the user should know that is not a failure ("sent to the terminal
-    /// clipboard", a warning about the config file); shown while no failure is pending.
-    notice: Option<String>,
+    notice: Option<Notice>,
+    /// The notice came after the newest failure.
+    notice_on_top: bool,
 }
 
 impl StatusLine {
@@ -59,6 +90,28 @@ impl StatusLine {
     pub fn report(&mut self, request: &Request, line: String) {
         self.errors.retain(|(r, _)| r != request);
         self.errors.push((request.clone(), line));
+        self.notice_on_top = false;
+    }
+
+    /// Shows a notice (replacing the previous one), sanitized like every server text.
+    pub fn notify(&mut self, kind: NoticeKind, text: impl AsRef<str>) {
+        let text = crate::ui::text::sanitize(text.as_ref()).into_owned();
+        self.notice = Some(Notice { text, kind });
+        self.notice_on_top = true;
+    }
+
+    pub fn notice(&self) -> Option<&Notice> {
+        self.notice.as_ref()
+    }
+
+    /// What to draw: the notice if it is newer than the newest failure.
+    pub fn shown(&self) -> Option<Shown<'_>> {
+        match (&self.notice, self.current()) {
+            (Some(n), _) if self.notice_on_top => Some(Shown::Notice(n)),
+            (_, Some((line, more))) => Some(Shown::Failure(line, more)),
+            (Some(n), None) => Some(Shown::Notice(n)),
+            (None, None) => None,
+        }
     }
 
     /// `request` succeeded: its failure no longer applies.
@@ -74,15 +127,6 @@ impl StatusLine {
         had
     }
 
-    /// Shows `line` (sanitised) until another notice replaces it or Esc dismisses it.
-    pub fn notify(&mut self, line: &str) {
-        self.notice = Some(crate::ui::text::sanitize(line).into_owned());
-    }
-
-    pub fn notice(&self) -> Option<&str> {
-        self.notice.as_deref()
-    }
-
     /// The newest failure and how many others are pending.
     pub fn current(&self) -> Option<(&str, usize)> {
         self.errors
@@ -91,7 +135,7 @@ impl StatusLine {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.errors.is_empty() && self.notice.is_none()
+        self.errors.is_empty()
     }
 }
 
@@ -133,5 +177,21 @@ mod tests {
         assert_eq!(s.current(), Some(("a", 0)));
         s.clear(&Request::Services);
         assert!(s.is_empty());
+    }
+
+    #[test]
+    fn the_newer_of_notice_and_failure_is_shown() {
+        let mut s = StatusLine::default();
+        assert_eq!(s.shown(), None);
+        s.report(&Request::Services, "a".into());
+        s.notify(NoticeKind::Done, "copied\u{1b}[2J");
+        assert!(matches!(s.shown(), Some(Shown::Notice(n)) if n.text == "copied"));
+        s.report(&Request::Credit, "b".into());
+        assert_eq!(s.shown(), Some(Shown::Failure("b", 1)));
+        s.clear(&Request::Credit);
+        s.clear(&Request::Services);
+        assert!(matches!(s.shown(), Some(Shown::Notice(_))));
+        assert!(s.dismiss());
+        assert_eq!(s.shown(), None);
     }
 }

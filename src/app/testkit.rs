@@ -26,6 +26,7 @@ pub fn settings() -> AppSettings {
         demo: false,
         refresh: Some(Duration::from_secs(30)),
         mouse: true,
+        ..AppSettings::default()
     }
 }
 
@@ -127,6 +128,25 @@ impl Harness {
             KeyCode::Char(c),
             KeyModifiers::CONTROL,
         )))
+    }
+
+    pub fn paste(&mut self, text: &str) -> Vec<Command> {
+        self.send(Msg::Paste(text.to_owned()))
+    }
+
+    /// The popup on top.
+    pub fn top(&self) -> Option<&super::popup::Popup> {
+        self.app.popups().last()
+    }
+
+    /// The text of what the status line shows.
+    pub fn status_text(&self) -> String {
+        use super::status::Shown;
+        match self.app.status().shown() {
+            Some(Shown::Failure(line, _)) => line.to_owned(),
+            Some(Shown::Notice(n)) => n.text.clone(),
+            None => String::new(),
+        }
     }
 
     pub fn ok(&mut self, request: Request, response: Response) -> Vec<Command> {

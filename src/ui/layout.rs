@@ -151,6 +151,16 @@ pub fn table_rows(tab: Tab, area: Rect) -> Option<Rect> {
     })
 }
 
+/// The IP-list view: nearly the whole body.
+pub fn iplist_view(body: Rect) -> Rect {
+    body.inner(Margin::new(2, 1))
+}
+
+/// Where the IP-list view draws its lines (the app pages by this height).
+pub fn iplist_lines(body: Rect) -> Rect {
+    iplist_view(body).inner(Margin::new(1, 1))
+}
+
 /// A popup of at most `w`×`h`, centred in `area`.
 pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);

@@ -6,6 +6,7 @@
 //! bindings). Popups stack on top. Below 80×24 one line asks for a bigger terminal.
 
 pub mod billing;
+pub mod forms;
 pub mod layout;
 pub mod network;
 pub mod popup;
@@ -121,8 +122,9 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 }
 
 fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let line = match app.status().current() {
-        Some((msg, more)) => {
+    use crate::app::status::{NoticeKind, Shown};
+    let line = match app.status().shown() {
+        Some(Shown::Failure(msg, more)) => {
             // The count goes on the right and the message gives way, so "(+2 more)" is
             // never cut off on a narrow screen.
             let more = if more > 0 {
@@ -137,8 +139,13 @@ fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
                 Span::styled(more, theme.dim),
             ])
         }
-        None if let Some(notice) = app.status().notice() => {
-            Line::from(Span::styled(format!(" ● {notice}"), theme.dim))
+        Some(Shown::Notice(n)) => {
+            let (mark, style) = match n.kind {
+                NoticeKind::Done => ("✓", theme.good),
+                NoticeKind::Info => ("•", theme.warn),
+                NoticeKind::Error => ("✗", theme.error_line),
+            };
+            Line::from(Span::styled(format!(" {mark} {}", n.text), style))
         }
         None if app.in_flight() > 0 => Line::from(Span::styled(" Loading…", theme.dim)),
         None => Line::from(Span::styled(" ✓ Up to date", theme.dim)),

@@ -3,7 +3,7 @@
 use super::layout;
 use super::theme::Theme;
 use super::widgets;
-use super::{billing, products, services};
+use super::{billing, forms, products, services};
 use crate::api::Request;
 use crate::app::App;
 use crate::app::keymap;
@@ -15,20 +15,26 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usize) {
-    let popup = app.popups()[index];
-    match popup {
+    match &app.popups()[index] {
         Popup::Help => draw_help(frame, app, theme, area, index),
-        Popup::Invoice(id) => draw_invoice(frame, app, theme, area, id),
+        Popup::Invoice(id) => draw_invoice(frame, app, theme, area, *id),
         Popup::Service(id) => {
-            let r = layout::centered(area, 60, 15);
+            // One more line while the IP-list refresh counts down.
+            let h = 15 + u16::from(app.countdown(*id).is_some());
+            let r = layout::centered(area, 60, h);
             frame.render_widget(Clear, r);
-            services::draw_detail(frame, app, theme, r, id);
+            services::draw_detail(frame, app, theme, r, *id);
         }
         Popup::Product(id) => {
             let r = layout::centered(area, 60, 8);
             frame.render_widget(Clear, r);
-            products::draw_detail(frame, app, theme, r, id);
+            products::draw_detail(frame, app, theme, r, *id);
         }
+        Popup::Order(form) => forms::order::draw(frame, app, theme, area, form),
+        Popup::BindIp(form) => forms::bind_ip::draw(frame, app, theme, area, form),
+        Popup::Password(form) => forms::password::draw(frame, app, theme, area, form),
+        Popup::Refresh(form) => forms::refresh::draw(frame, app, theme, area, form),
+        Popup::IpList(form) => forms::iplist::draw(frame, app, theme, area, form),
     }
 }
 
@@ -37,6 +43,7 @@ fn draw_help(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usi
     let mut ctx = app.context();
     ctx.popup = index.checked_sub(1).map(|i| app.popups()[i].kind());
     ctx.editing_filter = false;
+    ctx.typing = false;
     let entries = keymap::help(&ctx);
     let key_width = entries
         .iter()
@@ -60,6 +67,7 @@ fn draw_help(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usi
         )));
     }
     let title = match ctx.popup {
+        Some(kind) if kind.is_form() => "Keys · form".to_owned(),
         Some(_) => "Keys · popup".to_owned(),
         None => format!("Keys · {}", ctx.tab.title()),
     };

@@ -35,6 +35,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     } else {
         let today = app.now().with_timezone(&app.utc_offset()).date_naive();
         let rows = tab.rows();
+        let product_width = usize::from(pane.rows.width).saturating_sub(2 + FIXED_COLUMNS);
         widgets::table(
             frame,
             theme,
@@ -58,7 +59,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
                 let (net, net_style) = proxies_cell(app, s.service_id, theme);
                 Row::new(vec![
                     Cell::new(s.service_id.to_string()),
-                    Cell::new(text::or_missing(&s.product_name).into_owned()),
+                    product_cell(app, theme, s, product_width),
                     Cell::new(text::sanitize(s.status.as_str()).into_owned())
                         .style(status_style(&s.status, theme)),
                     Cell::new(due).style(due_style),
@@ -75,6 +76,43 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             detail_area,
         ),
     }
+}
+
+/// The widths of the columns other than Product, with the gaps between all six.
+const FIXED_COLUMNS: usize = 7 + 10 + 19 + 7 + 10 + 5;
+
+/// The product's name, and the IP-list refresh countdown when one runs: in full after the
+/// name where it fits, else in full alone, else as short as `refresh in 4m 12s` (the
+/// detail always has it in full).
+fn product_cell<'a>(
+    app: &App,
+    theme: &Theme,
+    s: &crate::api::ServiceSummary,
+    width: usize,
+) -> Cell<'a> {
+    let name = text::or_missing(&s.product_name).into_owned();
+    let (Some(countdown), Some(until)) = (
+        app.countdown(s.service_id),
+        app.throttled_until(s.service_id),
+    ) else {
+        return Cell::new(name);
+    };
+    let fits = |t: &str| t.chars().count() <= width;
+    let both = format!("{name} · {countdown}");
+    let tail = if fits(&both) {
+        return Cell::new(Line::from(vec![
+            Span::raw(format!("{name} · ")),
+            Span::styled(countdown, theme.stale),
+        ]));
+    } else if fits(&countdown) {
+        countdown
+    } else {
+        format!(
+            "refresh in {}",
+            crate::throttle::format_remaining(until, app.now())
+        )
+    };
+    Cell::new(Line::from(Span::styled(tail, theme.stale)))
 }
 
 pub fn status_style(status: &ServiceStatus, theme: &Theme) -> Style {
@@ -125,7 +163,24 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
     frame.render_widget(block, area);
     match (remote.value(), remote) {
         (Some(s), _) => {
-            let lines = detail_lines(s, app.services().show_password, theme);
+            let mut lines = detail_lines(s, app.services().show_password, theme);
+            if let Some(bound) = s.bound_ip.as_deref().filter(|ip| !ip.trim().is_empty()) {
+                let note = super::forms::bind_ip::this_machine(app, bound);
+                if !note.is_empty()
+                    && let Some(line) = lines.iter_mut().find(|l| {
+                        l.spans
+                            .first()
+                            .is_some_and(|f| f.content.starts_with("Bound IP"))
+                    })
+                {
+                    line.spans.push(Span::styled(note, theme.dim));
+                }
+            }
+            if let Some(countdown) = app.countdown(id) {
+                // No label: the phrase says what it is, and fits a half column of an
+                // 80-column screen only alone.
+                lines.push(Line::from(Span::styled(countdown, theme.stale)));
+            }
             widgets::columns(frame, inner, lines);
         }
         (None, Remote::Failed { error, .. }) => {

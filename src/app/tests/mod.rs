@@ -1,6 +1,10 @@
 //! Scenario tests: messages in, state and commands out. No terminal, no network; a fake
 //! clock.
 
+mod countdown;
 mod errors;
 mod fetching;
+mod form_keys;
+mod forms;
+mod iplist;
 mod keys;

@@ -1,0 +1,438 @@
+//! The order form (`o` on Products, or in a product's popup): order the product for a
+//! client, optionally binding an IPv4 (fpr products only), after a confirmation that says
+//! what will be bought, for whom and for how much.
+//!
+//! - The client picker is filled from endpoint 1 (`Clients`, fetched when the form opens;
+//!   the last list is shown meanwhile). Typing filters by e-mail or ID; ↑/↓ choose among
+//!   the matches.
+//! - The product type comes from the product's detail (`Product(pid)`), fetched when the
+//!   form opens unless it is loaded. The IP field appears once the type says fpr.
+//! - The credit is re-read when the form opens. **Short credit**: when the credit shown is
+//!   below the price, the confirmation says so, and by how much, before sending, and
+//!   still lets the user send: the credit on screen may be stale, and the server decides
+//!   (it answers `not enough funds` if it is really short).
+//! - Enter on the confirmation sends exactly one POST. Further Enters while it is on its
+//!   way are ignored; nothing is ever resent by itself.
+//! - Success shows the order result and re-reads services, credit and invoices. A 422 is
+//!   shown as the server's message, the form keeping its values. An unknown outcome (a
+//!   timeout or a connection lost after sending) is said to be unknown, the services (and
+//!   billing) are re-read so the user can see whether the order went through, and the
+//!   next confirmation warns before ordering again.
+
+use super::validate::parse_ipv4;
+use super::{FormState, TextField, failure};
+use crate::api::{
+    ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response, Unprocessable,
+};
+use crate::app::keymap::Action;
+use crate::app::popup::{Popup, PopupKind};
+use crate::app::status::NoticeKind;
+use crate::app::{App, Command, RefreshGroup};
+use crate::ui::text;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrderField {
+    Client,
+    SetIp,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderForm {
+    pub product_id: u64,
+    pub product_name: String,
+    pub price: f64,
+    /// Filters the client picker by e-mail or ID.
+    pub client_filter: TextField,
+    /// Position of the chosen client among those matching the filter.
+    pub client_pos: usize,
+    /// The IPv4 to bind (fpr products); empty for none.
+    pub setip: TextField,
+    pub focus: OrderField,
+    pub client_error: Option<String>,
+    pub ip_error: Option<String>,
+    pub state: FormState,
+    /// The client of the confirmation.
+    pub chosen: Option<Client>,
+    /// The POST the confirmation describes and, once sent, waits for.
+    pub request: Option<Request>,
+    pub result: Option<OrderResult>,
+    /// An earlier order from this form has an unknown outcome.
+    pub unknown_outcome: bool,
+}
+
+impl OrderForm {
+    pub fn new(product_id: u64, product_name: &str, price: f64) -> Self {
+        Self {
+            product_id,
+            product_name: product_name.to_owned(),
+            price,
+            client_filter: TextField::default(),
+            client_pos: 0,
+            setip: TextField::default(),
+            focus: OrderField::Client,
+            client_error: None,
+            ip_error: None,
+            state: FormState::Editing,
+            chosen: None,
+            request: None,
+            result: None,
+            unknown_outcome: false,
+        }
+    }
+
+    pub fn kind(&self) -> PopupKind {
+        match self.state {
+            FormState::Editing | FormState::Failed(_) => PopupKind::Order,
+            FormState::Confirming => PopupKind::OrderConfirm,
+            FormState::Submitting => PopupKind::FormBusy,
+            FormState::Done(_) => PopupKind::FormDone,
+        }
+    }
+
+    /// The clients whose e-mail or ID contains the filter (case-insensitive), in list order.
+    pub fn matching<'a>(&self, clients: &'a [Client]) -> Vec<&'a Client> {
+        let needle = self.client_filter.value().trim().to_lowercase();
+        clients
+            .iter()
+            .filter(|c| {
+                needle.is_empty()
+                    || c.email.to_lowercase().contains(&needle)
+                    || c.id.to_string().contains(&needle)
+            })
+            .collect()
+    }
+
+    pub fn selected_client<'a>(&self, clients: &'a [Client]) -> Option<&'a Client> {
+        self.matching(clients).get(self.client_pos).copied()
+    }
+
+    pub fn move_client(&mut self, delta: isize, clients: &[Client]) {
+        let last = self.matching(clients).len().saturating_sub(1);
+        self.client_pos = self.client_pos.saturating_add_signed(delta).min(last);
+        self.client_error = None;
+    }
+
+    /// Tab: the IP field exists only for fpr products.
+    pub fn next_field(&mut self, fpr: bool) {
+        self.focus = match self.focus {
+            OrderField::Client if fpr => OrderField::SetIp,
+            _ => OrderField::Client,
+        };
+    }
+
+    pub fn focused_mut(&mut self) -> Option<&mut TextField> {
+        if !self.state.is_editable() {
+            return None;
+        }
+        Some(match self.focus {
+            OrderField::Client => &mut self.client_filter,
+            OrderField::SetIp => &mut self.setip,
+        })
+    }
+
+    pub fn edited(&mut self) {
+        match self.focus {
+            OrderField::Client => {
+                self.client_pos = 0;
+                self.client_error = None;
+            }
+            OrderField::SetIp => self.ip_error = None,
+        }
+    }
+
+    /// Enter while editing: checks the fields and, when they are fine, moves to the
+    /// confirmation with the request it would send.
+    pub fn check(&mut self, clients: Option<&[Client]>, product_type: Option<&ProductType>) {
+        let client = match clients {
+            None => Err("The client list has not arrived yet.".to_owned()),
+            Some(list) => self.selected_client(list).cloned().ok_or_else(|| {
+                format!(
+                    "No client matches \"{}\".",
+                    text::sanitize(self.client_filter.value())
+                )
+            }),
+        };
+        let typed = self.setip.value().trim();
+        let setip = if product_type == Some(&ProductType::Fpr) && !typed.is_empty() {
+            parse_ipv4(typed).map(|ip| Some(ip.to_string()))
+        } else {
+            Ok(None)
+        };
+        self.client_error = client.as_ref().err().cloned();
+        self.ip_error = setip.as_ref().err().map(ToString::to_string);
+        if let (Ok(client), Ok(setip)) = (client, setip) {
+            self.request = Some(Request::Order {
+                product_id: self.product_id,
+                body: OrderRequest {
+                    clientid: client.id,
+                    setip,
+                },
+            });
+            self.chosen = Some(client);
+            self.state = FormState::Confirming;
+        } else if self.client_error.is_some() {
+            self.focus = OrderField::Client;
+        } else {
+            self.focus = OrderField::SetIp;
+        }
+    }
+
+    /// Enter on the confirmation: the one POST to send. `None` in any other step, above all
+    /// while a POST is on its way.
+    pub fn submit(&mut self) -> Option<Request> {
+        if self.state != FormState::Confirming {
+            return None;
+        }
+        self.state = FormState::Submitting;
+        self.request.clone()
+    }
+
+    pub fn awaiting(&self) -> Option<&Request> {
+        self.request.as_ref().filter(|_| self.state.is_submitting())
+    }
+
+    pub fn finish(&mut self, result: Result<Response, ApiError>) {
+        self.state = match result {
+            Ok(Response::Order(r)) => {
+                let message = done_message(&r);
+                self.result = Some(r);
+                FormState::Done(message)
+            }
+            Ok(_) => FormState::Failed("The server's answer was not an order result.".into()),
+            Err(e) if e.outcome_unknown() => {
+                self.unknown_outcome = true;
+                FormState::Failed(format!(
+                    "{} The services are being re-read: check them before ordering again.",
+                    failure(&e)
+                ))
+            }
+            Err(e) => FormState::Failed(failure(&e)),
+        };
+    }
+
+    /// Esc: from the confirmation back to the fields; otherwise close.
+    pub fn back(&mut self) -> bool {
+        if self.state == FormState::Confirming {
+            self.state = FormState::Editing;
+            return false;
+        }
+        true
+    }
+}
+
+/// `Ordered: service 1014, order 515, invoice 7021, $12.00, IP 203.0.113.9`.
+pub fn done_message(r: &OrderResult) -> String {
+    let mut m = format!(
+        "Ordered: service {}, order {}, invoice {}, {}",
+        r.service_id,
+        text::id(r.order_id),
+        text::id(r.invoice_id),
+        text::money(r.amount)
+    );
+    if let Some(ip) = r.ip.as_deref().filter(|ip| !ip.is_empty()) {
+        m.push_str(&format!(", IP {}", text::sanitize(ip)));
+    }
+    m
+}
+
+impl App {
+    /// `o`: the order form for the selected product (or the open product's).
+    pub(in crate::app) fn open_order(&mut self, out: &mut Vec<Command>) {
+        if self.refuse_read_only("ordering") {
+            return;
+        }
+        let id = match self.popups.last() {
+            Some(Popup::Product(id)) => Some(*id),
+            _ => self.products.table.selected_id(),
+        };
+        let Some(id) = id else { return };
+        let summary = self.products.rows().iter().find(|p| p.product_id == id);
+        let detail = self.products.detail(id).value();
+        let name = summary
+            .map(|p| p.product_name.clone())
+            .or_else(|| detail.and_then(|p| p.product_name.clone()))
+            .unwrap_or_default();
+        let price = detail.map(|p| p.price).or(summary.map(|p| p.price));
+        let Some(price) = price else { return };
+        self.popups
+            .push(Popup::Order(Box::new(OrderForm::new(id, &name, price))));
+        self.fetch(Request::Clients, out);
+        self.fetch(Request::Credit, out);
+        if !self.products.detail(id).is_ready() {
+            self.fetch(Request::Product(id), out);
+        }
+    }
+
+    pub(in crate::app) fn order_action(&mut self, action: Action, out: &mut Vec<Command>) {
+        let clients = self.clients.value().map(Vec::as_slice);
+        let Some(Popup::Order(form)) = self.popups.last_mut() else {
+            return;
+        };
+        let product_type = self
+            .products
+            .detail(form.product_id)
+            .value()
+            .map(|p| &p.product_type);
+        let fpr = product_type == Some(&ProductType::Fpr);
+        match (action, &form.state) {
+            (Action::Submit, FormState::Editing | FormState::Failed(_)) => {
+                form.check(clients, product_type)
+            }
+            (Action::Submit, FormState::Confirming) => {
+                if let Some(request) = form.submit() {
+                    self.send_write(request, out);
+                }
+            }
+            (Action::Submit, FormState::Done(_)) => {
+                self.popups.pop();
+            }
+            (Action::NextField | Action::PrevField, s) if s.is_editable() => form.next_field(fpr),
+            (Action::Up, s) if s.is_editable() => form.move_client(-1, clients.unwrap_or(&[])),
+            (Action::Down, s) if s.is_editable() => form.move_client(1, clients.unwrap_or(&[])),
+            _ => {}
+        }
+    }
+
+    pub(in crate::app) fn on_order_result(
+        &mut self,
+        request: Request,
+        result: Result<Response, ApiError>,
+        out: &mut Vec<Command>,
+    ) {
+        let succeeded = result.is_ok();
+        let unknown = result.as_ref().is_err_and(ApiError::outcome_unknown);
+        let short = result.as_ref().err().and_then(ApiError::unprocessable)
+            == Some(Unprocessable::NotEnoughFunds);
+        match (self.form_awaiting(&request), result) {
+            (Some(Popup::Order(form)), result) => form.finish(result),
+            (_, Ok(Response::Order(r))) => self.status.notify(NoticeKind::Done, done_message(&r)),
+            (_, Ok(_)) => {}
+            (_, Err(e)) => {
+                let line = crate::app::status::error_line(&request, &e, &self.settings.profile);
+                self.status.report(&request, line);
+            }
+        }
+        if succeeded || unknown {
+            // The new service, the lower credit and the new invoice; after an unknown
+            // outcome this is how the user finds out whether the order went through.
+            self.refresh_group(RefreshGroup::Services, out);
+            self.refresh_group(RefreshGroup::Billing, out);
+        } else if short {
+            self.fetch(Request::Credit, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clients() -> Vec<Client> {
+        vec![
+            Client {
+                id: 101,
+                email: "alice@example.com".into(),
+            },
+            Client {
+                id: 102,
+                email: "ops@brightline.example".into(),
+            },
+            Client {
+                id: 210,
+                email: "bob@example.net".into(),
+            },
+        ]
+    }
+
+    #[test]
+    fn the_picker_filters_by_email_or_id() {
+        let mut f = OrderForm::new(11, "Datacenter US 10", 12.0);
+        let all = clients();
+        assert_eq!(f.matching(&all).len(), 3);
+        f.client_filter.set("EXAMPLE.COM");
+        assert_eq!(f.matching(&all)[0].id, 101);
+        f.client_filter.set("10");
+        let ids: Vec<u64> = f.matching(&all).iter().map(|c| c.id).collect();
+        assert_eq!(ids, vec![101, 102, 210]);
+        f.client_filter.set("21");
+        assert_eq!(f.selected_client(&all).map(|c| c.id), Some(210));
+        f.move_client(5, &all);
+        assert_eq!(f.client_pos, 0, "clamped to the one match");
+    }
+
+    #[test]
+    fn checking_builds_the_request_or_says_what_is_wrong() {
+        let all = clients();
+        let mut f = OrderForm::new(11, "Datacenter US 10", 12.0);
+        f.check(None, Some(&ProductType::Fpr));
+        assert_eq!(f.state, FormState::Editing);
+        assert!(f.client_error.is_some());
+
+        f.setip.set("203.0.113.256");
+        f.move_client(1, &all);
+        f.check(Some(&all), Some(&ProductType::Fpr));
+        assert_eq!(f.state, FormState::Editing);
+        assert_eq!(f.ip_error.as_deref(), Some("256 is over 255"));
+        assert_eq!(f.focus, OrderField::SetIp);
+
+        f.setip.set(" 203.0.113.9 ");
+        f.check(Some(&all), Some(&ProductType::Fpr));
+        assert_eq!(f.state, FormState::Confirming);
+        let expected = Request::Order {
+            product_id: 11,
+            body: OrderRequest {
+                clientid: 102,
+                setip: Some("203.0.113.9".into()),
+            },
+        };
+        assert_eq!(f.request, Some(expected.clone()));
+        assert!(f.awaiting().is_none(), "nothing is sent before Enter");
+        assert_eq!(f.submit(), Some(expected.clone()));
+        assert_eq!(f.awaiting(), Some(&expected));
+        assert_eq!(f.submit(), None, "a second Enter sends nothing");
+
+        // A ppr product never sends setip, whatever was typed.
+        let mut g = OrderForm::new(21, "Residential 5 GB", 25.0);
+        g.setip.set("203.0.113.9");
+        g.check(Some(&all), Some(&ProductType::Ppr));
+        assert!(matches!(&g.request, Some(Request::Order { body, .. }) if body.setip.is_none()));
+    }
+
+    #[test]
+    fn outcomes() {
+        let all = clients();
+        let mut f = OrderForm::new(11, "Datacenter US 10", 12.0);
+        f.check(Some(&all), Some(&ProductType::Fpr));
+        f.submit();
+        f.finish(Err(ApiError::Unprocessable {
+            kind: Unprocessable::NotEnoughFunds,
+            message: "Unprocessed entity or not enough funds to order".into(),
+        }));
+        assert_eq!(
+            f.state,
+            FormState::Failed("Unprocessed entity or not enough funds to order".into())
+        );
+        assert!(f.state.is_editable(), "the values stay, ready to correct");
+        f.check(Some(&all), Some(&ProductType::Fpr));
+        f.submit();
+        f.finish(Err(ApiError::Transport {
+            url: "http://127.0.0.1:1/api/product/11".into(),
+            cause: "connection closed".into(),
+        }));
+        assert!(f.unknown_outcome);
+        assert!(f.state.message().unwrap().starts_with("Outcome unknown"));
+        f.check(Some(&all), Some(&ProductType::Fpr));
+        f.submit();
+        f.finish(Ok(Response::Order(OrderResult {
+            service_id: 1014,
+            order_id: Some(515),
+            invoice_id: Some(7021),
+            amount: 12.0,
+            ip: Some(String::new()),
+        })));
+        assert_eq!(
+            f.state,
+            FormState::Done("Ordered: service 1014, order 515, invoice 7021, $12.00".into())
+        );
+    }
+}

@@ -1,0 +1,162 @@
+//! IP lists: choose, fetch, view, copy, write.
+
+use crate::api::*;
+use crate::app::popup::{Popup, PopupKind};
+use crate::app::testkit::*;
+use crate::app::{Command, Msg};
+use crate::clipboard::{ClipboardError, Copied};
+use crossterm::event::KeyCode;
+use std::path::PathBuf;
+
+const RAW: &str = "203.0.113.1:8000:user:p@ss\n203.0.113.2:8000:user:p@ss\n";
+
+fn viewing() -> Harness {
+    let mut h = Harness::loaded();
+    h.key('i');
+    assert_eq!(h.app.context().popup, Some(PopupKind::IpListChooser));
+    let sent = fetches(&h.code(KeyCode::Enter));
+    let expected = Request::IpList {
+        service_id: 5001,
+        list_type: IpListType::HttpAuth,
+        format: IpListFormat::Txt,
+    };
+    assert_eq!(sent, vec![expected.clone()]);
+    assert_eq!(h.app.context().popup, Some(PopupKind::FormBusy));
+    assert!(fetches(&h.code(KeyCode::Enter)).is_empty());
+    h.ok(
+        expected,
+        Response::IpList(IpList::parse(
+            IpListType::HttpAuth,
+            IpListFormat::Txt,
+            RAW.into(),
+        )),
+    );
+    assert_eq!(h.app.context().popup, Some(PopupKind::IpListView));
+    h
+}
+
+fn copy_of(cmds: &[Command]) -> (String, String) {
+    match cmds {
+        [Command::Copy { what, text }] => (what.clone(), text.clone()),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_chooser_picks_type_and_format() {
+    let mut h = Harness::loaded();
+    h.key('j');
+    h.key('i');
+    h.key('j');
+    h.code(KeyCode::Tab);
+    h.key('j');
+    let sent = fetches(&h.code(KeyCode::Enter));
+    assert_eq!(
+        sent,
+        vec![Request::IpList {
+            service_id: 5002,
+            list_type: IpListType::PprSocks,
+            format: IpListFormat::Json,
+        }],
+        "ppr defaults to ppr-http; one down is ppr-socks; txt → json"
+    );
+}
+
+#[test]
+fn y_copies_as_served_and_shift_y_as_urls() {
+    let mut h = viewing();
+    let (what, text) = copy_of(&h.key('y'));
+    assert_eq!(text, RAW);
+    assert_eq!(what, "IP list of service 5001 (2 entries, as served)");
+    h.send(Msg::Copied {
+        what,
+        result: Ok(Copied::Osc52),
+    });
+    assert_eq!(
+        h.status_text(),
+        "IP list of service 5001 (2 entries, as served) sent to the terminal clipboard (OSC 52)"
+    );
+    let (what, text) = copy_of(&h.key('Y'));
+    assert_eq!(
+        text,
+        "http://user:p%40ss@203.0.113.1:8000\nhttp://user:p%40ss@203.0.113.2:8000\n"
+    );
+    h.send(Msg::Copied {
+        what: what.clone(),
+        result: Ok(Copied::System),
+    });
+    assert_eq!(
+        h.status_text(),
+        "IP list of service 5001 (2 entries, as URLs) copied to the clipboard"
+    );
+    h.send(Msg::Copied {
+        what,
+        result: Err(ClipboardError::TooLarge { bytes: 250_000 }),
+    });
+    assert!(h.status_text().ends_with("press w to write it to a file"));
+}
+
+#[test]
+fn w_writes_never_overwrites_and_lets_the_name_be_changed() {
+    let mut h = viewing();
+    assert!(h.key('w').is_empty());
+    assert_eq!(h.app.context().popup, Some(PopupKind::IpListSave));
+    assert!(h.app.context().typing);
+    let cmds = h.code(KeyCode::Enter);
+    assert_eq!(
+        cmds,
+        vec![Command::WriteFile {
+            path: PathBuf::from("iplist-5001-http-auth.txt"),
+            contents: RAW.into(),
+        }]
+    );
+    assert!(h.code(KeyCode::Enter).is_empty(), "one write at a time");
+    h.send(Msg::Written {
+        path: "iplist-5001-http-auth.txt".into(),
+        result: Err("/home/u/iplist-5001-http-auth.txt already exists; choose another name".into()),
+    });
+    let Some(Popup::IpList(f)) = h.top() else {
+        panic!()
+    };
+    assert!(
+        f.save
+            .as_ref()
+            .unwrap()
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("already exists")
+    );
+    // Still open, editable: a new name.
+    h.code(KeyCode::Backspace);
+    h.code(KeyCode::Backspace);
+    h.code(KeyCode::Backspace);
+    h.keys("list");
+    let cmds = h.code(KeyCode::Enter);
+    assert!(
+        matches!(&cmds[..], [Command::WriteFile { path, .. }] if path == &PathBuf::from("iplist-5001-http-auth.list"))
+    );
+    h.send(Msg::Written {
+        path: "iplist-5001-http-auth.list".into(),
+        result: Ok("/home/u/iplist-5001-http-auth.list".into()),
+    });
+    assert_eq!(h.app.context().popup, Some(PopupKind::IpListView));
+    assert_eq!(
+        h.status_text(),
+        "IP list of service 5001 written to /home/u/iplist-5001-http-auth.list"
+    );
+}
+
+#[test]
+fn the_view_scrolls_and_esc_closes() {
+    let mut h = viewing();
+    h.key('G');
+    h.key('j');
+    h.code(KeyCode::PageDown);
+    let Some(Popup::IpList(f)) = h.top() else {
+        panic!()
+    };
+    assert_eq!(f.view.as_ref().unwrap().top, 0, "two lines fit on one page");
+    h.code(KeyCode::Esc);
+    assert!(h.app.popups().is_empty());
+}

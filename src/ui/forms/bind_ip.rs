@@ -1,0 +1,91 @@
+//! The bind-IP form: what is bound now (and whether it is this machine), the field, its
+//! inline error, and the outcome.
+
+use super::{
+    draw_field, draw_message, framed, inline_error, row, rows_from, state_line, value_line,
+};
+use crate::app::App;
+use crate::app::forms::bind_ip::{BindIpForm, MyIp};
+use crate::ui::text::{self, MISSING};
+use crate::ui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &BindIpForm) {
+    let inner = framed(
+        frame,
+        theme,
+        body,
+        (64, 11),
+        format!("Bind IP · service {}", form.service_id),
+    );
+    let bound = app
+        .services()
+        .detail(form.service_id)
+        .value()
+        .and_then(|s| s.bound_ip.clone())
+        .filter(|ip| !ip.trim().is_empty());
+    let bound_span = match bound {
+        Some(ip) => Span::raw(format!("{}{}", text::sanitize(&ip), this_machine(app, &ip))),
+        None => Span::styled(MISSING, theme.dim),
+    };
+    let mine = match app.my_ip() {
+        MyIp::Known(ip) => Span::raw(ip.to_string()),
+        MyIp::LookingUp => Span::styled("looking up…", theme.dim),
+        MyIp::Unknown | MyIp::Failed(_) => Span::styled("unknown (Ctrl-L looks it up)", theme.dim),
+    };
+    frame.render_widget(
+        Paragraph::new(vec![
+            value_line(theme, "Bound now", bound_span),
+            value_line(theme, "This host", mine),
+        ]),
+        inner,
+    );
+    draw_field(
+        frame,
+        theme,
+        row(inner, 3),
+        "New IP",
+        &form.ip,
+        true,
+        form.state.is_editable(),
+    );
+    let below = if form.looking_up {
+        Line::from(Span::styled(
+            format!(
+                "{:w$}looking up this machine's IP…",
+                "",
+                w = super::LABEL + 3
+            ),
+            theme.dim,
+        ))
+    } else if form.error.is_some() {
+        inline_error(theme, form.error.as_deref())
+    } else if form.state.is_editable() {
+        Line::from(Span::styled(
+            format!(
+                "{:w$}Ctrl-L: use this machine's public IP",
+                "",
+                w = super::LABEL + 3
+            ),
+            theme.dim,
+        ))
+    } else {
+        Line::from("")
+    };
+    frame.render_widget(Paragraph::new(below), row(inner, 4));
+    if let Some((msg, style)) = state_line(theme, &form.state, "Binding…") {
+        draw_message(frame, rows_from(inner, 6), &msg, style);
+    }
+}
+
+/// ` (this machine)` / ` (not this machine)` when this machine's IP is known.
+pub fn this_machine(app: &App, bound: &str) -> &'static str {
+    match app.my_ip().known() {
+        Some(mine) if mine.to_string() == bound.trim() => " (this machine)",
+        Some(_) => " (not this machine)",
+        None => "",
+    }
+}

@@ -1,0 +1,173 @@
+//! IP lists: the chooser (type and format), the list view (only the lines on screen are
+//! drawn; lists can have 100,000 lines) and the file-name prompt of `w`.
+
+use super::{draw_field, draw_message, framed, row, rows_from, state_line};
+use crate::api::{IpListFormat, IpListType};
+use crate::app::App;
+use crate::app::forms::FormState;
+use crate::app::forms::iplist::{Column, IpListForm, ListView};
+use crate::ui::theme::Theme;
+use crate::ui::{layout, text, widgets};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+
+pub fn draw(frame: &mut Frame, _app: &App, theme: &Theme, body: Rect, form: &IpListForm) {
+    match (&form.state, &form.view) {
+        (FormState::Done(_), Some(view)) => {
+            draw_view(frame, theme, body, form, view);
+            if form.save.is_some() {
+                draw_save(frame, theme, body, form);
+            }
+        }
+        _ => draw_chooser(frame, theme, body, form),
+    }
+}
+
+fn draw_chooser(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm) {
+    let inner = framed(
+        frame,
+        theme,
+        body,
+        (64, 12),
+        format!("IP list · service {}", form.service_id),
+    );
+    let head = |label: &str, column: Column| {
+        let focused = form.column == column;
+        let style = if focused { theme.key } else { theme.dim };
+        let marker = if focused { "›" } else { " " };
+        Span::styled(format!("{marker}{label:<17}"), style)
+    };
+    let mut lines = vec![Line::from(vec![
+        head("Type", Column::Type),
+        head("Format", Column::Format),
+    ])];
+    for i in 0..IpListType::ALL.len() {
+        let cell = |value: Option<String>, chosen: bool, focused: bool| {
+            let marker = if chosen { "▶ " } else { "  " };
+            let style = match (chosen, focused) {
+                (true, true) => theme.selected,
+                (true, false) => theme.title,
+                _ => theme.base,
+            };
+            match value {
+                Some(v) => Span::styled(format!(" {marker}{v:<15}"), style),
+                None => Span::raw(" ".repeat(18)),
+            }
+        };
+        let t = &IpListType::ALL[i];
+        let f = IpListFormat::ALL.get(i);
+        lines.push(Line::from(vec![
+            cell(
+                Some(t.to_string()),
+                *t == form.list_type,
+                form.column == Column::Type,
+            ),
+            cell(
+                f.map(ToString::to_string),
+                f == Some(&form.format),
+                form.column == Column::Format,
+            ),
+        ]));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+    let rest = rows_from(inner, 7);
+    match state_line(theme, &form.state, "Fetching the list…") {
+        Some((msg, style)) => draw_message(frame, rest, &msg, style),
+        None => draw_message(
+            frame,
+            rest,
+            "↑↓ choose, Tab or ←→ switches column, Enter fetches.",
+            theme.dim,
+        ),
+    }
+}
+
+fn draw_view(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm, view: &ListView) {
+    let area = layout::iplist_view(body);
+    let lines_area = layout::iplist_lines(body);
+    frame.render_widget(Clear, area);
+    let height = usize::from(lines_area.height);
+    let total = view.line_count();
+    let first = view.top.min(total.saturating_sub(height));
+    let last = (first + height).min(total);
+    let range = if total == 0 {
+        "empty".to_owned()
+    } else {
+        format!(
+            "lines {}–{} of {}",
+            text::count(first as u64 + 1),
+            text::count(last as u64),
+            text::count(total as u64)
+        )
+    };
+    let title = format!(
+        "IP list {} · {} {} · {}",
+        form.service_id,
+        view.list.list_type,
+        view.list.format,
+        form.state.message().unwrap_or_default()
+    );
+    let mut block = widgets::pane(theme, title, Span::styled(range, theme.dim));
+    if let Some(path) = &form.written {
+        block = block.title_bottom(Line::from(Span::styled(
+            format!(
+                " written to {} ",
+                text::sanitize(&path.display().to_string())
+            ),
+            theme.good,
+        )));
+    }
+    frame.render_widget(block, area);
+    let lines: Vec<Line> = (first..last)
+        .filter_map(|i| view.line(i))
+        .map(|l| Line::from(text::sanitize(l).into_owned()))
+        .collect();
+    if total == 0 {
+        widgets::message(
+            frame,
+            lines_area,
+            "The server sent an empty list.",
+            theme.dim,
+        );
+    } else {
+        frame.render_widget(Paragraph::new(lines), lines_area);
+    }
+}
+
+fn draw_save(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm) {
+    let Some(save) = &form.save else { return };
+    let inner = framed(
+        frame,
+        theme,
+        body,
+        (72, 7),
+        "Write the IP list to a file".into(),
+    );
+    draw_field(
+        frame,
+        theme,
+        row(inner, 0),
+        "File",
+        &save.path,
+        true,
+        !save.writing,
+    );
+    let below = Rect {
+        height: 2,
+        ..row(inner, 1)
+    }
+    .intersection(inner);
+    match &save.error {
+        Some(e) => draw_message(frame, below, &format!("✗ {e}"), theme.bad),
+        None if save.writing => draw_message(frame, below, "writing…", theme.dim),
+        None => {}
+    }
+    draw_message(
+        frame,
+        rows_from(inner, 3),
+        "Saved as served, mode 0600; an existing file is never replaced.",
+        theme.dim,
+    );
+}

@@ -1,0 +1,333 @@
+//! The order form: the product, the credit before and after, the client picker and (fpr)
+//! the IP field; then the confirmation; then the result.
+
+use super::{
+    LABEL, draw_field, draw_message, framed, inline_error, row, rows_from, state_line, value_line,
+};
+use crate::api::{Client, ProductType};
+use crate::app::App;
+use crate::app::forms::FormState;
+use crate::app::forms::order::{OrderField, OrderForm};
+use crate::app::remote::Remote;
+use crate::ui::services::product_type_label;
+use crate::ui::text::{self, MISSING};
+use crate::ui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+/// Client rows the picker shows at once.
+const PICKER_ROWS: usize = 5;
+
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &OrderForm) {
+    let title = match form.state {
+        FormState::Confirming | FormState::Submitting => {
+            format!("Order product {} · confirm", form.product_id)
+        }
+        _ => format!("Order product {}", form.product_id),
+    };
+    let inner = framed(frame, theme, body, (70, 20), title);
+    match &form.state {
+        FormState::Editing | FormState::Failed(_) => draw_editing(frame, app, theme, inner, form),
+        FormState::Confirming | FormState::Submitting => {
+            draw_confirm(frame, app, theme, inner, form)
+        }
+        FormState::Done(_) => draw_done(frame, theme, inner, form),
+    }
+}
+
+fn product_type(app: &App, form: &OrderForm) -> Option<ProductType> {
+    app.products()
+        .detail(form.product_id)
+        .value()
+        .map(|p| p.product_type.clone())
+}
+
+/// `$250.00 → $238.00 after this order`, or why it cannot be said.
+fn credit_span(app: &App, theme: &Theme, price: f64) -> Span<'static> {
+    match app.billing().credit.value() {
+        Some(c) if c.credit + 0.005 < price => Span::styled(
+            format!(
+                "{} (short of the price by {})",
+                text::money(c.credit),
+                text::money(price - c.credit)
+            ),
+            theme.warn,
+        ),
+        Some(c) => Span::raw(format!(
+            "{} → {} after this order",
+            text::money(c.credit),
+            text::money(c.credit - price)
+        )),
+        None if app.billing().credit.is_loading() => Span::styled("loading…", theme.dim),
+        None => Span::styled("unknown", theme.dim),
+    }
+}
+
+fn product_line(app: &App, theme: &Theme, form: &OrderForm) -> Line<'static> {
+    let kind = match product_type(app, form) {
+        Some(t) => product_type_label(&t),
+        None if app.products().detail(form.product_id).error().is_some() => {
+            "type unknown".to_owned()
+        }
+        None => "type loading…".to_owned(),
+    };
+    value_line(
+        theme,
+        "Product",
+        Span::raw(format!(
+            "{} · {kind} · {}",
+            text::or_missing(&form.product_name),
+            text::money(form.price)
+        )),
+    )
+}
+
+fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &OrderForm) {
+    let typing = form.state.is_editable();
+    frame.render_widget(
+        Paragraph::new(vec![
+            product_line(app, theme, form),
+            value_line(theme, "Credit", credit_span(app, theme, form.price)),
+        ]),
+        area,
+    );
+    draw_field(
+        frame,
+        theme,
+        row(area, 3),
+        "Client",
+        &form.client_filter,
+        form.focus == OrderField::Client,
+        typing,
+    );
+    let picker = picker_lines(app, theme, form);
+    let picker_area = Rect {
+        height: (PICKER_ROWS + 1) as u16,
+        ..row(area, 4)
+    };
+    frame.render_widget(Paragraph::new(picker), picker_area.intersection(area));
+    let ip_row = 4 + PICKER_ROWS as u16 + 2;
+    match product_type(app, form) {
+        Some(ProductType::Fpr) => {
+            draw_field(
+                frame,
+                theme,
+                row(area, ip_row),
+                "Bind IP",
+                &form.setip,
+                form.focus == OrderField::SetIp,
+                typing,
+            );
+            let below = match &form.ip_error {
+                Some(_) => inline_error(theme, form.ip_error.as_deref()),
+                None => Line::from(Span::styled(
+                    format!(
+                        "{:w$}optional: an IPv4 to bind to the new service",
+                        "",
+                        w = LABEL + 3
+                    ),
+                    theme.dim,
+                )),
+            };
+            frame.render_widget(Paragraph::new(below), row(area, ip_row + 1));
+        }
+        Some(_) => frame.render_widget(
+            Paragraph::new(value_line(
+                theme,
+                " Bind IP",
+                Span::styled("— (only static products bind an IP)", theme.dim),
+            )),
+            row(area, ip_row),
+        ),
+        None => {
+            let why = if app.products().detail(form.product_id).error().is_some() {
+                "— (the product's type could not be read)"
+            } else {
+                "waiting for the product's type…"
+            };
+            frame.render_widget(
+                Paragraph::new(value_line(theme, " Bind IP", Span::styled(why, theme.dim))),
+                row(area, ip_row),
+            )
+        }
+    }
+    if let Some((msg, style)) = state_line(theme, &form.state, "") {
+        draw_message(frame, rows_from(area, ip_row + 3), &msg, style);
+    }
+}
+
+/// The count or the error under the client field, then the matching clients around the
+/// chosen one.
+fn picker_lines(app: &App, theme: &Theme, form: &OrderForm) -> Vec<Line<'static>> {
+    let indent = " ".repeat(LABEL + 3);
+    let clients: &[Client] = match app.clients() {
+        Remote::Failed { error, .. } if app.clients().value().is_none() => {
+            let line = crate::app::status::error_line(
+                &crate::api::Request::Clients,
+                error,
+                &app.settings().profile,
+            );
+            return vec![Line::from(vec![
+                Span::raw(indent),
+                Span::styled(format!("✗ {line}"), theme.bad),
+            ])];
+        }
+        r => match r.value() {
+            Some(list) => list,
+            None => {
+                return vec![Line::from(vec![
+                    Span::raw(indent),
+                    Span::styled("Loading clients…", theme.dim),
+                ])];
+            }
+        },
+    };
+    let matching = form.matching(clients);
+    let head = match &form.client_error {
+        Some(e) => inline_error(theme, Some(e)),
+        None => Line::from(Span::styled(
+            format!(
+                "{indent}{} of {} clients · type to filter, ↑↓ to choose",
+                matching.len(),
+                clients.len()
+            ),
+            theme.dim,
+        )),
+    };
+    let mut lines = vec![head];
+    let first = form
+        .client_pos
+        .saturating_sub(PICKER_ROWS - 1)
+        .min(matching.len().saturating_sub(PICKER_ROWS));
+    for (i, c) in matching.iter().enumerate().skip(first).take(PICKER_ROWS) {
+        let chosen = i == form.client_pos;
+        let marker = if chosen { "▶ " } else { "  " };
+        let style = if chosen { theme.selected } else { theme.base };
+        lines.push(Line::from(vec![
+            Span::raw(" ".repeat(LABEL + 1)),
+            Span::styled(
+                format!("{marker}{:<6} {}", c.id, text::or_missing(&c.email)),
+                style,
+            ),
+        ]));
+    }
+    lines
+}
+
+fn draw_confirm(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &OrderForm) {
+    let (client, setip) = match &form.request {
+        Some(crate::api::Request::Order { body, .. }) => (body.clientid, body.setip.clone()),
+        _ => (0, None),
+    };
+    let email = form
+        .chosen
+        .as_ref()
+        .map(|c| text::or_missing(&c.email).into_owned())
+        .unwrap_or_else(|| MISSING.to_owned());
+    let kind = product_type(app, form)
+        .map(|t| format!(", {}", product_type_label(&t)))
+        .unwrap_or_default();
+    let mut lines = vec![
+        value_line(
+            theme,
+            "Buy",
+            Span::styled(
+                format!(
+                    "{} (product {}{kind})",
+                    text::or_missing(&form.product_name),
+                    form.product_id
+                ),
+                theme.title,
+            ),
+        ),
+        value_line(
+            theme,
+            "For",
+            Span::raw(format!("{email} (client {client})")),
+        ),
+        value_line(
+            theme,
+            "Bind IP",
+            Span::raw(
+                setip.map_or_else(|| "none".to_owned(), |ip| text::sanitize(&ip).into_owned()),
+            ),
+        ),
+        value_line(
+            theme,
+            "Price",
+            Span::styled(text::money(form.price), theme.title),
+        ),
+        value_line(theme, "Credit", credit_span(app, theme, form.price)),
+        Line::from(""),
+    ];
+    if let Some(c) = app.billing().credit.value()
+        && c.credit + 0.005 < form.price
+    {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "⚠ The credit shown is {} short of the price:",
+                text::money(form.price - c.credit)
+            ),
+            theme.warn,
+        )));
+        lines.push(Line::from(Span::styled(
+            "  the server will likely refuse. Enter still sends it (the server",
+            theme.warn,
+        )));
+        lines.push(Line::from(Span::styled(
+            "  decides, the credit may have changed); Esc goes back.",
+            theme.warn,
+        )));
+    }
+    if form.unknown_outcome {
+        lines.push(Line::from(Span::styled(
+            "⚠ The last order's outcome is unknown: check Services first.",
+            theme.bad,
+        )));
+    }
+    frame.render_widget(Paragraph::new(lines.clone()), area);
+    let rest = rows_from(area, lines.len() as u16 + 1);
+    match state_line(theme, &form.state, "Placing the order…") {
+        Some((msg, style)) => draw_message(frame, rest, &msg, style),
+        None => draw_message(
+            frame,
+            rest,
+            "Enter places the order: one request, never repeated by itself. Esc goes back.",
+            theme.dim,
+        ),
+    }
+}
+
+fn draw_done(frame: &mut Frame, theme: &Theme, area: Rect, form: &OrderForm) {
+    let Some(r) = &form.result else {
+        return;
+    };
+    let ip =
+        r.ip.as_deref()
+            .filter(|ip| !ip.is_empty())
+            .map_or_else(|| MISSING.to_owned(), |ip| text::sanitize(ip).into_owned());
+    let lines = vec![
+        Line::from(Span::styled(
+            format!("✓ Ordered {}", text::or_missing(&form.product_name)),
+            theme.good,
+        )),
+        Line::from(""),
+        value_line(
+            theme,
+            "Service",
+            Span::styled(r.service_id.to_string(), theme.title),
+        ),
+        value_line(theme, "Order", Span::raw(text::id(r.order_id))),
+        value_line(theme, "Invoice", Span::raw(text::id(r.invoice_id))),
+        value_line(theme, "Amount", Span::raw(text::money(r.amount))),
+        value_line(theme, "IP", Span::raw(ip)),
+        Line::from(""),
+        Line::from(Span::styled(
+            "Services, credit and invoices are being refreshed.",
+            theme.dim,
+        )),
+    ];
+    frame.render_widget(Paragraph::new(lines), area);
+}

@@ -1,0 +1,50 @@
+//! The password form: two masked fields, the inline error, the outcome.
+
+use super::{draw_field, draw_message, framed, inline_error, row, rows_from, state_line};
+use crate::app::App;
+use crate::app::forms::password::{PasswordField, PasswordForm};
+use crate::ui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn draw(frame: &mut Frame, _app: &App, theme: &Theme, body: Rect, form: &PasswordForm) {
+    let inner = framed(
+        frame,
+        theme,
+        body,
+        (64, 10),
+        format!("New proxy password · service {}", form.service_id),
+    );
+    let typing = form.state.is_editable();
+    draw_field(
+        frame,
+        theme,
+        row(inner, 0),
+        "New",
+        &form.new,
+        form.focus == PasswordField::New,
+        typing,
+    );
+    draw_field(
+        frame,
+        theme,
+        row(inner, 1),
+        "Repeat",
+        &form.repeat,
+        form.focus == PasswordField::Repeat,
+        typing,
+    );
+    let below = match &form.error {
+        Some(_) => inline_error(theme, form.error.as_deref()),
+        None => Line::from(Span::styled(
+            format!("{:w$}typed twice, shown as •", "", w = super::LABEL + 3),
+            theme.dim,
+        )),
+    };
+    frame.render_widget(Paragraph::new(below), row(inner, 2));
+    if let Some((msg, style)) = state_line(theme, &form.state, "Changing the password…") {
+        draw_message(frame, rows_from(inner, 4), &msg, style);
+    }
+}

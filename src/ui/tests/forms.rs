@@ -1,0 +1,486 @@
+//! Every form in its states (empty, invalid, in flight, done, failed), as snapshots at
+//! 100×30; each is also drawn at 80×24, where everything it says must still be on screen.
+
+use super::render;
+use crate::api::*;
+use crate::app::Msg;
+use crate::app::testkit::*;
+use chrono::NaiveDateTime;
+use crossterm::event::KeyCode;
+use std::net::Ipv4Addr;
+
+/// Checks the 80×24 rendering shows every text, then snapshots 100×30.
+fn check(name: &str, mut h: Harness, texts: &[&str]) {
+    let small = render(&mut h.app, 80, 24);
+    for t in texts {
+        assert!(small.contains(t), "{name} at 80×24 lacks {t:?}:\n{small}");
+    }
+    let screen = render(&mut h.app, 100, 30);
+    for t in texts {
+        assert!(
+            screen.contains(t),
+            "{name} at 100×30 lacks {t:?}:\n{screen}"
+        );
+    }
+    insta::assert_snapshot!(name, screen);
+}
+
+fn write_of(cmds: Vec<crate::app::Command>) -> Request {
+    fetches(&cmds)
+        .into_iter()
+        .find(Request::is_write)
+        .expect("a write was sent")
+}
+
+fn clients() -> Vec<Client> {
+    (0..7)
+        .map(|i| Client {
+            id: 101 + i,
+            email: format!("client{i}@example.com"),
+        })
+        .collect()
+}
+
+fn order() -> Harness {
+    let mut h = Harness::loaded();
+    let cmds = h.key('2');
+    h.settle(cmds);
+    let cmds = h.key('o');
+    h.settle(cmds);
+    h.ok(Request::Clients, Response::Clients(clients()));
+    h
+}
+
+fn confirmed(credit: f64) -> Harness {
+    let mut h = order();
+    h.ok(Request::Credit, Response::Credit(Credit { credit }));
+    h.code(KeyCode::Down);
+    h.code(KeyCode::Tab);
+    h.keys("203.0.113.9");
+    h.code(KeyCode::Enter);
+    h
+}
+
+#[test]
+fn order_form() {
+    check(
+        "order_empty",
+        order(),
+        &[
+            "Order product 1",
+            "Proxy plan 1 · fpr (static) · $11.00",
+            "$1,234.50 → $1,223.50 after this order",
+            "7 of 7 clients",
+            "client0@example.com",
+            "optional: an IPv4 to bind",
+        ],
+    );
+
+    let mut h = order();
+    h.keys("client1");
+    h.code(KeyCode::Tab);
+    h.keys("203.0.113.256");
+    h.code(KeyCode::Enter);
+    check("order_invalid", h, &["1 of 7 clients", "✗ 256 is over 255"]);
+
+    let mut h = order();
+    h.keys("zzz");
+    h.code(KeyCode::Enter);
+    check("order_no_client", h, &["✗ No client matches \"zzz\"."]);
+
+    check(
+        "order_confirm_short_credit",
+        confirmed(5.0),
+        &[
+            "Order product 1 · confirm",
+            "Proxy plan 1 (product 1, fpr (static))",
+            "client1@example.com (client 102)",
+            "203.0.113.9",
+            "$5.00 (short of the price by $6.00)",
+            "⚠ The credit shown is $6.00 short of the price:",
+            "Enter still sends it",
+        ],
+    );
+
+    let mut h = confirmed(1234.5);
+    h.code(KeyCode::Enter);
+    check(
+        "order_in_flight",
+        h,
+        &["⟳ Placing the order… (Enter does nothing until the server answers)"],
+    );
+
+    let mut h = confirmed(1234.5);
+    let sent = write_of(h.code(KeyCode::Enter));
+    h.ok(
+        sent,
+        Response::Order(OrderResult {
+            service_id: 5004,
+            order_id: Some(15004),
+            invoice_id: Some(7021),
+            amount: 11.0,
+            ip: Some("203.0.113.9".into()),
+        }),
+    );
+    check(
+        "order_done",
+        h,
+        &[
+            "✓ Ordered Proxy plan 1",
+            "5004",
+            "15004",
+            "7021",
+            "$11.00",
+            "being refreshed",
+        ],
+    );
+
+    let mut h = confirmed(1234.5);
+    let sent = write_of(h.code(KeyCode::Enter));
+    h.fail(
+        sent,
+        ApiError::Unprocessable {
+            kind: Unprocessable::ClientIdNotFound,
+            message: "Unprocessable Entity. ClientID not found".into(),
+        },
+    );
+    check(
+        "order_failed",
+        h,
+        &["✗ Unprocessable Entity. ClientID not found", "203.0.113.9"],
+    );
+
+    let mut h = confirmed(1234.5);
+    let sent = write_of(h.code(KeyCode::Enter));
+    h.fail(
+        sent,
+        ApiError::Timeout {
+            url: "https://api.example.com/api/product/1".into(),
+            secs: 30,
+        },
+    );
+    check(
+        "order_outcome_unknown",
+        h,
+        &["✗ Outcome unknown:", "check them before"],
+    );
+}
+
+#[test]
+fn order_form_while_clients_load() {
+    let mut h = Harness::loaded();
+    let cmds = h.key('2');
+    h.settle(cmds);
+    h.key('o');
+    check("order_loading", h, &["Loading clients…"]);
+}
+
+fn bind() -> Harness {
+    let mut h = Harness::loaded();
+    h.send(Msg::MyIp(Ok(Ipv4Addr::new(198, 51, 100, 23))));
+    h.key('b');
+    h
+}
+
+#[test]
+fn bind_ip_form() {
+    check(
+        "bind_empty",
+        bind(),
+        &[
+            "Bind IP · service 5001",
+            "203.0.113.5 (not this machine)",
+            "198.51.100.23",
+            "[203.0.113.5",
+            "Ctrl-L: use this machine's public IP",
+        ],
+    );
+
+    let mut h = bind();
+    h.ctrl('u');
+    h.keys("203.0.113.05");
+    h.code(KeyCode::Enter);
+    check(
+        "bind_invalid",
+        h,
+        &["[203.0.113.05", "✗ 05 has a leading zero"],
+    );
+
+    let mut h = bind();
+    h.ctrl('u');
+    h.keys("198.51.100.200");
+    h.code(KeyCode::Enter);
+    check("bind_in_flight", h, &["⟳ Binding…"]);
+
+    let mut h = bind();
+    let sent = write_of(h.code(KeyCode::Enter));
+    h.ok(
+        sent,
+        Response::Update(UpdateResult {
+            setip: Some(UpdateOutcome {
+                success: "IP address updated successfully".into(),
+            }),
+            ..UpdateResult::default()
+        }),
+    );
+    check("bind_done", h, &["✓ IP address updated successfully"]);
+
+    let mut h = bind();
+    let sent = write_of(h.code(KeyCode::Enter));
+    h.fail(
+        sent,
+        ApiError::Unprocessable {
+            kind: Unprocessable::IpAlreadyBound,
+            message: "Unprocessable Entity. IP already binded".into(),
+        },
+    );
+    check(
+        "bind_failed",
+        h,
+        &["✗ Unprocessable Entity. IP already binded"],
+    );
+}
+
+fn password() -> Harness {
+    let mut h = Harness::loaded();
+    h.key('p');
+    h
+}
+
+#[test]
+fn password_form() {
+    check(
+        "password_empty",
+        password(),
+        &["New proxy password · service 5001", "›New", "Repeat"],
+    );
+
+    let mut h = password();
+    h.keys("hunter22");
+    h.code(KeyCode::Tab);
+    h.keys("hunter2");
+    h.code(KeyCode::Enter);
+    let screen = render(&mut h.app, 100, 30);
+    assert!(!screen.contains("hunter"), "masked:\n{screen}");
+    check(
+        "password_invalid",
+        h,
+        &["••••••••", "✗ The two passwords differ."],
+    );
+
+    let mut h = password();
+    h.keys("hunter22");
+    h.code(KeyCode::Tab);
+    h.keys("hunter22");
+    let sent = write_of(h.code(KeyCode::Enter));
+    check("password_in_flight", h, &["⟳ Changing the password…"]);
+
+    let mut h = password();
+    h.keys("hunter22");
+    h.code(KeyCode::Tab);
+    h.keys("hunter22");
+    h.code(KeyCode::Enter);
+    h.ok(sent.clone(), Response::Update(UpdateResult::default()));
+    check("password_done", h, &["✓ Password updated successfully"]);
+
+    let mut h = password();
+    h.keys("hunter22");
+    h.code(KeyCode::Tab);
+    h.keys("hunter22");
+    h.code(KeyCode::Enter);
+    h.fail(
+        sent,
+        ApiError::Unprocessable {
+            kind: Unprocessable::IncorrectPostedData,
+            message: "Unprocessable Entity. Incorrect posted data".into(),
+        },
+    );
+    check(
+        "password_failed",
+        h,
+        &["✗ Unprocessable Entity. Incorrect posted data"],
+    );
+}
+
+fn refresh() -> Harness {
+    let mut h = Harness::loaded();
+    h.key('u');
+    h
+}
+
+fn throttled() -> Harness {
+    let mut h = refresh();
+    let sent = write_of(h.code(KeyCode::Enter));
+    h.fail(
+        sent,
+        ApiError::Throttled {
+            next_possible: NaiveDateTime::parse_from_str(
+                "2026-01-02 14:07:17",
+                "%Y-%m-%d %H:%M:%S",
+            )
+            .ok(),
+            message: "Too Many Attempts (updateList). Next update possible: 2026-01-02 14:07:17"
+                .into(),
+        },
+    );
+    h
+}
+
+#[test]
+fn refresh_form() {
+    check(
+        "refresh_confirm",
+        refresh(),
+        &[
+            "Refresh IP list · service 5001",
+            "Refresh the IP list of service 5001 (Static US 25)?",
+            "Enter refreshes, Esc cancels.",
+        ],
+    );
+
+    let mut h = refresh();
+    h.code(KeyCode::Enter);
+    check("refresh_in_flight", h, &["⟳ Refreshing…"]);
+
+    let mut h = refresh();
+    let sent = write_of(h.code(KeyCode::Enter));
+    h.ok(sent, Response::Update(UpdateResult::default()));
+    check("refresh_done", h, &["✓ IP list updated successfully"]);
+
+    check(
+        "refresh_throttled",
+        throttled(),
+        &[
+            "next refresh in 4m 12s (at 14:07:17)",
+            "✗ Too Many Attempts (updateList).",
+            "2026-01-02 14:07:17",
+        ],
+    );
+}
+
+#[test]
+fn the_countdown_in_the_row_and_the_detail() {
+    let mut h = throttled();
+    h.code(KeyCode::Enter);
+    h.advance(2);
+    let small = render(&mut h.app, 80, 24);
+    assert!(
+        small.contains("│▶ 5001    refresh in 4m 10s  Active"),
+        "{small}"
+    );
+    assert!(
+        small.contains("next refresh in 4m 10s (at 14:07:17)"),
+        "{small}"
+    );
+    check(
+        "services_throttled",
+        h,
+        &["next refresh in 4m 10s (at 14:07:17)"],
+    );
+}
+
+fn chooser() -> Harness {
+    let mut h = Harness::loaded();
+    h.key('i');
+    h
+}
+
+fn list_of(n: usize) -> IpList {
+    let raw: String = (0..n)
+        .map(|i| {
+            format!(
+                "10.{}.{}.{}:8000:user5001:pw-5001\n",
+                i / 65536,
+                i / 256 % 256,
+                i % 256
+            )
+        })
+        .collect();
+    IpList::parse(IpListType::HttpAuth, IpListFormat::Txt, raw)
+}
+
+fn viewing(n: usize) -> Harness {
+    let mut h = chooser();
+    let sent = fetches(&h.code(KeyCode::Enter)).remove(0);
+    h.ok(sent, Response::IpList(list_of(n)));
+    h
+}
+
+#[test]
+fn iplist_form() {
+    check(
+        "iplist_chooser",
+        chooser(),
+        &[
+            "IP list · service 5001",
+            "▶ http-auth",
+            "▶ txt",
+            "Enter fetches",
+        ],
+    );
+
+    let mut h = chooser();
+    h.code(KeyCode::Enter);
+    check("iplist_in_flight", h, &["⟳ Fetching the list…"]);
+
+    let mut h = chooser();
+    let sent = fetches(&h.code(KeyCode::Enter)).remove(0);
+    h.fail(sent, unprocessable());
+    check("iplist_failed", h, &["✗ Unprocessable Entity"]);
+
+    let mut h = viewing(100_000);
+    h.code(KeyCode::PageDown);
+    h.key('j');
+    check(
+        "iplist_view",
+        h,
+        &[
+            "IP list 5001 · http-auth txt · 100,000 entries",
+            "lines 18–",
+            "10.0.0.19:8000:user5001:pw-5001",
+        ],
+    );
+
+    let mut h = viewing(3);
+    h.key('w');
+    check(
+        "iplist_save",
+        h,
+        &[
+            "Write the IP list to a file",
+            "[iplist-5001-http-auth.txt",
+            "never replaced",
+        ],
+    );
+
+    let mut h = viewing(3);
+    h.key('w');
+    h.code(KeyCode::Enter);
+    h.send(Msg::Written {
+        path: "iplist-5001-http-auth.txt".into(),
+        result: Err(
+            "/home/user/iplist-5001-http-auth.txt already exists; choose another name".into(),
+        ),
+    });
+    check(
+        "iplist_save_exists",
+        h,
+        &["✗ /home/user/iplist-5001-http-auth.txt already exists;"],
+    );
+
+    let mut h = viewing(3);
+    h.key('w');
+    h.code(KeyCode::Enter);
+    h.send(Msg::Written {
+        path: "iplist-5001-http-auth.txt".into(),
+        result: Ok("/home/user/iplist-5001-http-auth.txt".into()),
+    });
+    check(
+        "iplist_written",
+        h,
+        &[
+            "written to /home/user/iplist-5001-http-auth.txt",
+            "lines 1–3 of 3",
+        ],
+    );
+}

@@ -1,0 +1,211 @@
+//! Ordering (`o` on Products): success, every 422 of endpoint 5 as the sandbox produces
+//! it, the double submit, the unknown outcome and the short-credit warning.
+
+use super::*;
+use proxydash::api::{Client, ProductSummary, Request, Response};
+use proxydash::app::Msg;
+use proxydash::sandbox::SandboxConfig;
+
+/// Products tab, the first product (11, Datacenter US 10, fpr, $12) selected, form open.
+async fn order_form() -> Env {
+    let mut e = start(SandboxConfig::default()).await;
+    e.s.press(KeyCode::Char('2'));
+    e.s.settle().await;
+    e.s.press(KeyCode::Char('o'));
+    e.s.settle().await;
+    e.shows("Order product 11");
+    e
+}
+
+#[tokio::test]
+async fn an_order_is_confirmed_sent_once_and_refreshes_services_credit_and_invoices() {
+    let mut e = order_form().await;
+    e.shows("Datacenter US 10 · fpr (static) · $12.00");
+    e.shows("$250.00 → $238.00 after this order");
+    e.s.type_text("alice");
+    e.s.press(KeyCode::Tab);
+    e.s.type_text("203.0.113.77");
+    let from = e.mark();
+    e.s.press(KeyCode::Enter);
+    e.shows("Order product 11 · confirm");
+    e.shows("alice.nguyen@example.com (client 101)");
+    e.shows("Bind IP    203.0.113.77");
+    assert!(
+        e.writes_since(from).is_empty(),
+        "nothing before the confirmation"
+    );
+    let services = e.sb.state().services;
+    e.s.press(KeyCode::Enter);
+    e.s.settle().await;
+    let writes = e.writes_since(from);
+    assert_eq!(writes.len(), 1);
+    assert_eq!(
+        (writes[0].method.as_str(), writes[0].path.as_str()),
+        ("POST", "/api/product/11")
+    );
+    assert_eq!(
+        json(&writes[0].body),
+        serde_json::json!({"clientid": 101, "setip": "203.0.113.77"})
+    );
+    assert_eq!(e.sb.state().services, services + 1);
+    let new_id = (e.sb.state().services + 1000).to_string();
+    e.shows("✓ Ordered Datacenter US 10");
+    e.shows(&format!("Service    {new_id}"));
+    e.shows("IP         203.0.113.77");
+    let after: Vec<String> = e
+        .since(from)
+        .into_iter()
+        .skip_while(|r| !r.starts_with("POST"))
+        .collect();
+    for read in [
+        "GET /api/services",
+        "GET /api/billing/credit",
+        "GET /api/billing/invoices",
+    ] {
+        assert!(
+            after.iter().any(|r| r == read),
+            "{read} after the POST: {after:?}"
+        );
+    }
+    e.s.press(KeyCode::Enter);
+    e.s.press(KeyCode::Char('1'));
+    e.filter(&new_id);
+    e.s.settle().await;
+    e.shows("Services · 1 of 14");
+}
+
+#[tokio::test]
+async fn enter_pressed_again_while_submitting_sends_one_post() {
+    let mut e = order_form().await;
+    e.s.press(KeyCode::Enter);
+    e.shows("· confirm");
+    e.sb.set_latency(Duration::from_millis(400));
+    let from = e.mark();
+    e.s.press(KeyCode::Enter);
+    e.shows("⟳ Placing the order…");
+    e.s.press(KeyCode::Enter);
+    e.s.press(KeyCode::Enter);
+    e.s.settle_for(Duration::from_millis(800)).await;
+    let posts: Vec<_> = e.writes_since(from);
+    assert_eq!(posts.len(), 1, "{posts:?}");
+    e.shows("✓ Ordered");
+}
+
+#[tokio::test]
+async fn a_connection_dropped_after_sending_is_an_unknown_outcome_and_rereads_services() {
+    let mut e = order_form().await;
+    e.s.press(KeyCode::Enter);
+    e.sb.set_faults(Some("drop-after,method=POST".parse().unwrap()));
+    let services = e.sb.state().services;
+    let from = e.mark();
+    e.s.press(KeyCode::Enter);
+    e.s.settle().await;
+    let log = e.since(from);
+    let post = log
+        .iter()
+        .position(|r| r == "POST /api/product/11")
+        .expect("sent");
+    assert_eq!(
+        log.iter().filter(|r| r.starts_with("POST")).count(),
+        1,
+        "never resent: {log:?}"
+    );
+    assert!(
+        log[post..].iter().any(|r| r == "GET /api/services"),
+        "services re-read after the POST: {log:?}"
+    );
+    e.shows("✗ Outcome unknown:");
+    e.shows("check them before ordering again");
+    // It did go through, and the re-read list shows it.
+    assert_eq!(e.sb.state().services, services + 1);
+    e.s.press(KeyCode::Esc);
+    e.s.press(KeyCode::Char('1'));
+    e.shows(&format!("Services · {}", services + 1));
+}
+
+#[tokio::test]
+async fn short_credit_is_warned_about_and_the_server_refuses() {
+    let mut e = order_form().await;
+    e.s.press(KeyCode::Esc);
+    // 14: ISP Multi-Geo 50, $299 against a credit of $250.
+    e.s.type_text("jjj");
+    e.s.press(KeyCode::Char('o'));
+    e.s.settle().await;
+    e.shows("Order product 14");
+    e.s.press(KeyCode::Enter);
+    e.shows("$250.00 (short of the price by $49.00)");
+    e.shows("⚠ The credit shown is $49.00 short of the price:");
+    let from = e.mark();
+    e.s.press(KeyCode::Enter);
+    e.s.settle().await;
+    assert_eq!(e.writes_since(from).len(), 1, "the user may still send");
+    assert_eq!(e.writes_since(from)[0].status, 422);
+    e.shows("✗ Unprocessed entity or not enough funds to order");
+    // The form stays with its values.
+    e.shows("Order product 14");
+}
+
+#[tokio::test]
+async fn an_ip_bound_elsewhere_is_incorrect_posted_data() {
+    let mut e = order_form().await;
+    e.s.press(KeyCode::Tab);
+    // Bound to service 1001.
+    e.s.type_text("192.0.2.50");
+    e.s.press(KeyCode::Enter);
+    let from = e.mark();
+    e.s.press(KeyCode::Enter);
+    e.s.settle().await;
+    assert_eq!(json(&e.writes_since(from)[0].body)["setip"], "192.0.2.50");
+    e.shows("✗ Unprocessable Entity. Incorrect posted data");
+    e.shows("[192.0.2.50");
+}
+
+#[tokio::test]
+async fn a_client_removed_since_the_list_was_read_is_client_id_not_found() {
+    let mut e = order_form().await;
+    // The list on screen is stale: it still has client 199, who is gone.
+    e.s.send(Msg::Loaded(
+        Request::Clients,
+        Ok(Response::Clients(vec![Client {
+            id: 199,
+            email: "gone@example.com".into(),
+        }])),
+    ));
+    e.s.press(KeyCode::Enter);
+    e.shows("gone@example.com (client 199)");
+    let from = e.mark();
+    e.s.press(KeyCode::Enter);
+    e.s.settle().await;
+    assert_eq!(json(&e.writes_since(from)[0].body)["clientid"], 199);
+    e.shows("✗ Unprocessable Entity. ClientID not found");
+}
+
+#[tokio::test]
+async fn a_product_removed_since_the_list_was_read_is_product_not_found() {
+    let mut e = order_form().await;
+    e.s.press(KeyCode::Esc);
+    // A stale product list with a product the server no longer has.
+    e.s.send(Msg::Loaded(
+        Request::Products,
+        Ok(Response::Products(vec![ProductSummary {
+            product_id: 999,
+            product_name: "Withdrawn plan".into(),
+            price: 5.0,
+            group_id: Some(1),
+            group_name: "Static Datacenter".into(),
+            created_at: None,
+        }])),
+    ));
+    e.s.press(KeyCode::Char('o'));
+    e.s.settle().await;
+    e.shows("Order product 999");
+    e.shows("Withdrawn plan · type unknown · $5.00");
+    e.shows("— (the product's type could not be read)");
+    e.s.press(KeyCode::Enter);
+    let from = e.mark();
+    e.s.press(KeyCode::Enter);
+    e.s.settle().await;
+    let writes = e.writes_since(from);
+    assert_eq!(writes[0].path, "/api/product/999");
+    e.shows("✗ Unprocessable Entity or product ID not found");
+}
