@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 pub type Fetched = (Request, Result<Response, ApiError>);
 
 /// How many requests run at once by default.
-pub const DEFAULT_CONCURRENCY: usize = 16;
+pub const DEFAULT_CONCURRENCY: usize = 64;
 
 /// The UI side of the fetcher: cheap to clone, never blocks.
 #[derive(Clone, Debug)]

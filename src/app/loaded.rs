@@ -120,8 +120,28 @@ impl App {
         }
     }
 
+    /// The service's product type: from its detail, or else inferred from its usage calls
+    /// (stats or rate answered: ppr; the generic 422 to them: fpr). The services list does
+    /// not carry the type, and details are only fetched for the services looked at.
+    pub(in crate::app) fn service_type(&self, id: u64) -> Option<ProductType> {
+        if let Some(t) = self.services.product_type(id) {
+            return Some(t.clone());
+        }
+        if self.usage.answered(id) {
+            Some(ProductType::Ppr)
+        } else if self.usage.not_ppr.contains(&id) {
+            Some(ProductType::Fpr)
+        } else {
+            None
+        }
+    }
+
     fn is_fpr(&self, id: u64) -> bool {
-        self.services.product_type(id) == Some(&ProductType::Fpr)
+        self.service_type(id) == Some(ProductType::Fpr)
+    }
+
+    fn is_ppr(&self, id: u64) -> bool {
+        self.service_type(id) == Some(ProductType::Ppr)
     }
 
     /// Fetches what the selection of the current tab shows but was never asked for.
@@ -205,9 +225,16 @@ impl App {
                         .or_default()
                         .finish(expect(result, as_rate), now);
                 }
-                // Before the detail says ppr, a 422 may just mean "fpr": hold it back.
+                // Before any detail says ppr, a 422 means "not a rotating service".
                 let unknown = self.services.product_type(id).is_none();
-                !(unknown && matches!(error, Some(ApiError::Unprocessable { .. })))
+                if unknown && matches!(error, Some(ApiError::Unprocessable { .. })) {
+                    self.usage.not_ppr.insert(id);
+                    self.drop_usage(id);
+                    self.usage_dirty = true;
+                    return;
+                }
+                self.usage_dirty = true;
+                true
             }
             (Request::NetworkErrors(id) | Request::NetworkInactive(id), result) => {
                 let id = *id;
@@ -292,11 +319,18 @@ impl App {
         self.network.inactive.retain(|id, _| listed.contains(id));
         self.usage.stats.retain(|id, _| listed.contains(id));
         self.usage.rate.retain(|id, _| listed.contains(id));
+        self.usage.not_ppr.retain(|id| listed.contains(id));
         if ok {
             for &id in &ids {
                 self.fetch(Request::NetworkErrors(id), out);
                 self.fetch(Request::NetworkInactive(id), out);
-                self.fetch(Request::Service(id), out);
+                // Details are fetched when a service is selected (fetch_for_selection, in
+                // this same update, so the selected one goes out with these) and then
+                // refreshed with the list; asking all of them up front would double the
+                // start-up requests for data nobody looks at.
+                if self.services.details.contains_key(&id) {
+                    self.fetch(Request::Service(id), out);
+                }
                 if !self.is_fpr(id) {
                     self.fetch(Request::Stats(id), out);
                     self.fetch(Request::Rate(id), out);
@@ -310,18 +344,10 @@ impl App {
     fn after_detail(&mut self, id: u64) {
         match self.services.product_type(id) {
             Some(ProductType::Fpr) => self.drop_usage(id),
+            // The detail outranks a guess from a 422: its usage is asked for again when it
+            // is selected on the Usage tab (fetch_for_selection), and a 422 then is shown.
             Some(_) => {
-                // A 422 held back while the type was unknown is a real error after all.
-                for request in [Request::Stats(id), Request::Rate(id)] {
-                    let error = match request {
-                        Request::Stats(_) => self.usage.stats_of(id).error(),
-                        _ => self.usage.rate_of(id).error(),
-                    };
-                    if let Some(e) = error {
-                        let line = status::error_line(&request, e, &self.settings.profile);
-                        self.status.report(&request, line);
-                    }
-                }
+                self.usage.not_ppr.remove(&id);
             }
             None => {}
         }
@@ -365,7 +391,7 @@ impl App {
             .services
             .rows()
             .iter()
-            .filter(|s| self.services.product_type(s.service_id) == Some(&ProductType::Ppr))
+            .filter(|s| self.is_ppr(s.service_id))
             .map(|s| {
                 (
                     s.service_id,

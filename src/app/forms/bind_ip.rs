@@ -139,14 +139,14 @@ impl App {
             return;
         };
         let detail = self.services.detail(id).value();
-        match detail.map(|s| &s.product_type) {
-            Some(ProductType::Fpr) => {
-                let bound = detail.and_then(|s| s.bound_ip.clone());
+        match (self.service_type(id), detail) {
+            (Some(ProductType::Fpr), Some(detail)) => {
+                let bound = detail.bound_ip.clone();
                 self.popups
                     .push(Popup::BindIp(BindIpForm::new(id, bound.as_deref())));
             }
-            Some(other) => {
-                let kind = crate::ui::services::product_type_label(other);
+            (Some(other), _) if other != ProductType::Fpr => {
+                let kind = crate::ui::services::product_type_label(&other);
                 self.status.notify(
                     NoticeKind::Info,
                     format!(
@@ -154,7 +154,8 @@ impl App {
                     ),
                 );
             }
-            None => {
+            // The form shows the bound IP, which only the detail has.
+            _ => {
                 self.fetch(Request::Service(id), out);
                 self.status.notify(
                     NoticeKind::Info,

@@ -239,7 +239,7 @@ impl App {
         let Some(id) = self.target_service() else {
             return;
         };
-        let product_type = self.services.product_type(id).cloned().unwrap_or_default();
+        let product_type = self.service_type(id).unwrap_or_default();
         self.popups
             .push(Popup::IpList(Box::new(IpListForm::new(id, &product_type))));
     }

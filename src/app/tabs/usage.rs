@@ -1,13 +1,16 @@
 //! The Usage tab: rotating (ppr) services only. For each, the daily statistics (`Stats`)
 //! and the rate against the limit (`Rate`, first entry).
 //!
-//! Which services are ppr is known from their detail (`Service(id)`); the list holds the
-//! services whose detail says ppr, in the services' order.
+//! Which services are ppr: the services list does not say, so stats and rate are asked of
+//! every service not known to be fpr. A service is ppr when its detail says so or when its
+//! stats or rate answered; it is fpr when its detail says so or when stats/rate answered
+//! the generic 422 before any detail was known ([`UsageTab::not_ppr`]). The list holds the
+//! ppr services, in the services' order.
 
 use crate::api::{RateEntry, StatEntry};
 use crate::app::remote::Remote;
 use crate::app::table::{TableView, search_key};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Default)]
 pub struct UsageTab {
@@ -15,6 +18,9 @@ pub struct UsageTab {
     pub rate: HashMap<u64, Remote<Vec<RateEntry>>>,
     /// The ppr services, as (id, product name).
     pub services: Vec<(u64, String)>,
+    /// Services whose stats or rate answered 422 while their type was unknown: taken to be
+    /// fpr, so they are not asked again and their 422 is not an error.
+    pub not_ppr: HashSet<u64>,
     pub table: TableView,
 }
 
@@ -24,6 +30,11 @@ impl UsageTab {
             .selected_row()
             .and_then(|i| self.services.get(i))
             .map(|(id, _)| *id)
+    }
+
+    /// The service's stats or rate answered, so it is a ppr service.
+    pub fn answered(&self, id: u64) -> bool {
+        self.stats_of(id).value().is_some() || self.rate_of(id).value().is_some()
     }
 
     pub fn stats_of(&self, id: u64) -> &Remote<Vec<StatEntry>> {

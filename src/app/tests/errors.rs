@@ -84,20 +84,20 @@ fn the_422_of_a_ppr_service_is_shown_once_its_type_is_known() {
     let mut h = Harness::new();
     let _ = h.app.start();
     let _ = h.ok(Request::Services, Response::Services(services()));
+    // Before any detail, a 422 to stats reads as "not a rotating service".
     let _ = h.fail(Request::Stats(5002), unprocessable());
     assert!(h.app.status().is_empty());
     let _ = h.ok(
         Request::Service(5002),
         Response::Service(td::service(5002, ProductType::Ppr)),
     );
+    // The detail says ppr: on the Usage tab its usage is asked again, and a 422 now is real.
+    let cmds = h.key('5');
+    assert!(fetches(&cmds).contains(&Request::Stats(5002)), "{cmds:?}");
+    let _ = h.fail(Request::Stats(5002), unprocessable());
     assert_eq!(
         h.app.status().current(),
         Some(("Usage of service 5002: Unprocessable Entity", 0))
-    );
-    let _ = h.fail(Request::Rate(5002), unprocessable());
-    assert_eq!(
-        h.app.status().current(),
-        Some(("Rate of service 5002: Unprocessable Entity", 1))
     );
 }
 

@@ -43,7 +43,9 @@ fn services_password_hidden() {
 #[test]
 fn services_filtered() {
     let mut h = Harness::loaded();
-    h.keys("/rot");
+    // The filter selects 5002, whose detail is fetched then.
+    let cmds = h.keys("/rot");
+    h.settle(cmds);
     assert_snapshot!(render(&mut h.app, 100, 30));
 }
 
