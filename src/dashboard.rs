@@ -5,13 +5,14 @@ use crate::api::ApiClient;
 use crate::app::{App, AppSettings, Clock};
 use crate::cli::Cli;
 use crate::clipboard;
-use crate::config::{ConfigError, Settings};
+use crate::config::{ConfigError, Settings, ThemeName};
 use crate::effects::Effects;
 use crate::fetcher;
 use crate::run::{self, Exit, Input};
 use crate::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use crate::term;
 use crate::throttle::StateFile;
+use crate::ui::theme::Look;
 use crossterm::event::EventStream;
 use futures::StreamExt;
 use std::io::IsTerminal;
@@ -122,6 +123,12 @@ impl Session {
                 server_zone: settings.server_zone,
                 throttles,
                 read_only: settings.read_only,
+                look: match (settings.no_color, settings.theme) {
+                    (true, _) => Look::Plain,
+                    (false, ThemeName::Dark) => Look::Dark,
+                    (false, ThemeName::Light) => Look::Light,
+                },
+                profiles: settings.profiles.clone(),
             },
             clock.clone(),
         );

@@ -48,7 +48,7 @@ pub async fn run<B, I>(
 ) -> io::Result<Exit>
 where
     B: Backend,
-    B::Error: Into<io::Error>,
+    B::Error: std::error::Error + Send + Sync + 'static,
     I: Stream<Item = io::Result<Input>> + Unpin,
 {
     if let Ok(size) = terminal.size() {
@@ -64,11 +64,14 @@ where
         if dirty {
             terminal
                 .draw(|frame| ui::draw(app, frame))
-                .map_err(Into::into)?;
+                .map_err(io::Error::other)?;
             dirty = false;
         }
         if app.should_quit() {
             return Ok(Exit::Quit);
+        }
+        if let Some(profile) = app.take_profile_switch() {
+            return Ok(Exit::SwitchProfile(profile));
         }
         let wake = app
             .next_wakeup()

@@ -2,6 +2,7 @@
 //! in-process sandbox on loopback.
 
 use crossterm::event::KeyCode;
+use futures::StreamExt;
 use proxydash::api::{ApiClient, ClientConfig, Credentials};
 use proxydash::app::AppSettings;
 use proxydash::clipboard::Recording;
@@ -170,4 +171,62 @@ async fn a_wrong_token_names_the_profile() {
         screen.contains("Services: Unauthenticated: check the token (profile work)"),
         "{screen}"
     );
+}
+
+#[tokio::test]
+async fn the_run_loop_hands_a_chosen_profile_back_to_reconnect() {
+    use crossterm::event::{Event, KeyEvent, KeyModifiers};
+    use proxydash::app::{App, Clock};
+    use proxydash::effects::Effects;
+    use proxydash::run::{Exit, Input};
+    use std::sync::Arc;
+
+    let sb = sandbox(Duration::ZERO).await;
+    let client = ApiClient::new(ClientConfig::new(
+        sb.base_url(),
+        Credentials::Token(sb.token().into()),
+    ))
+    .unwrap();
+    let clock: Clock = Arc::new(chrono::Utc::now);
+    let settings = AppSettings {
+        profile: "main".into(),
+        profiles: vec!["main".into(), "work".into()],
+        refresh: None,
+        mouse: false,
+        ..AppSettings::default()
+    };
+    let mut app = App::new(settings, clock.clone());
+    let mut effects = Effects::new(
+        proxydash::fetcher::spawn(client, 4),
+        Box::new(Recording::default()),
+        String::new(),
+        None,
+    );
+    let key = |c: KeyCode| {
+        Ok(Input::Terminal(Event::Key(KeyEvent::new(
+            c,
+            KeyModifiers::NONE,
+        ))))
+    };
+    let input = futures::stream::iter(vec![
+        key(KeyCode::Char('P')),
+        key(KeyCode::Char('j')),
+        key(KeyCode::Enter),
+    ])
+    .chain(futures::stream::pending());
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+    let exit = tokio::time::timeout(
+        Duration::from_secs(10),
+        proxydash::run::run(
+            &mut terminal,
+            &mut app,
+            Box::pin(input),
+            &mut effects,
+            &clock,
+        ),
+    )
+    .await
+    .expect("the loop ends")
+    .unwrap();
+    assert_eq!(exit, Exit::SwitchProfile("work".into()));
 }

@@ -55,6 +55,14 @@ impl App {
             }
             return;
         }
+        if matches!(self.popups.last(), Some(Popup::Profiles(_))) {
+            match action {
+                Action::Up => return self.move_profile(-1),
+                Action::Down => return self.move_profile(1),
+                Action::Submit => return self.choose_profile(),
+                _ => {}
+            }
+        }
         match action {
             Action::Quit | Action::ForceQuit => self.quit = true,
             Action::GoTab => {
@@ -97,15 +105,15 @@ impl App {
             Action::ChangePassword => self.open_password(),
             Action::RefreshIpList => self.open_refresh(),
             Action::IpLists => self.open_iplist(),
-            // Handled by the form on top (above); a later issue binds the profile switch.
+            Action::SwitchProfile => self.open_profiles(),
+            // Handled by the form or picker on top (above).
             Action::Submit
             | Action::NextField
             | Action::PrevField
             | Action::UseMyIp
             | Action::Copy
             | Action::CopyUrls
-            | Action::WriteFile
-            | Action::SwitchProfile => {}
+            | Action::WriteFile => {}
         }
     }
 

@@ -70,7 +70,7 @@ pub enum Action {
     PrevField,
     /// `Ctrl-L` in the bind form: fill in this machine's public IP.
     UseMyIp,
-    // Reserved for a later issue; not bound yet, so never advertised.
+    /// `P`: switch to another profile.
     SwitchProfile,
 }
 
@@ -214,7 +214,12 @@ use Scope::*;
 /// Forms whose fields take typing, and what Tab does in them.
 const FIELDS: &[Scope] = &[Popup(P::Order), Popup(P::Password), Popup(P::IpListChooser)];
 /// Lists a form scrolls with the movement keys.
-const SCROLLS: &[Scope] = &[Main, Popup(P::IpListChooser), Popup(P::IpListView)];
+const SCROLLS: &[Scope] = &[
+    Main,
+    Popup(P::IpListChooser),
+    Popup(P::IpListView),
+    Popup(P::Profiles),
+];
 /// Where Esc closes.
 const CLOSES: &[Scope] = &[
     Viewer,
@@ -258,6 +263,7 @@ pub const BINDINGS: &[Binding] = &[
     b(&[k('w')], Action::WriteFile, &[Popup(P::IpListView)], Some("write file"), "Write the list to a file"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::IpListSave)], Some("write"), "Write the file (an existing file is never replaced)"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormDone)], None, "Close"),
+    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Profiles)], Some("switch"), "Reconnect with the chosen profile"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormBusy)], None, "Ignored while the request is on its way"),
     b(&[code(KeyCode::Tab)], Action::NextField, FIELDS, Some("next field"), "Next field"),
     b(&[code(KeyCode::BackTab)], Action::PrevField, FIELDS, None, "Previous field"),
@@ -290,6 +296,7 @@ pub const BINDINGS: &[Binding] = &[
     b(&[k('v')], Action::TogglePassword, &[Tab(Tab::Services), Popup(P::Service)], Some("password"), "Show or hide the password"),
     b(&[k('r')], Action::Refresh, &[Main], Some("refresh"), "Refresh this tab"),
     b(&[k('R')], Action::RefreshAll, &[Main], Some("all"), "Refresh everything"),
+    b(&[k('P')], Action::SwitchProfile, &[Main], Some("profile"), "Switch to another profile (account) of the config file"),
     b(&[code(KeyCode::Esc)], Action::Back, &[Main], None, "Clear the filter, or dismiss the status message"),
     // Popups.
     b(&[code(KeyCode::Esc)], Action::Back, CLOSES, Some("close"), "Close the popup"),

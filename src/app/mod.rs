@@ -52,6 +52,7 @@
 pub mod forms;
 pub mod keymap;
 pub mod popup;
+pub mod profiles;
 pub mod remote;
 pub mod status;
 pub mod table;
@@ -115,6 +116,10 @@ pub struct AppSettings {
     /// Ordering, binding, password changes and refreshes are turned off; reading, IP lists
     /// and copying stay.
     pub read_only: bool,
+    /// The colours (or none).
+    pub look: crate::ui::theme::Look,
+    /// The profiles of the config file, offered by `P`.
+    pub profiles: Vec<String>,
 }
 
 impl Default for AppSettings {
@@ -128,6 +133,8 @@ impl Default for AppSettings {
             server_zone: crate::throttle::ServerZone::default(),
             throttles: Throttles::default(),
             read_only: false,
+            look: crate::ui::theme::Look::default(),
+            profiles: Vec::new(),
         }
     }
 }
@@ -223,6 +230,8 @@ pub struct App {
     /// a burst of per-service results costs one rebuild, not one per result).
     network_dirty: bool,
     usage_dirty: bool,
+    /// The profile chosen with `P`, until the run loop takes it.
+    switch_to: Option<String>,
 }
 
 impl App {
@@ -251,6 +260,7 @@ impl App {
             refresh_due: HashMap::new(),
             network_dirty: false,
             usage_dirty: false,
+            switch_to: None,
         };
         app.update_pages();
         app

@@ -33,6 +33,8 @@ pub enum Popup {
     Refresh(RefreshForm),
     /// `i`: choose, view, copy and save an IP list.
     IpList(Box<IpListForm>),
+    /// `P`: switch to another profile.
+    Profiles(super::profiles::ProfilePicker),
 }
 
 impl Popup {
@@ -48,6 +50,7 @@ impl Popup {
             Popup::Password(f) => f.kind(),
             Popup::Refresh(f) => f.kind(),
             Popup::IpList(f) => f.kind(),
+            Popup::Profiles(_) => PopupKind::Profiles,
         }
     }
 
@@ -128,13 +131,19 @@ pub enum PopupKind {
     FormBusy,
     /// A form that shows its outcome.
     FormDone,
+    /// Choosing a profile.
+    Profiles,
 }
 
 impl PopupKind {
     pub fn is_form(self) -> bool {
         !matches!(
             self,
-            PopupKind::Help | PopupKind::Invoice | PopupKind::Service | PopupKind::Product
+            PopupKind::Help
+                | PopupKind::Invoice
+                | PopupKind::Service
+                | PopupKind::Product
+                | PopupKind::Profiles
         )
     }
 }

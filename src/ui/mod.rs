@@ -34,7 +34,7 @@ pub const TOO_SMALL: &str = "terminal too small (need 80×24)";
 
 /// Draws the app with the default theme.
 pub fn draw(app: &App, frame: &mut Frame) {
-    draw_with(app, frame, &Theme::default());
+    draw_with(app, frame, &Theme::for_look(app.settings().look));
 }
 
 /// Draws the app with a theme (a light theme and NO_COLOR come through here).

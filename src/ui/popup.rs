@@ -35,7 +35,42 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usiz
         Popup::Password(form) => forms::password::draw(frame, app, theme, area, form),
         Popup::Refresh(form) => forms::refresh::draw(frame, app, theme, area, form),
         Popup::IpList(form) => forms::iplist::draw(frame, app, theme, area, form),
+        Popup::Profiles(picker) => draw_profiles(frame, app, theme, area, picker.selected),
     }
+}
+
+/// `P`: the profiles of the config file, the current one marked.
+fn draw_profiles(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, selected: usize) {
+    let settings = app.settings();
+    let lines: Vec<Line> = settings
+        .profiles
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let cursor = if i == selected { "▶ " } else { "  " };
+            let current = if *name == settings.profile {
+                "  (current)"
+            } else {
+                ""
+            };
+            let style = if i == selected {
+                theme.selected
+            } else {
+                theme.base
+            };
+            Line::from(vec![
+                Span::styled(format!("{cursor}{name}"), style),
+                Span::styled(current, theme.dim),
+            ])
+        })
+        .collect();
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let r = layout::centered(area, 40, h);
+    frame.render_widget(Clear, r);
+    frame.render_widget(
+        Paragraph::new(lines).block(widgets::pane(theme, "Switch profile".into(), Span::raw(""))),
+        r,
+    );
 }
 
 /// Help for the context under the help popup, generated from the key bindings.

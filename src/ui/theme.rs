@@ -4,6 +4,17 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
+/// Which theme the user chose; `Plain` when `NO_COLOR` is set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Look {
+    #[default]
+    Dark,
+    Light,
+    /// No colour at all. crossterm turns a colour under `NO_COLOR` into a reset that also
+    /// clears bold and reverse, so a coloured theme would lose its emphasis too.
+    Plain,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Theme {
     pub base: Style,
@@ -35,6 +46,14 @@ impl Default for Theme {
 }
 
 impl Theme {
+    pub fn for_look(look: Look) -> Self {
+        match look {
+            Look::Dark => Self::dark(),
+            Look::Light => Self::light(),
+            Look::Plain => Self::plain(),
+        }
+    }
+
     pub fn dark() -> Self {
         let s = Style::new();
         Self {
@@ -67,6 +86,42 @@ impl Theme {
             gauge: s.fg(Color::Green),
             gauge_over: s.fg(Color::Red),
             chart: s.fg(Color::Cyan),
+        }
+    }
+
+    /// For light terminal backgrounds: no yellow or light grey text, which fade on white.
+    pub fn light() -> Self {
+        let s = Style::new();
+        Self {
+            base: s,
+            app_title: s
+                .fg(Color::White)
+                .bg(Color::Blue)
+                .add_modifier(Modifier::BOLD),
+            tab_active: s
+                .fg(Color::White)
+                .bg(Color::Black)
+                .add_modifier(Modifier::BOLD),
+            tab_inactive: s.fg(Color::DarkGray),
+            badge: s
+                .fg(Color::Black)
+                .bg(Color::LightYellow)
+                .add_modifier(Modifier::BOLD),
+            dim: s.fg(Color::DarkGray),
+            border: s.fg(Color::DarkGray),
+            title: s.add_modifier(Modifier::BOLD),
+            header_row: s.fg(Color::Blue).add_modifier(Modifier::BOLD),
+            selected: s.add_modifier(Modifier::REVERSED),
+            good: s.fg(Color::Green),
+            warn: s.fg(Color::Magenta).add_modifier(Modifier::BOLD),
+            bad: s.fg(Color::Red).add_modifier(Modifier::BOLD),
+            stale: s.fg(Color::Magenta),
+            error_line: s.fg(Color::Red),
+            key: s.fg(Color::Blue).add_modifier(Modifier::BOLD),
+            big: s.fg(Color::Blue).add_modifier(Modifier::BOLD),
+            gauge: s.fg(Color::Green),
+            gauge_over: s.fg(Color::Red),
+            chart: s.fg(Color::Blue),
         }
     }
 

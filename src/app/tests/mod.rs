@@ -8,3 +8,4 @@ mod form_keys;
 mod forms;
 mod iplist;
 mod keys;
+mod profiles;

@@ -1,0 +1,61 @@
+//! `P`: switching to another profile (account) of the config file.
+//!
+//! The app only picks the name; the run loop ends this account's session and starts a
+//! fresh one for the chosen profile (new client, empty panes), so nothing of one account
+//! can show under another's name.
+
+use super::status::NoticeKind;
+use super::{App, popup::Popup};
+
+/// The list of profiles, with the one under the cursor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProfilePicker {
+    pub selected: usize,
+}
+
+impl App {
+    pub(super) fn open_profiles(&mut self) {
+        let profiles = &self.settings.profiles;
+        if profiles.len() < 2 {
+            let why = if profiles.is_empty() {
+                "no profiles in the config file (proxydash config init writes an example)"
+            } else {
+                "the config file has only this profile"
+            };
+            self.status
+                .notify(NoticeKind::Info, format!("Nothing to switch to: {why}"));
+            return;
+        }
+        let selected = profiles
+            .iter()
+            .position(|p| *p == self.settings.profile)
+            .unwrap_or(0);
+        self.popups
+            .push(Popup::Profiles(ProfilePicker { selected }));
+    }
+
+    pub(super) fn move_profile(&mut self, by: isize) {
+        let count = self.settings.profiles.len();
+        if let Some(Popup::Profiles(p)) = self.popups.last_mut()
+            && count > 0
+        {
+            p.selected = p.selected.saturating_add_signed(by).min(count - 1);
+        }
+    }
+
+    pub(super) fn choose_profile(&mut self) {
+        if let Some(Popup::Profiles(p)) = self.popups.last() {
+            let name = self.settings.profiles.get(p.selected).cloned();
+            self.popups.pop();
+            match name {
+                Some(name) if name != self.settings.profile => self.switch_to = Some(name),
+                _ => {}
+            }
+        }
+    }
+
+    /// The profile the user chose to switch to; the run loop takes it and reconnects.
+    pub fn take_profile_switch(&mut self) -> Option<String> {
+        self.switch_to.take()
+    }
+}
