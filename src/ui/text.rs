@@ -105,9 +105,11 @@ pub fn date(d: Option<NaiveDate>) -> String {
     d.map_or_else(|| MISSING.to_owned(), |d| d.format("%Y-%m-%d").to_string())
 }
 
-/// An ID, or `—`.
+/// An ID, or `—`. IDs of this API start at 1; servers send `0` for "none" (an "Add Funds"
+/// invoice has `serviceid` 0), so 0 is shown as missing too.
 pub fn id(id: Option<u64>) -> String {
-    id.map_or_else(|| MISSING.to_owned(), |i| i.to_string())
+    id.filter(|i| *i != 0)
+        .map_or_else(|| MISSING.to_owned(), |i| i.to_string())
 }
 
 /// Server text, or `—` when empty.
