@@ -17,9 +17,16 @@ pub fn default_path() -> Option<PathBuf> {
     crate::files::state_dir().map(|d| d.join("proxydash.log"))
 }
 
-/// Starts logging to `path`. Fails quietly (returning why) so that a read-only state
-/// directory does not stop the dashboard.
+/// Starts logging to `path` at the level `PROXYDASH_LOG` names (`info` by default).
+/// Fails quietly (returning why) so that a read-only state directory does not stop the
+/// dashboard.
 pub fn init(path: &Path) -> Result<(), String> {
+    let filter = std::env::var("PROXYDASH_LOG").unwrap_or_else(|_| "info".into());
+    init_with(path, &filter)
+}
+
+/// Starts logging to `path` with a `tracing` filter (`debug`, `proxydash=trace`, …).
+pub fn init_with(path: &Path, filter: &str) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
