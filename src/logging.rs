@@ -41,8 +41,7 @@ pub fn init_with(path: &Path, filter: &str) -> Result<(), String> {
     let file = options
         .open(path)
         .map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?;
-    let filter =
-        EnvFilter::try_from_env("PROXYDASH_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter = EnvFilter::try_new(filter).map_err(|e| format!("log filter {filter:?}: {e}"))?;
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::sync::Mutex::new(file))
