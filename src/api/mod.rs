@@ -6,10 +6,17 @@
 //!   credentials string); a login and password are joined with a separator (`:` as the spec
 //!   says, configurable) and base64-encoded.
 //! - IDs are sent as decimal path segments, percent-encoded like every segment.
-//! - GETs are retried (at most [`ClientConfig::retries`] times) on connection failures,
-//!   timeouts, 5xx and a 429 that is not the `update_list` throttle, with exponential
-//!   backoff and jitter, honouring `Retry-After` up to [`RETRY_AFTER_CAP`]. POST (an order
-//!   costs money) and PUT are sent exactly once, whatever happens.
+//! - GETs are retried (at most [`ClientConfig::retries`] times) on connection failures
+//!   (refused, reset, closed mid-answer), 5xx and a 429 that is not the `update_list`
+//!   throttle, with exponential backoff and jitter. A `Retry-After` (in seconds) replaces
+//!   the backoff; one longer than [`RETRY_AFTER_CAP`] is not waited for at all: the error
+//!   is returned at once and the next refresh tries again. POST (an order costs money) and
+//!   PUT are sent exactly once, whatever happens.
+//! - A timeout is not retried: the user has already waited the whole request timeout, and
+//!   a server that did not answer in that time is unlikely to answer the next attempt, so
+//!   against a server that never answers the error shows after one timeout, not three.
+//! - A 200 to a PUT that confirms none of the requested operations is a decode error (the
+//!   outcome is unknown; the caller re-reads the service) rather than a silent success.
 //! - A 429 whose message names `Next update possible: YYYY-MM-DD HH:MM:SS` becomes
 //!   [`ApiError::Throttled`] with that wall-clock time; the zone is the caller's choice.
 //! - Redirects are followed only to the same scheme, host and port, so the Authorization
@@ -36,7 +43,7 @@ use serde::de::DeserializeOwned;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
-/// The longest `Retry-After` a GET waits for before giving up on retrying.
+/// The longest `Retry-After` a GET waits for; a longer one is not waited for (no retry).
 pub const RETRY_AFTER_CAP: Duration = Duration::from_secs(10);
 
 /// How the client authenticates (spec section 5).
@@ -271,7 +278,17 @@ impl ApiClient {
                 Some(serde_json::to_vec(&body).unwrap_or_default()),
             )
             .await?;
-        decode(&request, &bytes)
+        let result: UpdateResult = decode(&request, &bytes)?;
+        if !body.is_empty() && result.messages().is_empty() {
+            return Err(ApiError::Decode {
+                endpoint: endpoint_name(&request),
+                detail: format!(
+                    "the answer confirms none of the requested changes: {}",
+                    error::excerpt(&String::from_utf8_lossy(&bytes), 80)
+                ),
+            });
+        }
+        Ok(result)
     }
 
     /// 16: an IP list, as served and parsed.
@@ -342,29 +359,31 @@ impl ApiClient {
             let result = self.exchange(builder, &url).await;
             log_exchange(request, attempt, started.elapsed(), &result);
             match result {
-                Err(e)
-                    if attempt < attempts
-                        && e.is_transient()
-                        && !matches!(e, ApiError::Throttled { .. }) =>
-                {
-                    tokio::time::sleep(self.backoff_for(attempt, &e)).await;
+                Err(e) if attempt < attempts && retryable(&e) => {
+                    match self.backoff_for(attempt, &e) {
+                        Some(wait) => tokio::time::sleep(wait).await,
+                        None => return Err(e),
+                    }
                 }
                 other => return other,
             }
         }
     }
 
-    fn backoff_for(&self, attempt: u32, error: &ApiError) -> Duration {
+    /// How long to wait before the next attempt; `None`: do not retry (the server asked
+    /// for a longer pause than [`RETRY_AFTER_CAP`]).
+    fn backoff_for(&self, attempt: u32, error: &ApiError) -> Option<Duration> {
         if let ApiError::Http {
             retry_after: Some(secs),
             ..
         } = error
         {
-            return Duration::from_secs(*secs).min(RETRY_AFTER_CAP);
+            let asked = Duration::from_secs(*secs);
+            return (asked <= RETRY_AFTER_CAP).then_some(asked);
         }
         let base = self.backoff.saturating_mul(1 << (attempt - 1).min(6));
         let jitter = base.mul_f64(fastrand::f64() * 0.5);
-        (base + jitter).min(RETRY_AFTER_CAP)
+        Some((base + jitter).min(RETRY_AFTER_CAP))
     }
 
     async fn exchange(
@@ -412,6 +431,11 @@ impl ApiClient {
             }
         }
     }
+}
+
+/// Whether a failed GET is worth another attempt (see the module docs).
+fn retryable(e: &ApiError) -> bool {
+    e.is_transient() && !matches!(e, ApiError::Throttled { .. } | ApiError::Timeout { .. })
 }
 
 /// One line per attempt: method, path, status (or what failed) and duration. Never headers
@@ -533,7 +557,7 @@ pub fn status_error(status: StatusCode, body: &[u8], retry_after: Option<u64>) -
         },
         (status, json) => ApiError::Http {
             status,
-            excerpt: json.unwrap_or_else(|| error::excerpt(&text, 120)),
+            excerpt: error::excerpt(json.as_deref().unwrap_or(&text), 120),
             retry_after,
         },
     }
