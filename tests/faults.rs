@@ -10,6 +10,12 @@
 
 mod support;
 
+// The client alone under faults, and faults from a raw TCP server: `tests/faults/`.
+#[path = "faults/client.rs"]
+mod client;
+#[path = "faults/raw.rs"]
+mod raw;
+
 use futures::{FutureExt, StreamExt};
 use proxydash::app::App;
 use proxydash::app::remote::Remote;
