@@ -209,22 +209,16 @@ impl ApiClient {
 
     /// 8: proxy servers of a service in an error state.
     pub async fn network_errors(&self, service_id: u64) -> Result<Vec<String>, ApiError> {
-        Ok(self
-            .get_list::<Address>(&Request::NetworkErrors(service_id))
-            .await?
-            .into_iter()
-            .map(|a| a.0)
-            .collect())
+        let request = Request::NetworkErrors(service_id);
+        let bytes = self.send(&request, None).await?;
+        decode_addresses(&request, &bytes)
     }
 
     /// 9: inactive proxy servers of a service.
     pub async fn network_inactive(&self, service_id: u64) -> Result<Vec<String>, ApiError> {
-        Ok(self
-            .get_list::<Address>(&Request::NetworkInactive(service_id))
-            .await?
-            .into_iter()
-            .map(|a| a.0)
-            .collect())
+        let request = Request::NetworkInactive(service_id);
+        let bytes = self.send(&request, None).await?;
+        decode_addresses(&request, &bytes)
     }
 
     /// 10: the account credit.
@@ -278,17 +272,7 @@ impl ApiClient {
                 Some(serde_json::to_vec(&body).unwrap_or_default()),
             )
             .await?;
-        let result: UpdateResult = decode(&request, &bytes)?;
-        if !body.is_empty() && result.messages().is_empty() {
-            return Err(ApiError::Decode {
-                endpoint: endpoint_name(&request),
-                detail: format!(
-                    "the answer confirms none of the requested changes: {}",
-                    error::excerpt(&String::from_utf8_lossy(&bytes), 80)
-                ),
-            });
-        }
-        Ok(result)
+        decode_update(&request, update, &bytes)
     }
 
     /// 16: an IP list, as served and parsed.
@@ -304,9 +288,7 @@ impl ApiClient {
             format: format.clone(),
         };
         let bytes = self.send(&request, None).await?;
-        let raw = String::from_utf8(bytes.to_vec())
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-        Ok(IpList::parse(list_type.clone(), format.clone(), raw))
+        Ok(parse_ip_list(list_type, format, &bytes))
     }
 
     async fn get_json<T: DeserializeOwned>(&self, request: &Request) -> Result<T, ApiError> {
@@ -316,10 +298,7 @@ impl ApiClient {
 
     async fn get_list<T: DeserializeOwned>(&self, request: &Request) -> Result<Vec<T>, ApiError> {
         let bytes = self.send(request, None).await?;
-        let mut de = serde_json::Deserializer::from_slice(&bytes);
-        lenient::vec(&mut de)
-            .and_then(|v| de.end().map(|_| v))
-            .map_err(|e| decode_error(request, &bytes, e))
+        decode_list(request, &bytes)
     }
 
     fn url(&self, request: &Request) -> Url {
@@ -487,8 +466,78 @@ impl<'de> serde::Deserialize<'de> for Address {
     }
 }
 
+/// What the client makes of a 2xx body for `request`: exactly the decoding its typed
+/// methods use, as one pure function, so tests can feed it any bytes without a server.
+pub fn decode_body(request: &Request, bytes: &[u8]) -> Result<Response, ApiError> {
+    Ok(match request {
+        Request::Clients => Response::Clients(decode_list(request, bytes)?),
+        Request::Stats(_) => Response::Stats(decode_list(request, bytes)?),
+        Request::Rate(_) => Response::Rate(decode_list(request, bytes)?),
+        Request::Product(_) => Response::Product(decode(request, bytes)?),
+        Request::Order { .. } => Response::Order(decode(request, bytes)?),
+        Request::Products | Request::ProductsOrderedBy(_) => {
+            Response::Products(decode_list(request, bytes)?)
+        }
+        Request::NetworkErrors(_) => Response::NetworkErrors(decode_addresses(request, bytes)?),
+        Request::NetworkInactive(_) => Response::NetworkInactive(decode_addresses(request, bytes)?),
+        Request::Credit => Response::Credit(decode(request, bytes)?),
+        Request::Invoices => Response::Invoices(decode_list(request, bytes)?),
+        Request::Invoice(_) => Response::Invoice(decode_list(request, bytes)?),
+        Request::Service(_) => Response::Service(decode(request, bytes)?),
+        Request::Services => Response::Services(decode_list(request, bytes)?),
+        Request::UpdateService { update, .. } => {
+            Response::Update(decode_update(request, update, bytes)?)
+        }
+        Request::IpList {
+            list_type, format, ..
+        } => Response::IpList(parse_ip_list(list_type, format, bytes)),
+    })
+}
+
 fn decode<T: DeserializeOwned>(request: &Request, bytes: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| decode_error(request, bytes, e))
+}
+
+/// A list, leniently (see [`lenient::vec`]), and nothing after it.
+fn decode_list<T: DeserializeOwned>(request: &Request, bytes: &[u8]) -> Result<Vec<T>, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    lenient::vec(&mut de)
+        .and_then(|v| de.end().map(|_| v))
+        .map_err(|e| decode_error(request, bytes, e))
+}
+
+fn decode_addresses(request: &Request, bytes: &[u8]) -> Result<Vec<String>, ApiError> {
+    Ok(decode_list::<Address>(request, bytes)?
+        .into_iter()
+        .map(|a| a.0)
+        .collect())
+}
+
+/// The answer to a PUT; one that confirms none of the requested operations is a decode
+/// error, since the caller cannot tell what was done.
+fn decode_update(
+    request: &Request,
+    update: &ServiceUpdate,
+    bytes: &[u8],
+) -> Result<UpdateResult, ApiError> {
+    let result: UpdateResult = decode(request, bytes)?;
+    let asked = update.setip.is_some() || update.update_list || update.password.is_some();
+    if asked && result.messages().is_empty() {
+        return Err(ApiError::Decode {
+            endpoint: endpoint_name(request),
+            detail: format!(
+                "the answer confirms none of the requested changes: {}",
+                error::excerpt(&String::from_utf8_lossy(bytes), 80)
+            ),
+        });
+    }
+    Ok(result)
+}
+
+fn parse_ip_list(list_type: &IpListType, format: &IpListFormat, bytes: &[u8]) -> IpList {
+    let raw = String::from_utf8(bytes.to_vec())
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    IpList::parse(list_type.clone(), format.clone(), raw)
 }
 
 fn decode_error(request: &Request, bytes: &[u8], e: serde_json::Error) -> ApiError {
