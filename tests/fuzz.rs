@@ -12,7 +12,7 @@
 //! `PROPTEST_CASES=100000 cargo test --release --test fuzz`).
 
 use proptest::prelude::*;
-use proptest::test_runner::Config;
+use proptest::test_runner::{Config, TestRunner};
 use proxydash::api::error::excerpt;
 use proxydash::api::*;
 use proxydash::app::status::error_line;
@@ -429,137 +429,203 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
     })
 }
 
-proptest! {
-    #![proptest_config(config())]
-
-    #[test]
-    fn arbitrary_bytes_through_every_decoder(
-        which in any::<prop::sample::Index>(),
-        bytes in prop::collection::vec(any::<u8>(), 0..512),
-    ) {
-        let requests = requests();
-        check_decode(which.get(&requests), &bytes)?;
-        check_models(&bytes);
+/// Runs `test` on `config().cases` values of `strategy` and prints how many ran, so a
+/// long run can report its figure.
+fn property<S: Strategy>(
+    name: &str,
+    strategy: S,
+    test: impl Fn(S::Value) -> Result<(), TestCaseError>,
+) {
+    let cases = std::sync::atomic::AtomicU64::new(0);
+    let mut runner = TestRunner::new(config());
+    let result = runner.run(&strategy, |value| {
+        cases.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        test(value)
+    });
+    let cases = cases.into_inner();
+    println!("property {name}: {cases} cases");
+    if let Err(e) = result {
+        panic!("{name}: {e}");
     }
+}
 
-    #[test]
-    fn json_like_noise_through_every_decoder(
-        which in any::<prop::sample::Index>(),
-        text in tokens(),
-    ) {
-        let requests = requests();
-        check_decode(which.get(&requests), text.as_bytes())?;
-        check_models(text.as_bytes());
-    }
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![any::<String>(), tokens()]
+}
 
-    #[test]
-    fn mutated_valid_bodies(
-        which in any::<prop::sample::Index>(),
-        other in any::<prop::sample::Index>(),
-        edits in prop::collection::vec(edit(), 1..8),
-    ) {
-        let (request, body) = which.get(corpus());
-        let mut body = body.clone();
-        for e in &edits {
-            apply(&mut body, e);
-        }
-        check_decode(request, &body)?;
-        // And as the answer of some other request.
-        check_decode(&other.get(corpus()).0, &body)?;
-        check_models(&body);
-    }
+#[test]
+fn arbitrary_bytes_through_every_decoder() {
+    let requests = requests();
+    property(
+        "arbitrary_bytes_through_every_decoder",
+        (
+            any::<prop::sample::Index>(),
+            prop::collection::vec(any::<u8>(), 0..512),
+        ),
+        |(which, bytes)| {
+            check_decode(which.get(&requests), &bytes)?;
+            check_models(&bytes);
+            Ok(())
+        },
+    );
+}
 
-    #[test]
-    fn valid_bodies_with_values_of_another_kind(
-        which in any::<prop::sample::Index>(),
-        swaps in prop::collection::vec(swap(), 1..6),
-    ) {
-        let (request, body) = which.get(corpus());
-        let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(body) else {
-            // IP lists in txt/csv (and the bracketless json) are not JSON documents.
-            return Ok(());
-        };
-        for (at, s) in &swaps {
-            let mut n = at % count_nodes(&value);
-            swap_nth(&mut value, &mut n, s);
-        }
-        let bytes = serde_json::to_vec(&value).expect("serializes");
-        check_decode(request, &bytes)?;
-        check_models(&bytes);
-    }
+#[test]
+fn json_like_noise_through_every_decoder() {
+    let requests = requests();
+    property(
+        "json_like_noise_through_every_decoder",
+        (any::<prop::sample::Index>(), tokens()),
+        |(which, text)| {
+            check_decode(which.get(&requests), text.as_bytes())?;
+            check_models(text.as_bytes());
+            Ok(())
+        },
+    );
+}
 
-    #[test]
-    fn arbitrary_json_through_every_decoder(
-        which in any::<prop::sample::Index>(),
-        value in json_value(),
-    ) {
-        let bytes = serde_json::to_vec(&value).expect("serializes");
-        let requests = requests();
-        check_decode(which.get(&requests), &bytes)?;
-        check_models(&bytes);
-    }
-
-    #[test]
-    fn ip_lists_of_any_text_in_every_format(
-        text in prop_oneof![any::<String>(), tokens()],
-        which in any::<prop::sample::Index>(),
-    ) {
-        let types = IpListType::ALL;
-        let list_type = which.get(types);
-        for format in IpListFormat::ALL {
-            let (entries, skipped) = iplist::parse_entries(format, &text);
-            prop_assert!(entries.len() + skipped <= text.len() + 1);
-            let list = IpList::parse(list_type.clone(), format.clone(), text.clone());
-            for entry in &list.entries {
-                let url = entry.to_url(list_type.scheme());
-                prop_assert!(url.starts_with(list_type.scheme()));
+#[test]
+fn mutated_valid_bodies() {
+    property(
+        "mutated_valid_bodies",
+        (
+            any::<prop::sample::Index>(),
+            any::<prop::sample::Index>(),
+            prop::collection::vec(edit(), 1..8),
+        ),
+        |(which, other, edits)| {
+            let (request, body) = which.get(corpus());
+            let mut body = body.clone();
+            for e in &edits {
+                apply(&mut body, e);
             }
-            let _ = list.to_urls();
-        }
-    }
+            check_decode(request, &body)?;
+            // And as the answer of some other request.
+            check_decode(&other.get(corpus()).0, &body)?;
+            check_models(&body);
+            Ok(())
+        },
+    );
+}
 
-    #[test]
-    fn any_status_and_body_is_a_typed_error_of_that_status(
-        status in 100u16..600,
-        body in prop_oneof![
-            prop::collection::vec(any::<u8>(), 0..256),
-            tokens().prop_map(String::into_bytes),
-            json_value().prop_map(|v| serde_json::to_vec(&v).unwrap()),
-        ],
-        retry_after in any::<Option<u64>>(),
-    ) {
-        let status = StatusCode::from_u16(status).expect("100..600 is a status");
-        let e = status_error(status, &body, retry_after);
-        prop_assert_eq!(e.status(), Some(status.as_u16()), "{:?}", e);
-        check_error(&Request::Services, &e)?;
-        let _ = e.is_transient();
-        let _ = e.outcome_unknown();
-    }
+#[test]
+fn valid_bodies_with_values_of_another_kind() {
+    property(
+        "valid_bodies_with_values_of_another_kind",
+        (
+            any::<prop::sample::Index>(),
+            prop::collection::vec(swap(), 1..6),
+        ),
+        |(which, swaps)| {
+            let (request, body) = which.get(corpus());
+            let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(body) else {
+                // IP lists in txt/csv (and the bracketless json) are not JSON documents.
+                return Ok(());
+            };
+            for (at, s) in &swaps {
+                let mut n = at % count_nodes(&value);
+                swap_nth(&mut value, &mut n, s);
+            }
+            let bytes = serde_json::to_vec(&value).expect("serializes");
+            check_decode(request, &bytes)?;
+            check_models(&bytes);
+            Ok(())
+        },
+    );
+}
 
-    #[test]
-    fn excerpt_is_one_clean_bounded_line(
-        text in prop_oneof![any::<String>(), tokens()],
-        max in 0usize..200,
-    ) {
-        let out = excerpt(&text, max);
-        prop_assert!(!out.chars().any(char::is_control), "{:?}", out);
-        prop_assert!(out.chars().count() <= max.max(1), "{:?}", out);
-    }
+#[test]
+fn arbitrary_json_through_every_decoder() {
+    let requests = requests();
+    property(
+        "arbitrary_json_through_every_decoder",
+        (any::<prop::sample::Index>(), json_value()),
+        |(which, value)| {
+            let bytes = serde_json::to_vec(&value).expect("serializes");
+            check_decode(which.get(&requests), &bytes)?;
+            check_models(&bytes);
+            Ok(())
+        },
+    );
+}
 
-    #[test]
-    fn sanitize_leaves_no_control_characters(text in prop_oneof![any::<String>(), tokens()]) {
+#[test]
+fn ip_lists_of_any_text_in_every_format() {
+    property(
+        "ip_lists_of_any_text_in_every_format",
+        (text(), any::<prop::sample::Index>()),
+        |(text, which)| {
+            let list_type = which.get(IpListType::ALL);
+            for format in IpListFormat::ALL {
+                let (entries, skipped) = iplist::parse_entries(format, &text);
+                prop_assert!(entries.len() + skipped <= text.len() + 1);
+                let list = IpList::parse(list_type.clone(), format.clone(), text.clone());
+                for entry in &list.entries {
+                    let url = entry.to_url(list_type.scheme());
+                    prop_assert!(url.starts_with(list_type.scheme()));
+                }
+                let _ = list.to_urls();
+            }
+            Ok(())
+        },
+    );
+}
+
+#[test]
+fn any_status_and_body_is_a_typed_error_of_that_status() {
+    let body = prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..256),
+        tokens().prop_map(String::into_bytes),
+        json_value().prop_map(|v| serde_json::to_vec(&v).unwrap()),
+    ];
+    property(
+        "any_status_and_body_is_a_typed_error_of_that_status",
+        (100u16..600, body, any::<Option<u64>>()),
+        |(status, body, retry_after)| {
+            let status = StatusCode::from_u16(status).expect("100..600 is a status");
+            let e = status_error(status, &body, retry_after);
+            prop_assert_eq!(e.status(), Some(status.as_u16()), "{:?}", e);
+            check_error(&Request::Services, &e)?;
+            let _ = e.is_transient();
+            let _ = e.outcome_unknown();
+            Ok(())
+        },
+    );
+}
+
+#[test]
+fn excerpt_is_one_clean_bounded_line() {
+    property(
+        "excerpt_is_one_clean_bounded_line",
+        (text(), 0usize..200),
+        |(text, max)| {
+            let out = excerpt(&text, max);
+            prop_assert!(!out.chars().any(char::is_control), "{:?}", out);
+            prop_assert!(out.chars().count() <= max.max(1), "{:?}", out);
+            Ok(())
+        },
+    );
+}
+
+#[test]
+fn sanitize_leaves_no_control_characters() {
+    property("sanitize_leaves_no_control_characters", text(), |text| {
         let once = sanitize(&text).into_owned();
         prop_assert!(!once.chars().any(char::is_control), "{:?}", once);
         prop_assert_eq!(sanitize(&once).into_owned(), once.clone());
-    }
+        Ok(())
+    });
+}
 
-    #[test]
-    fn dates_and_throttle_times_of_any_text(text in prop_oneof![any::<String>(), tokens()]) {
+#[test]
+fn dates_and_throttle_times_of_any_text() {
+    property("dates_and_throttle_times_of_any_text", text(), |text| {
         let _ = lenient::parse_date(&text);
         let _ = lenient::parse_datetime(&text);
         let _ = parse_next_possible(&text);
         let _ = parse_next_possible(&format!("Next update possible: {text}"));
-    }
+        Ok(())
+    });
 }
 
 /// Live servers send numbers as strings: every valid body still decodes with each of its
