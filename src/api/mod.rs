@@ -380,15 +380,44 @@ impl ApiClient {
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok());
+        // A redirect still here was refused by the redirect policy (another origin).
+        let location = status
+            .is_redirection()
+            .then(|| response.headers().get(reqwest::header::LOCATION))
+            .flatten()
+            .and_then(|v| v.to_str().ok())
+            .map(|to| {
+                url.join(to)
+                    .map(|to| display_url(&to))
+                    .unwrap_or_else(|_| error::excerpt(to, 120))
+            });
         let bytes = response
             .bytes()
             .await
             .map_err(|e| self.transport_error(e, url))?;
         if status.is_success() {
-            Ok(bytes)
-        } else {
-            Err(status_error(status, &bytes, retry_after))
+            return Ok(bytes);
         }
+        Err(
+            match (status_error(status, &bytes, retry_after), location) {
+                (
+                    ApiError::Http {
+                        status,
+                        retry_after,
+                        ..
+                    },
+                    Some(to),
+                ) => ApiError::Http {
+                    status,
+                    excerpt: format!(
+                        "redirected to {to}, not followed: the token goes to {} only",
+                        display_origin(url)
+                    ),
+                    retry_after,
+                },
+                (e, _) => e,
+            },
+        )
     }
 
     fn transport_error(&self, e: reqwest::Error, url: &Url) -> ApiError {
@@ -645,6 +674,11 @@ fn display_url(url: &Url) -> String {
     let _ = shown.set_password(None);
     shown.set_query(None);
     shown.to_string()
+}
+
+/// `scheme://host:port` of a URL, for messages.
+fn display_origin(url: &Url) -> String {
+    url.origin().ascii_serialization()
 }
 
 /// Checks the base URL: parseable, `https://`, or `http://` to loopback (or allowed).
