@@ -46,11 +46,14 @@ pub enum Exit {
     SwitchProfile(String),
 }
 
+/// Suspends the program on its terminal and takes the terminal again (see [`Options`]).
+pub type Suspend<B> = fn(&mut Terminal<B>) -> io::Result<()>;
+
 /// What the loop does beyond the app, on a real terminal.
 pub struct Options<B: Backend> {
     /// Ctrl-Z: suspend the program as a shell job and come back with the terminal taken
     /// again; the loop then redraws everything. `None`: Ctrl-Z is a key like any other.
-    pub suspend: Option<fn(&mut Terminal<B>) -> io::Result<()>>,
+    pub suspend: Option<Suspend<B>>,
     /// Panic right after the first frame is drawn (a debugging aid, see the module docs).
     pub panic_after_first_frame: bool,
 }

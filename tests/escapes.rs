@@ -61,7 +61,7 @@ const STRUCTURED: &[&str] = &[
     "bindedip",
 ];
 
-/// Every string of the seed made hostile; returns how many strings were changed.
+/// Every string of the seed made hostile; `counter` counts the strings changed.
 fn poison(value: &mut Value, counter: &mut usize) {
     match value {
         Value::Object(map) => {
@@ -76,11 +76,12 @@ fn poison(value: &mut Value, counter: &mut usize) {
                     continue;
                 }
                 if STRUCTURED.contains(&key.as_str()) {
-                    if has_id && !matches!(key.as_str(), "type" | "update_time") {
-                        if let Value::String(s) = v {
-                            *counter += 1;
-                            wire.insert(wire_name(key), Value::String(hostile(s, *counter)));
-                        }
+                    if has_id
+                        && !matches!(key.as_str(), "type" | "update_time")
+                        && let Value::String(s) = v
+                    {
+                        *counter += 1;
+                        wire.insert(key.clone(), Value::String(hostile(s, *counter)));
                     }
                     continue;
                 }
@@ -97,10 +98,6 @@ fn poison(value: &mut Value, counter: &mut usize) {
         }
         _ => {}
     }
-}
-
-fn wire_name(seed_key: &str) -> String {
-    seed_key.to_owned()
 }
 
 struct Check {
