@@ -15,6 +15,9 @@
 //! - A timeout is not retried: the user has already waited the whole request timeout, and
 //!   a server that did not answer in that time is unlikely to answer the next attempt, so
 //!   against a server that never answers the error shows after one timeout, not three.
+//! - Answers are read up to [`MAX_BODY`] (64 MiB, three times a list of 100,000 invoices);
+//!   a longer one is a decode error, so a broken server cannot make the dashboard run out
+//!   of memory. An error page that long is cut there.
 //! - A 200 to a PUT that confirms none of the requested operations is a decode error (the
 //!   outcome is unknown; the caller re-reads the service) rather than a silent success.
 //! - A 429 whose message names `Next update possible: YYYY-MM-DD HH:MM:SS` becomes
@@ -42,6 +45,10 @@ use reqwest::{Method, StatusCode, Url};
 use serde::de::DeserializeOwned;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
+
+/// The largest answer the client reads. A list of 100,000 invoices is about 19 MB; a
+/// longer answer is reported as an error instead of being held in memory.
+pub const MAX_BODY: usize = 64 << 20;
 
 /// The longest `Retry-After` a GET waits for; a longer one is not waited for (no retry).
 pub const RETRY_AFTER_CAP: Duration = Duration::from_secs(10);
@@ -335,7 +342,7 @@ impl ApiClient {
             if let Some(body) = &body {
                 builder = builder.body(body.clone());
             }
-            let result = self.exchange(builder, &url).await;
+            let result = self.exchange(builder, request, &url).await;
             log_exchange(request, attempt, started.elapsed(), &result);
             match result {
                 Err(e) if attempt < attempts && retryable(&e) => {
@@ -368,9 +375,10 @@ impl ApiClient {
     async fn exchange(
         &self,
         builder: reqwest::RequestBuilder,
+        request: &Request,
         url: &Url,
     ) -> Result<bytes::Bytes, ApiError> {
-        let response = builder
+        let mut response = builder
             .send()
             .await
             .map_err(|e| self.transport_error(e, url))?;
@@ -391,11 +399,29 @@ impl ApiClient {
                     .map(|to| display_url(&to))
                     .unwrap_or_else(|_| error::excerpt(to, 120))
             });
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|e| self.transport_error(e, url))?;
+        // Read at most MAX_BODY: an endless or enormous answer is an error, not a process
+        // that runs out of memory.
+        let announced_too_large = response
+            .content_length()
+            .is_some_and(|n| n > MAX_BODY as u64);
+        let mut body = bytes::BytesMut::new();
+        let mut too_large = announced_too_large && status.is_success();
+        while !too_large {
+            match response.chunk().await {
+                Ok(Some(chunk)) if body.len() + chunk.len() > MAX_BODY => too_large = true,
+                Ok(Some(chunk)) => body.extend_from_slice(&chunk),
+                Ok(None) => break,
+                Err(e) => return Err(self.transport_error(e, url)),
+            }
+        }
+        let bytes = body.freeze();
         if status.is_success() {
+            if too_large {
+                return Err(ApiError::Decode {
+                    endpoint: endpoint_name(request),
+                    detail: format!("the answer is larger than {} MiB", MAX_BODY >> 20),
+                });
+            }
             return Ok(bytes);
         }
         Err(

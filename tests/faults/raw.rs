@@ -14,6 +14,11 @@ pub enum Step {
     /// Each byte on its own, this long apart.
     Trickle(Vec<u8>, Duration),
     Sleep(Duration),
+    /// `count` chunks of `size` bytes of `[` in chunked encoding (no end chunk).
+    Chunks {
+        size: usize,
+        count: usize,
+    },
 }
 
 /// A server that runs `script` on every connection (after reading the request head) and
@@ -85,6 +90,17 @@ async fn serve(
                 }
             }
             Step::Sleep(d) => tokio::time::sleep(d).await,
+            Step::Chunks { size, count } => {
+                let chunk = [
+                    format!("{size:x}\r\n").into_bytes(),
+                    vec![b'['; size],
+                    b"\r\n".to_vec(),
+                ]
+                .concat();
+                for _ in 0..count {
+                    stream.write_all(&chunk).await?;
+                }
+            }
         }
     }
     stream.flush().await?;
@@ -281,4 +297,44 @@ async fn retry_after_beyond_the_cap_is_not_waited_for() {
     c.credit().await.unwrap_err();
     assert_eq!(raw.count(), 3);
     assert!(started.elapsed() >= Duration::from_secs(2));
+}
+
+/// An answer that announces more than the client reads is refused before it is read.
+#[tokio::test]
+async fn an_announced_huge_answer_is_refused_unread() {
+    let raw = Raw::start(vec![
+        head("200 OK", "", MAX_BODY + 1),
+        Step::Sleep(Duration::from_secs(5)),
+    ])
+    .await;
+    let c = client(&raw.url(), Duration::from_secs(3));
+    let started = Instant::now();
+    let e = c.services().await.unwrap_err();
+    assert!(matches!(e, ApiError::Decode { .. }), "{e:?}");
+    assert!(e.to_string().contains("larger than 64 MiB"), "{e}");
+    assert!(started.elapsed() < Duration::from_secs(1));
+    assert_eq!(raw.count(), 1, "not retried");
+}
+
+/// An endless answer (chunked, no length) is cut at the limit instead of filling memory.
+#[tokio::test]
+async fn an_endless_answer_is_cut_at_the_limit() {
+    let raw = Raw::start(vec![
+        Step::Write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                .to_vec(),
+        ),
+        // 80 MiB, more than the limit, then the connection closes.
+        Step::Chunks {
+            size: 1 << 20,
+            count: 80,
+        },
+    ])
+    .await;
+    let c = client(&raw.url(), Duration::from_secs(20));
+    let e = c.credit().await.unwrap_err();
+    assert!(matches!(e, ApiError::Decode { .. }), "{e:?}");
+    assert!(e.to_string().contains("larger than 64 MiB"), "{e}");
+    assert!(e.outcome_unknown());
+    assert_eq!(raw.count(), 1);
 }
