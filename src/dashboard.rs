@@ -1,5 +1,19 @@
 //! Starting the dashboard: settings (or the demo sandbox), the terminal, the run loop, and
 //! switching profiles without leaving the terminal.
+//!
+//! The signals that end the program (SIGINT, SIGTERM, SIGHUP) are caught before the
+//! terminal is taken, so none can arrive while it is in raw mode with nobody to restore
+//! it; the loop turns each into an exit with status 128 + its number after restoring.
+//!
+//! # Debugging aid
+//!
+//! `PROXYDASH_DEBUG_PANIC=1` makes the dashboard panic right after its first frame is
+//! drawn. It exists so that tests (and a doubting user) can see that a panic leaves the
+//! terminal restored — raw mode off, the alternate screen left, the cursor shown, the
+//! mouse released — with the panic message printed after that, and a non-zero exit
+//! status. `PROXYDASH_DEBUG_PANIC=task` instead panics in a background task half a second
+//! after start-up: the dashboard must carry on untouched (the message goes to the log).
+//! Neither has any other effect, and neither is shown in `--help`.
 
 use crate::api::ApiClient;
 use crate::app::{App, AppSettings, Clock};
@@ -15,7 +29,7 @@ use crate::throttle::StateFile;
 use crate::ui::theme::Look;
 use crossterm::event::EventStream;
 use futures::StreamExt;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -44,8 +58,13 @@ pub async fn run(cli: &Cli) -> ExitCode {
         eprintln!("proxydash: standard output is not a terminal; the dashboard needs one.");
         return ExitCode::from(2);
     }
+    let signals = signals();
     let (mut terminal, guard) = match term::enter(settings.mouse) {
-        Ok(t) => t,
+        // Never dropped: ratatui's `Terminal` shows the cursor when dropped and reports a
+        // failure with `eprintln!`, which panics when standard error is gone (a closed
+        // terminal) — and a panic in a drop during unwinding aborts the process.
+        // `term::restore` shows the cursor already.
+        Ok((terminal, guard)) => (std::mem::ManuallyDrop::new(terminal), guard),
         Err(e) => {
             term::restore();
             eprintln!("proxydash: cannot set up the terminal: {e}");
@@ -54,17 +73,29 @@ pub async fn run(cli: &Cli) -> ExitCode {
     };
     let mut input = futures::stream::select(
         EventStream::new().map(|e| e.map(Input::Terminal)),
-        signals().map(Ok),
+        signals.map(Ok),
     );
+    let debug_panic = std::env::var("PROXYDASH_DEBUG_PANIC").unwrap_or_default();
+    if debug_panic == "task" {
+        tokio::spawn(async {
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+            panic!("PROXYDASH_DEBUG_PANIC=task: a deliberate panic in a background task");
+        });
+    }
+    let options = run::Options {
+        suspend: Some(suspend),
+        panic_after_first_frame: debug_panic == "1",
+    };
     let clock: Clock = Arc::new(chrono::Utc::now);
     let mut session = Session::new(settings, client, cli.demo, &clock);
     let outcome = loop {
-        let exit = run::run(
+        let exit = run::run_with(
             &mut terminal,
             &mut session.app,
             &mut input,
             &mut session.effects,
             &clock,
+            &options,
         )
         .await;
         match exit {
@@ -89,11 +120,29 @@ pub async fn run(cli: &Cli) -> ExitCode {
     match outcome {
         Ok(Exit::Signal(n)) => ExitCode::from((128 + n) as u8),
         Ok(_) => ExitCode::SUCCESS,
+        // The terminal went away (its window closed, the SSH connection dropped): that is
+        // a hangup, whether SIGHUP or the failed read arrived first.
+        Err(e) if terminal_gone(&e) => ExitCode::from(128 + libc::SIGHUP as u8),
         Err(e) => {
-            eprintln!("proxydash: terminal error: {e}");
+            // Not `eprintln!`: it panics if standard error is gone.
+            let _ = writeln!(std::io::stderr(), "proxydash: terminal error: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Reading or writing a terminal that has hung up fails with EIO (or ENXIO).
+fn terminal_gone(e: &std::io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EIO) | Some(libc::ENXIO))
+}
+
+/// Ctrl-Z on the real terminal: suspend as a shell job, then redraw everything.
+fn suspend(terminal: &mut term::Tui) -> std::io::Result<()> {
+    term::suspend()?;
+    // Not `Terminal::clear`: that asks the terminal where its cursor is and waits for the
+    // answer. A resize to the current size clears the screen and forgets the last frame.
+    let size = terminal.size()?;
+    terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
 }
 
 /// One account's app and effects.

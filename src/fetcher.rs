@@ -7,9 +7,16 @@
 //!
 //! No locks are shared with the UI: commands come in over one channel, results go out over
 //! another, and the in-flight set lives inside the fetcher's own task.
+//!
+//! A request whose task panics (a bug) is still answered: with a decode error naming the
+//! panic, so the app shows it in the status line and can ask again, instead of waiting for
+//! an answer that never comes. For a write that error reads as an unknown outcome, which
+//! is the truth: the request may have been sent.
 
 use crate::api::{ApiClient, ApiError, Request, Response};
+use futures::FutureExt;
 use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use tokio::sync::{Semaphore, mpsc};
 use tokio::task::JoinSet;
@@ -74,7 +81,10 @@ async fn run(
                     let task = tasks.spawn(async move {
                         // The semaphore is never closed, so acquiring only waits.
                         let _permit = permits.acquire_owned().await;
-                        let result = client.call(&request).await;
+                        let result = AssertUnwindSafe(client.call(&request))
+                            .catch_unwind()
+                            .await
+                            .unwrap_or_else(|panic| Err(panicked(&*panic)));
                         (request, result)
                     });
                     if !key.is_write() {
@@ -98,5 +108,32 @@ async fn run(
             },
             else => return,
         }
+    }
+}
+
+/// The error a panicking request is answered with.
+fn panicked(panic: &(dyn std::any::Any + Send)) -> ApiError {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into());
+    ApiError::Decode {
+        endpoint: "fetcher",
+        detail: format!("the request failed inside proxydash (a bug): {message}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_an_error_that_names_it() {
+        let e = panicked(&"boom");
+        assert!(e.to_string().contains("boom"), "{e}");
+        assert!(e.outcome_unknown());
+        let e = panicked(&String::from("bang"));
+        assert!(e.to_string().contains("bang"), "{e}");
     }
 }

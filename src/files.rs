@@ -37,7 +37,8 @@ pub fn replace(path: &Path, contents: &[u8]) -> io::Result<()> {
     })
 }
 
-fn create_private_dir(dir: &Path) -> io::Result<()> {
+/// Creates `dir` and its missing parents `0700` (existing folders are left as they are).
+pub fn create_private_dir(dir: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::DirBuilderExt;

@@ -2,7 +2,8 @@
 //!
 //! `--log-file PATH`, or `proxydash.log` in the state directory; the level comes from
 //! `PROXYDASH_LOG` (`info` by default; `debug`, `trace`, or any `tracing` filter such as
-//! `proxydash=debug`). The file is created `0600` and appended to.
+//! `proxydash=debug`). The file is created `0600` (an existing one is tightened to that)
+//! in a folder created `0700`, and appended to.
 //!
 //! What is logged is chosen so that no secret can appear: each request as method, path,
 //! status and duration (never headers or bodies, which carry the token and passwords), and
@@ -28,7 +29,7 @@ pub fn init(path: &Path) -> Result<(), String> {
 /// Starts logging to `path` with a `tracing` filter (`debug`, `proxydash=trace`, …).
 pub fn init_with(path: &Path, filter: &str) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
+        crate::files::create_private_dir(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let mut options = OpenOptions::new();
@@ -41,6 +42,17 @@ pub fn init_with(path: &Path, filter: &str) -> Result<(), String> {
     let file = options
         .open(path)
         .map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?;
+    // A log file left readable by others (made by hand, or by an older version) is
+    // tightened: `mode` above only applies when the file is created.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(meta) = file.metadata()
+            && meta.permissions().mode() & 0o077 != 0
+        {
+            let _ = file.set_permissions(std::fs::Permissions::from_mode(0o600));
+        }
+    }
     let filter = EnvFilter::try_new(filter).map_err(|e| format!("log filter {filter:?}: {e}"))?;
     tracing_subscriber::fmt()
         .with_env_filter(filter)

@@ -7,6 +7,13 @@
 //!
 //! Input is any stream of [`Input`], so tests can script a whole session (keys → requests →
 //! screen) on a `TestBackend` without a terminal.
+//!
+//! What only a real terminal has comes in through [`Options`]: Ctrl-Z is caught here,
+//! before the app, because suspending is the terminal's business and not the app's state
+//! (the loop calls [`Options::suspend`], then tells the app the size again and redraws
+//! the whole screen); and a debugging panic after the first frame, which lets the tests
+//! prove that a panic leaves the terminal restored (`PROXYDASH_DEBUG_PANIC`, see
+//! [`crate::dashboard`]).
 
 use crate::app::{App, Clock, Msg};
 use crate::effects::Effects;
@@ -39,12 +46,50 @@ pub enum Exit {
     SwitchProfile(String),
 }
 
+/// Suspends the program on its terminal and takes the terminal again (see [`Options`]).
+pub type Suspend<B> = fn(&mut Terminal<B>) -> io::Result<()>;
+
+/// What the loop does beyond the app, on a real terminal.
+pub struct Options<B: Backend> {
+    /// Ctrl-Z: suspend the program as a shell job and come back with the terminal taken
+    /// again; the loop then redraws everything. `None`: Ctrl-Z is a key like any other.
+    pub suspend: Option<Suspend<B>>,
+    /// Panic right after the first frame is drawn (a debugging aid, see the module docs).
+    pub panic_after_first_frame: bool,
+}
+
+impl<B: Backend> Default for Options<B> {
+    fn default() -> Self {
+        Self {
+            suspend: None,
+            panic_after_first_frame: false,
+        }
+    }
+}
+
+/// The loop with default [`Options`]: what tests and the headless session use.
 pub async fn run<B, I>(
+    terminal: &mut Terminal<B>,
+    app: &mut App,
+    input: I,
+    effects: &mut Effects,
+    clock: &Clock,
+) -> io::Result<Exit>
+where
+    B: Backend,
+    B::Error: std::error::Error + Send + Sync + 'static,
+    I: Stream<Item = io::Result<Input>> + Unpin,
+{
+    run_with(terminal, app, input, effects, clock, &Options::default()).await
+}
+
+pub async fn run_with<B, I>(
     terminal: &mut Terminal<B>,
     app: &mut App,
     mut input: I,
     effects: &mut Effects,
     clock: &Clock,
+    options: &Options<B>,
 ) -> io::Result<Exit>
 where
     B: Backend,
@@ -64,8 +109,11 @@ where
         if dirty {
             terminal
                 .draw(|frame| ui::draw(app, frame))
-                .map_err(io::Error::other)?;
+                .map_err(into_io)?;
             dirty = false;
+            if options.panic_after_first_frame {
+                panic!("PROXYDASH_DEBUG_PANIC: a deliberate panic after the first frame");
+            }
         }
         if app.should_quit() {
             return Ok(Exit::Quit);
@@ -87,6 +135,21 @@ where
                 None => return Ok(Exit::InputClosed),
                 Some(Err(e)) => return Err(e),
                 Some(Ok(Input::Signal(n))) => return Ok(Exit::Signal(n)),
+                Some(Ok(Input::Terminal(Event::Key(key))))
+                    if key.kind != KeyEventKind::Release && crate::term::is_suspend_key(&key) =>
+                {
+                    match options.suspend {
+                        Some(suspend) => {
+                            suspend(terminal)?;
+                            // The terminal may have been resized meanwhile.
+                            match terminal.size() {
+                                Ok(size) => Msg::Resize(size.width, size.height),
+                                Err(_) => continue,
+                            }
+                        }
+                        None => Msg::Key(key),
+                    }
+                }
                 Some(Ok(Input::Terminal(event))) => match to_msg(event) {
                     Some(msg) => msg,
                     None => continue,
@@ -120,5 +183,15 @@ fn to_msg(event: Event) -> Option<Msg> {
         Event::Paste(text) => Some(Msg::Paste(text)),
         Event::Resize(w, h) => Some(Msg::Resize(w, h)),
         _ => None,
+    }
+}
+
+/// A backend's error as an `io::Error`, keeping an `io::Error` as it is: the caller tells
+/// a terminal that hung up by its OS error code.
+fn into_io<E: std::error::Error + Send + Sync + 'static>(e: E) -> io::Error {
+    let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(e);
+    match boxed.downcast::<io::Error>() {
+        Ok(io) => *io,
+        Err(other) => io::Error::other(other),
     }
 }

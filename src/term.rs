@@ -4,6 +4,22 @@
 //!
 //! Restoring is idempotent, so the panic hook, the drop guard and the normal path may all
 //! call it without harm.
+//!
+//! Ctrl-Z ([`suspend`]): in raw mode the terminal sends it as a key instead of stopping
+//! the job, so the run loop hands it here: the terminal is restored, the process group is
+//! stopped with SIGTSTP as the terminal itself would have done (so the shell's `jobs`,
+//! `fg` and `bg` work as usual), and when it is continued the dashboard's mode (raw,
+//! alternate screen, bracketed paste, the mouse if it was on) is entered again; the caller
+//! then redraws everything. A process whose group is orphaned (no shell to continue it)
+//! is not stopped by the kernel: it simply carries on.
+//!
+//! A panic restores the terminal only when it happens on the thread that owns it (see
+//! `install_panic_hook`): a panicking background task must not take the screen
+//! away from a dashboard that keeps running.
+//!
+//! Not covered: a SIGTSTP sent from outside (`kill -TSTP`) stops the process with the
+//! terminal still in raw mode, as for any full-screen program that does not catch it;
+//! `fg` brings the dashboard back.
 
 use crate::quiet::QuietBackend;
 use crossterm::event::{
@@ -27,10 +43,17 @@ pub type Tui = Terminal<QuietBackend<CrosstermBackend<Stdout>>>;
 /// the terminal when dropped.
 pub fn enter(mouse: bool) -> io::Result<(Tui, Guard)> {
     install_panic_hook();
+    let guard = Guard(());
+    take(mouse)?;
+    let terminal = Terminal::new(QuietBackend::new(CrosstermBackend::new(io::stdout())))?;
+    Ok((terminal, guard))
+}
+
+/// Raw mode, the alternate screen, bracketed paste, a hidden cursor, and the mouse if asked.
+fn take(mouse: bool) -> io::Result<()> {
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     MOUSE.store(mouse, Ordering::SeqCst);
-    let guard = Guard(());
     let mut out = io::stdout();
     execute!(
         out,
@@ -41,8 +64,28 @@ pub fn enter(mouse: bool) -> io::Result<(Tui, Guard)> {
     if mouse {
         execute!(out, EnableMouseCapture)?;
     }
-    let terminal = Terminal::new(QuietBackend::new(CrosstermBackend::new(io::stdout())))?;
-    Ok((terminal, guard))
+    Ok(())
+}
+
+/// Ctrl-Z (see the module docs): restores the terminal, stops this process group like the
+/// terminal's own suspend character would, and takes the terminal again once continued.
+/// The caller must redraw everything (`Terminal::clear`).
+pub fn suspend() -> io::Result<()> {
+    let mouse = MOUSE.load(Ordering::SeqCst);
+    restore();
+    // SAFETY: `kill` only sends a signal; 0 names this process's own group, as the tty
+    // driver does for the suspend character. Execution continues here after SIGCONT.
+    unsafe {
+        libc::kill(0, libc::SIGTSTP);
+    }
+    take(mouse)
+}
+
+/// Ctrl-Z, as the key event raw mode turns it into.
+pub fn is_suspend_key(key: &crossterm::event::KeyEvent) -> bool {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    key.modifiers.contains(KeyModifiers::CONTROL)
+        && matches!(key.code, KeyCode::Char('z') | KeyCode::Char('Z'))
 }
 
 /// Leaves raw mode and the alternate screen, shows the cursor, stops mouse capture.
@@ -73,10 +116,27 @@ impl Drop for Guard {
     }
 }
 
+/// The thread that owns the terminal (the one that entered it).
+static UI_THREAD: std::sync::OnceLock<std::thread::ThreadId> = std::sync::OnceLock::new();
+
+/// A panic on the thread that owns the terminal ends the program: restore first, then let
+/// the previous hook print the message on the normal screen. A panic on another thread
+/// while the dashboard runs is a task's (tokio catches it and the fetcher answers its
+/// request with an error): the terminal stays as it is, and the message goes to the log
+/// instead of over the dashboard.
 fn install_panic_hook() {
+    let _ = UI_THREAD.set(std::thread::current().id());
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        restore();
-        previous(info);
+        let on_ui_thread = UI_THREAD.get() == Some(&std::thread::current().id());
+        if on_ui_thread || !ACTIVE.load(Ordering::SeqCst) {
+            restore();
+            previous(info);
+        } else {
+            tracing::error!(
+                thread = std::thread::current().name().unwrap_or("?"),
+                "panic: {info}"
+            );
+        }
     }));
 }

@@ -111,8 +111,19 @@ pub enum ApiError {
 impl ApiError {
     /// True where a write may have been carried out although no answer says so: the caller
     /// must re-read instead of assuming failure (and must never resend an order).
+    ///
+    /// That is: no complete answer (a timeout, a connection lost after sending), a 200
+    /// whose body cannot be read (the server acted, only its answer is mangled), and a
+    /// server or gateway error (500, 502, 504 and the like: a proxy may answer one after
+    /// the server behind it acted). Not unknown: a connection that never opened, the API's
+    /// own refusals (400, 401, 422, 429), and 501/503/505, which say the request was not
+    /// taken on.
     pub fn outcome_unknown(&self) -> bool {
-        matches!(self, Self::Timeout { .. } | Self::Transport { .. })
+        match self {
+            Self::Timeout { .. } | Self::Transport { .. } | Self::Decode { .. } => true,
+            Self::Http { status, .. } => *status >= 500 && !matches!(status, 501 | 503 | 505),
+            _ => false,
+        }
     }
 
     /// True for failures worth retrying for an idempotent GET: the network, and 5xx.

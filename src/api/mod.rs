@@ -6,10 +6,20 @@
 //!   credentials string); a login and password are joined with a separator (`:` as the spec
 //!   says, configurable) and base64-encoded.
 //! - IDs are sent as decimal path segments, percent-encoded like every segment.
-//! - GETs are retried (at most [`ClientConfig::retries`] times) on connection failures,
-//!   timeouts, 5xx and a 429 that is not the `update_list` throttle, with exponential
-//!   backoff and jitter, honouring `Retry-After` up to [`RETRY_AFTER_CAP`]. POST (an order
-//!   costs money) and PUT are sent exactly once, whatever happens.
+//! - GETs are retried (at most [`ClientConfig::retries`] times) on connection failures
+//!   (refused, reset, closed mid-answer), 5xx and a 429 that is not the `update_list`
+//!   throttle, with exponential backoff and jitter. A `Retry-After` (in seconds) replaces
+//!   the backoff; one longer than [`RETRY_AFTER_CAP`] is not waited for at all: the error
+//!   is returned at once and the next refresh tries again. POST (an order costs money) and
+//!   PUT are sent exactly once, whatever happens.
+//! - A timeout is not retried: the user has already waited the whole request timeout, and
+//!   a server that did not answer in that time is unlikely to answer the next attempt, so
+//!   against a server that never answers the error shows after one timeout, not three.
+//! - Answers are read up to [`MAX_BODY`] (64 MiB, three times a list of 100,000 invoices);
+//!   a longer one is a decode error, so a broken server cannot make the dashboard run out
+//!   of memory. An error page that long is cut there.
+//! - A 200 to a PUT that confirms none of the requested operations is a decode error (the
+//!   outcome is unknown; the caller re-reads the service) rather than a silent success.
 //! - A 429 whose message names `Next update possible: YYYY-MM-DD HH:MM:SS` becomes
 //!   [`ApiError::Throttled`] with that wall-clock time; the zone is the caller's choice.
 //! - Redirects are followed only to the same scheme, host and port, so the Authorization
@@ -36,7 +46,11 @@ use serde::de::DeserializeOwned;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
-/// The longest `Retry-After` a GET waits for before giving up on retrying.
+/// The largest answer the client reads. A list of 100,000 invoices is about 19 MB; a
+/// longer answer is reported as an error instead of being held in memory.
+pub const MAX_BODY: usize = 64 << 20;
+
+/// The longest `Retry-After` a GET waits for; a longer one is not waited for (no retry).
 pub const RETRY_AFTER_CAP: Duration = Duration::from_secs(10);
 
 /// How the client authenticates (spec section 5).
@@ -202,22 +216,16 @@ impl ApiClient {
 
     /// 8: proxy servers of a service in an error state.
     pub async fn network_errors(&self, service_id: u64) -> Result<Vec<String>, ApiError> {
-        Ok(self
-            .get_list::<Address>(&Request::NetworkErrors(service_id))
-            .await?
-            .into_iter()
-            .map(|a| a.0)
-            .collect())
+        let request = Request::NetworkErrors(service_id);
+        let bytes = self.send(&request, None).await?;
+        decode_addresses(&request, &bytes)
     }
 
     /// 9: inactive proxy servers of a service.
     pub async fn network_inactive(&self, service_id: u64) -> Result<Vec<String>, ApiError> {
-        Ok(self
-            .get_list::<Address>(&Request::NetworkInactive(service_id))
-            .await?
-            .into_iter()
-            .map(|a| a.0)
-            .collect())
+        let request = Request::NetworkInactive(service_id);
+        let bytes = self.send(&request, None).await?;
+        decode_addresses(&request, &bytes)
     }
 
     /// 10: the account credit.
@@ -271,7 +279,7 @@ impl ApiClient {
                 Some(serde_json::to_vec(&body).unwrap_or_default()),
             )
             .await?;
-        decode(&request, &bytes)
+        decode_update(&request, update, &bytes)
     }
 
     /// 16: an IP list, as served and parsed.
@@ -287,9 +295,7 @@ impl ApiClient {
             format: format.clone(),
         };
         let bytes = self.send(&request, None).await?;
-        let raw = String::from_utf8(bytes.to_vec())
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-        Ok(IpList::parse(list_type.clone(), format.clone(), raw))
+        Ok(parse_ip_list(list_type, format, &bytes))
     }
 
     async fn get_json<T: DeserializeOwned>(&self, request: &Request) -> Result<T, ApiError> {
@@ -299,10 +305,7 @@ impl ApiClient {
 
     async fn get_list<T: DeserializeOwned>(&self, request: &Request) -> Result<Vec<T>, ApiError> {
         let bytes = self.send(request, None).await?;
-        let mut de = serde_json::Deserializer::from_slice(&bytes);
-        lenient::vec(&mut de)
-            .and_then(|v| de.end().map(|_| v))
-            .map_err(|e| decode_error(request, &bytes, e))
+        decode_list(request, &bytes)
     }
 
     fn url(&self, request: &Request) -> Url {
@@ -339,40 +342,43 @@ impl ApiClient {
             if let Some(body) = &body {
                 builder = builder.body(body.clone());
             }
-            let result = self.exchange(builder, &url).await;
+            let result = self.exchange(builder, request, &url).await;
             log_exchange(request, attempt, started.elapsed(), &result);
             match result {
-                Err(e)
-                    if attempt < attempts
-                        && e.is_transient()
-                        && !matches!(e, ApiError::Throttled { .. }) =>
-                {
-                    tokio::time::sleep(self.backoff_for(attempt, &e)).await;
+                Err(e) if attempt < attempts && retryable(&e) => {
+                    match self.backoff_for(attempt, &e) {
+                        Some(wait) => tokio::time::sleep(wait).await,
+                        None => return Err(e),
+                    }
                 }
                 other => return other,
             }
         }
     }
 
-    fn backoff_for(&self, attempt: u32, error: &ApiError) -> Duration {
+    /// How long to wait before the next attempt; `None`: do not retry (the server asked
+    /// for a longer pause than [`RETRY_AFTER_CAP`]).
+    fn backoff_for(&self, attempt: u32, error: &ApiError) -> Option<Duration> {
         if let ApiError::Http {
             retry_after: Some(secs),
             ..
         } = error
         {
-            return Duration::from_secs(*secs).min(RETRY_AFTER_CAP);
+            let asked = Duration::from_secs(*secs);
+            return (asked <= RETRY_AFTER_CAP).then_some(asked);
         }
         let base = self.backoff.saturating_mul(1 << (attempt - 1).min(6));
         let jitter = base.mul_f64(fastrand::f64() * 0.5);
-        (base + jitter).min(RETRY_AFTER_CAP)
+        Some((base + jitter).min(RETRY_AFTER_CAP))
     }
 
     async fn exchange(
         &self,
         builder: reqwest::RequestBuilder,
+        request: &Request,
         url: &Url,
     ) -> Result<bytes::Bytes, ApiError> {
-        let response = builder
+        let mut response = builder
             .send()
             .await
             .map_err(|e| self.transport_error(e, url))?;
@@ -382,15 +388,62 @@ impl ApiClient {
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok());
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|e| self.transport_error(e, url))?;
-        if status.is_success() {
-            Ok(bytes)
-        } else {
-            Err(status_error(status, &bytes, retry_after))
+        // A redirect still here was refused by the redirect policy (another origin).
+        let location = status
+            .is_redirection()
+            .then(|| response.headers().get(reqwest::header::LOCATION))
+            .flatten()
+            .and_then(|v| v.to_str().ok())
+            .map(|to| {
+                url.join(to)
+                    .map(|to| display_url(&to))
+                    .unwrap_or_else(|_| error::excerpt(to, 120))
+            });
+        // Read at most MAX_BODY: an endless or enormous answer is an error, not a process
+        // that runs out of memory.
+        let announced_too_large = response
+            .content_length()
+            .is_some_and(|n| n > MAX_BODY as u64);
+        let mut body = bytes::BytesMut::new();
+        let mut too_large = announced_too_large && status.is_success();
+        while !too_large {
+            match response.chunk().await {
+                Ok(Some(chunk)) if body.len() + chunk.len() > MAX_BODY => too_large = true,
+                Ok(Some(chunk)) => body.extend_from_slice(&chunk),
+                Ok(None) => break,
+                Err(e) => return Err(self.transport_error(e, url)),
+            }
         }
+        let bytes = body.freeze();
+        if status.is_success() {
+            if too_large {
+                return Err(ApiError::Decode {
+                    endpoint: endpoint_name(request),
+                    detail: format!("the answer is larger than {} MiB", MAX_BODY >> 20),
+                });
+            }
+            return Ok(bytes);
+        }
+        Err(
+            match (status_error(status, &bytes, retry_after), location) {
+                (
+                    ApiError::Http {
+                        status,
+                        retry_after,
+                        ..
+                    },
+                    Some(to),
+                ) => ApiError::Http {
+                    status,
+                    excerpt: format!(
+                        "redirected to {to}, not followed: the token goes to {} only",
+                        display_origin(url)
+                    ),
+                    retry_after,
+                },
+                (e, _) => e,
+            },
+        )
     }
 
     fn transport_error(&self, e: reqwest::Error, url: &Url) -> ApiError {
@@ -412,6 +465,11 @@ impl ApiClient {
             }
         }
     }
+}
+
+/// Whether a failed GET is worth another attempt (see the module docs).
+fn retryable(e: &ApiError) -> bool {
+    e.is_transient() && !matches!(e, ApiError::Throttled { .. } | ApiError::Timeout { .. })
 }
 
 /// One line per attempt: method, path, status (or what failed) and duration. Never headers
@@ -463,8 +521,78 @@ impl<'de> serde::Deserialize<'de> for Address {
     }
 }
 
+/// What the client makes of a 2xx body for `request`: exactly the decoding its typed
+/// methods use, as one pure function, so tests can feed it any bytes without a server.
+pub fn decode_body(request: &Request, bytes: &[u8]) -> Result<Response, ApiError> {
+    Ok(match request {
+        Request::Clients => Response::Clients(decode_list(request, bytes)?),
+        Request::Stats(_) => Response::Stats(decode_list(request, bytes)?),
+        Request::Rate(_) => Response::Rate(decode_list(request, bytes)?),
+        Request::Product(_) => Response::Product(decode(request, bytes)?),
+        Request::Order { .. } => Response::Order(decode(request, bytes)?),
+        Request::Products | Request::ProductsOrderedBy(_) => {
+            Response::Products(decode_list(request, bytes)?)
+        }
+        Request::NetworkErrors(_) => Response::NetworkErrors(decode_addresses(request, bytes)?),
+        Request::NetworkInactive(_) => Response::NetworkInactive(decode_addresses(request, bytes)?),
+        Request::Credit => Response::Credit(decode(request, bytes)?),
+        Request::Invoices => Response::Invoices(decode_list(request, bytes)?),
+        Request::Invoice(_) => Response::Invoice(decode_list(request, bytes)?),
+        Request::Service(_) => Response::Service(decode(request, bytes)?),
+        Request::Services => Response::Services(decode_list(request, bytes)?),
+        Request::UpdateService { update, .. } => {
+            Response::Update(decode_update(request, update, bytes)?)
+        }
+        Request::IpList {
+            list_type, format, ..
+        } => Response::IpList(parse_ip_list(list_type, format, bytes)),
+    })
+}
+
 fn decode<T: DeserializeOwned>(request: &Request, bytes: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| decode_error(request, bytes, e))
+}
+
+/// A list, leniently (see [`lenient::vec`]), and nothing after it.
+fn decode_list<T: DeserializeOwned>(request: &Request, bytes: &[u8]) -> Result<Vec<T>, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    lenient::vec(&mut de)
+        .and_then(|v| de.end().map(|_| v))
+        .map_err(|e| decode_error(request, bytes, e))
+}
+
+fn decode_addresses(request: &Request, bytes: &[u8]) -> Result<Vec<String>, ApiError> {
+    Ok(decode_list::<Address>(request, bytes)?
+        .into_iter()
+        .map(|a| a.0)
+        .collect())
+}
+
+/// The answer to a PUT; one that confirms none of the requested operations is a decode
+/// error, since the caller cannot tell what was done.
+fn decode_update(
+    request: &Request,
+    update: &ServiceUpdate,
+    bytes: &[u8],
+) -> Result<UpdateResult, ApiError> {
+    let result: UpdateResult = decode(request, bytes)?;
+    let asked = update.setip.is_some() || update.update_list || update.password.is_some();
+    if asked && result.messages().is_empty() {
+        return Err(ApiError::Decode {
+            endpoint: endpoint_name(request),
+            detail: format!(
+                "the answer confirms none of the requested changes: {}",
+                error::excerpt(&String::from_utf8_lossy(bytes), 80)
+            ),
+        });
+    }
+    Ok(result)
+}
+
+fn parse_ip_list(list_type: &IpListType, format: &IpListFormat, bytes: &[u8]) -> IpList {
+    let raw = String::from_utf8(bytes.to_vec())
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    IpList::parse(list_type.clone(), format.clone(), raw)
 }
 
 fn decode_error(request: &Request, bytes: &[u8], e: serde_json::Error) -> ApiError {
@@ -533,7 +661,7 @@ pub fn status_error(status: StatusCode, body: &[u8], retry_after: Option<u64>) -
         },
         (status, json) => ApiError::Http {
             status,
-            excerpt: json.unwrap_or_else(|| error::excerpt(&text, 120)),
+            excerpt: error::excerpt(json.as_deref().unwrap_or(&text), 120),
             retry_after,
         },
     }
@@ -572,6 +700,11 @@ fn display_url(url: &Url) -> String {
     let _ = shown.set_password(None);
     shown.set_query(None);
     shown.to_string()
+}
+
+/// `scheme://host:port` of a URL, for messages.
+fn display_origin(url: &Url) -> String {
+    url.origin().ascii_serialization()
 }
 
 /// Checks the base URL: parseable, `https://`, or `http://` to loopback (or allowed).

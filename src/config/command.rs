@@ -28,7 +28,7 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> ExitCode {
                 return ExitCode::from(2);
             };
             if let Some(dir) = path.parent()
-                && let Err(e) = std::fs::create_dir_all(dir)
+                && let Err(e) = crate::files::create_private_dir(dir)
             {
                 eprintln!("proxydash: cannot create {}: {e}", dir.display());
                 return ExitCode::FAILURE;

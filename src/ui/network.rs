@@ -5,6 +5,7 @@ use super::text;
 use super::theme::Theme;
 use super::widgets;
 use crate::app::App;
+use crate::app::remote::Freshness;
 use crate::app::tabs::network::ServerState;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
@@ -50,6 +51,19 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     frame.render_widget(Paragraph::new(Line::from(summary)), summary_area);
 
     let view = &net.table;
+    // A per-service list whose refresh failed keeps its last good rows: mark the pane stale
+    // from the oldest of them, as the other tabs do for their own data.
+    let stale_since = ids
+        .iter()
+        .flat_map(|id| [net.errors.get(id), net.inactive.get(id)])
+        .flatten()
+        .filter(|r| r.error().is_some())
+        .filter_map(|r| r.stamped().map(|(_, at)| at))
+        .min();
+    let fresh = match stale_since {
+        Some(at) => Freshness::Stale(at),
+        None => services.list.freshness(),
+    };
     let block = widgets::pane(
         theme,
         widgets::counted(
@@ -57,7 +71,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             services.list.value().is_some(),
             view,
         ),
-        widgets::freshness(app, theme, services.list.freshness()),
+        widgets::freshness(app, theme, fresh),
     );
     let block = widgets::with_filter(block, view, theme);
     let placeholder = if services.list.value().is_none() {

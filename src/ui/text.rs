@@ -9,9 +9,11 @@ use std::borrow::Cow;
 pub const MISSING: &str = "—";
 
 /// `s` without control characters: escape sequences (CSI `ESC [ … final`, OSC `ESC ] …
-/// BEL/ST`, and two-character `ESC x`) are dropped whole, other controls (C0, DEL, C1)
-/// are dropped, and tabs and line breaks become spaces, so server text cannot move the
-/// cursor, recolour the terminal or break a row.
+/// BEL/ST`, and two-character `ESC x`) are dropped whole, and so are their one-character
+/// C1 forms (CSI `U+009B`, OSC `U+009D`, DCS `U+0090`, PM `U+009E`, APC `U+009F`, which
+/// some terminals still obey); other controls (C0, DEL, C1) are dropped, and tabs and line
+/// breaks become spaces, so server text cannot move the cursor, recolour the terminal or
+/// break a row.
 pub fn sanitize(s: &str) -> Cow<'_, str> {
     if !s.chars().any(char::is_control) {
         return Cow::Borrowed(s);
@@ -19,32 +21,38 @@ pub fn sanitize(s: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
-        match c {
+        let introducer = match c {
             '\u{1b}' => match chars.next() {
-                Some('[') => {
-                    // CSI: parameters and intermediates, then one final byte @..~
-                    for c in chars.by_ref() {
-                        if ('@'..='~').contains(&c) {
-                            break;
-                        }
-                    }
-                }
-                Some(']') | Some('P') | Some('_') | Some('^') => {
-                    // OSC/DCS/APC/PM: up to BEL or ESC \
-                    while let Some(c) = chars.next() {
-                        if c == '\u{7}' {
-                            break;
-                        }
-                        if c == '\u{1b}' {
-                            if chars.peek() == Some(&'\\') {
-                                chars.next();
-                            }
-                            break;
-                        }
-                    }
-                }
-                _ => {}
+                Some('[') => '\u{9b}',
+                Some(']') => '\u{9d}',
+                Some('P') | Some('_') | Some('^') => '\u{90}',
+                _ => continue,
             },
+            c => c,
+        };
+        match introducer {
+            '\u{9b}' => {
+                // CSI: parameters and intermediates, then one final byte @..~
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            '\u{9d}' | '\u{90}' | '\u{9e}' | '\u{9f}' => {
+                // OSC/DCS/PM/APC: up to BEL or ST (ESC backslash, or U+009C)
+                while let Some(c) = chars.next() {
+                    if c == '\u{7}' || c == '\u{9c}' {
+                        break;
+                    }
+                    if c == '\u{1b}' {
+                        if chars.peek() == Some(&'\\') {
+                            chars.next();
+                        }
+                        break;
+                    }
+                }
+            }
             '\t' | '\n' | '\r' => out.push(' '),
             c if c.is_control() => {}
             c => out.push(c),
@@ -131,7 +139,11 @@ mod tests {
         assert_eq!(sanitize("a\u{1b}[31mred\u{1b}[0m"), "ared");
         assert_eq!(sanitize("x\u{1b}]0;title\u{7}y"), "xy");
         assert_eq!(sanitize("x\u{1b}]8;;http://e\u{1b}\\y"), "xy");
-        assert_eq!(sanitize("a\tb\nc\u{0}d\u{9b}e"), "a b cde");
+        assert_eq!(sanitize("a\tb\nc\u{0}d\u{9c}e"), "a b cde");
+        // The one-character C1 forms of CSI and OSC go whole too.
+        assert_eq!(sanitize("a\u{9b}31mb"), "ab");
+        assert_eq!(sanitize("a\u{9d}52;c;cHc=\u{9c}b"), "ab");
+        assert_eq!(sanitize("a\u{1b}]0;t\u{9c}b"), "ab");
     }
 
     #[test]

@@ -1,0 +1,400 @@
+//! The real binary in a pseudo-terminal: the terminal is given back (alternate screen
+//! left, cursor shown, mouse released, raw mode off) on `q`, on SIGINT, SIGTERM and
+//! SIGHUP, on a panic (with the message after the restore), when the terminal itself goes
+//! away, and across Ctrl-Z / `fg` (with a full redraw on return).
+//!
+//! The pty comes from `posix_openpt(3)` through the `libc` crate; the child gets the slave as
+//! its controlling terminal in a session of its own. The test keeps a slave descriptor
+//! too, so it can read the terminal's modes after the child has gone.
+
+#![cfg(unix)]
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_proxydash");
+const ENTER_ALT: &str = "\x1b[?1049h";
+const LEAVE_ALT: &str = "\x1b[?1049l";
+const SHOW_CURSOR: &str = "\x1b[?25h";
+const MOUSE_ON: &str = "\x1b[?1000h";
+const MOUSE_OFF: &str = "\x1b[?1000l";
+const PASTE_OFF: &str = "\x1b[?2004l";
+/// Generous: the debug binary starts its sandbox and draws on a busy 2-core machine.
+const WAIT: Duration = Duration::from_secs(20);
+
+struct Pty {
+    master: File,
+    /// Kept open so the terminal's modes can be read after the child exits.
+    slave: OwnedFd,
+    child: Child,
+    out: Vec<u8>,
+    _home: PathBuf,
+}
+
+impl Pty {
+    /// Runs `program args` on a new 100×30 pty, in a session of its own.
+    fn spawn(program: &str, args: &[&str], env: &[(&str, &str)]) -> Pty {
+        let (master, slave) = open_pty(30, 100);
+        let home = std::env::temp_dir().join(format!(
+            "proxydash-pty-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos()
+        ));
+        std::fs::create_dir_all(&home).unwrap();
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("TERM", "xterm-256color")
+            .env("HOME", &home)
+            .env("XDG_STATE_HOME", home.join("state"))
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("PROXYDASH_CLIPBOARD", "off")
+            .stdin(Stdio::from(slave.try_clone().unwrap()))
+            .stdout(Stdio::from(slave.try_clone().unwrap()))
+            .stderr(Stdio::from(slave.try_clone().unwrap()));
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if libc::ioctl(0, libc::TIOCSCTTY as _, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = command.spawn().expect("spawn in the pty");
+        Pty {
+            master,
+            slave,
+            child,
+            out: Vec::new(),
+            _home: home,
+        }
+    }
+
+    fn dashboard(args: &[&str], env: &[(&str, &str)]) -> Pty {
+        let mut all = vec!["--demo", "--refresh", "0"];
+        all.extend_from_slice(args);
+        Pty::spawn(BIN, &all, env)
+    }
+
+    /// Reads what the child wrote, waiting up to `timeout` for something.
+    fn pump(&mut self, timeout: Duration) -> bool {
+        let mut fds = libc::pollfd {
+            fd: self.master.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd.
+        let ready = unsafe { libc::poll(&mut fds, 1, ms) };
+        if ready <= 0 || fds.revents & libc::POLLIN == 0 {
+            return false;
+        }
+        let mut buf = [0u8; 65536];
+        match self.master.read(&mut buf) {
+            Ok(n) if n > 0 => {
+                self.out.extend_from_slice(&buf[..n]);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.out).into_owned()
+    }
+
+    /// Waits until `needle` appears at or after byte `from`; returns where.
+    fn wait_for(&mut self, needle: &str, from: usize) -> usize {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(at) = find(&self.out, needle.as_bytes(), from) {
+                return at;
+            }
+            if Instant::now() > deadline {
+                panic!(
+                    "{needle:?} did not appear after byte {from} within {WAIT:?}; output:\n{:?}",
+                    self.text()
+                );
+            }
+            self.pump(Duration::from_millis(100));
+        }
+    }
+
+    /// Waits for the first frame: the alternate screen, then the tab line drawn on it.
+    fn first_frame(&mut self) -> usize {
+        let at = self.wait_for(ENTER_ALT, 0);
+        self.wait_for("Services", at);
+        at
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.master.write_all(bytes).unwrap();
+        self.master.flush().unwrap();
+    }
+
+    fn signal(&self, signal: i32) {
+        // SAFETY: a signal to our own child.
+        let rc = unsafe { libc::kill(self.child.id() as i32, signal) };
+        assert_eq!(rc, 0);
+    }
+
+    /// Waits for the child to exit, reading its output meanwhile.
+    fn exit(&mut self) -> ExitStatus {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                while self.pump(Duration::from_millis(50)) {}
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the child did not exit; output:\n{:?}", self.text());
+            }
+            self.pump(Duration::from_millis(50));
+        }
+    }
+
+    /// Raw mode is off: the terminal echoes and reads lines again.
+    fn is_cooked(&self) -> bool {
+        // SAFETY: tcgetattr fills a termios for a valid descriptor.
+        let mut t: libc::termios = unsafe { std::mem::zeroed() };
+        let rc = unsafe { libc::tcgetattr(self.slave.as_raw_fd(), &mut t) };
+        assert_eq!(rc, 0);
+        t.c_lflag & libc::ICANON != 0 && t.c_lflag & libc::ECHO != 0 && t.c_lflag & libc::ISIG != 0
+    }
+
+    fn is_raw(&self) -> bool {
+        let mut t: libc::termios = unsafe { std::mem::zeroed() };
+        let rc = unsafe { libc::tcgetattr(self.slave.as_raw_fd(), &mut t) };
+        assert_eq!(rc, 0);
+        t.c_lflag & (libc::ICANON | libc::ECHO) == 0
+    }
+}
+
+/// A new pty pair, both ends close-on-exec (so no other test's child inherits them, which
+/// would keep a closed terminal from hanging up), the slave sized `rows`×`cols`.
+fn open_pty(rows: u16, cols: u16) -> (File, OwnedFd) {
+    let check = |rc: libc::c_int, what: &str| {
+        assert!(rc >= 0, "{what}: {}", std::io::Error::last_os_error());
+        rc
+    };
+    // SAFETY: plain calls on descriptors opened here; the name buffer is large enough and
+    // ptsname_r NUL-terminates it.
+    unsafe {
+        let master = check(
+            libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC),
+            "posix_openpt",
+        );
+        check(libc::grantpt(master), "grantpt");
+        check(libc::unlockpt(master), "unlockpt");
+        let mut name = [0 as libc::c_char; 128];
+        check(
+            libc::ptsname_r(master, name.as_mut_ptr(), name.len()),
+            "ptsname_r",
+        );
+        let slave = check(
+            libc::open(
+                name.as_ptr(),
+                libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC,
+            ),
+            "open the slave",
+        );
+        let size = libc::winsize {
+            ws_row: rows,
+            ws_col: cols,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        check(libc::ioctl(slave, libc::TIOCSWINSZ, &size), "TIOCSWINSZ");
+        (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave))
+    }
+}
+
+impl Drop for Pty {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self._home);
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    haystack
+        .get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|i| i + from)
+}
+
+/// The restore sequences after `from`, in the order `term::restore` writes them.
+fn assert_restored(pty: &mut Pty, from: usize, mouse: bool) -> usize {
+    let leave = pty.wait_for(LEAVE_ALT, from);
+    let paste = pty.wait_for(PASTE_OFF, from);
+    assert!(
+        paste < leave,
+        "bracketed paste is turned off before leaving"
+    );
+    let cursor = pty.wait_for(SHOW_CURSOR, leave);
+    if mouse {
+        let off = pty.wait_for(MOUSE_OFF, from);
+        assert!(off < leave, "the mouse is released before leaving");
+    }
+    cursor
+}
+
+#[test]
+fn q_restores_the_terminal_and_exits_0() {
+    let mut pty = Pty::dashboard(&[], &[]);
+    let at = pty.first_frame();
+    assert!(pty.is_raw(), "the dashboard runs in raw mode");
+    pty.send(b"q");
+    let status = pty.exit();
+    assert_restored(&mut pty, at, false);
+    assert_eq!(status.code(), Some(0), "{}", pty.text());
+    assert!(pty.is_cooked(), "raw mode is off after exit");
+}
+
+#[test]
+fn the_mouse_is_released_on_quit() {
+    let mut pty = Pty::dashboard(&["--mouse"], &[]);
+    let at = pty.first_frame();
+    pty.wait_for(MOUSE_ON, at);
+    pty.send(b"q");
+    let status = pty.exit();
+    assert_restored(&mut pty, at, true);
+    assert_eq!(status.code(), Some(0));
+    assert!(pty.is_cooked());
+}
+
+#[test]
+fn sigint_sigterm_and_sighup_restore_and_exit_128_plus_the_signal() {
+    for (signal, code) in [
+        (libc::SIGINT, 130),
+        (libc::SIGTERM, 143),
+        (libc::SIGHUP, 129),
+    ] {
+        let mut pty = Pty::dashboard(&["--mouse"], &[]);
+        let at = pty.first_frame();
+        pty.signal(signal);
+        let status = pty.exit();
+        assert_restored(&mut pty, at, true);
+        assert_eq!(status.code(), Some(code), "signal {signal}: {}", pty.text());
+        assert!(pty.is_cooked(), "signal {signal}: raw mode is off");
+    }
+}
+
+#[test]
+fn a_panic_restores_first_then_prints_and_fails() {
+    let mut pty = Pty::dashboard(&["--mouse"], &[("PROXYDASH_DEBUG_PANIC", "1")]);
+    let at = pty.first_frame();
+    let status = pty.exit();
+    let restored = assert_restored(&mut pty, at, true);
+    let message = pty.wait_for("a deliberate panic after the first frame", at);
+    assert!(
+        message > restored,
+        "the panic message comes after the restore sequences:\n{:?}",
+        pty.text()
+    );
+    assert!(!status.success());
+    assert_eq!(status.code(), Some(101), "{}", pty.text());
+    assert!(pty.is_cooked());
+}
+
+/// A panic in a background task (tokio catches it) leaves the dashboard and its terminal
+/// alone: no restore, no message over the screen, `q` still works; the log has it.
+#[test]
+fn a_panic_in_a_background_task_leaves_the_terminal_alone() {
+    let mut pty = Pty::dashboard(&[], &[("PROXYDASH_DEBUG_PANIC", "task")]);
+    let at = pty.first_frame();
+    let log = pty._home.join("state/proxydash/proxydash.log");
+    let deadline = Instant::now() + WAIT;
+    while !std::fs::read_to_string(&log).is_ok_and(|l| l.contains("a deliberate panic")) {
+        assert!(Instant::now() < deadline, "the panic is not in the log");
+        pty.pump(Duration::from_millis(100));
+    }
+    pty.pump(Duration::from_millis(200));
+    assert!(
+        find(&pty.out, LEAVE_ALT.as_bytes(), at).is_none(),
+        "{}",
+        pty.text()
+    );
+    assert!(find(&pty.out, b"panicked", 0).is_none(), "{}", pty.text());
+    assert!(pty.is_raw());
+    pty.send(b"2");
+    pty.wait_for("Products", at);
+    pty.send(b"q");
+    let status = pty.exit();
+    assert_restored(&mut pty, at, false);
+    assert_eq!(status.code(), Some(0), "{}", pty.text());
+}
+
+/// The terminal goes away (the emulator's window closed): the kernel hangs up the session
+/// and the dashboard ends with 129 instead of spinning on a dead terminal.
+#[test]
+fn a_closed_terminal_ends_the_program() {
+    let mut pty = Pty::dashboard(&[], &[]);
+    pty.first_frame();
+    let Pty {
+        master,
+        slave,
+        child,
+        ..
+    } = &mut pty;
+    drop(std::mem::replace(
+        slave,
+        File::open("/dev/null").unwrap().into(),
+    ));
+    drop(std::mem::replace(master, File::open("/dev/null").unwrap()));
+    let deadline = Instant::now() + WAIT;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "still running after the hangup");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(129), "{status:?}");
+}
+
+/// Ctrl-Z under a job-control shell: the terminal is restored, the job stops, `fg`
+/// continues it, and the dashboard takes the terminal again and redraws everything.
+#[test]
+fn ctrl_z_suspends_and_fg_resumes_with_a_full_redraw() {
+    let script = r#"set -m; "$0" --demo --refresh 0 --mouse; fg >/dev/null; echo "exit=$?""#;
+    let mut pty = Pty::spawn("bash", &["--norc", "--noprofile", "-c", script, BIN], &[]);
+    let at = pty.first_frame();
+    pty.wait_for(MOUSE_ON, at);
+    pty.send(b"\x1a");
+    let restored = assert_restored(&mut pty, at, true);
+    let stopped = pty.wait_for("Stopped", restored);
+    // `fg` continues it: the dashboard's mode again, the mouse again, and a whole frame.
+    let back = pty.wait_for(ENTER_ALT, stopped);
+    pty.wait_for(MOUSE_ON, back);
+    let clear = pty.wait_for("\x1b[2J", back);
+    pty.wait_for("Services", clear);
+    pty.wait_for("Products", clear);
+    assert!(pty.is_raw(), "raw mode is back");
+    pty.send(b"q");
+    let status = pty.exit();
+    assert_restored(&mut pty, back, true);
+    pty.wait_for("exit=0", back);
+    assert_eq!(status.code(), Some(0), "{}", pty.text());
+    assert!(pty.is_cooked());
+}
