@@ -186,7 +186,12 @@ impl TableView {
     }
 
     pub fn push_filter(&mut self, text: &str) {
-        let text: String = text.chars().filter(|c| !c.is_control()).collect();
+        // Whole escape sequences go, not just their ESC: a pasted `ESC[2J` must not leave
+        // `[2J` in the filter.
+        let text: String = crate::ui::text::sanitize(text)
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect();
         if text.is_empty() {
             return;
         }
@@ -319,5 +324,12 @@ mod tests {
         assert_eq!(v.selected_row(), Some(1));
         v.set_rows(vec![], vec![]);
         assert_eq!(v.selected_row(), None);
+    }
+
+    #[test]
+    fn a_pasted_escape_sequence_leaves_nothing_in_the_filter() {
+        let mut t = TableView::default();
+        t.push_filter("ab\u{1b}[2Jc\u{7}");
+        assert_eq!(t.filter(), "abc");
     }
 }
