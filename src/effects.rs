@@ -85,6 +85,14 @@ impl Effects {
         }
     }
 
+    /// An outcome that has already arrived, without waiting.
+    pub fn try_next_msg(&mut self) -> Option<Msg> {
+        match self.results.try_recv() {
+            Ok((request, result)) => Some(Msg::Loaded(request, result)),
+            Err(_) => self.later_rx.try_recv().ok(),
+        }
+    }
+
     /// The next outcome that waited on the network. `None` only once nothing can come any
     /// more.
     pub async fn next_msg(&mut self) -> Option<Msg> {

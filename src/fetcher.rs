@@ -1,7 +1,8 @@
 //! The background fetcher: runs [`Request`]s on tokio and sends each result back.
 //!
-//! It owns the [`ApiClient`]. Requests run concurrently up to a bound (a semaphore), so a
-//! dashboard of 10,000 services does not open 10,000 connections at once. An identical GET
+//! It owns the [`ApiClient`]. Requests run concurrently up to a bound, so a dashboard of
+//! 10,000 services does not open 10,000 connections at once; the rest wait in a queue in
+//! which what the user waits on goes before the per-service sweeps. An identical GET
 //! that is already in flight is not sent again: its one answer serves both askers. Writes
 //! (POST, PUT) are never deduplicated and never retried: the client sends each exactly once.
 //!
@@ -15,10 +16,9 @@
 
 use crate::api::{ApiClient, ApiError, Request, Response};
 use futures::FutureExt;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 /// A finished request and what came of it.
@@ -63,52 +63,99 @@ async fn run(
     mut commands: mpsc::UnboundedReceiver<Request>,
     results: mpsc::UnboundedSender<Fetched>,
 ) {
-    let permits = Arc::new(Semaphore::new(concurrency));
-    // Request → its task; a GET present here is in flight and is not sent again.
-    let mut in_flight: HashMap<Request, tokio::task::Id> = HashMap::new();
+    let mut queue = Queue::default();
+    // Task → its request, to forget a GET whose task ended without an answer.
+    let mut running: HashMap<tokio::task::Id, Request> = HashMap::new();
     let mut tasks: JoinSet<Fetched> = JoinSet::new();
     let mut accepting = true;
     loop {
+        // Start what the bound allows. Requests wait in the queue as values, not as
+        // spawned futures: 40,000 per-service calls of a large account cost a few MB
+        // queued, where 40,000 parked tasks cost well over a hundred.
+        while tasks.len() < concurrency
+            && let Some(request) = queue.pop()
+        {
+            let client = client.clone();
+            let key = request.clone();
+            let task = tasks.spawn(async move {
+                let result = AssertUnwindSafe(client.call(&request))
+                    .catch_unwind()
+                    .await
+                    .unwrap_or_else(|panic| Err(panicked(&*panic)));
+                (request, result)
+            });
+            running.insert(task.id(), key);
+        }
         tokio::select! {
             command = commands.recv(), if accepting => match command {
-                Some(request) => {
-                    if !request.is_write() && in_flight.contains_key(&request) {
-                        continue;
-                    }
-                    let client = client.clone();
-                    let permits = permits.clone();
-                    let key = request.clone();
-                    let task = tasks.spawn(async move {
-                        // The semaphore is never closed, so acquiring only waits.
-                        let _permit = permits.acquire_owned().await;
-                        let result = AssertUnwindSafe(client.call(&request))
-                            .catch_unwind()
-                            .await
-                            .unwrap_or_else(|panic| Err(panicked(&*panic)));
-                        (request, result)
-                    });
-                    if !key.is_write() {
-                        in_flight.insert(key, task.id());
-                    }
-                }
+                Some(request) => queue.push(request),
                 None => accepting = false,
             },
             Some(joined) = tasks.join_next_with_id(), if !tasks.is_empty() => match joined {
-                Ok((_, (request, result))) => {
-                    if !request.is_write() {
-                        in_flight.remove(&request);
-                    }
+                Ok((id, (request, result))) => {
+                    running.remove(&id);
+                    queue.done(&request);
                     if results.send((request, result)).is_err() {
                         return;
                     }
                 }
-                // A task only fails to join if it panicked. Forget it so the same GET can be
-                // asked again, rather than taking the whole fetcher down.
-                Err(e) => in_flight.retain(|_, id| *id != e.id()),
+                // Panics are caught inside the task, so this is a cancelled task: forget
+                // its request so the same GET can be asked again.
+                Err(e) => {
+                    if let Some(request) = running.remove(&e.id()) {
+                        queue.done(&request);
+                    }
+                }
             },
             else => return,
         }
     }
+}
+
+/// Requests waiting for a free slot, in two lines: what the user waits on (lists, one
+/// item, an IP list, every write) goes before the per-service sweeps (network status,
+/// stats, rate), so an order is not stuck behind 40,000 background calls.
+#[derive(Default)]
+struct Queue {
+    first: VecDeque<Request>,
+    sweeps: VecDeque<Request>,
+    /// GETs queued or running; an identical one is not queued again.
+    known: HashSet<Request>,
+}
+
+impl Queue {
+    fn push(&mut self, request: Request) {
+        if !request.is_write() && !self.known.insert(request.clone()) {
+            return;
+        }
+        if is_sweep(&request) {
+            self.sweeps.push_back(request);
+        } else {
+            self.first.push_back(request);
+        }
+    }
+
+    fn pop(&mut self) -> Option<Request> {
+        self.first.pop_front().or_else(|| self.sweeps.pop_front())
+    }
+
+    /// `request` was answered (or given up): the same GET may be asked again.
+    fn done(&mut self, request: &Request) {
+        if !request.is_write() {
+            self.known.remove(request);
+        }
+    }
+}
+
+/// The calls made once per service, in bulk.
+fn is_sweep(request: &Request) -> bool {
+    matches!(
+        request,
+        Request::NetworkErrors(_)
+            | Request::NetworkInactive(_)
+            | Request::Stats(_)
+            | Request::Rate(_)
+    )
 }
 
 /// The error a panicking request is answered with.
@@ -135,5 +182,41 @@ mod tests {
         assert!(e.outcome_unknown());
         let e = panicked(&String::from("bang"));
         assert!(e.to_string().contains("bang"), "{e}");
+    }
+
+    #[test]
+    fn the_queue_puts_what_the_user_waits_on_first_and_asks_a_get_once() {
+        use crate::api::{OrderRequest, Request};
+        let order = Request::Order {
+            product_id: 11,
+            body: OrderRequest {
+                clientid: 101,
+                setip: None,
+            },
+        };
+        let mut q = Queue::default();
+        q.push(Request::NetworkErrors(1));
+        q.push(Request::Stats(1));
+        q.push(Request::NetworkErrors(1)); // already queued
+        q.push(Request::Services);
+        q.push(order.clone());
+        q.push(order.clone()); // a write is never merged with another
+        let order_of: Vec<Request> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order_of,
+            vec![
+                Request::Services,
+                order.clone(),
+                order,
+                Request::NetworkErrors(1),
+                Request::Stats(1)
+            ]
+        );
+        // Still running (popped, not done): not asked again.
+        q.push(Request::Services);
+        assert_eq!(q.pop(), None);
+        q.done(&Request::Services);
+        q.push(Request::Services);
+        assert_eq!(q.pop(), Some(Request::Services));
     }
 }

@@ -22,7 +22,6 @@ use crossterm::event::{Event, KeyEventKind};
 use futures::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
-use std::collections::VecDeque;
 use std::io;
 
 /// What the loop can be told from outside the app.
@@ -158,7 +157,14 @@ where
             Some(msg) = effects.next_msg() => msg,
             _ = timer => Msg::Tick,
         };
-        step(app, effects, msg);
+        // Whatever else has already arrived goes in the same batch and the same frame.
+        let mut batch = vec![msg];
+        while batch.len() < BATCH
+            && let Some(more) = effects.try_next_msg()
+        {
+            batch.push(more);
+        }
+        step_all(app, effects, batch);
         dirty = true;
     }
 }
@@ -166,13 +172,23 @@ where
 /// Feeds `msg` to the app and carries out what it asks, including the outcomes that are
 /// known at once (a copy, a file written), until nothing is left to do.
 pub fn step(app: &mut App, effects: &mut Effects, msg: Msg) {
-    let mut queue = VecDeque::from([msg]);
-    while let Some(msg) = queue.pop_front() {
-        for command in app.update(msg) {
-            queue.extend(effects.execute(command));
+    step_all(app, effects, vec![msg]);
+}
+
+/// [`step`] for a batch: the app handles all of it before working out what derives from
+/// it, once.
+pub fn step_all(app: &mut App, effects: &mut Effects, mut batch: Vec<Msg>) {
+    while !batch.is_empty() {
+        let commands = app.update_all(std::mem::take(&mut batch));
+        for command in commands {
+            batch.extend(effects.execute(command));
         }
     }
 }
+
+/// The most outcomes handled between two frames: a burst of thousands of answers is taken
+/// in batches, so keys are still answered (and the screen redrawn) in between.
+const BATCH: usize = 512;
 
 /// The messages the app takes from a terminal event; key releases and focus changes are
 /// dropped here so they cause no redraw.

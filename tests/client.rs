@@ -106,11 +106,7 @@ async fn every_read_endpoint_succeeds_and_decodes() {
         for list_type in IpListType::ALL {
             for format in IpListFormat::ALL {
                 let list = c.ip_list(s.service_id, list_type, format).await.unwrap();
-                assert!(
-                    !list.entries.is_empty(),
-                    "{} {list_type} {format}",
-                    s.service_id
-                );
+                assert!(list.count > 0, "{} {list_type} {format}", s.service_id);
                 assert_eq!(
                     list.skipped, 0,
                     "{} {list_type} {format}: {}",

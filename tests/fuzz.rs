@@ -59,11 +59,11 @@ fn requests() -> Vec<Request> {
         Request::Services,
         Request::UpdateService {
             service_id: 1001,
-            update: ServiceUpdate {
+            update: Box::new(ServiceUpdate {
                 setip: Some("203.0.113.9".into()),
                 update_list: true,
                 password: Some("pw".into()),
-            },
+            }),
         },
     ];
     for list_type in IpListType::ALL {
@@ -138,7 +138,7 @@ fn check_error(request: &Request, e: &ApiError) -> Result<(), TestCaseError> {
 fn check_decode(request: &Request, bytes: &[u8]) -> Result<(), TestCaseError> {
     match decode_body(request, bytes) {
         Ok(Response::IpList(list)) => {
-            for entry in &list.entries {
+            for entry in &list.entries() {
                 let _ = entry.to_url(list.list_type.scheme());
                 let _ = entry.host_port();
             }
@@ -560,7 +560,7 @@ fn ip_lists_of_any_text_in_every_format() {
                 let (entries, skipped) = iplist::parse_entries(format, &text);
                 prop_assert!(entries.len() + skipped <= text.len() + 1);
                 let list = IpList::parse(list_type.clone(), format.clone(), text.clone());
-                for entry in &list.entries {
+                for entry in &list.entries() {
                     let url = entry.to_url(list_type.scheme());
                     prop_assert!(url.starts_with(list_type.scheme()));
                 }

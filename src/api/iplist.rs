@@ -82,57 +82,75 @@ pub struct IpList {
     pub format: IpListFormat,
     /// The body exactly as the server sent it.
     pub raw: String,
-    pub entries: Vec<IpEntry>,
+    /// How many entries it holds.
+    pub count: usize,
     /// Lines or elements that could not be read as an entry.
     pub skipped: usize,
 }
 
 impl IpList {
+    /// Keeps the list as served and counts its entries. The entries themselves are read
+    /// again when needed ([`IpList::entries`], [`IpList::to_urls`]): held as parsed values
+    /// a 100,000-line list costs about four times its text in memory, and both uses are
+    /// one-off (a copy, a count shown once).
     pub fn parse(list_type: IpListType, format: IpListFormat, raw: String) -> Self {
-        let (entries, skipped) = parse_entries(&format, &raw);
+        let mut count = 0;
+        let skipped = visit_entries(&format, &raw, &mut |_| count += 1);
         Self {
             list_type,
             format,
             raw,
-            entries,
+            count,
             skipped,
         }
+    }
+
+    /// The entries, parsed from the list as served.
+    pub fn entries(&self) -> Vec<IpEntry> {
+        parse_entries(&self.format, &self.raw).0
     }
 
     /// One URL per line (see [`IpEntry::to_url`]); entries without credentials are written
     /// as `host:port`, which tools accept directly.
     pub fn to_urls(&self) -> String {
         let scheme = self.list_type.scheme();
-        let mut out = String::with_capacity(self.entries.len() * 48);
-        for e in &self.entries {
+        let mut out = String::with_capacity(self.count * 48);
+        visit_entries(&self.format, &self.raw, &mut |e| {
             if e.login.is_some() {
                 out.push_str(&e.to_url(scheme));
             } else {
                 out.push_str(&e.host_port());
             }
             out.push('\n');
-        }
+        });
         out
     }
 }
 
 /// Parses `raw` as `format`; returns the entries and how many pieces were skipped.
 pub fn parse_entries(format: &IpListFormat, raw: &str) -> (Vec<IpEntry>, usize) {
+    let mut entries = Vec::with_capacity(raw.len() / 32);
+    let skipped = visit_entries(format, raw, &mut |e| entries.push(e));
+    (entries, skipped)
+}
+
+/// Hands each entry of `raw` to `emit` as it is read, holding none of them; returns how
+/// many pieces were skipped.
+pub fn visit_entries(format: &IpListFormat, raw: &str, emit: &mut dyn FnMut(IpEntry)) -> usize {
     match format {
-        IpListFormat::Json => parse_json(raw),
-        IpListFormat::Csv => parse_csv(raw),
-        IpListFormat::Txt => parse_txt(raw),
+        IpListFormat::Json => parse_json(raw, emit),
+        IpListFormat::Csv => parse_csv(raw, emit),
+        IpListFormat::Txt => parse_txt(raw, emit),
         // An unknown format: guess from the first non-blank character.
         IpListFormat::Other(_) => match raw.trim_start().chars().next() {
-            Some('[') | Some('{') => parse_json(raw),
-            _ if raw.lines().next().is_some_and(|l| l.contains(',')) => parse_csv(raw),
-            _ => parse_txt(raw),
+            Some('[') | Some('{') => parse_json(raw, emit),
+            _ if raw.lines().next().is_some_and(|l| l.contains(',')) => parse_csv(raw, emit),
+            _ => parse_txt(raw, emit),
         },
     }
 }
 
-fn parse_txt(raw: &str) -> (Vec<IpEntry>, usize) {
-    let mut entries = Vec::with_capacity(raw.len() / 24);
+fn parse_txt(raw: &str, emit: &mut dyn FnMut(IpEntry)) -> usize {
     let mut skipped = 0;
     for line in raw.lines() {
         let line = line.trim();
@@ -140,11 +158,11 @@ fn parse_txt(raw: &str) -> (Vec<IpEntry>, usize) {
             continue;
         }
         match parse_line(line) {
-            Some(e) => entries.push(e),
+            Some(e) => emit(e),
             None => skipped += 1,
         }
     }
-    (entries, skipped)
+    skipped
 }
 
 /// `host:port`, `host:port:login:password`, `login:password@host:port`, or `host`.
@@ -208,12 +226,11 @@ struct Columns {
     password: Option<usize>,
 }
 
-fn parse_csv(raw: &str) -> (Vec<IpEntry>, usize) {
-    let mut entries = Vec::with_capacity(raw.len() / 24);
+fn parse_csv(raw: &str, emit: &mut dyn FnMut(IpEntry)) -> usize {
     let mut skipped = 0;
     let mut lines = raw.lines().map(str::trim).filter(|l| !l.is_empty());
     let Some(first) = lines.next() else {
-        return (entries, 0);
+        return 0;
     };
     let sep = [',', ';', '\t']
         .into_iter()
@@ -241,7 +258,7 @@ fn parse_csv(raw: &str) -> (Vec<IpEntry>, usize) {
             csv_entry(&cells, columns)
         };
         match parsed {
-            Some(e) => entries.push(e),
+            Some(e) => emit(e),
             None => skipped += 1,
         }
     };
@@ -249,7 +266,7 @@ fn parse_csv(raw: &str) -> (Vec<IpEntry>, usize) {
         row(first);
     }
     lines.for_each(row);
-    (entries, skipped)
+    skipped
 }
 
 fn header_columns(line: &str, sep: char) -> Option<Columns> {
@@ -290,20 +307,25 @@ fn csv_entry(cells: &[&str], c: Columns) -> Option<IpEntry> {
     valid_host(host).then(|| entry(host, port, get(c.login), get(c.password)))
 }
 
-fn parse_json(raw: &str) -> (Vec<IpEntry>, usize) {
-    let mut entries = Vec::new();
+fn parse_json(raw: &str, emit: &mut dyn FnMut(IpEntry)) -> usize {
     let mut skipped = 0;
     let body = raw.trim();
-    if body.starts_with('[')
-        && let Ok(items) = serde_json::from_str::<Vec<JsonEntry>>(body)
-    {
-        for item in items {
-            match item.0 {
-                Some(e) => entries.push(e),
-                None => skipped += 1,
-            }
+    // A valid array is read element by element, holding none; it is checked first, so a
+    // broken one falls through to the forgiving reader below without having emitted
+    // anything twice.
+    if body.starts_with('[') && serde_json::from_str::<de::IgnoredAny>(body).is_ok() {
+        let mut de = serde_json::Deserializer::from_str(body);
+        if de::DeserializeSeed::deserialize(
+            EachEntry {
+                emit,
+                skipped: &mut skipped,
+            },
+            &mut de,
+        )
+        .is_ok()
+        {
+            return skipped;
         }
-        return (entries, skipped);
     }
     // Not a valid array: read value after value, skipping the commas, brackets and white
     // space between them, and resynchronise at the next line after a broken value.
@@ -316,7 +338,7 @@ fn parse_json(raw: &str) -> (Vec<IpEntry>, usize) {
         let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<JsonEntry>();
         match stream.next() {
             Some(Ok(JsonEntry(Some(e)))) => {
-                entries.push(e);
+                emit(e);
                 rest = &rest[stream.byte_offset()..];
             }
             Some(Ok(JsonEntry(None))) => {
@@ -332,7 +354,38 @@ fn parse_json(raw: &str) -> (Vec<IpEntry>, usize) {
             }
         }
     }
-    (entries, skipped)
+    skipped
+}
+
+/// Reads a JSON array, handing each entry to `emit` as it is read.
+struct EachEntry<'a> {
+    emit: &'a mut dyn FnMut(IpEntry),
+    skipped: &'a mut usize,
+}
+
+impl<'de> de::DeserializeSeed<'de> for EachEntry<'_> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for EachEntry<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of IP-list entries")
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(JsonEntry(entry)) = seq.next_element()? {
+            match entry {
+                Some(e) => (self.emit)(e),
+                None => *self.skipped += 1,
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One element of a JSON IP list: an object or a `host:port…` string; `None` where it is

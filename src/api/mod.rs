@@ -271,7 +271,7 @@ impl ApiClient {
         }
         let request = Request::UpdateService {
             service_id,
-            update: update.clone(),
+            update: Box::new(update.clone()),
         };
         let bytes = self
             .send(
@@ -295,7 +295,8 @@ impl ApiClient {
             format: format.clone(),
         };
         let bytes = self.send(&request, None).await?;
-        Ok(parse_ip_list(list_type, format, &bytes))
+        // The body's own buffer becomes the list's text: a list can be megabytes.
+        Ok(parse_ip_list(list_type, format, Vec::from(bytes)))
     }
 
     async fn get_json<T: DeserializeOwned>(&self, request: &Request) -> Result<T, ApiError> {
@@ -404,7 +405,13 @@ impl ApiClient {
         let announced_too_large = response
             .content_length()
             .is_some_and(|n| n > MAX_BODY as u64);
-        let mut body = bytes::BytesMut::new();
+        // Sized once when the length is announced, so a large list is not copied while
+        // the buffer doubles.
+        let mut body = bytes::BytesMut::with_capacity(
+            response
+                .content_length()
+                .map_or(0, |n| n.min(MAX_BODY as u64) as usize),
+        );
         let mut too_large = announced_too_large && status.is_success();
         while !too_large {
             match response.chunk().await {
@@ -545,7 +552,7 @@ pub fn decode_body(request: &Request, bytes: &[u8]) -> Result<Response, ApiError
         }
         Request::IpList {
             list_type, format, ..
-        } => Response::IpList(parse_ip_list(list_type, format, bytes)),
+        } => Response::IpList(parse_ip_list(list_type, format, bytes.to_vec())),
     })
 }
 
@@ -589,8 +596,8 @@ fn decode_update(
     Ok(result)
 }
 
-fn parse_ip_list(list_type: &IpListType, format: &IpListFormat, bytes: &[u8]) -> IpList {
-    let raw = String::from_utf8(bytes.to_vec())
+fn parse_ip_list(list_type: &IpListType, format: &IpListFormat, bytes: Vec<u8>) -> IpList {
+    let raw = String::from_utf8(bytes)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     IpList::parse(list_type.clone(), format.clone(), raw)
 }

@@ -18,7 +18,10 @@ macro_rules! wire_enum {
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub enum $name {
             $($variant,)+
-            Other(String),
+            /// A value the spec does not list, as sent. Boxed `str` rather than `String`:
+            /// every request and row carries these enums, and the rare other value should
+            /// not make them all wider.
+            Other(Box<str>),
         }
 
         impl $name {
@@ -28,13 +31,13 @@ macro_rules! wire_enum {
             pub fn as_str(&self) -> &str {
                 match self {
                     $($name::$variant => $wire,)+
-                    $name::Other(s) => s,
+                    $name::Other(s) => s.as_ref(),
                 }
             }
 
             pub fn parse(s: &str) -> Self {
                 $(if s.eq_ignore_ascii_case($wire) { return $name::$variant; })+
-                $name::Other(s.to_owned())
+                $name::Other(s.into())
             }
         }
 
@@ -131,25 +134,25 @@ wire_enum!(
 
 impl Default for ProductType {
     fn default() -> Self {
-        ProductType::Other(String::new())
+        ProductType::Other("".into())
     }
 }
 
 impl Default for ServiceStatus {
     fn default() -> Self {
-        ServiceStatus::Other(String::new())
+        ServiceStatus::Other("".into())
     }
 }
 
 impl Default for InvoiceStatus {
     fn default() -> Self {
-        InvoiceStatus::Other(String::new())
+        InvoiceStatus::Other("".into())
     }
 }
 
 impl Default for BillingCycle {
     fn default() -> Self {
-        BillingCycle::Other(String::new())
+        BillingCycle::Other("".into())
     }
 }
 

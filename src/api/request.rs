@@ -41,7 +41,8 @@ pub enum Request {
     /// 15: PUT /api/service/{id}
     UpdateService {
         service_id: u64,
-        update: ServiceUpdate,
+        /// Boxed to keep every `Request` small: thousands are queued at a time.
+        update: Box<ServiceUpdate>,
     },
     /// 16: GET /api/iplist/{typel}/{formatl}/{id}
     IpList {

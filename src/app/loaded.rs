@@ -249,7 +249,8 @@ impl App {
                 map.entry(id)
                     .or_default()
                     .finish(expect(result, as_addresses), now);
-                self.rebuild_network();
+                // Rebuilt once the burst is handled (rebuild_shown), not per answer.
+                self.network_dirty = true;
                 true
             }
             (Request::Products | Request::ProductsOrderedBy(_), result) => {

@@ -280,20 +280,17 @@ impl App {
     }
 
     pub fn update(&mut self, msg: Msg) -> Vec<Command> {
+        self.update_all([msg])
+    }
+
+    /// Several messages at once (a burst of results): each is handled in turn, and what
+    /// derives from the whole state (the rows of the tab on screen, the selection's
+    /// detail) is worked out once at the end, so 20,000 per-service answers cost one
+    /// rebuild of the Network rows rather than 20,000.
+    pub fn update_all(&mut self, msgs: impl IntoIterator<Item = Msg>) -> Vec<Command> {
         let mut out = Vec::new();
-        match msg {
-            Msg::Key(key) => self.on_key(key, &mut out),
-            Msg::Mouse(mouse) => self.on_mouse(mouse, &mut out),
-            Msg::Paste(text) => self.on_paste(&text),
-            Msg::Resize(w, h) => {
-                self.size = (w, h);
-                self.update_pages();
-            }
-            Msg::Tick => self.on_tick(&mut out),
-            Msg::Loaded(request, result) => self.on_loaded(request, result, &mut out),
-            Msg::Copied { what, result } => self.on_copied(what, result),
-            Msg::Written { path, result } => self.on_written(path, result),
-            Msg::MyIp(result) => self.on_my_ip(result),
+        for msg in msgs {
+            self.handle(msg, &mut out);
         }
         self.rebuild_shown();
         self.fetch_for_selection(&mut out);
@@ -302,6 +299,23 @@ impl App {
             out.push(Command::Quit);
         }
         out
+    }
+
+    fn handle(&mut self, msg: Msg, out: &mut Vec<Command>) {
+        match msg {
+            Msg::Key(key) => self.on_key(key, out),
+            Msg::Mouse(mouse) => self.on_mouse(mouse, out),
+            Msg::Paste(text) => self.on_paste(&text),
+            Msg::Resize(w, h) => {
+                self.size = (w, h);
+                self.update_pages();
+            }
+            Msg::Tick => self.on_tick(out),
+            Msg::Loaded(request, result) => self.on_loaded(request, result, out),
+            Msg::Copied { what, result } => self.on_copied(what, result),
+            Msg::Written { path, result } => self.on_written(path, result),
+            Msg::MyIp(result) => self.on_my_ip(result),
+        }
     }
 
     /// When the loop must send [`Msg::Tick`] next: the earliest auto-refresh due, the next

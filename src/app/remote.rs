@@ -22,7 +22,9 @@ pub enum Remote<T> {
     Ready { value: T, at: DateTime<Utc> },
     /// The last request failed at `at`; `last_good` is shown, marked stale.
     Failed {
-        error: ApiError,
+        /// Boxed: an error is rare and large, and a dashboard holds one `Remote` per
+        /// service and endpoint.
+        error: Box<ApiError>,
         at: DateTime<Utc>,
         last_good: Option<Stamped<T>>,
     },
@@ -68,7 +70,7 @@ impl<T> Remote<T> {
 
     pub fn error(&self) -> Option<&ApiError> {
         match self {
-            Remote::Failed { error, .. } => Some(error),
+            Remote::Failed { error, .. } => Some(error.as_ref()),
             _ => None,
         }
     }
@@ -124,7 +126,7 @@ impl<T> Remote<T> {
             Err(error) => {
                 let last_good = self.take_last_good();
                 *self = Remote::Failed {
-                    error,
+                    error: Box::new(error),
                     at,
                     last_good,
                 };

@@ -123,9 +123,7 @@ async fn products(State(shared): Shr) -> Response {
 
 async fn products_ordered(State(shared): Shr, path: Id) -> Response {
     let store = shared.store();
-    let field = path.map_or(SortField::Other(String::new()), |Path(f)| {
-        SortField::parse(&f)
-    });
+    let field = path.map_or(SortField::Other("".into()), |Path(f)| SortField::parse(&f));
     let sorted = store
         .products_by(&field)
         .ok_or(Failure::Generic)

@@ -38,7 +38,7 @@ pub async fn iplist(s: &mut Session<'_>, a: &IplistArgs) -> Printed {
             Ok(()) => Ok(format!(
                 "Wrote {} ({} entries, {list_type}/{})\n",
                 path.display(),
-                list.entries.len(),
+                list.count,
                 a.format
             )),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(exists(path)),

@@ -89,10 +89,10 @@ impl BindIpForm {
                 self.error = None;
                 let request = Request::UpdateService {
                     service_id: self.service_id,
-                    update: ServiceUpdate {
+                    update: Box::new(ServiceUpdate {
                         setip: Some(ip.to_string()),
                         ..ServiceUpdate::default()
-                    },
+                    }),
                 };
                 self.request = Some(request.clone());
                 self.state = FormState::Submitting;

@@ -218,7 +218,7 @@ impl IpListForm {
 
 /// `25 entries` (and how many lines could not be read, if any).
 pub fn entries_label(list: &IpList) -> String {
-    let n = list.entries.len();
+    let n = list.count;
     let mut label = format!(
         "{} {}",
         crate::ui::text::count(n as u64),
@@ -272,7 +272,7 @@ impl App {
                     Action::Top => view.top = 0,
                     Action::Bottom => view.scroll(isize::MAX, page),
                     Action::Copy | Action::CopyUrls => {
-                        let count = view.list.entries.len();
+                        let count = view.list.count;
                         let n = format!(
                             "{} {}",
                             crate::ui::text::count(count as u64),

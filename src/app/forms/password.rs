@@ -91,10 +91,10 @@ impl PasswordForm {
         self.error = None;
         let request = Request::UpdateService {
             service_id: self.service_id,
-            update: ServiceUpdate {
+            update: Box::new(ServiceUpdate {
                 password: Some(Secret::new(self.new.value())),
                 ..ServiceUpdate::default()
-            },
+            }),
         };
         self.request = Some(request.clone());
         self.state = FormState::Submitting;

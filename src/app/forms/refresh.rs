@@ -31,10 +31,10 @@ impl RefreshForm {
     pub fn request(&self) -> Request {
         Request::UpdateService {
             service_id: self.service_id,
-            update: ServiceUpdate {
+            update: Box::new(ServiceUpdate {
                 update_list: true,
                 ..ServiceUpdate::default()
-            },
+            }),
         }
     }
 

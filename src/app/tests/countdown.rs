@@ -11,10 +11,10 @@ use crossterm::event::KeyCode;
 fn refresh_request(id: u64) -> Request {
     Request::UpdateService {
         service_id: id,
-        update: ServiceUpdate {
+        update: Box::new(ServiceUpdate {
             update_list: true,
             ..ServiceUpdate::default()
-        },
+        }),
     }
 }
 

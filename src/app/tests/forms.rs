@@ -276,10 +276,10 @@ fn bind_checks_the_address_then_sends_it() {
     let sent = writes(&h.code(KeyCode::Enter));
     let expected = Request::UpdateService {
         service_id: 5001,
-        update: ServiceUpdate {
+        update: Box::new(ServiceUpdate {
             setip: Some("198.51.100.23".into()),
             ..ServiceUpdate::default()
-        },
+        }),
     };
     assert_eq!(sent, vec![expected.clone()]);
     assert!(h.code(KeyCode::Enter).is_empty());
