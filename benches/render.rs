@@ -31,10 +31,13 @@ type Case = (&'static str, char, fn(u64, (u16, u16)) -> App);
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("render");
     group.sample_size(30);
-    let cases: [Case; 3] = [
+    let cases: [Case; 5] = [
         ("services", '1', with_services),
         ("products", '2', with_products),
         ("invoices", '3', with_invoices),
+        ("network", '4', with_network_rows),
+        // The IP-list view is a popup: the tab key under it changes nothing.
+        ("ip-list view", '\0', with_ip_list),
     ];
     for (name, key, build) in cases {
         let mut small = build(100, SIZE);

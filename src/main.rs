@@ -27,14 +27,18 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(async move {
+    let code = runtime.block_on(async move {
         match &cli.command {
             Some(Command::Sandbox(args)) => sandbox(&cli, args).await,
             Some(Command::Config(command)) => proxydash::config::command::run(&cli, command),
             Some(command) => proxydash::script::run(&cli, command).await,
             None => proxydash::dashboard::run(&cli).await,
         }
-    })
+    });
+    // The answer is decided and the terminal restored: a request or lookup still blocked
+    // in the runtime (a dead network, a hung-up terminal) must not keep the process alive.
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    code
 }
 
 async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {

@@ -73,3 +73,51 @@ pub fn report(name: &str, value: f64, target: &str, pass: bool) {
         if pass { "PASS" } else { "MISS" }
     );
 }
+
+/// An app on the Network tab with `n` proxy servers in error, ten per service.
+pub fn with_network_rows(n: u64, size: (u16, u16)) -> App {
+    let services = n.div_ceil(10);
+    let mut app = with_services(services, size);
+    for id in 1..=services {
+        let addresses = (0..10)
+            .map(|i| format!("198.18.{}.{}", id % 250, i))
+            .collect();
+        app.update(Msg::Loaded(
+            Request::NetworkErrors(id),
+            Ok(Response::NetworkErrors(addresses)),
+        ));
+    }
+    app
+}
+
+/// An app showing the IP-list view of service 1 with `n` lines.
+pub fn with_ip_list(n: u64, size: (u16, u16)) -> App {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use proxydash::api::{IpList, IpListFormat, IpListType};
+    use proxydash::app::Command;
+    let mut app = with_services(10, size);
+    let key = |code| Msg::Key(KeyEvent::new(code, KeyModifiers::NONE));
+    app.update(key(KeyCode::Char('i')));
+    let request = app
+        .update(key(KeyCode::Enter))
+        .into_iter()
+        .find_map(|c| match c {
+            Command::Fetch(r @ Request::IpList { .. }) => Some(r),
+            _ => None,
+        })
+        .expect("Enter in the chooser fetches the list");
+    let raw: String = (0..n)
+        .map(|i| {
+            format!(
+                "198.18.{}.{}:8080:user{}:pw{}\n",
+                i / 250 % 256,
+                i % 250,
+                i % 1000,
+                i % 1000
+            )
+        })
+        .collect();
+    let list = IpList::parse(IpListType::HttpAuth, IpListFormat::Txt, raw);
+    app.update(Msg::Loaded(request, Ok(Response::IpList(list))));
+    app
+}

@@ -16,8 +16,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let (summary_area, pane) = layout::network(body);
     let net = app.network();
     let services = app.services();
-    let ids = services.ids();
-    let s = net.summary(&ids);
+    let s = net.summary;
 
     let mut summary = vec![
         Span::raw(format!(
@@ -53,14 +52,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let view = &net.table;
     // A per-service list whose refresh failed keeps its last good rows: mark the pane stale
     // from the oldest of them, as the other tabs do for their own data.
-    let stale_since = ids
-        .iter()
-        .flat_map(|id| [net.errors.get(id), net.inactive.get(id)])
-        .flatten()
-        .filter(|r| r.error().is_some())
-        .filter_map(|r| r.stamped().map(|(_, at)| at))
-        .min();
-    let fresh = match stale_since {
+    let fresh = match s.stale_since {
         Some(at) => Freshness::Stale(at),
         None => services.list.freshness(),
     };
@@ -83,7 +75,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             &crate::api::Request::Services,
             "services",
         )
-    } else if ids.is_empty() {
+    } else if services.rows().is_empty() {
         Some((
             "No services, so no proxy servers to check.".to_owned(),
             theme.dim,

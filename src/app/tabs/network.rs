@@ -3,6 +3,7 @@
 
 use crate::app::remote::Remote;
 use crate::app::table::{TableView, search_key};
+use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
@@ -34,6 +35,8 @@ pub struct NetworkTab {
     pub inactive: HashMap<u64, Remote<Vec<String>>>,
     pub rows: Vec<ServerRow>,
     pub table: TableView,
+    /// The summary line, worked out with the rows (not per frame: it reads every service).
+    pub summary: NetworkSummary,
 }
 
 /// The summary line's numbers.
@@ -48,6 +51,8 @@ pub struct NetworkSummary {
     pub loading: usize,
     /// Requests that failed (the status line says why).
     pub failed: usize,
+    /// The oldest data still shown from a per-service list whose refresh failed.
+    pub stale_since: Option<DateTime<Utc>>,
 }
 
 impl NetworkTab {
@@ -62,7 +67,7 @@ impl NetworkTab {
         self.table.selected_row().and_then(|i| self.rows.get(i))
     }
 
-    pub fn summary(&self, service_ids: &[u64]) -> NetworkSummary {
+    fn compute_summary(&self, service_ids: &[u64]) -> NetworkSummary {
         let mut s = NetworkSummary {
             services: service_ids.len(),
             ..Default::default()
@@ -78,6 +83,11 @@ impl NetworkTab {
             for r in [e, i].into_iter().flatten() {
                 s.loading += usize::from(r.is_loading());
                 s.failed += usize::from(r.error().is_some());
+                if r.error().is_some()
+                    && let Some((_, at)) = r.stamped()
+                {
+                    s.stale_since = Some(s.stale_since.map_or(at, |t| t.min(at)));
+                }
             }
         }
         s
@@ -111,6 +121,7 @@ impl NetworkTab {
         let ids = rows.iter().map(row_id).collect();
         self.rows = rows;
         self.table.set_rows(keys, ids);
+        self.summary = self.compute_summary(service_ids);
     }
 }
 
