@@ -28,6 +28,7 @@
 
 pub mod error;
 pub mod iplist;
+pub mod ipv4;
 pub mod lenient;
 pub mod model;
 pub mod request;

@@ -126,21 +126,9 @@ fn decode_password(encoded: &str) -> Option<String> {
     usable.then_some(password)
 }
 
-/// A strict dotted quad (see the module docs).
+/// A strict dotted quad: the API's rule ([`crate::api::ipv4`]).
 pub fn parse_ipv4(s: &str) -> Option<Ipv4Addr> {
-    let mut octets = [0u8; 4];
-    let mut parts = s.split('.');
-    for octet in &mut octets {
-        let part = parts.next()?;
-        let well_formed = (1..=3).contains(&part.len())
-            && part.bytes().all(|b| b.is_ascii_digit())
-            && !(part.len() > 1 && part.starts_with('0'));
-        if !well_formed {
-            return None;
-        }
-        *octet = part.parse().ok()?;
-    }
-    parts.next().is_none().then(|| Ipv4Addr::from(octets))
+    crate::api::ipv4::parse_ipv4(s).ok()
 }
 
 /// A path ID: decimal digits only (`"12"`, not `"+12"`, `" 12"` or `"1e3"`).

@@ -5,22 +5,9 @@ use super::Failure;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::net::Ipv4Addr;
 
-/// A strict dotted quad: four decimal octets 0–255, no leading zeros (`01.2.3.4` would be
-/// octal to `inet_aton`), no spaces, no other notation. The same rule the sandbox applies.
+/// The API's strict dotted quad ([`crate::api::ipv4`]).
 pub fn ipv4(text: &str) -> Option<Ipv4Addr> {
-    let mut octets = [0u8; 4];
-    let mut parts = text.split('.');
-    for octet in &mut octets {
-        let part = parts.next()?;
-        let well_formed = (1..=3).contains(&part.len())
-            && part.bytes().all(|b| b.is_ascii_digit())
-            && !(part.len() > 1 && part.starts_with('0'));
-        if !well_formed {
-            return None;
-        }
-        *octet = part.parse().ok()?;
-    }
-    parts.next().is_none().then(|| Ipv4Addr::from(octets))
+    crate::api::ipv4::parse_ipv4(text).ok()
 }
 
 /// [`ipv4`], or the usage error that names the bad value.

@@ -11,8 +11,8 @@
 //! On a ppr service `b` opens nothing and the status line says why; while the service's
 //! type is unknown (its detail is loading) it says to try again.
 
-use super::validate::parse_ipv4;
 use super::{FormState, TextField, failure, update_message};
+use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, ProductType, Request, Response, ServiceUpdate};
 use crate::app::keymap::Action;
 use crate::app::popup::{Popup, PopupKind};

@@ -24,7 +24,6 @@ pub mod iplist;
 pub mod order;
 pub mod password;
 pub mod refresh;
-pub mod validate;
 
 pub use field::TextField;
 

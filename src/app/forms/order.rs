@@ -19,8 +19,8 @@
 //!   billing) are re-read so the user can see whether the order went through, and the
 //!   next confirmation warns before ordering again.
 
-use super::validate::parse_ipv4;
 use super::{FormState, TextField, failure};
+use crate::api::ipv4::parse_ipv4;
 use crate::api::{
     ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response, Unprocessable,
 };

@@ -1,5 +1,8 @@
-//! Checks a form makes before it sends anything, so a mistake is shown beside the field
-//! instead of costing a round trip.
+//! The IPv4 rule of `setip` (spec 4.1 and 4.3): a strict dotted quad, four decimal octets
+//! 0–255 with no leading zeros (`01.2.3.4` would be octal to `inet_aton`), no spaces, no
+//! other notation. One rule for the whole program: the forms check it before sending (and
+//! say why beside the field), the scripting commands before sending, and the sandbox
+//! answers `Invalid IPv4 format` by it.
 
 use std::fmt;
 use std::net::Ipv4Addr;
