@@ -1,0 +1,191 @@
+//! Bodies to values: what the client makes of a 2xx answer for each endpoint, and of a
+//! non-2xx answer (the cases of spec section 7). Pure functions of the bytes, so tests
+//! and fuzzing feed them anything without a server.
+
+use super::iplist::IpList;
+use super::model::*;
+use super::{ApiError, Request, Response, Unprocessable, error, lenient};
+use reqwest::StatusCode;
+use serde::de::DeserializeOwned;
+
+/// An address of endpoints 8 and 9: a string, or a number, or an object naming the address
+/// under `ip`/`address`/`host` (the element shape is only "IP addresses" in the spec).
+struct Address(String);
+
+impl<'de> serde::Deserialize<'de> for Address {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) => Ok(Address(s)),
+            serde_json::Value::Object(m) => ["ip", "address", "host", "ip_address"]
+                .iter()
+                .find_map(|k| {
+                    m.get(*k)
+                        .and_then(|v| v.as_str())
+                        .map(|s| Address(s.to_owned()))
+                })
+                .ok_or_else(|| serde::de::Error::custom("an object without an address")),
+            other => Err(serde::de::Error::custom(format!(
+                "expected an IP address, got {other}"
+            ))),
+        }
+    }
+}
+
+/// What the client makes of a 2xx body for `request`: exactly the decoding its typed
+/// methods use, as one pure function, so tests can feed it any bytes without a server.
+pub fn decode_body(request: &Request, bytes: &[u8]) -> Result<Response, ApiError> {
+    Ok(match request {
+        Request::Clients => Response::Clients(decode_list(request, bytes)?),
+        Request::Stats(_) => Response::Stats(decode_list(request, bytes)?),
+        Request::Rate(_) => Response::Rate(decode_list(request, bytes)?),
+        Request::Product(_) => Response::Product(decode(request, bytes)?),
+        Request::Order { .. } => Response::Order(decode(request, bytes)?),
+        Request::Products | Request::ProductsOrderedBy(_) => {
+            Response::Products(decode_list(request, bytes)?)
+        }
+        Request::NetworkErrors(_) => Response::NetworkErrors(decode_addresses(request, bytes)?),
+        Request::NetworkInactive(_) => Response::NetworkInactive(decode_addresses(request, bytes)?),
+        Request::Credit => Response::Credit(decode(request, bytes)?),
+        Request::Invoices => Response::Invoices(decode_list(request, bytes)?),
+        Request::Invoice(_) => Response::Invoice(decode_list(request, bytes)?),
+        Request::Service(_) => Response::Service(decode(request, bytes)?),
+        Request::Services => Response::Services(decode_list(request, bytes)?),
+        Request::UpdateService { update, .. } => {
+            Response::Update(decode_update(request, update, bytes)?)
+        }
+        Request::IpList {
+            list_type, format, ..
+        } => Response::IpList(parse_ip_list(list_type, format, bytes.to_vec())),
+    })
+}
+
+pub(super) fn decode<T: DeserializeOwned>(request: &Request, bytes: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes).map_err(|e| decode_error(request, bytes, e))
+}
+
+/// A list, leniently (see [`lenient::vec`]), and nothing after it.
+pub(super) fn decode_list<T: DeserializeOwned>(
+    request: &Request,
+    bytes: &[u8],
+) -> Result<Vec<T>, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    lenient::vec(&mut de)
+        .and_then(|v| de.end().map(|_| v))
+        .map_err(|e| decode_error(request, bytes, e))
+}
+
+pub(super) fn decode_addresses(request: &Request, bytes: &[u8]) -> Result<Vec<String>, ApiError> {
+    Ok(decode_list::<Address>(request, bytes)?
+        .into_iter()
+        .map(|a| a.0)
+        .collect())
+}
+
+/// The answer to a PUT; one that confirms none of the requested operations is a decode
+/// error, since the caller cannot tell what was done.
+pub(super) fn decode_update(
+    request: &Request,
+    update: &ServiceUpdate,
+    bytes: &[u8],
+) -> Result<UpdateResult, ApiError> {
+    let result: UpdateResult = decode(request, bytes)?;
+    let asked = update.setip.is_some() || update.update_list || update.password.is_some();
+    if asked && result.messages().is_empty() {
+        return Err(ApiError::Decode {
+            endpoint: endpoint_name(request),
+            detail: format!(
+                "the answer confirms none of the requested changes: {}",
+                error::excerpt(&String::from_utf8_lossy(bytes), 80)
+            ),
+        });
+    }
+    Ok(result)
+}
+
+pub(super) fn parse_ip_list(
+    list_type: &IpListType,
+    format: &IpListFormat,
+    bytes: Vec<u8>,
+) -> IpList {
+    let raw = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    IpList::parse(list_type.clone(), format.clone(), raw)
+}
+
+pub(super) fn decode_error(request: &Request, bytes: &[u8], e: serde_json::Error) -> ApiError {
+    let detail = if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        "empty body".to_owned()
+    } else if e.is_eof() {
+        "the body ends early (truncated)".to_owned()
+    } else if e.is_syntax() {
+        format!(
+            "not JSON: {}",
+            error::excerpt(&String::from_utf8_lossy(bytes), 80)
+        )
+    } else {
+        e.to_string()
+    };
+    ApiError::Decode {
+        endpoint: endpoint_name(request),
+        detail,
+    }
+}
+
+/// The endpoint's path pattern as the spec writes it, for decode errors.
+pub(super) fn endpoint_name(request: &Request) -> &'static str {
+    match request {
+        Request::Clients => "/api/clients",
+        Request::Stats(_) => "/api/stats/{id}",
+        Request::Rate(_) => "/api/rate/{id}",
+        Request::Product(_) | Request::Order { .. } => "/api/product/{pid}",
+        Request::Products => "/api/products",
+        Request::ProductsOrderedBy(_) => "/api/products/orderby/{field}",
+        Request::NetworkErrors(_) => "/api/networkstatus/errors/{id}",
+        Request::NetworkInactive(_) => "/api/networkstatus/inactive/{id}",
+        Request::Credit => "/api/billing/credit",
+        Request::Invoices => "/api/billing/invoices",
+        Request::Invoice(_) => "/api/billing/invoice/{id}",
+        Request::Service(_) | Request::UpdateService { .. } => "/api/service/{id}",
+        Request::Services => "/api/services",
+        Request::IpList { .. } => "/api/iplist/{typel}/{formatl}/{id}",
+    }
+}
+
+/// Maps a non-2xx answer to its case of spec section 7.
+pub fn status_error(status: StatusCode, body: &[u8], retry_after: Option<u64>) -> ApiError {
+    let text = String::from_utf8_lossy(body);
+    let json_error = serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v.get("error").and_then(|e| e.as_str()).map(str::to_owned));
+    match (status.as_u16(), json_error) {
+        (401, _) => ApiError::Unauthenticated,
+        (400, Some(message)) if message.to_ascii_lowercase().contains("clientid not found") => {
+            ApiError::ClientIdNotFound { message }
+        }
+        (400, None) if text.trim() == "Invalid Authorization header" => {
+            ApiError::InvalidAuthorizationHeader
+        }
+        (400, None) if text.trim() == "Invalid credentials format" => {
+            ApiError::InvalidCredentialsFormat
+        }
+        (422, Some(message)) => ApiError::Unprocessable {
+            kind: Unprocessable::classify(&message),
+            message,
+        },
+        (429, Some(message)) if message.contains("Next update possible") => ApiError::Throttled {
+            next_possible: parse_next_possible(&message),
+            message,
+        },
+        (status, json) => ApiError::Http {
+            status,
+            excerpt: error::excerpt(json.as_deref().unwrap_or(&text), 120),
+            retry_after,
+        },
+    }
+}
+
+/// The `YYYY-MM-DD HH:MM:SS` after `Next update possible:` in a 429 message.
+pub fn parse_next_possible(message: &str) -> Option<chrono::NaiveDateTime> {
+    let after = message.split("possible:").nth(1)?.trim();
+    lenient::parse_datetime(after.get(..19).unwrap_or(after))
+}

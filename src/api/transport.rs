@@ -1,0 +1,250 @@
+//! Sending one request: the attempts, the backoff between GET attempts, reading the body
+//! within [`super::MAX_BODY`], mapping failures to [`ApiError`], and the redirect policy.
+//! The rules are in the module docs of [`super`].
+
+use super::decode::{endpoint_name, status_error};
+use super::{ApiClient, ApiError, MAX_BODY, RETRY_AFTER_CAP, Request, error};
+use reqwest::header::RETRY_AFTER;
+use reqwest::{Method, Url};
+use std::time::{Duration, Instant};
+
+impl ApiClient {
+    /// Sends `request` and returns the body of a 2xx answer; GETs are retried as the module
+    /// docs say, writes never.
+    pub(super) async fn send(
+        &self,
+        request: &Request,
+        body: Option<Vec<u8>>,
+    ) -> Result<bytes::Bytes, ApiError> {
+        let method = match request.method() {
+            "POST" => Method::POST,
+            "PUT" => Method::PUT,
+            _ => Method::GET,
+        };
+        let url = self.url(request);
+        let attempts = if request.is_write() {
+            1
+        } else {
+            self.retries + 1
+        };
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let started = Instant::now();
+            let mut builder = self.http.request(method.clone(), url.clone());
+            if let Some(body) = &body {
+                builder = builder.body(body.clone());
+            }
+            let result = self.exchange(builder, request, &url).await;
+            log_exchange(request, attempt, started.elapsed(), &result);
+            match result {
+                Err(e) if attempt < attempts && retryable(&e) => {
+                    match self.backoff_for(attempt, &e) {
+                        Some(wait) => tokio::time::sleep(wait).await,
+                        None => return Err(e),
+                    }
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// How long to wait before the next attempt; `None`: do not retry (the server asked
+    /// for a longer pause than [`RETRY_AFTER_CAP`]).
+    fn backoff_for(&self, attempt: u32, error: &ApiError) -> Option<Duration> {
+        if let ApiError::Http {
+            retry_after: Some(secs),
+            ..
+        } = error
+        {
+            let asked = Duration::from_secs(*secs);
+            return (asked <= RETRY_AFTER_CAP).then_some(asked);
+        }
+        let base = self.backoff.saturating_mul(1 << (attempt - 1).min(6));
+        let jitter = base.mul_f64(fastrand::f64() * 0.5);
+        Some((base + jitter).min(RETRY_AFTER_CAP))
+    }
+
+    async fn exchange(
+        &self,
+        builder: reqwest::RequestBuilder,
+        request: &Request,
+        url: &Url,
+    ) -> Result<bytes::Bytes, ApiError> {
+        let mut response = builder
+            .send()
+            .await
+            .map_err(|e| self.transport_error(e, url))?;
+        let status = response.status();
+        let retry_after = response
+            .headers()
+            .get(RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        // A redirect still here was refused by the redirect policy (another origin).
+        let location = status
+            .is_redirection()
+            .then(|| response.headers().get(reqwest::header::LOCATION))
+            .flatten()
+            .and_then(|v| v.to_str().ok())
+            .map(|to| {
+                url.join(to)
+                    .map(|to| display_url(&to))
+                    .unwrap_or_else(|_| error::excerpt(to, 120))
+            });
+        // Read at most MAX_BODY: an endless or enormous answer is an error, not a process
+        // that runs out of memory.
+        let announced_too_large = response
+            .content_length()
+            .is_some_and(|n| n > MAX_BODY as u64);
+        // Sized once when the length is announced, so a large list is not copied while
+        // the buffer doubles.
+        let mut body = bytes::BytesMut::with_capacity(
+            response
+                .content_length()
+                .map_or(0, |n| n.min(MAX_BODY as u64) as usize),
+        );
+        let mut too_large = announced_too_large && status.is_success();
+        while !too_large {
+            match response.chunk().await {
+                Ok(Some(chunk)) if body.len() + chunk.len() > MAX_BODY => too_large = true,
+                Ok(Some(chunk)) => body.extend_from_slice(&chunk),
+                Ok(None) => break,
+                Err(e) => return Err(self.transport_error(e, url)),
+            }
+        }
+        let bytes = body.freeze();
+        if status.is_success() {
+            if too_large {
+                return Err(ApiError::Decode {
+                    endpoint: endpoint_name(request),
+                    detail: format!("the answer is larger than {} MiB", MAX_BODY >> 20),
+                });
+            }
+            return Ok(bytes);
+        }
+        Err(
+            match (status_error(status, &bytes, retry_after), location) {
+                (
+                    ApiError::Http {
+                        status,
+                        retry_after,
+                        ..
+                    },
+                    Some(to),
+                ) => ApiError::Http {
+                    status,
+                    excerpt: format!(
+                        "redirected to {to}, not followed: the token goes to {} only",
+                        display_origin(url)
+                    ),
+                    retry_after,
+                },
+                (e, _) => e,
+            },
+        )
+    }
+
+    fn transport_error(&self, e: reqwest::Error, url: &Url) -> ApiError {
+        let shown = display_url(url);
+        if e.is_timeout() {
+            ApiError::Timeout {
+                url: shown,
+                secs: self.request_timeout.as_secs().max(1),
+            }
+        } else if e.is_connect() {
+            ApiError::Connect {
+                url: shown,
+                cause: root_cause(&e),
+            }
+        } else {
+            ApiError::Transport {
+                url: shown,
+                cause: root_cause(&e),
+            }
+        }
+    }
+}
+
+/// Whether a failed GET is worth another attempt (see the module docs).
+pub(super) fn retryable(e: &ApiError) -> bool {
+    e.is_transient() && !matches!(e, ApiError::Throttled { .. } | ApiError::Timeout { .. })
+}
+
+/// One line per attempt: method, path, status (or what failed) and duration. Never headers
+/// or bodies: they carry the token and passwords.
+pub(super) fn log_exchange(
+    request: &Request,
+    attempt: u32,
+    took: Duration,
+    result: &Result<bytes::Bytes, ApiError>,
+) {
+    let ms = took.as_millis() as u64;
+    let (method, path) = (request.method(), request.path());
+    match result {
+        Ok(body) => tracing::info!(
+            method,
+            path,
+            status = 200,
+            ms,
+            bytes = body.len(),
+            attempt,
+            "request"
+        ),
+        Err(e) => {
+            tracing::warn!(method, path, status = e.status().unwrap_or(0), ms, attempt, error = %e, "request failed")
+        }
+    }
+}
+
+/// The innermost cause of a reqwest error ("connection refused", "connection reset by
+/// peer"), which is what a user can act on.
+pub(super) fn root_cause(e: &reqwest::Error) -> String {
+    let mut cause: &dyn std::error::Error = e;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    let text = cause.to_string();
+    // io errors print "Connection refused (os error 111)"; the OS number helps nobody.
+    let text = match text.find(" (os error") {
+        Some(i) => text[..i].to_owned(),
+        None => text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => "unknown error".into(),
+    }
+}
+
+/// The URL without user info or query, safe for messages.
+pub(super) fn display_url(url: &Url) -> String {
+    let mut shown = url.clone();
+    let _ = shown.set_username("");
+    let _ = shown.set_password(None);
+    shown.set_query(None);
+    shown.to_string()
+}
+
+/// `scheme://host:port` of a URL, for messages.
+pub(super) fn display_origin(url: &Url) -> String {
+    url.origin().ascii_serialization()
+}
+
+pub(super) fn same_origin_redirects() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let first = attempt.previous().first().cloned();
+        let same_origin = first.is_some_and(|f| {
+            f.scheme() == attempt.url().scheme()
+                && f.host_str() == attempt.url().host_str()
+                && f.port_or_known_default() == attempt.url().port_or_known_default()
+        });
+        if attempt.previous().len() > 5 {
+            attempt.error("too many redirects")
+        } else if same_origin {
+            attempt.follow()
+        } else {
+            attempt.stop()
+        }
+    })
+}
