@@ -28,6 +28,10 @@ const PASTE_OFF: &str = "\x1b[?2004l";
 const WAIT: Duration = Duration::from_secs(20);
 
 struct Pty {
+    /// One pseudo-terminal session at a time: a hangup test must not share the machine's
+    /// ptys and process table with six other dashboards starting at once (it once waited
+    /// 20 s for a hangup under a loaded full run, which never reproduced alone).
+    _turn: std::sync::MutexGuard<'static, ()>,
     master: File,
     /// Kept open so the terminal's modes can be read after the child exits.
     slave: OwnedFd,
@@ -39,6 +43,8 @@ struct Pty {
 impl Pty {
     /// Runs `program args` on a new 100×30 pty, in a session of its own.
     fn spawn(program: &str, args: &[&str], env: &[(&str, &str)]) -> Pty {
+        static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let (master, slave) = open_pty(30, 100);
         let home = std::env::temp_dir().join(format!(
             "proxydash-pty-{}-{}",
@@ -79,6 +85,7 @@ impl Pty {
         }
         let child = command.spawn().expect("spawn in the pty");
         Pty {
+            _turn: turn,
             master,
             slave,
             child,
