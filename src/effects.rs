@@ -124,7 +124,12 @@ fn write_export(path: &Path, contents: &[u8]) -> Result<std::path::PathBuf, Stri
 }
 
 /// Asks `url` for this machine's public address; the answer is plain text holding an IPv4.
+/// An empty `url` (`my_ip_url = ""` in the profile) turns the lookup off: nothing is asked
+/// of any outside service.
 pub async fn lookup_my_ip(url: &str) -> Result<Ipv4Addr, String> {
+    if url.trim().is_empty() {
+        return Err("looking up this machine's IP is turned off (my_ip_url is empty)".into());
+    }
     let fail = |cause: String| format!("Cannot look up this machine's IP at {url}: {cause}");
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(5))
@@ -148,4 +153,13 @@ pub async fn lookup_my_ip(url: &str) -> Result<Ipv4Addr, String> {
                 crate::api::error::excerpt(&body, 40)
             ))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    #[tokio::test]
+    async fn an_empty_my_ip_url_asks_nobody() {
+        let e = super::lookup_my_ip("").await.unwrap_err();
+        assert!(e.contains("turned off"), "{e}");
+    }
 }

@@ -100,6 +100,9 @@ pub struct Context {
     pub editing_filter: bool,
     /// The top popup is a form whose text field takes typing.
     pub typing: bool,
+    /// The profile is read-only: the write actions are not advertised (their keys still
+    /// answer, to say why nothing opens).
+    pub read_only: bool,
 }
 
 impl Scope {
@@ -357,10 +360,29 @@ pub fn keys_label(binding: &Binding) -> String {
 
 /// The footer's (keys, word) pairs for `ctx`.
 pub fn footer(ctx: &Context) -> Vec<(String, &'static str)> {
-    effective(ctx)
+    advertised(ctx)
         .into_iter()
         .filter_map(|b| b.footer.map(|word| (footer_key(b), word)))
         .collect()
+}
+
+/// The bindings the footer and help show: the effective ones, less the write actions of a
+/// read-only profile.
+fn advertised(ctx: &Context) -> Vec<&'static Binding> {
+    effective(ctx)
+        .into_iter()
+        .filter(|b| !(ctx.read_only && b.action.writes()))
+        .collect()
+}
+
+impl Action {
+    /// Opens a form that changes the account.
+    pub fn writes(self) -> bool {
+        matches!(
+            self,
+            Action::Order | Action::BindIp | Action::ChangePassword | Action::RefreshIpList
+        )
+    }
 }
 
 /// The footer names a binding by its first key only (`Enter`, not `Enter`/…).
@@ -375,7 +397,7 @@ fn footer_key(binding: &Binding) -> String {
 
 /// The help's (keys, description) lines for `ctx`.
 pub fn help(ctx: &Context) -> Vec<(String, &'static str)> {
-    effective(ctx)
+    advertised(ctx)
         .into_iter()
         .map(|b| (keys_label(b), b.help))
         .collect()
@@ -387,6 +409,7 @@ mod tests {
 
     fn ctx(tab: Tab) -> Context {
         Context {
+            read_only: false,
             tab,
             popup: None,
             editing_filter: false,
@@ -425,6 +448,7 @@ mod tests {
             Some(Action::CycleSort)
         );
         let typing = Context {
+            read_only: false,
             editing_filter: true,
             ..main
         };
@@ -475,5 +499,22 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_read_only_profile_does_not_advertise_the_write_keys() {
+        let words = |c: &Context| footer(c).into_iter().map(|(_, w)| w).collect::<Vec<_>>();
+        let mut c = ctx(Tab::Services);
+        assert!(words(&c).contains(&"bind IP"));
+        c.read_only = true;
+        let shown = words(&c);
+        for write in ["bind IP", "passwd", "refresh IPs"] {
+            assert!(!shown.contains(&write), "{write} in {shown:?}");
+        }
+        assert!(shown.contains(&"IP list"), "reading stays: {shown:?}");
+        assert!(!help(&c).iter().any(|(_, h)| h.contains("Bind an IP")));
+        // The key still answers, to say why nothing opens.
+        let b = KeyEvent::new(KeyCode::Char('b'), KeyModifiers::NONE);
+        assert_eq!(action_for(&c, &b), Some(Action::BindIp));
     }
 }

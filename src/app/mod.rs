@@ -423,6 +423,7 @@ impl App {
             popup,
             editing_filter: popup.is_none() && self.table(self.tab).is_editing(),
             typing: top.is_some_and(Popup::is_typing),
+            read_only: self.settings.read_only,
         }
     }
 

@@ -40,7 +40,8 @@ pub struct Profile {
     pub server_timezone: Option<String>,
     /// `auto`, `system`, `osc52` or `off`.
     pub clipboard: Option<String>,
-    /// Where "this machine's public IP" is looked up (plain-text answer).
+    /// Where "this machine's public IP" is looked up (plain-text answer); `""` turns the
+    /// lookup off.
     pub my_ip_url: Option<String>,
     /// `dark` or `light`.
     pub theme: Option<String>,
@@ -132,7 +133,7 @@ token_command = "pass show reseller/main-token"
 refresh = 30                    # seconds between automatic refreshes; 0 = off
 server_timezone = "UTC"         # the server's clock, for IP-list refresh times: "+02:00", "Europe/Berlin"
 clipboard = "auto"              # auto, system, osc52 (over SSH), off
-# my_ip_url = "https://api.ipify.org"
+# my_ip_url = "https://api.ipify.org"   # "" turns the public-IP lookup off
 theme = "dark"                  # dark or light; NO_COLOR turns colour off
 read_only = false               # true: no ordering, binding, password or refresh actions
 

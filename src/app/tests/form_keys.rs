@@ -13,6 +13,7 @@ fn kev(code: KeyCode, mods: KeyModifiers) -> crossterm::event::KeyEvent {
 #[test]
 fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
     let typing = Context {
+        read_only: false,
         tab: Tab::Products,
         popup: Some(PopupKind::Order),
         editing_filter: false,
@@ -41,6 +42,7 @@ fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
         Some(Action::ForceQuit)
     );
     let bind = Context {
+        read_only: false,
         popup: Some(PopupKind::BindIp),
         ..typing
     };
@@ -49,6 +51,7 @@ fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
         Some(Action::UseMyIp)
     );
     let view = Context {
+        read_only: false,
         popup: Some(PopupKind::IpListView),
         typing: false,
         ..typing
@@ -92,6 +95,7 @@ fn every_form_footer_entry_does_what_it_says_and_none_is_shadowed() {
     ] {
         for typing in [false, true] {
             let c = Context {
+                read_only: false,
                 tab: Tab::Services,
                 popup: Some(kind),
                 editing_filter: false,
