@@ -6,8 +6,9 @@
 //! the status line can say the refresh is possible again; every change is saved with
 //! [`Command::SaveThrottles`] so countdowns survive a restart.
 //!
-//! `Remote::Throttled` is not used for this: the throttle belongs to a service's refresh,
-//! not to a piece of data on screen, and one map is what the state file keeps.
+//! `Remote` has no throttled state for this (DESIGN.md names one): the throttle belongs
+//! to a service's refresh, not to a piece of data on screen, and one map is what the state
+//! file keeps.
 
 use super::popup::Popup;
 use super::status::NoticeKind;

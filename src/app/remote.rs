@@ -28,11 +28,6 @@ pub enum Remote<T> {
         at: DateTime<Utc>,
         last_good: Option<Stamped<T>>,
     },
-    /// The server refused until `until` (a 429); `last_good` is still shown.
-    Throttled {
-        until: DateTime<Utc>,
-        last_good: Option<Stamped<T>>,
-    },
 }
 
 /// What a view says about a resource's freshness.
@@ -48,7 +43,6 @@ pub enum Freshness {
     Stale(DateTime<Utc>),
     /// The last request failed and there is nothing to show.
     Failed,
-    Throttled(DateTime<Utc>),
 }
 
 impl<T> Remote<T> {
@@ -61,9 +55,9 @@ impl<T> Remote<T> {
     pub fn stamped(&self) -> Option<(&T, DateTime<Utc>)> {
         match self {
             Remote::Ready { value, at } => Some((value, *at)),
-            Remote::Loading { last_good }
-            | Remote::Failed { last_good, .. }
-            | Remote::Throttled { last_good, .. } => last_good.as_ref().map(|(v, at)| (v, *at)),
+            Remote::Loading { last_good } | Remote::Failed { last_good, .. } => {
+                last_good.as_ref().map(|(v, at)| (v, *at))
+            }
             Remote::NotRequested => None,
         }
     }
@@ -98,7 +92,6 @@ impl<T> Remote<T> {
             Remote::Failed {
                 last_good: None, ..
             } => Freshness::Failed,
-            Remote::Throttled { until, .. } => Freshness::Throttled(*until),
         }
     }
 
@@ -106,9 +99,7 @@ impl<T> Remote<T> {
     fn take_last_good(&mut self) -> Option<Stamped<T>> {
         match std::mem::take(self) {
             Remote::Ready { value, at } => Some((value, at)),
-            Remote::Loading { last_good }
-            | Remote::Failed { last_good, .. }
-            | Remote::Throttled { last_good, .. } => last_good,
+            Remote::Loading { last_good } | Remote::Failed { last_good, .. } => last_good,
             Remote::NotRequested => None,
         }
     }

@@ -43,10 +43,6 @@ pub fn freshness(app: &App, theme: &Theme, f: Freshness) -> Span<'static> {
             theme.stale,
         ),
         Freshness::Failed => Span::styled("✗ failed", theme.bad),
-        Freshness::Throttled(until) => Span::styled(
-            format!("throttled until {}", clock_time(app, until)),
-            theme.stale,
-        ),
     }
 }
 
