@@ -27,7 +27,6 @@ use crate::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use crate::term;
 use crate::throttle::StateFile;
 use crate::ui::theme::Look;
-use crossterm::event::EventStream;
 use futures::StreamExt;
 use std::io::{IsTerminal, Write as _};
 use std::process::ExitCode;
@@ -71,10 +70,18 @@ pub async fn run(cli: &Cli) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut input = futures::stream::select(
-        EventStream::new().map(|e| e.map(Input::Terminal)),
-        signals.map(Ok),
-    );
+    let keys = match term::input::spawn() {
+        Ok(keys) => keys,
+        Err(e) => {
+            drop(guard);
+            let _ = writeln!(
+                std::io::stderr(),
+                "proxydash: cannot read the terminal: {e}"
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut input = futures::stream::select(keys, signals.map(Ok));
     let debug_panic = std::env::var("PROXYDASH_DEBUG_PANIC").unwrap_or_default();
     if debug_panic == "task" {
         tokio::spawn(async {

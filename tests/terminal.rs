@@ -41,8 +41,16 @@ struct Pty {
 }
 
 impl Pty {
-    /// Runs `program args` on a new 100×30 pty, in a session of its own.
+    /// Runs `program args` on a new 100×30 pty, in a session of its own, with the pty as
+    /// its controlling terminal.
     fn spawn(program: &str, args: &[&str], env: &[(&str, &str)]) -> Pty {
+        Pty::spawn_with(program, args, env, true)
+    }
+
+    /// [`Pty::spawn`]; with `controlling` false the pty is only the child's standard
+    /// input and output, so closing it sends no SIGHUP (as for a program started from a
+    /// shell that does not forward the hangup to its jobs).
+    fn spawn_with(program: &str, args: &[&str], env: &[(&str, &str)], controlling: bool) -> Pty {
         static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
         let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let (master, slave) = open_pty(30, 100);
@@ -73,11 +81,11 @@ impl Pty {
         }
         // SAFETY: only async-signal-safe calls between fork and exec.
         unsafe {
-            command.pre_exec(|| {
+            command.pre_exec(move || {
                 if libc::setsid() < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
-                if libc::ioctl(0, libc::TIOCSCTTY as _, 0) < 0 {
+                if controlling && libc::ioctl(0, libc::TIOCSCTTY as _, 0) < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
                 Ok(())
@@ -141,6 +149,14 @@ impl Pty {
                 );
             }
             self.pump(Duration::from_millis(100));
+        }
+    }
+
+    /// Reads until the child has written nothing for a second (it has drawn all its data).
+    fn settle(&mut self) {
+        let deadline = Instant::now() + WAIT;
+        while self.pump(Duration::from_secs(1)) {
+            assert!(Instant::now() < deadline, "the screen never settled");
         }
     }
 
@@ -356,8 +372,24 @@ fn a_panic_in_a_background_task_leaves_the_terminal_alone() {
 /// and the dashboard ends with 129 instead of spinning on a dead terminal.
 #[test]
 fn a_closed_terminal_ends_the_program() {
-    let mut pty = Pty::dashboard(&[], &[]);
+    hang_up(Pty::dashboard(&[], &[]));
+}
+
+/// The same with no SIGHUP at all (the pty is not the dashboard's controlling terminal):
+/// the dead terminal alone must end it. crossterm's reader spins forever on a terminal
+/// that is gone (crossterm#793), so this is what `term::input` watches for.
+#[test]
+fn a_closed_terminal_ends_the_program_without_a_sighup() {
+    let args = ["--demo", "--refresh", "0"];
+    hang_up(Pty::spawn_with(BIN, &args, &[], false));
+}
+
+/// Closes both ends of the test's pty once the dashboard is idle (so no redraw meets the
+/// dead terminal first: only the input side can notice) and expects exit status 129
+/// within [`WAIT`].
+fn hang_up(mut pty: Pty) {
     pty.first_frame();
+    pty.settle();
     let Pty {
         master,
         slave,

@@ -21,6 +21,8 @@
 //! terminal still in raw mode, as for any full-screen program that does not catch it;
 //! `fg` brings the dashboard back.
 
+pub mod input;
+
 use crate::quiet::QuietBackend;
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
