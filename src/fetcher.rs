@@ -187,13 +187,13 @@ mod tests {
     #[test]
     fn the_queue_puts_what_the_user_waits_on_first_and_asks_a_get_once() {
         use crate::api::{OrderRequest, Request};
-        let order = Request::Order {
-            product_id: 11,
-            body: OrderRequest {
+        let order = Request::order(
+            11,
+            OrderRequest {
                 clientid: 101,
                 setip: None,
             },
-        };
+        );
         let mut q = Queue::default();
         q.push(Request::NetworkErrors(1));
         q.push(Request::Stats(1));

@@ -40,13 +40,13 @@ fn requests() -> Vec<Request> {
         Request::Rate(1003),
         Request::Product(11),
         Request::Product(21),
-        Request::Order {
-            product_id: 11,
-            body: OrderRequest {
+        Request::order(
+            11,
+            OrderRequest {
                 clientid: 101,
                 setip: None,
             },
-        },
+        ),
         Request::Products,
         Request::ProductsOrderedBy(SortField::Price),
         Request::NetworkErrors(1001),
@@ -68,15 +68,16 @@ fn requests() -> Vec<Request> {
     ];
     for list_type in IpListType::ALL {
         for format in IpListFormat::ALL {
-            out.push(Request::IpList {
-                service_id: if matches!(list_type, IpListType::PprHttp | IpListType::PprSocks) {
-                    1003
-                } else {
-                    1001
-                },
-                list_type: list_type.clone(),
-                format: format.clone(),
-            });
+            let service_id = if matches!(list_type, IpListType::PprHttp | IpListType::PprSocks) {
+                1003
+            } else {
+                1001
+            };
+            out.push(Request::ip_list(
+                service_id,
+                list_type.clone(),
+                format.clone(),
+            ));
         }
     }
     out

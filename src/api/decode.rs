@@ -53,9 +53,9 @@ pub fn decode_body(request: &Request, bytes: &[u8]) -> Result<Response, ApiError
         Request::UpdateService { update, .. } => {
             Response::Update(decode_update(request, update, bytes)?)
         }
-        Request::IpList {
-            list_type, format, ..
-        } => Response::IpList(parse_ip_list(list_type, format, bytes.to_vec())),
+        Request::IpList { list, .. } => {
+            Response::IpList(parse_ip_list(&list.list_type, &list.format, bytes.to_vec()))
+        }
     })
 }
 

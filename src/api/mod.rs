@@ -40,7 +40,7 @@ pub use decode::{decode_body, parse_next_possible, status_error};
 pub use error::{ApiError, Unprocessable};
 pub use iplist::{IpEntry, IpList};
 pub use model::*;
-pub use request::{Request, Response};
+pub use request::{IpListKind, Request, Response};
 
 mod transport;
 
@@ -199,10 +199,7 @@ impl ApiClient {
         product_id: u64,
         body: &OrderRequest,
     ) -> Result<OrderResult, ApiError> {
-        let request = Request::Order {
-            product_id,
-            body: body.clone(),
-        };
+        let request = Request::order(product_id, body.clone());
         let bytes = self
             .send(&request, Some(serde_json::to_vec(body).unwrap_or_default()))
             .await?;
@@ -298,11 +295,7 @@ impl ApiClient {
         list_type: &IpListType,
         format: &IpListFormat,
     ) -> Result<IpList, ApiError> {
-        let request = Request::IpList {
-            service_id,
-            list_type: list_type.clone(),
-            format: format.clone(),
-        };
+        let request = Request::ip_list(service_id, list_type.clone(), format.clone());
         let bytes = self.send(&request, None).await?;
         // The body's own buffer becomes the list's text: a list can be megabytes.
         Ok(parse_ip_list(list_type, format, Vec::from(bytes)))

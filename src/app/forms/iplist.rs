@@ -173,11 +173,8 @@ impl IpListForm {
         if !self.state.is_editable() {
             return None;
         }
-        let request = Request::IpList {
-            service_id: self.service_id,
-            list_type: self.list_type.clone(),
-            format: self.format.clone(),
-        };
+        let request =
+            Request::ip_list(self.service_id, self.list_type.clone(), self.format.clone());
         self.request = Some(request.clone());
         self.state = FormState::Submitting;
         Some(request)

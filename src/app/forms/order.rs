@@ -161,13 +161,13 @@ impl OrderForm {
         self.client_error = client.as_ref().err().cloned();
         self.ip_error = setip.as_ref().err().map(ToString::to_string);
         if let (Ok(client), Ok(setip)) = (client, setip) {
-            self.request = Some(Request::Order {
-                product_id: self.product_id,
-                body: OrderRequest {
+            self.request = Some(Request::order(
+                self.product_id,
+                OrderRequest {
                     clientid: client.id,
                     setip,
                 },
-            });
+            ));
             self.chosen = Some(client);
             self.state = FormState::Confirming;
         } else if self.client_error.is_some() {
@@ -378,13 +378,13 @@ mod tests {
         f.setip.set(" 203.0.113.9 ");
         f.check(Some(&all), Some(&ProductType::Fpr));
         assert_eq!(f.state, FormState::Confirming);
-        let expected = Request::Order {
-            product_id: 11,
-            body: OrderRequest {
+        let expected = Request::order(
+            11,
+            OrderRequest {
                 clientid: 102,
                 setip: Some("203.0.113.9".into()),
             },
-        };
+        );
         assert_eq!(f.request, Some(expected.clone()));
         assert!(f.awaiting().is_none(), "nothing is sent before Enter");
         assert_eq!(f.submit(), Some(expected.clone()));

@@ -67,13 +67,13 @@ fn order_types_into_the_picker_confirms_and_sends_one_post() {
         "Enter checks first"
     );
     assert_eq!(h.app.context().popup, Some(PopupKind::OrderConfirm));
-    let expected = Request::Order {
-        product_id: 1,
-        body: OrderRequest {
+    let expected = Request::order(
+        1,
+        OrderRequest {
             clientid: 102,
             setip: Some("203.0.113.9".into()),
         },
-    };
+    );
     assert_eq!(writes(&h.code(KeyCode::Enter)), vec![expected.clone()]);
     assert_eq!(order(&h).state, FormState::Submitting);
     for _ in 0..3 {

@@ -15,11 +15,7 @@ fn viewing() -> Harness {
     h.key('i');
     assert_eq!(h.app.context().popup, Some(PopupKind::IpListChooser));
     let sent = fetches(&h.code(KeyCode::Enter));
-    let expected = Request::IpList {
-        service_id: 5001,
-        list_type: IpListType::HttpAuth,
-        format: IpListFormat::Txt,
-    };
+    let expected = Request::ip_list(5001, IpListType::HttpAuth, IpListFormat::Txt);
     assert_eq!(sent, vec![expected.clone()]);
     assert_eq!(h.app.context().popup, Some(PopupKind::FormBusy));
     assert!(fetches(&h.code(KeyCode::Enter)).is_empty());
@@ -53,11 +49,11 @@ fn the_chooser_picks_type_and_format() {
     let sent = fetches(&h.code(KeyCode::Enter));
     assert_eq!(
         sent,
-        vec![Request::IpList {
-            service_id: 5002,
-            list_type: IpListType::PprSocks,
-            format: IpListFormat::Json,
-        }],
+        vec![Request::ip_list(
+            5002,
+            IpListType::PprSocks,
+            IpListFormat::Json
+        )],
         "ppr defaults to ppr-http; one down is ppr-socks; txt → json"
     );
 }
