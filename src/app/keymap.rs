@@ -103,6 +103,9 @@ pub struct Context {
     /// The profile is read-only: the write actions are not advertised (their keys still
     /// answer, to say why nothing opens).
     pub read_only: bool,
+    /// The config file has another profile to switch to; without one, `P` is not
+    /// advertised (it still answers, to say why nothing opens).
+    pub switchable: bool,
 }
 
 impl Scope {
@@ -367,11 +370,12 @@ pub fn footer(ctx: &Context) -> Vec<(String, &'static str)> {
 }
 
 /// The bindings the footer and help show: the effective ones, less the write actions of a
-/// read-only profile.
+/// read-only profile and the profile switch when there is nothing to switch to.
 fn advertised(ctx: &Context) -> Vec<&'static Binding> {
     effective(ctx)
         .into_iter()
         .filter(|b| !(ctx.read_only && b.action.writes()))
+        .filter(|b| ctx.switchable || b.action != Action::SwitchProfile)
         .collect()
 }
 
@@ -410,6 +414,7 @@ mod tests {
     fn ctx(tab: Tab) -> Context {
         Context {
             read_only: false,
+            switchable: true,
             tab,
             popup: None,
             editing_filter: false,
@@ -449,6 +454,7 @@ mod tests {
         );
         let typing = Context {
             read_only: false,
+            switchable: true,
             editing_filter: true,
             ..main
         };
@@ -516,5 +522,17 @@ mod tests {
         // The key still answers, to say why nothing opens.
         let b = KeyEvent::new(KeyCode::Char('b'), KeyModifiers::NONE);
         assert_eq!(action_for(&c, &b), Some(Action::BindIp));
+    }
+
+    #[test]
+    fn the_profile_switch_is_advertised_only_with_somewhere_to_go() {
+        let words = |c: &Context| footer(c).into_iter().map(|(_, w)| w).collect::<Vec<_>>();
+        let mut c = ctx(Tab::Services);
+        assert!(words(&c).contains(&"profile"));
+        c.switchable = false;
+        assert!(!words(&c).contains(&"profile"), "{:?}", words(&c));
+        assert!(!help(&c).iter().any(|(_, h)| h.contains("profile")));
+        let p = KeyEvent::new(KeyCode::Char('P'), KeyModifiers::NONE);
+        assert_eq!(action_for(&c, &p), Some(Action::SwitchProfile));
     }
 }

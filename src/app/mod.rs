@@ -424,6 +424,7 @@ impl App {
             editing_filter: popup.is_none() && self.table(self.tab).is_editing(),
             typing: top.is_some_and(Popup::is_typing),
             read_only: self.settings.read_only,
+            switchable: self.settings.profiles.len() > 1,
         }
     }
 

@@ -14,6 +14,7 @@ fn kev(code: KeyCode, mods: KeyModifiers) -> crossterm::event::KeyEvent {
 fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
     let typing = Context {
         read_only: false,
+        switchable: true,
         tab: Tab::Products,
         popup: Some(PopupKind::Order),
         editing_filter: false,
@@ -43,6 +44,7 @@ fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
     );
     let bind = Context {
         read_only: false,
+        switchable: true,
         popup: Some(PopupKind::BindIp),
         ..typing
     };
@@ -52,6 +54,7 @@ fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
     );
     let view = Context {
         read_only: false,
+        switchable: true,
         popup: Some(PopupKind::IpListView),
         typing: false,
         ..typing
@@ -96,6 +99,7 @@ fn every_form_footer_entry_does_what_it_says_and_none_is_shadowed() {
         for typing in [false, true] {
             let c = Context {
                 read_only: false,
+                switchable: true,
                 tab: Tab::Services,
                 popup: Some(kind),
                 editing_filter: false,
