@@ -189,3 +189,41 @@ pub fn parse_next_possible(message: &str) -> Option<chrono::NaiveDateTime> {
     let after = message.split("possible:").nth(1)?.trim();
     lenient::parse_datetime(after.get(..19).unwrap_or(after))
 }
+
+/// A `Retry-After` header as seconds to wait from `now`: either form RFC 9110 allows, a
+/// number of seconds or an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`; a date already past
+/// means at once). Anything else is ignored, and the normal backoff applies.
+pub fn parse_retry_after(value: &str, now: chrono::DateTime<chrono::Utc>) -> Option<u64> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(secs);
+    }
+    let at = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    Some(u64::try_from((at.to_utc() - now).num_seconds()).unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_retry_after;
+    use chrono::TimeZone;
+
+    #[test]
+    fn retry_after_takes_seconds_or_an_http_date() {
+        let now = chrono::Utc
+            .with_ymd_and_hms(2026, 11, 22, 8, 49, 7)
+            .unwrap();
+        assert_eq!(parse_retry_after(" 120 ", now), Some(120));
+        assert_eq!(
+            parse_retry_after("Sun, 22 Nov 2026 08:49:37 GMT", now),
+            Some(30)
+        );
+        assert_eq!(
+            parse_retry_after("Sun, 22 Nov 2026 08:00:00 GMT", now),
+            Some(0),
+            "a date already past: at once"
+        );
+        for junk in ["", "soon", "-5", "1.5", "Sun, 99 Nov 2026 08:49:37 GMT"] {
+            assert_eq!(parse_retry_after(junk, now), None, "{junk:?}");
+        }
+    }
+}

@@ -8,8 +8,8 @@
 //! - IDs are sent as decimal path segments, percent-encoded like every segment.
 //! - GETs are retried (at most [`ClientConfig::retries`] times) on connection failures
 //!   (refused, reset, closed mid-answer), 5xx and a 429 that is not the `update_list`
-//!   throttle, with exponential backoff and jitter. A `Retry-After` (in seconds) replaces
-//!   the backoff; one longer than [`RETRY_AFTER_CAP`] is not waited for at all: the error
+//!   throttle, with exponential backoff and jitter. A `Retry-After` (seconds or an HTTP date)
+//!   replaces the backoff; one longer than [`RETRY_AFTER_CAP`] is not waited for at all: the error
 //!   is returned at once and the next refresh tries again. POST (an order costs money) and
 //!   PUT are sent exactly once, whatever happens.
 //! - A timeout is not retried: the user has already waited the whole request timeout, and
@@ -36,7 +36,7 @@ pub mod model;
 pub mod request;
 
 pub use base_url::{check_base_url, is_loopback};
-pub use decode::{decode_body, parse_next_possible, status_error};
+pub use decode::{decode_body, parse_next_possible, parse_retry_after, status_error};
 pub use error::{ApiError, Unprocessable};
 pub use iplist::{IpEntry, IpList};
 pub use model::*;

@@ -2,7 +2,7 @@
 //! within [`super::MAX_BODY`], mapping failures to [`ApiError`], and the redirect policy.
 //! The rules are in the module docs of [`super`].
 
-use super::decode::{endpoint_name, status_error};
+use super::decode::{endpoint_name, parse_retry_after, status_error};
 use super::{ApiClient, ApiError, MAX_BODY, RETRY_AFTER_CAP, Request, error};
 use reqwest::header::RETRY_AFTER;
 use reqwest::{Method, Url};
@@ -80,7 +80,7 @@ impl ApiClient {
             .headers()
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok());
+            .and_then(|v| parse_retry_after(v, chrono::Utc::now()));
         // A redirect still here was refused by the redirect policy (another origin).
         let location = status
             .is_redirection()
