@@ -1,0 +1,153 @@
+//! What is not one endpoint: a wrong token, a dead network, bad usage, `--help`,
+//! completions, and hostile server text.
+
+use super::*;
+
+#[tokio::test]
+async fn a_wrong_token_is_401_and_exits_1() {
+    let sb = sandbox().await;
+    let mut cmd = proxydash();
+    cmd.args([
+        "--base-url",
+        &sb.base_url(),
+        "--token",
+        "WrongToken0WrongToken0WrongToken0WrongTo",
+        "services",
+    ]);
+    let out = finish(&mut cmd, None)
+        .await
+        .fails(1, "List services: Unauthenticated");
+    assert!(
+        out.stderr.contains("profile") && out.stderr.contains("--token"),
+        "{out:#?}"
+    );
+    assert_eq!(out.stderr.lines().count(), 1, "{out:#?}");
+    assert_eq!(sb.requests()[0].status, 401);
+}
+
+#[tokio::test]
+async fn a_closed_port_is_a_network_error_and_exits_1() {
+    let addr = closed_port().await;
+    let mut cmd = proxydash();
+    cmd.args([
+        "--base-url",
+        &format!("http://{addr}"),
+        "--token",
+        "t",
+        "credit",
+        "--json",
+    ]);
+    finish(&mut cmd, None)
+        .await
+        .fails(1, "Read the credit: Cannot reach");
+}
+
+#[tokio::test]
+async fn bad_usage_and_missing_accounts_exit_2() {
+    let sb = sandbox().await;
+    run(&sb, &["service", "abc"]).await.fails(2, "abc");
+    run(&sb, &["invoice"]).await.fails(2, "<ID>");
+    run(&sb, &["services", "--frobnicate"])
+        .await
+        .fails(2, "--frobnicate");
+    run(&sb, &["bind", "1001", "1.2.3.4", "--mine"])
+        .await
+        .fails(2, "--mine");
+    assert!(sb.requests().is_empty());
+
+    let mut cmd = proxydash();
+    cmd.args(["services"]);
+    finish(&mut cmd, None)
+        .await
+        .fails(2, "No account configured");
+    let mut cmd = proxydash();
+    cmd.args([
+        "--base-url",
+        "http://api.example.com",
+        "--token",
+        "t",
+        "credit",
+    ]);
+    finish(&mut cmd, None)
+        .await
+        .fails(2, "--allow-insecure-http");
+}
+
+#[tokio::test]
+async fn every_subcommand_has_help_with_an_example() {
+    for sub in [
+        "clients",
+        "products",
+        "product",
+        "order",
+        "services",
+        "service",
+        "bind",
+        "password",
+        "refresh-list",
+        "iplist",
+        "credit",
+        "invoices",
+        "invoice",
+        "stats",
+        "rate",
+        "network",
+        "completions",
+    ] {
+        let mut cmd = proxydash();
+        cmd.args([sub, "--help"]);
+        let out = finish(&mut cmd, None).await.ok();
+        assert!(
+            out.stdout.contains(&format!("Example:\n  proxydash {sub}")),
+            "{sub}: {}",
+            out.stdout
+        );
+    }
+    let mut cmd = proxydash();
+    cmd.arg("--help");
+    let out = finish(&mut cmd, None).await.ok();
+    assert!(out.stdout.contains("refresh-list"), "{}", out.stdout);
+}
+
+#[tokio::test]
+async fn completions_for_bash_name_the_subcommands() {
+    let mut cmd = proxydash();
+    cmd.args(["completions", "bash"]);
+    let out = finish(&mut cmd, None).await.ok();
+    assert!(
+        out.stdout.contains("complete -F _proxydash"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("refresh-list") && out.stdout.contains("iplist"));
+    let mut cmd = proxydash();
+    cmd.args(["completions", "tcsh-9"]);
+    finish(&mut cmd, None).await.fails(2, "tcsh-9");
+}
+
+#[tokio::test]
+async fn hostile_server_text_cannot_reach_the_terminal() {
+    // A seed whose client e-mail carries escape sequences.
+    let mut seed: Value = serde_json::from_str(include_str!("../../assets/seed.json")).unwrap();
+    seed["clients"][0]["email"] = "evil\u{1b}]0;pwned\u{7}\u{1b}[2J@example.com".into();
+    let dir = temp_dir("hostile");
+    let path = dir.join("seed.json");
+    std::fs::write(&path, seed.to_string()).unwrap();
+    let sb = Sandbox::start(SandboxConfig {
+        listen: ([127, 0, 0, 1], 0).into(),
+        seed: Some(path),
+        ..SandboxConfig::default()
+    })
+    .await
+    .unwrap();
+    let table = run(&sb, &["clients"]).await.ok().stdout;
+    assert!(
+        !table.contains('\u{1b}') && !table.contains('\u{7}'),
+        "{table:?}"
+    );
+    assert!(row(&table, "101").contains("evil@example.com"), "{table}");
+    // JSON keeps the value (escaped by JSON itself).
+    let json = run(&sb, &["clients", "--json"]).await.ok().json();
+    assert!(json[0]["email"].as_str().unwrap().contains('\u{1b}'));
+    let _ = std::fs::remove_dir_all(&dir);
+}
