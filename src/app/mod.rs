@@ -232,6 +232,9 @@ pub struct App {
     usage_dirty: bool,
     /// The profile chosen with `P`, until the run loop takes it.
     switch_to: Option<String>,
+    /// An order was sent and its outcome is unknown (timeout, connection lost): every
+    /// order form warns until an order succeeds, even after that form was closed.
+    order_in_doubt: bool,
 }
 
 impl App {
@@ -261,6 +264,7 @@ impl App {
             network_dirty: false,
             usage_dirty: false,
             switch_to: None,
+            order_in_doubt: false,
         };
         app.update_pages();
         app

@@ -16,8 +16,9 @@
 //! - Success shows the order result and re-reads services, credit and invoices. A 422 is
 //!   shown as the server's message, the form keeping its values. An unknown outcome (a
 //!   timeout or a connection lost after sending) is said to be unknown, the services (and
-//!   billing) are re-read so the user can see whether the order went through, and the
-//!   next confirmation warns before ordering again.
+//!   billing) are re-read so the user can see whether the order went through, and every
+//!   order form warns before ordering again (this one, and any opened later, until an
+//!   order succeeds).
 
 use super::{FormState, TextField, failure};
 use crate::api::ipv4::parse_ipv4;
@@ -254,8 +255,9 @@ impl App {
             .unwrap_or_default();
         let price = detail.map(|p| p.price).or(summary.map(|p| p.price));
         let Some(price) = price else { return };
-        self.popups
-            .push(Popup::Order(Box::new(OrderForm::new(id, &name, price))));
+        let mut form = OrderForm::new(id, &name, price);
+        form.unknown_outcome = self.order_in_doubt;
+        self.popups.push(Popup::Order(Box::new(form)));
         self.fetch(Request::Clients, out);
         self.fetch(Request::Credit, out);
         if !self.products.detail(id).is_ready() {
@@ -311,6 +313,11 @@ impl App {
                 let line = crate::app::status::error_line(&request, &e, &self.settings.profile);
                 self.status.report(&request, line);
             }
+        }
+        if succeeded {
+            self.order_in_doubt = false;
+        } else if unknown {
+            self.order_in_doubt = true;
         }
         if succeeded || unknown {
             // The new service, the lower credit and the new invoice; after an unknown

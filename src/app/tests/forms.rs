@@ -155,6 +155,28 @@ fn order_unknown_outcome_rereads_services_and_is_not_resent() {
         "{:?}",
         f.state
     );
+    // Closed and opened again: the doubt is not forgotten with the form.
+    h.code(KeyCode::Esc);
+    assert_eq!(h.app.context().popup, None);
+    h.key('o');
+    assert!(order(&h).unknown_outcome, "a new form still warns");
+    // An order that succeeds settles it.
+    h.code(KeyCode::Enter);
+    let sent = writes(&h.code(KeyCode::Enter));
+    assert_eq!(sent.len(), 1);
+    h.ok(
+        sent[0].clone(),
+        Response::Order(OrderResult {
+            service_id: 9001,
+            order_id: Some(1),
+            invoice_id: Some(2),
+            amount: 12.0,
+            ip: None,
+        }),
+    );
+    h.code(KeyCode::Esc);
+    h.key('o');
+    assert!(!order(&h).unknown_outcome);
 }
 
 #[test]
