@@ -8,10 +8,10 @@
 //! - IDs are sent as decimal path segments, percent-encoded like every segment.
 //! - GETs are retried (at most [`ClientConfig::retries`] times) on connection failures
 //!   (refused, reset, closed mid-answer), 5xx and a 429 that is not the `update_list`
-//!   throttle, with exponential backoff and jitter. A `Retry-After` (seconds or an HTTP date)
-//!   replaces the backoff; one longer than [`RETRY_AFTER_CAP`] is not waited for at all: the error
-//!   is returned at once and the next refresh tries again. POST (an order costs money) and
-//!   PUT are sent exactly once, whatever happens.
+//!   throttle, with exponential backoff and jitter. A `Retry-After` (seconds or an HTTP
+//!   date) replaces the backoff; one longer than [`RETRY_AFTER_CAP`] is not waited for at
+//!   all: the error is returned at once and the next refresh tries again. POST (an order
+//!   costs money) and PUT are sent exactly once, whatever happens.
 //! - A timeout is not retried: the user has already waited the whole request timeout, and
 //!   a server that did not answer in that time is unlikely to answer the next attempt, so
 //!   against a server that never answers the error shows after one timeout, not three.
