@@ -118,6 +118,14 @@ async fn a_connection_dropped_after_sending_is_an_unknown_outcome_and_rereads_se
     e.shows("check them before ordering again");
     // It did go through, and the re-read list shows it.
     assert_eq!(e.sb.state().services, services + 1);
+    // The form is closed; the next order's confirmation still warns.
+    e.s.press(KeyCode::Esc);
+    e.s.press(KeyCode::Char('o'));
+    e.s.settle().await;
+    e.s.press(KeyCode::Enter);
+    e.shows("Order product 11 · confirm");
+    e.shows("The last order's outcome is unknown: check Services first.");
+    e.s.press(KeyCode::Esc);
     e.s.press(KeyCode::Esc);
     e.s.press(KeyCode::Char('1'));
     e.shows(&format!("Services · {}", services + 1));

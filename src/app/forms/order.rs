@@ -57,8 +57,6 @@ pub struct OrderForm {
     /// The POST the confirmation describes and, once sent, waits for.
     pub request: Option<Request>,
     pub result: Option<OrderResult>,
-    /// An earlier order from this form has an unknown outcome.
-    pub unknown_outcome: bool,
 }
 
 impl OrderForm {
@@ -77,7 +75,6 @@ impl OrderForm {
             chosen: None,
             request: None,
             result: None,
-            unknown_outcome: false,
         }
     }
 
@@ -200,13 +197,10 @@ impl OrderForm {
                 FormState::Done(message)
             }
             Ok(_) => FormState::Failed("The server's answer was not an order result.".into()),
-            Err(e) if e.outcome_unknown() => {
-                self.unknown_outcome = true;
-                FormState::Failed(format!(
-                    "{} The services are being re-read: check them before ordering again.",
-                    failure(&e)
-                ))
-            }
+            Err(e) if e.outcome_unknown() => FormState::Failed(format!(
+                "{} The services are being re-read: check them before ordering again.",
+                failure(&e)
+            )),
             Err(e) => FormState::Failed(failure(&e)),
         };
     }
@@ -255,9 +249,8 @@ impl App {
             .unwrap_or_default();
         let price = detail.map(|p| p.price).or(summary.map(|p| p.price));
         let Some(price) = price else { return };
-        let mut form = OrderForm::new(id, &name, price);
-        form.unknown_outcome = self.order_in_doubt;
-        self.popups.push(Popup::Order(Box::new(form)));
+        self.popups
+            .push(Popup::Order(Box::new(OrderForm::new(id, &name, price))));
         self.fetch(Request::Clients, out);
         self.fetch(Request::Credit, out);
         if !self.products.detail(id).is_ready() {
@@ -293,6 +286,12 @@ impl App {
             (Action::Down, s) if s.is_editable() => form.move_client(1, clients.unwrap_or(&[])),
             _ => {}
         }
+    }
+
+    /// An order was sent and its outcome is unknown, and no order has succeeded since:
+    /// every order confirmation warns.
+    pub fn order_in_doubt(&self) -> bool {
+        self.order_in_doubt
     }
 
     pub(in crate::app) fn on_order_result(
@@ -426,7 +425,6 @@ mod tests {
             url: "http://127.0.0.1:1/api/product/11".into(),
             cause: "connection closed".into(),
         }));
-        assert!(f.unknown_outcome);
         assert!(f.state.message().unwrap().starts_with("Outcome unknown"));
         f.check(Some(&all), Some(&ProductType::Fpr));
         f.submit();

@@ -281,7 +281,7 @@ fn draw_confirm(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
             theme.warn,
         )));
     }
-    if form.unknown_outcome {
+    if app.order_in_doubt() {
         lines.push(Line::from(Span::styled(
             "⚠ The last order's outcome is unknown: check Services first.",
             theme.bad,
