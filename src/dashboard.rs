@@ -222,20 +222,23 @@ async fn first_settings(
 }
 
 /// SIGINT, SIGTERM and SIGHUP as a stream of [`Input::Signal`], so the loop can restore the
-/// terminal and exit with 128 + the signal's number.
+/// terminal and exit with 128 + the signal's number; and SIGTSTP from outside (`kill
+/// -TSTP`; the terminal's own Ctrl-Z arrives as a key in raw mode) as [`Input::Suspend`],
+/// so the terminal is given back before the process stops (see `term::suspend`).
 fn signals() -> impl futures::Stream<Item = Input> + Unpin {
     use tokio::signal::unix::{SignalKind, signal};
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    for (kind, number) in [
-        (SignalKind::interrupt(), 2),
-        (SignalKind::terminate(), 15),
-        (SignalKind::hangup(), 1),
+    for (kind, input) in [
+        (SignalKind::interrupt(), Input::Signal(2)),
+        (SignalKind::terminate(), Input::Signal(15)),
+        (SignalKind::hangup(), Input::Signal(1)),
+        (SignalKind::from_raw(libc::SIGTSTP), Input::Suspend),
     ] {
         if let Ok(mut stream) = signal(kind) {
             let tx = tx.clone();
             tokio::spawn(async move {
                 while stream.recv().await.is_some() {
-                    if tx.send(Input::Signal(number)).is_err() {
+                    if tx.send(input.clone()).is_err() {
                         break;
                     }
                 }

@@ -25,11 +25,13 @@ use ratatui::backend::Backend;
 use std::io;
 
 /// What the loop can be told from outside the app.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Input {
     Terminal(Event),
     /// A signal asking the program to end (SIGINT, SIGTERM, SIGHUP), by number.
     Signal(i32),
+    /// SIGTSTP from outside (`kill -TSTP`): suspend, as for Ctrl-Z.
+    Suspend,
 }
 
 /// How the loop ended.
@@ -134,18 +136,15 @@ where
                 None => return Ok(Exit::InputClosed),
                 Some(Err(e)) => return Err(e),
                 Some(Ok(Input::Signal(n))) => return Ok(Exit::Signal(n)),
+                Some(Ok(Input::Suspend)) => match options.suspend {
+                    Some(suspend) => suspended(terminal, suspend)?,
+                    None => continue,
+                },
                 Some(Ok(Input::Terminal(Event::Key(key))))
                     if key.kind != KeyEventKind::Release && crate::term::is_suspend_key(&key) =>
                 {
                     match options.suspend {
-                        Some(suspend) => {
-                            suspend(terminal)?;
-                            // The terminal may have been resized meanwhile.
-                            match terminal.size() {
-                                Ok(size) => Msg::Resize(size.width, size.height),
-                                Err(_) => continue,
-                            }
-                        }
+                        Some(suspend) => suspended(terminal, suspend)?,
                         None => Msg::Key(key),
                     }
                 }
@@ -167,6 +166,17 @@ where
         step_all(app, effects, batch);
         dirty = true;
     }
+}
+
+/// Suspends; on return, the message that tells the app the terminal's size, which may
+/// have changed meanwhile. (The whole screen is redrawn either way: `suspend` made the
+/// terminal forget its last frame.)
+fn suspended<B: Backend>(terminal: &mut Terminal<B>, suspend: Suspend<B>) -> io::Result<Msg> {
+    suspend(terminal)?;
+    Ok(match terminal.size() {
+        Ok(size) => Msg::Resize(size.width, size.height),
+        Err(_) => Msg::Tick,
+    })
 }
 
 /// Feeds `msg` to the app and carries out what it asks, including the outcomes that are

@@ -1,7 +1,7 @@
 //! The real binary in a pseudo-terminal: the terminal is given back (alternate screen
 //! left, cursor shown, mouse released, raw mode off) on `q`, on SIGINT, SIGTERM and
 //! SIGHUP, on a panic (with the message after the restore), when the terminal itself goes
-//! away, and across Ctrl-Z / `fg` (with a full redraw on return).
+//! away, and across Ctrl-Z or `kill -TSTP` / `fg` (with a full redraw on return).
 //!
 //! The pty comes from `posix_openpt(3)` through the `libc` crate; the child gets the slave as
 //! its controlling terminal in a session of its own. The test keeps a slave descriptor
@@ -410,6 +410,35 @@ fn hang_up(mut pty: Pty) {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert_eq!(status.code(), Some(129), "{status:?}");
+}
+
+/// `kill -TSTP` from outside, under a job-control shell: caught, so the terminal is given
+/// back before the job stops (an uncaught one would leave the shell in raw mode), and
+/// `fg` brings the dashboard back whole.
+#[test]
+fn sigtstp_from_outside_restores_before_stopping() {
+    let script = r#"set -m; "$0" --demo --refresh 0; fg >/dev/null; echo "exit=$?""#;
+    let mut pty = Pty::spawn("bash", &["--norc", "--noprofile", "-c", script, BIN], &[]);
+    let at = pty.first_frame();
+    let shell = pty.child.id();
+    let children = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
+        .expect("the shell's children");
+    let dashboard: i32 = children.split_whitespace().next().unwrap().parse().unwrap();
+    // SAFETY: a signal to our own grandchild.
+    assert_eq!(unsafe { libc::kill(dashboard, libc::SIGTSTP) }, 0);
+    let restored = assert_restored(&mut pty, at, false);
+    let stopped = pty.wait_for("Stopped", restored);
+    assert!(
+        pty.is_cooked(),
+        "the shell has its terminal back while the job is stopped"
+    );
+    let back = pty.wait_for(ENTER_ALT, stopped);
+    pty.wait_for("Services", back);
+    assert!(pty.is_raw());
+    pty.send(b"q");
+    let status = pty.exit();
+    pty.wait_for("exit=0", back);
+    assert_eq!(status.code(), Some(0), "{}", pty.text());
 }
 
 /// Ctrl-Z under a job-control shell: the terminal is restored, the job stops, `fg`

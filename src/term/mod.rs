@@ -17,9 +17,8 @@
 //! `install_panic_hook`): a panicking background task must not take the screen
 //! away from a dashboard that keeps running.
 //!
-//! Not covered: a SIGTSTP sent from outside (`kill -TSTP`) stops the process with the
-//! terminal still in raw mode, as for any full-screen program that does not catch it;
-//! `fg` brings the dashboard back.
+//! A SIGTSTP sent from outside (`kill -TSTP`) is caught (`dashboard::signals`) and takes
+//! the same way, so it too leaves a usable shell behind.
 
 pub mod input;
 
@@ -75,12 +74,34 @@ fn take(mouse: bool) -> io::Result<()> {
 pub fn suspend() -> io::Result<()> {
     let mouse = MOUSE.load(Ordering::SeqCst);
     restore();
-    // SAFETY: `kill` only sends a signal; 0 names this process's own group, as the tty
-    // driver does for the suspend character. Execution continues here after SIGCONT.
-    unsafe {
-        libc::kill(0, libc::SIGTSTP);
-    }
+    stop_group();
     take(mouse)
+}
+
+/// Sends SIGTSTP to this process group, as the tty driver does for the suspend character,
+/// with the signal's default action (stop) in place for that moment: the dashboard
+/// catches SIGTSTP otherwise (a `kill -TSTP` from outside comes to the loop, which gives
+/// the terminal back first), and its catcher would only be called again. The default
+/// action keeps the kernel's rule that a group with no shell to continue it (orphaned)
+/// is not stopped. Execution continues here after SIGCONT, and the catcher is put back.
+///
+/// The signal is acted on before `kill` returns: it goes to the group's processes by
+/// their main thread, which is the thread calling this (the run loop's), and a signal for
+/// the calling thread is handled on the way back from the system call.
+fn stop_group() {
+    // SAFETY: sigaction with valid, zero-initialised structs (SIG_DFL, no flags, an empty
+    // mask); kill only sends a signal, 0 naming this process's own group.
+    unsafe {
+        let mut default: libc::sigaction = std::mem::zeroed();
+        default.sa_sigaction = libc::SIG_DFL;
+        libc::sigemptyset(&mut default.sa_mask);
+        let mut caught: libc::sigaction = std::mem::zeroed();
+        let swapped = libc::sigaction(libc::SIGTSTP, &default, &mut caught) == 0;
+        libc::kill(0, libc::SIGTSTP);
+        if swapped {
+            libc::sigaction(libc::SIGTSTP, &caught, std::ptr::null_mut());
+        }
+    }
 }
 
 /// Ctrl-Z, as the key event raw mode turns it into.
