@@ -338,6 +338,10 @@ pub struct IplistArgs {
     /// overwritten) instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Print the list read into entries as JSON (host, port, login, password) instead of
+    /// the list as served.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

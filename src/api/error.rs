@@ -106,6 +106,10 @@ pub enum ApiError {
     /// The client was configured with something unusable (bad base URL, plain HTTP).
     #[error("{0}")]
     Config(String),
+    /// A write asked of a read-only client (`--read-only`, `read_only = true`): refused
+    /// before anything was sent.
+    #[error("refused: this session is read-only (--read-only or read_only = true in the profile); nothing was sent")]
+    ReadOnly,
 }
 
 impl ApiError {
@@ -150,7 +154,8 @@ impl ApiError {
             Self::Timeout { .. }
             | Self::Connect { .. }
             | Self::Transport { .. }
-            | Self::Config(_) => None,
+            | Self::Config(_)
+            | Self::ReadOnly => None,
         }
     }
 

@@ -25,6 +25,9 @@
 //! - Redirects are followed only to the same scheme, host and port, so the Authorization
 //!   header never reaches another host.
 //! - Plain `http://` is refused unless the host is loopback or the caller allows it.
+//! - A client made with [`ClientConfig::read_only`] refuses every write (POST, PUT) with
+//!   [`ApiError::ReadOnly`] before anything is sent: the one place every write path of the
+//!   dashboard and the command line goes through, so no caller can forget it.
 
 mod base_url;
 mod decode;
@@ -114,6 +117,8 @@ pub struct ClientConfig {
     pub backoff: Duration,
     /// Allow `http://` to a host that is not loopback.
     pub allow_insecure_http: bool,
+    /// Refuse every write (order, bind, password, IP-list refresh) before sending it.
+    pub read_only: bool,
 }
 
 impl ClientConfig {
@@ -126,6 +131,7 @@ impl ClientConfig {
             retries: 2,
             backoff: Duration::from_millis(250),
             allow_insecure_http: false,
+            read_only: false,
         }
     }
 }
@@ -138,6 +144,7 @@ pub struct ApiClient {
     retries: u32,
     backoff: Duration,
     request_timeout: Duration,
+    read_only: bool,
 }
 
 impl ApiClient {
@@ -163,6 +170,7 @@ impl ApiClient {
             retries: config.retries,
             backoff: config.backoff,
             request_timeout: config.request_timeout,
+            read_only: config.read_only,
         })
     }
 

@@ -16,6 +16,10 @@ impl ApiClient {
         request: &Request,
         body: Option<Vec<u8>>,
     ) -> Result<bytes::Bytes, ApiError> {
+        if self.read_only && request.is_write() {
+            tracing::info!(method = request.method(), path = %request.path(), "refused: read-only");
+            return Err(ApiError::ReadOnly);
+        }
         let method = match request.method() {
             "POST" => Method::POST,
             "PUT" => Method::PUT,

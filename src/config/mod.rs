@@ -183,6 +183,7 @@ impl Settings {
             connect_timeout: self.connect_timeout,
             request_timeout: self.request_timeout,
             allow_insecure_http: self.allow_insecure_http,
+            read_only: self.read_only,
             ..ClientConfig::new(self.base_url.clone(), self.credentials.clone())
         }
     }

@@ -55,22 +55,30 @@ pub async fn invoices(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
     Ok(t.render())
 }
 
-/// The API answers one invoice as an array; `--json` prints that array as it is.
+/// The API answers one invoice as an array (12); `--json` prints the invoice itself, an
+/// object like every other one-item command. An empty array is a not-found (status 4);
+/// should the server send several, the one with the asked ID is printed (the first if
+/// none has it).
 pub async fn invoice(s: &mut Session<'_>, a: &InvoiceArgs) -> Printed {
     let what = format!("Read invoice {}", a.id);
-    let invoices = s
+    let mut invoices = s
         .client()
         .await?
         .invoice(a.id)
         .await
-        .map_err(Failure::api(&what))?;
-    if a.output.json {
-        return Ok(json(&invoices));
-    }
+        .map_err(Failure::read(&what))?;
     if invoices.is_empty() {
-        return Err(Failure::Failed(format!(
-            "{what}: the server answered no invoice"
-        )));
+        return Err(Failure::NotFound {
+            what,
+            answer: "an empty list".into(),
+        });
+    }
+    if let Some(at) = invoices.iter().position(|i| i.id == a.id) {
+        invoices.swap(0, at);
+    }
+    invoices.truncate(1);
+    if a.output.json {
+        return Ok(json(&invoices[0]));
     }
     let blocks: Vec<String> = invoices
         .iter()

@@ -55,13 +55,20 @@ pub async fn products(s: &mut Session<'_>, a: &ProductsArgs) -> Printed {
     Ok(t.render())
 }
 
+/// The single product has no name in the spec (2.3); the list (2.2) has it, so both are
+/// read and the name joined in, as `productName` in `--json` too. A list that fails only
+/// costs the name.
 pub async fn product(s: &mut Session<'_>, a: &ProductArgs) -> Printed {
-    let p = s
-        .client()
-        .await?
-        .product(a.pid)
-        .await
-        .map_err(Failure::api(format!("Read product {}", a.pid)))?;
+    let client = s.client().await?;
+    let (p, list) = tokio::join!(client.product(a.pid), client.products());
+    let mut p = p.map_err(Failure::read(format!("Read product {}", a.pid)))?;
+    if p.product_name.as_deref().is_none_or(|n| n.trim().is_empty()) {
+        p.product_name = list.ok().and_then(|list| {
+            list.into_iter()
+                .find(|x| x.product_id == a.pid)
+                .map(|x| x.product_name)
+        });
+    }
     if a.output.json {
         return Ok(json(&p));
     }

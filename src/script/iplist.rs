@@ -1,7 +1,7 @@
 //! `iplist`: the IP list of a service, exactly as served, to standard output or to a new
 //! file (`0600`, never overwriting one).
 
-use super::output::{as_served, stdout_is_terminal};
+use super::output::{as_served, json, stdout_is_terminal};
 use super::{Failure, Printed, Session};
 use crate::api::IpListType;
 use crate::cli::IplistArgs;
@@ -21,20 +21,26 @@ pub async fn iplist(s: &mut Session<'_>, a: &IplistArgs) -> Printed {
             let service = client
                 .service(a.id)
                 .await
-                .map_err(Failure::api(format!("Read service {}", a.id)))?;
+                .map_err(Failure::read(format!("Read service {}", a.id)))?;
             IpListType::default_for(&service.product_type)
         }
     };
     let list = client
         .ip_list(a.id, &list_type, &a.format)
         .await
-        .map_err(Failure::api(format!(
+        .map_err(Failure::read(format!(
             "IP list {list_type}/{} of service {}",
             a.format, a.id
         )))?;
+    let text = if a.json {
+        as_json(a.id, &list)
+    } else {
+        list.raw.clone()
+    };
     match &a.output {
-        None => Ok(as_served(&list.raw, stdout_is_terminal())),
-        Some(path) => match crate::files::write_new(path, list.raw.as_bytes()) {
+        None if a.json => Ok(text),
+        None => Ok(as_served(&text, stdout_is_terminal())),
+        Some(path) => match crate::files::write_new(path, text.as_bytes()) {
             Ok(()) => Ok(format!(
                 "Wrote {} ({} entries, {list_type}/{})\n",
                 path.display(),
@@ -48,6 +54,33 @@ pub async fn iplist(s: &mut Session<'_>, a: &IplistArgs) -> Printed {
             ))),
         },
     }
+}
+
+/// `--json`: the list read into entries, in the words of the list formats
+/// (`host`, `port`, `login`, `password`), with its type, format and counts:
+/// `{"service_id": 1001, "type": "http-auth", "format": "txt", "count": 10, "skipped": 0,
+/// "entries": [{"host": "…", "port": 8000, "login": "…", "password": "…"}, …]}`.
+fn as_json(service_id: u64, list: &crate::api::IpList) -> String {
+    let entries: Vec<serde_json::Value> = list
+        .entries()
+        .into_iter()
+        .map(|e| {
+            serde_json::json!({
+                "host": e.host,
+                "port": e.port,
+                "login": e.login,
+                "password": e.password,
+            })
+        })
+        .collect();
+    json(&serde_json::json!({
+        "service_id": service_id,
+        "type": list.list_type.as_str(),
+        "format": list.format.as_str(),
+        "count": list.count,
+        "skipped": list.skipped,
+        "entries": entries,
+    }))
 }
 
 fn exists(path: &std::path::Path) -> Failure {

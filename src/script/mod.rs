@@ -13,11 +13,24 @@
 //!
 //! # Exit status
 //!
+//! Decided in one function, [`Failure::status`]:
+//!
 //! | status | when |
 //! |---|---|
 //! | 0 | success |
-//! | 1 | the API answered an error, or the network failed; also a file that cannot be written (or already exists), a failed public-IP lookup, an order declined at the prompt |
+//! | 1 | any other failure: an API error not below (e.g. not enough funds, IP already bound, a 5xx), a write whose answer was lost (outcome unknown: never 5, so a script retrying on 5 cannot order twice), a file that cannot be written (or already exists), a failed public-IP lookup, an order declined at the prompt |
 //! | 2 | bad usage, before anything is sent: clap's own errors, no account or an unusable base URL, an invalid IPv4 address, a password given as an argument, `order` without `--yes` when standard input is not a terminal, an empty or mistyped new password |
+//! | 3 | authentication: 401 `Unauthenticated`, 400 `Invalid Authorization header` / `Invalid credentials format` |
+//! | 4 | not found: an unknown ID. The spec has no 404: a read of one item (`service`, `product`, `invoice`, `stats`, `rate`, `network`, `iplist`) answered with 422 `Unprocessable Entity` (or its "product ID not found" / "ClientID not found" forms), and any request answered "ClientID not found" (400 or 422) or "product ID not found" |
+//! | 5 | unreachable: the connection could not be opened, timed out, or was lost during a read |
+//! | 6 | throttled: 429 (an IP-list refresh asked too soon; the next possible time is printed) |
+//! | 7 | refused because the session is read-only (`--read-only`, `read_only = true`): nothing was sent |
+//!
+//! With `--json` a failure also prints one JSON object on standard output, so a script
+//! parsing it always gets JSON: `{"error": "<the line>", "kind": "throttled",
+//! "exit_status": 6, "next_possible": "2026-11-22 14:05:00"}` (`next_possible` only on a
+//! throttled refresh; `kind` is `failed`, `usage`, `authentication`, `not_found`,
+//! `unreachable`, `throttled` or `read_only`).
 //!
 //! # Choices
 //!
@@ -38,9 +51,18 @@
 //!   demo data, gone when the command ends.
 //! - A closed pipe on standard output (`| head`) ends the output quietly; the status is
 //!   the command's.
+//! - Read-only (`--read-only`, or `read_only = true` in the profile) refuses `order`,
+//!   `bind`, `password` and `refresh-list` before anything is sent (before the price
+//!   question or the password prompt too), status 7. The client refuses writes as well
+//!   ([`crate::api::ClientConfig::read_only`]), so no path can slip past.
+//! - A warning about the settings (a config file holding a secret and readable by others)
+//!   is printed once on standard error, `proxydash: warning: …`, before the answer.
+//! - `network ID` with nothing in error or inactive says so ("all fine") rather than
+//!   printing a bare header; `--json` is unchanged (two empty arrays).
 
 mod billing;
 mod catalog;
+mod failure;
 mod input;
 mod iplist;
 mod order;
@@ -54,59 +76,7 @@ use crate::config::Settings;
 use crate::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use std::process::ExitCode;
 
-/// Why a subcommand failed, which decides the exit status.
-#[derive(Debug)]
-pub enum Failure {
-    /// Bad usage, found before anything was sent: status 2.
-    Usage(String),
-    /// The API or the network failed `what`: status 1.
-    Api { what: String, error: ApiError },
-    /// Anything else after the usage was right (a file, the IP lookup, a declined
-    /// order): status 1.
-    Failed(String),
-}
-
-impl Failure {
-    pub fn api(what: impl Into<String>) -> impl FnOnce(ApiError) -> Failure {
-        let what = what.into();
-        move |error| Failure::Api { what, error }
-    }
-
-    pub fn exit_code(&self) -> ExitCode {
-        match self {
-            Failure::Usage(_) => ExitCode::from(2),
-            Failure::Api { .. } | Failure::Failed(_) => ExitCode::from(1),
-        }
-    }
-
-    /// [`Failure::message`] as printed: what may hold server text is sanitised; a usage
-    /// message is our own words (and user input already sanitised), so its line breaks
-    /// stay.
-    fn shown(&self, profile: Option<&str>) -> String {
-        match self {
-            Failure::Usage(m) => m.clone(),
-            other => output::sanitize(&other.message(profile)).into_owned(),
-        }
-    }
-
-    /// The one line shown on standard error, after `proxydash: `. A 401 names the
-    /// profile (when one was in use) and says what to check.
-    pub fn message(&self, profile: Option<&str>) -> String {
-        match self {
-            Failure::Usage(m) | Failure::Failed(m) => m.clone(),
-            Failure::Api {
-                what,
-                error: ApiError::Unauthenticated,
-            } => {
-                let profile = profile.map_or_else(String::new, |p| format!(" (profile {p:?})"));
-                format!(
-                    "{what}: Unauthenticated{profile}: check the token (--token or PROXYDASH_TOKEN), or the login and password"
-                )
-            }
-            Failure::Api { what, error } => format!("{what}: {error}"),
-        }
-    }
-}
+pub use failure::{Failure, status};
 
 /// What a subcommand prints on success.
 pub type Printed = Result<String, Failure>;
@@ -119,6 +89,8 @@ pub struct Session<'a> {
     sandbox: Option<SandboxHandle>,
     /// The profile of the account, once connected.
     profile: Option<String>,
+    /// The settings say read-only, once connected.
+    read_only: bool,
 }
 
 impl<'a> Session<'a> {
@@ -127,6 +99,7 @@ impl<'a> Session<'a> {
             cli,
             sandbox: None,
             profile: None,
+            read_only: false,
         }
     }
 
@@ -146,8 +119,31 @@ impl<'a> Session<'a> {
         } else {
             Settings::resolve(self.cli).map_err(|e| Failure::Usage(e.to_string()))?
         };
+        if self.profile.is_none() {
+            // Once per run, before the answer: the user should know, a script's output stays clean.
+            for warning in &settings.warnings {
+                eprintln!("proxydash: warning: {}", output::sanitize(warning));
+            }
+        }
         self.profile = Some(settings.profile.clone());
+        self.read_only = settings.read_only;
         ApiClient::new(settings.client_config()).map_err(|e| Failure::Usage(e.to_string()))
+    }
+}
+
+impl Session<'_> {
+    /// The client for a write named `what`, refused (status 7, nothing sent) when the
+    /// session is read-only. The client would refuse it too; this says so before any
+    /// prompt or lookup.
+    pub async fn writer(&mut self, what: &str) -> Result<ApiClient, Failure> {
+        let client = self.client().await?;
+        if self.read_only {
+            return Err(Failure::Api {
+                what: what.to_owned(),
+                error: ApiError::ReadOnly,
+            });
+        }
+        Ok(client)
     }
 }
 
@@ -167,6 +163,9 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
         },
         Err(failure) => {
             eprintln!("proxydash: {}", failure.shown(profile.as_deref()));
+            if wants_json(command) {
+                let _ = output::emit(&failure.json(profile.as_deref()));
+            }
             failure.exit_code()
         }
     }
@@ -197,27 +196,32 @@ async fn dispatch(s: &mut Session<'_>, command: &Command) -> Printed {
     }
 }
 
+/// Whether the command asked for `--json` (its failures are then printed as JSON too).
+fn wants_json(command: &Command) -> bool {
+    match command {
+        Command::Clients(o) | Command::Services(o) | Command::Credit(o) | Command::Invoices(o) => {
+            o.json
+        }
+        Command::Products(a) => a.output.json,
+        Command::Product(a) => a.output.json,
+        Command::Order(a) => a.output.json,
+        Command::Service(a) => a.output.json,
+        Command::Bind(a) => a.output.json,
+        Command::Password(a) => a.output.json,
+        Command::RefreshList(a)
+        | Command::Stats(a)
+        | Command::Rate(a)
+        | Command::Network(a) => a.output.json,
+        Command::Iplist(a) => a.json,
+        Command::Invoice(a) => a.output.json,
+        Command::Sandbox(_) | Command::Config(_) | Command::Completions(_) => false,
+    }
+}
+
 fn completions(args: &CompletionsArgs) -> String {
     use clap::CommandFactory;
     let mut command = Cli::command();
     let mut buf = Vec::new();
     clap_complete::generate(args.shell, &mut command, "proxydash", &mut buf);
     String::from_utf8_lossy(&buf).into_owned()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn exit_codes_follow_the_kind_of_failure() {
-        assert_eq!(Failure::Usage("x".into()).exit_code(), ExitCode::from(2));
-        assert_eq!(Failure::Failed("x".into()).exit_code(), ExitCode::from(1));
-        let api = Failure::api("List services")(ApiError::Unauthenticated);
-        assert_eq!(api.exit_code(), ExitCode::from(1));
-        let line = api.message(Some("work"));
-        assert!(line.starts_with("List services: Unauthenticated (profile \"work\")"));
-        assert!(line.contains("--token"), "{line}");
-        assert!(!api.message(None).contains("profile"));
-    }
 }

@@ -20,12 +20,13 @@ pub async fn order(s: &mut Session<'_>, a: &OrderArgs) -> Printed {
                 .into(),
         ));
     }
-    let client = s.client().await?;
+    let what = format!("Order product {} for client {}", a.pid, a.client);
+    let client = s.writer(&what).await?;
     if !a.yes {
         // The single product has no name in the spec; the list has it.
         let (product, credit, products) =
             tokio::join!(client.product(a.pid), client.credit(), client.products());
-        let product = product.map_err(Failure::api(format!("Read product {}", a.pid)))?;
+        let product = product.map_err(Failure::read(format!("Read product {}", a.pid)))?;
         let name = product
             .product_name
             .clone()
@@ -65,7 +66,6 @@ pub async fn order(s: &mut Session<'_>, a: &OrderArgs) -> Printed {
         clientid: a.client,
         setip: setip.map(|ip| ip.to_string()),
     };
-    let what = format!("Order product {} for client {}", a.pid, a.client);
     let result = client.order(a.pid, &body).await.map_err(|error| {
         if error.outcome_unknown() {
             Failure::Failed(format!(

@@ -44,7 +44,7 @@ pub async fn service(s: &mut Session<'_>, a: &ServiceArgs) -> Printed {
         .await?
         .service(a.id)
         .await
-        .map_err(Failure::api(format!("Read service {}", a.id)))?;
+        .map_err(Failure::read(format!("Read service {}", a.id)))?;
     if a.output.json {
         let mut value = serde_json::to_value(&v)
             .map_err(|e| Failure::Failed(format!("cannot serialize service {}: {e}", a.id)))?;
@@ -82,7 +82,7 @@ pub async fn stats(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
         .await?
         .stats(a.id)
         .await
-        .map_err(Failure::api(format!("Stats of service {}", a.id)))?;
+        .map_err(Failure::read(format!("Stats of service {}", a.id)))?;
     if a.output.json {
         return Ok(json(&stats));
     }
@@ -101,16 +101,24 @@ pub async fn stats(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
     Ok(t.render())
 }
 
-/// A limit of 0 is "no limit" (see [`crate::api::RateEntry`]).
+/// A limit of 0 is "no limit" (see [`crate::api::RateEntry`]). The API answers an array
+/// (3) of one entry; `--json` prints that entry, an object (the first, should a server
+/// send more; an empty array is an error).
 pub async fn rate(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
+    let what = format!("Rate of service {}", a.id);
     let rates = s
         .client()
         .await?
         .rate(a.id)
         .await
-        .map_err(Failure::api(format!("Rate of service {}", a.id)))?;
+        .map_err(Failure::read(&what))?;
     if a.output.json {
-        return Ok(json(&rates));
+        return match rates.first() {
+            Some(rate) => Ok(json(rate)),
+            None => Err(Failure::Failed(format!(
+                "{what}: the server answered no rate entry"
+            ))),
+        };
     }
     let mut t = Table::new(&[
         ("RATE", Align::Right),
@@ -133,11 +141,11 @@ pub async fn network(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
     let client = s.client().await?;
     let (errors, inactive) =
         tokio::join!(client.network_errors(a.id), client.network_inactive(a.id));
-    let errors = errors.map_err(Failure::api(format!(
+    let errors = errors.map_err(Failure::read(format!(
         "Servers in error of service {}",
         a.id
     )))?;
-    let inactive = inactive.map_err(Failure::api(format!(
+    let inactive = inactive.map_err(Failure::read(format!(
         "Inactive servers of service {}",
         a.id
     )))?;
@@ -147,6 +155,12 @@ pub async fn network(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
             "errors": errors,
             "inactive": inactive,
         })));
+    }
+    if errors.is_empty() && inactive.is_empty() {
+        return Ok(format!(
+            "Service {}: all fine, no proxy server in error or inactive\n",
+            a.id
+        ));
     }
     let mut t = Table::new(&[("STATE", Align::Left), ("SERVER", Align::Left)]);
     for ip in &errors {

@@ -4,7 +4,7 @@
 use super::input;
 use super::output::json;
 use super::{Failure, Printed, Session};
-use crate::api::{ApiError, ServiceUpdate, UpdateResult};
+use crate::api::{ApiClient, ApiError, ProductType, ServiceUpdate, Unprocessable, UpdateResult};
 use crate::cli::{BindArgs, OutputArgs, PasswordArgs, ServiceIdArgs};
 use crate::secret::Secret;
 
@@ -13,7 +13,7 @@ pub async fn bind(s: &mut Session<'_>, a: &BindArgs) -> Printed {
         Some(text) if !a.mine => Some(input::require_ipv4(text, "bind")?),
         _ => None,
     };
-    let client = s.client().await?;
+    let client = s.writer(&format!("Bind an IP to service {}", a.id)).await?;
     let ip = match ip {
         Some(ip) => ip,
         None => crate::effects::lookup_my_ip(&a.my_ip_url)
@@ -25,11 +25,25 @@ pub async fn bind(s: &mut Session<'_>, a: &BindArgs) -> Printed {
         ..ServiceUpdate::default()
     };
     let what = format!("Bind IP {ip} to service {}", a.id);
-    let result = client
-        .update_service(a.id, &update)
-        .await
-        .map_err(|e| write_failure(&what, a.id, e))?;
-    Ok(done(&result, a.id, &a.output))
+    match client.update_service(a.id, &update).await {
+        Ok(result) => Ok(done(&result, a.id, &a.output)),
+        Err(e) if e.unprocessable() == Some(Unprocessable::Generic) => {
+            Err(explain_bind(&client, &what, a.id, e).await)
+        }
+        Err(e) => Err(write_failure(&what, a.id, e)),
+    }
+}
+
+/// A bare 422 to a bind: when the service is rotating (ppr), that is why (only static
+/// services have an IP to bind), as the dashboard says before sending. Asked only after
+/// the refusal, so a bind that works costs one request.
+async fn explain_bind(client: &ApiClient, what: &str, id: u64, error: ApiError) -> Failure {
+    match client.service(id).await {
+        Ok(service) if service.product_type == ProductType::Ppr => Failure::Failed(format!(
+            "{what}: refused ({error}): service {id} is rotating (ppr); only static (fpr) services have an IP to bind"
+        )),
+        _ => write_failure(what, id, error),
+    }
 }
 
 /// The new password never comes from the command line: standard input or a prompt.
@@ -42,7 +56,9 @@ pub async fn password(s: &mut Session<'_>, a: &PasswordArgs) -> Printed {
                 .into(),
         ));
     }
-    let client = s.client().await?;
+    let client = s
+        .writer(&format!("Change the password of service {}", a.id))
+        .await?;
     let password = tokio::task::spawn_blocking(input::new_password)
         .await
         .map_err(|e| Failure::Failed(format!("cannot read the password: {e}")))??;
@@ -58,27 +74,19 @@ pub async fn password(s: &mut Session<'_>, a: &PasswordArgs) -> Printed {
     Ok(done(&result, a.id, &a.output))
 }
 
-/// A 429 prints the next possible time (the server's wall clock, as it sent it).
+/// A 429 prints the next possible time (the server's wall clock, as it sent it) and exits
+/// 6; with `--json` also as `next_possible` in the error document.
 pub async fn refresh_list(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
-    let client = s.client().await?;
+    let what = format!("Refresh the IP list of service {}", a.id);
+    let client = s.writer(&what).await?;
     let update = ServiceUpdate {
         update_list: true,
         ..ServiceUpdate::default()
     };
-    let what = format!("Refresh the IP list of service {}", a.id);
     let result = client
         .update_service(a.id, &update)
         .await
-        .map_err(|e| match e {
-            ApiError::Throttled {
-                next_possible: Some(t),
-                ..
-            } => Failure::Failed(format!(
-                "{what}: too soon. Next update possible: {} (server time)",
-                t.format("%Y-%m-%d %H:%M:%S")
-            )),
-            e => write_failure(&what, a.id, e),
-        })?;
+        .map_err(|e| write_failure(&what, a.id, e))?;
     Ok(done(&result, a.id, &a.output))
 }
 
