@@ -13,6 +13,8 @@ use std::process::Stdio;
 use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
+#[path = "script/codes.rs"]
+mod codes;
 #[path = "script/reads.rs"]
 mod reads;
 #[path = "script/usage.rs"]

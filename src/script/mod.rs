@@ -26,8 +26,9 @@
 //! | 6 | throttled: 429 (an IP-list refresh asked too soon; the next possible time is printed) |
 //! | 7 | refused because the session is read-only (`--read-only`, `read_only = true`): nothing was sent |
 //!
-//! With `--json` a failure also prints one JSON object on standard output, so a script
-//! parsing it always gets JSON: `{"error": "<the line>", "kind": "throttled",
+//! With `--json` a failure after the usage was right also prints one JSON object on
+//! standard output, so a script parsing it gets JSON (a usage error, 2, is found before
+//! anything is asked and prints only its line, as clap's own errors do): `{"error": "<the line>", "kind": "throttled",
 //! "exit_status": 6, "next_possible": "2026-11-22 14:05:00"}` (`next_possible` only on a
 //! throttled refresh; `kind` is `failed`, `usage`, `authentication`, `not_found`,
 //! `unreachable`, `throttled` or `read_only`).
@@ -163,7 +164,7 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
         },
         Err(failure) => {
             eprintln!("proxydash: {}", failure.shown(profile.as_deref()));
-            if wants_json(command) {
+            if wants_json(command) && !matches!(failure, Failure::Usage(_)) {
                 let _ = output::emit(&failure.json(profile.as_deref()));
             }
             failure.exit_code()

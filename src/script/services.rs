@@ -2,6 +2,7 @@
 
 use super::output::{Align, Details, MISSING, Table, date, id, json, money, number, or_missing};
 use super::{Failure, Printed, Session};
+use crate::api::{ApiClient, ApiError, ProductType, Unprocessable};
 use crate::cli::{OutputArgs, ServiceArgs, ServiceIdArgs};
 
 /// What a masked password shows.
@@ -77,12 +78,12 @@ pub async fn service(s: &mut Session<'_>, a: &ServiceArgs) -> Printed {
 }
 
 pub async fn stats(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
-    let stats = s
-        .client()
-        .await?
-        .stats(a.id)
-        .await
-        .map_err(Failure::read(format!("Stats of service {}", a.id)))?;
+    let what = format!("Stats of service {}", a.id);
+    let client = s.client().await?;
+    let stats = match client.stats(a.id).await {
+        Ok(stats) => stats,
+        Err(e) => return Err(ppr_only(&client, what, a.id, e).await),
+    };
     if a.output.json {
         return Ok(json(&stats));
     }
@@ -106,12 +107,11 @@ pub async fn stats(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
 /// send more; an empty array is an error).
 pub async fn rate(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
     let what = format!("Rate of service {}", a.id);
-    let rates = s
-        .client()
-        .await?
-        .rate(a.id)
-        .await
-        .map_err(Failure::read(&what))?;
+    let client = s.client().await?;
+    let rates = match client.rate(a.id).await {
+        Ok(rates) => rates,
+        Err(e) => return Err(ppr_only(&client, what, a.id, e).await),
+    };
     if a.output.json {
         return match rates.first() {
             Some(rate) => Ok(json(rate)),
@@ -134,6 +134,29 @@ pub async fn rate(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
         t.row([number(e.rate), limit, used]);
     }
     Ok(t.render())
+}
+
+/// A bare 422 from `stats` or `rate` (ppr only, spec 4) means either "no such service"
+/// or "not a rotating service"; the service itself tells which: not found (status 4), or
+/// a static service named as such (status 1).
+async fn ppr_only(client: &ApiClient, what: String, id: u64, error: ApiError) -> Failure {
+    if error.unprocessable() != Some(Unprocessable::Generic) {
+        return Failure::api(what)(error);
+    }
+    match client.service(id).await {
+        Ok(service) if service.product_type != ProductType::Ppr => Failure::Failed(format!(
+            "{what}: refused ({error}): service {id} is {}; usage is kept for rotating (ppr) services only",
+            match service.product_type {
+                ProductType::Fpr => "static (fpr)".to_owned(),
+                ref other => format!("of type {:?}", other.as_str()),
+            }
+        )),
+        Ok(_) => Failure::api(what)(error),
+        Err(read) => match Failure::read(what.clone())(read) {
+            not_found @ Failure::NotFound { .. } => not_found,
+            _ => Failure::api(what)(error),
+        },
+    }
 }
 
 /// Endpoints 8 and 9 together; in JSON `{"service_id": …, "errors": […], "inactive": […]}`.

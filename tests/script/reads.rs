@@ -93,8 +93,8 @@ async fn one_product_and_an_unknown_one() {
     assert!(json.get("product_hidden").is_some() && json.get("groupName").is_some());
 
     run(&sb, &["product", "999"]).await.fails(
-        1,
-        "product 999: Unprocessable Entity or product ID not found",
+        4,
+        "product 999: not found (the server answered: Unprocessable Entity or product ID not found)",
     );
 }
 
@@ -154,7 +154,7 @@ async fn services_list_and_one_service_with_its_password_masked() {
 
     run(&sb, &["service", "99999"])
         .await
-        .fails(1, "Read service 99999: Unprocessable Entity");
+        .fails(4, "Read service 99999: not found (the server answered: Unprocessable Entity)");
 }
 
 #[tokio::test]
@@ -191,13 +191,10 @@ async fn credit_and_invoices() {
         "{table}"
     );
     let json = run(&sb, &["invoice", "7001", "--json"]).await.ok().json();
-    assert_eq!(
-        json.as_array().unwrap().len(),
-        1,
-        "as the API answers it: {json}"
-    );
-    assert_eq!(json[0]["id"], 7001);
-    assert_eq!(json[0]["amount"], 12.0);
+    // One invoice: the object (the API's array of one is unwrapped).
+    assert!(json.is_object(), "{json}");
+    assert_eq!(json["id"], 7001);
+    assert_eq!(json["amount"], 12.0);
 }
 
 #[tokio::test]
@@ -216,15 +213,18 @@ async fn stats_and_rate_of_a_ppr_service_and_422_for_fpr() {
     let table = run(&sb, &["rate", "1003"]).await.ok().stdout;
     assert!(table.contains("5,120") && table.contains('%'), "{table}");
     let json = run(&sb, &["rate", "1003", "--json"]).await.ok().json();
-    assert_eq!(json[0]["limit"], 5120.0);
-    assert!(json[0]["rate"].is_number());
+    // One rate: the object, not an array of one.
+    assert_eq!(json["limit"], 5120.0);
+    assert!(json["rate"].is_number());
 
     run(&sb, &["stats", "1001"])
         .await
-        .fails(1, "Stats of service 1001: Unprocessable Entity");
-    run(&sb, &["rate", "1001", "--json"])
-        .await
-        .fails(1, "Unprocessable Entity");
+        .fails(1, "service 1001 is static (fpr)");
+    let out = run(&sb, &["rate", "1001", "--json"]).await;
+    assert_eq!(out.code, Some(1), "{out:#?}");
+    assert!(out.stderr.contains("Unprocessable Entity"), "{out:#?}");
+    assert_eq!(out.json()["kind"], "failed");
+    run(&sb, &["rate", "99999"]).await.fails(4, "not found");
 }
 
 #[tokio::test]
@@ -248,5 +248,5 @@ async fn network_errors_and_inactive_servers() {
     // Service 1013's client was removed: the server answers the 400 ClientID error.
     run(&sb, &["network", "1013"])
         .await
-        .fails(1, "ClientID not found");
+        .fails(4, "ClientID not found");
 }

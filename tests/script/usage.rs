@@ -16,7 +16,7 @@ async fn a_wrong_token_is_401_and_exits_1() {
     ]);
     let out = finish(&mut cmd, None)
         .await
-        .fails(1, "List services: Unauthenticated");
+        .fails(3, "List services: Unauthenticated");
     assert!(
         out.stderr.contains("profile") && out.stderr.contains("--token"),
         "{out:#?}"
@@ -26,7 +26,7 @@ async fn a_wrong_token_is_401_and_exits_1() {
 }
 
 #[tokio::test]
-async fn a_closed_port_is_a_network_error_and_exits_1() {
+async fn a_closed_port_is_a_network_error_and_exits_5() {
     let addr = closed_port().await;
     let mut cmd = proxydash();
     cmd.args([
@@ -37,9 +37,12 @@ async fn a_closed_port_is_a_network_error_and_exits_1() {
         "credit",
         "--json",
     ]);
-    finish(&mut cmd, None)
-        .await
-        .fails(1, "Read the credit: Cannot reach");
+    let out = finish(&mut cmd, None).await;
+    assert_eq!(out.code, Some(5), "{out:#?}");
+    assert!(out.stderr.contains("Read the credit: Cannot reach"), "{out:#?}");
+    // --json: the failure is JSON on standard output too.
+    assert_eq!(out.json()["kind"], "unreachable");
+    assert_eq!(out.json()["exit_status"], 5);
 }
 
 #[tokio::test]

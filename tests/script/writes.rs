@@ -85,7 +85,7 @@ async fn order_errors_exit_1_and_a_lost_answer_is_an_unknown_outcome() {
     sb.set_credit(250.0);
     run(&sb, &["order", "11", "--client", "99", "--yes"])
         .await
-        .fails(1, "ClientID not found");
+        .fails(4, "ClientID not found");
 
     sb.clear_requests();
     sb.set_faults(Some("drop-after,method=POST".parse::<FaultSpec>().unwrap()));
@@ -232,9 +232,20 @@ async fn refresh_list_twice_is_throttled_the_second_time() {
         out.stdout.contains("IP list updated successfully"),
         "{out:#?}"
     );
-    let out = run(&sb, &["refresh-list", "1001", "--json"])
-        .await
-        .fails(1, "Next update possible: ");
+    let out = run(&sb, &["refresh-list", "1001", "--json"]).await;
+    assert_eq!(out.code, Some(6), "{out:#?}");
+    assert!(out.stderr.contains("Next update possible: "), "{out:#?}");
+    // --json: the error as JSON, with the next possible time (issue 16.9).
+    let doc = out.json();
+    assert_eq!(doc["kind"], "throttled");
+    assert!(
+        chrono::NaiveDateTime::parse_from_str(
+            doc["next_possible"].as_str().unwrap(),
+            "%Y-%m-%d %H:%M:%S"
+        )
+        .is_ok(),
+        "{doc}"
+    );
     // The time as YYYY-MM-DD HH:MM:SS.
     let after = out.stderr.split("possible: ").nth(1).unwrap();
     assert!(
