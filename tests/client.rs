@@ -557,3 +557,41 @@ async fn a_closed_port_is_a_connect_error() {
         "{e}"
     );
 }
+
+/// Issue 16.1: a read-only client refuses every write before sending it, whoever asks
+/// (the dashboard's fetcher and the command line both go through it); reads still work.
+#[tokio::test]
+async fn a_read_only_client_sends_no_write() {
+    let sb = sandbox().await;
+    let c = ApiClient::new(ClientConfig {
+        read_only: true,
+        ..ClientConfig::new(sb.base_url(), Credentials::Token(sb.token().into()))
+    })
+    .unwrap();
+    let order = OrderRequest {
+        clientid: 101,
+        setip: None,
+    };
+    assert_eq!(c.order(11, &order).await.unwrap_err(), ApiError::ReadOnly);
+    for update in [
+        ServiceUpdate {
+            setip: Some("203.0.113.9".into()),
+            ..ServiceUpdate::default()
+        },
+        ServiceUpdate {
+            update_list: true,
+            ..ServiceUpdate::default()
+        },
+        ServiceUpdate {
+            password: Some("n3w-Passw0rd".into()),
+            ..ServiceUpdate::default()
+        },
+    ] {
+        let e = c.update_service(1001, &update).await.unwrap_err();
+        assert_eq!(e, ApiError::ReadOnly);
+        assert!(!e.outcome_unknown());
+    }
+    assert!(sb.requests().is_empty(), "{:#?}", sb.requests());
+    c.credit().await.unwrap();
+    assert_eq!(sb.requests().len(), 1);
+}

@@ -110,6 +110,12 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         spans.push(Span::raw("  "));
         spans.push(Span::styled(" DEMO ", theme.badge));
     }
+    // Said where the account is named, so a monitoring screen is never taken for one that
+    // can order (issue 16.8).
+    if s.read_only {
+        spans.push(Span::raw("  "));
+        spans.push(Span::styled(" READ-ONLY ", theme.badge));
+    }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
     let busy = app.in_flight();
     if busy > 0 {

@@ -178,3 +178,24 @@ fn the_plain_theme_uses_no_colour_and_keeps_state_readable() {
         assert!(screen.contains(word), "{word} missing:\n{screen}");
     }
 }
+
+#[test]
+fn a_read_only_session_shows_its_badge_in_the_header() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut harness = Harness::with(AppSettings {
+            read_only: true,
+            ..settings()
+        });
+        let _ = harness.app.start();
+        let screen = render(&mut harness.app, w, h);
+        // The line that names the profile.
+        let info = screen.lines().nth(1).unwrap_or_default();
+        assert!(
+            info.contains("profile work") && info.contains("READ-ONLY"),
+            "{w}x{h}:\n{screen}"
+        );
+    }
+    let mut writable = Harness::new();
+    let _ = writable.app.start();
+    assert!(!render(&mut writable.app, 80, 24).contains("READ-ONLY"));
+}
