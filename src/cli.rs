@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-#[derive(Debug, Parser)]
+#[derive(Debug, Clone, Parser)]
 #[command(
     name = "proxydash",
     version,
@@ -102,7 +102,7 @@ pub struct ConnectionArgs {
     pub timeout: Option<u64>,
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum Command {
     /// Run the local sandbox server that answers the reseller API from demo data.
     #[command(
@@ -230,7 +230,7 @@ pub struct OutputArgs {
     pub json: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ServiceIdArgs {
     /// Service ID.
     #[arg(value_name = "ID")]
@@ -239,7 +239,7 @@ pub struct ServiceIdArgs {
     pub output: OutputArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ProductsArgs {
     /// Sort by this field (the server's order, ascending on the sandbox).
     #[arg(long, value_name = "FIELD", value_parser = sort_fields())]
@@ -248,7 +248,7 @@ pub struct ProductsArgs {
     pub output: OutputArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ProductArgs {
     /// Product ID.
     #[arg(value_name = "PID")]
@@ -257,7 +257,7 @@ pub struct ProductArgs {
     pub output: OutputArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct OrderArgs {
     /// Product ID.
     #[arg(value_name = "PID")]
@@ -275,7 +275,7 @@ pub struct OrderArgs {
     pub output: OutputArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ServiceArgs {
     /// Service ID.
     #[arg(value_name = "ID")]
@@ -287,7 +287,7 @@ pub struct ServiceArgs {
     pub output: OutputArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct BindArgs {
     /// Service ID.
     #[arg(value_name = "ID")]
@@ -309,7 +309,7 @@ pub struct BindArgs {
     pub output: OutputArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct PasswordArgs {
     /// Service ID.
     #[arg(value_name = "ID")]
@@ -322,7 +322,7 @@ pub struct PasswordArgs {
     pub output: OutputArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct IplistArgs {
     /// Service ID.
     #[arg(value_name = "ID")]
@@ -344,7 +344,7 @@ pub struct IplistArgs {
     pub json: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct InvoiceArgs {
     /// Invoice ID.
     #[arg(value_name = "ID")]
@@ -353,7 +353,7 @@ pub struct InvoiceArgs {
     pub output: OutputArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct CompletionsArgs {
     /// The shell to write completions for.
     #[arg(value_name = "SHELL")]
@@ -375,7 +375,7 @@ fn list_formats() -> impl TypedValueParser<Value = IpListFormat> {
         .map(|s| IpListFormat::parse(&s))
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum ConfigCommand {
     /// Print the path of the config file proxydash reads.
     #[command(after_help = "Example:\n  $EDITOR \"$(proxydash config path)\"")]
@@ -389,7 +389,7 @@ pub enum ConfigCommand {
     Show,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct SandboxArgs {
     /// Address to listen on (loopback unless you mean otherwise).
     #[arg(long, default_value = "127.0.0.1:8787")]

@@ -95,30 +95,63 @@ pub async fn run(cli: &Cli) -> ExitCode {
     };
     let clock: Clock = Arc::new(chrono::Utc::now);
     let mut session = Session::new(settings, client, cli.demo, &clock);
+    // A profile switch being resolved off the UI task: its `token_command` may take up to
+    // its timeout, and the screen, the keys and Ctrl-C go on meanwhile.
+    let mut switching: Option<Switch> = None;
     let outcome = loop {
-        let exit = run::run_with(
-            &mut terminal,
-            &mut session.app,
-            &mut input,
-            &mut session.effects,
-            &clock,
-            &options,
-        )
-        .await;
+        let exit = match switching.as_mut() {
+            None => {
+                run::run_with(
+                    &mut terminal,
+                    &mut session.app,
+                    &mut input,
+                    &mut session.effects,
+                    &clock,
+                    &options,
+                )
+                .await
+            }
+            Some(switch) => {
+                let ran = tokio::select! {
+                    exit = run::run_with(
+                        &mut terminal,
+                        &mut session.app,
+                        &mut input,
+                        &mut session.effects,
+                        &clock,
+                        &options,
+                    ) => Err(exit),
+                    // The loop is dropped while it waits (on keys, answers or its timer,
+                    // whose receivers lose nothing when dropped) and started again.
+                    resolved = &mut switch.task => Ok(resolved),
+                };
+                match ran {
+                    Err(exit) => exit,
+                    Ok(resolved) => {
+                        let name = switch.name.clone();
+                        switching = None;
+                        match resolved {
+                            Ok(Ok((settings, client))) => {
+                                session = Session::new(settings, client, false, &clock);
+                            }
+                            Ok(Err(e)) => session.app.notify(format!("Not switched: {e}")),
+                            Err(e) => session
+                                .app
+                                .notify(format!("Not switched to profile {name}: {e}")),
+                        }
+                        continue;
+                    }
+                }
+            }
+        };
         match exit {
             Ok(Exit::SwitchProfile(name)) => {
-                match Settings::resolve_profile(cli, Some(&name))
-                    .map_err(|e| e.to_string())
-                    .and_then(|s| {
-                        ApiClient::new(s.client_config())
-                            .map(|c| (s, c))
-                            .map_err(|e| e.to_string())
-                    }) {
-                    Ok((settings, client)) => {
-                        session = Session::new(settings, client, false, &clock)
-                    }
-                    Err(e) => session.app.notify(format!("Profile {name}: {e}")),
-                }
+                session.app.notify(format!(
+                    "Switching to profile {name}: waiting for its token_command… (q or Ctrl-C quits)"
+                ));
+                // A newer choice replaces one still waiting; the older command ends at
+                // its own timeout and its answer is dropped.
+                switching = Some(Switch::start(cli, name));
             }
             other => break other,
         }
@@ -135,6 +168,27 @@ pub async fn run(cli: &Cli) -> ExitCode {
             let _ = writeln!(std::io::stderr(), "proxydash: terminal error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// A profile switch under way: the settings (and so the secret commands) are resolved on a
+/// blocking thread.
+struct Switch {
+    name: String,
+    task: tokio::task::JoinHandle<Result<(Settings, ApiClient), String>>,
+}
+
+impl Switch {
+    fn start(cli: &Cli, name: String) -> Self {
+        let cli = cli.clone();
+        let profile = name.clone();
+        let task = tokio::task::spawn_blocking(move || {
+            let settings =
+                Settings::resolve_profile(&cli, Some(&profile)).map_err(|e| e.to_string())?;
+            let client = ApiClient::new(settings.client_config()).map_err(|e| e.to_string())?;
+            Ok((settings, client))
+        });
+        Self { name, task }
     }
 }
 

@@ -182,3 +182,48 @@ fn config_init_writes_a_private_example_once_and_path_names_it() {
     assert!(String::from_utf8_lossy(&second.stderr).contains("already exists"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 16.10: right after `config init` the example's `token_command` (`pass …`) may
+/// not work yet; `config show` still shows every setting and says the secret is
+/// unavailable, and why.
+#[test]
+fn config_show_survives_a_failing_token_command() {
+    let path = config_file(
+        "failing-command",
+        r#"
+[profiles.main]
+base_url = "https://main.example"
+token_command = "echo 'Error: reseller/main-token is not in the password store.' >&2; exit 1"
+read_only = true
+"#,
+    );
+    let out = show(proxydash().arg("--config").arg(&path));
+    assert!(out.contains("base_url = https://main.example"), "{out}");
+    assert!(out.contains("read_only = true"), "{out}");
+    assert!(
+        out.contains("secret unavailable") && out.contains("not in the password store"),
+        "{out}"
+    );
+}
+
+/// Issue 11.5: a token command that hangs is stopped at `command_timeout`, with a message
+/// naming the key; nothing waits for the 30 s `sleep`.
+#[test]
+fn a_hanging_token_command_is_stopped_at_its_timeout() {
+    let path = config_file(
+        "hanging-command",
+        "[profiles.main]\nbase_url = \"http://127.0.0.1:9\"\ntoken_command = \"sleep 30\"\ncommand_timeout = 1\n",
+    );
+    let out = proxydash()
+        .arg("--config")
+        .arg(&path)
+        .args(["credit"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("did not finish within 1 s") && stderr.contains("command_timeout"),
+        "{stderr}"
+    );
+}

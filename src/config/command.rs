@@ -51,7 +51,7 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> ExitCode {
                 }
             }
         }
-        ConfigCommand::Show => match Settings::resolve(cli) {
+        ConfigCommand::Show => match Settings::resolve_for_show(cli) {
             Ok(s) => {
                 print!("{}", describe(&s));
                 ExitCode::SUCCESS
@@ -66,12 +66,15 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> ExitCode {
 
 /// The resolved settings, secrets left out, one `key = value` per line.
 pub fn describe(s: &Settings) -> String {
-    let credentials = match &s.credentials {
+    let mut credentials = match &s.credentials {
         Credentials::Token(_) => "token".to_owned(),
         Credentials::Login {
             login, separator, ..
         } => format!("login {login} (separator {separator:?})"),
     };
+    if let Some(why) = &s.secret_unavailable {
+        credentials.push_str(&format!(" — secret unavailable: {why}"));
+    }
     let mut out = String::new();
     let mut line = |k: &str, v: String| out.push_str(&format!("{k} = {v}\n"));
     line(

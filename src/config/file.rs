@@ -51,6 +51,9 @@ pub struct Profile {
     pub mouse: Option<bool>,
     pub timeout: Option<u64>,
     pub connect_timeout: Option<u64>,
+    /// Seconds `token_command` / `password_command` may take before they are stopped
+    /// (10 by default).
+    pub command_timeout: Option<u64>,
 }
 
 impl std::fmt::Debug for Profile {

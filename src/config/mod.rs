@@ -67,6 +67,9 @@ pub struct Settings {
     /// The profiles of the config file, for switching inside the dashboard.
     pub profiles: Vec<String>,
     pub config_path: Option<PathBuf>,
+    /// Only from [`Settings::resolve_for_show`]: the secret command failed, and why; the
+    /// credentials then hold an empty secret and must not be used.
+    pub secret_unavailable: Option<String>,
 }
 
 /// Why settings could not be made; shown to the user as it is, with exit status 2.
@@ -82,6 +85,13 @@ pub enum ConfigError {
     NoAccount,
     #[error("{0}")]
     Invalid(String),
+    /// A `token_command` or `password_command` failed; `placeholder` is the credentials
+    /// with an empty secret, for showing the settings anyway.
+    #[error("{why}")]
+    Command {
+        placeholder: Box<Credentials>,
+        why: String,
+    },
 }
 
 impl Settings {
@@ -93,10 +103,24 @@ impl Settings {
     /// Like [`Settings::resolve`] for a profile named by the caller (switching accounts in
     /// the dashboard), still under the command line's flags.
     pub fn resolve_profile(cli: &Cli, profile: Option<&str>) -> Result<Self, ConfigError> {
+        Self::resolve_with(cli, profile, false)
+    }
+
+    /// For `config show`: like [`Settings::resolve`], but a `token_command` or
+    /// `password_command` that fails does not hide the rest of the settings; its reason
+    /// is kept in [`Settings::secret_unavailable`].
+    pub fn resolve_for_show(cli: &Cli) -> Result<Self, ConfigError> {
+        Self::resolve_with(cli, cli.connection.profile.as_deref(), true)
+    }
+
+    fn resolve_with(cli: &Cli, profile: Option<&str>, lenient: bool) -> Result<Self, ConfigError> {
         let (file, config_path, warnings) = read_file(cli)?;
         let name = choose_profile(&file, profile, config_path.as_deref())?;
         let p = file.profiles.get(&name).cloned().unwrap_or_default();
-        let credentials = credentials(cli, &p, &name)?;
+        let (credentials, secret_unavailable) = match credentials(cli, &p, &name) {
+            Err(ConfigError::Command { placeholder, why }) if lenient => (*placeholder, Some(why)),
+            other => (other?, None),
+        };
         let base_url = cli
             .connection
             .base_url
@@ -112,6 +136,7 @@ impl Settings {
         settings.warnings = warnings;
         settings.profiles = file.profiles.keys().cloned().collect();
         settings.config_path = config_path;
+        settings.secret_unavailable = secret_unavailable;
         Ok(settings)
     }
 
@@ -175,6 +200,7 @@ impl Settings {
             warnings: Vec::new(),
             profiles: Vec::new(),
             config_path: None,
+            secret_unavailable: None,
         })
     }
 
@@ -249,9 +275,16 @@ fn credentials(cli: &Cli, p: &Profile, profile: &str) -> Result<Credentials, Con
         password,
         separator: separator.clone(),
     };
-    let secret_of = |command: &str, what: &str| {
-        secrets::run(command, what)
-            .map_err(|e| ConfigError::Invalid(format!("profile {profile}: {e}")))
+    let limits = secrets::Limits {
+        timeout: p
+            .command_timeout
+            .map_or(secrets::DEFAULT_TIMEOUT, |s| Duration::from_secs(s.max(1))),
+    };
+    let secret_of = |command: &str, what: &str, placeholder: Credentials| {
+        secrets::run_with(command, what, limits).map_err(|e| ConfigError::Command {
+            placeholder: Box::new(placeholder),
+            why: format!("profile {profile}: {e}"),
+        })
     };
     // Flags and environment first, as a unit.
     if let Some(token) = c.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
@@ -270,14 +303,16 @@ fn credentials(cli: &Cli, p: &Profile, profile: &str) -> Result<Credentials, Con
         return Ok(Credentials::Token(Secret::new(token)));
     }
     if let Some(command) = &p.token_command {
-        return Ok(Credentials::Token(secret_of(command, "token")?));
+        let placeholder = Credentials::Token(Secret::new(""));
+        return Ok(Credentials::Token(secret_of(command, "token", placeholder)?));
     }
     if let Some(name) = &p.login {
         if let Some(pw) = &p.password {
             return Ok(login(name, Secret::new(pw.as_str())));
         }
         if let Some(command) = &p.password_command {
-            return Ok(login(name, secret_of(command, "password")?));
+            let placeholder = login(name, Secret::new(""));
+            return Ok(login(name, secret_of(command, "password", placeholder)?));
         }
         return Err(ConfigError::Invalid(format!(
             "profile {profile} has a login but no password or password_command"
