@@ -243,8 +243,14 @@ impl Session {
             clock.clone(),
         );
         app.set_utc_offset(*chrono::Local::now().offset());
+        if let Some(problem) = crate::logging::problem() {
+            let _ = app.update(crate::app::Msg::Diagnostic(format!(
+                "No log: {problem}; diagnostics are off"
+            )));
+        }
+        // Last, so it is the one on screen: a secret readable by others matters most.
         for warning in &settings.warnings {
-            app.notify(format!("Warning: {warning}"));
+            let _ = app.update(crate::app::Msg::Diagnostic(format!("Warning: {warning}")));
         }
         Self { app, effects }
     }

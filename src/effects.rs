@@ -28,6 +28,8 @@ pub struct Effects {
     my_ip_url: String,
     /// The state file and the key of this account in it.
     throttles: Option<(StateFile, String)>,
+    /// Failed log writes, watched until the first is said (once, in the status line).
+    log_failures: Option<tokio::sync::watch::Receiver<u64>>,
 }
 
 impl Effects {
@@ -46,6 +48,7 @@ impl Effects {
             clipboard,
             my_ip_url,
             throttles,
+            log_failures: Some(crate::log_file::watch_failures()),
         }
     }
 
@@ -96,9 +99,21 @@ impl Effects {
     /// The next outcome that waited on the network. `None` only once nothing can come any
     /// more.
     pub async fn next_msg(&mut self) -> Option<Msg> {
+        let log_failed = async {
+            match self.log_failures.as_mut() {
+                Some(rx) => rx.wait_for(|&n| n > 0).await.is_ok(),
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
             Some((request, result)) = self.results.recv() => Some(Msg::Loaded(request, result)),
             Some(msg) = self.later_rx.recv() => Some(msg),
+            true = log_failed => {
+                self.log_failures = None;
+                Some(Msg::Diagnostic(
+                    "Diagnostics are not being written: the log file cannot be written (disk full?); the dashboard goes on without them".into(),
+                ))
+            }
             else => None,
         }
     }

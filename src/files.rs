@@ -53,6 +53,17 @@ pub fn create_private_dir(dir: &Path) -> io::Result<()> {
     }
 }
 
+/// `path` with the home folder written `~`, for messages that must be short.
+pub fn tilde(path: &Path) -> String {
+    match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        Some(home) => match path.strip_prefix(&home) {
+            Ok(rest) => format!("~/{}", rest.display()),
+            Err(_) => path.display().to_string(),
+        },
+        None => path.display().to_string(),
+    }
+}
+
 /// `$XDG_STATE_HOME/proxydash`, or `~/.local/state/proxydash`.
 pub fn state_dir() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_STATE_HOME")

@@ -3,15 +3,22 @@
 //! `--log-file PATH`, or `proxydash.log` in the state directory; the level comes from
 //! `PROXYDASH_LOG` (`info` by default; `debug`, `trace`, or any `tracing` filter such as
 //! `proxydash=debug`). The file is created `0600` (an existing one is tightened to that)
-//! in a folder created `0700`, and appended to.
+//! in a folder created `0700`, and appended to; it is rotated at 5 MiB with one `.1`
+//! backup, and a write that fails is counted, never printed ([`crate::log_file`]). Each
+//! line names the time (UTC) and the process ID. A log that cannot be opened is said on
+//! standard error before the dashboard starts and in its status line; the program runs
+//! on without one.
 //!
 //! What is logged is chosen so that no secret can appear: each request as method, path,
 //! status and duration (never headers or bodies, which carry the token and passwords), and
 //! errors through their `Display`, which holds no credentials.
 
-use std::fs::OpenOptions;
+use crate::log_file::LogFile;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::fmt::format::Writer;
+use tracing_subscriber::fmt::time::FormatTime;
 
 /// The log file when none is named.
 pub fn default_path() -> Option<PathBuf> {
@@ -27,37 +34,51 @@ pub fn init(path: &Path) -> Result<(), String> {
 }
 
 /// Starts logging to `path` with a `tracing` filter (`debug`, `proxydash=trace`, …).
+/// Why it could not start is also kept for [`problem`].
 pub fn init_with(path: &Path, filter: &str) -> Result<(), String> {
+    let result = start(path, filter);
+    if let Err(e) = &result {
+        let _ = PROBLEM.set(e.clone());
+    }
+    result
+}
+
+static PROBLEM: OnceLock<String> = OnceLock::new();
+
+/// Why logging could not start, if it could not (the dashboard says so in its status line).
+pub fn problem() -> Option<&'static str> {
+    PROBLEM.get().map(String::as_str)
+}
+
+fn start(path: &Path, filter: &str) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         crate::files::create_private_dir(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let mut options = OpenOptions::new();
-    options.create(true).append(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let file = options
-        .open(path)
+    let file = LogFile::open(path)
         .map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?;
-    // A log file left readable by others (made by hand, or by an older version) is
-    // tightened: `mode` above only applies when the file is created.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        if let Ok(meta) = file.metadata()
-            && meta.permissions().mode() & 0o077 != 0
-        {
-            let _ = file.set_permissions(std::fs::Permissions::from_mode(0o600));
-        }
-    }
     let filter = EnvFilter::try_new(filter).map_err(|e| format!("log filter {filter:?}: {e}"))?;
     tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::sync::Mutex::new(file))
+        .with_writer(file)
+        .with_timer(TimeAndPid)
         .with_ansi(false)
+        .log_internal_errors(false)
         .try_init()
         .map_err(|e| format!("cannot start logging: {e}"))
+}
+
+/// Each line starts with the time (UTC) and this process's ID, so the lines of several
+/// instances sharing one file can be told apart: `2026-11-23T05:40:01.123Z pid=4242`.
+struct TimeAndPid;
+
+impl FormatTime for TimeAndPid {
+    fn format_time(&self, w: &mut Writer<'_>) -> std::fmt::Result {
+        write!(
+            w,
+            "{} pid={}",
+            chrono::Utc::now().format("%Y-%m-%dT%H:%M:%S%.3fZ"),
+            std::process::id()
+        )
+    }
 }

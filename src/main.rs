@@ -10,12 +10,16 @@ use std::time::Duration;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Logging is a convenience: without a writable log file the program still runs.
+    // A log file that was asked for (or the dashboard's own) and cannot be used is said
+    // once, here, before the terminal is taken; the dashboard says it in its status line too.
     if let Some(path) = cli
         .log_file
         .clone()
         .or_else(proxydash::logging::default_path)
+        && let Err(e) = proxydash::logging::init(&path)
+        && (cli.log_file.is_some() || cli.command.is_none())
     {
-        let _ = proxydash::logging::init(&path);
+        eprintln!("proxydash: warning: {e}; diagnostics are off");
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -227,3 +227,49 @@ fn a_hanging_token_command_is_stopped_at_its_timeout() {
         "{stderr}"
     );
 }
+
+/// Issue 11.6: a log file on a full disk (/dev/full fails every write with ENOSPC) never
+/// writes to the terminal; issue 16.10: a log file that cannot be opened is said once.
+#[test]
+fn log_failures_stay_off_the_terminal_and_a_bad_log_path_is_said() {
+    let out = proxydash()
+        .env("PROXYDASH_LOG", "debug")
+        .args(["--log-file", "/dev/full", "--demo", "credit"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "nothing on stderr");
+
+    let out = proxydash()
+        .args(["--log-file", "/dev/null/x.log", "--demo", "credit"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("/dev/null") && stderr.contains("diagnostics are off"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// Issue 16.10: each line of the log names the process that wrote it.
+#[test]
+fn every_log_line_names_its_process() {
+    let dir = std::env::temp_dir().join(format!("proxydash-cli-pid-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("x.log");
+    let child = proxydash()
+        .args(["--log-file", path.to_str().unwrap(), "--demo", "services"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    assert!(child.wait_with_output().unwrap().status.success());
+    let log = std::fs::read_to_string(&path).unwrap();
+    assert!(!log.is_empty());
+    for line in log.lines() {
+        assert!(line.contains(&format!(" pid={pid} ")), "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -164,6 +164,8 @@ pub enum Msg {
     /// The answer to [`Command::LookupMyIp`]: this machine's public IPv4 address (asked for
     /// on first need, and by Ctrl-L in the bind form).
     MyIp(Result<Ipv4Addr, String>),
+    /// A problem of the program's own files (the log cannot be written), said once.
+    Diagnostic(String),
 }
 
 /// What the app asks the run loop to do. Each command that has an outcome is answered by
@@ -319,6 +321,7 @@ impl App {
             Msg::Copied { what, result } => self.on_copied(what, result),
             Msg::Written { path, result } => self.on_written(path, result),
             Msg::MyIp(result) => self.on_my_ip(result),
+            Msg::Diagnostic(text) => self.status.notify(status::NoticeKind::Error, text),
         }
     }
 

@@ -90,10 +90,11 @@ pub fn load(path: &Path) -> Result<Option<(FileConfig, Vec<String>)>, String> {
         toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
     let mut warnings = Vec::new();
     if holds_secret(&config) && readable_by_others(path) {
+        // The fix first and the path shortened (`~/…`): the dashboard's status line is
+        // one line, and what is cut at 80 columns is then only the explanation.
         warnings.push(format!(
-            "{} holds a secret and can be read by other users: run chmod 600 {}",
-            path.display(),
-            path.display()
+            "chmod 600 {}: it holds a secret and other users can read it",
+            crate::files::tilde(path)
         ));
     }
     Ok(Some((config, warnings)))
