@@ -11,7 +11,7 @@ use crate::clipboard::Clipboard;
 use crate::fetcher::{Fetched, FetcherHandle};
 use crate::throttle::StateFile;
 use std::net::Ipv4Addr;
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -65,9 +65,13 @@ impl Effects {
                 what,
                 result: self.clipboard.copy(&text),
             }),
+            // Off the UI task: a slow or full disk must not stop the screen.
             Command::WriteFile { path, contents } => {
-                let result = write_export(&path, contents.as_bytes());
-                Some(Msg::Written { path, result })
+                let tx = self.later_tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let _ = tx.send(write_export(path, contents.as_bytes()));
+                });
+                None
             }
             Command::LookupMyIp => {
                 let url = self.my_ip_url.clone();
@@ -119,23 +123,28 @@ impl Effects {
     }
 }
 
-/// Writes an exported file without overwriting, and answers its full path.
-fn write_export(path: &Path, contents: &[u8]) -> Result<std::path::PathBuf, String> {
-    let full = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map_err(|e| format!("cannot tell the current folder: {e}"))?
-            .join(path)
+/// Writes an exported file without overwriting (`~` expanded, a relative name in the
+/// current folder) and answers with the full path written, or, when the file exists, a
+/// free name beside it to offer.
+fn write_export(path: PathBuf, contents: &[u8]) -> Msg {
+    let full = match crate::files::resolve_typed(&path.to_string_lossy()) {
+        Ok(full) => full,
+        Err(e) => {
+            return Msg::Written {
+                path,
+                result: Err(e),
+            };
+        }
     };
-    match crate::files::write_new(&full, contents) {
+    let result = match crate::files::write_new(&full, contents) {
         Ok(()) => Ok(full),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(format!(
-            "{} already exists; choose another name",
-            full.display()
-        )),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let free = crate::files::free_name(&full);
+            return Msg::FileExists { path: full, free };
+        }
         Err(e) => Err(format!("cannot write {}: {e}", full.display())),
-    }
+    };
+    Msg::Written { path, result }
 }
 
 /// Asks `url` for this machine's public address; the answer is plain text holding an IPv4.
@@ -172,6 +181,29 @@ pub async fn lookup_my_ip(url: &str) -> Result<Ipv4Addr, String> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn an_export_is_written_once_then_a_free_name_is_offered() {
+        let dir = std::env::temp_dir().join(format!("proxydash-export-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("list.txt");
+        let Msg::Written { result: Ok(full), .. } = write_export(path.clone(), b"a") else {
+            panic!("written")
+        };
+        assert_eq!(full, path);
+        match write_export(path.clone(), b"b") {
+            Msg::FileExists { path: p, free } => {
+                assert_eq!(p, path);
+                assert_eq!(free, Some(dir.join("list (1).txt")));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), b"a");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[tokio::test]
     async fn an_empty_my_ip_url_asks_nobody() {
         let e = super::lookup_my_ip("").await.unwrap_err();

@@ -168,11 +168,29 @@ impl StateFile {
     }
 
     pub fn save(&self, account: &str, throttles: &Throttles) -> io::Result<()> {
+        self.save_at(account, throttles, Utc::now())
+    }
+
+    /// [`StateFile::save`] at `now`: countdowns that ended by then are dropped from every
+    /// account of the file, and accounts left without any, so the file holds only what
+    /// still counts (an account not opened again would otherwise keep its entries forever).
+    pub fn save_at(
+        &self,
+        account: &str,
+        throttles: &Throttles,
+        now: DateTime<Utc>,
+    ) -> io::Result<()> {
         let mut body = self.read();
+        for other in body.accounts.values_mut() {
+            other.expire(now);
+        }
+        body.accounts.retain(|_, t| !t.is_empty());
+        let mut throttles = throttles.clone();
+        throttles.expire(now);
         if throttles.is_empty() {
             body.accounts.remove(account);
         } else {
-            body.accounts.insert(account.to_owned(), throttles.clone());
+            body.accounts.insert(account.to_owned(), throttles);
         }
         let json = serde_json::to_vec_pretty(&body).map_err(io::Error::other)?;
         crate::files::replace(&self.path, &json)
@@ -263,13 +281,33 @@ mod tests {
         let file = StateFile::new(dir.join("throttle.json"));
         let mut a = Throttles::default();
         a.set(5001, t("2026-11-22 14:05:00"));
-        file.save("https://a.example default", &a).unwrap();
-        file.save("https://b.example work", &Throttles::default())
+        let now = t("2026-11-22 14:00:00");
+        file.save_at("https://a.example default", &a, now).unwrap();
+        file.save_at("https://b.example work", &Throttles::default(), now)
             .unwrap();
         assert_eq!(file.load("https://a.example default"), a);
         assert!(file.load("https://b.example work").is_empty());
         std::fs::write(file.path(), b"{not json").unwrap();
         assert!(file.load("https://a.example default").is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn saving_prunes_ended_countdowns_of_every_account() {
+        let dir = std::env::temp_dir().join(format!("proxydash-prune-{}", std::process::id()));
+        let file = StateFile::new(dir.join("throttle.json"));
+        let mut old = Throttles::default();
+        old.set(1, t("2026-11-22 10:00:00"));
+        file.save_at("gone account", &old, t("2026-11-22 09:00:00"))
+            .unwrap();
+        let mut mine = Throttles::default();
+        mine.set(2, t("2026-11-22 11:00:00"));
+        mine.set(3, t("2026-11-22 13:00:00"));
+        file.save_at("mine", &mine, t("2026-11-22 12:00:00")).unwrap();
+        let text = std::fs::read_to_string(file.path()).unwrap();
+        assert!(!text.contains("gone account"), "{text}");
+        assert_eq!(file.load("mine").until(3, t("2026-11-22 12:00:00")), Some(t("2026-11-22 13:00:00")));
+        assert!(file.load("mine").until(2, t("2026-11-22 10:00:00")).is_none(), "{text}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

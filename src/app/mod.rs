@@ -166,6 +166,9 @@ pub enum Msg {
     MyIp(Result<Ipv4Addr, String>),
     /// A problem of the program's own files (the log cannot be written), said once.
     Diagnostic(String),
+    /// The answer to [`Command::WriteFile`] when the file exists: nothing was written;
+    /// `free` is a name beside it that is not taken (`list (1).txt`), to offer.
+    FileExists { path: PathBuf, free: Option<PathBuf> },
 }
 
 /// What the app asks the run loop to do. Each command that has an outcome is answered by
@@ -322,6 +325,7 @@ impl App {
             Msg::Written { path, result } => self.on_written(path, result),
             Msg::MyIp(result) => self.on_my_ip(result),
             Msg::Diagnostic(text) => self.status.notify(status::NoticeKind::Error, text),
+            Msg::FileExists { path, free } => self.on_file_exists(path, free),
         }
     }
 

@@ -358,6 +358,33 @@ impl App {
         }
     }
 
+    /// The file to write exists: nothing was written; the prompt offers the free name.
+    pub(in crate::app) fn on_file_exists(&mut self, path: PathBuf, free: Option<PathBuf>) {
+        let form = self.popups.iter_mut().rev().find_map(|p| match p {
+            Popup::IpList(f) if f.save.as_ref().is_some_and(|s| s.writing) => Some(f),
+            _ => None,
+        });
+        let Some(save) = form.and_then(|f| f.save.as_mut()) else {
+            self.status.notify(
+                NoticeKind::Error,
+                format!("{} exists: not written", path.display()),
+            );
+            return;
+        };
+        save.writing = false;
+        save.error = Some(match free {
+            Some(free) => {
+                let name = free
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                save.path = TextField::new(free.display().to_string());
+                format!("{} exists (never replaced). Enter writes {name}", path.display())
+            }
+            None => format!("{} exists (never replaced); type another name", path.display()),
+        });
+    }
+
     /// The answer to [`Command::WriteFile`].
     pub(in crate::app) fn on_written(&mut self, path: PathBuf, result: Result<PathBuf, String>) {
         let form = self.popups.iter_mut().rev().find_map(|p| match p {

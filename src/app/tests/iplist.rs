@@ -156,3 +156,32 @@ fn the_view_scrolls_and_esc_closes() {
     h.code(KeyCode::Esc);
     assert!(h.app.popups().is_empty());
 }
+
+/// Issue 16.8: a file that exists is never replaced; the prompt offers the free name
+/// beside it, and Enter writes that.
+#[test]
+fn w_on_an_existing_file_offers_a_free_name() {
+    let mut h = viewing();
+    h.key('w');
+    h.code(KeyCode::Enter);
+    h.send(Msg::FileExists {
+        path: "/home/u/iplist-5001-http-auth.txt".into(),
+        free: Some("/home/u/iplist-5001-http-auth (1).txt".into()),
+    });
+    let Some(Popup::IpList(f)) = h.top() else {
+        panic!()
+    };
+    let save = f.save.as_ref().unwrap();
+    assert_eq!(save.path.value(), "/home/u/iplist-5001-http-auth (1).txt");
+    let error = save.error.as_deref().unwrap();
+    assert!(
+        error.contains("/home/u/iplist-5001-http-auth.txt exists")
+            && error.contains("Enter writes iplist-5001-http-auth (1).txt"),
+        "{error}"
+    );
+    let cmds = h.code(KeyCode::Enter);
+    assert!(
+        matches!(&cmds[..], [Command::WriteFile { path, .. }] if path == &PathBuf::from("/home/u/iplist-5001-http-auth (1).txt")),
+        "{cmds:?}"
+    );
+}

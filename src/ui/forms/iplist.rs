@@ -162,12 +162,23 @@ fn draw_save(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm) {
     match &save.error {
         Some(e) => draw_message(frame, below, &format!("✗ {e}"), theme.bad),
         None if save.writing => draw_message(frame, below, "writing…", theme.dim),
-        None => {}
+        // The full path before anything is written: `~` expanded, a relative name placed
+        // in the current folder (issue 16.8).
+        None => match crate::files::resolve_typed(save.path.value()) {
+            Ok(full) if !save.path.value().trim().is_empty() => draw_message(
+                frame,
+                below,
+                &format!("→ {}", full.display()),
+                theme.dim,
+            ),
+            Ok(_) => {}
+            Err(e) => draw_message(frame, below, &format!("✗ {e}"), theme.bad),
+        },
     }
     draw_message(
         frame,
         rows_from(inner, 3),
-        "Saved as served, mode 0600; an existing file is never replaced.",
+        "As served, mode 0600; never replaces a file, offers a free name.",
         theme.dim,
     );
 }

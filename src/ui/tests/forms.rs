@@ -443,13 +443,22 @@ fn iplist_form() {
 
     let mut h = viewing(3);
     h.key('w');
+    // The full path is shown before writing: a relative name is in the current folder.
+    let cwd = std::env::current_dir().unwrap();
+    let preview = format!("→ {}", cwd.join("iplist-5001-http-auth.txt").display());
+    let screen = render(&mut h.app, 200, 30);
+    assert!(screen.contains(&preview), "{preview}:\n{screen}");
+    // The snapshot with an absolute name, so it does not depend on where tests run.
+    h.ctrl('u');
+    h.keys("/srv/lists/5001.txt");
     check(
         "iplist_save",
         h,
         &[
             "Write the IP list to a file",
-            "[iplist-5001-http-auth.txt",
-            "never replaced",
+            "[/srv/lists/5001.txt",
+            "→ /srv/lists/5001.txt",
+            "never replaces a file",
         ],
     );
 
