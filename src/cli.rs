@@ -52,53 +52,130 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// Where the API is and how to log in to it.
+/// Where the API is and how to log in to it: the dashboard's options, given before any
+/// subcommand (`proxydash --read-only order …`), read from the environment too.
 #[derive(Debug, Args, Clone, Default)]
 pub struct ConnectionArgs {
     /// The profile (account) of the config file to use [default: the file's default_profile].
-    #[arg(long, env = "PROXYDASH_PROFILE", value_name = "NAME", global = true)]
+    #[arg(long, env = "PROXYDASH_PROFILE", value_name = "NAME")]
     pub profile: Option<String>,
 
     /// The config file [default: $XDG_CONFIG_HOME/proxydash/config.toml].
-    #[arg(long, env = "PROXYDASH_CONFIG", value_name = "PATH", global = true)]
+    #[arg(long, env = "PROXYDASH_CONFIG", value_name = "PATH")]
     pub config: Option<PathBuf>,
 
     /// Base URL of the reseller API (https://…).
-    #[arg(long, env = "PROXYDASH_BASE_URL", value_name = "URL", global = true)]
+    #[arg(long, env = "PROXYDASH_BASE_URL", value_name = "URL")]
     pub base_url: Option<String>,
 
-    /// API token generated in the account area (sent as Basic credentials). With `sandbox`,
-    /// the token the sandbox accepts.
-    #[arg(long, env = "PROXYDASH_TOKEN", hide_env_values = true, global = true)]
+    /// API token generated in the account area (sent as Basic credentials).
+    #[arg(long, env = "PROXYDASH_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
 
     /// Login, used with --password instead of a token.
-    #[arg(long, env = "PROXYDASH_LOGIN", global = true)]
+    #[arg(long, env = "PROXYDASH_LOGIN")]
     pub login: Option<String>,
 
     /// Password for --login. Prefer the environment variable: arguments end up in shell history.
-    #[arg(
-        long,
-        env = "PROXYDASH_PASSWORD",
-        hide_env_values = true,
-        global = true
-    )]
+    #[arg(long, env = "PROXYDASH_PASSWORD", hide_env_values = true)]
     pub password: Option<String>,
 
     /// Allow plain http:// to a host that is not loopback (the token travels unencrypted).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub allow_insecure_http: bool,
 
     /// Turn every write action off (ordering, binding, passwords, IP-list refreshes).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub read_only: bool,
 
     /// Seconds to wait for a connection [default: 5].
-    #[arg(long, value_name = "SECS", global = true)]
+    #[arg(long, value_name = "SECS")]
     pub connect_timeout: Option<u64>,
 
     /// Seconds to wait for a whole answer [default: 30].
-    #[arg(long, value_name = "SECS", global = true)]
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<u64>,
+}
+
+impl ConnectionArgs {
+    /// These options with the ones given after a subcommand on top.
+    pub fn with(&self, after: &AccountArgs) -> ConnectionArgs {
+        ConnectionArgs {
+            profile: after.profile.clone().or_else(|| self.profile.clone()),
+            config: after.config.clone().or_else(|| self.config.clone()),
+            base_url: after.base_url.clone().or_else(|| self.base_url.clone()),
+            token: after.token.clone().or_else(|| self.token.clone()),
+            login: after.login.clone().or_else(|| self.login.clone()),
+            password: after.password.clone().or_else(|| self.password.clone()),
+            allow_insecure_http: after.allow_insecure_http || self.allow_insecure_http,
+            read_only: after.read_only || self.read_only,
+            connect_timeout: after.connect_timeout.or(self.connect_timeout),
+            timeout: after.timeout.or(self.timeout),
+        }
+    }
+}
+
+impl Command {
+    /// The account options given after the subcommand's name, for the subcommands that
+    /// talk to an account.
+    pub fn account(&self) -> Option<&AccountArgs> {
+        Some(match self {
+            Command::Clients(o) | Command::Services(o) | Command::Credit(o) | Command::Invoices(o) => {
+                &o.account
+            }
+            Command::Products(a) => &a.output.account,
+            Command::Product(a) => &a.output.account,
+            Command::Order(a) => &a.output.account,
+            Command::Service(a) => &a.output.account,
+            Command::Bind(a) => &a.output.account,
+            Command::Password(a) => &a.output.account,
+            Command::RefreshList(a) | Command::Stats(a) | Command::Rate(a) | Command::Network(a) => {
+                &a.output.account
+            }
+            Command::Iplist(a) => &a.account,
+            Command::Invoice(a) => &a.output.account,
+            Command::Sandbox(_) | Command::Config(_) | Command::Completions(_) => return None,
+        })
+    }
+}
+
+/// The account options as a scripting subcommand takes them after its name
+/// (`proxydash services --profile monitor`). The same as [`ConnectionArgs`] without the
+/// environment (read once, before the subcommand), so a flag given here always wins and
+/// one given before the subcommand is not undone by a variable. Only the subcommands
+/// that talk to an account have them, so `sandbox --help` and `config --help` list none.
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Account")]
+pub struct AccountArgs {
+    /// The profile (account) of the config file to use (PROXYDASH_PROFILE).
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// The config file (PROXYDASH_CONFIG).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Base URL of the reseller API (PROXYDASH_BASE_URL).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// API token (PROXYDASH_TOKEN; prefer the variable: arguments end up in shell history).
+    #[arg(long)]
+    pub token: Option<String>,
+    /// Login, used with --password instead of a token (PROXYDASH_LOGIN).
+    #[arg(long)]
+    pub login: Option<String>,
+    /// Password for --login (PROXYDASH_PASSWORD; prefer the variable).
+    #[arg(long)]
+    pub password: Option<String>,
+    /// Allow plain http:// to a host that is not loopback.
+    #[arg(long)]
+    pub allow_insecure_http: bool,
+    /// Refuse every write (order, bind, password, refresh-list) with status 7.
+    #[arg(long)]
+    pub read_only: bool,
+    /// Seconds to wait for a connection [default: 5].
+    #[arg(long, value_name = "SECS")]
+    pub connect_timeout: Option<u64>,
+    /// Seconds to wait for a whole answer [default: 30].
+    #[arg(long, value_name = "SECS")]
     pub timeout: Option<u64>,
 }
 
@@ -218,16 +295,17 @@ proxydash completions zsh > ~/.zfunc/_proxydash"
     )]
     Completions(CompletionsArgs),
     /// Show where the config file is, or write a commented example.
-    #[command(subcommand)]
-    Config(ConfigCommand),
+    Config(ConfigArgs),
 }
 
-/// How a scripting subcommand prints its answer.
+/// How a scripting subcommand prints its answer, and the account it asks.
 #[derive(Debug, Args, Clone, Default)]
 pub struct OutputArgs {
     /// Print JSON (pretty-printed, the API's own field names) instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub account: AccountArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -342,6 +420,8 @@ pub struct IplistArgs {
     /// the list as served.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub account: AccountArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -375,6 +455,19 @@ fn list_formats() -> impl TypedValueParser<Value = IpListFormat> {
         .map(|s| IpListFormat::parse(&s))
 }
 
+/// `config`: the file and the profile are the only account options that apply.
+#[derive(Debug, Clone, Args)]
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    pub command: ConfigCommand,
+    /// The profile to show (PROXYDASH_PROFILE) [default: the file's default_profile].
+    #[arg(long, value_name = "NAME", global = true)]
+    pub profile: Option<String>,
+    /// The config file (PROXYDASH_CONFIG) [default: $XDG_CONFIG_HOME/proxydash/config.toml].
+    #[arg(long, value_name = "PATH", global = true)]
+    pub config: Option<PathBuf>,
+}
+
 #[derive(Debug, Clone, Subcommand)]
 pub enum ConfigCommand {
     /// Print the path of the config file proxydash reads.
@@ -388,6 +481,28 @@ pub enum ConfigCommand {
     #[command(after_help = "Example:\n  PROXYDASH_PROFILE=monitor proxydash config show")]
     Show,
 }
+
+/// `sandbox --help` on `--faults`: the syntax and every kind (docs/sandbox.md has more).
+const FAULTS_HELP: &str = "Inject the failures a real network and proxy show, on a share of requests.\n\n\
+SPEC is comma-separated items: KIND:RATE (RATE 0.1 or 10%), KIND (always), all:RATE (spread over \
+every kind), seed=N (repeatable), slow-ms=N (how long `slow` waits, default 3000), path=PREFIX \
+and method=M (only matching requests), none.\n\n\
+Kinds (and whether the server acted on the request):\n\
+  500-html     500 with an nginx-like HTML page (no)\n\
+  502          502 Bad Gateway, HTML (no)\n\
+  503          503, HTML, Retry-After: 1 (no)\n\
+  truncated    the real answer with its body cut in half (yes)\n\
+  wrong-shape  200 with {\"unexpected\":true} (yes)\n\
+  empty        200 with an empty body (yes)\n\
+  drop         the connection reset, no answer (no)\n\
+  drop-after   the connection reset after the server acted (yes: the client cannot know)\n\
+  slow         the real answer after slow-ms (yes)\n\
+  hang         no answer ever (no)\n\n\
+Examples:\n\
+  --faults all:0.2\n\
+  --faults 500-html:0.1,drop:0.05,seed=42\n\
+  --faults drop-after,method=POST        (every order is carried out and its answer lost)\n\
+  --faults slow:1,slow-ms=8000,path=/api/billing";
 
 #[derive(Debug, Clone, Args)]
 pub struct SandboxArgs {
@@ -407,9 +522,14 @@ pub struct SandboxArgs {
     #[arg(long, value_name = "N", default_value_t = 300)]
     pub throttle_secs: u64,
 
-    /// Inject failures, e.g. `500-html:0.1,drop:0.05` or `all:0.2` (see the sandbox docs).
-    #[arg(long, value_name = "SPEC")]
+    /// Inject failures, e.g. `500-html:0.1,drop:0.05` or `all:0.2` (--help lists every
+    /// kind; docs/sandbox.md has an example of each).
+    #[arg(long, value_name = "SPEC", long_help = FAULTS_HELP)]
     pub faults: Option<String>,
+
+    /// The token the sandbox accepts [default: a fixed demo token, printed at start].
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
 
     /// Seed file to load instead of the built-in demo data.
     #[arg(long, value_name = "FILE")]

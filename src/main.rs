@@ -34,7 +34,13 @@ fn main() -> ExitCode {
     let code = runtime.block_on(async move {
         match &cli.command {
             Some(Command::Sandbox(args)) => sandbox(&cli, args).await,
-            Some(Command::Config(command)) => proxydash::config::command::run(&cli, command),
+            Some(Command::Config(args)) => {
+                // `config show --profile x`: the options after `config` count too.
+                let mut with = cli.clone();
+                with.connection.profile = args.profile.clone().or(with.connection.profile);
+                with.connection.config = args.config.clone().or(with.connection.config);
+                proxydash::config::command::run(&with, &args.command)
+            }
             Some(command) => proxydash::script::run(&cli, command).await,
             None => proxydash::dashboard::run(&cli).await,
         }
@@ -67,8 +73,9 @@ async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {
         seed: args.seed.clone(),
         ..SandboxConfig::default()
     };
-    // The global --token names the token the sandbox accepts.
-    if let Some(token) = &cli.connection.token {
+    // `sandbox --token`, or (as before) --token / PROXYDASH_TOKEN before the subcommand,
+    // names the token the sandbox accepts.
+    if let Some(token) = args.token.as_ref().or(cli.connection.token.as_ref()) {
         config.token = token.clone();
     }
     match proxydash::sandbox::run_cli(config).await {

@@ -273,3 +273,53 @@ fn every_log_line_names_its_process() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 16.11: each command's help lists the options that apply to it.
+#[test]
+fn help_lists_only_the_options_that_apply() {
+    let help = |args: &[&str]| {
+        let out = proxydash().args(args).output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for args in [&["sandbox", "--help"][..], &["config", "--help"], &["config", "show", "--help"]] {
+        let text = help(args);
+        for option in ["--read-only", "--login", "--connect-timeout", "--base-url"] {
+            assert!(!text.contains(option), "{args:?} lists {option}:\n{text}");
+        }
+    }
+    assert!(help(&["config", "--help"]).contains("--profile"));
+    let services = help(&["services", "--help"]);
+    assert!(services.contains("--read-only") && services.contains("--profile"));
+    let sandbox = help(&["sandbox", "--help"]);
+    for kind in [
+        "500-html", "502", "503", "truncated", "wrong-shape", "empty", "drop-after", "slow", "hang",
+    ] {
+        assert!(sandbox.contains(kind), "--faults help lacks {kind}:\n{sandbox}");
+    }
+    assert!(!sandbox.contains("see the sandbox docs"));
+}
+
+/// Issue 16.11: a busy port names the address.
+#[test]
+fn a_busy_port_names_the_address() {
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = busy.local_addr().unwrap().to_string();
+    let out = proxydash()
+        .args(["sandbox", "--listen", &addr])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains(&addr), "{stderr}");
+}
+
+/// The account options work after a scripting subcommand's name too.
+#[test]
+fn account_options_after_the_subcommand() {
+    let out = proxydash()
+        .args(["--demo", "order", "11", "--client", "101", "--yes", "--read-only"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(7), "{out:?}");
+}

@@ -104,7 +104,10 @@ impl Sandbox {
         }
         let store = Store::new(data).map_err(invalid)?;
 
-        let listener = TcpListener::bind(config.listen).await?;
+        // The address is named: "Address already in use" alone does not say which.
+        let listener = TcpListener::bind(config.listen).await.map_err(|e| {
+            io::Error::new(e.kind(), format!("cannot listen on {}: {e}", config.listen))
+        })?;
         let addr = listener.local_addr()?;
         let (stop_tx, stop_rx) = watch::channel(false);
         let shared = Arc::new(Shared {

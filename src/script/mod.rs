@@ -150,6 +150,17 @@ impl Session<'_> {
 
 /// Runs a scripting subcommand and answers the exit status (see the module docs).
 pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
+    // The account options given after the subcommand's name count too.
+    let merged;
+    let cli = match command.account() {
+        Some(after) => {
+            let mut with = cli.clone();
+            with.connection = cli.connection.with(after);
+            merged = with;
+            &merged
+        }
+        None => cli,
+    };
     let mut session = Session::new(cli);
     let result = dispatch(&mut session, command).await;
     let profile = session.profile.take();
