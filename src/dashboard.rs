@@ -134,10 +134,18 @@ pub async fn run(cli: &Cli) -> ExitCode {
                             Ok(Ok((settings, client))) => {
                                 session = Session::new(settings, client, false, &clock);
                             }
-                            Ok(Err(e)) => session.app.notify(format!("Not switched: {e}")),
-                            Err(e) => session
-                                .app
-                                .notify(format!("Not switched to profile {name}: {e}")),
+                            Ok(Err(e)) => {
+                                session.app.set_waiting(None);
+                                let _ = session.app.update(crate::app::Msg::Diagnostic(format!(
+                                    "Not switched: {e}"
+                                )));
+                            }
+                            Err(e) => {
+                                session.app.set_waiting(None);
+                                let _ = session.app.update(crate::app::Msg::Diagnostic(format!(
+                                    "Not switched to profile {name}: {e}"
+                                )));
+                            }
                         }
                         continue;
                     }
@@ -146,9 +154,9 @@ pub async fn run(cli: &Cli) -> ExitCode {
         };
         match exit {
             Ok(Exit::SwitchProfile(name)) => {
-                session.app.notify(format!(
-                    "Switching to profile {name}: waiting for its token_command… (q or Ctrl-C quits)"
-                ));
+                session.app.set_waiting(Some(format!(
+                    "profile {name}: waiting for its token_command… (q quits)"
+                )));
                 // A newer choice replaces one still waiting; the older command ends at
                 // its own timeout and its answer is dropped.
                 switching = Some(Switch::start(cli, name));
@@ -239,6 +247,7 @@ impl Session {
                     (false, ThemeName::Light) => Look::Light,
                 },
                 profiles: settings.profiles.clone(),
+                warnings: settings.warnings.clone(),
             },
             clock.clone(),
         );

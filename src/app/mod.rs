@@ -120,6 +120,9 @@ pub struct AppSettings {
     pub look: crate::ui::theme::Look,
     /// The profiles of the config file, offered by `P`.
     pub profiles: Vec<String>,
+    /// Warnings about the settings (a config file readable by others), kept in the header
+    /// so no later message hides them.
+    pub warnings: Vec<String>,
 }
 
 impl Default for AppSettings {
@@ -135,6 +138,7 @@ impl Default for AppSettings {
             read_only: false,
             look: crate::ui::theme::Look::default(),
             profiles: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 }
@@ -237,6 +241,9 @@ pub struct App {
     usage_dirty: bool,
     /// The profile chosen with `P`, until the run loop takes it.
     switch_to: Option<String>,
+    /// Something the program waits for outside the app (a profile's token_command), shown
+    /// in the header until it ends.
+    waiting: Option<String>,
     /// An order was sent and its outcome is unknown (timeout, connection lost): every
     /// order form warns until an order succeeds, even after that form was closed.
     order_in_doubt: bool,
@@ -269,6 +276,7 @@ impl App {
             network_dirty: false,
             usage_dirty: false,
             switch_to: None,
+            waiting: None,
             order_in_doubt: false,
         };
         app.update_pages();
@@ -402,6 +410,15 @@ impl App {
     }
 
     /// Tells the user something that is not a failure of a request, in the status line.
+    /// Says in the header what the program waits for (`None`: nothing any more).
+    pub fn set_waiting(&mut self, what: Option<String>) {
+        self.waiting = what;
+    }
+
+    pub fn waiting(&self) -> Option<&str> {
+        self.waiting.as_deref()
+    }
+
     pub fn notify(&mut self, line: impl AsRef<str>) {
         self.status.notify(status::NoticeKind::Info, line);
     }

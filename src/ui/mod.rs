@@ -116,10 +116,28 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         spans.push(Span::raw("  "));
         spans.push(Span::styled(" READ-ONLY ", theme.badge));
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    if let Some(waiting) = app.waiting() {
+        spans.push(Span::styled(
+            format!("  ⟳ {}", text::sanitize(waiting)),
+            theme.dim,
+        ));
+    } else if let Some(warning) = s.warnings.first() {
+        // The fix leads the text, so what a narrow screen cuts is the explanation.
+        spans.push(Span::styled(
+            format!("  ⚠ {}", text::sanitize(warning)),
+            theme.bad,
+        ));
+    }
     let busy = app.in_flight();
-    if busy > 0 {
-        let label = format!("⟳ {} loading ", text::count(busy as u64));
+    let label = (busy > 0).then(|| format!(" ⟳ {} loading ", text::count(busy as u64)));
+    // The activity keeps its own room on the right, so it never covers the text.
+    let room = label.as_ref().map_or(0, |l| l.chars().count() as u16);
+    let left = Rect {
+        width: area.width.saturating_sub(room),
+        ..area
+    };
+    frame.render_widget(Paragraph::new(Line::from(spans)), left);
+    if let Some(label) = label {
         frame.render_widget(
             Paragraph::new(Line::from(Span::styled(label, theme.dim)).right_aligned()),
             area,

@@ -199,3 +199,27 @@ fn a_read_only_session_shows_its_badge_in_the_header() {
     let _ = writable.app.start();
     assert!(!render(&mut writable.app, 80, 24).contains("READ-ONLY"));
 }
+
+#[test]
+fn a_config_warning_and_a_wait_stay_in_the_header() {
+    let mut h = Harness::with(AppSettings {
+        warnings: vec!["chmod 600 ~/.config/proxydash/config.toml: it holds a secret".into()],
+        ..settings()
+    });
+    let _ = h.app.start();
+    let _ = h.fail(Request::Services, ApiError::Unauthenticated);
+    let screen = render(&mut h.app, 80, 24);
+    let info = screen.lines().nth(1).unwrap_or_default();
+    assert!(info.contains("⚠ chmod 600 ~/.config/"), "{screen}");
+    let screen = render(&mut h.app, 120, 40);
+    let info = screen.lines().nth(1).unwrap_or_default();
+    assert!(
+        info.contains("⚠ chmod 600 ~/.config/proxydash/config.toml"),
+        "{screen}"
+    );
+    h.app
+        .set_waiting(Some("profile beta: waiting for its token_command…".into()));
+    let screen = render(&mut h.app, 120, 40);
+    let info = screen.lines().nth(1).unwrap_or_default();
+    assert!(info.contains("⟳ profile beta: waiting for its token_command…"), "{screen}");
+}
