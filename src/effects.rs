@@ -189,7 +189,10 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("list.txt");
-        let Msg::Written { result: Ok(full), .. } = write_export(path.clone(), b"a") else {
+        let Msg::Written {
+            result: Ok(full), ..
+        } = write_export(path.clone(), b"a")
+        else {
             panic!("written")
         };
         assert_eq!(full, path);

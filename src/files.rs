@@ -30,7 +30,10 @@ pub fn write_new(path: &Path, contents: &[u8]) -> io::Result<()> {
 
 /// [`write_new`] with the writing of the contents given (the tests make it fail as a
 /// full disk does).
-fn write_new_with(path: &Path, fill: impl FnOnce(&mut fs::File) -> io::Result<()>) -> io::Result<()> {
+fn write_new_with(
+    path: &Path,
+    fill: impl FnOnce(&mut fs::File) -> io::Result<()>,
+) -> io::Result<()> {
     if path.exists() {
         return Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
@@ -228,7 +231,10 @@ mod tests {
             resolve_typed("b.txt").unwrap(),
             std::env::current_dir().unwrap().join("b.txt")
         );
-        assert_eq!(resolve_typed("/x/c.txt").unwrap(), PathBuf::from("/x/c.txt"));
+        assert_eq!(
+            resolve_typed("/x/c.txt").unwrap(),
+            PathBuf::from("/x/c.txt")
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 

@@ -303,11 +303,20 @@ mod tests {
         let mut mine = Throttles::default();
         mine.set(2, t("2026-11-22 11:00:00"));
         mine.set(3, t("2026-11-22 13:00:00"));
-        file.save_at("mine", &mine, t("2026-11-22 12:00:00")).unwrap();
+        file.save_at("mine", &mine, t("2026-11-22 12:00:00"))
+            .unwrap();
         let text = std::fs::read_to_string(file.path()).unwrap();
         assert!(!text.contains("gone account"), "{text}");
-        assert_eq!(file.load("mine").until(3, t("2026-11-22 12:00:00")), Some(t("2026-11-22 13:00:00")));
-        assert!(file.load("mine").until(2, t("2026-11-22 10:00:00")).is_none(), "{text}");
+        assert_eq!(
+            file.load("mine").until(3, t("2026-11-22 12:00:00")),
+            Some(t("2026-11-22 13:00:00"))
+        );
+        assert!(
+            file.load("mine")
+                .until(2, t("2026-11-22 10:00:00"))
+                .is_none(),
+            "{text}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

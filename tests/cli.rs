@@ -238,7 +238,11 @@ fn log_failures_stay_off_the_terminal_and_a_bad_log_path_is_said() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "nothing on stderr");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "",
+        "nothing on stderr"
+    );
 
     let out = proxydash()
         .args(["--log-file", "/dev/null/x.log", "--demo", "credit"])
@@ -282,7 +286,11 @@ fn help_lists_only_the_options_that_apply() {
         assert!(out.status.success());
         String::from_utf8(out.stdout).unwrap()
     };
-    for args in [&["sandbox", "--help"][..], &["config", "--help"], &["config", "show", "--help"]] {
+    for args in [
+        &["sandbox", "--help"][..],
+        &["config", "--help"],
+        &["config", "show", "--help"],
+    ] {
         let text = help(args);
         for option in ["--read-only", "--login", "--connect-timeout", "--base-url"] {
             assert!(!text.contains(option), "{args:?} lists {option}:\n{text}");
@@ -293,9 +301,20 @@ fn help_lists_only_the_options_that_apply() {
     assert!(services.contains("--read-only") && services.contains("--profile"));
     let sandbox = help(&["sandbox", "--help"]);
     for kind in [
-        "500-html", "502", "503", "truncated", "wrong-shape", "empty", "drop-after", "slow", "hang",
+        "500-html",
+        "502",
+        "503",
+        "truncated",
+        "wrong-shape",
+        "empty",
+        "drop-after",
+        "slow",
+        "hang",
     ] {
-        assert!(sandbox.contains(kind), "--faults help lacks {kind}:\n{sandbox}");
+        assert!(
+            sandbox.contains(kind),
+            "--faults help lacks {kind}:\n{sandbox}"
+        );
     }
     assert!(!sandbox.contains("see the sandbox docs"));
 }
@@ -318,7 +337,15 @@ fn a_busy_port_names_the_address() {
 #[test]
 fn account_options_after_the_subcommand() {
     let out = proxydash()
-        .args(["--demo", "order", "11", "--client", "101", "--yes", "--read-only"])
+        .args([
+            "--demo",
+            "order",
+            "11",
+            "--client",
+            "101",
+            "--yes",
+            "--read-only",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(7), "{out:?}");

@@ -108,7 +108,9 @@ pub enum ApiError {
     Config(String),
     /// A write asked of a read-only client (`--read-only`, `read_only = true`): refused
     /// before anything was sent.
-    #[error("refused: this session is read-only (--read-only or read_only = true in the profile); nothing was sent")]
+    #[error(
+        "refused: this session is read-only (--read-only or read_only = true in the profile); nothing was sent"
+    )]
     ReadOnly,
 }
 

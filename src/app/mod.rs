@@ -172,7 +172,10 @@ pub enum Msg {
     Diagnostic(String),
     /// The answer to [`Command::WriteFile`] when the file exists: nothing was written;
     /// `free` is a name beside it that is not taken (`list (1).txt`), to offer.
-    FileExists { path: PathBuf, free: Option<PathBuf> },
+    FileExists {
+        path: PathBuf,
+        free: Option<PathBuf>,
+    },
 }
 
 /// What the app asks the run loop to do. Each command that has an outcome is answered by

@@ -304,7 +304,11 @@ fn credentials(cli: &Cli, p: &Profile, profile: &str) -> Result<Credentials, Con
     }
     if let Some(command) = &p.token_command {
         let placeholder = Credentials::Token(Secret::new(""));
-        return Ok(Credentials::Token(secret_of(command, "token", placeholder)?));
+        return Ok(Credentials::Token(secret_of(
+            command,
+            "token",
+            placeholder,
+        )?));
     }
     if let Some(name) = &p.login {
         if let Some(pw) = &p.password {

@@ -205,7 +205,10 @@ mod tests {
             timeout: Duration::from_millis(200),
         };
         let err = run_with("sleep 30", "token", limits).unwrap_err();
-        assert!(err.contains("did not finish") && err.contains("command_timeout"), "{err}");
+        assert!(
+            err.contains("did not finish") && err.contains("command_timeout"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -62,7 +62,10 @@ pub async fn product(s: &mut Session<'_>, a: &ProductArgs) -> Printed {
     let client = s.client().await?;
     let (p, list) = tokio::join!(client.product(a.pid), client.products());
     let mut p = p.map_err(Failure::read(format!("Read product {}", a.pid)))?;
-    if p.product_name.as_deref().is_none_or(|n| n.trim().is_empty()) {
+    if p.product_name
+        .as_deref()
+        .is_none_or(|n| n.trim().is_empty())
+    {
         p.product_name = list.ok().and_then(|list| {
             list.into_iter()
                 .find(|x| x.product_id == a.pid)

@@ -181,7 +181,9 @@ fn means_not_found(error: &ApiError) -> bool {
         ApiError::ClientIdNotFound { .. } => true,
         ApiError::Unprocessable { kind, .. } => matches!(
             kind,
-            Unprocessable::Generic | Unprocessable::ProductNotFound | Unprocessable::ClientIdNotFound
+            Unprocessable::Generic
+                | Unprocessable::ProductNotFound
+                | Unprocessable::ClientIdNotFound
         ),
         ApiError::Http { status: 404, .. } => true,
         _ => false,
@@ -206,9 +208,14 @@ mod tests {
         assert_eq!(Failure::Failed("x".into()).status(), 1);
         assert_eq!(api(ApiError::Unauthenticated), 3);
         assert_eq!(api(ApiError::InvalidCredentialsFormat), 3);
-        assert_eq!(api(unprocessable("Unprocessable Entity. ClientID not found")), 4);
         assert_eq!(
-            api(unprocessable("Unprocessable Entity or product ID not found")),
+            api(unprocessable("Unprocessable Entity. ClientID not found")),
+            4
+        );
+        assert_eq!(
+            api(unprocessable(
+                "Unprocessable Entity or product ID not found"
+            )),
             4
         );
         let timeout = ApiError::Timeout {

@@ -220,10 +220,9 @@ fn wants_json(command: &Command) -> bool {
         Command::Service(a) => a.output.json,
         Command::Bind(a) => a.output.json,
         Command::Password(a) => a.output.json,
-        Command::RefreshList(a)
-        | Command::Stats(a)
-        | Command::Rate(a)
-        | Command::Network(a) => a.output.json,
+        Command::RefreshList(a) | Command::Stats(a) | Command::Rate(a) | Command::Network(a) => {
+            a.output.json
+        }
         Command::Iplist(a) => a.json,
         Command::Invoice(a) => a.output.json,
         Command::Sandbox(_) | Command::Config(_) | Command::Completions(_) => false,

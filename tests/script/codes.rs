@@ -25,7 +25,13 @@ fn read_only_profile(sb: &SandboxHandle, name: &str, mode: u32) -> PathBuf {
 const WRITES: [&[&str]; 5] = [
     &["order", "11", "--client", "101", "--yes"],
     &["bind", "1001", "203.0.113.77"],
-    &["bind", "1001", "--mine", "--my-ip-url", "http://127.0.0.1:9/"],
+    &[
+        "bind",
+        "1001",
+        "--mine",
+        "--my-ip-url",
+        "http://127.0.0.1:9/",
+    ],
     &["password", "1001"],
     &["refresh-list", "1001", "--json"],
 ];
@@ -40,7 +46,10 @@ async fn read_only_by_flag_refuses_every_write_before_sending() {
         let out = run_with_input(&sb, &all, Some("NewPassw0rd\n")).await;
         assert_eq!(out.code, Some(7), "{args:?}: {out:#?}");
         assert!(out.stderr.contains("read-only"), "{args:?}: {out:#?}");
-        assert!(out.stderr.contains("nothing was sent"), "{args:?}: {out:#?}");
+        assert!(
+            out.stderr.contains("nothing was sent"),
+            "{args:?}: {out:#?}"
+        );
     }
     let sent: Vec<_> = sb
         .requests()

@@ -152,9 +152,10 @@ async fn services_list_and_one_service_with_its_password_masked() {
         .json();
     assert_eq!(json["password"], "Xk4v9QmL2t");
 
-    run(&sb, &["service", "99999"])
-        .await
-        .fails(4, "Read service 99999: not found (the server answered: Unprocessable Entity)");
+    run(&sb, &["service", "99999"]).await.fails(
+        4,
+        "Read service 99999: not found (the server answered: Unprocessable Entity)",
+    );
 }
 
 #[tokio::test]

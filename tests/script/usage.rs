@@ -39,7 +39,10 @@ async fn a_closed_port_is_a_network_error_and_exits_5() {
     ]);
     let out = finish(&mut cmd, None).await;
     assert_eq!(out.code, Some(5), "{out:#?}");
-    assert!(out.stderr.contains("Read the credit: Cannot reach"), "{out:#?}");
+    assert!(
+        out.stderr.contains("Read the credit: Cannot reach"),
+        "{out:#?}"
+    );
     // --json: the failure is JSON on standard output too.
     assert_eq!(out.json()["kind"], "unreachable");
     assert_eq!(out.json()["exit_status"], 5);

@@ -379,9 +379,15 @@ impl App {
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 save.path = TextField::new(free.display().to_string());
-                format!("{} exists (never replaced). Enter writes {name}", path.display())
+                format!(
+                    "{} exists (never replaced). Enter writes {name}",
+                    path.display()
+                )
             }
-            None => format!("{} exists (never replaced); type another name", path.display()),
+            None => format!(
+                "{} exists (never replaced); type another name",
+                path.display()
+            ),
         });
     }
 

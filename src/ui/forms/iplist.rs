@@ -165,12 +165,9 @@ fn draw_save(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm) {
         // The full path before anything is written: `~` expanded, a relative name placed
         // in the current folder (issue 16.8).
         None => match crate::files::resolve_typed(save.path.value()) {
-            Ok(full) if !save.path.value().trim().is_empty() => draw_message(
-                frame,
-                below,
-                &format!("→ {}", full.display()),
-                theme.dim,
-            ),
+            Ok(full) if !save.path.value().trim().is_empty() => {
+                draw_message(frame, below, &format!("→ {}", full.display()), theme.dim)
+            }
             Ok(_) => {}
             Err(e) => draw_message(frame, below, &format!("✗ {e}"), theme.bad),
         },

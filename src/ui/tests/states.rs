@@ -221,5 +221,8 @@ fn a_config_warning_and_a_wait_stay_in_the_header() {
         .set_waiting(Some("profile beta: waiting for its token_command…".into()));
     let screen = render(&mut h.app, 120, 40);
     let info = screen.lines().nth(1).unwrap_or_default();
-    assert!(info.contains("⟳ profile beta: waiting for its token_command…"), "{screen}");
+    assert!(
+        info.contains("⟳ profile beta: waiting for its token_command…"),
+        "{screen}"
+    );
 }
