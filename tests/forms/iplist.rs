@@ -69,7 +69,10 @@ async fn w_writes_the_file_and_never_overwrites_it() {
     e.shows("[iplist-1001-http-auth.txt");
     e.ctrl('u');
     e.s.type_text(&path.display().to_string());
+    // Answers still on their way first, then the write alone (it runs off the UI task).
+    e.s.settle().await;
     e.s.press(KeyCode::Enter);
+    e.s.settle().await;
     e.shows(&format!(
         "✓ IP list of service 1001 written to {}",
         path.display()
@@ -91,16 +94,25 @@ async fn w_writes_the_file_and_never_overwrites_it() {
     e.s.press(KeyCode::Char('w'));
     e.ctrl('u');
     e.s.type_text(&path.display().to_string());
+    // Answers still on their way first, then the write alone (it runs off the UI task).
+    e.s.settle().await;
     e.s.press(KeyCode::Enter);
-    e.shows("already exists;");
+    e.s.settle().await;
+    e.shows("exists (never replaced)");
     e.shows("Write the IP list to a file");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "kept");
-    e.s.type_text(".2");
+    // A free name beside it is offered (issue 16.8); Enter takes it.
+    e.shows("writes list (1).txt");
+    e.shows(&format!("[{}", dir.join("list (1).txt").display()));
+    // Answers still on their way first, then the write alone (it runs off the UI task).
+    e.s.settle().await;
     e.s.press(KeyCode::Enter);
-    e.shows("list.txt.2");
+    e.s.settle().await;
+    e.shows("list (1).txt");
     assert_eq!(
-        std::fs::read_to_string(dir.join("list.txt.2")).unwrap(),
+        std::fs::read_to_string(dir.join("list (1).txt")).unwrap(),
         served.raw
     );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "kept");
     let _ = std::fs::remove_dir_all(&dir);
 }
