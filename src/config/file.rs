@@ -130,6 +130,7 @@ base_url = "https://reseller.example.com"
 # password manager and name the command that prints it.
 # token = "..."
 token_command = "pass show reseller/main-token"
+# command_timeout = 10    # seconds token_command / password_command may take (output: at most 64 KiB)
 # Or a login and password (sent as base64 of login:password):
 # login = "alice"
 # password_command = "pass show reseller/alice"
