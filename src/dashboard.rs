@@ -165,6 +165,8 @@ pub async fn run(cli: &Cli) -> ExitCode {
         }
     };
     drop(guard);
+    // A profile switch still waiting on its token_command: stop the command too.
+    crate::config::secrets::stop_all();
     match outcome {
         Ok(Exit::Signal(n)) => ExitCode::from((128 + n) as u8),
         Ok(_) => ExitCode::SUCCESS,
@@ -247,7 +249,13 @@ impl Session {
                     (false, ThemeName::Light) => Look::Light,
                 },
                 profiles: settings.profiles.clone(),
-                warnings: settings.warnings.clone(),
+                // The header keeps them; a log that cannot be opened is one too.
+                warnings: settings
+                    .warnings
+                    .iter()
+                    .cloned()
+                    .chain(crate::logging::problem().map(|p| format!("no log: {p}")))
+                    .collect(),
             },
             clock.clone(),
         );

@@ -19,8 +19,8 @@
 use crate::secret::Secret;
 use std::io::Read;
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -62,6 +62,7 @@ pub fn run_with(command: &str, what: &str, limits: Limits) -> Result<Secret, Str
     let mut child = shell
         .spawn()
         .map_err(|e| format!("cannot run the {what} command: {e}"))?;
+    let _running = Running::register(&child);
     let stdout = capped_reader(child.stdout.take());
     let stderr = capped_reader(child.stderr.take());
     let deadline = Instant::now() + limits.timeout;
@@ -154,6 +155,39 @@ fn capped_reader<R: Read + Send + 'static>(pipe: Option<R>) -> Capped {
     Capped { thread, full }
 }
 
+/// The process groups of the commands running now, so a program that quits while one
+/// still runs (Ctrl-C during a profile switch) can stop them: [`stop_all`].
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// One entry of [`RUNNING`], removed when the wait ends however it ends.
+struct Running(u32);
+
+impl Running {
+    fn register(child: &Child) -> Self {
+        if let Ok(mut running) = RUNNING.lock() {
+            running.push(child.id());
+        }
+        Self(child.id())
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Ok(mut running) = RUNNING.lock() {
+            running.retain(|&id| id != self.0);
+        }
+    }
+}
+
+/// Kills every secret command still running (with its process group): called when the
+/// dashboard ends, so nothing it started outlives it.
+pub fn stop_all() {
+    let ids: Vec<u32> = RUNNING.lock().map(|r| r.clone()).unwrap_or_default();
+    for id in ids {
+        kill_group_id(id);
+    }
+}
+
 fn kill(child: &mut Child) {
     kill_group(child);
     let _ = child.kill();
@@ -161,8 +195,12 @@ fn kill(child: &mut Child) {
 }
 
 fn kill_group(child: &Child) {
+    kill_group_id(child.id());
+}
+
+fn kill_group_id(id: u32) {
     #[cfg(unix)]
-    if let Ok(pid) = i32::try_from(child.id()) {
+    if let Ok(pid) = i32::try_from(id) {
         // SAFETY: kill(2) with a negative pid signals that process group; the group is
         // the one made for this child (`process_group(0)`), so nothing else is hit.
         unsafe {
