@@ -1,7 +1,6 @@
 //! proxydash: a terminal dashboard for proxy-reseller accounts.
 //!
-//! The layout and the contracts between the parts are in `DESIGN.md` of the project's
-//! shared folder; in short: [`api`] speaks the HTTP API, `sandbox` serves it locally,
+//! The layout and the contracts between the parts are in `docs/DESIGN.md`; in short: [`api`] speaks the HTTP API, `sandbox` serves it locally,
 //! `app` is the state machine, [`fetcher`] runs its commands, `ui` draws it and `run`
 //! is the event loop that ties them together; [`script`] is the command line for scripts.
 

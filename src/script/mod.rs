@@ -22,7 +22,7 @@
 //! | 2 | bad usage, before anything is sent: clap's own errors, no account or an unusable base URL, an invalid IPv4 address, a password given as an argument, `order` without `--yes` when standard input is not a terminal, an empty or mistyped new password |
 //! | 3 | authentication: 401 `Unauthenticated`, 400 `Invalid Authorization header` / `Invalid credentials format` |
 //! | 4 | not found: an unknown ID. The spec has no 404: a read of one item (`service`, `product`, `invoice`, `stats`, `rate`, `network`, `iplist`) answered with 422 `Unprocessable Entity` (or its "product ID not found" / "ClientID not found" forms), and any request answered "ClientID not found" (400 or 422) or "product ID not found" |
-//! | 5 | unreachable: the connection could not be opened, timed out, or was lost during a read |
+//! | 5 | unreachable: the connection could not be opened (so nothing was sent, also for a write), or a read timed out or lost its connection |
 //! | 6 | throttled: 429 (an IP-list refresh asked too soon; the next possible time is printed) |
 //! | 7 | refused because the session is read-only (`--read-only`, `read_only = true`): nothing was sent |
 //!
