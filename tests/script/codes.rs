@@ -155,3 +155,29 @@ async fn bind_on_a_rotating_service_says_why() {
         .await
         .fails(1, "only static (fpr) services have an IP to bind");
 }
+
+#[tokio::test]
+async fn unreachable_and_timed_out_exit_5_but_a_lost_write_exits_1() {
+    let addr = closed_port().await;
+    let mut cmd = proxydash();
+    cmd.args(["--base-url", &format!("http://{addr}"), "--token", "t"])
+        .args(["bind", "1001", "203.0.113.5"]);
+    let out = finish(&mut cmd, None).await;
+    assert_eq!(out.code, Some(5), "never reached the server: {out:#?}");
+
+    let sb = sandbox().await;
+    sb.set_faults(Some(
+        "hang,path=/api/billing/credit"
+            .parse::<FaultSpec>()
+            .unwrap(),
+    ));
+    run(&sb, &["--timeout", "1", "credit"])
+        .await
+        .fails(5, "no answer within 1 s");
+    // A write whose answer is lost may have been carried out: 1, so a script retrying on
+    // 5 cannot send it twice.
+    sb.set_faults(Some("drop-after,method=PUT".parse::<FaultSpec>().unwrap()));
+    run(&sb, &["refresh-list", "1001"])
+        .await
+        .fails(1, "outcome is unknown");
+}
