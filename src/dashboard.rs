@@ -136,9 +136,7 @@ pub async fn run(cli: &Cli) -> ExitCode {
                             }
                             Ok(Err(e)) => {
                                 session.app.set_waiting(None);
-                                let _ = session.app.update(crate::app::Msg::Diagnostic(format!(
-                                    "Not switched: {e}"
-                                )));
+                                session.app.profile_switch_failed(&name, &e);
                             }
                             Err(e) => {
                                 session.app.set_waiting(None);

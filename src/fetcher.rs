@@ -192,6 +192,7 @@ mod tests {
             OrderRequest {
                 clientid: 101,
                 setip: None,
+                ..Default::default()
             },
         );
         let mut q = Queue::default();

@@ -136,6 +136,7 @@ async fn writes_succeed_and_change_the_account() {
             &OrderRequest {
                 clientid: client_id,
                 setip: None,
+                ..Default::default()
             },
         )
         .await
@@ -327,6 +328,7 @@ async fn every_422_and_the_client_id_400_map_to_their_cases() {
                 &OrderRequest {
                     clientid,
                     setip: None,
+                    ..Default::default()
                 },
             )
             .await
@@ -463,6 +465,7 @@ async fn a_post_is_sent_exactly_once_whatever_the_server_does() {
                 &OrderRequest {
                     clientid: client_id,
                     setip: None,
+                    ..Default::default()
                 },
             )
             .await

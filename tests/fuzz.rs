@@ -45,6 +45,7 @@ fn requests() -> Vec<Request> {
             OrderRequest {
                 clientid: 101,
                 setip: None,
+                ..Default::default()
             },
         ),
         Request::Products,

@@ -397,11 +397,16 @@ pub struct OrderResult {
 }
 
 /// 4.1: the body of an order.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct OrderRequest {
     pub clientid: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub setip: Option<String>,
+    /// Which attempt of the dashboard this is (0 outside it): never sent, but part of the
+    /// request's identity, so two attempts at the same order are two keys in the fetcher
+    /// and the app, and each answer goes to the attempt that sent it.
+    #[serde(skip)]
+    pub attempt: u64,
 }
 
 /// 4.3: the body of a service update. Every member is optional; the password is sent

@@ -55,6 +55,23 @@ impl App {
             }
             return;
         }
+        if let Some(Popup::Messages(scroll)) = self.popups.last_mut() {
+            let last = self.status.messages().len().saturating_sub(1);
+            let page = usize::from(self.size.1.saturating_sub(8)).max(1);
+            let moved = match action {
+                Action::Up => Some(scroll.saturating_sub(1)),
+                Action::Down => Some(*scroll + 1),
+                Action::Top => Some(0),
+                Action::Bottom => Some(last),
+                Action::PageUp => Some(scroll.saturating_sub(page)),
+                Action::PageDown => Some(*scroll + page),
+                _ => None,
+            };
+            if let Some(to) = moved {
+                *scroll = to.min(last);
+                return;
+            }
+        }
         if matches!(self.popups.last(), Some(Popup::Profiles(_))) {
             match action {
                 Action::Up => return self.move_profile(-1),
@@ -106,6 +123,7 @@ impl App {
             Action::RefreshIpList => self.open_refresh(),
             Action::IpLists => self.open_iplist(),
             Action::SwitchProfile => self.open_profiles(),
+            Action::Messages => self.popups.push(Popup::Messages(0)),
             // Handled by the form or picker on top (above).
             Action::Submit
             | Action::NextField

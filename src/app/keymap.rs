@@ -72,6 +72,8 @@ pub enum Action {
     UseMyIp,
     /// `P`: switch to another profile.
     SwitchProfile,
+    /// `m`: the message log.
+    Messages,
 }
 
 /// Where a binding applies.
@@ -225,6 +227,7 @@ const SCROLLS: &[Scope] = &[
     Popup(P::IpListChooser),
     Popup(P::IpListView),
     Popup(P::Profiles),
+    Popup(P::Messages),
 ];
 /// Where Esc closes.
 const CLOSES: &[Scope] = &[
@@ -285,10 +288,10 @@ pub const BINDINGS: &[Binding] = &[
     b(&[code(KeyCode::BackTab)], Action::PrevTab, &[Main], None, "Previous tab"),
     b(&[k('j'), code(KeyCode::Down)], Action::Down, SCROLLS, None, "Move down"),
     b(&[k('k'), code(KeyCode::Up)], Action::Up, SCROLLS, None, "Move up"),
-    b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main, Popup(P::IpListView)], None, "Go to the top"),
-    b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main, Popup(P::IpListView)], None, "Go to the bottom"),
-    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main, Popup(P::IpListView)], None, "Page down"),
-    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main, Popup(P::IpListView)], None, "Page up"),
+    b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main, Popup(P::IpListView), Popup(P::Messages)], None, "Go to the top"),
+    b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main, Popup(P::IpListView), Popup(P::Messages)], None, "Go to the bottom"),
+    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main, Popup(P::IpListView), Popup(P::Messages)], None, "Page down"),
+    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main, Popup(P::IpListView), Popup(P::Messages)], None, "Page up"),
     b(&[k('/')], Action::Filter, &[Main], Some("filter"), "Filter the table by any visible text"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Services), Tab(Tab::Products)], Some("details"), "Open the selected item's detail"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Billing)], Some("invoice"), "Open the selected invoice"),
@@ -303,6 +306,7 @@ pub const BINDINGS: &[Binding] = &[
     b(&[k('r')], Action::Refresh, &[Main], Some("refresh"), "Refresh this tab"),
     b(&[k('R')], Action::RefreshAll, &[Main], Some("all"), "Refresh everything"),
     b(&[k('P')], Action::SwitchProfile, &[Main], Some("profile"), "Switch to another profile (account) of the config file"),
+    b(&[k('m')], Action::Messages, &[Main], Some("messages"), "The message log: every status line and order outcome, newest first"),
     b(&[code(KeyCode::Esc)], Action::Back, &[Main], None, "Clear the filter, or dismiss the status message"),
     // Popups.
     b(&[code(KeyCode::Esc)], Action::Back, CLOSES, Some("close"), "Close the popup"),

@@ -51,6 +51,7 @@
 
 pub mod forms;
 pub mod keymap;
+pub mod messages;
 pub mod popup;
 pub mod profiles;
 pub mod remote;
@@ -322,6 +323,7 @@ impl App {
     }
 
     fn handle(&mut self, msg: Msg, out: &mut Vec<Command>) {
+        self.status.set_now(self.now());
         match msg {
             Msg::Key(key) => self.on_key(key, out),
             Msg::Mouse(mouse) => self.on_mouse(mouse, out),
@@ -423,7 +425,15 @@ impl App {
     }
 
     pub fn notify(&mut self, line: impl AsRef<str>) {
+        self.status.set_now(self.now());
         self.status.notify(status::NoticeKind::Info, line);
+    }
+
+    /// Tells the user something went wrong that is not a failed request (a profile that
+    /// cannot be switched to), as an error: never dressed as information.
+    pub fn notify_error(&mut self, line: impl AsRef<str>) {
+        self.status.set_now(self.now());
+        self.status.notify(status::NoticeKind::Error, line);
     }
 
     /// The reseller's clients (loaded when the order form opens).

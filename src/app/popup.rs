@@ -35,6 +35,8 @@ pub enum Popup {
     IpList(Box<IpListForm>),
     /// `P`: switch to another profile.
     Profiles(super::profiles::ProfilePicker),
+    /// `m`: the message log, scrolled this many entries down from the newest.
+    Messages(usize),
 }
 
 impl Popup {
@@ -51,6 +53,7 @@ impl Popup {
             Popup::Refresh(f) => f.kind(),
             Popup::IpList(f) => f.kind(),
             Popup::Profiles(_) => PopupKind::Profiles,
+            Popup::Messages(_) => PopupKind::Messages,
         }
     }
 
@@ -133,6 +136,8 @@ pub enum PopupKind {
     FormDone,
     /// Choosing a profile.
     Profiles,
+    /// The message log.
+    Messages,
 }
 
 impl PopupKind {
@@ -144,6 +149,7 @@ impl PopupKind {
                 | PopupKind::Service
                 | PopupKind::Product
                 | PopupKind::Profiles
+                | PopupKind::Messages
         )
     }
 }

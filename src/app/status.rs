@@ -10,8 +10,17 @@
 //! IP list can be refreshed again") or why a key did nothing ("read-only"). There is one
 //! at a time; whichever of the notice and the newest failure came last is shown, and Esc
 //! dismisses both.
+//!
+//! A *pinned* notice is an outcome that must not be lost from view (an order placed,
+//! refused, or of unknown outcome): it is shown before anything else until Esc dismisses
+//! it, so a background failure arriving a moment later cannot overwrite it.
+//!
+//! Every failure and notice also goes into the [`MessageLog`] (`m` opens it), with the
+//! time the app last set with [`StatusLine::set_now`] and its level.
 
+use super::messages::{Level, MessageLog};
 use crate::api::{ApiError, Request};
+use chrono::{DateTime, Utc};
 
 /// What a request was for, in the user's words: `Services`, `Service 5001`.
 pub fn what(request: &Request) -> String {
@@ -64,6 +73,8 @@ pub enum NoticeKind {
     Done,
     /// A key did nothing, and why.
     Info,
+    /// Something may not be as the user expects (an order's outcome is unknown).
+    Warn,
     /// An action failed (a copy, a file, a write whose form is closed).
     Error,
 }
@@ -76,6 +87,17 @@ pub enum Shown<'a> {
     Notice(&'a Notice),
 }
 
+impl NoticeKind {
+    pub fn level(self) -> Level {
+        match self {
+            NoticeKind::Done => Level::Success,
+            NoticeKind::Info => Level::Info,
+            NoticeKind::Warn => Level::Warn,
+            NoticeKind::Error => Level::Error,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct StatusLine {
     /// Pending failures, oldest first.
@@ -83,11 +105,17 @@ pub struct StatusLine {
     notice: Option<Notice>,
     /// The notice came after the newest failure.
     notice_on_top: bool,
+    /// Shown before anything else until dismissed.
+    pinned: Option<Notice>,
+    log: MessageLog,
+    /// The time entries are logged with (set by the app before each message it handles).
+    now: DateTime<Utc>,
 }
 
 impl StatusLine {
     /// Records (or replaces) the failure of `request`.
     pub fn report(&mut self, request: &Request, line: String) {
+        self.log.push(self.now, Level::Error, &line);
         self.errors.retain(|(r, _)| r != request);
         self.errors.push((request.clone(), line));
         self.notice_on_top = false;
@@ -96,8 +124,35 @@ impl StatusLine {
     /// Shows a notice (replacing the previous one), sanitized like every server text.
     pub fn notify(&mut self, kind: NoticeKind, text: impl AsRef<str>) {
         let text = crate::ui::text::sanitize(text.as_ref()).into_owned();
+        self.log.push(self.now, kind.level(), &text);
         self.notice = Some(Notice { text, kind });
         self.notice_on_top = true;
+    }
+
+    /// Shows a notice that stays until Esc, above failures and later notices (and logs it).
+    pub fn pin(&mut self, kind: NoticeKind, text: impl AsRef<str>) {
+        let text = crate::ui::text::sanitize(text.as_ref()).into_owned();
+        self.log.push(self.now, kind.level(), &text);
+        self.pinned = Some(Notice { text, kind });
+    }
+
+    /// Records a line in the log only (what a form on screen already shows).
+    pub fn log(&mut self, level: Level, text: impl AsRef<str>) {
+        let text = crate::ui::text::sanitize(text.as_ref()).into_owned();
+        self.log.push(self.now, level, &text);
+    }
+
+    /// The time the next entries are logged with.
+    pub fn set_now(&mut self, now: DateTime<Utc>) {
+        self.now = now;
+    }
+
+    pub fn messages(&self) -> &MessageLog {
+        &self.log
+    }
+
+    pub fn pinned(&self) -> Option<&Notice> {
+        self.pinned.as_ref()
     }
 
     pub fn notice(&self) -> Option<&Notice> {
@@ -106,6 +161,9 @@ impl StatusLine {
 
     /// What to draw: the notice if it is newer than the newest failure.
     pub fn shown(&self) -> Option<Shown<'_>> {
+        if let Some(p) = &self.pinned {
+            return Some(Shown::Notice(p));
+        }
         match (&self.notice, self.current()) {
             (Some(n), _) if self.notice_on_top => Some(Shown::Notice(n)),
             (_, Some((line, more))) => Some(Shown::Failure(line, more)),
@@ -121,10 +179,19 @@ impl StatusLine {
 
     /// Esc: dismiss every message.
     pub fn dismiss(&mut self) -> bool {
-        let had = !self.errors.is_empty() || self.notice.is_some();
+        let had = !self.errors.is_empty() || self.notice.is_some() || self.pinned.is_some();
         self.errors.clear();
         self.notice = None;
+        self.pinned = None;
         had
+    }
+
+    /// How many failures are pending besides the one shown (the log holds them all).
+    pub fn more(&self) -> usize {
+        match self.shown() {
+            Some(Shown::Failure(_, more)) => more,
+            _ => self.errors.len(),
+        }
     }
 
     /// The newest failure and how many others are pending.

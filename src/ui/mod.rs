@@ -8,6 +8,7 @@
 pub mod billing;
 pub mod forms;
 pub mod layout;
+pub mod messages;
 pub mod network;
 pub mod popup;
 pub mod products;
@@ -152,7 +153,7 @@ fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
             // The count goes on the right and the message gives way, so "(+2 more)" is
             // never cut off on a narrow screen.
             let more = if more > 0 {
-                format!("  (+{more} more)")
+                format!("  (+{more} more · m: messages)")
             } else {
                 String::new()
             };
@@ -167,9 +168,21 @@ fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
             let (mark, style) = match n.kind {
                 NoticeKind::Done => ("✓", theme.good),
                 NoticeKind::Info => ("•", theme.warn),
+                NoticeKind::Warn => ("⚠", theme.warn),
                 NoticeKind::Error => ("✗", theme.error_line),
             };
-            Line::from(Span::styled(format!(" {mark} {}", n.text), style))
+            // Failures hidden behind a notice are still pointed at.
+            let pending = app.status().more();
+            let more = if pending > 0 {
+                format!("  (+{pending} more · m: messages)")
+            } else {
+                String::new()
+            };
+            let room = usize::from(area.width).saturating_sub(3 + more.chars().count());
+            Line::from(vec![
+                Span::styled(format!(" {mark} {}", text::truncate(&n.text, room)), style),
+                Span::styled(more, theme.dim),
+            ])
         }
         None if app.in_flight() > 0 => Line::from(Span::styled(" Loading…", theme.dim)),
         None => Line::from(Span::styled(" ✓ Up to date", theme.dim)),

@@ -53,6 +53,7 @@ async fn writes_are_sent_exactly_once_under_every_fault() {
                 &OrderRequest {
                     clientid: client_id,
                     setip: None,
+                    ..Default::default()
                 },
             )
             .await;
@@ -130,6 +131,7 @@ async fn a_write_the_server_carried_out_is_never_a_known_failure() {
                 &OrderRequest {
                     clientid: client_id,
                     setip: None,
+                    ..Default::default()
                 },
             )
             .await

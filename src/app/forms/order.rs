@@ -164,6 +164,7 @@ impl OrderForm {
                 OrderRequest {
                     clientid: client.id,
                     setip,
+                    ..Default::default()
                 },
             ));
             self.chosen = Some(client);
@@ -389,6 +390,7 @@ mod tests {
             OrderRequest {
                 clientid: 102,
                 setip: Some("203.0.113.9".into()),
+                ..Default::default()
             },
         );
         assert_eq!(f.request, Some(expected.clone()));

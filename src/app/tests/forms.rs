@@ -72,6 +72,7 @@ fn order_types_into_the_picker_confirms_and_sends_one_post() {
         OrderRequest {
             clientid: 102,
             setip: Some("203.0.113.9".into()),
+            ..Default::default()
         },
     );
     assert_eq!(writes(&h.code(KeyCode::Enter)), vec![expected.clone()]);
