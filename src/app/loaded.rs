@@ -181,7 +181,7 @@ impl App {
         result: Result<Response, ApiError>,
         out: &mut Vec<Command>,
     ) {
-        self.in_flight.remove(&request);
+        let sent = self.in_flight.remove(&request);
         if request.is_write() || matches!(request, Request::IpList { .. }) {
             return self.on_form_result(request, result, out);
         }
@@ -192,6 +192,7 @@ impl App {
                 let ok = result.is_ok();
                 self.services.list.finish(expect(result, as_services), now);
                 self.after_services(ok, out);
+                self.check_orders(&request, sent, ok, out);
                 true
             }
             (Request::Service(id), result) => {
@@ -274,10 +275,12 @@ impl App {
                 true
             }
             (Request::Invoices, result) => {
+                let ok = result.is_ok();
                 self.billing
                     .invoices
                     .finish(expect(result, as_invoices), now);
                 self.billing.rebuild();
+                self.check_orders(&request, sent, ok, out);
                 true
             }
             (Request::Invoice(id), result) => {

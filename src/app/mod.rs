@@ -52,6 +52,7 @@
 pub mod forms;
 pub mod keymap;
 pub mod messages;
+pub mod orders;
 pub mod popup;
 pub mod profiles;
 pub mod remote;
@@ -248,9 +249,8 @@ pub struct App {
     /// Something the program waits for outside the app (a profile's token_command), shown
     /// in the header until it ends.
     waiting: Option<String>,
-    /// An order was sent and its outcome is unknown (timeout, connection lost): every
-    /// order form warns until an order succeeds, even after that form was closed.
-    order_in_doubt: bool,
+    /// The orders on their way and those whose outcome is unknown (see [`orders`]).
+    orders: orders::Orders,
 }
 
 impl App {
@@ -281,7 +281,7 @@ impl App {
             usage_dirty: false,
             switch_to: None,
             waiting: None,
-            order_in_doubt: false,
+            orders: orders::Orders::default(),
         };
         app.update_pages();
         app

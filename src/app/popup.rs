@@ -71,7 +71,7 @@ impl Popup {
     /// Whether typed keys go to a field (so `q`, `j`, `?` are text).
     pub fn is_typing(&self) -> bool {
         match self {
-            Popup::Order(f) => f.state.is_editable(),
+            Popup::Order(f) => f.is_typing(),
             Popup::BindIp(f) => f.state.is_editable(),
             Popup::Password(f) => f.state.is_editable(),
             Popup::IpList(f) => f.is_typing(),

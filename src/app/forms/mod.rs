@@ -22,6 +22,7 @@ pub mod bind_ip;
 pub mod field;
 pub mod iplist;
 pub mod order;
+pub mod order_outcome;
 pub mod password;
 pub mod refresh;
 

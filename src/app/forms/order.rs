@@ -15,20 +15,19 @@
 //!   way are ignored; nothing is ever resent by itself.
 //! - Success shows the order result and re-reads services, credit and invoices. A 422 is
 //!   shown as the server's message, the form keeping its values. An unknown outcome (a
-//!   timeout or a connection lost after sending) is said to be unknown, the services (and
-//!   billing) are re-read so the user can see whether the order went through, and every
-//!   order form warns before ordering again (this one, and any opened later, until an
-//!   order succeeds).
+//!   timeout or a connection lost after sending) is said to be unknown and checked: the
+//!   rules (one order in flight per product and client, the check, the typed product ID
+//!   that alone confirms an order of a product in doubt) are in [`crate::app::orders`],
+//!   the glue in [`super::order_outcome`].
 
 use super::{FormState, TextField, failure};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{
-    ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response, Unprocessable,
+    ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response,
 };
 use crate::app::keymap::Action;
 use crate::app::popup::{Popup, PopupKind};
-use crate::app::status::NoticeKind;
-use crate::app::{App, Command, RefreshGroup};
+use crate::app::{App, Command};
 use crate::ui::text;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +56,10 @@ pub struct OrderForm {
     /// The POST the confirmation describes and, once sent, waits for.
     pub request: Option<Request>,
     pub result: Option<OrderResult>,
+    /// The product ID typed to confirm again while the product is in doubt (only then).
+    pub retype: Option<TextField>,
+    /// Why the last Enter on the confirmation sent nothing.
+    pub note: Option<String>,
 }
 
 impl OrderForm {
@@ -75,6 +78,8 @@ impl OrderForm {
             chosen: None,
             request: None,
             result: None,
+            retype: None,
+            note: None,
         }
     }
 
@@ -119,6 +124,9 @@ impl OrderForm {
     }
 
     pub fn focused_mut(&mut self) -> Option<&mut TextField> {
+        if self.state == FormState::Confirming {
+            return self.retype.as_mut();
+        }
         if !self.state.is_editable() {
             return None;
         }
@@ -128,7 +136,17 @@ impl OrderForm {
         })
     }
 
+    /// Whether typed keys go to a field: the fields, or the product ID of a confirmation in
+    /// doubt.
+    pub fn is_typing(&self) -> bool {
+        self.state.is_editable() || (self.state == FormState::Confirming && self.retype.is_some())
+    }
+
     pub fn edited(&mut self) {
+        if self.state == FormState::Confirming {
+            self.note = None;
+            return;
+        }
         match self.focus {
             OrderField::Client => {
                 self.client_pos = 0;
@@ -169,6 +187,8 @@ impl OrderForm {
             ));
             self.chosen = Some(client);
             self.state = FormState::Confirming;
+            self.retype = None;
+            self.note = None;
         } else if self.client_error.is_some() {
             self.focus = OrderField::Client;
         } else {
@@ -176,13 +196,17 @@ impl OrderForm {
         }
     }
 
-    /// Enter on the confirmation: the one POST to send. `None` in any other step, above all
-    /// while a POST is on its way.
-    pub fn submit(&mut self) -> Option<Request> {
+    /// Enter on the confirmation: the one POST to send, as attempt `attempt`. `None` in
+    /// any other step, above all while a POST is on its way.
+    pub fn submit(&mut self, attempt: u64) -> Option<Request> {
         if self.state != FormState::Confirming {
             return None;
         }
+        if let Some(Request::Order { body, .. }) = &mut self.request {
+            body.attempt = attempt;
+        }
         self.state = FormState::Submitting;
+        self.note = None;
         self.request.clone()
     }
 
@@ -210,6 +234,8 @@ impl OrderForm {
     pub fn back(&mut self) -> bool {
         if self.state == FormState::Confirming {
             self.state = FormState::Editing;
+            self.retype = None;
+            self.note = None;
             return false;
         }
         true
@@ -272,13 +298,15 @@ impl App {
         let fpr = product_type == Some(&ProductType::Fpr);
         match (action, &form.state) {
             (Action::Submit, FormState::Editing | FormState::Failed(_)) => {
-                form.check(clients, product_type)
-            }
-            (Action::Submit, FormState::Confirming) => {
-                if let Some(request) = form.submit() {
-                    self.send_write(request, out);
+                form.check(clients, product_type);
+                // A product in doubt is confirmed by typing its ID, never by Enter alone.
+                if form.state == FormState::Confirming
+                    && self.orders.doubt(form.product_id).is_some()
+                {
+                    form.retype = Some(TextField::default());
                 }
             }
+            (Action::Submit, FormState::Confirming) => self.confirm_order(out),
             (Action::Submit, FormState::Done(_)) => {
                 self.popups.pop();
             }
@@ -286,46 +314,6 @@ impl App {
             (Action::Up, s) if s.is_editable() => form.move_client(-1, clients.unwrap_or(&[])),
             (Action::Down, s) if s.is_editable() => form.move_client(1, clients.unwrap_or(&[])),
             _ => {}
-        }
-    }
-
-    /// An order was sent and its outcome is unknown, and no order has succeeded since:
-    /// every order confirmation warns.
-    pub fn order_in_doubt(&self) -> bool {
-        self.order_in_doubt
-    }
-
-    pub(in crate::app) fn on_order_result(
-        &mut self,
-        request: Request,
-        result: Result<Response, ApiError>,
-        out: &mut Vec<Command>,
-    ) {
-        let succeeded = result.is_ok();
-        let unknown = result.as_ref().is_err_and(ApiError::outcome_unknown);
-        let short = result.as_ref().err().and_then(ApiError::unprocessable)
-            == Some(Unprocessable::NotEnoughFunds);
-        match (self.form_awaiting(&request), result) {
-            (Some(Popup::Order(form)), result) => form.finish(result),
-            (_, Ok(Response::Order(r))) => self.status.notify(NoticeKind::Done, done_message(&r)),
-            (_, Ok(_)) => {}
-            (_, Err(e)) => {
-                let line = crate::app::status::error_line(&request, &e, &self.settings.profile);
-                self.status.report(&request, line);
-            }
-        }
-        if succeeded {
-            self.order_in_doubt = false;
-        } else if unknown {
-            self.order_in_doubt = true;
-        }
-        if succeeded || unknown {
-            // The new service, the lower credit and the new invoice; after an unknown
-            // outcome this is how the user finds out whether the order went through.
-            self.refresh_group(RefreshGroup::Services, out);
-            self.refresh_group(RefreshGroup::Billing, out);
-        } else if short {
-            self.fetch(Request::Credit, out);
         }
     }
 }
@@ -395,9 +383,9 @@ mod tests {
         );
         assert_eq!(f.request, Some(expected.clone()));
         assert!(f.awaiting().is_none(), "nothing is sent before Enter");
-        assert_eq!(f.submit(), Some(expected.clone()));
+        assert_eq!(f.submit(0), Some(expected.clone()));
         assert_eq!(f.awaiting(), Some(&expected));
-        assert_eq!(f.submit(), None, "a second Enter sends nothing");
+        assert_eq!(f.submit(1), None, "a second Enter sends nothing");
 
         // A ppr product never sends setip, whatever was typed.
         let mut g = OrderForm::new(21, "Residential 5 GB", 25.0);
@@ -411,7 +399,7 @@ mod tests {
         let all = clients();
         let mut f = OrderForm::new(11, "Datacenter US 10", 12.0);
         f.check(Some(&all), Some(&ProductType::Fpr));
-        f.submit();
+        f.submit(1);
         f.finish(Err(ApiError::Unprocessable {
             kind: Unprocessable::NotEnoughFunds,
             message: "Unprocessed entity or not enough funds to order".into(),
@@ -422,14 +410,14 @@ mod tests {
         );
         assert!(f.state.is_editable(), "the values stay, ready to correct");
         f.check(Some(&all), Some(&ProductType::Fpr));
-        f.submit();
+        f.submit(1);
         f.finish(Err(ApiError::Transport {
             url: "http://127.0.0.1:1/api/product/11".into(),
             cause: "connection closed".into(),
         }));
         assert!(f.state.message().unwrap().starts_with("Outcome unknown"));
         f.check(Some(&all), Some(&ProductType::Fpr));
-        f.submit();
+        f.submit(1);
         f.finish(Ok(Response::Order(OrderResult {
             service_id: 1014,
             order_id: Some(515),

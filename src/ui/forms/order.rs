@@ -8,6 +8,7 @@ use crate::api::{Client, ProductType};
 use crate::app::App;
 use crate::app::forms::FormState;
 use crate::app::forms::order::{OrderField, OrderForm};
+use crate::app::orders::Check;
 use crate::app::remote::Remote;
 use crate::ui::services::product_type_label;
 use crate::ui::text::{self, MISSING};
@@ -27,7 +28,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Orde
         }
         _ => format!("Order product {}", form.product_id),
     };
-    let inner = framed(frame, theme, body, (70, 20), title);
+    // Room for the doubt's lines and the product ID field.
+    let h = if app.order_doubt(form.product_id).is_some() { 25 } else { 20 };
+    let inner = framed(frame, theme, body, (70, h), title);
     match &form.state {
         FormState::Editing | FormState::Failed(_) => draw_editing(frame, app, theme, inner, form),
         FormState::Confirming | FormState::Submitting => {
@@ -281,22 +284,83 @@ fn draw_confirm(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
             theme.warn,
         )));
     }
-    if app.order_in_doubt() {
+    let doubt = app.order_doubt(form.product_id);
+    if let Some(d) = doubt {
         lines.push(Line::from(Span::styled(
-            "⚠ The last order's outcome is unknown: check Services first.",
+            format!(
+                "⚠ This product's order sent at {} has an unknown outcome:",
+                app.local_time(d.attempt.sent)
+            ),
             theme.bad,
+        )));
+    } else if app.order_in_doubt() {
+        lines.push(Line::from(Span::styled(
+            "⚠ Another product's last order has an unknown outcome (m shows it).",
+            theme.warn,
         )));
     }
     frame.render_widget(Paragraph::new(lines.clone()), area);
-    let rest = rows_from(area, lines.len() as u16 + 1);
+    let mut next = lines.len() as u16;
+    if let Some(d) = doubt {
+        let two = Rect {
+            height: 2,
+            ..row(area, next)
+        };
+        draw_message(frame, two.intersection(area), &check_summary(&d.check), theme.warn);
+        next += 3;
+    }
+    if let Some(field) = &form.retype {
+        let typing = form.state == FormState::Confirming;
+        draw_field(frame, theme, row(area, next), "Product ID", field, true, typing);
+        next += 1;
+    }
+    if let Some(note) = &form.note {
+        let two = Rect {
+            height: 2,
+            ..row(area, next)
+        };
+        draw_message(frame, two.intersection(area), &format!("✗ {note}"), theme.bad);
+        next += 2;
+    }
+    let rest = rows_from(area, next + 1);
+    let hint = if form.retype.is_some() {
+        "Type the product ID, then Enter, to order it again. Esc goes back."
+    } else {
+        "Enter places the order: one request, never repeated by itself. Esc goes back."
+    };
     match state_line(theme, &form.state, "Placing the order…") {
         Some((msg, style)) => draw_message(frame, rest, &msg, style),
-        None => draw_message(
-            frame,
-            rest,
-            "Enter places the order: one request, never repeated by itself. Esc goes back.",
-            theme.dim,
-        ),
+        None => draw_message(frame, rest, hint, theme.dim),
+    }
+}
+
+/// What the check of an order in doubt found, under the confirmation's warning.
+fn check_summary(check: &Check) -> String {
+    let ids = |v: &[u64]| {
+        v.iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match check {
+        Check::Checking { .. } => "  checking services and invoices… (nothing can be sent meanwhile)".into(),
+        Check::Found { services, invoices } => {
+            let mut found = Vec::new();
+            if !services.is_empty() {
+                found.push(format!("service {}", ids(services)));
+            }
+            if !invoices.is_empty() {
+                found.push(format!("invoice {}", ids(invoices)));
+            }
+            format!(
+                "  it went through: new {} since. Ordering again buys a second one.",
+                found.join(", new ")
+            )
+        }
+        Check::NotFound => {
+            "  no new service or invoice since: most likely not carried out.".into()
+        }
+        Check::Unknown(why) => format!("  could not tell ({why}): check Services first."),
     }
 }
 

@@ -1,0 +1,281 @@
+//! The app's side of an order: sending a confirmed one (or saying why it is not sent),
+//! routing each answer to the attempt that sent it, and checking an unknown outcome by
+//! reading the account again. The rules are written down in [`crate::app::orders`].
+
+use super::order::{OrderForm, done_message};
+use super::{FormState, TextField, failure};
+use crate::api::{ApiError, Request, Response, Unprocessable};
+use crate::app::messages::Level;
+use crate::app::orders::{Attempt, Check, Doubt};
+use crate::app::popup::Popup;
+use crate::app::status::NoticeKind;
+use crate::app::{App, Command, RefreshGroup};
+use chrono::{DateTime, Utc};
+
+impl App {
+    /// An order was sent and its outcome is unknown, and no later order of that product
+    /// got a definite answer.
+    pub fn order_in_doubt(&self) -> bool {
+        self.orders.any_doubt()
+    }
+
+    /// The doubt over `product_id`'s last order, if any.
+    pub fn order_doubt(&self, product_id: u64) -> Option<&Doubt> {
+        self.orders.doubt(product_id)
+    }
+
+    /// `05:41:02` in the app's offset.
+    pub fn local_time(&self, at: DateTime<Utc>) -> String {
+        hms(self.utc_offset, at)
+    }
+
+    /// Enter on an order's confirmation: the POST, unless an order of that product for
+    /// that client is on its way, or the product is in doubt and its ID was not typed.
+    pub(in crate::app) fn confirm_order(&mut self, out: &mut Vec<Command>) {
+        let offset = self.utc_offset;
+        let Some(Popup::Order(form)) = self.popups.last_mut() else {
+            return;
+        };
+        let Some(Request::Order { product_id, body }) = &form.request else {
+            return;
+        };
+        let (product_id, client) = (*product_id, body.clientid);
+        if let Some(a) = self.orders.in_flight_for(product_id, client) {
+            let sent = a.sent;
+            form.note = Some(format!(
+                "Not sent: the order of product {product_id} for client {client} sent at {} \
+                 is still on its way. Wait for its answer (m lists every outcome).",
+                hms(offset, sent)
+            ));
+            return;
+        }
+        if let Some(d) = self.orders.doubt(product_id) {
+            let sent = hms(offset, d.attempt.sent);
+            let typed = form.retype.as_ref().map(|f| f.value().trim().to_owned());
+            let checked = d.check.is_done();
+            form.retype.get_or_insert_with(TextField::default);
+            if !checked {
+                form.note = Some(format!(
+                    "Not sent: still checking whether the order sent at {sent} went through."
+                ));
+                return;
+            }
+            if typed.as_deref() != Some(product_id.to_string().as_str()) {
+                form.note = Some(format!(
+                    "Not sent: type the product ID ({product_id}), then Enter, to order it again."
+                ));
+                return;
+            }
+        }
+        let attempt = self.orders.next_attempt();
+        let services_before = self
+            .services
+            .list
+            .value()
+            .map(|_| self.services.ids().into_iter().collect());
+        let invoices_before = self
+            .billing
+            .invoices
+            .value()
+            .map(|list| list.iter().map(|i| i.id).collect());
+        let now = self.now();
+        let Some(Popup::Order(form)) = self.popups.last_mut() else {
+            return;
+        };
+        let Some(request) = form.submit(attempt) else {
+            return;
+        };
+        let label = label(form, client);
+        self.orders.sent(Attempt {
+            attempt,
+            product_id,
+            product_name: form.product_name.clone(),
+            client,
+            sent: now,
+            services_before,
+            invoices_before,
+        });
+        self.status.log(Level::Info, format!("{label}: sent"));
+        self.send_write(request, out);
+    }
+
+    pub(in crate::app) fn on_order_result(
+        &mut self,
+        request: Request,
+        result: Result<Response, ApiError>,
+        out: &mut Vec<Command>,
+    ) {
+        let Request::Order { product_id, body } = &request else {
+            return;
+        };
+        let product_id = *product_id;
+        let now = self.now();
+        let attempt = self.orders.answered(body).unwrap_or_else(|| Attempt {
+            attempt: body.attempt,
+            product_id,
+            product_name: String::new(),
+            client: body.clientid,
+            sent: now,
+            services_before: None,
+            invoices_before: None,
+        });
+        let label = format!(
+            "Order of product {product_id}{} for client {}",
+            named(&attempt.product_name),
+            attempt.client
+        );
+        // A 200 that is not an order result cannot say what the server did.
+        let unknown = match &result {
+            Ok(Response::Order(_)) => false,
+            Ok(_) => true,
+            Err(e) => e.outcome_unknown(),
+        };
+        let placed = matches!(result, Ok(Response::Order(_)));
+        let short = result.as_ref().err().and_then(ApiError::unprocessable)
+            == Some(Unprocessable::NotEnoughFunds);
+        match &result {
+            Ok(Response::Order(r)) => {
+                self.orders.settle(product_id);
+                self.status
+                    .pin(NoticeKind::Done, format!("{label}: {}", done_message(r)));
+            }
+            Err(e) if !unknown => {
+                self.orders.settle(product_id);
+                self.status
+                    .pin(NoticeKind::Error, format!("{label}: not placed: {e}"));
+            }
+            _ => {
+                let why = match &result {
+                    Err(e) => failure(e),
+                    Ok(_) => "Outcome unknown: the answer was not an order result.".into(),
+                };
+                self.status.pin(
+                    NoticeKind::Warn,
+                    format!("{label}: {why} Checking services and invoices…"),
+                );
+                self.orders.put_in_doubt(attempt, now);
+            }
+        }
+        if let Some(Popup::Order(form)) = self.form_awaiting(&request) {
+            form.finish(result);
+        }
+        if placed || unknown {
+            // The new service, the lower credit and the new invoice; after an unknown
+            // outcome these reads are also the check.
+            self.refresh_group(RefreshGroup::Services, out);
+            self.refresh_group(RefreshGroup::Billing, out);
+        } else if short {
+            self.fetch(Request::Credit, out);
+        }
+    }
+
+    /// A services or invoices list arrived (`sent`: when it was asked, `ok`: it was read):
+    /// the checks of orders in doubt take it if it was asked after the outcome was lost,
+    /// and ask it again if not.
+    pub(in crate::app) fn check_orders(
+        &mut self,
+        request: &Request,
+        sent: Option<DateTime<Utc>>,
+        ok: bool,
+        out: &mut Vec<Command>,
+    ) {
+        let invoices = match request {
+            Request::Services => false,
+            Request::Invoices => true,
+            _ => return,
+        };
+        let sent = sent.unwrap_or(DateTime::<Utc>::MIN_UTC);
+        if self.orders.checking().any(|d| sent < d.lost_at) {
+            self.fetch(request.clone(), out);
+        }
+        let ids: Option<Vec<u64>> = match (ok, invoices) {
+            (false, _) => None,
+            (true, false) => Some(self.services.ids()),
+            (true, true) => self
+                .billing
+                .invoices
+                .value()
+                .map(|list| list.iter().map(|i| i.id).collect()),
+        };
+        let services = &self.services;
+        let name_of = |id: u64| services.get(id).map(|s| s.product_name.clone());
+        let finished = self.orders.observe(invoices, ids.as_deref(), &name_of, sent);
+        for product in finished {
+            let Some(d) = self.orders.doubt(product) else {
+                continue;
+            };
+            let line = check_line(d, &self.local_time(d.attempt.sent));
+            let kind = match d.check {
+                Check::Found { .. } => NoticeKind::Done,
+                _ => NoticeKind::Warn,
+            };
+            self.status.pin(kind, &line);
+            for popup in self.popups.iter_mut() {
+                if let Popup::Order(form) = popup
+                    && form.product_id == product
+                    && matches!(form.state, FormState::Failed(_))
+                {
+                    form.state = FormState::Failed(line.clone());
+                }
+            }
+        }
+    }
+}
+
+fn hms(offset: chrono::FixedOffset, at: DateTime<Utc>) -> String {
+    at.with_timezone(&offset).format("%H:%M:%S").to_string()
+}
+
+/// `Order of product 11 (Datacenter US 10) for client 101`.
+fn label(form: &OrderForm, client: u64) -> String {
+    format!(
+        "Order of product {}{} for client {client}",
+        form.product_id,
+        named(&form.product_name)
+    )
+}
+
+fn named(name: &str) -> String {
+    if name.trim().is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", name.trim())
+    }
+}
+
+/// What the check of an order in doubt found, in one line.
+fn check_line(d: &Doubt, sent: &str) -> String {
+    let a = &d.attempt;
+    let what = format!("Order of product {}{} sent at {sent}", a.product_id, named(&a.product_name));
+    let ids = |v: &[u64]| {
+        v.iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match &d.check {
+        Check::Found { services, invoices } => {
+            let mut found = Vec::new();
+            if !services.is_empty() {
+                found.push(format!("new service {}", ids(services)));
+            }
+            if !invoices.is_empty() {
+                found.push(format!("new invoice {}", ids(invoices)));
+            }
+            format!(
+                "{what}: it went through ({} since). Ordering again buys a second one.",
+                found.join(", ")
+            )
+        }
+        Check::NotFound => format!(
+            "{what}: no new service of this product and no new invoice since, so most likely \
+             not carried out. To order anyway, type {} in the confirmation.",
+            a.product_id
+        ),
+        Check::Unknown(why) => format!(
+            "{what}: could not tell whether it went through ({why}). Check Services before \
+             ordering again."
+        ),
+        Check::Checking { .. } => format!("{what}: checking services and invoices…"),
+    }
+}
