@@ -4,8 +4,9 @@
 //! Choices (the spec says nothing of this; it is the dashboard's own record):
 //! - At most [`CAPACITY`] entries; the oldest go first, so memory stays bounded however
 //!   long the dashboard runs.
-//! - A line repeated while it is the newest (the same failure on every auto-refresh) is
-//!   one entry with a count and the time of its last repetition, not hundreds of copies.
+//! - A line said again while it is among the [`FOLD`] newest (the same failures on every
+//!   auto-refresh) moves to the top as one entry with a count and the time it was last
+//!   said, rather than filling the log with copies.
 //! - Texts arrive sanitized (the status line sanitizes before logging); times are UTC here
 //!   and shown in the app's offset by the view.
 //! - The log lives as long as the session: a profile switch starts a new one, like every
@@ -16,6 +17,9 @@ use std::collections::VecDeque;
 
 /// How many entries the log keeps.
 pub const CAPACITY: usize = 500;
+
+/// How far back a repeated line is looked for.
+pub const FOLD: usize = 16;
 
 /// How much an entry matters. An error is never logged as anything milder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -55,12 +59,15 @@ pub struct MessageLog {
 
 impl MessageLog {
     pub fn push(&mut self, at: DateTime<Utc>, level: Level, text: &str) {
-        if let Some(last) = self.entries.back_mut()
-            && last.level == level
-            && last.text == text
+        let recent = self.entries.len().saturating_sub(FOLD);
+        if let Some(i) = (recent..self.entries.len())
+            .rev()
+            .find(|&i| self.entries[i].level == level && self.entries[i].text == text)
+            && let Some(mut again) = self.entries.remove(i)
         {
-            last.count = last.count.saturating_add(1);
-            last.at = at;
+            again.count = again.count.saturating_add(1);
+            again.at = at;
+            self.entries.push_back(again);
             return;
         }
         if self.entries.len() == CAPACITY {
@@ -106,6 +113,13 @@ mod tests {
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].text, "copied");
         assert_eq!((v[1].count, v[1].at), (2, t(30)));
+        // Said again with another line in between: moved to the top, counted.
+        log.push(t(60), Level::Error, "Services: timed out");
+        let v: Vec<_> = log.newest_first().collect();
+        assert_eq!((v.len(), v[0].count, v[0].at), (2, 3, t(60)));
+        // The same words at another level are another entry.
+        log.push(t(61), Level::Info, "Services: timed out");
+        assert_eq!(log.len(), 3);
         for i in 0..(CAPACITY as i64 + 10) {
             log.push(t(100 + i), Level::Info, &format!("line {i}"));
         }

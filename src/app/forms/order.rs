@@ -321,6 +321,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::Unprocessable;
 
     fn clients() -> Vec<Client> {
         vec![

@@ -72,7 +72,8 @@ fn order_types_into_the_picker_confirms_and_sends_one_post() {
         OrderRequest {
             clientid: 102,
             setip: Some("203.0.113.9".into()),
-            ..Default::default()
+            // The app's first attempt.
+            attempt: 1,
         },
     );
     assert_eq!(writes(&h.code(KeyCode::Enter)), vec![expected.clone()]);
@@ -160,9 +161,12 @@ fn order_unknown_outcome_rereads_services_and_is_not_resent() {
     h.code(KeyCode::Esc);
     assert_eq!(h.app.context().popup, None);
     assert!(h.app.order_in_doubt());
+    h.settle(cmds);
     h.key('o');
-    // An order that succeeds settles it.
+    // An order that succeeds settles it (confirmed by typing the product ID: see
+    // tests/orders.rs).
     h.code(KeyCode::Enter);
+    h.keys("1");
     let sent = writes(&h.code(KeyCode::Enter));
     assert_eq!(sent.len(), 1);
     h.ok(
@@ -224,7 +228,8 @@ fn an_answer_for_a_closed_order_form_goes_to_the_status_line() {
     );
     assert_eq!(
         h.status_text(),
-        "Ordered: service 5004, order —, invoice —, $11.00"
+        "Order of product 1 (Proxy plan 1) for client 101: \
+         Ordered: service 5004, order —, invoice —, $11.00"
     );
 }
 

@@ -8,4 +8,5 @@ mod form_keys;
 mod forms;
 mod iplist;
 mod keys;
+mod orders;
 mod profiles;
