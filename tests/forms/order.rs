@@ -1,5 +1,6 @@
 //! Ordering (`o` on Products): success, every 422 of endpoint 5 as the sandbox produces
-//! it, the double submit, the unknown outcome and the short-credit warning.
+//! it, the double submit, the unknown outcome (and Enter pressed again and again after
+//! it), a second order while one is on its way, and the short-credit warning.
 
 use super::*;
 use proxydash::api::{Client, ProductSummary, Request, Response};
@@ -114,8 +115,8 @@ async fn a_connection_dropped_after_sending_is_an_unknown_outcome_and_rereads_se
         log[post..].iter().any(|r| r == "GET /api/services"),
         "services re-read after the POST: {log:?}"
     );
-    e.shows("✗ Outcome unknown:");
-    e.shows("check them before ordering again");
+    e.shows("✗ Outcome unknown, so it was checked. Order of product 11");
+    e.shows("it went through (new service");
     // It did go through, and the re-read list shows it.
     assert_eq!(e.sb.state().services, services + 1);
     // The form is closed; the next order's confirmation still warns.
@@ -124,7 +125,9 @@ async fn a_connection_dropped_after_sending_is_an_unknown_outcome_and_rereads_se
     e.s.settle().await;
     e.s.press(KeyCode::Enter);
     e.shows("Order product 11 · confirm");
-    e.shows("The last order's outcome is unknown: check Services first.");
+    e.shows("⚠ This product's order sent at");
+    e.shows("it went through: new service");
+    e.shows("Type the product ID, then Enter, to order it again.");
     e.s.press(KeyCode::Esc);
     e.s.press(KeyCode::Esc);
     e.s.press(KeyCode::Char('1'));
@@ -216,4 +219,73 @@ async fn a_product_removed_since_the_list_was_read_is_product_not_found() {
     let writes = e.writes_since(from);
     assert_eq!(writes[0].path, "/api/product/999");
     e.shows("✗ Unprocessable Entity or product ID not found");
+}
+
+/// Issue 11.1: the server carries the order out and resets the connection; Enter pressed
+/// ten more times (the answers handled in between, as they would be at 150 ms apart) must
+/// not order again. Only the product ID typed into the confirmation does.
+#[tokio::test]
+async fn a_lost_answer_then_enter_ten_times_is_exactly_one_post() {
+    let mut e = order_form().await;
+    e.s.press(KeyCode::Enter);
+    e.sb.set_faults(Some("drop-after,method=POST".parse().unwrap()));
+    let services = e.sb.state().services;
+    let from = e.mark();
+    for _ in 0..11 {
+        e.s.press(KeyCode::Enter);
+        e.s.settle().await;
+    }
+    let posts = e.writes_since(from);
+    assert_eq!(posts.len(), 1, "exactly one POST: {posts:?}");
+    assert_eq!(e.sb.state().services, services + 1, "it was carried out");
+    // The check read services and invoices again, after the POST, and says what it found.
+    let log = e.since(from);
+    let post = log.iter().position(|r| r.starts_with("POST")).unwrap();
+    for read in ["GET /api/services", "GET /api/billing/invoices"] {
+        assert!(log[post..].iter().any(|r| r == read), "{read}: {log:?}");
+    }
+    let new_id = services + 1000 + 1;
+    e.shows(&format!("it went through: new service {new_id}"));
+    e.shows("✗ Not sent: type the product ID (11), then Enter, to order it again.");
+    // The status line says it too, and the log (m) keeps the whole story.
+    e.shows("✓ Order of product 11 (Datacenter US 10) sent at");
+    e.s.press(KeyCode::Esc);
+    e.s.press(KeyCode::Esc);
+    e.s.press(KeyCode::Char('m'));
+    e.shows("Messages · 1 of");
+    e.shows("⚠ warn    Order of product 11 (Datacenter US 10) for client 101: Outcome unknown");
+    e.shows("• info    Order of product 11 (Datacenter US 10) for client 101: sent");
+    e.s.press(KeyCode::Esc);
+    // A deliberate second order: the product ID typed, then Enter.
+    e.sb.set_faults(None);
+    e.s.press(KeyCode::Char('o'));
+    e.s.settle().await;
+    e.s.press(KeyCode::Enter);
+    e.s.type_text("11");
+    e.s.press(KeyCode::Enter);
+    e.s.settle().await;
+    assert_eq!(e.writes_since(from).len(), 2, "one more, typed for");
+    e.shows("✓ Ordered Datacenter US 10");
+}
+
+/// Issue 11.2: Esc while the POST is on its way, then the same order again: it waits and
+/// says why; the first outcome stays on the status line.
+#[tokio::test]
+async fn a_second_identical_order_waits_for_the_first_and_its_outcome_stays() {
+    let mut e = order_form().await;
+    e.s.press(KeyCode::Enter);
+    e.sb.set_latency(Duration::from_millis(400));
+    let from = e.mark();
+    e.s.press(KeyCode::Enter);
+    e.shows("⟳ Placing the order…");
+    e.s.press(KeyCode::Esc);
+    e.s.press(KeyCode::Char('o'));
+    e.s.press(KeyCode::Enter);
+    e.s.press(KeyCode::Enter);
+    e.shows("Not sent: the order of product 11 for client 101 sent at");
+    e.s.press(KeyCode::Esc);
+    e.s.press(KeyCode::Esc);
+    e.s.settle_for(Duration::from_millis(800)).await;
+    assert_eq!(e.writes_since(from).len(), 1, "the same order is not sent twice");
+    e.shows("✓ Order of product 11 (Datacenter US 10) for client 101: Ordered: service");
 }

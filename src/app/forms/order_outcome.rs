@@ -215,7 +215,8 @@ impl App {
                     && form.product_id == product
                     && matches!(form.state, FormState::Failed(_))
                 {
-                    form.state = FormState::Failed(line.clone());
+                    form.state =
+                        FormState::Failed(format!("Outcome unknown, so it was checked. {line}"));
                 }
             }
         }
