@@ -247,10 +247,22 @@ mod tests {
         let mut o = Orders::default();
         o.put_in_doubt(attempt(1), at(5));
         let names = |id: u64| (id == 1003).then(|| "Datacenter US 10".to_owned());
-        assert!(o.observe(false, Some(&[1001, 1002, 1003]), &names, at(4)).is_empty());
-        assert!(!o.doubt(11).unwrap().check.is_done(), "a read sent before is ignored");
-        assert!(o.observe(false, Some(&[1001, 1002, 1003]), &names, at(5)).is_empty());
-        assert_eq!(o.observe(true, Some(&[7001, 7002]), &names, at(6)), vec![11]);
+        assert!(
+            o.observe(false, Some(&[1001, 1002, 1003]), &names, at(4))
+                .is_empty()
+        );
+        assert!(
+            !o.doubt(11).unwrap().check.is_done(),
+            "a read sent before is ignored"
+        );
+        assert!(
+            o.observe(false, Some(&[1001, 1002, 1003]), &names, at(5))
+                .is_empty()
+        );
+        assert_eq!(
+            o.observe(true, Some(&[7001, 7002]), &names, at(6)),
+            vec![11]
+        );
         assert_eq!(
             o.doubt(11).unwrap().check,
             Check::Found {

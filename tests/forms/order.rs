@@ -286,6 +286,10 @@ async fn a_second_identical_order_waits_for_the_first_and_its_outcome_stays() {
     e.s.press(KeyCode::Esc);
     e.s.press(KeyCode::Esc);
     e.s.settle_for(Duration::from_millis(800)).await;
-    assert_eq!(e.writes_since(from).len(), 1, "the same order is not sent twice");
+    assert_eq!(
+        e.writes_since(from).len(),
+        1,
+        "the same order is not sent twice"
+    );
     e.shows("✓ Order of product 11 (Datacenter US 10) for client 101: Ordered: service");
 }

@@ -22,9 +22,7 @@
 
 use super::{FormState, TextField, failure};
 use crate::api::ipv4::parse_ipv4;
-use crate::api::{
-    ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response,
-};
+use crate::api::{ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response};
 use crate::app::keymap::Action;
 use crate::app::popup::{Popup, PopupKind};
 use crate::app::{App, Command};

@@ -199,7 +199,9 @@ impl App {
         };
         let services = &self.services;
         let name_of = |id: u64| services.get(id).map(|s| s.product_name.clone());
-        let finished = self.orders.observe(invoices, ids.as_deref(), &name_of, sent);
+        let finished = self
+            .orders
+            .observe(invoices, ids.as_deref(), &name_of, sent);
         for product in finished {
             let Some(d) = self.orders.doubt(product) else {
                 continue;
@@ -247,13 +249,12 @@ fn named(name: &str) -> String {
 /// What the check of an order in doubt found, in one line.
 fn check_line(d: &Doubt, sent: &str) -> String {
     let a = &d.attempt;
-    let what = format!("Order of product {}{} sent at {sent}", a.product_id, named(&a.product_name));
-    let ids = |v: &[u64]| {
-        v.iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let what = format!(
+        "Order of product {}{} sent at {sent}",
+        a.product_id,
+        named(&a.product_name)
+    );
+    let ids = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     match &d.check {
         Check::Found { services, invoices } => {
             let mut found = Vec::new();

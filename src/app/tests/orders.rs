@@ -67,7 +67,9 @@ fn placed(service_id: u64) -> Response {
 
 /// Enter `n` times, returning the writes they caused.
 fn enters(h: &mut Harness, n: usize) -> Vec<Request> {
-    (0..n).flat_map(|_| writes(&h.code(KeyCode::Enter))).collect()
+    (0..n)
+        .flat_map(|_| writes(&h.code(KeyCode::Enter)))
+        .collect()
 }
 
 #[test]
@@ -91,7 +93,8 @@ fn a_lost_answer_then_enter_ten_times_sends_one_post() {
     );
     // The check's result is on the status line and in the log.
     assert!(
-        h.status_text().contains("no new service of this product and no new invoice since"),
+        h.status_text()
+            .contains("no new service of this product and no new invoice since"),
         "{}",
         h.status_text()
     );
@@ -183,7 +186,11 @@ fn one_order_in_flight_per_product_and_client_and_answers_go_to_their_attempt() 
     // The first answer does not go to the second form.
     h.ok(first[0].clone(), placed(7001));
     assert_eq!(form(&h).state, FormState::Submitting);
-    assert!(h.status_text().contains("service 7001"), "{}", h.status_text());
+    assert!(
+        h.status_text().contains("service 7001"),
+        "{}",
+        h.status_text()
+    );
     h.ok(second[0].clone(), placed(7002));
     assert!(matches!(&form(&h).state, FormState::Done(m) if m.contains("service 7002")));
 }

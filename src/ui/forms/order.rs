@@ -29,7 +29,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Orde
         _ => format!("Order product {}", form.product_id),
     };
     // Room for the doubt's lines and the product ID field.
-    let h = if app.order_doubt(form.product_id).is_some() { 25 } else { 20 };
+    let h = if app.order_doubt(form.product_id).is_some() {
+        25
+    } else {
+        20
+    };
     let inner = framed(frame, theme, body, (70, h), title);
     match &form.state {
         FormState::Editing | FormState::Failed(_) => draw_editing(frame, app, theme, inner, form),
@@ -306,12 +310,25 @@ fn draw_confirm(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
             height: 2,
             ..row(area, next)
         };
-        draw_message(frame, two.intersection(area), &check_summary(&d.check), theme.warn);
+        draw_message(
+            frame,
+            two.intersection(area),
+            &check_summary(&d.check),
+            theme.warn,
+        );
         next += 3;
     }
     if let Some(field) = &form.retype {
         let typing = form.state == FormState::Confirming;
-        draw_field(frame, theme, row(area, next), "Product ID", field, true, typing);
+        draw_field(
+            frame,
+            theme,
+            row(area, next),
+            "Product ID",
+            field,
+            true,
+            typing,
+        );
         next += 1;
     }
     if let Some(note) = &form.note {
@@ -319,7 +336,12 @@ fn draw_confirm(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
             height: 2,
             ..row(area, next)
         };
-        draw_message(frame, two.intersection(area), &format!("✗ {note}"), theme.bad);
+        draw_message(
+            frame,
+            two.intersection(area),
+            &format!("✗ {note}"),
+            theme.bad,
+        );
         next += 2;
     }
     let rest = rows_from(area, next + 1);
@@ -336,14 +358,11 @@ fn draw_confirm(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
 
 /// What the check of an order in doubt found, under the confirmation's warning.
 fn check_summary(check: &Check) -> String {
-    let ids = |v: &[u64]| {
-        v.iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let ids = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     match check {
-        Check::Checking { .. } => "  checking services and invoices… (nothing can be sent meanwhile)".into(),
+        Check::Checking { .. } => {
+            "  checking services and invoices… (nothing can be sent meanwhile)".into()
+        }
         Check::Found { services, invoices } => {
             let mut found = Vec::new();
             if !services.is_empty() {
@@ -357,9 +376,7 @@ fn check_summary(check: &Check) -> String {
                 found.join(", new ")
             )
         }
-        Check::NotFound => {
-            "  no new service or invoice since: most likely not carried out.".into()
-        }
+        Check::NotFound => "  no new service or invoice since: most likely not carried out.".into(),
         Check::Unknown(why) => format!("  could not tell ({why}): check Services first."),
     }
 }

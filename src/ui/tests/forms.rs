@@ -164,6 +164,48 @@ fn order_form() {
         h,
         &["✗ Outcome unknown:", "check them before"],
     );
+
+    // Checked, then Enter again: the confirmation wants the product ID typed.
+    let mut h = confirmed(1234.5);
+    let sent = write_of(h.code(KeyCode::Enter));
+    let cmds = h.fail(
+        sent,
+        ApiError::Timeout {
+            url: "https://api.example.com/api/product/1".into(),
+            secs: 30,
+        },
+    );
+    h.settle(cmds);
+    h.code(KeyCode::Enter);
+    h.code(KeyCode::Enter);
+    check(
+        "order_confirm_in_doubt",
+        h,
+        &[
+            "⚠ This product's order sent at 14:03:05 has an unknown outcome:",
+            "no new service or invoice since",
+            "›Product ID [",
+            "✗ Not sent: type the product ID (1), then Enter",
+        ],
+    );
+}
+
+#[test]
+fn message_log() {
+    let mut h = Harness::loaded();
+    h.fail(Request::Invoices, ApiError::Unauthenticated);
+    h.advance(61);
+    h.app.notify("Copied the IP list of 5001");
+    h.key('m');
+    check(
+        "messages",
+        h,
+        &[
+            "Messages · 1 of 2 · newest first",
+            "14:04:06 • info    Copied the IP list of 5001",
+            "14:03:05 ✗ error   Invoices: Unauthenticated: check the token",
+        ],
+    );
 }
 
 #[test]
