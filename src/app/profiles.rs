@@ -60,16 +60,21 @@ impl App {
     }
 
     /// The switch to `name` failed (`error` is the config's message, which may already
-    /// name the profile): one error line that names it once, and this session goes on.
+    /// name the profile): one error line that names it once, pinned so the failures of the
+    /// restarted session's reads do not hide it, and this session goes on.
     pub fn profile_switch_failed(&mut self, name: &str, error: &str) {
         let prefix = format!("profile {name}: ");
         let why = match error.get(..prefix.len()) {
             Some(head) if head.eq_ignore_ascii_case(&prefix) => &error[prefix.len()..],
             _ => error,
         };
-        self.notify_error(format!(
-            "Cannot switch to profile {name}: {why} (still on {})",
-            self.settings.profile
-        ));
+        self.status.set_now(self.now());
+        self.status.pin(
+            NoticeKind::Error,
+            format!(
+                "Cannot switch to profile {name}: {why} (still on {})",
+                self.settings.profile
+            ),
+        );
     }
 }

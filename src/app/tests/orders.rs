@@ -2,12 +2,12 @@
 //! routed to the attempt that sent them, outcomes that stay on screen, the message log.
 
 use crate::api::*;
+use crate::app::Command;
 use crate::app::forms::FormState;
 use crate::app::messages::Level;
 use crate::app::popup::Popup;
 use crate::app::status::{NoticeKind, Shown};
 use crate::app::testkit::*;
-use crate::app::{Command, Msg};
 use crossterm::event::KeyCode;
 
 fn clients() -> Vec<Client> {
@@ -257,5 +257,10 @@ fn a_failed_profile_switch_is_one_error_naming_the_profile_once() {
     }
     let newest = h.app.status().messages().newest_first().next().unwrap();
     assert_eq!(newest.level, Level::Error);
-    let _ = h.send(Msg::Tick);
+    // The restarted session's own failures do not hide it.
+    h.fail(Request::Credit, unprocessable());
+    assert!(
+        h.status_text()
+            .starts_with("Cannot switch to profile delta")
+    );
 }
