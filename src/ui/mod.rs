@@ -171,14 +171,20 @@ fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
                 NoticeKind::Warn => ("⚠", theme.warn),
                 NoticeKind::Error => ("✗", theme.error_line),
             };
-            // Failures hidden behind a notice are still pointed at.
+            // Failures hidden behind a notice are still pointed at, as far as the
+            // notice's own text leaves room: the notice comes first.
             let pending = app.status().more();
-            let more = if pending > 0 {
-                format!("  (+{pending} more · m: messages)")
-            } else {
-                String::new()
-            };
-            let room = usize::from(area.width).saturating_sub(3 + more.chars().count());
+            let width = usize::from(area.width);
+            let needs = 3 + n.text.chars().count();
+            let more = [
+                format!("  (+{pending} more · m: messages)"),
+                format!("  (+{pending} · m)"),
+            ]
+            .into_iter()
+            .filter(|_| pending > 0)
+            .find(|m| needs + m.chars().count() <= width)
+            .unwrap_or_default();
+            let room = width.saturating_sub(3 + more.chars().count());
             Line::from(vec![
                 Span::styled(format!(" {mark} {}", text::truncate(&n.text, room)), style),
                 Span::styled(more, theme.dim),
