@@ -18,7 +18,8 @@ pub enum Request {
     Rate(u64),
     /// 4: GET /api/product/{pid}
     Product(u64),
-    /// 5: POST /api/product/{pid}
+    /// 5: POST /api/product/{pid}. Two attempts at the same order differ by
+    /// `body.attempt` (never sent), so they are two requests, never one.
     Order {
         product_id: u64,
         /// Boxed, like every payload wider than an ID (see [`Request::SIZE`]).
