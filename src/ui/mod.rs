@@ -151,11 +151,16 @@ fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let line = match app.status().shown() {
         Some(Shown::Failure(msg, more)) => {
             // The count goes on the right and the message gives way, so "(+2 more)" is
-            // never cut off on a narrow screen.
-            let more = if more > 0 {
-                format!("  (+{more} more · m: messages)")
-            } else {
+            // never cut off on a narrow screen; it names the key of the log in full when
+            // the message leaves room, in short when not.
+            let needs = 3 + msg.chars().count();
+            let long = format!("  (+{more} more · m: messages)");
+            let more = if more == 0 {
                 String::new()
+            } else if needs + long.chars().count() <= usize::from(area.width) {
+                long
+            } else {
+                format!("  (+{more} more · m)")
             };
             let room = usize::from(area.width).saturating_sub(3 + more.chars().count());
             let msg = text::truncate(msg, room);

@@ -535,3 +535,23 @@ fn iplist_form() {
         ],
     );
 }
+
+#[test]
+fn the_status_line_points_at_the_message_log_at_any_width() {
+    let mut h = Harness::loaded();
+    h.fail(Request::Invoices, ApiError::Unauthenticated);
+    h.fail(Request::Credit, ApiError::Unauthenticated);
+    let wide = render(&mut h.app, 120, 30);
+    assert!(
+        wide.contains(
+            "Credit: Unauthenticated: check the token (profile work)  (+1 more · m: messages)"
+        ),
+        "{wide}"
+    );
+    let narrow = render(&mut h.app, 80, 24);
+    assert!(
+        narrow
+            .contains(" ✗ Credit: Unauthenticated: check the token (profile work)  (+1 more · m) "),
+        "the message whole, the pointer short: {narrow}"
+    );
+}
