@@ -12,7 +12,8 @@
 //! move between fields; while a field takes typing every other key is text (so `q`, `j`,
 //! `y` are characters there) and a paste is inserted as one line. `Ctrl-C` quits from
 //! anywhere. A form closed while its request is on its way does not lose the answer: it
-//! goes to the status line.
+//! goes to the status line. Every write's outcome also goes to the message log (`m`),
+//! whether its form was open or not.
 //!
 //! Writes are sent with [`App::send_write`]: never deduplicated, never retried. When a
 //! write's outcome is unknown (timeout, connection lost after sending) the form says so and
@@ -204,6 +205,22 @@ impl App {
         if let Some(popup) = self.form_awaiting(request)
             && deliver(popup, result.clone())
         {
+            // The form shows it; the message log keeps it (every write is in the log).
+            let (level, line) = match &result {
+                Ok(r) => (
+                    super::messages::Level::Success,
+                    format!(
+                        "{}: {}",
+                        super::status::what(request),
+                        update_message(r, "done")
+                    ),
+                ),
+                Err(e) => (
+                    super::messages::Level::Error,
+                    super::status::error_line(request, e, &self.settings.profile),
+                ),
+            };
+            self.status.log(level, line);
             return;
         }
         match result {

@@ -324,6 +324,13 @@ fn bind_checks_the_address_then_sends_it() {
         f.state,
         FormState::Failed("Unprocessable Entity. IP already binded".into())
     );
+    // The form shows it, and the message log keeps it as an error.
+    let newest = h.app.status().messages().newest_first().next().unwrap();
+    assert_eq!(newest.level, crate::app::messages::Level::Error);
+    assert_eq!(
+        newest.text,
+        "Update of service 5001: Unprocessable Entity. IP already binded"
+    );
 }
 
 #[test]
