@@ -414,7 +414,6 @@ impl App {
         &self.status
     }
 
-    /// Tells the user something that is not a failure of a request, in the status line.
     /// Says in the header what the program waits for (`None`: nothing any more).
     pub fn set_waiting(&mut self, what: Option<String>) {
         self.waiting = what;
@@ -424,16 +423,10 @@ impl App {
         self.waiting.as_deref()
     }
 
+    /// Tells the user something that is not a failure of a request, in the status line.
     pub fn notify(&mut self, line: impl AsRef<str>) {
         self.status.set_now(self.now());
         self.status.notify(status::NoticeKind::Info, line);
-    }
-
-    /// Tells the user something went wrong that is not a failed request (a profile that
-    /// cannot be switched to), as an error: never dressed as information.
-    pub fn notify_error(&mut self, line: impl AsRef<str>) {
-        self.status.set_now(self.now());
-        self.status.notify(status::NoticeKind::Error, line);
     }
 
     /// The reseller's clients (loaded when the order form opens).
