@@ -574,6 +574,7 @@ async fn a_read_only_client_sends_no_write() {
     let order = OrderRequest {
         clientid: 101,
         setip: None,
+        ..Default::default()
     };
     assert_eq!(c.order(11, &order).await.unwrap_err(), ApiError::ReadOnly);
     for update in [
