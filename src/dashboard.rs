@@ -15,6 +15,7 @@
 //! after start-up: the dashboard must carry on untouched (the message goes to the log).
 //! Neither has any other effect, and neither is shown in `--help`.
 
+use crate::alerts::store::AlertFile;
 use crate::api::ApiClient;
 use crate::app::{App, AppSettings, Clock};
 use crate::cli::Cli;
@@ -225,12 +226,23 @@ impl Session {
         let account = format!("{} {}", settings.base_url, settings.profile);
         let state = StateFile::default_location();
         let throttles = state.as_ref().map(|f| f.load(&account)).unwrap_or_default();
-        let effects = Effects::new(
+        // The demo's sandbox is new on each start (and on a new port): nothing of it is
+        // worth keeping.
+        let alert_file = AlertFile::default_location().filter(|_| !demo);
+        let open_alerts = alert_file
+            .as_ref()
+            .map(|f| f.load(&account))
+            .unwrap_or_default();
+        let mut effects = Effects::new(
             fetcher::spawn(client, fetcher::DEFAULT_CONCURRENCY),
             clipboard::for_mode(settings.clipboard),
             settings.my_ip_url.clone(),
-            state.map(|f| (f, account)),
-        );
+            state.map(|f| (f, account.clone())),
+        )
+        .with_alert_delivery(&settings.alert_delivery, &settings.profile);
+        if let Some(file) = alert_file {
+            effects = effects.with_alert_file(file, account);
+        }
         let mut app = App::new(
             AppSettings {
                 profile: settings.profile.clone(),
@@ -254,6 +266,8 @@ impl Session {
                     .cloned()
                     .chain(crate::logging::problem().map(|p| format!("no log: {p}")))
                     .collect(),
+                alert_rules: settings.alert_rules.clone(),
+                open_alerts,
             },
             clock.clone(),
         );

@@ -6,6 +6,10 @@
 //! The real run loop and the headless session of the tests share this, so what a test
 //! drives is what the user runs.
 
+use crate::alerts::AlertSink;
+use crate::alerts::deliver::Deliverer;
+use crate::alerts::rules::Delivery;
+use crate::alerts::store::AlertFile;
 use crate::app::{Command, Msg};
 use crate::clipboard::Clipboard;
 use crate::fetcher::{Fetched, FetcherHandle};
@@ -30,6 +34,10 @@ pub struct Effects {
     throttles: Option<(StateFile, String)>,
     /// Failed log writes, watched until the first is said (once, in the status line).
     log_failures: Option<tokio::sync::watch::Receiver<u64>>,
+    /// Where alert transitions go beyond the screen (bell, `on_alert`); none by default.
+    alert_sink: Option<Box<dyn AlertSink + Send>>,
+    /// The open-alerts file and the key of this account in it.
+    alert_file: Option<(AlertFile, String)>,
 }
 
 impl Effects {
@@ -49,7 +57,32 @@ impl Effects {
             my_ip_url,
             throttles,
             log_failures: Some(crate::log_file::watch_failures()),
+            alert_sink: None,
+            alert_file: None,
         }
+    }
+
+    /// Delivers alerts with the bell and the `on_alert` command as `delivery` says; a
+    /// failed command comes back as [`Msg::AlertDeliveryFailed`].
+    pub fn with_alert_delivery(self, delivery: &Delivery, profile: &str) -> Self {
+        let tx = self.later_tx.clone();
+        let report = std::sync::Arc::new(move |why: String| {
+            let _ = tx.send(Msg::AlertDeliveryFailed(why));
+        });
+        self.with_alert_sink(Box::new(Deliverer::new(delivery, profile, report)))
+    }
+
+    /// Sends alert transitions to `sink` (tests record them; the history store will
+    /// record them the same way).
+    pub fn with_alert_sink(mut self, sink: Box<dyn AlertSink + Send>) -> Self {
+        self.alert_sink = Some(sink);
+        self
+    }
+
+    /// Keeps the open alerts of `account` in `file`.
+    pub fn with_alert_file(mut self, file: AlertFile, account: String) -> Self {
+        self.alert_file = Some((file, account));
+        self
     }
 
     /// Carries out `command`; returns its outcome when it is known at once.
@@ -86,6 +119,24 @@ impl Effects {
                 // a state file that cannot be written is not worth interrupting the user.
                 if let Some((file, account)) = &self.throttles {
                     let _ = file.save(account, &throttles);
+                }
+                None
+            }
+            Command::Alert(transition) => {
+                if let Some(sink) = &mut self.alert_sink {
+                    sink.record(&transition);
+                }
+                None
+            }
+            Command::SaveAlerts(open) => {
+                // Off the UI task: a slow disk must not hold up a frame. Losing the file
+                // only means the alerts are announced again after a restart.
+                if let Some((file, account)) = self.alert_file.clone() {
+                    tokio::task::spawn_blocking(move || {
+                        if let Err(e) = file.save(&account, &open) {
+                            tracing::warn!("cannot save {}: {e}", file.path().display());
+                        }
+                    });
                 }
                 None
             }

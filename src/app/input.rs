@@ -178,6 +178,21 @@ impl App {
                 }
             }
             Tab::Usage => {}
+            Tab::Alerts => {
+                use crate::alerts::Subject;
+                let (tab, id) = match self.alerts.selected().map(|a| a.key.subject) {
+                    Some(Subject::Service(id)) => (Tab::Services, id),
+                    Some(Subject::Invoice(id)) => (Tab::Billing, id),
+                    Some(Subject::Account) => return self.tab = Tab::Billing,
+                    None => return,
+                };
+                self.tab = tab;
+                let table = self.table_mut(tab);
+                if !table.select_id(id) {
+                    table.clear_filter();
+                    table.select_id(id);
+                }
+            }
         }
     }
 
@@ -202,7 +217,7 @@ impl App {
             return;
         };
         let hit = |r: ratatui::layout::Rect| r.contains(ratatui::layout::Position::new(x, y));
-        if let Some((t, _)) = layout::tab_titles(screen.tabs)
+        if let Some((t, _)) = layout::tab_titles(screen.tabs, self.alerts.open_count())
             .into_iter()
             .find(|(_, r)| hit(*r))
         {

@@ -19,7 +19,7 @@ pub enum Action {
     Quit,
     /// `Ctrl-C`: quit from anywhere.
     ForceQuit,
-    /// `1`…`5`: the tab of the digit typed.
+    /// `1`…`6`: the tab of the digit typed.
     GoTab,
     NextTab,
     PrevTab,
@@ -283,7 +283,7 @@ pub const BINDINGS: &[Binding] = &[
     b(&[code(KeyCode::Esc)], Action::Back, &[Popup(P::OrderConfirm), Popup(P::IpListSave)], Some("back"), "Back to the previous step"),
     b(&[code(KeyCode::Esc)], Action::Back, CANCELS, Some("cancel"), "Cancel and close the form"),
     // The tabs.
-    b(&[k('1'), k('2'), k('3'), k('4'), k('5')], Action::GoTab, &[Main], Some("tabs"), "Services, Products, Billing, Network, Usage"),
+    b(&[k('1'), k('2'), k('3'), k('4'), k('5'), k('6')], Action::GoTab, &[Main], Some("tabs"), "Go to a tab: Services, Products, … Alerts"),
     b(&[code(KeyCode::Tab)], Action::NextTab, &[Main], None, "Next tab"),
     b(&[code(KeyCode::BackTab)], Action::PrevTab, &[Main], None, "Previous tab"),
     b(&[k('j'), code(KeyCode::Down)], Action::Down, SCROLLS, None, "Move down"),
@@ -296,6 +296,7 @@ pub const BINDINGS: &[Binding] = &[
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Services), Tab(Tab::Products)], Some("details"), "Open the selected item's detail"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Billing)], Some("invoice"), "Open the selected invoice"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Network)], Some("service"), "Show the service of the selected server"),
+    b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Alerts)], Some("go to"), "Show the service or invoice the alert is about"),
     b(&[k('o')], Action::Order, &[Tab(Tab::Products), Popup(P::Product)], Some("order"), "Order the selected product"),
     b(&[k('b')], Action::BindIp, ON_SERVICE, Some("bind IP"), "Bind an IP to the selected static (fpr) service"),
     b(&[k('p')], Action::ChangePassword, ON_SERVICE, Some("passwd"), "Change the proxy password"),
@@ -484,7 +485,7 @@ mod tests {
     fn the_footer_comes_from_the_bindings() {
         let f = footer(&ctx(Tab::Products));
         assert!(f.contains(&("s".to_owned(), "sort")));
-        assert!(f.contains(&("1-5".to_owned(), "tabs")));
+        assert!(f.contains(&("1-6".to_owned(), "tabs")));
         assert!(f.contains(&("q".to_owned(), "quit")));
         assert!(
             !footer(&ctx(Tab::Services))

@@ -97,6 +97,8 @@ impl App {
                     }
                 }
             }
+            // The alerts rest on everything.
+            Tab::Alerts => self.refresh_all(out),
         }
     }
 
@@ -171,7 +173,7 @@ impl App {
                     }
                 }
             }
-            Tab::Billing | Tab::Network => {}
+            Tab::Billing | Tab::Network | Tab::Alerts => {}
         }
     }
 
@@ -298,6 +300,11 @@ impl App {
             // Writes and IP lists went to the forms above.
             _ => return,
         };
+        // New data for the alert rules: a failure brings nothing new, and sweeping the
+        // same stale data again would count as a second sighting.
+        if error.is_none() {
+            self.note_alert_data(&request);
+        }
         match error {
             None => self.status.clear(&request),
             Some(e) if reported => {

@@ -61,6 +61,7 @@ pub mod table;
 pub mod tabs;
 pub mod testdata;
 
+mod alerting;
 mod countdown;
 mod input;
 mod loaded;
@@ -84,6 +85,7 @@ use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use std::time::Duration;
 use tabs::Tab;
+use tabs::alerts::AlertsTab;
 use tabs::billing::BillingTab;
 use tabs::network::NetworkTab;
 use tabs::products::ProductsTab;
@@ -125,6 +127,11 @@ pub struct AppSettings {
     /// Warnings about the settings (a config file readable by others), kept in the header
     /// so no later message hides them.
     pub warnings: Vec<String>,
+    /// The alert rules' thresholds.
+    pub alert_rules: crate::alerts::Rules,
+    /// Alerts open when the program last stopped (from the state file): not announced
+    /// again.
+    pub open_alerts: Vec<crate::alerts::Alert>,
 }
 
 impl Default for AppSettings {
@@ -141,6 +148,8 @@ impl Default for AppSettings {
             look: crate::ui::theme::Look::default(),
             profiles: Vec::new(),
             warnings: Vec::new(),
+            alert_rules: crate::alerts::Rules::default(),
+            open_alerts: Vec::new(),
         }
     }
 }
@@ -178,6 +187,8 @@ pub enum Msg {
         path: PathBuf,
         free: Option<PathBuf>,
     },
+    /// An alert's `on_alert` command failed (or was dropped), and why.
+    AlertDeliveryFailed(String),
 }
 
 /// What the app asks the run loop to do. Each command that has an outcome is answered by
@@ -200,6 +211,11 @@ pub enum Command {
     LookupMyIp,
     /// Keep the 429 countdowns in the state file, so they survive a restart.
     SaveThrottles(Throttles),
+    /// Deliver an alert's transition: the bell, the `on_alert` command (the status line
+    /// and the Alerts tab already show it).
+    Alert(crate::alerts::Transition),
+    /// Keep the open alerts in the state file, so a restart does not announce them again.
+    SaveAlerts(Vec<crate::alerts::Alert>),
 }
 
 /// Groups of data that refresh together.
@@ -231,6 +247,7 @@ pub struct App {
     billing: BillingTab,
     network: NetworkTab,
     usage: UsageTab,
+    alerts: AlertsTab,
     popups: Vec<Popup>,
     status: StatusLine,
     /// The reseller's clients, for the order form's picker.
@@ -258,6 +275,7 @@ impl App {
     /// [`Msg::Resize`]: the run loop should send the real size before the first key.
     pub fn new(settings: AppSettings, clock: Clock) -> Self {
         let throttles = settings.throttles.clone();
+        let alerts = AlertsTab::new(settings.alert_rules.clone(), settings.open_alerts.clone());
         let mut app = Self {
             settings,
             clock,
@@ -270,6 +288,7 @@ impl App {
             billing: BillingTab::default(),
             network: NetworkTab::default(),
             usage: UsageTab::default(),
+            alerts,
             popups: Vec::new(),
             status: StatusLine::default(),
             clients: Remote::default(),
@@ -313,6 +332,7 @@ impl App {
         for msg in msgs {
             self.handle(msg, &mut out);
         }
+        self.sweep_alerts(&mut out);
         self.rebuild_shown();
         self.fetch_for_selection(&mut out);
         self.want_my_ip(&mut out);
@@ -339,6 +359,7 @@ impl App {
             Msg::MyIp(result) => self.on_my_ip(result),
             Msg::Diagnostic(text) => self.status.notify(status::NoticeKind::Error, text),
             Msg::FileExists { path, free } => self.on_file_exists(path, free),
+            Msg::AlertDeliveryFailed(why) => self.status.notify(status::NoticeKind::Error, why),
         }
     }
 
@@ -403,6 +424,10 @@ impl App {
 
     pub fn usage(&self) -> &UsageTab {
         &self.usage
+    }
+
+    pub fn alerts(&self) -> &AlertsTab {
+        &self.alerts
     }
 
     /// The popup stack, bottom first.
@@ -470,6 +495,7 @@ impl App {
             Tab::Billing => &self.billing.table,
             Tab::Network => &self.network.table,
             Tab::Usage => &self.usage.table,
+            Tab::Alerts => &self.alerts.table,
         }
     }
 
@@ -480,6 +506,7 @@ impl App {
             Tab::Billing => &mut self.billing.table,
             Tab::Network => &mut self.network.table,
             Tab::Usage => &mut self.usage.table,
+            Tab::Alerts => &mut self.alerts.table,
         }
     }
 

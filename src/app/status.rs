@@ -155,6 +155,16 @@ impl StatusLine {
         self.pinned.as_ref()
     }
 
+    /// Shows a notice that does not cover a pending failure: it is shown now if no request
+    /// has failed, else once the failures are cleared (and logged either way). Alert
+    /// announcements use this: the Alerts tab and its count carry them meanwhile.
+    pub fn notify_below(&mut self, kind: NoticeKind, text: impl AsRef<str>) {
+        let text = crate::ui::text::sanitize(text.as_ref()).into_owned();
+        self.log.push(self.now, kind.level(), &text);
+        self.notice = Some(Notice { text, kind });
+        self.notice_on_top = self.errors.is_empty();
+    }
+
     pub fn notice(&self) -> Option<&Notice> {
         self.notice.as_ref()
     }
@@ -260,5 +270,17 @@ mod tests {
         assert!(matches!(s.shown(), Some(Shown::Notice(_))));
         assert!(s.dismiss());
         assert_eq!(s.shown(), None);
+    }
+
+    #[test]
+    fn a_notice_below_waits_for_the_failures_to_clear() {
+        let mut s = StatusLine::default();
+        s.report(&Request::Credit, "credit failed".into());
+        s.notify_below(NoticeKind::Info, "Alert warn: …");
+        assert_eq!(s.shown(), Some(Shown::Failure("credit failed", 0)));
+        s.clear(&Request::Credit);
+        assert!(matches!(s.shown(), Some(Shown::Notice(n)) if n.text == "Alert warn: …"));
+        s.notify_below(NoticeKind::Info, "Alert info: …");
+        assert!(matches!(s.shown(), Some(Shown::Notice(n)) if n.text == "Alert info: …"));
     }
 }

@@ -103,6 +103,26 @@ pub fn describe(s: &Settings) -> String {
         "connect_timeout",
         format!("{}s", s.connect_timeout.as_secs()),
     );
+    let rules = &s.alert_rules;
+    line(
+        "alerts",
+        format!(
+            "debounce {}, disabled [{}], bell {}, on_alert {}",
+            rules.debounce,
+            rules
+                .disabled
+                .iter()
+                .map(|r| r.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if s.alert_delivery.bell { "on" } else { "off" },
+            match &s.alert_delivery.on_alert {
+                // A webhook URL in it may hold a token: not shown.
+                Some(_) => format!("set (timeout {}s)", s.alert_delivery.timeout.as_secs()),
+                None => "none".into(),
+            }
+        ),
+    );
     for w in &s.warnings {
         line("warning", w.clone());
     }

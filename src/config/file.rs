@@ -16,6 +16,9 @@ pub struct FileConfig {
     pub default_profile: Option<String>,
     #[serde(default)]
     pub profiles: BTreeMap<String, Profile>,
+    /// Alert rules and delivery for every profile (a profile's own `alerts` table
+    /// overrides them key by key).
+    pub alerts: Option<crate::alerts::AlertsConfig>,
 }
 
 /// One account and how to show it. Every key is optional; flags and environment variables
@@ -54,6 +57,8 @@ pub struct Profile {
     /// Seconds `token_command` / `password_command` may take before they are stopped
     /// (10 by default).
     pub command_timeout: Option<u64>,
+    /// This profile's alert rules and delivery, over the top-level `[alerts]`.
+    pub alerts: Option<crate::alerts::AlertsConfig>,
 }
 
 impl std::fmt::Debug for Profile {
@@ -141,6 +146,19 @@ clipboard = "auto"              # auto, system, osc52 (over SSH), off
 # my_ip_url = "https://api.ipify.org"   # "" turns the public-IP lookup off
 theme = "dark"                  # dark or light; NO_COLOR turns colour off
 read_only = false               # true: no ordering, binding, password or refresh actions
+
+# Alerts, for every profile ([profiles.NAME.alerts] overrides them key by key).
+[alerts]
+debounce = 2                    # sweeps (refreshes) in a row a change must be seen in
+# renewal_days = 7              # credit_low: renewals due within this many days must be covered
+# due_days = 7                  # service_due: info within, warn within 3 days, critical within 1
+# error_percent = 20            # servers_in_error: critical above this share of a service's servers
+# rate_percent = 90             # rate_limit: warn at this share of the limit, critical at 100
+# repeat_after_mins = 30        # a critical alert is announced again, then twice as late each time
+# disabled = ["unpaid_invoice"] # rules turned off
+# alert_bell = true             # ring the terminal bell
+# on_alert = "notify-send \"proxydash $PROXYDASH_ALERT_LEVEL\" \"$PROXYDASH_ALERT_MESSAGE\""
+# on_alert_timeout = 10         # seconds before the command is killed
 
 # A monitoring screen that must never change anything:
 [profiles.monitor]

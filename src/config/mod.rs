@@ -70,6 +70,10 @@ pub struct Settings {
     /// Only from [`Settings::resolve_for_show`]: the secret command failed, and why; the
     /// credentials then hold an empty secret and must not be used.
     pub secret_unavailable: Option<String>,
+    /// The alert rules' thresholds.
+    pub alert_rules: crate::alerts::Rules,
+    /// How alerts are delivered besides the screen.
+    pub alert_delivery: crate::alerts::rules::Delivery,
 }
 
 /// Why settings could not be made; shown to the user as it is, with exit status 2.
@@ -133,6 +137,7 @@ impl Settings {
                 ))
             })?;
         let mut settings = Self::with(cli, &p, name, base_url, credentials)?;
+        settings.set_alerts(file.alerts.as_ref(), p.alerts.as_ref())?;
         settings.warnings = warnings;
         settings.profiles = file.profiles.keys().cloned().collect();
         settings.config_path = config_path;
@@ -144,13 +149,42 @@ impl Settings {
     /// no profile.
     pub fn demo(cli: &Cli, base_url: String, token: &str) -> Result<Self, ConfigError> {
         let credentials = Credentials::Token(Secret::new(token));
-        Self::with(
+        let mut settings = Self::with(
             cli,
             &Profile::default(),
             "demo".into(),
             base_url,
             credentials,
-        )
+        )?;
+        // The demo has no profile, but the file's top-level `[alerts]` applies, so the
+        // bell and `on_alert` can be tried on it; a broken file does not stop the demo.
+        match read_file(cli) {
+            Ok((file, _, _)) => {
+                if let Err(e) = settings.set_alerts(file.alerts.as_ref(), None) {
+                    settings.warnings.push(e.to_string());
+                }
+            }
+            Err(e) => settings.warnings.push(format!("alerts not read: {e}")),
+        }
+        Ok(settings)
+    }
+
+    /// The alert settings: the top-level `[alerts]`, overridden key by key by the
+    /// profile's own.
+    fn set_alerts(
+        &mut self,
+        top: Option<&crate::alerts::AlertsConfig>,
+        profile: Option<&crate::alerts::AlertsConfig>,
+    ) -> Result<(), ConfigError> {
+        let top = top.cloned().unwrap_or_default();
+        let merged = match profile {
+            Some(p) => top.overlaid(p),
+            None => top,
+        };
+        let (rules, delivery) = merged.resolve().map_err(ConfigError::Invalid)?;
+        self.alert_rules = rules;
+        self.alert_delivery = delivery;
+        Ok(())
     }
 
     fn with(
@@ -201,6 +235,8 @@ impl Settings {
             profiles: Vec::new(),
             config_path: None,
             secret_unavailable: None,
+            alert_rules: crate::alerts::Rules::default(),
+            alert_delivery: crate::alerts::rules::Delivery::default(),
         })
     }
 

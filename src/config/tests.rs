@@ -167,3 +167,47 @@ fn bad_values_name_their_key() {
     let err = Settings::resolve(&parse(&path, &[])).unwrap_err();
     assert!(err.to_string().starts_with("theme:"), "{err}");
 }
+
+#[test]
+fn alerts_come_from_the_top_level_and_the_profile_overrides_them() {
+    let text = r#"
+[alerts]
+debounce = 3
+alert_bell = true
+on_alert = "curl -d @- https://chat.example/hook?token=sentinel-hook"
+[profiles.main]
+base_url = "https://main.example"
+token = "t"
+[profiles.main.alerts]
+debounce = 1
+disabled = ["rate_forecast"]
+[profiles.other]
+base_url = "https://other.example"
+token = "t"
+"#;
+    let path = temp_config("alerts", text, 0o600);
+    let main = Settings::resolve(&parse(&path, &["--profile", "main"])).unwrap();
+    assert_eq!(main.alert_rules.debounce, 1);
+    assert_eq!(
+        main.alert_rules.disabled,
+        vec![crate::alerts::Rule::RateForecast]
+    );
+    assert!(
+        main.alert_delivery.bell,
+        "the top level's bell still applies"
+    );
+    let other = Settings::resolve(&parse(&path, &["--profile", "other"])).unwrap();
+    assert_eq!(other.alert_rules.debounce, 3);
+    assert!(other.alert_delivery.on_alert.is_some());
+    // `config show` says a command is set, not what it is (a webhook may carry a token).
+    let shown = command::describe(&other);
+    assert!(shown.contains("on_alert set"), "{shown}");
+    assert!(!shown.contains("sentinel-hook"), "{shown}");
+    let bad = temp_config(
+        "alerts-bad",
+        "[profiles.p]\nbase_url = \"https://x\"\ntoken = \"t\"\n[profiles.p.alerts]\nrate_percent = -1\n",
+        0o600,
+    );
+    let err = Settings::resolve(&parse(&bad, &[])).unwrap_err();
+    assert!(err.to_string().contains("alerts.rate_percent"), "{err}");
+}

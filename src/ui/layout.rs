@@ -48,20 +48,53 @@ pub fn screen(area: Rect) -> Option<Screen> {
 /// The app name at the start of the tab line.
 pub const APP_TITLE: &str = " proxydash ";
 
-/// A tab's title as drawn: ` 1 Services `.
-pub fn tab_title(tab: Tab) -> String {
-    format!(" {} {} ", tab.number(), tab.title())
+/// A tab's title as drawn: ` 1 Services `; the Alerts tab adds how many are open
+/// (` 6 Alerts 3 `, at most `99+`).
+pub fn tab_title(tab: Tab, open_alerts: usize) -> String {
+    match (tab, open_alerts) {
+        (Tab::Alerts, 1..=99) => format!(" {} {} {open_alerts} ", tab.number(), tab.title()),
+        (Tab::Alerts, 100..) => format!(" {} {} 99+ ", tab.number(), tab.title()),
+        _ => format!(" {} {} ", tab.number(), tab.title()),
+    }
 }
 
-/// Each tab title's area on the tab line (one column between titles).
-pub fn tab_titles(line: Rect) -> Vec<(Tab, Rect)> {
-    let mut x = line.x + APP_TITLE.chars().count() as u16 + 1;
+/// How the tab line is laid out: whether the app name comes first, and the columns
+/// between titles. Tried in order until it fits: name and a column between titles, the
+/// name and no column (titles carry their own padding), then without the name.
+fn tab_line(line: Rect, open_alerts: usize) -> (bool, u16) {
+    let titles: usize = Tab::ALL
+        .iter()
+        .map(|t| tab_title(*t, open_alerts).chars().count())
+        .sum();
+    let name = APP_TITLE.chars().count() + 1;
+    let gaps = Tab::ALL.len() - 1;
+    let width = usize::from(line.width);
+    [(true, 1u16), (true, 0), (false, 1), (false, 0)]
+        .into_iter()
+        .find(|(named, gap)| {
+            usize::from(*named) * name + titles + gaps * usize::from(*gap) <= width
+        })
+        .unwrap_or((false, 0))
+}
+
+/// Whether the app name is drawn before the titles.
+pub fn shows_app_title(line: Rect, open_alerts: usize) -> bool {
+    tab_line(line, open_alerts).0
+}
+
+/// Each tab title's area on the tab line.
+pub fn tab_titles(line: Rect, open_alerts: usize) -> Vec<(Tab, Rect)> {
+    let (named, gap) = tab_line(line, open_alerts);
+    let mut x = line.x;
+    if named {
+        x += APP_TITLE.chars().count() as u16 + 1;
+    }
     let mut out = Vec::new();
     for tab in Tab::ALL {
-        let w = tab_title(tab).chars().count() as u16;
+        let w = tab_title(tab, open_alerts).chars().count() as u16;
         let r = Rect::new(x, line.y, w, 1).intersection(line);
         out.push((tab, r));
-        x += w + 1;
+        x = x.saturating_add(w + gap);
     }
     out
 }
@@ -139,6 +172,12 @@ pub fn usage(body: Rect) -> (Pane, Rect, Rect) {
     (Pane::with_header(list), chart, gauge)
 }
 
+/// Alerts: the table, and the selected alert's whole message below it.
+pub fn alerts(body: Rect) -> (Pane, Rect) {
+    let [table, detail] = Layout::vertical([Constraint::Min(0), Constraint::Length(4)]).areas(body);
+    (Pane::with_header(table), detail)
+}
+
 /// The data rows of a tab's main table on a screen of `area`.
 pub fn table_rows(tab: Tab, area: Rect) -> Option<Rect> {
     let body = screen(area)?.body;
@@ -148,6 +187,7 @@ pub fn table_rows(tab: Tab, area: Rect) -> Option<Rect> {
         Tab::Billing => billing(body).1.rows,
         Tab::Network => network(body).1.rows,
         Tab::Usage => usage(body).0.rows,
+        Tab::Alerts => alerts(body).0.rows,
     })
 }
 

@@ -5,6 +5,7 @@
 //! error, or activity), and the footer (the most relevant keys, generated from the key
 //! bindings). Popups stack on top. Below 80×24 one line asks for a bigger terminal.
 
+pub mod alerts;
 pub mod billing;
 pub mod forms;
 pub mod layout;
@@ -59,6 +60,7 @@ pub fn draw_with(app: &App, frame: &mut Frame, theme: &Theme) {
         Tab::Billing => billing::draw(frame, app, theme, screen.body),
         Tab::Network => network::draw(frame, app, theme, screen.body),
         Tab::Usage => usage::draw(frame, app, theme, screen.body),
+        Tab::Alerts => alerts::draw(frame, app, theme, screen.body),
     }
     draw_status(frame, app, theme, screen.status);
     draw_footer(frame, app, theme, screen.footer);
@@ -68,18 +70,23 @@ pub fn draw_with(app: &App, frame: &mut Frame, theme: &Theme) {
 }
 
 fn draw_tabs(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    frame.render_widget(
-        Paragraph::new(Span::styled(layout::APP_TITLE, theme.app_title)),
-        area,
-    );
-    for (tab, r) in layout::tab_titles(area) {
+    let open = app.alerts().open_count();
+    if layout::shows_app_title(area, open) {
+        frame.render_widget(
+            Paragraph::new(Span::styled(layout::APP_TITLE, theme.app_title)),
+            area,
+        );
+    }
+    for (tab, r) in layout::tab_titles(area, open) {
         let style = if tab == app.tab() {
             theme.tab_active
+        } else if tab == Tab::Alerts && open > 0 {
+            alerts::count_style(app, theme)
         } else {
             theme.tab_inactive
         };
         frame.render_widget(
-            Paragraph::new(Span::styled(layout::tab_title(tab), style)),
+            Paragraph::new(Span::styled(layout::tab_title(tab, open), style)),
             r,
         );
     }

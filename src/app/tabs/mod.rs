@@ -1,12 +1,13 @@
-//! The five tabs: which one is shown, and one file per tab's state.
+//! The six tabs: which one is shown, and one file per tab's state.
 
+pub mod alerts;
 pub mod billing;
 pub mod network;
 pub mod products;
 pub mod services;
 pub mod usage;
 
-/// A tab of the dashboard, in the order of the header and of the keys `1`…`5`.
+/// A tab of the dashboard, in the order of the header and of the keys `1`…`6`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tab {
     Services,
@@ -14,15 +15,17 @@ pub enum Tab {
     Billing,
     Network,
     Usage,
+    Alerts,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 5] = [
+    pub const ALL: [Tab; 6] = [
         Tab::Services,
         Tab::Products,
         Tab::Billing,
         Tab::Network,
         Tab::Usage,
+        Tab::Alerts,
     ];
 
     pub fn title(self) -> &'static str {
@@ -32,6 +35,7 @@ impl Tab {
             Tab::Billing => "Billing",
             Tab::Network => "Network",
             Tab::Usage => "Usage",
+            Tab::Alerts => "Alerts",
         }
     }
 

@@ -16,11 +16,15 @@ fn digits_tab_and_backtab_switch_tabs() {
     h.key('5');
     assert_eq!(h.app.tab(), Tab::Usage);
     h.code(KeyCode::Tab);
+    assert_eq!(h.app.tab(), Tab::Alerts);
+    h.code(KeyCode::Tab);
     assert_eq!(h.app.tab(), Tab::Services, "Tab wraps around");
     h.code(KeyCode::BackTab);
-    assert_eq!(h.app.tab(), Tab::Usage, "Shift-Tab wraps back");
+    assert_eq!(h.app.tab(), Tab::Alerts, "Shift-Tab wraps back");
     h.code(KeyCode::BackTab);
-    assert_eq!(h.app.tab(), Tab::Network);
+    assert_eq!(h.app.tab(), Tab::Usage);
+    h.key('6');
+    assert_eq!(h.app.tab(), Tab::Alerts);
     h.key('2');
     assert_eq!(h.app.tab(), Tab::Products);
     h.key('1');
@@ -308,7 +312,7 @@ fn mouse_clicks_tabs_and_rows_and_scrolls() {
     let mut h = Harness::loaded();
     h.send(Msg::Resize(100, 30));
     let screen = crate::ui::layout::screen(ratatui::layout::Rect::new(0, 0, 100, 30)).unwrap();
-    let (_, billing) = crate::ui::layout::tab_titles(screen.tabs)[2];
+    let (_, billing) = crate::ui::layout::tab_titles(screen.tabs, 0)[2];
     h.send(mouse(
         MouseEventKind::Down(MouseButton::Left),
         billing.x + 2,

@@ -1,6 +1,7 @@
 //! Scenario tests: messages in, state and commands out. No terminal, no network; a fake
 //! clock.
 
+mod alerts;
 mod countdown;
 mod errors;
 mod fetching;

@@ -1,0 +1,313 @@
+//! The rules, as one pure function of the data: [`evaluate`].
+//!
+//! Levels, where the issue leaves them open:
+//! - `service_status`: Suspended is critical (the proxies stop), Terminated is a warning
+//!   (nothing can be done but to know); every other status is fine.
+//! - `service_due` (Active services only): due within `due_days` is info, within 3 days a
+//!   warning, today, tomorrow or overdue critical.
+//! - `credit_low`: the renewals of Active services due within `renewal_days` (overdue
+//!   ones included) cost more than the credit: a warning, critical when the credit does
+//!   not even cover those due by tomorrow. Services whose price is unknown are left out
+//!   and counted in the message.
+//! - `servers_in_error`: any server in error is a warning; more than `error_percent` of
+//!   the service's servers (when its detail said how many) is critical.
+//! - `rate_limit`: at `rate_percent` of the limit a warning, at the limit critical; a
+//!   limit of 0 is "unlimited" and never alerts.
+//! - `rate_forecast`: the average of the last 7 days of use, carried on to the due date,
+//!   passes the limit: a warning.
+//! - `unpaid_invoice`: Unpaid is a warning, Collections critical.
+
+use super::snapshot::{ServiceFacts, Snapshot};
+use super::{AlertKey, Level, Observation, Rule, Rules, Subject};
+use crate::api::{InvoiceStatus, ServiceStatus};
+use crate::ui::text::{count, money, number};
+use chrono::{DateTime, Utc};
+
+/// Days of statistics the forecast averages.
+const FORECAST_DAYS: usize = 7;
+
+/// Everything `rules` find in `snapshot` at `now` (see the module docs for the levels).
+pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<Observation> {
+    // `now` is the evaluator's clock for rules that need a time of day; the date rules
+    // count from the snapshot's local date, which the caller derived from the same clock.
+    let _ = now;
+    let mut out = Vec::new();
+    let on = |r: Rule| rules.enabled(r);
+    if let Some(services) = &snapshot.services {
+        for s in services {
+            if on(Rule::ServiceStatus) {
+                out.push(service_status(s));
+            }
+            if on(Rule::ServiceDue) {
+                out.push(service_due(s, snapshot, rules));
+            }
+            if on(Rule::ServersInError)
+                && let Some(o) = servers_in_error(s, rules)
+            {
+                out.push(o);
+            }
+            if on(Rule::RateLimit)
+                && let Some(o) = rate_limit(s, rules)
+            {
+                out.push(o);
+            }
+            if on(Rule::RateForecast)
+                && let Some(o) = rate_forecast(s, snapshot)
+            {
+                out.push(o);
+            }
+        }
+        out.push(Observation::Covered(Rule::ServiceStatus));
+        out.push(Observation::Covered(Rule::ServiceDue));
+        // A service whose data has not arrived yet must not count as fine.
+        if services.iter().all(|s| s.errors.is_some()) {
+            out.push(Observation::Covered(Rule::ServersInError));
+        }
+        if services.iter().all(|s| s.usage_known) {
+            out.push(Observation::Covered(Rule::RateLimit));
+            out.push(Observation::Covered(Rule::RateForecast));
+        }
+        if on(Rule::CreditLow)
+            && let Some(credit) = snapshot.credit
+        {
+            out.push(credit_low(credit, services, snapshot, rules));
+        }
+    }
+    if on(Rule::UnpaidInvoice)
+        && let Some(invoices) = &snapshot.invoices
+    {
+        for i in invoices {
+            let key = AlertKey {
+                rule: Rule::UnpaidInvoice,
+                subject: Subject::Invoice(i.id),
+            };
+            let level = match i.status {
+                InvoiceStatus::Unpaid => Level::Warn,
+                InvoiceStatus::Collections => Level::Critical,
+                _ => {
+                    out.push(Observation::fine(key));
+                    continue;
+                }
+            };
+            let what = if i.description.trim().is_empty() {
+                format!("Invoice {}", i.id)
+            } else {
+                format!("Invoice {} ({})", i.id, i.description)
+            };
+            let since = i
+                .created_at
+                .map(|d| format!(", since {d}"))
+                .unwrap_or_default();
+            let state = if level == Level::Critical {
+                "is in collections"
+            } else {
+                "is unpaid"
+            };
+            let message = format!("{what} of {} {state}{since}", money(i.amount));
+            out.push(Observation::problem(key, level, message));
+        }
+        out.push(Observation::Covered(Rule::UnpaidInvoice));
+    }
+    out
+}
+
+fn key(rule: Rule, s: &ServiceFacts) -> AlertKey {
+    AlertKey {
+        rule,
+        subject: Subject::Service(s.id),
+    }
+}
+
+fn service_status(s: &ServiceFacts) -> Observation {
+    let k = key(Rule::ServiceStatus, s);
+    let level = match s.status {
+        ServiceStatus::Suspended => Level::Critical,
+        ServiceStatus::Terminated => Level::Warn,
+        _ => return Observation::fine(k),
+    };
+    Observation::problem(k, level, format!("{} is {}", s.label(), s.status))
+}
+
+/// Days from `snapshot.today` to the service's due date, if it has one.
+fn days_left(s: &ServiceFacts, snapshot: &Snapshot) -> Option<i64> {
+    s.nextduedate
+        .map(|d| d.signed_duration_since(snapshot.today).num_days())
+}
+
+fn service_due(s: &ServiceFacts, snapshot: &Snapshot, rules: &Rules) -> Observation {
+    let k = key(Rule::ServiceDue, s);
+    let (ServiceStatus::Active, Some(days)) = (&s.status, days_left(s, snapshot)) else {
+        return Observation::fine(k);
+    };
+    let level = match days {
+        ..=1 => Level::Critical,
+        2..=3 => Level::Warn,
+        d if d <= i64::from(rules.due_days) => Level::Info,
+        _ => return Observation::fine(k),
+    };
+    let when = match days {
+        ..0 => format!("was due {} days ago", count(days.unsigned_abs())),
+        0 => "is due today".to_owned(),
+        1 => "is due tomorrow".to_owned(),
+        d => format!("is due in {d} days"),
+    };
+    let due = s.nextduedate.map(|d| format!(" ({d})")).unwrap_or_default();
+    Observation::problem(k, level, format!("{} {when}{due}", s.label()))
+}
+
+fn servers_in_error(s: &ServiceFacts, rules: &Rules) -> Option<Observation> {
+    let errors = s.errors.as_ref()?;
+    let k = key(Rule::ServersInError, s);
+    if errors.is_empty() {
+        return Some(Observation::fine(k));
+    }
+    let n = errors.len() as u64;
+    let (level, of) = match s.servers.filter(|t| *t > 0) {
+        Some(total) => {
+            let share = n as f64 * 100.0 / total as f64;
+            let level = if share > rules.error_percent {
+                Level::Critical
+            } else {
+                Level::Warn
+            };
+            (level, format!(" of {}", count(total)))
+        }
+        None => (Level::Warn, String::new()),
+    };
+    let mut shown: Vec<&str> = errors.iter().take(3).map(String::as_str).collect();
+    if errors.len() > 3 {
+        shown.push("…");
+    }
+    let servers = if n == 1 && of.is_empty() {
+        "proxy server"
+    } else {
+        "proxy servers"
+    };
+    let message = format!(
+        "{}: {}{of} {servers} in error ({})",
+        s.label(),
+        count(n),
+        shown.join(", ")
+    );
+    Some(Observation::problem(k, level, message))
+}
+
+/// The use and the limit, when there is a finite, positive limit to speak of.
+fn usage(s: &ServiceFacts) -> Option<(f64, f64)> {
+    let (rate, limit) = s.rate?;
+    (rate.is_finite() && limit.is_finite() && limit > 0.0).then_some((rate.max(0.0), limit))
+}
+
+fn rate_limit(s: &ServiceFacts, rules: &Rules) -> Option<Observation> {
+    s.rate?;
+    let k = key(Rule::RateLimit, s);
+    let Some((rate, limit)) = usage(s) else {
+        return Some(Observation::fine(k));
+    };
+    let share = rate * 100.0 / limit;
+    let level = if share >= 100.0 {
+        Level::Critical
+    } else if share >= rules.rate_percent {
+        Level::Warn
+    } else {
+        return Some(Observation::fine(k));
+    };
+    let message = format!(
+        "{}: {} of its limit of {} used ({}%)",
+        s.label(),
+        number(rate),
+        number(limit),
+        number(share.floor())
+    );
+    Some(Observation::problem(k, level, message))
+}
+
+fn rate_forecast(s: &ServiceFacts, snapshot: &Snapshot) -> Option<Observation> {
+    s.rate?;
+    let k = key(Rule::RateForecast, s);
+    let fine = Some(Observation::fine(k));
+    let (Some((rate, limit)), Some(days)) = (usage(s), days_left(s, snapshot)) else {
+        return fine;
+    };
+    let recent: Vec<f64> = s
+        .daily
+        .iter()
+        .rev()
+        .take(FORECAST_DAYS)
+        .copied()
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .collect();
+    if recent.is_empty() || rate >= limit || days <= 0 {
+        // Already at the limit is `rate_limit`'s business; nothing is left to forecast.
+        return fine;
+    }
+    let per_day = recent.iter().sum::<f64>() / recent.len() as f64;
+    if per_day <= 0.0 || rate + per_day * days as f64 <= limit {
+        return fine;
+    }
+    let reached_in = ((limit - rate) / per_day).ceil().max(1.0);
+    let due = s.nextduedate.map(|d| d.to_string()).unwrap_or_default();
+    let message = format!(
+        "{}: at {} a day the limit of {} is reached in about {} days, before its due date {due}",
+        s.label(),
+        number(per_day.round()),
+        number(limit),
+        number(reached_in)
+    );
+    Some(Observation::problem(k, Level::Warn, message))
+}
+
+fn credit_low(
+    credit: f64,
+    services: &[ServiceFacts],
+    snapshot: &Snapshot,
+    rules: &Rules,
+) -> Observation {
+    let k = AlertKey {
+        rule: Rule::CreditLow,
+        subject: Subject::Account,
+    };
+    let mut due_soon = 0.0;
+    let mut due_now = 0.0;
+    let (mut counted, mut unknown) = (0u64, 0u64);
+    for s in services {
+        let Some(days) = days_left(s, snapshot) else {
+            continue;
+        };
+        if s.status != ServiceStatus::Active || days > i64::from(rules.renewal_days) {
+            continue;
+        }
+        match s.price.filter(|p| p.is_finite() && *p >= 0.0) {
+            Some(p) => {
+                counted += 1;
+                due_soon += p;
+                if days <= 1 {
+                    due_now += p;
+                }
+            }
+            None => unknown += 1,
+        }
+    }
+    if !credit.is_finite() || credit >= due_soon {
+        return Observation::fine(k);
+    }
+    let level = if credit < due_now {
+        Level::Critical
+    } else {
+        Level::Warn
+    };
+    let unknown = if unknown > 0 {
+        format!("; {} more with no known price", count(unknown))
+    } else {
+        String::new()
+    };
+    let renewals = if counted == 1 { "renewal" } else { "renewals" };
+    let message = format!(
+        "Credit {} does not cover {} of {} {renewals} due within {} days{unknown}",
+        money(credit),
+        money(due_soon),
+        count(counted),
+        rules.renewal_days
+    );
+    Observation::problem(k, level, message)
+}

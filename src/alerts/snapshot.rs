@@ -1,0 +1,76 @@
+//! What the evaluator sees: the account's data as plain values, gathered by the app (or
+//! by a future `watch` mode) from whatever it has loaded. `None` means "not known", which
+//! the evaluator never mistakes for "fine".
+
+use crate::api::{InvoiceStatus, ServiceStatus};
+use chrono::NaiveDate;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Snapshot {
+    /// The date "due in N days" counts from (the user's local date).
+    pub today: NaiveDate,
+    pub credit: Option<f64>,
+    /// The listed services; `None` until the list has arrived.
+    pub services: Option<Vec<ServiceFacts>>,
+    /// The invoices; `None` until they have arrived.
+    pub invoices: Option<Vec<InvoiceFacts>>,
+}
+
+/// One service and what is known of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServiceFacts {
+    pub id: u64,
+    /// Sanitised and shortened for messages.
+    pub product_name: String,
+    pub status: ServiceStatus,
+    pub nextduedate: Option<NaiveDate>,
+    /// What its renewal costs, from the best source known (its detail's price, else its
+    /// latest invoice, else its product's list price).
+    pub price: Option<f64>,
+    /// How many proxy servers it has (`ip_count` of its detail), when known.
+    pub servers: Option<u64>,
+    /// Its proxy servers in error (sanitised addresses), once the list arrived.
+    pub errors: Option<Vec<String>>,
+    /// Rotating services: use and limit in the current period.
+    pub rate: Option<(f64, f64)>,
+    /// Rotating services: daily use, oldest first.
+    pub daily: Vec<f64>,
+    /// Its usage is known: `rate` arrived, or it is known to be static (fpr, no usage).
+    pub usage_known: bool,
+}
+
+impl ServiceFacts {
+    pub fn new(id: u64, status: ServiceStatus) -> Self {
+        Self {
+            id,
+            product_name: String::new(),
+            status,
+            nextduedate: None,
+            price: None,
+            servers: None,
+            errors: None,
+            rate: None,
+            daily: Vec::new(),
+            usage_known: false,
+        }
+    }
+
+    /// `service 1001 (Datacenter US 10)`, or without the name when there is none.
+    pub fn label(&self) -> String {
+        if self.product_name.trim().is_empty() {
+            format!("Service {}", self.id)
+        } else {
+            format!("Service {} ({})", self.id, self.product_name)
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct InvoiceFacts {
+    pub id: u64,
+    /// Sanitised and shortened for messages.
+    pub description: String,
+    pub status: InvoiceStatus,
+    pub amount: f64,
+    pub created_at: Option<NaiveDate>,
+}

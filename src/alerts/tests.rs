@@ -1,0 +1,493 @@
+//! The evaluator's rules, the book's debounce, levels and repeats, the config, and the
+//! `on_alert` command end to end.
+
+use super::deliver::{self, OnAlert};
+use super::snapshot::{InvoiceFacts, ServiceFacts};
+use super::*;
+use crate::api::{InvoiceStatus, ServiceStatus};
+use chrono::{NaiveDate, TimeZone, Utc};
+use std::time::Duration;
+
+fn t(minutes: i64) -> chrono::DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap() + chrono::Duration::minutes(minutes)
+}
+
+fn today() -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 3, 1).unwrap()
+}
+
+fn service(id: u64) -> ServiceFacts {
+    ServiceFacts {
+        product_name: "Static 10".into(),
+        nextduedate: Some(today() + chrono::Days::new(30)),
+        errors: Some(Vec::new()),
+        usage_known: true,
+        ..ServiceFacts::new(id, ServiceStatus::Active)
+    }
+}
+
+fn snapshot(services: Vec<ServiceFacts>) -> Snapshot {
+    Snapshot {
+        today: today(),
+        credit: Some(1000.0),
+        services: Some(services),
+        invoices: Some(Vec::new()),
+    }
+}
+
+/// The problems found, as (rule, subject, level).
+fn problems(s: &Snapshot, rules: &Rules) -> Vec<(Rule, Subject, Level, String)> {
+    evaluate(s, rules, t(0))
+        .into_iter()
+        .filter_map(|o| match o {
+            Observation::Seen {
+                key,
+                level: Some(level),
+                message,
+            } => Some((key.rule, key.subject, level, message)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_healthy_account_has_no_problems_and_every_rule_is_covered() {
+    let s = snapshot(vec![service(1), service(2)]);
+    assert!(problems(&s, &Rules::default()).is_empty());
+    let covered: Vec<Rule> = evaluate(&s, &Rules::default(), t(0))
+        .into_iter()
+        .filter_map(|o| match o {
+            Observation::Covered(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    for rule in [
+        Rule::ServiceStatus,
+        Rule::ServiceDue,
+        Rule::ServersInError,
+        Rule::RateLimit,
+        Rule::UnpaidInvoice,
+    ] {
+        assert!(covered.contains(&rule), "{rule:?} in {covered:?}");
+    }
+}
+
+#[test]
+fn each_rule_fires_at_its_level() {
+    let due = |days: u64| Some(today() + chrono::Days::new(days));
+    let s = Snapshot {
+        credit: Some(20.0),
+        invoices: Some(vec![
+            InvoiceFacts {
+                id: 70,
+                description: "renewal".into(),
+                status: InvoiceStatus::Unpaid,
+                amount: 12.5,
+                created_at: Some(today()),
+            },
+            InvoiceFacts {
+                id: 71,
+                description: String::new(),
+                status: InvoiceStatus::Paid,
+                amount: 3.0,
+                created_at: None,
+            },
+        ]),
+        ..snapshot(vec![
+            ServiceFacts {
+                status: ServiceStatus::Suspended,
+                ..service(1)
+            },
+            ServiceFacts {
+                nextduedate: due(1),
+                price: Some(15.0),
+                ..service(2)
+            },
+            ServiceFacts {
+                nextduedate: due(6),
+                price: Some(10.0),
+                ..service(3)
+            },
+            ServiceFacts {
+                errors: Some(vec![
+                    "10.0.0.1".into(),
+                    "10.0.0.2".into(),
+                    "10.0.0.3".into(),
+                ]),
+                servers: Some(10),
+                ..service(4)
+            },
+            ServiceFacts {
+                rate: Some((950.0, 1000.0)),
+                ..service(5)
+            },
+            ServiceFacts {
+                rate: Some((100.0, 1000.0)),
+                daily: vec![50.0; 10],
+                ..service(6)
+            },
+            ServiceFacts {
+                status: ServiceStatus::Terminated,
+                ..service(7)
+            },
+        ])
+    };
+    let found = problems(&s, &Rules::default());
+    let level_of = |rule: Rule, subject: Subject| {
+        found
+            .iter()
+            .find(|(r, s, _, _)| *r == rule && *s == subject)
+            .map(|(_, _, l, m)| (*l, m.clone()))
+    };
+    use Subject::*;
+    assert_eq!(
+        level_of(Rule::ServiceStatus, Service(1)).unwrap().0,
+        Level::Critical
+    );
+    assert_eq!(
+        level_of(Rule::ServiceStatus, Service(7)).unwrap().0,
+        Level::Warn
+    );
+    let (level, msg) = level_of(Rule::ServiceDue, Service(2)).unwrap();
+    assert_eq!(level, Level::Critical);
+    assert!(msg.contains("is due tomorrow"), "{msg}");
+    assert_eq!(
+        level_of(Rule::ServiceDue, Service(3)).unwrap().0,
+        Level::Info
+    );
+    // 3 of 10 is above 20 %.
+    let (level, msg) = level_of(Rule::ServersInError, Service(4)).unwrap();
+    assert_eq!(level, Level::Critical);
+    assert!(msg.contains("3 of 10 proxy servers in error"), "{msg}");
+    assert_eq!(
+        level_of(Rule::RateLimit, Service(5)).unwrap().0,
+        Level::Warn
+    );
+    // 100 used + 50 a day for 30 days passes 1000.
+    let (level, msg) = level_of(Rule::RateForecast, Service(6)).unwrap();
+    assert_eq!(level, Level::Warn);
+    assert!(msg.contains("reached in about 18 days"), "{msg}");
+    // 15 + 10 due within 7 days against 20 of credit; 15 due tomorrow is covered.
+    let (level, msg) = level_of(Rule::CreditLow, Account).unwrap();
+    assert_eq!(level, Level::Warn);
+    assert!(msg.contains("$20.00 does not cover $25.00"), "{msg}");
+    assert_eq!(
+        level_of(Rule::UnpaidInvoice, Invoice(70)).unwrap().0,
+        Level::Warn
+    );
+    assert!(level_of(Rule::UnpaidInvoice, Invoice(71)).is_none());
+    // A disabled rule says nothing.
+    let rules = Rules {
+        disabled: vec![Rule::UnpaidInvoice],
+        ..Rules::default()
+    };
+    assert!(
+        !problems(&s, &rules)
+            .iter()
+            .any(|p| p.0 == Rule::UnpaidInvoice)
+    );
+}
+
+#[test]
+fn absurd_numbers_alert_nothing_and_panic_nowhere() {
+    let s = Snapshot {
+        credit: Some(f64::NAN),
+        ..snapshot(vec![ServiceFacts {
+            rate: Some((f64::INFINITY, f64::MAX)),
+            daily: vec![f64::NAN, -5.0, f64::MAX],
+            price: Some(f64::INFINITY),
+            nextduedate: Some(NaiveDate::MAX),
+            servers: Some(0),
+            ..service(1)
+        }])
+    };
+    let found = problems(&s, &Rules::default());
+    assert!(
+        found
+            .iter()
+            .all(|p| p.0 != Rule::RateLimit && p.0 != Rule::CreditLow),
+        "{found:?}"
+    );
+}
+
+fn seen(rule: Rule, id: u64, level: Option<Level>) -> Observation {
+    Observation::Seen {
+        key: AlertKey {
+            rule,
+            subject: Subject::Service(id),
+        },
+        level,
+        message: format!("service {id} at {level:?}"),
+    }
+}
+
+#[test]
+fn an_alert_opens_on_the_second_sweep_and_resolves_on_the_second_clear_one() {
+    let mut book = AlertBook::new(&Rules::default());
+    let bad = [seen(Rule::ServiceStatus, 1, Some(Level::Critical))];
+    let good = [seen(Rule::ServiceStatus, 1, None)];
+    assert!(book.sweep(&good, t(0)).is_empty());
+    assert!(book.sweep(&bad, t(1)).is_empty(), "one sweep is a blip");
+    let opened = book.sweep(&bad, t(2));
+    assert_eq!(opened.len(), 1);
+    assert_eq!(opened[0].change, Change::Opened);
+    assert_eq!(opened[0].alert.first_seen, t(1));
+    assert_eq!(book.open_count(), 1);
+    assert!(book.sweep(&good, t(3)).is_empty());
+    let resolved = book.sweep(&good, t(4));
+    assert_eq!(resolved.len(), 1);
+    assert_eq!(resolved[0].change, Change::Resolved);
+    assert_eq!(resolved[0].alert.resolved, Some(t(4)));
+    assert_eq!(book.open_count(), 0);
+    assert_eq!(book.recent().len(), 1);
+}
+
+#[test]
+fn unknown_is_not_fine_but_a_covered_rule_resolves_what_is_gone() {
+    let mut book = AlertBook::new(&Rules::default());
+    let bad = [seen(Rule::ServiceStatus, 1, Some(Level::Warn))];
+    book.sweep(&bad, t(0));
+    book.sweep(&bad, t(1));
+    assert_eq!(book.open_count(), 1);
+    // Nothing said about service 1 (its data did not come): it stays open.
+    for i in 2..10 {
+        assert!(book.sweep(&[], t(i)).is_empty());
+    }
+    assert_eq!(book.open_count(), 1);
+    // The whole rule was checked and service 1 was not among them: it is gone.
+    let covered = [Observation::Covered(Rule::ServiceStatus)];
+    assert!(book.sweep(&covered, t(10)).is_empty());
+    let out = book.sweep(&covered, t(11));
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].change, Change::Resolved);
+}
+
+#[test]
+fn levels_go_up_loudly_and_down_quietly_after_the_debounce() {
+    let mut book = AlertBook::new(&Rules::default());
+    let at = |l| [seen(Rule::RateLimit, 5, Some(l))];
+    book.sweep(&at(Level::Warn), t(0));
+    assert_eq!(book.sweep(&at(Level::Warn), t(1))[0].change, Change::Opened);
+    assert!(book.sweep(&at(Level::Critical), t(2)).is_empty());
+    let up = book.sweep(&at(Level::Critical), t(3));
+    assert_eq!(up[0].change, Change::Escalated { from: Level::Warn });
+    assert_eq!(up[0].alert.level, Level::Critical);
+    assert!(book.sweep(&at(Level::Warn), t(4)).is_empty());
+    assert!(book.sweep(&at(Level::Warn), t(5)).is_empty());
+    assert_eq!(book.open().next().unwrap().level, Level::Warn);
+}
+
+#[test]
+fn a_critical_alert_repeats_with_back_off() {
+    let rules = Rules {
+        repeat_after: Duration::from_secs(30 * 60),
+        ..Rules::default()
+    };
+    let mut book = AlertBook::new(&rules);
+    let bad = [seen(Rule::ServiceStatus, 1, Some(Level::Critical))];
+    book.sweep(&bad, t(0));
+    book.sweep(&bad, t(1));
+    // Sweep every minute for a day: repeats after 30, 60, 120, 240, 480 minutes...
+    let mut repeats = Vec::new();
+    for m in 2..=(24 * 60) {
+        for tr in book.sweep(&bad, t(m)) {
+            assert_eq!(tr.change, Change::Repeated);
+            repeats.push(m);
+        }
+    }
+    assert_eq!(repeats, vec![31, 91, 211, 451, 931]);
+}
+
+/// The flapping fixture: per 10 sweeps, a one-sweep blip, a three-sweep problem with a
+/// one-sweep gap in it, then three clear sweeps.
+const FLAP: [bool; 10] = [
+    true, false, true, true, true, false, true, false, false, false,
+];
+
+#[test]
+fn a_flapping_condition_gives_one_notification_per_transition_over_1000_sweeps() {
+    let mut book = AlertBook::new(&Rules::default());
+    let mut sink = Recording::default();
+    for i in 0..1000 {
+        let bad = FLAP[i % FLAP.len()];
+        let level = bad.then_some(Level::Warn);
+        for tr in book.sweep(&[seen(Rule::ServersInError, 9, level)], t(i as i64)) {
+            sink.record(&tr);
+        }
+    }
+    let got = sink.taken();
+    let opened = got.iter().filter(|t| t.change == Change::Opened).count();
+    let resolved = got.iter().filter(|t| t.change == Change::Resolved).count();
+    // Each cycle opens once (the second of two problem sweeps in a row) and resolves
+    // once (the second of two clear sweeps in a row); the blips say nothing.
+    assert_eq!((opened, resolved, got.len()), (100, 100, 200));
+    // And they alternate: never two openings without a recovery between them.
+    for pair in got.windows(2) {
+        assert_ne!(pair[0].change, pair[1].change);
+    }
+}
+
+#[test]
+fn restored_alerts_are_not_announced_again() {
+    let mut book = AlertBook::new(&Rules::default());
+    let bad = [seen(Rule::ServiceStatus, 1, Some(Level::Warn))];
+    book.sweep(&bad, t(0));
+    book.sweep(&bad, t(1));
+    let open: Vec<Alert> = book.open().cloned().collect();
+    let dir = std::env::temp_dir().join(format!("proxydash-alerts-{}", std::process::id()));
+    let file = store::AlertFile::new(dir.join("alerts.json"));
+    file.save("acct", &open).unwrap();
+    let mut again = AlertBook::new(&Rules::default());
+    again.restore(file.load("acct"));
+    assert_eq!(again.open_count(), 1);
+    assert!(again.sweep(&bad, t(5)).is_empty());
+    assert!(file.load("other").is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn config_overrides_key_by_key_and_rejects_nonsense() {
+    let top: AlertsConfig = toml::from_str("debounce = 3\nalert_bell = true\n").unwrap();
+    let mine: AlertsConfig =
+        toml::from_str("debounce = 1\ndisabled = [\"unpaid_invoice\"]\n").unwrap();
+    let (rules, delivery) = top.overlaid(&mine).resolve().unwrap();
+    assert_eq!(rules.debounce, 1);
+    assert_eq!(rules.disabled, vec![Rule::UnpaidInvoice]);
+    assert!(delivery.bell);
+    assert_eq!(delivery.timeout, Duration::from_secs(10));
+    let bad: AlertsConfig = toml::from_str("error_percent = 250\n").unwrap();
+    assert!(bad.resolve().unwrap_err().contains("error_percent"));
+    let bad: AlertsConfig = toml::from_str("disabled = [\"nope\"]\n").unwrap();
+    assert!(bad.resolve().unwrap_err().contains("nope"));
+    let bad: AlertsConfig = toml::from_str("debounce = 0\n").unwrap();
+    assert!(bad.resolve().is_err());
+    assert!(toml::from_str::<AlertsConfig>("debounse = 2\n").is_err());
+}
+
+fn transition() -> Transition {
+    Transition {
+        change: Change::Opened,
+        alert: Alert {
+            key: AlertKey {
+                rule: Rule::ServiceStatus,
+                subject: Subject::Service(1006),
+            },
+            level: Level::Critical,
+            message: "Service 1006 (Datacenter \"US\" 10) is Suspended; $(rm -rf /)".into(),
+            first_seen: t(0),
+            last_seen: t(1),
+            resolved: None,
+            repeats: 0,
+            next_repeat: None,
+        },
+        at: t(1),
+    }
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("proxydash-on-alert-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn on_alert_gets_json_on_stdin_and_the_variables() {
+    let dir = temp("json");
+    let command = format!(
+        "cat > '{0}/in.json'; env | grep '^PROXYDASH_ALERT_' | sort > '{0}/env'",
+        dir.display()
+    );
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    OnAlert::new(command, Duration::from_secs(10)).spawn(&transition(), "work", move |o| {
+        let _ = tx.send(o);
+    });
+    rx.await.unwrap().unwrap();
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("in.json")).unwrap()).unwrap();
+    assert_eq!(json["state"], "opened");
+    assert_eq!(json["level"], "critical");
+    assert_eq!(json["rule"], "service_status");
+    assert_eq!(json["subject"], "service 1006");
+    assert_eq!(json["service_id"], 1006);
+    assert_eq!(json["profile"], "work");
+    assert_eq!(json["message"], transition().alert.message);
+    assert!(json["resolved"].is_null());
+    let env = std::fs::read_to_string(dir.join("env")).unwrap();
+    for line in [
+        "PROXYDASH_ALERT_LEVEL=critical",
+        "PROXYDASH_ALERT_RULE=service_status",
+        "PROXYDASH_ALERT_SUBJECT=service 1006",
+        "PROXYDASH_ALERT_STATE=opened",
+        "PROXYDASH_ALERT_PROFILE=work",
+        // The message is a value, never run: the `$(…)` is still text.
+        "PROXYDASH_ALERT_MESSAGE=Service 1006 (Datacenter \"US\" 10) is Suspended; $(rm -rf /)",
+    ] {
+        assert!(env.lines().any(|l| l == line), "{line} in\n{env}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_failing_command_says_why() {
+    let out = deliver::run(
+        "echo 'no such webhook' >&2; exit 3",
+        Duration::from_secs(10),
+        Vec::new(),
+        Vec::new(),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        out.contains("3") && out.contains("no such webhook"),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn a_hanging_command_is_killed_at_its_timeout_with_its_children() {
+    let dir = temp("hang");
+    let pidfile = dir.join("pid");
+    // The shell starts a child that would outlive it, and waits on it.
+    let command = format!("sleep 600 & echo $! > '{}'; wait", pidfile.display());
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    // Spawning does not wait for the command: the caller (the UI loop) goes on, and the
+    // outcome arrives later.
+    OnAlert::new(command, Duration::from_millis(300)).spawn(&transition(), "work", move |o| {
+        let _ = tx.send(o);
+    });
+    let outcome = rx.await.unwrap().unwrap_err();
+    assert!(outcome.contains("killed"), "{outcome}");
+    let pid: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // Wait (on state, not on a clock) for the orphaned `sleep` to be gone.
+    let mut gone = false;
+    for _ in 0..500 {
+        // SAFETY: signal 0 only asks whether the process exists.
+        if unsafe { libc::kill(pid, 0) } != 0 {
+            gone = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(gone, "the command's child {pid} is still running");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn chatty_output_is_capped() {
+    // 1 MB on each stream: read and dropped past the cap, the command not blocked.
+    let out = deliver::run(
+        "head -c 1000000 /dev/zero; head -c 1000000 /dev/zero >&2; exit 1",
+        Duration::from_secs(20),
+        Vec::new(),
+        Vec::new(),
+    )
+    .await
+    .unwrap_err();
+    assert!(out.len() < 300, "{} bytes", out.len());
+}

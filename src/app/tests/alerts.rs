@@ -1,0 +1,169 @@
+//! Alerts in the app: a sweep per refresh, the debounce across real refreshes, the
+//! status line, the Alerts tab and its key, and what reaches delivery.
+
+use crate::alerts::{AlertSink, Change, Level, Recording, Rule, Subject, Transition};
+use crate::api::{Request, Response, ServiceStatus};
+use crate::app::Command;
+use crate::app::tabs::Tab;
+use crate::app::testkit::{Harness, services};
+use crossterm::event::KeyCode;
+
+/// One refresh of everything (`R`), answered as the standard account would, with service
+/// 5001 Suspended when `suspended`; the clock moves on 30 s first. Answers the commands
+/// that reached delivery.
+fn sweep(h: &mut Harness, suspended: bool) -> Vec<Transition> {
+    h.advance(30);
+    let mut cmds = h.key('R');
+    let mut delivered = Vec::new();
+    while let Some(cmd) = cmds.pop() {
+        match cmd {
+            Command::Fetch(Request::Services) => {
+                let mut list = services();
+                if suspended {
+                    list[0].status = ServiceStatus::Suspended;
+                }
+                cmds.extend(h.ok(Request::Services, Response::Services(list)));
+            }
+            Command::Fetch(r) => cmds.extend(h.answer(&r)),
+            Command::Alert(t) => delivered.push(t),
+            _ => {}
+        }
+    }
+    delivered
+}
+
+fn about_5001(ts: &[Transition]) -> Vec<Change> {
+    ts.iter()
+        .filter(|t| {
+            t.alert.key.rule == Rule::ServiceStatus && t.alert.key.subject == Subject::Service(5001)
+        })
+        .map(|t| t.change)
+        .collect()
+}
+
+#[test]
+fn an_alert_fires_within_one_sweep_of_the_change() {
+    let mut h = Harness::loaded();
+    sweep(&mut h, false);
+    assert!(about_5001(&sweep(&mut h, false)).is_empty());
+    // The sweep that first sees the suspension says nothing (the debounce)…
+    assert!(about_5001(&sweep(&mut h, true)).is_empty());
+    // …the next one opens it, once.
+    let out = sweep(&mut h, true);
+    assert_eq!(about_5001(&out), vec![Change::Opened]);
+    assert!(
+        h.app
+            .alerts()
+            .book
+            .open()
+            .any(|a| a.key.subject == Subject::Service(5001) && a.level == Level::Critical)
+    );
+    assert!(about_5001(&sweep(&mut h, true)).is_empty(), "not again");
+    sweep(&mut h, false);
+    assert_eq!(about_5001(&sweep(&mut h, false)), vec![Change::Resolved]);
+    let resolved = &h.app.alerts().rows;
+    assert!(
+        resolved
+            .iter()
+            .any(|a| a.key.subject == Subject::Service(5001) && a.resolved.is_some())
+    );
+}
+
+#[test]
+fn answers_trickling_in_make_one_sweep_not_one_per_answer() {
+    let mut h = Harness::loaded();
+    let before = h.app.alerts().book.sweeps();
+    sweep(&mut h, false);
+    assert_eq!(h.app.alerts().book.sweeps(), before + 1);
+    // Moving to another service fetches its detail: that is not a sweep.
+    h.key('j');
+    let cmds = h.key('j');
+    h.settle(cmds);
+    assert_eq!(h.app.alerts().book.sweeps(), before + 1);
+}
+
+#[test]
+fn one_notification_per_transition_across_1000_flapping_sweeps() {
+    // Per 10 sweeps: a one-sweep blip, three bad sweeps with a one-sweep gap, three
+    // clear ones; with the default debounce of 2 that is one opening and one recovery.
+    const FLAP: [bool; 10] = [
+        true, false, true, true, true, false, true, false, false, false,
+    ];
+    let mut h = Harness::loaded();
+    let mut deliverer = Recording::default();
+    for i in 0..1000 {
+        for t in sweep(&mut h, FLAP[i % FLAP.len()]) {
+            deliverer.record(&t);
+        }
+    }
+    let changes = about_5001(&deliverer.taken());
+    let opened = changes.iter().filter(|c| **c == Change::Opened).count();
+    let resolved = changes.iter().filter(|c| **c == Change::Resolved).count();
+    assert_eq!((opened, resolved, changes.len()), (100, 100, 200));
+}
+
+#[test]
+fn the_alerts_tab_lists_them_and_enter_goes_to_the_service() {
+    let mut h = Harness::loaded();
+    // The second sweep of the standard account opens its alerts (5003 is suspended): the
+    // status line tells of the most severe one and how many more.
+    sweep(&mut h, true);
+    let status = h.status_text();
+    assert!(
+        status.starts_with("Alert critical:") && status.contains("more on tab 6"),
+        "{status}"
+    );
+    // 5001 was first seen suspended in that sweep, so the next one opens it alone.
+    sweep(&mut h, true);
+    assert_eq!(
+        h.status_text(),
+        "Alert critical: Service 5001 (Static US 25) is Suspended"
+    );
+    h.key('6');
+    assert_eq!(h.app.tab(), Tab::Alerts);
+    let rows = &h.app.alerts().rows;
+    assert!(!rows.is_empty());
+    // Critical first.
+    assert_eq!(rows[0].level, Level::Critical);
+    assert!(rows.windows(2).all(|w| w[0].level >= w[1].level));
+    // Filter to the suspended 5001 and go to it.
+    h.key('/');
+    h.keys("5001 (static us 25) is suspended");
+    h.code(KeyCode::Enter);
+    assert_eq!(h.app.alerts().table.len(), 1, "{:?}", h.app.alerts().rows);
+    h.code(KeyCode::Enter);
+    assert_eq!(h.app.tab(), Tab::Services);
+    assert_eq!(h.app.services().table.selected_id(), Some(5001));
+    // Tab cycles through Alerts too.
+    h.key('5');
+    h.code(KeyCode::Tab);
+    assert_eq!(h.app.tab(), Tab::Alerts);
+}
+
+#[test]
+fn a_failed_on_alert_command_is_said_in_the_status_line() {
+    let mut h = Harness::loaded();
+    h.send(crate::app::Msg::AlertDeliveryFailed(
+        "on_alert: exit status: 3: no such webhook".into(),
+    ));
+    assert_eq!(h.status_text(), "on_alert: exit status: 3: no such webhook");
+}
+
+#[test]
+fn opening_and_resolving_save_the_open_alerts() {
+    let mut h = Harness::loaded();
+    h.advance(30);
+    let cmds = h.key('R');
+    let mut saved = None;
+    let mut todo = cmds;
+    while let Some(cmd) = todo.pop() {
+        match cmd {
+            Command::Fetch(r) => todo.extend(h.answer(&r)),
+            Command::SaveAlerts(open) => saved = Some(open),
+            _ => {}
+        }
+    }
+    let saved = saved.expect("the open alerts are saved when they change");
+    assert_eq!(saved.len(), h.app.alerts().open_count());
+    assert!(!saved.is_empty());
+}

@@ -1,0 +1,185 @@
+//! The Alerts tab: open alerts, then the recently resolved ones, and the selected alert's
+//! whole message below the table. Times are short (`14:02` today, `11-21 14:02` before);
+//! the full ones are in the detail.
+
+use super::layout;
+use super::text;
+use super::theme::Theme;
+use super::widgets;
+use crate::alerts::{Alert, Level};
+use crate::app::App;
+use chrono::{DateTime, Utc};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Cell, Paragraph, Row, Wrap};
+
+/// Screens at least this wide show the subject and rule columns (the message names the
+/// subject too, so narrower screens give its room to the message).
+const RULE_COLUMN: u16 = 110;
+
+/// The style of the tab title's count: the most severe open alert's.
+pub fn count_style(app: &App, theme: &Theme) -> Style {
+    match app.alerts().book.open().map(|a| a.level).max() {
+        Some(Level::Critical) => theme.bad,
+        Some(Level::Warn) => theme.warn,
+        _ => theme.tab_inactive,
+    }
+}
+
+fn level_cell(theme: &Theme, a: &Alert) -> (String, Style) {
+    let style = match (a.resolved, a.level) {
+        (Some(_), _) => theme.dim,
+        (None, Level::Critical) => theme.bad,
+        (None, Level::Warn) => theme.warn,
+        (None, Level::Info) => theme.base,
+    };
+    let mark = if a.resolved.is_some() { "✓" } else { "●" };
+    (format!("{mark} {}", a.level.as_str()), style)
+}
+
+fn short_time(app: &App, at: DateTime<Utc>) -> String {
+    let offset = app.utc_offset();
+    let local = at.with_timezone(&offset);
+    if local.date_naive() == app.now().with_timezone(&offset).date_naive() {
+        local.format("%H:%M").to_string()
+    } else {
+        local.format("%m-%d %H:%M").to_string()
+    }
+}
+
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
+    let (pane, detail) = layout::alerts(body);
+    let tab = app.alerts();
+    let view = &tab.table;
+    let open = tab.open_count();
+    let title = if open > 0 {
+        format!(
+            "Alerts · {} open · {}",
+            text::count(open as u64),
+            widgets::count_label(view)
+        )
+    } else {
+        format!("Alerts · {}", widgets::count_label(view))
+    };
+    let block = widgets::pane(theme, title, Span::raw(""));
+    let block = widgets::with_filter(block, view, theme);
+    let placeholder = if tab.rows.is_empty() && tab.book.sweeps() < u64::from(tab.rules.debounce) {
+        Some((
+            format!(
+                "No alerts yet: the rules are checked after each refresh, and a change must be \
+                 seen {} in a row before it is announced.",
+                match tab.rules.debounce {
+                    1 => "once".to_owned(),
+                    2 => "twice".to_owned(),
+                    n => format!("{n} times"),
+                }
+            ),
+            theme.dim,
+        ))
+    } else if tab.rows.is_empty() {
+        Some(("✓ No alerts.".to_owned(), theme.good))
+    } else if view.is_empty() {
+        Some((
+            format!(
+                "No alerts match \"{}\" (Esc clears the filter).",
+                text::sanitize(view.filter())
+            ),
+            theme.dim,
+        ))
+    } else {
+        None
+    };
+    if let Some((msg, style)) = placeholder {
+        frame.render_widget(block, pane.block);
+        // The whole pane, not one line: the explanation wraps.
+        let inside = pane.block.inner(ratatui::layout::Margin::new(1, 1));
+        widgets::message(frame, inside, &msg, style);
+        draw_detail(frame, app, theme, detail, None);
+        return;
+    }
+    let wide = body.width >= RULE_COLUMN;
+    let rows = &tab.rows;
+    let mut header: Vec<&str> = vec!["Level"];
+    let mut widths = vec![Constraint::Length(10)];
+    if wide {
+        header.extend(["Subject", "Rule"]);
+        widths.extend([Constraint::Length(13), Constraint::Length(16)]);
+    }
+    header.extend(["Message", "Since", "Resolved"]);
+    widths.extend([
+        Constraint::Fill(1),
+        Constraint::Length(11),
+        Constraint::Length(11),
+    ]);
+    widgets::table(frame, theme, pane, block, (&header, &widths), view, |i| {
+        let a = &rows[i];
+        let (level, style) = level_cell(theme, a);
+        let dim = if a.resolved.is_some() {
+            theme.dim
+        } else {
+            theme.base
+        };
+        let mut cells = vec![Cell::new(level).style(style)];
+        if wide {
+            cells.push(Cell::new(a.key.subject.to_string()).style(dim));
+            cells.push(Cell::new(a.key.rule.as_str()).style(dim));
+        }
+        cells.extend([
+            Cell::new(a.message.clone()).style(dim),
+            Cell::new(short_time(app, a.first_seen)).style(dim),
+            Cell::new(
+                a.resolved
+                    .map_or_else(|| "—".to_owned(), |t| short_time(app, t)),
+            )
+            .style(dim),
+        ]);
+        Row::new(cells)
+    });
+    draw_detail(frame, app, theme, detail, tab.selected());
+}
+
+/// The selected alert in full: what, since when, and the whole message.
+fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, alert: Option<&Alert>) {
+    let block = widgets::pane(theme, "Alert".to_owned(), Span::raw(""));
+    let Some(a) = alert else {
+        let tip = "Rules: credit_low, service_due, service_status, servers_in_error, \
+                   rate_limit, rate_forecast, unpaid_invoice (thresholds in [alerts] of the \
+                   config file).";
+        frame.render_widget(
+            Paragraph::new(Span::styled(tip, theme.dim))
+                .wrap(Wrap { trim: true })
+                .block(block),
+            area,
+        );
+        return;
+    };
+    let (level, style) = level_cell(theme, a);
+    let mut head = vec![
+        Span::styled(level, style),
+        Span::styled(format!("  {}  ", a.key.rule.as_str()), theme.dim),
+        Span::raw(a.key.subject.to_string()),
+        Span::styled(
+            format!("  since {}", widgets::clock_time(app, a.first_seen)),
+            theme.dim,
+        ),
+    ];
+    if let Some(at) = a.resolved {
+        head.push(Span::styled(
+            format!(", resolved {}", widgets::clock_time(app, at)),
+            theme.dim,
+        ));
+    }
+    if a.repeats > 0 {
+        head.push(Span::styled(
+            format!(", repeated {}×", a.repeats),
+            theme.dim,
+        ));
+    }
+    let lines = vec![Line::from(head), Line::from(a.message.clone())];
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
+        area,
+    );
+}
