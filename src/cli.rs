@@ -436,4 +436,9 @@ pub struct SandboxArgs {
     /// Seed file to load instead of the built-in demo data.
     #[arg(long, value_name = "FILE")]
     pub seed: Option<PathBuf>,
+
+    /// Answer with live servers' quirks (numbers as strings, `0000-00-00` or null for
+    /// missing dates, a json IP list without brackets) instead of the spec's exact types.
+    #[arg(long)]
+    pub quirks: bool,
 }

@@ -71,6 +71,7 @@ async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {
         throttle: Duration::from_secs(args.throttle_secs),
         faults,
         seed: args.seed.clone(),
+        quirks: args.quirks,
         ..SandboxConfig::default()
     };
     // `sandbox --token`, or (as before) --token / PROXYDASH_TOKEN before the subcommand,

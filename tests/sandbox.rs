@@ -4,6 +4,8 @@
 // One file per subject, in `tests/sandbox/`.
 #[path = "sandbox/auth.rs"]
 mod auth;
+#[path = "sandbox/conformance.rs"]
+mod conformance;
 #[path = "sandbox/endpoints.rs"]
 mod endpoints;
 #[path = "sandbox/errors.rs"]

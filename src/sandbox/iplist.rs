@@ -15,9 +15,10 @@
 //! - Layouts, one entry per line, `\n` line ends:
 //!   - `txt`: `host:port` or `host:port:login:password`;
 //!   - `csv`: a header row `ip,port` or `ip,port,login,password`, then one row per proxy;
-//!   - `json`: like live servers, objects separated by `,\n` *without* surrounding
-//!     brackets: `{"ip":"203.0.113.5","port":"8080","login":"u","password":"p"},\n{...}`
-//!     (the port a string). Clients must not expect a JSON array here.
+//!   - `json`: a JSON array (section 4: a list is an array), one object per line:
+//!     `[{"ip":"203.0.113.5","port":8080,"login":"u","password":"p"},\n{...}]` (the port
+//!     a number). With quirks, like live servers: the objects separated by `,\n`
+//!     *without* surrounding brackets, the port a string. Clients must read both.
 //! - Content-Type: `text/plain; charset=utf-8` for txt and csv, `application/json` for json.
 
 use super::records::ServiceRec;
@@ -139,8 +140,9 @@ pub fn content_type(format: &IpListFormat) -> &'static str {
     }
 }
 
-/// The list as served; `None` for a format the spec does not list.
-pub fn render(plan: &ListPlan, format: &IpListFormat) -> Option<String> {
+/// The list as served; `None` for a format the spec does not list. `quirks`: the `json`
+/// list as live servers send it (no brackets, ports as strings).
+pub fn render(plan: &ListPlan, format: &IpListFormat, quirks: bool) -> Option<String> {
     let n = plan.hosts.len();
     let mut out = String::with_capacity(n as usize * 64 + 32);
     let port = plan.port;
@@ -170,6 +172,11 @@ pub fn render(plan: &ListPlan, format: &IpListFormat) -> Option<String> {
                 .credentials
                 .as_ref()
                 .map(|(l, p)| (json_string(l), json_string(p)));
+            let (open, close, port) = match quirks {
+                true => ("", "", format!("\"{port}\"")),
+                false => ("[", "]", port.to_string()),
+            };
+            out.push_str(open);
             for (k, host) in (0..n).filter_map(|i| plan.hosts.get(i)).enumerate() {
                 if k > 0 {
                     out.push_str(",\n");
@@ -177,11 +184,12 @@ pub fn render(plan: &ListPlan, format: &IpListFormat) -> Option<String> {
                 let _ = match &quoted {
                     Some((l, p)) => write!(
                         out,
-                        r#"{{"ip":"{host}","port":"{port}","login":{l},"password":{p}}}"#
+                        r#"{{"ip":"{host}","port":{port},"login":{l},"password":{p}}}"#
                     ),
-                    None => write!(out, r#"{{"ip":"{host}","port":"{port}"}}"#),
+                    None => write!(out, r#"{{"ip":"{host}","port":{port}}}"#),
                 };
             }
+            out.push_str(close);
         }
         IpListFormat::Other(_) => return None,
     }

@@ -42,11 +42,18 @@
 //! - **Statistics** are MB of traffic per day for 30 days (`usage.rs`).
 //! - **IP lists**: deterministic addresses in reserved ranges; the `json` format is objects
 //!   separated by `,\n` without brackets, as live servers send it (`iplist.rs`).
-//! - **Quirks of live servers** appear in *some* answers, on purpose: a price, an amount,
-//!   an `ip_count`, an `orderid` and a client `id` as strings; `"0000-00-00"` for a Free
-//!   service's due date and one invoice's refund date; `"bindedip": null` on one service
-//!   and `""` on every other unbound fpr service; `"date_paid": null` on one invoice, and
-//!   unset invoice dates otherwise left out. Shapes stay the spec's.
+//! - **Types** (2): by default every answer follows the spec's types exactly: numeric
+//!   members are JSON numbers, lists are JSON arrays (the `json` IP list too), dates are
+//!   `YYYY-MM-DD` (`update_time` `YYYY-MM-DD HH:MM:SS`). A date that is not set (a Free
+//!   service's `nextduedate`, an unpaid invoice's `date_paid`, `date_refunded` of one
+//!   never refunded) is left out rather than sent as something that is not a date.
+//!   `tests/sandbox/conformance.rs` walks every endpoint and checks this.
+//! - **Quirks of live servers** (`--quirks`, [`SandboxConfig::quirks`]) appear in *some*
+//!   answers, on purpose: a price, an amount, an `ip_count`, an `orderid` and a client
+//!   `id` as strings (the seed's `_wire` members); `"0000-00-00"` for a Free service's due
+//!   date and one invoice's refund date; `"bindedip": null` on one service;
+//!   `"date_paid": null` on one invoice; the `json` IP list as objects joined by `,\n`
+//!   without brackets. Shapes stay the spec's. The client decodes both.
 //! - **Faults** (`faults.rs`) sit in front of everything, after the latency; `drop-after`
 //!   processes the request and then drops the connection, so the client cannot know.
 //! - **Time** is UTC throughout (dates, the throttle).
@@ -114,6 +121,9 @@ pub struct SandboxConfig {
     pub faults: Option<FaultSpec>,
     /// A seed file to use instead of the built-in `assets/seed.json`.
     pub seed: Option<PathBuf>,
+    /// Answer with live servers' quirks (see the module docs); off by default, so the
+    /// sandbox answers exactly as the spec's types say.
+    pub quirks: bool,
 }
 
 impl Default for SandboxConfig {
@@ -127,6 +137,7 @@ impl Default for SandboxConfig {
             throttle: Duration::from_secs(5 * 60),
             faults: None,
             seed: None,
+            quirks: false,
         }
     }
 }
@@ -146,6 +157,7 @@ impl std::fmt::Debug for SandboxConfig {
             .field("throttle", &self.throttle)
             .field("faults", &self.faults)
             .field("seed", &self.seed)
+            .field("quirks", &self.quirks)
             .finish()
     }
 }
@@ -227,6 +239,12 @@ fn describe(config: &SandboxConfig) -> String {
     }
     if let Some(seed) = &config.seed {
         lines.push(format!("seed:     {}", seed.display()));
+    }
+    if config.quirks {
+        lines.push(
+            "quirks:   on (numbers as strings, 0000-00-00, null, a bracketless json IP list)"
+                .into(),
+        );
     }
     lines.join("\n")
 }

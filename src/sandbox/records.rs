@@ -69,7 +69,8 @@ pub struct ServiceRec {
     pub product_name: String,
     pub product_type: ProductType,
     pub regdate: NaiveDate,
-    /// `None` is served as `"0000-00-00"` (a Free service never falls due).
+    /// `None`: a Free service never falls due; left out of answers (`"0000-00-00"` with
+    /// quirks).
     pub nextduedate: Option<NaiveDate>,
     pub status: ServiceStatus,
     pub billingcycle: BillingCycle,
@@ -100,6 +101,15 @@ impl ServiceRec {
             self.status,
             ServiceStatus::Terminated | ServiceStatus::Cancelled | ServiceStatus::Fraud
         )
+    }
+
+    /// Live servers send an unset due date as `"0000-00-00"` (kept unless the seed says
+    /// otherwise).
+    pub fn quirk_unset_due_date(&mut self) {
+        self.wire
+            .get_or_insert_with(Default::default)
+            .entry("nextduedate")
+            .or_insert_with(|| Value::String("0000-00-00".into()));
     }
 
     /// Drops a quirk override of `member`, so a value changed through the API is served
@@ -146,4 +156,22 @@ pub struct Dataset {
     /// Order IDs: an order has no resource of its own in the API; it is seen only as a
     /// service's `orderid` and in the order result.
     pub orders: Vec<u64>,
+}
+
+impl Dataset {
+    /// Without quirks every record answers in the spec's own types: the seed's `_wire`
+    /// overrides are dropped. With them, an unset due date is also served as live servers
+    /// send it, `"0000-00-00"`.
+    pub fn set_quirks(&mut self, quirks: bool) {
+        if !quirks {
+            self.clients.iter_mut().for_each(|c| c.wire = None);
+            self.products.iter_mut().for_each(|p| p.wire = None);
+            self.services.iter_mut().for_each(|s| s.wire = None);
+            self.invoices.iter_mut().for_each(|i| i.wire = None);
+            return;
+        }
+        for s in self.services.iter_mut().filter(|s| s.nextduedate.is_none()) {
+            s.quirk_unset_due_date();
+        }
+    }
 }

@@ -210,14 +210,15 @@ async fn ip_list(
     };
     let list_type = IpListType::parse(&typel);
     let format = IpListFormat::parse(&formatl);
-    let plan = {
+    let (plan, quirks) = {
         let store = shared.store();
-        store
+        let plan = store
             .known_service(parse_id(&service_id))
             .ok()
-            .and_then(|s| iplist::plan(s, &list_type))
+            .and_then(|s| iplist::plan(s, &list_type));
+        (plan, store.quirks)
     };
-    match plan.and_then(|plan| iplist::render(&plan, &format)) {
+    match plan.and_then(|plan| iplist::render(&plan, &format, quirks)) {
         Some(body) => with_type(StatusCode::OK, body, iplist::content_type(&format)),
         None => Failure::Generic.into_response(),
     }

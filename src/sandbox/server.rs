@@ -102,7 +102,9 @@ impl Sandbox {
         if let Some(n) = config.scale {
             scale::replace_services(&mut data, n, today);
         }
-        let store = Store::new(data).map_err(invalid)?;
+        data.set_quirks(config.quirks);
+        let mut store = Store::new(data).map_err(invalid)?;
+        store.quirks = config.quirks;
 
         // The address is named: "Address already in use" alone does not say which.
         let listener = TcpListener::bind(config.listen).await.map_err(|e| {

@@ -57,6 +57,8 @@ pub struct Store {
     bound: HashMap<Ipv4Addr, u64>,
     /// For generated usernames and passwords; seeded, so a run is repeatable.
     rng: fastrand::Rng,
+    /// Live servers' quirks on (`--quirks`): new records get them too.
+    pub quirks: bool,
 }
 
 impl Store {
@@ -98,6 +100,7 @@ impl Store {
             orders,
             bound,
             rng: fastrand::Rng::with_seed(0x5eed),
+            quirks: false,
         })
     }
 
@@ -257,6 +260,11 @@ impl Store {
             last_list_update: None,
             wire: None,
         });
+        if self.quirks && nextduedate.is_none() {
+            if let Some(s) = self.services.last_mut() {
+                s.quirk_unset_due_date();
+            }
+        }
         if let Some(ip) = setip {
             self.bound.insert(ip, service_id);
         }

@@ -7,8 +7,8 @@
 //! express, and because a list of 100,000 services should not clone 100,000 strings:
 //! - fpr-only members (`bindedip`, `ip_count`, `update_time`, `geo`) are left out for ppr;
 //! - an fpr service without a bound IP has `"bindedip": ""`;
-//! - a `nextduedate` that is not set is `"0000-00-00"` (a Free service), as live servers
-//!   send it;
+//! - a `nextduedate` that is not set (a Free service) is left out (with quirks the record
+//!   carries a `"0000-00-00"` override, as live servers send it);
 //! - an invoice's `date_paid` / `date_refunded` that is not set is left out;
 //! - the single product (2.3) has no `productName`, as in the spec.
 //!
@@ -24,20 +24,8 @@ use crate::api::model::{
 };
 use chrono::{NaiveDate, NaiveDateTime};
 use serde::{Serialize, Serializer};
+
 use serde_json::Value;
-
-/// A date that may be unset: unset is written `"0000-00-00"`.
-#[derive(Clone, Copy, Debug)]
-pub struct DueDate(pub Option<NaiveDate>);
-
-impl Serialize for DueDate {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.0 {
-            Some(d) => s.collect_str(&d.format("%Y-%m-%d")),
-            None => s.serialize_str("0000-00-00"),
-        }
-    }
-}
 
 fn datetime<S: Serializer>(v: &Option<NaiveDateTime>, s: S) -> Result<S::Ok, S::Error> {
     match v {
@@ -213,7 +201,8 @@ pub struct ServiceOut<'a> {
     orderid: u64,
     product_name: &'a str,
     regdate: NaiveDate,
-    nextduedate: DueDate,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nextduedate: Option<NaiveDate>,
     status: &'a ServiceStatus,
     billingcycle: &'a BillingCycle,
     username: &'a str,
@@ -234,7 +223,7 @@ pub fn service(s: &ServiceRec) -> Wire<ServiceOut<'_>> {
             orderid: s.order_id,
             product_name: &s.product_name,
             regdate: s.regdate,
-            nextduedate: DueDate(s.nextduedate),
+            nextduedate: s.nextduedate,
             status: &s.status,
             billingcycle: &s.billingcycle,
             username: &s.username,
@@ -254,7 +243,8 @@ pub fn service(s: &ServiceRec) -> Wire<ServiceOut<'_>> {
 pub struct ServiceSummaryOut<'a> {
     service_id: u64,
     product_name: &'a str,
-    nextduedate: DueDate,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nextduedate: Option<NaiveDate>,
     orderid: u64,
     status: &'a ServiceStatus,
 }
@@ -264,7 +254,7 @@ pub fn service_summary(s: &ServiceRec) -> Wire<ServiceSummaryOut<'_>> {
         ServiceSummaryOut {
             service_id: s.id,
             product_name: &s.product_name,
-            nextduedate: DueDate(s.nextduedate),
+            nextduedate: s.nextduedate,
             orderid: s.order_id,
             status: &s.status,
         },

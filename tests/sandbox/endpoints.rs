@@ -55,7 +55,8 @@ const INVOICE_KEYS: &[&str] = &[
 
 #[tokio::test]
 async fn lists_of_clients_products_services_invoices() {
-    let sb = start().await;
+    // With live servers' quirks, which this test also checks (`sandbox --quirks`).
+    let sb = start_with(|c| c.quirks = true).await;
     let api = Api::new(&sb);
 
     let r = api.get("/api/clients").await;
@@ -149,7 +150,8 @@ async fn lists_of_clients_products_services_invoices() {
 
 #[tokio::test]
 async fn single_product_and_service_shapes() {
-    let sb = start().await;
+    // With live servers' quirks, which this test also checks (`sandbox --quirks`).
+    let sb = start_with(|c| c.quirks = true).await;
     let api = Api::new(&sb);
 
     let r = api.get("/api/product/11").await;

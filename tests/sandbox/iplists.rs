@@ -67,7 +67,8 @@ async fn every_type_and_format_parses() {
 
 #[tokio::test]
 async fn the_layouts_as_served() {
-    let sb = start().await;
+    // With live servers' quirks, which this test also checks (`sandbox --quirks`).
+    let sb = start_with(|c| c.quirks = true).await;
     let api = Api::new(&sb);
     let txt = api.get("/api/iplist/http-auth/txt/1003").await.body;
     assert_eq!(

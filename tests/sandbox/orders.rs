@@ -83,7 +83,8 @@ async fn an_order_deducts_credit_and_creates_service_order_invoice() {
 
 #[tokio::test]
 async fn a_ppr_order_and_a_free_order() {
-    let sb = start().await;
+    // With live servers' quirks, which this test also checks (`sandbox --quirks`).
+    let sb = start_with(|c| c.quirks = true).await;
     let api = Api::new(&sb);
     let order = api
         .post("/api/product/21", r#"{"clientid": "103"}"#)
