@@ -4,7 +4,7 @@
 
 use super::iplist::IpList;
 use super::model::*;
-use super::{ApiError, Request, Response, Unprocessable, error, lenient};
+use super::{ApiError, Request, Response, Unprocessable, error, lenient, limits};
 use reqwest::StatusCode;
 use serde::de::DeserializeOwned;
 
@@ -63,13 +63,15 @@ pub(super) fn decode<T: DeserializeOwned>(request: &Request, bytes: &[u8]) -> Re
     serde_json::from_slice(bytes).map_err(|e| decode_error(request, bytes, e))
 }
 
-/// A list, leniently (see [`lenient::vec`]), and nothing after it.
+/// A list, leniently (see [`lenient::vec`]), at most [`limits::list_cap`] entries of it
+/// kept, and nothing after it.
 pub(super) fn decode_list<T: DeserializeOwned>(
     request: &Request,
     bytes: &[u8],
 ) -> Result<Vec<T>, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    lenient::vec(&mut de)
+    let cap = limits::list_cap(request).unwrap_or(usize::MAX);
+    lenient::vec_capped(&mut de, cap)
         .and_then(|v| de.end().map(|_| v))
         .map_err(|e| decode_error(request, bytes, e))
 }
@@ -204,8 +206,37 @@ pub fn parse_retry_after(value: &str, now: chrono::DateTime<chrono::Utc>) -> Opt
 
 #[cfg(test)]
 mod tests {
-    use super::parse_retry_after;
+    use super::*;
     use chrono::TimeZone;
+
+    /// 60 MB of `[{},{},…]` used to become 15 million entries (3.3 GB); a list keeps at
+    /// most its cap, and the rest is read past without being built.
+    #[test]
+    fn a_list_keeps_at_most_its_cap() {
+        let mut body = b"[".to_vec();
+        for i in 0..200_000 {
+            body.extend_from_slice(if i == 0 { b"{}" } else { b",{}" });
+        }
+        body.push(b']');
+        let cap = limits::list_cap(&Request::Stats(1)).unwrap();
+        match decode_body(&Request::Stats(1), &body) {
+            Ok(Response::Stats(v)) => assert_eq!(v.len(), cap),
+            other => panic!("{other:?}"),
+        }
+        match decode_body(&Request::Services, &body) {
+            Err(ApiError::Decode { .. }) => {}
+            other => panic!("services need an ID: {other:?}"),
+        }
+        // Whatever follows the cap must still be valid JSON.
+        let mut broken = body.clone();
+        broken.insert(body.len() - 1, b'x');
+        assert!(decode_body(&Request::Stats(1), &broken).is_err());
+        let invoices = format!("[{}]", vec![r#"{"id":1}"#; 150_000].join(","));
+        match decode_body(&Request::Invoices, invoices.as_bytes()) {
+            Ok(Response::Invoices(v)) => assert_eq!(v.len(), 100_000),
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn retry_after_takes_seconds_or_an_http_date() {

@@ -251,10 +251,21 @@ where
     D: Deserializer<'de>,
     T: serde::Deserialize<'de>,
 {
-    d.deserialize_any(VecVisitor(std::marker::PhantomData))
+    vec_capped(d, usize::MAX)
 }
 
-struct VecVisitor<T>(std::marker::PhantomData<T>);
+/// Like [`vec`], keeping at most `cap` entries: the ones after are read past without being
+/// built (`IgnoredAny`), so a list of millions costs only what is kept
+/// (see [`super::limits`]).
+pub fn vec_capped<'de, D, T>(d: D, cap: usize) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    d.deserialize_any(VecVisitor(cap, std::marker::PhantomData))
+}
+
+struct VecVisitor<T>(usize, std::marker::PhantomData<T>);
 
 impl<'de, T: serde::Deserialize<'de>> Visitor<'de> for VecVisitor<T> {
     type Value = Vec<T>;
@@ -263,17 +274,30 @@ impl<'de, T: serde::Deserialize<'de>> Visitor<'de> for VecVisitor<T> {
         f.write_str("a list")
     }
     fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(item) = seq.next_element()? {
-            out.push(item);
+        let cap = self.0;
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096).min(cap));
+        while out.len() < cap {
+            match seq.next_element()? {
+                Some(item) => out.push(item),
+                None => return Ok(out),
+            }
         }
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
         Ok(out)
     }
     fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Vec<T>, A::Error> {
+        let cap = self.0;
         let mut out = Vec::new();
-        while let Some((_, item)) = map.next_entry::<de::IgnoredAny, T>()? {
-            out.push(item);
+        while out.len() < cap {
+            match map.next_entry::<de::IgnoredAny, T>()? {
+                Some((_, item)) => out.push(item),
+                None => return Ok(out),
+            }
         }
+        while map
+            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+            .is_some()
+        {}
         Ok(out)
     }
     fn visit_unit<E: de::Error>(self) -> Result<Vec<T>, E> {

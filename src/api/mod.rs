@@ -15,9 +15,10 @@
 //! - A timeout is not retried: the user has already waited the whole request timeout, and
 //!   a server that did not answer in that time is unlikely to answer the next attempt, so
 //!   against a server that never answers the error shows after one timeout, not three.
-//! - Answers are read up to [`MAX_BODY`] (64 MiB, three times a list of 100,000 invoices);
-//!   a longer one is a decode error, so a broken server cannot make the dashboard run out
-//!   of memory. An error page that long is cut there.
+//! - Answers are read up to a limit per endpoint (at most [`MAX_BODY`], 64 MiB, three
+//!   times a list of 100,000 invoices); a longer one is a decode error, so a broken server
+//!   cannot make the dashboard run out of memory. Error answers are read up to 8 KiB and
+//!   lists keep a bounded number of entries: see [`limits`] for every figure.
 //! - A 200 to a PUT that confirms none of the requested operations is a decode error (the
 //!   outcome is unknown; the caller re-reads the service) rather than a silent success.
 //! - A 429 whose message names `Next update possible: YYYY-MM-DD HH:MM:SS` becomes
@@ -35,6 +36,7 @@ pub mod error;
 pub mod iplist;
 pub mod ipv4;
 pub mod lenient;
+pub mod limits;
 pub mod model;
 pub mod request;
 

@@ -84,6 +84,22 @@ pub enum Response {
     IpList(IpList),
 }
 
+impl Response {
+    /// How many entries a list answer holds; `None` for an answer that is not a list.
+    pub fn list_len(&self) -> Option<usize> {
+        Some(match self {
+            Response::Clients(v) => v.len(),
+            Response::Stats(v) => v.len(),
+            Response::Rate(v) => v.len(),
+            Response::Products(v) => v.len(),
+            Response::NetworkErrors(v) | Response::NetworkInactive(v) => v.len(),
+            Response::Invoices(v) | Response::Invoice(v) => v.len(),
+            Response::Services(v) => v.len(),
+            _ => return None,
+        })
+    }
+}
+
 impl Request {
     /// The most a `Request` may take, in bytes. Tens of thousands are queued, deduplicated
     /// and tracked in flight at once (four per service on a 10,000-service account), so

@@ -1,9 +1,9 @@
 //! Sending one request: the attempts, the backoff between GET attempts, reading the body
-//! within [`super::MAX_BODY`], mapping failures to [`ApiError`], and the redirect policy.
+//! within the limits of [`super::limits`], mapping failures to [`ApiError`], and the redirect policy.
 //! The rules are in the module docs of [`super`].
 
 use super::decode::{endpoint_name, parse_retry_after, status_error};
-use super::{ApiClient, ApiError, MAX_BODY, RETRY_AFTER_CAP, Request, error};
+use super::{ApiClient, ApiError, RETRY_AFTER_CAP, Request, error, limits};
 use reqwest::header::RETRY_AFTER;
 use reqwest::{Method, Url};
 use std::time::{Duration, Instant};
@@ -96,35 +96,42 @@ impl ApiClient {
                     .map(|to| display_url(&to))
                     .unwrap_or_else(|_| error::excerpt(to, 120))
             });
-        // Read at most MAX_BODY: an endless or enormous answer is an error, not a process
-        // that runs out of memory.
-        let announced_too_large = response
-            .content_length()
-            .is_some_and(|n| n > MAX_BODY as u64);
+        // Read at most the endpoint's limit (an endless or enormous answer is an error, not
+        // a process that runs out of memory), and of an error answer only its first
+        // kilobytes: the message needs no more, and the rest is dropped unread.
+        let limit = if status.is_success() {
+            limits::max_body(request)
+        } else {
+            limits::ERROR_BODY_CAP
+        };
+        let announced = response.content_length();
+        if status.is_success() && announced.is_some_and(|n| n > limit as u64) {
+            return Err(too_large(request, limit));
+        }
         // Sized once when the length is announced, so a large list is not copied while
         // the buffer doubles.
-        let mut body = bytes::BytesMut::with_capacity(
-            response
-                .content_length()
-                .map_or(0, |n| n.min(MAX_BODY as u64) as usize),
-        );
-        let mut too_large = announced_too_large && status.is_success();
-        while !too_large {
+        let mut body =
+            bytes::BytesMut::with_capacity(announced.map_or(0, |n| n.min(limit as u64) as usize));
+        loop {
             match response.chunk().await {
-                Ok(Some(chunk)) if body.len() + chunk.len() > MAX_BODY => too_large = true,
+                Ok(Some(chunk)) if body.len() + chunk.len() > limit => {
+                    if status.is_success() {
+                        return Err(too_large(request, limit));
+                    }
+                    let room = limit - body.len();
+                    body.extend_from_slice(&chunk[..room]);
+                    break;
+                }
                 Ok(Some(chunk)) => body.extend_from_slice(&chunk),
                 Ok(None) => break,
                 Err(e) => return Err(self.transport_error(e, url)),
             }
         }
+        // Dropping the response here closes a connection whose answer was not read to
+        // its end.
+        drop(response);
         let bytes = body.freeze();
         if status.is_success() {
-            if too_large {
-                return Err(ApiError::Decode {
-                    endpoint: endpoint_name(request),
-                    detail: format!("the answer is larger than {} MiB", MAX_BODY >> 20),
-                });
-            }
             return Ok(bytes);
         }
         Err(
@@ -167,6 +174,13 @@ impl ApiClient {
                 cause: root_cause(&e),
             }
         }
+    }
+}
+
+fn too_large(request: &Request, limit: usize) -> ApiError {
+    ApiError::Decode {
+        endpoint: endpoint_name(request),
+        detail: format!("the answer is larger than {}", limits::size(limit)),
     }
 }
 

@@ -4,7 +4,7 @@
 use super::remote::Remote;
 use super::tabs::Tab;
 use super::{App, Command, IN_FLIGHT_TIMEOUT, RefreshGroup, status};
-use crate::api::{ApiError, ProductType, Request, Response};
+use crate::api::{ApiError, ProductType, Request, Response, limits};
 
 impl App {
     /// Sends `request` unless it is already in flight, and marks what it loads as loading.
@@ -189,6 +189,12 @@ impl App {
         }
         let now = self.now();
         let error = result.as_ref().err().cloned();
+        // A list that reached the client's cap was (or may have been) cut: say so.
+        let cut = result
+            .as_ref()
+            .ok()
+            .and_then(Response::list_len)
+            .filter(|kept| limits::is_cut(&request, *kept));
         let reported = match (&request, result) {
             (Request::Services, result) => {
                 let ok = result.is_ok();
@@ -306,7 +312,12 @@ impl App {
             self.note_alert_data(&request);
         }
         match error {
-            None => self.status.clear(&request),
+            None => match cut {
+                Some(kept) if reported => self
+                    .status
+                    .report(&request, status::cut_line(&request, kept)),
+                _ => self.status.clear(&request),
+            },
             Some(e) if reported => {
                 let line = status::error_line(&request, &e, &self.settings.profile);
                 self.status.report(&request, line);

@@ -60,6 +60,16 @@ pub fn error_line(request: &Request, error: &ApiError, profile: &str) -> String 
     crate::ui::text::sanitize(&line).into_owned()
 }
 
+/// The status line for a list cut at the client's cap ([`crate::api::limits`]): the
+/// entries after the first `kept` are not shown.
+pub fn cut_line(request: &Request, kept: usize) -> String {
+    format!(
+        "{}: list cut: only the first {} entries are kept (proxydash's limit)",
+        what(request),
+        crate::ui::text::count(kept as u64)
+    )
+}
+
 /// A line that is not a failed request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice {

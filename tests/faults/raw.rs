@@ -335,7 +335,33 @@ async fn an_endless_answer_is_cut_at_the_limit() {
     let c = client(&raw.url(), Duration::from_secs(20));
     let e = c.credit().await.unwrap_err();
     assert!(matches!(e, ApiError::Decode { .. }), "{e:?}");
-    assert!(e.to_string().contains("larger than 64 MiB"), "{e}");
+    // Credit is one small object: its limit is 1 MiB (`api::limits`).
+    assert!(e.to_string().contains("larger than 1 MiB"), "{e}");
     assert!(e.outcome_unknown());
+    assert_eq!(raw.count(), 1);
+}
+
+/// An error answer is read only as far as its message needs (`api::limits::ERROR_BODY_CAP`):
+/// a 400 announcing 60 MB, of which 64 KiB come and then nothing, is reported at once
+/// with the start of its text, not after waiting for (and holding) the rest.
+#[tokio::test]
+async fn an_error_answer_is_read_only_to_its_first_kilobytes() {
+    let mut first = b"Invalid request: ".to_vec();
+    first.resize(64 << 10, b'x');
+    let raw = Raw::start(vec![
+        head("400 Bad Request", "Content-Type: text/plain\r\n", 60 << 20),
+        Step::Write(first),
+        Step::Sleep(Duration::from_secs(5)),
+    ])
+    .await;
+    let c = client(&raw.url(), Duration::from_secs(3));
+    let started = Instant::now();
+    let e = c.services().await.unwrap_err();
+    assert!(
+        matches!(e, ApiError::Http { status: 400, .. }),
+        "not waited for the rest: {e:?}"
+    );
+    assert!(e.to_string().contains("Invalid request: xxx"), "{e}");
+    assert!(started.elapsed() < Duration::from_secs(2));
     assert_eq!(raw.count(), 1);
 }

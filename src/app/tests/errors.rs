@@ -121,3 +121,21 @@ fn a_lost_answer_is_asked_again_after_the_in_flight_timeout() {
     h.advance(crate::app::IN_FLIGHT_TIMEOUT.as_secs() as i64 + 1);
     assert_eq!(fetches(&h.key('R')).len(), 4);
 }
+
+/// A list the client cut at its cap (`api::limits`) is shown, and the status line says it
+/// was cut; a later whole list clears the line.
+#[test]
+fn a_list_cut_at_the_cap_says_so() {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    let cap = crate::api::limits::list_cap(&Request::Invoices).unwrap();
+    let invoices: Vec<_> = (0..cap as u64).map(td::invoice).collect();
+    let _ = h.ok(Request::Invoices, Response::Invoices(invoices));
+    let (line, _) = h.app.status().current().expect("a status line");
+    assert_eq!(
+        line,
+        "Invoices: list cut: only the first 100,000 entries are kept (proxydash's limit)"
+    );
+    let _ = h.ok(Request::Invoices, Response::Invoices(Vec::new()));
+    assert!(h.app.status().is_empty());
+}
