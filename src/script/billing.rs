@@ -25,6 +25,7 @@ pub async fn invoices(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
         .invoices()
         .await
         .map_err(Failure::api("List invoices"))?;
+    super::output::warn_if_cut(&crate::api::Request::Invoices, invoices.len());
     if o.json {
         return Ok(json(&invoices));
     }

@@ -232,3 +232,14 @@ mod tests {
         assert_eq!(as_served(raw, true), "1.2.3.4:80\n5.6.7.8:80\n");
     }
 }
+
+/// On standard error (the output stays what was kept): the list of `request` reached the
+/// client's cap ([`crate::api::limits`]), so entries after the first `kept` are missing.
+pub fn warn_if_cut(request: &crate::api::Request, kept: usize) {
+    if crate::api::limits::is_cut(request, kept) {
+        eprintln!(
+            "proxydash: {}",
+            crate::app::status::cut_line(request, kept)
+        );
+    }
+}

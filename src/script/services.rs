@@ -15,6 +15,7 @@ pub async fn services(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
         .services()
         .await
         .map_err(Failure::api("List services"))?;
+    super::output::warn_if_cut(&crate::api::Request::Services, services.len());
     if o.json {
         return Ok(json(&services));
     }
