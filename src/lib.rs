@@ -23,5 +23,6 @@ pub mod sandbox;
 pub mod script;
 pub mod secret;
 pub mod term;
+pub mod text;
 pub mod throttle;
 pub mod ui;

@@ -12,6 +12,13 @@
 //! What is logged is chosen so that no secret can appear: each request as method, path,
 //! status and duration (never headers or bodies, which carry the token and passwords), and
 //! errors through their `Display`, which holds no credentials.
+//!
+//! Errors carry the server's own words, which a hostile server can fill with escape
+//! sequences (`ESC]0;…BEL ESC[2J`) that would run when the log is `cat`ed, or with bidi
+//! overrides. Every line is written through [`crate::text::sanitize`] (by the writer, so
+//! no event can forget it); line breaks between events stay.
+
+use std::io::Write;
 
 use crate::log_file::LogFile;
 use std::path::{Path, PathBuf};
@@ -60,7 +67,7 @@ fn start(path: &Path, filter: &str) -> Result<(), String> {
     let filter = EnvFilter::try_new(filter).map_err(|e| format!("log filter {filter:?}: {e}"))?;
     tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(file)
+        .with_writer(Sanitizing(file))
         .with_timer(TimeAndPid)
         .with_ansi(false)
         .log_internal_errors(false)
@@ -80,5 +87,58 @@ impl FormatTime for TimeAndPid {
             chrono::Utc::now().format("%Y-%m-%dT%H:%M:%S%.3fZ"),
             std::process::id()
         )
+    }
+}
+
+/// A writer whose every line is sanitized before it reaches the inner one.
+struct Sanitizing<M>(M);
+
+impl<'a, M: tracing_subscriber::fmt::MakeWriter<'a>> tracing_subscriber::fmt::MakeWriter<'a>
+    for Sanitizing<M>
+{
+    type Writer = SanitizingWriter<M::Writer>;
+
+    fn make_writer(&'a self) -> Self::Writer {
+        SanitizingWriter(self.0.make_writer())
+    }
+}
+
+struct SanitizingWriter<W>(W);
+
+impl<W: Write> Write for SanitizingWriter<W> {
+    /// `tracing`'s formatter hands over each event whole, so an escape sequence is never
+    /// split between two calls.
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write_all(clean_lines(buf).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Each line of `buf` sanitized; the line breaks themselves kept.
+fn clean_lines(buf: &[u8]) -> String {
+    let text = String::from_utf8_lossy(buf);
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&crate::text::sanitize(line));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn lines_are_sanitized_and_line_breaks_kept() {
+        let line = b"WARN request failed error=\x1b]0;pwned\x07\x1b[2JToo Many \xe2\x80\xae\n";
+        assert_eq!(
+            super::clean_lines(line),
+            "WARN request failed error=Too Many \n"
+        );
     }
 }

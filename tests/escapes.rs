@@ -30,6 +30,11 @@ const PAYLOADS: &[(&str, &str)] = &[
     ("\u{8}", ""),
     ("\u{7f}", ""),
     ("\u{1b}[?1049l", "[?1049l"),
+    // Bidi overrides and isolates, zero-width characters, a BOM, a variation selector.
+    ("\u{202e}", ""),
+    ("\u{200b}\u{200d}", ""),
+    ("\u{2066}\u{202c}", ""),
+    ("\u{feff}\u{fe0f}", ""),
 ];
 
 fn hostile(original: &str, i: usize) -> String {

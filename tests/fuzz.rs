@@ -3,7 +3,7 @@
 //! lists, the network addresses, the PUT answer check, the IP lists in every type and
 //! format), [`proxydash::api::status_error`] for any status and body,
 //! [`proxydash::api::error::excerpt`], the date parsers and the screen's
-//! [`proxydash::ui::text::sanitize`] — fed arbitrary bytes, JSON-like noise, and valid
+//! [`proxydash::text::sanitize`] — fed arbitrary bytes, JSON-like noise, and valid
 //! bodies (served by the sandbox) with bytes flipped, inserted and deleted or values
 //! swapped for others of another kind. Nothing may panic; every failure must be a typed
 //! error whose status line is one clean line.
@@ -16,9 +16,10 @@ use proptest::test_runner::{Config, TestRunner};
 use proxydash::api::error::excerpt;
 use proxydash::api::*;
 use proxydash::app::status::error_line;
-use proxydash::ui::text::sanitize;
+use proxydash::text::sanitize;
 use reqwest::StatusCode;
 use std::sync::OnceLock;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 fn config() -> Config {
     let cases = std::env::var("PROPTEST_CASES")
@@ -609,11 +610,84 @@ fn excerpt_is_one_clean_bounded_line() {
     );
 }
 
+/// Characters that sequence with their neighbours or hide: bidi controls, zero-width
+/// characters, joiners and selectors, emoji and their modifiers, Arabic lam and alef and a
+/// combining mark, regional indicators, tags; written out here, not taken from the code.
+const TRICKY: &[char] = &[
+    '\u{61c}',
+    '\u{200b}',
+    '\u{200c}',
+    '\u{200d}',
+    '\u{200e}',
+    '\u{200f}',
+    '\u{202a}',
+    '\u{202b}',
+    '\u{202c}',
+    '\u{202d}',
+    '\u{202e}',
+    '\u{2066}',
+    '\u{2067}',
+    '\u{2068}',
+    '\u{2069}',
+    '\u{feff}',
+    '\u{fe0e}',
+    '\u{fe0f}',
+    '\u{e0100}',
+    '\u{e0067}',
+    '\u{1f468}',
+    '\u{1f469}',
+    '\u{1f467}',
+    '\u{2764}',
+    '\u{1f3fd}',
+    '\u{1f44d}',
+    '\u{1f1e9}',
+    '\u{1f1ea}',
+    '\u{644}',
+    '\u{627}',
+    '\u{64e}',
+    '\u{301}',
+    '\u{20e3}',
+    '1',
+    'a',
+    ' ',
+    '\u{1b}',
+    '[',
+    '\u{d}',
+    '\u{a}',
+    '\u{ad}',
+    '\u{115f}',
+    '\u{2028}',
+    '\u{4e2d}',
+];
+
+fn invisible(c: char) -> bool {
+    matches!(c, '\u{61c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{2069}' | '\u{feff}' | '\u{fe00}'..='\u{fe0f}'
+        | '\u{e0000}'..='\u{e007f}' | '\u{e0100}'..='\u{e01ef}')
+}
+
 #[test]
 fn sanitize_leaves_no_control_characters() {
-    property("sanitize_leaves_no_control_characters", text(), |text| {
+    let tricky = prop::collection::vec(prop::sample::select(TRICKY), 0..40)
+        .prop_map(|chars| chars.into_iter().collect::<String>());
+    let mixed = (
+        any::<String>(),
+        prop::collection::vec(prop::sample::select(TRICKY), 0..12),
+    )
+        .prop_map(|(s, extra)| {
+            s.chars()
+                .zip(extra.into_iter().cycle())
+                .flat_map(|(a, b)| [a, b])
+                .collect()
+        });
+    let input = prop_oneof![text(), tricky, mixed];
+    property("sanitize_leaves_no_control_characters", input, |text| {
         let once = sanitize(&text).into_owned();
         prop_assert!(!once.chars().any(char::is_control), "{:?}", once);
+        prop_assert!(!once.chars().any(invisible), "{:?} → {:?}", text, once);
+        // Measured as a terminal advances: the sum of the characters' widths.
+        let sum: usize = once.chars().map(|c| c.width().unwrap_or(0)).sum();
+        prop_assert_eq!(once.width(), sum, "{:?} → {:?}", text, once);
         prop_assert_eq!(sanitize(&once).into_owned(), once.clone());
         Ok(())
     });

@@ -210,7 +210,9 @@ pub(super) fn log_exchange(
             "request"
         ),
         Err(e) => {
-            tracing::warn!(method, path, status = e.status().unwrap_or(0), ms, attempt, error = %e, "request failed")
+            // The error carries the server's words: sanitized, like everything the log says.
+            let error = crate::text::sanitize(&e.to_string()).into_owned();
+            tracing::warn!(method, path, status = e.status().unwrap_or(0), ms, attempt, error = %error, "request failed")
         }
     }
 }

@@ -402,7 +402,7 @@ impl App {
         let product_of = |id: u64| {
             services
                 .get(id)
-                .map(|s| crate::ui::text::sanitize(&s.product_name).into_owned())
+                .map(|s| crate::text::sanitize(&s.product_name).into_owned())
                 .unwrap_or_default()
         };
         self.network.rebuild(&ids, product_of);
@@ -417,7 +417,7 @@ impl App {
             .map(|s| {
                 (
                     s.service_id,
-                    crate::ui::text::sanitize(&s.product_name).into_owned(),
+                    crate::text::sanitize(&s.product_name).into_owned(),
                 )
             })
             .collect();

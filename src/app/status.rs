@@ -57,7 +57,7 @@ pub fn error_line(request: &Request, error: &ApiError, profile: &str) -> String 
         other => other.to_string(),
     };
     let line = format!("{}: {why}", what(request));
-    crate::ui::text::sanitize(&line).into_owned()
+    crate::text::sanitize(&line).into_owned()
 }
 
 /// The status line for a list cut at the client's cap ([`crate::api::limits`]): the
@@ -66,7 +66,7 @@ pub fn cut_line(request: &Request, kept: usize) -> String {
     format!(
         "{}: list cut: only the first {} entries are kept (proxydash's limit)",
         what(request),
-        crate::ui::text::count(kept as u64)
+        crate::text::count(kept as u64)
     )
 }
 
@@ -133,7 +133,7 @@ impl StatusLine {
 
     /// Shows a notice (replacing the previous one), sanitized like every server text.
     pub fn notify(&mut self, kind: NoticeKind, text: impl AsRef<str>) {
-        let text = crate::ui::text::sanitize(text.as_ref()).into_owned();
+        let text = crate::text::sanitize(text.as_ref()).into_owned();
         self.log.push(self.now, kind.level(), &text);
         self.notice = Some(Notice { text, kind });
         self.notice_on_top = true;
@@ -141,14 +141,14 @@ impl StatusLine {
 
     /// Shows a notice that stays until Esc, above failures and later notices (and logs it).
     pub fn pin(&mut self, kind: NoticeKind, text: impl AsRef<str>) {
-        let text = crate::ui::text::sanitize(text.as_ref()).into_owned();
+        let text = crate::text::sanitize(text.as_ref()).into_owned();
         self.log.push(self.now, kind.level(), &text);
         self.pinned = Some(Notice { text, kind });
     }
 
     /// Records a line in the log only (what a form on screen already shows).
     pub fn log(&mut self, level: Level, text: impl AsRef<str>) {
-        let text = crate::ui::text::sanitize(text.as_ref()).into_owned();
+        let text = crate::text::sanitize(text.as_ref()).into_owned();
         self.log.push(self.now, level, &text);
     }
 

@@ -188,7 +188,7 @@ impl TableView {
     pub fn push_filter(&mut self, text: &str) {
         // Whole escape sequences go, not just their ESC: a pasted `ESC[2J` must not leave
         // `[2J` in the filter.
-        let text: String = crate::ui::text::sanitize(text)
+        let text: String = crate::text::sanitize(text)
             .chars()
             .filter(|c| !c.is_control())
             .collect();

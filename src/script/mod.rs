@@ -39,7 +39,7 @@
 //!   `--show-password`; in `--json` the `password` member is `null` unless
 //!   `--show-password`. It is the user's own secret, but a table ends up in screenshots
 //!   and logs; asking for it is one flag.
-//! - A missing date (or value) is `—`, as in the dashboard ([`crate::ui::text::MISSING`]).
+//! - A missing date (or value) is `—`, as in the dashboard ([`crate::text::MISSING`]).
 //! - Server text is sanitised in tables and error lines (control characters and escape
 //!   sequences removed). `iplist` prints the list byte for byte into a pipe or file; on a
 //!   terminal its lines are sanitised too.

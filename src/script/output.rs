@@ -3,15 +3,15 @@
 //! Every cell goes through [`sanitize`], so text from the server (a product name, an
 //! e-mail) cannot move the cursor or recolour the terminal. Widths are measured in
 //! terminal columns (`unicode-width`), so names with wide characters stay aligned. Values
-//! are formatted as the dashboard formats them ([`crate::ui::text`]): money `$12.50`, dates
+//! are formatted as the dashboard formats them ([`crate::text`]): money `$12.50`, dates
 //! `YYYY-MM-DD`, a missing value `—`.
 
-use crate::ui::text;
+use crate::text;
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 use unicode_width::UnicodeWidthStr;
 
-pub use crate::ui::text::{MISSING, sanitize};
+pub use crate::text::{MISSING, sanitize};
 
 /// Where a column's cells sit: text to the left, numbers and money to the right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,9 +237,6 @@ mod tests {
 /// client's cap ([`crate::api::limits`]), so entries after the first `kept` are missing.
 pub fn warn_if_cut(request: &crate::api::Request, kept: usize) {
     if crate::api::limits::is_cut(request, kept) {
-        eprintln!(
-            "proxydash: {}",
-            crate::app::status::cut_line(request, kept)
-        );
+        eprintln!("proxydash: {}", crate::app::status::cut_line(request, kept));
     }
 }

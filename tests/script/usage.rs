@@ -157,3 +157,44 @@ async fn hostile_server_text_cannot_reach_the_terminal() {
     assert!(json[0]["email"].as_str().unwrap().contains('\u{1b}'));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Bidi overrides and zero-width characters leave no trace in a table: a product name
+/// written reversed with U+202E shows in its stored order, without the override.
+#[tokio::test]
+async fn bidi_and_zero_width_characters_are_not_printed() {
+    let mut seed: Value = serde_json::from_str(include_str!("../../assets/seed.json")).unwrap();
+    seed["products"][0]["name"] =
+        "\u{202e}exe.txt\u{202c} pay\u{200b}pal \u{1f468}\u{200d}\u{1f469}\u{fe0f}".into();
+    seed["clients"][0]["email"] = "\u{2066}a\u{feff}@example.com\u{2069}\u{200e}".into();
+    let dir = temp_dir("bidi");
+    let path = dir.join("seed.json");
+    std::fs::write(&path, seed.to_string()).unwrap();
+    let sb = Sandbox::start(SandboxConfig {
+        listen: ([127, 0, 0, 1], 0).into(),
+        seed: Some(path),
+        ..SandboxConfig::default()
+    })
+    .await
+    .unwrap();
+    let invisible = |c: char| {
+        matches!(c, '\u{61c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2069}' | '\u{feff}' | '\u{fe00}'..='\u{fe0f}')
+    };
+    for args in [
+        &["products"][..],
+        &["product", "11"],
+        &["clients"],
+        &["services"],
+    ] {
+        let out = run(&sb, args).await.ok().stdout;
+        assert!(!out.chars().any(invisible), "{args:?}: {out:?}");
+    }
+    let products = run(&sb, &["products"]).await.ok().stdout;
+    assert!(
+        row(&products, "11").contains("exe.txt paypal \u{1f468}\u{1f469}"),
+        "{products}"
+    );
+    let clients = run(&sb, &["clients"]).await.ok().stdout;
+    assert!(row(&clients, "101").contains("a@example.com"), "{clients}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

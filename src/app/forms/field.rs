@@ -77,7 +77,7 @@ impl TextField {
             (MASK_CHAR.to_string().repeat(n), self.input.cursor())
         } else {
             (
-                crate::ui::text::sanitize(self.input.value()).into_owned(),
+                crate::text::sanitize(self.input.value()).into_owned(),
                 self.input.visual_cursor(),
             )
         }

@@ -218,13 +218,13 @@ pub fn entries_label(list: &IpList) -> String {
     let n = list.count;
     let mut label = format!(
         "{} {}",
-        crate::ui::text::count(n as u64),
+        crate::text::count(n as u64),
         if n == 1 { "entry" } else { "entries" }
     );
     if list.skipped > 0 {
         label.push_str(&format!(
             " ({} unreadable)",
-            crate::ui::text::count(list.skipped as u64)
+            crate::text::count(list.skipped as u64)
         ));
     }
     label
@@ -272,7 +272,7 @@ impl App {
                         let count = view.list.count;
                         let n = format!(
                             "{} {}",
-                            crate::ui::text::count(count as u64),
+                            crate::text::count(count as u64),
                             if count == 1 { "entry" } else { "entries" }
                         );
                         let (what, text) = if action == Action::Copy {

@@ -26,7 +26,7 @@ use crate::api::{ApiError, Client, OrderRequest, OrderResult, ProductType, Reque
 use crate::app::keymap::Action;
 use crate::app::popup::{Popup, PopupKind};
 use crate::app::{App, Command};
-use crate::ui::text;
+use crate::text;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OrderField {

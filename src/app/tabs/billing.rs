@@ -4,7 +4,7 @@
 use crate::api::{Credit, Invoice};
 use crate::app::remote::Remote;
 use crate::app::table::{TableView, search_key};
-use crate::ui::text;
+use crate::text;
 use std::collections::HashMap;
 
 #[derive(Debug, Default)]

@@ -105,7 +105,7 @@ impl NetworkTab {
                     rows.extend(list.iter().map(|ip| ServerRow {
                         service_id: id,
                         state,
-                        ip: crate::ui::text::sanitize(ip).into_owned(),
+                        ip: crate::text::sanitize(ip).into_owned(),
                     }));
                 }
             }

@@ -73,15 +73,15 @@ impl ProductsTab {
             .iter()
             .map(|p| {
                 let id = p.product_id.to_string();
-                let price = crate::ui::text::money(p.price);
+                let price = crate::text::money(p.price);
                 let group = p.group_id.map(|g| g.to_string()).unwrap_or_default();
                 let created = p.created_at.map(|d| d.to_string()).unwrap_or_default();
                 search_key([
                     id.as_str(),
-                    &crate::ui::text::sanitize(&p.product_name),
+                    &crate::text::sanitize(&p.product_name),
                     &price,
                     &group,
-                    &crate::ui::text::sanitize(&p.group_name),
+                    &crate::text::sanitize(&p.group_name),
                     &created,
                 ])
             })

@@ -63,7 +63,7 @@ impl ServicesTab {
                 let order = s.orderid.map(|o| o.to_string()).unwrap_or_default();
                 search_key([
                     id.as_str(),
-                    &crate::ui::text::sanitize(&s.product_name),
+                    &crate::text::sanitize(&s.product_name),
                     s.status.as_str(),
                     &due,
                     &order,

@@ -1,0 +1,96 @@
+//! Values as text: money as `$1,234.50`, counts with thousands separators, dates
+//! `YYYY-MM-DD`, `—` for a missing value.
+
+use super::sanitize;
+use chrono::NaiveDate;
+use std::borrow::Cow;
+
+/// What a missing value shows.
+pub const MISSING: &str = "—";
+
+/// `s` cut to at most `width` characters, ending in `…` when cut.
+pub fn truncate(s: &str, width: usize) -> Cow<'_, str> {
+    if s.chars().count() <= width {
+        return Cow::Borrowed(s);
+    }
+    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    Cow::Owned(out)
+}
+
+/// `1234567` → `1,234,567`.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A measured amount (requests or MB): whole numbers with separators, else one decimal.
+pub fn number(x: f64) -> String {
+    if !x.is_finite() {
+        return MISSING.to_owned();
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    let a = x.abs();
+    if (a - a.round()).abs() < 1e-9 {
+        format!("{sign}{}", count(a.round() as u64))
+    } else {
+        let tenths = (a * 10.0).round() as u64;
+        format!("{sign}{}.{}", count(tenths / 10), tenths % 10)
+    }
+}
+
+/// USD: `$12.50`, `$1,234.00`, `-$3.10`.
+pub fn money(x: f64) -> String {
+    if !x.is_finite() {
+        return MISSING.to_owned();
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    let cents = (x.abs() * 100.0).round() as u64;
+    format!("{sign}${}.{:02}", count(cents / 100), cents % 100)
+}
+
+pub fn date(d: Option<NaiveDate>) -> String {
+    d.map_or_else(|| MISSING.to_owned(), |d| d.format("%Y-%m-%d").to_string())
+}
+
+/// An ID, or `—`. IDs of this API start at 1; servers send `0` for "none" (an "Add Funds"
+/// invoice has `serviceid` 0), so 0 is shown as missing too.
+pub fn id(id: Option<u64>) -> String {
+    id.filter(|i| *i != 0)
+        .map_or_else(|| MISSING.to_owned(), |i| i.to_string())
+}
+
+/// Server text, or `—` when empty.
+pub fn or_missing(s: &str) -> Cow<'_, str> {
+    if s.trim().is_empty() {
+        Cow::Borrowed(MISSING)
+    } else {
+        sanitize(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1000), "1,000");
+        assert_eq!(count(1234567), "1,234,567");
+        assert_eq!(money(12.5), "$12.50");
+        assert_eq!(money(1234.0), "$1,234.00");
+        assert_eq!(money(-3.1), "-$3.10");
+        assert_eq!(number(3200.0), "3,200");
+        assert_eq!(number(12.25), "12.3");
+        assert_eq!(date(None), "—");
+    }
+}

@@ -1,0 +1,14 @@
+//! Server text and values as shown to a person: on the dashboard (`ui`), in the app's
+//! status lines and rows (`app`), in the scripting commands' text output (`script`) and in
+//! the log. A neutral module, so that `app` and `script` need nothing from `ui`.
+//!
+//! | file | job |
+//! |---|---|
+//! | `sanitize.rs` | server text without escapes, controls, bidi and zero-width characters, measured one character at a time |
+//! | `format.rs` | money, counts, numbers, dates, IDs, `—` for what is missing |
+
+mod format;
+mod sanitize;
+
+pub use format::*;
+pub use sanitize::{is_invisible, sanitize};
