@@ -18,6 +18,18 @@ pub fn f64<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(d.deserialize_any(NumberVisitor)?.unwrap_or(0.0))
 }
 
+/// A money value (price, amount, credit): like [`f64`], but what the server did not send
+/// (`null`, `""`) is NaN, which [`crate::text::money`] shows as `—`, not `$0.00`.
+/// Use with `#[serde(default = "lenient::missing")]` for an absent member.
+pub fn money<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(d.deserialize_any(NumberVisitor)?.unwrap_or(f64::NAN))
+}
+
+/// The value of a money member the server left out.
+pub fn missing() -> f64 {
+    f64::NAN
+}
+
 /// Like [`f64`] but `null`, `""` and a missing field give `None`.
 pub fn opt_f64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     d.deserialize_any(NumberVisitor)

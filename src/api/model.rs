@@ -191,7 +191,7 @@ pub struct ProductSummary {
     pub product_id: u64,
     #[serde(rename = "productName", default, deserialize_with = "lenient::string")]
     pub product_name: String,
-    #[serde(default, deserialize_with = "lenient::f64")]
+    #[serde(default = "lenient::missing", deserialize_with = "lenient::money")]
     pub price: f64,
     #[serde(rename = "groupId", default, deserialize_with = "lenient::opt_u64")]
     pub group_id: Option<u64>,
@@ -216,7 +216,7 @@ pub struct Product {
         deserialize_with = "lenient::opt_string"
     )]
     pub product_name: Option<String>,
-    #[serde(default, deserialize_with = "lenient::f64")]
+    #[serde(default = "lenient::missing", deserialize_with = "lenient::money")]
     pub price: f64,
     #[serde(rename = "groupId", default, deserialize_with = "lenient::opt_u64")]
     pub group_id: Option<u64>,
@@ -309,7 +309,7 @@ pub struct Service {
     pub product_type: ProductType,
     #[serde(default, deserialize_with = "lenient::opt_u64")]
     pub ip_count: Option<u64>,
-    #[serde(default, deserialize_with = "lenient::f64")]
+    #[serde(default = "lenient::missing", deserialize_with = "lenient::money")]
     pub price: f64,
 }
 
@@ -339,7 +339,7 @@ pub struct Invoice {
     pub status: InvoiceStatus,
     #[serde(default, deserialize_with = "lenient::opt_date")]
     pub created_at: Option<NaiveDate>,
-    #[serde(default, deserialize_with = "lenient::f64")]
+    #[serde(default = "lenient::missing", deserialize_with = "lenient::money")]
     pub amount: f64,
     #[serde(default, deserialize_with = "lenient::opt_date")]
     pub date_refunded: Option<NaiveDate>,
@@ -377,7 +377,7 @@ pub struct RateEntry {
 /// 2.9: the account credit (endpoint 10).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Credit {
-    #[serde(deserialize_with = "lenient::f64")]
+    #[serde(deserialize_with = "lenient::money")]
     pub credit: f64,
 }
 
@@ -390,7 +390,7 @@ pub struct OrderResult {
     pub order_id: Option<u64>,
     #[serde(rename = "invoiceId", default, deserialize_with = "lenient::opt_u64")]
     pub invoice_id: Option<u64>,
-    #[serde(default, deserialize_with = "lenient::f64")]
+    #[serde(default = "lenient::missing", deserialize_with = "lenient::money")]
     pub amount: f64,
     #[serde(default, deserialize_with = "lenient::opt_string")]
     pub ip: Option<String>,

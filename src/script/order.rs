@@ -50,7 +50,11 @@ pub async fn order(s: &mut Session<'_>, a: &OrderArgs) -> Printed {
             sanitize(product.product_type.as_str()),
             or_missing(&product.group_name),
             a.client,
-            money(product.price),
+            if product.price.is_nan() {
+                "a price the server did not send (unknown)".to_owned()
+            } else {
+                money(product.price)
+            },
         );
         let confirmed = tokio::task::spawn_blocking(move || input::confirm(&question))
             .await

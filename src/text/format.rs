@@ -1,5 +1,15 @@
 //! Values as text: money as `$1,234.50`, counts with thousands separators, dates
 //! `YYYY-MM-DD`, `—` for a missing value.
+//!
+//! Choices for what a server may send (spec 2: "numeric", no range given):
+//! - A money value the server did not send (`null`, `""`, no member) is decoded as NaN
+//!   ([`crate::api::lenient::money`]) and shows as `—`, never as `$0.00`.
+//! - Money at or beyond a trillion dollars ([`MONEY_LIMIT`]) is out of range and shows as
+//!   `>$1T` (`<-$1T` below): a real account holds no such sum, and digits past `u64`
+//!   cents would be invented (`1e300` used to show `$184,467,440,737,095,516.15`). So a
+//!   money text is at most 19 characters (`$999,999,999,999.99`).
+//! - Measured amounts (requests, MB) at or beyond 10¹⁵ show as `>1e15` (`<-1e15`).
+//! - A cell never cuts a number: [`fit`] gives `…` for a number wider than its column.
 
 use super::sanitize;
 use chrono::NaiveDate;
@@ -33,8 +43,14 @@ pub fn count(n: u64) -> String {
 
 /// A measured amount (requests or MB): whole numbers with separators, else one decimal.
 pub fn number(x: f64) -> String {
-    if !x.is_finite() {
+    if x.is_nan() {
         return MISSING.to_owned();
+    }
+    if x >= NUMBER_LIMIT {
+        return ">1e15".to_owned();
+    }
+    if x <= -NUMBER_LIMIT {
+        return "<-1e15".to_owned();
     }
     let sign = if x < 0.0 { "-" } else { "" };
     let a = x.abs();
@@ -46,10 +62,36 @@ pub fn number(x: f64) -> String {
     }
 }
 
-/// USD: `$12.50`, `$1,234.00`, `-$3.10`.
+/// Money from this value on is out of range (see the module docs).
+pub const MONEY_LIMIT: f64 = 1e12;
+
+/// Measured amounts from this value on are out of range.
+pub const NUMBER_LIMIT: f64 = 1e15;
+
+/// The widest text [`money`] gives: `$999,999,999,999.99`.
+pub const MONEY_WIDTH: usize = 19;
+
+/// A number as it fits a cell `width` columns wide: whole, or `…` when it does not fit
+/// (cutting digits off would show another number).
+pub fn fit(number: &str, width: usize) -> Cow<'_, str> {
+    use unicode_width::UnicodeWidthStr;
+    if number.width() <= width {
+        Cow::Borrowed(number)
+    } else {
+        Cow::Borrowed("…")
+    }
+}
+
+/// USD: `$12.50`, `$1,234.00`, `-$3.10`; `—` when missing, `>$1T` when out of range.
 pub fn money(x: f64) -> String {
-    if !x.is_finite() {
+    if x.is_nan() {
         return MISSING.to_owned();
+    }
+    if x >= MONEY_LIMIT {
+        return ">$1T".to_owned();
+    }
+    if x <= -MONEY_LIMIT {
+        return "<-$1T".to_owned();
     }
     let sign = if x < 0.0 { "-" } else { "" };
     let cents = (x.abs() * 100.0).round() as u64;
@@ -92,5 +134,19 @@ mod tests {
         assert_eq!(number(3200.0), "3,200");
         assert_eq!(number(12.25), "12.3");
         assert_eq!(date(None), "—");
+    }
+
+    #[test]
+    fn out_of_range_and_missing_money_say_so() {
+        assert_eq!(money(1e300), ">$1T");
+        assert_eq!(money(f64::INFINITY), ">$1T");
+        assert_eq!(money(-1e13), "<-$1T");
+        assert_eq!(money(f64::NAN), "—");
+        assert_eq!(money(999_999_999_999.99), "$999,999,999,999.99");
+        assert_eq!(money(999_999_999_999.99).len(), MONEY_WIDTH);
+        assert_eq!(number(1e300), ">1e15");
+        assert_eq!(number(f64::NAN), "—");
+        assert_eq!(fit("$1,234.00", 10), "$1,234.00");
+        assert_eq!(fit("$12,345,678.00", 10), "…");
     }
 }

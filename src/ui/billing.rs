@@ -9,6 +9,9 @@ use crate::app::App;
 use crate::app::remote::Remote;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
+
+/// The amount column: `$99,999.99` fits; a wider amount shows `…`, never cut digits.
+const AMOUNT_WIDTH: usize = 10;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row};
@@ -59,7 +62,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
                 Constraint::Length(6),
                 Constraint::Fill(2),
                 Constraint::Length(15),
-                Constraint::Length(10),
+                Constraint::Length(AMOUNT_WIDTH as u16),
                 Constraint::Length(10),
                 Constraint::Length(10),
                 Constraint::Length(10),
@@ -74,7 +77,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
                 Constraint::Length(6),
                 Constraint::Fill(1),
                 Constraint::Length(15),
-                Constraint::Length(10),
+                Constraint::Length(AMOUNT_WIDTH as u16),
                 Constraint::Length(10),
                 Constraint::Length(10),
             ],
@@ -87,7 +90,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             Cell::new(text::or_missing(&inv.description).into_owned()),
             Cell::new(text::sanitize(inv.status.as_str()).into_owned())
                 .style(status_style(&inv.status, theme)),
-            Cell::new(Line::from(text::money(inv.amount)).right_aligned()),
+            Cell::new(
+                Line::from(text::fit(&text::money(inv.amount), AMOUNT_WIDTH).into_owned())
+                    .right_aligned(),
+            ),
             Cell::new(text::date(inv.created_at)),
             Cell::new(text::date(inv.date_paid)),
         ];

@@ -11,6 +11,9 @@ use crate::app::App;
 use crate::app::remote::Remote;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
+
+/// The price column: `$99,999.99` fits; a wider price shows `…`, never cut digits.
+const PRICE_WIDTH: usize = 10;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Row};
 
@@ -45,7 +48,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
                 &[
                     Constraint::Length(6),
                     Constraint::Fill(2),
-                    Constraint::Length(10),
+                    Constraint::Length(PRICE_WIDTH as u16),
                     Constraint::Length(8),
                     Constraint::Fill(1),
                     Constraint::Length(10),
@@ -57,7 +60,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
                 Row::new(vec![
                     Cell::new(p.product_id.to_string()),
                     Cell::new(text::or_missing(&p.product_name).into_owned()),
-                    Cell::new(Line::from(text::money(p.price)).right_aligned()),
+                    Cell::new(
+                        Line::from(text::fit(&text::money(p.price), PRICE_WIDTH).into_owned())
+                            .right_aligned(),
+                    ),
                     Cell::new(text::id(p.group_id)),
                     Cell::new(text::or_missing(&p.group_name).into_owned()),
                     Cell::new(text::date(p.created_at)),

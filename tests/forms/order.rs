@@ -292,4 +292,53 @@ async fn a_second_identical_order_waits_for_the_first_and_its_outcome_stays() {
         "the same order is not sent twice"
     );
     e.shows("✓ Order of product 11 (Datacenter US 10) for client 101: Ordered: service");
+
+/// Issue 11.10: a price the server did not send is not `$0.00`, a price or credit past
+/// any real sum is out of range (not `$184,467,440,737,095,516.15`), a table cell never
+/// shows a number with digits cut off, and the confirmation says the price is unknown.
+#[tokio::test]
+async fn missing_and_absurd_money_is_shown_as_such() {
+    let mut seed: serde_json::Value =
+        serde_json::from_str(include_str!("../../assets/seed.json")).unwrap();
+    seed["credit"] = 1e300.into();
+    seed["products"][0]["_wire"] = serde_json::json!({ "price": null });
+    seed["products"][1]["_wire"] = serde_json::json!({ "price": 123456789.0 });
+    let dir = std::env::temp_dir().join(format!("proxydash-money-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("seed.json");
+    std::fs::write(&path, seed.to_string()).unwrap();
+    let mut e = start(SandboxConfig {
+        seed: Some(path),
+        quirks: true,
+        ..SandboxConfig::default()
+    })
+    .await;
+    e.s.press(KeyCode::Char('3'));
+    e.s.settle().await;
+    let billing = e.shows(">$1T");
+    assert!(!billing.contains("184,467"), "{billing}");
+    e.s.press(KeyCode::Char('2'));
+    e.s.settle().await;
+    let products = e.shows("Datacenter US 10");
+    let row = |name: &str| {
+        products
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("{name} in {products}"))
+            .to_owned()
+    };
+    assert!(row("Datacenter US 10").contains('—'), "{products}");
+    assert!(!row("Datacenter US 10").contains("$0.00"), "{products}");
+    // $123,456,789.00 does not fit the column: `…`, never `456,789.00`.
+    assert!(row("Datacenter EU 25").contains('…'), "{products}");
+    assert!(!row("Datacenter EU 25").contains("789.00"), "{products}");
+    e.s.press(KeyCode::Char('o'));
+    e.s.settle().await;
+    e.shows("Datacenter US 10 · fpr (static) · price unknown");
+    e.s.type_text("alice");
+    e.s.press(KeyCode::Enter);
+    e.shows("Order product 11 · confirm");
+    e.shows("price unknown");
+    e.shows("The server sent no price for this product");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -54,6 +54,11 @@ fn product_type(app: &App, form: &OrderForm) -> Option<ProductType> {
 /// `$250.00 → $238.00 after this order`, or why it cannot be said.
 fn credit_span(app: &App, theme: &Theme, price: f64) -> Span<'static> {
     match app.billing().credit.value() {
+        // A price the server did not send (NaN, see `text::format`): no "after" to work out.
+        Some(c) if price.is_nan() => Span::styled(
+            format!("{} (the price is unknown)", text::money(c.credit)),
+            theme.warn,
+        ),
         Some(c) if c.credit + 0.005 < price => Span::styled(
             format!(
                 "{} (short of the price by {})",
@@ -72,6 +77,15 @@ fn credit_span(app: &App, theme: &Theme, price: f64) -> Span<'static> {
     }
 }
 
+/// The price, or that the server sent none (never `$0.00` for a missing one).
+fn price_text(price: f64) -> String {
+    if price.is_nan() {
+        "price unknown".to_owned()
+    } else {
+        text::money(price)
+    }
+}
+
 fn product_line(app: &App, theme: &Theme, form: &OrderForm) -> Line<'static> {
     let kind = match product_type(app, form) {
         Some(t) => product_type_label(&t),
@@ -86,7 +100,7 @@ fn product_line(app: &App, theme: &Theme, form: &OrderForm) -> Line<'static> {
         Span::raw(format!(
             "{} · {kind} · {}",
             text::or_missing(&form.product_name),
-            text::money(form.price)
+            price_text(form.price)
         )),
     )
 }
@@ -264,11 +278,21 @@ fn draw_confirm(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
         value_line(
             theme,
             "Price",
-            Span::styled(text::money(form.price), theme.title),
+            Span::styled(price_text(form.price), theme.title),
         ),
         value_line(theme, "Credit", credit_span(app, theme, form.price)),
         Line::from(""),
     ];
+    if form.price.is_nan() {
+        lines.push(Line::from(Span::styled(
+            "⚠ The server sent no price for this product: the amount it will",
+            theme.warn,
+        )));
+        lines.push(Line::from(Span::styled(
+            "  charge is unknown. Enter still sends it; Esc goes back.",
+            theme.warn,
+        )));
+    }
     if let Some(c) = app.billing().credit.value()
         && c.credit + 0.005 < form.price
     {
