@@ -4,6 +4,14 @@
 //!
 //! The 429 names a wall-clock time without a zone. It is read as UTC unless the settings
 //! name the server's offset ([`server_time_to_utc`]).
+//!
+//! Choices (the spec does not say how long the interval is):
+//! - A time more than [`BELIEVED_AT_MOST`] (7 days) away is not believed whole: a server
+//!   naming `9999-12-31` would otherwise lock the refresh for ever. The countdown runs for
+//!   7 days and keeps the time the server named, and both are said; at the end the next
+//!   `u` asks the server again.
+//! - A countdown whose end is not today (in the user's zone) shows its date.
+//! - The user may clear a countdown (`x`): nothing is lost, the server still decides.
 
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
@@ -74,12 +82,22 @@ pub fn server_time_to_utc(at: NaiveDateTime, server_offset: FixedOffset) -> Date
     }
 }
 
-/// `4m 12s`, `1h 02m`, `45s`: how long until `until`, rounded up to the second.
+/// The longest countdown believed from a 429 (see the module docs).
+pub const BELIEVED_AT_MOST: chrono::TimeDelta = chrono::TimeDelta::days(7);
+
+/// `4m 12s`, `1h 02m`, `45s`, `3d 04h`: how long until `until`, rounded up to the second.
 pub fn format_remaining(until: DateTime<Utc>, now: DateTime<Utc>) -> String {
     let ms = (until - now).num_milliseconds().max(0);
-    let secs = (ms + 999) / 1000;
-    let (h, m, s) = (secs / 3600, (secs % 3600) / 60, secs % 60);
-    if h > 0 {
+    let secs = ms.saturating_add(999) / 1000;
+    let (d, h, m, s) = (
+        secs / 86_400,
+        (secs % 86_400) / 3600,
+        (secs % 3600) / 60,
+        secs % 60,
+    );
+    if d > 0 {
+        format!("{d}d {h:02}h")
+    } else if h > 0 {
         format!("{h}h {m:02}m")
     } else if m > 0 {
         format!("{m}m {s:02}s")
@@ -88,9 +106,16 @@ pub fn format_remaining(until: DateTime<Utc>, now: DateTime<Utc>) -> String {
     }
 }
 
-/// `next refresh in 4m 12s (at 14:05:00)`, the time shown in the user's local zone.
+/// `next refresh in 4m 12s (at 14:05:00)`, the time shown in the user's local zone, with
+/// its date when that is not today (`at 2026-11-30 14:05:00`).
 pub fn describe<Tz: TimeZone>(until: DateTime<Utc>, now: DateTime<Utc>, local: &Tz) -> String {
-    let at = until.with_timezone(local).naive_local().format("%H:%M:%S");
+    let at = until.with_timezone(local).naive_local();
+    let today = now.with_timezone(local).naive_local().date();
+    let at = if at.date() == today {
+        at.format("%H:%M:%S").to_string()
+    } else {
+        at.format("%Y-%m-%d %H:%M:%S").to_string()
+    };
     format!("next refresh in {} (at {at})", format_remaining(until, now))
 }
 
@@ -99,11 +124,42 @@ pub fn describe<Tz: TimeZone>(until: DateTime<Utc>, now: DateTime<Utc>, local: &
 pub struct Throttles {
     #[serde(default)]
     until: BTreeMap<u64, DateTime<Utc>>,
+    /// What the server named, for the countdowns cut to [`BELIEVED_AT_MOST`].
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    named: BTreeMap<u64, DateTime<Utc>>,
 }
 
 impl Throttles {
     pub fn set(&mut self, service_id: u64, until: DateTime<Utc>) {
         self.until.insert(service_id, until);
+        self.named.remove(&service_id);
+    }
+
+    /// A countdown to what the server `named`, believed up to [`BELIEVED_AT_MOST`] from
+    /// `now`; true when it was cut.
+    pub fn set_from_server(
+        &mut self,
+        service_id: u64,
+        named: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> bool {
+        let most = now + BELIEVED_AT_MOST;
+        self.set(service_id, named.min(most));
+        if named > most {
+            self.named.insert(service_id, named);
+        }
+        named > most
+    }
+
+    /// The time the server named, when the countdown was cut short of it.
+    pub fn named(&self, service_id: u64) -> Option<DateTime<Utc>> {
+        self.named.get(&service_id).copied()
+    }
+
+    /// Drops the service's countdown; true if there was one.
+    pub fn clear(&mut self, service_id: u64) -> bool {
+        self.named.remove(&service_id);
+        self.until.remove(&service_id).is_some()
     }
 
     /// The time the service may be refreshed again, if that is still in the future.
@@ -121,6 +177,7 @@ impl Throttles {
             .collect();
         for id in &done {
             self.until.remove(id);
+            self.named.remove(id);
         }
         done
     }
@@ -225,6 +282,24 @@ mod tests {
             describe(t("2026-11-22 14:05:00"), now, &Utc),
             "next refresh in 4m 12s (at 14:05:00)"
         );
+    }
+
+    #[test]
+    fn a_far_future_time_is_believed_for_7_days_and_shown_with_its_date() {
+        let now = t("2026-11-22 14:00:00");
+        let mut th = Throttles::default();
+        assert!(th.set_from_server(5, t("9999-12-31 23:59:59"), now));
+        assert_eq!(th.until(5, now), Some(t("2026-11-29 14:00:00")));
+        assert_eq!(th.named(5), Some(t("9999-12-31 23:59:59")));
+        assert_eq!(
+            describe(th.until(5, now).unwrap(), now, &Utc),
+            "next refresh in 7d 00h (at 2026-11-29 14:00:00)"
+        );
+        assert!(!th.set_from_server(6, t("2026-11-22 14:05:00"), now));
+        assert_eq!(th.named(6), None);
+        assert!(th.clear(5));
+        assert_eq!(th.until(5, now), None);
+        assert!(!th.clear(5));
     }
 
     #[test]

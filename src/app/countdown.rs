@@ -27,10 +27,18 @@ impl App {
         self.throttles.until(service_id, self.now())
     }
 
-    /// `next refresh in 4m 12s (at 14:05:00)`, the time in the app's offset.
+    /// `next refresh in 4m 12s (at 14:05:00)`, the time in the app's offset; a countdown
+    /// cut to 7 days says what the server named.
     pub fn countdown(&self, service_id: u64) -> Option<String> {
-        self.throttled_until(service_id)
-            .map(|until| throttle::describe(until, self.now(), &self.utc_offset))
+        let until = self.throttled_until(service_id)?;
+        let line = throttle::describe(until, self.now(), &self.utc_offset);
+        Some(match self.throttles.named(service_id) {
+            Some(named) => format!(
+                "{line}; the server named {}",
+                named.with_timezone(&self.utc_offset).format("%Y-%m-%d")
+            ),
+            None => line,
+        })
     }
 
     /// Whether a running countdown is drawn: a visible or selected row of the Services

@@ -122,6 +122,7 @@ impl App {
             Action::ChangePassword => self.open_password(),
             Action::RefreshIpList => self.open_refresh(),
             Action::IpLists => self.open_iplist(),
+            Action::ClearCountdown => self.clear_countdown(out),
             Action::SwitchProfile => self.open_profiles(),
             Action::Messages => self.popups.push(Popup::Messages(0)),
             // Handled by the form or picker on top (above).

@@ -86,6 +86,20 @@ impl App {
         self.popups.push(Popup::Refresh(RefreshForm::new(id)));
     }
 
+    /// `x`: forget the selected service's countdown (the server still decides).
+    pub(in crate::app) fn clear_countdown(&mut self, out: &mut Vec<Command>) {
+        let Some(id) = self.target_service() else {
+            return;
+        };
+        let line = if self.throttles.clear(id) {
+            out.push(Command::SaveThrottles(self.throttles.clone()));
+            format!("Service {id}: countdown cleared; the server decides at the next refresh")
+        } else {
+            format!("Service {id}: no countdown to clear")
+        };
+        self.status.notify(NoticeKind::Info, line);
+    }
+
     pub(in crate::app) fn refresh_action(&mut self, action: Action, out: &mut Vec<Command>) {
         let Some(Popup::Refresh(form)) = self.popups.last_mut() else {
             return;
@@ -117,8 +131,19 @@ impl App {
             ..
         }) = &result
         {
-            let until = self.settings.server_zone.to_utc(*at);
-            self.throttles.set(service_id, until);
+            let named = self.settings.server_zone.to_utc(*at);
+            let now = self.now();
+            if self.throttles.set_from_server(service_id, named, now) {
+                self.status.notify(
+                    NoticeKind::Info,
+                    format!(
+                        "Service {service_id}: the server names {} for the next refresh; \
+                         proxydash waits {} days at most (x clears the countdown)",
+                        at.format("%Y-%m-%d %H:%M:%S"),
+                        throttle::BELIEVED_AT_MOST.num_days()
+                    ),
+                );
+            }
             out.push(Command::SaveThrottles(self.throttles.clone()));
         }
         self.update_answered(&request, result, |popup, result| match popup {

@@ -160,3 +160,41 @@ fn countdowns_from_the_state_file_survive_a_restart() {
         "Service 5001: next refresh in 30s (at 14:03:35)"
     );
 }
+
+/// Issue 11.11: a 429 naming 9999-12-31 is believed for 7 days at most, the countdown
+/// shows its date and what the server named, and `x` clears it so `u` works again.
+#[test]
+fn a_far_future_429_is_capped_dated_and_can_be_cleared() {
+    let (mut h, cmds) = refreshed_and_refused(settings(), "9999-12-31 23:59:59");
+    let saved = saved(&cmds).expect("SaveThrottles");
+    assert_eq!(
+        saved.until(5001, t0()),
+        Some(t0() + crate::throttle::BELIEVED_AT_MOST)
+    );
+    assert_eq!(
+        h.app.countdown(5001).as_deref(),
+        Some("next refresh in 7d 00h (at 2026-01-09 14:03:05); the server named 9999-12-31")
+    );
+    assert!(
+        h.status_text().contains("names 9999-12-31 23:59:59")
+            && h.status_text().contains("7 days at most"),
+        "{}",
+        h.status_text()
+    );
+    h.code(KeyCode::Esc);
+    assert!(h.key('u').is_empty(), "still counting down");
+    let cmds = h.key('x');
+    assert!(saved_is_empty(&cmds));
+    assert_eq!(h.app.countdown(5001), None);
+    assert!(
+        h.status_text().contains("countdown cleared"),
+        "{}",
+        h.status_text()
+    );
+    h.key('u');
+    assert!(matches!(h.top(), Some(Popup::Refresh(f)) if f.service_id == 5001));
+}
+
+fn saved_is_empty(cmds: &[Command]) -> bool {
+    saved(cmds).is_some_and(|t| t.is_empty())
+}
