@@ -26,7 +26,7 @@ impl App {
                     .modifiers
                     .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
                 if let (KeyCode::Char(c), true) = (key.code, typed) {
-                    self.table_mut(self.tab).push_filter(&c.to_string());
+                    let _ = self.table_mut(self.tab).push_filter(&c.to_string());
                 }
             }
             None => {}
@@ -40,7 +40,12 @@ impl App {
         } else if ctx.editing_filter {
             // One line only: a pasted newline must not end the input or reach the screen.
             let line = text.lines().next().unwrap_or_default();
-            self.table_mut(self.tab).push_filter(line);
+            if let Some(max) = self.table_mut(self.tab).push_filter(line) {
+                self.status.notify(
+                    super::status::NoticeKind::Info,
+                    format!("Pasted text cut to {max} characters: a filter holds no more"),
+                );
+            }
         }
     }
 

@@ -10,6 +10,10 @@
 /// Rows a page key moves when the view does not know its height yet.
 const DEFAULT_PAGE: usize = 10;
 
+/// The longest filter: longer than any value a row shows, short enough to test every row
+/// against at every key.
+pub const FILTER_MAX: usize = 256;
+
 #[derive(Clone, Debug, Default)]
 pub struct TableView {
     keys: Vec<String>,
@@ -185,19 +189,32 @@ impl TableView {
         }
     }
 
-    pub fn push_filter(&mut self, text: &str) {
+    /// Adds typed or pasted text to the filter, which holds at most [`FILTER_MAX`]
+    /// characters; `Some(FILTER_MAX)` when the text was cut to fit.
+    pub fn push_filter(&mut self, text: &str) -> Option<usize> {
+        let room = FILTER_MAX.saturating_sub(self.filter.chars().count());
+        // A paste far longer than any filter is cut before it is sanitized, so a megabyte
+        // costs nothing.
+        let mut cut = false;
+        let head = match text.char_indices().nth(room * 4 + 64) {
+            Some((i, _)) => {
+                cut = true;
+                &text[..i]
+            }
+            None => text,
+        };
         // Whole escape sequences go, not just their ESC: a pasted `ESC[2J` must not leave
         // `[2J` in the filter.
-        let text: String = crate::text::sanitize(text)
-            .chars()
-            .filter(|c| !c.is_control())
-            .collect();
-        if text.is_empty() {
-            return;
+        let clean = crate::text::sanitize(head);
+        let mut chars = clean.chars().filter(|c| !c.is_control());
+        let text: String = chars.by_ref().take(room).collect();
+        cut |= chars.next().is_some();
+        if !text.is_empty() {
+            self.filter.push_str(&text);
+            // A longer filter only narrows: test just the rows that matched before.
+            self.refilter_keeping_selection(true);
         }
-        self.filter.push_str(&text);
-        // A longer filter only narrows: test just the rows that matched before.
-        self.refilter_keeping_selection(true);
+        cut.then_some(FILTER_MAX)
     }
 
     pub fn pop_filter(&mut self) {

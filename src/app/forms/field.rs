@@ -3,6 +3,12 @@
 //!
 //! A masked field (passwords) shows one `•` per character and never prints its value in
 //! `Debug`, so a form in a log line or a failed assertion shows nothing secret.
+//!
+//! Every field holds at most [`TextField::max`] characters (256 unless its form says less:
+//! an IPv4 address needs 15, a file path 1,024). Typing past it does nothing; a paste is
+//! cut there, in one splice (the whole paste costs O(n), not a character-by-character
+//! insert into the string, which was quadratic: 1 MB froze the loop for minutes), and the
+//! form says it was cut.
 
 use crossterm::event::{Event, KeyEvent};
 use std::fmt;
@@ -12,25 +18,55 @@ use tui_input::{Input, InputRequest};
 /// What a masked character shows.
 pub const MASK_CHAR: char = '•';
 
-#[derive(Clone, Default)]
+/// The longest text a field holds unless its form says otherwise.
+pub const DEFAULT_MAX: usize = 256;
+
+/// An IPv4 address in dotted-quad form: `255.255.255.255`.
+pub const IPV4_MAX: usize = 15;
+
+#[derive(Clone)]
 pub struct TextField {
     input: Input,
     masked: bool,
+    max: usize,
+}
+
+impl Default for TextField {
+    fn default() -> Self {
+        Self {
+            input: Input::default(),
+            masked: false,
+            max: DEFAULT_MAX,
+        }
+    }
 }
 
 impl TextField {
     pub fn new(value: impl Into<String>) -> Self {
         Self {
             input: Input::new(value.into()),
-            masked: false,
+            ..Self::default()
         }
     }
 
     pub fn masked() -> Self {
         Self {
-            input: Input::default(),
             masked: true,
+            ..Self::default()
         }
+    }
+
+    /// At most `max` characters (what is already there is cut to it).
+    pub fn with_max(mut self, max: usize) -> Self {
+        self.max = max;
+        if self.input.value().chars().count() > max {
+            self.input = Input::new(self.input.value().chars().take(max).collect());
+        }
+        self
+    }
+
+    pub fn max(&self) -> usize {
+        self.max
     }
 
     pub fn value(&self) -> &str {
@@ -51,8 +87,12 @@ impl TextField {
     }
 
     /// An editing key (a character, Backspace, ←, Home, Ctrl-U…); false when it is not one.
+    /// A character past [`Self::max`] is taken (so it is not a shortcut) and dropped.
     pub fn key(&mut self, key: &KeyEvent) -> bool {
         match to_input_request(&Event::Key(*key)) {
+            Some(InputRequest::InsertChar(_)) if self.input.value().chars().count() >= self.max => {
+                true
+            }
             Some(request) => {
                 self.input.handle(request);
                 true
@@ -61,13 +101,32 @@ impl TextField {
         }
     }
 
-    /// Pasted text: its first non-blank line, without control characters (a pasted
-    /// newline must not submit the form, nor an escape sequence reach the screen).
-    pub fn paste(&mut self, text: &str) {
-        let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        for c in line.chars().filter(|c| !c.is_control()) {
-            self.input.handle(InputRequest::InsertChar(c));
-        }
+    /// Pasted text: its first non-blank line, trimmed, without control characters (a
+    /// pasted newline must not submit the form, nor an escape sequence reach the screen),
+    /// inserted at the cursor in one go. `Some(max)` when it was cut to fit.
+    pub fn paste(&mut self, text: &str) -> Option<usize> {
+        let line = text
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim();
+        let value = self.input.value();
+        let room = self.max.saturating_sub(value.chars().count());
+        let mut clean = line.chars().filter(|c| !c.is_control());
+        let inserted: String = clean.by_ref().take(room).collect();
+        let cut = clean.next().is_some();
+        let cursor = self.input.cursor();
+        let at = value
+            .char_indices()
+            .nth(cursor)
+            .map_or(value.len(), |(i, _)| i);
+        let mut joined = String::with_capacity(value.len() + inserted.len());
+        joined.push_str(&value[..at]);
+        joined.push_str(&inserted);
+        joined.push_str(&value[at..]);
+        let cursor = cursor + inserted.chars().count();
+        self.input = Input::new(joined).with_cursor(cursor);
+        cut.then_some(self.max)
     }
 
     /// The text as drawn (masked or not) and the cursor's column in it.
@@ -122,13 +181,33 @@ mod tests {
         assert!(!f.key(&key(KeyCode::Enter)), "Enter is the form's");
         f.key(&KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
         assert_eq!(f.value(), "");
-        f.paste("\n  \n198.51.100.7\u{1b}[31m\r\nsecond line");
+        assert_eq!(f.paste("\n  \n198.51.100.7\u{1b}[31m\r\nsecond line"), None);
         assert_eq!(
             f.value(),
             "198.51.100.7[31m",
             "controls go, the rest is text"
         );
         assert_eq!(f.display(), ("198.51.100.7[31m".into(), 16));
+    }
+
+    /// Issue 11.4: a megabyte pasted into a field is cut to the field's length in one
+    /// splice; typing past the length does nothing.
+    #[test]
+    fn a_paste_is_cut_to_the_field_length() {
+        let mut f = TextField::default().with_max(IPV4_MAX);
+        let huge = "1".repeat(1 << 20);
+        assert_eq!(f.paste(&huge), Some(IPV4_MAX));
+        assert_eq!(f.value().len(), IPV4_MAX);
+        assert!(f.key(&key(KeyCode::Char('9'))), "taken");
+        assert_eq!(f.value().len(), IPV4_MAX, "and dropped");
+        // Inserted at the cursor, the cursor after it.
+        let mut f = TextField::new("ad");
+        f.key(&key(KeyCode::Left));
+        assert_eq!(f.paste("bc"), None);
+        assert_eq!((f.value(), f.display().1), ("abcd", 3));
+        let mut f = TextField::masked();
+        assert_eq!(f.paste(&"é".repeat(300_000)), Some(DEFAULT_MAX));
+        assert_eq!(f.value().chars().count(), DEFAULT_MAX);
     }
 
     #[test]

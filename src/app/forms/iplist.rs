@@ -18,6 +18,9 @@ use crate::api::{ApiError, IpList, IpListFormat, IpListType, ProductType, Reques
 use crate::app::keymap::Action;
 use crate::app::popup::{Popup, PopupKind};
 use crate::app::status::NoticeKind;
+
+/// The longest file path the save field takes (Linux's `PATH_MAX`).
+const PATH_MAX: usize = 4096;
 use crate::app::{App, Command};
 use crate::clipboard::{ClipboardError, Copied};
 use std::path::PathBuf;
@@ -290,7 +293,7 @@ impl App {
                     }
                     Action::WriteFile => {
                         form.save = Some(SavePrompt {
-                            path: TextField::new(form.default_path()),
+                            path: TextField::new(form.default_path()).with_max(PATH_MAX),
                             error: None,
                             writing: false,
                         });

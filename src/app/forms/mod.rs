@@ -128,8 +128,14 @@ impl App {
         if let Some(popup) = self.popups.last_mut()
             && let Some(field) = popup.typing_field()
         {
-            field.paste(text);
+            let cut = field.paste(text);
             popup.edited();
+            if let Some(max) = cut {
+                self.status.notify(
+                    super::status::NoticeKind::Info,
+                    format!("Pasted text cut to {max} characters: the field holds no more"),
+                );
+            }
         }
     }
 

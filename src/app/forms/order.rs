@@ -68,7 +68,7 @@ impl OrderForm {
             price,
             client_filter: TextField::default(),
             client_pos: 0,
-            setip: TextField::default(),
+            setip: TextField::default().with_max(super::field::IPV4_MAX),
             focus: OrderField::Client,
             client_error: None,
             ip_error: None,

@@ -364,3 +364,31 @@ fn ctrl_c_quits_from_a_form_field() {
     h.ctrl('c');
     assert!(h.app.should_quit());
 }
+
+/// Issue 11.4: 100 KB pasted into a form field or the table filter is cut to what the
+/// field holds (15 characters for an IPv4 address, 256 for a filter), in one splice, and
+/// the status line says so.
+#[test]
+fn a_huge_paste_is_cut_to_the_field_and_says_so() {
+    let mut h = order_form();
+    h.code(KeyCode::Tab);
+    h.paste(&"203.0.113.9".repeat(10_000));
+    assert_eq!(order(&h).setip.value(), "203.0.113.9203.");
+    assert_eq!(
+        h.status_text(),
+        "Pasted text cut to 15 characters: the field holds no more"
+    );
+    h.code(KeyCode::Esc);
+    h.code(KeyCode::Esc);
+    h.key('/');
+    h.paste(&"x".repeat(100_000));
+    assert_eq!(
+        h.app.context().editing_filter,
+        true,
+        "the filter input stays open"
+    );
+    assert_eq!(
+        h.status_text(),
+        "Pasted text cut to 256 characters: a filter holds no more"
+    );
+}
