@@ -260,10 +260,11 @@ impl Store {
             last_list_update: None,
             wire: None,
         });
-        if self.quirks && nextduedate.is_none() {
-            if let Some(s) = self.services.last_mut() {
-                s.quirk_unset_due_date();
-            }
+        if self.quirks
+            && nextduedate.is_none()
+            && let Some(s) = self.services.last_mut()
+        {
+            s.quirk_unset_due_date();
         }
         if let Some(ip) = setip {
             self.bound.insert(ip, service_id);

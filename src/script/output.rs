@@ -180,6 +180,14 @@ pub fn emit(text: &str) -> Result<(), String> {
     }
 }
 
+/// On standard error (the output stays what was kept): the list of `request` reached the
+/// client's cap ([`crate::api::limits`]), so entries after the first `kept` are missing.
+pub fn warn_if_cut(request: &crate::api::Request, kept: usize) {
+    if crate::api::limits::is_cut(request, kept) {
+        eprintln!("proxydash: {}", crate::app::status::cut_line(request, kept));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,13 +238,5 @@ mod tests {
         let raw = "1.2.3.4:80\r\n\u{1b}[2J5.6.7.8:80\n";
         assert_eq!(as_served(raw, false), raw);
         assert_eq!(as_served(raw, true), "1.2.3.4:80\n5.6.7.8:80\n");
-    }
-}
-
-/// On standard error (the output stays what was kept): the list of `request` reached the
-/// client's cap ([`crate::api::limits`]), so entries after the first `kept` are missing.
-pub fn warn_if_cut(request: &crate::api::Request, kept: usize) {
-    if crate::api::limits::is_cut(request, kept) {
-        eprintln!("proxydash: {}", crate::app::status::cut_line(request, kept));
     }
 }

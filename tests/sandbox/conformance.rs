@@ -266,7 +266,7 @@ async fn every_endpoint_answers_in_the_types_of_section_2() {
             let r = api.get(&path).await;
             if r.status == 200 {
                 let list = r.json();
-                let addresses = list.as_array().map_or(false, |a| {
+                let addresses = list.as_array().is_some_and(|a| {
                     a.iter().all(|ip| {
                         ip.as_str()
                             .is_some_and(|s| s.parse::<std::net::Ipv4Addr>().is_ok())

@@ -382,9 +382,8 @@ fn a_huge_paste_is_cut_to_the_field_and_says_so() {
     h.code(KeyCode::Esc);
     h.key('/');
     h.paste(&"x".repeat(100_000));
-    assert_eq!(
+    assert!(
         h.app.context().editing_filter,
-        true,
         "the filter input stays open"
     );
     assert_eq!(
