@@ -304,7 +304,7 @@ pub const BINDINGS: &[Binding] = &[
     b(&[k('p')], Action::ChangePassword, ON_SERVICE, Some("passwd"), "Change the proxy password"),
     b(&[k('u')], Action::RefreshIpList, ON_SERVICE, Some("refresh IPs"), "Refresh the IP list (the server throttles this)"),
     b(&[k('i')], Action::IpLists, ON_SERVICE, Some("IP list"), "Show, copy or save the IP list"),
-    b(&[k('x')], Action::ClearCountdown, ON_SERVICE, None, "Clear the IP-list refresh countdown (the server still decides)"),
+    b(&[k('x')], Action::ClearCountdown, ON_SERVICE, None, "Clear the IP-list refresh countdown"),
     b(&[k('s')], Action::CycleSort, &[Tab(Tab::Products)], Some("sort"), "Cycle the sort field"),
     b(&[k('v')], Action::TogglePassword, &[Tab(Tab::Services), Popup(P::Service)], Some("password"), "Show or hide the password"),
     b(&[k('r')], Action::Refresh, &[Main], Some("refresh"), "Refresh this tab"),

@@ -292,6 +292,7 @@ async fn a_second_identical_order_waits_for_the_first_and_its_outcome_stays() {
         "the same order is not sent twice"
     );
     e.shows("✓ Order of product 11 (Datacenter US 10) for client 101: Ordered: service");
+}
 
 /// Issue 11.10: a price the server did not send is not `$0.00`, a price or credit past
 /// any real sum is out of range (not `$184,467,440,737,095,516.15`), a table cell never
