@@ -181,9 +181,9 @@ pub async fn run(
                 let first = String::from_utf8_lossy(&err)
                     .lines()
                     .find(|l| !l.trim().is_empty())
-                    .map(|l| format!(": {}", crate::ui::text::truncate(l.trim(), 120)))
+                    .map(|l| format!(": {}", crate::text::truncate(l.trim(), 120)))
                     .unwrap_or_default();
-                Err(crate::ui::text::sanitize(&format!("on_alert: {status}{first}")).into_owned())
+                Err(crate::text::sanitize(&format!("on_alert: {status}{first}")).into_owned())
             }
         }
         Ok((Err(e), _, _)) => Err(format!("on_alert: {e}")),

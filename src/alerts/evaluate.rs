@@ -20,7 +20,7 @@
 use super::snapshot::{ServiceFacts, Snapshot};
 use super::{AlertKey, Level, Observation, Rule, Rules, Subject};
 use crate::api::{InvoiceStatus, ServiceStatus};
-use crate::ui::text::{count, money, number};
+use crate::text::{count, money, number};
 use chrono::{DateTime, Utc};
 
 /// Days of statistics the forecast averages.

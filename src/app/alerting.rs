@@ -12,7 +12,7 @@ use super::{App, Command, status};
 use crate::alerts::snapshot::{InvoiceFacts, ServiceFacts};
 use crate::alerts::{Change, Level, Snapshot, Transition, evaluate};
 use crate::api::{InvoiceStatus, ProductType, Request};
-use crate::ui::text;
+use crate::text;
 use std::collections::HashMap;
 
 /// Product names and invoice descriptions in alert messages are cut to this.

@@ -169,7 +169,7 @@ impl StatusLine {
     /// has failed, else once the failures are cleared (and logged either way). Alert
     /// announcements use this: the Alerts tab and its count carry them meanwhile.
     pub fn notify_below(&mut self, kind: NoticeKind, text: impl AsRef<str>) {
-        let text = crate::ui::text::sanitize(text.as_ref()).into_owned();
+        let text = crate::text::sanitize(text.as_ref()).into_owned();
         self.log.push(self.now, kind.level(), &text);
         self.notice = Some(Notice { text, kind });
         self.notice_on_top = self.errors.is_empty();
