@@ -220,6 +220,40 @@ proxydash completions zsh > ~/.zfunc/_proxydash"
     Completions(CompletionsArgs),
     /// Show where the config file is, or write a commented example.
     Config(ConfigArgs),
+
+    /// The history the dashboard keeps of a profile (credit, service states, servers in
+    /// error, usage).
+    #[command(subcommand)]
+    History(HistoryCommand),
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum HistoryCommand {
+    /// Print every change kept since a time, oldest first, as CSV (default) or JSON.
+    #[command(
+        after_help = "Example:\n  proxydash history export --since 7d --csv > week.csv\n  \
+proxydash history export --profile monitor --since 2026-11-01 --json | jq '.[] | select(.kind == \"error_start\")'"
+    )]
+    Export(HistoryExportArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct HistoryExportArgs {
+    /// The profile whose history to export [default: the config file's default_profile].
+    #[arg(long, env = "PROXYDASH_PROFILE", value_name = "NAME")]
+    pub profile: Option<String>,
+    /// The config file that names the profiles.
+    #[arg(long, env = "PROXYDASH_CONFIG", value_name = "PATH")]
+    pub config: Option<std::path::PathBuf>,
+    /// From when: a span back from now (`7d`, `12h`, `30m`) or a date (`2026-11-01`, UTC).
+    #[arg(long, value_name = "WHEN", default_value = "7d")]
+    pub since: String,
+    /// Print JSON: an array of objects.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print CSV with a header line (the default).
+    #[arg(long)]
+    pub csv: bool,
 }
 
 /// How a scripting subcommand prints its answer, and the account it asks.

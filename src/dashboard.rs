@@ -281,6 +281,17 @@ impl Session {
         for warning in &settings.warnings {
             let _ = app.update(crate::app::Msg::Diagnostic(format!("Warning: {warning}")));
         }
+        if settings.history_days > 0 {
+            match crate::history::file_for(&settings.profile) {
+                Some(path) => {
+                    effects.attach_history(path, settings.history_days);
+                    for command in app.enable_history() {
+                        effects.execute(command);
+                    }
+                }
+                None => app.notify("History off: no state directory (set XDG_STATE_HOME or HOME)"),
+            }
+        }
         Self { app, effects }
     }
 }

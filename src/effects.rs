@@ -38,6 +38,8 @@ pub struct Effects {
     alert_sink: Option<Box<dyn AlertSink + Send>>,
     /// The open-alerts file and the key of this account in it.
     alert_file: Option<(AlertFile, String)>,
+    /// The history writer, once [`Effects::attach_history`] started it.
+    history: Option<crate::history::History>,
 }
 
 impl Effects {
@@ -59,6 +61,27 @@ impl Effects {
             log_failures: Some(crate::log_file::watch_failures()),
             alert_sink: None,
             alert_file: None,
+            history: None,
+        }
+    }
+
+    /// Starts the history writer on `path` (opened on its own thread); its answers come
+    /// back as [`Msg::History`].
+    pub fn attach_history(&mut self, path: std::path::PathBuf, days: u32) {
+        let tx = self.later_tx.clone();
+        self.history = Some(crate::history::History::spawn(
+            path,
+            days,
+            Box::new(move |answer| {
+                let _ = tx.send(Msg::History(answer));
+            }),
+        ));
+    }
+
+    /// Hands a sweep to the history writer (never waits; nothing without one).
+    pub fn record(&mut self, sweep: crate::history::Sweep) {
+        if let Some(history) = &self.history {
+            history.record(sweep);
         }
     }
 
@@ -137,6 +160,12 @@ impl Effects {
                             tracing::warn!("cannot save {}: {e}", file.path().display());
                         }
                     });
+                }
+                None
+            }
+            Command::AskHistory(query) => {
+                if let Some(history) = &self.history {
+                    history.ask(query);
                 }
                 None
             }

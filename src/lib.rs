@@ -15,6 +15,7 @@ pub mod effects;
 pub mod fetcher;
 pub mod files;
 pub mod headless;
+pub mod history;
 pub mod log_file;
 pub mod logging;
 pub mod quiet;

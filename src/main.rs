@@ -41,6 +41,7 @@ fn main() -> ExitCode {
                 with.connection.config = args.config.clone().or(with.connection.config);
                 proxydash::config::command::run(&with, &args.command)
             }
+            Some(Command::History(command)) => proxydash::script::history::run(&cli, command),
             Some(command) => proxydash::script::run(&cli, command).await,
             None => proxydash::dashboard::run(&cli).await,
         }

@@ -190,6 +190,9 @@ pub fn step(app: &mut App, effects: &mut Effects, msg: Msg) {
 pub fn step_all(app: &mut App, effects: &mut Effects, mut batch: Vec<Msg>) {
     while !batch.is_empty() {
         let commands = app.update_all(std::mem::take(&mut batch));
+        if let Some(sweep) = app.take_history() {
+            effects.record(sweep);
+        }
         for command in commands {
             batch.extend(effects.execute(command));
         }

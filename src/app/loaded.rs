@@ -187,6 +187,9 @@ impl App {
         if request.is_write() || matches!(request, Request::IpList { .. }) {
             return self.on_form_result(request, result, out);
         }
+        if let Ok(response) = &result {
+            self.remember(&request, response);
+        }
         let now = self.now();
         let error = result.as_ref().err().cloned();
         // A list that reached the client's cap was (or may have been) cut: say so.

@@ -63,6 +63,7 @@ pub mod testdata;
 
 mod alerting;
 mod countdown;
+pub mod history;
 mod input;
 mod loaded;
 
@@ -189,6 +190,8 @@ pub enum Msg {
     },
     /// An alert's `on_alert` command failed (or was dropped), and why.
     AlertDeliveryFailed(String),
+    /// The history store's answer to [`Command::AskHistory`] (or its failure).
+    History(crate::history::Answer),
 }
 
 /// What the app asks the run loop to do. Each command that has an outcome is answered by
@@ -216,6 +219,8 @@ pub enum Command {
     Alert(crate::alerts::Transition),
     /// Keep the open alerts in the state file, so a restart does not announce them again.
     SaveAlerts(Vec<crate::alerts::Alert>),
+    /// Ask the history store; answered by [`Msg::History`].
+    AskHistory(crate::history::Query),
 }
 
 /// Groups of data that refresh together.
@@ -268,6 +273,8 @@ pub struct App {
     waiting: Option<String>,
     /// The orders on their way and those whose outcome is unknown (see [`orders`]).
     orders: orders::Orders,
+    /// What is recorded for, and was answered by, the history store.
+    history: history::HistoryState,
 }
 
 impl App {
@@ -301,6 +308,7 @@ impl App {
             switch_to: None,
             waiting: None,
             orders: orders::Orders::default(),
+            history: history::HistoryState::default(),
         };
         app.update_pages();
         app
@@ -336,6 +344,7 @@ impl App {
         self.rebuild_shown();
         self.fetch_for_selection(&mut out);
         self.want_my_ip(&mut out);
+        self.ask_history(&mut out);
         if self.quit && !out.contains(&Command::Quit) {
             out.push(Command::Quit);
         }
@@ -360,6 +369,7 @@ impl App {
             Msg::Diagnostic(text) => self.status.notify(status::NoticeKind::Error, text),
             Msg::FileExists { path, free } => self.on_file_exists(path, free),
             Msg::AlertDeliveryFailed(why) => self.status.notify(status::NoticeKind::Error, why),
+            Msg::History(answer) => self.on_history(answer),
         }
     }
 

@@ -44,7 +44,10 @@ impl Command {
             | Command::Network(a) => &a.output.account,
             Command::Iplist(a) => &a.account,
             Command::Invoice(a) => &a.output.account,
-            Command::Sandbox(_) | Command::Config(_) | Command::Completions(_) => return None,
+            Command::Sandbox(_)
+            | Command::Config(_)
+            | Command::Completions(_)
+            | Command::History(_) => return None,
         })
     }
 }

@@ -123,6 +123,14 @@ pub fn describe(s: &Settings) -> String {
             }
         ),
     );
+    line(
+        "history",
+        match (s.history_days, crate::history::file_for(&s.profile)) {
+            (0, _) => "off".into(),
+            (days, Some(file)) => format!("{days} days in {}", file.display()),
+            (days, None) => format!("{days} days (no state directory: off)"),
+        },
+    );
     for w in &s.warnings {
         line("warning", w.clone());
     }

@@ -59,6 +59,8 @@ pub struct Profile {
     pub command_timeout: Option<u64>,
     /// This profile's alert rules and delivery, over the top-level `[alerts]`.
     pub alerts: Option<crate::alerts::AlertsConfig>,
+    /// Days of history kept in the profile's history file; 0 keeps none (no file).
+    pub history_days: Option<u32>,
 }
 
 impl std::fmt::Debug for Profile {
@@ -146,6 +148,7 @@ clipboard = "auto"              # auto, system, osc52 (over SSH), off
 # my_ip_url = "https://api.ipify.org"   # "" turns the public-IP lookup off
 theme = "dark"                  # dark or light; NO_COLOR turns colour off
 read_only = false               # true: no ordering, binding, password or refresh actions
+history_days = 90               # days of history kept (sparklines, uptime, export); 0 = none
 
 # Alerts, for every profile ([profiles.NAME.alerts] overrides them key by key).
 [alerts]

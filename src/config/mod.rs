@@ -74,6 +74,8 @@ pub struct Settings {
     pub alert_rules: crate::alerts::Rules,
     /// How alerts are delivered besides the screen.
     pub alert_delivery: crate::alerts::rules::Delivery,
+    /// Days of history kept; 0: no history file at all.
+    pub history_days: u32,
 }
 
 /// Why settings could not be made; shown to the user as it is, with exit status 2.
@@ -237,6 +239,7 @@ impl Settings {
             secret_unavailable: None,
             alert_rules: crate::alerts::Rules::default(),
             alert_delivery: crate::alerts::rules::Delivery::default(),
+            history_days: p.history_days.unwrap_or(crate::history::DEFAULT_DAYS),
         })
     }
 
@@ -267,6 +270,20 @@ fn read_file(cli: &Cli) -> Result<(FileConfig, Option<PathBuf>, Vec<String>), Co
         ))),
         None => Ok((FileConfig::default(), Some(path), Vec::new())),
     }
+}
+
+/// The profile a command would use (`--profile`, `PROXYDASH_PROFILE`, the file's
+/// `default_profile`, its only profile, or `default`), and its `history_days`, without
+/// resolving any credentials.
+pub fn profile_name(cli: &Cli) -> Result<(String, u32), ConfigError> {
+    let (file, path, _) = read_file(cli)?;
+    let name = choose_profile(&file, cli.connection.profile.as_deref(), path.as_deref())?;
+    let days = file
+        .profiles
+        .get(&name)
+        .and_then(|p| p.history_days)
+        .unwrap_or(crate::history::DEFAULT_DAYS);
+    Ok((name, days))
 }
 
 fn choose_profile(

@@ -64,6 +64,7 @@
 mod billing;
 mod catalog;
 mod failure;
+pub mod history;
 mod input;
 mod iplist;
 mod order;
@@ -185,7 +186,7 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
 
 async fn dispatch(s: &mut Session<'_>, command: &Command) -> Printed {
     match command {
-        Command::Sandbox(_) | Command::Config(_) => {
+        Command::Sandbox(_) | Command::Config(_) | Command::History(_) => {
             Err(Failure::Usage("not a scripting subcommand".into()))
         }
         Command::Completions(args) => Ok(completions(args)),
@@ -225,7 +226,10 @@ fn wants_json(command: &Command) -> bool {
         }
         Command::Iplist(a) => a.json,
         Command::Invoice(a) => a.output.json,
-        Command::Sandbox(_) | Command::Config(_) | Command::Completions(_) => false,
+        Command::Sandbox(_)
+        | Command::Config(_)
+        | Command::Completions(_)
+        | Command::History(_) => false,
     }
 }
 

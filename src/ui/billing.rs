@@ -116,10 +116,14 @@ fn draw_credit(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         widgets::freshness(app, theme, credit.freshness()),
     );
     let line = match (credit.value(), credit) {
-        (Some(c), _) => Line::from(vec![
-            Span::styled(" Credit  ", theme.title),
-            Span::styled(text::money(c.credit), theme.big),
-        ]),
+        (Some(c), _) => {
+            let mut spans = vec![
+                Span::styled(" Credit  ", theme.title),
+                Span::styled(text::money(c.credit), theme.big),
+            ];
+            spans.extend(credit_trend(app, theme));
+            Line::from(spans)
+        }
         (None, Remote::Failed { error, .. }) => Line::from(Span::styled(
             crate::app::status::error_line(&Request::Credit, error, &app.settings().profile),
             theme.bad,
@@ -128,6 +132,28 @@ fn draw_credit(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         (None, _) => Line::from(Span::styled(" Credit  loading…", theme.dim)),
     };
     frame.render_widget(Paragraph::new(line).block(block), area);
+}
+
+/// The credit over the last 30 days from the history store: a sparkline and its range.
+fn credit_trend(app: &App, theme: &Theme) -> Vec<Span<'static>> {
+    let Some(o) = app.history().overview() else {
+        return Vec::new();
+    };
+    let known: Vec<f64> = o.credit_30d.iter().flatten().copied().collect();
+    let (Some(lo), Some(hi)) = (
+        known.iter().copied().reduce(f64::min),
+        known.iter().copied().reduce(f64::max),
+    ) else {
+        return Vec::new();
+    };
+    vec![
+        Span::styled("    30 days ", theme.dim),
+        Span::styled(super::history::spark(&o.credit_30d, 30), theme.title),
+        Span::styled(
+            format!(" {}–{}", text::money(lo), text::money(hi)),
+            theme.dim,
+        ),
+    ]
 }
 
 pub fn status_style(status: &InvoiceStatus, theme: &Theme) -> Style {

@@ -7,6 +7,7 @@ use super::widgets;
 use crate::app::App;
 use crate::app::remote::Freshness;
 use crate::app::tabs::network::ServerState;
+use crate::history::ServerList;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
@@ -101,37 +102,58 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         return;
     }
     let rows = &net.rows;
-    widgets::table(
-        frame,
-        theme,
-        pane,
-        block,
-        (
-            &["Service", "Product", "State", "IP address"],
-            &[
-                Constraint::Length(8),
-                Constraint::Fill(1),
-                Constraint::Length(10),
-                Constraint::Fill(1),
-            ],
-        ),
-        view,
-        |i| {
-            let r = &rows[i];
-            let product = services
-                .get(r.service_id)
-                .map(|s| text::or_missing(&s.product_name).into_owned())
+    // With history: since when each server is listed, and its service's errors per hour
+    // over 24 h where the screen is wide enough.
+    let overview = app.history().overview();
+    let since_col = overview.is_some();
+    let spark_col = overview.is_some() && body.width >= 100;
+    let mut header = vec!["Service", "Product", "State", "IP address"];
+    let mut widths = vec![
+        Constraint::Length(8),
+        Constraint::Fill(1),
+        Constraint::Length(10),
+        Constraint::Fill(1),
+    ];
+    if since_col {
+        header.push("Listed");
+        widths.push(Constraint::Length(18));
+    }
+    if spark_col {
+        header.push("Errors 24h");
+        widths.push(Constraint::Length(12));
+    }
+    widgets::table(frame, theme, pane, block, (&header, &widths), view, |i| {
+        let r = &rows[i];
+        let product = services
+            .get(r.service_id)
+            .map(|s| text::or_missing(&s.product_name).into_owned())
+            .unwrap_or_default();
+        let (state, style, list) = match r.state {
+            ServerState::Error => ("✗ error", theme.bad, ServerList::Errors),
+            ServerState::Inactive => ("○ inactive", theme.warn, ServerList::Inactive),
+        };
+        let mut cells = vec![
+            Cell::new(r.service_id.to_string()),
+            Cell::new(product),
+            Cell::new(state).style(style),
+            Cell::new(r.ip.clone()),
+        ];
+        if let Some(o) = overview {
+            let listed = o
+                .open
+                .get(&(r.service_id, list, r.ip.clone()))
+                .map(|at| super::history::since(app, *at))
                 .unwrap_or_default();
-            let (state, style) = match r.state {
-                ServerState::Error => ("✗ error", theme.bad),
-                ServerState::Inactive => ("○ inactive", theme.warn),
-            };
-            Row::new(vec![
-                Cell::new(r.service_id.to_string()),
-                Cell::new(product),
-                Cell::new(state).style(style),
-                Cell::new(r.ip.clone()),
-            ])
-        },
-    );
+            cells.push(Cell::new(listed).style(theme.dim));
+            if spark_col {
+                let spark = o
+                    .services
+                    .get(&r.service_id)
+                    .map(|s| super::history::spark_counts(&s.errors_24h, 12))
+                    .unwrap_or_default();
+                cells.push(Cell::new(spark).style(theme.bad));
+            }
+        }
+        Row::new(cells)
+    });
 }

@@ -181,6 +181,12 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
                 // 80-column screen only alone.
                 lines.push(Line::from(Span::styled(countdown, theme.stale)));
             }
+            lines.extend(super::history::detail_lines(
+                app,
+                theme,
+                id,
+                usize::from(inner.width),
+            ));
             widgets::columns(frame, inner, lines);
         }
         (None, Remote::Failed { error, .. }) => {

@@ -89,6 +89,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     }
     match usage.selected() {
         Some(id) => {
+            let chart_area = draw_stored(frame, app, theme, chart_area, id);
             draw_chart(frame, app, theme, chart_area, id);
             draw_gauge(frame, app, theme, gauge_area, id);
         }
@@ -103,6 +104,47 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             );
         }
     }
+}
+
+/// The daily usage the history store kept for the last 30 days (it outlives what the
+/// server still reports), as a sparkline under the chart; answers the area left for the
+/// chart.
+fn draw_stored(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) -> Rect {
+    let Some(days) = app
+        .history()
+        .overview()
+        .and_then(|o| o.services.get(&id))
+        .map(|s| &s.usage_30d)
+        .filter(|d| !d.is_empty())
+    else {
+        return area;
+    };
+    if area.height < 12 {
+        return area;
+    }
+    let [chart, stored] =
+        ratatui::layout::Layout::vertical([Constraint::Min(0), Constraint::Length(3)]).areas(area);
+    // One cell per day of the 30, oldest first; days with nothing kept stay blank.
+    let last = app.now().with_timezone(&app.utc_offset()).date_naive();
+    let values: Vec<Option<f64>> = (0..30)
+        .rev()
+        .map(|back| {
+            let day = last - chrono::Days::new(back);
+            days.iter().find(|(d, _)| *d == day).map(|(_, v)| *v)
+        })
+        .collect();
+    let total: f64 = days.iter().map(|(_, v)| v).sum();
+    let line = Line::from(vec![
+        Span::raw(" "),
+        Span::styled(super::history::spark(&values, 30), theme.title),
+        Span::styled(
+            format!("  {} days kept, total {}", days.len(), text::number(total)),
+            theme.dim,
+        ),
+    ]);
+    let block = widgets::pane(theme, "Kept daily usage · 30 days".into(), Span::raw(""));
+    frame.render_widget(ratatui::widgets::Paragraph::new(line).block(block), stored);
+    chart
 }
 
 /// A failed or loading remote's message, or `None` when there is a value.

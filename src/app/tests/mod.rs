@@ -7,6 +7,7 @@ mod errors;
 mod fetching;
 mod form_keys;
 mod forms;
+mod history;
 mod iplist;
 mod keys;
 mod orders;

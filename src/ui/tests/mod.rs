@@ -2,6 +2,7 @@
 
 mod alerts;
 mod forms;
+mod history;
 mod states;
 mod tabs;
 

@@ -1,0 +1,161 @@
+//! What the app keeps of the history store: the records of successful reads waiting to be
+//! written, and the last answers to its questions.
+//!
+//! - Off until [`App::enable_history`] (the dashboard turns it on once it has a file):
+//!   then every successful read of credit, the services list, a service's error or
+//!   inactive servers, stats or rate becomes a [`Record`], and the run loop takes them
+//!   after each batch with [`App::take_history`] and hands them to the writer.
+//! - The overview is asked for when a batch of reads that recorded something leaves no
+//!   request in flight (the end of a sweep, so one question per sweep), and on start.
+//!   The selected service's 7-day history is asked for when the selection of the
+//!   Services tab changes, and with each overview.
+//! - [`Answer::Off`] turns collecting off and is shown once; [`Answer::Failed`] is shown
+//!   and collecting goes on.
+
+use super::{App, Command, status};
+use crate::api::{Request, Response};
+use crate::history::{Answer, Overview, Query, Record, ServerList, ServiceHistory, Sweep};
+
+#[derive(Debug, Default)]
+pub struct HistoryState {
+    on: bool,
+    pending: Vec<Record>,
+    /// Something was recorded since the overview was last asked for.
+    changed: bool,
+    overview: Option<Overview>,
+    service: Option<ServiceHistory>,
+    asked_service: Option<u64>,
+}
+
+impl HistoryState {
+    /// The last overview answered.
+    pub fn overview(&self) -> Option<&Overview> {
+        self.overview.as_ref()
+    }
+
+    /// The 7-day history of `id`, if it is the one last answered.
+    pub fn service(&self, id: u64) -> Option<&ServiceHistory> {
+        self.service.as_ref().filter(|h| h.service_id == id)
+    }
+
+    pub fn is_on(&self) -> bool {
+        self.on
+    }
+}
+
+/// The records a successful read gives (none for what is not history).
+pub fn records(request: &Request, response: &Response) -> Vec<Record> {
+    match (request, response) {
+        (Request::Credit, Response::Credit(c)) => vec![Record::Credit { credit: c.credit }],
+        (Request::Services, Response::Services(list)) => list
+            .iter()
+            .map(|s| Record::Service {
+                service_id: s.service_id,
+                status: s.status.as_str().to_owned(),
+                nextduedate: s.nextduedate,
+            })
+            .collect(),
+        (Request::NetworkErrors(id), Response::NetworkErrors(v) | Response::NetworkInactive(v))
+        | (
+            Request::NetworkInactive(id),
+            Response::NetworkErrors(v) | Response::NetworkInactive(v),
+        ) => {
+            vec![Record::Servers {
+                service_id: *id,
+                list: if matches!(request, Request::NetworkErrors(_)) {
+                    ServerList::Errors
+                } else {
+                    ServerList::Inactive
+                },
+                servers: v.clone(),
+            }]
+        }
+        (Request::Stats(id), Response::Stats(days)) => vec![Record::Usage {
+            service_id: *id,
+            days: days
+                .iter()
+                .filter_map(|d| Some((d.date?, d.rate)))
+                .collect(),
+        }],
+        (Request::Rate(id), Response::Rate(r)) => r
+            .first()
+            .map(|r| Record::Rate {
+                service_id: *id,
+                rate: r.rate,
+                limit: r.limit,
+            })
+            .into_iter()
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+impl App {
+    /// Turns recording and history questions on (see the module docs).
+    pub fn enable_history(&mut self) -> Vec<Command> {
+        self.history.on = true;
+        vec![Command::AskHistory(Query::Overview { now: self.now() })]
+    }
+
+    pub fn history(&self) -> &HistoryState {
+        &self.history
+    }
+
+    /// The records of the reads handled since the last call, as one sweep to write.
+    pub fn take_history(&mut self) -> Option<Sweep> {
+        if self.history.pending.is_empty() {
+            return None;
+        }
+        Some(Sweep {
+            at: self.now(),
+            records: std::mem::take(&mut self.history.pending),
+        })
+    }
+
+    pub(super) fn remember(&mut self, request: &Request, response: &Response) {
+        if self.history.on {
+            let records = records(request, response);
+            self.history.changed |= !records.is_empty();
+            self.history.pending.extend(records);
+        }
+    }
+
+    /// After a batch: the questions the history views need now.
+    pub(super) fn ask_history(&mut self, out: &mut Vec<Command>) {
+        if !self.history.on {
+            return;
+        }
+        let now = self.now();
+        let selected = if self.tab == super::tabs::Tab::Services {
+            self.services.table.selected_id()
+        } else {
+            None
+        };
+        let sweep_done = self.history.changed && self.in_flight.is_empty();
+        if sweep_done {
+            self.history.changed = false;
+            out.push(Command::AskHistory(Query::Overview { now }));
+        }
+        if let Some(id) = selected
+            && (sweep_done || self.history.asked_service != Some(id))
+        {
+            self.history.asked_service = Some(id);
+            out.push(Command::AskHistory(Query::Service {
+                service_id: id,
+                now,
+            }));
+        }
+    }
+
+    pub(super) fn on_history(&mut self, answer: Answer) {
+        match answer {
+            Answer::Overview(o) => self.history.overview = Some(*o),
+            Answer::Service(h) => self.history.service = Some(*h),
+            Answer::Off(line) => {
+                self.history = HistoryState::default();
+                self.status.notify(status::NoticeKind::Error, line);
+            }
+            Answer::Failed(line) => self.status.notify(status::NoticeKind::Error, line),
+        }
+    }
+}

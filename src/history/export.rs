@@ -1,0 +1,152 @@
+//! `proxydash history export`: every change kept since a time, oldest first, as CSV or
+//! JSON, streamed from the file (memory does not grow with the history).
+//!
+//! One row per change, the same columns in both formats:
+//!
+//! | kind | service_id | subject | value | extra |
+//! |---|---|---|---|---|
+//! | `credit` | — | — | the credit | — |
+//! | `status` | the service | its status | — | its next due date |
+//! | `error_start` / `error_end` | the service | the server | — | — |
+//! | `inactive_start` / `inactive_end` | the service | the server | — | — |
+//! | `usage_day` (at: the day's midnight UTC) | the service | the day | the usage | — |
+//! | `rate` | the service | — | the rate | the limit |
+//! | `probe` | the service | the server | 1 ok, 0 failed | latency in ms |
+//!
+//! `at` is RFC 3339 in UTC. Server text is exported with control characters removed in
+//! CSV (it is meant for a terminal or a spreadsheet) and escaped as JSON requires in JSON.
+
+use rusqlite::Connection;
+use rusqlite::types::Value;
+use std::io::{self, Write};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Csv,
+    Json,
+}
+
+const QUERY: &str = "
+    SELECT at, 'credit', NULL, NULL, credit, NULL FROM credit WHERE at >= ?1
+    UNION ALL SELECT at, 'status', service_id, status, NULL, nextduedate
+        FROM service_state WHERE at >= ?1
+    UNION ALL SELECT since, CASE list WHEN 0 THEN 'error_start' ELSE 'inactive_start' END,
+        service_id, server, NULL, NULL FROM server_spell WHERE since >= ?1
+    UNION ALL SELECT until, CASE list WHEN 0 THEN 'error_end' ELSE 'inactive_end' END,
+        service_id, server, NULL, NULL FROM server_spell WHERE until >= ?1
+    UNION ALL SELECT CAST(strftime('%s', day) AS INTEGER), 'usage_day', service_id, day, rate, NULL
+        FROM usage_day WHERE day >= date(?1, 'unixepoch')
+    UNION ALL SELECT at, 'rate', service_id, NULL, rate, rate_limit FROM rate WHERE at >= ?1
+    UNION ALL SELECT at, 'probe', service_id, server, ok, latency_ms FROM probe WHERE at >= ?1
+    ORDER BY 1";
+
+const COLUMNS: [&str; 6] = ["at", "kind", "service_id", "subject", "value", "extra"];
+
+/// Writes every change since `since` (Unix seconds) to `out`; answers the rows written.
+pub fn export(
+    conn: &Connection,
+    since: i64,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u64, String> {
+    let mut q = conn.prepare(QUERY).map_err(|e| e.to_string())?;
+    let mut rows = q.query([since]).map_err(|e| e.to_string())?;
+    let mut n = 0u64;
+    let io = |e: io::Error| e.to_string();
+    match format {
+        Format::Csv => writeln!(out, "{}", COLUMNS.join(",")).map_err(io)?,
+        Format::Json => write!(out, "[").map_err(io)?,
+    }
+    while let Some(row) = rows.next().map_err(|e| e.to_string())? {
+        let mut values: Vec<Value> = Vec::with_capacity(6);
+        for i in 0..6 {
+            values.push(row.get(i).map_err(|e| e.to_string())?);
+        }
+        let at = match &values[0] {
+            Value::Integer(t) => chrono::DateTime::from_timestamp(*t, 0)
+                .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        match format {
+            Format::Csv => {
+                let mut cells = vec![at];
+                cells.extend(values[1..].iter().map(csv_cell));
+                writeln!(out, "{}", cells.join(",")).map_err(io)?;
+            }
+            Format::Json => {
+                let mut obj = serde_json::Map::new();
+                obj.insert("at".into(), at.into());
+                for (name, v) in COLUMNS[1..].iter().zip(&values[1..]) {
+                    obj.insert((*name).into(), json_value(v));
+                }
+                let sep = if n == 0 { "\n  " } else { ",\n  " };
+                write!(out, "{sep}{}", serde_json::Value::Object(obj)).map_err(io)?;
+            }
+        }
+        n += 1;
+    }
+    if format == Format::Json {
+        writeln!(out, "{}]", if n == 0 { "" } else { "\n" }).map_err(io)?;
+    }
+    Ok(n)
+}
+
+fn csv_cell(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::Integer(i) => i.to_string(),
+        Value::Real(f) => f.to_string(),
+        Value::Text(s) => {
+            let s = crate::ui::text::sanitize(s);
+            if s.contains([',', '"']) || s.starts_with(['=', '+', '-', '@']) {
+                // Quoted; a leading formula character is kept as text by spreadsheets
+                // only with a quote before it.
+                let s = if s.starts_with(['=', '+', '-', '@']) {
+                    format!("'{s}")
+                } else {
+                    s.into_owned()
+                };
+                format!("\"{}\"", s.replace('"', "\"\""))
+            } else {
+                s.into_owned()
+            }
+        }
+        Value::Blob(_) => String::new(),
+    }
+}
+
+fn json_value(v: &Value) -> serde_json::Value {
+    match v {
+        Value::Null | Value::Blob(_) => serde_json::Value::Null,
+        Value::Integer(i) => (*i).into(),
+        Value::Real(f) => {
+            serde_json::Number::from_f64(*f).map_or(serde_json::Value::Null, Into::into)
+        }
+        Value::Text(s) => s.clone().into(),
+    }
+}
+
+/// `7d`, `12h`, `30m`, or a date `2026-11-01` (midnight UTC): the start of the export,
+/// in Unix seconds, counted back from `now`.
+pub fn parse_since(s: &str, now: chrono::DateTime<chrono::Utc>) -> Result<i64, String> {
+    let s = s.trim();
+    if let Ok(day) = s.parse::<chrono::NaiveDate>() {
+        return Ok(day
+            .and_hms_opt(0, 0, 0)
+            .unwrap_or_default()
+            .and_utc()
+            .timestamp());
+    }
+    let bad =
+        || format!("--since {s:?}: give a span like 7d, 12h or 30m, or a date like 2026-11-01");
+    let (digits, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?);
+    let n: i64 = digits.parse().map_err(|_| bad())?;
+    let secs = match unit {
+        "d" => 86_400,
+        "h" => 3600,
+        "m" => 60,
+        _ => return Err(bad()),
+    };
+    Ok(now.timestamp().saturating_sub(n.saturating_mul(secs)))
+}

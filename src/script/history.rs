@@ -1,0 +1,78 @@
+//! `proxydash history export`: the history file of a profile, as CSV or JSON on standard
+//! output (see [`crate::history::export`] for the rows). It reads the file through a
+//! read-only connection, so it can run beside a dashboard that is writing it, and asks no
+//! server anything (no credentials are resolved).
+
+use crate::cli::{Cli, HistoryCommand, HistoryExportArgs};
+use crate::history::export::{self, Format};
+use crate::history::{self, Store};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(cli: &Cli, command: &HistoryCommand) -> ExitCode {
+    match command {
+        HistoryCommand::Export(args) => export_command(cli, args),
+    }
+}
+
+fn export_command(cli: &Cli, args: &HistoryExportArgs) -> ExitCode {
+    let since = match export::parse_since(&args.since, chrono::Utc::now()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("proxydash: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut with = cli.clone();
+    with.connection.profile = args.profile.clone().or(with.connection.profile);
+    with.connection.config = args.config.clone().or(with.connection.config);
+    // `demo` names the history of `--demo`, which has no profile in the config file.
+    let profile = match crate::config::profile_name(&with) {
+        _ if with.connection.profile.as_deref() == Some("demo") => "demo".to_owned(),
+        Ok((name, _)) => name,
+        Err(e) => {
+            eprintln!("proxydash: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let Some(path) = history::file_for(&profile) else {
+        eprintln!("proxydash: no state directory (set XDG_STATE_HOME or HOME)");
+        return ExitCode::from(1);
+    };
+    let format = if args.json { Format::Json } else { Format::Csv };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match export_file(&path, &profile, since, format, &mut out).and_then(|n| {
+        out.flush().map_err(|e| e.to_string())?;
+        Ok(n)
+    }) {
+        Ok(_) => ExitCode::SUCCESS,
+        // `| head` closing the pipe early is not a failure.
+        Err(e) if e.contains("Broken pipe") => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("proxydash: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Exports the history file at `path` (of `profile`, for the messages).
+pub fn export_file(
+    path: &Path,
+    profile: &str,
+    since: i64,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u64, String> {
+    if !path.exists() {
+        return Err(format!(
+            "no history for profile {profile} yet ({} does not exist; the dashboard writes it)",
+            path.display()
+        ));
+    }
+    let conn = Store::open_read_only(path)
+        .map_err(|e| format!("cannot read the history file {}: {e}", path.display()))?;
+    export::export(&conn, since, format, out)
+        .map_err(|e| format!("cannot read the history file {}: {e}", path.display()))
+}

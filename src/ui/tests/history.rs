@@ -1,0 +1,88 @@
+//! History on screen: answers of a real (in-memory) store, drawn on the tabs.
+
+use super::render;
+use crate::app::Msg;
+use crate::app::testkit::Harness;
+use crate::history::{Answer, Store};
+
+/// The standard account loaded twice five minutes apart with history on, the store's answers
+/// given to the app.
+fn with_history() -> Harness {
+    let mut h = Harness::new();
+    let mut store = Store::open_in_memory(90).unwrap();
+    for step in 0..2 {
+        let mut cmds = if step == 0 {
+            let mut c = h.app.enable_history();
+            c.extend(h.app.start());
+            c
+        } else {
+            h.advance(300);
+            h.key('R')
+        };
+        while let Some(cmd) = cmds.pop() {
+            if let crate::app::Command::Fetch(r) = cmd {
+                cmds.extend(h.answer(&r));
+            }
+        }
+        store.write(&[h.app.take_history().unwrap()]).unwrap();
+    }
+    let now = h.app.now();
+    let overview = store.overview(now).unwrap();
+    let service = store.service(5001, now).unwrap();
+    h.send(Msg::History(Answer::Overview(Box::new(overview))));
+    h.send(Msg::History(Answer::Service(Box::new(service))));
+    h
+}
+
+#[test]
+fn network_rows_say_since_when_each_server_is_listed_and_its_errors_per_hour() {
+    let mut h = with_history();
+    h.key('4');
+    let screen = render(&mut h.app, 120, 30);
+    assert!(screen.contains("Listed"), "{screen}");
+    assert!(screen.contains("Errors 24h"), "{screen}");
+    let row = screen
+        .lines()
+        .find(|l| l.contains("198.51.100.7"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(row.contains("since 14:03, 5m"), "{row}");
+    assert!(row.contains("▁▁▁▁▁▁▁▁▁▁▁█"), "{row}");
+    // At 80 columns the sparkline gives way; the since column stays.
+    let narrow = render(&mut h.app, 80, 24);
+    assert!(!narrow.contains("Errors 24h"), "{narrow}");
+    assert!(narrow.contains("since 14:03"), "{narrow}");
+}
+
+#[test]
+fn the_service_detail_shows_uptime_errors_and_since() {
+    let mut h = with_history();
+    let screen = render(&mut h.app, 120, 40);
+    assert!(
+        screen.contains("Uptime        24h 0.0% · 7d 0.0%"),
+        "{screen}"
+    );
+    assert!(screen.contains("In error      since 14:03, 5m"), "{screen}");
+    assert!(screen.contains("Errors"), "{screen}");
+}
+
+#[test]
+fn billing_shows_the_credit_over_30_days() {
+    let mut h = with_history();
+    h.key('3');
+    let screen = render(&mut h.app, 120, 30);
+    let line = screen
+        .lines()
+        .find(|l| l.contains("Credit"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(line.contains("30 days"), "{line}");
+    // Known for today only: one bar at the right end of the 30 days, and its range.
+    assert!(line.contains("█ $1,234.50–$1,234.50"), "{line}");
+}
+
+#[test]
+fn without_history_the_tabs_are_as_before() {
+    let mut h = Harness::loaded();
+    h.key('4');
+    let screen = render(&mut h.app, 120, 30);
+    assert!(!screen.contains("Listed"), "{screen}");
+}
