@@ -116,7 +116,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     ];
     if since_col {
         header.push("Listed");
-        widths.push(Constraint::Length(18));
+        widths.push(Constraint::Length(19));
     }
     if spark_col {
         header.push("Errors 24h");

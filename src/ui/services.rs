@@ -181,12 +181,10 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
                 // 80-column screen only alone.
                 lines.push(Line::from(Span::styled(countdown, theme.stale)));
             }
-            lines.extend(super::history::detail_lines(
-                app,
-                theme,
-                id,
-                usize::from(inner.width),
-            ));
+            // `columns` splits the lines in two halves when they do not fit in one.
+            let split = lines.len() + 3 > usize::from(inner.height) && inner.width >= 60;
+            let width = usize::from(if split { inner.width / 2 } else { inner.width });
+            lines.extend(super::history::detail_lines(app, theme, id, width));
             widgets::columns(frame, inner, lines);
         }
         (None, Remote::Failed { error, .. }) => {
