@@ -71,6 +71,8 @@ async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {
         throttle: Duration::from_secs(args.throttle_secs),
         faults,
         seed: args.seed.clone(),
+        rate_limit: args.rate_limit.filter(|n| *n > 0),
+        rate_limit_headers: args.rate_limit_headers == "on",
         ..SandboxConfig::default()
     };
     // `sandbox --token`, or (as before) --token / PROXYDASH_TOKEN before the subcommand,

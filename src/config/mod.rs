@@ -70,6 +70,8 @@ pub struct Settings {
     /// Only from [`Settings::resolve_for_show`]: the secret command failed, and why; the
     /// credentials then hold an empty secret and must not be used.
     pub secret_unavailable: Option<String>,
+    /// The ceiling of the request budget (`--max-rpm`, `max_requests_per_minute`).
+    pub max_rpm: Option<u32>,
 }
 
 /// Why settings could not be made; shown to the user as it is, with exit status 2.
@@ -201,7 +203,18 @@ impl Settings {
             profiles: Vec::new(),
             config_path: None,
             secret_unavailable: None,
+            max_rpm: c.max_rpm.or(p.max_requests_per_minute).filter(|n| *n > 0),
         })
+    }
+
+    /// The account's name in the budget's state file: the profile and where it points.
+    pub fn budget_key(&self) -> String {
+        format!("{}@{}", self.profile, self.base_url)
+    }
+
+    /// A fresh request budget for this account, under its ceiling.
+    pub fn budget(&self) -> crate::scheduler::Budget {
+        crate::scheduler::Budget::new(crate::scheduler::Bucket::new(self.max_rpm))
     }
 
     pub fn client_config(&self) -> ClientConfig {

@@ -1,5 +1,6 @@
 //! Snapshot tests of `ui::draw` on ratatui's `TestBackend`, stored with insta.
 
+mod budget;
 mod forms;
 mod states;
 mod tabs;
