@@ -104,7 +104,7 @@ pub struct ConnectionArgs {
 
     /// The most requests a minute to send to the account, whatever its server allows
     /// [default: learned from the server; 60 until it says]. Profile: max_requests_per_minute.
-    #[arg(long, value_name = "N", global = true)]
+    #[arg(long, value_name = "N")]
     pub max_rpm: Option<u32>,
 }
 

@@ -115,6 +115,8 @@ pub struct Bucket {
     server_left: Option<(u32, Instant)>,
     in_flight: u32,
     probing: bool,
+    /// An answer has come (until then few requests go at once).
+    answered: bool,
     /// When the last sweep request was let go (sweeps are paced).
     last_sweep: Option<Instant>,
     throttled: u64,
@@ -136,6 +138,7 @@ impl Bucket {
             in_flight: 0,
             probing: false,
             last_sweep: None,
+            answered: false,
             throttled: 0,
         }
     }
@@ -268,6 +271,7 @@ impl Bucket {
     /// The server answered a request taken with `ticket`.
     pub fn observe(&mut self, ticket: Ticket, signal: &Signal, now: Instant) {
         self.unanswered(ticket);
+        self.answered = true;
         self.prune(now);
         if let Some(limit) = signal.limit.filter(|l| *l > 0) {
             self.source = Source::Headers;
@@ -319,7 +323,8 @@ impl Bucket {
     /// has not, the bucket alone bounds the burst (see the module docs of [`super`]).
     pub fn concurrency(&self, unbounded: usize) -> usize {
         match self.source {
-            Source::Assumed if self.throttled == 0 => unbounded,
+            // Before the first answer, few: its headers may tell the limit before a burst.
+            Source::Assumed if self.throttled == 0 && self.answered => unbounded,
             _ => POLITE_CONCURRENCY.min(unbounded),
         }
     }

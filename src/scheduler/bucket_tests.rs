@@ -179,8 +179,11 @@ fn the_servers_remaining_count_is_respected() {
 #[test]
 fn concurrency_is_polite_once_a_limit_is_seen() {
     let mut b = Bucket::new(None);
-    assert_eq!(b.concurrency(64), 64);
+    assert_eq!(b.concurrency(64), POLITE_CONCURRENCY, "before any answer");
     let now = Instant::now();
+    let t = b.try_take(now, false).unwrap();
+    b.observe(t, &Signal::default(), now);
+    assert_eq!(b.concurrency(64), 64, "no limit shown");
     let t = b.try_take(now, false).unwrap();
     b.observe(
         t,
