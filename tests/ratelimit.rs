@@ -182,6 +182,7 @@ async fn a_write_refused_by_the_limit_is_answered_as_it_is_and_never_resent() {
         OrderRequest {
             clientid: 101,
             setip: None,
+            ..OrderRequest::default()
         },
     ));
     let (request, result) = results.recv().await.unwrap();
