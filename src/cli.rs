@@ -101,6 +101,11 @@ pub struct ConnectionArgs {
     /// Seconds to wait for a whole answer [default: 30].
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<u64>,
+
+    /// The most requests a minute to send to the account, whatever its server allows
+    /// [default: learned from the server; 60 until it says]. Profile: max_requests_per_minute.
+    #[arg(long, value_name = "N")]
+    pub max_rpm: Option<u32>,
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -475,4 +480,12 @@ pub struct SandboxArgs {
     /// missing dates, a json IP list without brackets) instead of the spec's exact types.
     #[arg(long)]
     pub quirks: bool,
+    /// Answer at most N requests a minute per token (all endpoints), with 429
+    /// "Too Many Attempts." beyond [default: no limit].
+    #[arg(long, value_name = "N")]
+    pub rate_limit: Option<u32>,
+
+    /// Send the X-RateLimit-* and Retry-After headers with the rate limit: on or off.
+    #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = ["on", "off"])]
+    pub rate_limit_headers: String,
 }

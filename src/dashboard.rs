@@ -33,6 +33,9 @@ use std::io::{IsTerminal, Write as _};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+/// Requests a minute the demo sandbox answers: the common framework's default for an API.
+pub const DEMO_RATE_LIMIT: u32 = 60;
+
 /// Runs the dashboard until the user quits; the exit code follows the DESIGN: 0 on quit,
 /// 2 on bad settings, 128 + n on signal n.
 pub async fn run(cli: &Cli) -> ExitCode {
@@ -234,7 +237,10 @@ impl Session {
             .map(|f| f.load(&account))
             .unwrap_or_default();
         let mut effects = Effects::new(
-            fetcher::spawn(client, fetcher::DEFAULT_CONCURRENCY),
+            fetcher::spawn(
+                client.with_budget(settings.budget()),
+                fetcher::DEFAULT_CONCURRENCY,
+            ),
             clipboard::for_mode(settings.clipboard),
             settings.my_ip_url.clone(),
             state.map(|f| (f, account.clone())),
@@ -306,12 +312,16 @@ async fn first_settings(
             ExitCode::from(2)
         });
     }
-    let handle = Sandbox::start(SandboxConfig::ephemeral())
-        .await
-        .map_err(|e| {
-            eprintln!("proxydash: cannot start the demo sandbox: {e}");
-            ExitCode::FAILURE
-        })?;
+    // A realistic limit, so the demo shows the dashboard working within one.
+    let handle = Sandbox::start(SandboxConfig {
+        rate_limit: Some(DEMO_RATE_LIMIT),
+        ..SandboxConfig::ephemeral()
+    })
+    .await
+    .map_err(|e| {
+        eprintln!("proxydash: cannot start the demo sandbox: {e}");
+        ExitCode::FAILURE
+    })?;
     let settings =
         Settings::demo(cli, handle.base_url(), handle.token()).map_err(|e: ConfigError| {
             eprintln!("proxydash: {e}");

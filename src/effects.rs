@@ -25,6 +25,7 @@ pub const DEFAULT_MY_IP_URL: &str = "https://api.ipify.org";
 
 pub struct Effects {
     fetcher: FetcherHandle,
+    budget: tokio::sync::watch::Receiver<Option<crate::scheduler::View>>,
     results: mpsc::UnboundedReceiver<Fetched>,
     later_tx: mpsc::UnboundedSender<Msg>,
     later_rx: mpsc::UnboundedReceiver<Msg>,
@@ -51,6 +52,7 @@ impl Effects {
     ) -> Self {
         let (later_tx, later_rx) = mpsc::unbounded_channel();
         Self {
+            budget: fetcher.budget(),
             fetcher,
             results,
             later_tx,
@@ -176,7 +178,11 @@ impl Effects {
     pub fn try_next_msg(&mut self) -> Option<Msg> {
         match self.results.try_recv() {
             Ok((request, result)) => Some(Msg::Loaded(request, result)),
-            Err(_) => self.later_rx.try_recv().ok(),
+            Err(_) => self
+                .later_rx
+                .try_recv()
+                .ok()
+                .or_else(|| self.budget_changed()),
         }
     }
 
@@ -198,8 +204,21 @@ impl Effects {
                     "Diagnostics are not being written: the log file cannot be written (disk full?); the dashboard goes on without them".into(),
                 ))
             }
+            Some(view) = async {
+                // `changed` marks the value seen; a closed channel disables this branch.
+                self.budget.changed().await.ok()?;
+                *self.budget.borrow_and_update()
+            } => Some(Msg::Budget(view)),
             else => None,
         }
+    }
+
+    /// The budget, if it changed since it was last taken.
+    fn budget_changed(&mut self) -> Option<Msg> {
+        if !self.budget.has_changed().unwrap_or(false) {
+            return None;
+        }
+        (*self.budget.borrow_and_update()).map(Msg::Budget)
     }
 }
 

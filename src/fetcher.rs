@@ -1,13 +1,24 @@
-//! The background fetcher: runs [`Request`]s on tokio and sends each result back.
+//! The background fetcher: the scheduler's queue. It runs [`Request`]s on tokio and sends
+//! each result back.
 //!
-//! It owns the [`ApiClient`]. Requests run concurrently up to a bound, so a dashboard of
-//! 10,000 services does not open 10,000 connections at once; the rest wait in a queue in
-//! which what the user waits on goes before the per-service sweeps. An identical GET
-//! that is already in flight is not sent again: its one answer serves both askers. Writes
-//! (POST, PUT) are never deduplicated and never retried: the client sends each exactly once.
+//! It owns the [`ApiClient`] and the account's [`Budget`] (see [`crate::scheduler`]): a
+//! request starts only when a slot is free (up to the bound while the server has shown no
+//! limit, [`crate::scheduler::bucket::POLITE_CONCURRENCY`] once it has) and the budget
+//! gives a token, which is handed to the request's first attempt. The rest wait in a queue
+//! as values, by priority ([`Class`]): what the user waits on (a form's request, a write,
+//! an IP list, one item's detail), then the tabs' lists and the credit, then the
+//! per-service sweeps in the order the app asked for them (it asks oldest data first). An
+//! identical GET that is already queued or in flight is not sent again: its one answer
+//! serves both askers. Writes (POST, PUT) are never deduplicated and never retried: the
+//! client sends each exactly once.
+//!
+//! A GET answered with the account's throttle ([`ApiError::RateLimited`]) is not reported:
+//! the budget is paused by it, and the request goes back to the head of its line, to be
+//! sent once the pause is over. A write answered so is reported as it is.
 //!
 //! No locks are shared with the UI: commands come in over one channel, results go out over
-//! another, and the in-flight set lives inside the fetcher's own task.
+//! another, the budget's changes over a watch channel, and the in-flight set lives inside
+//! the fetcher's own task.
 //!
 //! A request whose task panics (a bug) is still answered: with a decode error naming the
 //! panic, so the app shows it in the status line and can ask again, instead of waiting for
@@ -15,22 +26,24 @@
 //! is the truth: the request may have been sent.
 
 use crate::api::{ApiClient, ApiError, Request, Response};
+use crate::scheduler::{Bucket, Budget, PREPAID, View};
 use futures::FutureExt;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::AssertUnwindSafe;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 /// A finished request and what came of it.
 pub type Fetched = (Request, Result<Response, ApiError>);
 
-/// How many requests run at once by default.
+/// How many requests run at once at most (while the server has shown no limit).
 pub const DEFAULT_CONCURRENCY: usize = 64;
 
 /// The UI side of the fetcher: cheap to clone, never blocks.
 #[derive(Clone, Debug)]
 pub struct FetcherHandle {
     commands: mpsc::UnboundedSender<Request>,
+    budget: watch::Receiver<Option<View>>,
 }
 
 impl FetcherHandle {
@@ -39,26 +52,43 @@ impl FetcherHandle {
         // A closed channel means the fetcher is gone because the program is ending.
         let _ = self.commands.send(request);
     }
+
+    /// The budget's changes, for the screen.
+    pub fn budget(&self) -> watch::Receiver<Option<View>> {
+        self.budget.clone()
+    }
 }
 
-/// Starts the fetcher on the current tokio runtime.
+/// Starts the fetcher on the current tokio runtime. A client without a budget gets one
+/// that knows nothing yet, so every request of the fetcher is counted.
 pub fn spawn(
     client: ApiClient,
     concurrency: usize,
 ) -> (FetcherHandle, mpsc::UnboundedReceiver<Fetched>) {
+    let client = match client.budget() {
+        Some(_) => client,
+        None => client.with_budget(Budget::new(Bucket::new(None))),
+    };
+    let budget = client.budget().cloned().expect("set above");
     let (command_tx, command_rx) = mpsc::unbounded_channel();
     let (result_tx, result_rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(client, concurrency.max(1), command_rx, result_tx));
-    (
-        FetcherHandle {
-            commands: command_tx,
-        },
-        result_rx,
-    )
+    let handle = FetcherHandle {
+        commands: command_tx,
+        budget: budget.watch(),
+    };
+    tokio::spawn(run(
+        client,
+        budget,
+        concurrency.max(1),
+        command_rx,
+        result_tx,
+    ));
+    (handle, result_rx)
 }
 
 async fn run(
     client: ApiClient,
+    budget: Budget,
     concurrency: usize,
     mut commands: mpsc::UnboundedReceiver<Request>,
     results: mpsc::UnboundedSender<Fetched>,
@@ -69,23 +99,41 @@ async fn run(
     let mut tasks: JoinSet<Fetched> = JoinSet::new();
     let mut accepting = true;
     loop {
-        // Start what the bound allows. Requests wait in the queue as values, not as
-        // spawned futures: 40,000 per-service calls of a large account cost a few MB
-        // queued, where 40,000 parked tasks cost well over a hundred.
-        while tasks.len() < concurrency
-            && let Some(request) = queue.pop()
+        // Start what the bound and the budget allow. Requests wait in the queue as values,
+        // not as spawned futures: 40,000 per-service calls of a large account cost a few
+        // MB queued, where 40,000 parked tasks cost well over a hundred.
+        let mut next_token = None;
+        while tasks.len() < budget.concurrency(concurrency)
+            && let Some(class) = queue.next_class()
         {
+            let sweep = class == Class::Sweep;
+            let ticket = match budget.try_take(crate::scheduler::now(), sweep) {
+                Ok(ticket) => ticket,
+                Err(at) => {
+                    next_token = Some(at);
+                    break;
+                }
+            };
+            let Some(request) = queue.pop() else { break };
             let client = client.clone();
             let key = request.clone();
-            let task = tasks.spawn(async move {
-                let result = AssertUnwindSafe(client.call(&request))
-                    .catch_unwind()
-                    .await
-                    .unwrap_or_else(|panic| Err(panicked(&*panic)));
-                (request, result)
-            });
+            let task = tasks.spawn(
+                PREPAID.scope(std::cell::Cell::new(Some(ticket)), async move {
+                    let result = AssertUnwindSafe(client.call(&request))
+                        .catch_unwind()
+                        .await
+                        .unwrap_or_else(|panic| Err(panicked(&*panic)));
+                    (request, result)
+                }),
+            );
             running.insert(task.id(), key);
         }
+        let token_back = async {
+            match next_token {
+                Some(at) => tokio::time::sleep_until(at.into()).await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
             command = commands.recv(), if accepting => match command {
                 Some(request) => queue.push(request),
@@ -94,6 +142,11 @@ async fn run(
             Some(joined) = tasks.join_next_with_id(), if !tasks.is_empty() => match joined {
                 Ok((id, (request, result))) => {
                     running.remove(&id);
+                    // Postponed, not failed: sent again when the pause is over.
+                    if !request.is_write() && matches!(&result, Err(e) if e.is_rate_limited()) {
+                        queue.again(request);
+                        continue;
+                    }
                     queue.done(&request);
                     if results.send((request, result)).is_err() {
                         return;
@@ -107,18 +160,50 @@ async fn run(
                     }
                 }
             },
+            _ = token_back => {}
             else => return,
         }
     }
 }
 
-/// Requests waiting for a free slot, in two lines: what the user waits on (lists, one
-/// item, an IP list, every write) goes before the per-service sweeps (network status,
-/// stats, rate), so an order is not stuck behind 40,000 background calls.
+/// The priority of a request, first served first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Class {
+    /// A form's request or a write: the user is looking at a spinner.
+    Waited = 0,
+    /// One item's detail, opened or selected.
+    Detail = 1,
+    /// A tab's list, the credit.
+    List = 2,
+    /// The calls made once per service, in bulk.
+    Sweep = 3,
+}
+
+impl Class {
+    pub fn of(request: &Request) -> Self {
+        match request {
+            Request::Order { .. }
+            | Request::UpdateService { .. }
+            | Request::IpList { .. }
+            | Request::Clients => Class::Waited,
+            Request::Service(_) | Request::Product(_) | Request::Invoice(_) => Class::Detail,
+            Request::Services
+            | Request::Products
+            | Request::ProductsOrderedBy(_)
+            | Request::Credit
+            | Request::Invoices => Class::List,
+            Request::NetworkErrors(_)
+            | Request::NetworkInactive(_)
+            | Request::Stats(_)
+            | Request::Rate(_) => Class::Sweep,
+        }
+    }
+}
+
+/// Requests waiting for a slot and a token, one line per [`Class`].
 #[derive(Default)]
 struct Queue {
-    first: VecDeque<Request>,
-    sweeps: VecDeque<Request>,
+    lines: [VecDeque<Request>; 4],
     /// GETs queued or running; an identical one is not queued again.
     known: HashSet<Request>,
 }
@@ -128,15 +213,25 @@ impl Queue {
         if !request.is_write() && !self.known.insert(request.clone()) {
             return;
         }
-        if is_sweep(&request) {
-            self.sweeps.push_back(request);
-        } else {
-            self.first.push_back(request);
-        }
+        self.lines[Class::of(&request) as usize].push_back(request);
+    }
+
+    /// A GET postponed by the server's throttle: first of its line again.
+    fn again(&mut self, request: Request) {
+        self.lines[Class::of(&request) as usize].push_front(request);
+    }
+
+    /// The class of the request [`Queue::pop`] would give.
+    fn next_class(&self) -> Option<Class> {
+        self.lines
+            .iter()
+            .position(|line| !line.is_empty())
+            .and_then(|i| self.lines[i].front())
+            .map(Class::of)
     }
 
     fn pop(&mut self) -> Option<Request> {
-        self.first.pop_front().or_else(|| self.sweeps.pop_front())
+        self.lines.iter_mut().find_map(VecDeque::pop_front)
     }
 
     /// `request` was answered (or given up): the same GET may be asked again.
@@ -145,17 +240,6 @@ impl Queue {
             self.known.remove(request);
         }
     }
-}
-
-/// The calls made once per service, in bulk.
-fn is_sweep(request: &Request) -> bool {
-    matches!(
-        request,
-        Request::NetworkErrors(_)
-            | Request::NetworkInactive(_)
-            | Request::Stats(_)
-            | Request::Rate(_)
-    )
 }
 
 /// The error a panicking request is answered with.
@@ -206,9 +290,9 @@ mod tests {
         assert_eq!(
             order_of,
             vec![
-                Request::Services,
                 order.clone(),
                 order,
+                Request::Services,
                 Request::NetworkErrors(1),
                 Request::Stats(1)
             ]

@@ -21,6 +21,7 @@ pub mod logging;
 pub mod quiet;
 pub mod run;
 pub mod sandbox;
+pub mod scheduler;
 pub mod script;
 pub mod secret;
 pub mod term;

@@ -73,6 +73,8 @@ async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {
         faults,
         seed: args.seed.clone(),
         quirks: args.quirks,
+        rate_limit: args.rate_limit.filter(|n| *n > 0),
+        rate_limit_headers: args.rate_limit_headers == "on",
         ..SandboxConfig::default()
     };
     // `sandbox --token`, or (as before) --token / PROXYDASH_TOKEN before the subcommand,

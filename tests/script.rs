@@ -15,6 +15,8 @@ use tokio::process::Command;
 
 #[path = "script/codes.rs"]
 mod codes;
+#[path = "script/limits.rs"]
+mod limits;
 #[path = "script/reads.rs"]
 mod reads;
 #[path = "script/usage.rs"]

@@ -178,6 +178,7 @@ pub fn status_error(status: StatusCode, body: &[u8], retry_after: Option<u64>) -
             next_possible: parse_next_possible(&message),
             message,
         },
+        (429, _) => ApiError::RateLimited { retry_after },
         (status, json) => ApiError::Http {
             status,
             excerpt: error::excerpt(json.as_deref().unwrap_or(&text), 120),

@@ -79,6 +79,12 @@ pub enum ApiError {
         next_possible: Option<NaiveDateTime>,
         message: String,
     },
+    /// 429 on anything but `update_list`: the account's request budget is spent (the
+    /// server's throttle, spec section 8). `retry_after` is the server's `Retry-After` in
+    /// seconds, when it sent one. GETs of the dashboard never show it: the scheduler sends
+    /// them again after the pause; a script exits with it (exit code 6).
+    #[error("{}", rate_limited_text(*retry_after))]
+    RateLimited { retry_after: Option<u64> },
     /// Any other HTTP status, with a one-line excerpt of the body (HTML reduced to text).
     #[error("HTTP {status}{}", if excerpt.is_empty() { String::new() } else { format!(": {excerpt}") })]
     Http {
@@ -114,7 +120,23 @@ pub enum ApiError {
     ReadOnly,
 }
 
+fn rate_limited_text(retry_after: Option<u64>) -> String {
+    match retry_after {
+        Some(secs) => format!(
+            "Too many requests: the server's limit is reached; try again in {secs} s (at {})",
+            (chrono::Local::now() + chrono::Duration::seconds(secs.min(86_400) as i64))
+                .format("%H:%M:%S")
+        ),
+        None => "Too many requests: the server's limit is reached; try again in a minute".into(),
+    }
+}
+
 impl ApiError {
+    /// The account's request budget is spent (a 429 that is not the IP-list throttle).
+    pub fn is_rate_limited(&self) -> bool {
+        matches!(self, Self::RateLimited { .. })
+    }
+
     /// True where a write may have been carried out although no answer says so: the caller
     /// must re-read instead of assuming failure (and must never resend an order).
     ///
@@ -150,7 +172,7 @@ impl ApiError {
             | Self::InvalidCredentialsFormat
             | Self::ClientIdNotFound { .. } => Some(400),
             Self::Unprocessable { .. } => Some(422),
-            Self::Throttled { .. } => Some(429),
+            Self::Throttled { .. } | Self::RateLimited { .. } => Some(429),
             Self::Http { status, .. } => Some(*status),
             Self::Decode { .. } => Some(200),
             Self::Timeout { .. }

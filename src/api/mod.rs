@@ -7,8 +7,10 @@
 //!   says, configurable) and base64-encoded.
 //! - IDs are sent as decimal path segments, percent-encoded like every segment.
 //! - GETs are retried (at most [`ClientConfig::retries`] times) on connection failures
-//!   (refused, reset, closed mid-answer), 5xx and a 429 that is not the `update_list`
-//!   throttle, with exponential backoff and jitter. A `Retry-After` (seconds or an HTTP
+//!   (refused, reset, closed mid-answer) and 5xx, with exponential backoff and jitter. A
+//!   429 that is not the `update_list` throttle is [`ApiError::RateLimited`] and is not
+//!   retried here: it pauses the whole account's budget, and the scheduler sends the GET
+//!   again once the pause is over (see [`crate::scheduler`]). A `Retry-After` (seconds or an HTTP
 //!   date) replaces the backoff; one longer than [`RETRY_AFTER_CAP`] is not waited for at
 //!   all: the error is returned at once and the next refresh tries again. POST (an order
 //!   costs money) and PUT are sent exactly once, whatever happens.
@@ -147,9 +149,23 @@ pub struct ApiClient {
     backoff: Duration,
     request_timeout: Duration,
     read_only: bool,
+    /// The account's request budget; every attempt takes a token from it (see
+    /// [`crate::scheduler`]). `None`: nothing is counted (tests of the client alone).
+    budget: Option<crate::scheduler::Budget>,
 }
 
 impl ApiClient {
+    /// The same client, counting every attempt against `budget`.
+    pub fn with_budget(mut self, budget: crate::scheduler::Budget) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// The budget this client counts against, if any.
+    pub fn budget(&self) -> Option<&crate::scheduler::Budget> {
+        self.budget.as_ref()
+    }
+
     pub fn new(config: ClientConfig) -> Result<Self, ApiError> {
         let base = check_base_url(&config.base_url, config.allow_insecure_http)?;
         let mut headers = HeaderMap::new();
@@ -173,6 +189,7 @@ impl ApiClient {
             backoff: config.backoff,
             request_timeout: config.request_timeout,
             read_only: config.read_only,
+            budget: None,
         })
     }
 

@@ -35,11 +35,24 @@ impl ApiClient {
         loop {
             attempt += 1;
             let started = Instant::now();
+            let ticket = self.ticket(attempt).await;
+            let started = if ticket.is_some() {
+                Instant::now()
+            } else {
+                started
+            };
             let mut builder = self.http.request(method.clone(), url.clone());
             if let Some(body) = &body {
                 builder = builder.body(body.clone());
             }
-            let result = self.exchange(builder, request, &url).await;
+            let mut signal = None;
+            let result = self.exchange(builder, request, &url, &mut signal).await;
+            if let (Some(budget), Some(ticket)) = (&self.budget, ticket) {
+                if let (Some(s), Err(ApiError::Throttled { .. })) = (&mut signal, &result) {
+                    s.throttled = false;
+                }
+                budget.observe(ticket, signal.as_ref());
+            }
             log_exchange(request, attempt, started.elapsed(), &result);
             match result {
                 Err(e) if attempt < attempts && retryable(&e) => {
@@ -51,6 +64,24 @@ impl ApiClient {
                 other => return other,
             }
         }
+    }
+
+    /// The token for `attempt`: the one the fetcher took for a first attempt, else one
+    /// waited for. `None` without a budget.
+    async fn ticket(&self, attempt: u32) -> Option<crate::scheduler::Ticket> {
+        let budget = self.budget.as_ref()?;
+        let prepaid = if attempt == 1 {
+            crate::scheduler::PREPAID
+                .try_with(|t| t.take())
+                .ok()
+                .flatten()
+        } else {
+            None
+        };
+        Some(match prepaid {
+            Some(ticket) => ticket,
+            None => budget.take().await,
+        })
     }
 
     /// How long to wait before the next attempt; `None`: do not retry (the server asked
@@ -74,12 +105,18 @@ impl ApiClient {
         builder: reqwest::RequestBuilder,
         request: &Request,
         url: &Url,
+        signal: &mut Option<crate::scheduler::Signal>,
     ) -> Result<bytes::Bytes, ApiError> {
         let mut response = builder
             .send()
             .await
             .map_err(|e| self.transport_error(e, url))?;
         let status = response.status();
+        *signal = Some(crate::scheduler::headers::signal(
+            status.as_u16(),
+            response.headers(),
+            false,
+        ));
         let retry_after = response
             .headers()
             .get(RETRY_AFTER)
@@ -186,7 +223,11 @@ fn too_large(request: &Request, limit: usize) -> ApiError {
 
 /// Whether a failed GET is worth another attempt (see the module docs).
 pub(super) fn retryable(e: &ApiError) -> bool {
-    e.is_transient() && !matches!(e, ApiError::Throttled { .. } | ApiError::Timeout { .. })
+    e.is_transient()
+        && !matches!(
+            e,
+            ApiError::Throttled { .. } | ApiError::RateLimited { .. } | ApiError::Timeout { .. }
+        )
 }
 
 /// One line per attempt: method, path, status (or what failed) and duration. Never headers

@@ -83,20 +83,7 @@ impl App {
             Tab::Services => self.refresh_group(RefreshGroup::Services, out),
             Tab::Products => self.refresh_group(RefreshGroup::Products, out),
             Tab::Billing => self.refresh_group(RefreshGroup::Billing, out),
-            Tab::Network => {
-                for id in self.services.ids() {
-                    self.fetch(Request::NetworkErrors(id), out);
-                    self.fetch(Request::NetworkInactive(id), out);
-                }
-            }
-            Tab::Usage => {
-                for id in self.services.ids() {
-                    if !self.is_fpr(id) {
-                        self.fetch(Request::Stats(id), out);
-                        self.fetch(Request::Rate(id), out);
-                    }
-                }
-            }
+            tab @ (Tab::Network | Tab::Usage) => self.plan_sweeps(true, Some(tab), out),
             // The alerts rest on everything.
             Tab::Alerts => self.refresh_all(out),
         }
@@ -245,6 +232,7 @@ impl App {
                     self.usage_dirty = true;
                     return;
                 }
+
                 self.usage_dirty = true;
                 true
             }
@@ -346,21 +334,16 @@ impl App {
         self.usage.rate.retain(|id, _| listed.contains(id));
         self.usage.not_ppr.retain(|id| listed.contains(id));
         if ok {
+            // Details are fetched when a service is selected (fetch_for_selection, in this
+            // same update, so the selected one goes out first) and then refreshed with the
+            // list; asking all of them up front would cost a request per service for data
+            // nobody looks at.
             for &id in &ids {
-                self.fetch(Request::NetworkErrors(id), out);
-                self.fetch(Request::NetworkInactive(id), out);
-                // Details are fetched when a service is selected (fetch_for_selection, in
-                // this same update, so the selected one goes out with these) and then
-                // refreshed with the list; asking all of them up front would double the
-                // start-up requests for data nobody looks at.
                 if self.services.details.contains_key(&id) {
                     self.fetch(Request::Service(id), out);
                 }
-                if !self.is_fpr(id) {
-                    self.fetch(Request::Stats(id), out);
-                    self.fetch(Request::Rate(id), out);
-                }
             }
+            self.plan_sweeps(false, None, out);
         }
         self.network_dirty = true;
         self.usage_dirty = true;
@@ -400,7 +383,7 @@ impl App {
     }
 
     fn rebuild_network(&mut self) {
-        let ids = self.services.ids();
+        let ids = self.swept_ids();
         let services = &self.services;
         let product_of = |id: u64| {
             services

@@ -6,16 +6,17 @@
 //!
 //! - [`App::start`] asks for every tab's lists: `Services`, `Products`, `Credit`,
 //!   `Invoices` (clients are not needed yet).
-//! - When `Services` arrives, every per-service request goes out at once, so the whole
-//!   dashboard fills in two round trips: for every service `NetworkErrors(id)` and
-//!   `NetworkInactive(id)` (the Network tab and the markers of the Services tab),
-//!   `Service(id)` (its detail, which alone carries `product_type`), and `Stats(id)` +
-//!   `Rate(id)` (the Usage tab) for every service not yet *known* to be `fpr`. On the first
-//!   load no type is known, so fpr services are asked too and answer 422; once a detail says
-//!   fpr, such a 422 is expected: it is dropped, never shown as an error. A 422 from
-//!   stats/rate that arrives before the detail is held back and shown only if the detail
-//!   then says the service is not fpr. Later refreshes ask stats/rate of non-fpr services
-//!   only.
+//! - When `Services` arrives, the per-service sweeps are planned (`sweep.rs`: which
+//!   services, oldest data first, Active first, Terminated/Cancelled/Fraud not at all, and
+//!   only data older than `refresh`): for each service `NetworkErrors(id)` and
+//!   `NetworkInactive(id)` (the Network tab and the markers of the Services tab), and for
+//!   the Usage tab `Rate(id)` once while its type is unknown (the type probe: an answer
+//!   means ppr, the generic 422 means fpr); `Stats(id)` + `Rate(id)` of the selected
+//!   ppr service when the Usage tab is shown. `Service(id)` is refreshed for the details already
+//!   looked at. A 422 from stats/rate that arrives before the detail is held back and
+//!   shown only if the detail then says the service is not fpr. The scheduler
+//!   (`crate::fetcher`) sends all of this within the account's request budget, after
+//!   what the user waits on.
 //! - Selecting a service whose detail was never asked for, or a product whose detail was
 //!   never asked for, fetches it (product details are fetched on selection only).
 //! - `r` refreshes the current tab, `R` everything. Auto-refresh runs per group of data
@@ -62,10 +63,12 @@ pub mod tabs;
 pub mod testdata;
 
 mod alerting;
+mod budget;
 mod countdown;
 pub mod history;
 mod input;
 mod loaded;
+mod sweep;
 
 #[cfg(test)]
 pub(crate) mod testkit;
@@ -85,6 +88,7 @@ use std::collections::HashMap;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use std::time::Duration;
+pub use sweep::is_swept;
 use tabs::Tab;
 use tabs::alerts::AlertsTab;
 use tabs::billing::BillingTab;
@@ -192,6 +196,8 @@ pub enum Msg {
     AlertDeliveryFailed(String),
     /// The history store's answer to [`Command::AskHistory`] (or its failure).
     History(crate::history::Answer),
+    /// The scheduler's request budget changed.
+    Budget(crate::scheduler::View),
 }
 
 /// What the app asks the run loop to do. Each command that has an outcome is answered by
@@ -275,6 +281,8 @@ pub struct App {
     orders: orders::Orders,
     /// What is recorded for, and was answered by, the history store.
     history: history::HistoryState,
+    /// The request budget as the scheduler last published it.
+    budget: Option<budget::Shown>,
 }
 
 impl App {
@@ -309,6 +317,7 @@ impl App {
             waiting: None,
             orders: orders::Orders::default(),
             history: history::HistoryState::default(),
+            budget: None,
         };
         app.update_pages();
         app
@@ -370,6 +379,7 @@ impl App {
             Msg::FileExists { path, free } => self.on_file_exists(path, free),
             Msg::AlertDeliveryFailed(why) => self.status.notify(status::NoticeKind::Error, why),
             Msg::History(answer) => self.on_history(answer),
+            Msg::Budget(view) => self.on_budget(view),
         }
     }
 
@@ -381,7 +391,7 @@ impl App {
             .settings
             .refresh
             .and_then(|_| self.refresh_due.values().min().copied());
-        [refresh, self.countdown_wakeup()]
+        [refresh, self.countdown_wakeup(), self.budget_wakeup()]
             .into_iter()
             .flatten()
             .min()

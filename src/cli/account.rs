@@ -19,6 +19,7 @@ impl ConnectionArgs {
             read_only: after.read_only || self.read_only,
             connect_timeout: after.connect_timeout.or(self.connect_timeout),
             timeout: after.timeout.or(self.timeout),
+            max_rpm: after.max_rpm.or(self.max_rpm),
         }
     }
 }
@@ -90,4 +91,8 @@ pub struct AccountArgs {
     /// Seconds to wait for a whole answer [default: 30].
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<u64>,
+    /// The most requests a minute to send to the account [default: learned from the
+    /// server]. Profile: max_requests_per_minute.
+    #[arg(long, value_name = "N")]
+    pub max_rpm: Option<u32>,
 }

@@ -61,6 +61,8 @@ pub struct Profile {
     pub alerts: Option<crate::alerts::AlertsConfig>,
     /// Days of history kept in the profile's history file; 0 keeps none (no file).
     pub history_days: Option<u32>,
+    /// The most requests a minute sent to this account, whatever the server allows.
+    pub max_requests_per_minute: Option<u32>,
 }
 
 impl std::fmt::Debug for Profile {
@@ -146,6 +148,7 @@ refresh = 30                    # seconds between automatic refreshes; 0 = off
 server_timezone = "UTC"         # the server's clock, for IP-list refresh times: "+02:00", "Europe/Berlin"
 clipboard = "auto"              # auto, system, osc52 (over SSH), off
 # my_ip_url = "https://api.ipify.org"   # "" turns the public-IP lookup off
+# max_requests_per_minute = 60  # a ceiling on requests to this account (learned from the server otherwise)
 theme = "dark"                  # dark or light; NO_COLOR turns colour off
 read_only = false               # true: no ordering, binding, password or refresh actions
 history_days = 90               # days of history kept (sparklines, uptime, export); 0 = none

@@ -76,6 +76,8 @@ pub struct Settings {
     pub alert_delivery: crate::alerts::rules::Delivery,
     /// Days of history kept; 0: no history file at all.
     pub history_days: u32,
+    /// The ceiling of the request budget (`--max-rpm`, `max_requests_per_minute`).
+    pub max_rpm: Option<u32>,
 }
 
 /// Why settings could not be made; shown to the user as it is, with exit status 2.
@@ -240,7 +242,18 @@ impl Settings {
             alert_rules: crate::alerts::Rules::default(),
             alert_delivery: crate::alerts::rules::Delivery::default(),
             history_days: p.history_days.unwrap_or(crate::history::DEFAULT_DAYS),
+            max_rpm: c.max_rpm.or(p.max_requests_per_minute).filter(|n| *n > 0),
         })
+    }
+
+    /// The account's name in the budget's state file: the profile and where it points.
+    pub fn budget_key(&self) -> String {
+        format!("{}@{}", self.profile, self.base_url)
+    }
+
+    /// A fresh request budget for this account, under its ceiling.
+    pub fn budget(&self) -> crate::scheduler::Budget {
+        crate::scheduler::Budget::new(crate::scheduler::Bucket::new(self.max_rpm))
     }
 
     pub fn client_config(&self) -> ClientConfig {

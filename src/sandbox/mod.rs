@@ -18,6 +18,7 @@
 //! | `state.rs` | business rules: order, update, lookups (see there for every choice) |
 //! | `bodies.rs` | request bodies and the strict IPv4 rule |
 //! | `errors.rs` | section 7: status codes and bodies |
+//! | `ratelimit.rs` | the general rate limit of `--rate-limit` |
 //! | `wire.rs` | records → the JSON shapes of section 2 |
 //! | `iplist.rs` | IP lists: addresses, types, formats |
 //! | `usage.rs` | ppr statistics and rate |
@@ -62,7 +63,8 @@
 //! - **Status transitions** (3.1, 3.2): the API has no call that changes a status, so the
 //!   sandbox never changes one by itself; a new service is Active, its invoice Paid.
 //! - **Events** (6): none.
-//! - **Limits** (8): no general rate limit, no pagination (a list is always whole, even
+//! - **Limits** (8): no general rate limit unless `--rate-limit N` sets one (`ratelimit.rs`:
+//!   the common framework's throttle, its headers and its 429), no pagination (a list is always whole, even
 //!   100,000 long); request bodies up to 1 MiB (413 above); the `update_list` interval is
 //!   5 minutes unless configured.
 //! - **Headers and versions** (4, 9): `Content-Type` and `Accept` are recorded but not
@@ -76,6 +78,7 @@ mod errors;
 mod faults;
 mod front;
 mod iplist;
+mod ratelimit;
 mod records;
 mod routes;
 mod scale;
@@ -124,6 +127,12 @@ pub struct SandboxConfig {
     /// Answer with live servers' quirks (see the module docs); off by default, so the
     /// sandbox answers exactly as the spec's types say.
     pub quirks: bool,
+    /// `Some(N)`: N requests a minute per credential over every endpoint (`ratelimit.rs`).
+    pub rate_limit: Option<u32>,
+    /// Whether the rate limit's answers carry the `X-RateLimit-*` and `Retry-After` headers.
+    pub rate_limit_headers: bool,
+    /// The rate limit's window: a minute, or shorter in tests (so minutes take seconds).
+    pub rate_window: Duration,
 }
 
 impl Default for SandboxConfig {
@@ -138,6 +147,9 @@ impl Default for SandboxConfig {
             faults: None,
             seed: None,
             quirks: false,
+            rate_limit: None,
+            rate_limit_headers: true,
+            rate_window: ratelimit::WINDOW,
         }
     }
 }
@@ -158,6 +170,8 @@ impl std::fmt::Debug for SandboxConfig {
             .field("faults", &self.faults)
             .field("seed", &self.seed)
             .field("quirks", &self.quirks)
+            .field("rate_limit", &self.rate_limit)
+            .field("rate_limit_headers", &self.rate_limit_headers)
             .finish()
     }
 }
@@ -236,6 +250,16 @@ fn describe(config: &SandboxConfig) -> String {
     ));
     if let Some(f) = &config.faults {
         lines.push(format!("faults:   {f}"));
+    }
+    if let Some(n) = config.rate_limit {
+        let headers = if config.rate_limit_headers {
+            "with"
+        } else {
+            "without"
+        };
+        lines.push(format!(
+            "limit:    {n} requests a minute, {headers} X-RateLimit headers"
+        ));
     }
     if let Some(seed) = &config.seed {
         lines.push(format!("seed:     {}", seed.display()));

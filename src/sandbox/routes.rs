@@ -49,6 +49,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/service/{id}", get(service).put(update_service))
         .route("/api/services", get(services))
         .route("/api/iplist/{typel}/{formatl}/{id}", get(ip_list))
+        .route_layer(from_fn_with_state(shared.clone(), super::ratelimit::limit))
         .route_layer(from_fn_with_state(shared.clone(), auth::require))
         .fallback(not_found)
         .layer(from_fn_with_state(shared.clone(), front::handle))

@@ -82,7 +82,9 @@ impl Failure {
                 ApiError::Connect { .. } | ApiError::Timeout { .. } => status::UNREACHABLE,
                 ApiError::Transport { .. } => status::UNREACHABLE,
                 ApiError::Throttled { .. } => status::THROTTLED,
-                ApiError::Http { status: 429, .. } => status::THROTTLED,
+                ApiError::Http { status: 429, .. } | ApiError::RateLimited { .. } => {
+                    status::THROTTLED
+                }
                 ApiError::ReadOnly => status::READ_ONLY,
                 ApiError::Config(_) => status::USAGE,
                 _ => status::FAILED,

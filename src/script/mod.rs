@@ -60,6 +60,10 @@
 //!   is printed once on standard error, `proxydash: warning: …`, before the answer.
 //! - `network ID` with nothing in error or inactive says so ("all fine") rather than
 //!   printing a bare header; `--json` is unchanged (two empty arrays).
+//! - Every request takes a token of the account's request budget ([`crate::scheduler`]),
+//!   which is kept between commands in `budget.json` of the state directory: a loop of
+//!   commands waits for the server's limit (a line on standard error says how long, when
+//!   it is more than a second or two) instead of exceeding it. `--max-rpm` caps it.
 
 mod billing;
 mod catalog;
@@ -93,6 +97,8 @@ pub struct Session<'a> {
     profile: Option<String>,
     /// The settings say read-only, once connected.
     read_only: bool,
+    /// The account's budget and its key in the state file, once connected.
+    budget: Option<(crate::scheduler::Budget, String)>,
 }
 
 impl<'a> Session<'a> {
@@ -102,6 +108,7 @@ impl<'a> Session<'a> {
             sandbox: None,
             profile: None,
             read_only: false,
+            budget: None,
         }
     }
 
@@ -129,7 +136,45 @@ impl<'a> Session<'a> {
         }
         self.profile = Some(settings.profile.clone());
         self.read_only = settings.read_only;
-        ApiClient::new(settings.client_config()).map_err(|e| Failure::Usage(e.to_string()))
+        let client =
+            ApiClient::new(settings.client_config()).map_err(|e| Failure::Usage(e.to_string()))?;
+        // The demo's sandbox is new each time: nothing to remember about it.
+        let store = crate::scheduler::store::Store::default_location().filter(|_| !self.cli.demo);
+        let key = settings.budget_key();
+        let budget = match &store {
+            Some(store) => crate::scheduler::Budget::new(store.load(&key, settings.max_rpm)),
+            None => settings.budget(),
+        };
+        tell_waits(&budget);
+        if store.is_some() {
+            self.budget = Some((budget.clone(), key));
+        }
+        Ok(client.with_budget(budget))
+    }
+
+    /// Keeps what the budget learned for the next command.
+    fn save_budget(&mut self) {
+        if let (Some((budget, key)), Some(store)) = (
+            self.budget.take(),
+            crate::scheduler::store::Store::default_location(),
+        ) {
+            // Losing it only means the next command starts from less knowledge.
+            let _ = store.save(&key, &budget.snapshot());
+        }
+    }
+}
+
+/// Says on standard error when a command waits for the server's limit (longer than a
+/// couple of seconds), so a script that seems stuck explains itself.
+fn tell_waits(budget: &crate::scheduler::Budget) {
+    let view = budget.view();
+    let wait = view.paused_for.or(view.next_in).unwrap_or_default();
+    if view.left == 0 && wait.as_secs() >= 2 {
+        eprintln!(
+            "proxydash: waiting {} s for the server's limit ({} requests a minute)",
+            wait.as_secs(),
+            view.limit
+        );
     }
 }
 
@@ -164,6 +209,7 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
     };
     let mut session = Session::new(cli);
     let result = dispatch(&mut session, command).await;
+    session.save_budget();
     let profile = session.profile.take();
     drop(session);
     match result {

@@ -138,19 +138,26 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         ));
     }
     let busy = app.in_flight();
-    let label = (busy > 0).then(|| format!(" ⟳ {} loading ", text::count(busy as u64)));
-    // The activity keeps its own room on the right, so it never covers the text.
-    let room = label.as_ref().map_or(0, |l| l.chars().count() as u16);
+    let mut right = Vec::new();
+    if let Some(budget) = app.budget_label() {
+        right.push(Span::styled(format!(" {budget} "), theme.dim));
+    }
+    if busy > 0 {
+        right.push(Span::styled(
+            format!(" ⟳ {} loading ", text::count(busy as u64)),
+            theme.dim,
+        ));
+    }
+    // The budget and the activity keep their own room on the right, so they never cover
+    // the text.
+    let room: u16 = right.iter().map(|s| s.content.chars().count() as u16).sum();
     let left = Rect {
         width: area.width.saturating_sub(room),
         ..area
     };
     frame.render_widget(Paragraph::new(Line::from(spans)), left);
-    if let Some(label) = label {
-        frame.render_widget(
-            Paragraph::new(Line::from(Span::styled(label, theme.dim)).right_aligned()),
-            area,
-        );
+    if !right.is_empty() {
+        frame.render_widget(Paragraph::new(Line::from(right).right_aligned()), area);
     }
 }
 
@@ -203,6 +210,10 @@ fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
                 Span::styled(more, theme.dim),
             ])
         }
+        None if app.budget_waiting().is_some() => Line::from(Span::styled(
+            format!(" ⏸ {}", app.budget_waiting().unwrap_or_default()),
+            theme.warn,
+        )),
         None if app.in_flight() > 0 => Line::from(Span::styled(" Loading…", theme.dim)),
         None => Line::from(Span::styled(" ✓ Up to date", theme.dim)),
     };

@@ -19,9 +19,15 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let services = app.services();
     let s = net.summary;
 
+    let now = app.now();
+    let oldest = s
+        .oldest
+        .filter(|at| s.checked > 0 && (now - *at).num_seconds() >= 10)
+        .map(|at| format!(" · oldest {}", age(now, at)))
+        .unwrap_or_default();
     let mut summary = vec![
         Span::raw(format!(
-            " Services checked: {} of {}   ",
+            " Services checked: {} of {}{oldest}   ",
             text::count(s.checked as u64),
             text::count(s.services as u64)
         )),
@@ -39,7 +45,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             },
         ),
     ];
-    if s.loading > 0 {
+    // Held back by the budget is not failing: the scheduler sends them when it allows.
+    if let Some(waiting) = app.budget_waiting().filter(|_| s.loading > 0) {
+        summary.push(Span::styled(format!("   ⏸ {waiting}"), theme.warn));
+    } else if s.loading > 0 {
         summary.push(Span::styled(
             format!("   checking {}…", s.loading),
             theme.dim,
@@ -107,12 +116,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let overview = app.history().overview();
     let since_col = overview.is_some();
     let spark_col = overview.is_some() && body.width >= 100;
-    let mut header = vec!["Service", "Product", "State", "IP address"];
+    let mut header = vec!["Service", "Product", "State", "IP address", "Checked"];
     let mut widths = vec![
         Constraint::Length(8),
         Constraint::Fill(1),
         Constraint::Length(10),
         Constraint::Fill(1),
+        Constraint::Length(10),
     ];
     if since_col {
         header.push("Listed");
@@ -132,11 +142,16 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             ServerState::Error => ("✗ error", theme.bad, ServerList::Errors),
             ServerState::Inactive => ("○ inactive", theme.warn, ServerList::Inactive),
         };
+        let checked = app
+            .network_checked_at(r.service_id)
+            .map(|at| age(now, at))
+            .unwrap_or_default();
         let mut cells = vec![
             Cell::new(r.service_id.to_string()),
             Cell::new(product),
             Cell::new(state).style(style),
             Cell::new(r.ip.clone()),
+            Cell::new(checked).style(theme.dim),
         ];
         if let Some(o) = overview {
             let listed = o
@@ -156,4 +171,16 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         }
         Row::new(cells)
     });
+}
+
+/// How long ago `at` was: `just now`, `45s ago`, `2m ago`, `3h ago`, `2d ago`.
+pub fn age(now: chrono::DateTime<chrono::Utc>, at: chrono::DateTime<chrono::Utc>) -> String {
+    let secs = (now - at).num_seconds().max(0);
+    match secs {
+        0..10 => "just now".into(),
+        10..60 => format!("{secs}s ago"),
+        60..3600 => format!("{}m ago", secs / 60),
+        3600..86_400 => format!("{}h ago", secs / 3600),
+        _ => format!("{}d ago", secs / 86_400),
+    }
 }

@@ -144,6 +144,14 @@ pub fn due_cell(due: Option<NaiveDate>, today: NaiveDate, theme: &Theme) -> (Str
 /// The marker of a service with proxy servers in error or inactive.
 fn proxies_cell(app: &App, id: u64, theme: &Theme) -> (String, Style) {
     match app.network().counts(id) {
+        // Terminated, Cancelled and Fraud services are not checked (see app/sweep.rs).
+        None if app
+            .services()
+            .get(id)
+            .is_some_and(|s| !crate::app::is_swept(&s.status)) =>
+        {
+            (MISSING.to_owned(), theme.dim)
+        }
         None => ("…".to_owned(), theme.dim),
         Some((0, 0)) => ("ok".to_owned(), theme.dim),
         Some((e, 0)) => (format!("⚠ {e} err"), theme.bad),

@@ -1,5 +1,7 @@
 //! The Network tab: for every service, its proxy servers in error (`NetworkErrors(id)`)
 //! and inactive (`NetworkInactive(id)`), flattened into one table of (service, state, IP).
+//! Only the services that are swept count (not Terminated, Cancelled or Fraud: see
+//! `app/sweep.rs`).
 
 use crate::app::remote::Remote;
 use crate::app::table::{TableView, search_key};
@@ -53,6 +55,8 @@ pub struct NetworkSummary {
     pub failed: usize,
     /// The oldest data still shown from a per-service list whose refresh failed.
     pub stale_since: Option<DateTime<Utc>>,
+    /// When the service checked longest ago was checked (both its lists).
+    pub oldest: Option<DateTime<Utc>>,
 }
 
 impl NetworkTab {
@@ -75,10 +79,14 @@ impl NetworkTab {
         for id in service_ids {
             let e = self.errors.get(id);
             let i = self.inactive.get(id);
-            if let (Some(e), Some(i)) = (e.and_then(Remote::value), i.and_then(Remote::value)) {
+            if let (Some((e, e_at)), Some((i, i_at))) =
+                (e.and_then(Remote::stamped), i.and_then(Remote::stamped))
+            {
                 s.checked += 1;
                 s.errors += e.len();
                 s.inactive += i.len();
+                let at = e_at.min(i_at);
+                s.oldest = Some(s.oldest.map_or(at, |t| t.min(at)));
             }
             for r in [e, i].into_iter().flatten() {
                 s.loading += usize::from(r.is_loading());

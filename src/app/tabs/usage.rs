@@ -1,11 +1,11 @@
 //! The Usage tab: rotating (ppr) services only. For each, the daily statistics (`Stats`)
 //! and the rate against the limit (`Rate`, first entry).
 //!
-//! Which services are ppr: the services list does not say, so stats and rate are asked of
-//! every service not known to be fpr. A service is ppr when its detail says so or when its
-//! stats or rate answered; it is fpr when its detail says so or when stats/rate answered
-//! the generic 422 before any detail was known ([`UsageTab::not_ppr`]). The list holds the
-//! ppr services, in the services' order.
+//! Which services are ppr: the services list does not say, so the rate of every service
+//! whose type is unknown is asked once (`app/sweep.rs`). A service is ppr when its detail
+//! says so or when its stats or rate answered; it is fpr when its detail says so or when
+//! stats/rate answered the generic 422 before any detail was known
+//! ([`UsageTab::not_ppr`]). The list holds the ppr services, in the services' order.
 
 use crate::api::{RateEntry, StatEntry};
 use crate::app::remote::Remote;

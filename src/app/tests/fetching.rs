@@ -30,12 +30,12 @@ fn loaded_services_ask_every_per_service_request_at_once() {
     let _ = h.app.start();
     let cmds = h.ok(Request::Services, Response::Services(services()));
     // The detail of the selected service only: the others are fetched when looked at.
+    // The type of each is probed with one request (rate), not two.
     let mut want = vec![Request::Service(5001)];
     for id in [5001, 5002, 5003] {
         want.extend([
             Request::NetworkErrors(id),
             Request::NetworkInactive(id),
-            Request::Stats(id),
             Request::Rate(id),
         ]);
     }
@@ -50,12 +50,27 @@ fn later_refreshes_ask_stats_and_rate_of_ppr_services_only() {
     let cmds = h.key('r');
     assert_eq!(fetches(&cmds), vec![Request::Services]);
     let cmds = h.answer(&Request::Services);
+    // Everything per service is fresh: only the cached detail is read again.
+    assert_eq!(fetches(&cmds), vec![Request::Service(5001)]);
+    h.settle(cmds);
+    // Once the data is as old as the refresh interval, it is due.
+    h.advance(30);
+    let cmds = h.key('r');
+    assert_eq!(fetches(&cmds), vec![Request::Services]);
+    let cmds = h.answer(&Request::Services);
     let got = set(fetches(&cmds));
-    assert!(!got.contains(&Request::Stats(5001)) && !got.contains(&Request::Rate(5001)));
-    assert!(got.contains(&Request::Stats(5002)) && got.contains(&Request::Rate(5003)));
     assert!(got.contains(&Request::Service(5001)) && got.contains(&Request::NetworkErrors(5001)));
-    // Network for all three, the cached detail of 5001, usage of the two ppr services.
-    assert_eq!(got.len(), 3 * 2 + 1 + 2 * 2);
+    // Network for all three and the cached detail of 5001; the types are known, and usage
+    // is read for the service selected on the Usage tab only.
+    assert_eq!(got.len(), 3 * 2 + 1, "{got:?}");
+    h.settle(cmds);
+    let cmds = h.key('5');
+    h.settle(cmds);
+    h.advance(30);
+    h.key('R');
+    let got = set(fetches(&h.answer(&Request::Services)));
+    assert!(got.contains(&Request::Stats(5002)) && got.contains(&Request::Rate(5002)));
+    assert!(!got.contains(&Request::Stats(5003)) && !got.contains(&Request::Rate(5001)));
 }
 
 #[test]
@@ -82,15 +97,12 @@ fn r_refreshes_the_current_tab_and_capital_r_everything() {
             .all(|r| matches!(r, Request::NetworkErrors(_) | Request::NetworkInactive(_)))
     );
     let mut h = Harness::loaded();
-    h.key('5');
+    let cmds = h.key('5');
+    h.settle(cmds);
     assert_eq!(
         set(fetches(&h.key('r'))),
-        set(vec![
-            Request::Stats(5002),
-            Request::Rate(5002),
-            Request::Stats(5003),
-            Request::Rate(5003)
-        ])
+        set(vec![Request::Stats(5002), Request::Rate(5002)]),
+        "the selected service's usage"
     );
     let mut h = Harness::loaded();
     assert_eq!(
@@ -190,7 +202,10 @@ fn results_no_longer_wanted_are_ignored() {
 #[test]
 fn usage_lists_ppr_services_once_their_details_say_so() {
     let mut h = Harness::loaded();
-    h.key('5');
+    let cmds = h.key('5');
+    // The type probe asked rates only; the selected service's statistics follow on sight.
+    assert_eq!(fetches(&cmds), vec![Request::Stats(5002)]);
+    h.settle(cmds);
     let ids: Vec<u64> = h.app.usage().services.iter().map(|(id, _)| *id).collect();
     assert_eq!(ids, vec![5002, 5003]);
     assert!(h.app.usage().stats_of(5002).is_ready());

@@ -1,6 +1,7 @@
 //! Snapshot tests of `ui::draw` on ratatui's `TestBackend`, stored with insta.
 
 mod alerts;
+mod budget;
 mod forms;
 mod history;
 mod states;

@@ -102,7 +102,9 @@ fn network_loaded() {
 #[test]
 fn usage_loaded() {
     let mut h = Harness::loaded();
-    h.key('5');
+    // The selected service's statistics are read when it is shown.
+    let cmds = h.key('5');
+    h.settle(cmds);
     let screen = render(&mut h.app, 100, 30);
     assert!(screen.contains("45% — 4,500 of 10,000"), "{screen}");
     assert_snapshot!(screen);
@@ -111,8 +113,10 @@ fn usage_loaded() {
 #[test]
 fn usage_over_limit() {
     let mut h = Harness::loaded();
-    h.key('5');
-    h.key('G');
+    let cmds = h.key('5');
+    h.settle(cmds);
+    let cmds = h.key('G');
+    h.settle(cmds);
     let screen = render(&mut h.app, 100, 30);
     assert!(screen.contains("132% — over limit by 3,200"), "{screen}");
     assert_snapshot!(screen);

@@ -1,0 +1,120 @@
+//! The general rate limit of the API, off unless configured (`--rate-limit N`): N requests
+//! a minute per credential, over every endpoint, the way the common web framework's
+//! throttle answers, since the spec's 429 wording ("Too Many Attempts.") is its own.
+//!
+//! Choices (spec section 8 says general rate limits are "not shown"):
+//! - A fixed window per credential (the `Authorization` header as sent), opened by its
+//!   first request and lasting 60 s; requests of an unauthenticated caller are refused by
+//!   authentication before they reach this count.
+//! - Every answer carries `X-RateLimit-Limit` and `X-RateLimit-Remaining`; a refusal is 429
+//!   with `{"message":"Too Many Attempts."}`, `Retry-After` (seconds to the window's end,
+//!   at least 1) and `X-RateLimit-Reset` (its Unix time). A refused request does not count.
+//! - `--rate-limit-headers off` sends none of these headers (the body stays), to try a
+//!   client's learning without them.
+//! - The IP-list refresh throttle of spec section 7 is separate and unchanged: a refresh
+//!   counts here like any request, and its own 429 comes from the route.
+
+use super::errors::with_type;
+use super::server::Shared;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::Response;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The window of the common framework's throttle.
+pub const WINDOW: Duration = Duration::from_secs(60);
+
+/// The configured limit and the count of each credential's window.
+#[derive(Debug, Default)]
+pub struct Limiter {
+    per_minute: Option<u32>,
+    window: Duration,
+    headers: bool,
+    windows: Mutex<HashMap<String, (Instant, u32)>>,
+}
+
+impl Limiter {
+    pub fn new(per_minute: Option<u32>, headers: bool, window: Duration) -> Self {
+        Self {
+            per_minute,
+            window,
+            headers,
+            windows: Mutex::default(),
+        }
+    }
+
+    /// Counts a request of `key`: `Ok(remaining)`, or `Err(seconds until the window ends)`.
+    fn hit(&self, key: &str, limit: u32, now: Instant) -> Result<u32, Duration> {
+        let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        // Forget windows long over, so a stream of new credentials cannot grow the map.
+        if windows.len() > 10_000 {
+            windows.retain(|_, (start, _)| now.duration_since(*start) < self.window);
+        }
+        let window = windows.entry(key.to_owned()).or_insert((now, 0));
+        if now.duration_since(window.0) >= self.window {
+            *window = (now, 0);
+        }
+        if window.1 >= limit {
+            return Err(self.window.saturating_sub(now.duration_since(window.0)));
+        }
+        window.1 += 1;
+        Ok(limit - window.1)
+    }
+}
+
+pub async fn limit(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    let limiter = &shared.rate_limit;
+    let Some(limit) = limiter.per_minute else {
+        return next.run(request).await;
+    };
+    let key = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .unwrap_or_default();
+    let (mut response, remaining, retry) = match limiter.hit(&key, limit, Instant::now()) {
+        Ok(remaining) => (next.run(request).await, remaining, None),
+        Err(wait) => (
+            with_type(
+                StatusCode::TOO_MANY_REQUESTS,
+                br#"{"message":"Too Many Attempts."}"#.to_vec(),
+                "application/json",
+            ),
+            0,
+            Some(wait.as_secs_f64().ceil().max(1.0) as u64),
+        ),
+    };
+    if limiter.headers {
+        let h = response.headers_mut();
+        h.insert("x-ratelimit-limit", HeaderValue::from(limit));
+        h.insert("x-ratelimit-remaining", HeaderValue::from(remaining));
+        if let Some(secs) = retry {
+            h.insert(header::RETRY_AFTER, HeaderValue::from(secs));
+            let reset = chrono::Utc::now().timestamp() + secs as i64;
+            h.insert("x-ratelimit-reset", HeaderValue::from(reset));
+        }
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fixed_window_per_credential() {
+        let l = Limiter::new(Some(2), true, WINDOW);
+        let t0 = Instant::now();
+        assert_eq!(l.hit("a", 2, t0), Ok(1));
+        assert_eq!(l.hit("a", 2, t0), Ok(0));
+        assert_eq!(
+            l.hit("a", 2, t0 + Duration::from_secs(20)),
+            Err(Duration::from_secs(40))
+        );
+        assert_eq!(l.hit("b", 2, t0), Ok(1), "another token has its own window");
+        assert_eq!(l.hit("a", 2, t0 + WINDOW), Ok(1), "a new window");
+    }
+}

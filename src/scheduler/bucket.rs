@@ -1,0 +1,375 @@
+//! The request budget of one account: a bucket of `limit` tokens in which a token spent comes
+//! back one window ([`WINDOW`] plus [`MARGIN`]) after it was spent. Pure: every method takes
+//! the time as an argument (the injected clock), so tests drive hours in microseconds.
+//!
+//! Choices (the spec says rate limits are "not shown"):
+//! - A spent token comes back a whole window later (a log of send times) rather than
+//!   dripping back at `limit / 60` a second: the common server throttle counts requests in a
+//!   fixed window, and no 60-second span of our sends holding more than `limit` means no
+//!   window of the server's can hold more either. The [`MARGIN`] of a second covers a
+//!   request that reaches the server later than it left.
+//! - Nothing known: the budget assumes [`ASSUMED_LIMIT`] a minute (the common framework's
+//!   default for an API), with a full bucket, so the first screen is one burst.
+//! - Learning from headers: `X-RateLimit-Limit` becomes the limit; `X-RateLimit-Remaining`
+//!   (less what is still in flight) caps what is sent until `X-RateLimit-Reset` (or the
+//!   window's end), so another program on the same token is accounted for.
+//! - Learning without headers: while neither a header nor a 429 has been seen and the bucket
+//!   is empty, one request at a time may go beyond it (a probe, sent when nothing else is
+//!   in flight, so the server has counted the whole burst before it); an answer that is not a
+//!   429 doubles the limit (growing fast where there is no limit: the additive increase
+//!   of AIMD, in its slow-start form). A 429 then sets the limit to what the server took
+//!   (answered without a 429) in the last window (the decrease), and stops the growth: a
+//!   server without headers that throttled once would only throttle again if the limit
+//!   grew back, and the target is no 429 after the first minute. Answers of the same burst
+//!   that arrive after that 429 and were taken raise it to their count (the server allows
+//!   at least that); a later 429 (the server lowered its limit, or another program spends
+//!   the same token) sets it again to what was taken.
+//! - A 429 pauses every request of the account until its `Retry-After` (or
+//!   `X-RateLimit-Reset`); without either, until the first token comes back, and at least
+//!   [`MIN_PAUSE`].
+//! - The user's ceiling (`max_requests_per_minute`, `--max-rpm`) caps all of the above.
+//! - Once a limit is known, the sweeps (per-service background calls) are paced evenly over
+//!   the window and leave a tenth of the budget (at least one token) to what the user waits
+//!   on, so a selected service's detail does not wait for a minute's burst of sweeps to
+//!   come back. While nothing is known they burst like everything else (an unlimited
+//!   server fills the dashboard in two round trips).
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+/// The span the server counts requests in.
+pub const WINDOW: Duration = Duration::from_secs(60);
+/// Added to the window before a token comes back.
+pub const MARGIN: Duration = Duration::from_secs(1);
+/// The limit assumed while the server has said nothing.
+pub const ASSUMED_LIMIT: u32 = 60;
+/// The shortest pause after a 429 that named no time.
+pub const MIN_PAUSE: Duration = Duration::from_secs(5);
+/// How often a full bucket is asked again while a probe may become possible.
+pub const PROBE_POLL: Duration = Duration::from_millis(50);
+/// Requests at once while the server has shown a limit (a browser uses about 6 per host).
+pub const POLITE_CONCURRENCY: usize = 6;
+
+/// Where the current limit comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// Nothing seen yet: [`ASSUMED_LIMIT`], growing by probes.
+    Assumed,
+    /// `X-RateLimit-Limit`.
+    Headers,
+    /// 429s without headers.
+    Learned,
+}
+
+/// What the server's answer said about the budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Signal {
+    /// The answer was a 429 that is not the IP-list throttle of spec section 7.
+    pub throttled: bool,
+    pub limit: Option<u32>,
+    pub remaining: Option<u32>,
+    /// Seconds until the server's window resets (from `X-RateLimit-Reset`).
+    pub reset_in: Option<u64>,
+    /// `Retry-After`, in seconds.
+    pub retry_after: Option<u64>,
+}
+
+/// The right to send one request, handed back with the answer's [`Signal`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ticket {
+    Normal,
+    /// Beyond the bucket, to find out whether the server has a limit there.
+    Probe,
+}
+
+/// The budget as the screen and the log show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    /// Requests a minute.
+    pub limit: u32,
+    /// Tokens left now.
+    pub left: u32,
+    pub source: Source,
+    /// Paused by a 429 (or an exhausted server count) until this long from the view's time.
+    pub paused_for: Option<Duration>,
+    /// The bucket is empty: the next token comes back in this long.
+    pub next_in: Option<Duration>,
+    /// 429s answered so far.
+    pub throttled: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Bucket {
+    /// [`WINDOW`], or a shorter one in tests against a sandbox of the same window.
+    window: Duration,
+    limit: u32,
+    ceiling: Option<u32>,
+    source: Source,
+    /// When each token still out was spent, oldest first.
+    spent: VecDeque<Instant>,
+    /// When each answer the server took (not a 429) arrived, within the window.
+    accepted: VecDeque<Instant>,
+    paused_until: Option<Instant>,
+    /// The server's own count: requests it still takes until the instant.
+    server_left: Option<(u32, Instant)>,
+    in_flight: u32,
+    probing: bool,
+    /// An answer has come (until then few requests go at once).
+    answered: bool,
+    /// When the last sweep request was let go (sweeps are paced).
+    last_sweep: Option<Instant>,
+    throttled: u64,
+}
+
+impl Bucket {
+    /// A bucket knowing nothing, under the user's `ceiling` (requests a minute).
+    pub fn new(ceiling: Option<u32>) -> Self {
+        let ceiling = ceiling.map(|c| c.max(1));
+        Self {
+            window: WINDOW,
+            limit: ceiling.map_or(ASSUMED_LIMIT, |c| c.min(ASSUMED_LIMIT)),
+            ceiling,
+            source: Source::Assumed,
+            spent: VecDeque::new(),
+            accepted: VecDeque::new(),
+            paused_until: None,
+            server_left: None,
+            in_flight: 0,
+            probing: false,
+            last_sweep: None,
+            answered: false,
+            throttled: 0,
+        }
+    }
+
+    /// A bucket counting in another window than the server's minute: for tests against a
+    /// sandbox whose window is as short, so minutes of behaviour take seconds.
+    pub fn with_window(ceiling: Option<u32>, window: Duration) -> Self {
+        Self {
+            window,
+            ..Self::new(ceiling)
+        }
+    }
+
+    /// A bucket that starts from what an earlier run learned (see [`super::store`]).
+    pub fn resume(
+        ceiling: Option<u32>,
+        limit: u32,
+        source: Source,
+        spent: impl IntoIterator<Item = Instant>,
+        paused_until: Option<Instant>,
+    ) -> Self {
+        let mut b = Self::new(ceiling);
+        b.source = source;
+        b.limit = b.capped(limit.max(1));
+        b.spent = spent.into_iter().collect();
+        b.paused_until = paused_until;
+        b
+    }
+
+    fn capped(&self, limit: u32) -> u32 {
+        self.ceiling.map_or(limit, |c| limit.min(c)).max(1)
+    }
+
+    fn prune(&mut self, now: Instant) {
+        while self
+            .spent
+            .front()
+            .is_some_and(|t| now.saturating_duration_since(*t) >= self.window + MARGIN)
+        {
+            self.spent.pop_front();
+        }
+        while self
+            .accepted
+            .front()
+            .is_some_and(|t| now.saturating_duration_since(*t) >= self.window)
+        {
+            self.accepted.pop_front();
+        }
+        if self.paused_until.is_some_and(|t| t <= now) {
+            self.paused_until = None;
+        }
+        if self.server_left.is_some_and(|(_, until)| until <= now) {
+            self.server_left = None;
+        }
+    }
+
+    /// Tokens a sweep leaves for what the user waits on, once the limit is known.
+    fn reserve(&self) -> u32 {
+        (self.limit / 10).max(1).min(self.limit.saturating_sub(1))
+    }
+
+    /// Takes a token, or says when to ask again. A `sweep` (the per-service background
+    /// calls) is paced evenly over the window and leaves a reserve once the server has
+    /// shown a limit, so what the user asks for next finds a token at once.
+    pub fn try_take(&mut self, now: Instant, sweep: bool) -> Result<Ticket, Instant> {
+        self.prune(now);
+        if let Some(until) = self.paused_until {
+            return Err(until);
+        }
+        if let Some((0, until)) = self.server_left {
+            return Err(until);
+        }
+        let used = self.spent.len() as u32;
+        if sweep && self.source != Source::Assumed {
+            let share = self.limit - self.reserve();
+            let pace = (self.window + MARGIN) / share.max(1);
+            let paced = self.last_sweep.map_or(now, |t| t + pace);
+            if used >= share {
+                let back = self
+                    .spent
+                    .front()
+                    .map_or(now, |t| *t + self.window + MARGIN);
+                return Err(back.max(paced).max(now + Duration::from_millis(1)));
+            }
+            if paced > now {
+                return Err(paced);
+            }
+            self.last_sweep = Some(now);
+        }
+        let ticket = if used < self.limit {
+            Ticket::Normal
+        } else if self.source == Source::Assumed
+            && !self.probing
+            // Alone: a probe racing the burst before it could be let in ahead of it.
+            && self.in_flight == 0
+            && self.ceiling.is_none_or(|c| self.limit < c)
+        {
+            self.probing = true;
+            Ticket::Probe
+        } else {
+            let back = self
+                .spent
+                .front()
+                .map_or(now, |t| *t + self.window + MARGIN);
+            let back = back.max(now + Duration::from_millis(1));
+            // While a probe may soon be allowed (the requests out are answered, or the
+            // probe is), ask again shortly rather than when the first token comes back.
+            if self.source == Source::Assumed && self.ceiling.is_none_or(|c| self.limit < c) {
+                return Err(back.min(now + PROBE_POLL));
+            }
+            return Err(back);
+        };
+        self.spent.push_back(now);
+        self.in_flight += 1;
+        if let Some((left, _)) = &mut self.server_left {
+            *left = left.saturating_sub(1);
+        }
+        Ok(ticket)
+    }
+
+    /// A request taken with `ticket` ended without an answer from the server (it never
+    /// reached it, or no status came back).
+    pub fn unanswered(&mut self, ticket: Ticket) {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        if ticket == Ticket::Probe {
+            self.probing = false;
+        }
+    }
+
+    /// The server answered a request taken with `ticket`.
+    pub fn observe(&mut self, ticket: Ticket, signal: &Signal, now: Instant) {
+        self.unanswered(ticket);
+        self.answered = true;
+        self.prune(now);
+        if let Some(limit) = signal.limit.filter(|l| *l > 0) {
+            self.source = Source::Headers;
+            self.limit = self.capped(limit);
+        }
+        let window_end = signal
+            .reset_in
+            .or(signal.retry_after)
+            .map(|s| now + Duration::from_secs(s.min(86_400)));
+        if let Some(remaining) = signal.remaining {
+            let until = window_end.unwrap_or(now + self.window + MARGIN);
+            // Those still in flight were sent before this count and reach it after.
+            self.server_left = Some((remaining.saturating_sub(self.in_flight), until));
+        }
+        if signal.throttled {
+            self.throttled += 1;
+            if self.source != Source::Headers {
+                // What the server took in the window is what it allows.
+                self.limit = self.capped(self.accepted.len() as u32);
+                self.source = Source::Learned;
+            }
+            // At least a second, so a server answering `Retry-After: 0` is not hammered.
+            let until = window_end.map(|t| t.max(now + Duration::from_secs(1)));
+            let until = until.unwrap_or_else(|| {
+                let back = self
+                    .spent
+                    .front()
+                    .map_or(now, |t| *t + self.window + MARGIN);
+                back.max(now + MIN_PAUSE)
+            });
+            self.paused_until = Some(self.paused_until.map_or(until, |p| p.max(until)));
+        } else {
+            self.accepted.push_back(now);
+            match self.source {
+                Source::Assumed if ticket == Ticket::Probe => {
+                    self.limit = self.capped(self.limit.saturating_mul(2));
+                }
+                // Answers of a burst arrive after its first 429: the server took them, so
+                // it allows at least that many.
+                Source::Learned => {
+                    self.limit = self.capped(self.limit.max(self.accepted.len() as u32));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// How many requests may run at once: few once the server has shown a limit; while it
+    /// has not, the bucket alone bounds the burst (see the module docs of [`super`]).
+    pub fn concurrency(&self, unbounded: usize) -> usize {
+        match self.source {
+            // Before the first answer, few: its headers may tell the limit before a burst.
+            Source::Assumed if self.throttled == 0 && self.answered => unbounded,
+            _ => POLITE_CONCURRENCY.min(unbounded),
+        }
+    }
+
+    pub fn view(&mut self, now: Instant) -> View {
+        self.prune(now);
+        let used = self.spent.len() as u32;
+        let mut left = self.limit.saturating_sub(used);
+        if let Some((server, _)) = self.server_left {
+            left = left.min(server);
+        }
+        let paused = self
+            .paused_until
+            .or(self.server_left.filter(|(l, _)| *l == 0).map(|(_, t)| t));
+        View {
+            limit: self.limit,
+            left,
+            source: self.source,
+            paused_for: paused.map(|t| t.saturating_duration_since(now)),
+            next_in: (left == 0 && self.source != Source::Assumed)
+                .then(|| self.spent.front())
+                .flatten()
+                .map(|t| (*t + self.window + MARGIN).saturating_duration_since(now)),
+            throttled: self.throttled,
+        }
+    }
+
+    pub fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    pub fn source(&self) -> Source {
+        self.source
+    }
+
+    pub fn paused_until(&self) -> Option<Instant> {
+        self.paused_until
+    }
+
+    /// The send times still counted, oldest first.
+    pub fn spent(&self) -> impl Iterator<Item = Instant> + '_ {
+        self.spent.iter().copied()
+    }
+}
+
+#[cfg(test)]
+#[path = "bucket_tests.rs"]
+mod tests;

@@ -1,0 +1,255 @@
+use super::*;
+
+fn at(base: Instant, secs: f64) -> Instant {
+    base + Duration::from_secs_f64(secs)
+}
+
+/// A server with a fixed window of `limit` requests a minute starting at its first request,
+/// as the common framework throttle counts: answers whether request at `t` is taken.
+struct FixedWindow {
+    limit: u32,
+    start: Option<f64>,
+    count: u32,
+}
+
+impl FixedWindow {
+    fn take(&mut self, t: f64) -> bool {
+        match self.start {
+            Some(s) if t - s < 60.0 => {}
+            _ => {
+                self.start = Some(t);
+                self.count = 0;
+            }
+        }
+        self.count += 1;
+        self.count <= self.limit
+    }
+}
+
+/// Drives a bucket against a fixed-window server for `secs` seconds, sending whenever a
+/// token is free (answers come back at once); returns (sent, 429s in the first minute,
+/// 429s after it).
+fn drive(bucket: &mut Bucket, limit: u32, headers: bool, secs: f64) -> (u32, u32, u32) {
+    let base = Instant::now();
+    let mut server = FixedWindow {
+        limit,
+        start: None,
+        count: 0,
+    };
+    let (mut sent, mut early, mut late) = (0, 0, 0);
+    let mut t = 0.0;
+    while t < secs {
+        let now = at(base, t);
+        match bucket.try_take(now, false) {
+            Ok(ticket) => {
+                sent += 1;
+                let ok = server.take(t);
+                let left = limit.saturating_sub(server.count);
+                let signal = Signal {
+                    throttled: !ok,
+                    limit: headers.then_some(limit),
+                    remaining: headers.then_some(left),
+                    reset_in: None,
+                    retry_after: (!ok && headers)
+                        .then(|| (60.0 - (t - server.start.unwrap())).ceil() as u64),
+                };
+                if !ok {
+                    if t < 60.0 { early += 1 } else { late += 1 }
+                }
+                bucket.observe(ticket, &signal, now);
+                // A request takes a millisecond.
+                t += 0.001;
+            }
+            Err(next) => {
+                let wait = next.saturating_duration_since(now).as_secs_f64();
+                t += wait.max(0.001);
+            }
+        }
+    }
+    (sent, early, late)
+}
+
+#[test]
+fn with_headers_a_limit_of_60_is_never_exceeded() {
+    let mut b = Bucket::new(None);
+    let (sent, early, late) = drive(&mut b, 60, true, 600.0);
+    assert_eq!((early, late), (0, 0));
+    assert_eq!(b.source(), Source::Headers);
+    assert_eq!(b.limit(), 60);
+    // Ten minutes at 60 a minute, less the margin.
+    assert!(sent >= 580, "{sent}");
+}
+
+#[test]
+fn without_headers_one_429_then_none() {
+    let mut b = Bucket::new(None);
+    let (sent, early, late) = drive(&mut b, 60, false, 900.0);
+    assert!(early <= 2, "{early} in the first minute");
+    assert_eq!(late, 0, "none after the first minute");
+    assert_eq!(b.source(), Source::Learned);
+    assert_eq!(b.limit(), 60);
+    assert!(sent >= 850, "{sent}");
+}
+
+#[test]
+fn without_headers_a_lower_limit_is_learned() {
+    let mut b = Bucket::new(None);
+    let (_, _, late) = drive(&mut b, 20, false, 600.0);
+    assert_eq!(late, 0);
+    assert_eq!(b.limit(), 20);
+}
+
+#[test]
+fn without_any_limit_the_budget_grows_fast() {
+    let mut b = Bucket::new(None);
+    let (sent, early, late) = drive(&mut b, u32::MAX, false, 1.0);
+    assert_eq!((early, late), (0, 0));
+    assert!(b.limit() >= 960, "{}", b.limit());
+    assert!(sent >= 990, "{sent} in one second, a millisecond each");
+}
+
+#[test]
+fn the_ceiling_holds_whatever_the_server_allows() {
+    let mut b = Bucket::new(Some(600));
+    let base = Instant::now();
+    let mut sends = Vec::new();
+    let mut t = 0.0;
+    while t < 300.0 {
+        let now = at(base, t);
+        match b.try_take(now, false) {
+            Ok(ticket) => {
+                sends.push(t);
+                b.observe(ticket, &Signal::default(), now);
+                t += 0.001;
+            }
+            Err(next) => t += next.saturating_duration_since(now).as_secs_f64().max(0.001),
+        }
+    }
+    // Any 60 s span holds at most 600.
+    for (i, start) in sends.iter().enumerate() {
+        let within = sends[i..].iter().take_while(|s| **s < start + 60.0).count();
+        assert!(within <= 600, "{within} from {start}");
+    }
+    assert!(b.limit() <= 600);
+    assert!(sends.len() >= 2900, "{}", sends.len());
+}
+
+#[test]
+fn a_429_pauses_everything_until_retry_after() {
+    let mut b = Bucket::new(None);
+    let now = Instant::now();
+    let t = b.try_take(now, false).unwrap();
+    b.observe(
+        t,
+        &Signal {
+            throttled: true,
+            limit: Some(60),
+            remaining: Some(0),
+            retry_after: Some(23),
+            reset_in: None,
+        },
+        now,
+    );
+    assert_eq!(b.try_take(at(now, 1.0), false), Err(at(now, 23.0)));
+    let view = b.view(at(now, 1.0));
+    assert_eq!(view.paused_for, Some(Duration::from_secs(22)));
+    assert!(b.try_take(at(now, 23.0), false).is_ok());
+}
+
+#[test]
+fn the_servers_remaining_count_is_respected() {
+    // Another program spends the same token: the server says 2 left although we sent 1.
+    let mut b = Bucket::new(None);
+    let now = Instant::now();
+    let t = b.try_take(now, false).unwrap();
+    let signal = Signal {
+        limit: Some(60),
+        remaining: Some(2),
+        reset_in: Some(30),
+        ..Signal::default()
+    };
+    b.observe(t, &signal, now);
+    assert!(b.try_take(now, false).is_ok());
+    assert!(b.try_take(now, false).is_ok());
+    assert_eq!(b.try_take(now, false), Err(at(now, 30.0)));
+    assert_eq!(b.view(now).left, 0);
+    assert!(b.try_take(at(now, 30.0), false).is_ok());
+}
+
+#[test]
+fn concurrency_is_polite_once_a_limit_is_seen() {
+    let mut b = Bucket::new(None);
+    assert_eq!(b.concurrency(64), POLITE_CONCURRENCY, "before any answer");
+    let now = Instant::now();
+    let t = b.try_take(now, false).unwrap();
+    b.observe(t, &Signal::default(), now);
+    assert_eq!(b.concurrency(64), 64, "no limit shown");
+    let t = b.try_take(now, false).unwrap();
+    b.observe(
+        t,
+        &Signal {
+            limit: Some(60),
+            remaining: Some(59),
+            ..Signal::default()
+        },
+        now,
+    );
+    assert_eq!(b.concurrency(64), POLITE_CONCURRENCY);
+}
+
+#[test]
+fn sweeps_are_paced_and_leave_a_reserve_for_the_user() {
+    let mut b = Bucket::new(None);
+    let now = Instant::now();
+    let t = b.try_take(now, false).unwrap();
+    let headers = Signal {
+        limit: Some(60),
+        remaining: Some(59),
+        ..Signal::default()
+    };
+    b.observe(t, &headers, now);
+    // A sweep goes, the next one only a pace later (61 s over 54 tokens).
+    assert!(b.try_take(now, true).is_ok());
+    let next = b.try_take(now, true).unwrap_err();
+    assert_eq!(next, now + Duration::from_secs(61) / 54);
+    // Sweeping for a minute uses 54 of the 60; the user's requests still find tokens.
+    let mut t = 0.0;
+    let mut sweeps = 1;
+    while t < 59.0 {
+        t += 0.05;
+        if b.try_take(at(now, t), true).is_ok() {
+            sweeps += 1;
+        }
+    }
+    assert!((50..=54).contains(&sweeps), "{sweeps}");
+    for _ in 0..5 {
+        assert_eq!(b.try_take(at(now, 59.0), false), Ok(Ticket::Normal));
+    }
+}
+
+#[test]
+fn a_burst_refused_halfway_learns_what_the_server_took() {
+    // 60 sent at once to a server that takes 30 a minute, answered in order.
+    let mut b = Bucket::new(None);
+    let now = Instant::now();
+    let tickets: Vec<Ticket> = (0..60).map(|_| b.try_take(now, false).unwrap()).collect();
+    for (i, t) in tickets.into_iter().enumerate() {
+        let signal = Signal {
+            throttled: i >= 30,
+            ..Signal::default()
+        };
+        b.observe(t, &signal, at(now, 0.01));
+    }
+    assert_eq!((b.limit(), b.source()), (30, Source::Learned));
+    // Answers arriving after the first 429 (out of order) still count.
+    let mut b = Bucket::new(None);
+    let tickets: Vec<Ticket> = (0..60).map(|_| b.try_take(now, false).unwrap()).collect();
+    for (i, t) in tickets.into_iter().enumerate() {
+        let signal = Signal {
+            throttled: i % 2 == 0,
+            ..Signal::default()
+        };
+        b.observe(t, &signal, at(now, 0.01));
+    }
+    assert_eq!(b.limit(), 30);
+}

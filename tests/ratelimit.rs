@@ -1,0 +1,209 @@
+//! The scheduler end to end against a rate-limited sandbox on loopback: the real app,
+//! fetcher, budget and views, headless. The sandbox and the budget count in a window of
+//! two seconds instead of a minute, so minutes of behaviour take seconds; the rules are
+//! the same (`src/scheduler/bucket.rs`, `src/sandbox/ratelimit.rs`).
+
+use proxydash::api::{ApiClient, ClientConfig, Credentials, OrderRequest, Request, Response};
+use proxydash::app::AppSettings;
+use proxydash::clipboard::Recording;
+use proxydash::fetcher;
+use proxydash::headless::Session;
+use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use proxydash::scheduler::{Bucket, Budget};
+use std::time::{Duration, Instant};
+
+const WINDOW: Duration = Duration::from_secs(2);
+
+async fn sandbox(limit: u32, headers: bool, scale: Option<usize>) -> SandboxHandle {
+    Sandbox::start(SandboxConfig {
+        rate_limit: Some(limit),
+        rate_limit_headers: headers,
+        rate_window: WINDOW,
+        scale,
+        ..SandboxConfig::ephemeral()
+    })
+    .await
+    .expect("sandbox starts")
+}
+
+fn client(sb: &SandboxHandle) -> ApiClient {
+    ApiClient::new(ClientConfig::new(
+        sb.base_url(),
+        Credentials::Token(sb.token().into()),
+    ))
+    .unwrap()
+}
+
+fn budgeted(sb: &SandboxHandle) -> ApiClient {
+    client(sb).with_budget(Budget::new(Bucket::with_window(None, WINDOW)))
+}
+
+fn session(sb: &SandboxHandle) -> Session {
+    let settings = AppSettings {
+        profile: "demo".into(),
+        base_url: sb.base_url(),
+        refresh: None,
+        mouse: false,
+        ..AppSettings::default()
+    };
+    Session::start(
+        settings,
+        budgeted(sb),
+        Box::new(Recording::default()),
+        (120, 40),
+    )
+}
+
+/// Feeds answers to the session until nothing is in flight; the screens seen meanwhile.
+async fn run_until_idle(s: &mut Session, limit: Duration) -> Vec<String> {
+    let started = Instant::now();
+    let mut screens = Vec::new();
+    while s.app.in_flight() > 0 && started.elapsed() < limit {
+        if let Ok(Some(msg)) =
+            tokio::time::timeout(Duration::from_secs(5), s.effects.next_msg()).await
+        {
+            s.send(msg);
+            screens.push(s.screen());
+        }
+    }
+    screens
+}
+
+/// "Services checked: A of B" on the Network tab: every swept service was checked (the
+/// scaled account has Terminated, Cancelled and Fraud services, which are not swept).
+#[track_caller]
+fn all_checked(screen: &str) {
+    let after = screen
+        .split("Services checked: ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no summary:\n{screen}"));
+    let words: Vec<&str> = after.split_whitespace().take(3).collect();
+    assert_eq!(words[1], "of", "{screen}");
+    assert_eq!(words[0], words[2], "{screen}");
+    assert!(words[0].parse::<usize>().unwrap() >= 10, "{screen}");
+}
+
+fn throttled(sb: &SandboxHandle) -> usize {
+    sb.requests().iter().filter(|r| r.status == 429).count()
+}
+
+#[tokio::test]
+async fn with_the_headers_no_request_is_refused_and_every_sweep_completes() {
+    let sb = sandbox(20, true, Some(30)).await;
+    let mut s = session(&sb);
+    s.press(crossterm::event::KeyCode::Char('4'));
+    let screens = run_until_idle(&mut s, Duration::from_secs(40)).await;
+    assert_eq!(s.app.in_flight(), 0, "every request answered");
+    let sent = sb.requests().len();
+    assert!(sent > 40, "more than two windows' worth: {sent}");
+    assert_eq!(throttled(&sb), 0, "no 429 when the server tells its limit");
+    let screen = s.screen();
+    all_checked(&screen);
+    assert!(
+        screen.contains("20/min · "),
+        "the learned limit in the header:\n{screen}"
+    );
+    // Held back by the budget is never called a failure.
+    assert!(screens.iter().all(|s| !s.contains("failed")));
+}
+
+#[tokio::test]
+async fn without_the_headers_the_limit_is_learned_from_one_429() {
+    let sb = sandbox(60, false, Some(40)).await;
+    let mut s = session(&sb);
+    s.press(crossterm::event::KeyCode::Char('4'));
+    let screens = run_until_idle(&mut s, Duration::from_secs(40)).await;
+    assert_eq!(s.app.in_flight(), 0, "every request answered");
+    let n = throttled(&sb);
+    assert!((1..=2).contains(&n), "{n} answers 429");
+    // The refused GET was sent again, not reported.
+    let screen = s.screen();
+    all_checked(&screen);
+    assert!(
+        screens
+            .iter()
+            .all(|s| !s.contains("HTTP 429") && !s.contains("Too many"))
+    );
+    assert!(screen.contains("~"), "a learned guess is marked:\n{screen}");
+}
+
+#[tokio::test]
+async fn the_selected_services_detail_goes_before_the_sweep() {
+    let sb = sandbox(20, true, Some(30)).await;
+    let mut s = session(&sb);
+    // Ask for a detail while the sweep is under way: many requests queued behind the budget.
+    let started = Instant::now();
+    while sb.requests().len() < 25 {
+        let msg = s.effects.next_msg().await.expect("answers");
+        s.send(msg);
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+    assert!(
+        s.app.in_flight() > 20,
+        "a sweep waits: {}",
+        s.app.in_flight()
+    );
+    s.press(crossterm::event::KeyCode::Char('G'));
+    let last = s.app.services().selected().expect("a service").service_id;
+    let asked = Request::Service(last);
+    let started = Instant::now();
+    while s.app.services().detail(last).value().is_none() {
+        let msg = s.effects.next_msg().await.expect("answers");
+        s.send(msg);
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+    let log = sb.requests();
+    let at = log
+        .iter()
+        .position(|r| r.path == format!("/{}", asked.path()))
+        .expect("the detail was sent");
+    // It was the first request of its window: nothing of the sweep went ahead of it.
+    let before = &log[..at];
+    let last_sweep = before
+        .iter()
+        .rposition(|r| r.path.contains("networkstatus"))
+        .unwrap_or(0);
+    assert!(
+        at - last_sweep <= 1,
+        "the detail went first when the budget allowed: {:?}",
+        &log[last_sweep..=at]
+    );
+}
+
+#[tokio::test]
+async fn a_write_refused_by_the_limit_is_answered_as_it_is_and_never_resent() {
+    let sb = sandbox(1, false, None).await;
+    // Another program spends the window.
+    client(&sb).credit().await.unwrap();
+    let (handle, mut results) = fetcher::spawn(budgeted(&sb), 4);
+    let orders = sb.state().orders;
+    handle.fetch(Request::order(
+        11,
+        OrderRequest {
+            clientid: 101,
+            setip: None,
+            ..OrderRequest::default()
+        },
+    ));
+    let (request, result) = results.recv().await.unwrap();
+    assert!(request.is_write());
+    let e = result.unwrap_err();
+    assert!(e.is_rate_limited(), "{e}");
+    assert!(e.to_string().contains("try again"), "{e}");
+    tokio::time::sleep(WINDOW * 2).await;
+    let posts = sb.requests().iter().filter(|r| r.method == "POST").count();
+    assert_eq!(posts, 1, "sent once");
+    assert_eq!(sb.state().orders, orders);
+}
+
+#[tokio::test]
+async fn a_get_refused_by_the_limit_is_sent_again_after_the_pause() {
+    let sb = sandbox(1, true, None).await;
+    client(&sb).credit().await.unwrap();
+    let (handle, mut results) = fetcher::spawn(budgeted(&sb), 4);
+    handle.fetch(Request::Credit);
+    let (_, result) = results.recv().await.unwrap();
+    assert!(matches!(result, Ok(Response::Credit(_))), "{result:?}");
+    let statuses: Vec<u16> = sb.requests().iter().map(|r| r.status).collect();
+    assert_eq!(statuses, vec![200, 429, 200]);
+}
