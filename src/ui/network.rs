@@ -1,16 +1,17 @@
 //! The Network tab: a summary line, then every proxy server in error or inactive.
 
+use super::columns;
 use super::layout;
 use super::text;
 use super::theme::Theme;
 use super::widgets;
 use crate::app::App;
 use crate::app::remote::Freshness;
-use crate::app::tabs::network::ServerState;
+use crate::app::tabs::network::{COLUMNS, SORTS, cells};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Paragraph, Row};
+use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let (summary_area, pane) = layout::network(body);
@@ -44,6 +45,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             theme.dim,
         ));
     }
+    if s.cannot_check > 0 {
+        summary.push(Span::styled(
+            format!("   {} can't check", text::count(s.cannot_check as u64)),
+            theme.dim,
+        ));
+    }
     if s.failed > 0 {
         summary.push(Span::styled(format!("   ✗ {} failed", s.failed), theme.bad));
     }
@@ -58,10 +65,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     };
     let block = widgets::pane(
         theme,
-        widgets::counted(
+        widgets::titled(
             "Proxy servers in error or inactive",
             services.list.value().is_some(),
             view,
+            &net.sort.label(&SORTS),
         ),
         widgets::freshness(app, theme, fresh),
     );
@@ -101,37 +109,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         return;
     }
     let rows = &net.rows;
-    widgets::table(
+    columns::draw(
         frame,
         theme,
         pane,
         block,
-        (
-            &["Service", "Product", "State", "IP address"],
-            &[
-                Constraint::Length(8),
-                Constraint::Fill(1),
-                Constraint::Length(10),
-                Constraint::Fill(1),
-            ],
-        ),
+        (&COLUMNS, &net.natural),
         view,
-        |i| {
-            let r = &rows[i];
-            let product = services
-                .get(r.service_id)
-                .map(|s| text::or_missing(&s.product_name).into_owned())
-                .unwrap_or_default();
-            let (state, style) = match r.state {
-                ServerState::Error => ("✗ error", theme.bad),
-                ServerState::Inactive => ("○ inactive", theme.warn),
-            };
-            Row::new(vec![
-                Cell::new(r.service_id.to_string()),
-                Cell::new(product),
-                Cell::new(state).style(style),
-                Cell::new(r.ip.clone()),
-            ])
-        },
+        |i| cells(&rows[i], net.products.get(i).map_or("", String::as_str)),
     );
 }

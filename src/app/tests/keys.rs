@@ -56,7 +56,7 @@ fn moving_paging_top_and_bottom() {
     h.code(KeyCode::Up);
     assert_eq!(sel(&h), Some(1), "stops at the top");
     let page =
-        crate::ui::layout::table_rows(Tab::Services, ratatui::layout::Rect::new(0, 0, 100, 30))
+        crate::ui::layout::table_rows(Tab::Services, ratatui::layout::Rect::new(0, 0, 100, 30), 0)
             .unwrap()
             .height as u64;
     h.code(KeyCode::PageDown);
@@ -320,7 +320,7 @@ fn mouse_clicks_tabs_and_rows_and_scrolls() {
     ));
     assert_eq!(h.app.tab(), Tab::Billing);
     let rows =
-        crate::ui::layout::table_rows(Tab::Billing, ratatui::layout::Rect::new(0, 0, 100, 30))
+        crate::ui::layout::table_rows(Tab::Billing, ratatui::layout::Rect::new(0, 0, 100, 30), 0)
             .unwrap();
     h.send(mouse(
         MouseEventKind::Down(MouseButton::Left),

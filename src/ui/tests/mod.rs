@@ -2,6 +2,7 @@
 
 mod alerts;
 mod forms;
+mod screen;
 mod states;
 mod tabs;
 
