@@ -41,9 +41,14 @@ async fn a_refresh_then_a_429_countdown_and_nothing_sent_while_it_runs() {
         "{screen}"
     );
     e.s.press(KeyCode::Esc);
-    // The row and the detail count down too.
+    // The row (after the product's name) and the detail count down too.
     let screen = e.s.screen();
-    assert_eq!(screen.matches("next refresh in").count(), 2, "{screen}");
+    assert_eq!(screen.matches("next refresh in").count(), 1, "{screen}");
+    let row = screen.lines().find(|l| l.contains("▶ 1001")).unwrap();
+    assert!(
+        row.contains("Datacenter US 10 ⟳ 10m") || row.contains("Datacenter US 10 ⟳ 9m"),
+        "{screen}"
+    );
 
     let before = e.mark();
     e.s.press(KeyCode::Char('u'));
