@@ -488,4 +488,9 @@ pub struct SandboxArgs {
     /// Send the X-RateLimit-* and Retry-After headers with the rate limit: on or off.
     #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = ["on", "off"])]
     pub rate_limit_headers: String,
+
+    /// Start real proxies (HTTP and SOCKS5) on 127.0.0.0/8 and a judge, and point the IP
+    /// lists at them, so `proxydash probe` and `h` have something to check.
+    #[arg(long)]
+    pub proxies: bool,
 }
