@@ -86,7 +86,7 @@ mod tests {
         read(
             &serde_json::json!({
                 "origin": "127.1.0.10",
-                "headers": headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<serde_json::Map<_, _>>(),
+                "headers": headers.iter().map(|(k, v)| (k.to_string(), serde_json::Value::from(*v))).collect::<serde_json::Map<_, _>>(),
             })
             .to_string(),
         )

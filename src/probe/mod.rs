@@ -10,6 +10,7 @@
 //! | `judge.rs` | reading the target's answer: exit IP and anonymity |
 //! | `runner.rs` | many proxies at once, bounded, results as they come |
 //! | `export.rs` | templates for copying the working proxies |
+//! | `report.rs` | the provider's marks beside the results; rows for `--json`; the health line |
 //!
 //! # Choices
 //!
@@ -57,6 +58,7 @@
 pub mod check;
 pub mod export;
 pub mod judge;
+pub mod report;
 pub mod runner;
 pub mod targets;
 

@@ -89,6 +89,7 @@ async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
         real_ip: None,
         timeout: config.timeout,
         loopback_only: config.loopback_only,
+        tls: None,
     };
     let Some(raw) = &config.probe_url else {
         return (
@@ -133,6 +134,11 @@ async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
         judge::read(&body).exit_ip
     };
     ctx.real_ip = direct.await;
+    // Some 20 ms of CPU: off the async workers.
+    ctx.tls = tokio::task::spawn_blocking(check::tls_config)
+        .await
+        .ok()
+        .flatten();
     let note = ctx.real_ip.is_none().then(|| {
         format!("{raw} could not be asked directly: a proxy that leaks this machine's address reads as anonymous")
     });
