@@ -149,3 +149,107 @@ async fn a_target_outside_loopback_is_not_asked_in_loopback_mode() {
     assert_eq!(results[0].verdict, Verdict::Alive, "TCP connect only");
     assert_eq!(results[0].latency, None, "no request was sent");
 }
+
+mod dashboard {
+    use super::*;
+    use crossterm::event::KeyCode;
+    use proxydash::app::AppSettings;
+    use proxydash::app::probe::Stage;
+    use proxydash::clipboard::Recording;
+    use proxydash::headless::Session;
+
+    fn session(sb: &SandboxHandle, clipboard: &Recording) -> Session {
+        let settings = AppSettings {
+            profile: "demo".into(),
+            base_url: sb.base_url(),
+            demo: true,
+            refresh: None,
+            mouse: false,
+            ..AppSettings::default()
+        };
+        let mut s = Session::start(settings, client(sb), Box::new(clipboard.clone()), (120, 40));
+        s.effects.set_probe(config(sb.judge_url()));
+        s
+    }
+
+    /// Feeds outcomes until the probe of `id` is done (at most 20 s).
+    async fn until_probed(s: &mut Session, id: u64) {
+        for _ in 0..100 {
+            s.settle_for(Duration::from_millis(200)).await;
+            if s.app
+                .probes()
+                .get(id)
+                .is_some_and(|r| r.stage == Stage::Done)
+            {
+                return;
+            }
+        }
+        panic!("the probe of {id} did not finish:\n{}", s.screen());
+    }
+
+    #[tokio::test]
+    async fn h_probes_the_service_and_the_view_and_health_show_it() {
+        let sb = sandbox(true).await;
+        let clipboard = Recording::default();
+        let mut s = session(&sb, &clipboard);
+        s.settle().await;
+        sb.clear_requests();
+        s.press(KeyCode::Char('h'));
+        let first = s.screen();
+        assert!(
+            first.contains("Probe · service 1001 · http-auth"),
+            "{first}"
+        );
+        until_probed(&mut s, 1001).await;
+        let screen = s.screen();
+        for text in [
+            "✓ 7/10 · p50",
+            "dead: refused",
+            "dead: auth failed",
+            "dead: timeout",
+            "transparent",
+            "anonymous",
+            "error ≠",
+        ] {
+            assert!(screen.contains(text), "{text} not on\n{screen}");
+        }
+        // The probe asked the API for the list only; the rest went to the proxies.
+        let paths: Vec<String> = sb.requests().into_iter().map(|r| r.path).collect();
+        assert_eq!(paths, ["/api/iplist/http-auth/txt/1001"]);
+
+        // `y` copies only the working ones, with the first template.
+        s.press(KeyCode::Char('y'));
+        let copied = clipboard.texts();
+        let lines: Vec<&str> = copied.last().expect("a copy").lines().collect();
+        assert_eq!(lines.len(), 7, "{lines:?}");
+        assert!(
+            lines.iter().all(|l| l.ends_with(":pd1001ka:Xk4v9QmL2t")),
+            "{lines:?}"
+        );
+        // `t` then `y`: the next template (URLs).
+        s.press(KeyCode::Char('t'));
+        s.press(KeyCode::Char('y'));
+        let copied = clipboard.texts();
+        assert!(
+            copied
+                .last()
+                .unwrap()
+                .starts_with("http://pd1001ka:Xk4v9QmL2t@127.0.0.")
+        );
+
+        // `r` re-checks the three failed ones only: the others keep their results.
+        s.press(KeyCode::Char('r'));
+        let run = s.app.probes().get(1001).unwrap();
+        assert_eq!(run.stage, Stage::Running);
+        assert_eq!(run.checked(), 7, "the working ones are kept");
+        assert_eq!(run.pending, 3);
+        until_probed(&mut s, 1001).await;
+        assert_eq!(s.app.probes().get(1001).unwrap().checked(), 10);
+
+        // Esc: the Services table keeps the health of the service.
+        s.press(KeyCode::Esc);
+        let services = s.screen();
+        let row = services.lines().find(|l| l.contains("▶ 1001")).unwrap();
+        assert!(row.contains("7/10"), "{services}");
+    }
+}

@@ -77,6 +77,9 @@ impl App {
                 return;
             }
         }
+        if matches!(self.popups.last(), Some(Popup::Probe(_))) && self.probe_action(action, out) {
+            return;
+        }
         if matches!(self.popups.last(), Some(Popup::Profiles(_))) {
             match action {
                 Action::Up => return self.move_profile(-1),
@@ -128,6 +131,7 @@ impl App {
             Action::RefreshIpList => self.open_refresh(),
             Action::IpLists => self.open_iplist(),
             Action::ClearCountdown => self.clear_countdown(out),
+            Action::Probe => self.open_probe(out),
             Action::SwitchProfile => self.open_profiles(),
             Action::Messages => self.popups.push(Popup::Messages(0)),
             // Handled by the form or picker on top (above).
@@ -137,7 +141,10 @@ impl App {
             | Action::UseMyIp
             | Action::Copy
             | Action::CopyUrls
-            | Action::WriteFile => {}
+            | Action::WriteFile
+            | Action::RecheckFailed
+            | Action::ProbeAgain
+            | Action::CycleTemplate => {}
         }
     }
 

@@ -13,6 +13,7 @@ pub mod layout;
 pub mod messages;
 pub mod network;
 pub mod popup;
+pub mod probe;
 pub mod products;
 pub mod services;
 pub mod text;

@@ -42,7 +42,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             pane,
             block,
             (
-                &["ID", "Product", "Status", "Next due", "Order", "Proxies"],
+                &[
+                    "ID", "Product", "Status", "Next due", "Order", "Proxies", "Health",
+                ],
                 &[
                     Constraint::Length(7),
                     Constraint::Min(12),
@@ -50,6 +52,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
                     Constraint::Length(19),
                     Constraint::Length(7),
                     Constraint::Length(10),
+                    Constraint::Length(HEALTH_WIDTH),
                 ],
             ),
             view,
@@ -65,6 +68,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
                     Cell::new(due).style(due_style),
                     Cell::new(text::id(s.orderid)),
                     Cell::new(net).style(net_style),
+                    health_cell(app, s.service_id, theme),
                 ])
             },
         );
@@ -78,8 +82,31 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     }
 }
 
-/// The widths of the columns other than Product, with the gaps between all six.
-const FIXED_COLUMNS: usize = 7 + 10 + 19 + 7 + 10 + 5;
+/// The widths of the columns other than Product, with the gaps between all seven.
+const FIXED_COLUMNS: usize = 7 + 10 + 19 + 7 + 10 + HEALTH_WIDTH as usize + 6;
+
+/// `7/10 · p50 21 ms`.
+const HEALTH_WIDTH: u16 = 16;
+
+/// The last probe (`h`) of the service: working of probed and the p50 latency, or its
+/// progress; empty when it was never probed.
+fn health_cell<'a>(app: &App, id: u64, theme: &Theme) -> Cell<'a> {
+    use crate::app::probe::Stage;
+    let Some(run) = app.probes().get(id) else {
+        return Cell::new("");
+    };
+    let results = run.finished();
+    let alive = results.iter().filter(|r| r.verdict.is_alive()).count();
+    let dead = results.iter().filter(|r| r.verdict.is_dead()).count();
+    let style = match &run.stage {
+        Stage::Failed(_) => theme.bad,
+        Stage::FetchingList(_) | Stage::Running => theme.dim,
+        Stage::Done if dead == 0 => theme.good,
+        Stage::Done if alive == 0 => theme.bad,
+        Stage::Done => theme.warn,
+    };
+    Cell::new(run.health()).style(style)
+}
 
 /// The product's name, and the IP-list refresh countdown when one runs: in full after the
 /// name where it fits, else in full alone, else as short as `refresh in 4m 12s` (the
