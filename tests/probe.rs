@@ -200,6 +200,18 @@ mod dashboard {
             first.contains("Probe · service 1001 · http-auth"),
             "{first}"
         );
+        // Keys are answered while the probe runs (the hanging fixture holds it open).
+        s.settle_for(Duration::from_millis(100)).await;
+        assert!(matches!(
+            s.app.probes().get(1001).unwrap().stage,
+            Stage::Running | Stage::FetchingList(_)
+        ));
+        s.press(KeyCode::Char('?'));
+        assert!(
+            s.screen().contains("re-check"),
+            "the help of the probe view is up"
+        );
+        s.press(KeyCode::Esc);
         until_probed(&mut s, 1001).await;
         let screen = s.screen();
         for text in [
