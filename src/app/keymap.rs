@@ -321,7 +321,7 @@ pub const BINDINGS: &[Binding] = &[
     b(&[k('u')], Action::RefreshIpList, ON_SERVICE, Some("refresh IPs"), "Refresh the IP list (the server throttles this)"),
     b(&[k('i')], Action::IpLists, ON_SERVICE, Some("IP list"), "Show, copy or save the IP list"),
     b(&[k('x')], Action::ClearCountdown, ON_SERVICE, None, "Clear the IP-list refresh countdown"),
-    b(&[k('h')], Action::Probe, ON_SERVICE, Some("probe"), "Probe every proxy of the service through itself (health)"),
+    b(&[k('h')], Action::Probe, ON_SERVICE, Some("probe"), "Probe every proxy through itself"),
     b(&[k('s')], Action::CycleSort, &[Tab(Tab::Products)], Some("sort"), "Cycle the sort field"),
     b(&[k('v')], Action::TogglePassword, &[Tab(Tab::Services), Popup(P::Service)], Some("password"), "Show or hide the password"),
     b(&[k('r')], Action::Refresh, &[Main], Some("refresh"), "Refresh this tab"),

@@ -42,6 +42,11 @@ impl Probes {
     pub fn get(&self, service_id: u64) -> Option<&ProbeRun> {
         self.runs.get(&service_id)
     }
+
+    /// No service was probed yet (the Services table then has no Health column).
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -35,32 +35,40 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     } else {
         let today = app.now().with_timezone(&app.utc_offset()).date_naive();
         let rows = tab.rows();
-        let product_width = usize::from(pane.rows.width).saturating_sub(2 + FIXED_COLUMNS);
+        // The Health column appears once a service was probed (`h`).
+        let health = !app.probes().is_empty();
+        let fixed = FIXED_COLUMNS
+            + if health {
+                usize::from(HEALTH_WIDTH) + 1
+            } else {
+                0
+            };
+        let product_width = usize::from(pane.rows.width).saturating_sub(2 + fixed);
+        let headers = [
+            "ID", "Product", "Status", "Next due", "Order", "Proxies", "Health",
+        ];
+        let widths = [
+            Constraint::Length(7),
+            Constraint::Min(12),
+            Constraint::Length(10),
+            Constraint::Length(19),
+            Constraint::Length(7),
+            Constraint::Length(10),
+            Constraint::Length(HEALTH_WIDTH),
+        ];
+        let shown = if health { 7 } else { 6 };
         widgets::table(
             frame,
             theme,
             pane,
             block,
-            (
-                &[
-                    "ID", "Product", "Status", "Next due", "Order", "Proxies", "Health",
-                ],
-                &[
-                    Constraint::Length(7),
-                    Constraint::Min(12),
-                    Constraint::Length(10),
-                    Constraint::Length(19),
-                    Constraint::Length(7),
-                    Constraint::Length(10),
-                    Constraint::Length(HEALTH_WIDTH),
-                ],
-            ),
+            (&headers[..shown], &widths[..shown]),
             view,
             |i| {
                 let s = &rows[i];
                 let (due, due_style) = due_cell(s.nextduedate, today, theme);
                 let (net, net_style) = proxies_cell(app, s.service_id, theme);
-                Row::new(vec![
+                let mut cells = vec![
                     Cell::new(s.service_id.to_string()),
                     product_cell(app, theme, s, product_width),
                     Cell::new(text::sanitize(s.status.as_str()).into_owned())
@@ -68,8 +76,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
                     Cell::new(due).style(due_style),
                     Cell::new(text::id(s.orderid)),
                     Cell::new(net).style(net_style),
-                    health_cell(app, s.service_id, theme),
-                ])
+                ];
+                if health {
+                    cells.push(health_cell(app, s.service_id, theme));
+                }
+                Row::new(cells)
             },
         );
     }
@@ -82,8 +93,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     }
 }
 
-/// The widths of the columns other than Product, with the gaps between all seven.
-const FIXED_COLUMNS: usize = 7 + 10 + 19 + 7 + 10 + HEALTH_WIDTH as usize + 6;
+/// The widths of the columns other than Product and Health, with the gaps between the six.
+const FIXED_COLUMNS: usize = 7 + 10 + 19 + 7 + 10 + 5;
 
 /// `7/10 · p50 21 ms`.
 const HEALTH_WIDTH: u16 = 16;
