@@ -1,6 +1,8 @@
 //! The probe view (`h` on a service): progress, then one row per proxy — its measured
 //! state beside the provider's network-status mark, a disagreement highlighted — and the
 //! export template in use. Only the rows on screen are built.
+//! The state is one word (`refused`, `auth failed`, …) in the colour of alive or dead;
+//! below 100 columns the Connect column is left out so the exit IP keeps its width.
 
 use super::layout;
 use super::text::{self, MISSING};
@@ -62,6 +64,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
     let visible = usize::from(table_area.height.saturating_sub(1));
     let idx = order(run, view.sort);
     let first = view.top.min(idx.len().saturating_sub(visible));
+    let wide = table_area.width >= 100;
     let ms = |d: Option<Duration>| {
         d.map_or_else(|| MISSING.to_owned(), |d| format!("{} ms", d.as_millis()))
     };
@@ -74,7 +77,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
             let mark = app.provider_mark(id, &target.host);
             let provider = mark.map_or("ok", |m| m.as_str());
             let Some(r) = &run.results[i] else {
-                return Row::new(vec![
+                let mut cells = vec![
                     Cell::new(text::sanitize(&target.address()).into_owned()),
                     Cell::new("…").style(theme.dim),
                     Cell::new(""),
@@ -82,7 +85,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
                     Cell::new(""),
                     Cell::new(""),
                     Cell::new(provider),
-                ]);
+                ];
+                if !wide {
+                    cells.remove(3);
+                }
+                return Row::new(cells);
             };
             let state_style = match &r.verdict {
                 Verdict::Alive => theme.good,
@@ -98,9 +105,14 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
             } else {
                 (provider.to_owned(), theme.dim)
             };
-            Row::new(vec![
+            let state = match &r.verdict {
+                Verdict::Dead(reason, _) => reason.as_str(),
+                Verdict::Alive => "alive",
+                Verdict::Skipped(_) => "skipped",
+            };
+            let mut cells = vec![
                 Cell::new(text::sanitize(&target.address()).into_owned()),
-                Cell::new(r.verdict.label()).style(state_style),
+                Cell::new(state).style(state_style),
                 Cell::new(ms(r.latency)),
                 Cell::new(ms(r.connect)),
                 Cell::new(
@@ -109,32 +121,35 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
                 ),
                 Cell::new(r.anonymity.map_or(MISSING, |a| a.as_str())),
                 Cell::new(provider).style(provider_style),
-            ])
+            ];
+            if !wide {
+                cells.remove(3);
+            }
+            Row::new(cells)
         })
         .collect();
-    let table = Table::new(
-        rows,
-        [
-            Constraint::Min(16),
-            Constraint::Length(17),
-            Constraint::Length(9),
-            Constraint::Length(9),
-            Constraint::Length(15),
-            Constraint::Length(11),
-            Constraint::Length(10),
-        ],
-    )
-    .header(
-        Row::new([
-            "Proxy",
-            "State",
-            "Latency",
-            "Connect",
-            "Exit IP",
-            "Anonymity",
-            "Provider",
-        ])
-        .style(theme.header_row),
-    );
+    let mut widths = vec![
+        Constraint::Min(16),
+        Constraint::Length(11),
+        Constraint::Length(8),
+        Constraint::Length(8),
+        Constraint::Length(15),
+        Constraint::Length(11),
+        Constraint::Length(10),
+    ];
+    let mut header = vec![
+        "Proxy",
+        "State",
+        "Latency",
+        "Connect",
+        "Exit IP",
+        "Anonymity",
+        "Provider",
+    ];
+    if !wide {
+        widths.remove(3);
+        header.remove(3);
+    }
+    let table = Table::new(rows, widths).header(Row::new(header).style(theme.header_row));
     frame.render_widget(table, table_area);
 }
