@@ -208,7 +208,7 @@ mod dashboard {
         ));
         s.press(KeyCode::Char('?'));
         assert!(
-            s.screen().contains("re-check"),
+            s.screen().contains("Probe the failed proxies again"),
             "the help of the probe view is up"
         );
         s.press(KeyCode::Esc);
