@@ -216,9 +216,9 @@ mod dashboard {
         let screen = s.screen();
         for text in [
             "✓ 7/10 · p50",
-            "dead: refused",
-            "dead: auth failed",
-            "dead: timeout",
+            "refused",
+            "auth failed",
+            "timeout",
             "transparent",
             "anonymous",
             "error ≠",
