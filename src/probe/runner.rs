@@ -4,7 +4,6 @@
 use super::check::{self, Context};
 use super::judge;
 use super::{ProbeConfig, ProbeResult, ProxyTarget};
-use futures::StreamExt;
 use std::net::IpAddr;
 use tokio::sync::mpsc;
 
@@ -44,11 +43,26 @@ pub async fn probe_all(
     if events.send(started).is_err() {
         return;
     }
-    let ctx = &ctx;
-    let mut checks = futures::stream::iter(targets)
-        .map(|(index, target)| async move { (index, check::check(target, ctx).await) })
-        .buffer_unordered(config.concurrency.max(1));
-    while let Some((index, result)) = checks.next().await {
+    // Each check is a task of its own, so the checks use every worker thread; at most
+    // `concurrency` run at once.
+    let ctx = std::sync::Arc::new(ctx);
+    let limit = config.concurrency.max(1);
+    let mut waiting = targets.into_iter();
+    let mut running = tokio::task::JoinSet::new();
+    loop {
+        while running.len() < limit
+            && let Some((index, target)) = waiting.next()
+        {
+            let ctx = ctx.clone();
+            running.spawn(async move { (index, check::check(target, &ctx).await) });
+        }
+        let Some(joined) = running.join_next().await else {
+            break;
+        };
+        // A check that panicked is a bug; the others still report.
+        let Ok((index, result)) = joined else {
+            continue;
+        };
         if events.send(ProbeEvent::Checked { index, result }).is_err() {
             return;
         }
