@@ -18,7 +18,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "assets", "screenshots")
 COLS, ROWS = 120, 36
 CELL_W, CELL_H = 8.4, 17
-SESSION = "proxydash-shot"
+# One session per run, so two worktrees taking screenshots at once do not share one.
+SESSION = f"proxydash-shot-{os.getpid()}"
 
 # (file name, keys to press before the shot)
 SHOTS = [
@@ -155,8 +156,8 @@ def tmux(*args):
 def main():
     os.makedirs(OUT, exist_ok=True)
     binary = os.path.join(ROOT, "target", "release", "proxydash")
-    if not os.path.exists(binary):
-        subprocess.run(["cargo", "build", "--release"], cwd=ROOT, check=True)
+    # Always from the current sources: a stale binary would show an older screen.
+    subprocess.run(["cargo", "build", "--release"], cwd=ROOT, check=True)
     subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
     env = "TERM=xterm-256color"
     tmux("new-session", "-d", "-s", SESSION, "-x", str(COLS), "-y", str(ROWS), f"{env} {binary} --demo --refresh 0")

@@ -31,7 +31,12 @@ impl App {
     /// cut to 7 days says what the server named.
     pub fn countdown(&self, service_id: u64) -> Option<String> {
         let until = self.throttled_until(service_id)?;
-        let line = throttle::describe(until, self.now(), &self.utc_offset);
+        // The server's 429 names its own wall-clock time; this one is the user's, so say
+        // so: `(at 14:07:17 local)`.
+        let mut line = throttle::describe(until, self.now(), &self.utc_offset);
+        if line.ends_with(')') {
+            line.insert_str(line.len() - 1, " local");
+        }
         Some(match self.throttles.named(service_id) {
             Some(named) => format!(
                 "{line}; the server named {}",
@@ -65,8 +70,13 @@ impl App {
         }
         let (w, h) = self.size;
         let area = ratatui::layout::Rect::new(0, 0, w, h);
-        let page =
-            crate::ui::layout::table_rows(Tab::Services, area).map_or(0, |r| usize::from(r.height));
+        let page = crate::ui::layout::table_rows(
+            Tab::Services,
+            area,
+            self.table_wants(Tab::Services),
+            self.history.is_on(),
+        )
+        .map_or(0, |r| usize::from(r.height));
         let rows = self.services.rows();
         table
             .visible(page)

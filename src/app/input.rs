@@ -18,8 +18,12 @@ impl App {
             return;
         }
         let ctx = self.context();
+        let before = self.services.table.selected_id();
         match keymap::action_for(&ctx, &key) {
-            Some(action) => self.perform(action, &key, out),
+            Some(action) => {
+                self.perform(action, &key, out);
+                self.hide_password_on_move(before);
+            }
             None if ctx.typing => self.form_key(&key),
             None if ctx.editing_filter => {
                 let typed = !key
@@ -51,11 +55,17 @@ impl App {
 
     fn perform(&mut self, action: Action, key: &KeyEvent, out: &mut Vec<Command>) {
         let tab = self.tab;
+        if matches!(
+            action,
+            Action::Filter | Action::ProblemsOnly | Action::CycleSort | Action::ReverseSort
+        ) {
+            self.rebuild_if_read();
+        }
         if self.top_form().is_some() {
             match action {
                 Action::Quit | Action::ForceQuit => self.quit = true,
                 Action::Back => self.form_back(),
-                Action::Help => self.popups.push(Popup::Help),
+                Action::Help => self.open_help(),
                 _ => self.form_action(action, out),
             }
             return;
@@ -79,6 +89,25 @@ impl App {
         }
         if matches!(self.popups.last(), Some(Popup::Probe(_))) && self.probe_action(action, out) {
             return;
+        }
+        if matches!(self.popups.last(), Some(Popup::Help)) {
+            let page = usize::from(self.size.1.saturating_sub(8)).max(1) as isize;
+            let step = match action {
+                Action::Up => Some(-1),
+                Action::Down => Some(1),
+                Action::PageUp => Some(-page),
+                Action::PageDown => Some(page),
+                _ => None,
+            };
+            if let Some(step) = step {
+                // At most to where the last line is at the bottom (the view's height is
+                // the body's less the border: the screen less six lines).
+                let lines = keymap::help(&self.help_context(self.popups.len() - 1)).len();
+                let room = usize::from(self.size.1.saturating_sub(6));
+                let last = lines.saturating_sub(room);
+                self.help_scroll = self.help_scroll.saturating_add_signed(step).min(last);
+                return;
+            }
         }
         if matches!(self.popups.last(), Some(Popup::Profiles(_))) {
             match action {
@@ -113,16 +142,17 @@ impl App {
             Action::Open => self.open(out),
             Action::Refresh => self.refresh_tab(out),
             Action::RefreshAll => self.refresh_all(out),
-            Action::CycleSort => {
-                self.products.cycle_sort();
-                self.fetch(self.products.list_request(), out);
-            }
+            Action::CycleSort => self.cycle_sort(out),
+            Action::ReverseSort => self.reverse_sort(),
+            Action::ProblemsOnly => self.table_mut(tab).toggle_problems(),
+            Action::DayBack => self.usage.move_day(1),
+            Action::DayForward => self.usage.move_day(-1),
             Action::TogglePassword => self.services.show_password = !self.services.show_password,
             Action::Help => {
                 if matches!(self.popups.last(), Some(Popup::Help)) {
                     self.popups.pop();
                 } else {
-                    self.popups.push(Popup::Help);
+                    self.open_help();
                 }
             }
             Action::Order => self.open_order(out),
@@ -144,8 +174,52 @@ impl App {
             | Action::WriteFile
             | Action::RecheckFailed
             | Action::ProbeAgain
-            | Action::CycleTemplate => {}
+            | Action::CycleTemplate
+            | Action::Suspend => {}
         }
+    }
+
+    fn open_help(&mut self) {
+        self.help_scroll = 0;
+        self.popups.push(Popup::Help);
+    }
+
+    /// `s`: Products asks the server for the next sort; the other tabs sort locally.
+    fn cycle_sort(&mut self, out: &mut Vec<Command>) {
+        use super::tabs::{billing, network, services};
+        match self.tab {
+            Tab::Products => {
+                self.products.cycle_sort();
+                self.fetch(self.products.list_request(), out);
+            }
+            Tab::Services => self.services.sort.cycle(services::SORTS.len()),
+            Tab::Billing => self.billing.sort.cycle(billing::SORTS.len()),
+            Tab::Network => self.network.sort.cycle(network::SORTS.len()),
+            Tab::Usage | Tab::Alerts => {}
+        }
+        self.resort();
+    }
+
+    /// `S`: the local sort the other way round.
+    fn reverse_sort(&mut self) {
+        match self.tab {
+            Tab::Services => self.services.sort.reverse(),
+            Tab::Billing => self.billing.sort.reverse(),
+            Tab::Network => self.network.sort.reverse(),
+            Tab::Products | Tab::Usage | Tab::Alerts => {}
+        }
+        self.resort();
+    }
+
+    /// Rebuilds the rows of the tab on screen in its new order.
+    fn resort(&mut self) {
+        match self.tab {
+            Tab::Services => self.rebuild_services(),
+            Tab::Billing => self.billing.rebuild(),
+            Tab::Network => self.network_dirty = true,
+            Tab::Products | Tab::Usage | Tab::Alerts => {}
+        }
+        self.rebuild_shown();
     }
 
     /// Esc: the popup, else the filter, else the status message. Never quits.
@@ -214,11 +288,20 @@ impl App {
             return;
         }
         let tab = self.tab;
+        let before = self.services.table.selected_id();
         match mouse.kind {
             MouseEventKind::ScrollDown => self.table_mut(tab).move_by(WHEEL_ROWS),
             MouseEventKind::ScrollUp => self.table_mut(tab).move_by(-WHEEL_ROWS),
             MouseEventKind::Down(MouseButton::Left) => self.click(mouse.column, mouse.row),
             _ => {}
+        }
+        self.hide_password_on_move(before);
+    }
+
+    /// `v` shows one service's password: moving to another service hides it again.
+    fn hide_password_on_move(&mut self, before: Option<u64>) {
+        if self.services.table.selected_id() != before {
+            self.services.show_password = false;
         }
     }
 
@@ -237,8 +320,12 @@ impl App {
             self.tab = t;
             return;
         }
-        if let Some(rows) = layout::table_rows(self.tab, area)
-            && hit(rows)
+        if let Some(rows) = layout::table_rows(
+            self.tab,
+            area,
+            self.table_wants(self.tab),
+            self.history.is_on(),
+        ) && hit(rows)
         {
             let table = self.table(self.tab);
             let (first, _) = table.visible(usize::from(rows.height));

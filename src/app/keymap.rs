@@ -41,8 +41,12 @@ pub enum Action {
     Back,
     Refresh,
     RefreshAll,
-    /// `s` on Products.
+    /// `s` on Products (the server's sorts), Services, Billing and Network (local sorts).
     CycleSort,
+    /// `S`: the local sort the other way round.
+    ReverseSort,
+    /// `!`: only the rows with a problem, or all again.
+    ProblemsOnly,
     /// `v` on Services.
     TogglePassword,
     Help,
@@ -84,6 +88,13 @@ pub enum Action {
     SwitchProfile,
     /// `m`: the message log.
     Messages,
+    /// `←` on Usage: the chart's cursor one day back.
+    DayBack,
+    /// `→` on Usage: the chart's cursor one day forward.
+    DayForward,
+    /// `Ctrl-Z`: the run loop suspends the program before the key reaches the app; listed
+    /// so the help shows it.
+    Suspend,
 }
 
 /// Where a binding applies.
@@ -235,6 +246,7 @@ const FIELDS: &[Scope] = &[Popup(P::Order), Popup(P::Password), Popup(P::IpListC
 const SCROLLS: &[Scope] = &[
     Main,
     Popup(P::Probe),
+    Popup(P::Help),
     Popup(P::IpListChooser),
     Popup(P::IpListView),
     Popup(P::Profiles),
@@ -254,6 +266,15 @@ const CANCELS: &[Scope] = &[
     Popup(P::Password),
     Popup(P::Refresh),
     Popup(P::IpListChooser),
+];
+/// Tabs sorted locally with `s`/`S`.
+const SORTABLE: &[Scope] = &[Tab(Tab::Services), Tab(Tab::Billing), Tab(Tab::Network)];
+/// Tabs whose rows `!` narrows to the problems.
+const PROBLEMS: &[Scope] = &[
+    Tab(Tab::Services),
+    Tab(Tab::Billing),
+    Tab(Tab::Network),
+    Tab(Tab::Usage),
 ];
 /// The actions on a service.
 const ON_SERVICE: &[Scope] = &[Tab(Tab::Services), Popup(P::Service)];
@@ -308,8 +329,8 @@ pub const BINDINGS: &[Binding] = &[
     b(&[k('k'), code(KeyCode::Up)], Action::Up, SCROLLS, None, "Move up"),
     b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe)], None, "Go to the top"),
     b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe)], None, "Go to the bottom"),
-    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe)], None, "Page down"),
-    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe)], None, "Page up"),
+    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe), Popup(P::Help)], None, "Page down"),
+    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe), Popup(P::Help)], None, "Page up"),
     b(&[k('/')], Action::Filter, &[Main], Some("filter"), "Filter the table by any visible text"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Services), Tab(Tab::Products)], Some("details"), "Open the selected item's detail"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Billing)], Some("invoice"), "Open the selected invoice"),
@@ -322,7 +343,12 @@ pub const BINDINGS: &[Binding] = &[
     b(&[k('i')], Action::IpLists, ON_SERVICE, Some("IP list"), "Show, copy or save the IP list"),
     b(&[k('x')], Action::ClearCountdown, ON_SERVICE, None, "Clear the IP-list refresh countdown"),
     b(&[k('h')], Action::Probe, ON_SERVICE, Some("probe"), "Probe every proxy through itself"),
-    b(&[k('s')], Action::CycleSort, &[Tab(Tab::Products)], Some("sort"), "Cycle the sort field"),
+    b(&[k('s')], Action::CycleSort, &[Tab(Tab::Products)], Some("sort"), "Cycle the sort field (the server sorts)"),
+    b(&[k('s')], Action::CycleSort, SORTABLE, Some("sort"), "Sort by the next field, or back to the server's order"),
+    b(&[k('S')], Action::ReverseSort, SORTABLE, None, "Reverse the sort"),
+    b(&[k('!')], Action::ProblemsOnly, PROBLEMS, Some("problems"), "Show only the rows with a problem, or all again"),
+    b(&[code(KeyCode::Left)], Action::DayBack, &[Tab(Tab::Usage)], Some("day"), "Chart cursor: the day before (date and value in the title)"),
+    b(&[code(KeyCode::Right)], Action::DayForward, &[Tab(Tab::Usage)], None, "Chart cursor: the day after"),
     b(&[k('v')], Action::TogglePassword, &[Tab(Tab::Services), Popup(P::Service)], Some("password"), "Show or hide the password"),
     b(&[k('r')], Action::Refresh, &[Main], Some("refresh"), "Refresh this tab"),
     b(&[k('R')], Action::RefreshAll, &[Main], Some("all"), "Refresh everything"),
@@ -332,6 +358,7 @@ pub const BINDINGS: &[Binding] = &[
     // Popups.
     b(&[code(KeyCode::Esc)], Action::Back, CLOSES, Some("close"), "Close the popup"),
     b(&[ctrl('c')], Action::ForceQuit, &[Everywhere], None, "Quit, from anywhere"),
+    b(&[ctrl('z')], Action::Suspend, &[Everywhere], None, "Suspend to the shell (fg comes back)"),
 ];
 
 /// The bindings active in `ctx`, in table order.
@@ -468,7 +495,7 @@ mod tests {
         );
         assert_eq!(
             action_for(&main, &key(KeyCode::Char('s'), KeyModifiers::NONE)),
-            None
+            Some(Action::CycleSort)
         );
         assert_eq!(
             action_for(
@@ -507,11 +534,7 @@ mod tests {
         assert!(f.contains(&("s".to_owned(), "sort")));
         assert!(f.contains(&("1-6".to_owned(), "tabs")));
         assert!(f.contains(&("q".to_owned(), "quit")));
-        assert!(
-            !footer(&ctx(Tab::Services))
-                .iter()
-                .any(|(_, w)| *w == "sort")
-        );
+        assert!(!footer(&ctx(Tab::Usage)).iter().any(|(_, w)| *w == "sort"));
         // Every footer entry is a key that really does something in that context.
         for tab in Tab::ALL {
             let c = ctx(tab);

@@ -234,6 +234,7 @@ impl App {
                 }
 
                 self.usage_dirty = true;
+                self.services_dirty = true;
                 true
             }
             (Request::NetworkErrors(id) | Request::NetworkInactive(id), result) => {
@@ -251,7 +252,10 @@ impl App {
                     .finish(expect(result, as_addresses), now);
                 // Rebuilt once the burst is handled (rebuild_shown), not per answer.
                 self.network_dirty = true;
-                true
+                self.services_dirty = true;
+                // A service the server cannot check (its client is gone) is marked once in
+                // its row (`can't check`), not reported as a failure on every refresh.
+                !matches!(error, Some(ApiError::ClientIdNotFound { .. }))
             }
             (Request::Products | Request::ProductsOrderedBy(_), result) => {
                 if !self.products.is_current(&request) {
@@ -259,6 +263,7 @@ impl App {
                 }
                 self.products.list.finish(expect(result, as_products), now);
                 self.products.rebuild();
+                self.update_pages();
                 true
             }
             (Request::Product(id), result) => {
@@ -323,7 +328,7 @@ impl App {
     }
 
     fn after_services(&mut self, ok: bool, out: &mut Vec<Command>) {
-        self.services.rebuild();
+        self.rebuild_services();
         let ids = self.services.ids();
         // Forget per-service data of services that are gone.
         let listed: std::collections::HashSet<u64> = ids.iter().copied().collect();
@@ -372,6 +377,17 @@ impl App {
 
     /// Rebuilds the derived rows of the tab on screen, if they changed.
     pub(super) fn rebuild_shown(&mut self) {
+        // The cells on screen are drawn from the live data; what a rebuild refreshes is the
+        // search keys, problem marks, health order and widths of every row. On a big
+        // account that is deferred until something reads them (see `rebuild_if_read`), so
+        // a stream of per-service answers does not cost a pass over every row each.
+        if self.tab == Tab::Services
+            && self.services_dirty
+            && (self.services.rows().len() <= super::screen::EAGER_ROWS
+                || self.services.reads_keys())
+        {
+            self.rebuild_services();
+        }
         if self.tab == Tab::Network && self.network_dirty {
             self.network_dirty = false;
             self.rebuild_network();

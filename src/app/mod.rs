@@ -50,6 +50,7 @@
 //! (UTC unless the run loop sets the local one); "due in N days" counts from the clock's
 //! date in that offset.
 
+pub mod columns;
 pub mod forms;
 pub mod keymap;
 pub mod messages;
@@ -58,6 +59,7 @@ pub mod popup;
 pub mod probe;
 pub mod profiles;
 pub mod remote;
+mod screen;
 pub mod status;
 pub mod table;
 pub mod tabs;
@@ -289,6 +291,10 @@ pub struct App {
     /// a burst of per-service results costs one rebuild, not one per result).
     network_dirty: bool,
     usage_dirty: bool,
+    /// The Services cells (proxies, over-limit marks) changed with the network or usage.
+    services_dirty: bool,
+    /// The first line of the help shown (j/k/PgUp/PgDn scroll it).
+    help_scroll: usize,
     /// The profile chosen with `P`, until the run loop takes it.
     switch_to: Option<String>,
     /// Something the program waits for outside the app (a profile's token_command), shown
@@ -332,6 +338,8 @@ impl App {
             refresh_due: HashMap::new(),
             network_dirty: false,
             usage_dirty: false,
+            services_dirty: false,
+            help_scroll: 0,
             switch_to: None,
             waiting: None,
             orders: orders::Orders::default(),
@@ -556,12 +564,17 @@ impl App {
     }
 
     /// Tells every table how many rows fit, from the terminal size and the layout.
-    fn update_pages(&mut self) {
+    pub(super) fn update_pages(&mut self) {
         let (w, h) = self.size;
         let area = ratatui::layout::Rect::new(0, 0, w, h);
         for tab in Tab::ALL {
-            let rows =
-                crate::ui::layout::table_rows(tab, area).map_or(0, |r| usize::from(r.height));
+            let rows = crate::ui::layout::table_rows(
+                tab,
+                area,
+                self.table_wants(tab),
+                self.history.is_on(),
+            )
+            .map_or(0, |r| usize::from(r.height));
             self.table_mut(tab).set_page(rows);
         }
     }

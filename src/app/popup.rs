@@ -146,6 +146,29 @@ pub enum PopupKind {
 }
 
 impl PopupKind {
+    /// What the help's title calls it: `Keys · IP list`.
+    pub fn title(self) -> &'static str {
+        match self {
+            PopupKind::Help => "help",
+            PopupKind::Invoice => "invoice",
+            PopupKind::Service => "service",
+            PopupKind::Product => "product",
+            PopupKind::Order => "order form",
+            PopupKind::OrderConfirm => "order confirmation",
+            PopupKind::BindIp => "bind IP",
+            PopupKind::Password => "password",
+            PopupKind::Refresh => "IP-list refresh",
+            PopupKind::IpListChooser => "IP list · choose",
+            PopupKind::IpListView => "IP list",
+            PopupKind::IpListSave => "IP list · write file",
+            PopupKind::FormBusy => "sending",
+            PopupKind::FormDone => "result",
+            PopupKind::Profiles => "profiles",
+            PopupKind::Messages => "messages",
+            PopupKind::Probe => "proxy probe",
+        }
+    }
+
     pub fn is_form(self) -> bool {
         !matches!(
             self,

@@ -29,15 +29,38 @@ pub struct TableView {
     page: usize,
     /// The user chose a row: new rows keep it selected. Until then the first row is.
     touched: bool,
+    /// The view order of the rows (a local sort); empty: the rows' own order.
+    order: Vec<usize>,
+    /// Which rows are problems (`!` shows only those); empty: none is.
+    problems: Vec<bool>,
+    problems_only: bool,
 }
 
 impl TableView {
     /// Replaces the rows, keeping the selection on the same identity where it still exists.
     pub fn set_rows(&mut self, keys: Vec<String>, ids: Vec<u64>) {
+        self.set_rows_with(keys, ids, Vec::new(), Vec::new());
+    }
+
+    /// Replaces the rows with a view order (a permutation of the rows, or empty for their
+    /// own order) and which rows are problems (or empty).
+    pub fn set_rows_with(
+        &mut self,
+        keys: Vec<String>,
+        ids: Vec<u64>,
+        order: Vec<usize>,
+        problems: Vec<bool>,
+    ) {
         debug_assert_eq!(keys.len(), ids.len());
         let keep = self.selected_id();
         self.keys = keys;
         self.ids = ids;
+        self.order = if order.len() == self.keys.len() {
+            order
+        } else {
+            Vec::new()
+        };
+        self.problems = problems;
         self.refilter_all();
         self.selected = 0;
         if self.touched
@@ -167,6 +190,17 @@ impl TableView {
         &self.filter
     }
 
+    /// Whether `!` narrowed the view to the problem rows.
+    pub fn problems_only(&self) -> bool {
+        self.problems_only
+    }
+
+    /// `!`: only the problem rows, or all again.
+    pub fn toggle_problems(&mut self) {
+        self.problems_only = !self.problems_only;
+        self.refilter_keeping_selection(false);
+    }
+
     pub fn is_editing(&self) -> bool {
         self.editing
     }
@@ -229,6 +263,7 @@ impl TableView {
             let needle = self.filter.to_lowercase();
             let keys = &self.keys;
             self.filtered.retain(|&i| keys[i].contains(&needle));
+            // (the problems test already held for these rows)
         } else {
             self.refilter_all();
         }
@@ -240,12 +275,14 @@ impl TableView {
 
     fn refilter_all(&mut self) {
         let needle = self.filter.to_lowercase();
-        self.filtered = if needle.is_empty() {
-            (0..self.keys.len()).collect()
+        let passes = |i: usize| {
+            (needle.is_empty() || self.keys[i].contains(&needle))
+                && (!self.problems_only || self.problems.get(i).copied().unwrap_or(false))
+        };
+        self.filtered = if self.order.is_empty() {
+            (0..self.keys.len()).filter(|&i| passes(i)).collect()
         } else {
-            (0..self.keys.len())
-                .filter(|&i| self.keys[i].contains(&needle))
-                .collect()
+            self.order.iter().copied().filter(|&i| passes(i)).collect()
         };
     }
 
@@ -341,6 +378,26 @@ mod tests {
         assert_eq!(v.selected_row(), Some(1));
         v.set_rows(vec![], vec![]);
         assert_eq!(v.selected_row(), None);
+    }
+
+    #[test]
+    fn a_view_order_and_the_problems_toggle_narrow_the_rows() {
+        let mut v = TableView::default();
+        v.set_rows_with(
+            vec!["a".into(), "b".into(), "c".into()],
+            vec![1, 2, 3],
+            vec![2, 0, 1],
+            vec![true, false, true],
+        );
+        assert_eq!(v.filtered(), &[2, 0, 1]);
+        v.toggle_problems();
+        assert_eq!(v.filtered(), &[2, 0]);
+        v.push_filter("a");
+        assert_eq!(v.filtered(), &[0]);
+        v.toggle_problems();
+        assert_eq!(v.filtered(), &[0]);
+        v.clear_filter();
+        assert_eq!(v.len(), 3);
     }
 
     #[test]

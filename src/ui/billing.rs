@@ -1,5 +1,6 @@
 //! The Billing tab: the credit, large, above the invoices; and the invoice popup.
 
+use super::columns;
 use super::layout;
 use super::text;
 use super::theme::Theme;
@@ -7,17 +8,12 @@ use super::widgets;
 use crate::api::{Invoice, InvoiceStatus, Request};
 use crate::app::App;
 use crate::app::remote::Remote;
+use crate::app::tabs::billing::{COLUMNS, SORTS, cells, status_tone};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
-
-/// The amount column: `$99,999.99` fits; a wider amount shows `…`, never cut digits.
-const AMOUNT_WIDTH: usize = 10;
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Paragraph, Row};
-
-/// Screens at least this wide show every invoice column.
-const ALL_COLUMNS: u16 = 110;
+use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let (credit_area, pane) = layout::billing(body);
@@ -27,7 +23,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let view = &tab.table;
     let block = widgets::pane(
         theme,
-        widgets::counted("Invoices", tab.invoices.value().is_some(), view),
+        widgets::titled(
+            "Invoices",
+            tab.invoices.value().is_some(),
+            view,
+            &tab.sort.label(&SORTS),
+        ),
         widgets::freshness(app, theme, tab.invoices.freshness()),
     );
     let block = widgets::with_filter(block, view, theme);
@@ -44,68 +45,15 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         return;
     }
     let rows = tab.rows();
-    let wide = body.width >= ALL_COLUMNS;
-    let (header, widths): (&[&str], Vec<Constraint>) = if wide {
-        (
-            &[
-                "ID",
-                "Description",
-                "Status",
-                "Amount",
-                "Created",
-                "Paid",
-                "Refunded",
-                "Method",
-                "Service",
-            ],
-            vec![
-                Constraint::Length(6),
-                Constraint::Fill(2),
-                Constraint::Length(15),
-                Constraint::Length(AMOUNT_WIDTH as u16),
-                Constraint::Length(10),
-                Constraint::Length(10),
-                Constraint::Length(10),
-                Constraint::Fill(1),
-                Constraint::Length(7),
-            ],
-        )
-    } else {
-        (
-            &["ID", "Description", "Status", "Amount", "Created", "Paid"],
-            vec![
-                Constraint::Length(6),
-                Constraint::Fill(1),
-                Constraint::Length(15),
-                Constraint::Length(AMOUNT_WIDTH as u16),
-                Constraint::Length(10),
-                Constraint::Length(10),
-            ],
-        )
-    };
-    widgets::table(frame, theme, pane, block, (header, &widths), view, |i| {
-        let inv = &rows[i];
-        let mut cells = vec![
-            Cell::new(inv.id.to_string()),
-            Cell::new(text::or_missing(&inv.description).into_owned()),
-            Cell::new(text::sanitize(inv.status.as_str()).into_owned())
-                .style(status_style(&inv.status, theme)),
-            Cell::new(
-                Line::from(text::fit(&text::money(inv.amount), AMOUNT_WIDTH).into_owned())
-                    .right_aligned(),
-            ),
-            Cell::new(text::date(inv.created_at)),
-            Cell::new(text::date(inv.date_paid)),
-        ];
-        if wide {
-            cells.push(Cell::new(text::date(inv.date_refunded)));
-            cells.push(Cell::new(
-                text::or_missing(&inv.payment_method).into_owned(),
-            ));
-            cells.push(Cell::new(text::id(inv.service_id)));
-        }
-        Row::new(cells)
-    });
+    columns::draw(
+        frame,
+        theme,
+        pane,
+        block,
+        (&COLUMNS, &tab.natural),
+        view,
+        |i| cells(&rows[i]),
+    );
 }
 
 fn draw_credit(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
@@ -122,6 +70,7 @@ fn draw_credit(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
                 Span::styled(text::money(c.credit), theme.big),
             ];
             spans.extend(credit_trend(app, theme));
+            spans.extend(unpaid_spans(app, theme));
             Line::from(spans)
         }
         (None, Remote::Failed { error, .. }) => Line::from(Span::styled(
@@ -156,16 +105,25 @@ fn credit_trend(app: &App, theme: &Theme) -> Vec<Span<'static>> {
     ]
 }
 
-pub fn status_style(status: &InvoiceStatus, theme: &Theme) -> Style {
-    match status {
-        InvoiceStatus::Paid => theme.good,
-        InvoiceStatus::Unpaid | InvoiceStatus::PaymentPending | InvoiceStatus::Pending => {
-            theme.warn
-        }
-        InvoiceStatus::Collections => theme.bad,
-        InvoiceStatus::Cancelled | InvoiceStatus::Refunded => theme.dim,
-        InvoiceStatus::Other(_) => theme.base,
+/// `   Unpaid  $45.00 in 3 invoices` once the invoices are known.
+fn unpaid_spans(app: &App, theme: &Theme) -> Vec<Span<'static>> {
+    if app.billing().invoices.value().is_none() {
+        return Vec::new();
     }
+    let (n, total) = app.billing().unpaid();
+    if n == 0 {
+        return vec![Span::styled("   No unpaid invoices", theme.dim)];
+    }
+    let noun = if n == 1 { "invoice" } else { "invoices" };
+    vec![
+        Span::styled("   Unpaid  ", theme.title),
+        Span::styled(text::money(total), theme.warn),
+        Span::styled(format!(" in {} {noun}", text::count(n as u64)), theme.dim),
+    ]
+}
+
+pub fn status_style(status: &InvoiceStatus, theme: &Theme) -> Style {
+    columns::style(theme, status_tone(status))
 }
 
 /// Every field of spec 2.6.

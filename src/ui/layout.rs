@@ -127,9 +127,15 @@ impl Pane {
     }
 }
 
-/// A table with a detail pane beside it (wide) or below it.
-pub fn table_and_detail(body: Rect, side_width: u16, below_height: u16) -> (Pane, Rect) {
-    if body.width >= WIDE {
+/// A table with a detail pane beside it, or below it when the screen is narrow or the
+/// table `wants` (its natural width, 0 if unknown) more than the room beside the detail:
+/// the table's columns come first, the detail then takes the full width below.
+pub fn table_and_detail(
+    body: Rect,
+    (side_width, below_height): (u16, u16),
+    wants: u16,
+) -> (Pane, Rect) {
+    if body.width >= WIDE && body.width.saturating_sub(side_width) >= wants {
         let [t, d] =
             Layout::horizontal([Constraint::Min(0), Constraint::Length(side_width)]).areas(body);
         (Pane::with_header(t), d)
@@ -140,15 +146,15 @@ pub fn table_and_detail(body: Rect, side_width: u16, below_height: u16) -> (Pane
     }
 }
 
-/// Services: the table, and the selected service's detail (13 fields: one column beside,
-/// two columns below).
-pub fn services(body: Rect) -> (Pane, Rect) {
-    table_and_detail(body, 46, 9)
+/// Services: the table, and the selected service's detail (13 fields and the countdown:
+/// one column beside, two columns below; with `history`, up to three lines more).
+pub fn services(body: Rect, wants: u16, history: bool) -> (Pane, Rect) {
+    table_and_detail(body, (46, if history { 11 } else { 9 }), wants)
 }
 
-/// Products: the table, and the selected product's detail.
-pub fn products(body: Rect) -> (Pane, Rect) {
-    table_and_detail(body, 44, 7)
+/// Products: the table, and the selected product's detail (8 fields).
+pub fn products(body: Rect, wants: u16) -> (Pane, Rect) {
+    table_and_detail(body, (44, 6), wants)
 }
 
 /// Billing: the credit box above the invoices.
@@ -164,10 +170,12 @@ pub fn network(body: Rect) -> (Rect, Pane) {
     (summary, Pane::with_header(table))
 }
 
-/// Usage: the list of ppr services, the chart and the gauge.
-pub fn usage(body: Rect) -> (Pane, Rect, Rect) {
+/// Usage: the list of ppr services (as wide as it `wants`, within two fifths of the
+/// screen), the chart and the gauge.
+pub fn usage(body: Rect, wants: u16) -> (Pane, Rect, Rect) {
+    let list_width = wants.clamp(24, (body.width * 2 / 5).max(24));
     let [list, right] =
-        Layout::horizontal([Constraint::Length(30), Constraint::Min(0)]).areas(body);
+        Layout::horizontal([Constraint::Length(list_width), Constraint::Min(0)]).areas(body);
     let [chart, gauge] = Layout::vertical([Constraint::Min(0), Constraint::Length(3)]).areas(right);
     (Pane::with_header(list), chart, gauge)
 }
@@ -178,15 +186,16 @@ pub fn alerts(body: Rect) -> (Pane, Rect) {
     (Pane::with_header(table), detail)
 }
 
-/// The data rows of a tab's main table on a screen of `area`.
-pub fn table_rows(tab: Tab, area: Rect) -> Option<Rect> {
+/// The data rows of a tab's main table on a screen of `area`, the table wanting `wants`
+/// columns (see [`table_and_detail`]), with or without the `history` lines of a detail.
+pub fn table_rows(tab: Tab, area: Rect, wants: u16, history: bool) -> Option<Rect> {
     let body = screen(area)?.body;
     Some(match tab {
-        Tab::Services => services(body).0.rows,
-        Tab::Products => products(body).0.rows,
+        Tab::Services => services(body, wants, history).0.rows,
+        Tab::Products => products(body, wants).0.rows,
         Tab::Billing => billing(body).1.rows,
         Tab::Network => network(body).1.rows,
-        Tab::Usage => usage(body).0.rows,
+        Tab::Usage => usage(body, wants).0.rows,
         Tab::Alerts => alerts(body).0.rows,
     })
 }

@@ -7,10 +7,12 @@
 
 pub mod alerts;
 pub mod billing;
+pub mod columns;
 pub mod forms;
 pub mod history;
 pub mod layout;
 pub mod messages;
+pub mod more;
 pub mod network;
 pub mod popup;
 pub mod probe;
@@ -230,14 +232,31 @@ fn draw_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         spans.push(Span::styled(lead, theme.dim));
         used += lead.chars().count();
     }
-    for (keys, word) in keymap::footer(&ctx) {
-        let w = keys.chars().count() + 1 + word.chars().count() + 2;
-        if used + w > usize::from(area.width) {
+    // When some keys do not fit, the last place says that `?` lists them all.
+    const MORE: &str = "…? more";
+    let items = keymap::footer(&ctx);
+    let width_of =
+        |(keys, word): &(String, &str)| keys.chars().count() + 1 + word.chars().count() + 2;
+    let all: usize = items.iter().map(width_of).sum();
+    let room = if used + all > usize::from(area.width) {
+        usize::from(area.width).saturating_sub(MORE.chars().count())
+    } else {
+        usize::from(area.width)
+    };
+    let mut cut = false;
+    for item in items {
+        let w = width_of(&item);
+        if used + w > room {
+            cut = true;
             break;
         }
         used += w;
+        let (keys, word) = item;
         spans.push(Span::styled(keys, theme.key));
         spans.push(Span::raw(format!(" {word}  ")));
+    }
+    if cut {
+        spans.push(Span::styled(MORE, theme.dim));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

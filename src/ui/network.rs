@@ -1,17 +1,19 @@
 //! The Network tab: a summary line, then every proxy server in error or inactive.
 
+use super::columns;
 use super::layout;
 use super::text;
 use super::theme::Theme;
 use super::widgets;
 use crate::app::App;
+use crate::app::columns::{CellText, Column, Tone};
 use crate::app::remote::Freshness;
-use crate::app::tabs::network::ServerState;
+use crate::app::tabs::network::{COLUMNS, SORTS, ServerState, cells};
 use crate::history::ServerList;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Paragraph, Row};
+use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let (summary_area, pane) = layout::network(body);
@@ -54,6 +56,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             theme.dim,
         ));
     }
+    if s.cannot_check > 0 {
+        summary.push(Span::styled(
+            format!("   {} can't check", text::count(s.cannot_check as u64)),
+            theme.dim,
+        ));
+    }
     if s.failed > 0 {
         summary.push(Span::styled(format!("   ✗ {} failed", s.failed), theme.bad));
     }
@@ -68,10 +76,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     };
     let block = widgets::pane(
         theme,
-        widgets::counted(
+        widgets::titled(
             "Proxy servers in error or inactive",
             services.list.value().is_some(),
             view,
+            &net.sort.label(&SORTS),
         ),
         widgets::freshness(app, theme, fresh),
     );
@@ -111,66 +120,54 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         return;
     }
     let rows = &net.rows;
-    // With history: since when each server is listed, and its service's errors per hour
-    // over 24 h where the screen is wide enough.
+    // Beside the searched columns, what changes with time: when each service was checked
+    // and, with history, since when each server is listed and its service's errors per
+    // hour over 24 h (lowest priority: hidden first on a narrow screen).
     let overview = app.history().overview();
-    let since_col = overview.is_some();
-    let spark_col = overview.is_some() && body.width >= 100;
-    let mut header = vec!["Service", "Product", "State", "IP address", "Checked"];
-    let mut widths = vec![
-        Constraint::Length(8),
-        Constraint::Fill(1),
-        Constraint::Length(10),
-        Constraint::Fill(1),
-        Constraint::Length(10),
-    ];
-    if since_col {
-        header.push("Listed");
-        widths.push(Constraint::Length(19));
+    let mut columns: Vec<Column> = COLUMNS.to_vec();
+    columns.push(Column::text("Checked", 4, 8));
+    // Hidden, not cut, when short of room: each is only useful whole.
+    if overview.is_some() {
+        columns.push(Column::text("Listed", 5, 15));
+        columns.push(Column::text("Errors 24h", 6, 12));
     }
-    if spark_col {
-        header.push("Errors 24h");
-        widths.push(Constraint::Length(12));
-    }
-    widgets::table(frame, theme, pane, block, (&header, &widths), view, |i| {
-        let r = &rows[i];
-        let product = services
-            .get(r.service_id)
-            .map(|s| text::or_missing(&s.product_name).into_owned())
-            .unwrap_or_default();
-        let (state, style, list) = match r.state {
-            ServerState::Error => ("✗ error", theme.bad, ServerList::Errors),
-            ServerState::Inactive => ("○ inactive", theme.warn, ServerList::Inactive),
-        };
-        let checked = app
-            .network_checked_at(r.service_id)
-            .map(|at| age(now, at))
-            .unwrap_or_default();
-        let mut cells = vec![
-            Cell::new(r.service_id.to_string()),
-            Cell::new(product),
-            Cell::new(state).style(style),
-            Cell::new(r.ip.clone()),
-            Cell::new(checked).style(theme.dim),
-        ];
-        if let Some(o) = overview {
-            let listed = o
-                .open
-                .get(&(r.service_id, list, r.ip.clone()))
-                .map(|at| super::history::since(app, *at))
+    let products = &net.products;
+    columns::draw(
+        frame,
+        theme,
+        pane,
+        block,
+        (&columns, &net.natural),
+        view,
+        |i| {
+            let r = &rows[i];
+            let mut row = cells(r, products.get(i).map_or("", String::as_str));
+            let checked = app
+                .network_checked_at(r.service_id)
+                .map(|at| age(now, at))
                 .unwrap_or_default();
-            cells.push(Cell::new(listed).style(theme.dim));
-            if spark_col {
+            row.push(CellText::new(checked).tone(Tone::Dim));
+            if let Some(o) = overview {
+                let list = match r.state {
+                    ServerState::Error => ServerList::Errors,
+                    ServerState::Inactive => ServerList::Inactive,
+                };
+                let listed = o
+                    .open
+                    .get(&(r.service_id, list, r.ip.clone()))
+                    .map(|at| super::history::since(app, *at))
+                    .unwrap_or_default();
+                row.push(CellText::new(listed).tone(Tone::Dim));
                 let spark = o
                     .services
                     .get(&r.service_id)
                     .map(|s| super::history::spark_counts(&s.errors_24h, 12))
                     .unwrap_or_default();
-                cells.push(Cell::new(spark).style(theme.bad));
+                row.push(CellText::new(spark).tone(Tone::Bad));
             }
-        }
-        Row::new(cells)
-    });
+            row
+        },
+    );
 }
 
 /// How long ago `at` was: `just now`, `45s ago`, `2m ago`, `3h ago`, `2d ago`.

@@ -3,7 +3,7 @@
 use super::layout;
 use super::theme::Theme;
 use super::widgets;
-use super::{billing, forms, products, services};
+use super::{billing, forms};
 use crate::api::Request;
 use crate::app::App;
 use crate::app::keymap;
@@ -18,18 +18,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usiz
     match &app.popups()[index] {
         Popup::Help => draw_help(frame, app, theme, area, index),
         Popup::Invoice(id) => draw_invoice(frame, app, theme, area, *id),
-        Popup::Service(id) => {
-            // One more line while the IP-list refresh counts down.
-            let h = 15 + u16::from(app.countdown(*id).is_some());
-            let r = layout::centered(area, 60, h);
-            frame.render_widget(Clear, r);
-            services::draw_detail(frame, app, theme, r, *id);
-        }
-        Popup::Product(id) => {
-            let r = layout::centered(area, 60, 8);
-            frame.render_widget(Clear, r);
-            products::draw_detail(frame, app, theme, r, *id);
-        }
+        Popup::Service(id) => super::more::draw_service(frame, app, theme, area, *id),
+        Popup::Product(id) => super::more::draw_product(frame, app, theme, area, *id),
         Popup::Order(form) => forms::order::draw(frame, app, theme, area, form),
         Popup::BindIp(form) => forms::bind_ip::draw(frame, app, theme, area, form),
         Popup::Password(form) => forms::password::draw(frame, app, theme, area, form),
@@ -77,17 +67,14 @@ fn draw_profiles(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, select
 
 /// Help for the context under the help popup, generated from the key bindings.
 fn draw_help(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usize) {
-    let mut ctx = app.context();
-    ctx.popup = index.checked_sub(1).map(|i| app.popups()[i].kind());
-    ctx.editing_filter = false;
-    ctx.typing = false;
+    let ctx = app.help_context(index);
     let entries = keymap::help(&ctx);
     let key_width = entries
         .iter()
         .map(|(k, _)| k.chars().count())
         .max()
         .unwrap_or(0);
-    let mut lines: Vec<Line> = entries
+    let lines: Vec<Line> = entries
         .into_iter()
         .map(|(keys, help)| {
             Line::from(vec![
@@ -96,25 +83,41 @@ fn draw_help(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usi
             ])
         })
         .collect();
-    if lines.len() + 4 <= usize::from(area.height) {
+    let title = match ctx.popup {
+        Some(kind) => format!("Keys · {}", kind.title()),
+        None => format!("Keys · {}", ctx.tab.title()),
+    };
+    // Everything fits, with the closing hint; or a window of it that j/k/PgUp/PgDn move,
+    // the position and the keys on the bottom edge.
+    let room = usize::from(area.height.saturating_sub(2));
+    let total = lines.len();
+    let (shown, bottom) = if total + 2 <= room {
+        let mut lines = lines;
         lines.push(Line::from(""));
         lines.push(Line::from(Span::styled(
             " Esc or ? closes this help",
             theme.dim,
         )));
-    }
-    let title = match ctx.popup {
-        Some(kind) if kind.is_form() => "Keys · form".to_owned(),
-        Some(_) => "Keys · popup".to_owned(),
-        None => format!("Keys · {}", ctx.tab.title()),
+        (lines, None)
+    } else {
+        let first = app.help_scroll().min(total.saturating_sub(room));
+        let last = (first + room).min(total);
+        let bottom = format!(
+            " {}–{} of {total} · j/k PgUp/PgDn scroll · Esc closes ",
+            first + 1,
+            last
+        );
+        (lines[first..last].to_vec(), Some(bottom))
     };
-    let h = (lines.len() as u16 + 2).min(area.height);
-    let r = layout::centered(area, 64, h);
+    let h = (shown.len() as u16 + 2).min(area.height);
+    // As wide as the screen allows (up to 88): a long help line is not cut.
+    let r = layout::centered(area, 88, h);
     frame.render_widget(Clear, r);
-    frame.render_widget(
-        Paragraph::new(lines).block(widgets::pane(theme, title, Span::raw(""))),
-        r,
-    );
+    let mut block = widgets::pane(theme, title, Span::raw(""));
+    if let Some(bottom) = bottom {
+        block = block.title_bottom(Line::from(Span::styled(bottom, theme.key)).right_aligned());
+    }
+    frame.render_widget(Paragraph::new(shown).block(block), r);
 }
 
 fn draw_invoice(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {

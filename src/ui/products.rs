@@ -1,6 +1,7 @@
 //! The Products tab: every field of the product list, the active sort in the title, and the
 //! selected product's detail.
 
+use super::columns;
 use super::layout;
 use super::services::product_type_label;
 use super::text::{self, MISSING};
@@ -9,16 +10,13 @@ use super::widgets;
 use crate::api::{Product, Request};
 use crate::app::App;
 use crate::app::remote::Remote;
+use crate::app::tabs::products::{COLUMNS, cells};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
-
-/// The price column: `$99,999.99` fits; a wider price shows `…`, never cut digits.
-const PRICE_WIDTH: usize = 10;
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Row};
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
-    let (pane, detail_area) = layout::products(body);
+    let (pane, detail_area) = layout::products(body, columns::table_width(&app.products().natural));
     let tab = app.products();
     let view = &tab.table;
     let block = widgets::pane(
@@ -38,37 +36,14 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         widgets::message(frame, pane.header(), &msg, style);
     } else {
         let rows = tab.rows();
-        widgets::table(
+        columns::draw(
             frame,
             theme,
             pane,
             block,
-            (
-                &["ID", "Name", "Price", "Group ID", "Group", "Created"],
-                &[
-                    Constraint::Length(6),
-                    Constraint::Fill(2),
-                    Constraint::Length(PRICE_WIDTH as u16),
-                    Constraint::Length(8),
-                    Constraint::Fill(1),
-                    Constraint::Length(10),
-                ],
-            ),
+            (&COLUMNS, &tab.natural),
             view,
-            |i| {
-                let p = &rows[i];
-                Row::new(vec![
-                    Cell::new(p.product_id.to_string()),
-                    Cell::new(text::or_missing(&p.product_name).into_owned()),
-                    Cell::new(
-                        Line::from(text::fit(&text::money(p.price), PRICE_WIDTH).into_owned())
-                            .right_aligned(),
-                    ),
-                    Cell::new(text::id(p.group_id)),
-                    Cell::new(text::or_missing(&p.group_name).into_owned()),
-                    Cell::new(text::date(p.created_at)),
-                ])
-            },
+            |i| cells(&rows[i]),
         );
     }
     match tab.selected() {
@@ -90,7 +65,16 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
     let inner = block.inner(area);
     frame.render_widget(block, area);
     match (remote.value(), remote) {
-        (Some(p), _) => widgets::columns(frame, inner, detail_lines(p, theme)),
+        (Some(p), _) => {
+            // The detail may leave the name out (spec 2.3 lists it as optional there).
+            let listed = app.products().rows().iter().find(|s| s.product_id == id);
+            let name = p
+                .product_name
+                .as_deref()
+                .or(listed.map(|s| s.product_name.as_str()))
+                .unwrap_or_default();
+            widgets::columns(frame, inner, detail_lines(p, name, theme))
+        }
         (None, Remote::Failed { error, .. }) => {
             let line = crate::app::status::error_line(
                 &Request::Product(id),
@@ -103,8 +87,8 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
     }
 }
 
-/// The fields of spec 2.3 the list lacks.
-pub fn detail_lines(p: &Product, theme: &Theme) -> Vec<Line<'static>> {
+/// Every field of spec 2.3: the name and price first (the table may have hidden them).
+pub fn detail_lines(p: &Product, name: &str, theme: &Theme) -> Vec<Line<'static>> {
     let w = 14;
     let v = |x: String| Span::raw(x);
     let geo = if p.geo.is_empty() {
@@ -124,6 +108,8 @@ pub fn detail_lines(p: &Product, theme: &Theme) -> Vec<Line<'static>> {
         }
     };
     vec![
+        widgets::field(theme, "Name", w, v(text::or_missing(name).into_owned())),
+        widgets::field(theme, "Price", w, v(text::money(p.price))),
         widgets::field(theme, "Type", w, v(product_type_label(&p.product_type))),
         widgets::field(
             theme,

@@ -1,29 +1,39 @@
 //! The Services tab: the services table and the selected service's detail.
 
+use super::columns;
 use super::layout;
 use super::text::{self, MISSING};
 use super::theme::Theme;
 use super::widgets;
 use crate::api::{ProductType, Request, Service, ServiceStatus};
 use crate::app::App;
+use crate::app::columns::{CellText, Column, Tone};
 use crate::app::remote::Remote;
-use chrono::NaiveDate;
+use crate::app::tabs::services::{COLUMNS, CellContext, PRODUCT, SORTS, cells, status_tone};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Row};
 
 /// What a hidden password shows.
 pub const MASK: &str = "••••••••";
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
-    let (pane, detail_area) = layout::services(body);
+    let (pane, detail_area) = layout::services(
+        body,
+        columns::table_width(&app.services().natural),
+        app.history().is_on(),
+    );
     let tab = app.services();
     let view = &tab.table;
     let block = widgets::pane(
         theme,
-        widgets::counted("Services", tab.list.value().is_some(), view),
+        widgets::titled(
+            "Services",
+            tab.list.value().is_some(),
+            view,
+            &tab.sort.label(&SORTS),
+        ),
         widgets::freshness(app, theme, tab.list.freshness()),
     );
     let block = widgets::with_filter(block, view, theme);
@@ -33,54 +43,37 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         frame.render_widget(block, pane.block);
         widgets::message(frame, pane.header(), &msg, style);
     } else {
-        let today = app.now().with_timezone(&app.utc_offset()).date_naive();
+        let ctx = cell_context(app);
         let rows = tab.rows();
-        // The Health column appears once a service was probed (`h`).
+        // The Health column appears once a service was probed (`h`); it changes with each
+        // probe, so it is drawn beside the searched columns rather than among them.
         let health = !app.probes().is_empty();
-        let fixed = FIXED_COLUMNS
-            + if health {
-                usize::from(HEALTH_WIDTH) + 1
-            } else {
-                0
-            };
-        let product_width = usize::from(pane.rows.width).saturating_sub(2 + fixed);
-        let headers = [
-            "ID", "Product", "Status", "Next due", "Order", "Proxies", "Health",
-        ];
-        let widths = [
-            Constraint::Length(7),
-            Constraint::Min(12),
-            Constraint::Length(10),
-            Constraint::Length(19),
-            Constraint::Length(7),
-            Constraint::Length(10),
-            Constraint::Length(HEALTH_WIDTH),
-        ];
-        let shown = if health { 7 } else { 6 };
-        widgets::table(
+        let mut columns: Vec<Column> = COLUMNS.to_vec();
+        if health {
+            columns.push(Column::text("Health", 2, 16));
+        }
+        columns::draw(
             frame,
             theme,
             pane,
             block,
-            (&headers[..shown], &widths[..shown]),
+            (&columns, &tab.natural),
             view,
             |i| {
                 let s = &rows[i];
-                let (due, due_style) = due_cell(s.nextduedate, today, theme);
-                let (net, net_style) = proxies_cell(app, s.service_id, theme);
-                let mut cells = vec![
-                    Cell::new(s.service_id.to_string()),
-                    product_cell(app, theme, s, product_width),
-                    Cell::new(text::sanitize(s.status.as_str()).into_owned())
-                        .style(status_style(&s.status, theme)),
-                    Cell::new(due).style(due_style),
-                    Cell::new(text::id(s.orderid)),
-                    Cell::new(net).style(net_style),
-                ];
+                let mut cells = cells(s, &ctx);
                 if health {
-                    cells.push(health_cell(app, s.service_id, theme));
+                    cells.push(health_cell(app, s.service_id));
                 }
-                Row::new(cells)
+                if let Some(until) = app.throttled_until(s.service_id) {
+                    // The IP-list refresh countdown follows the name, which gives way to it but
+                    // stays (the detail has the countdown in words).
+                    let tail =
+                        format!(" ⟳ {}", crate::throttle::format_remaining(until, app.now()));
+                    cells[PRODUCT] =
+                        std::mem::take(&mut cells[PRODUCT]).with_tail(tail, Tone::Stale);
+                }
+                cells
             },
         );
     }
@@ -93,109 +86,37 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     }
 }
 
-/// The widths of the columns other than Product and Health, with the gaps between the six.
-const FIXED_COLUMNS: usize = 7 + 10 + 19 + 7 + 10 + 5;
-
-/// `7/10 · p50 21 ms`.
-const HEALTH_WIDTH: u16 = 16;
-
 /// The last probe (`h`) of the service: working of probed and the p50 latency, or its
 /// progress; empty when it was never probed.
-fn health_cell<'a>(app: &App, id: u64, theme: &Theme) -> Cell<'a> {
+fn health_cell(app: &App, id: u64) -> CellText {
     use crate::app::probe::Stage;
     let Some(run) = app.probes().get(id) else {
-        return Cell::new("");
+        return CellText::new("");
     };
     let results = run.finished();
     let alive = results.iter().filter(|r| r.verdict.is_alive()).count();
     let dead = results.iter().filter(|r| r.verdict.is_dead()).count();
-    let style = match &run.stage {
-        Stage::Failed(_) => theme.bad,
-        Stage::FetchingList(_) | Stage::Running => theme.dim,
-        Stage::Done if dead == 0 => theme.good,
-        Stage::Done if alive == 0 => theme.bad,
-        Stage::Done => theme.warn,
+    let tone = match &run.stage {
+        Stage::Failed(_) => Tone::Bad,
+        Stage::FetchingList(_) | Stage::Running => Tone::Dim,
+        Stage::Done if dead == 0 => Tone::Good,
+        Stage::Done if alive == 0 => Tone::Bad,
+        Stage::Done => Tone::Warn,
     };
-    Cell::new(run.health()).style(style)
+    CellText::new(run.health()).tone(tone)
 }
 
-/// The product's name, and the IP-list refresh countdown when one runs: in full after the
-/// name where it fits, else in full alone, else as short as `refresh in 4m 12s` (the
-/// detail always has it in full).
-fn product_cell<'a>(
-    app: &App,
-    theme: &Theme,
-    s: &crate::api::ServiceSummary,
-    width: usize,
-) -> Cell<'a> {
-    let name = text::or_missing(&s.product_name).into_owned();
-    let (Some(countdown), Some(until)) = (
-        app.countdown(s.service_id),
-        app.throttled_until(s.service_id),
-    ) else {
-        return Cell::new(name);
-    };
-    let fits = |t: &str| t.chars().count() <= width;
-    let both = format!("{name} · {countdown}");
-    let tail = if fits(&both) {
-        return Cell::new(Line::from(vec![
-            Span::raw(format!("{name} · ")),
-            Span::styled(countdown, theme.stale),
-        ]));
-    } else if fits(&countdown) {
-        countdown
-    } else {
-        format!(
-            "refresh in {}",
-            crate::throttle::format_remaining(until, app.now())
-        )
-    };
-    Cell::new(Line::from(Span::styled(tail, theme.stale)))
+/// What the Services cells read besides the service.
+pub fn cell_context(app: &App) -> CellContext<'_> {
+    CellContext {
+        today: app.now().with_timezone(&app.utc_offset()).date_naive(),
+        network: app.network(),
+        usage: app.usage(),
+    }
 }
 
 pub fn status_style(status: &ServiceStatus, theme: &Theme) -> Style {
-    match status {
-        ServiceStatus::Active => theme.good,
-        ServiceStatus::Pending => theme.warn,
-        ServiceStatus::Suspended | ServiceStatus::Fraud => theme.bad,
-        ServiceStatus::Terminated | ServiceStatus::Cancelled => theme.dim,
-        ServiceStatus::Other(_) => theme.base,
-    }
-}
-
-/// `2026-01-05 in 3d!`: the date and the days left; due within 7 days or overdue is
-/// marked with `!` and highlighted.
-pub fn due_cell(due: Option<NaiveDate>, today: NaiveDate, theme: &Theme) -> (String, Style) {
-    let Some(due) = due else {
-        return (MISSING.to_owned(), theme.dim);
-    };
-    let days = due.signed_duration_since(today).num_days();
-    let (rel, style) = match days {
-        d if d < 0 => (format!("{}d late!", -d), theme.bad),
-        0 => ("today!".to_owned(), theme.warn),
-        d if d <= 7 => (format!("in {d}d!"), theme.warn),
-        d => (format!("in {d}d"), theme.base),
-    };
-    (format!("{} {rel}", due.format("%Y-%m-%d")), style)
-}
-
-/// The marker of a service with proxy servers in error or inactive.
-fn proxies_cell(app: &App, id: u64, theme: &Theme) -> (String, Style) {
-    match app.network().counts(id) {
-        // Terminated, Cancelled and Fraud services are not checked (see app/sweep.rs).
-        None if app
-            .services()
-            .get(id)
-            .is_some_and(|s| !crate::app::is_swept(&s.status)) =>
-        {
-            (MISSING.to_owned(), theme.dim)
-        }
-        None => ("…".to_owned(), theme.dim),
-        Some((0, 0)) => ("ok".to_owned(), theme.dim),
-        Some((e, 0)) => (format!("⚠ {e} err"), theme.bad),
-        Some((0, i)) => (format!("⚠ {i} inact"), theme.warn),
-        Some((e, i)) => (format!("⚠ {e}e {i}i"), theme.bad),
-    }
+    columns::style(theme, status_tone(status))
 }
 
 pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
@@ -205,6 +126,14 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
         format!("Service {id}"),
         widgets::freshness(app, theme, remote.freshness()),
     );
+    // The countdown goes on the bottom edge: the whole width, whatever the columns.
+    let block = match app.countdown(id) {
+        Some(countdown) => block.title_bottom(Line::from(Span::styled(
+            format!(" {countdown} "),
+            theme.stale,
+        ))),
+        None => block,
+    };
     let inner = block.inner(area);
     frame.render_widget(block, area);
     match (remote.value(), remote) {
@@ -221,11 +150,6 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
                 {
                     line.spans.push(Span::styled(note, theme.dim));
                 }
-            }
-            if let Some(countdown) = app.countdown(id) {
-                // No label: the phrase says what it is, and fits a half column of an
-                // 80-column screen only alone.
-                lines.push(Line::from(Span::styled(countdown, theme.stale)));
             }
             // `columns` splits the lines in two halves when they do not fit in one.
             let split = lines.len() + 3 > usize::from(inner.height) && inner.width >= 60;

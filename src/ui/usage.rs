@@ -1,6 +1,7 @@
 //! The Usage tab: the rotating (ppr) services; for the selected one, a chart of the daily
 //! statistics (dates on the x axis) and a gauge of its rate against its limit.
 
+use super::columns;
 use super::layout;
 use super::text;
 use super::theme::Theme;
@@ -8,11 +9,12 @@ use super::widgets;
 use crate::api::{RateEntry, Request, StatEntry};
 use crate::app::App;
 use crate::app::remote::Remote;
+use crate::app::tabs::usage::COLUMNS;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Cell, Chart, Dataset, Gauge, GraphType, Row};
+use ratatui::widgets::{Axis, Chart, Dataset, Gauge, GraphType};
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let services = app.services();
@@ -53,11 +55,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         return;
     }
 
-    let (pane, chart_area, gauge_area) = layout::usage(body);
+    let (pane, chart_area, gauge_area) =
+        layout::usage(body, columns::table_width(&app.usage().natural));
     let view = &usage.table;
     let block = widgets::pane(
         theme,
-        format!("ppr services · {}", widgets::count_label(view)),
+        widgets::titled("ppr services", true, view, "server order"),
         Span::raw(""),
     );
     let block = widgets::with_filter(block, view, theme);
@@ -71,19 +74,16 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         );
     } else {
         let rows = &usage.services;
-        widgets::table(
+        columns::draw(
             frame,
             theme,
             pane,
             block,
-            (
-                &["ID", "Product"],
-                &[Constraint::Length(6), Constraint::Fill(1)],
-            ),
+            (&COLUMNS, &usage.natural),
             view,
             |i| {
                 let (id, name) = &rows[i];
-                Row::new(vec![Cell::new(id.to_string()), Cell::new(name.clone())])
+                usage.cells(*id, name)
             },
         );
     }
@@ -122,8 +122,11 @@ fn draw_stored(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64)
     if area.height < 12 {
         return area;
     }
-    let [chart, stored] =
-        ratatui::layout::Layout::vertical([Constraint::Min(0), Constraint::Length(3)]).areas(area);
+    let [chart, stored] = ratatui::layout::Layout::vertical([
+        ratatui::layout::Constraint::Min(0),
+        ratatui::layout::Constraint::Length(3),
+    ])
+    .areas(area);
     // One cell per day of the 30, oldest first; days with nothing kept stay blank.
     let last = app.now().with_timezone(&app.utc_offset()).date_naive();
     let values: Vec<Option<f64>> = (0..30)
@@ -169,7 +172,7 @@ fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
     let remote = app.usage().stats_of(id);
     let block = widgets::pane(
         theme,
-        format!("Daily usage of service {id}"),
+        format!("Daily usage · {id}"),
         widgets::freshness(app, theme, remote.freshness()),
     );
     let inner = block.inner(area);
@@ -216,12 +219,34 @@ fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
             .map(|s| Line::from(text::date(s.date)))
             .collect()
     };
+    // The cursor (←/→): a vertical mark on its day, its date and value in the title.
+    let cursor = app.usage().cursor(stats.len()).unwrap_or(0);
+    let mark: Vec<(f64, f64)> = (0..=64)
+        .map(|k| (cursor as f64, top * f64::from(k) / 64.0))
+        .collect();
+    // On the bottom edge: the top one has the title and the freshness.
+    let block = block.title_bottom(Line::from(vec![
+        Span::styled(" ◆ ", theme.key),
+        Span::styled(
+            format!(
+                "{}: {} ",
+                text::date(stats[cursor].date),
+                text::number(points[cursor].1)
+            ),
+            theme.title,
+        ),
+    ]));
     let dataset = Dataset::default()
         .marker(Marker::Braille)
         .graph_type(GraphType::Line)
         .style(theme.chart)
         .data(&points);
-    let chart = Chart::new(vec![dataset])
+    let cursor_set = Dataset::default()
+        .marker(Marker::Braille)
+        .graph_type(GraphType::Scatter)
+        .style(theme.key)
+        .data(&mark);
+    let chart = Chart::new(vec![cursor_set, dataset])
         .block(block)
         .x_axis(
             Axis::default()
@@ -231,6 +256,7 @@ fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
         )
         .y_axis(
             Axis::default()
+                .title(Span::styled(UNIT, theme.dim))
                 .bounds([0.0, top])
                 .labels(vec![
                     Line::from("0"),
@@ -241,6 +267,11 @@ fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
         );
     frame.render_widget(chart, area);
 }
+
+/// What the statistics and the rate count. The spec says "count of requests or used
+/// traffic in MB" and "the rule that selects between requests and MB: not shown", so the
+/// unit is named as both rather than guessed.
+pub const UNIT: &str = "requests or MB";
 
 /// A round number at or above `x` (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of
 /// ten), so the y axis reads 0 / 750 / 1,500 rather than 0 / 693 / 1,386.
@@ -268,7 +299,7 @@ pub fn rate_gauge(r: &RateEntry) -> (f64, String, bool) {
     if !r.limit.is_finite() || r.limit <= 0.0 {
         return (
             0.0,
-            format!("unlimited — {} used", text::number(rate)),
+            format!("no limit — {} used", text::number(rate)),
             false,
         );
     }
@@ -278,7 +309,9 @@ pub fn rate_gauge(r: &RateEntry) -> (f64, String, bool) {
         (
             1.0,
             format!(
-                "{percent}% — over limit by {}",
+                "{percent}% — {} of {}, over limit by {}",
+                text::number(rate),
+                text::number(r.limit),
                 text::number(rate - r.limit)
             ),
             true,
@@ -300,7 +333,7 @@ fn draw_gauge(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
     let remote = app.usage().rate_of(id);
     let block = widgets::pane(
         theme,
-        "Rate against limit".into(),
+        format!("Rate vs limit ({UNIT})"),
         widgets::freshness(app, theme, remote.freshness()),
     );
     let inner = block.inner(area);

@@ -70,9 +70,22 @@ pub fn counted(noun: &str, loaded: bool, table: &TableView) -> String {
     }
 }
 
+/// A pane title with the count and what orders and narrows the rows:
+/// `Services · 42 · by due date · problems only`.
+pub fn titled(noun: &str, loaded: bool, table: &TableView, sort: &str) -> String {
+    let mut title = counted(noun, loaded, table);
+    if loaded && sort != "server order" {
+        title.push_str(&format!(" · {sort}"));
+    }
+    if table.problems_only() {
+        title.push_str(" · problems only (!)");
+    }
+    title
+}
+
 /// The table's count: `42` or `3 of 42`.
 pub fn count_label(table: &TableView) -> String {
-    if table.filter().is_empty() {
+    if table.filter().is_empty() && !table.problems_only() {
         text::count(table.total() as u64)
     } else {
         format!(

@@ -136,7 +136,7 @@ impl App {
         if self.refuse_read_only("binding an IP") {
             return;
         }
-        let Some(id) = self.target_service() else {
+        let Some(id) = self.writable_service("binding an IP") else {
             return;
         };
         let detail = self.services.detail(id).value();

@@ -203,6 +203,27 @@ impl App {
         }
     }
 
+    /// The target service, unless it has ended (Terminated, Cancelled, Fraud): then the
+    /// status line says why nothing opens and nothing is sent, rather than a request
+    /// that the server can only refuse.
+    pub(super) fn writable_service(&mut self, what: &str) -> Option<u64> {
+        use crate::api::ServiceStatus;
+        let id = self.target_service()?;
+        let status = self.services.get(id).map(|s| s.status.clone());
+        if let Some(
+            status @ (ServiceStatus::Terminated | ServiceStatus::Cancelled | ServiceStatus::Fraud),
+        ) = status
+        {
+            let line = format!(
+                "Service {id} is {}: {what} is not possible, nothing was sent",
+                status.as_str()
+            );
+            self.status.notify(NoticeKind::Info, line);
+            return None;
+        }
+        Some(id)
+    }
+
     /// Hands a service update's answer to the form waiting for it (`deliver` says whether it
     /// was the right kind of form), or to the status line when that form is closed.
     pub(super) fn update_answered(

@@ -125,7 +125,7 @@ impl App {
         if self.refuse_read_only("changing a password") {
             return;
         }
-        if let Some(id) = self.target_service() {
+        if let Some(id) = self.writable_service("changing its password") {
             self.popups.push(Popup::Password(PasswordForm::new(id)));
         }
     }

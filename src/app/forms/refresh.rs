@@ -73,12 +73,14 @@ impl App {
         if self.refuse_read_only("refreshing an IP list") {
             return;
         }
-        let Some(id) = self.target_service() else {
+        let Some(id) = self.writable_service("refreshing its IP list") else {
             return;
         };
         let now = self.now();
         if let Some(until) = self.throttles.until(id, now) {
-            let line = throttle::describe(until, now, &self.utc_offset);
+            let line = self
+                .countdown(id)
+                .unwrap_or_else(|| throttle::describe(until, now, &self.utc_offset));
             self.status
                 .notify(NoticeKind::Info, format!("Service {id}: {line}"));
             return;

@@ -1,11 +1,80 @@
 //! The Billing tab: the credit (`Credit`), the invoices (`Invoices`) and each opened
 //! invoice (`Invoice(id)`, which the API answers as an array; its first element is shown).
+//!
+//! "Unpaid" (the total beside the credit, and what `!` keeps) means the statuses
+//! `Unpaid` and `Collections`: money still owed. `Payment Pending` is on its way and
+//! `Pending` is not billed yet, so they are shown but not counted. `s` sorts locally by
+//! [`SORTS`].
 
-use crate::api::{Credit, Invoice};
+use crate::api::{Credit, Invoice, InvoiceStatus};
+use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::remote::Remote;
-use crate::app::table::{TableView, search_key};
+use crate::app::table::TableView;
 use crate::text;
+use std::cmp::Ordering;
 use std::collections::HashMap;
+
+/// The columns, in the order drawn.
+pub const COLUMNS: [Column; 9] = [
+    Column::number("ID", 0),
+    Column::text("Description", 1, 16),
+    Column::text("Status", 2, 15),
+    Column::number("Amount", 3),
+    Column::number("Created", 4),
+    Column::number("Paid", 5),
+    Column::number("Service", 6),
+    Column::text("Method", 7, 6),
+    Column::number("Refunded", 8),
+];
+
+/// What `s` sorts by, in turn.
+pub const SORTS: [&str; 3] = ["status", "amount", "date"];
+
+pub fn status_tone(status: &InvoiceStatus) -> Tone {
+    match status {
+        InvoiceStatus::Paid => Tone::Good,
+        InvoiceStatus::Unpaid | InvoiceStatus::PaymentPending | InvoiceStatus::Pending => {
+            Tone::Warn
+        }
+        InvoiceStatus::Collections => Tone::Bad,
+        InvoiceStatus::Cancelled | InvoiceStatus::Refunded => Tone::Dim,
+        InvoiceStatus::Other(_) => Tone::Base,
+    }
+}
+
+/// Money still owed.
+pub fn is_unpaid(status: &InvoiceStatus) -> bool {
+    matches!(status, InvoiceStatus::Unpaid | InvoiceStatus::Collections)
+}
+
+/// Owed first, then on its way, then the rest.
+fn status_rank(status: &InvoiceStatus) -> u8 {
+    match status {
+        InvoiceStatus::Collections => 0,
+        InvoiceStatus::Unpaid => 1,
+        InvoiceStatus::PaymentPending => 2,
+        InvoiceStatus::Pending => 3,
+        InvoiceStatus::Other(_) => 4,
+        InvoiceStatus::Paid => 5,
+        InvoiceStatus::Refunded => 6,
+        InvoiceStatus::Cancelled => 7,
+    }
+}
+
+/// An invoice's cells, as drawn and searched.
+pub fn cells(i: &Invoice) -> Vec<CellText> {
+    vec![
+        CellText::new(i.id.to_string()),
+        CellText::new(text::or_missing(&i.description)),
+        CellText::new(text::sanitize(i.status.as_str())).tone(status_tone(&i.status)),
+        CellText::new(text::money(i.amount)),
+        CellText::new(text::date(i.created_at)),
+        CellText::new(text::date(i.date_paid)),
+        CellText::new(text::id(i.service_id)),
+        CellText::new(text::or_missing(&i.payment_method)),
+        CellText::new(text::date(i.date_refunded)),
+    ]
+}
 
 #[derive(Debug, Default)]
 pub struct BillingTab {
@@ -13,6 +82,9 @@ pub struct BillingTab {
     pub invoices: Remote<Vec<Invoice>>,
     pub table: TableView,
     pub opened: HashMap<u64, Remote<Vec<Invoice>>>,
+    pub sort: Sort,
+    /// The natural width of each column over all rows.
+    pub natural: Vec<u16>,
 }
 
 impl BillingTab {
@@ -29,28 +101,34 @@ impl BillingTab {
         self.opened.get(&id).unwrap_or(&NONE)
     }
 
+    /// The unpaid invoices: how many, and their total (finite amounts only).
+    pub fn unpaid(&self) -> (usize, f64) {
+        self.rows()
+            .iter()
+            .filter(|i| is_unpaid(&i.status))
+            .fold((0, 0.0), |(n, sum), i| {
+                let amount = if i.amount.is_finite() { i.amount } else { 0.0 };
+                (n + 1, sum + amount)
+            })
+    }
+
     pub fn rebuild(&mut self) {
         let rows = self.invoices.value().map(Vec::as_slice).unwrap_or_default();
-        let keys = rows
-            .iter()
-            .map(|i| {
-                let id = i.id.to_string();
-                let amount = text::money(i.amount);
-                let service = i.service_id.map(|s| s.to_string()).unwrap_or_default();
-                search_key([
-                    id.as_str(),
-                    &text::sanitize(&i.description),
-                    i.status.as_str(),
-                    &amount,
-                    &text::date(i.created_at),
-                    &text::date(i.date_paid),
-                    &text::date(i.date_refunded),
-                    &text::sanitize(&i.payment_method),
-                    &service,
-                ])
-            })
-            .collect();
+        let all: Vec<Vec<CellText>> = rows.iter().map(cells).collect();
+        self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
+        let keys = all.iter().map(|c| columns::search_key(c)).collect();
+        let problems = rows.iter().map(|i| is_unpaid(&i.status)).collect();
+        let order = self.sort.order(rows.len(), |by, a, b| {
+            let (a, b) = (&rows[a], &rows[b]);
+            match by {
+                0 => status_rank(&a.status).cmp(&status_rank(&b.status)),
+                // Largest first; a NaN sorts as equal.
+                1 => b.amount.partial_cmp(&a.amount).unwrap_or(Ordering::Equal),
+                // Newest first, no date last.
+                _ => b.created_at.cmp(&a.created_at),
+            }
+        });
         let ids = rows.iter().map(|i| i.id).collect();
-        self.table.set_rows(keys, ids);
+        self.table.set_rows_with(keys, ids, order, problems);
     }
 }

@@ -3,13 +3,15 @@
 //! Only the services that are swept count (not Terminated, Cancelled or Fraud: see
 //! `app/sweep.rs`).
 
+use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::remote::Remote;
-use crate::app::table::{TableView, search_key};
+use crate::app::table::TableView;
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Errors before inactive servers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ServerState {
     Error,
     Inactive,
@@ -24,6 +26,31 @@ impl ServerState {
     }
 }
 
+/// The columns, in the order drawn.
+pub const COLUMNS: [Column; 4] = [
+    Column::number("Service", 0),
+    Column::text("State", 1, 10),
+    Column::text("IP address", 2, 15),
+    Column::text("Product", 3, 8).cut_in_the_middle(),
+];
+
+/// What `s` sorts by, in turn (`!` keeps the servers in error).
+pub const SORTS: [&str; 3] = ["state", "service", "IP address"];
+
+/// A server row's cells, as drawn and searched.
+pub fn cells(r: &ServerRow, product: &str) -> Vec<CellText> {
+    let state = match r.state {
+        ServerState::Error => CellText::new("✗ error").tone(Tone::Bad),
+        ServerState::Inactive => CellText::new("○ inactive").tone(Tone::Warn),
+    };
+    vec![
+        CellText::new(r.service_id.to_string()),
+        state,
+        CellText::new(r.ip.clone()),
+        CellText::new(product),
+    ]
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerRow {
     pub service_id: u64,
@@ -36,7 +63,12 @@ pub struct NetworkTab {
     pub errors: HashMap<u64, Remote<Vec<String>>>,
     pub inactive: HashMap<u64, Remote<Vec<String>>>,
     pub rows: Vec<ServerRow>,
+    /// Each row's product name (sanitised), as drawn.
+    pub products: Vec<String>,
     pub table: TableView,
+    pub sort: Sort,
+    /// The natural width of each column over all rows.
+    pub natural: Vec<u16>,
     /// The summary line, worked out with the rows (not per frame: it reads every service).
     pub summary: NetworkSummary,
 }
@@ -53,6 +85,8 @@ pub struct NetworkSummary {
     pub loading: usize,
     /// Requests that failed (the status line says why).
     pub failed: usize,
+    /// Services the server cannot check (400 `ClientID not found`: their client is gone).
+    pub cannot_check: usize,
     /// The oldest data still shown from a per-service list whose refresh failed.
     pub stale_since: Option<DateTime<Utc>>,
     /// When the service checked longest ago was checked (both its lists).
@@ -88,9 +122,16 @@ impl NetworkTab {
                 let at = e_at.min(i_at);
                 s.oldest = Some(s.oldest.map_or(at, |t| t.min(at)));
             }
+            let gone = |r: &Remote<Vec<String>>| {
+                matches!(
+                    r.error(),
+                    Some(crate::api::ApiError::ClientIdNotFound { .. })
+                )
+            };
+            s.cannot_check += usize::from([e, i].into_iter().flatten().any(gone));
             for r in [e, i].into_iter().flatten() {
                 s.loading += usize::from(r.is_loading());
-                s.failed += usize::from(r.error().is_some());
+                s.failed += usize::from(r.error().is_some() && !gone(r));
                 if r.error().is_some()
                     && let Some((_, at)) = r.stamped()
                 {
@@ -118,19 +159,35 @@ impl NetworkTab {
                 }
             }
         }
-        let keys = rows
+        let products: Vec<String> = rows.iter().map(|r| product_of(r.service_id)).collect();
+        let all: Vec<Vec<CellText>> = rows
             .iter()
-            .map(|r| {
-                let id = r.service_id.to_string();
-                let product = product_of(r.service_id);
-                search_key([id.as_str(), &product, r.state.label(), &r.ip])
-            })
+            .zip(&products)
+            .map(|(r, p)| cells(r, p))
             .collect();
+        self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
+        let keys = all.iter().map(|c| columns::search_key(c)).collect();
+        let problems = rows.iter().map(|r| r.state == ServerState::Error).collect();
+        let order = self.sort.order(rows.len(), |by, a, b| {
+            let (a, b) = (&rows[a], &rows[b]);
+            match by {
+                0 => a.state.cmp(&b.state),
+                1 => a.service_id.cmp(&b.service_id),
+                _ => ip_order(&a.ip).cmp(&ip_order(&b.ip)),
+            }
+        });
         let ids = rows.iter().map(row_id).collect();
         self.rows = rows;
-        self.table.set_rows(keys, ids);
+        self.products = products;
+        self.table.set_rows_with(keys, ids, order, problems);
         self.summary = self.compute_summary(service_ids);
     }
+}
+
+/// Addresses in numeric order (10.0.0.9 before 10.0.0.10); what does not parse, after.
+fn ip_order(ip: &str) -> (bool, Option<std::net::IpAddr>, &str) {
+    let parsed = ip.trim().parse().ok();
+    (parsed.is_none(), parsed, ip)
 }
 
 /// A row's identity, so the selection survives a refresh.

@@ -6,9 +6,33 @@
 //! decides the direction. A list that arrives for a sort no longer chosen is dropped.
 
 use crate::api::{Product, ProductSummary, Request, SortField};
+use crate::app::columns::{self, CellText, Column};
 use crate::app::remote::Remote;
-use crate::app::table::{TableView, search_key};
+use crate::app::table::TableView;
+use crate::text;
 use std::collections::HashMap;
+
+/// The columns, in the order drawn (the name and price are in the detail too).
+pub const COLUMNS: [Column; 6] = [
+    Column::number("ID", 0),
+    Column::text("Name", 1, 10).cut_in_the_middle(),
+    Column::number("Price", 2),
+    Column::text("Group", 3, 6),
+    Column::number("Created", 4),
+    Column::number("Group ID", 5),
+];
+
+/// A product's cells, as drawn and searched.
+pub fn cells(p: &ProductSummary) -> Vec<CellText> {
+    vec![
+        CellText::new(p.product_id.to_string()),
+        CellText::new(text::or_missing(&p.product_name)),
+        CellText::new(text::money(p.price)),
+        CellText::new(text::or_missing(&p.group_name)),
+        CellText::new(text::date(p.created_at)),
+        CellText::new(text::id(p.group_id)),
+    ]
+}
 
 #[derive(Debug, Default)]
 pub struct ProductsTab {
@@ -17,6 +41,8 @@ pub struct ProductsTab {
     pub details: HashMap<u64, Remote<Product>>,
     /// `None`: the server's own order (`Products`).
     pub sort: Option<SortField>,
+    /// The natural width of each column over all rows.
+    pub natural: Vec<u16>,
 }
 
 impl ProductsTab {
@@ -69,23 +95,9 @@ impl ProductsTab {
 
     pub fn rebuild(&mut self) {
         let rows = self.list.value().map(Vec::as_slice).unwrap_or_default();
-        let keys = rows
-            .iter()
-            .map(|p| {
-                let id = p.product_id.to_string();
-                let price = crate::text::money(p.price);
-                let group = p.group_id.map(|g| g.to_string()).unwrap_or_default();
-                let created = p.created_at.map(|d| d.to_string()).unwrap_or_default();
-                search_key([
-                    id.as_str(),
-                    &crate::text::sanitize(&p.product_name),
-                    &price,
-                    &group,
-                    &crate::text::sanitize(&p.group_name),
-                    &created,
-                ])
-            })
-            .collect();
+        let all: Vec<Vec<CellText>> = rows.iter().map(cells).collect();
+        self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
+        let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let ids = rows.iter().map(|p| p.product_id).collect();
         self.table.set_rows(keys, ids);
     }

@@ -1,10 +1,173 @@
 //! The Services tab: the service list (`Services`), each service's detail (`Service(id)`,
 //! cached, refreshed with the list) and whether the password is shown.
+//!
+//! The table's columns ([`COLUMNS`]) and their cells ([`cells`]) are one spec: the same
+//! text is drawn and searched. `s` sorts locally by [`SORTS`]; `!` keeps the problem rows
+//! (not Active, due within 7 days or late, proxy servers in error or inactive, over the
+//! usage limit, or not checkable).
 
-use crate::api::{ProductType, Service, ServiceSummary};
+use crate::api::{ApiError, ProductType, Service, ServiceStatus, ServiceSummary};
+use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::remote::Remote;
-use crate::app::table::{TableView, search_key};
+use crate::app::table::TableView;
+use crate::app::tabs::network::NetworkTab;
+use crate::app::tabs::usage::UsageTab;
+use crate::text::{self, MISSING};
+use chrono::NaiveDate;
+use std::cmp::Ordering;
 use std::collections::HashMap;
+
+/// The columns, in the order drawn.
+pub const COLUMNS: [Column; 7] = [
+    Column::number("ID", 0),
+    Column::text("Product", 1, 12).cut_in_the_middle(),
+    Column::text("Status", 3, 10),
+    Column::text("Due", 2, 10),
+    Column::text("Proxies", 4, 8),
+    Column::number("Next due", 5),
+    Column::number("Order", 6),
+];
+/// Index of the Product column (the countdown is drawn after the name).
+pub const PRODUCT: usize = 1;
+
+/// What `s` sorts by, in turn.
+pub const SORTS: [&str; 3] = ["due date", "status", "health"];
+
+/// What the Services table needs besides the service itself.
+pub struct CellContext<'a> {
+    pub today: NaiveDate,
+    pub network: &'a NetworkTab,
+    pub usage: &'a UsageTab,
+}
+
+/// A service's cells, as drawn and searched.
+pub fn cells(s: &ServiceSummary, ctx: &CellContext) -> Vec<CellText> {
+    let (due, due_tone) = due_cell(s.nextduedate, ctx.today);
+    let mut status = CellText::new(text::sanitize(s.status.as_str())).tone(status_tone(&s.status));
+    if over_limit(ctx.usage, s.service_id) {
+        status.text.push_str(" ⚠ over limit");
+        status.tone = Tone::Bad;
+    }
+    vec![
+        CellText::new(s.service_id.to_string()),
+        CellText::new(text::or_missing(&s.product_name)),
+        status,
+        CellText::new(due).tone(due_tone),
+        proxies_cell(ctx.network, s.service_id, crate::app::is_swept(&s.status)),
+        CellText::new(text::date(s.nextduedate)),
+        CellText::new(text::id(s.orderid)),
+    ]
+}
+
+pub fn status_tone(status: &ServiceStatus) -> Tone {
+    match status {
+        ServiceStatus::Active => Tone::Good,
+        ServiceStatus::Pending => Tone::Warn,
+        ServiceStatus::Suspended | ServiceStatus::Fraud => Tone::Bad,
+        ServiceStatus::Terminated | ServiceStatus::Cancelled => Tone::Dim,
+        ServiceStatus::Other(_) => Tone::Base,
+    }
+}
+
+/// `in 3d!`, `today!`, `10d late!`: the days left; due within 7 days or overdue is marked
+/// with `!`.
+pub fn due_cell(due: Option<NaiveDate>, today: NaiveDate) -> (String, Tone) {
+    let Some(due) = due else {
+        return (MISSING.to_owned(), Tone::Dim);
+    };
+    match due.signed_duration_since(today).num_days() {
+        d if d < 0 => (format!("{}d late!", -d), Tone::Bad),
+        0 => ("today!".to_owned(), Tone::Warn),
+        d if d <= 7 => (format!("in {d}d!"), Tone::Warn),
+        d => (format!("in {d}d"), Tone::Base),
+    }
+}
+
+/// A service whose network status the server cannot give (400 `ClientID not found`: its
+/// client is gone). It is marked once in its row, not reported as a failure.
+pub fn cannot_check(network: &NetworkTab, id: u64) -> bool {
+    [network.errors.get(&id), network.inactive.get(&id)]
+        .into_iter()
+        .flatten()
+        .any(|r| matches!(r.error(), Some(ApiError::ClientIdNotFound { .. })))
+}
+
+/// The proxy servers of a service in error or inactive, or why that is not known.
+/// `swept`: whether the service's network status is checked at all (Terminated, Cancelled
+/// and Fraud services are not, see `app/sweep.rs`); one that is not shows `—`, not `…`.
+pub fn proxies_cell(network: &NetworkTab, id: u64, swept: bool) -> CellText {
+    if cannot_check(network, id) {
+        return CellText::new("can't check").tone(Tone::Dim);
+    }
+    match network.counts(id) {
+        None if !swept => CellText::new(text::MISSING).tone(Tone::Dim),
+        Some((0, 0)) => CellText::new("ok").tone(Tone::Dim),
+        Some((e, 0)) => CellText::new(format!("⚠ {e} err")).tone(Tone::Bad),
+        Some((0, i)) => CellText::new(format!("⚠ {i} inactive")).tone(Tone::Warn),
+        Some((e, i)) => CellText::new(format!("⚠ {e} err {i} inactive")).tone(Tone::Bad),
+        None => {
+            let failed = [network.errors.get(&id), network.inactive.get(&id)]
+                .into_iter()
+                .flatten()
+                .any(|r| r.error().is_some() && r.value().is_none());
+            if failed {
+                CellText::new("✗ unknown").tone(Tone::Bad)
+            } else {
+                CellText::new("…").tone(Tone::Dim)
+            }
+        }
+    }
+}
+
+/// A ppr service whose rate is above its limit (a limit of 0 means none).
+pub fn over_limit(usage: &UsageTab, id: u64) -> bool {
+    usage
+        .rate_of(id)
+        .value()
+        .and_then(|v| v.first())
+        .is_some_and(|r| r.limit > 0.0 && r.rate.is_finite() && r.rate > r.limit)
+}
+
+/// The health order: most servers in error first, then inactive, then unknown, then ok.
+fn health(
+    network: &NetworkTab,
+    id: u64,
+) -> (u8, std::cmp::Reverse<usize>, std::cmp::Reverse<usize>) {
+    use std::cmp::Reverse;
+    match network.counts(id) {
+        Some((e, i)) if e + i > 0 => (0, Reverse(e), Reverse(i)),
+        Some(_) => (2, Reverse(0), Reverse(0)),
+        None => (1, Reverse(0), Reverse(0)),
+    }
+}
+
+/// Troubled statuses first.
+fn status_rank(status: &ServiceStatus) -> u8 {
+    match status {
+        ServiceStatus::Fraud => 0,
+        ServiceStatus::Suspended => 1,
+        ServiceStatus::Pending => 2,
+        ServiceStatus::Other(_) => 3,
+        ServiceStatus::Active => 4,
+        ServiceStatus::Cancelled => 5,
+        ServiceStatus::Terminated => 6,
+    }
+}
+
+fn is_problem(s: &ServiceSummary, ctx: &CellContext) -> bool {
+    let due_soon = s
+        .nextduedate
+        .is_some_and(|d| d.signed_duration_since(ctx.today).num_days() <= 7);
+    let servers = ctx
+        .network
+        .counts(s.service_id)
+        .is_some_and(|(e, i)| e + i > 0);
+    s.status != ServiceStatus::Active
+        || due_soon
+        || servers
+        || over_limit(ctx.usage, s.service_id)
+        || cannot_check(ctx.network, s.service_id)
+}
 
 #[derive(Debug, Default)]
 pub struct ServicesTab {
@@ -12,6 +175,9 @@ pub struct ServicesTab {
     pub table: TableView,
     pub details: HashMap<u64, Remote<Service>>,
     pub show_password: bool,
+    pub sort: Sort,
+    /// The natural width of each column over all rows.
+    pub natural: Vec<u16>,
     /// Service ID → position in the list, so per-service results find their row in O(1).
     index: HashMap<u64, usize>,
 }
@@ -43,6 +209,11 @@ impl ServicesTab {
             .map(|s| &s.product_type)
     }
 
+    /// Whether the search keys, problem marks or order are in use (a filter, `!`, a sort).
+    pub fn reads_keys(&self) -> bool {
+        !self.table.filter().is_empty() || self.table.problems_only() || self.sort.by.is_some()
+    }
+
     pub fn knows(&self, id: u64) -> bool {
         self.index.contains_key(&id)
     }
@@ -52,30 +223,38 @@ impl ServicesTab {
         self.index.get(&id).and_then(|&i| self.rows().get(i))
     }
 
-    /// Rebuilds the table's search keys from the list (after it changed).
-    pub fn rebuild(&mut self) {
+    /// Rebuilds the table's search keys, widths, order and problem marks from the list
+    /// (after it, the network status, the usage or the date changed).
+    pub fn rebuild(&mut self, ctx: &CellContext) {
         let rows = self.list.value().map(Vec::as_slice).unwrap_or_default();
-        let keys = rows
-            .iter()
-            .map(|s| {
-                let id = s.service_id.to_string();
-                let due = s.nextduedate.map(|d| d.to_string()).unwrap_or_default();
-                let order = s.orderid.map(|o| o.to_string()).unwrap_or_default();
-                search_key([
-                    id.as_str(),
-                    &crate::text::sanitize(&s.product_name),
-                    s.status.as_str(),
-                    &due,
-                    &order,
-                ])
-            })
-            .collect();
+        let all: Vec<Vec<CellText>> = rows.iter().map(|s| cells(s, ctx)).collect();
+        self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
+        let keys = all.iter().map(|c| columns::search_key(c)).collect();
+        let problems = rows.iter().map(|s| is_problem(s, ctx)).collect();
+        let order = self.sort.order(rows.len(), |by, a, b| {
+            let (a, b) = (&rows[a], &rows[b]);
+            match by {
+                0 => cmp_due(a.nextduedate, b.nextduedate),
+                1 => status_rank(&a.status).cmp(&status_rank(&b.status)),
+                _ => health(ctx.network, a.service_id).cmp(&health(ctx.network, b.service_id)),
+            }
+        });
         let ids = rows.iter().map(|s| s.service_id).collect();
         self.index = rows
             .iter()
             .enumerate()
             .map(|(i, s)| (s.service_id, i))
             .collect();
-        self.table.set_rows(keys, ids);
+        self.table.set_rows_with(keys, ids, order, problems);
+    }
+}
+
+/// Soonest first; no date last.
+fn cmp_due(a: Option<NaiveDate>, b: Option<NaiveDate>) -> Ordering {
+    match (a, b) {
+        (Some(a), Some(b)) => a.cmp(&b),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
     }
 }

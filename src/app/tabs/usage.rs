@@ -8,9 +8,17 @@
 //! ([`UsageTab::not_ppr`]). The list holds the ppr services, in the services' order.
 
 use crate::api::{RateEntry, StatEntry};
+use crate::app::columns::{self, CellText, Column, Tone};
 use crate::app::remote::Remote;
-use crate::app::table::{TableView, search_key};
+use crate::app::table::TableView;
 use std::collections::{HashMap, HashSet};
+
+/// The list's columns: the service, and its rate as a share of its limit.
+pub const COLUMNS: [Column; 3] = [
+    Column::number("ID", 0),
+    Column::text("Product", 1, 8).cut_in_the_middle(),
+    Column::number("Used", 2),
+];
 
 #[derive(Debug, Default)]
 pub struct UsageTab {
@@ -22,6 +30,10 @@ pub struct UsageTab {
     /// fpr, so they are not asked again and their 422 is not an error.
     pub not_ppr: HashSet<u64>,
     pub table: TableView,
+    /// The natural width of each column over all rows.
+    pub natural: Vec<u16>,
+    /// The day under the chart's cursor (←/→), counted back from the newest; 0: newest.
+    pub day_back: usize,
 }
 
 impl UsageTab {
@@ -47,16 +59,63 @@ impl UsageTab {
         self.rate.get(&id).unwrap_or(&NONE)
     }
 
+    /// Moves the chart's cursor `back` days back (negative: forward), within the days the
+    /// selected service's statistics have.
+    pub fn move_day(&mut self, back: isize) {
+        let days = self
+            .selected()
+            .and_then(|id| self.stats_of(id).value().map(Vec::len))
+            .unwrap_or(0);
+        self.day_back = self
+            .day_back
+            .saturating_add_signed(back)
+            .min(days.saturating_sub(1));
+    }
+
+    /// The index (into the stats) of the day under the cursor.
+    pub fn cursor(&self, days: usize) -> Option<usize> {
+        days.checked_sub(1)
+            .map(|last| last - self.day_back.min(last))
+    }
+
+    /// `85%`, `⚠ 120%` over the limit, `no limit`, or `…` before the rate is known.
+    pub fn used_cell(&self, id: u64) -> CellText {
+        match self.rate_of(id).value().and_then(|v| v.first()) {
+            None => CellText::new("…").tone(Tone::Dim),
+            Some(r) if !r.limit.is_finite() || r.limit <= 0.0 => {
+                CellText::new("no limit").tone(Tone::Dim)
+            }
+            Some(r) => {
+                let rate = if r.rate.is_finite() {
+                    r.rate.max(0.0)
+                } else {
+                    0.0
+                };
+                let pct = (rate / r.limit * 100.0).round().min(1e6);
+                if rate > r.limit {
+                    CellText::new(format!("⚠ {pct}%")).tone(Tone::Bad)
+                } else {
+                    CellText::new(format!("{pct}%"))
+                }
+            }
+        }
+    }
+
+    pub fn cells(&self, id: u64, name: &str) -> Vec<CellText> {
+        vec![
+            CellText::new(id.to_string()),
+            CellText::new(name),
+            self.used_cell(id),
+        ]
+    }
+
     pub fn rebuild(&mut self, ppr: Vec<(u64, String)>) {
-        let keys = ppr
-            .iter()
-            .map(|(id, name)| {
-                let id = id.to_string();
-                search_key([id.as_str(), name.as_str()])
-            })
-            .collect();
+        let all: Vec<Vec<CellText>> = ppr.iter().map(|(id, n)| self.cells(*id, n)).collect();
+        self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
+        let keys = all.iter().map(|c| columns::search_key(c)).collect();
+        let problems = all.iter().map(|c| c[2].tone == Tone::Bad).collect();
         let ids = ppr.iter().map(|(id, _)| *id).collect();
         self.services = ppr;
-        self.table.set_rows(keys, ids);
+        self.table.set_rows_with(keys, ids, Vec::new(), problems);
     }
 }

@@ -52,7 +52,7 @@ fn a_429_starts_a_countdown_that_is_saved_shown_and_respected() {
     assert_eq!(until, Some(t0() + chrono::Duration::seconds(252)));
     assert_eq!(
         h.app.countdown(5001).as_deref(),
-        Some("next refresh in 4m 12s (at 14:07:17)")
+        Some("next refresh in 4m 12s (at 14:07:17 local)")
     );
     // While it runs, u says so and sends nothing.
     h.code(KeyCode::Esc);
@@ -60,7 +60,7 @@ fn a_429_starts_a_countdown_that_is_saved_shown_and_respected() {
     assert!(h.app.popups().is_empty());
     assert_eq!(
         h.status_text(),
-        "Service 5001: next refresh in 4m 12s (at 14:07:17)"
+        "Service 5001: next refresh in 4m 12s (at 14:07:17 local)"
     );
     // Other services are not throttled.
     h.key('j');
@@ -78,7 +78,7 @@ fn a_429_starts_a_countdown_that_is_saved_shown_and_respected() {
     assert!(h.send(Msg::Tick).is_empty());
     assert_eq!(
         h.app.countdown(5001).as_deref(),
-        Some("next refresh in 4m 11s (at 14:07:17)")
+        Some("next refresh in 4m 11s (at 14:07:17 local)")
     );
     // Not shown: only the end wakes the app (the auto-refresh is further off or later).
     h.key('3');
@@ -136,7 +136,7 @@ fn the_server_offset_is_applied_to_the_429_time() {
     );
     assert_eq!(
         h.app.countdown(5001).as_deref(),
-        Some("next refresh in 4m 12s (at 14:07:17)")
+        Some("next refresh in 4m 12s (at 14:07:17 local)")
     );
 }
 
@@ -157,7 +157,7 @@ fn countdowns_from_the_state_file_survive_a_restart() {
     assert!(h.key('u').is_empty());
     assert_eq!(
         h.status_text(),
-        "Service 5001: next refresh in 30s (at 14:03:35)"
+        "Service 5001: next refresh in 30s (at 14:03:35 local)"
     );
 }
 
@@ -173,7 +173,7 @@ fn a_far_future_429_is_capped_dated_and_can_be_cleared() {
     );
     assert_eq!(
         h.app.countdown(5001).as_deref(),
-        Some("next refresh in 7d 00h (at 2026-01-09 14:03:05); the server named 9999-12-31")
+        Some("next refresh in 7d 00h (at 2026-01-09 14:03:05 local); the server named 9999-12-31")
     );
     assert!(
         h.status_text().contains("names 9999-12-31 23:59:59")

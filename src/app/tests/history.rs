@@ -38,6 +38,10 @@ fn without_history_nothing_is_recorded_or_asked() {
 #[test]
 fn every_successful_read_becomes_a_record_at_the_clock_time() {
     let (mut h, _) = loaded_with_history();
+    // The statistics of a rotating service are read when it is looked at (the first ppr
+    // service is selected on the Usage tab).
+    let cmds = h.key('5');
+    h.settle(cmds);
     let sweep = h.app.take_history().expect("records");
     assert_eq!(sweep.at, t0());
     let r = &sweep.records;

@@ -55,10 +55,14 @@ fn moving_paging_top_and_bottom() {
     h.code(KeyCode::Up);
     h.code(KeyCode::Up);
     assert_eq!(sel(&h), Some(1), "stops at the top");
-    let page =
-        crate::ui::layout::table_rows(Tab::Services, ratatui::layout::Rect::new(0, 0, 100, 30))
-            .unwrap()
-            .height as u64;
+    let page = crate::ui::layout::table_rows(
+        Tab::Services,
+        ratatui::layout::Rect::new(0, 0, 100, 30),
+        0,
+        false,
+    )
+    .unwrap()
+    .height as u64;
     h.code(KeyCode::PageDown);
     assert_eq!(sel(&h), Some(1 + page));
     h.code(KeyCode::PageUp);
@@ -319,9 +323,13 @@ fn mouse_clicks_tabs_and_rows_and_scrolls() {
         billing.y,
     ));
     assert_eq!(h.app.tab(), Tab::Billing);
-    let rows =
-        crate::ui::layout::table_rows(Tab::Billing, ratatui::layout::Rect::new(0, 0, 100, 30))
-            .unwrap();
+    let rows = crate::ui::layout::table_rows(
+        Tab::Billing,
+        ratatui::layout::Rect::new(0, 0, 100, 30),
+        0,
+        false,
+    )
+    .unwrap();
     h.send(mouse(
         MouseEventKind::Down(MouseButton::Left),
         rows.x + 3,

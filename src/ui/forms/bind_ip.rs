@@ -11,7 +11,7 @@ use crate::ui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &BindIpForm) {
     let inner = framed(
@@ -75,7 +75,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Bind
     } else {
         Line::from("")
     };
-    frame.render_widget(Paragraph::new(below), row(inner, 4));
+    // An error (a failed Ctrl-L lookup names the whole URL and cause) wraps onto the
+    // empty row below it rather than being cut.
+    let below_area = Rect {
+        height: 2.min(inner.height.saturating_sub(4)),
+        ..row(inner, 4)
+    };
+    frame.render_widget(Paragraph::new(below).wrap(Wrap { trim: false }), below_area);
     if let Some((msg, style)) = state_line(theme, &form.state, "Binding…") {
         draw_message(frame, rows_from(inner, 6), &msg, style);
     }

@@ -6,17 +6,19 @@ use crate::api::{IpListFormat, IpListType};
 use crate::app::App;
 use crate::app::forms::FormState;
 use crate::app::forms::iplist::{Column, IpListForm, ListView};
+use crate::app::tabs::network::ServerState;
 use crate::ui::theme::Theme;
 use crate::ui::{layout, text, widgets};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
+use std::collections::HashSet;
 
-pub fn draw(frame: &mut Frame, _app: &App, theme: &Theme, body: Rect, form: &IpListForm) {
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &IpListForm) {
     match (&form.state, &form.view) {
         (FormState::Done(_), Some(view)) => {
-            draw_view(frame, theme, body, form, view);
+            draw_view(frame, app, theme, body, form, view);
             if form.save.is_some() {
                 draw_save(frame, theme, body, form);
             }
@@ -84,7 +86,59 @@ fn draw_chooser(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm)
     }
 }
 
-fn draw_view(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm, view: &ListView) {
+/// The service's servers in error and inactive, from the network status.
+struct Marks<'a> {
+    errors: HashSet<&'a str>,
+    inactive: HashSet<&'a str>,
+}
+
+impl<'a> Marks<'a> {
+    fn of(app: &'a App, id: u64) -> Self {
+        let set = |m: &'a std::collections::HashMap<u64, crate::app::Remote<Vec<String>>>| {
+            m.get(&id)
+                .and_then(|r| r.value())
+                .map(|v| v.iter().map(|ip| ip.trim()).collect())
+                .unwrap_or_default()
+        };
+        let net = app.network();
+        Self {
+            errors: set(&net.errors),
+            inactive: set(&net.inactive),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.errors.is_empty() && self.inactive.is_empty()
+    }
+
+    /// The mark of a line: whether any address in it is in error or inactive. A line's
+    /// layout depends on the format ("not shown" in the spec), so every run of digits
+    /// and dots (an IPv4 address) and every run of hex digits and colons (IPv6) is tried.
+    fn of_line(&self, line: &str) -> Option<ServerState> {
+        let hit = |set: &HashSet<&str>| {
+            line.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .chain(line.split(|c: char| !(c.is_ascii_hexdigit() || c == ':')))
+                .chain(line.split(|c: char| c.is_whitespace() || c == '@' || c == '/'))
+                .any(|t| !t.is_empty() && set.contains(t))
+        };
+        if hit(&self.errors) {
+            Some(ServerState::Error)
+        } else if hit(&self.inactive) {
+            Some(ServerState::Inactive)
+        } else {
+            None
+        }
+    }
+}
+
+fn draw_view(
+    frame: &mut Frame,
+    app: &App,
+    theme: &Theme,
+    body: Rect,
+    form: &IpListForm,
+    view: &ListView,
+) {
     let area = layout::iplist_view(body);
     let lines_area = layout::iplist_lines(body);
     frame.render_widget(Clear, area);
@@ -119,10 +173,38 @@ fn draw_view(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm, vi
             theme.good,
         )));
     }
+    // Servers the network status has in error or inactive are marked (the copy and the
+    // file keep the list as served).
+    let marks = Marks::of(app, form.service_id);
+    if !marks.is_empty() {
+        block = block.title_bottom(
+            Line::from(vec![
+                Span::styled(" ✗ error ", theme.bad),
+                Span::styled("○ inactive ", theme.warn),
+            ])
+            .right_aligned(),
+        );
+    }
     frame.render_widget(block, area);
     let lines: Vec<Line> = (first..last)
         .filter_map(|i| view.line(i))
-        .map(|l| Line::from(text::sanitize(l).into_owned()))
+        .map(|l| {
+            let shown = text::sanitize(l).into_owned();
+            if marks.is_empty() {
+                return Line::from(shown);
+            }
+            match marks.of_line(l) {
+                Some(ServerState::Error) => Line::from(vec![
+                    Span::styled("✗ ", theme.bad),
+                    Span::styled(shown, theme.bad),
+                ]),
+                Some(ServerState::Inactive) => Line::from(vec![
+                    Span::styled("○ ", theme.warn),
+                    Span::styled(shown, theme.warn),
+                ]),
+                None => Line::from(vec![Span::raw("  "), Span::raw(shown)]),
+            }
+        })
         .collect();
     if total == 0 {
         widgets::message(

@@ -36,6 +36,16 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Refr
     if let Some(countdown) = app.countdown(id) {
         lines.push(Line::from(""));
         lines.push(Line::from(Span::styled(countdown, theme.warn)));
+        if matches!(form.state, FormState::Failed(_)) {
+            // The server's message below names its own clock, without a zone.
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "Times in the server's message are server time ({}).",
+                    app.settings().server_zone
+                ),
+                theme.dim,
+            )));
+        }
     }
     frame.render_widget(
         Paragraph::new(lines.clone()).wrap(Wrap { trim: true }),

@@ -393,7 +393,7 @@ fn refresh_form() {
         "refresh_throttled",
         throttled(),
         &[
-            "next refresh in 4m 12s (at 14:07:17)",
+            "next refresh in 4m 12s (at 14:07:17 local)",
             "✗ Too Many Attempts (updateList).",
             "2026-01-02 14:07:17",
         ],
@@ -406,18 +406,19 @@ fn the_countdown_in_the_row_and_the_detail() {
     h.code(KeyCode::Enter);
     h.advance(2);
     let small = render(&mut h.app, 80, 24);
+    // The countdown follows the product's name, which stays.
     assert!(
-        small.contains("│▶ 5001    refresh in 4m 10s  Active"),
+        small.contains("│▶ 5001 Static US 25 ⟳ 4m 10s Active"),
         "{small}"
     );
     assert!(
-        small.contains("next refresh in 4m 10s (at 14:07:17)"),
+        small.contains("next refresh in 4m 10s (at 14:07:17 local)"),
         "{small}"
     );
     check(
         "services_throttled",
         h,
-        &["next refresh in 4m 10s (at 14:07:17)"],
+        &["next refresh in 4m 10s (at 14:07:17 local)"],
     );
 }
 

@@ -151,7 +151,7 @@ fn unlimited_rate_and_server_text_is_sanitized() {
     assert!(!screen.contains('\u{1b}'));
     h.key('5');
     let screen = render(&mut h.app, 100, 30);
-    assert!(screen.contains("unlimited — 12,345 used"), "{screen}");
+    assert!(screen.contains("no limit — 12,345 used"), "{screen}");
     assert_snapshot!(screen);
     let _ = h.send(Msg::Tick);
 }

@@ -118,7 +118,10 @@ fn usage_over_limit() {
     let cmds = h.key('G');
     h.settle(cmds);
     let screen = render(&mut h.app, 100, 30);
-    assert!(screen.contains("132% — over limit by 3,200"), "{screen}");
+    assert!(
+        screen.contains("132% — 13,200 of 10,000, over limit by 3,200"),
+        "{screen}"
+    );
     assert_snapshot!(screen);
 }
 

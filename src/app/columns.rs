@@ -1,0 +1,220 @@
+//! One column spec per table: its header, how much it matters, how narrow it may get, and
+//! (in each tab's module) the cell text of a row. The same cells feed the rendered row
+//! and the filter's search key, so `/late` finds `10d late` because that is what is drawn.
+//!
+//! Choices the spec leaves open ("not shown"):
+//! - A column's natural width is the widest of its header and every row's cell, measured
+//!   when the rows change (and widened by the rows on screen, for text that changes by the
+//!   second, like a countdown).
+//! - Space goes by priority: columns join in priority order while their minimum fits, then
+//!   grow towards their natural width in the same order; what is left stays at the right
+//!   (a column wider than its widest cell is only a gap). A column that does not fit at its
+//!   minimum is hidden (the detail pane has it).
+//! - A number column's minimum is its natural width: a number is never cut, it is hidden.
+//!   A cut text cell ends with `…`; a name is cut in the middle (`Residen… 50 GB`), since
+//!   product names often differ only at the end.
+//! - Cells carry a [`Tone`], not a style: the theme turns it into colour.
+
+use unicode_width::UnicodeWidthStr;
+
+/// What a cell's colour says (the theme maps it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tone {
+    #[default]
+    Base,
+    Good,
+    Warn,
+    Bad,
+    Dim,
+    Stale,
+}
+
+/// One cell's text and tone.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CellText {
+    pub text: String,
+    pub tone: Tone,
+    /// Drawn after the text and never cut with it (the text gives way): a countdown after
+    /// a product name. Not searched: it changes by the second.
+    pub tail: Option<(String, Tone)>,
+}
+
+impl CellText {
+    pub fn new(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            tone: Tone::Base,
+            tail: None,
+        }
+    }
+
+    pub fn with_tail(mut self, tail: String, tone: Tone) -> Self {
+        self.tail = Some((tail, tone));
+        self
+    }
+
+    /// Terminal cells the whole cell takes.
+    pub fn width(&self) -> u16 {
+        let tail = self.tail.as_ref().map_or(0, |(t, _)| width(t));
+        width(&self.text).saturating_add(tail)
+    }
+
+    pub fn tone(mut self, tone: Tone) -> Self {
+        self.tone = tone;
+        self
+    }
+}
+
+/// One column of a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Column {
+    pub header: &'static str,
+    /// 0 matters most; higher priorities are hidden first when space is short.
+    pub priority: u8,
+    /// The narrowest a text cell may be cut to (numbers are never cut).
+    pub min: u16,
+    /// A number or an amount: right-aligned, never cut.
+    pub number: bool,
+    /// Cut in the middle: names that differ only at the end (`Residential 5 GB`,
+    /// `Residential 50 GB`) stay apart.
+    pub middle: bool,
+}
+
+impl Column {
+    pub const fn text(header: &'static str, priority: u8, min: u16) -> Self {
+        Self {
+            header,
+            priority,
+            min,
+            number: false,
+            middle: false,
+        }
+    }
+
+    pub const fn number(header: &'static str, priority: u8) -> Self {
+        Self {
+            header,
+            priority,
+            min: 0,
+            number: true,
+            middle: false,
+        }
+    }
+
+    pub const fn cut_in_the_middle(mut self) -> Self {
+        self.middle = true;
+        self
+    }
+}
+
+/// How many terminal cells a text takes.
+pub fn width(text: &str) -> u16 {
+    u16::try_from(UnicodeWidthStr::width(text)).unwrap_or(u16::MAX)
+}
+
+/// The natural width of each column: its header, widened by every row's cells.
+pub fn natural_widths<'a>(
+    columns: &[Column],
+    rows: impl IntoIterator<Item = &'a [CellText]>,
+) -> Vec<u16> {
+    let mut widths: Vec<u16> = columns.iter().map(|c| width(c.header)).collect();
+    for cells in rows {
+        widen(&mut widths, cells);
+    }
+    widths
+}
+
+/// Widens `widths` to fit these cells.
+pub fn widen(widths: &mut [u16], cells: &[CellText]) {
+    for (w, c) in widths.iter_mut().zip(cells) {
+        *w = (*w).max(c.width());
+    }
+}
+
+/// The search key of a row: the text of its cells, as drawn.
+pub fn search_key(cells: &[CellText]) -> String {
+    super::table::search_key(cells.iter().map(|c| c.text.as_str()))
+}
+
+/// A local sort of a table: which column and which way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sort {
+    /// Index into the tab's sort choices; `None`: the server's order.
+    pub by: Option<usize>,
+    pub reversed: bool,
+}
+
+impl Sort {
+    /// `s`: the next choice of `n`, after the last back to the server's order.
+    pub fn cycle(&mut self, n: usize) {
+        self.by = match self.by {
+            None if n > 0 => Some(0),
+            Some(i) if i + 1 < n => Some(i + 1),
+            _ => None,
+        };
+    }
+
+    /// `S`: the other way round.
+    pub fn reverse(&mut self) {
+        self.reversed = !self.reversed;
+    }
+
+    /// The pane title's words: `server order`, `by due date`, `by due date ↓`.
+    pub fn label(&self, names: &[&str]) -> String {
+        let arrow = if self.reversed { " ↓" } else { "" };
+        match self.by.and_then(|i| names.get(i)) {
+            None if self.reversed => "server order ↓".to_owned(),
+            None => "server order".to_owned(),
+            Some(name) => format!("by {name}{arrow}"),
+        }
+    }
+
+    /// The view order of `n` rows compared by `cmp` (stable: equal rows keep the server's
+    /// order), reversed when asked.
+    pub fn order(
+        &self,
+        n: usize,
+        cmp: impl Fn(usize, usize, usize) -> std::cmp::Ordering,
+    ) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..n).collect();
+        if let Some(by) = self.by {
+            order.sort_by(|&a, &b| cmp(by, a, b));
+        }
+        if self.reversed {
+            order.reverse();
+        }
+        order
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_width_is_the_widest_cell_or_header() {
+        let cols = [Column::text("Product", 0, 6), Column::number("ID", 0)];
+        let rows = [
+            vec![CellText::new("Datacenter US 100"), CellText::new("7")],
+            vec![CellText::new("ISP"), CellText::new("1001")],
+        ];
+        let w = natural_widths(&cols, rows.iter().map(Vec::as_slice));
+        assert_eq!(w, vec![17, 4]);
+    }
+
+    #[test]
+    fn sort_cycles_back_to_the_server_order_and_reverses() {
+        let mut s = Sort::default();
+        s.cycle(2);
+        assert_eq!(s.label(&["due date", "status"]), "by due date");
+        s.cycle(2);
+        s.reverse();
+        assert_eq!(s.label(&["due date", "status"]), "by status ↓");
+        s.cycle(2);
+        assert_eq!(s.by, None);
+        let keys = [3, 1, 2];
+        s.reversed = false;
+        s.by = Some(0);
+        assert_eq!(s.order(3, |_, a, b| keys[a].cmp(&keys[b])), vec![1, 2, 0]);
+    }
+}

@@ -1,0 +1,275 @@
+//! Issue 16's screen items, asserted on the rendered buffer: columns that fit, search by
+//! visible text, local sorts, the problems toggle, help that scrolls, usage values, and
+//! the smaller things (ended services, hidden passwords, marked servers, wrapped errors).
+
+use super::render;
+use crate::api::{ApiError, Request, Response, ServiceStatus};
+use crate::app::Msg;
+use crate::app::testkit::*;
+use crossterm::event::KeyCode;
+
+/// The row lines of the screen that start with the selection column and an ID.
+fn row_ids(screen: &str) -> Vec<u64> {
+    screen
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_matches('"').trim_start_matches('│');
+            let l = l.strip_prefix("▶ ").or_else(|| l.strip_prefix("  "))?;
+            l.split_whitespace().next()?.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn a_cut_cell_ends_with_an_ellipsis_and_numbers_are_never_cut() {
+    let mut h = Harness::loaded();
+    let screen = render(&mut h.app, 80, 24);
+    // At 80 columns Proxies gives way ("⚠ 1 ina…") while IDs, dates and order numbers
+    // stay whole.
+    assert!(screen.contains("⚠ 1 ina…"), "{screen}");
+    assert!(screen.contains("2025-12-30 15003│"), "{screen}");
+    // Wide enough, nothing is cut and the detail sits beside the table.
+    let wide = render(&mut h.app, 200, 40);
+    assert!(wide.contains("Suspended ⚠ over limit"), "{wide}");
+    assert!(wide.contains("⚠ 1 inactive"), "{wide}");
+    assert!(wide.contains("││Service ID"), "{wide}");
+}
+
+#[test]
+fn the_filter_matches_the_visible_cells() {
+    let mut h = Harness::loaded();
+    h.keys("/late");
+    assert_eq!(h.app.services().table.len(), 1);
+    let screen = render(&mut h.app, 100, 30);
+    assert_eq!(row_ids(&screen), vec![5003], "{screen}");
+    h.code(KeyCode::Esc);
+    h.keys("/err");
+    assert_eq!(h.app.services().table.len(), 1);
+    h.code(KeyCode::Esc);
+    h.keys("/over limit");
+    assert_eq!(h.app.services().table.len(), 1);
+}
+
+#[test]
+fn s_sorts_services_locally_and_the_title_says_how() {
+    let mut h = Harness::loaded();
+    // The list is not asked again: the sort is local.
+    assert!(!fetches(&h.key('s')).contains(&Request::Services));
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("Services · 3 · by due date"), "{screen}");
+    assert_eq!(row_ids(&screen), vec![5003, 5002, 5001], "{screen}");
+    h.key('S');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("by due date ↓"), "{screen}");
+    assert_eq!(row_ids(&screen), vec![5001, 5002, 5003], "{screen}");
+    h.key('s');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("by status ↓"), "{screen}");
+    h.key('s');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("by health ↓"), "{screen}");
+}
+
+#[test]
+fn billing_shows_the_unpaid_total_sorts_and_filters_the_problems() {
+    let mut h = Harness::loaded();
+    h.key('3');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("Unpaid  $49.99 in 1 invoice"), "{screen}");
+    h.key('!');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(
+        screen.contains("Invoices · 1 of 3 · problems only (!)"),
+        "{screen}"
+    );
+    assert_eq!(row_ids(&screen), vec![102], "{screen}");
+    h.key('!');
+    h.keys("ss");
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("by amount"), "{screen}");
+    assert_eq!(row_ids(&screen)[0], 102, "{screen}");
+}
+
+#[test]
+fn network_sorts_and_keeps_the_errors() {
+    let mut h = Harness::loaded();
+    h.key('4');
+    h.key('!');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(!screen.contains("192.0.2.44"), "{screen}");
+    assert!(screen.contains("198.51.100.7"), "{screen}");
+    h.key('!');
+    h.key('s');
+    h.key('S');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("by state ↓"), "{screen}");
+    let inactive = screen.find("192.0.2.44").unwrap();
+    assert!(inactive < screen.find("198.51.100.7").unwrap(), "{screen}");
+}
+
+#[test]
+fn help_scrolls_to_every_key_at_80x24() {
+    let mut h = Harness::loaded();
+    h.key('?');
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("j/k PgUp/PgDn scroll"), "{screen}");
+    assert!(!screen.contains("Ctrl-Z"), "{screen}");
+    h.code(KeyCode::PageDown);
+    h.code(KeyCode::PageDown);
+    let screen = render(&mut h.app, 80, 24);
+    for key in ["Ctrl-C", "Ctrl-Z", "Esc", " r ", " R "] {
+        assert!(screen.contains(key), "{key} missing: {screen}");
+    }
+    // Back up, and no further than the top.
+    for _ in 0..40 {
+        h.key('k');
+    }
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains(" 1–"), "{screen}");
+}
+
+#[test]
+fn the_footer_says_when_help_has_more() {
+    let mut h = Harness::loaded();
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("…? more"), "{screen}");
+    let wide = render(&mut h.app, 200, 40);
+    assert!(!wide.contains("…? more"), "{wide}");
+}
+
+#[test]
+fn the_ip_list_help_is_titled_for_it() {
+    let mut h = Harness::loaded();
+    h.key('i');
+    // The chooser is a form: its help names it.
+    h.key('?');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("Keys · IP list"), "{screen}");
+    assert!(!screen.contains("Keys · form"), "{screen}");
+}
+
+#[test]
+fn a_service_the_server_cannot_check_is_marked_once_not_reported() {
+    let mut h = Harness::loaded();
+    let gone = || ApiError::ClientIdNotFound {
+        message: "Unprocessable Entity. ClientID not found".into(),
+    };
+    h.fail(Request::NetworkErrors(5002), gone());
+    h.fail(Request::NetworkInactive(5002), gone());
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("can't check"), "{screen}");
+    assert!(!screen.contains("ClientID"), "{screen}");
+    assert!(screen.contains("✓ Up to date"), "{screen}");
+    // `!` counts it as a problem.
+    h.key('!');
+    assert!(row_ids(&render(&mut h.app, 100, 30)).contains(&5002));
+    // The Network summary counts it apart from failures.
+    h.key('4');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("1 can't check"), "{screen}");
+    assert!(!screen.contains("failed"), "{screen}");
+}
+
+#[test]
+fn usage_names_its_unit_and_a_cursor_reads_one_day() {
+    let mut h = Harness::loaded();
+    // The selected service's statistics are read on sight.
+    let cmds = h.key('5');
+    h.settle(cmds);
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("requests or MB"), "{screen}");
+    let newest = td_stats_title(&screen);
+    h.code(KeyCode::Left);
+    let screen = render(&mut h.app, 100, 30);
+    let before = td_stats_title(&screen);
+    assert_ne!(newest, before, "{screen}");
+    h.code(KeyCode::Right);
+    assert_eq!(td_stats_title(&render(&mut h.app, 100, 30)), newest);
+}
+
+/// The cursor's `◆ date: value` from the chart's title.
+fn td_stats_title(screen: &str) -> String {
+    let at = screen.find('◆').expect("a cursor title");
+    screen[at..].chars().take(24).collect()
+}
+
+#[test]
+fn an_ended_service_refuses_writes_before_sending() {
+    let mut h = Harness::new();
+    let cmds = h.app.start();
+    h.settle(cmds);
+    let mut list = services();
+    list[1].status = ServiceStatus::Terminated;
+    h.ok(Request::Services, Response::Services(list));
+    h.key('j');
+    for key in ['p', 'u', 'b'] {
+        let out = h.key(key);
+        assert!(out.is_empty(), "{key} sent {out:?}");
+        assert!(h.app.popups().is_empty(), "{key} opened a form");
+        assert!(
+            h.status_text().contains("Service 5002 is Terminated"),
+            "{}",
+            h.status_text()
+        );
+    }
+}
+
+#[test]
+fn moving_to_another_service_hides_the_password() {
+    let mut h = Harness::loaded();
+    h.key('v');
+    assert!(h.app.services().show_password);
+    h.key('j');
+    assert!(!h.app.services().show_password);
+    let screen = render(&mut h.app, 100, 30);
+    assert!(!screen.contains("pw-500"), "{screen}");
+}
+
+#[test]
+fn the_ip_list_viewer_marks_servers_in_error_and_inactive() {
+    use crate::api::{IpList, IpListFormat, IpListType};
+    let mut h = Harness::loaded();
+    h.key('i');
+    let out = h.code(KeyCode::Enter);
+    let request = fetches(&out).into_iter().next().expect("the list request");
+    let raw = "198.51.100.7:8000:u:p\n203.0.113.1:8000:u:p\n".to_owned();
+    h.send(Msg::Loaded(
+        request,
+        Ok(Response::IpList(IpList::parse(
+            IpListType::HttpAuth,
+            IpListFormat::Txt,
+            raw,
+        ))),
+    ));
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("✗ 198.51.100.7:8000"), "{screen}");
+    assert!(screen.contains("  203.0.113.1:8000"), "{screen}");
+    assert!(screen.contains("○ inactive"), "{screen}");
+}
+
+#[test]
+fn enter_opens_more_than_the_detail_pane() {
+    let mut h = Harness::loaded();
+    h.code(KeyCode::Enter);
+    let screen = render(&mut h.app, 80, 24);
+    // The servers in error (Network tab) and the invoices naming the service (Billing).
+    assert!(screen.contains("✗ error    198.51.100.7"), "{screen}");
+    assert!(screen.contains("#101"), "{screen}");
+    h.code(KeyCode::Esc);
+    h.key('2');
+    h.code(KeyCode::Enter);
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("Your services of this product"), "{screen}");
+}
+
+#[test]
+fn a_failed_my_ip_lookup_wraps_instead_of_being_cut() {
+    let mut h = Harness::loaded();
+    h.key('b');
+    let long = "Cannot reach https://api.example.net/ip: connection refused (os error 111)";
+    h.send(Msg::MyIp(Err(long.into())));
+    h.ctrl('l');
+    h.send(Msg::MyIp(Err(long.into())));
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("(os error 111)"), "{screen}");
+}
