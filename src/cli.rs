@@ -189,6 +189,18 @@ pass show proxies/1001 | proxydash password 1001"
     )]
     Iplist(IplistArgs),
 
+    /// Check every proxy of a service through itself: alive or dead (and why), latency,
+    /// exit IP and anonymity, beside the provider's network status.
+    ///
+    /// Exits 1 when any proxy is dead, so cron and CI can use it. The target asked through
+    /// each proxy is the profile's probe_url (default https://httpbin.org/get).
+    #[command(
+        after_help = "Example:\n  proxydash probe 1001\n  proxydash probe 1001 --only-working --template url > working.txt\n  proxydash probe 1003 --type ppr-socks --json | jq '.[] | select(.state == \"dead\")'\n\n\
+Templates: colon ({ip}:{port}:{user}:{pass}), url ({scheme}://{user}:{pass}@{ip}:{port}), \
+proxychains, curl, those of the profile's probe_templates, or a pattern given inline."
+    )]
+    Probe(ProbeArgs),
+
     /// Show the account credit.
     #[command(after_help = "Example:\n  proxydash credit\n  proxydash credit --json | jq .credit")]
     Credit(OutputArgs),
@@ -388,6 +400,37 @@ pub struct IplistArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+pub struct ProbeArgs {
+    /// Service ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    /// The list probed; by default http-auth for a static (fpr) service, ppr-http for a
+    /// rotating (ppr) one. socks-ip and ppr-socks probe SOCKS5.
+    #[arg(long = "type", value_name = "T", value_parser = list_types())]
+    pub list_type: Option<IpListType>,
+    /// Print only the proxies that work.
+    #[arg(long)]
+    pub only_working: bool,
+    /// Print one line per proxy from a template (a name or a pattern with {ip} {port}
+    /// {user} {pass} {scheme}) instead of the table.
+    #[arg(long, value_name = "T", conflicts_with = "json")]
+    pub template: Option<String>,
+    /// The URL asked through each proxy, instead of the profile's probe_url ("" checks
+    /// TCP connects only).
+    #[arg(long, value_name = "URL")]
+    pub probe_url: Option<String>,
+    /// Proxies checked at once, instead of the profile's probe_concurrency.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub concurrency: Option<u16>,
+    /// Seconds one proxy may take (connect, handshake, answer) before it counts as dead
+    /// [default: 5].
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub probe_timeout: Option<u64>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
 pub struct InvoiceArgs {
     /// Invoice ID.
     #[arg(value_name = "ID")]
@@ -488,4 +531,9 @@ pub struct SandboxArgs {
     /// Send the X-RateLimit-* and Retry-After headers with the rate limit: on or off.
     #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = ["on", "off"])]
     pub rate_limit_headers: String,
+
+    /// Start real proxies (HTTP and SOCKS5) on 127.0.0.0/8 and a judge, and point the IP
+    /// lists at them, so `proxydash probe` and `h` have something to check.
+    #[arg(long)]
+    pub proxies: bool,
 }

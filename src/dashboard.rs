@@ -249,6 +249,7 @@ impl Session {
         if let Some(file) = alert_file {
             effects = effects.with_alert_file(file, account);
         }
+        effects.set_probe(settings.probe.config());
         let mut app = App::new(
             AppSettings {
                 profile: settings.profile.clone(),
@@ -274,6 +275,7 @@ impl Session {
                     .collect(),
                 alert_rules: settings.alert_rules.clone(),
                 open_alerts,
+                probe_templates: settings.probe.templates.clone(),
             },
             clock.clone(),
         );
@@ -312,9 +314,11 @@ async fn first_settings(
             ExitCode::from(2)
         });
     }
-    // A realistic limit, so the demo shows the dashboard working within one.
+    // A realistic limit, so the demo shows the dashboard working within one; with its
+    // proxies, so `h` has something to probe on loopback.
     let handle = Sandbox::start(SandboxConfig {
         rate_limit: Some(DEMO_RATE_LIMIT),
+        proxies: true,
         ..SandboxConfig::ephemeral()
     })
     .await
@@ -322,11 +326,12 @@ async fn first_settings(
         eprintln!("proxydash: cannot start the demo sandbox: {e}");
         ExitCode::FAILURE
     })?;
-    let settings =
+    let mut settings =
         Settings::demo(cli, handle.base_url(), handle.token()).map_err(|e: ConfigError| {
             eprintln!("proxydash: {e}");
             ExitCode::from(2)
         })?;
+    settings.probe = crate::config::ProbeSettings::demo(handle.judge_url());
     *sandbox = Some(handle);
     Ok(settings)
 }

@@ -41,6 +41,9 @@ pub struct Effects {
     alert_file: Option<(AlertFile, String)>,
     /// The history writer, once [`Effects::attach_history`] started it.
     history: Option<crate::history::History>,
+    /// How proxies are probed; loopback only until told otherwise, so a test or a
+    /// forgotten setting never reaches the network.
+    probe: crate::probe::ProbeConfig,
 }
 
 impl Effects {
@@ -64,6 +67,11 @@ impl Effects {
             alert_sink: None,
             alert_file: None,
             history: None,
+            probe: crate::probe::ProbeConfig {
+                loopback_only: true,
+                probe_url: None,
+                ..crate::probe::ProbeConfig::default()
+            },
         }
     }
 
@@ -110,6 +118,11 @@ impl Effects {
         self
     }
 
+    /// The probe settings of the account (see [`crate::config::ProbeSettings`]).
+    pub fn set_probe(&mut self, config: crate::probe::ProbeConfig) {
+        self.probe = config;
+    }
+
     /// Carries out `command`; returns its outcome when it is known at once.
     pub fn execute(&mut self, command: Command) -> Option<Msg> {
         match command {
@@ -136,6 +149,26 @@ impl Effects {
                 let tx = self.later_tx.clone();
                 tokio::spawn(async move {
                     let _ = tx.send(Msg::MyIp(lookup_my_ip(&url).await));
+                });
+                None
+            }
+            Command::Probe {
+                service_id,
+                run,
+                targets,
+            } => {
+                // Off the UI task: each result comes back as a message of its own.
+                let (tx, mut rx) = mpsc::unbounded_channel();
+                let config = self.probe.clone();
+                tokio::spawn(async move { crate::probe::probe_all(targets, &config, tx).await });
+                let later = self.later_tx.clone();
+                tokio::spawn(async move {
+                    while let Some(event) = rx.recv().await {
+                        let msg = crate::app::probe::msg(service_id, run, event);
+                        if later.send(msg).is_err() {
+                            break;
+                        }
+                    }
                 });
                 None
             }

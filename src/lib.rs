@@ -18,6 +18,7 @@ pub mod headless;
 pub mod history;
 pub mod log_file;
 pub mod logging;
+pub mod probe;
 pub mod quiet;
 pub mod run;
 pub mod sandbox;

@@ -75,6 +75,7 @@ async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {
         quirks: args.quirks,
         rate_limit: args.rate_limit.filter(|n| *n > 0),
         rate_limit_headers: args.rate_limit_headers == "on",
+        proxies: args.proxies,
         ..SandboxConfig::default()
     };
     // `sandbox --token`, or (as before) --token / PROXYDASH_TOKEN before the subcommand,

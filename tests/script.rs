@@ -17,6 +17,8 @@ use tokio::process::Command;
 mod codes;
 #[path = "script/limits.rs"]
 mod limits;
+#[path = "script/probe.rs"]
+mod probe;
 #[path = "script/reads.rs"]
 mod reads;
 #[path = "script/usage.rs"]

@@ -87,6 +87,9 @@ impl App {
                 return;
             }
         }
+        if matches!(self.popups.last(), Some(Popup::Probe(_))) && self.probe_action(action, out) {
+            return;
+        }
         if matches!(self.popups.last(), Some(Popup::Help)) {
             let page = usize::from(self.size.1.saturating_sub(8)).max(1) as isize;
             let step = match action {
@@ -158,6 +161,7 @@ impl App {
             Action::RefreshIpList => self.open_refresh(),
             Action::IpLists => self.open_iplist(),
             Action::ClearCountdown => self.clear_countdown(out),
+            Action::Probe => self.open_probe(out),
             Action::SwitchProfile => self.open_profiles(),
             Action::Messages => self.popups.push(Popup::Messages(0)),
             // Handled by the form or picker on top (above).
@@ -168,6 +172,9 @@ impl App {
             | Action::Copy
             | Action::CopyUrls
             | Action::WriteFile
+            | Action::RecheckFailed
+            | Action::ProbeAgain
+            | Action::CycleTemplate
             | Action::Suspend => {}
         }
     }

@@ -62,6 +62,14 @@ pub enum Action {
     IpLists,
     /// `x` on Services: clear the IP-list refresh countdown.
     ClearCountdown,
+    /// `h` on Services: probe every proxy of the service through itself.
+    Probe,
+    /// `r` in the probe view: re-check only the failed proxies.
+    RecheckFailed,
+    /// `a` in the probe view: probe the whole list again.
+    ProbeAgain,
+    /// `t` in the probe view: the next export template.
+    CycleTemplate,
     /// `y` in an IP list: copy it as served.
     Copy,
     /// `Y` in an IP list: copy it as URLs.
@@ -237,6 +245,7 @@ const FIELDS: &[Scope] = &[Popup(P::Order), Popup(P::Password), Popup(P::IpListC
 /// Lists a form scrolls with the movement keys.
 const SCROLLS: &[Scope] = &[
     Main,
+    Popup(P::Probe),
     Popup(P::Help),
     Popup(P::IpListChooser),
     Popup(P::IpListView),
@@ -293,6 +302,13 @@ pub const BINDINGS: &[Binding] = &[
     b(&[k('y')], Action::Copy, &[Popup(P::IpListView)], Some("copy"), "Copy the list exactly as served"),
     b(&[k('Y')], Action::CopyUrls, &[Popup(P::IpListView)], Some("copy URLs"), "Copy the list as proxy URLs, one per line"),
     b(&[k('w')], Action::WriteFile, &[Popup(P::IpListView)], Some("write file"), "Write the list to a file"),
+    b(&[k('r')], Action::RecheckFailed, &[Popup(P::Probe)], Some("re-check failed"), "Probe the failed proxies again"),
+    b(&[k('a')], Action::ProbeAgain, &[Popup(P::Probe)], Some("all again"), "Fetch the list and probe every proxy again"),
+    b(&[k('s')], Action::CycleSort, &[Popup(P::Probe)], Some("sort"), "Sort by list order, latency, state or exit IP"),
+    b(&[k('y')], Action::Copy, &[Popup(P::Probe)], Some("copy working"), "Copy the working proxies with the template"),
+    b(&[k('Y')], Action::CopyUrls, &[Popup(P::Probe)], Some("copy URLs"), "Copy the working proxies as URLs"),
+    b(&[k('w')], Action::WriteFile, &[Popup(P::Probe)], Some("write"), "Write the working proxies with the template to a new file"),
+    b(&[k('t')], Action::CycleTemplate, &[Popup(P::Probe)], Some("template"), "Next export template"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::IpListSave)], Some("write"), "Write the file (an existing file is never replaced)"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormDone)], None, "Close"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Profiles)], Some("switch"), "Reconnect with the chosen profile"),
@@ -311,10 +327,10 @@ pub const BINDINGS: &[Binding] = &[
     b(&[code(KeyCode::BackTab)], Action::PrevTab, &[Main], None, "Previous tab"),
     b(&[k('j'), code(KeyCode::Down)], Action::Down, SCROLLS, None, "Move down"),
     b(&[k('k'), code(KeyCode::Up)], Action::Up, SCROLLS, None, "Move up"),
-    b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main, Popup(P::IpListView), Popup(P::Messages)], None, "Go to the top"),
-    b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main, Popup(P::IpListView), Popup(P::Messages)], None, "Go to the bottom"),
-    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Help)], None, "Page down"),
-    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Help)], None, "Page up"),
+    b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe)], None, "Go to the top"),
+    b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe)], None, "Go to the bottom"),
+    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe), Popup(P::Help)], None, "Page down"),
+    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe), Popup(P::Help)], None, "Page up"),
     b(&[k('/')], Action::Filter, &[Main], Some("filter"), "Filter the table by any visible text"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Services), Tab(Tab::Products)], Some("details"), "Open the selected item's detail"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Billing)], Some("invoice"), "Open the selected invoice"),
@@ -326,6 +342,7 @@ pub const BINDINGS: &[Binding] = &[
     b(&[k('u')], Action::RefreshIpList, ON_SERVICE, Some("refresh IPs"), "Refresh the IP list (the server throttles this)"),
     b(&[k('i')], Action::IpLists, ON_SERVICE, Some("IP list"), "Show, copy or save the IP list"),
     b(&[k('x')], Action::ClearCountdown, ON_SERVICE, None, "Clear the IP-list refresh countdown"),
+    b(&[k('h')], Action::Probe, ON_SERVICE, Some("probe"), "Probe every proxy through itself"),
     b(&[k('s')], Action::CycleSort, &[Tab(Tab::Products)], Some("sort"), "Cycle the sort field (the server sorts)"),
     b(&[k('s')], Action::CycleSort, SORTABLE, Some("sort"), "Sort by the next field, or back to the server's order"),
     b(&[k('S')], Action::ReverseSort, SORTABLE, None, "Reverse the sort"),

@@ -56,6 +56,7 @@ pub mod keymap;
 pub mod messages;
 pub mod orders;
 pub mod popup;
+pub mod probe;
 pub mod profiles;
 pub mod remote;
 mod screen;
@@ -139,6 +140,8 @@ pub struct AppSettings {
     /// Alerts open when the program last stopped (from the state file): not announced
     /// again.
     pub open_alerts: Vec<crate::alerts::Alert>,
+    /// The profile's own export templates for probed proxies (`probe_templates`).
+    pub probe_templates: Vec<(String, String)>,
 }
 
 impl Default for AppSettings {
@@ -157,6 +160,7 @@ impl Default for AppSettings {
             warnings: Vec::new(),
             alert_rules: crate::alerts::Rules::default(),
             open_alerts: Vec::new(),
+            probe_templates: Vec::new(),
         }
     }
 }
@@ -200,6 +204,12 @@ pub enum Msg {
     History(crate::history::Answer),
     /// The scheduler's request budget changed.
     Budget(crate::scheduler::View),
+    /// What a [`Command::Probe`] of a service found, event by event.
+    Probe {
+        service_id: u64,
+        run: u64,
+        event: crate::probe::ProbeEvent,
+    },
 }
 
 /// What the app asks the run loop to do. Each command that has an outcome is answered by
@@ -229,6 +239,13 @@ pub enum Command {
     SaveAlerts(Vec<crate::alerts::Alert>),
     /// Ask the history store; answered by [`Msg::History`].
     AskHistory(crate::history::Query),
+    /// Probe these proxies of a service (index in its list, proxy), off the UI task;
+    /// answered by [`Msg::Probe`] events carrying `run`.
+    Probe {
+        service_id: u64,
+        run: u64,
+        targets: Vec<(usize, crate::probe::ProxyTarget)>,
+    },
 }
 
 /// Groups of data that refresh together.
@@ -289,6 +306,8 @@ pub struct App {
     history: history::HistoryState,
     /// The request budget as the scheduler last published it.
     budget: Option<budget::Shown>,
+    /// Each service's last proxy probe (`h`).
+    probes: probe::Probes,
 }
 
 impl App {
@@ -326,6 +345,7 @@ impl App {
             orders: orders::Orders::default(),
             history: history::HistoryState::default(),
             budget: None,
+            probes: probe::Probes::default(),
         };
         app.update_pages();
         app
@@ -388,6 +408,11 @@ impl App {
             Msg::AlertDeliveryFailed(why) => self.status.notify(status::NoticeKind::Error, why),
             Msg::History(answer) => self.on_history(answer),
             Msg::Budget(view) => self.on_budget(view),
+            Msg::Probe {
+                service_id,
+                run,
+                event,
+            } => self.on_probe_event(service_id, run, event),
         }
     }
 

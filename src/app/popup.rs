@@ -37,6 +37,8 @@ pub enum Popup {
     Profiles(super::profiles::ProfilePicker),
     /// `m`: the message log, scrolled this many entries down from the newest.
     Messages(usize),
+    /// `h`: the proxy probe of a service.
+    Probe(super::probe::ProbeView),
 }
 
 impl Popup {
@@ -54,6 +56,7 @@ impl Popup {
             Popup::IpList(f) => f.kind(),
             Popup::Profiles(_) => PopupKind::Profiles,
             Popup::Messages(_) => PopupKind::Messages,
+            Popup::Probe(_) => PopupKind::Probe,
         }
     }
 
@@ -138,6 +141,8 @@ pub enum PopupKind {
     Profiles,
     /// The message log.
     Messages,
+    /// The proxy probe of a service.
+    Probe,
 }
 
 impl PopupKind {
@@ -160,6 +165,7 @@ impl PopupKind {
             PopupKind::FormDone => "result",
             PopupKind::Profiles => "profiles",
             PopupKind::Messages => "messages",
+            PopupKind::Probe => "proxy probe",
         }
     }
 
@@ -172,6 +178,7 @@ impl PopupKind {
                 | PopupKind::Product
                 | PopupKind::Profiles
                 | PopupKind::Messages
+                | PopupKind::Probe
         )
     }
 }

@@ -44,6 +44,7 @@ impl Command {
             | Command::Rate(a)
             | Command::Network(a) => &a.output.account,
             Command::Iplist(a) => &a.account,
+            Command::Probe(a) => &a.output.account,
             Command::Invoice(a) => &a.output.account,
             Command::Sandbox(_)
             | Command::Config(_)

@@ -46,6 +46,13 @@ pub struct Profile {
     /// Where "this machine's public IP" is looked up (plain-text answer); `""` turns the
     /// lookup off.
     pub my_ip_url: Option<String>,
+    /// The URL asked through each proxy by the probe; `""` checks TCP connects only.
+    pub probe_url: Option<String>,
+    /// Proxies probed at once.
+    pub probe_concurrency: Option<usize>,
+    /// Export templates of working proxies, by name (`{ip}`, `{port}`, `{user}`, `{pass}`,
+    /// `{scheme}`).
+    pub probe_templates: Option<BTreeMap<String, String>>,
     /// `dark` or `light`.
     pub theme: Option<String>,
     /// Turn every write action off.
@@ -149,6 +156,9 @@ server_timezone = "UTC"         # the server's clock, for IP-list refresh times:
 clipboard = "auto"              # auto, system, osc52 (over SSH), off
 # my_ip_url = "https://api.ipify.org"   # "" turns the public-IP lookup off
 # max_requests_per_minute = 60  # a ceiling on requests to this account (learned from the server otherwise)
+# probe_url = "https://httpbin.org/get" # asked through each proxy by `h` and `proxydash probe`; "" = TCP connect only
+# probe_concurrency = 32                # proxies probed at once
+# probe_templates = { socks = "socks5://{user}:{pass}@{ip}:{port}" }
 theme = "dark"                  # dark or light; NO_COLOR turns colour off
 read_only = false               # true: no ordering, binding, password or refresh actions
 history_days = 90               # days of history kept (sparklines, uptime, export); 0 = none

@@ -59,6 +59,8 @@ pub struct Settings {
     pub server_zone: ServerZone,
     pub clipboard: ClipboardMode,
     pub my_ip_url: String,
+    /// How proxies are probed (`probe_url`, `probe_concurrency`, `probe_templates`).
+    pub probe: ProbeSettings,
     pub theme: ThemeName,
     /// `NO_COLOR` is set: no colour at all, state shown by bold, reverse and symbols.
     pub no_color: bool,
@@ -78,6 +80,39 @@ pub struct Settings {
     pub history_days: u32,
     /// The ceiling of the request budget (`--max-rpm`, `max_requests_per_minute`).
     pub max_rpm: Option<u32>,
+}
+
+/// How the proxy probe runs (see [`crate::probe`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeSettings {
+    /// The target asked through each proxy; `""` checks TCP connects only.
+    pub url: String,
+    pub concurrency: usize,
+    /// The user's export templates, by name.
+    pub templates: Vec<(String, String)>,
+    /// Contact loopback only (the demo, whose sandbox lists must never leave the machine).
+    pub loopback_only: bool,
+}
+
+impl ProbeSettings {
+    pub fn config(&self) -> crate::probe::ProbeConfig {
+        crate::probe::ProbeConfig {
+            concurrency: self.concurrency,
+            loopback_only: self.loopback_only,
+            ..crate::probe::ProbeConfig::default()
+        }
+        .with_url(&self.url)
+    }
+
+    /// The demo's: the sandbox's judge, loopback only.
+    pub fn demo(judge_url: Option<String>) -> Self {
+        Self {
+            url: judge_url.unwrap_or_default(),
+            concurrency: crate::probe::DEFAULT_CONCURRENCY,
+            templates: Vec::new(),
+            loopback_only: true,
+        }
+    }
 }
 
 /// Why settings could not be made; shown to the user as it is, with exit status 2.
@@ -230,6 +265,26 @@ impl Settings {
                 .my_ip_url
                 .clone()
                 .unwrap_or_else(|| DEFAULT_MY_IP_URL.into()),
+            probe: ProbeSettings {
+                url: p
+                    .probe_url
+                    .clone()
+                    .unwrap_or_else(|| crate::probe::DEFAULT_PROBE_URL.into()),
+                concurrency: match p.probe_concurrency {
+                    Some(0) => {
+                        return Err(invalid("probe_concurrency", "must be at least 1".into()));
+                    }
+                    Some(n) => n,
+                    None => crate::probe::DEFAULT_CONCURRENCY,
+                },
+                templates: p
+                    .probe_templates
+                    .clone()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .collect(),
+                loopback_only: false,
+            },
             theme: match cli.theme.as_ref().or(p.theme.as_ref()) {
                 Some(t) => t.parse().map_err(|e| invalid("theme", e))?,
                 None => ThemeName::default(),

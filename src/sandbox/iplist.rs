@@ -19,12 +19,18 @@
 //!     `[{"ip":"203.0.113.5","port":8080,"login":"u","password":"p"},\n{...}]` (the port
 //!     a number). With quirks, like live servers: the objects separated by `,\n`
 //!     *without* surrounding brackets, the port a string. Clients must read both.
+//! - With `--proxies` ([`super::proxies`]) the hosts are the loopback fixtures instead, each
+//!   with its own port: an fpr list holds the first `min(ip_count, fixtures)` of them, a
+//!   ppr list the first three (its "gateways"), whatever the type; network status marks
+//!   the same indices, so the provider's marks and the probe can disagree.
 //! - Content-Type: `text/plain; charset=utf-8` for txt and csv, `application/json` for json.
 
+use super::proxies::ProxyFarm;
 use super::records::ServiceRec;
 use crate::api::model::{IpListFormat, IpListType};
 use std::fmt::Write as _;
-use std::net::Ipv4Addr;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
 
 pub const GATEWAYS: [Ipv4Addr; 3] = [
     Ipv4Addr::new(192, 0, 2, 10),
@@ -49,7 +55,7 @@ pub struct ListPlan {
     credentials: Option<(String, String)>,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Hosts {
     Fpr {
         service_id: u64,
@@ -57,10 +63,21 @@ enum Hosts {
         count: u32,
     },
     Gateways,
+    /// `--proxies`: loopback fixtures, each with its own port.
+    Farm(Arc<[SocketAddr]>),
 }
 
 impl Hosts {
-    fn of(service: &ServiceRec) -> Self {
+    fn of(service: &ServiceRec, farm: Option<&ProxyFarm>) -> Self {
+        if let Some(farm) = farm {
+            let n = if service.is_fpr() {
+                service.ip_count as usize
+            } else {
+                GATEWAYS.len()
+            };
+            let n = n.min(farm.addrs.len());
+            return Hosts::Farm(farm.addrs[..n].into());
+        }
         if service.is_fpr() {
             Hosts::Fpr {
                 service_id: service.id,
@@ -76,11 +93,24 @@ impl Hosts {
         match self {
             Hosts::Fpr { count, .. } => *count,
             Hosts::Gateways => GATEWAYS.len() as u32,
+            Hosts::Farm(addrs) => addrs.len() as u32,
+        }
+    }
+
+    /// The host and, for a farm, its own port.
+    fn entry(&self, i: u32, port: u16) -> Option<(Ipv4Addr, u16)> {
+        match self {
+            Hosts::Farm(addrs) => match addrs.get(i as usize)? {
+                SocketAddr::V4(a) => Some((*a.ip(), a.port())),
+                SocketAddr::V6(_) => None,
+            },
+            _ => self.get(i).map(|h| (h, port)),
         }
     }
 
     fn get(&self, i: u32) -> Option<Ipv4Addr> {
         match *self {
+            Hosts::Farm(_) => self.entry(i, 0).map(|(h, _)| h),
             Hosts::Fpr {
                 service_id,
                 epoch,
@@ -92,8 +122,8 @@ impl Hosts {
 }
 
 /// The `i`-th proxy of a service (fpr) or gateway (ppr), for network status.
-pub fn host(service: &ServiceRec, i: u32) -> Option<Ipv4Addr> {
-    Hosts::of(service).get(i)
+pub fn host(service: &ServiceRec, farm: Option<&ProxyFarm>, i: u32) -> Option<Ipv4Addr> {
+    Hosts::of(service, farm).get(i)
 }
 
 /// The `i`-th of `count` proxies of an fpr service; distinct for distinct `i < count`.
@@ -113,7 +143,11 @@ pub fn address(service_id: u64, epoch: u32, count: u32, i: u32) -> Ipv4Addr {
     }
 }
 
-pub fn plan(service: &ServiceRec, list_type: &IpListType) -> Option<ListPlan> {
+pub fn plan(
+    service: &ServiceRec,
+    farm: Option<&ProxyFarm>,
+    list_type: &IpListType,
+) -> Option<ListPlan> {
     let socks = match list_type {
         IpListType::HttpIp | IpListType::HttpAuth | IpListType::PprHttp => false,
         IpListType::SocksIp | IpListType::PprSocks => true,
@@ -127,7 +161,7 @@ pub fn plan(service: &ServiceRec, list_type: &IpListType) -> Option<ListPlan> {
         (false, true) => PPR_SOCKS_PORT,
     };
     Some(ListPlan {
-        hosts: Hosts::of(service),
+        hosts: Hosts::of(service, farm),
         port,
         credentials: with_credentials.then(|| (service.username.clone(), service.password.clone())),
     })
@@ -145,10 +179,10 @@ pub fn content_type(format: &IpListFormat) -> &'static str {
 pub fn render(plan: &ListPlan, format: &IpListFormat, quirks: bool) -> Option<String> {
     let n = plan.hosts.len();
     let mut out = String::with_capacity(n as usize * 64 + 32);
-    let port = plan.port;
+    let entries = (0..n).filter_map(|i| plan.hosts.entry(i, plan.port));
     match format {
         IpListFormat::Txt => {
-            for host in (0..n).filter_map(|i| plan.hosts.get(i)) {
+            for (host, port) in entries {
                 let _ = match &plan.credentials {
                     Some((l, p)) => writeln!(out, "{host}:{port}:{l}:{p}"),
                     None => writeln!(out, "{host}:{port}"),
@@ -160,7 +194,7 @@ pub fn render(plan: &ListPlan, format: &IpListFormat, quirks: bool) -> Option<St
                 Some(_) => "ip,port,login,password\n",
                 None => "ip,port\n",
             });
-            for host in (0..n).filter_map(|i| plan.hosts.get(i)) {
+            for (host, port) in entries {
                 let _ = match &plan.credentials {
                     Some((l, p)) => writeln!(out, "{host},{port},{l},{p}"),
                     None => writeln!(out, "{host},{port}"),
@@ -172,12 +206,14 @@ pub fn render(plan: &ListPlan, format: &IpListFormat, quirks: bool) -> Option<St
                 .credentials
                 .as_ref()
                 .map(|(l, p)| (json_string(l), json_string(p)));
-            let (open, close, port) = match quirks {
-                true => ("", "", format!("\"{port}\"")),
-                false => ("[", "]", port.to_string()),
-            };
+            let (open, close) = if quirks { ("", "") } else { ("[", "]") };
             out.push_str(open);
-            for (k, host) in (0..n).filter_map(|i| plan.hosts.get(i)).enumerate() {
+            for (k, (host, port)) in entries.enumerate() {
+                let port = if quirks {
+                    format!("\"{port}\"")
+                } else {
+                    port.to_string()
+                };
                 if k > 0 {
                     out.push_str(",\n");
                 }

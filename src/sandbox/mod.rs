@@ -22,6 +22,7 @@
 //! | `wire.rs` | records → the JSON shapes of section 2 |
 //! | `iplist.rs` | IP lists: addresses, types, formats |
 //! | `usage.rs` | ppr statistics and rate |
+//! | `proxies.rs`, `proxy_conn.rs` | `--proxies`: loopback HTTP/SOCKS5 proxies and a judge (see there) |
 //! | `seed.rs`, `scale.rs` | the starting data: `assets/seed.json`, or N generated services |
 //!
 //! # Choices where the spec says "not shown"
@@ -78,6 +79,8 @@ mod errors;
 mod faults;
 mod front;
 mod iplist;
+pub mod proxies;
+mod proxy_conn;
 mod ratelimit;
 mod records;
 mod routes;
@@ -133,6 +136,9 @@ pub struct SandboxConfig {
     pub rate_limit_headers: bool,
     /// The rate limit's window: a minute, or shorter in tests (so minutes take seconds).
     pub rate_window: Duration,
+    /// Start the loopback proxies of [`proxies::demo_fixtures`] and a judge, and point
+    /// the IP lists at them instead of documentation addresses.
+    pub proxies: bool,
 }
 
 impl Default for SandboxConfig {
@@ -150,6 +156,7 @@ impl Default for SandboxConfig {
             rate_limit: None,
             rate_limit_headers: true,
             rate_window: ratelimit::WINDOW,
+            proxies: false,
         }
     }
 }
@@ -172,6 +179,7 @@ impl std::fmt::Debug for SandboxConfig {
             .field("quirks", &self.quirks)
             .field("rate_limit", &self.rate_limit)
             .field("rate_limit_headers", &self.rate_limit_headers)
+            .field("proxies", &self.proxies)
             .finish()
     }
 }
@@ -224,6 +232,9 @@ pub async fn run_cli(config: SandboxConfig) -> std::io::Result<()> {
     let _ = writeln!(out, "proxydash sandbox listening on {}", handle.base_url());
     let _ = writeln!(out, "base URL: {}", handle.base_url());
     let _ = writeln!(out, "token:    {}", handle.token());
+    if let Some(judge) = handle.judge_url() {
+        let _ = writeln!(out, "judge:    {judge}   (probe_url for `proxydash probe`)");
+    }
     let _ = writeln!(out, "{summary}");
     let _ = writeln!(out, "Press Ctrl-C to stop.");
     let _ = out.flush();
@@ -259,6 +270,12 @@ fn describe(config: &SandboxConfig) -> String {
         };
         lines.push(format!(
             "limit:    {n} requests a minute, {headers} X-RateLimit headers"
+        ));
+    }
+    if config.proxies {
+        lines.push(format!(
+            "proxies:  {} loopback proxies (HTTP and SOCKS5) behind the IP lists",
+            proxies::demo_fixtures().len()
         ));
     }
     if let Some(seed) = &config.seed {

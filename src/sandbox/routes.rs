@@ -153,7 +153,7 @@ fn network(
     reply(store.owned_service(id(path)).map(|s| {
         which(s)
             .iter()
-            .filter_map(|i| iplist::host(s, *i))
+            .filter_map(|i| iplist::host(s, shared.farm.get(), *i))
             .map(|ip| ip.to_string())
             .collect::<Vec<_>>()
     }))
@@ -216,7 +216,7 @@ async fn ip_list(
         let plan = store
             .known_service(parse_id(&service_id))
             .ok()
-            .and_then(|s| iplist::plan(s, &list_type));
+            .and_then(|s| iplist::plan(s, shared.farm.get(), &list_type));
         (plan, store.quirks)
     };
     match plan.and_then(|plan| iplist::render(&plan, &format, quirks)) {

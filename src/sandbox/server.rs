@@ -3,6 +3,8 @@
 use super::auth::AuthConfig;
 use super::conn::{Conn, KillableListener};
 use super::faults::{FaultKind, FaultSpec};
+use super::proxies::{self, BoundFarm, ProxyFarm};
+use super::proxy_conn::Credentials;
 use super::records::{cents, dollars};
 use super::state::Store;
 use super::{RecordedRequest, SandboxConfig, SandboxState, routes, scale, seed};
@@ -27,6 +29,8 @@ pub struct Shared {
     faults: Mutex<Option<(FaultSpec, fastrand::Rng)>>,
     log: Mutex<Vec<RecordedRequest>>,
     stop: watch::Receiver<bool>,
+    /// `--proxies`: the fixtures the IP lists point at.
+    pub farm: std::sync::OnceLock<ProxyFarm>,
 }
 
 /// A poisoned lock only means another request panicked mid-way; the data is still the
@@ -107,6 +111,10 @@ impl Sandbox {
         let mut store = Store::new(data).map_err(invalid)?;
         store.quirks = config.quirks;
 
+        let bound = match config.proxies {
+            true => Some(BoundFarm::bind(&proxies::demo_fixtures()).await?),
+            false => None,
+        };
         // The address is named: "Address already in use" alone does not say which.
         let listener = TcpListener::bind(config.listen).await.map_err(|e| {
             io::Error::new(e.kind(), format!("cannot listen on {}: {e}", config.listen))
@@ -129,7 +137,22 @@ impl Sandbox {
             faults: Mutex::new(config.faults.map(armed)),
             log: Mutex::new(Vec::new()),
             stop: stop_rx.clone(),
+            farm: std::sync::OnceLock::new(),
         });
+        if let Some(bound) = bound {
+            // The proxies accept the credentials of any service, read when a client
+            // logs in, so a password changed through the API applies at once.
+            let weak = Arc::downgrade(&shared);
+            let check: Credentials = Arc::new(move |login: &str, password: &str| {
+                weak.upgrade().is_some_and(|s| {
+                    s.store()
+                        .services
+                        .iter()
+                        .any(|r| r.username == login && r.password == password)
+                })
+            });
+            let _ = shared.farm.set(bound.serve(check, stop_rx.clone()));
+        }
         let app = routes::router(shared.clone()).into_make_service_with_connect_info::<Conn>();
         let mut stop = stop_rx;
         let task = tokio::spawn(async move {
@@ -174,6 +197,11 @@ impl SandboxHandle {
 
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// `--proxies`: the judge that echoes headers and the address a request came from.
+    pub fn judge_url(&self) -> Option<String> {
+        self.shared.farm.get().map(|f| f.judge_url.clone())
     }
 
     /// The accepted API token (send it as `Authorization: Basic <token>`).

@@ -37,6 +37,9 @@ pub enum Failure {
     /// Anything else after the usage was right (a file, the IP lookup, a declined
     /// order, a write whose outcome is unknown).
     Failed(String),
+    /// The answer is printed, and what it found makes the status 1 (`probe` with a dead
+    /// proxy): `output` goes to standard output, `why` to standard error.
+    Found { output: String, why: String },
 }
 
 impl Failure {
@@ -69,7 +72,7 @@ impl Failure {
         match self {
             Failure::Usage(_) => status::USAGE,
             Failure::NotFound { .. } => status::NOT_FOUND,
-            Failure::Failed(_) => status::FAILED,
+            Failure::Failed(_) | Failure::Found { .. } => status::FAILED,
             Failure::Api { error, .. } => match error {
                 ApiError::Unauthenticated
                 | ApiError::InvalidAuthorizationHeader
@@ -111,6 +114,7 @@ impl Failure {
     pub fn message(&self, profile: Option<&str>) -> String {
         match self {
             Failure::Usage(m) | Failure::Failed(m) => m.clone(),
+            Failure::Found { why, .. } => why.clone(),
             Failure::Api {
                 what,
                 error: ApiError::Unauthenticated,

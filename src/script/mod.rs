@@ -18,7 +18,7 @@
 //! | status | when |
 //! |---|---|
 //! | 0 | success |
-//! | 1 | any other failure: an API error not below (e.g. not enough funds, IP already bound, a 5xx), a write whose answer was lost (outcome unknown: never 5, so a script retrying on 5 cannot order twice), a file that cannot be written (or already exists), a failed public-IP lookup, an order declined at the prompt |
+//! | 1 | `probe` found a dead proxy (its table is printed all the same); any other failure: an API error not below (e.g. not enough funds, IP already bound, a 5xx), a write whose answer was lost (outcome unknown: never 5, so a script retrying on 5 cannot order twice), a file that cannot be written (or already exists), a failed public-IP lookup, an order declined at the prompt |
 //! | 2 | bad usage, before anything is sent: clap's own errors, no account or an unusable base URL, an invalid IPv4 address, a password given as an argument, `order` without `--yes` when standard input is not a terminal, an empty or mistyped new password |
 //! | 3 | authentication: 401 `Unauthenticated`, 400 `Invalid Authorization header` / `Invalid credentials format` |
 //! | 4 | not found: an unknown ID. The spec has no 404: a read of one item (`service`, `product`, `invoice`, `stats`, `rate`, `network`, `iplist`) answered with 422 `Unprocessable Entity` (or its "product ID not found" / "ClientID not found" forms), and any request answered "ClientID not found" (400 or 422) or "product ID not found" |
@@ -73,6 +73,7 @@ mod input;
 mod iplist;
 mod order;
 pub mod output;
+mod probe;
 mod services;
 mod update;
 
@@ -99,6 +100,8 @@ pub struct Session<'a> {
     read_only: bool,
     /// The account's budget and its key in the state file, once connected.
     budget: Option<(crate::scheduler::Budget, String)>,
+    /// How proxies are probed, once connected.
+    probe: Option<crate::config::ProbeSettings>,
 }
 
 impl<'a> Session<'a> {
@@ -109,6 +112,7 @@ impl<'a> Session<'a> {
             profile: None,
             read_only: false,
             budget: None,
+            probe: None,
         }
     }
 
@@ -117,14 +121,21 @@ impl<'a> Session<'a> {
     pub async fn client(&mut self) -> Result<ApiClient, Failure> {
         let settings = if self.cli.demo {
             if self.sandbox.is_none() {
-                let handle = Sandbox::start(SandboxConfig::ephemeral())
+                // With its proxies, so `probe` has something to check on loopback.
+                let config = SandboxConfig {
+                    proxies: true,
+                    ..SandboxConfig::ephemeral()
+                };
+                let handle = Sandbox::start(config)
                     .await
                     .map_err(|e| Failure::Failed(format!("cannot start the demo sandbox: {e}")))?;
                 self.sandbox = Some(handle);
             }
             let sandbox = self.sandbox.as_ref().expect("started above");
-            Settings::demo(self.cli, sandbox.base_url(), sandbox.token())
-                .map_err(|e| Failure::Usage(e.to_string()))?
+            let mut settings = Settings::demo(self.cli, sandbox.base_url(), sandbox.token())
+                .map_err(|e| Failure::Usage(e.to_string()))?;
+            settings.probe = crate::config::ProbeSettings::demo(sandbox.judge_url());
+            settings
         } else {
             Settings::resolve(self.cli).map_err(|e| Failure::Usage(e.to_string()))?
         };
@@ -136,6 +147,7 @@ impl<'a> Session<'a> {
         }
         self.profile = Some(settings.profile.clone());
         self.read_only = settings.read_only;
+        self.probe = Some(settings.probe.clone());
         let client =
             ApiClient::new(settings.client_config()).map_err(|e| Failure::Usage(e.to_string()))?;
         // The demo's sandbox is new each time: nothing to remember about it.
@@ -192,6 +204,13 @@ impl Session<'_> {
         }
         Ok(client)
     }
+
+    /// The probe settings of the account [`Session::client`] connected to.
+    pub fn probe_settings(&self) -> crate::config::ProbeSettings {
+        self.probe
+            .clone()
+            .unwrap_or_else(|| crate::config::ProbeSettings::demo(None))
+    }
 }
 
 /// Runs a scripting subcommand and answers the exit status (see the module docs).
@@ -221,8 +240,14 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
             }
         },
         Err(failure) => {
+            if let Failure::Found { output, .. } = &failure
+                && let Err(e) = output::emit(output)
+            {
+                eprintln!("proxydash: {e}");
+            }
             eprintln!("proxydash: {}", failure.shown(profile.as_deref()));
-            if wants_json(command) && !matches!(failure, Failure::Usage(_)) {
+            if wants_json(command) && !matches!(failure, Failure::Usage(_) | Failure::Found { .. })
+            {
                 let _ = output::emit(&failure.json(profile.as_deref()));
             }
             failure.exit_code()
@@ -246,6 +271,7 @@ async fn dispatch(s: &mut Session<'_>, command: &Command) -> Printed {
         Command::Password(a) => update::password(s, a).await,
         Command::RefreshList(a) => update::refresh_list(s, a).await,
         Command::Iplist(a) => iplist::iplist(s, a).await,
+        Command::Probe(a) => probe::probe(s, a).await,
         Command::Credit(o) => billing::credit(s, o).await,
         Command::Invoices(o) => billing::invoices(s, o).await,
         Command::Invoice(a) => billing::invoice(s, a).await,
@@ -271,6 +297,7 @@ fn wants_json(command: &Command) -> bool {
             a.output.json
         }
         Command::Iplist(a) => a.json,
+        Command::Probe(a) => a.output.json,
         Command::Invoice(a) => a.output.json,
         Command::Sandbox(_)
         | Command::Config(_)

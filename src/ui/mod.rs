@@ -15,6 +15,7 @@ pub mod messages;
 pub mod more;
 pub mod network;
 pub mod popup;
+pub mod probe;
 pub mod products;
 pub mod services;
 pub mod text;

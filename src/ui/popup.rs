@@ -27,6 +27,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usiz
         Popup::IpList(form) => forms::iplist::draw(frame, app, theme, area, form),
         Popup::Profiles(picker) => draw_profiles(frame, app, theme, area, picker.selected),
         Popup::Messages(scroll) => super::messages::draw(frame, app, theme, area, *scroll),
+        Popup::Probe(view) => super::probe::draw(frame, app, theme, area, view),
     }
 }
 

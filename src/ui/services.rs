@@ -7,7 +7,7 @@ use super::theme::Theme;
 use super::widgets;
 use crate::api::{ProductType, Request, Service, ServiceStatus};
 use crate::app::App;
-use crate::app::columns::Tone;
+use crate::app::columns::{CellText, Column, Tone};
 use crate::app::remote::Remote;
 use crate::app::tabs::services::{COLUMNS, CellContext, PRODUCT, SORTS, cells, status_tone};
 use ratatui::Frame;
@@ -45,16 +45,26 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     } else {
         let ctx = cell_context(app);
         let rows = tab.rows();
+        // The Health column appears once a service was probed (`h`); it changes with each
+        // probe, so it is drawn beside the searched columns rather than among them.
+        let health = !app.probes().is_empty();
+        let mut columns: Vec<Column> = COLUMNS.to_vec();
+        if health {
+            columns.push(Column::text("Health", 2, 16));
+        }
         columns::draw(
             frame,
             theme,
             pane,
             block,
-            (&COLUMNS, &tab.natural),
+            (&columns, &tab.natural),
             view,
             |i| {
                 let s = &rows[i];
                 let mut cells = cells(s, &ctx);
+                if health {
+                    cells.push(health_cell(app, s.service_id));
+                }
                 if let Some(until) = app.throttled_until(s.service_id) {
                     // The IP-list refresh countdown follows the name, which gives way to it but
                     // stays (the detail has the countdown in words).
@@ -74,6 +84,26 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             detail_area,
         ),
     }
+}
+
+/// The last probe (`h`) of the service: working of probed and the p50 latency, or its
+/// progress; empty when it was never probed.
+fn health_cell(app: &App, id: u64) -> CellText {
+    use crate::app::probe::Stage;
+    let Some(run) = app.probes().get(id) else {
+        return CellText::new("");
+    };
+    let results = run.finished();
+    let alive = results.iter().filter(|r| r.verdict.is_alive()).count();
+    let dead = results.iter().filter(|r| r.verdict.is_dead()).count();
+    let tone = match &run.stage {
+        Stage::Failed(_) => Tone::Bad,
+        Stage::FetchingList(_) | Stage::Running => Tone::Dim,
+        Stage::Done if dead == 0 => Tone::Good,
+        Stage::Done if alive == 0 => Tone::Bad,
+        Stage::Done => Tone::Warn,
+    };
+    CellText::new(run.health()).tone(tone)
 }
 
 /// What the Services cells read besides the service.

@@ -174,7 +174,10 @@ impl App {
                     self.on_bind_ip_result(request, result, out);
                 }
             }
-            Request::IpList { .. } => self.on_iplist_result(request, result),
+            Request::IpList { .. } => {
+                self.on_probe_list(&request, &result, out);
+                self.on_iplist_result(request, result)
+            }
             _ => {}
         }
     }

@@ -1,0 +1,399 @@
+//! `h` on a service: probe every proxy of its IP list through itself ([`crate::probe`]),
+//! and the view of the results.
+//!
+//! The list is fetched like every read ([`Command::Fetch`] of `IpList(id, type, txt)`, the
+//! type from [`targets::default_type`]), then [`Command::Probe`] hands its entries to the
+//! run loop, which probes them off the UI task and answers with [`Msg::Probe`] events: the
+//! view fills in as results come, and keys are handled between them as always.
+//!
+//! Choices:
+//! - One run per service, kept while the program runs: `h` again shows the last results
+//!   (and starts a run only when there is none, or the last one failed); its Health
+//!   (`9/10 · p50 84 ms`) stays in the Services table.
+//! - `r` in the view re-checks only the failed (dead) proxies, with the credentials of
+//!   the first run; `a` probes everything again (the list is fetched again). Neither
+//!   starts while a run is going.
+//! - `s` cycles the order: list order, latency (fastest first, the dead last), state
+//!   (dead first, so what needs attention is on top), exit IP.
+//! - `y` copies the working proxies with the current template (`t` cycles the built-ins
+//!   and the profile's own), `Y` copies them as URLs, `w` writes them with the current
+//!   template to `proxies-<id>-working-<HHMMSS>.txt` in the current folder (a new `0600`
+//!   file; the status line says where). Dead and skipped proxies are never exported.
+//! - Events of an earlier run of a service (after `a`) are dropped by their run number.
+
+use super::keymap::Action;
+use super::popup::Popup;
+use super::status::NoticeKind;
+use super::{App, Command, Msg};
+use crate::api::{ApiError, IpListFormat, IpListType, Request, Response};
+use crate::probe::report::Mark;
+use crate::probe::{ProbeEvent, ProbeResult, ProxyTarget, Verdict, export, targets};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// Every service's last run.
+#[derive(Debug, Default)]
+pub struct Probes {
+    runs: HashMap<u64, ProbeRun>,
+    next_run: u64,
+}
+
+impl Probes {
+    pub fn get(&self, service_id: u64) -> Option<&ProbeRun> {
+        self.runs.get(&service_id)
+    }
+
+    /// No service was probed yet (the Services table then has no Health column).
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stage {
+    FetchingList(Request),
+    Running,
+    Done,
+    Failed(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct ProbeRun {
+    pub run: u64,
+    pub list_type: IpListType,
+    pub stage: Stage,
+    pub targets: Vec<ProxyTarget>,
+    pub results: Vec<Option<ProbeResult>>,
+    /// Checks asked for and not answered yet.
+    pub pending: usize,
+    pub note: Option<String>,
+}
+
+impl ProbeRun {
+    pub fn finished(&self) -> Vec<ProbeResult> {
+        self.results.iter().flatten().cloned().collect()
+    }
+
+    pub fn checked(&self) -> usize {
+        self.results.iter().flatten().count()
+    }
+
+    /// The Services table's Health cell: `9/10 · p50 84 ms`, or the progress.
+    pub fn health(&self) -> String {
+        match &self.stage {
+            Stage::FetchingList(_) => "probing…".into(),
+            Stage::Running => format!("probing {}/{}", self.checked(), self.targets.len()),
+            Stage::Failed(_) => "probe failed".into(),
+            Stage::Done => crate::probe::report::health(&self.finished()),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortBy {
+    List,
+    Latency,
+    State,
+    ExitIp,
+}
+
+impl SortBy {
+    pub fn label(self) -> &'static str {
+        match self {
+            SortBy::List => "list order",
+            SortBy::Latency => "latency",
+            SortBy::State => "state",
+            SortBy::ExitIp => "exit IP",
+        }
+    }
+
+    fn next(self) -> Self {
+        match self {
+            SortBy::List => SortBy::Latency,
+            SortBy::Latency => SortBy::State,
+            SortBy::State => SortBy::ExitIp,
+            SortBy::ExitIp => SortBy::List,
+        }
+    }
+}
+
+/// The probe popup of one service: how it is sorted and scrolled, and the template.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbeView {
+    pub service_id: u64,
+    pub sort: SortBy,
+    /// The first row on screen.
+    pub top: usize,
+    /// Index into [`App::probe_templates`].
+    pub template: usize,
+}
+
+/// The order rows are shown in: indices into the run's targets.
+pub fn order(run: &ProbeRun, sort: SortBy) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..run.targets.len()).collect();
+    let r = |i: usize| run.results[i].as_ref();
+    let rank = |i: usize| match r(i).map(|r| &r.verdict) {
+        Some(Verdict::Dead(..)) => 0,
+        None => 1,
+        Some(Verdict::Skipped(_)) => 2,
+        Some(Verdict::Alive) => 3,
+    };
+    match sort {
+        SortBy::List => {}
+        SortBy::Latency => idx.sort_by_key(|&i| {
+            let alive = r(i).is_some_and(|r| r.verdict.is_alive());
+            (!alive, r(i).and_then(|r| r.latency))
+        }),
+        SortBy::State => idx.sort_by_key(|&i| rank(i)),
+        SortBy::ExitIp => idx.sort_by_key(|&i| {
+            (
+                r(i).and_then(|r| r.exit_ip).is_none(),
+                r(i).and_then(|r| r.exit_ip),
+            )
+        }),
+    }
+    idx
+}
+
+impl App {
+    pub fn probes(&self) -> &Probes {
+        &self.probes
+    }
+
+    /// The export templates: the built-ins, then the profile's.
+    pub fn probe_templates(&self) -> Vec<export::Template> {
+        export::all(&self.settings.probe_templates)
+    }
+
+    /// The provider's mark of a proxy of a service (network status, once loaded).
+    pub fn provider_mark(&self, service_id: u64, host: &str) -> Option<Mark> {
+        let list = |m: &HashMap<u64, super::Remote<Vec<String>>>| {
+            m.get(&service_id)
+                .and_then(|r| r.value())
+                .cloned()
+                .unwrap_or_default()
+        };
+        Mark::of(
+            host,
+            &list(&self.network.errors),
+            &list(&self.network.inactive),
+        )
+    }
+
+    /// `h`: the probe view of the selected service; starts a run when there is none.
+    pub(super) fn open_probe(&mut self, out: &mut Vec<Command>) {
+        let Some(id) = self.target_service() else {
+            return;
+        };
+        let needs_run = self
+            .probes
+            .get(id)
+            .is_none_or(|r| matches!(r.stage, Stage::Failed(_)));
+        if needs_run {
+            self.start_probe(id, out);
+        }
+        self.popups.push(Popup::Probe(ProbeView {
+            service_id: id,
+            sort: SortBy::List,
+            top: 0,
+            template: 0,
+        }));
+    }
+
+    fn start_probe(&mut self, id: u64, out: &mut Vec<Command>) {
+        let product_type = self.service_type(id).unwrap_or_default();
+        let list_type = targets::default_type(&product_type);
+        let request = Request::ip_list(id, list_type.clone(), IpListFormat::Txt);
+        self.probes.next_run += 1;
+        let run = ProbeRun {
+            run: self.probes.next_run,
+            list_type,
+            stage: Stage::FetchingList(request.clone()),
+            targets: Vec::new(),
+            results: Vec::new(),
+            pending: 0,
+            note: None,
+        };
+        self.probes.runs.insert(id, run);
+        self.fetch(request, out);
+    }
+
+    /// An IP list arrived: the run waiting for it starts probing.
+    pub(super) fn on_probe_list(
+        &mut self,
+        request: &Request,
+        result: &Result<Response, ApiError>,
+        out: &mut Vec<Command>,
+    ) {
+        let Request::IpList { service_id, .. } = request else {
+            return;
+        };
+        let creds = self
+            .services
+            .detail(*service_id)
+            .value()
+            .map(|s| (s.username.clone(), s.password.expose().to_owned()));
+        let Some(run) = self.probes.runs.get_mut(service_id) else {
+            return;
+        };
+        if run.stage != Stage::FetchingList(request.clone()) {
+            return;
+        }
+        let list = match result {
+            Ok(Response::IpList(list)) => list,
+            Ok(_) => return,
+            Err(e) => {
+                run.stage = Stage::Failed(format!("IP list: {e}"));
+                return;
+            }
+        };
+        run.targets =
+            targets::from_list(list, creds.as_ref().map(|(l, p)| (l.as_str(), p.as_str())));
+        if run.targets.is_empty() {
+            run.stage = Stage::Failed(format!(
+                "the {} list holds no proxy to probe",
+                run.list_type
+            ));
+            return;
+        }
+        run.results = vec![None; run.targets.len()];
+        run.pending = run.targets.len();
+        run.stage = Stage::Running;
+        out.push(Command::Probe {
+            service_id: *service_id,
+            run: run.run,
+            targets: run.targets.iter().cloned().enumerate().collect(),
+        });
+    }
+
+    pub(super) fn on_probe_event(&mut self, service_id: u64, run_no: u64, event: ProbeEvent) {
+        let Some(run) = self.probes.runs.get_mut(&service_id) else {
+            return;
+        };
+        if run.run != run_no {
+            return;
+        }
+        match event {
+            ProbeEvent::Started { note, .. } => {
+                if let Some(note) = &note {
+                    self.status
+                        .notify(NoticeKind::Info, format!("Probe of {service_id}: {note}"));
+                }
+                run.note = note;
+            }
+            ProbeEvent::Checked { index, result } => {
+                if let Some(slot) = run.results.get_mut(index) {
+                    *slot = Some(result);
+                    run.pending = run.pending.saturating_sub(1);
+                }
+            }
+            ProbeEvent::Finished => {
+                run.stage = Stage::Done;
+                let line = format!("Probe of service {service_id}: {}", run.health());
+                self.status.notify(NoticeKind::Done, line);
+            }
+        }
+    }
+
+    /// Keys of the probe view; false when the key is not the view's (Esc, help, quit).
+    pub(super) fn probe_action(&mut self, action: Action, out: &mut Vec<Command>) -> bool {
+        let page = self.size.1.saturating_sub(12).max(1) as usize;
+        let templates = self.probe_templates();
+        let now = self.now().format("%H%M%S").to_string();
+        let Some(Popup::Probe(view)) = self.popups.last_mut() else {
+            return false;
+        };
+        let id = view.service_id;
+        let Some(run) = self.probes.runs.get_mut(&id) else {
+            return false;
+        };
+        let rows = run.targets.len();
+        let busy = matches!(run.stage, Stage::Running | Stage::FetchingList(_));
+        let template = templates.get(view.template).cloned();
+        match action {
+            Action::Up => view.top = view.top.saturating_sub(1),
+            Action::Down => view.top = (view.top + 1).min(rows.saturating_sub(1)),
+            Action::PageUp => view.top = view.top.saturating_sub(page),
+            Action::PageDown => view.top = (view.top + page).min(rows.saturating_sub(1)),
+            Action::Top => view.top = 0,
+            Action::Bottom => view.top = rows.saturating_sub(page),
+            Action::CycleSort => view.sort = view.sort.next(),
+            Action::CycleTemplate => view.template = (view.template + 1) % templates.len().max(1),
+            Action::Copy | Action::CopyUrls | Action::WriteFile => {
+                let (name, pattern) = match (action, &template) {
+                    (Action::CopyUrls, _) | (_, None) => {
+                        ("as URLs".to_owned(), export::BUILT_IN[1].1.to_owned())
+                    }
+                    (_, Some(t)) => (format!("template {}", t.name), t.pattern.clone()),
+                };
+                let results = run.finished();
+                let working = results.iter().filter(|r| r.verdict.is_alive()).count();
+                if working == 0 {
+                    self.status.notify(
+                        NoticeKind::Info,
+                        format!("Service {id}: no working proxy to export yet"),
+                    );
+                    return true;
+                }
+                let text = export::working(&pattern, &results);
+                if action == Action::WriteFile {
+                    out.push(Command::WriteFile {
+                        path: PathBuf::from(format!("proxies-{id}-working-{now}.txt")),
+                        contents: text,
+                    });
+                } else {
+                    let what = format!("{working} working proxies of service {id} ({name})");
+                    out.push(Command::Copy { what, text });
+                }
+            }
+            Action::RecheckFailed if busy => {
+                self.status
+                    .notify(NoticeKind::Info, "The probe is still running");
+            }
+            Action::RecheckFailed => {
+                let failed: Vec<(usize, ProxyTarget)> = run
+                    .results
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| r.as_ref().is_some_and(|r| r.verdict.is_dead()))
+                    .map(|(i, _)| (i, run.targets[i].clone()))
+                    .collect();
+                if failed.is_empty() {
+                    self.status.notify(
+                        NoticeKind::Info,
+                        format!("Service {id}: no failed proxy to re-check"),
+                    );
+                    return true;
+                }
+                for (i, _) in &failed {
+                    run.results[*i] = None;
+                }
+                self.probes.next_run += 1;
+                run.run = self.probes.next_run;
+                run.pending = failed.len();
+                run.stage = Stage::Running;
+                out.push(Command::Probe {
+                    service_id: id,
+                    run: run.run,
+                    targets: failed,
+                });
+            }
+            Action::ProbeAgain if busy => {
+                self.status
+                    .notify(NoticeKind::Info, "The probe is still running");
+            }
+            Action::ProbeAgain => self.start_probe(id, out),
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// A [`Msg`] for a probe event (what the run loop sends).
+pub fn msg(service_id: u64, run: u64, event: ProbeEvent) -> Msg {
+    Msg::Probe {
+        service_id,
+        run,
+        event,
+    }
+}

@@ -1,0 +1,161 @@
+//! Probing many proxies: the direct ask for this machine's address, then every proxy with
+//! at most [`ProbeConfig::concurrency`] at once, each result sent as soon as it is known.
+
+use super::check::{self, Context};
+use super::judge;
+use super::{ProbeConfig, ProbeResult, ProxyTarget};
+use std::net::IpAddr;
+use tokio::sync::mpsc;
+
+/// What a run reports, in this order: one `Started`, a `Checked` per proxy (in the order
+/// they finish), one `Finished`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProbeEvent {
+    Started {
+        total: usize,
+        /// This machine's address as the target sees it, when it could be asked.
+        real_ip: Option<IpAddr>,
+        /// Something the user should know about the whole run (the target is off, or
+        /// could not be asked directly).
+        note: Option<String>,
+    },
+    /// The proxy at `index` of the list given to [`probe_all`].
+    Checked {
+        index: usize,
+        result: ProbeResult,
+    },
+    Finished,
+}
+
+/// Checks every `(index, target)`; events go to `events` (a closed receiver stops the run
+/// at the next result).
+pub async fn probe_all(
+    targets: Vec<(usize, ProxyTarget)>,
+    config: &ProbeConfig,
+    events: mpsc::UnboundedSender<ProbeEvent>,
+) {
+    let (ctx, note) = prepare(config).await;
+    let started = ProbeEvent::Started {
+        total: targets.len(),
+        real_ip: ctx.real_ip,
+        note,
+    };
+    if events.send(started).is_err() {
+        return;
+    }
+    // Each check is a task of its own, so the checks use every worker thread; at most
+    // `concurrency` run at once.
+    let ctx = std::sync::Arc::new(ctx);
+    let limit = config.concurrency.max(1);
+    let mut waiting = targets.into_iter();
+    let mut running = tokio::task::JoinSet::new();
+    loop {
+        while running.len() < limit
+            && let Some((index, target)) = waiting.next()
+        {
+            let ctx = ctx.clone();
+            running.spawn(async move { (index, check::check(target, &ctx).await) });
+        }
+        let Some(joined) = running.join_next().await else {
+            break;
+        };
+        // A check that panicked is a bug; the others still report.
+        let Ok((index, result)) = joined else {
+            continue;
+        };
+        if events.send(ProbeEvent::Checked { index, result }).is_err() {
+            return;
+        }
+    }
+    let _ = events.send(ProbeEvent::Finished);
+}
+
+/// Every result of a run, in list order (for scripts).
+pub async fn probe_collect(
+    targets: Vec<ProxyTarget>,
+    config: &ProbeConfig,
+) -> (Vec<ProbeResult>, Option<String>) {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let indexed = targets.into_iter().enumerate().collect();
+    let run = probe_all(indexed, config, tx);
+    let collect = async {
+        let mut results = Vec::new();
+        let mut note = None;
+        while let Some(event) = rx.recv().await {
+            match event {
+                ProbeEvent::Started { note: n, .. } => note = n,
+                ProbeEvent::Checked { index, result } => results.push((index, result)),
+                ProbeEvent::Finished => break,
+            }
+        }
+        results.sort_by_key(|(i, _)| *i);
+        (results.into_iter().map(|(_, r)| r).collect(), note)
+    };
+    let ((), out) = tokio::join!(run, collect);
+    out
+}
+
+/// The shared context: the target checked against the address rules, and this machine's
+/// address as the target sees it.
+async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
+    let mut ctx = Context {
+        probe_url: None,
+        real_ip: None,
+        timeout: config.timeout,
+        loopback_only: config.loopback_only,
+        tls: None,
+    };
+    let Some(raw) = &config.probe_url else {
+        return (
+            ctx,
+            Some("probe_url is off: only TCP connects are checked".into()),
+        );
+    };
+    let url = match reqwest::Url::parse(raw) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => u,
+        _ => {
+            let note =
+                format!("probe_url {raw:?} is not an http(s) URL: only TCP connects are checked");
+            return (ctx, Some(note));
+        }
+    };
+    let host = url.host_str().unwrap_or_default().to_owned();
+    let port = url.port_or_known_default().unwrap_or(80);
+    if config.loopback_only {
+        let allowed = check::resolve(&host, port)
+            .await
+            .is_some_and(|a| check::forbidden(a.ip(), true).is_none());
+        if !allowed {
+            let note =
+                format!("probe_url {raw} is outside loopback: only TCP connects are checked");
+            return (ctx, Some(note));
+        }
+    }
+    let direct = async {
+        let client = reqwest::Client::builder()
+            .no_proxy()
+            .timeout(config.timeout)
+            .build()
+            .ok()?;
+        let body = client
+            .get(url.clone())
+            .send()
+            .await
+            .ok()?
+            .text()
+            .await
+            .ok()?;
+        judge::read(&body).exit_ip
+    };
+    ctx.real_ip = direct.await;
+    // Some 20 ms of CPU: off the async workers.
+    ctx.tls = tokio::task::spawn_blocking(check::tls_config)
+        .await
+        .ok()
+        .flatten();
+    let note = ctx.real_ip.is_none().then(|| {
+        format!("{raw} could not be asked directly: a proxy that leaks this machine's address reads as anonymous")
+    });
+    ctx.probe_url = Some(url);
+    (ctx, note)
+}

@@ -1,0 +1,66 @@
+//! Which IP list a service is probed from, and its entries as [`ProxyTarget`]s.
+//!
+//! Choices: a static (fpr) service is probed from its `http-auth` list (HTTP proxies with
+//! credentials) unless `socks-ip` is asked for; a rotating (ppr) one from its `ppr-http`
+//! gateway list unless `ppr-socks`. The protocol follows the type
+//! ([`IpListType::scheme`]). An entry without credentials (`socks-ip`, `http-ip`) gets
+//! the service's username and password, which the API says are the proxies'. An entry
+//! without a port cannot be probed and is left out.
+
+use super::{ProxyTarget, Scheme};
+use crate::api::{IpList, IpListType, ProductType};
+
+/// The list type probed for a product type when none is chosen.
+pub fn default_type(product_type: &ProductType) -> IpListType {
+    IpListType::default_for(product_type)
+}
+
+pub fn scheme_of(list_type: &IpListType) -> Scheme {
+    match list_type.scheme() {
+        "socks5" => Scheme::Socks5,
+        _ => Scheme::Http,
+    }
+}
+
+/// The entries of `list` as targets; `credentials` fill in entries that carry none.
+pub fn from_list(list: &IpList, credentials: Option<(&str, &str)>) -> Vec<ProxyTarget> {
+    let scheme = scheme_of(&list.list_type);
+    list.entries()
+        .into_iter()
+        .filter_map(|e| {
+            let port = e.port?;
+            let (login, password) = match (e.login, credentials) {
+                (Some(l), _) => (Some(l), e.password),
+                (None, Some((l, p))) => (Some(l.to_owned()), Some(p.to_owned())),
+                (None, None) => (None, None),
+            };
+            Some(ProxyTarget {
+                host: e.host,
+                port,
+                scheme,
+                login,
+                password,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::IpListFormat;
+
+    #[test]
+    fn entries_without_credentials_take_the_services() {
+        let list = IpList::parse(
+            IpListType::SocksIp,
+            IpListFormat::Txt,
+            "127.0.0.10:1080\n127.0.0.11\n".into(),
+        );
+        let t = from_list(&list, Some(("u", "p")));
+        assert_eq!(t.len(), 1, "no port, no probe");
+        assert_eq!(t[0].scheme, Scheme::Socks5);
+        assert_eq!(t[0].login.as_deref(), Some("u"));
+        assert_eq!(t[0].password.as_deref(), Some("p"));
+    }
+}

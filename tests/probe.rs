@@ -1,0 +1,267 @@
+//! The proxy probe against the sandbox's loopback proxies (`--proxies`): every fixture's
+//! verdict, reason, exit IP and anonymity; and the guard that a list of the plain sandbox
+//! (documentation addresses) is never contacted.
+
+use proxydash::api::{ApiClient, ClientConfig, Credentials, IpListFormat, IpListType};
+use proxydash::probe::runner::probe_collect;
+use proxydash::probe::{Anonymity, DeadReason, ProbeConfig, Verdict, targets};
+use proxydash::sandbox::proxies::{Behaviour, demo_fixtures};
+use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use proxydash::secret::Secret;
+use std::time::Duration;
+
+async fn sandbox(proxies: bool) -> SandboxHandle {
+    Sandbox::start(SandboxConfig {
+        proxies,
+        ..SandboxConfig::ephemeral()
+    })
+    .await
+    .expect("sandbox starts")
+}
+
+fn client(sb: &SandboxHandle) -> ApiClient {
+    let config = ClientConfig::new(sb.base_url(), Credentials::Token(Secret::new(sb.token())));
+    ApiClient::new(config).expect("client")
+}
+
+fn config(judge: Option<String>) -> ProbeConfig {
+    ProbeConfig {
+        concurrency: 4,
+        timeout: Duration::from_secs(1),
+        probe_url: judge,
+        loopback_only: true,
+    }
+}
+
+#[tokio::test]
+async fn every_fixture_gets_its_verdict_through_http_and_socks() {
+    let sb = sandbox(true).await;
+    let api = client(&sb);
+    let service = api.service(1001).await.unwrap();
+    for list_type in [IpListType::HttpAuth, IpListType::SocksIp] {
+        let list = api
+            .ip_list(1001, &list_type, &IpListFormat::Txt)
+            .await
+            .unwrap();
+        let creds = (service.username.as_str(), service.password.expose());
+        let targets = targets::from_list(&list, Some(creds));
+        assert_eq!(targets.len(), 10, "{list_type}");
+        let (results, note) = probe_collect(targets, &config(sb.judge_url())).await;
+        assert_eq!(note, None, "the judge was asked directly");
+        let socks = list_type == IpListType::SocksIp;
+        for (fixture, r) in demo_fixtures().iter().zip(&results) {
+            let what = format!("{list_type} {:?}: {:?}", fixture.behaviour, r.verdict);
+            assert!(r.target.host.starts_with("127.0."), "{what}");
+            match fixture.behaviour {
+                Behaviour::Dead => {
+                    assert!(
+                        matches!(r.verdict, Verdict::Dead(DeadReason::Refused, _)),
+                        "{what}"
+                    )
+                }
+                Behaviour::AuthFails => {
+                    assert!(
+                        matches!(r.verdict, Verdict::Dead(DeadReason::AuthFailed, _)),
+                        "{what}"
+                    )
+                }
+                Behaviour::Hang => {
+                    assert!(
+                        matches!(r.verdict, Verdict::Dead(DeadReason::Timeout, _)),
+                        "{what}"
+                    )
+                }
+                b => {
+                    assert_eq!(r.verdict, Verdict::Alive, "{what}");
+                    // The judge saw the fixture's own exit address.
+                    let exit = r.exit_ip.expect("exit IP").to_string();
+                    assert!(exit.starts_with("127.1."), "{what}: {exit}");
+                    let expected = match (b, socks) {
+                        (_, true) | (Behaviour::Elite, _) => Anonymity::Elite,
+                        (Behaviour::Anonymous, _) => Anonymity::Anonymous,
+                        _ => Anonymity::Transparent,
+                    };
+                    assert_eq!(r.anonymity, Some(expected), "{what}");
+                    let latency = r.latency.expect("latency");
+                    assert!(latency >= fixture.latency, "{what}: {latency:?}");
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_changed_password_is_refused_by_the_proxies() {
+    let sb = sandbox(true).await;
+    let api = client(&sb);
+    let list = api
+        .ip_list(1001, &IpListType::HttpAuth, &IpListFormat::Txt)
+        .await
+        .unwrap();
+    let mut targets = targets::from_list(&list, None);
+    targets.truncate(1);
+    targets[0].password = Some("not-the-password".into());
+    let (results, _) = probe_collect(targets, &config(sb.judge_url())).await;
+    assert!(
+        matches!(results[0].verdict, Verdict::Dead(DeadReason::AuthFailed, _)),
+        "{:?}",
+        results[0].verdict
+    );
+}
+
+#[tokio::test]
+async fn a_list_of_the_plain_sandbox_is_never_contacted() {
+    let sb = sandbox(false).await;
+    let api = client(&sb);
+    for id in [1001, 1003, 1012] {
+        let service = api.service(id).await.unwrap();
+        let list_type = targets::default_type(&service.product_type);
+        let list = api
+            .ip_list(id, &list_type, &IpListFormat::Txt)
+            .await
+            .unwrap();
+        let targets = targets::from_list(&list, None);
+        assert!(!targets.is_empty());
+        // Even without the loopback rule, documentation addresses are never dialled.
+        let mut open = config(None);
+        open.loopback_only = false;
+        let (results, _) = probe_collect(targets, &open).await;
+        for r in &results {
+            assert!(matches!(r.verdict, Verdict::Skipped(_)), "{id}: {r:?}");
+            assert_eq!(r.connect, None, "{id}: nothing was connected");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_target_outside_loopback_is_not_asked_in_loopback_mode() {
+    let sb = sandbox(true).await;
+    let api = client(&sb);
+    let list = api
+        .ip_list(1001, &IpListType::HttpAuth, &IpListFormat::Txt)
+        .await
+        .unwrap();
+    let mut targets = targets::from_list(&list, None);
+    targets.truncate(1);
+    let (results, note) =
+        probe_collect(targets, &config(Some("http://192.0.2.1/get".into()))).await;
+    assert!(note.unwrap().contains("outside loopback"));
+    assert_eq!(results[0].verdict, Verdict::Alive, "TCP connect only");
+    assert_eq!(results[0].latency, None, "no request was sent");
+}
+
+mod dashboard {
+    use super::*;
+    use crossterm::event::KeyCode;
+    use proxydash::app::AppSettings;
+    use proxydash::app::probe::Stage;
+    use proxydash::clipboard::Recording;
+    use proxydash::headless::Session;
+
+    fn session(sb: &SandboxHandle, clipboard: &Recording) -> Session {
+        let settings = AppSettings {
+            profile: "demo".into(),
+            base_url: sb.base_url(),
+            demo: true,
+            refresh: None,
+            mouse: false,
+            ..AppSettings::default()
+        };
+        let mut s = Session::start(settings, client(sb), Box::new(clipboard.clone()), (120, 40));
+        s.effects.set_probe(config(sb.judge_url()));
+        s
+    }
+
+    /// Feeds outcomes until the probe of `id` is done (at most 20 s).
+    async fn until_probed(s: &mut Session, id: u64) {
+        for _ in 0..100 {
+            s.settle_for(Duration::from_millis(200)).await;
+            if s.app
+                .probes()
+                .get(id)
+                .is_some_and(|r| r.stage == Stage::Done)
+            {
+                return;
+            }
+        }
+        panic!("the probe of {id} did not finish:\n{}", s.screen());
+    }
+
+    #[tokio::test]
+    async fn h_probes_the_service_and_the_view_and_health_show_it() {
+        let sb = sandbox(true).await;
+        let clipboard = Recording::default();
+        let mut s = session(&sb, &clipboard);
+        s.settle().await;
+        sb.clear_requests();
+        s.press(KeyCode::Char('h'));
+        let first = s.screen();
+        assert!(
+            first.contains("Probe · service 1001 · http-auth"),
+            "{first}"
+        );
+        // Keys are answered while the probe runs (the hanging fixture holds it open).
+        s.settle_for(Duration::from_millis(100)).await;
+        assert!(matches!(
+            s.app.probes().get(1001).unwrap().stage,
+            Stage::Running | Stage::FetchingList(_)
+        ));
+        s.press(KeyCode::Char('?'));
+        assert!(
+            s.screen().contains("Probe the failed proxies again"),
+            "the help of the probe view is up"
+        );
+        s.press(KeyCode::Esc);
+        until_probed(&mut s, 1001).await;
+        let screen = s.screen();
+        for text in [
+            "✓ 7/10 · p50",
+            "refused",
+            "auth failed",
+            "timeout",
+            "transparent",
+            "anonymous",
+            "error ≠",
+        ] {
+            assert!(screen.contains(text), "{text} not on\n{screen}");
+        }
+        // The probe asked the API for the list only; the rest went to the proxies.
+        let paths: Vec<String> = sb.requests().into_iter().map(|r| r.path).collect();
+        assert_eq!(paths, ["/api/iplist/http-auth/txt/1001"]);
+
+        // `y` copies only the working ones, with the first template.
+        s.press(KeyCode::Char('y'));
+        let copied = clipboard.texts();
+        let lines: Vec<&str> = copied.last().expect("a copy").lines().collect();
+        assert_eq!(lines.len(), 7, "{lines:?}");
+        assert!(
+            lines.iter().all(|l| l.ends_with(":pd1001ka:Xk4v9QmL2t")),
+            "{lines:?}"
+        );
+        // `t` then `y`: the next template (URLs).
+        s.press(KeyCode::Char('t'));
+        s.press(KeyCode::Char('y'));
+        let copied = clipboard.texts();
+        assert!(
+            copied
+                .last()
+                .unwrap()
+                .starts_with("http://pd1001ka:Xk4v9QmL2t@127.0.0.")
+        );
+
+        // `r` re-checks the three failed ones only: the others keep their results.
+        s.press(KeyCode::Char('r'));
+        let run = s.app.probes().get(1001).unwrap();
+        assert_eq!(run.stage, Stage::Running);
+        assert_eq!(run.checked(), 7, "the working ones are kept");
+        assert_eq!(run.pending, 3);
+        until_probed(&mut s, 1001).await;
+        assert_eq!(s.app.probes().get(1001).unwrap().checked(), 10);
+
+        // Esc: the Services table keeps the health of the service.
+        s.press(KeyCode::Esc);
+        let services = s.screen();
+        let row = services.lines().find(|l| l.contains("▶ 1001")).unwrap();
+        assert!(row.contains("7/10"), "{services}");
+    }
+}
