@@ -417,8 +417,18 @@ fn hang_up(mut pty: Pty) {
 /// `fg` brings the dashboard back whole.
 #[test]
 fn sigtstp_from_outside_restores_before_stopping() {
-    let script = r#"set -m; "$0" --demo --refresh 0; fg >/dev/null; echo "exit=$?""#;
-    let mut pty = Pty::spawn("bash", &["--norc", "--noprofile", "-c", script, BIN], &[]);
+    // The shell runs `fg` only once the test has looked at the stopped job's terminal (the
+    // file `$1` appears): otherwise `fg` may take the terminal back to raw mode before the
+    // test reads it, and the check races the shell.
+    let go = std::env::temp_dir().join(format!("proxydash-fg-{}", std::process::id()));
+    let _ = std::fs::remove_file(&go);
+    let script = r#"set -m; "$0" --demo --refresh 0; until [ -e "$1" ]; do sleep 0.02; done; fg >/dev/null; echo "exit=$?""#;
+    let go_arg = go.to_str().unwrap();
+    let mut pty = Pty::spawn(
+        "bash",
+        &["--norc", "--noprofile", "-c", script, BIN, go_arg],
+        &[],
+    );
     let at = pty.first_frame();
     let shell = pty.child.id();
     let children = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
@@ -432,6 +442,7 @@ fn sigtstp_from_outside_restores_before_stopping() {
         pty.is_cooked(),
         "the shell has its terminal back while the job is stopped"
     );
+    std::fs::write(&go, b"").unwrap();
     let back = pty.wait_for(ENTER_ALT, stopped);
     pty.wait_for("Services", back);
     assert!(pty.is_raw());
@@ -439,6 +450,7 @@ fn sigtstp_from_outside_restores_before_stopping() {
     let status = pty.exit();
     pty.wait_for("exit=0", back);
     assert_eq!(status.code(), Some(0), "{}", pty.text());
+    let _ = std::fs::remove_file(&go);
 }
 
 /// Ctrl-Z under a job-control shell: the terminal is restored, the job stops, `fg`
