@@ -8,7 +8,7 @@ use crate::app::{AppSettings, Command, Msg};
 use crossterm::event::KeyCode;
 use std::net::Ipv4Addr;
 
-fn clients() -> Vec<Client> {
+pub(super) fn clients() -> Vec<Client> {
     vec![
         Client {
             id: 101,
@@ -21,7 +21,7 @@ fn clients() -> Vec<Client> {
     ]
 }
 
-fn writes(cmds: &[Command]) -> Vec<Request> {
+pub(super) fn writes(cmds: &[Command]) -> Vec<Request> {
     fetches(cmds)
         .into_iter()
         .filter(Request::is_write)
@@ -29,7 +29,7 @@ fn writes(cmds: &[Command]) -> Vec<Request> {
 }
 
 /// The order form for product 1 (fpr in the standard account), clients loaded.
-fn order_form() -> Harness {
+pub(super) fn order_form() -> Harness {
     let mut h = Harness::loaded();
     let cmds = h.key('2');
     h.settle(cmds);
@@ -42,7 +42,7 @@ fn order_form() -> Harness {
     h
 }
 
-fn order(h: &Harness) -> &crate::app::forms::order::OrderForm {
+pub(super) fn order(h: &Harness) -> &crate::app::forms::order::OrderForm {
     match h.top() {
         Some(Popup::Order(f)) => f,
         other => panic!("{other:?}"),

@@ -2,51 +2,14 @@
 //! routed to the attempt that sent them, outcomes that stay on screen, the message log.
 
 use crate::api::*;
-use crate::app::Command;
 use crate::app::forms::FormState;
 use crate::app::messages::Level;
 use crate::app::popup::Popup;
 use crate::app::status::{NoticeKind, Shown};
 use crate::app::testkit::*;
+// The order form as the form tests open it: product 1, clients and credit loaded.
+use super::forms::{order as form, order_form, writes};
 use crossterm::event::KeyCode;
-
-fn clients() -> Vec<Client> {
-    vec![
-        Client {
-            id: 101,
-            email: "alice@example.com".into(),
-        },
-        Client {
-            id: 102,
-            email: "ops@brightline.example".into(),
-        },
-    ]
-}
-
-fn writes(cmds: &[Command]) -> Vec<Request> {
-    fetches(cmds)
-        .into_iter()
-        .filter(Request::is_write)
-        .collect()
-}
-
-/// Product 1 ("Proxy plan 1"), clients loaded, the form open on the fields.
-fn order_form() -> Harness {
-    let mut h = Harness::loaded();
-    let cmds = h.key('2');
-    h.settle(cmds);
-    h.key('o');
-    h.ok(Request::Clients, Response::Clients(clients()));
-    h.answer(&Request::Credit);
-    h
-}
-
-fn form(h: &Harness) -> &crate::app::forms::order::OrderForm {
-    match h.top() {
-        Some(Popup::Order(f)) => f,
-        other => panic!("{other:?}"),
-    }
-}
 
 fn lost() -> ApiError {
     ApiError::Transport {
