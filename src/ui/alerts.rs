@@ -81,13 +81,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     } else if tab.rows.is_empty() {
         Some(("✓ No alerts.".to_owned(), theme.good))
     } else if view.is_empty() {
-        Some((
-            format!(
-                "No alerts match \"{}\" (Esc clears the filter).",
-                text::sanitize(view.filter())
-            ),
-            theme.dim,
-        ))
+        Some(widgets::no_match(theme, view, "alerts"))
     } else {
         None
     };

@@ -104,13 +104,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     } else if net.rows.is_empty() {
         Some(("✓ Every proxy server is up.".to_owned(), theme.good))
     } else if view.is_empty() {
-        Some((
-            format!(
-                "No servers match \"{}\" (Esc clears the filter).",
-                text::sanitize(view.filter())
-            ),
-            theme.dim,
-        ))
+        Some(widgets::no_match(theme, view, "servers"))
     } else {
         None
     };

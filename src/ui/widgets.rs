@@ -135,15 +135,20 @@ pub fn placeholder<T>(
             _ => Some((format!("Loading {noun}…"), theme.dim)),
         },
         Some(v) if v.is_empty() => Some((format!("No {noun}."), theme.dim)),
-        Some(_) if table.is_empty() => Some((
-            format!(
-                "No {noun} match \"{}\" (Esc clears the filter).",
-                text::sanitize(table.filter())
-            ),
-            theme.dim,
-        )),
+        Some(_) if table.is_empty() => Some(no_match(theme, table, noun)),
         Some(_) => None,
     }
+}
+
+/// A filtered table with no row left: what the filter was and how to clear it.
+pub fn no_match(theme: &Theme, table: &TableView, noun: &str) -> (String, Style) {
+    (
+        format!(
+            "No {noun} match \"{}\" (Esc clears the filter).",
+            text::sanitize(table.filter())
+        ),
+        theme.dim,
+    )
 }
 
 /// A message inside an area, wrapped.
