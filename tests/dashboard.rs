@@ -8,7 +8,7 @@ use proxydash::app::AppSettings;
 use proxydash::clipboard::Recording;
 use proxydash::headless::Session;
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 async fn sandbox(latency: Duration) -> SandboxHandle {
     Sandbox::start(SandboxConfig {
@@ -98,11 +98,13 @@ async fn every_tab_fills_with_the_sandbox_data() {
     assert_eq!(gets.len(), total, "a GET was sent twice");
 }
 
-#[tokio::test]
+/// On tokio's paused clock (the sandbox's latency, the fetcher and the client all use
+/// tokio timers): the time is the program's own, whatever the machine's load.
+#[tokio::test(start_paused = true)]
 async fn the_initial_requests_run_concurrently() {
     let latency = Duration::from_millis(200);
     let sb = sandbox(latency).await;
-    let started = Instant::now();
+    let started = tokio::time::Instant::now();
     let mut s = session(&sb, (120, 40));
     while s.app.in_flight() > 0 && started.elapsed() < Duration::from_secs(30) {
         if let Some(msg) = s.effects.next_msg().await {

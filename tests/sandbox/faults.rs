@@ -1,14 +1,17 @@
-//! Injected faults as a raw client sees them, and recovery once they are off.
+//! Injected faults as a raw client sees them, and recovery once they are off. The tests
+//! that check a duration run on tokio's paused clock (the sandbox's `slow`, `hang` and
+//! shutdown grace and the client's timeout are tokio timers): exact, and free of load.
 
 use crate::*;
 use proxydash::sandbox::{FaultKind, FaultSpec};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 fn always(kind: FaultKind) -> Option<FaultSpec> {
     Some(FaultSpec::always(kind))
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn each_kind_as_a_client_sees_it() {
     let sb = start().await;
     let api = Api::new(&sb);
@@ -65,12 +68,17 @@ async fn each_kind_as_a_client_sees_it() {
         .await
         .expect_err("dropped");
     assert!(!err.is_timeout(), "{err:?}");
-    assert!(started.elapsed() < Duration::from_secs(2));
+    // At once (paused clock): not the client's 10 s timeout.
+    assert!(started.elapsed() < Duration::from_millis(100));
 
     sb.set_faults(Some("slow,slow-ms=400".parse().expect("spec")));
     let started = Instant::now();
     assert_eq!(api.get("/api/services").await.body, real);
-    assert!(started.elapsed() >= Duration::from_millis(400));
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(400) && took < Duration::from_millis(500),
+        "{took:?}"
+    );
     let impatient = http(Duration::from_millis(150));
     let err = impatient
         .get(format!("{}/api/services", sb.base_url()))
@@ -186,18 +194,22 @@ async fn rates_filters_and_seeds() {
     assert_eq!(api.get("/api/billing/credit").await.status, 200);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn shutdown_cuts_hanging_requests() {
     let sb = start().await;
     sb.set_faults(always(FaultKind::Hang));
     let url = format!("{}/api/clients", sb.base_url());
     let pending = tokio::spawn(async move { http(Duration::from_secs(30)).get(url).send().await });
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Until the request is in (state, not a guess at a duration).
+    while sb.requests().is_empty() {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     let started = Instant::now();
     tokio::time::timeout(Duration::from_secs(3), sb.shutdown())
         .await
         .expect("shutdown does not wait for a hanging request");
-    assert!(started.elapsed() < Duration::from_secs(3));
+    // Not the shutdown grace (5 s): the hanging answer was cut at once.
+    assert!(started.elapsed() < Duration::from_millis(100));
     let result = pending.await.expect("task");
     assert!(result.is_err(), "{result:?}");
 }

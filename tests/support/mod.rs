@@ -1,18 +1,27 @@
 //! Shared by the reliability tests: sandboxes on loopback, headless sessions with short
 //! timeouts, seed files written to a private temporary folder, and waiting for a session
 //! to go quiet.
+//!
+//! Time: a session's clock is driven by tokio's (the wall time at its start plus tokio's
+//! elapsed time), so a test on `#[tokio::test(start_paused = true)]` runs the app, its
+//! fetcher, the client's timeouts and the sandbox's delays on one paused clock: a hang or
+//! a refresh interval costs no real time, and what a test measures is the program's own
+//! time, not the machine's load.
 
 #![allow(dead_code)]
 
 use crossterm::event::KeyCode;
 use proxydash::api::{ApiClient, ClientConfig, Credentials};
-use proxydash::app::{AppSettings, Msg};
+use proxydash::app::{App, AppSettings, Clock, Msg};
 use proxydash::clipboard::Recording;
-use proxydash::headless::Session;
+use proxydash::effects::Effects;
+use proxydash::headless::{OFFLINE_MY_IP_URL, Session};
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// A folder of its own under the system's temporary folder, emptied first.
 pub fn temp_dir(name: &str) -> PathBuf {
@@ -75,7 +84,14 @@ pub fn client(sb: &SandboxHandle, timeout: Duration) -> ApiClient {
     ApiClient::new(config).expect("client")
 }
 
-/// A headless session on `sb`, auto-refresh every `refresh` (driven by [`tick`]).
+/// The wall time now, moved on by tokio's clock from here (see the module docs).
+pub fn tokio_clock() -> Clock {
+    let (wall, base) = (chrono::Utc::now(), Instant::now());
+    Arc::new(move || wall + chrono::TimeDelta::from_std(Instant::now() - base).unwrap_or_default())
+}
+
+/// A headless session on `sb`, auto-refresh every `refresh` (driven by [`tick`]), on
+/// [`tokio_clock`].
 pub fn session(
     sb: &SandboxHandle,
     timeout: Duration,
@@ -90,16 +106,17 @@ pub fn session(
         mouse: false,
         ..AppSettings::default()
     };
-    Session::start(
-        settings,
-        client(sb, timeout),
+    let effects = Effects::new(
+        proxydash::fetcher::spawn(client(sb, timeout), proxydash::fetcher::DEFAULT_CONCURRENCY),
         Box::new(Recording::default()),
-        size,
-    )
+        OFFLINE_MY_IP_URL.into(),
+        None,
+    );
+    Session::with(App::new(settings, tokio_clock()), effects, size)
 }
 
-/// Feeds results to the session until nothing is in flight (or `limit` passed); returns
-/// how long that took.
+/// Feeds results to the session until nothing is in flight, or until `limit` (a bound on
+/// a hang, not a timing check) has passed on tokio's clock; returns how long that took.
 pub async fn wait_idle(s: &mut Session, limit: Duration) -> Duration {
     let started = Instant::now();
     while s.app.in_flight() > 0 {
@@ -114,13 +131,13 @@ pub async fn wait_idle(s: &mut Session, limit: Duration) -> Duration {
     started.elapsed()
 }
 
-/// Waits for the app's next auto-refresh to fall due and sends the tick the run loop
-/// would send; false when no refresh is scheduled.
+/// Waits on tokio's clock (free when it is paused) for the app's next auto-refresh to
+/// fall due and sends the tick the run loop would send; false when none is scheduled.
 pub async fn tick(s: &mut Session) -> bool {
     let Some(at) = s.app.next_wakeup() else {
         return false;
     };
-    let wait = (at - chrono::Utc::now()).to_std().unwrap_or_default();
+    let wait = (at - s.app.now()).to_std().unwrap_or_default();
     tokio::time::sleep(wait + Duration::from_millis(5)).await;
     s.send(Msg::Tick);
     true
