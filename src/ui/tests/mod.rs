@@ -6,6 +6,7 @@ mod forms;
 mod history;
 mod screen;
 mod states;
+mod styled;
 mod tabs;
 
 use crate::app::App;
