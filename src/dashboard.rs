@@ -227,10 +227,11 @@ struct Session {
 impl Session {
     fn new(settings: Settings, client: ApiClient, demo: bool, clock: &Clock) -> Self {
         let account = format!("{} {}", settings.base_url, settings.profile);
-        let state = StateFile::default_location();
+        // The demo reads and writes none of the user's files (throttles, alerts, history):
+        // its sandbox is new on each start (and on a new port), so nothing of it is worth
+        // keeping, and the user's own state must not see it.
+        let state = StateFile::default_location().filter(|_| !demo);
         let throttles = state.as_ref().map(|f| f.load(&account)).unwrap_or_default();
-        // The demo's sandbox is new on each start (and on a new port): nothing of it is
-        // worth keeping.
         let alert_file = AlertFile::default_location().filter(|_| !demo);
         let open_alerts = alert_file
             .as_ref()
@@ -290,7 +291,7 @@ impl Session {
             let _ = app.update(crate::app::Msg::Diagnostic(format!("Warning: {warning}")));
         }
         if settings.history_days > 0 {
-            match crate::history::file_for(&settings.profile) {
+            match crate::history::place_for(&settings.profile, demo) {
                 Some(path) => {
                     effects.attach_history(path, settings.history_days);
                     for command in app.enable_history() {

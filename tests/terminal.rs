@@ -478,3 +478,42 @@ fn ctrl_z_suspends_and_fg_resumes_with_a_full_redraw() {
     assert_eq!(status.code(), Some(0), "{}", pty.text());
     assert!(pty.is_cooked());
 }
+
+/// `--demo` reads and writes none of the user's state files (issue 13): its sandbox is
+/// new on each start, so its history, alerts and throttles are worth nothing after it,
+/// and the user's must not see them. A demo that has loaded and drawn its data, then quit,
+/// leaves the state directory as it found it (the log aside) and creates no history file.
+#[test]
+fn the_demo_leaves_the_users_state_files_alone() {
+    let state = std::env::temp_dir().join(format!("proxydash-demo-state-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&state);
+    let dir = state.join("proxydash");
+    std::fs::create_dir_all(&dir).unwrap();
+    let alerts = r#"{"accounts":{}}"#;
+    let throttles = r#"{"accounts":{}}"#;
+    std::fs::write(dir.join("alerts.json"), alerts).unwrap();
+    std::fs::write(dir.join("throttle.json"), throttles).unwrap();
+    let mut pty = Pty::dashboard(&[], &[("XDG_STATE_HOME", state.to_str().unwrap())]);
+    let at = pty.first_frame();
+    // The seed's services on screen: the start-up sweep was answered (and recorded).
+    pty.wait_for("Active", at);
+    pty.settle();
+    pty.send(b"q");
+    assert_eq!(pty.exit().code(), Some(0), "{}", pty.text());
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name != "proxydash.log")
+        .collect();
+    left.sort();
+    assert_eq!(left, ["alerts.json", "throttle.json"], "{}", dir.display());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("alerts.json")).unwrap(),
+        alerts
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("throttle.json")).unwrap(),
+        throttles
+    );
+    let _ = std::fs::remove_dir_all(&state);
+}

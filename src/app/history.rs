@@ -11,6 +11,10 @@
 //!   Services tab changes, and with each overview.
 //! - [`Answer::Off`] turns collecting off and is shown once; [`Answer::Failed`] is shown
 //!   and collecting goes on.
+//! - A probe (`h`) records each proxy it contacted as it is checked ([`Record::Probe`]:
+//!   the service, `host:port`, alive or not, the latency through it), with the batch it
+//!   arrived in; a proxy that was skipped (never contacted) is not history. The password
+//!   of the list is never recorded.
 
 use super::{App, Command, status};
 use crate::api::{Request, Response};
@@ -28,6 +32,23 @@ pub struct HistoryState {
 }
 
 impl HistoryState {
+    /// One proxy checked by a probe of `service_id` (see the module docs).
+    pub(super) fn remember_probe(&mut self, service_id: u64, result: &crate::probe::ProbeResult) {
+        if !self.on || matches!(result.verdict, crate::probe::Verdict::Skipped(_)) {
+            return;
+        }
+        let ok = result.verdict.is_alive();
+        self.pending.push(Record::Probe {
+            service_id,
+            server: format!("{}:{}", result.target.host, result.target.port),
+            ok,
+            latency_ms: result
+                .latency
+                .filter(|_| ok)
+                .map(|l| l.as_millis().min(u32::MAX as u128) as u32),
+        });
+    }
+
     /// The last overview answered.
     pub fn overview(&self) -> Option<&Overview> {
         self.overview.as_ref()

@@ -283,6 +283,7 @@ impl App {
             }
             ProbeEvent::Checked { index, result } => {
                 if let Some(slot) = run.results.get_mut(index) {
+                    self.history.remember_probe(service_id, &result);
                     *slot = Some(result);
                     run.pending = run.pending.saturating_sub(1);
                 }

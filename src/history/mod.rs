@@ -31,8 +31,10 @@
 //! - **Uptime** of a service is the share of its watched time with no server in error.
 //! - **Daily usage** is the API's stats per day, kept per day (a day's value is replaced
 //!   when the server reports a new one).
-//! - **Probe results** have a table and a record ([`Record::Probe`]) ready; nothing
-//!   produces them yet.
+//! - **Probe results**: each proxy a probe (`h`) contacted is one row ([`Record::Probe`]:
+//!   service, `host:port`, alive or dead, the latency through it when alive), written
+//!   with the batch its result arrived in; skipped proxies (never contacted) are not
+//!   written. `history export` lists them as `probe` rows.
 //! - **Retention**: rows that ended more than `history_days` ago (default 90) are deleted
 //!   when the store opens and every hour after.
 //! - A file that cannot be opened (corrupt, locked by another program, unwritable folder)
@@ -155,6 +157,20 @@ pub enum Answer {
     Off(String),
     /// A write failed (reported once per run of failures); the store goes on trying.
     Failed(String),
+}
+
+/// Where the demo keeps its history: in memory (SQLite's `:memory:`), never a file. The
+/// demo's sandbox is new on each start, so its history is worth nothing after it, and a
+/// file named after the demo would read and write the user's real state directory (a real
+/// profile may even be called `demo`). [`Store::open`] opens this path in memory.
+pub const IN_MEMORY: &str = ":memory:";
+
+/// The history file of a profile, or [`IN_MEMORY`] for the demo.
+pub fn place_for(profile: &str, demo: bool) -> Option<PathBuf> {
+    if demo {
+        return Some(PathBuf::from(IN_MEMORY));
+    }
+    file_for(profile)
 }
 
 /// The history file of a profile: `history-<profile>.sqlite` in the state directory, the

@@ -29,9 +29,13 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (or creates, `0600`) the file, migrates it and loads what was last written.
+    /// Opens (or creates, `0600`) the file, migrates it and loads what was last written;
+    /// [`super::IN_MEMORY`] opens a store in memory (the demo's).
     /// A file another program holds locked fails after a short wait rather than hanging.
     pub fn open(path: &Path, days: u32) -> rusqlite::Result<Self> {
+        if path == Path::new(super::IN_MEMORY) {
+            return Self::open_in_memory(days);
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             let _ = crate::files::create_private_dir(dir);
         }

@@ -149,3 +149,78 @@ fn a_store_that_cannot_open_says_so_once_and_history_stops() {
     );
     assert!(h.app.take_history().is_none());
 }
+
+/// A probe run is history (issue 13: "probe results where they exist"): each proxy it
+/// contacted becomes a record as its result arrives, alive with its latency or dead;
+/// a skipped proxy (never contacted) does not.
+#[test]
+fn each_probed_proxy_is_recorded_with_its_state_and_latency() {
+    use crate::api::{IpList, IpListFormat};
+    use crate::probe::{DeadReason, ProbeEvent, ProbeResult, Verdict};
+    use std::time::Duration;
+
+    let (mut h, _) = loaded_with_history();
+    let _ = h.app.take_history();
+    let cmds = h.key('1');
+    h.settle(cmds);
+    let cmds = h.key('h');
+    let request = crate::app::testkit::fetches(&cmds)
+        .into_iter()
+        .find(|r| matches!(r, Request::IpList { .. }))
+        .expect("the probe asks for the IP list");
+    let Request::IpList { service_id, .. } = request.clone() else {
+        unreachable!()
+    };
+    let run = h.app.probes().get(service_id).expect("a run").clone();
+    let list = IpList::parse(
+        run.list_type.clone(),
+        IpListFormat::Txt,
+        "127.0.0.1:8001\n127.0.0.1:8002\n192.0.2.9:8003\n".into(),
+    );
+    let cmds = h.ok(request, Response::IpList(list));
+    assert!(
+        cmds.iter().any(|c| matches!(c, Command::Probe { .. })),
+        "{cmds:?}"
+    );
+    let targets = h.app.probes().get(service_id).unwrap().targets.clone();
+    assert_eq!(targets.len(), 3);
+    let result = |i: usize, verdict: Verdict, ms: u64| ProbeResult {
+        target: targets[i].clone(),
+        verdict,
+        connect: Some(Duration::from_millis(1)),
+        latency: Some(Duration::from_millis(ms)),
+        exit_ip: None,
+        anonymity: None,
+    };
+    let checked = [
+        result(0, Verdict::Alive, 84),
+        result(1, Verdict::Dead(DeadReason::Refused, "refused".into()), 3),
+        result(2, Verdict::Skipped("documentation range".into()), 0),
+    ];
+    for (index, result) in checked.into_iter().enumerate() {
+        h.send(crate::app::probe::msg(
+            service_id,
+            run.run,
+            ProbeEvent::Checked { index, result },
+        ));
+    }
+    let sweep = h.app.take_history().expect("the probe's records");
+    assert_eq!(sweep.at, t0());
+    assert_eq!(
+        sweep.records,
+        vec![
+            Record::Probe {
+                service_id,
+                server: "127.0.0.1:8001".into(),
+                ok: true,
+                latency_ms: Some(84),
+            },
+            Record::Probe {
+                service_id,
+                server: "127.0.0.1:8002".into(),
+                ok: false,
+                latency_ms: None,
+            },
+        ]
+    );
+}
