@@ -34,6 +34,8 @@
 
 mod base_url;
 mod decode;
+#[macro_use]
+mod endpoint_macro;
 pub mod error;
 pub mod iplist;
 pub mod ipv4;
@@ -47,7 +49,7 @@ pub use decode::{decode_body, parse_next_possible, parse_retry_after, status_err
 pub use error::{ApiError, Unprocessable};
 pub use iplist::{IpEntry, IpList};
 pub use model::*;
-pub use request::{IpListKind, Request, Response};
+pub use request::{IpListKind, Loaded, Request, Response};
 
 mod transport;
 
@@ -227,9 +229,7 @@ impl ApiClient {
         body: &OrderRequest,
     ) -> Result<OrderResult, ApiError> {
         let request = Request::order(product_id, body.clone());
-        let bytes = self
-            .send(&request, Some(serde_json::to_vec(body).unwrap_or_default()))
-            .await?;
+        let bytes = self.send(&request, request.body()).await?;
         decode(&request, &bytes)
     }
 
@@ -292,26 +292,11 @@ impl ApiClient {
         service_id: u64,
         update: &ServiceUpdate,
     ) -> Result<UpdateResult, ApiError> {
-        let mut body = serde_json::Map::new();
-        if let Some(ip) = &update.setip {
-            body.insert("setip".into(), ip.clone().into());
-        }
-        if update.update_list {
-            body.insert("update_list".into(), "true".into());
-        }
-        if let Some(pw) = &update.password {
-            body.insert("password".into(), BASE64.encode(pw.expose()).into());
-        }
         let request = Request::UpdateService {
             service_id,
             update: Box::new(update.clone()),
         };
-        let bytes = self
-            .send(
-                &request,
-                Some(serde_json::to_vec(&body).unwrap_or_default()),
-            )
-            .await?;
+        let bytes = self.send(&request, request.body()).await?;
         decode_update(&request, update, &bytes)
     }
 

@@ -7,7 +7,8 @@
 //! stats/rate answered the generic 422 before any detail was known
 //! ([`UsageTab::not_ppr`]). The list holds the ppr services, in the services' order.
 
-use crate::api::{RateEntry, StatEntry};
+use crate::api::{ApiError, RateEntry, Request, StatEntry};
+use chrono::{DateTime, Utc};
 use crate::app::columns::{self, CellText, Column, Tone};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
@@ -37,6 +38,25 @@ pub struct UsageTab {
 }
 
 impl UsageTab {
+    /// Marks what `request` loads as loading, if this tab keeps it.
+    pub fn begin(&mut self, request: &Request) {
+        match request {
+            Request::Stats(id) => self.stats.entry(*id).or_default().begin(),
+            Request::Rate(id) => self.rate.entry(*id).or_default().begin(),
+            _ => {}
+        }
+    }
+
+    /// Keeps the answer to `Stats(id)`.
+    pub fn finish_stats(&mut self, id: u64, result: Result<Vec<StatEntry>, ApiError>, at: DateTime<Utc>) {
+        self.stats.entry(id).or_default().finish(result, at);
+    }
+
+    /// Keeps the answer to `Rate(id)`.
+    pub fn finish_rate(&mut self, id: u64, result: Result<Vec<RateEntry>, ApiError>, at: DateTime<Utc>) {
+        self.rate.entry(id).or_default().finish(result, at);
+    }
+
     pub fn selected(&self) -> Option<u64> {
         self.table
             .selected_row()
