@@ -117,7 +117,9 @@ impl App {
                 return Some(reported);
             }
             Loaded::Products(result) => self.finish_products(None, result)?,
-            Loaded::ProductsOrderedBy(field, result) => self.finish_products(Some(field), result)?,
+            Loaded::ProductsOrderedBy(field, result) => {
+                self.finish_products(Some(field), result)?
+            }
             Loaded::Product(id, result) => self.products.finish_detail(id, result, now),
             Loaded::Credit(result) => self.billing.finish_credit(result, now),
             Loaded::Invoices(result) => {

@@ -7,11 +7,11 @@
 //! [`SORTS`].
 
 use crate::api::{ApiError, Credit, Invoice, InvoiceStatus, Request};
-use chrono::{DateTime, Utc};
 use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::text;
+use chrono::{DateTime, Utc};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -111,7 +111,12 @@ impl BillingTab {
     }
 
     /// Keeps the answer to `Invoice(id)`.
-    pub fn finish_invoice(&mut self, id: u64, result: Result<Vec<Invoice>, ApiError>, at: DateTime<Utc>) {
+    pub fn finish_invoice(
+        &mut self,
+        id: u64,
+        result: Result<Vec<Invoice>, ApiError>,
+        at: DateTime<Utc>,
+    ) {
         self.opened.entry(id).or_default().finish(result, at);
     }
 

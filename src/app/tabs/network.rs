@@ -106,12 +106,22 @@ impl NetworkTab {
 
     /// Keeps the answer to `NetworkErrors(id)` (the rows are rebuilt once a burst of
     /// answers is handled, not per answer).
-    pub fn finish_errors(&mut self, id: u64, result: Result<Vec<String>, ApiError>, at: DateTime<Utc>) {
+    pub fn finish_errors(
+        &mut self,
+        id: u64,
+        result: Result<Vec<String>, ApiError>,
+        at: DateTime<Utc>,
+    ) {
         self.errors.entry(id).or_default().finish(result, at);
     }
 
     /// Keeps the answer to `NetworkInactive(id)`.
-    pub fn finish_inactive(&mut self, id: u64, result: Result<Vec<String>, ApiError>, at: DateTime<Utc>) {
+    pub fn finish_inactive(
+        &mut self,
+        id: u64,
+        result: Result<Vec<String>, ApiError>,
+        at: DateTime<Utc>,
+    ) {
         self.inactive.entry(id).or_default().finish(result, at);
     }
 

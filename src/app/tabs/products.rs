@@ -6,11 +6,11 @@
 //! decides the direction. A list that arrives for a sort no longer chosen is dropped.
 
 use crate::api::{ApiError, Product, ProductSummary, Request, SortField};
-use chrono::{DateTime, Utc};
 use crate::app::columns::{self, CellText, Column};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::text;
+use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
 /// The columns, in the order drawn (the name and price are in the detail too).

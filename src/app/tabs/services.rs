@@ -194,7 +194,11 @@ impl ServicesTab {
 
     /// Keeps the answer to `Services` (the rows are rebuilt by the app, which knows the
     /// other tabs the cells read).
-    pub fn finish_list(&mut self, result: Result<Vec<ServiceSummary>, ApiError>, at: DateTime<Utc>) {
+    pub fn finish_list(
+        &mut self,
+        result: Result<Vec<ServiceSummary>, ApiError>,
+        at: DateTime<Utc>,
+    ) {
         self.list.finish(result, at);
     }
 

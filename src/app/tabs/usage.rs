@@ -8,10 +8,10 @@
 //! ([`UsageTab::not_ppr`]). The list holds the ppr services, in the services' order.
 
 use crate::api::{ApiError, RateEntry, Request, StatEntry};
-use chrono::{DateTime, Utc};
 use crate::app::columns::{self, CellText, Column, Tone};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
+use chrono::{DateTime, Utc};
 use std::collections::{HashMap, HashSet};
 
 /// The list's columns: the service, and its rate as a share of its limit.
@@ -48,12 +48,22 @@ impl UsageTab {
     }
 
     /// Keeps the answer to `Stats(id)`.
-    pub fn finish_stats(&mut self, id: u64, result: Result<Vec<StatEntry>, ApiError>, at: DateTime<Utc>) {
+    pub fn finish_stats(
+        &mut self,
+        id: u64,
+        result: Result<Vec<StatEntry>, ApiError>,
+        at: DateTime<Utc>,
+    ) {
         self.stats.entry(id).or_default().finish(result, at);
     }
 
     /// Keeps the answer to `Rate(id)`.
-    pub fn finish_rate(&mut self, id: u64, result: Result<Vec<RateEntry>, ApiError>, at: DateTime<Utc>) {
+    pub fn finish_rate(
+        &mut self,
+        id: u64,
+        result: Result<Vec<RateEntry>, ApiError>,
+        at: DateTime<Utc>,
+    ) {
         self.rate.entry(id).or_default().finish(result, at);
     }
 

@@ -322,7 +322,10 @@ fn password_form() {
     h.code(KeyCode::Tab);
     h.keys("hunter22");
     h.code(KeyCode::Enter);
-    h.ok(sent.clone(), Response::UpdateService(UpdateResult::default()));
+    h.ok(
+        sent.clone(),
+        Response::UpdateService(UpdateResult::default()),
+    );
     check("password_done", h, &["✓ Password updated successfully"]);
 
     let mut h = password();
