@@ -31,7 +31,10 @@
 macro_rules! endpoints {
     ($(
         $(#[$doc:meta])*
-        $name:ident $(($id:ident: $idty:ty))? $({ $($(#[$fdoc:meta])* $field:ident: $fty:ty),+ $(,)? })? => {
+        $name:ident
+        $(($id:ident: $idty:ty))?
+        $({ $($(#[$fdoc:meta])* $field:ident: $fty:ty),+ $(,)? })?
+        => {
             method: $method:literal,
             label: $label:literal,
             path: [$($seg:expr),+ $(,)?],
@@ -174,8 +177,10 @@ macro_rules! endpoints {
             pub fn pair(request: Request, result: Result<Response, ApiError>) -> Option<Loaded> {
                 Some(match (request, result) {
                     $(
-                        (Request::$name $(($id))? $({ $($field),+ })?, Ok(Response::$name(value))) =>
-                            Loaded::$name($($id,)? $($($field,)+)? Ok(value)),
+                        (
+                            Request::$name $(($id))? $({ $($field),+ })?,
+                            Ok(Response::$name(value)),
+                        ) => Loaded::$name($($id,)? $($($field,)+)? Ok(value)),
                         (Request::$name $(($id))? $({ $($field),+ })?, Err(error)) =>
                             Loaded::$name($($id,)? $($($field,)+)? Err(error)),
                     )+
