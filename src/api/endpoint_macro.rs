@@ -1,7 +1,8 @@
 //! The generator behind the endpoint table in [`super::request`]: one row per endpoint of
 //! spec section 4 becomes everything that used to be spelled once per endpoint in seven
 //! places (the request's variant, its path, method, label, read limit, list cap, body,
-//! decoder, the words the status line uses, and the typed result it yields).
+//! decoder, the words the status line uses, the typed result it yields, and the typed
+//! method of [`super::ApiClient`] that sends it).
 //!
 //! A row reads:
 //!
@@ -17,6 +18,8 @@
 //!     read: 1 << 20,                     // the most of a 2xx answer that is read
 //!     list: 3_660,                       // optional: the most entries of a list kept
 //!     what: "Usage of service {id}",     // the status line's words (format string)
+//!     client: /// 2: daily statistics…      // the typed method of `ApiClient`
+//!         fn stats(service_id: u64) = Request::Stats(service_id),
 //! }
 //! ```
 //!
@@ -43,7 +46,9 @@ macro_rules! endpoints {
             $(sends: $sends:expr,)?
             read: $read:expr,
             $(list: $cap:expr,)?
-            what: $what:literal $(,)?
+            what: $what:literal,
+            client: $(#[$cdoc:meta])* fn $fname:ident($($arg:ident: $argty:ty),* $(,)?) = $ctor:expr
+            $(,)?
         }
     )+) => {
         /// One request of spec section 4, by its endpoint and parameters.
@@ -134,6 +139,25 @@ macro_rules! endpoints {
                     ), )+
                 }
             }
+        }
+
+        /// One typed method per endpoint, for callers that wait on one answer (the
+        /// scripting commands, tests): the same sending and decoding as [`ApiClient::call`].
+        #[allow(unused_variables)]
+        impl ApiClient {
+            $(
+                $(#[$cdoc])*
+                pub async fn $fname(&self, $($arg: $argty),*) -> Result<$out, ApiError> {
+                    let request = $ctor;
+                    let body = self.send(&request, request.body()).await?;
+                    let Request::$name $(($id))? $({ $($field),+ })? = &request else {
+                        unreachable!("built as this endpoint just above")
+                    };
+                    let $req = &request;
+                    let $body = body;
+                    $decode
+                }
+            )+
         }
 
         #[allow(unused_variables)]

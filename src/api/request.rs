@@ -28,6 +28,9 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Clients",
+        client:
+            /// 1: the reseller's clients.
+            fn clients() = Request::Clients,
     }
     /// 2: GET /api/stats/{id}
     Stats(id: u64) => {
@@ -40,6 +43,9 @@ endpoints! {
         // Ten years of days.
         list: 3_660,
         what: "Usage of service {id}",
+        client:
+            /// 2: daily statistics of a ppr service.
+            fn stats(service_id: u64) = Request::Stats(service_id),
     }
     /// 3: GET /api/rate/{id}
     Rate(id: u64) => {
@@ -51,6 +57,9 @@ endpoints! {
         read: 1 << 20,
         list: 100,
         what: "Rate of service {id}",
+        client:
+            /// 3: rate against limit of a ppr service.
+            fn rate(service_id: u64) = Request::Rate(service_id),
     }
     /// 4: GET /api/product/{pid}
     Product(id: u64) => {
@@ -61,6 +70,9 @@ endpoints! {
         decode: |request, body| decode(request, &body),
         read: 1 << 20,
         what: "Product {id}",
+        client:
+            /// 4: one product.
+            fn product(product_id: u64) = Request::Product(product_id),
     }
     /// 5: POST /api/product/{pid}. Two attempts at the same order differ by
     /// `body.attempt` (never sent), so they are two requests, never one.
@@ -77,6 +89,12 @@ endpoints! {
         sends: serde_json::to_vec(body).unwrap_or_default(),
         read: 1 << 20,
         what: "Order of product {product_id}",
+        client:
+            /// 5: orders a service. Sent exactly once; on a timeout or a lost connection the
+            /// outcome is unknown ([`ApiError::outcome_unknown`]) and the caller must re-read the
+            /// services rather than order again.
+            fn order(product_id: u64, body: &OrderRequest) =
+                Request::order(product_id, body.clone()),
     }
     /// 6: GET /api/products
     Products => {
@@ -88,6 +106,9 @@ endpoints! {
         read: 4 << 20,
         list: 10_000,
         what: "Products",
+        client:
+            /// 6: every product.
+            fn products() = Request::Products,
     }
     /// 7: GET /api/products/orderby/{field}
     ProductsOrderedBy(field: SortField) => {
@@ -99,6 +120,9 @@ endpoints! {
         read: 4 << 20,
         list: 10_000,
         what: "Products by {field}",
+        client:
+            /// 7: every product, ordered by `field` (the direction is the server's).
+            fn products_ordered_by(field: &SortField) = Request::ProductsOrderedBy(field.clone()),
     }
     /// 8: GET /api/networkstatus/errors/{id}
     NetworkErrors(id: u64) => {
@@ -110,6 +134,9 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Servers in error of service {id}",
+        client:
+            /// 8: proxy servers of a service in an error state.
+            fn network_errors(service_id: u64) = Request::NetworkErrors(service_id),
     }
     /// 9: GET /api/networkstatus/inactive/{id}
     NetworkInactive(id: u64) => {
@@ -121,6 +148,9 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Inactive servers of service {id}",
+        client:
+            /// 9: inactive proxy servers of a service.
+            fn network_inactive(service_id: u64) = Request::NetworkInactive(service_id),
     }
     /// 10: GET /api/billing/credit
     Credit => {
@@ -131,6 +161,9 @@ endpoints! {
         decode: |request, body| decode(request, &body),
         read: 1 << 20,
         what: "Credit",
+        client:
+            /// 10: the account credit.
+            fn credit() = Request::Credit,
     }
     /// 11: GET /api/billing/invoices
     Invoices => {
@@ -142,6 +175,9 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Invoices",
+        client:
+            /// 11: every invoice.
+            fn invoices() = Request::Invoices,
     }
     /// 12: GET /api/billing/invoice/{id} (the spec answers it as an array)
     Invoice(id: u64) => {
@@ -153,6 +189,9 @@ endpoints! {
         read: 1 << 20,
         list: 100,
         what: "Invoice {id}",
+        client:
+            /// 12: one invoice (the spec answers it as an array).
+            fn invoice(invoice_id: u64) = Request::Invoice(invoice_id),
     }
     /// 13: GET /api/service/{id}
     Service(id: u64) => {
@@ -163,6 +202,9 @@ endpoints! {
         decode: |request, body| decode(request, &body),
         read: 1 << 20,
         what: "Service {id}",
+        client:
+            /// 13: one service with its credentials.
+            fn service(service_id: u64) = Request::Service(service_id),
     }
     /// 14: GET /api/services
     Services => {
@@ -174,6 +216,9 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Services",
+        client:
+            /// 14: every service.
+            fn services() = Request::Services,
     }
     /// 15: PUT /api/service/{id}
     UpdateService {
@@ -189,6 +234,14 @@ endpoints! {
         sends: update_body(update),
         read: 1 << 20,
         what: "Update of service {service_id}",
+        client:
+            /// 15: binds an IP, refreshes the IP list and/or changes the password. Sent
+            /// exactly once.
+            fn update_service(service_id: u64, update: &ServiceUpdate) =
+                Request::UpdateService {
+                    service_id,
+                    update: Box::new(update.clone()),
+                },
     }
     /// 16: GET /api/iplist/{typel}/{formatl}/{id}
     IpList {
@@ -204,6 +257,10 @@ endpoints! {
         decode: |request, body| Ok(parse_ip_list(&list.list_type, &list.format, Vec::from(body))),
         read: MAX_BODY,
         what: "IP list of service {service_id}",
+        client:
+            /// 16: an IP list, as served and parsed.
+            fn ip_list(service_id: u64, list_type: &IpListType, format: &IpListFormat) =
+                Request::ip_list(service_id, list_type.clone(), format.clone()),
     }
 }
 
