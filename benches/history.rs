@@ -25,9 +25,7 @@ mod common;
 use chrono::{DateTime, Duration as Span, NaiveDate, TimeZone, Utc};
 use common::{ms, report};
 use criterion::{Criterion, criterion_group, criterion_main};
-use proxydash::api::{
-    Credit, RateEntry, Request, Response, ServiceStatus, ServiceSummary, StatEntry,
-};
+use proxydash::api::{Credit, Loaded, RateEntry, ServiceStatus, ServiceSummary, StatEntry};
 use proxydash::history::{History, Record, Store, Sweep};
 use std::time::{Duration, Instant};
 
@@ -76,7 +74,7 @@ impl Account {
     }
 
     /// The API's answers of one sweep at `at`.
-    fn sweep(&mut self, at: DateTime<Utc>) -> Vec<(Request, Response)> {
+    fn sweep(&mut self, at: DateTime<Utc>) -> Vec<Loaded> {
         for id in 0..SERVICES {
             if self.rng.f64() < 0.01 {
                 self.toggle(id, false);
@@ -98,35 +96,27 @@ impl Account {
         }
         let today = at.date_naive();
         let mut out = vec![
-            (
-                Request::Credit,
-                Response::Credit(Credit {
-                    credit: self.credit,
-                }),
-            ),
-            (
-                Request::Services,
-                Response::Services(
-                    (0..SERVICES)
-                        .map(|id| ServiceSummary {
-                            service_id: id,
-                            product_name: "Datacenter US 10".into(),
-                            nextduedate: NaiveDate::from_ymd_opt(2026, 12, 1),
-                            orderid: Some(id),
-                            status: ServiceStatus::parse(self.status[id as usize]),
-                        })
-                        .collect(),
-                ),
-            ),
+            Loaded::Credit(Ok(Credit {
+                credit: self.credit,
+            })),
+            Loaded::Services(Ok((0..SERVICES)
+                .map(|id| ServiceSummary {
+                    service_id: id,
+                    product_name: "Datacenter US 10".into(),
+                    nextduedate: NaiveDate::from_ymd_opt(2026, 12, 1),
+                    orderid: Some(id),
+                    status: ServiceStatus::parse(self.status[id as usize]),
+                })
+                .collect())),
         ];
         for id in 0..SERVICES {
-            out.push((
-                Request::NetworkErrors(id),
-                Response::NetworkErrors(self.errors[id as usize].clone()),
+            out.push(Loaded::NetworkErrors(
+                id,
+                Ok(self.errors[id as usize].clone()),
             ));
-            out.push((
-                Request::NetworkInactive(id),
-                Response::NetworkInactive(self.inactive[id as usize].clone()),
+            out.push(Loaded::NetworkInactive(
+                id,
+                Ok(self.inactive[id as usize].clone()),
             ));
         }
         for id in 0..PPR {
@@ -141,10 +131,10 @@ impl Account {
                     },
                 })
                 .collect();
-            out.push((Request::Stats(id), Response::Stats(days)));
-            out.push((
-                Request::Rate(id),
-                Response::Rate(vec![RateEntry {
+            out.push(Loaded::Stats(id, Ok(days)));
+            out.push(Loaded::Rate(
+                id,
+                Ok(vec![RateEntry {
                     limit: 10_000.0,
                     rate: self.used[id as usize],
                 }]),
@@ -155,10 +145,10 @@ impl Account {
 }
 
 /// What the app does with a sweep's answers: one record list per answer, one sweep.
-fn records(at: DateTime<Utc>, answers: &[(Request, Response)]) -> Sweep {
+fn records(at: DateTime<Utc>, answers: &[Loaded]) -> Sweep {
     let mut records: Vec<Record> = Vec::new();
-    for (request, response) in answers {
-        records.extend(proxydash::app::history::records(request, response));
+    for loaded in answers {
+        records.extend(proxydash::app::history::records(loaded));
     }
     Sweep { at, records }
 }

@@ -210,7 +210,7 @@ impl Effects {
     /// An outcome that has already arrived, without waiting.
     pub fn try_next_msg(&mut self) -> Option<Msg> {
         match self.results.try_recv() {
-            Ok((request, result)) => Some(Msg::Loaded(request, result)),
+            Ok(loaded) => Some(Msg::Loaded(loaded)),
             Err(_) => self
                 .later_rx
                 .try_recv()
@@ -229,7 +229,7 @@ impl Effects {
             }
         };
         tokio::select! {
-            Some((request, result)) = self.results.recv() => Some(Msg::Loaded(request, result)),
+            Some(loaded) = self.results.recv() => Some(Msg::Loaded(loaded)),
             Some(msg) = self.later_rx.recv() => Some(msg),
             true = log_failed => {
                 self.log_failures = None;

@@ -25,7 +25,7 @@
 //! an answer that never comes. For a write that error reads as an unknown outcome, which
 //! is the truth: the request may have been sent.
 
-use crate::api::{ApiClient, ApiError, Request, Response};
+use crate::api::{ApiClient, ApiError, Loaded, Request};
 use crate::scheduler::{Bucket, Budget, PREPAID, View};
 use futures::FutureExt;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -33,8 +33,8 @@ use std::panic::AssertUnwindSafe;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
-/// A finished request and what came of it.
-pub type Fetched = (Request, Result<Response, ApiError>);
+/// A finished request and what came of it, typed by its endpoint.
+pub type Fetched = Loaded;
 
 /// How many requests run at once at most (while the server has shown no limit).
 pub const DEFAULT_CONCURRENCY: usize = 64;
@@ -96,7 +96,8 @@ async fn run(
     let mut queue = Queue::default();
     // Task → its request, to forget a GET whose task ended without an answer.
     let mut running: HashMap<tokio::task::Id, Request> = HashMap::new();
-    let mut tasks: JoinSet<Fetched> = JoinSet::new();
+    // Each task keeps its request as the queue's key beside the typed answer.
+    let mut tasks: JoinSet<(Request, Loaded)> = JoinSet::new();
     let mut accepting = true;
     loop {
         // Start what the bound and the budget allow. Requests wait in the queue as values,
@@ -119,11 +120,11 @@ async fn run(
             let key = request.clone();
             let task = tasks.spawn(
                 PREPAID.scope(std::cell::Cell::new(Some(ticket)), async move {
-                    let result = AssertUnwindSafe(client.call(&request))
+                    let loaded = AssertUnwindSafe(client.call(&request))
                         .catch_unwind()
                         .await
-                        .unwrap_or_else(|panic| Err(panicked(&*panic)));
-                    (request, result)
+                        .unwrap_or_else(|panic| request.failed(panicked(&*panic)));
+                    (request, loaded)
                 }),
             );
             running.insert(task.id(), key);
@@ -140,15 +141,15 @@ async fn run(
                 None => accepting = false,
             },
             Some(joined) = tasks.join_next_with_id(), if !tasks.is_empty() => match joined {
-                Ok((id, (request, result))) => {
+                Ok((id, (request, loaded))) => {
                     running.remove(&id);
                     // Postponed, not failed: sent again when the pause is over.
-                    if !request.is_write() && matches!(&result, Err(e) if e.is_rate_limited()) {
+                    if !request.is_write() && loaded.error().is_some_and(ApiError::is_rate_limited) {
                         queue.again(request);
                         continue;
                     }
                     queue.done(&request);
-                    if results.send((request, result)).is_err() {
+                    if results.send(loaded).is_err() {
                         return;
                     }
                 }

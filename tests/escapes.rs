@@ -238,22 +238,20 @@ async fn no_server_text_reaches_the_terminal_as_control_characters() {
 /// server's own error messages, delivered to the running session as the fetcher would.
 #[tokio::test]
 async fn hostile_addresses_and_error_messages_are_sanitized_too() {
-    use proxydash::api::{ApiError, Request, Response, Unprocessable};
+    use proxydash::api::{ApiError, Loaded, Request, Unprocessable};
     use proxydash::app::Msg;
     let sb = support::sandbox(Some(support::clean_seed())).await;
     let mut s = support::session(&sb, Duration::from_secs(5), None, (120, 40));
     support::wait_idle(&mut s, Duration::from_secs(15)).await;
     let evil = |i: usize| hostile("198.51.100.7", i);
-    s.send(Msg::Loaded(
-        Request::NetworkErrors(1001),
-        Ok(Response::NetworkErrors(
-            (0..PAYLOADS.len()).map(evil).collect(),
-        )),
-    ));
-    s.send(Msg::Loaded(
-        Request::NetworkInactive(1002),
-        Ok(Response::NetworkInactive((3..6).map(evil).collect())),
-    ));
+    s.send(Msg::Loaded(Loaded::NetworkErrors(
+        1001,
+        Ok((0..PAYLOADS.len()).map(evil).collect()),
+    )));
+    s.send(Msg::Loaded(Loaded::NetworkInactive(
+        1002,
+        Ok((3..6).map(evil).collect()),
+    )));
     let mut check = Check {
         violations: Vec::new(),
         screens: 0,
@@ -281,7 +279,7 @@ async fn hostile_addresses_and_error_messages_are_sanitized_too() {
     .into_iter()
     .enumerate()
     {
-        s.send(Msg::Loaded(Request::Credit, Err(error)));
+        s.send(Msg::Loaded(Request::Credit.failed(error)));
         s.press(KeyCode::Char('3'));
         check.screen(&mut s, &format!("billing with hostile error {i}"));
     }

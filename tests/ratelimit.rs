@@ -3,7 +3,7 @@
 //! two seconds instead of a minute, so minutes of behaviour take seconds; the rules are
 //! the same (`src/scheduler/bucket.rs`, `src/sandbox/ratelimit.rs`).
 
-use proxydash::api::{ApiClient, ClientConfig, Credentials, OrderRequest, Request, Response};
+use proxydash::api::{ApiClient, ClientConfig, Credentials, Loaded, OrderRequest, Request};
 use proxydash::app::AppSettings;
 use proxydash::clipboard::Recording;
 use proxydash::fetcher;
@@ -185,9 +185,9 @@ async fn a_write_refused_by_the_limit_is_answered_as_it_is_and_never_resent() {
             ..OrderRequest::default()
         },
     ));
-    let (request, result) = results.recv().await.unwrap();
-    assert!(request.is_write());
-    let e = result.unwrap_err();
+    let loaded = results.recv().await.unwrap();
+    assert!(loaded.request().is_write());
+    let e = loaded.error().expect("refused").clone();
     assert!(e.is_rate_limited(), "{e}");
     assert!(e.to_string().contains("try again"), "{e}");
     tokio::time::sleep(WINDOW * 2).await;
@@ -202,8 +202,8 @@ async fn a_get_refused_by_the_limit_is_sent_again_after_the_pause() {
     client(&sb).credit().await.unwrap();
     let (handle, mut results) = fetcher::spawn(budgeted(&sb), 4);
     handle.fetch(Request::Credit);
-    let (_, result) = results.recv().await.unwrap();
-    assert!(matches!(result, Ok(Response::Credit(_))), "{result:?}");
+    let loaded = results.recv().await.unwrap();
+    assert!(matches!(loaded, Loaded::Credit(Ok(_))), "{loaded:?}");
     let statuses: Vec<u16> = sb.requests().iter().map(|r| r.status).collect();
     assert_eq!(statuses, vec![200, 429, 200]);
 }

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use chrono::{TimeZone, Utc};
-use proxydash::api::{Request, Response};
+use proxydash::api::{Loaded, Request, Response};
 use proxydash::app::testdata as td;
 use proxydash::app::{App, AppSettings, Clock, Msg};
 use std::sync::Arc;
@@ -31,21 +31,21 @@ pub fn app(size: (u16, u16)) -> App {
 pub fn with_services(n: u64, size: (u16, u16)) -> App {
     let mut app = app(size);
     let list = (1..=n).map(td::summary).collect();
-    app.update(Msg::Loaded(Request::Services, Ok(Response::Services(list))));
+    app.update(Msg::Loaded(Loaded::Services(Ok(list))));
     app
 }
 
 pub fn with_products(n: u64, size: (u16, u16)) -> App {
     let mut app = app(size);
     let list = (1..=n).map(td::product_summary).collect();
-    app.update(Msg::Loaded(Request::Products, Ok(Response::Products(list))));
+    app.update(Msg::Loaded(Loaded::Products(Ok(list))));
     app
 }
 
 pub fn with_invoices(n: u64, size: (u16, u16)) -> App {
     let mut app = app(size);
     let list = (1..=n).map(td::invoice).collect();
-    app.update(Msg::Loaded(Request::Invoices, Ok(Response::Invoices(list))));
+    app.update(Msg::Loaded(Loaded::Invoices(Ok(list))));
     app
 }
 
@@ -82,10 +82,7 @@ pub fn with_network_rows(n: u64, size: (u16, u16)) -> App {
         let addresses = (0..10)
             .map(|i| format!("198.18.{}.{}", id % 250, i))
             .collect();
-        app.update(Msg::Loaded(
-            Request::NetworkErrors(id),
-            Ok(Response::NetworkErrors(addresses)),
-        ));
+        app.update(Msg::Loaded(Loaded::NetworkErrors(id, Ok(addresses))));
     }
     app
 }
@@ -118,6 +115,7 @@ pub fn with_ip_list(n: u64, size: (u16, u16)) -> App {
         })
         .collect();
     let list = IpList::parse(IpListType::HttpAuth, IpListFormat::Txt, raw);
-    app.update(Msg::Loaded(request, Ok(Response::IpList(list))));
+    let loaded = Loaded::pair(request, Ok(Response::IpList(list))).expect("an IP list");
+    app.update(Msg::Loaded(loaded));
     app
 }

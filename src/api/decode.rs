@@ -4,7 +4,7 @@
 
 use super::iplist::IpList;
 use super::model::*;
-use super::{ApiError, Request, Response, Unprocessable, error, lenient, limits};
+use super::{ApiError, Request, Response, Unprocessable, error, lenient};
 use reqwest::StatusCode;
 use serde::de::DeserializeOwned;
 
@@ -31,52 +31,33 @@ impl<'de> serde::Deserialize<'de> for Address {
     }
 }
 
-/// What the client makes of a 2xx body for `request`: exactly the decoding its typed
-/// methods use, as one pure function, so tests can feed it any bytes without a server.
+/// What the client makes of a 2xx body for `request` (the table's decoder, see
+/// [`Request::decode`]), with the answer apart from its request: for tests and fuzzing.
 pub fn decode_body(request: &Request, bytes: &[u8]) -> Result<Response, ApiError> {
-    Ok(match request {
-        Request::Clients => Response::Clients(decode_list(request, bytes)?),
-        Request::Stats(_) => Response::Stats(decode_list(request, bytes)?),
-        Request::Rate(_) => Response::Rate(decode_list(request, bytes)?),
-        Request::Product(_) => Response::Product(decode(request, bytes)?),
-        Request::Order { .. } => Response::Order(decode(request, bytes)?),
-        Request::Products | Request::ProductsOrderedBy(_) => {
-            Response::Products(decode_list(request, bytes)?)
-        }
-        Request::NetworkErrors(_) => Response::NetworkErrors(decode_addresses(request, bytes)?),
-        Request::NetworkInactive(_) => Response::NetworkInactive(decode_addresses(request, bytes)?),
-        Request::Credit => Response::Credit(decode(request, bytes)?),
-        Request::Invoices => Response::Invoices(decode_list(request, bytes)?),
-        Request::Invoice(_) => Response::Invoice(decode_list(request, bytes)?),
-        Request::Service(_) => Response::Service(decode(request, bytes)?),
-        Request::Services => Response::Services(decode_list(request, bytes)?),
-        Request::UpdateService { update, .. } => {
-            Response::Update(decode_update(request, update, bytes)?)
-        }
-        Request::IpList { list, .. } => {
-            Response::IpList(parse_ip_list(&list.list_type, &list.format, bytes.to_vec()))
-        }
-    })
+    request
+        .decode(bytes::Bytes::copy_from_slice(bytes))
+        .into_parts()
+        .1
 }
 
-pub(super) fn decode<T: DeserializeOwned>(request: &Request, bytes: &[u8]) -> Result<T, ApiError> {
+pub(crate) fn decode<T: DeserializeOwned>(request: &Request, bytes: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| decode_error(request, bytes, e))
 }
 
 /// A list, leniently (see [`lenient::vec`]), at most [`limits::list_cap`] entries of it
 /// kept, and nothing after it.
-pub(super) fn decode_list<T: DeserializeOwned>(
+pub(crate) fn decode_list<T: DeserializeOwned>(
     request: &Request,
     bytes: &[u8],
 ) -> Result<Vec<T>, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let cap = limits::list_cap(request).unwrap_or(usize::MAX);
+    let cap = request.list_cap().unwrap_or(usize::MAX);
     lenient::vec_capped(&mut de, cap)
         .and_then(|v| de.end().map(|_| v))
         .map_err(|e| decode_error(request, bytes, e))
 }
 
-pub(super) fn decode_addresses(request: &Request, bytes: &[u8]) -> Result<Vec<String>, ApiError> {
+pub(crate) fn decode_addresses(request: &Request, bytes: &[u8]) -> Result<Vec<String>, ApiError> {
     Ok(decode_list::<Address>(request, bytes)?
         .into_iter()
         .map(|a| a.0)
@@ -85,7 +66,7 @@ pub(super) fn decode_addresses(request: &Request, bytes: &[u8]) -> Result<Vec<St
 
 /// The answer to a PUT; one that confirms none of the requested operations is a decode
 /// error, since the caller cannot tell what was done.
-pub(super) fn decode_update(
+pub(crate) fn decode_update(
     request: &Request,
     update: &ServiceUpdate,
     bytes: &[u8],
@@ -94,7 +75,7 @@ pub(super) fn decode_update(
     let asked = update.setip.is_some() || update.update_list || update.password.is_some();
     if asked && result.messages().is_empty() {
         return Err(ApiError::Decode {
-            endpoint: endpoint_name(request),
+            endpoint: request.label(),
             detail: format!(
                 "the answer confirms none of the requested changes: {}",
                 error::excerpt(&String::from_utf8_lossy(bytes), 80)
@@ -104,7 +85,7 @@ pub(super) fn decode_update(
     Ok(result)
 }
 
-pub(super) fn parse_ip_list(
+pub(crate) fn parse_ip_list(
     list_type: &IpListType,
     format: &IpListFormat,
     bytes: Vec<u8>,
@@ -114,7 +95,7 @@ pub(super) fn parse_ip_list(
     IpList::parse(list_type.clone(), format.clone(), raw)
 }
 
-pub(super) fn decode_error(request: &Request, bytes: &[u8], e: serde_json::Error) -> ApiError {
+pub(crate) fn decode_error(request: &Request, bytes: &[u8], e: serde_json::Error) -> ApiError {
     let detail = if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         "empty body".to_owned()
     } else if e.is_eof() {
@@ -128,28 +109,8 @@ pub(super) fn decode_error(request: &Request, bytes: &[u8], e: serde_json::Error
         e.to_string()
     };
     ApiError::Decode {
-        endpoint: endpoint_name(request),
+        endpoint: request.label(),
         detail,
-    }
-}
-
-/// The endpoint's path pattern as the spec writes it, for decode errors.
-pub(super) fn endpoint_name(request: &Request) -> &'static str {
-    match request {
-        Request::Clients => "/api/clients",
-        Request::Stats(_) => "/api/stats/{id}",
-        Request::Rate(_) => "/api/rate/{id}",
-        Request::Product(_) | Request::Order { .. } => "/api/product/{pid}",
-        Request::Products => "/api/products",
-        Request::ProductsOrderedBy(_) => "/api/products/orderby/{field}",
-        Request::NetworkErrors(_) => "/api/networkstatus/errors/{id}",
-        Request::NetworkInactive(_) => "/api/networkstatus/inactive/{id}",
-        Request::Credit => "/api/billing/credit",
-        Request::Invoices => "/api/billing/invoices",
-        Request::Invoice(_) => "/api/billing/invoice/{id}",
-        Request::Service(_) | Request::UpdateService { .. } => "/api/service/{id}",
-        Request::Services => "/api/services",
-        Request::IpList { .. } => "/api/iplist/{typel}/{formatl}/{id}",
     }
 }
 
@@ -207,6 +168,7 @@ pub fn parse_retry_after(value: &str, now: chrono::DateTime<chrono::Utc>) -> Opt
 
 #[cfg(test)]
 mod tests {
+    use super::super::limits;
     use super::*;
     use chrono::TimeZone;
 

@@ -20,47 +20,25 @@
 //!   addresses 100,000; products 10,000; statistics 3,660 (ten years of days); rate and
 //!   one invoice's list 100. A list that reached its cap is said to be cut in the status
 //!   line (`App`) and on standard error (scripting commands), naming the cap.
+//!
+//! The figures are written in each endpoint's row of the table in [`super::request`].
 
 use super::Request;
 
 /// The most of an error answer that is read.
 pub const ERROR_BODY_CAP: usize = 8 << 10;
 
-/// The most of a 2xx answer to `request` that is read.
+/// The most of a 2xx answer to `request` that is read (the figure is in its row of the
+/// endpoint table, [`super::request`]).
 pub fn max_body(request: &Request) -> usize {
-    match request {
-        Request::Services
-        | Request::Invoices
-        | Request::Clients
-        | Request::NetworkErrors(_)
-        | Request::NetworkInactive(_)
-        | Request::IpList { .. } => super::MAX_BODY,
-        Request::Products | Request::ProductsOrderedBy(_) => 4 << 20,
-        Request::Stats(_)
-        | Request::Rate(_)
-        | Request::Product(_)
-        | Request::Order { .. }
-        | Request::Credit
-        | Request::Invoice(_)
-        | Request::Service(_)
-        | Request::UpdateService { .. } => 1 << 20,
-    }
+    request.max_body()
 }
 
 /// The most entries kept of the list `request` answers; `None` for an answer that is not
-/// a list of records (IP lists keep their text and are bounded by [`max_body`]).
+/// a list of records (IP lists keep their text and are bounded by [`max_body`]). The
+/// figure is in the endpoint's row of the table.
 pub fn list_cap(request: &Request) -> Option<usize> {
-    match request {
-        Request::Services
-        | Request::Invoices
-        | Request::Clients
-        | Request::NetworkErrors(_)
-        | Request::NetworkInactive(_) => Some(100_000),
-        Request::Products | Request::ProductsOrderedBy(_) => Some(10_000),
-        Request::Stats(_) => Some(3_660),
-        Request::Rate(_) | Request::Invoice(_) => Some(100),
-        _ => None,
-    }
+    request.list_cap()
 }
 
 /// Whether `kept` entries of `request`'s list mean it was (or may have been) cut.

@@ -34,6 +34,8 @@
 
 mod base_url;
 mod decode;
+#[macro_use]
+mod endpoint_macro;
 pub mod error;
 pub mod iplist;
 pub mod ipv4;
@@ -47,11 +49,10 @@ pub use decode::{decode_body, parse_next_possible, parse_retry_after, status_err
 pub use error::{ApiError, Unprocessable};
 pub use iplist::{IpEntry, IpList};
 pub use model::*;
-pub use request::{IpListKind, Request, Response};
+pub use request::{IpListKind, Loaded, Request, Response};
 
 mod transport;
 
-use decode::{decode, decode_addresses, decode_list, decode_update, parse_ip_list};
 use transport::same_origin_redirects;
 
 use crate::secret::Secret;
@@ -59,7 +60,6 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use reqwest::Url;
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderValue};
-use serde::de::DeserializeOwned;
 use std::time::Duration;
 
 /// The largest answer the client reads. A list of 100,000 invoices is about 19 MB; a
@@ -196,146 +196,6 @@ impl ApiClient {
     /// The base URL requests go to.
     pub fn base_url(&self) -> &Url {
         &self.base
-    }
-
-    /// 1: the reseller's clients.
-    pub async fn clients(&self) -> Result<Vec<Client>, ApiError> {
-        self.get_list(&Request::Clients).await
-    }
-
-    /// 2: daily statistics of a ppr service.
-    pub async fn stats(&self, service_id: u64) -> Result<Vec<StatEntry>, ApiError> {
-        self.get_list(&Request::Stats(service_id)).await
-    }
-
-    /// 3: rate against limit of a ppr service.
-    pub async fn rate(&self, service_id: u64) -> Result<Vec<RateEntry>, ApiError> {
-        self.get_list(&Request::Rate(service_id)).await
-    }
-
-    /// 4: one product.
-    pub async fn product(&self, product_id: u64) -> Result<Product, ApiError> {
-        self.get_json(&Request::Product(product_id)).await
-    }
-
-    /// 5: orders a service. Sent exactly once; on a timeout or a lost connection the
-    /// outcome is unknown ([`ApiError::outcome_unknown`]) and the caller must re-read the
-    /// services rather than order again.
-    pub async fn order(
-        &self,
-        product_id: u64,
-        body: &OrderRequest,
-    ) -> Result<OrderResult, ApiError> {
-        let request = Request::order(product_id, body.clone());
-        let bytes = self
-            .send(&request, Some(serde_json::to_vec(body).unwrap_or_default()))
-            .await?;
-        decode(&request, &bytes)
-    }
-
-    /// 6: every product.
-    pub async fn products(&self) -> Result<Vec<ProductSummary>, ApiError> {
-        self.get_list(&Request::Products).await
-    }
-
-    /// 7: every product, ordered by `field` (the direction is the server's).
-    pub async fn products_ordered_by(
-        &self,
-        field: &SortField,
-    ) -> Result<Vec<ProductSummary>, ApiError> {
-        self.get_list(&Request::ProductsOrderedBy(field.clone()))
-            .await
-    }
-
-    /// 8: proxy servers of a service in an error state.
-    pub async fn network_errors(&self, service_id: u64) -> Result<Vec<String>, ApiError> {
-        let request = Request::NetworkErrors(service_id);
-        let bytes = self.send(&request, None).await?;
-        decode_addresses(&request, &bytes)
-    }
-
-    /// 9: inactive proxy servers of a service.
-    pub async fn network_inactive(&self, service_id: u64) -> Result<Vec<String>, ApiError> {
-        let request = Request::NetworkInactive(service_id);
-        let bytes = self.send(&request, None).await?;
-        decode_addresses(&request, &bytes)
-    }
-
-    /// 10: the account credit.
-    pub async fn credit(&self) -> Result<Credit, ApiError> {
-        self.get_json(&Request::Credit).await
-    }
-
-    /// 11: every invoice.
-    pub async fn invoices(&self) -> Result<Vec<Invoice>, ApiError> {
-        self.get_list(&Request::Invoices).await
-    }
-
-    /// 12: one invoice (the spec answers it as an array).
-    pub async fn invoice(&self, invoice_id: u64) -> Result<Vec<Invoice>, ApiError> {
-        self.get_list(&Request::Invoice(invoice_id)).await
-    }
-
-    /// 13: one service with its credentials.
-    pub async fn service(&self, service_id: u64) -> Result<Service, ApiError> {
-        self.get_json(&Request::Service(service_id)).await
-    }
-
-    /// 14: every service.
-    pub async fn services(&self) -> Result<Vec<ServiceSummary>, ApiError> {
-        self.get_list(&Request::Services).await
-    }
-
-    /// 15: binds an IP, refreshes the IP list and/or changes the password. Sent exactly once.
-    pub async fn update_service(
-        &self,
-        service_id: u64,
-        update: &ServiceUpdate,
-    ) -> Result<UpdateResult, ApiError> {
-        let mut body = serde_json::Map::new();
-        if let Some(ip) = &update.setip {
-            body.insert("setip".into(), ip.clone().into());
-        }
-        if update.update_list {
-            body.insert("update_list".into(), "true".into());
-        }
-        if let Some(pw) = &update.password {
-            body.insert("password".into(), BASE64.encode(pw.expose()).into());
-        }
-        let request = Request::UpdateService {
-            service_id,
-            update: Box::new(update.clone()),
-        };
-        let bytes = self
-            .send(
-                &request,
-                Some(serde_json::to_vec(&body).unwrap_or_default()),
-            )
-            .await?;
-        decode_update(&request, update, &bytes)
-    }
-
-    /// 16: an IP list, as served and parsed.
-    pub async fn ip_list(
-        &self,
-        service_id: u64,
-        list_type: &IpListType,
-        format: &IpListFormat,
-    ) -> Result<IpList, ApiError> {
-        let request = Request::ip_list(service_id, list_type.clone(), format.clone());
-        let bytes = self.send(&request, None).await?;
-        // The body's own buffer becomes the list's text: a list can be megabytes.
-        Ok(parse_ip_list(list_type, format, Vec::from(bytes)))
-    }
-
-    async fn get_json<T: DeserializeOwned>(&self, request: &Request) -> Result<T, ApiError> {
-        let bytes = self.send(request, None).await?;
-        decode(request, &bytes)
-    }
-
-    async fn get_list<T: DeserializeOwned>(&self, request: &Request) -> Result<Vec<T>, ApiError> {
-        let bytes = self.send(request, None).await?;
-        decode_list(request, &bytes)
     }
 
     fn url(&self, request: &Request) -> Url {

@@ -1,60 +1,267 @@
-//! Every call of the API as a value: what the fetcher is asked to run, what the dashboard
-//! and the command line hold while waiting, and the key by which identical in-flight GETs
-//! are recognised.
+//! Every call of the API as a value, defined once: the table below is the one place an
+//! endpoint is spelled. Each row gives the request's variant, its method, path, decoder,
+//! read limit and list cap, the words the status line uses, and the typed result the
+//! fetcher answers with ([`Loaded`]); see [`super::endpoint_macro`] for what a row makes.
+//!
+//! [`Request`] is also what the fetcher queues, what the dashboard and the command line
+//! hold while waiting, and the key by which identical in-flight GETs are recognised.
+//!
+//! Read limits and list caps are the figures [`super::limits`] explains.
 
-use super::ApiClient;
+use super::decode::{decode, decode_addresses, decode_list, decode_update, parse_ip_list};
 use super::error::ApiError;
 use super::iplist::IpList;
 use super::model::*;
+use super::{ApiClient, MAX_BODY};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
 
-/// One request of spec section 4, by its endpoint and parameters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Request {
+// One row per endpoint of spec section 4, in its order.
+endpoints! {
     /// 1: GET /api/clients
-    Clients,
+    Clients => {
+        method: "GET",
+        label: "/api/clients",
+        path: ["api", "clients"],
+        output: Vec<Client>,
+        decode: |request, body| decode_list(request, &body),
+        read: MAX_BODY,
+        list: 100_000,
+        what: "Clients",
+        client:
+            /// 1: the reseller's clients.
+            fn clients() = Request::Clients,
+    }
     /// 2: GET /api/stats/{id}
-    Stats(u64),
+    Stats(id: u64) => {
+        method: "GET",
+        label: "/api/stats/{id}",
+        path: ["api", "stats", id],
+        output: Vec<StatEntry>,
+        decode: |request, body| decode_list(request, &body),
+        read: 1 << 20,
+        // Ten years of days.
+        list: 3_660,
+        what: "Usage of service {id}",
+        client:
+            /// 2: daily statistics of a ppr service.
+            fn stats(service_id: u64) = Request::Stats(service_id),
+    }
     /// 3: GET /api/rate/{id}
-    Rate(u64),
+    Rate(id: u64) => {
+        method: "GET",
+        label: "/api/rate/{id}",
+        path: ["api", "rate", id],
+        output: Vec<RateEntry>,
+        decode: |request, body| decode_list(request, &body),
+        read: 1 << 20,
+        list: 100,
+        what: "Rate of service {id}",
+        client:
+            /// 3: rate against limit of a ppr service.
+            fn rate(service_id: u64) = Request::Rate(service_id),
+    }
     /// 4: GET /api/product/{pid}
-    Product(u64),
+    Product(id: u64) => {
+        method: "GET",
+        label: "/api/product/{pid}",
+        path: ["api", "product", id],
+        output: Product,
+        decode: |request, body| decode(request, &body),
+        read: 1 << 20,
+        what: "Product {id}",
+        client:
+            /// 4: one product.
+            fn product(product_id: u64) = Request::Product(product_id),
+    }
     /// 5: POST /api/product/{pid}. Two attempts at the same order differ by
     /// `body.attempt` (never sent), so they are two requests, never one.
     Order {
         product_id: u64,
         /// Boxed, like every payload wider than an ID (see [`Request::SIZE`]).
         body: Box<OrderRequest>,
-    },
+    } => {
+        method: "POST",
+        label: "/api/product/{pid}",
+        path: ["api", "product", product_id],
+        output: OrderResult,
+        decode: |request, answer| decode(request, &answer),
+        sends: serde_json::to_vec(body).unwrap_or_default(),
+        read: 1 << 20,
+        what: "Order of product {product_id}",
+        client:
+            /// 5: orders a service. Sent exactly once; on a timeout or a lost connection the
+            /// outcome is unknown ([`ApiError::outcome_unknown`]) and the caller must re-read the
+            /// services rather than order again.
+            fn order(product_id: u64, body: &OrderRequest) =
+                Request::order(product_id, body.clone()),
+    }
     /// 6: GET /api/products
-    Products,
+    Products => {
+        method: "GET",
+        label: "/api/products",
+        path: ["api", "products"],
+        output: Vec<ProductSummary>,
+        decode: |request, body| decode_list(request, &body),
+        read: 4 << 20,
+        list: 10_000,
+        what: "Products",
+        client:
+            /// 6: every product.
+            fn products() = Request::Products,
+    }
     /// 7: GET /api/products/orderby/{field}
-    ProductsOrderedBy(SortField),
+    ProductsOrderedBy(field: SortField) => {
+        method: "GET",
+        label: "/api/products/orderby/{field}",
+        path: ["api", "products", "orderby", field.as_str()],
+        output: Vec<ProductSummary>,
+        decode: |request, body| decode_list(request, &body),
+        read: 4 << 20,
+        list: 10_000,
+        what: "Products by {field}",
+        client:
+            /// 7: every product, ordered by `field` (the direction is the server's).
+            fn products_ordered_by(field: &SortField) = Request::ProductsOrderedBy(field.clone()),
+    }
     /// 8: GET /api/networkstatus/errors/{id}
-    NetworkErrors(u64),
+    NetworkErrors(id: u64) => {
+        method: "GET",
+        label: "/api/networkstatus/errors/{id}",
+        path: ["api", "networkstatus", "errors", id],
+        output: Vec<String>,
+        decode: |request, body| decode_addresses(request, &body),
+        read: MAX_BODY,
+        list: 100_000,
+        what: "Servers in error of service {id}",
+        client:
+            /// 8: proxy servers of a service in an error state.
+            fn network_errors(service_id: u64) = Request::NetworkErrors(service_id),
+    }
     /// 9: GET /api/networkstatus/inactive/{id}
-    NetworkInactive(u64),
+    NetworkInactive(id: u64) => {
+        method: "GET",
+        label: "/api/networkstatus/inactive/{id}",
+        path: ["api", "networkstatus", "inactive", id],
+        output: Vec<String>,
+        decode: |request, body| decode_addresses(request, &body),
+        read: MAX_BODY,
+        list: 100_000,
+        what: "Inactive servers of service {id}",
+        client:
+            /// 9: inactive proxy servers of a service.
+            fn network_inactive(service_id: u64) = Request::NetworkInactive(service_id),
+    }
     /// 10: GET /api/billing/credit
-    Credit,
+    Credit => {
+        method: "GET",
+        label: "/api/billing/credit",
+        path: ["api", "billing", "credit"],
+        output: Credit,
+        decode: |request, body| decode(request, &body),
+        read: 1 << 20,
+        what: "Credit",
+        client:
+            /// 10: the account credit.
+            fn credit() = Request::Credit,
+    }
     /// 11: GET /api/billing/invoices
-    Invoices,
-    /// 12: GET /api/billing/invoice/{id}
-    Invoice(u64),
+    Invoices => {
+        method: "GET",
+        label: "/api/billing/invoices",
+        path: ["api", "billing", "invoices"],
+        output: Vec<Invoice>,
+        decode: |request, body| decode_list(request, &body),
+        read: MAX_BODY,
+        list: 100_000,
+        what: "Invoices",
+        client:
+            /// 11: every invoice.
+            fn invoices() = Request::Invoices,
+    }
+    /// 12: GET /api/billing/invoice/{id} (the spec answers it as an array)
+    Invoice(id: u64) => {
+        method: "GET",
+        label: "/api/billing/invoice/{id}",
+        path: ["api", "billing", "invoice", id],
+        output: Vec<Invoice>,
+        decode: |request, body| decode_list(request, &body),
+        read: 1 << 20,
+        list: 100,
+        what: "Invoice {id}",
+        client:
+            /// 12: one invoice (the spec answers it as an array).
+            fn invoice(invoice_id: u64) = Request::Invoice(invoice_id),
+    }
     /// 13: GET /api/service/{id}
-    Service(u64),
+    Service(id: u64) => {
+        method: "GET",
+        label: "/api/service/{id}",
+        path: ["api", "service", id],
+        output: Service,
+        decode: |request, body| decode(request, &body),
+        read: 1 << 20,
+        what: "Service {id}",
+        client:
+            /// 13: one service with its credentials.
+            fn service(service_id: u64) = Request::Service(service_id),
+    }
     /// 14: GET /api/services
-    Services,
+    Services => {
+        method: "GET",
+        label: "/api/services",
+        path: ["api", "services"],
+        output: Vec<ServiceSummary>,
+        decode: |request, body| decode_list(request, &body),
+        read: MAX_BODY,
+        list: 100_000,
+        what: "Services",
+        client:
+            /// 14: every service.
+            fn services() = Request::Services,
+    }
     /// 15: PUT /api/service/{id}
     UpdateService {
         service_id: u64,
         /// Boxed, like every payload wider than an ID (see [`Request::SIZE`]).
         update: Box<ServiceUpdate>,
-    },
+    } => {
+        method: "PUT",
+        label: "/api/service/{id}",
+        path: ["api", "service", service_id],
+        output: UpdateResult,
+        decode: |request, body| decode_update(request, update, &body),
+        sends: update_body(update),
+        read: 1 << 20,
+        what: "Update of service {service_id}",
+        client:
+            /// 15: binds an IP, refreshes the IP list and/or changes the password. Sent
+            /// exactly once.
+            fn update_service(service_id: u64, update: &ServiceUpdate) =
+                Request::UpdateService {
+                    service_id,
+                    update: Box::new(update.clone()),
+                },
+    }
     /// 16: GET /api/iplist/{typel}/{formatl}/{id}
     IpList {
         service_id: u64,
         /// Boxed, like every payload wider than an ID (see [`Request::SIZE`]).
         list: Box<IpListKind>,
-    },
+    } => {
+        method: "GET",
+        label: "/api/iplist/{typel}/{formatl}/{id}",
+        path: ["api", "iplist", list.list_type.as_str(), list.format.as_str(), service_id],
+        output: IpList,
+        // The body's own buffer becomes the list's text: a list can be megabytes.
+        decode: |request, body| Ok(parse_ip_list(&list.list_type, &list.format, Vec::from(body))),
+        read: MAX_BODY,
+        what: "IP list of service {service_id}",
+        client:
+            /// 16: an IP list, as served and parsed.
+            fn ip_list(service_id: u64, list_type: &IpListType, format: &IpListFormat) =
+                Request::ip_list(service_id, list_type.clone(), format.clone()),
+    }
 }
 
 /// Which IP list endpoint 16 sends: its `typel` and `formatl` path parameters.
@@ -62,42 +269,6 @@ pub enum Request {
 pub struct IpListKind {
     pub list_type: IpListType,
     pub format: IpListFormat,
-}
-
-/// The typed answer to a [`Request`], one variant per endpoint.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Response {
-    Clients(Vec<Client>),
-    Stats(Vec<StatEntry>),
-    Rate(Vec<RateEntry>),
-    Product(Product),
-    Order(OrderResult),
-    Products(Vec<ProductSummary>),
-    NetworkErrors(Vec<String>),
-    NetworkInactive(Vec<String>),
-    Credit(Credit),
-    Invoices(Vec<Invoice>),
-    Invoice(Vec<Invoice>),
-    Service(Service),
-    Services(Vec<ServiceSummary>),
-    Update(UpdateResult),
-    IpList(IpList),
-}
-
-impl Response {
-    /// How many entries a list answer holds; `None` for an answer that is not a list.
-    pub fn list_len(&self) -> Option<usize> {
-        Some(match self {
-            Response::Clients(v) => v.len(),
-            Response::Stats(v) => v.len(),
-            Response::Rate(v) => v.len(),
-            Response::Products(v) => v.len(),
-            Response::NetworkErrors(v) | Response::NetworkInactive(v) => v.len(),
-            Response::Invoices(v) | Response::Invoice(v) => v.len(),
-            Response::Services(v) => v.len(),
-            _ => return None,
-        })
-    }
 }
 
 impl Request {
@@ -125,16 +296,7 @@ impl Request {
 
     /// POST and PUT change the account; they are never retried or deduplicated.
     pub fn is_write(&self) -> bool {
-        matches!(self, Request::Order { .. } | Request::UpdateService { .. })
-    }
-
-    /// The HTTP method, for logs and messages.
-    pub fn method(&self) -> &'static str {
-        match self {
-            Request::Order { .. } => "POST",
-            Request::UpdateService { .. } => "PUT",
-            _ => "GET",
-        }
+        self.method() != "GET"
     }
 
     /// The path below the base URL, segments unencoded (for logs and messages; the client
@@ -142,69 +304,31 @@ impl Request {
     pub fn path(&self) -> String {
         self.segments().join("/")
     }
+}
 
-    pub(crate) fn segments(&self) -> Vec<String> {
-        let s = |parts: &[&str]| parts.iter().map(|p| (*p).to_owned()).collect::<Vec<_>>();
-        let id = |x: &u64| x.to_string();
-        match self {
-            Request::Clients => s(&["api", "clients"]),
-            Request::Stats(i) => s(&["api", "stats", &id(i)]),
-            Request::Rate(i) => s(&["api", "rate", &id(i)]),
-            Request::Product(i) | Request::Order { product_id: i, .. } => {
-                s(&["api", "product", &id(i)])
-            }
-            Request::Products => s(&["api", "products"]),
-            Request::ProductsOrderedBy(f) => s(&["api", "products", "orderby", f.as_str()]),
-            Request::NetworkErrors(i) => s(&["api", "networkstatus", "errors", &id(i)]),
-            Request::NetworkInactive(i) => s(&["api", "networkstatus", "inactive", &id(i)]),
-            Request::Credit => s(&["api", "billing", "credit"]),
-            Request::Invoices => s(&["api", "billing", "invoices"]),
-            Request::Invoice(i) => s(&["api", "billing", "invoice", &id(i)]),
-            Request::Service(i) | Request::UpdateService { service_id: i, .. } => {
-                s(&["api", "service", &id(i)])
-            }
-            Request::Services => s(&["api", "services"]),
-            Request::IpList { service_id, list } => s(&[
-                "api",
-                "iplist",
-                list.list_type.as_str(),
-                list.format.as_str(),
-                &id(service_id),
-            ]),
-        }
+/// The JSON body of endpoint 15: only the operations asked for, the password base64.
+fn update_body(update: &ServiceUpdate) -> Vec<u8> {
+    let mut body = serde_json::Map::new();
+    if let Some(ip) = &update.setip {
+        body.insert("setip".into(), ip.clone().into());
     }
+    if update.update_list {
+        body.insert("update_list".into(), "true".into());
+    }
+    if let Some(pw) = &update.password {
+        body.insert("password".into(), BASE64.encode(pw.expose()).into());
+    }
+    serde_json::to_vec(&body).unwrap_or_default()
 }
 
 impl ApiClient {
-    /// Runs any request; the typed methods are thin wrappers over the same calls.
-    pub async fn call(&self, request: &Request) -> Result<Response, ApiError> {
-        Ok(match request {
-            Request::Clients => Response::Clients(self.clients().await?),
-            Request::Stats(id) => Response::Stats(self.stats(*id).await?),
-            Request::Rate(id) => Response::Rate(self.rate(*id).await?),
-            Request::Product(pid) => Response::Product(self.product(*pid).await?),
-            Request::Order { product_id, body } => {
-                Response::Order(self.order(*product_id, body).await?)
-            }
-            Request::Products => Response::Products(self.products().await?),
-            Request::ProductsOrderedBy(f) => Response::Products(self.products_ordered_by(f).await?),
-            Request::NetworkErrors(id) => Response::NetworkErrors(self.network_errors(*id).await?),
-            Request::NetworkInactive(id) => {
-                Response::NetworkInactive(self.network_inactive(*id).await?)
-            }
-            Request::Credit => Response::Credit(self.credit().await?),
-            Request::Invoices => Response::Invoices(self.invoices().await?),
-            Request::Invoice(id) => Response::Invoice(self.invoice(*id).await?),
-            Request::Service(id) => Response::Service(self.service(*id).await?),
-            Request::Services => Response::Services(self.services().await?),
-            Request::UpdateService { service_id, update } => {
-                Response::Update(self.update_service(*service_id, update).await?)
-            }
-            Request::IpList { service_id, list } => Response::IpList(
-                self.ip_list(*service_id, &list.list_type, &list.format)
-                    .await?,
-            ),
-        })
+    /// Runs any request and answers with its typed result; the typed methods are thin
+    /// wrappers over the same sending and decoding.
+    pub async fn call(&self, request: &Request) -> Loaded {
+        match self.send(request, request.body()).await {
+            Ok(body) => request.decode(body),
+            Err(error) => request.failed(error),
+        }
     }
 }
 
@@ -220,6 +344,34 @@ mod tests {
             std::mem::size_of::<Request>() <= Request::SIZE,
             "Request is {} bytes",
             std::mem::size_of::<Request>()
+        );
+    }
+
+    #[test]
+    fn a_row_gives_path_method_label_and_words() {
+        let r = Request::ip_list(7, IpListType::HttpIp, IpListFormat::Txt);
+        assert_eq!(r.path(), "api/iplist/http-ip/txt/7");
+        assert_eq!((r.method(), r.is_write()), ("GET", false));
+        assert_eq!(r.label(), "/api/iplist/{typel}/{formatl}/{id}");
+        assert_eq!(r.what(), "IP list of service 7");
+        let r = Request::ProductsOrderedBy(SortField::Price);
+        assert_eq!(r.what(), format!("Products by {}", SortField::Price));
+        assert_eq!(r.list_cap(), Some(10_000));
+        assert_eq!(Request::Credit.list_cap(), None);
+        assert!(Request::order(3, OrderRequest::default()).is_write());
+    }
+
+    #[test]
+    fn an_answer_keeps_its_request() {
+        let loaded = Request::Stats(9).decode(bytes::Bytes::from_static(b"[]"));
+        assert!(matches!(&loaded, Loaded::Stats(9, Ok(v)) if v.is_empty()));
+        assert_eq!(loaded.request(), Request::Stats(9));
+        assert_eq!(loaded.kept(), Some(0));
+        let failed = Request::Services.failed(ApiError::Unauthenticated);
+        assert!(matches!(failed.error(), Some(ApiError::Unauthenticated)));
+        assert!(
+            Loaded::pair(Request::Credit, Ok(Response::Services(vec![]))).is_none(),
+            "another endpoint's answer is refused"
         );
     }
 }

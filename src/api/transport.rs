@@ -2,7 +2,7 @@
 //! within the limits of [`super::limits`], mapping failures to [`ApiError`], and the redirect policy.
 //! The rules are in the module docs of [`super`].
 
-use super::decode::{endpoint_name, parse_retry_after, status_error};
+use super::decode::{parse_retry_after, status_error};
 use super::{ApiClient, ApiError, RETRY_AFTER_CAP, Request, error, limits};
 use reqwest::header::RETRY_AFTER;
 use reqwest::{Method, Url};
@@ -216,7 +216,7 @@ impl ApiClient {
 
 fn too_large(request: &Request, limit: usize) -> ApiError {
     ApiError::Decode {
-        endpoint: endpoint_name(request),
+        endpoint: request.label(),
         detail: format!("the answer is larger than {}", limits::size(limit)),
     }
 }

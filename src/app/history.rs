@@ -17,7 +17,7 @@
 //!   of the list is never recorded.
 
 use super::{App, Command, status};
-use crate::api::{Request, Response};
+use crate::api::Loaded;
 use crate::history::{Answer, Overview, Query, Record, ServerList, ServiceHistory, Sweep};
 
 #[derive(Debug, Default)]
@@ -65,10 +65,17 @@ impl HistoryState {
 }
 
 /// The records a successful read gives (none for what is not history).
-pub fn records(request: &Request, response: &Response) -> Vec<Record> {
-    match (request, response) {
-        (Request::Credit, Response::Credit(c)) => vec![Record::Credit { credit: c.credit }],
-        (Request::Services, Response::Services(list)) => list
+pub fn records(loaded: &Loaded) -> Vec<Record> {
+    let servers = |service_id: u64, list: ServerList, servers: &Vec<String>| {
+        vec![Record::Servers {
+            service_id,
+            list,
+            servers: servers.clone(),
+        }]
+    };
+    match loaded {
+        Loaded::Credit(Ok(c)) => vec![Record::Credit { credit: c.credit }],
+        Loaded::Services(Ok(list)) => list
             .iter()
             .map(|s| Record::Service {
                 service_id: s.service_id,
@@ -76,29 +83,16 @@ pub fn records(request: &Request, response: &Response) -> Vec<Record> {
                 nextduedate: s.nextduedate,
             })
             .collect(),
-        (Request::NetworkErrors(id), Response::NetworkErrors(v) | Response::NetworkInactive(v))
-        | (
-            Request::NetworkInactive(id),
-            Response::NetworkErrors(v) | Response::NetworkInactive(v),
-        ) => {
-            vec![Record::Servers {
-                service_id: *id,
-                list: if matches!(request, Request::NetworkErrors(_)) {
-                    ServerList::Errors
-                } else {
-                    ServerList::Inactive
-                },
-                servers: v.clone(),
-            }]
-        }
-        (Request::Stats(id), Response::Stats(days)) => vec![Record::Usage {
+        Loaded::NetworkErrors(id, Ok(v)) => servers(*id, ServerList::Errors, v),
+        Loaded::NetworkInactive(id, Ok(v)) => servers(*id, ServerList::Inactive, v),
+        Loaded::Stats(id, Ok(days)) => vec![Record::Usage {
             service_id: *id,
             days: days
                 .iter()
                 .filter_map(|d| Some((d.date?, d.rate)))
                 .collect(),
         }],
-        (Request::Rate(id), Response::Rate(r)) => r
+        Loaded::Rate(id, Ok(r)) => r
             .first()
             .map(|r| Record::Rate {
                 service_id: *id,
@@ -133,9 +127,9 @@ impl App {
         })
     }
 
-    pub(super) fn remember(&mut self, request: &Request, response: &Response) {
+    pub(super) fn remember(&mut self, loaded: &Loaded) {
         if self.history.on {
-            let records = records(request, response);
+            let records = records(loaded);
             self.history.changed |= !records.is_empty();
             self.history.pending.extend(records);
         }

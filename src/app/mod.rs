@@ -78,7 +78,7 @@ pub(crate) mod testkit;
 #[cfg(test)]
 mod tests;
 
-use crate::api::{ApiError, Client, Request, Response};
+use crate::api::{Client, Loaded, Request};
 use crate::clipboard::{ClipboardError, Copied};
 use crate::throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
@@ -176,7 +176,8 @@ pub enum Msg {
     Resize(u16, u16),
     /// A timer set from [`App::next_wakeup`] fired.
     Tick,
-    Loaded(Request, Result<Response, ApiError>),
+    /// A request's typed answer (see [`crate::api::Loaded`]).
+    Loaded(Loaded),
     /// The answer to [`Command::Copy`]: where the text went, or why it did not.
     Copied {
         what: String,
@@ -399,7 +400,7 @@ impl App {
                 self.update_pages();
             }
             Msg::Tick => self.on_tick(out),
-            Msg::Loaded(request, result) => self.on_loaded(request, result, out),
+            Msg::Loaded(loaded) => self.on_loaded(loaded, out),
             Msg::Copied { what, result } => self.on_copied(what, result),
             Msg::Written { path, result } => self.on_written(path, result),
             Msg::MyIp(result) => self.on_my_ip(result),

@@ -22,26 +22,10 @@ use super::messages::{Level, MessageLog};
 use crate::api::{ApiError, Request};
 use chrono::{DateTime, Utc};
 
-/// What a request was for, in the user's words: `Services`, `Service 5001`.
+/// What a request was for, in the user's words: `Services`, `Service 5001` (each
+/// endpoint's row of the table in [`crate::api::request`] says it).
 pub fn what(request: &Request) -> String {
-    match request {
-        Request::Clients => "Clients".into(),
-        Request::Stats(id) => format!("Usage of service {id}"),
-        Request::Rate(id) => format!("Rate of service {id}"),
-        Request::Product(id) => format!("Product {id}"),
-        Request::Order { product_id, .. } => format!("Order of product {product_id}"),
-        Request::Products => "Products".into(),
-        Request::ProductsOrderedBy(field) => format!("Products by {field}"),
-        Request::NetworkErrors(id) => format!("Servers in error of service {id}"),
-        Request::NetworkInactive(id) => format!("Inactive servers of service {id}"),
-        Request::Credit => "Credit".into(),
-        Request::Invoices => "Invoices".into(),
-        Request::Invoice(id) => format!("Invoice {id}"),
-        Request::Service(id) => format!("Service {id}"),
-        Request::Services => "Services".into(),
-        Request::UpdateService { service_id, .. } => format!("Update of service {service_id}"),
-        Request::IpList { service_id, .. } => format!("IP list of service {service_id}"),
-    }
+    request.what()
 }
 
 /// The status line for a failed request: `Services: Unauthenticated: check the token

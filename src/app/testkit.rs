@@ -3,7 +3,7 @@
 
 use super::testdata as td;
 use super::{App, AppSettings, Clock, Command, Msg};
-use crate::api::{ApiError, ProductType, Request, Response, ServiceSummary};
+use crate::api::{ApiError, Loaded, ProductType, Request, Response, ServiceSummary};
 use chrono::{DateTime, TimeZone, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::sync::{Arc, Mutex};
@@ -149,12 +149,15 @@ impl Harness {
         }
     }
 
+    /// Answers `request` with `response`, which must be its endpoint's (a test's mistake
+    /// otherwise, so it panics).
     pub fn ok(&mut self, request: Request, response: Response) -> Vec<Command> {
-        self.send(Msg::Loaded(request, Ok(response)))
+        let loaded = Loaded::pair(request, Ok(response)).expect("the answer of another endpoint");
+        self.send(Msg::Loaded(loaded))
     }
 
     pub fn fail(&mut self, request: Request, error: ApiError) -> Vec<Command> {
-        self.send(Msg::Loaded(request, Err(error)))
+        self.send(Msg::Loaded(request.failed(error)))
     }
 
     /// Answers a request the way the standard account would.
@@ -191,8 +194,9 @@ impl Harness {
             } else {
                 vec![]
             }),
-            Request::Products | Request::ProductsOrderedBy(_) => {
-                Response::Products((1..=4).map(td::product_summary).collect())
+            Request::Products => Response::Products((1..=4).map(td::product_summary).collect()),
+            Request::ProductsOrderedBy(_) => {
+                Response::ProductsOrderedBy((1..=4).map(td::product_summary).collect())
             }
             Request::Product(id) => Response::Product(td::product(*id, ProductType::Fpr)),
             Request::Credit => Response::Credit(crate::api::Credit { credit: 1234.5 }),

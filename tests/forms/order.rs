@@ -3,7 +3,7 @@
 //! it), a second order while one is on its way, and the short-credit warning.
 
 use super::*;
-use proxydash::api::{Client, ProductSummary, Request, Response};
+use proxydash::api::{Client, Loaded, ProductSummary};
 use proxydash::app::Msg;
 use proxydash::sandbox::SandboxConfig;
 
@@ -175,13 +175,10 @@ async fn an_ip_bound_elsewhere_is_incorrect_posted_data() {
 async fn a_client_removed_since_the_list_was_read_is_client_id_not_found() {
     let mut e = order_form().await;
     // The list on screen is stale: it still has client 199, who is gone.
-    e.s.send(Msg::Loaded(
-        Request::Clients,
-        Ok(Response::Clients(vec![Client {
-            id: 199,
-            email: "gone@example.com".into(),
-        }])),
-    ));
+    e.s.send(Msg::Loaded(Loaded::Clients(Ok(vec![Client {
+        id: 199,
+        email: "gone@example.com".into(),
+    }]))));
     e.s.press(KeyCode::Enter);
     e.shows("gone@example.com (client 199)");
     let from = e.mark();
@@ -196,17 +193,14 @@ async fn a_product_removed_since_the_list_was_read_is_product_not_found() {
     let mut e = order_form().await;
     e.s.press(KeyCode::Esc);
     // A stale product list with a product the server no longer has.
-    e.s.send(Msg::Loaded(
-        Request::Products,
-        Ok(Response::Products(vec![ProductSummary {
-            product_id: 999,
-            product_name: "Withdrawn plan".into(),
-            price: 5.0,
-            group_id: Some(1),
-            group_name: "Static Datacenter".into(),
-            created_at: None,
-        }])),
-    ));
+    e.s.send(Msg::Loaded(Loaded::Products(Ok(vec![ProductSummary {
+        product_id: 999,
+        product_name: "Withdrawn plan".into(),
+        price: 5.0,
+        group_id: Some(1),
+        group_name: "Static Datacenter".into(),
+        created_at: None,
+    }]))));
     e.s.press(KeyCode::Char('o'));
     e.s.settle().await;
     e.shows("Order product 999");

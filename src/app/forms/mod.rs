@@ -77,7 +77,7 @@ pub fn failure(error: &ApiError) -> String {
 /// sent none.
 pub fn update_message(response: &Response, fallback: &str) -> String {
     match response {
-        Response::Update(r) if !r.messages().is_empty() => r.messages().join("; "),
+        Response::UpdateService(r) if !r.messages().is_empty() => r.messages().join("; "),
         _ => fallback.to_owned(),
     }
 }

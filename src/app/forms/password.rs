@@ -196,7 +196,7 @@ mod tests {
         for text in [format!("{f:?}"), format!("{request:?}")] {
             assert!(!text.contains("s3cret"), "{text}");
         }
-        f.finish(Ok(Response::Update(Default::default())));
+        f.finish(Ok(Response::UpdateService(Default::default())));
         assert_eq!(
             f.state,
             FormState::Done("Password updated successfully".into())

@@ -6,11 +6,12 @@
 //! `Pending` is not billed yet, so they are shown but not counted. `s` sorts locally by
 //! [`SORTS`].
 
-use crate::api::{Credit, Invoice, InvoiceStatus};
+use crate::api::{ApiError, Credit, Invoice, InvoiceStatus, Request};
 use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::text;
+use chrono::{DateTime, Utc};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -88,6 +89,37 @@ pub struct BillingTab {
 }
 
 impl BillingTab {
+    /// Marks what `request` loads as loading, if this tab keeps it.
+    pub fn begin(&mut self, request: &Request) {
+        match request {
+            Request::Credit => self.credit.begin(),
+            Request::Invoices => self.invoices.begin(),
+            Request::Invoice(id) => self.opened.entry(*id).or_default().begin(),
+            _ => {}
+        }
+    }
+
+    /// Keeps the answer to `Credit`.
+    pub fn finish_credit(&mut self, result: Result<Credit, ApiError>, at: DateTime<Utc>) {
+        self.credit.finish(result, at);
+    }
+
+    /// Keeps the answer to `Invoices` and rebuilds the table from it.
+    pub fn finish_invoices(&mut self, result: Result<Vec<Invoice>, ApiError>, at: DateTime<Utc>) {
+        self.invoices.finish(result, at);
+        self.rebuild();
+    }
+
+    /// Keeps the answer to `Invoice(id)`.
+    pub fn finish_invoice(
+        &mut self,
+        id: u64,
+        result: Result<Vec<Invoice>, ApiError>,
+        at: DateTime<Utc>,
+    ) {
+        self.opened.entry(id).or_default().finish(result, at);
+    }
+
     pub fn rows(&self) -> &[Invoice] {
         self.invoices.value().map(Vec::as_slice).unwrap_or_default()
     }

@@ -3,6 +3,7 @@
 //! Only the services that are swept count (not Terminated, Cancelled or Fraud: see
 //! `app/sweep.rs`).
 
+use crate::api::{ApiError, Request};
 use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
@@ -94,6 +95,36 @@ pub struct NetworkSummary {
 }
 
 impl NetworkTab {
+    /// Marks what `request` loads as loading, if this tab keeps it.
+    pub fn begin(&mut self, request: &Request) {
+        match request {
+            Request::NetworkErrors(id) => self.errors.entry(*id).or_default().begin(),
+            Request::NetworkInactive(id) => self.inactive.entry(*id).or_default().begin(),
+            _ => {}
+        }
+    }
+
+    /// Keeps the answer to `NetworkErrors(id)` (the rows are rebuilt once a burst of
+    /// answers is handled, not per answer).
+    pub fn finish_errors(
+        &mut self,
+        id: u64,
+        result: Result<Vec<String>, ApiError>,
+        at: DateTime<Utc>,
+    ) {
+        self.errors.entry(id).or_default().finish(result, at);
+    }
+
+    /// Keeps the answer to `NetworkInactive(id)`.
+    pub fn finish_inactive(
+        &mut self,
+        id: u64,
+        result: Result<Vec<String>, ApiError>,
+        at: DateTime<Utc>,
+    ) {
+        self.inactive.entry(id).or_default().finish(result, at);
+    }
+
     /// (servers in error, inactive servers) of one service, once known.
     pub fn counts(&self, id: u64) -> Option<(usize, usize)> {
         let e = self.errors.get(&id)?.value()?.len();

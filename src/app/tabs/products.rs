@@ -5,11 +5,12 @@
 //! `s` cycles through the six fields of `SortField::ALL` and wraps around; the server
 //! decides the direction. A list that arrives for a sort no longer chosen is dropped.
 
-use crate::api::{Product, ProductSummary, Request, SortField};
+use crate::api::{ApiError, Product, ProductSummary, Request, SortField};
 use crate::app::columns::{self, CellText, Column};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::text;
+use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
 /// The columns, in the order drawn (the name and price are in the detail too).
@@ -46,6 +47,36 @@ pub struct ProductsTab {
 }
 
 impl ProductsTab {
+    /// Marks what `request` loads as loading, if this tab keeps it.
+    pub fn begin(&mut self, request: &Request) {
+        match request {
+            Request::Products | Request::ProductsOrderedBy(_) => self.list.begin(),
+            Request::Product(id) => self.details.entry(*id).or_default().begin(),
+            _ => {}
+        }
+    }
+
+    /// Keeps the list asked in the order `sort` and rebuilds the table from it; a list for
+    /// a sort no longer chosen is dropped. Whether it was kept.
+    pub fn finish_list(
+        &mut self,
+        sort: Option<SortField>,
+        result: Result<Vec<ProductSummary>, ApiError>,
+        at: DateTime<Utc>,
+    ) -> bool {
+        if sort != self.sort {
+            return false;
+        }
+        self.list.finish(result, at);
+        self.rebuild();
+        true
+    }
+
+    /// Keeps the answer to `Product(id)`.
+    pub fn finish_detail(&mut self, id: u64, result: Result<Product, ApiError>, at: DateTime<Utc>) {
+        self.details.entry(id).or_default().finish(result, at);
+    }
+
     pub fn rows(&self) -> &[ProductSummary] {
         self.list.value().map(Vec::as_slice).unwrap_or_default()
     }
@@ -65,11 +96,6 @@ impl ProductsTab {
             None => Request::Products,
             Some(field) => Request::ProductsOrderedBy(field.clone()),
         }
-    }
-
-    /// Whether a list result answers the current sort.
-    pub fn is_current(&self, request: &Request) -> bool {
-        *request == self.list_request()
     }
 
     /// The next sort field: the first after none, then round the six.

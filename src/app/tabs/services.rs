@@ -6,14 +6,14 @@
 //! (not Active, due within 7 days or late, proxy servers in error or inactive, over the
 //! usage limit, or not checkable).
 
-use crate::api::{ApiError, ProductType, Service, ServiceStatus, ServiceSummary};
+use crate::api::{ApiError, ProductType, Request, Service, ServiceStatus, ServiceSummary};
 use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::app::tabs::network::NetworkTab;
 use crate::app::tabs::usage::UsageTab;
 use crate::text::{self, MISSING};
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -183,6 +183,30 @@ pub struct ServicesTab {
 }
 
 impl ServicesTab {
+    /// Marks what `request` loads as loading, if this tab keeps it.
+    pub fn begin(&mut self, request: &Request) {
+        match request {
+            Request::Services => self.list.begin(),
+            Request::Service(id) => self.details.entry(*id).or_default().begin(),
+            _ => {}
+        }
+    }
+
+    /// Keeps the answer to `Services` (the rows are rebuilt by the app, which knows the
+    /// other tabs the cells read).
+    pub fn finish_list(
+        &mut self,
+        result: Result<Vec<ServiceSummary>, ApiError>,
+        at: DateTime<Utc>,
+    ) {
+        self.list.finish(result, at);
+    }
+
+    /// Keeps the answer to `Service(id)`.
+    pub fn finish_detail(&mut self, id: u64, result: Result<Service, ApiError>, at: DateTime<Utc>) {
+        self.details.entry(id).or_default().finish(result, at);
+    }
+
     /// The services on screen (the last good list), in server order.
     pub fn rows(&self) -> &[ServiceSummary] {
         self.list.value().map(Vec::as_slice).unwrap_or_default()

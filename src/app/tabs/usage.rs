@@ -7,10 +7,11 @@
 //! stats/rate answered the generic 422 before any detail was known
 //! ([`UsageTab::not_ppr`]). The list holds the ppr services, in the services' order.
 
-use crate::api::{RateEntry, StatEntry};
+use crate::api::{ApiError, RateEntry, Request, StatEntry};
 use crate::app::columns::{self, CellText, Column, Tone};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
+use chrono::{DateTime, Utc};
 use std::collections::{HashMap, HashSet};
 
 /// The list's columns: the service, and its rate as a share of its limit.
@@ -37,6 +38,35 @@ pub struct UsageTab {
 }
 
 impl UsageTab {
+    /// Marks what `request` loads as loading, if this tab keeps it.
+    pub fn begin(&mut self, request: &Request) {
+        match request {
+            Request::Stats(id) => self.stats.entry(*id).or_default().begin(),
+            Request::Rate(id) => self.rate.entry(*id).or_default().begin(),
+            _ => {}
+        }
+    }
+
+    /// Keeps the answer to `Stats(id)`.
+    pub fn finish_stats(
+        &mut self,
+        id: u64,
+        result: Result<Vec<StatEntry>, ApiError>,
+        at: DateTime<Utc>,
+    ) {
+        self.stats.entry(id).or_default().finish(result, at);
+    }
+
+    /// Keeps the answer to `Rate(id)`.
+    pub fn finish_rate(
+        &mut self,
+        id: u64,
+        result: Result<Vec<RateEntry>, ApiError>,
+        at: DateTime<Utc>,
+    ) {
+        self.rate.entry(id).or_default().finish(result, at);
+    }
+
     pub fn selected(&self) -> Option<u64> {
         self.table
             .selected_row()

@@ -258,7 +258,7 @@ fn bind_ip_form() {
     let sent = write_of(h.code(KeyCode::Enter));
     h.ok(
         sent,
-        Response::Update(UpdateResult {
+        Response::UpdateService(UpdateResult {
             setip: Some(UpdateOutcome {
                 success: "IP address updated successfully".into(),
             }),
@@ -322,7 +322,10 @@ fn password_form() {
     h.code(KeyCode::Tab);
     h.keys("hunter22");
     h.code(KeyCode::Enter);
-    h.ok(sent.clone(), Response::Update(UpdateResult::default()));
+    h.ok(
+        sent.clone(),
+        Response::UpdateService(UpdateResult::default()),
+    );
     check("password_done", h, &["✓ Password updated successfully"]);
 
     let mut h = password();
@@ -386,7 +389,7 @@ fn refresh_form() {
 
     let mut h = refresh();
     let sent = write_of(h.code(KeyCode::Enter));
-    h.ok(sent, Response::Update(UpdateResult::default()));
+    h.ok(sent, Response::UpdateService(UpdateResult::default()));
     check("refresh_done", h, &["✓ IP list updated successfully"]);
 
     check(

@@ -233,14 +233,10 @@ fn the_ip_list_viewer_marks_servers_in_error_and_inactive() {
     let out = h.code(KeyCode::Enter);
     let request = fetches(&out).into_iter().next().expect("the list request");
     let raw = "198.51.100.7:8000:u:p\n203.0.113.1:8000:u:p\n".to_owned();
-    h.send(Msg::Loaded(
+    h.ok(
         request,
-        Ok(Response::IpList(IpList::parse(
-            IpListType::HttpAuth,
-            IpListFormat::Txt,
-            raw,
-        ))),
-    ));
+        Response::IpList(IpList::parse(IpListType::HttpAuth, IpListFormat::Txt, raw)),
+    );
     let screen = render(&mut h.app, 100, 30);
     assert!(screen.contains("✗ 198.51.100.7:8000"), "{screen}");
     assert!(screen.contains("  203.0.113.1:8000"), "{screen}");

@@ -1,0 +1,195 @@
+//! Requests out and results in: sending fetches, and handing each typed answer
+//! ([`Loaded`]) to what keeps it (see the module docs of [`super`] for the rules).
+//!
+//! Each tab marks what it loads ([`begin`](super::tabs::services::ServicesTab::begin)) and
+//! keeps what arrives (`finish_*`); [`App::on_loaded`] is the dispatch between them, plus
+//! what every read shares: the in-flight set, history, the alert sweep and the status
+//! line. Writes and IP lists are answers to forms (and probes): they go to the forms'
+//! routing ([`App::on_form_result`]) with their request, untouched here.
+
+mod refresh;
+mod services;
+
+use super::{App, Command, IN_FLIGHT_TIMEOUT, status};
+use crate::api::{ApiError, Loaded, Request, ServiceSummary, limits};
+use chrono::{DateTime, Utc};
+
+impl App {
+    /// Sends `request` unless it is already in flight, and marks what it loads as loading.
+    pub(super) fn fetch(&mut self, request: Request, out: &mut Vec<Command>) {
+        let now = self.now();
+        if let Some(sent) = self.in_flight.get(&request)
+            && now
+                .signed_duration_since(*sent)
+                .to_std()
+                .unwrap_or_default()
+                < IN_FLIGHT_TIMEOUT
+        {
+            return;
+        }
+        self.in_flight.insert(request.clone(), now);
+        self.begin(&request);
+        out.push(Command::Fetch(request));
+    }
+
+    /// The remote a request fills, marked loading by the tab that keeps it.
+    fn begin(&mut self, request: &Request) {
+        self.services.begin(request);
+        self.products.begin(request);
+        self.billing.begin(request);
+        self.network.begin(request);
+        self.usage.begin(request);
+        if *request == Request::Clients {
+            self.clients.begin();
+        }
+    }
+
+    pub(super) fn on_loaded(&mut self, loaded: Loaded, out: &mut Vec<Command>) {
+        if let Loaded::Order(..) | Loaded::UpdateService(..) | Loaded::IpList(..) = loaded {
+            let (request, result) = loaded.into_parts();
+            self.in_flight.remove(&request);
+            return self.on_form_result(request, result, out);
+        }
+        let request = loaded.request();
+        let sent = self.in_flight.remove(&request);
+        self.remember(&loaded);
+        let error = loaded.error().cloned();
+        // A list that reached the client's cap was (or may have been) cut: say so.
+        let cut = loaded.kept().filter(|kept| limits::is_cut(&request, *kept));
+        let Some(reported) = self.finish(loaded, sent, out) else {
+            return;
+        };
+        // New data for the alert rules: a failure brings nothing new, and sweeping the
+        // same stale data again would count as a second sighting.
+        if error.is_none() {
+            self.note_alert_data(&request);
+        }
+        match error {
+            None => match cut {
+                Some(kept) if reported => self
+                    .status
+                    .report(&request, status::cut_line(&request, kept)),
+                _ => self.status.clear(&request),
+            },
+            Some(e) if reported => {
+                let line = status::error_line(&request, &e, &self.settings.profile);
+                self.status.report(&request, line);
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// Hands a read's answer to the tab that keeps it. Whether a failure of it is
+    /// reported in the status line; `None` when the answer is no longer wanted (its
+    /// service is gone, its sort was changed), so nothing else is done with it.
+    fn finish(
+        &mut self,
+        loaded: Loaded,
+        sent: Option<DateTime<Utc>>,
+        out: &mut Vec<Command>,
+    ) -> Option<bool> {
+        let now = self.now();
+        match loaded {
+            Loaded::Services(result) => self.finish_services(result, sent, out),
+            Loaded::Service(id, result) => {
+                self.cares_about_service(id).then_some(())?;
+                self.services.finish_detail(id, result, now);
+                self.after_detail(id);
+            }
+            Loaded::Stats(id, result) => {
+                let failed = result.as_ref().err();
+                self.wants_usage(id, failed)?;
+                self.usage.finish_stats(id, result, now);
+            }
+            Loaded::Rate(id, result) => {
+                let failed = result.as_ref().err();
+                self.wants_usage(id, failed)?;
+                self.usage.finish_rate(id, result, now);
+            }
+            Loaded::NetworkErrors(id, result) => {
+                let reported = self.wants_network(id, result.as_ref().err())?;
+                self.network.finish_errors(id, result, now);
+                return Some(reported);
+            }
+            Loaded::NetworkInactive(id, result) => {
+                let reported = self.wants_network(id, result.as_ref().err())?;
+                self.network.finish_inactive(id, result, now);
+                return Some(reported);
+            }
+            Loaded::Products(result) => self.finish_products(None, result)?,
+            Loaded::ProductsOrderedBy(field, result) => {
+                self.finish_products(Some(field), result)?
+            }
+            Loaded::Product(id, result) => self.products.finish_detail(id, result, now),
+            Loaded::Credit(result) => self.billing.finish_credit(result, now),
+            Loaded::Invoices(result) => {
+                let ok = result.is_ok();
+                self.billing.finish_invoices(result, now);
+                self.check_orders(&Request::Invoices, sent, ok, out);
+            }
+            Loaded::Invoice(id, result) => self.billing.finish_invoice(id, result, now),
+            Loaded::Clients(result) => self.clients.finish(result, now),
+            // Routed to the forms by `on_loaded`.
+            Loaded::Order(..) | Loaded::UpdateService(..) | Loaded::IpList(..) => return None,
+        }
+        Some(true)
+    }
+
+    fn finish_services(
+        &mut self,
+        result: Result<Vec<ServiceSummary>, ApiError>,
+        sent: Option<DateTime<Utc>>,
+        out: &mut Vec<Command>,
+    ) {
+        let ok = result.is_ok();
+        self.services.finish_list(result, self.now());
+        self.after_services(ok, out);
+        self.check_orders(&Request::Services, sent, ok, out);
+    }
+
+    fn finish_products(
+        &mut self,
+        sort: Option<crate::api::SortField>,
+        result: Result<Vec<crate::api::ProductSummary>, ApiError>,
+    ) -> Option<()> {
+        let now = self.now();
+        self.products.finish_list(sort, result, now).then_some(())?;
+        self.update_pages();
+        Some(())
+    }
+
+    /// Whether a usage answer (`Stats`, `Rate`) for service `id` is kept. An fpr service
+    /// has none, so its answer is dropped; before any detail says ppr, a 422 means "not a
+    /// rotating service" and is not an error.
+    fn wants_usage(&mut self, id: u64, failed: Option<&ApiError>) -> Option<()> {
+        if !self.cares_about_service(id) || self.is_fpr(id) {
+            self.drop_usage(id);
+            return None;
+        }
+        self.usage_dirty = true;
+        let unknown = self.services.product_type(id).is_none();
+        if unknown && matches!(failed, Some(ApiError::Unprocessable { .. })) {
+            self.usage.not_ppr.insert(id);
+            self.drop_usage(id);
+            return None;
+        }
+        self.services_dirty = true;
+        Some(())
+    }
+
+    /// Whether a network answer for service `id` is kept, and whether its failure is
+    /// reported: a service the server cannot check (its client is gone) is marked once in
+    /// its row (`can't check`), not reported as a failure on every refresh.
+    fn wants_network(&mut self, id: u64, failed: Option<&ApiError>) -> Option<bool> {
+        self.cares_about_service(id).then_some(())?;
+        // Rebuilt once the burst is handled (rebuild_shown), not per answer.
+        self.network_dirty = true;
+        self.services_dirty = true;
+        Some(!matches!(failed, Some(ApiError::ClientIdNotFound { .. })))
+    }
+
+    /// A per-service result matters while the service is listed (or no list is known).
+    fn cares_about_service(&self, id: u64) -> bool {
+        self.services.list.value().is_none() || self.services.knows(id)
+    }
+}

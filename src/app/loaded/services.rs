@@ -1,0 +1,133 @@
+//! The rules that cross tabs once an answer is kept: a new services list prunes every
+//! tab's per-service data and plans the sweeps, a detail settles a service's type (and so
+//! whether it has usage), and the Network and Usage rows are rebuilt from the services
+//! once a burst of answers is handled.
+
+use super::super::tabs::Tab;
+use super::super::{App, Command};
+use crate::api::{ProductType, Request};
+
+impl App {
+    /// The service's product type: from its detail, or else inferred from its usage calls
+    /// (stats or rate answered: ppr; the generic 422 to them: fpr). The services list does
+    /// not carry the type, and details are only fetched for the services looked at.
+    pub(in crate::app) fn service_type(&self, id: u64) -> Option<ProductType> {
+        if let Some(t) = self.services.product_type(id) {
+            return Some(t.clone());
+        }
+        if self.usage.answered(id) {
+            Some(ProductType::Ppr)
+        } else if self.usage.not_ppr.contains(&id) {
+            Some(ProductType::Fpr)
+        } else {
+            None
+        }
+    }
+
+    pub(super) fn is_fpr(&self, id: u64) -> bool {
+        self.service_type(id) == Some(ProductType::Fpr)
+    }
+
+    fn is_ppr(&self, id: u64) -> bool {
+        self.service_type(id) == Some(ProductType::Ppr)
+    }
+
+    pub(super) fn after_services(&mut self, ok: bool, out: &mut Vec<Command>) {
+        self.rebuild_services();
+        let ids = self.services.ids();
+        // Forget per-service data of services that are gone.
+        let listed: std::collections::HashSet<u64> = ids.iter().copied().collect();
+        self.services.details.retain(|id, _| listed.contains(id));
+        self.network.errors.retain(|id, _| listed.contains(id));
+        self.network.inactive.retain(|id, _| listed.contains(id));
+        self.usage.stats.retain(|id, _| listed.contains(id));
+        self.usage.rate.retain(|id, _| listed.contains(id));
+        self.usage.not_ppr.retain(|id| listed.contains(id));
+        if ok {
+            // Details are fetched when a service is selected (fetch_for_selection, in this
+            // same update, so the selected one goes out first) and then refreshed with the
+            // list; asking all of them up front would cost a request per service for data
+            // nobody looks at.
+            for &id in &ids {
+                if self.services.details.contains_key(&id) {
+                    self.fetch(Request::Service(id), out);
+                }
+            }
+            self.plan_sweeps(false, None, out);
+        }
+        self.network_dirty = true;
+        self.usage_dirty = true;
+    }
+
+    pub(super) fn after_detail(&mut self, id: u64) {
+        match self.services.product_type(id) {
+            Some(ProductType::Fpr) => self.drop_usage(id),
+            // The detail outranks a guess from a 422: its usage is asked for again when it
+            // is selected on the Usage tab (fetch_for_selection), and a 422 then is shown.
+            Some(_) => {
+                self.usage.not_ppr.remove(&id);
+            }
+            None => {}
+        }
+        self.usage_dirty = true;
+    }
+
+    /// An fpr service has no usage: forget what was asked and any error it gave.
+    pub(super) fn drop_usage(&mut self, id: u64) {
+        self.usage.stats.remove(&id);
+        self.usage.rate.remove(&id);
+        self.status.clear(&Request::Stats(id));
+        self.status.clear(&Request::Rate(id));
+    }
+
+    /// Rebuilds the derived rows of the tab on screen, if they changed.
+    pub(in crate::app) fn rebuild_shown(&mut self) {
+        // The cells on screen are drawn from the live data; what a rebuild refreshes is the
+        // search keys, problem marks, health order and widths of every row. On a big
+        // account that is deferred until something reads them (see `rebuild_if_read`), so
+        // a stream of per-service answers does not cost a pass over every row each.
+        if self.tab == Tab::Services
+            && self.services_dirty
+            && (self.services.rows().len() <= super::super::screen::EAGER_ROWS
+                || self.services.reads_keys())
+        {
+            self.rebuild_services();
+        }
+        if self.tab == Tab::Network && self.network_dirty {
+            self.network_dirty = false;
+            self.rebuild_network();
+        }
+        if self.tab == Tab::Usage && self.usage_dirty {
+            self.usage_dirty = false;
+            self.rebuild_usage();
+        }
+    }
+
+    fn rebuild_network(&mut self) {
+        let ids = self.swept_ids();
+        let services = &self.services;
+        let product_of = |id: u64| {
+            services
+                .get(id)
+                .map(|s| crate::text::sanitize(&s.product_name).into_owned())
+                .unwrap_or_default()
+        };
+        self.network.rebuild(&ids, product_of);
+    }
+
+    fn rebuild_usage(&mut self) {
+        let ppr = self
+            .services
+            .rows()
+            .iter()
+            .filter(|s| self.is_ppr(s.service_id))
+            .map(|s| {
+                (
+                    s.service_id,
+                    crate::text::sanitize(&s.product_name).into_owned(),
+                )
+            })
+            .collect();
+        self.usage.rebuild(ppr);
+    }
+}
