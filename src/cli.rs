@@ -8,9 +8,11 @@ use std::path::PathBuf;
 
 mod account;
 mod sandbox_help;
+mod watch;
 
 pub use account::AccountArgs;
 use sandbox_help::FAULTS_HELP;
+pub use watch::WatchArgs;
 
 #[derive(Debug, Clone, Parser)]
 #[command(
@@ -242,6 +244,11 @@ proxydash completions zsh > ~/.zfunc/_proxydash"
     /// error, usage).
     #[command(subcommand)]
     History(HistoryCommand),
+
+    /// Watch without a terminal: the dashboard's sweeps, history and alert rules, alerts
+    /// as JSON lines on standard output, optionally Prometheus metrics and keeping
+    /// services bound to this machine's public IP.
+    Watch(WatchArgs),
 }
 
 #[derive(Debug, Clone, Subcommand)]

@@ -42,6 +42,7 @@ fn main() -> ExitCode {
                 proxydash::config::command::run(&with, &args.command)
             }
             Some(Command::History(command)) => proxydash::script::history::run(&cli, command),
+            Some(Command::Watch(args)) => proxydash::watch::run(&cli, args).await,
             Some(command) => proxydash::script::run(&cli, command).await,
             None => proxydash::dashboard::run(&cli).await,
         }

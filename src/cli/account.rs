@@ -49,7 +49,8 @@ impl Command {
             Command::Sandbox(_)
             | Command::Config(_)
             | Command::Completions(_)
-            | Command::History(_) => return None,
+            | Command::History(_)
+            | Command::Watch(_) => return None,
         })
     }
 }

@@ -70,6 +70,10 @@ pub struct Profile {
     pub history_days: Option<u32>,
     /// The most requests a minute sent to this account, whatever the server allows.
     pub max_requests_per_minute: Option<u32>,
+    /// `proxydash watch`: the static services kept bound to this machine's public IP.
+    pub keep_bound: Option<Vec<u64>>,
+    /// Where this machine's public IP is looked up after `my_ip_url` fails, in order.
+    pub my_ip_fallbacks: Option<Vec<String>>,
 }
 
 impl std::fmt::Debug for Profile {

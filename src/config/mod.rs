@@ -80,6 +80,10 @@ pub struct Settings {
     pub history_days: u32,
     /// The ceiling of the request budget (`--max-rpm`, `max_requests_per_minute`).
     pub max_rpm: Option<u32>,
+    /// `proxydash watch`: the services kept bound to this machine's public IP.
+    pub keep_bound: Vec<u64>,
+    /// Where this machine's public IP is looked up after `my_ip_url` fails.
+    pub my_ip_fallbacks: Vec<String>,
 }
 
 /// How the proxy probe runs (see [`crate::probe`]).
@@ -298,6 +302,8 @@ impl Settings {
             alert_delivery: crate::alerts::rules::Delivery::default(),
             history_days: p.history_days.unwrap_or(crate::history::DEFAULT_DAYS),
             max_rpm: c.max_rpm.or(p.max_requests_per_minute).filter(|n| *n > 0),
+            keep_bound: p.keep_bound.clone().unwrap_or_default(),
+            my_ip_fallbacks: p.my_ip_fallbacks.clone().unwrap_or_default(),
         })
     }
 

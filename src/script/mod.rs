@@ -257,7 +257,7 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
 
 async fn dispatch(s: &mut Session<'_>, command: &Command) -> Printed {
     match command {
-        Command::Sandbox(_) | Command::Config(_) | Command::History(_) => {
+        Command::Sandbox(_) | Command::Config(_) | Command::History(_) | Command::Watch(_) => {
             Err(Failure::Usage("not a scripting subcommand".into()))
         }
         Command::Completions(args) => Ok(completions(args)),
@@ -302,7 +302,8 @@ fn wants_json(command: &Command) -> bool {
         Command::Sandbox(_)
         | Command::Config(_)
         | Command::Completions(_)
-        | Command::History(_) => false,
+        | Command::History(_)
+        | Command::Watch(_) => false,
     }
 }
 

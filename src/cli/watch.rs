@@ -1,0 +1,54 @@
+//! `proxydash watch`: its flags (what they are, not what they do; see [`crate::watch`]).
+
+use clap::Args;
+use std::net::SocketAddr;
+
+#[derive(Debug, Clone, Args)]
+#[command(after_help = concat!(
+    "Example:\n  proxydash watch --verbose\n  \
+proxydash watch --all-profiles --metrics-listen 127.0.0.1:9464 >> alerts.jsonl\n  \
+proxydash watch --keep-bound 1001 1002 --dry-run --verbose\n\n",
+    "Exit status:\n  \
+0  stopped by SIGINT or SIGTERM after finishing its writes (history flushed, alerts printed)\n  \
+2  bad usage or settings (an unknown profile, no base URL, a bad --metrics-listen)\n  \
+3  the metrics address cannot be listened on\n  \
+1  anything else that stopped it (standard output closed, the runtime failed)"
+))]
+pub struct WatchArgs {
+    /// A profile of the config file to watch; repeat for several, each with its own
+    /// request budget [default: the one the dashboard would use].
+    #[arg(long = "profile", value_name = "NAME", conflicts_with = "all_profiles")]
+    pub profiles: Vec<String>,
+
+    /// Watch every profile of the config file.
+    #[arg(long)]
+    pub all_profiles: bool,
+
+    /// A summary line per sweep on standard error.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+
+    /// Serve Prometheus metrics at http://ADDR/metrics (loopback unless you mean
+    /// otherwise: a warning is printed when bound elsewhere).
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_listen: Option<SocketAddr>,
+
+    /// Keep these static services bound to this machine's public IP: rebind when it
+    /// changes [default: the profile's keep_bound].
+    #[arg(long, value_name = "SERVICE", num_args = 1..)]
+    pub keep_bound: Vec<u64>,
+
+    /// With --keep-bound: say what would be rebound, send no write.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Where this machine's public IP is looked up (plain-text answer), tried in order;
+    /// repeat for fallbacks [default: the profile's my_ip_url, then its my_ip_fallbacks].
+    #[arg(long = "my-ip-url", value_name = "URL")]
+    pub my_ip_urls: Vec<String>,
+
+    /// Seconds between two checks of the public IP (--keep-bound).
+    #[arg(long, value_name = "SECS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub check_every: u64,
+}

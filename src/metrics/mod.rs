@@ -1,0 +1,185 @@
+//! Prometheus metrics of watched accounts (`watch --metrics-listen`): plain data published
+//! by each profile's watcher ([`ProfileMetrics`], kept on a shared [`Board`]) and encoded
+//! in the text exposition format by the `prometheus-client` crate on each scrape.
+//!
+//! Choices where the issue leaves room:
+//! - **A fresh registry per scrape**: the series are built from the latest published
+//!   data, so a service that left the list leaves the output with it (no stale series),
+//!   and a scrape never waits on a watcher (the board is read under a short lock).
+//! - **Label values** are server text made safe: control and bidi characters removed
+//!   ([`crate::text::sanitize`]) and cut to [`LABEL_WIDTH`] characters; the encoder
+//!   escapes `\`, `"` and newlines.
+//! - `proxydash_service_up` is 1 for an `Active` service and 0 otherwise, with the status
+//!   as a label; `proxydash_service_due_seconds` counts from now to the start of the due
+//!   date (UTC midnight), negative when late.
+//! - `proxydash_api_requests_total` counts answers by endpoint (the spec's path with its
+//!   parameters as `{id}`) and status: the HTTP status, or `timeout`, `connect`,
+//!   `transport`, `refused` when none came. A 429 of a GET is not counted: the scheduler
+//!   pauses and sends it again, and the answer that comes is counted.
+//! - Absent data gives no series: a service whose network status was never read has no
+//!   `proxydash_service_servers`, rather than a 0 that would look healthy.
+
+pub mod server;
+
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::registry::Registry;
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, RwLock};
+
+/// Label values are cut to this many characters.
+pub const LABEL_WIDTH: usize = 60;
+
+/// The content type of the exposition `prometheus-client` writes (OpenMetrics text).
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// What one watched profile knows, as last published by its watcher.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProfileMetrics {
+    pub credit_usd: Option<f64>,
+    pub services: Vec<ServiceMetrics>,
+    /// Answers by (endpoint, status).
+    pub requests: BTreeMap<(&'static str, String), u64>,
+    /// Requests the budget allows now.
+    pub budget_remaining: Option<u32>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ServiceMetrics {
+    pub service_id: u64,
+    pub product: String,
+    pub status: String,
+    pub errors: Option<usize>,
+    pub inactive: Option<usize>,
+    /// rate / limit of a rotating service.
+    pub rate_ratio: Option<f64>,
+    pub due_seconds: Option<i64>,
+    /// Alive proxies / proxies checked, of the last finished probe.
+    pub probe_alive_ratio: Option<f64>,
+}
+
+/// Every watched profile's latest metrics, by profile name.
+pub type Board = Arc<RwLock<BTreeMap<String, ProfileMetrics>>>;
+
+type Labels = Vec<(&'static str, String)>;
+type GaugeF = Gauge<f64, AtomicU64>;
+
+fn label(text: &str) -> String {
+    crate::text::truncate(&crate::text::sanitize(text), LABEL_WIDTH).into_owned()
+}
+
+/// The exposition of every profile on `board`.
+pub fn scrape(board: &Board) -> String {
+    match board.read() {
+        Ok(profiles) => encode_all(&profiles),
+        Err(poisoned) => encode_all(&poisoned.into_inner()),
+    }
+}
+
+/// The exposition of `profiles`, in the text format.
+pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
+    let mut registry = Registry::default();
+    let credit = Family::<Labels, GaugeF>::default();
+    let up = Family::<Labels, GaugeF>::default();
+    let servers = Family::<Labels, GaugeF>::default();
+    let ratio = Family::<Labels, GaugeF>::default();
+    let due = Family::<Labels, GaugeF>::default();
+    let requests = Family::<Labels, Counter>::default();
+    let budget = Family::<Labels, GaugeF>::default();
+    let alive = Family::<Labels, GaugeF>::default();
+    for (name, p) in profiles {
+        let profile = ("profile", label(name));
+        if let Some(c) = p.credit_usd {
+            credit.get_or_create(&vec![profile.clone()]).set(c);
+        }
+        if let Some(left) = p.budget_remaining {
+            budget
+                .get_or_create(&vec![profile.clone()])
+                .set(f64::from(left));
+        }
+        for ((endpoint, status), n) in &p.requests {
+            requests
+                .get_or_create(&vec![
+                    profile.clone(),
+                    ("endpoint", (*endpoint).to_owned()),
+                    ("status", status.clone()),
+                ])
+                .inc_by(*n);
+        }
+        for s in &p.services {
+            let service = ("service", s.service_id.to_string());
+            let base = vec![profile.clone(), service];
+            let mut labels = base.clone();
+            labels.push(("product", label(&s.product)));
+            labels.push(("status", label(&s.status)));
+            let is_up = if s.status == "Active" { 1.0 } else { 0.0 };
+            up.get_or_create(&labels).set(is_up);
+            for (state, count) in [("error", s.errors), ("inactive", s.inactive)] {
+                if let Some(n) = count {
+                    let mut l = base.clone();
+                    l.push(("state", state.to_owned()));
+                    servers.get_or_create(&l).set(n as f64);
+                }
+            }
+            if let Some(r) = s.rate_ratio {
+                ratio.get_or_create(&base).set(r);
+            }
+            if let Some(d) = s.due_seconds {
+                due.get_or_create(&base).set(d as f64);
+            }
+            if let Some(a) = s.probe_alive_ratio {
+                alive.get_or_create(&base).set(a);
+            }
+        }
+    }
+    registry.register(
+        "proxydash_credit_usd",
+        "The account credit in USD",
+        credit,
+    );
+    registry.register(
+        "proxydash_service_up",
+        "1 when the service is Active, else 0 (its status is a label)",
+        up,
+    );
+    registry.register(
+        "proxydash_service_servers",
+        "Proxy servers of the service in error or inactive, per the provider",
+        servers,
+    );
+    registry.register(
+        "proxydash_ppr_rate_ratio",
+        "Usage of a rotating (ppr) service against its limit (rate / limit)",
+        ratio,
+    );
+    registry.register(
+        "proxydash_service_due_seconds",
+        "Seconds until the service's next due date (negative when late)",
+        due,
+    );
+    registry.register(
+        "proxydash_api_requests",
+        "Answers of the API by endpoint and status",
+        requests,
+    );
+    registry.register(
+        "proxydash_api_budget_remaining",
+        "Requests the scheduler's budget allows now",
+        budget,
+    );
+    registry.register(
+        "proxydash_probe_alive_ratio",
+        "Alive proxies over proxies checked in the service's last probe",
+        alive,
+    );
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = encode(&mut out, &registry);
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,209 @@
+//! `proxydash watch`: the dashboard's scheduler, sweeps, history and alert rules without a
+//! terminal, for one profile or several at once, each with its own request budget.
+//!
+//! - Alerts go to standard output as JSON lines (one object per transition, the same
+//!   object the `on_alert` command reads) and to the profile's `on_alert` command.
+//! - `--verbose` writes a summary line per sweep on standard error; rebinds, refusals
+//!   and failed lookups are always written there.
+//! - `--metrics-listen ADDR` serves Prometheus metrics ([`crate::metrics`]); an address
+//!   that is not loopback gets a warning, as the metrics name an account's services.
+//! - `--keep-bound SERVICE…` (or the profile's `keep_bound`) keeps static services bound
+//!   to this machine's public IP ([`keep_bound`]).
+//! - SIGINT or SIGTERM stops every watcher gracefully ([`watcher`]: rebinds answered,
+//!   history flushed, output written) and exits 0; the exit statuses are in `--help`
+//!   (`cli/watch.rs`) and the README.
+//!
+//! Choices where the issue leaves room: no profile named watches the one the dashboard
+//! would use; `--keep-bound` on the command line applies to every profile watched (with
+//! one profile that is the usual case; with several, each profile's `keep_bound` key is
+//! the way to give each its own); a profile that cannot be resolved (no base URL, a
+//! failing `token_command`) stops `watch` before anything starts, so a typo is not a
+//! silent gap in the monitoring.
+
+pub mod collect;
+pub mod keep_bound;
+pub mod myip;
+pub mod output;
+pub mod setup;
+pub mod watcher;
+
+use crate::api::ApiClient;
+use crate::app::Clock;
+use crate::cli::{Cli, WatchArgs};
+use crate::config::Settings;
+use crate::metrics::Board;
+use output::Output;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+use watcher::{KeepOptions, Options, Watcher};
+
+/// The exit statuses (see `proxydash watch --help`).
+pub mod status {
+    pub const STOPPED: u8 = 0;
+    pub const FAILED: u8 = 1;
+    pub const USAGE: u8 = 2;
+    pub const METRICS_ADDRESS: u8 = 3;
+}
+
+/// Runs `watch` until SIGINT or SIGTERM.
+pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
+    let fail = |code: u8, why: String| {
+        eprintln!("proxydash watch: {why}");
+        ExitCode::from(code)
+    };
+    let profiles = match resolve(cli, args) {
+        Ok(p) => p,
+        Err(e) => return fail(status::USAGE, e),
+    };
+    let output = match Output::stdio() {
+        Ok(o) => o,
+        Err(e) => return fail(status::FAILED, format!("cannot start the output: {e}")),
+    };
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let signalled = signals(stop_tx.clone());
+    let board: Option<Board> = args.metrics_listen.map(|_| Board::default());
+    let mut server = None;
+    if let (Some(addr), Some(board)) = (args.metrics_listen, &board) {
+        let mut stopped = stop_rx.clone();
+        let stop = async move {
+            let _ = stopped.wait_for(|s| *s).await;
+        };
+        match crate::metrics::server::serve(addr, board.clone(), stop).await {
+            Ok((bound, task)) => {
+                if crate::metrics::server::is_exposed(&bound) {
+                    eprintln!(
+                        "proxydash watch: warning: the metrics at {bound} are reachable from other machines; they name your services (use 127.0.0.1 unless a firewall guards it)"
+                    );
+                }
+                output.log(format!("metrics at http://{bound}/metrics"));
+                server = Some(task);
+            }
+            Err(e) => {
+                return fail(
+                    status::METRICS_ADDRESS,
+                    format!("cannot listen on {addr} for metrics: {e}"),
+                );
+            }
+        }
+    }
+    let clock: Clock = Arc::new(chrono::Utc::now);
+    // The app's effects hold a clipboard that is not `Send`: the watchers run as futures
+    // of this one task, each waiting on its own wakeups, rather than as spawned tasks.
+    let mut tasks = futures::stream::FuturesUnordered::new();
+    for (settings, client) in profiles {
+        let keep = keep_options(args, &settings);
+        if keep.is_some() && settings.read_only {
+            return fail(
+                status::USAGE,
+                format!(
+                    "profile {}: --keep-bound writes (binds an IP) and the profile is read-only",
+                    settings.profile
+                ),
+            );
+        }
+        let (app, effects, history) = setup::build(&settings, client, &output, clock.clone());
+        let options = Options {
+            clock: clock.clone(),
+            speed: 1,
+            verbose: args.verbose,
+            board: board.clone(),
+            keep,
+            history,
+        };
+        output.log(format!(
+            "{}: watching {} (refresh {})",
+            settings.profile,
+            settings.base_url,
+            settings
+                .refresh
+                .map_or("off".into(), |r| format!("{} s", r.as_secs()))
+        ));
+        let watcher = Watcher::new(app, effects, output.clone(), options);
+        tasks.push(watcher.run(stop_rx.clone()));
+    }
+    let mut code = status::STOPPED;
+    while let Some(done) = futures::StreamExt::next(&mut tasks).await {
+        if let Err(why) = done {
+            eprintln!("proxydash watch: {why}");
+            code = status::FAILED;
+            let _ = stop_tx.send(true);
+        }
+    }
+    signalled.abort();
+    let _ = stop_tx.send(true);
+    if let Some(task) = server {
+        let _ = tokio::time::timeout(Duration::from_secs(2), task).await;
+    }
+    output.flush(Duration::from_secs(2)).await;
+    ExitCode::from(code)
+}
+
+/// Each profile to watch, resolved (its secrets read) and with its client made.
+fn resolve(cli: &Cli, args: &WatchArgs) -> Result<Vec<(Settings, ApiClient)>, String> {
+    let names: Vec<Option<String>> = if args.all_profiles {
+        let first = Settings::resolve(cli).map_err(|e| e.to_string())?;
+        if first.profiles.is_empty() {
+            return Err("--all-profiles: the config file has no profiles".into());
+        }
+        first.profiles.into_iter().map(Some).collect()
+    } else if args.profiles.is_empty() {
+        vec![cli.connection.profile.clone()]
+    } else {
+        let mut names = args.profiles.clone();
+        names.dedup();
+        names.into_iter().map(Some).collect()
+    };
+    names
+        .into_iter()
+        .map(|name| {
+            let settings =
+                Settings::resolve_profile(cli, name.as_deref()).map_err(|e| e.to_string())?;
+            let client = ApiClient::new(settings.client_config())
+                .map_err(|e| format!("profile {}: {e}", settings.profile))?;
+            for warning in &settings.warnings {
+                eprintln!("proxydash watch: warning: {warning}");
+            }
+            Ok((settings, client))
+        })
+        .collect()
+}
+
+/// `--keep-bound`'s settings for a profile: the command line's services, else the
+/// profile's `keep_bound`.
+fn keep_options(args: &WatchArgs, settings: &Settings) -> Option<KeepOptions> {
+    let services = if args.keep_bound.is_empty() {
+        settings.keep_bound.clone()
+    } else {
+        args.keep_bound.clone()
+    };
+    (!services.is_empty()).then(|| KeepOptions {
+        services,
+        every: Duration::from_secs(args.check_every),
+        dry_run: args.dry_run,
+        urls: myip::urls(
+            &args.my_ip_urls,
+            &settings.my_ip_url,
+            &settings.my_ip_fallbacks,
+        ),
+    })
+}
+
+/// SIGINT and SIGTERM set the stop flag (a second one does not hurry anything: the
+/// finish is bounded anyway).
+fn signals(stop: tokio::sync::watch::Sender<bool>) -> tokio::task::JoinHandle<()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    tokio::spawn(async move {
+        let (Ok(mut int), Ok(mut term)) = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) else {
+            return;
+        };
+        tokio::select! {
+            _ = int.recv() => {}
+            _ = term.recv() => {}
+        }
+        let _ = stop.send(true);
+    })
+}
