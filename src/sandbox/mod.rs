@@ -79,6 +79,7 @@ mod errors;
 mod faults;
 mod front;
 mod iplist;
+mod myip;
 pub mod proxies;
 mod proxy_conn;
 mod ratelimit;

@@ -51,6 +51,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/iplist/{typel}/{formatl}/{id}", get(ip_list))
         .route_layer(from_fn_with_state(shared.clone(), super::ratelimit::limit))
         .route_layer(from_fn_with_state(shared.clone(), auth::require))
+        // Not the API: the public-IP stub, without authentication.
+        .route("/myip", get(super::myip::get).put(super::myip::put))
         .fallback(not_found)
         .layer(from_fn_with_state(shared.clone(), front::handle))
         .with_state(shared)

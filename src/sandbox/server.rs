@@ -31,6 +31,8 @@ pub struct Shared {
     stop: watch::Receiver<bool>,
     /// `--proxies`: the fixtures the IP lists point at.
     pub farm: std::sync::OnceLock<ProxyFarm>,
+    /// What `GET /myip` answers (see [`super::myip`]).
+    pub public_ip: super::myip::PublicIp,
 }
 
 /// A poisoned lock only means another request panicked mid-way; the data is still the
@@ -138,6 +140,7 @@ impl Sandbox {
             log: Mutex::new(Vec::new()),
             stop: stop_rx.clone(),
             farm: std::sync::OnceLock::new(),
+            public_ip: super::myip::PublicIp::default(),
         });
         if let Some(bound) = bound {
             // The proxies accept the credentials of any service, read when a client
@@ -222,6 +225,11 @@ impl SandboxHandle {
     /// Replaces the faults (and restarts their random draw from the spec's seed).
     pub fn set_faults(&self, faults: Option<FaultSpec>) {
         *lock(&self.shared.faults) = faults.map(armed);
+    }
+
+    /// What `GET /myip` answers from now on.
+    pub fn set_public_ip(&self, ip: std::net::Ipv4Addr) {
+        self.shared.public_ip.set(ip);
     }
 
     pub fn set_latency(&self, latency: Duration) {

@@ -299,6 +299,10 @@ impl Watcher {
                 Ok(None) | Err(_) => break,
             }
         }
+        self.output.log(format!(
+            "{}: stopped after {} sweeps",
+            self.profile, self.sweeps
+        ));
         self.output.flush(Duration::from_secs(2)).await;
     }
 }

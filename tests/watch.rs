@@ -1,0 +1,269 @@
+//! `proxydash watch` as a user runs it, against the sandbox on 127.0.0.1: alerts as JSON
+//! lines on standard output, a summary per sweep on standard error, a metrics scrape that
+//! a real parser reads, SIGTERM ending it with status 0, and `--keep-bound` rebinding
+//! once per change of the public IP.
+//!
+//! Nothing here waits on the wall clock for an outcome: each test waits for the line
+//! that says it happened (with a generous limit that only a hang reaches).
+
+use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+/// The longest any line is waited for: reached only when something hangs.
+const LIMIT: Duration = Duration::from_secs(60);
+
+fn dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("proxydash-watch-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("config")).unwrap();
+    dir
+}
+
+struct Watch {
+    child: Child,
+    out: Receiver<String>,
+    err: Receiver<String>,
+    /// Every line read so far, by stream.
+    outs: Vec<String>,
+    errs: Vec<String>,
+}
+
+fn lines(stream: impl std::io::Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+impl Watch {
+    fn start(dir: &Path, sandbox: &SandboxHandle, args: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_proxydash"))
+            .args(["--base-url", &sandbox.base_url(), "--refresh", "1", "watch"])
+            .args(args)
+            .env("PROXYDASH_TOKEN", sandbox.token())
+            .env("XDG_STATE_HOME", dir.join("state"))
+            .env("XDG_CONFIG_HOME", dir.join("config"))
+            .env_remove("PROXYDASH_PROFILE")
+            .env_remove("PROXYDASH_CONFIG")
+            .env_remove("PROXYDASH_LOGIN")
+            .env_remove("PROXYDASH_PASSWORD")
+            .env("PROXYDASH_LOG", "off")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = lines(child.stdout.take().unwrap());
+        let err = lines(child.stderr.take().unwrap());
+        Self {
+            child,
+            out,
+            err,
+            outs: Vec::new(),
+            errs: Vec::new(),
+        }
+    }
+
+    /// Reads both streams until a line of standard error satisfies `want`.
+    fn wait_err(&mut self, want: impl Fn(&str) -> bool) -> String {
+        let give_up = Instant::now() + LIMIT;
+        loop {
+            self.outs.extend(self.out.try_iter());
+            match self.err.recv_timeout(Duration::from_millis(50)) {
+                Ok(line) => {
+                    self.errs.push(line.clone());
+                    if want(&line) {
+                        return line;
+                    }
+                }
+                Err(_) if Instant::now() < give_up => {}
+                Err(_) => panic!(
+                    "no such line on standard error; got:\n{}",
+                    self.errs.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// Waits for `n` sweeps more than seen so far.
+    fn sweeps(&mut self, n: usize) {
+        for _ in 0..n {
+            self.wait_err(|l| l.contains("sweep done"));
+        }
+    }
+
+    /// SIGTERM, then the exit status and the rest of both streams.
+    fn terminate(mut self) -> (i32, Vec<String>, Vec<String>) {
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        let status = self.child.wait().unwrap();
+        self.outs.extend(self.out.iter());
+        self.errs.extend(self.err.iter());
+        (status.code().unwrap_or(-1), self.outs, self.errs)
+    }
+}
+
+async fn sandbox() -> SandboxHandle {
+    Sandbox::start(SandboxConfig::ephemeral()).await.unwrap()
+}
+
+fn scrape(addr: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "GET /metrics HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    body.to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn alerts_come_as_json_lines_metrics_parse_and_sigterm_exits_0() {
+    let dir = dir("alerts");
+    let sandbox = sandbox().await;
+    let mut watch = Watch::start(
+        &dir,
+        &sandbox,
+        &["--verbose", "--metrics-listen", "127.0.0.1:0"],
+    );
+    let at = watch.wait_err(|l| l.starts_with("metrics at http://"));
+    let addr = at
+        .trim_start_matches("metrics at http://")
+        .trim_end_matches("/metrics")
+        .to_owned();
+    // Alerts open at the second sweep (the debounce); a third makes sure none repeats.
+    watch.sweeps(3);
+    let body = scrape(&addr);
+    let parsed = prometheus_parse::Scrape::parse(body.lines().map(|l| Ok(l.to_owned())))
+        .expect("the exposition parses");
+    let credit = parsed
+        .samples
+        .iter()
+        .find(|s| s.metric == "proxydash_credit_usd")
+        .expect("a credit series");
+    assert_eq!(credit.labels.get("profile"), Some("default"));
+    let servers_in_error = parsed.samples.iter().find(|s| {
+        s.metric == "proxydash_service_servers"
+            && s.labels.get("service") == Some("1001")
+            && s.labels.get("state") == Some("error")
+    });
+    // The seed's service 1001 has two servers in error.
+    assert!(
+        matches!(servers_in_error.map(|s| &s.value), Some(prometheus_parse::Value::Gauge(v)) if *v == 2.0),
+        "{body}"
+    );
+    assert!(body.contains("proxydash_api_requests_total{profile=\"default\",endpoint=\"/api/services\",status=\"200\"}"), "{body}");
+    let (code, outs, errs) = watch.terminate();
+    assert_eq!(code, 0, "{}", errs.join("\n"));
+    assert!(errs.iter().any(|l| l.contains("stopped after")), "{errs:?}");
+    assert!(!outs.is_empty(), "no alert on standard output");
+    let mut seen = std::collections::HashSet::new();
+    for line in &outs {
+        let v: serde_json::Value = serde_json::from_str(line).expect("one JSON object a line");
+        assert_eq!(v["profile"], "default");
+        for key in ["state", "level", "rule", "subject", "message", "at"] {
+            assert!(v[key].is_string(), "{key} in {line}");
+        }
+        // Each alert is delivered once: no (rule, subject, state) twice.
+        let id = (v["rule"].clone(), v["subject"].clone(), v["state"].clone());
+        assert!(seen.insert(format!("{id:?}")), "twice: {line}");
+    }
+    // The seed's suspended service 1006 is one of them.
+    assert!(
+        outs.iter().any(|l| l.contains("\"rule\":\"service_status\"") && l.contains("\"service_id\":1006")),
+        "{outs:?}"
+    );
+    // The history was flushed before the exit.
+    assert!(dir.join("state/proxydash/history-default.sqlite").exists());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn keep_bound_rebinds_once_per_change_of_the_public_ip() {
+    let dir = dir("keep");
+    let sandbox = sandbox().await;
+    sandbox.set_public_ip("198.51.100.20".parse().unwrap());
+    let myip = format!("{}/myip", sandbox.base_url());
+    let mut watch = Watch::start(
+        &dir,
+        &sandbox,
+        &["--keep-bound", "1001", "--check-every", "1", "--my-ip-url", &myip],
+    );
+    watch.wait_err(|l| l.contains("rebound service 1001 to 198.51.100.20 (was 192.0.2.50)"));
+    let writes = |s: &SandboxHandle| {
+        s.requests()
+            .iter()
+            .filter(|r| r.method == "PUT" && r.path == "/api/service/1001")
+            .map(|r| r.body.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(writes(&sandbox), vec![r#"{"setip":"198.51.100.20"}"#.to_owned()]);
+    // Several more checks with the same IP: nothing more is written.
+    let lookups = |s: &SandboxHandle| s.requests().iter().filter(|r| r.path == "/myip").count();
+    let before = lookups(&sandbox);
+    let give_up = Instant::now() + LIMIT;
+    while lookups(&sandbox) < before + 3 {
+        assert!(Instant::now() < give_up, "no more checks");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(writes(&sandbox).len(), 1);
+    sandbox.set_public_ip("198.51.100.21".parse().unwrap());
+    watch.wait_err(|l| l.contains("rebound service 1001 to 198.51.100.21 (was 198.51.100.20)"));
+    assert_eq!(writes(&sandbox).len(), 2);
+    let (code, _, errs) = watch.terminate();
+    assert_eq!(code, 0, "{}", errs.join("\n"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_dry_run_writes_nothing_and_says_what_it_would_do() {
+    let dir = dir("dry");
+    let sandbox = sandbox().await;
+    sandbox.set_public_ip("198.51.100.30".parse().unwrap());
+    let myip = format!("{}/myip", sandbox.base_url());
+    let mut watch = Watch::start(
+        &dir,
+        &sandbox,
+        &["--keep-bound", "1001", "--dry-run", "--check-every", "1", "--my-ip-url", &myip],
+    );
+    watch.wait_err(|l| l.contains("would rebind service 1001 to 198.51.100.30"));
+    let (code, _, _) = watch.terminate();
+    assert_eq!(code, 0);
+    assert!(!sandbox.requests().iter().any(|r| r.method == "PUT"));
+}
+
+#[test]
+fn an_unknown_profile_is_a_usage_error() {
+    let dir = dir("usage");
+    std::fs::create_dir_all(dir.join("config/proxydash")).unwrap();
+    std::fs::write(
+        dir.join("config/proxydash/config.toml"),
+        "[profiles.a]\nbase_url = \"http://127.0.0.1:9\"\ntoken = \"t\"\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_proxydash"))
+        .args(["watch", "--profile", "a", "--profile", "nope"])
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env_remove("PROXYDASH_PROFILE")
+        .env_remove("PROXYDASH_CONFIG")
+        .env_remove("PROXYDASH_TOKEN")
+        .env_remove("PROXYDASH_BASE_URL")
+        .env("PROXYDASH_LOG", "off")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("nope"), "{err}");
+}
