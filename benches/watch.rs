@@ -30,7 +30,9 @@ fn account(n: u64) -> App {
     let mut app = with_services(n, (120, 40));
     let now = app.now();
     for id in 1..=n {
-        let errors = (0..id % 4).map(|i| format!("198.18.{}.{i}", id % 250)).collect();
+        let errors = (0..id % 4)
+            .map(|i| format!("198.18.{}.{i}", id % 250))
+            .collect();
         app.update(Msg::Loaded(
             Request::NetworkErrors(id),
             Ok(Response::NetworkErrors(errors)),
@@ -55,7 +57,8 @@ fn scrape_target(c: &mut Criterion) {
     let mut m = ProfileMetrics::default();
     proxydash::watch::collect::metrics(&app, app.now(), &mut m);
     for i in 0..16u64 {
-        m.requests.insert(("/api/services", (200 + i).to_string()), i * 1000);
+        m.requests
+            .insert(("/api/services", (200 + i).to_string()), i * 1000);
     }
     let board: Board = Arc::new(std::sync::RwLock::new(BTreeMap::from([(
         "main".to_owned(),
@@ -180,7 +183,10 @@ async fn soak(minutes: u64) {
             // The sandbox's own request log is not the watcher's memory.
             sandbox.clear_requests();
             let (rss, fd) = (rss_kb(), fds());
-            println!("[soak] hour {h}: RSS {rss} KB, {fd} descriptors, {} alert lines", captured.text().lines().count());
+            println!(
+                "[soak] hour {h}: RSS {rss} KB, {fd} descriptors, {} alert lines",
+                captured.text().lines().count()
+            );
             samples.push((rss, fd));
         }
         let _ = stop_tx.send(true);

@@ -199,7 +199,14 @@ async fn keep_bound_rebinds_once_per_change_of_the_public_ip() {
     let mut watch = Watch::start(
         &dir,
         &sandbox,
-        &["--keep-bound", "1001", "--check-every", "1", "--my-ip-url", &myip],
+        &[
+            "--keep-bound",
+            "1001",
+            "--check-every",
+            "1",
+            "--my-ip-url",
+            &myip,
+        ],
     );
     watch.wait_err(|l| l.contains("rebound service 1001 to 198.51.100.20 (was 192.0.2.50)"));
     let writes = |s: &SandboxHandle| {
@@ -209,7 +216,10 @@ async fn keep_bound_rebinds_once_per_change_of_the_public_ip() {
             .map(|r| r.body.clone())
             .collect::<Vec<_>>()
     };
-    assert_eq!(writes(&sandbox), vec![r#"{"setip":"198.51.100.20"}"#.to_owned()]);
+    assert_eq!(
+        writes(&sandbox),
+        vec![r#"{"setip":"198.51.100.20"}"#.to_owned()]
+    );
     // Several more checks with the same IP: nothing more is written.
     let lookups = |s: &SandboxHandle| s.requests().iter().filter(|r| r.path == "/myip").count();
     let before = lookups(&sandbox);
@@ -235,7 +245,15 @@ async fn a_dry_run_writes_nothing_and_says_what_it_would_do() {
     let mut watch = Watch::start(
         &dir,
         &sandbox,
-        &["--keep-bound", "1001", "--dry-run", "--check-every", "1", "--my-ip-url", &myip],
+        &[
+            "--keep-bound",
+            "1001",
+            "--dry-run",
+            "--check-every",
+            "1",
+            "--my-ip-url",
+            &myip,
+        ],
     );
     watch.wait_err(|l| l.contains("would rebind service 1001 to 198.51.100.30"));
     let (code, _, _) = watch.terminate();

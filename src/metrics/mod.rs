@@ -135,11 +135,7 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
             }
         }
     }
-    registry.register(
-        "proxydash_credit_usd",
-        "The account credit in USD",
-        credit,
-    );
+    registry.register("proxydash_credit_usd", "The account credit in USD", credit);
     registry.register(
         "proxydash_service_up",
         "1 when the service is Active, else 0 (its status is a label)",

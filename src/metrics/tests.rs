@@ -19,12 +19,7 @@ fn sample(scrape: &Scrape, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
     scrape
         .samples
         .iter()
-        .find(|s| {
-            s.metric == name
-                && labels
-                    .iter()
-                    .all(|(k, v)| s.labels.get(k) == Some(*v))
-        })
+        .find(|s| s.metric == name && labels.iter().all(|(k, v)| s.labels.get(k) == Some(*v)))
         .map(|s| value(&s.value))
 }
 
@@ -35,7 +30,8 @@ pub(crate) fn board_of(services: usize) -> BTreeMap<String, ProfileMetrics> {
         ..ProfileMetrics::default()
     };
     p.requests.insert(("/api/services", "200".into()), 12);
-    p.requests.insert(("/api/networkstatus/errors/{id}", "timeout".into()), 2);
+    p.requests
+        .insert(("/api/networkstatus/errors/{id}", "timeout".into()), 2);
     for i in 0..services {
         let id = 1000 + i as u64;
         p.services.push(ServiceMetrics {
@@ -57,7 +53,10 @@ fn every_metric_of_the_issue_is_served_and_parses() {
     let text = encode_all(&board_of(3));
     let scrape = parse(&text);
     let main = ("profile", "main");
-    assert_eq!(sample(&scrape, "proxydash_credit_usd", &[main]), Some(123.45));
+    assert_eq!(
+        sample(&scrape, "proxydash_credit_usd", &[main]),
+        Some(123.45)
+    );
     assert_eq!(
         sample(
             &scrape,
@@ -70,7 +69,11 @@ fn every_metric_of_the_issue_is_served_and_parses() {
         sample(
             &scrape,
             "proxydash_service_up",
-            &[("service", "1001"), ("product", "Static DE 1"), ("status", "Active")]
+            &[
+                ("service", "1001"),
+                ("product", "Static DE 1"),
+                ("status", "Active")
+            ]
         ),
         Some(1.0)
     );
@@ -96,7 +99,11 @@ fn every_metric_of_the_issue_is_served_and_parses() {
         Some(0.25)
     );
     assert_eq!(
-        sample(&scrape, "proxydash_service_due_seconds", &[("service", "1001")]),
+        sample(
+            &scrape,
+            "proxydash_service_due_seconds",
+            &[("service", "1001")]
+        ),
         Some(82_800.0)
     );
     assert_eq!(
@@ -112,7 +119,11 @@ fn every_metric_of_the_issue_is_served_and_parses() {
         Some(41.0)
     );
     assert_eq!(
-        sample(&scrape, "proxydash_probe_alive_ratio", &[("service", "1000")]),
+        sample(
+            &scrape,
+            "proxydash_probe_alive_ratio",
+            &[("service", "1000")]
+        ),
         Some(0.9)
     );
     assert!(text.ends_with("# EOF\n"), "{text}");
@@ -122,7 +133,8 @@ fn every_metric_of_the_issue_is_served_and_parses() {
 fn hostile_server_text_cannot_break_the_exposition() {
     let mut board = board_of(1);
     let p = board.get_mut("main").unwrap();
-    p.services[0].product = "evil\"} 1\nproxydash_credit_usd{profile=\"x\"} 9e9 \u{202e}\u{1b}[31m".into();
+    p.services[0].product =
+        "evil\"} 1\nproxydash_credit_usd{profile=\"x\"} 9e9 \u{202e}\u{1b}[31m".into();
     let text = encode_all(&board);
     let scrape = parse(&text);
     // Still exactly one credit series, with the real value.
@@ -133,7 +145,10 @@ fn hostile_server_text_cannot_break_the_exposition() {
         .collect();
     assert_eq!(credits.len(), 1, "{text}");
     assert_eq!(value(&credits[0].value), 123.45);
-    assert!(!text.contains('\u{1b}') && !text.contains('\u{202e}'), "{text}");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+        "{text}"
+    );
     strict_lines(&text);
 }
 

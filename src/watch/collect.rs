@@ -47,8 +47,9 @@ pub fn status<T>(result: &Result<T, ApiError>) -> String {
 pub fn metrics(app: &App, now: DateTime<Utc>, into: &mut ProfileMetrics) {
     into.credit_usd = app.billing().credit.value().map(|c| c.credit);
     let network = app.network();
-    let count = |map: &std::collections::HashMap<u64, crate::app::Remote<Vec<String>>>,
-                 id: u64| { map.get(&id).and_then(|r| r.value()).map(Vec::len) };
+    let count = |map: &std::collections::HashMap<u64, crate::app::Remote<Vec<String>>>, id: u64| {
+        map.get(&id).and_then(|r| r.value()).map(Vec::len)
+    };
     into.services = app
         .services()
         .rows()
@@ -69,7 +70,11 @@ pub fn metrics(app: &App, now: DateTime<Utc>, into: &mut ProfileMetrics) {
             let probe_alive_ratio = app.probes().get(id).and_then(|run| {
                 let checked = run.checked();
                 (run.stage == Stage::Done && checked > 0).then(|| {
-                    let alive = run.finished().iter().filter(|r| r.verdict.is_alive()).count();
+                    let alive = run
+                        .finished()
+                        .iter()
+                        .filter(|r| r.verdict.is_alive())
+                        .count();
                     alive as f64 / checked as f64
                 })
             });

@@ -82,7 +82,7 @@ impl Fake {
         for _ in 0..checks {
             let actions = self.kb.tick(now);
             self.run(actions, now);
-            now = now + chrono::Duration::from_std(EVERY).unwrap();
+            now += chrono::Duration::from_std(EVERY).unwrap();
         }
         now
     }
@@ -145,7 +145,11 @@ fn a_lost_answer_reads_the_service_before_anything_else_and_sends_nothing_more_i
     f.checks(20, now);
     assert_eq!(f.writes, 1, "{:?}", f.logs);
     assert!(f.reads > reads);
-    assert!(f.logs.iter().any(|l| l.contains("was lost")), "{:?}", f.logs);
+    assert!(
+        f.logs.iter().any(|l| l.contains("was lost")),
+        "{:?}",
+        f.logs
+    );
 }
 
 #[test]

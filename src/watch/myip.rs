@@ -23,7 +23,10 @@ pub fn urls(given: &[String], my_ip_url: &str, fallbacks: &[String]) -> Vec<Stri
             .chain(fallbacks.iter().cloned())
             .collect()
     };
-    chosen.into_iter().filter(|u| !u.trim().is_empty()).collect()
+    chosen
+        .into_iter()
+        .filter(|u| !u.trim().is_empty())
+        .collect()
 }
 
 /// The first IPv4 address one of `urls` answers; every failure, joined, when none does.

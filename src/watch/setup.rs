@@ -92,10 +92,7 @@ pub fn build(
         StateFile::default_location().map(|f| (f, account.clone())),
     )
     .with_alert_sink(Box::new(sink));
-    let mut app = App::new(
-        app_settings(settings, &account, alert_file.as_ref()),
-        clock,
-    );
+    let mut app = App::new(app_settings(settings, &account, alert_file.as_ref()), clock);
     if let Some(file) = alert_file {
         effects = effects.with_alert_file(file, account);
     }

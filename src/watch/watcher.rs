@@ -63,9 +63,10 @@ pub struct Watcher {
     output: Output,
     options: Options,
     keep: Option<KeepBound>,
+    /// The public-IP lookups' answers (they run as tasks of their own).
     ips: (
-        mpsc::UnboundedSender<Result<Ipv4Addr, String>>,
-        mpsc::UnboundedReceiver<Result<Ipv4Addr, String>>,
+        mpsc::UnboundedSender<Lookup>,
+        mpsc::UnboundedReceiver<Lookup>,
     ),
     metrics: ProfileMetrics,
     busy: bool,
@@ -73,6 +74,11 @@ pub struct Watcher {
     sweep_failed: u64,
 }
 
+/// A public-IP lookup's answer.
+type Lookup = Result<Ipv4Addr, String>;
+
+// `Msg` is the big one and the common one, as in the dashboard's loop.
+#[allow(clippy::large_enum_variant)]
 enum Woke {
     Stop,
     Msg(Msg),
@@ -121,7 +127,10 @@ impl Watcher {
         self.publish();
         let start = self.app.start();
         let effects = &mut self.effects;
-        let known: Vec<Msg> = start.into_iter().filter_map(|c| effects.execute(c)).collect();
+        let known: Vec<Msg> = start
+            .into_iter()
+            .filter_map(|c| effects.execute(c))
+            .collect();
         self.step(known);
         let now = self.now();
         let first = self.keep.as_mut().map(|k| k.tick(now)).unwrap_or_default();
@@ -210,10 +219,16 @@ impl Watcher {
                 match request {
                     Request::UpdateService { service_id, update }
                         if update.setip.is_some()
-                            && self.keep.as_ref().is_some_and(|k| k.is_writing(*service_id)) =>
+                            && self
+                                .keep
+                                .as_ref()
+                                .is_some_and(|k| k.is_writing(*service_id)) =>
                     {
                         let result = result.as_ref().map(|_| ());
-                        let actions = self.keep.as_mut().map(|k| k.on_rebind(*service_id, result, now));
+                        let actions = self
+                            .keep
+                            .as_mut()
+                            .map(|k| k.on_rebind(*service_id, result, now));
                         self.act(actions.unwrap_or_default());
                         return None;
                     }
@@ -235,7 +250,12 @@ impl Watcher {
         for action in actions {
             match action {
                 Action::LookupIp => {
-                    let urls = self.options.keep.as_ref().map(|k| k.urls.clone()).unwrap_or_default();
+                    let urls = self
+                        .options
+                        .keep
+                        .as_ref()
+                        .map(|k| k.urls.clone())
+                        .unwrap_or_default();
                     let tx = self.ips.0.clone();
                     tokio::spawn(async move {
                         let _ = tx.send(super::myip::lookup(&urls).await);
