@@ -47,7 +47,8 @@ fn lines(stream: impl std::io::Read + Send + 'static) -> Receiver<String> {
 
 impl Watch {
     fn start(dir: &Path, sandbox: &SandboxHandle, args: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_proxydash"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
+        command
             .args(["--base-url", &sandbox.base_url(), "--refresh", "1", "watch"])
             .args(args)
             .env("PROXYDASH_TOKEN", sandbox.token())
@@ -57,7 +58,12 @@ impl Watch {
             .env_remove("PROXYDASH_CONFIG")
             .env_remove("PROXYDASH_LOGIN")
             .env_remove("PROXYDASH_PASSWORD")
-            .env("PROXYDASH_LOG", "off")
+            .env("PROXYDASH_LOG", "off");
+        Self::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Self {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -107,7 +113,19 @@ impl Watch {
         let status = self.child.wait().unwrap();
         self.outs.extend(self.out.iter());
         self.errs.extend(self.err.iter());
-        (status.code().unwrap_or(-1), self.outs, self.errs)
+        let (outs, errs) = (
+            std::mem::take(&mut self.outs),
+            std::mem::take(&mut self.errs),
+        );
+        (status.code().unwrap_or(-1), outs, errs)
+    }
+}
+
+/// A test that fails before [`Watch::terminate`] must not leave the process running.
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -284,4 +302,46 @@ fn an_unknown_profile_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("nope"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn all_profiles_are_watched_each_with_its_own_alerts() {
+    let dir = dir("profiles");
+    let sandbox = sandbox().await;
+    std::fs::create_dir_all(dir.join("config/proxydash")).unwrap();
+    let profile = |name: &str| {
+        format!(
+            "[profiles.{name}]\nbase_url = \"{}\"\ntoken = \"{}\"\nrefresh = 1\nhistory_days = 0\n",
+            sandbox.base_url(),
+            sandbox.token()
+        )
+    };
+    let file = dir.join("config/proxydash/config.toml");
+    std::fs::write(&file, format!("{}{}", profile("shop"), profile("resale"))).unwrap();
+    std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
+    command
+        .args(["watch", "--all-profiles", "--verbose"])
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env_remove("PROXYDASH_PROFILE")
+        .env_remove("PROXYDASH_CONFIG")
+        .env_remove("PROXYDASH_TOKEN")
+        .env_remove("PROXYDASH_BASE_URL")
+        .env("PROXYDASH_LOG", "off");
+    let mut watch = Watch::spawn(command);
+    for name in ["shop", "resale"] {
+        // Two sweeps each: the alerts open at the second.
+        watch.wait_err(|l| l.starts_with(&format!("{name}: sweep done")));
+        watch.wait_err(|l| l.starts_with(&format!("{name}: sweep done")));
+    }
+    let (code, outs, _) = watch.terminate();
+    assert_eq!(code, 0);
+    for name in ["shop", "resale"] {
+        assert!(
+            outs.iter()
+                .any(|l| l.contains(&format!("\"profile\":\"{name}\""))),
+            "no alert of {name}: {outs:?}"
+        );
+    }
 }

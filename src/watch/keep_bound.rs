@@ -271,9 +271,19 @@ impl KeepBound {
                     wait.as_secs()
                 )));
             }
-            Err(e) => out.push(Action::Log(format!(
-                "keep-bound: rebinding service {service_id} to {ip} was refused: {e}; not tried again until the IP changes"
-            ))),
+            Err(e) => {
+                // The sandbox and live servers say this when another service holds the
+                // IP: one address binds one service.
+                let why = match e.unprocessable() {
+                    Some(crate::api::Unprocessable::IpAlreadyBound) => {
+                        format!("{e} (another service holds this IP)")
+                    }
+                    _ => e.to_string(),
+                };
+                out.push(Action::Log(format!(
+                    "keep-bound: rebinding service {service_id} to {ip} was refused: {why}; not tried again until the IP changes"
+                )));
+            }
         }
         out
     }

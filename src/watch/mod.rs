@@ -142,11 +142,22 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
 /// Each profile to watch, resolved (its secrets read) and with its client made.
 fn resolve(cli: &Cli, args: &WatchArgs) -> Result<Vec<(Settings, ApiClient)>, String> {
     let names: Vec<Option<String>> = if args.all_profiles {
-        let first = Settings::resolve(cli).map_err(|e| e.to_string())?;
-        if first.profiles.is_empty() {
-            return Err("--all-profiles: the config file has no profiles".into());
+        let path = cli
+            .connection
+            .config
+            .clone()
+            .or_else(crate::config::file::default_path)
+            .ok_or("--all-profiles: no config file (set XDG_CONFIG_HOME or HOME, or --config)")?;
+        let file = crate::config::file::load(&path)?
+            .map(|(file, _)| file)
+            .unwrap_or_default();
+        if file.profiles.is_empty() {
+            return Err(format!(
+                "--all-profiles: {} has no profiles",
+                path.display()
+            ));
         }
-        first.profiles.into_iter().map(Some).collect()
+        file.profiles.into_keys().map(Some).collect()
     } else if args.profiles.is_empty() {
         vec![cli.connection.profile.clone()]
     } else {
