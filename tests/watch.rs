@@ -345,3 +345,21 @@ async fn all_profiles_are_watched_each_with_its_own_alerts() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_metrics_address_in_use_exits_3_and_says_which() {
+    let dir = dir("inuse");
+    let sandbox = sandbox().await;
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let watch = Watch::start(&dir, &sandbox, &["--metrics-listen", &addr]);
+    let mut child = watch;
+    let status = child.child.wait().unwrap();
+    assert_eq!(status.code(), Some(3));
+    let errs: Vec<String> = child.err.iter().collect();
+    assert!(
+        errs.iter()
+            .any(|l| l.contains(&addr) && l.contains("metrics")),
+        "{errs:?}"
+    );
+}

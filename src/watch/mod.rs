@@ -63,30 +63,13 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let signalled = signals(stop_tx.clone());
     let board: Option<Board> = args.metrics_listen.map(|_| Board::default());
-    let mut server = None;
-    if let (Some(addr), Some(board)) = (args.metrics_listen, &board) {
-        let mut stopped = stop_rx.clone();
-        let stop = async move {
-            let _ = stopped.wait_for(|s| *s).await;
-        };
-        match crate::metrics::server::serve(addr, board.clone(), stop).await {
-            Ok((bound, task)) => {
-                if crate::metrics::server::is_exposed(&bound) {
-                    eprintln!(
-                        "proxydash watch: warning: the metrics at {bound} are reachable from other machines; they name your services (use 127.0.0.1 unless a firewall guards it)"
-                    );
-                }
-                output.log(format!("metrics at http://{bound}/metrics"));
-                server = Some(task);
-            }
-            Err(e) => {
-                return fail(
-                    status::METRICS_ADDRESS,
-                    format!("cannot listen on {addr} for metrics: {e}"),
-                );
-            }
-        }
-    }
+    let server = match (args.metrics_listen, &board) {
+        (Some(addr), Some(board)) => match metrics(addr, board, &output, &stop_rx).await {
+            Ok(task) => Some(task),
+            Err(why) => return fail(status::METRICS_ADDRESS, why),
+        },
+        _ => None,
+    };
     let clock: Clock = Arc::new(chrono::Utc::now);
     // The app's effects hold a clipboard that is not `Send`: the watchers run as futures
     // of this one task, each waiting on its own wakeups, rather than as spawned tasks.
@@ -137,6 +120,29 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
     }
     output.flush(Duration::from_secs(2)).await;
     ExitCode::from(code)
+}
+
+/// Starts the metrics server on `addr`, to stop with the watchers.
+async fn metrics(
+    addr: std::net::SocketAddr,
+    board: &Board,
+    output: &Output,
+    stop: &tokio::sync::watch::Receiver<bool>,
+) -> Result<tokio::task::JoinHandle<()>, String> {
+    let mut stopped = stop.clone();
+    let stop = async move {
+        let _ = stopped.wait_for(|s| *s).await;
+    };
+    let (bound, task) = crate::metrics::server::serve(addr, board.clone(), stop)
+        .await
+        .map_err(|e| format!("cannot listen on {addr} for metrics: {e}"))?;
+    if crate::metrics::server::is_exposed(&bound) {
+        eprintln!(
+            "proxydash watch: warning: the metrics at {bound} are reachable from other machines; they name your services (use 127.0.0.1 unless a firewall guards it)"
+        );
+    }
+    output.log(format!("metrics at http://{bound}/metrics"));
+    Ok(task)
 }
 
 /// Each profile to watch, resolved (its secrets read) and with its client made.

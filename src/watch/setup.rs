@@ -8,6 +8,8 @@
 //!   alert announced before a restart, by `watch` or the dashboard, is not announced
 //!   again), the IP-list countdowns and the history file. SQLite serialises the history
 //!   writers when both run at once.
+//! - **The app's own public-IP lookup is off** (it only marks a bound IP on screen): an
+//!   unattended program asks no outside service unless `--keep-bound` is given.
 //! - Nothing in `watch` presses keys, so the app itself never writes; the only write is
 //!   `--keep-bound`'s rebind (see [`super::keep_bound`]).
 
@@ -88,7 +90,9 @@ pub fn build(
             fetcher::DEFAULT_CONCURRENCY,
         ),
         Box::new(clipboard::Off),
-        settings.my_ip_url.clone(),
+        // Off: the app looks this machine's IP up for a marker on screen, and `watch` has
+        // no screen. `--keep-bound` looks it up on its own, from its own URLs.
+        String::new(),
         StateFile::default_location().map(|f| (f, account.clone())),
     )
     .with_alert_sink(Box::new(sink));
