@@ -15,7 +15,7 @@ mod common;
 
 use common::*;
 use criterion::{Criterion, criterion_group, criterion_main};
-use proxydash::api::{ApiClient, ClientConfig, Credentials, Request, Response};
+use proxydash::api::{ApiClient, ClientConfig, Credentials, Loaded};
 use proxydash::app::testdata as td;
 use proxydash::app::{App, AppSettings, Clock, Msg};
 use proxydash::metrics::{Board, ProfileMetrics};
@@ -33,19 +33,13 @@ fn account(n: u64) -> App {
         let errors = (0..id % 4)
             .map(|i| format!("198.18.{}.{i}", id % 250))
             .collect();
-        app.update(Msg::Loaded(
-            Request::NetworkErrors(id),
-            Ok(Response::NetworkErrors(errors)),
-        ));
-        app.update(Msg::Loaded(
-            Request::NetworkInactive(id),
-            Ok(Response::NetworkInactive(Vec::new())),
-        ));
+        app.update(Msg::Loaded(Loaded::NetworkErrors(id, Ok(errors))));
+        app.update(Msg::Loaded(Loaded::NetworkInactive(id, Ok(Vec::new()))));
         if id % 3 == 0 {
-            app.update(Msg::Loaded(
-                Request::Rate(id),
-                Ok(Response::Rate(td::rate(4_000.0, 10_000.0))),
-            ));
+            app.update(Msg::Loaded(Loaded::Rate(
+                id,
+                Ok(td::rate(4_000.0, 10_000.0)),
+            )));
         }
     }
     let _ = now;
@@ -58,7 +52,7 @@ fn scrape_target(c: &mut Criterion) {
     proxydash::watch::collect::metrics(&app, app.now(), &mut m);
     for i in 0..16u64 {
         m.requests
-            .insert(("/api/services", (200 + i).to_string()), i * 1000);
+            .insert(("/api/services".into(), (200 + i).to_string()), i * 1000);
     }
     let board: Board = Arc::new(std::sync::RwLock::new(BTreeMap::from([(
         "main".to_owned(),

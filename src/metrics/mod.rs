@@ -42,7 +42,7 @@ pub struct ProfileMetrics {
     pub credit_usd: Option<f64>,
     pub services: Vec<ServiceMetrics>,
     /// Answers by (endpoint, status).
-    pub requests: BTreeMap<(&'static str, String), u64>,
+    pub requests: BTreeMap<(String, String), u64>,
     /// Requests the budget allows now.
     pub budget_remaining: Option<u32>,
 }
@@ -104,7 +104,7 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
             requests
                 .get_or_create(&vec![
                     profile.clone(),
-                    ("endpoint", (*endpoint).to_owned()),
+                    ("endpoint", endpoint.clone()),
                     ("status", status.clone()),
                 ])
                 .inc_by(*n);

@@ -29,9 +29,12 @@ pub(crate) fn board_of(services: usize) -> BTreeMap<String, ProfileMetrics> {
         budget_remaining: Some(41),
         ..ProfileMetrics::default()
     };
-    p.requests.insert(("/api/services", "200".into()), 12);
     p.requests
-        .insert(("/api/networkstatus/errors/{id}", "timeout".into()), 2);
+        .insert(("/api/services".into(), "200".into()), 12);
+    p.requests.insert(
+        ("/api/networkstatus/errors/{id}".into(), "timeout".into()),
+        2,
+    );
     for i in 0..services {
         let id = 1000 + i as u64;
         p.services.push(ServiceMetrics {

@@ -7,33 +7,20 @@ use crate::app::probe::Stage;
 use crate::metrics::{ProfileMetrics, ServiceMetrics};
 use chrono::{DateTime, Utc};
 
-/// The spec's path of a request with its parameters as `{id}`: the endpoint label.
-pub fn endpoint(request: &Request) -> &'static str {
-    match request {
-        Request::Clients => "/api/clients",
-        Request::Stats(_) => "/api/stats/{id}",
-        Request::Rate(_) => "/api/rate/{id}",
-        Request::Product(_) => "GET /api/product/{pid}",
-        Request::Order { .. } => "POST /api/product/{pid}",
-        Request::Products => "/api/products",
-        Request::ProductsOrderedBy(_) => "/api/products/orderby/{field}",
-        Request::NetworkErrors(_) => "/api/networkstatus/errors/{id}",
-        Request::NetworkInactive(_) => "/api/networkstatus/inactive/{id}",
-        Request::Credit => "/api/billing/credit",
-        Request::Invoices => "/api/billing/invoices",
-        Request::Invoice(_) => "/api/billing/invoice/{id}",
-        Request::Service(_) => "GET /api/service/{id}",
-        Request::Services => "/api/services",
-        Request::UpdateService { .. } => "PUT /api/service/{id}",
-        Request::IpList { .. } => "/api/iplist/{typel}/{formatl}/{id}",
+/// The endpoint label: the spec's path pattern ([`Request::label`]), with the method in
+/// front where one path has two (`PUT /api/service/{id}`, `POST /api/product/{pid}`).
+pub fn endpoint(request: &Request) -> String {
+    match request.method() {
+        "GET" => request.label().to_owned(),
+        method => format!("{method} {}", request.label()),
     }
 }
 
 /// The status label of an answer: the HTTP status, or why none came.
-pub fn status<T>(result: &Result<T, ApiError>) -> String {
-    match result {
-        Ok(_) => "200".into(),
-        Err(e) => match (e.status(), e) {
+pub fn status(error: Option<&ApiError>) -> String {
+    match error {
+        None => "200".into(),
+        Some(e) => match (e.status(), e) {
             (Some(code), _) => code.to_string(),
             (None, ApiError::Timeout { .. }) => "timeout".into(),
             (None, ApiError::Connect { .. }) => "connect".into(),

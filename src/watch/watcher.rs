@@ -16,7 +16,7 @@
 use super::collect;
 use super::keep_bound::{Action, KeepBound};
 use super::output::Output;
-use crate::api::{Request, Response, ServiceUpdate};
+use crate::api::{Loaded, Request, ServiceUpdate};
 use crate::app::{App, Clock, Command, Msg};
 use crate::effects::Effects;
 use crate::metrics::{Board, ProfileMetrics};
@@ -210,14 +210,15 @@ impl Watcher {
     fn inspect(&mut self, msg: Msg) -> Option<Msg> {
         let now = self.now();
         match &msg {
-            Msg::Loaded(request, result) => {
-                let key = (collect::endpoint(request), collect::status(result));
+            Msg::Loaded(loaded) => {
+                let request = loaded.request();
+                let key = (collect::endpoint(&request), collect::status(loaded.error()));
                 *self.metrics.requests.entry(key).or_default() += 1;
-                if result.is_err() {
+                if loaded.error().is_some() {
                     self.sweep_failed += 1;
                 }
-                match request {
-                    Request::UpdateService { service_id, update }
+                match loaded {
+                    Loaded::UpdateService(service_id, update, result)
                         if update.setip.is_some()
                             && self
                                 .keep
@@ -232,7 +233,9 @@ impl Watcher {
                         self.act(actions.unwrap_or_default());
                         return None;
                     }
-                    Request::Service(id) if self.keep.as_ref().is_some_and(|k| k.keeps(*id)) => {
+                    Loaded::Service(id, result)
+                        if self.keep.as_ref().is_some_and(|k| k.keeps(*id)) =>
+                    {
                         let read = result.as_ref().map(bound_ip);
                         let actions = self.keep.as_mut().map(|k| k.on_read(*id, read, now));
                         self.act(actions.unwrap_or_default());
@@ -312,7 +315,7 @@ impl Watcher {
         while history || writing(self) {
             match tokio::time::timeout_at(limit, self.effects.next_msg()).await {
                 Ok(Some(Msg::History(_))) => history = false,
-                Ok(Some(msg @ Msg::Loaded(Request::UpdateService { .. }, _))) => {
+                Ok(Some(msg @ Msg::Loaded(Loaded::UpdateService(..)))) => {
                     let _ = self.inspect(msg);
                 }
                 Ok(Some(_)) => {}
@@ -328,9 +331,9 @@ impl Watcher {
 }
 
 /// The bound IP a service read says (`None`: none bound, or not an IPv4 address).
-fn bound_ip(response: &Response) -> Option<Ipv4Addr> {
-    match response {
-        Response::Service(s) => s.bound_ip.as_deref().and_then(|ip| ip.trim().parse().ok()),
-        _ => None,
-    }
+fn bound_ip(service: &crate::api::Service) -> Option<Ipv4Addr> {
+    service
+        .bound_ip
+        .as_deref()
+        .and_then(|ip| ip.trim().parse().ok())
 }
