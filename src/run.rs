@@ -22,6 +22,7 @@ use crossterm::event::{Event, KeyEventKind};
 use futures::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
+use ratatui::layout::Rect;
 use std::io;
 
 /// What the loop can be told from outside the app.
@@ -108,12 +109,22 @@ where
     let mut dirty = true;
     loop {
         if dirty {
+            let mut area = Rect::default();
             terminal
-                .draw(|frame| ui::draw(app, frame))
+                .draw(|frame| {
+                    area = frame.area();
+                    ui::draw(app, frame);
+                })
                 .map_err(into_io)?;
             dirty = false;
             if options.panic_after_first_frame {
                 panic!("PROXYDASH_DEBUG_PANIC: a deliberate panic after the first frame");
+            }
+            // The view laid things out differently from what the app knows (first frame,
+            // a resize, a table grown wider): tell it, and draw again with its new pages.
+            if report_geometry(app, effects, area) {
+                dirty = true;
+                continue;
             }
         }
         if app.should_quit() {
@@ -177,6 +188,18 @@ fn suspended<B: Backend>(terminal: &mut Terminal<B>, suspend: Suspend<B>) -> io:
         Ok(size) => Msg::Resize(size.width, size.height),
         Err(_) => Msg::Tick,
     })
+}
+
+/// Tells the app where the view lays things out on `area` when that changed
+/// ([`Msg::Geometry`]); returns whether it did.
+pub fn report_geometry(app: &mut App, effects: &mut Effects, area: Rect) -> bool {
+    match ui::layout::report(app, area) {
+        Some(msg) => {
+            step(app, effects, msg);
+            true
+        }
+        None => false,
+    }
 }
 
 /// Feeds `msg` to the app and carries out what it asks, including the outcomes that are

@@ -306,31 +306,14 @@ impl App {
     }
 
     fn click(&mut self, x: u16, y: u16) {
-        use crate::ui::layout;
-        let (w, h) = self.size;
-        let area = ratatui::layout::Rect::new(0, 0, w, h);
-        let Some(screen) = layout::screen(area) else {
-            return;
-        };
-        let hit = |r: ratatui::layout::Rect| r.contains(ratatui::layout::Position::new(x, y));
-        if let Some((t, _)) = layout::tab_titles(screen.tabs, self.alerts.open_count())
-            .into_iter()
-            .find(|(_, r)| hit(*r))
-        {
+        if let Some(t) = self.geometry.tab_at(x, y) {
             self.tab = t;
             return;
         }
-        if let Some(rows) = layout::table_rows(
-            self.tab,
-            area,
-            self.table_wants(self.tab),
-            self.history.is_on(),
-        ) && hit(rows)
-        {
-            let table = self.table(self.tab);
-            let (first, _) = table.visible(usize::from(rows.height));
-            let position = first + usize::from(y - rows.y);
-            self.table_mut(self.tab).select_position(position);
+        if let Some(row) = self.geometry.row_at(self.tab, x, y) {
+            let page = self.geometry.page(self.tab);
+            let (first, _) = self.table(self.tab).visible(page);
+            self.table_mut(self.tab).select_position(first + row);
         }
     }
 }

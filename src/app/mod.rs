@@ -68,6 +68,7 @@ pub mod testdata;
 mod alerting;
 mod budget;
 mod countdown;
+pub mod geometry;
 pub mod history;
 mod input;
 mod loaded;
@@ -129,7 +130,7 @@ pub struct AppSettings {
     /// and copying stay.
     pub read_only: bool,
     /// The colours (or none).
-    pub look: crate::ui::theme::Look,
+    pub look: crate::config::Look,
     /// The profiles of the config file, offered by `P`.
     pub profiles: Vec<String>,
     /// Warnings about the settings (a config file readable by others), kept in the header
@@ -155,7 +156,7 @@ impl Default for AppSettings {
             server_zone: crate::throttle::ServerZone::default(),
             throttles: Throttles::default(),
             read_only: false,
-            look: crate::ui::theme::Look::default(),
+            look: crate::config::Look::default(),
             profiles: Vec::new(),
             warnings: Vec::new(),
             alert_rules: crate::alerts::Rules::default(),
@@ -174,6 +175,8 @@ pub enum Msg {
     Mouse(crossterm::event::MouseEvent),
     Paste(String),
     Resize(u16, u16),
+    /// Where the view laid things out (sent by the run loop when it changed).
+    Geometry(geometry::Geometry),
     /// A timer set from [`App::next_wakeup`] fired.
     Tick,
     Loaded(Request, Result<Response, ApiError>),
@@ -272,6 +275,8 @@ pub struct App {
     tab: Tab,
     quit: bool,
     size: (u16, u16),
+    /// Where the view last laid things out.
+    geometry: geometry::Geometry,
     services: ServicesTab,
     products: ProductsTab,
     billing: BillingTab,
@@ -316,13 +321,14 @@ impl App {
     pub fn new(settings: AppSettings, clock: Clock) -> Self {
         let throttles = settings.throttles.clone();
         let alerts = AlertsTab::new(settings.alert_rules.clone(), settings.open_alerts.clone());
-        let mut app = Self {
+        Self {
             settings,
             clock,
             utc_offset: FixedOffset::east_opt(0).expect("zero offset"),
             tab: Tab::Services,
             quit: false,
             size: (80, 24),
+            geometry: geometry::Geometry::default(),
             services: ServicesTab::default(),
             products: ProductsTab::default(),
             billing: BillingTab::default(),
@@ -346,9 +352,7 @@ impl App {
             history: history::HistoryState::default(),
             budget: None,
             probes: probe::Probes::default(),
-        };
-        app.update_pages();
-        app
+        }
     }
 
     /// The initial fetches (and the state file forgets countdowns that ended while the
@@ -394,8 +398,9 @@ impl App {
             Msg::Key(key) => self.on_key(key, out),
             Msg::Mouse(mouse) => self.on_mouse(mouse, out),
             Msg::Paste(text) => self.on_paste(&text),
-            Msg::Resize(w, h) => {
-                self.size = (w, h);
+            Msg::Resize(w, h) => self.size = (w, h),
+            Msg::Geometry(geometry) => {
+                self.geometry = geometry;
                 self.update_pages();
             }
             Msg::Tick => self.on_tick(out),
@@ -563,18 +568,15 @@ impl App {
         }
     }
 
-    /// Tells every table how many rows fit, from the terminal size and the layout.
+    /// Where the view last laid things out.
+    pub fn geometry(&self) -> &geometry::Geometry {
+        &self.geometry
+    }
+
+    /// Tells every table how many rows fit, as the view last reported.
     pub(super) fn update_pages(&mut self) {
-        let (w, h) = self.size;
-        let area = ratatui::layout::Rect::new(0, 0, w, h);
         for tab in Tab::ALL {
-            let rows = crate::ui::layout::table_rows(
-                tab,
-                area,
-                self.table_wants(tab),
-                self.history.is_on(),
-            )
-            .map_or(0, |r| usize::from(r.height));
+            let rows = self.geometry.page(tab);
             self.table_mut(tab).set_page(rows);
         }
     }

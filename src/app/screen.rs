@@ -1,6 +1,5 @@
-//! What the screen's items need from the app: the help's scroll position and context, the
-//! tables' natural widths for the layout, and the Services rows' rebuild (their cells read
-//! the network status, the usage and the date).
+//! What the screen's items need from the app: the help's scroll position and context, and
+//! the Services rows' rebuild (their cells read the network status, the usage and the date).
 
 use super::App;
 use super::keymap::Context;
@@ -22,18 +21,6 @@ impl App {
     /// The first help line shown (the view clamps it).
     pub fn help_scroll(&self) -> usize {
         self.help_scroll
-    }
-
-    /// The natural width of a tab's table (0 when it has no column spec): the layout
-    /// puts a detail pane beside it only when the table fits whole.
-    pub fn table_wants(&self, tab: Tab) -> u16 {
-        let natural = match tab {
-            Tab::Services => &self.services.natural,
-            Tab::Products => &self.products.natural,
-            Tab::Usage => &self.usage.natural,
-            Tab::Billing | Tab::Network | Tab::Alerts => return 0,
-        };
-        crate::ui::columns::table_width(natural)
     }
 
     /// Before `/`, `!`, `s` or `S` on Services: the keys they read are brought up to date.

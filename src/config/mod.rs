@@ -10,6 +10,7 @@
 
 pub mod command;
 pub mod file;
+mod look;
 pub mod secrets;
 
 use crate::api::{ClientConfig, Credentials};
@@ -19,6 +20,7 @@ use crate::effects::DEFAULT_MY_IP_URL;
 use crate::secret::Secret;
 use crate::throttle::ServerZone;
 use file::{FileConfig, Profile};
+pub use look::Look;
 use std::path::PathBuf;
 use std::time::Duration;
 

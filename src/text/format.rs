@@ -150,3 +150,13 @@ mod tests {
         assert_eq!(fit("$12,345,678.00", 10), "…");
     }
 }
+
+/// A product type in words: `fpr (static)`, `ppr (rotating)`, or the server's own word.
+pub fn product_type_label(t: &crate::api::ProductType) -> String {
+    use crate::api::ProductType;
+    match t {
+        ProductType::Fpr => "fpr (static)".to_owned(),
+        ProductType::Ppr => "ppr (rotating)".to_owned(),
+        ProductType::Other(s) => or_missing(s).into_owned(),
+    }
+}
