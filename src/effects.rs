@@ -1,7 +1,9 @@
 //! Carrying out the app's [`Command`]s: requests go to the fetcher, copies to the clipboard,
 //! files to disk, the public-IP lookup to a task of its own. Every outcome comes back as a
-//! [`Msg`]: at once for what is done on the spot (a copy, a file), later through
-//! [`Effects::next_msg`] for what waits on the network.
+//! [`Msg`]: at once for what is done on the spot (an OSC 52 copy, which is a write to the
+//! terminal), later through [`Effects::next_msg`] for what waits on the network or may
+//! block (the system clipboard, file writes and the state file, all on blocking tasks:
+//! the UI task never waits on a disk or a display server).
 //!
 //! The real run loop and the headless session of the tests share this, so what a test
 //! drives is what the user runs.
@@ -11,7 +13,7 @@ use crate::alerts::deliver::Deliverer;
 use crate::alerts::rules::Delivery;
 use crate::alerts::store::AlertFile;
 use crate::app::{Command, Msg};
-use crate::clipboard::Clipboard;
+use crate::clipboard::{Clipboard, ClipboardError, Copied};
 use crate::fetcher::{Fetched, FetcherHandle};
 use crate::throttle::StateFile;
 use std::net::Ipv4Addr;
@@ -23,6 +25,8 @@ use tokio::sync::mpsc;
 /// caller's address as plain text.
 pub const DEFAULT_MY_IP_URL: &str = "https://api.ipify.org";
 
+type OffLoopCopy = (String, String, Result<Copied, ClipboardError>);
+
 pub struct Effects {
     fetcher: FetcherHandle,
     budget: tokio::sync::watch::Receiver<Option<crate::scheduler::View>>,
@@ -30,6 +34,10 @@ pub struct Effects {
     later_tx: mpsc::UnboundedSender<Msg>,
     later_rx: mpsc::UnboundedReceiver<Msg>,
     clipboard: Box<dyn Clipboard>,
+    /// Copies done off the UI task: (what, text, outcome); a failure is handed to the
+    /// clipboard's fallback on the UI task.
+    copies_tx: mpsc::UnboundedSender<OffLoopCopy>,
+    copies_rx: mpsc::UnboundedReceiver<OffLoopCopy>,
     my_ip_url: String,
     /// The state file and the key of this account in it.
     throttles: Option<(StateFile, String)>,
@@ -54,7 +62,10 @@ impl Effects {
         throttles: Option<(StateFile, String)>,
     ) -> Self {
         let (later_tx, later_rx) = mpsc::unbounded_channel();
+        let (copies_tx, copies_rx) = mpsc::unbounded_channel();
         Self {
+            copies_tx,
+            copies_rx,
             budget: fetcher.budget(),
             fetcher,
             results,
@@ -132,10 +143,7 @@ impl Effects {
             }
             // The app keeps its own quit flag; the loop checks `should_quit`.
             Command::Quit => None,
-            Command::Copy { what, text } => Some(Msg::Copied {
-                what,
-                result: self.clipboard.copy(&text),
-            }),
+            Command::Copy { what, text } => self.copy(what, text),
             // Off the UI task: a slow or full disk must not stop the screen.
             Command::WriteFile { path, contents } => {
                 let tx = self.later_tx.clone();
@@ -175,8 +183,11 @@ impl Effects {
             Command::SaveThrottles(throttles) => {
                 // Losing a countdown on restart is harmless (the server still throttles), so
                 // a state file that cannot be written is not worth interrupting the user.
-                if let Some((file, account)) = &self.throttles {
-                    let _ = file.save(account, &throttles);
+                // Off the UI task, like every disk write.
+                if let Some((file, account)) = self.throttles.clone() {
+                    tokio::task::spawn_blocking(move || {
+                        let _ = file.save(&account, &throttles);
+                    });
                 }
                 None
             }
@@ -207,8 +218,32 @@ impl Effects {
         }
     }
 
+    /// A copy: on the clipboard's blocking part off the UI task when it has one (answered
+    /// later), else at once.
+    fn copy(&mut self, what: String, text: String) -> Option<Msg> {
+        let Some(copy) = self.clipboard.off_loop() else {
+            let result = self.clipboard.copy(&text);
+            return Some(Msg::Copied { what, result });
+        };
+        let tx = self.copies_tx.clone();
+        tokio::task::spawn_blocking(move || {
+            let result = copy(&text);
+            let _ = tx.send((what, text, result));
+        });
+        None
+    }
+
+    /// The answer to a copy done off the UI task, with the fallback run here when it failed.
+    fn copied(&mut self, (what, text, result): OffLoopCopy) -> Msg {
+        let result = result.or_else(|failed| self.clipboard.fallback(&text, failed));
+        Msg::Copied { what, result }
+    }
+
     /// An outcome that has already arrived, without waiting.
     pub fn try_next_msg(&mut self) -> Option<Msg> {
+        if let Ok(copy) = self.copies_rx.try_recv() {
+            return Some(self.copied(copy));
+        }
         match self.results.try_recv() {
             Ok((request, result)) => Some(Msg::Loaded(request, result)),
             Err(_) => self
@@ -229,6 +264,7 @@ impl Effects {
             }
         };
         tokio::select! {
+            Some(copy) = self.copies_rx.recv() => Some(self.copied(copy)),
             Some((request, result)) = self.results.recv() => Some(Msg::Loaded(request, result)),
             Some(msg) = self.later_rx.recv() => Some(msg),
             true = log_failed => {
@@ -337,6 +373,72 @@ mod tests {
         }
         assert_eq!(std::fs::read(&path).unwrap(), b"a");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A clipboard whose blocking part waits until the test lets it go, then fails, and
+    /// whose fallback (on the UI task) says where the text went.
+    struct Stuck {
+        release: std::sync::Arc<std::sync::Barrier>,
+    }
+
+    impl Clipboard for Stuck {
+        fn copy(&mut self, _: &str) -> Result<Copied, ClipboardError> {
+            panic!("a clipboard with an off-loop part is not copied on the UI task")
+        }
+
+        fn off_loop(&self) -> Option<crate::clipboard::OffLoop> {
+            let release = self.release.clone();
+            Some(std::sync::Arc::new(move |_: &str| {
+                release.wait();
+                Err(ClipboardError::System("no selection owner".into()))
+            }))
+        }
+
+        fn fallback(&mut self, text: &str, failed: ClipboardError) -> Result<Copied, ClipboardError> {
+            assert_eq!(failed, ClipboardError::System("no selection owner".into()));
+            assert_eq!(text, "1.2.3.4:80");
+            Ok(Copied::Osc52)
+        }
+    }
+
+    #[tokio::test]
+    async fn a_blocking_clipboard_is_copied_off_the_ui_task() {
+        use crate::api::{ApiClient, ClientConfig, Credentials};
+        let client = ApiClient::new(ClientConfig::new(
+            "http://127.0.0.1:9",
+            Credentials::Token("t".into()),
+        ))
+        .unwrap();
+        let release = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let mut effects = Effects::new(
+            crate::fetcher::spawn(client, 1),
+            Box::new(Stuck {
+                release: release.clone(),
+            }),
+            String::new(),
+            None,
+        );
+        let answer = effects.execute(Command::Copy {
+            what: "IP list of 5001".into(),
+            text: "1.2.3.4:80".into(),
+        });
+        // Returned while the copy is still stuck: the UI task did not wait for it.
+        assert!(answer.is_none());
+        while let Some(msg) = effects.try_next_msg() {
+            assert!(!matches!(msg, Msg::Copied { .. }), "not copied yet");
+        }
+        tokio::task::spawn_blocking(move || release.wait());
+        loop {
+            match effects.next_msg().await {
+                Some(Msg::Copied { what, result }) => {
+                    assert_eq!(what, "IP list of 5001");
+                    assert_eq!(result, Ok(Copied::Osc52), "the fallback ran");
+                    break;
+                }
+                Some(_) => {}
+                None => panic!("the copy was never answered"),
+            }
+        }
     }
 
     #[tokio::test]

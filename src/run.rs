@@ -2,8 +2,9 @@
 //!
 //! It merges terminal input, results from the fetcher and the one timer the app asks for
 //! ([`App::next_wakeup`]), feeds each as a [`Msg`] to [`App::update`], hands the commands
-//! that come back to the fetcher, and redraws only after something arrived. With nothing
-//! arriving it sleeps: no fixed frame rate, no polling.
+//! that come back to the fetcher, and redraws only after something visible changed
+//! ([`App::take_redraw`]). With nothing arriving it sleeps: no fixed frame rate, no
+//! polling.
 //!
 //! Input is any stream of [`Input`], so tests can script a whole session (keys → requests →
 //! screen) on a `TestBackend` without a terminal.
@@ -110,6 +111,8 @@ where
     loop {
         if dirty {
             let mut area = Rect::default();
+            // What is drawn now is up to date, whatever the app had noted.
+            app.take_redraw();
             terminal
                 .draw(|frame| {
                     area = frame.area();
@@ -175,7 +178,9 @@ where
             batch.push(more);
         }
         step_all(app, effects, batch);
-        dirty = true;
+        // A batch that changed nothing visible (a tick before anything is due, a budget
+        // report reading the same) leaves the frame as it is.
+        dirty = app.take_redraw();
     }
 }
 

@@ -72,6 +72,9 @@ pub mod geometry;
 pub mod history;
 mod input;
 mod loaded;
+mod msg;
+mod redraw;
+mod settings;
 mod sweep;
 
 #[cfg(test)]
@@ -79,8 +82,7 @@ pub(crate) mod testkit;
 #[cfg(test)]
 mod tests;
 
-use crate::api::{ApiError, Client, Request, Response};
-use crate::clipboard::{ClipboardError, Copied};
+use crate::api::{Client, Request};
 use crate::throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
 use forms::bind_ip::MyIp;
@@ -89,8 +91,8 @@ use popup::Popup;
 pub use remote::Remote;
 use status::StatusLine;
 use std::collections::HashMap;
-use std::net::Ipv4Addr;
-use std::path::PathBuf;
+pub use msg::{Command, Msg};
+pub use settings::AppSettings;
 use std::time::Duration;
 pub use sweep::is_swept;
 use tabs::Tab;
@@ -109,147 +111,6 @@ pub const IN_FLIGHT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The default auto-refresh interval.
 pub const DEFAULT_REFRESH: Duration = Duration::from_secs(30);
-
-#[derive(Clone, Debug)]
-pub struct AppSettings {
-    /// The profile (account) name shown in the header and in 401 messages.
-    pub profile: String,
-    /// Shown in the header and messages.
-    pub base_url: String,
-    /// The header shows a DEMO badge.
-    pub demo: bool,
-    /// Auto-refresh interval per group of data; `None` turns it off.
-    pub refresh: Option<Duration>,
-    /// Mouse wheel scrolling, click-to-select and click-on-tab.
-    pub mouse: bool,
-    /// The zone of the server's clock: the time in a 429 has no zone and is read in it.
-    pub server_zone: crate::throttle::ServerZone,
-    /// The IP-list refresh countdowns to start with (loaded from the state file).
-    pub throttles: Throttles,
-    /// Ordering, binding, password changes and refreshes are turned off; reading, IP lists
-    /// and copying stay.
-    pub read_only: bool,
-    /// The colours (or none).
-    pub look: crate::config::Look,
-    /// The profiles of the config file, offered by `P`.
-    pub profiles: Vec<String>,
-    /// Warnings about the settings (a config file readable by others), kept in the header
-    /// so no later message hides them.
-    pub warnings: Vec<String>,
-    /// The alert rules' thresholds.
-    pub alert_rules: crate::alerts::Rules,
-    /// Alerts open when the program last stopped (from the state file): not announced
-    /// again.
-    pub open_alerts: Vec<crate::alerts::Alert>,
-    /// The profile's own export templates for probed proxies (`probe_templates`).
-    pub probe_templates: Vec<(String, String)>,
-}
-
-impl Default for AppSettings {
-    fn default() -> Self {
-        Self {
-            profile: "default".into(),
-            base_url: String::new(),
-            demo: false,
-            refresh: Some(DEFAULT_REFRESH),
-            mouse: true,
-            server_zone: crate::throttle::ServerZone::default(),
-            throttles: Throttles::default(),
-            read_only: false,
-            look: crate::config::Look::default(),
-            profiles: Vec::new(),
-            warnings: Vec::new(),
-            alert_rules: crate::alerts::Rules::default(),
-            open_alerts: Vec::new(),
-            probe_templates: Vec::new(),
-        }
-    }
-}
-
-/// Everything that can happen to the app.
-// `Loaded` is the big one and the common one; boxing it would only move the allocation.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
-pub enum Msg {
-    Key(crossterm::event::KeyEvent),
-    Mouse(crossterm::event::MouseEvent),
-    Paste(String),
-    Resize(u16, u16),
-    /// Where the view laid things out (sent by the run loop when it changed).
-    Geometry(geometry::Geometry),
-    /// A timer set from [`App::next_wakeup`] fired.
-    Tick,
-    Loaded(Request, Result<Response, ApiError>),
-    /// The answer to [`Command::Copy`]: where the text went, or why it did not.
-    Copied {
-        what: String,
-        result: Result<Copied, ClipboardError>,
-    },
-    /// The answer to [`Command::WriteFile`]: the full path written, or why not.
-    Written {
-        path: PathBuf,
-        result: Result<PathBuf, String>,
-    },
-    /// The answer to [`Command::LookupMyIp`]: this machine's public IPv4 address (asked for
-    /// on first need, and by Ctrl-L in the bind form).
-    MyIp(Result<Ipv4Addr, String>),
-    /// A problem of the program's own files (the log cannot be written), said once.
-    Diagnostic(String),
-    /// The answer to [`Command::WriteFile`] when the file exists: nothing was written;
-    /// `free` is a name beside it that is not taken (`list (1).txt`), to offer.
-    FileExists {
-        path: PathBuf,
-        free: Option<PathBuf>,
-    },
-    /// An alert's `on_alert` command failed (or was dropped), and why.
-    AlertDeliveryFailed(String),
-    /// The history store's answer to [`Command::AskHistory`] (or its failure).
-    History(crate::history::Answer),
-    /// The scheduler's request budget changed.
-    Budget(crate::scheduler::View),
-    /// What a [`Command::Probe`] of a service found, event by event.
-    Probe {
-        service_id: u64,
-        run: u64,
-        event: crate::probe::ProbeEvent,
-    },
-}
-
-/// What the app asks the run loop to do. Each command that has an outcome is answered by
-/// a [`Msg`] carrying it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command {
-    Fetch(Request),
-    Quit,
-    /// Put `text` on the clipboard; `what` names it for the status line ("IP list of 5001").
-    Copy {
-        what: String,
-        text: String,
-    },
-    /// Write a new file, never overwriting one (created 0600).
-    WriteFile {
-        path: PathBuf,
-        contents: String,
-    },
-    /// Look up this machine's public IP from the configured URL.
-    LookupMyIp,
-    /// Keep the 429 countdowns in the state file, so they survive a restart.
-    SaveThrottles(Throttles),
-    /// Deliver an alert's transition: the bell, the `on_alert` command (the status line
-    /// and the Alerts tab already show it).
-    Alert(crate::alerts::Transition),
-    /// Keep the open alerts in the state file, so a restart does not announce them again.
-    SaveAlerts(Vec<crate::alerts::Alert>),
-    /// Ask the history store; answered by [`Msg::History`].
-    AskHistory(crate::history::Query),
-    /// Probe these proxies of a service (index in its list, proxy), off the UI task;
-    /// answered by [`Msg::Probe`] events carrying `run`.
-    Probe {
-        service_id: u64,
-        run: u64,
-        targets: Vec<(usize, crate::probe::ProxyTarget)>,
-    },
-}
 
 /// Groups of data that refresh together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -313,6 +174,8 @@ pub struct App {
     budget: Option<budget::Shown>,
     /// Each service's last proxy probe (`h`).
     probes: probe::Probes,
+    /// Something visible changed since the loop last drew (see [`redraw`]).
+    redraw: bool,
 }
 
 impl App {
@@ -352,6 +215,7 @@ impl App {
             history: history::HistoryState::default(),
             budget: None,
             probes: probe::Probes::default(),
+            redraw: true,
         }
     }
 
@@ -378,7 +242,11 @@ impl App {
     /// rebuild of the Network rows rather than 20,000.
     pub fn update_all(&mut self, msgs: impl IntoIterator<Item = Msg>) -> Vec<Command> {
         let mut out = Vec::new();
+        let before = self.glance();
+        let (mut loud, mut ticked) = (false, false);
         for msg in msgs {
+            loud |= !Self::may_be_invisible(&msg);
+            ticked |= matches!(msg, Msg::Tick);
             self.handle(msg, &mut out);
         }
         self.sweep_alerts(&mut out);
@@ -389,6 +257,7 @@ impl App {
         if self.quit && !out.contains(&Command::Quit) {
             out.push(Command::Quit);
         }
+        self.note_redraw(&before, loud, ticked);
         out
     }
 
