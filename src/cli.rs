@@ -42,12 +42,12 @@ pub struct Cli {
     pub mouse: bool,
 
     /// Colour theme: dark or light. NO_COLOR in the environment turns colour off.
-    #[arg(long, value_name = "NAME")]
-    pub theme: Option<String>,
+    #[arg(long, value_name = "NAME", ignore_case = true)]
+    pub theme: Option<crate::config::ThemeName>,
 
     /// Clipboard: auto, system, osc52 or off [default: auto].
-    #[arg(long, value_name = "MODE")]
-    pub clipboard: Option<String>,
+    #[arg(long, value_name = "MODE", ignore_case = true)]
+    pub clipboard: Option<crate::clipboard::ClipboardMode>,
 
     /// Where diagnostics go [default: proxydash.log in the state directory]; the level comes
     /// from PROXYDASH_LOG (info, debug, trace).

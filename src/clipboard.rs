@@ -31,27 +31,28 @@ use std::sync::{Arc, Mutex};
 /// default limit is around 100 KB), so a bigger list is refused with a hint to write a file.
 pub const OSC52_LIMIT: usize = 100_000;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The clipboard to use: `--clipboard` (clap's own parsing) or `clipboard =` in a profile
+/// (read through the same names, any case).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ClipboardMode {
     #[default]
     Auto,
     System,
+    #[value(alias = "osc-52")]
     Osc52,
+    #[value(alias = "none")]
     Off,
 }
 
 impl FromStr for ClipboardMode {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "auto" => Ok(Self::Auto),
-            "system" => Ok(Self::System),
-            "osc52" | "osc-52" => Ok(Self::Osc52),
-            "off" | "none" => Ok(Self::Off),
-            other => Err(format!(
-                "unknown clipboard mode {other:?} (auto, system, osc52, off)"
-            )),
-        }
+        <Self as clap::ValueEnum>::from_str(s.trim(), true).map_err(|_| {
+            format!(
+                "unknown clipboard mode {:?} (auto, system, osc52, off)",
+                s.trim()
+            )
+        })
     }
 }
 
@@ -300,6 +301,8 @@ mod tests {
     fn modes_parse() {
         assert_eq!("OSC52".parse(), Ok(ClipboardMode::Osc52));
         assert_eq!("auto".parse(), Ok(ClipboardMode::Auto));
+        assert_eq!(" None ".parse(), Ok(ClipboardMode::Off));
+        assert_eq!("osc-52".parse(), Ok(ClipboardMode::Osc52));
         assert!("x".parse::<ClipboardMode>().is_err());
     }
 }
