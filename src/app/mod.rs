@@ -86,7 +86,6 @@ use crate::api::{Client, Request};
 use crate::throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
 use forms::bind_ip::MyIp;
-use keymap::Context;
 use popup::Popup;
 pub use remote::Remote;
 use status::StatusLine;

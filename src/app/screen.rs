@@ -37,7 +37,7 @@ impl App {
         }
     }
 
-    fn table_mut(&mut self, tab: Tab) -> &mut table::TableView {
+    pub(super) fn table_mut(&mut self, tab: Tab) -> &mut table::TableView {
         match tab {
             Tab::Services => &mut self.services.table,
             Tab::Products => &mut self.products.table,
@@ -49,7 +49,7 @@ impl App {
     }
 
     /// Where the view last laid things out.
-    pub fn geometry(&self) -> &geometry::Geometry {
+    pub fn geometry(&self) -> &super::geometry::Geometry {
         &self.geometry
     }
 
