@@ -394,7 +394,11 @@ mod tests {
             }))
         }
 
-        fn fallback(&mut self, text: &str, failed: ClipboardError) -> Result<Copied, ClipboardError> {
+        fn fallback(
+            &mut self,
+            text: &str,
+            failed: ClipboardError,
+        ) -> Result<Copied, ClipboardError> {
             assert_eq!(failed, ClipboardError::System("no selection owner".into()));
             assert_eq!(text, "1.2.3.4:80");
             Ok(Copied::Osc52)

@@ -24,7 +24,9 @@ fn src() -> PathBuf {
 fn is_test_code(path: &Path) -> bool {
     let rel = path.strip_prefix(src()).unwrap();
     rel.components().any(|c| c.as_os_str() == "tests")
-        || rel.file_name().is_some_and(|n| n == "tests.rs" || n == "testkit.rs")
+        || rel
+            .file_name()
+            .is_some_and(|n| n == "tests.rs" || n == "testkit.rs")
 }
 
 /// What names the `ui` module from inside `app`: `crate::ui`, or `super::…::ui` climbing out.
@@ -82,7 +84,11 @@ fn source_files_stay_small() {
     rust_files(&src(), &mut files);
     let mut long = Vec::new();
     for file in files.iter().filter(|f| !is_test_code(f)) {
-        let rel = file.strip_prefix(src()).unwrap().to_string_lossy().replace('\\', "/");
+        let rel = file
+            .strip_prefix(src())
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         let lines = std::fs::read_to_string(file).unwrap().lines().count();
         if lines > MAX_LINES && !BEING_SPLIT.contains(&rel.as_str()) {
             long.push(format!("src/{rel}: {lines} lines"));

@@ -2,10 +2,10 @@
 //! tables and their pages (from the view's [`super::geometry`]), and the Services rows'
 //! rebuild (their cells read the network status, the usage and the date).
 
-use super::popup::Popup;
-use super::{App, table};
 use super::keymap::Context;
+use super::popup::Popup;
 use super::tabs::Tab;
+use super::{App, table};
 
 /// Accounts up to this many services have their Services rows rebuilt with every change.
 pub(super) const EAGER_ROWS: usize = 5_000;

@@ -12,7 +12,6 @@ pub enum Look {
     Plain,
 }
 
-
 /// The colour theme asked for: `--theme` (clap's own parsing) or `theme =` in a profile
 /// (read through the same names, any case).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

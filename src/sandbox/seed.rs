@@ -20,8 +20,8 @@
 //!   `"0000-00-00"`, `null`). A member changed through the API drops its override.
 
 use super::records::*;
-use crate::api::model::{BillingCycle, InvoiceStatus, ProductType, ServiceStatus};
 pub use super::seed_dates::{resolve_date, resolve_datetime};
+use crate::api::model::{BillingCycle, InvoiceStatus, ProductType, ServiceStatus};
 use chrono::NaiveDate;
 use serde::Deserialize;
 use serde_json::{Map, Value};

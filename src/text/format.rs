@@ -118,6 +118,16 @@ pub fn or_missing(s: &str) -> Cow<'_, str> {
     }
 }
 
+/// A product type in words: `fpr (static)`, `ppr (rotating)`, or the server's own word.
+pub fn product_type_label(t: &crate::api::ProductType) -> String {
+    use crate::api::ProductType;
+    match t {
+        ProductType::Fpr => "fpr (static)".to_owned(),
+        ProductType::Ppr => "ppr (rotating)".to_owned(),
+        ProductType::Other(s) => or_missing(s).into_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,15 +158,5 @@ mod tests {
         assert_eq!(number(f64::NAN), "—");
         assert_eq!(fit("$1,234.00", 10), "$1,234.00");
         assert_eq!(fit("$12,345,678.00", 10), "…");
-    }
-}
-
-/// A product type in words: `fpr (static)`, `ppr (rotating)`, or the server's own word.
-pub fn product_type_label(t: &crate::api::ProductType) -> String {
-    use crate::api::ProductType;
-    match t {
-        ProductType::Fpr => "fpr (static)".to_owned(),
-        ProductType::Ppr => "ppr (rotating)".to_owned(),
-        ProductType::Other(s) => or_missing(s).into_owned(),
     }
 }

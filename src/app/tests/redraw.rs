@@ -29,7 +29,10 @@ fn a_budget_report_that_reads_the_same_does_not_redraw() {
     h.send(Msg::Budget(view(12)));
     assert!(h.app.take_redraw(), "the first budget shows a label");
     h.send(Msg::Budget(view(12)));
-    assert!(!h.app.take_redraw(), "the same label again: nothing to draw");
+    assert!(
+        !h.app.take_redraw(),
+        "the same label again: nothing to draw"
+    );
     h.send(Msg::Budget(view(11)));
     assert!(h.app.take_redraw(), "12 left became 11 left");
 }
