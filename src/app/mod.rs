@@ -1,6 +1,7 @@
 //! The state machine of the dashboard: no I/O, no async, no terminal, no clock but the
 //! injected [`Clock`]. [`App::update`] takes a [`Msg`] and returns the [`Command`]s to run;
-//! `ui::draw` renders the state. Every rule lives here.
+//! `ui::draw` renders the state. Every rule lives here; nothing here names the view (the
+//! view reports its layout back as [`Msg::Geometry`], see [`geometry`]).
 //!
 //! # What is fetched, and when
 //!
@@ -179,7 +180,9 @@ pub struct App {
 
 impl App {
     /// A new app on the Services tab. It assumes an 80×24 screen until the first
-    /// [`Msg::Resize`]: the run loop should send the real size before the first key.
+    /// [`Msg::Resize`], and knows nothing of the layout until the first [`Msg::Geometry`]
+    /// (tables page by a default page, clicks hit nothing): the run loop sends the size
+    /// before the first frame and the geometry right after it.
     pub fn new(settings: AppSettings, clock: Clock) -> Self {
         let throttles = settings.throttles.clone();
         let alerts = AlertsTab::new(settings.alert_rules.clone(), settings.open_alerts.clone());
