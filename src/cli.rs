@@ -1,17 +1,17 @@
 //! Command-line definitions (clap) and nothing else: what the flags are, not what they do.
 
-use crate::api::{IpListFormat, IpListType, SortField};
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
-use std::net::SocketAddr;
 use std::path::PathBuf;
 
 mod account;
 mod sandbox_help;
+mod scripting;
+mod tools;
 mod watch;
 
 pub use account::AccountArgs;
-use sandbox_help::FAULTS_HELP;
+pub use scripting::*;
+pub use tools::*;
 pub use watch::WatchArgs;
 
 #[derive(Debug, Clone, Parser)]
@@ -44,12 +44,12 @@ pub struct Cli {
     pub mouse: bool,
 
     /// Colour theme: dark or light. NO_COLOR in the environment turns colour off.
-    #[arg(long, value_name = "NAME")]
-    pub theme: Option<String>,
+    #[arg(long, value_name = "NAME", ignore_case = true)]
+    pub theme: Option<crate::config::ThemeName>,
 
     /// Clipboard: auto, system, osc52 or off [default: auto].
-    #[arg(long, value_name = "MODE")]
-    pub clipboard: Option<String>,
+    #[arg(long, value_name = "MODE", ignore_case = true)]
+    pub clipboard: Option<crate::clipboard::ClipboardMode>,
 
     /// Where diagnostics go [default: proxydash.log in the state directory]; the level comes
     /// from PROXYDASH_LOG (info, debug, trace).
@@ -249,298 +249,4 @@ proxydash completions zsh > ~/.zfunc/_proxydash"
     /// as JSON lines on standard output, optionally Prometheus metrics and keeping
     /// services bound to this machine's public IP.
     Watch(WatchArgs),
-}
-
-#[derive(Debug, Clone, Subcommand)]
-pub enum HistoryCommand {
-    /// Print every change kept since a time, oldest first, as CSV (default) or JSON.
-    #[command(
-        after_help = "Example:\n  proxydash history export --since 7d --csv > week.csv\n  \
-proxydash history export --profile monitor --since 2026-11-01 --json | jq '.[] | select(.kind == \"error_start\")'"
-    )]
-    Export(HistoryExportArgs),
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct HistoryExportArgs {
-    /// The profile whose history to export [default: the config file's default_profile].
-    #[arg(long, env = "PROXYDASH_PROFILE", value_name = "NAME")]
-    pub profile: Option<String>,
-    /// The config file that names the profiles.
-    #[arg(long, env = "PROXYDASH_CONFIG", value_name = "PATH")]
-    pub config: Option<std::path::PathBuf>,
-    /// From when: a span back from now (`7d`, `12h`, `30m`) or a date (`2026-11-01`, UTC).
-    #[arg(long, value_name = "WHEN", default_value = "7d")]
-    pub since: String,
-    /// Print JSON: an array of objects.
-    #[arg(long, conflicts_with = "csv")]
-    pub json: bool,
-    /// Print CSV with a header line (the default).
-    #[arg(long)]
-    pub csv: bool,
-}
-
-/// How a scripting subcommand prints its answer, and the account it asks.
-#[derive(Debug, Args, Clone, Default)]
-pub struct OutputArgs {
-    /// Print JSON (pretty-printed, the API's own field names) instead of a table.
-    #[arg(long)]
-    pub json: bool,
-    #[command(flatten)]
-    pub account: AccountArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct ServiceIdArgs {
-    /// Service ID.
-    #[arg(value_name = "ID")]
-    pub id: u64,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct ProductsArgs {
-    /// Sort by this field (the server's order, ascending on the sandbox).
-    #[arg(long, value_name = "FIELD", value_parser = sort_fields())]
-    pub sort: Option<SortField>,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct ProductArgs {
-    /// Product ID.
-    #[arg(value_name = "PID")]
-    pub pid: u64,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct OrderArgs {
-    /// Product ID.
-    #[arg(value_name = "PID")]
-    pub pid: u64,
-    /// The client the service is for.
-    #[arg(long, value_name = "ID")]
-    pub client: u64,
-    /// IPv4 address to bind (static products only).
-    #[arg(long, value_name = "IP")]
-    pub ip: Option<String>,
-    /// Do not ask for confirmation (required when standard input is not a terminal).
-    #[arg(long, short = 'y')]
-    pub yes: bool,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct ServiceArgs {
-    /// Service ID.
-    #[arg(value_name = "ID")]
-    pub id: u64,
-    /// Show the proxy password instead of masking it (in the table and in --json).
-    #[arg(long)]
-    pub show_password: bool,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct BindArgs {
-    /// Service ID.
-    #[arg(value_name = "ID")]
-    pub id: u64,
-    /// IPv4 address to bind, as a dotted quad (203.0.113.5).
-    #[arg(
-        value_name = "IP",
-        required_unless_present = "mine",
-        conflicts_with = "mine"
-    )]
-    pub ip: Option<String>,
-    /// Bind this machine's public IPv4 address, as seen by --my-ip-url.
-    #[arg(long)]
-    pub mine: bool,
-    /// Where --mine looks up this machine's public address (answers it as plain text).
-    #[arg(long, value_name = "URL", default_value = crate::effects::DEFAULT_MY_IP_URL)]
-    pub my_ip_url: String,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct PasswordArgs {
-    /// Service ID.
-    #[arg(value_name = "ID")]
-    pub id: u64,
-    /// Caught only to be refused: a password on the command line ends up in shell history
-    /// and in the process list.
-    #[arg(hide = true, value_name = "NEW_PASSWORD", num_args = 0.., allow_hyphen_values = true)]
-    pub refused: Vec<String>,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct IplistArgs {
-    /// Service ID.
-    #[arg(value_name = "ID")]
-    pub id: u64,
-    /// List type; by default http-auth for a static (fpr) service, ppr-http for a rotating
-    /// (ppr) one.
-    #[arg(long = "type", value_name = "T", value_parser = list_types())]
-    pub list_type: Option<IpListType>,
-    /// List format.
-    #[arg(long, value_name = "F", value_parser = list_formats(), default_value = "txt")]
-    pub format: IpListFormat,
-    /// Write the list to this new file (created 0600; an existing file is never
-    /// overwritten) instead of standard output.
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Print the list read into entries as JSON (host, port, login, password) instead of
-    /// the list as served.
-    #[arg(long)]
-    pub json: bool,
-    #[command(flatten)]
-    pub account: AccountArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct ProbeArgs {
-    /// Service ID.
-    #[arg(value_name = "ID")]
-    pub id: u64,
-    /// The list probed; by default http-auth for a static (fpr) service, ppr-http for a
-    /// rotating (ppr) one. socks-ip and ppr-socks probe SOCKS5.
-    #[arg(long = "type", value_name = "T", value_parser = list_types())]
-    pub list_type: Option<IpListType>,
-    /// Print only the proxies that work.
-    #[arg(long)]
-    pub only_working: bool,
-    /// Print one line per proxy from a template (a name or a pattern with {ip} {port}
-    /// {user} {pass} {scheme}) instead of the table.
-    #[arg(long, value_name = "T", conflicts_with = "json")]
-    pub template: Option<String>,
-    /// The URL asked through each proxy, instead of the profile's probe_url ("" checks
-    /// TCP connects only).
-    #[arg(long, value_name = "URL")]
-    pub probe_url: Option<String>,
-    /// Proxies checked at once, instead of the profile's probe_concurrency.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub concurrency: Option<u16>,
-    /// Seconds one proxy may take (connect, handshake, answer) before it counts as dead
-    /// [default: 5].
-    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=600))]
-    pub probe_timeout: Option<u64>,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct InvoiceArgs {
-    /// Invoice ID.
-    #[arg(value_name = "ID")]
-    pub id: u64,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct CompletionsArgs {
-    /// The shell to write completions for.
-    #[arg(value_name = "SHELL")]
-    pub shell: clap_complete::Shell,
-}
-
-fn sort_fields() -> impl TypedValueParser<Value = SortField> {
-    PossibleValuesParser::new(SortField::ALL.iter().map(SortField::as_str))
-        .map(|s| SortField::parse(&s))
-}
-
-fn list_types() -> impl TypedValueParser<Value = IpListType> {
-    PossibleValuesParser::new(IpListType::ALL.iter().map(IpListType::as_str))
-        .map(|s| IpListType::parse(&s))
-}
-
-fn list_formats() -> impl TypedValueParser<Value = IpListFormat> {
-    PossibleValuesParser::new(IpListFormat::ALL.iter().map(IpListFormat::as_str))
-        .map(|s| IpListFormat::parse(&s))
-}
-
-/// `config`: the file and the profile are the only account options that apply.
-#[derive(Debug, Clone, Args)]
-pub struct ConfigArgs {
-    #[command(subcommand)]
-    pub command: ConfigCommand,
-    /// The profile to show (PROXYDASH_PROFILE) [default: the file's default_profile].
-    #[arg(long, value_name = "NAME", global = true)]
-    pub profile: Option<String>,
-    /// The config file (PROXYDASH_CONFIG) [default: $XDG_CONFIG_HOME/proxydash/config.toml].
-    #[arg(long, value_name = "PATH", global = true)]
-    pub config: Option<PathBuf>,
-}
-
-#[derive(Debug, Clone, Subcommand)]
-pub enum ConfigCommand {
-    /// Print the path of the config file proxydash reads.
-    #[command(after_help = "Example:\n  $EDITOR \"$(proxydash config path)\"")]
-    Path,
-    /// Write a commented example config file (never overwrites one; created 0600).
-    #[command(after_help = "Example:\n  proxydash config init && proxydash config path")]
-    Init,
-    /// Print the settings as resolved from flags, environment, profile and defaults
-    /// (secrets left out).
-    #[command(after_help = "Example:\n  PROXYDASH_PROFILE=monitor proxydash config show")]
-    Show,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct SandboxArgs {
-    /// Address to listen on (loopback unless you mean otherwise).
-    #[arg(long, default_value = "127.0.0.1:8787")]
-    pub listen: SocketAddr,
-
-    /// Milliseconds added before every answer.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub latency_ms: u64,
-
-    /// Generate N services (and matching invoices) instead of the demo seed's.
-    #[arg(long, value_name = "N")]
-    pub scale: Option<usize>,
-
-    /// Seconds between two allowed IP-list refreshes of one service.
-    #[arg(long, value_name = "N", default_value_t = 300)]
-    pub throttle_secs: u64,
-
-    /// Inject failures, e.g. `500-html:0.1,drop:0.05` or `all:0.2` (--help lists every
-    /// kind; docs/sandbox.md has an example of each).
-    #[arg(long, value_name = "SPEC", long_help = FAULTS_HELP)]
-    pub faults: Option<String>,
-
-    /// The token the sandbox accepts [default: a fixed demo token, printed at start].
-    #[arg(long, value_name = "TOKEN")]
-    pub token: Option<String>,
-
-    /// Seed file to load instead of the built-in demo data.
-    #[arg(long, value_name = "FILE")]
-    pub seed: Option<PathBuf>,
-
-    /// Answer with live servers' quirks (numbers as strings, `0000-00-00` or null for
-    /// missing dates, a json IP list without brackets) instead of the spec's exact types.
-    #[arg(long)]
-    pub quirks: bool,
-    /// Answer at most N requests a minute per token (all endpoints), with 429
-    /// "Too Many Attempts." beyond [default: no limit].
-    #[arg(long, value_name = "N")]
-    pub rate_limit: Option<u32>,
-
-    /// Send the X-RateLimit-* and Retry-After headers with the rate limit: on or off.
-    #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = ["on", "off"])]
-    pub rate_limit_headers: String,
-
-    /// Start real proxies (HTTP and SOCKS5) on 127.0.0.0/8 and a judge, and point the IP
-    /// lists at them, so `proxydash probe` and `h` have something to check.
-    #[arg(long)]
-    pub proxies: bool,
 }

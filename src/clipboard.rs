@@ -12,6 +12,14 @@
 //!   none (an SSH session, a headless box: `arboard::Clipboard::new()` fails at once) or
 //!   where the system clipboard fails.
 //! - `off`: nothing is copied; the user is told so.
+//!
+//! The system clipboard can block (an X11 selection owner or a Wayland compositor that is
+//! slow to answer), so it is run off the UI task: a clipboard hands out that part as
+//! [`Clipboard::off_loop`], the effects runner calls it on a blocking task and answers
+//! with a message. OSC 52 is a write to the terminal, like a frame, so it stays on the
+//! loop's task (written from another thread it could land inside a frame's escape
+//! sequence); when the system clipboard fails, `auto`'s fallback to OSC 52 is run there
+//! ([`Clipboard::fallback`]).
 
 use crossterm::clipboard::CopyToClipboard;
 use std::fmt;
@@ -23,27 +31,28 @@ use std::sync::{Arc, Mutex};
 /// default limit is around 100 KB), so a bigger list is refused with a hint to write a file.
 pub const OSC52_LIMIT: usize = 100_000;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The clipboard to use: `--clipboard` (clap's own parsing) or `clipboard =` in a profile
+/// (read through the same names, any case).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ClipboardMode {
     #[default]
     Auto,
     System,
+    #[value(alias = "osc-52")]
     Osc52,
+    #[value(alias = "none")]
     Off,
 }
 
 impl FromStr for ClipboardMode {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "auto" => Ok(Self::Auto),
-            "system" => Ok(Self::System),
-            "osc52" | "osc-52" => Ok(Self::Osc52),
-            "off" | "none" => Ok(Self::Off),
-            other => Err(format!(
-                "unknown clipboard mode {other:?} (auto, system, osc52, off)"
-            )),
-        }
+        <Self as clap::ValueEnum>::from_str(s.trim(), true).map_err(|_| {
+            format!(
+                "unknown clipboard mode {:?} (auto, system, osc52, off)",
+                s.trim()
+            )
+        })
     }
 }
 
@@ -90,8 +99,24 @@ impl fmt::Display for ClipboardError {
     }
 }
 
+/// A copy that may block, to be run on a blocking task.
+pub type OffLoop = Arc<dyn Fn(&str) -> Result<Copied, ClipboardError> + Send + Sync>;
+
 pub trait Clipboard {
+    /// Copies on the caller's task (what cannot block, or everything when
+    /// [`Clipboard::off_loop`] is `None`).
     fn copy(&mut self, text: &str) -> Result<Copied, ClipboardError>;
+
+    /// The part of this clipboard that may block, tried first and off the UI task; `None`:
+    /// [`Clipboard::copy`] does it all.
+    fn off_loop(&self) -> Option<OffLoop> {
+        None
+    }
+
+    /// What to do on the UI task when the [`Clipboard::off_loop`] copy `failed`.
+    fn fallback(&mut self, _text: &str, failed: ClipboardError) -> Result<Copied, ClipboardError> {
+        Err(failed)
+    }
 }
 
 /// The clipboard a mode asks for, writing OSC 52 to standard output.
@@ -115,9 +140,10 @@ impl Clipboard for Off {
     }
 }
 
-/// The system clipboard through arboard, opened lazily once and then kept.
+/// The system clipboard through arboard, opened once and then kept (shared with the
+/// blocking task that copies).
 pub struct System {
-    inner: Option<arboard::Clipboard>,
+    inner: Option<Arc<Mutex<arboard::Clipboard>>>,
     /// Why opening failed, so we do not try a display server that is not there every time.
     unavailable: Option<String>,
 }
@@ -126,7 +152,7 @@ impl System {
     pub fn new() -> Self {
         match arboard::Clipboard::new() {
             Ok(c) => Self {
-                inner: Some(c),
+                inner: Some(Arc::new(Mutex::new(c))),
                 unavailable: None,
             },
             Err(e) => Self {
@@ -143,19 +169,30 @@ impl Default for System {
     }
 }
 
+fn system_copy(c: &Mutex<arboard::Clipboard>, text: &str) -> Result<Copied, ClipboardError> {
+    let mut c = c
+        .lock()
+        .map_err(|_| ClipboardError::System("an earlier copy failed midway".into()))?;
+    c.set_text(text)
+        .map(|_| Copied::System)
+        .map_err(|e| ClipboardError::System(e.to_string()))
+}
+
 impl Clipboard for System {
     fn copy(&mut self, text: &str) -> Result<Copied, ClipboardError> {
-        match &mut self.inner {
-            Some(c) => c
-                .set_text(text)
-                .map(|_| Copied::System)
-                .map_err(|e| ClipboardError::System(e.to_string())),
+        match &self.inner {
+            Some(c) => system_copy(c, text),
             None => Err(ClipboardError::System(
                 self.unavailable
                     .clone()
                     .unwrap_or_else(|| "not available".into()),
             )),
         }
+    }
+
+    fn off_loop(&self) -> Option<OffLoop> {
+        let c = self.inner.clone()?;
+        Some(Arc::new(move |text: &str| system_copy(&c, text)))
     }
 }
 
@@ -205,6 +242,14 @@ pub struct Auto<W: Write> {
 impl<W: Write> Clipboard for Auto<W> {
     fn copy(&mut self, text: &str) -> Result<Copied, ClipboardError> {
         self.system.copy(text).or_else(|_| self.osc52.copy(text))
+    }
+
+    fn off_loop(&self) -> Option<OffLoop> {
+        self.system.off_loop()
+    }
+
+    fn fallback(&mut self, text: &str, _failed: ClipboardError) -> Result<Copied, ClipboardError> {
+        self.osc52.copy(text)
     }
 }
 
@@ -256,6 +301,8 @@ mod tests {
     fn modes_parse() {
         assert_eq!("OSC52".parse(), Ok(ClipboardMode::Osc52));
         assert_eq!("auto".parse(), Ok(ClipboardMode::Auto));
+        assert_eq!(" None ".parse(), Ok(ClipboardMode::Off));
+        assert_eq!("osc-52".parse(), Ok(ClipboardMode::Osc52));
         assert!("x".parse::<ClipboardMode>().is_err());
     }
 }

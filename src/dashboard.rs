@@ -21,10 +21,10 @@ use crate::app::{App, AppSettings, Clock};
 use crate::cli::Cli;
 use crate::clipboard;
 use crate::config::{ConfigError, Settings, ThemeName};
+use crate::demo::Server as SandboxHandle;
 use crate::effects::Effects;
 use crate::fetcher;
 use crate::run::{self, Exit, Input};
-use crate::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use crate::term;
 use crate::throttle::StateFile;
 use crate::ui::theme::Look;
@@ -317,16 +317,12 @@ async fn first_settings(
     }
     // A realistic limit, so the demo shows the dashboard working within one; with its
     // proxies, so `h` has something to probe on loopback.
-    let handle = Sandbox::start(SandboxConfig {
-        rate_limit: Some(DEMO_RATE_LIMIT),
-        proxies: true,
-        ..SandboxConfig::ephemeral()
-    })
-    .await
-    .map_err(|e| {
-        eprintln!("proxydash: cannot start the demo sandbox: {e}");
-        ExitCode::FAILURE
-    })?;
+    let handle = crate::demo::start(Some(DEMO_RATE_LIMIT))
+        .await
+        .map_err(|e| {
+            eprintln!("proxydash: cannot start the demo sandbox: {e}");
+            ExitCode::FAILURE
+        })?;
     let mut settings =
         Settings::demo(cli, handle.base_url(), handle.token()).map_err(|e: ConfigError| {
             eprintln!("proxydash: {e}");

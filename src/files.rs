@@ -154,12 +154,12 @@ pub fn tilde(path: &Path) -> String {
     }
 }
 
-/// `$XDG_STATE_HOME/proxydash`, or `~/.local/state/proxydash`.
+/// `$XDG_STATE_HOME/proxydash`, or `~/.local/state/proxydash`: etcetera's XDG strategy,
+/// used on every unix including macOS (the README promises these paths there too). As the
+/// XDG spec says, a relative `XDG_STATE_HOME` is ignored.
 pub fn state_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))?;
+    use etcetera::BaseStrategy;
+    let base = etcetera::choose_base_strategy().ok()?.state_dir()?;
     Some(base.join("proxydash"))
 }
 

@@ -7,7 +7,7 @@ use crate::app::{App, AppSettings, Clock, Msg};
 use crate::clipboard::Clipboard;
 use crate::effects::Effects;
 use crate::fetcher;
-use crate::run::step;
+use crate::run::{report_geometry, step};
 use crate::ui;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -55,15 +55,25 @@ impl Session {
                 step(&mut app, &mut effects, msg);
             }
         }
-        Self {
+        let mut session = Self {
             app,
             effects,
             terminal,
-        }
+        };
+        session.report_geometry();
+        session
     }
 
+    /// Feeds `msg` to the app, then tells it the layout when that changed, as the real
+    /// loop does after drawing.
     pub fn send(&mut self, msg: Msg) {
         step(&mut self.app, &mut self.effects, msg);
+        self.report_geometry();
+    }
+
+    fn report_geometry(&mut self) {
+        let size = self.terminal.backend().buffer().area;
+        report_geometry(&mut self.app, &mut self.effects, size);
     }
 
     /// Presses one key.

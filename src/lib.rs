@@ -11,6 +11,7 @@ pub mod cli;
 pub mod clipboard;
 pub mod config;
 pub mod dashboard;
+pub mod demo;
 pub mod effects;
 pub mod fetcher;
 pub mod files;
@@ -22,6 +23,7 @@ pub mod metrics;
 pub mod probe;
 pub mod quiet;
 pub mod run;
+#[cfg(feature = "sandbox")]
 pub mod sandbox;
 pub mod scheduler;
 pub mod script;

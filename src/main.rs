@@ -3,6 +3,7 @@
 
 use clap::Parser;
 use proxydash::cli::{Cli, Command, SandboxArgs};
+#[cfg(feature = "sandbox")]
 use proxydash::sandbox::{FaultSpec, SandboxConfig};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -53,6 +54,13 @@ fn main() -> ExitCode {
     code
 }
 
+#[cfg(not(feature = "sandbox"))]
+async fn sandbox(_: &Cli, _: &SandboxArgs) -> ExitCode {
+    eprintln!("proxydash sandbox: {}", proxydash::demo::NO_SANDBOX);
+    ExitCode::from(2)
+}
+
+#[cfg(feature = "sandbox")]
 async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {
     let faults = match args
         .faults

@@ -2,8 +2,9 @@
 //!
 //! It merges terminal input, results from the fetcher and the one timer the app asks for
 //! ([`App::next_wakeup`]), feeds each as a [`Msg`] to [`App::update`], hands the commands
-//! that come back to the fetcher, and redraws only after something arrived. With nothing
-//! arriving it sleeps: no fixed frame rate, no polling.
+//! that come back to the fetcher, and redraws only after something visible changed
+//! ([`App::take_redraw`]). With nothing arriving it sleeps: no fixed frame rate, no
+//! polling.
 //!
 //! Input is any stream of [`Input`], so tests can script a whole session (keys → requests →
 //! screen) on a `TestBackend` without a terminal.
@@ -22,6 +23,7 @@ use crossterm::event::{Event, KeyEventKind};
 use futures::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
+use ratatui::layout::Rect;
 use std::io;
 
 /// What the loop can be told from outside the app.
@@ -108,12 +110,24 @@ where
     let mut dirty = true;
     loop {
         if dirty {
+            let mut area = Rect::default();
+            // What is drawn now is up to date, whatever the app had noted.
+            app.take_redraw();
             terminal
-                .draw(|frame| ui::draw(app, frame))
+                .draw(|frame| {
+                    area = frame.area();
+                    ui::draw(app, frame);
+                })
                 .map_err(into_io)?;
             dirty = false;
             if options.panic_after_first_frame {
                 panic!("PROXYDASH_DEBUG_PANIC: a deliberate panic after the first frame");
+            }
+            // The view laid things out differently from what the app knows (first frame,
+            // a resize, a table grown wider): tell it, and draw again with its new pages.
+            if report_geometry(app, effects, area) {
+                dirty = true;
+                continue;
             }
         }
         if app.should_quit() {
@@ -164,7 +178,9 @@ where
             batch.push(more);
         }
         step_all(app, effects, batch);
-        dirty = true;
+        // A batch that changed nothing visible (a tick before anything is due, a budget
+        // report reading the same) leaves the frame as it is.
+        dirty = app.take_redraw();
     }
 }
 
@@ -177,6 +193,18 @@ fn suspended<B: Backend>(terminal: &mut Terminal<B>, suspend: Suspend<B>) -> io:
         Ok(size) => Msg::Resize(size.width, size.height),
         Err(_) => Msg::Tick,
     })
+}
+
+/// Tells the app where the view lays things out on `area` when that changed
+/// ([`Msg::Geometry`]); returns whether it did.
+pub fn report_geometry(app: &mut App, effects: &mut Effects, area: Rect) -> bool {
+    match ui::layout::report(app, area) {
+        Some(msg) => {
+            step(app, effects, msg);
+            true
+        }
+        None => false,
+    }
 }
 
 /// Feeds `msg` to the app and carries out what it asks, including the outcomes that are

@@ -24,6 +24,10 @@ pub fn app(size: (u16, u16)) -> App {
     };
     let mut app = App::new(settings, clock());
     app.update(Msg::Resize(size.0, size.1));
+    let area = ratatui::layout::Rect::new(0, 0, size.0, size.1);
+    if let Some(geometry) = proxydash::ui::layout::report(&app, area) {
+        app.update(geometry);
+    }
     app
 }
 

@@ -57,8 +57,8 @@ impl App {
         let guess = if b.source == Source::Headers { "" } else { "~" };
         Some(format!(
             "{guess}{}/min · {} left",
-            crate::ui::text::count(u64::from(b.limit)),
-            crate::ui::text::count(u64::from(b.left))
+            crate::text::count(u64::from(b.limit)),
+            crate::text::count(u64::from(b.left))
         ))
     }
 

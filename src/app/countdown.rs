@@ -68,15 +68,7 @@ impl App {
         if table.selected_id().is_some_and(running) {
             return true;
         }
-        let (w, h) = self.size;
-        let area = ratatui::layout::Rect::new(0, 0, w, h);
-        let page = crate::ui::layout::table_rows(
-            Tab::Services,
-            area,
-            self.table_wants(Tab::Services),
-            self.history.is_on(),
-        )
-        .map_or(0, |r| usize::from(r.height));
+        let page = self.geometry.page(Tab::Services);
         let rows = self.services.rows();
         table
             .visible(page)

@@ -70,52 +70,8 @@ impl App {
             }
             return;
         }
-        if let Some(Popup::Messages(scroll)) = self.popups.last_mut() {
-            let last = self.status.messages().len().saturating_sub(1);
-            let page = usize::from(self.size.1.saturating_sub(8)).max(1);
-            let moved = match action {
-                Action::Up => Some(scroll.saturating_sub(1)),
-                Action::Down => Some(*scroll + 1),
-                Action::Top => Some(0),
-                Action::Bottom => Some(last),
-                Action::PageUp => Some(scroll.saturating_sub(page)),
-                Action::PageDown => Some(*scroll + page),
-                _ => None,
-            };
-            if let Some(to) = moved {
-                *scroll = to.min(last);
-                return;
-            }
-        }
-        if matches!(self.popups.last(), Some(Popup::Probe(_))) && self.probe_action(action, out) {
+        if self.popup_action(action, out) {
             return;
-        }
-        if matches!(self.popups.last(), Some(Popup::Help)) {
-            let page = usize::from(self.size.1.saturating_sub(8)).max(1) as isize;
-            let step = match action {
-                Action::Up => Some(-1),
-                Action::Down => Some(1),
-                Action::PageUp => Some(-page),
-                Action::PageDown => Some(page),
-                _ => None,
-            };
-            if let Some(step) = step {
-                // At most to where the last line is at the bottom (the view's height is
-                // the body's less the border: the screen less six lines).
-                let lines = keymap::help(&self.help_context(self.popups.len() - 1)).len();
-                let room = usize::from(self.size.1.saturating_sub(6));
-                let last = lines.saturating_sub(room);
-                self.help_scroll = self.help_scroll.saturating_add_signed(step).min(last);
-                return;
-            }
-        }
-        if matches!(self.popups.last(), Some(Popup::Profiles(_))) {
-            match action {
-                Action::Up => return self.move_profile(-1),
-                Action::Down => return self.move_profile(1),
-                Action::Submit => return self.choose_profile(),
-                _ => {}
-            }
         }
         match action {
             Action::Quit | Action::ForceQuit => self.quit = true,
@@ -177,6 +133,60 @@ impl App {
             | Action::CycleTemplate
             | Action::Suspend => {}
         }
+    }
+
+    /// The keys a list popup on top takes (the messages, the probe results, the help, the
+    /// profiles): whether it took this one.
+    fn popup_action(&mut self, action: Action, out: &mut Vec<Command>) -> bool {
+        if let Some(Popup::Messages(scroll)) = self.popups.last_mut() {
+            let last = self.status.messages().len().saturating_sub(1);
+            let page = usize::from(self.size.1.saturating_sub(8)).max(1);
+            let moved = match action {
+                Action::Up => Some(scroll.saturating_sub(1)),
+                Action::Down => Some(*scroll + 1),
+                Action::Top => Some(0),
+                Action::Bottom => Some(last),
+                Action::PageUp => Some(scroll.saturating_sub(page)),
+                Action::PageDown => Some(*scroll + page),
+                _ => None,
+            };
+            if let Some(to) = moved {
+                *scroll = to.min(last);
+                return true;
+            }
+        }
+        if matches!(self.popups.last(), Some(Popup::Probe(_))) && self.probe_action(action, out) {
+            return true;
+        }
+        if matches!(self.popups.last(), Some(Popup::Help)) {
+            let page = usize::from(self.size.1.saturating_sub(8)).max(1) as isize;
+            let step = match action {
+                Action::Up => Some(-1),
+                Action::Down => Some(1),
+                Action::PageUp => Some(-page),
+                Action::PageDown => Some(page),
+                _ => None,
+            };
+            if let Some(step) = step {
+                // At most to where the last line is at the bottom (the view's height is
+                // the body's less the border: the screen less six lines).
+                let lines = keymap::help(&self.help_context(self.popups.len() - 1)).len();
+                let room = usize::from(self.size.1.saturating_sub(6));
+                let last = lines.saturating_sub(room);
+                self.help_scroll = self.help_scroll.saturating_add_signed(step).min(last);
+                return true;
+            }
+        }
+        if matches!(self.popups.last(), Some(Popup::Profiles(_))) {
+            match action {
+                Action::Up => self.move_profile(-1),
+                Action::Down => self.move_profile(1),
+                Action::Submit => self.choose_profile(),
+                _ => return false,
+            }
+            return true;
+        }
+        false
     }
 
     fn open_help(&mut self) {
@@ -306,31 +316,14 @@ impl App {
     }
 
     fn click(&mut self, x: u16, y: u16) {
-        use crate::ui::layout;
-        let (w, h) = self.size;
-        let area = ratatui::layout::Rect::new(0, 0, w, h);
-        let Some(screen) = layout::screen(area) else {
-            return;
-        };
-        let hit = |r: ratatui::layout::Rect| r.contains(ratatui::layout::Position::new(x, y));
-        if let Some((t, _)) = layout::tab_titles(screen.tabs, self.alerts.open_count())
-            .into_iter()
-            .find(|(_, r)| hit(*r))
-        {
+        if let Some(t) = self.geometry.tab_at(x, y) {
             self.tab = t;
             return;
         }
-        if let Some(rows) = layout::table_rows(
-            self.tab,
-            area,
-            self.table_wants(self.tab),
-            self.history.is_on(),
-        ) && hit(rows)
-        {
-            let table = self.table(self.tab);
-            let (first, _) = table.visible(usize::from(rows.height));
-            let position = first + usize::from(y - rows.y);
-            self.table_mut(self.tab).select_position(position);
+        if let Some(row) = self.geometry.row_at(self.tab, x, y) {
+            let page = self.geometry.page(self.tab);
+            let (first, _) = self.table(self.tab).visible(page);
+            self.table_mut(self.tab).select_position(first + row);
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The state machine of the dashboard: no I/O, no async, no terminal, no clock but the
 //! injected [`Clock`]. [`App::update`] takes a [`Msg`] and returns the [`Command`]s to run;
-//! `ui::draw` renders the state. Every rule lives here.
+//! `ui::draw` renders the state. Every rule lives here; nothing here names the view (the
+//! view reports its layout back as [`Msg::Geometry`], see [`geometry`]).
 //!
 //! # What is fetched, and when
 //!
@@ -68,9 +69,13 @@ pub mod testdata;
 mod alerting;
 mod budget;
 mod countdown;
+pub mod geometry;
 pub mod history;
 mod input;
 mod loaded;
+mod msg;
+mod redraw;
+mod settings;
 mod sweep;
 
 #[cfg(test)]
@@ -78,18 +83,16 @@ pub(crate) mod testkit;
 #[cfg(test)]
 mod tests;
 
-use crate::api::{Client, Loaded, Request};
-use crate::clipboard::{ClipboardError, Copied};
+use crate::api::{Client, Request};
 use crate::throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
 use forms::bind_ip::MyIp;
-use keymap::Context;
+pub use msg::{Command, Msg};
 use popup::Popup;
 pub use remote::Remote;
+pub use settings::AppSettings;
 use status::StatusLine;
 use std::collections::HashMap;
-use std::net::Ipv4Addr;
-use std::path::PathBuf;
 use std::time::Duration;
 pub use sweep::is_swept;
 use tabs::Tab;
@@ -108,146 +111,6 @@ pub const IN_FLIGHT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The default auto-refresh interval.
 pub const DEFAULT_REFRESH: Duration = Duration::from_secs(30);
-
-#[derive(Clone, Debug)]
-pub struct AppSettings {
-    /// The profile (account) name shown in the header and in 401 messages.
-    pub profile: String,
-    /// Shown in the header and messages.
-    pub base_url: String,
-    /// The header shows a DEMO badge.
-    pub demo: bool,
-    /// Auto-refresh interval per group of data; `None` turns it off.
-    pub refresh: Option<Duration>,
-    /// Mouse wheel scrolling, click-to-select and click-on-tab.
-    pub mouse: bool,
-    /// The zone of the server's clock: the time in a 429 has no zone and is read in it.
-    pub server_zone: crate::throttle::ServerZone,
-    /// The IP-list refresh countdowns to start with (loaded from the state file).
-    pub throttles: Throttles,
-    /// Ordering, binding, password changes and refreshes are turned off; reading, IP lists
-    /// and copying stay.
-    pub read_only: bool,
-    /// The colours (or none).
-    pub look: crate::ui::theme::Look,
-    /// The profiles of the config file, offered by `P`.
-    pub profiles: Vec<String>,
-    /// Warnings about the settings (a config file readable by others), kept in the header
-    /// so no later message hides them.
-    pub warnings: Vec<String>,
-    /// The alert rules' thresholds.
-    pub alert_rules: crate::alerts::Rules,
-    /// Alerts open when the program last stopped (from the state file): not announced
-    /// again.
-    pub open_alerts: Vec<crate::alerts::Alert>,
-    /// The profile's own export templates for probed proxies (`probe_templates`).
-    pub probe_templates: Vec<(String, String)>,
-}
-
-impl Default for AppSettings {
-    fn default() -> Self {
-        Self {
-            profile: "default".into(),
-            base_url: String::new(),
-            demo: false,
-            refresh: Some(DEFAULT_REFRESH),
-            mouse: true,
-            server_zone: crate::throttle::ServerZone::default(),
-            throttles: Throttles::default(),
-            read_only: false,
-            look: crate::ui::theme::Look::default(),
-            profiles: Vec::new(),
-            warnings: Vec::new(),
-            alert_rules: crate::alerts::Rules::default(),
-            open_alerts: Vec::new(),
-            probe_templates: Vec::new(),
-        }
-    }
-}
-
-/// Everything that can happen to the app.
-// `Loaded` is the big one and the common one; boxing it would only move the allocation.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
-pub enum Msg {
-    Key(crossterm::event::KeyEvent),
-    Mouse(crossterm::event::MouseEvent),
-    Paste(String),
-    Resize(u16, u16),
-    /// A timer set from [`App::next_wakeup`] fired.
-    Tick,
-    /// A request's typed answer (see [`crate::api::Loaded`]).
-    Loaded(Loaded),
-    /// The answer to [`Command::Copy`]: where the text went, or why it did not.
-    Copied {
-        what: String,
-        result: Result<Copied, ClipboardError>,
-    },
-    /// The answer to [`Command::WriteFile`]: the full path written, or why not.
-    Written {
-        path: PathBuf,
-        result: Result<PathBuf, String>,
-    },
-    /// The answer to [`Command::LookupMyIp`]: this machine's public IPv4 address (asked for
-    /// on first need, and by Ctrl-L in the bind form).
-    MyIp(Result<Ipv4Addr, String>),
-    /// A problem of the program's own files (the log cannot be written), said once.
-    Diagnostic(String),
-    /// The answer to [`Command::WriteFile`] when the file exists: nothing was written;
-    /// `free` is a name beside it that is not taken (`list (1).txt`), to offer.
-    FileExists {
-        path: PathBuf,
-        free: Option<PathBuf>,
-    },
-    /// An alert's `on_alert` command failed (or was dropped), and why.
-    AlertDeliveryFailed(String),
-    /// The history store's answer to [`Command::AskHistory`] (or its failure).
-    History(crate::history::Answer),
-    /// The scheduler's request budget changed.
-    Budget(crate::scheduler::View),
-    /// What a [`Command::Probe`] of a service found, event by event.
-    Probe {
-        service_id: u64,
-        run: u64,
-        event: crate::probe::ProbeEvent,
-    },
-}
-
-/// What the app asks the run loop to do. Each command that has an outcome is answered by
-/// a [`Msg`] carrying it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command {
-    Fetch(Request),
-    Quit,
-    /// Put `text` on the clipboard; `what` names it for the status line ("IP list of 5001").
-    Copy {
-        what: String,
-        text: String,
-    },
-    /// Write a new file, never overwriting one (created 0600).
-    WriteFile {
-        path: PathBuf,
-        contents: String,
-    },
-    /// Look up this machine's public IP from the configured URL.
-    LookupMyIp,
-    /// Keep the 429 countdowns in the state file, so they survive a restart.
-    SaveThrottles(Throttles),
-    /// Deliver an alert's transition: the bell, the `on_alert` command (the status line
-    /// and the Alerts tab already show it).
-    Alert(crate::alerts::Transition),
-    /// Keep the open alerts in the state file, so a restart does not announce them again.
-    SaveAlerts(Vec<crate::alerts::Alert>),
-    /// Ask the history store; answered by [`Msg::History`].
-    AskHistory(crate::history::Query),
-    /// Probe these proxies of a service (index in its list, proxy), off the UI task;
-    /// answered by [`Msg::Probe`] events carrying `run`.
-    Probe {
-        service_id: u64,
-        run: u64,
-        targets: Vec<(usize, crate::probe::ProxyTarget)>,
-    },
-}
 
 /// Groups of data that refresh together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -273,6 +136,8 @@ pub struct App {
     tab: Tab,
     quit: bool,
     size: (u16, u16),
+    /// Where the view last laid things out.
+    geometry: geometry::Geometry,
     services: ServicesTab,
     products: ProductsTab,
     billing: BillingTab,
@@ -309,21 +174,26 @@ pub struct App {
     budget: Option<budget::Shown>,
     /// Each service's last proxy probe (`h`).
     probes: probe::Probes,
+    /// Something visible changed since the loop last drew (see [`redraw`]).
+    redraw: bool,
 }
 
 impl App {
     /// A new app on the Services tab. It assumes an 80×24 screen until the first
-    /// [`Msg::Resize`]: the run loop should send the real size before the first key.
+    /// [`Msg::Resize`], and knows nothing of the layout until the first [`Msg::Geometry`]
+    /// (tables page by a default page, clicks hit nothing): the run loop sends the size
+    /// before the first frame and the geometry right after it.
     pub fn new(settings: AppSettings, clock: Clock) -> Self {
         let throttles = settings.throttles.clone();
         let alerts = AlertsTab::new(settings.alert_rules.clone(), settings.open_alerts.clone());
-        let mut app = Self {
+        Self {
             settings,
             clock,
             utc_offset: FixedOffset::east_opt(0).expect("zero offset"),
             tab: Tab::Services,
             quit: false,
             size: (80, 24),
+            geometry: geometry::Geometry::default(),
             services: ServicesTab::default(),
             products: ProductsTab::default(),
             billing: BillingTab::default(),
@@ -347,9 +217,8 @@ impl App {
             history: history::HistoryState::default(),
             budget: None,
             probes: probe::Probes::default(),
-        };
-        app.update_pages();
-        app
+            redraw: true,
+        }
     }
 
     /// The initial fetches (and the state file forgets countdowns that ended while the
@@ -375,7 +244,11 @@ impl App {
     /// rebuild of the Network rows rather than 20,000.
     pub fn update_all(&mut self, msgs: impl IntoIterator<Item = Msg>) -> Vec<Command> {
         let mut out = Vec::new();
+        let before = self.glance();
+        let (mut loud, mut ticked) = (false, false);
         for msg in msgs {
+            loud |= !Self::may_be_invisible(&msg);
+            ticked |= matches!(msg, Msg::Tick);
             self.handle(msg, &mut out);
         }
         self.sweep_alerts(&mut out);
@@ -386,6 +259,7 @@ impl App {
         if self.quit && !out.contains(&Command::Quit) {
             out.push(Command::Quit);
         }
+        self.note_redraw(&before, loud, ticked);
         out
     }
 
@@ -395,8 +269,9 @@ impl App {
             Msg::Key(key) => self.on_key(key, out),
             Msg::Mouse(mouse) => self.on_mouse(mouse, out),
             Msg::Paste(text) => self.on_paste(&text),
-            Msg::Resize(w, h) => {
-                self.size = (w, h);
+            Msg::Resize(w, h) => self.size = (w, h),
+            Msg::Geometry(geometry) => {
+                self.geometry = geometry;
                 self.update_pages();
             }
             Msg::Tick => self.on_tick(out),
@@ -525,58 +400,5 @@ impl App {
 
     pub fn is_in_flight(&self, request: &Request) -> bool {
         self.in_flight.contains_key(request)
-    }
-
-    /// What decides which keys apply.
-    pub fn context(&self) -> Context {
-        let top = self.popups.last();
-        let popup = top.map(Popup::kind);
-        Context {
-            tab: self.tab,
-            popup,
-            editing_filter: popup.is_none() && self.table(self.tab).is_editing(),
-            typing: top.is_some_and(Popup::is_typing),
-            read_only: self.settings.read_only,
-            switchable: self.settings.profiles.len() > 1,
-        }
-    }
-
-    /// The main table of a tab.
-    pub fn table(&self, tab: Tab) -> &table::TableView {
-        match tab {
-            Tab::Services => &self.services.table,
-            Tab::Products => &self.products.table,
-            Tab::Billing => &self.billing.table,
-            Tab::Network => &self.network.table,
-            Tab::Usage => &self.usage.table,
-            Tab::Alerts => &self.alerts.table,
-        }
-    }
-
-    fn table_mut(&mut self, tab: Tab) -> &mut table::TableView {
-        match tab {
-            Tab::Services => &mut self.services.table,
-            Tab::Products => &mut self.products.table,
-            Tab::Billing => &mut self.billing.table,
-            Tab::Network => &mut self.network.table,
-            Tab::Usage => &mut self.usage.table,
-            Tab::Alerts => &mut self.alerts.table,
-        }
-    }
-
-    /// Tells every table how many rows fit, from the terminal size and the layout.
-    pub(super) fn update_pages(&mut self) {
-        let (w, h) = self.size;
-        let area = ratatui::layout::Rect::new(0, 0, w, h);
-        for tab in Tab::ALL {
-            let rows = crate::ui::layout::table_rows(
-                tab,
-                area,
-                self.table_wants(tab),
-                self.history.is_on(),
-            )
-            .map_or(0, |r| usize::from(r.height));
-            self.table_mut(tab).set_page(rows);
-        }
     }
 }

@@ -1,15 +1,66 @@
-//! What the screen's items need from the app: the help's scroll position and context, the
-//! tables' natural widths for the layout, and the Services rows' rebuild (their cells read
-//! the network status, the usage and the date).
+//! What the screen's items need from the app: the context of the keys and the help, the
+//! tables and their pages (from the view's [`super::geometry`]), and the Services rows'
+//! rebuild (their cells read the network status, the usage and the date).
 
-use super::App;
 use super::keymap::Context;
+use super::popup::Popup;
 use super::tabs::Tab;
+use super::{App, table};
 
 /// Accounts up to this many services have their Services rows rebuilt with every change.
 pub(super) const EAGER_ROWS: usize = 5_000;
 
 impl App {
+    /// What decides which keys apply.
+    pub fn context(&self) -> Context {
+        let top = self.popups.last();
+        let popup = top.map(Popup::kind);
+        Context {
+            tab: self.tab,
+            popup,
+            editing_filter: popup.is_none() && self.table(self.tab).is_editing(),
+            typing: top.is_some_and(Popup::is_typing),
+            read_only: self.settings.read_only,
+            switchable: self.settings.profiles.len() > 1,
+        }
+    }
+
+    /// The main table of a tab.
+    pub fn table(&self, tab: Tab) -> &table::TableView {
+        match tab {
+            Tab::Services => &self.services.table,
+            Tab::Products => &self.products.table,
+            Tab::Billing => &self.billing.table,
+            Tab::Network => &self.network.table,
+            Tab::Usage => &self.usage.table,
+            Tab::Alerts => &self.alerts.table,
+        }
+    }
+
+    pub(super) fn table_mut(&mut self, tab: Tab) -> &mut table::TableView {
+        match tab {
+            Tab::Services => &mut self.services.table,
+            Tab::Products => &mut self.products.table,
+            Tab::Billing => &mut self.billing.table,
+            Tab::Network => &mut self.network.table,
+            Tab::Usage => &mut self.usage.table,
+            Tab::Alerts => &mut self.alerts.table,
+        }
+    }
+
+    /// Where the view last laid things out.
+    pub fn geometry(&self) -> &super::geometry::Geometry {
+        &self.geometry
+    }
+
+    /// Tells every table how many rows fit, as the view last reported.
+    pub(super) fn update_pages(&mut self) {
+        for tab in Tab::ALL {
+            let rows = self.geometry.page(tab);
+            self.table_mut(tab).set_page(rows);
+        }
+    }
+
     /// The context the help at `index` of the popups describes: what is under it.
     pub fn help_context(&self, index: usize) -> Context {
         let mut ctx = self.context();
@@ -22,18 +73,6 @@ impl App {
     /// The first help line shown (the view clamps it).
     pub fn help_scroll(&self) -> usize {
         self.help_scroll
-    }
-
-    /// The natural width of a tab's table (0 when it has no column spec): the layout
-    /// puts a detail pane beside it only when the table fits whole.
-    pub fn table_wants(&self, tab: Tab) -> u16 {
-        let natural = match tab {
-            Tab::Services => &self.services.natural,
-            Tab::Products => &self.products.natural,
-            Tab::Usage => &self.usage.natural,
-            Tab::Billing | Tab::Network | Tab::Alerts => return 0,
-        };
-        crate::ui::columns::table_width(natural)
     }
 
     /// Before `/`, `!`, `s` or `S` on Services: the keys they read are brought up to date.

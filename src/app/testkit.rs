@@ -86,10 +86,13 @@ impl Harness {
         let now = Arc::new(Mutex::new(t0()));
         let n = now.clone();
         let clock: Clock = Arc::new(move || *n.lock().unwrap());
-        Self {
+        let mut h = Self {
             app: App::new(settings, clock),
             now,
-        }
+        };
+        let (w, ht) = h.app.size();
+        h.send(Msg::Resize(w, ht));
+        h
     }
 
     pub fn advance(&mut self, secs: i64) {
@@ -97,8 +100,16 @@ impl Harness {
         *now += chrono::Duration::seconds(secs);
     }
 
+    /// Feeds `msg`, then, as the run loop does after drawing, the view's geometry when it
+    /// changed (the harness stands in for the loop, which alone knows both app and ui).
     pub fn send(&mut self, msg: Msg) -> Vec<Command> {
-        self.app.update(msg)
+        let mut out = self.app.update(msg);
+        let (w, h) = self.app.size();
+        let area = ratatui::layout::Rect::new(0, 0, w, h);
+        if let Some(geometry) = crate::ui::layout::report(&self.app, area) {
+            out.extend(self.app.update(geometry));
+        }
+        out
     }
 
     pub fn key(&mut self, c: char) -> Vec<Command> {

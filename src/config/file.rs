@@ -90,12 +90,12 @@ impl std::fmt::Debug for Profile {
     }
 }
 
-/// `$XDG_CONFIG_HOME/proxydash/config.toml`, or `~/.config/proxydash/config.toml`.
+/// `$XDG_CONFIG_HOME/proxydash/config.toml`, or `~/.config/proxydash/config.toml`
+/// (etcetera's XDG strategy, on macOS too; a relative `XDG_CONFIG_HOME` is ignored, as the
+/// XDG spec says).
 pub fn default_path() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    use etcetera::BaseStrategy;
+    let base = etcetera::choose_base_strategy().ok()?.config_dir();
     Some(base.join("proxydash").join("config.toml"))
 }
 

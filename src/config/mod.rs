@@ -10,6 +10,7 @@
 
 pub mod command;
 pub mod file;
+mod look;
 pub mod secrets;
 
 use crate::api::{ClientConfig, Credentials};
@@ -19,30 +20,13 @@ use crate::effects::DEFAULT_MY_IP_URL;
 use crate::secret::Secret;
 use crate::throttle::ServerZone;
 use file::{FileConfig, Profile};
+pub use look::{Look, ThemeName};
 use std::path::PathBuf;
 use std::time::Duration;
 
 pub const DEFAULT_REFRESH_SECS: u64 = 30;
 pub const DEFAULT_CONNECT_TIMEOUT_SECS: u64 = 5;
 pub const DEFAULT_TIMEOUT_SECS: u64 = 30;
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ThemeName {
-    #[default]
-    Dark,
-    Light,
-}
-
-impl std::str::FromStr for ThemeName {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "dark" | "default" => Ok(Self::Dark),
-            "light" => Ok(Self::Light),
-            other => Err(format!("unknown theme {other:?} (dark, light)")),
-        }
-    }
-}
 
 /// Everything the program needs to talk to one account and show it.
 #[derive(Clone, Debug)]
@@ -261,9 +245,10 @@ impl Settings {
                 Some(z) => z.parse().map_err(|e| invalid("server_timezone", e))?,
                 None => ServerZone::default(),
             },
-            clipboard: match cli.clipboard.as_ref().or(p.clipboard.as_ref()) {
-                Some(m) => m.parse().map_err(|e| invalid("clipboard", e))?,
-                None => ClipboardMode::default(),
+            clipboard: match (cli.clipboard, &p.clipboard) {
+                (Some(m), _) => m,
+                (None, Some(m)) => m.parse().map_err(|e| invalid("clipboard", e))?,
+                (None, None) => ClipboardMode::default(),
             },
             my_ip_url: p
                 .my_ip_url
@@ -289,9 +274,10 @@ impl Settings {
                     .collect(),
                 loopback_only: false,
             },
-            theme: match cli.theme.as_ref().or(p.theme.as_ref()) {
-                Some(t) => t.parse().map_err(|e| invalid("theme", e))?,
-                None => ThemeName::default(),
+            theme: match (cli.theme, &p.theme) {
+                (Some(t), _) => t,
+                (None, Some(t)) => t.parse().map_err(|e| invalid("theme", e))?,
+                (None, None) => ThemeName::default(),
             },
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             warnings: Vec::new(),

@@ -87,6 +87,7 @@ mod records;
 mod routes;
 mod scale;
 mod seed;
+mod seed_dates;
 mod server;
 mod state;
 mod usage;

@@ -80,7 +80,7 @@ mod update;
 use crate::api::{ApiClient, ApiError};
 use crate::cli::{Cli, Command, CompletionsArgs};
 use crate::config::Settings;
-use crate::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use crate::demo::Server as SandboxHandle;
 use std::process::ExitCode;
 
 pub use failure::{Failure, status};
@@ -122,11 +122,7 @@ impl<'a> Session<'a> {
         let settings = if self.cli.demo {
             if self.sandbox.is_none() {
                 // With its proxies, so `probe` has something to check on loopback.
-                let config = SandboxConfig {
-                    proxies: true,
-                    ..SandboxConfig::ephemeral()
-                };
-                let handle = Sandbox::start(config)
+                let handle = crate::demo::start(None)
                     .await
                     .map_err(|e| Failure::Failed(format!("cannot start the demo sandbox: {e}")))?;
                 self.sandbox = Some(handle);

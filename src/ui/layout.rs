@@ -1,7 +1,10 @@
 //! Where everything goes, as pure functions of the screen size. The views draw into these
-//! areas and the app hit-tests mouse clicks and sizes its pages with the same functions, so
-//! a click lands on the row that is drawn there.
+//! areas, and [`geometry`] reports the same areas to the app (as
+//! [`crate::app::Msg::Geometry`], sent by the run loop), which pages its tables and
+//! hit-tests mouse clicks by them, so a click lands on the row that is drawn there.
 
+use crate::app::App;
+use crate::app::geometry::Geometry;
 use crate::app::tabs::Tab;
 use ratatui::layout::{Constraint, Layout, Margin, Rect};
 
@@ -220,4 +223,38 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
         w,
         h,
     )
+}
+
+/// The natural width of a tab's table (0 when it has no column spec): the layout puts a
+/// detail pane beside it only when the table fits whole.
+pub fn table_wants(app: &App, tab: Tab) -> u16 {
+    let natural = match tab {
+        Tab::Services => &app.services().natural,
+        Tab::Products => &app.products().natural,
+        Tab::Usage => &app.usage().natural,
+        Tab::Billing | Tab::Network | Tab::Alerts => return 0,
+    };
+    super::columns::table_width(natural)
+}
+
+/// What the app needs to know of the layout of `app` on a screen of `area`: every tab's
+/// table rows, the tab titles and the IP-list view's lines.
+pub fn geometry(app: &App, area: Rect) -> Geometry {
+    let history = app.history().is_on();
+    let rows = Tab::ALL.map(|tab| table_rows(tab, area, table_wants(app, tab), history));
+    match screen(area) {
+        Some(s) => Geometry {
+            rows,
+            tabs: tab_titles(s.tabs, app.alerts().open_count()),
+            iplist_lines: iplist_lines(s.body).height,
+        },
+        None => Geometry::default(),
+    }
+}
+
+/// The [`crate::app::Msg::Geometry`] to send when the layout of `app` on `area` is not the
+/// one it knows (`None`: nothing changed).
+pub fn report(app: &App, area: Rect) -> Option<crate::app::Msg> {
+    let now = geometry(app, area);
+    (now != *app.geometry()).then(|| crate::app::Msg::Geometry(now))
 }

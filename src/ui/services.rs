@@ -5,7 +5,7 @@ use super::layout;
 use super::text::{self, MISSING};
 use super::theme::Theme;
 use super::widgets;
-use crate::api::{ProductType, Request, Service, ServiceStatus};
+use crate::api::{Request, Service, ServiceStatus};
 use crate::app::App;
 use crate::app::columns::{CellText, Column, Tone};
 use crate::app::remote::Remote;
@@ -169,13 +169,7 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
     }
 }
 
-pub fn product_type_label(t: &ProductType) -> String {
-    match t {
-        ProductType::Fpr => "fpr (static)".to_owned(),
-        ProductType::Ppr => "ppr (rotating)".to_owned(),
-        ProductType::Other(s) => text::or_missing(s).into_owned(),
-    }
-}
+pub use crate::text::product_type_label;
 
 /// Every field of spec 2.4, the password masked unless shown.
 pub fn detail_lines(s: &Service, show_password: bool, theme: &Theme) -> Vec<Line<'static>> {

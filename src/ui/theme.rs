@@ -4,16 +4,8 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-/// Which theme the user chose; `Plain` when `NO_COLOR` is set.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Look {
-    #[default]
-    Dark,
-    Light,
-    /// No colour at all. crossterm turns a colour under `NO_COLOR` into a reset that also
-    /// clears bold and reverse, so a coloured theme would lose its emphasis too.
-    Plain,
-}
+/// The look lives in the settings ([`crate::config::Look`]); the theme is how it is drawn.
+pub use crate::config::Look;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Theme {

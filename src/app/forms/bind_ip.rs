@@ -147,7 +147,7 @@ impl App {
                     .push(Popup::BindIp(BindIpForm::new(id, bound.as_deref())));
             }
             (Some(other), _) if other != ProductType::Fpr => {
-                let kind = crate::ui::services::product_type_label(&other);
+                let kind = crate::text::product_type_label(&other);
                 self.status.notify(
                     NoticeKind::Info,
                     format!(

@@ -327,11 +327,7 @@ impl App {
 
     /// Lines an IP-list view shows at the current screen size (for paging).
     fn iplist_page(&self) -> usize {
-        let (w, h) = self.size;
-        let area = ratatui::layout::Rect::new(0, 0, w, h);
-        crate::ui::layout::screen(area)
-            .map(|s| usize::from(crate::ui::layout::iplist_lines(s.body).height))
-            .unwrap_or(1)
+        usize::from(self.geometry().iplist_lines).max(1)
     }
 
     pub(in crate::app) fn on_iplist_result(

@@ -12,3 +12,4 @@ mod iplist;
 mod keys;
 mod orders;
 mod profiles;
+mod redraw;

@@ -17,6 +17,9 @@ use ratatui::backend::TestBackend;
 /// The screen as text, at `w`×`h`.
 pub fn render(app: &mut App, w: u16, h: u16) -> String {
     let _ = app.update(Msg::Resize(w, h));
+    if let Some(geometry) = super::layout::report(app, ratatui::layout::Rect::new(0, 0, w, h)) {
+        let _ = app.update(geometry);
+    }
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     terminal.draw(|f| super::draw(app, f)).unwrap();
     terminal.backend().to_string()

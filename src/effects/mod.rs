@@ -1,7 +1,9 @@
 //! Carrying out the app's [`Command`]s: requests go to the fetcher, copies to the clipboard,
 //! files to disk, the public-IP lookup to a task of its own. Every outcome comes back as a
-//! [`Msg`]: at once for what is done on the spot (a copy, a file), later through
-//! [`Effects::next_msg`] for what waits on the network.
+//! [`Msg`]: at once for what is done on the spot (an OSC 52 copy, which is a write to the
+//! terminal), later through [`Effects::next_msg`] for what waits on the network or may
+//! block (the system clipboard, file writes and the state file, all on blocking tasks:
+//! the UI task never waits on a disk or a display server).
 //!
 //! The real run loop and the headless session of the tests share this, so what a test
 //! drives is what the user runs.
@@ -11,7 +13,7 @@ use crate::alerts::deliver::Deliverer;
 use crate::alerts::rules::Delivery;
 use crate::alerts::store::AlertFile;
 use crate::app::{Command, Msg};
-use crate::clipboard::Clipboard;
+use crate::clipboard::{Clipboard, ClipboardError, Copied};
 use crate::fetcher::{Fetched, FetcherHandle};
 use crate::throttle::StateFile;
 use std::net::Ipv4Addr;
@@ -23,6 +25,8 @@ use tokio::sync::mpsc;
 /// caller's address as plain text.
 pub const DEFAULT_MY_IP_URL: &str = "https://api.ipify.org";
 
+type OffLoopCopy = (String, String, Result<Copied, ClipboardError>);
+
 pub struct Effects {
     fetcher: FetcherHandle,
     budget: tokio::sync::watch::Receiver<Option<crate::scheduler::View>>,
@@ -30,6 +34,10 @@ pub struct Effects {
     later_tx: mpsc::UnboundedSender<Msg>,
     later_rx: mpsc::UnboundedReceiver<Msg>,
     clipboard: Box<dyn Clipboard>,
+    /// Copies done off the UI task: (what, text, outcome); a failure is handed to the
+    /// clipboard's fallback on the UI task.
+    copies_tx: mpsc::UnboundedSender<OffLoopCopy>,
+    copies_rx: mpsc::UnboundedReceiver<OffLoopCopy>,
     my_ip_url: String,
     /// The state file and the key of this account in it.
     throttles: Option<(StateFile, String)>,
@@ -54,7 +62,10 @@ impl Effects {
         throttles: Option<(StateFile, String)>,
     ) -> Self {
         let (later_tx, later_rx) = mpsc::unbounded_channel();
+        let (copies_tx, copies_rx) = mpsc::unbounded_channel();
         Self {
+            copies_tx,
+            copies_rx,
             budget: fetcher.budget(),
             fetcher,
             results,
@@ -132,10 +143,7 @@ impl Effects {
             }
             // The app keeps its own quit flag; the loop checks `should_quit`.
             Command::Quit => None,
-            Command::Copy { what, text } => Some(Msg::Copied {
-                what,
-                result: self.clipboard.copy(&text),
-            }),
+            Command::Copy { what, text } => self.copy(what, text),
             // Off the UI task: a slow or full disk must not stop the screen.
             Command::WriteFile { path, contents } => {
                 let tx = self.later_tx.clone();
@@ -175,8 +183,11 @@ impl Effects {
             Command::SaveThrottles(throttles) => {
                 // Losing a countdown on restart is harmless (the server still throttles), so
                 // a state file that cannot be written is not worth interrupting the user.
-                if let Some((file, account)) = &self.throttles {
-                    let _ = file.save(account, &throttles);
+                // Off the UI task, like every disk write.
+                if let Some((file, account)) = self.throttles.clone() {
+                    tokio::task::spawn_blocking(move || {
+                        let _ = file.save(&account, &throttles);
+                    });
                 }
                 None
             }
@@ -207,8 +218,32 @@ impl Effects {
         }
     }
 
+    /// A copy: on the clipboard's blocking part off the UI task when it has one (answered
+    /// later), else at once.
+    fn copy(&mut self, what: String, text: String) -> Option<Msg> {
+        let Some(copy) = self.clipboard.off_loop() else {
+            let result = self.clipboard.copy(&text);
+            return Some(Msg::Copied { what, result });
+        };
+        let tx = self.copies_tx.clone();
+        tokio::task::spawn_blocking(move || {
+            let result = copy(&text);
+            let _ = tx.send((what, text, result));
+        });
+        None
+    }
+
+    /// The answer to a copy done off the UI task, with the fallback run here when it failed.
+    fn copied(&mut self, (what, text, result): OffLoopCopy) -> Msg {
+        let result = result.or_else(|failed| self.clipboard.fallback(&text, failed));
+        Msg::Copied { what, result }
+    }
+
     /// An outcome that has already arrived, without waiting.
     pub fn try_next_msg(&mut self) -> Option<Msg> {
+        if let Ok(copy) = self.copies_rx.try_recv() {
+            return Some(self.copied(copy));
+        }
         match self.results.try_recv() {
             Ok(loaded) => Some(Msg::Loaded(loaded)),
             Err(_) => self
@@ -229,6 +264,7 @@ impl Effects {
             }
         };
         tokio::select! {
+            Some(copy) = self.copies_rx.recv() => Some(self.copied(copy)),
             Some(loaded) = self.results.recv() => Some(Msg::Loaded(loaded)),
             Some(msg) = self.later_rx.recv() => Some(msg),
             true = log_failed => {
@@ -312,36 +348,4 @@ pub async fn lookup_my_ip(url: &str) -> Result<Ipv4Addr, String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_export_is_written_once_then_a_free_name_is_offered() {
-        let dir = std::env::temp_dir().join(format!("proxydash-export-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("list.txt");
-        let Msg::Written {
-            result: Ok(full), ..
-        } = write_export(path.clone(), b"a")
-        else {
-            panic!("written")
-        };
-        assert_eq!(full, path);
-        match write_export(path.clone(), b"b") {
-            Msg::FileExists { path: p, free } => {
-                assert_eq!(p, path);
-                assert_eq!(free, Some(dir.join("list (1).txt")));
-            }
-            other => panic!("{other:?}"),
-        }
-        assert_eq!(std::fs::read(&path).unwrap(), b"a");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[tokio::test]
-    async fn an_empty_my_ip_url_asks_nobody() {
-        let e = super::lookup_my_ip("").await.unwrap_err();
-        assert!(e.contains("turned off"), "{e}");
-    }
-}
+mod tests;

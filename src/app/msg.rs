@@ -1,0 +1,95 @@
+//! The app's two vocabularies: [`Msg`], everything that can happen to it (carrying its
+//! data), and [`Command`], what it asks the run loop to do (each command with an outcome is
+//! answered by a `Msg` carrying it).
+
+use crate::api::{Loaded, Request};
+use crate::clipboard::{ClipboardError, Copied};
+use crate::throttle::Throttles;
+use std::net::Ipv4Addr;
+use std::path::PathBuf;
+
+/// Everything that can happen to the app.
+// `Loaded` is the big one and the common one; boxing it would only move the allocation.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum Msg {
+    Key(crossterm::event::KeyEvent),
+    Mouse(crossterm::event::MouseEvent),
+    Paste(String),
+    Resize(u16, u16),
+    /// Where the view laid things out (sent by the run loop when it changed).
+    Geometry(super::geometry::Geometry),
+    /// A timer set from [`App::next_wakeup`] fired.
+    Tick,
+    /// A request's typed answer (see [`crate::api::Loaded`]).
+    Loaded(Loaded),
+    /// The answer to [`Command::Copy`]: where the text went, or why it did not.
+    Copied {
+        what: String,
+        result: Result<Copied, ClipboardError>,
+    },
+    /// The answer to [`Command::WriteFile`]: the full path written, or why not.
+    Written {
+        path: PathBuf,
+        result: Result<PathBuf, String>,
+    },
+    /// The answer to [`Command::LookupMyIp`]: this machine's public IPv4 address (asked for
+    /// on first need, and by Ctrl-L in the bind form).
+    MyIp(Result<Ipv4Addr, String>),
+    /// A problem of the program's own files (the log cannot be written), said once.
+    Diagnostic(String),
+    /// The answer to [`Command::WriteFile`] when the file exists: nothing was written;
+    /// `free` is a name beside it that is not taken (`list (1).txt`), to offer.
+    FileExists {
+        path: PathBuf,
+        free: Option<PathBuf>,
+    },
+    /// An alert's `on_alert` command failed (or was dropped), and why.
+    AlertDeliveryFailed(String),
+    /// The history store's answer to [`Command::AskHistory`] (or its failure).
+    History(crate::history::Answer),
+    /// The scheduler's request budget changed.
+    Budget(crate::scheduler::View),
+    /// What a [`Command::Probe`] of a service found, event by event.
+    Probe {
+        service_id: u64,
+        run: u64,
+        event: crate::probe::ProbeEvent,
+    },
+}
+
+/// What the app asks the run loop to do. Each command that has an outcome is answered by
+/// a [`Msg`] carrying it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Fetch(Request),
+    Quit,
+    /// Put `text` on the clipboard; `what` names it for the status line ("IP list of 5001").
+    Copy {
+        what: String,
+        text: String,
+    },
+    /// Write a new file, never overwriting one (created 0600).
+    WriteFile {
+        path: PathBuf,
+        contents: String,
+    },
+    /// Look up this machine's public IP from the configured URL.
+    LookupMyIp,
+    /// Keep the 429 countdowns in the state file, so they survive a restart.
+    SaveThrottles(Throttles),
+    /// Deliver an alert's transition: the bell, the `on_alert` command (the status line
+    /// and the Alerts tab already show it).
+    Alert(crate::alerts::Transition),
+    /// Keep the open alerts in the state file, so a restart does not announce them again.
+    SaveAlerts(Vec<crate::alerts::Alert>),
+    /// Ask the history store; answered by [`Msg::History`].
+    AskHistory(crate::history::Query),
+    /// Probe these proxies of a service (index in its list, proxy), off the UI task;
+    /// answered by [`Msg::Probe`] events carrying `run`.
+    Probe {
+        service_id: u64,
+        run: u64,
+        targets: Vec<(usize, crate::probe::ProxyTarget)>,
+    },
+}

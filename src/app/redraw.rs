@@ -1,0 +1,57 @@
+//! Whether the screen needs drawing again after a batch of messages. Most messages change
+//! what is drawn (a key, an answer, a resize), but the timer's ticks and the scheduler's
+//! budget reports arrive while nothing is touched, and often change nothing that is shown:
+//! a budget report whose label reads the same, a tick for an auto-refresh that is not due
+//! yet. For those the app compares a [`Glance`] (everything time or the budget can change
+//! on screen) before and after, so an idle dashboard does not redraw.
+
+use super::{App, Msg};
+use chrono::NaiveDate;
+
+/// What a tick or a budget report can change on screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Glance {
+    budget: Option<String>,
+    waiting: Option<String>,
+    status: Option<String>,
+    in_flight: usize,
+    open_alerts: usize,
+    /// "due in N days" and the Services rows read the date.
+    today: NaiveDate,
+}
+
+impl App {
+    pub(super) fn glance(&self) -> Glance {
+        use super::status::Shown;
+        Glance {
+            budget: self.budget_label(),
+            waiting: self.budget_waiting(),
+            status: self.status.shown().map(|s| match s {
+                Shown::Failure(line, more) => format!("{line} +{more}"),
+                Shown::Notice(n) => n.text.clone(),
+            }),
+            in_flight: self.in_flight(),
+            open_alerts: self.alerts.open_count(),
+            today: self.now().with_timezone(&self.utc_offset).date_naive(),
+        }
+    }
+
+    /// Whether `msg` may leave the screen as it was (decided by a [`Glance`]).
+    pub(super) fn may_be_invisible(msg: &Msg) -> bool {
+        matches!(msg, Msg::Tick | Msg::Budget(_))
+    }
+
+    /// Notes the outcome of a batch: `loud` when a message in it changes the screen by its
+    /// nature, `ticked` when the timer fired (a countdown on screen shows new seconds).
+    pub(super) fn note_redraw(&mut self, before: &Glance, loud: bool, ticked: bool) {
+        if loud || (ticked && self.countdown_visible()) || self.glance() != *before {
+            self.redraw = true;
+        }
+    }
+
+    /// Whether something visible changed since this was last asked: the run loop draws
+    /// only then.
+    pub fn take_redraw(&mut self) -> bool {
+        std::mem::take(&mut self.redraw)
+    }
+}

@@ -1,0 +1,62 @@
+//! What the app is told at start: the account, the refresh interval, the look, the state
+//! carried over from the last run.
+
+use super::DEFAULT_REFRESH;
+use crate::throttle::Throttles;
+use std::time::Duration;
+
+#[derive(Clone, Debug)]
+pub struct AppSettings {
+    /// The profile (account) name shown in the header and in 401 messages.
+    pub profile: String,
+    /// Shown in the header and messages.
+    pub base_url: String,
+    /// The header shows a DEMO badge.
+    pub demo: bool,
+    /// Auto-refresh interval per group of data; `None` turns it off.
+    pub refresh: Option<Duration>,
+    /// Mouse wheel scrolling, click-to-select and click-on-tab.
+    pub mouse: bool,
+    /// The zone of the server's clock: the time in a 429 has no zone and is read in it.
+    pub server_zone: crate::throttle::ServerZone,
+    /// The IP-list refresh countdowns to start with (loaded from the state file).
+    pub throttles: Throttles,
+    /// Ordering, binding, password changes and refreshes are turned off; reading, IP lists
+    /// and copying stay.
+    pub read_only: bool,
+    /// The colours (or none).
+    pub look: crate::config::Look,
+    /// The profiles of the config file, offered by `P`.
+    pub profiles: Vec<String>,
+    /// Warnings about the settings (a config file readable by others), kept in the header
+    /// so no later message hides them.
+    pub warnings: Vec<String>,
+    /// The alert rules' thresholds.
+    pub alert_rules: crate::alerts::Rules,
+    /// Alerts open when the program last stopped (from the state file): not announced
+    /// again.
+    pub open_alerts: Vec<crate::alerts::Alert>,
+    /// The profile's own export templates for probed proxies (`probe_templates`).
+    pub probe_templates: Vec<(String, String)>,
+}
+
+impl Default for AppSettings {
+    fn default() -> Self {
+        Self {
+            profile: "default".into(),
+            base_url: String::new(),
+            demo: false,
+            refresh: Some(DEFAULT_REFRESH),
+            mouse: true,
+            server_zone: crate::throttle::ServerZone::default(),
+            throttles: Throttles::default(),
+            read_only: false,
+            look: crate::config::Look::default(),
+            profiles: Vec::new(),
+            warnings: Vec::new(),
+            alert_rules: crate::alerts::Rules::default(),
+            open_alerts: Vec::new(),
+            probe_templates: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! The arguments of the scripting subcommands (`services`, `order`, `iplist`, …): what each
+//! takes after its name, with the account options ([`super::AccountArgs`]) flattened in.
+
+use super::AccountArgs;
+use crate::api::{IpListFormat, IpListType, SortField};
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use std::path::PathBuf;
+
+/// How a scripting subcommand prints its answer, and the account it asks.
+#[derive(Debug, Args, Clone, Default)]
+pub struct OutputArgs {
+    /// Print JSON (pretty-printed, the API's own field names) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub account: AccountArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServiceIdArgs {
+    /// Service ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ProductsArgs {
+    /// Sort by this field (the server's order, ascending on the sandbox).
+    #[arg(long, value_name = "FIELD", value_parser = sort_fields())]
+    pub sort: Option<SortField>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ProductArgs {
+    /// Product ID.
+    #[arg(value_name = "PID")]
+    pub pid: u64,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct OrderArgs {
+    /// Product ID.
+    #[arg(value_name = "PID")]
+    pub pid: u64,
+    /// The client the service is for.
+    #[arg(long, value_name = "ID")]
+    pub client: u64,
+    /// IPv4 address to bind (static products only).
+    #[arg(long, value_name = "IP")]
+    pub ip: Option<String>,
+    /// Do not ask for confirmation (required when standard input is not a terminal).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServiceArgs {
+    /// Service ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    /// Show the proxy password instead of masking it (in the table and in --json).
+    #[arg(long)]
+    pub show_password: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BindArgs {
+    /// Service ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    /// IPv4 address to bind, as a dotted quad (203.0.113.5).
+    #[arg(
+        value_name = "IP",
+        required_unless_present = "mine",
+        conflicts_with = "mine"
+    )]
+    pub ip: Option<String>,
+    /// Bind this machine's public IPv4 address, as seen by --my-ip-url.
+    #[arg(long)]
+    pub mine: bool,
+    /// Where --mine looks up this machine's public address (answers it as plain text).
+    #[arg(long, value_name = "URL", default_value = crate::effects::DEFAULT_MY_IP_URL)]
+    pub my_ip_url: String,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PasswordArgs {
+    /// Service ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    /// Caught only to be refused: a password on the command line ends up in shell history
+    /// and in the process list.
+    #[arg(hide = true, value_name = "NEW_PASSWORD", num_args = 0.., allow_hyphen_values = true)]
+    pub refused: Vec<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct IplistArgs {
+    /// Service ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    /// List type; by default http-auth for a static (fpr) service, ppr-http for a rotating
+    /// (ppr) one.
+    #[arg(long = "type", value_name = "T", value_parser = list_types())]
+    pub list_type: Option<IpListType>,
+    /// List format.
+    #[arg(long, value_name = "F", value_parser = list_formats(), default_value = "txt")]
+    pub format: IpListFormat,
+    /// Write the list to this new file (created 0600; an existing file is never
+    /// overwritten) instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print the list read into entries as JSON (host, port, login, password) instead of
+    /// the list as served.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub account: AccountArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ProbeArgs {
+    /// Service ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    /// The list probed; by default http-auth for a static (fpr) service, ppr-http for a
+    /// rotating (ppr) one. socks-ip and ppr-socks probe SOCKS5.
+    #[arg(long = "type", value_name = "T", value_parser = list_types())]
+    pub list_type: Option<IpListType>,
+    /// Print only the proxies that work.
+    #[arg(long)]
+    pub only_working: bool,
+    /// Print one line per proxy from a template (a name or a pattern with {ip} {port}
+    /// {user} {pass} {scheme}) instead of the table.
+    #[arg(long, value_name = "T", conflicts_with = "json")]
+    pub template: Option<String>,
+    /// The URL asked through each proxy, instead of the profile's probe_url ("" checks
+    /// TCP connects only).
+    #[arg(long, value_name = "URL")]
+    pub probe_url: Option<String>,
+    /// Proxies checked at once, instead of the profile's probe_concurrency.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub concurrency: Option<u16>,
+    /// Seconds one proxy may take (connect, handshake, answer) before it counts as dead
+    /// [default: 5].
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub probe_timeout: Option<u64>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct InvoiceArgs {
+    /// Invoice ID.
+    #[arg(value_name = "ID")]
+    pub id: u64,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+fn sort_fields() -> impl TypedValueParser<Value = SortField> {
+    PossibleValuesParser::new(SortField::ALL.iter().map(SortField::as_str))
+        .map(|s| SortField::parse(&s))
+}
+
+fn list_types() -> impl TypedValueParser<Value = IpListType> {
+    PossibleValuesParser::new(IpListType::ALL.iter().map(IpListType::as_str))
+        .map(|s| IpListType::parse(&s))
+}
+
+fn list_formats() -> impl TypedValueParser<Value = IpListFormat> {
+    PossibleValuesParser::new(IpListFormat::ALL.iter().map(IpListFormat::as_str))
+        .map(|s| IpListFormat::parse(&s))
+}
