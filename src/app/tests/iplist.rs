@@ -1,6 +1,7 @@
 //! IP lists: choose, fetch, view, copy, write.
 
 use crate::api::*;
+use crate::app::forms::iplist::IpListForm;
 use crate::app::popup::{Popup, PopupKind};
 use crate::app::testkit::*;
 use crate::app::{Command, Msg};
@@ -111,7 +112,7 @@ fn w_writes_never_overwrites_and_lets_the_name_be_changed() {
         path: "iplist-5001-http-auth.txt".into(),
         result: Err("/home/u/iplist-5001-http-auth.txt already exists; choose another name".into()),
     });
-    let Some(Popup::IpList(f)) = h.top() else {
+    let Some(f) = h.top().and_then(Popup::form_as::<IpListForm>) else {
         panic!()
     };
     assert!(
@@ -149,7 +150,7 @@ fn the_view_scrolls_and_esc_closes() {
     h.key('G');
     h.key('j');
     h.code(KeyCode::PageDown);
-    let Some(Popup::IpList(f)) = h.top() else {
+    let Some(f) = h.top().and_then(Popup::form_as::<IpListForm>) else {
         panic!()
     };
     assert_eq!(f.view.as_ref().unwrap().top, 0, "two lines fit on one page");
@@ -168,7 +169,7 @@ fn w_on_an_existing_file_offers_a_free_name() {
         path: "/home/u/iplist-5001-http-auth.txt".into(),
         free: Some("/home/u/iplist-5001-http-auth (1).txt".into()),
     });
-    let Some(Popup::IpList(f)) = h.top() else {
+    let Some(f) = h.top().and_then(Popup::form_as::<IpListForm>) else {
         panic!()
     };
     let save = f.save.as_ref().unwrap();
