@@ -281,6 +281,9 @@ mod tests {
         assert_eq!(f.ip.value(), "198.51.100.23");
         f.looking_up = true;
         f.my_ip(&Err("Cannot look up this machine's IP".into()));
-        assert_eq!(f.core.error.as_deref(), Some("Cannot look up this machine's IP"));
+        assert_eq!(
+            f.core.error.as_deref(),
+            Some("Cannot look up this machine's IP")
+        );
     }
 }

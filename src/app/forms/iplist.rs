@@ -158,9 +158,10 @@ impl IpListForm {
 
     /// Enter in the chooser: the GET to send.
     pub fn request(&self) -> Option<Request> {
-        self.core.state.is_editable().then(|| {
-            Request::ip_list(self.service_id, self.list_type.clone(), self.format.clone())
-        })
+        self.core
+            .state
+            .is_editable()
+            .then(|| Request::ip_list(self.service_id, self.list_type.clone(), self.format.clone()))
     }
 
     /// The list arrived (the view indexes its lines), or why not.
@@ -171,7 +172,8 @@ impl IpListForm {
                 self.core.state = FormState::Done(Response::IpList(list));
             }
             Ok(_) => {
-                self.core.state = FormState::Failed("The server's answer was not an IP list.".into())
+                self.core.state =
+                    FormState::Failed("The server's answer was not an IP list.".into())
             }
             Err(e) => self.core.finish(Err(e)),
         }

@@ -165,7 +165,12 @@ impl App {
 
     /// Sends a form's request under a new ID, which the form keeps and waits for: a write
     /// exactly once, a read (an IP list) through [`App::fetch`].
-    pub(super) fn send_form(&mut self, core: &mut FormCore, request: Request, out: &mut Vec<Command>) {
+    pub(super) fn send_form(
+        &mut self,
+        core: &mut FormCore,
+        request: Request,
+        out: &mut Vec<Command>,
+    ) {
         let id = self.next_form_id();
         self.send_form_as(core, request.with_attempt(id), out);
     }
@@ -221,9 +226,15 @@ impl App {
                 return;
             };
             form.answered(self, &request, result, true, out);
-            self.popups.insert(i.min(self.popups.len()), Popup::Form(form));
+            self.popups
+                .insert(i.min(self.popups.len()), Popup::Form(form));
         } else if let Some(i) = (id != 0)
-            .then(|| self.sent.closed.iter().position(|f| f.awaiting() == Some(id)))
+            .then(|| {
+                self.sent
+                    .closed
+                    .iter()
+                    .position(|f| f.awaiting() == Some(id))
+            })
             .flatten()
         {
             let mut form = self.sent.closed.swap_remove(i);

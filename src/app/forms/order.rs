@@ -230,7 +230,8 @@ impl Form for OrderForm {
     /// Whether typed keys go to a field: the fields, or the product ID of a confirmation in
     /// doubt.
     fn is_typing(&self) -> bool {
-        self.core.state.is_editable() || (self.core.state == FormState::Confirming && self.retype.is_some())
+        self.core.state.is_editable()
+            || (self.core.state == FormState::Confirming && self.retype.is_some())
     }
 
     fn edited(&mut self) {
@@ -428,14 +429,23 @@ mod tests {
             f.core.state,
             FormState::Failed("Unprocessed entity or not enough funds to order".into())
         );
-        assert!(f.core.state.is_editable(), "the values stay, ready to correct");
+        assert!(
+            f.core.state.is_editable(),
+            "the values stay, ready to correct"
+        );
         f.check(Some(&all), Some(&ProductType::Fpr));
         send(&mut f, 1);
         f.finish(Err(ApiError::Transport {
             url: "http://127.0.0.1:1/api/product/11".into(),
             cause: "connection closed".into(),
         }));
-        assert!(f.core.state.message().unwrap().starts_with("Outcome unknown"));
+        assert!(
+            f.core
+                .state
+                .message()
+                .unwrap()
+                .starts_with("Outcome unknown")
+        );
         f.check(Some(&all), Some(&ProductType::Fpr));
         send(&mut f, 1);
         f.finish(Ok(Response::Order(OrderResult {

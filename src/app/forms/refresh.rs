@@ -162,6 +162,12 @@ mod tests {
             message: "Too Many Attempts (updateList). Next update possible: soon".into(),
         }));
         assert_eq!(f.kind(), PopupKind::FormDone);
-        assert!(f.core.state.message().unwrap().starts_with("Too Many Attempts"));
+        assert!(
+            f.core
+                .state
+                .message()
+                .unwrap()
+                .starts_with("Too Many Attempts")
+        );
     }
 }

@@ -155,7 +155,11 @@ fn order_unknown_outcome_rereads_services_and_is_not_resent() {
     let f = order(&h);
     assert!(h.app.order_in_doubt());
     assert!(
-        f.core.state.message().unwrap().starts_with("Outcome unknown:"),
+        f.core
+            .state
+            .message()
+            .unwrap()
+            .starts_with("Outcome unknown:"),
         "{:?}",
         f.core.state
     );
@@ -252,7 +256,10 @@ fn read_only_opens_no_writing_form_and_says_why() {
         );
     }
     h.key('i');
-    assert!(h.top().and_then(Popup::form_as::<IpListForm>).is_some(), "IP lists stay");
+    assert!(
+        h.top().and_then(Popup::form_as::<IpListForm>).is_some(),
+        "IP lists stay"
+    );
     h.code(KeyCode::Esc);
     h.key('2');
     h.key('o');
@@ -306,6 +313,8 @@ fn bind_checks_the_address_then_sends_it() {
         service_id: 5001,
         update: Box::new(ServiceUpdate {
             setip: Some("198.51.100.23".into()),
+            // The app's first form request: its ID routes the answer to this form.
+            attempt: 1,
             ..ServiceUpdate::default()
         }),
     };

@@ -16,7 +16,8 @@ fn viewing() -> Harness {
     h.key('i');
     assert_eq!(h.app.context().popup, Some(PopupKind::IpListChooser));
     let sent = fetches(&h.code(KeyCode::Enter));
-    let expected = Request::ip_list(5001, IpListType::HttpAuth, IpListFormat::Txt);
+    // The app's first form request: ID 1, which routes the answer to this form.
+    let expected = Request::ip_list(5001, IpListType::HttpAuth, IpListFormat::Txt).with_attempt(1);
     assert_eq!(sent, vec![expected.clone()]);
     assert_eq!(h.app.context().popup, Some(PopupKind::FormBusy));
     assert!(fetches(&h.code(KeyCode::Enter)).is_empty());
@@ -50,11 +51,7 @@ fn the_chooser_picks_type_and_format() {
     let sent = fetches(&h.code(KeyCode::Enter));
     assert_eq!(
         sent,
-        vec![Request::ip_list(
-            5002,
-            IpListType::PprSocks,
-            IpListFormat::Json
-        )],
+        vec![Request::ip_list(5002, IpListType::PprSocks, IpListFormat::Json).with_attempt(1)],
         "ppr defaults to ppr-http; one down is ppr-socks; txt → json"
     );
 }

@@ -156,7 +156,11 @@ fn one_order_in_flight_per_product_and_client_and_answers_go_to_their_attempt() 
         h.status_text()
     );
     h.ok(second[0].clone(), placed(7002));
-    assert!(form(&h).result().is_some_and(|r| done_message(r).contains("service 7002")));
+    assert!(
+        form(&h)
+            .result()
+            .is_some_and(|r| done_message(r).contains("service 7002"))
+    );
 }
 
 #[test]

@@ -5,8 +5,8 @@ use super::{
     draw_field, draw_message, framed, inline_error, row, rows_from, state_line, value_line,
 };
 use crate::app::App;
-use crate::app::forms::update_message;
 use crate::app::forms::bind_ip::{BindIpForm, MyIp};
+use crate::app::forms::update_message;
 use crate::ui::text::{self, MISSING};
 use crate::ui::theme::Theme;
 use ratatui::Frame;

@@ -19,12 +19,12 @@ use crate::app::forms::order::OrderForm;
 use crate::app::forms::password::PasswordForm;
 use crate::app::forms::refresh::RefreshForm;
 use crate::app::forms::{Form, FormState, TextField};
-use std::any::Any;
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
+use std::any::Any;
 
 /// A form's view: draws the form over the body (the popup's frame included).
 pub trait FormWidget {

@@ -2,8 +2,8 @@
 
 use super::{draw_field, draw_message, framed, inline_error, row, rows_from, state_line};
 use crate::app::App;
-use crate::app::forms::update_message;
 use crate::app::forms::password::{PasswordField, PasswordForm};
+use crate::app::forms::update_message;
 use crate::ui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -51,9 +51,11 @@ fn draw(frame: &mut Frame, _app: &App, theme: &Theme, body: Rect, form: &Passwor
         )),
     };
     frame.render_widget(Paragraph::new(below), row(inner, 2));
-    if let Some((msg, style)) = state_line(theme, &form.core.state, "Changing the password…", |r| {
-        update_message(r, "Password updated successfully")
-    }) {
+    if let Some((msg, style)) =
+        state_line(theme, &form.core.state, "Changing the password…", |r| {
+            update_message(r, "Password updated successfully")
+        })
+    {
         draw_message(frame, rows_from(inner, 4), &msg, style);
     }
 }

@@ -3,8 +3,8 @@
 
 use super::{draw_message, framed, rows_from, state_line};
 use crate::app::App;
-use crate::app::forms::{FormState, update_message};
 use crate::app::forms::refresh::RefreshForm;
+use crate::app::forms::{FormState, update_message};
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use ratatui::Frame;
@@ -58,9 +58,12 @@ fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &RefreshF
         inner,
     );
     let rest = rows_from(inner, inner.height.saturating_sub(3));
-    match (&form.core.state, state_line(theme, &form.core.state, "Refreshing…", |r| {
-        update_message(r, "IP list updated successfully")
-    })) {
+    match (
+        &form.core.state,
+        state_line(theme, &form.core.state, "Refreshing…", |r| {
+            update_message(r, "IP list updated successfully")
+        }),
+    ) {
         (_, Some((msg, style))) => draw_message(frame, rest, &msg, style),
         (FormState::Confirming, None) => {
             draw_message(frame, rest, "Enter refreshes, Esc cancels.", theme.dim)
