@@ -17,13 +17,11 @@ use super::{Flow, Form, FormCore, FormState, TextField};
 use crate::api::{ApiError, IpList, IpListFormat, IpListType, ProductType, Request, Response};
 use crate::app::keymap::Action;
 use crate::app::popup::{Popup, PopupKind};
-use crate::app::status::NoticeKind;
+use crate::app::{App, Command};
+use std::path::PathBuf;
 
 /// The longest file path the save field takes (Linux's `PATH_MAX`).
 const PATH_MAX: usize = 4096;
-use crate::app::{App, Command};
-use crate::clipboard::{ClipboardError, Copied};
-use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Column {
@@ -370,90 +368,6 @@ impl App {
         crate::ui::layout::screen(area)
             .map(|s| usize::from(crate::ui::layout::iplist_lines(s.body).height))
             .unwrap_or(1)
-    }
-
-    /// The answer to [`Command::Copy`].
-    pub(in crate::app) fn on_copied(
-        &mut self,
-        what: String,
-        result: Result<Copied, ClipboardError>,
-    ) {
-        match result {
-            Ok(copied) => self
-                .status
-                .notify(NoticeKind::Done, format!("{what} {}", copied.verb())),
-            Err(e) => self
-                .status
-                .notify(NoticeKind::Error, format!("{what} not copied: {e}")),
-        }
-    }
-
-    /// The IP-list form whose file is being written.
-    fn writing_iplist(&mut self) -> Option<&mut IpListForm> {
-        self.popups.iter_mut().rev().find_map(|p| {
-            p.form_as_mut::<IpListForm>()
-                .filter(|f| f.save.as_ref().is_some_and(|s| s.writing))
-        })
-    }
-
-    /// The file to write exists: nothing was written; the prompt offers the free name.
-    pub(in crate::app) fn on_file_exists(&mut self, path: PathBuf, free: Option<PathBuf>) {
-        let form = self.writing_iplist();
-        let Some(save) = form.and_then(|f| f.save.as_mut()) else {
-            self.status.notify(
-                NoticeKind::Error,
-                format!("{} exists: not written", path.display()),
-            );
-            return;
-        };
-        save.writing = false;
-        save.error = Some(match free {
-            Some(free) => {
-                let name = free
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                save.path = TextField::new(free.display().to_string());
-                format!(
-                    "{} exists (never replaced). Enter writes {name}",
-                    path.display()
-                )
-            }
-            None => format!(
-                "{} exists (never replaced); type another name",
-                path.display()
-            ),
-        });
-    }
-
-    /// The answer to [`Command::WriteFile`].
-    pub(in crate::app) fn on_written(&mut self, path: PathBuf, result: Result<PathBuf, String>) {
-        let form = self.writing_iplist();
-        match (form, result) {
-            (Some(form), Ok(full)) => {
-                let line = format!(
-                    "IP list of service {} written to {}",
-                    form.service_id,
-                    full.display()
-                );
-                form.save = None;
-                form.written = Some(full);
-                self.status.notify(NoticeKind::Done, line);
-            }
-            (Some(form), Err(e)) => {
-                if let Some(save) = &mut form.save {
-                    save.writing = false;
-                    save.error = Some(e);
-                }
-            }
-            (None, Ok(full)) => self
-                .status
-                .notify(NoticeKind::Done, format!("Written to {}", full.display())),
-            (None, Err(e)) => self.status.notify(
-                NoticeKind::Error,
-                format!("{} not written: {e}", path.display()),
-            ),
-        }
     }
 }
 

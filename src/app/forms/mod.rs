@@ -52,6 +52,7 @@ pub mod bind_ip;
 pub mod core;
 pub mod field;
 pub mod iplist;
+mod iplist_files;
 pub mod order;
 pub mod order_outcome;
 pub mod password;
