@@ -1,25 +1,4 @@
 //! The forms: popups that change the account (order, bind an IP, change a password,
-//! refresh an IP list) or fetch something on request (IP lists). One file per form holds
-//! its state, its steps and the app's glue for it; this file routes keys, pastes and
-//! results to the form on top.
-//!
-//! Every form goes through [`FormState`]: `Editing` (fields take typing), `Confirming`
-//! (what will be sent is repeated), `Submitting` (the one request is on its way: Enter is
-//! ignored, nothing is sent twice), `Done(message)` or `Failed(message)` (the server's own
-//! words; the values stay, so the user can correct them and send again).
-//!
-//! Keys: `Enter` submits the step, `Esc` goes back a step or closes, `Tab`/`Shift-Tab`
-//! move between fields; while a field takes typing every other key is text (so `q`, `j`,
-//! `y` are characters there) and a paste is inserted as one line. `Ctrl-C` quits from
-//! anywhere. A form closed while its request is on its way does not lose the answer: it
-//! goes to the status line. Every write's outcome also goes to the message log (`m`),
-//! whether its form was open or not.
-//!
-//! Writes are sent with [`App::send_write`]: never deduplicated, never retried. When a
-//! write's outcome is unknown (timeout, connection lost after sending) the form says so and
-//! the data it may have changed is re-read.
-
-//! The forms: popups that change the account (order, bind an IP, change a password,
 //! refresh an IP list) or fetch something on request (IP lists). Each form is one file
 //! here (its state, its steps, what it does with its answer) implementing [`Form`]
 //! ([`core`]); this file routes keys, pastes and answers to it.

@@ -1,5 +1,5 @@
 //! The forms' views, one file per form (an `impl FormWidget` for the form's type), the
-//! one list that registers them ([`WIDGETS`]), and the pieces they share: the framed
+//! one list that registers them (`WIDGETS`), and the pieces they share: the framed
 //! popup, a labelled text field (with the terminal cursor in it while it takes typing), an
 //! inline error under a field, and the line that says where the form's request is.
 
