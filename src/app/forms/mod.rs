@@ -196,33 +196,39 @@ impl App {
             Request::IpList { .. } => self.on_probe_list(&request, &result, out),
             _ => {}
         }
-        let id = request.attempt();
-        let open = self
-            .popups
-            .iter()
-            .position(|p| id != 0 && p.form().and_then(|f| f.awaiting()) == Some(id));
-        if let Some(i) = open {
-            let Popup::Form(mut form) = self.popups.remove(i) else {
-                return;
-            };
-            form.answered(self, &request, result, true, out);
-            self.popups
-                .insert(i.min(self.popups.len()), Popup::Form(form));
-        } else if let Some(i) = (id != 0)
-            .then(|| {
-                self.sent
-                    .closed
-                    .iter()
-                    .position(|f| f.awaiting() == Some(id))
-            })
-            .flatten()
-        {
-            let mut form = self.sent.closed.swap_remove(i);
-            form.answered(self, &request, result, false, out);
-        } else if request.is_write() && !matches!(request, Request::Order { .. }) {
+        match self.take_form_awaiting(request.attempt()) {
+            Some((Some(place), mut form)) => {
+                form.answered(self, &request, result, true, out);
+                let place = place.min(self.popups.len());
+                self.popups.insert(place, Popup::Form(form));
+            }
+            Some((None, mut form)) => form.answered(self, &request, result, false, out),
             // No form sent it (or the app started again): the status line says it.
-            self.update_answered(&request, &result, false);
+            None if request.is_write() && !matches!(request, Request::Order { .. }) => {
+                self.update_answered(&request, &result, false)
+            }
+            None => {}
         }
+    }
+
+    /// The form waiting for the request with ID `id`, taken out to take its answer: an
+    /// open one with its place in the stack, or one closed while waiting.
+    fn take_form_awaiting(&mut self, id: u64) -> Option<(Option<usize>, Box<dyn Form>)> {
+        if id == 0 {
+            return None;
+        }
+        let awaits = |p: &Popup| p.form().and_then(|f| f.awaiting()) == Some(id);
+        if let Some(place) = self.popups.iter().position(awaits)
+            && let Popup::Form(form) = self.popups.remove(place)
+        {
+            return Some((Some(place), form));
+        }
+        let i = self
+            .sent
+            .closed
+            .iter()
+            .position(|f| f.awaiting() == Some(id))?;
+        Some((None, self.sent.closed.swap_remove(i)))
     }
 
     /// The profile is read-only: says so and returns true.
