@@ -13,11 +13,6 @@ use super::theme::Theme;
 use super::{layout, widgets};
 use crate::api::Response;
 use crate::app::App;
-use crate::app::forms::bind_ip::BindIpForm;
-use crate::app::forms::iplist::IpListForm;
-use crate::app::forms::order::OrderForm;
-use crate::app::forms::password::PasswordForm;
-use crate::app::forms::refresh::RefreshForm;
 use crate::app::forms::{Form, FormState, TextField};
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
@@ -34,13 +29,13 @@ pub trait FormWidget {
 /// Finds a form's widget: `Some` when the form is an `F`.
 type Lookup = fn(&dyn Form) -> Option<&dyn FormWidget>;
 
-/// The registered forms, one line each.
+/// The registered forms, one line each (beside `pub mod <name>;` above).
 const WIDGETS: &[Lookup] = &[
-    widget::<OrderForm>,
-    widget::<BindIpForm>,
-    widget::<PasswordForm>,
-    widget::<RefreshForm>,
-    widget::<IpListForm>,
+    widget::<crate::app::forms::order::OrderForm>,
+    widget::<crate::app::forms::bind_ip::BindIpForm>,
+    widget::<crate::app::forms::password::PasswordForm>,
+    widget::<crate::app::forms::refresh::RefreshForm>,
+    widget::<crate::app::forms::iplist::IpListForm>,
 ];
 
 fn widget<F: Form + FormWidget>(form: &dyn Form) -> Option<&dyn FormWidget> {
@@ -167,4 +162,30 @@ pub fn row(area: Rect, i: u16) -> Rect {
 pub fn rows_from(area: Rect, from: u16) -> Rect {
     let from = from.min(area.height);
     Rect::new(area.x, area.y + from, area.width, area.height - from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::ProductType;
+    use crate::app::forms::{bind_ip, iplist, order, password, refresh};
+
+    /// A form without a widget would draw nothing: each form has one.
+    #[test]
+    fn every_form_has_a_widget() {
+        let forms: [Box<dyn Form>; 5] = [
+            Box::new(order::OrderForm::new(11, "Datacenter US 10", 12.0)),
+            Box::new(bind_ip::BindIpForm::new(1001, None)),
+            Box::new(password::PasswordForm::new(1001)),
+            Box::new(refresh::RefreshForm::new(1001)),
+            Box::new(iplist::IpListForm::new(1001, &ProductType::Fpr)),
+        ];
+        for form in &forms {
+            let found = WIDGETS
+                .iter()
+                .filter(|w| w(form.as_ref()).is_some())
+                .count();
+            assert_eq!(found, 1, "{form:?}");
+        }
+    }
 }
