@@ -184,7 +184,7 @@ mod tests {
         f.finish(Ok(Response::UpdateService(Default::default())));
         assert_eq!(
             f.core.state,
-            FormState::Done(Response::Update(Default::default()))
+            FormState::Done(Response::UpdateService(Default::default()))
         );
         assert_eq!(f.new.value(), "", "emptied once answered");
     }

@@ -12,7 +12,7 @@ use crate::app::testkit::*;
 use crossterm::event::KeyCode;
 
 fn bound(message: &str) -> Response {
-    Response::Update(UpdateResult {
+    Response::UpdateService(UpdateResult {
         setip: Some(UpdateOutcome {
             success: message.into(),
         }),
