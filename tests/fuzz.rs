@@ -65,6 +65,7 @@ fn requests() -> Vec<Request> {
                 setip: Some("203.0.113.9".into()),
                 update_list: true,
                 password: Some("pw".into()),
+                ..Default::default()
             }),
         },
     ];

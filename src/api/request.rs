@@ -269,6 +269,9 @@ endpoints! {
 pub struct IpListKind {
     pub list_type: IpListType,
     pub format: IpListFormat,
+    /// The dashboard's ID of a form's fetch (0 otherwise): never sent, but part of the
+    /// request's identity, so the list goes to the form that asked for it.
+    pub attempt: u64,
 }
 
 impl Request {
@@ -282,7 +285,11 @@ impl Request {
     pub fn ip_list(service_id: u64, list_type: IpListType, format: IpListFormat) -> Self {
         Request::IpList {
             service_id,
-            list: Box::new(IpListKind { list_type, format }),
+            list: Box::new(IpListKind {
+                list_type,
+                format,
+                attempt: 0,
+            }),
         }
     }
 
@@ -292,6 +299,29 @@ impl Request {
             product_id,
             body: Box::new(body),
         }
+    }
+
+    /// The dashboard's ID of a form's request (an order's attempt, an update's or an IP
+    /// list's `attempt`); 0 when it is not a form's.
+    pub fn attempt(&self) -> u64 {
+        match self {
+            Request::Order { body, .. } => body.attempt,
+            Request::UpdateService { update, .. } => update.attempt,
+            Request::IpList { list, .. } => list.attempt,
+            _ => 0,
+        }
+    }
+
+    /// The same request carrying the form's ID `attempt` (a request without one is
+    /// returned as it is).
+    pub fn with_attempt(mut self, attempt: u64) -> Self {
+        match &mut self {
+            Request::Order { body, .. } => body.attempt = attempt,
+            Request::UpdateService { update, .. } => update.attempt = attempt,
+            Request::IpList { list, .. } => list.attempt = attempt,
+            _ => {}
+        }
+        self
     }
 
     /// POST and PUT change the account; they are never retried or deduplicated.

@@ -10,6 +10,7 @@
 //! to a service's refresh, not to a piece of data on screen, and one map is what the state
 //! file keeps.
 
+use super::forms::refresh::RefreshForm;
 use super::popup::Popup;
 use super::status::NoticeKind;
 use super::tabs::Tab;
@@ -55,8 +56,9 @@ impl App {
         let running = |id: u64| self.throttled_until(id).is_some();
         let in_popup = self.popups.iter().any(|p| match p {
             Popup::Service(id) => running(*id),
-            Popup::Refresh(f) => running(f.service_id),
-            _ => false,
+            _ => p
+                .form_as::<RefreshForm>()
+                .is_some_and(|f| running(f.service_id)),
         });
         if in_popup {
             return true;

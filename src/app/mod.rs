@@ -168,6 +168,8 @@ pub struct App {
     waiting: Option<String>,
     /// The orders on their way and those whose outcome is unknown (see [`orders`]).
     orders: orders::Orders,
+    /// The forms' request IDs, and the forms closed while waiting (see [`forms`]).
+    sent: forms::Sent,
     /// What is recorded for, and was answered by, the history store.
     history: history::HistoryState,
     /// The request budget as the scheduler last published it.
@@ -214,6 +216,7 @@ impl App {
             switch_to: None,
             waiting: None,
             orders: orders::Orders::default(),
+            sent: forms::Sent::default(),
             history: history::HistoryState::default(),
             budget: None,
             probes: probe::Probes::default(),

@@ -6,8 +6,9 @@
 //!   first POST waits for its answer sends nothing and says why (even from a new form:
 //!   Esc closes a busy form, it does not forget its order).
 //! - **Each attempt has its own ID** ([`OrderRequest::attempt`], never sent to the
-//!   server), so two attempts are two requests to the fetcher and the app, and every
-//!   answer goes to the attempt, and the form, that sent it.
+//!   server: the ID the app gives every form request, see [`crate::app::forms`]), so two
+//!   attempts are two requests to the fetcher and the app, and every answer goes to the
+//!   attempt (this record) and to the form that sent it.
 //! - **An unknown outcome** (timeout, connection lost after sending, an unreadable 200, a
 //!   5xx) puts the product in doubt. The app then reads services and invoices again, *as
 //!   sent after the outcome was learned* (an answer to a read that was already on its way
@@ -76,18 +77,11 @@ pub struct Doubt {
 
 #[derive(Clone, Debug, Default)]
 pub struct Orders {
-    last_attempt: u64,
     in_flight: Vec<Attempt>,
     doubts: HashMap<u64, Doubt>,
 }
 
 impl Orders {
-    /// A new attempt ID (never 0, which is "not from the dashboard").
-    pub fn next_attempt(&mut self) -> u64 {
-        self.last_attempt += 1;
-        self.last_attempt
-    }
-
     /// The order of this product for this client that is on its way, if any.
     pub fn in_flight_for(&self, product_id: u64, client: u64) -> Option<&Attempt> {
         self.in_flight
@@ -290,8 +284,7 @@ mod tests {
     #[test]
     fn attempts_are_told_apart_by_their_id() {
         let mut o = Orders::default();
-        let (a, b) = (o.next_attempt(), o.next_attempt());
-        assert_ne!(a, b);
+        let (a, b) = (1, 2);
         o.sent(attempt(a));
         assert!(o.in_flight_for(11, 101).is_some());
         assert!(o.in_flight_for(11, 102).is_none());

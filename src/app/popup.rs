@@ -2,18 +2,14 @@
 //!
 //! The viewers (help, an invoice, a service, a product) only name what they show: the data
 //! stays in the tabs' caches, so a result that arrives while one is open (or after it
-//! closed) lands in one place. A form holds its own state (its fields, its step, the
-//! request it waits for), one type per form in [`super::forms`].
+//! closed) lands in one place. A form holds its own state (its fields, its step, the ID of
+//! the request it waits for) behind the [`Form`] trait, one type per form in
+//! [`super::forms`]: the popup knows none of them by name.
 
-use super::forms::TextField;
-use super::forms::bind_ip::BindIpForm;
-use super::forms::iplist::IpListForm;
-use super::forms::order::OrderForm;
-use super::forms::password::PasswordForm;
-use super::forms::refresh::RefreshForm;
-use crate::api::Request;
+use super::forms::Form;
+use std::any::Any;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub enum Popup {
     /// Key help for the context under it.
     Help,
@@ -23,16 +19,8 @@ pub enum Popup {
     Service(u64),
     /// The full detail of one product.
     Product(u64),
-    /// `o`: order a product.
-    Order(Box<OrderForm>),
-    /// `b`: bind an IP to a static service.
-    BindIp(BindIpForm),
-    /// `p`: change a service's proxy password.
-    Password(PasswordForm),
-    /// `u`: refresh a service's IP list.
-    Refresh(RefreshForm),
-    /// `i`: choose, view, copy and save an IP list.
-    IpList(Box<IpListForm>),
+    /// A form: `o` order, `b` bind an IP, `p` password, `u` IP-list refresh, `i` IP lists.
+    Form(Box<dyn Form>),
     /// `P`: switch to another profile.
     Profiles(super::profiles::ProfilePicker),
     /// `m`: the message log, scrolled this many entries down from the newest.
@@ -41,7 +29,30 @@ pub enum Popup {
     Probe(super::probe::ProbeView),
 }
 
+/// Viewers are equal when they show the same thing; a form only equals itself (forms are
+/// not compared field by field).
+impl PartialEq for Popup {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Popup::Help, Popup::Help) => true,
+            (Popup::Invoice(a), Popup::Invoice(b))
+            | (Popup::Service(a), Popup::Service(b))
+            | (Popup::Product(a), Popup::Product(b)) => a == b,
+            (Popup::Form(a), Popup::Form(b)) => std::ptr::addr_eq(a.as_ref(), b.as_ref()),
+            (Popup::Profiles(a), Popup::Profiles(b)) => a == b,
+            (Popup::Messages(a), Popup::Messages(b)) => a == b,
+            (Popup::Probe(a), Popup::Probe(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
 impl Popup {
+    /// A form, as a popup.
+    pub fn form_of(form: impl Form) -> Self {
+        Popup::Form(Box::new(form))
+    }
+
     /// What decides the keys: the popup, and for a form the step it is at.
     pub fn kind(&self) -> PopupKind {
         match self {
@@ -49,65 +60,46 @@ impl Popup {
             Popup::Invoice(_) => PopupKind::Invoice,
             Popup::Service(_) => PopupKind::Service,
             Popup::Product(_) => PopupKind::Product,
-            Popup::Order(f) => f.kind(),
-            Popup::BindIp(f) => f.kind(),
-            Popup::Password(f) => f.kind(),
-            Popup::Refresh(f) => f.kind(),
-            Popup::IpList(f) => f.kind(),
+            Popup::Form(f) => f.kind(),
             Popup::Profiles(_) => PopupKind::Profiles,
             Popup::Messages(_) => PopupKind::Messages,
             Popup::Probe(_) => PopupKind::Probe,
         }
     }
 
-    /// The text field that takes typed keys now, if any.
-    pub fn typing_field(&mut self) -> Option<&mut TextField> {
+    /// The form, if this popup is one.
+    pub fn form(&self) -> Option<&dyn Form> {
         match self {
-            Popup::Order(f) => f.focused_mut(),
-            Popup::BindIp(f) => f.focused_mut(),
-            Popup::Password(f) => f.focused_mut(),
-            Popup::IpList(f) => f.focused_mut(),
+            Popup::Form(f) => Some(f.as_ref()),
             _ => None,
         }
     }
 
+    pub fn form_mut(&mut self) -> Option<&mut dyn Form> {
+        match self {
+            Popup::Form(f) => Some(f.as_mut()),
+            _ => None,
+        }
+    }
+
+    /// The form, if this popup is a form of type `F`.
+    pub fn form_as<F: Form>(&self) -> Option<&F> {
+        let any: &dyn Any = self.form()?;
+        any.downcast_ref()
+    }
+
+    pub fn form_as_mut<F: Form>(&mut self) -> Option<&mut F> {
+        let any: &mut dyn Any = self.form_mut()?;
+        any.downcast_mut()
+    }
+
     /// Whether typed keys go to a field (so `q`, `j`, `?` are text).
     pub fn is_typing(&self) -> bool {
-        match self {
-            Popup::Order(f) => f.is_typing(),
-            Popup::BindIp(f) => f.state.is_editable(),
-            Popup::Password(f) => f.state.is_editable(),
-            Popup::IpList(f) => f.is_typing(),
-            _ => false,
-        }
-    }
-
-    /// A field was edited: the form drops what no longer applies (an inline error, the
-    /// chosen client).
-    pub fn edited(&mut self) {
-        match self {
-            Popup::Order(f) => f.edited(),
-            Popup::BindIp(f) => f.error = None,
-            Popup::Password(f) => f.error = None,
-            Popup::IpList(f) => f.edited(),
-            _ => {}
-        }
-    }
-
-    /// The request this form sent and waits for.
-    pub fn awaits(&self, request: &Request) -> bool {
-        match self {
-            Popup::Order(f) => f.awaiting() == Some(request),
-            Popup::BindIp(f) => f.awaiting() == Some(request),
-            Popup::Password(f) => f.awaiting() == Some(request),
-            Popup::Refresh(f) => f.awaiting().as_ref() == Some(request),
-            Popup::IpList(f) => f.awaiting() == Some(request),
-            _ => false,
-        }
+        self.form().is_some_and(|f| f.is_typing())
     }
 
     pub fn is_form(&self) -> bool {
-        self.kind().is_form()
+        matches!(self, Popup::Form(_))
     }
 }
 

@@ -1,4 +1,5 @@
-//! The popups: key help, an invoice, a service's or a product's full detail.
+//! The popups: key help, an invoice, a service's or a product's full detail, and the
+//! forms (each drawn by its registered widget, see [`forms`]).
 
 use super::layout;
 use super::theme::Theme;
@@ -20,11 +21,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usiz
         Popup::Invoice(id) => draw_invoice(frame, app, theme, area, *id),
         Popup::Service(id) => super::more::draw_service(frame, app, theme, area, *id),
         Popup::Product(id) => super::more::draw_product(frame, app, theme, area, *id),
-        Popup::Order(form) => forms::order::draw(frame, app, theme, area, form),
-        Popup::BindIp(form) => forms::bind_ip::draw(frame, app, theme, area, form),
-        Popup::Password(form) => forms::password::draw(frame, app, theme, area, form),
-        Popup::Refresh(form) => forms::refresh::draw(frame, app, theme, area, form),
-        Popup::IpList(form) => forms::iplist::draw(frame, app, theme, area, form),
+        Popup::Form(form) => forms::draw(frame, app, theme, area, form.as_ref()),
         Popup::Profiles(picker) => draw_profiles(frame, app, theme, area, picker.selected),
         Popup::Messages(scroll) => super::messages::draw(frame, app, theme, area, *scroll),
         Popup::Probe(view) => super::probe::draw(frame, app, theme, area, view),

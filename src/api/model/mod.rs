@@ -254,6 +254,10 @@ pub struct ServiceUpdate {
     pub setip: Option<String>,
     pub update_list: bool,
     pub password: Option<Secret>,
+    /// The dashboard's ID of this request (0 outside it): never sent, but part of the
+    /// request's identity, so the answer goes to the form that sent it (like
+    /// [`OrderRequest::attempt`]).
+    pub attempt: u64,
 }
 
 /// 4.3: the answer to a service update, one member per requested operation.

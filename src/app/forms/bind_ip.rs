@@ -11,7 +11,7 @@
 //! On a ppr service `b` opens nothing and the status line says why; while the service's
 //! type is unknown (its detail is loading) it says to try again.
 
-use super::{FormState, TextField, failure, update_message};
+use super::{Form, FormCore, FormState, TextField};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, ProductType, Request, Response, ServiceUpdate};
 use crate::app::keymap::Action;
@@ -43,10 +43,8 @@ impl MyIp {
 pub struct BindIpForm {
     pub service_id: u64,
     pub ip: TextField,
-    /// The inline error beside the field.
-    pub error: Option<String>,
-    pub state: FormState,
-    pub request: Option<Request>,
+    /// The step, the request on its way, the inline error beside the field.
+    pub core: FormCore,
     /// Ctrl-L was pressed and the lookup has not answered yet.
     pub looking_up: bool,
 }
@@ -57,60 +55,32 @@ impl BindIpForm {
             service_id,
             ip: TextField::new(bound_ip.unwrap_or_default().trim())
                 .with_max(super::field::IPV4_MAX),
-            error: None,
-            state: FormState::Editing,
-            request: None,
+            core: FormCore::new(FormState::Editing),
             looking_up: false,
         }
     }
 
-    pub fn kind(&self) -> PopupKind {
-        match self.state {
-            FormState::Submitting => PopupKind::FormBusy,
-            FormState::Done(_) => PopupKind::FormDone,
-            _ => PopupKind::BindIp,
-        }
-    }
-
-    pub fn focused_mut(&mut self) -> Option<&mut TextField> {
-        self.state.is_editable().then_some(&mut self.ip)
-    }
-
     /// Enter: the PUT to send, or an inline error and nothing.
-    pub fn submit(&mut self) -> Option<Request> {
-        if !self.state.is_editable() {
+    pub fn request(&mut self) -> Option<Request> {
+        if !self.core.state.is_editable() {
             return None;
         }
         match parse_ipv4(self.ip.value().trim()) {
             Err(e) => {
-                self.error = Some(e.to_string());
+                self.core.error = Some(e.to_string());
                 None
             }
             Ok(ip) => {
-                self.error = None;
-                let request = Request::UpdateService {
+                self.core.error = None;
+                Some(Request::UpdateService {
                     service_id: self.service_id,
                     update: Box::new(ServiceUpdate {
                         setip: Some(ip.to_string()),
                         ..ServiceUpdate::default()
                     }),
-                };
-                self.request = Some(request.clone());
-                self.state = FormState::Submitting;
-                Some(request)
+                })
             }
         }
-    }
-
-    pub fn awaiting(&self) -> Option<&Request> {
-        self.request.as_ref().filter(|_| self.state.is_submitting())
-    }
-
-    pub fn finish(&mut self, result: Result<Response, ApiError>) {
-        self.state = match result {
-            Ok(r) => FormState::Done(update_message(&r, "IP address updated successfully")),
-            Err(e) => FormState::Failed(failure(&e)),
-        };
     }
 
     /// The lookup answered.
@@ -120,13 +90,79 @@ impl BindIpForm {
         }
         self.looking_up = false;
         match result {
-            Ok(ip) if self.state.is_editable() => {
+            Ok(ip) if self.core.state.is_editable() => {
                 self.ip.set(ip.to_string());
-                self.error = None;
+                self.core.error = None;
             }
             Ok(_) => {}
-            Err(e) => self.error = Some(e.clone()),
+            Err(e) => self.core.error = Some(e.clone()),
         }
+    }
+
+    /// Ctrl-L: this machine's IP, from the cache or looked up.
+    fn use_my_ip(&mut self, app: &mut App, out: &mut Vec<Command>) {
+        match app.my_ip.known() {
+            Some(ip) => {
+                self.ip.set(ip.to_string());
+                self.core.error = None;
+            }
+            None => {
+                self.looking_up = true;
+                self.core.error = None;
+                // The lookup made on first need may still be on its way: its answer
+                // serves this too.
+                if app.my_ip != MyIp::LookingUp {
+                    app.my_ip = MyIp::LookingUp;
+                    out.push(Command::LookupMyIp);
+                }
+            }
+        }
+    }
+}
+
+impl Form for BindIpForm {
+    fn core(&self) -> &FormCore {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut FormCore {
+        &mut self.core
+    }
+
+    fn step_kind(&self) -> PopupKind {
+        PopupKind::BindIp
+    }
+
+    fn typing_field(&mut self) -> Option<&mut TextField> {
+        self.core.state.is_editable().then_some(&mut self.ip)
+    }
+
+    fn is_typing(&self) -> bool {
+        self.core.state.is_editable()
+    }
+
+    fn submit(&mut self, _app: &App) -> Option<Request> {
+        self.request()
+    }
+
+    fn other(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) {
+        if action == Action::UseMyIp && self.core.state.is_editable() {
+            self.use_my_ip(app, out);
+        }
+    }
+
+    fn answered(
+        &mut self,
+        app: &mut App,
+        request: &Request,
+        result: Result<Response, ApiError>,
+        on_screen: bool,
+        out: &mut Vec<Command>,
+    ) {
+        app.update_answered(request, &result, on_screen);
+        self.core.finish(result);
+        // Success, failure or unknown: the detail says what is bound now.
+        app.fetch(Request::Service(self.service_id), out);
     }
 }
 
@@ -144,7 +180,7 @@ impl App {
             (Some(ProductType::Fpr), Some(detail)) => {
                 let bound = detail.bound_ip.clone();
                 self.popups
-                    .push(Popup::BindIp(BindIpForm::new(id, bound.as_deref())));
+                    .push(Popup::form_of(BindIpForm::new(id, bound.as_deref())));
             }
             (Some(other), _) if other != ProductType::Fpr => {
                 let kind = crate::text::product_type_label(&other);
@@ -166,67 +202,14 @@ impl App {
         }
     }
 
-    pub(in crate::app) fn bind_ip_action(&mut self, action: Action, out: &mut Vec<Command>) {
-        let Some(Popup::BindIp(form)) = self.popups.last_mut() else {
-            return;
-        };
-        match action {
-            Action::Submit if matches!(form.state, FormState::Done(_)) => {
-                self.popups.pop();
-            }
-            Action::Submit => {
-                if let Some(request) = form.submit() {
-                    self.send_write(request, out);
-                }
-            }
-            Action::UseMyIp if form.state.is_editable() => match self.my_ip.known() {
-                Some(ip) => {
-                    form.ip.set(ip.to_string());
-                    form.error = None;
-                }
-                None => {
-                    form.looking_up = true;
-                    form.error = None;
-                    // The lookup made on first need may still be on its way: its answer
-                    // serves this too.
-                    if self.my_ip != MyIp::LookingUp {
-                        self.my_ip = MyIp::LookingUp;
-                        out.push(Command::LookupMyIp);
-                    }
-                }
-            },
-            _ => {}
-        }
-    }
-
-    pub(in crate::app) fn on_bind_ip_result(
-        &mut self,
-        request: Request,
-        result: Result<Response, ApiError>,
-        out: &mut Vec<Command>,
-    ) {
-        let Request::UpdateService { service_id, .. } = request else {
-            return;
-        };
-        self.update_answered(&request, result, |popup, result| match popup {
-            Popup::BindIp(form) => {
-                form.finish(result);
-                true
-            }
-            _ => false,
-        });
-        // Success, failure or unknown: the detail says what is bound now.
-        self.fetch(Request::Service(service_id), out);
-    }
-
     /// The answer to [`Command::LookupMyIp`].
     pub(in crate::app) fn on_my_ip(&mut self, result: Result<Ipv4Addr, String>) {
         let asked = self
             .popups
             .iter()
-            .any(|p| matches!(p, Popup::BindIp(f) if f.looking_up));
+            .any(|p| p.form_as::<BindIpForm>().is_some_and(|f| f.looking_up));
         for popup in &mut self.popups {
-            if let Popup::BindIp(form) = popup {
+            if let Some(form) = popup.form_as_mut::<BindIpForm>() {
                 form.my_ip(&result);
             }
         }
@@ -234,7 +217,8 @@ impl App {
             Ok(ip) => MyIp::Known(ip),
             Err(e) => {
                 // Said only when the user asked; the automatic lookup fails quietly.
-                if asked && !matches!(self.popups.last(), Some(Popup::BindIp(_))) {
+                let on_top = self.popups.last().and_then(Popup::form_as::<BindIpForm>);
+                if asked && on_top.is_none() {
                     self.status.notify(NoticeKind::Error, &e);
                 }
                 MyIp::Failed(e)
@@ -272,18 +256,19 @@ mod tests {
         let mut f = BindIpForm::new(1001, Some("192.0.2.50"));
         assert_eq!(f.ip.value(), "192.0.2.50");
         f.ip.set("192.0.2.500");
-        assert_eq!(f.submit(), None);
-        assert_eq!(f.error.as_deref(), Some("500 is over 255"));
-        assert_eq!(f.state, FormState::Editing);
+        assert_eq!(f.request(), None);
+        assert_eq!(f.core.error.as_deref(), Some("500 is over 255"));
+        assert_eq!(f.core.state, FormState::Editing);
         f.ip.set("198.51.100.7");
-        let sent = f.submit().expect("a valid address is sent");
+        let sent = f.request().expect("a valid address is sent");
         assert!(matches!(
             &sent,
             Request::UpdateService { service_id: 1001, update }
                 if update.setip.as_deref() == Some("198.51.100.7")
                     && !update.update_list && update.password.is_none()
         ));
-        assert_eq!(f.submit(), None, "nothing twice");
+        f.core.state = FormState::Submitting;
+        assert_eq!(f.request(), None, "nothing twice");
     }
 
     #[test]
@@ -296,6 +281,9 @@ mod tests {
         assert_eq!(f.ip.value(), "198.51.100.23");
         f.looking_up = true;
         f.my_ip(&Err("Cannot look up this machine's IP".into()));
-        assert_eq!(f.error.as_deref(), Some("Cannot look up this machine's IP"));
+        assert_eq!(
+            f.core.error.as_deref(),
+            Some("Cannot look up this machine's IP")
+        );
     }
 }

@@ -1,32 +1,43 @@
 //! The forms: popups that change the account (order, bind an IP, change a password,
-//! refresh an IP list) or fetch something on request (IP lists). One file per form holds
-//! its state, its steps and the app's glue for it; this file routes keys, pastes and
-//! results to the form on top.
+//! refresh an IP list) or fetch something on request (IP lists). Each form is one file
+//! here (its state, its steps, what it does with its answer) implementing [`Form`]
+//! ([`core`]); this file routes keys, pastes and answers to it.
 //!
 //! Every form goes through [`FormState`]: `Editing` (fields take typing), `Confirming`
 //! (what will be sent is repeated), `Submitting` (the one request is on its way: Enter is
-//! ignored, nothing is sent twice), `Done(message)` or `Failed(message)` (the server's own
-//! words; the values stay, so the user can correct them and send again).
+//! ignored, nothing is sent twice), `Done(answer)` (the server's typed answer, worded by
+//! the form's widget) or `Failed(message)` (the server's own words; the values stay, so
+//! the user can correct them and send again).
 //!
 //! Keys: `Enter` submits the step, `Esc` goes back a step or closes, `Tab`/`Shift-Tab`
 //! move between fields; while a field takes typing every other key is text (so `q`, `j`,
 //! `y` are characters there) and a paste is inserted as one line. `Ctrl-C` quits from
-//! anywhere. A form closed while its request is on its way does not lose the answer: it
+//! anywhere.
+//!
+//! **Answers by request ID.** Each request a form sends carries an ID of its own
+//! ([`Request::attempt`], never sent to the server), kept in the form's core; the answer
+//! goes to the form holding that ID, never to one guessed from the payload. A form closed
+//! while its request is on its way is kept out of sight until the answer comes, so what
+//! the answer implies still happens (a countdown set, the detail re-read) and the outcome
 //! goes to the status line. Every write's outcome also goes to the message log (`m`),
-//! whether its form was open or not.
+//! whether its form was open or not. Orders are also answered to the record of orders
+//! ([`crate::app::orders`]), by the same attempt ID, whatever became of their form.
 //!
 //! Writes are sent with [`App::send_write`]: never deduplicated, never retried. When a
 //! write's outcome is unknown (timeout, connection lost after sending) the form says so and
 //! the data it may have changed is re-read.
 
 pub mod bind_ip;
+pub mod core;
 pub mod field;
 pub mod iplist;
+mod iplist_files;
 pub mod order;
 pub mod order_outcome;
 pub mod password;
 pub mod refresh;
 
+pub use self::core::{Flow, Form, FormCore, FormState};
 pub use field::TextField;
 
 use super::keymap::Action;
@@ -36,32 +47,12 @@ use super::{App, Command};
 use crate::api::{ApiError, Request, Response};
 use crossterm::event::KeyEvent;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FormState {
-    Editing,
-    Confirming,
-    Submitting,
-    Done(String),
-    Failed(String),
-}
-
-impl FormState {
-    /// Fields take typing: while editing, and after a failure (to correct and resend).
-    pub fn is_editable(&self) -> bool {
-        matches!(self, FormState::Editing | FormState::Failed(_))
-    }
-
-    pub fn is_submitting(&self) -> bool {
-        matches!(self, FormState::Submitting)
-    }
-
-    /// The message of `Done` or `Failed`.
-    pub fn message(&self) -> Option<&str> {
-        match self {
-            FormState::Done(m) | FormState::Failed(m) => Some(m),
-            _ => None,
-        }
-    }
+/// The forms' requests the app keeps track of: the last ID given, and the forms closed
+/// while their request was on its way (kept until it is answered).
+#[derive(Debug, Default)]
+pub struct Sent {
+    last_id: u64,
+    closed: Vec<Box<dyn Form>>,
 }
 
 /// What a failed write says in its form: the server's own message where it sent one.
@@ -84,64 +75,100 @@ pub fn update_message(response: &Response, fallback: &str) -> String {
 
 impl App {
     /// The form on top of the stack, if the top popup is one.
-    pub(super) fn top_form(&self) -> Option<&Popup> {
-        self.popups.last().filter(|p| p.is_form())
+    pub(super) fn top_form(&self) -> Option<&dyn Form> {
+        self.popups.last().and_then(Popup::form)
+    }
+
+    /// Runs `f` on the form on top, taken off the stack meanwhile (so it may use the whole
+    /// app), then puts it back, or closes it if `f` says so.
+    fn with_top_form(&mut self, f: impl FnOnce(&mut dyn Form, &mut App) -> Flow) {
+        if !self.popups.last().is_some_and(Popup::is_form) {
+            return;
+        }
+        let Some(Popup::Form(mut form)) = self.popups.pop() else {
+            return;
+        };
+        match f(form.as_mut(), self) {
+            Flow::Stay => self.popups.push(Popup::Form(form)),
+            Flow::Close => self.close_form(form),
+        }
+    }
+
+    /// A form leaves the screen; one whose request is on its way is kept for the answer.
+    fn close_form(&mut self, form: Box<dyn Form>) {
+        if form.awaiting().is_some() {
+            self.sent.closed.push(form);
+        }
     }
 
     /// An action while a form is on top.
     pub(super) fn form_action(&mut self, action: Action, out: &mut Vec<Command>) {
-        match self.popups.last() {
-            Some(Popup::Order(_)) => self.order_action(action, out),
-            Some(Popup::BindIp(_)) => self.bind_ip_action(action, out),
-            Some(Popup::Password(_)) => self.password_action(action, out),
-            Some(Popup::Refresh(_)) => self.refresh_action(action, out),
-            Some(Popup::IpList(_)) => self.iplist_action(action, out),
-            _ => {}
-        }
+        self.with_top_form(|form, app| form.action(app, action, out));
     }
 
     /// Esc on a form: back one step, or close.
     pub(super) fn form_back(&mut self) {
-        let close = match self.popups.last_mut() {
-            Some(Popup::Order(f)) => f.back(),
-            Some(Popup::IpList(f)) => f.back(),
-            Some(_) => true,
-            None => false,
-        };
-        if close {
-            self.popups.pop();
-        }
+        self.with_top_form(|form, _| form.back());
     }
 
     /// A key no binding claimed, while a form's field takes typing.
     pub(super) fn form_key(&mut self, key: &KeyEvent) {
-        if let Some(popup) = self.popups.last_mut()
-            && let Some(field) = popup.typing_field()
+        if let Some(form) = self.popups.last_mut().and_then(Popup::form_mut)
+            && let Some(field) = form.typing_field()
             && field.key(key)
         {
-            popup.edited();
+            form.edited();
         }
     }
 
     /// A paste while a form's field takes typing.
     pub(super) fn form_paste(&mut self, text: &str) {
-        if let Some(popup) = self.popups.last_mut()
-            && let Some(field) = popup.typing_field()
+        if let Some(form) = self.popups.last_mut().and_then(Popup::form_mut)
+            && let Some(field) = form.typing_field()
         {
             let cut = field.paste(text);
-            popup.edited();
+            form.edited();
             if let Some(max) = cut {
                 self.status.notify(
-                    super::status::NoticeKind::Info,
+                    NoticeKind::Info,
                     format!("Pasted text cut to {max} characters: the field holds no more"),
                 );
             }
         }
     }
 
-    /// The open form that sent `request` and waits for its answer.
-    pub(super) fn form_awaiting(&mut self, request: &Request) -> Option<&mut Popup> {
-        self.popups.iter_mut().rev().find(|p| p.awaits(request))
+    /// A new ID for a form's request (never 0, which is "not a form's").
+    pub(super) fn next_form_id(&mut self) -> u64 {
+        self.sent.last_id += 1;
+        self.sent.last_id
+    }
+
+    /// Sends a form's request under a new ID, which the form keeps and waits for: a write
+    /// exactly once, a read (an IP list) through [`App::fetch`].
+    pub(super) fn send_form(
+        &mut self,
+        core: &mut FormCore,
+        request: Request,
+        out: &mut Vec<Command>,
+    ) {
+        let id = self.next_form_id();
+        self.send_form_as(core, request.with_attempt(id), out);
+    }
+
+    /// Sends a form's request that already carries its ID (an order's attempt).
+    pub(super) fn send_form_as(
+        &mut self,
+        core: &mut FormCore,
+        request: Request,
+        out: &mut Vec<Command>,
+    ) {
+        core.sent = Some(request.attempt());
+        core.state = FormState::Submitting;
+        if request.is_write() {
+            self.send_write(request, out);
+        } else {
+            self.fetch(request, out);
+        }
     }
 
     /// Sends a write: exactly once, whatever is in flight (a second identical order is a
@@ -151,7 +178,8 @@ impl App {
         out.push(Command::Fetch(request));
     }
 
-    /// The answer to a write or to a form's read (an IP list).
+    /// The answer to a write or to an IP list: to the record of orders (an order), to the
+    /// probe (its own lists), and to the form holding the request's ID, open or closed.
     pub(super) fn on_form_result(
         &mut self,
         request: Request,
@@ -164,22 +192,43 @@ impl App {
             self.status.clear(&request);
         }
         match &request {
-            Request::Order { .. } => self.on_order_result(request, result, out),
-            Request::UpdateService { update, .. } => {
-                if update.update_list {
-                    self.on_refresh_result(request, result, out);
-                } else if update.password.is_some() {
-                    self.on_password_result(request, result, out);
-                } else {
-                    self.on_bind_ip_result(request, result, out);
-                }
-            }
-            Request::IpList { .. } => {
-                self.on_probe_list(&request, &result, out);
-                self.on_iplist_result(request, result)
-            }
+            Request::Order { .. } => self.on_order_result(&request, &result, out),
+            Request::IpList { .. } => self.on_probe_list(&request, &result, out),
             _ => {}
         }
+        match self.take_form_awaiting(request.attempt()) {
+            Some((Some(place), mut form)) => {
+                form.answered(self, &request, result, true, out);
+                let place = place.min(self.popups.len());
+                self.popups.insert(place, Popup::Form(form));
+            }
+            Some((None, mut form)) => form.answered(self, &request, result, false, out),
+            // No form sent it (or the app started again): the status line says it.
+            None if request.is_write() && !matches!(request, Request::Order { .. }) => {
+                self.update_answered(&request, &result, false)
+            }
+            None => {}
+        }
+    }
+
+    /// The form waiting for the request with ID `id`, taken out to take its answer: an
+    /// open one with its place in the stack, or one closed while waiting.
+    fn take_form_awaiting(&mut self, id: u64) -> Option<(Option<usize>, Box<dyn Form>)> {
+        if id == 0 {
+            return None;
+        }
+        let awaits = |p: &Popup| p.form().and_then(|f| f.awaiting()) == Some(id);
+        if let Some(place) = self.popups.iter().position(awaits)
+            && let Popup::Form(form) = self.popups.remove(place)
+        {
+            return Some((Some(place), form));
+        }
+        let i = self
+            .sent
+            .closed
+            .iter()
+            .position(|f| f.awaiting() == Some(id))?;
+        Some((None, self.sent.closed.swap_remove(i)))
     }
 
     /// The profile is read-only: says so and returns true.
@@ -224,43 +273,30 @@ impl App {
         Some(id)
     }
 
-    /// Hands a service update's answer to the form waiting for it (`deliver` says whether it
-    /// was the right kind of form), or to the status line when that form is closed.
+    /// Says a service update's outcome: in the message log when its form shows it
+    /// (`on_screen`), else in the status line.
     pub(super) fn update_answered(
         &mut self,
         request: &Request,
-        result: Result<Response, ApiError>,
-        deliver: impl FnOnce(&mut Popup, Result<Response, ApiError>) -> bool,
+        result: &Result<Response, ApiError>,
+        on_screen: bool,
     ) {
-        if let Some(popup) = self.form_awaiting(request)
-            && deliver(popup, result.clone())
-        {
-            // The form shows it; the message log keeps it (every write is in the log).
-            let (level, line) = match &result {
-                Ok(r) => (
-                    super::messages::Level::Success,
-                    format!(
-                        "{}: {}",
-                        super::status::what(request),
-                        update_message(r, "done")
-                    ),
-                ),
-                Err(e) => (
-                    super::messages::Level::Error,
-                    super::status::error_line(request, e, &self.settings.profile),
-                ),
-            };
-            self.status.log(level, line);
-            return;
-        }
-        match result {
-            Ok(r) => {
-                let what = super::status::what(request);
-                let line = format!("{what}: {}", update_message(&r, "done"));
+        let what = super::status::what(request);
+        match (result, on_screen) {
+            (Ok(r), true) => {
+                let line = format!("{what}: {}", update_message(r, "done"));
+                self.status.log(super::messages::Level::Success, line);
+            }
+            (Err(e), true) => {
+                let line = super::status::error_line(request, e, &self.settings.profile);
+                self.status.log(super::messages::Level::Error, line);
+            }
+            (Ok(r), false) => {
+                let line = format!("{what}: {}", update_message(r, "done"));
                 self.status.notify(NoticeKind::Done, line);
             }
-            Err(e) => {
-                let line = super::status::error_line(request, &e, &self.settings.profile);
+            (Err(e), false) => {
+                let line = super::status::error_line(request, e, &self.settings.profile);
                 self.status.report(request, line);
             }
         }

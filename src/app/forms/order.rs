@@ -20,7 +20,7 @@
 //!   that alone confirms an order of a product in doubt) are in [`crate::app::orders`],
 //!   the glue in [`super::order_outcome`].
 
-use super::{FormState, TextField, failure};
+use super::{Flow, Form, FormCore, FormState, TextField, failure};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response};
 use crate::app::keymap::Action;
@@ -48,12 +48,12 @@ pub struct OrderForm {
     pub focus: OrderField,
     pub client_error: Option<String>,
     pub ip_error: Option<String>,
-    pub state: FormState,
+    /// The step (`Done` holds the order result) and the attempt on its way.
+    pub core: FormCore,
     /// The client of the confirmation.
     pub chosen: Option<Client>,
-    /// The POST the confirmation describes and, once sent, waits for.
+    /// The POST the confirmation describes (its attempt ID is set when it is sent).
     pub request: Option<Request>,
-    pub result: Option<OrderResult>,
     /// The product ID typed to confirm again while the product is in doubt (only then).
     pub retype: Option<TextField>,
     /// Why the last Enter on the confirmation sent nothing.
@@ -72,21 +72,11 @@ impl OrderForm {
             focus: OrderField::Client,
             client_error: None,
             ip_error: None,
-            state: FormState::Editing,
+            core: FormCore::new(FormState::Editing),
             chosen: None,
             request: None,
-            result: None,
             retype: None,
             note: None,
-        }
-    }
-
-    pub fn kind(&self) -> PopupKind {
-        match self.state {
-            FormState::Editing | FormState::Failed(_) => PopupKind::Order,
-            FormState::Confirming => PopupKind::OrderConfirm,
-            FormState::Submitting => PopupKind::FormBusy,
-            FormState::Done(_) => PopupKind::FormDone,
         }
     }
 
@@ -121,39 +111,6 @@ impl OrderForm {
         };
     }
 
-    pub fn focused_mut(&mut self) -> Option<&mut TextField> {
-        if self.state == FormState::Confirming {
-            return self.retype.as_mut();
-        }
-        if !self.state.is_editable() {
-            return None;
-        }
-        Some(match self.focus {
-            OrderField::Client => &mut self.client_filter,
-            OrderField::SetIp => &mut self.setip,
-        })
-    }
-
-    /// Whether typed keys go to a field: the fields, or the product ID of a confirmation in
-    /// doubt.
-    pub fn is_typing(&self) -> bool {
-        self.state.is_editable() || (self.state == FormState::Confirming && self.retype.is_some())
-    }
-
-    pub fn edited(&mut self) {
-        if self.state == FormState::Confirming {
-            self.note = None;
-            return;
-        }
-        match self.focus {
-            OrderField::Client => {
-                self.client_pos = 0;
-                self.client_error = None;
-            }
-            OrderField::SetIp => self.ip_error = None,
-        }
-    }
-
     /// Enter while editing: checks the fields and, when they are fine, moves to the
     /// confirmation with the request it would send.
     pub fn check(&mut self, clients: Option<&[Client]>, product_type: Option<&ProductType>) {
@@ -184,7 +141,7 @@ impl OrderForm {
                 },
             ));
             self.chosen = Some(client);
-            self.state = FormState::Confirming;
+            self.core.state = FormState::Confirming;
             self.retype = None;
             self.note = None;
         } else if self.client_error.is_some() {
@@ -196,29 +153,18 @@ impl OrderForm {
 
     /// Enter on the confirmation: the one POST to send, as attempt `attempt`. `None` in
     /// any other step, above all while a POST is on its way.
-    pub fn submit(&mut self, attempt: u64) -> Option<Request> {
-        if self.state != FormState::Confirming {
+    pub fn confirmed(&mut self, attempt: u64) -> Option<Request> {
+        if self.core.state != FormState::Confirming {
             return None;
         }
-        if let Some(Request::Order { body, .. }) = &mut self.request {
-            body.attempt = attempt;
-        }
-        self.state = FormState::Submitting;
         self.note = None;
-        self.request.clone()
+        self.request.clone().map(|r| r.with_attempt(attempt))
     }
 
-    pub fn awaiting(&self) -> Option<&Request> {
-        self.request.as_ref().filter(|_| self.state.is_submitting())
-    }
-
+    /// The server answered the attempt this form sent.
     pub fn finish(&mut self, result: Result<Response, ApiError>) {
-        self.state = match result {
-            Ok(Response::Order(r)) => {
-                let message = done_message(&r);
-                self.result = Some(r);
-                FormState::Done(message)
-            }
+        self.core.state = match result {
+            Ok(r @ Response::Order(_)) => FormState::Done(r),
             Ok(_) => FormState::Failed("The server's answer was not an order result.".into()),
             Err(e) if e.outcome_unknown() => FormState::Failed(format!(
                 "{} The services are being re-read: check them before ordering again.",
@@ -228,15 +174,12 @@ impl OrderForm {
         };
     }
 
-    /// Esc: from the confirmation back to the fields; otherwise close.
-    pub fn back(&mut self) -> bool {
-        if self.state == FormState::Confirming {
-            self.state = FormState::Editing;
-            self.retype = None;
-            self.note = None;
-            return false;
+    /// The order result, once placed.
+    pub fn result(&self) -> Option<&OrderResult> {
+        match self.core.state.answer() {
+            Some(Response::Order(r)) => Some(r),
+            _ => None,
         }
-        true
     }
 }
 
@@ -253,6 +196,109 @@ pub fn done_message(r: &OrderResult) -> String {
         m.push_str(&format!(", IP {}", text::sanitize(ip)));
     }
     m
+}
+
+impl Form for OrderForm {
+    fn core(&self) -> &FormCore {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut FormCore {
+        &mut self.core
+    }
+
+    fn step_kind(&self) -> PopupKind {
+        match self.core.state {
+            FormState::Confirming => PopupKind::OrderConfirm,
+            _ => PopupKind::Order,
+        }
+    }
+
+    fn typing_field(&mut self) -> Option<&mut TextField> {
+        if self.core.state == FormState::Confirming {
+            return self.retype.as_mut();
+        }
+        if !self.core.state.is_editable() {
+            return None;
+        }
+        Some(match self.focus {
+            OrderField::Client => &mut self.client_filter,
+            OrderField::SetIp => &mut self.setip,
+        })
+    }
+
+    /// Whether typed keys go to a field: the fields, or the product ID of a confirmation in
+    /// doubt.
+    fn is_typing(&self) -> bool {
+        self.core.state.is_editable()
+            || (self.core.state == FormState::Confirming && self.retype.is_some())
+    }
+
+    fn edited(&mut self) {
+        if self.core.state == FormState::Confirming {
+            self.note = None;
+            return;
+        }
+        match self.focus {
+            OrderField::Client => {
+                self.client_pos = 0;
+                self.client_error = None;
+            }
+            OrderField::SetIp => self.ip_error = None,
+        }
+    }
+
+    /// Esc: from the confirmation back to the fields; otherwise close.
+    fn back(&mut self) -> Flow {
+        if self.core.state == FormState::Confirming {
+            self.core.state = FormState::Editing;
+            self.retype = None;
+            self.note = None;
+            return Flow::Stay;
+        }
+        Flow::Close
+    }
+
+    fn action(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) -> Flow {
+        let clients = app.clients.value().map(Vec::as_slice);
+        let product_type = app
+            .products
+            .detail(self.product_id)
+            .value()
+            .map(|p| &p.product_type);
+        let fpr = product_type == Some(&ProductType::Fpr);
+        let editable = self.core.state.is_editable();
+        match (action, &self.core.state) {
+            (Action::Submit, FormState::Editing | FormState::Failed(_)) => {
+                self.check(clients, product_type);
+                // A product in doubt is confirmed by typing its ID, never by Enter alone.
+                if self.core.state == FormState::Confirming
+                    && app.orders.doubt(self.product_id).is_some()
+                {
+                    self.retype = Some(TextField::default());
+                }
+            }
+            (Action::Submit, FormState::Confirming) => app.confirm_order(self, out),
+            (Action::Submit, FormState::Done(_)) => return Flow::Close,
+            (Action::NextField | Action::PrevField, _) if editable => self.next_field(fpr),
+            (Action::Up, _) if editable => self.move_client(-1, clients.unwrap_or(&[])),
+            (Action::Down, _) if editable => self.move_client(1, clients.unwrap_or(&[])),
+            _ => {}
+        }
+        Flow::Stay
+    }
+
+    /// The record of orders took the answer first (by the same attempt ID); the form shows it.
+    fn answered(
+        &mut self,
+        _app: &mut App,
+        _request: &Request,
+        result: Result<Response, ApiError>,
+        _on_screen: bool,
+        _out: &mut Vec<Command>,
+    ) {
+        self.finish(result);
+    }
 }
 
 impl App {
@@ -275,43 +321,11 @@ impl App {
         let price = detail.map(|p| p.price).or(summary.map(|p| p.price));
         let Some(price) = price else { return };
         self.popups
-            .push(Popup::Order(Box::new(OrderForm::new(id, &name, price))));
+            .push(Popup::form_of(OrderForm::new(id, &name, price)));
         self.fetch(Request::Clients, out);
         self.fetch(Request::Credit, out);
         if !self.products.detail(id).is_ready() {
             self.fetch(Request::Product(id), out);
-        }
-    }
-
-    pub(in crate::app) fn order_action(&mut self, action: Action, out: &mut Vec<Command>) {
-        let clients = self.clients.value().map(Vec::as_slice);
-        let Some(Popup::Order(form)) = self.popups.last_mut() else {
-            return;
-        };
-        let product_type = self
-            .products
-            .detail(form.product_id)
-            .value()
-            .map(|p| &p.product_type);
-        let fpr = product_type == Some(&ProductType::Fpr);
-        match (action, &form.state) {
-            (Action::Submit, FormState::Editing | FormState::Failed(_)) => {
-                form.check(clients, product_type);
-                // A product in doubt is confirmed by typing its ID, never by Enter alone.
-                if form.state == FormState::Confirming
-                    && self.orders.doubt(form.product_id).is_some()
-                {
-                    form.retype = Some(TextField::default());
-                }
-            }
-            (Action::Submit, FormState::Confirming) => self.confirm_order(out),
-            (Action::Submit, FormState::Done(_)) => {
-                self.popups.pop();
-            }
-            (Action::NextField | Action::PrevField, s) if s.is_editable() => form.next_field(fpr),
-            (Action::Up, s) if s.is_editable() => form.move_client(-1, clients.unwrap_or(&[])),
-            (Action::Down, s) if s.is_editable() => form.move_client(1, clients.unwrap_or(&[])),
-            _ => {}
         }
     }
 }
@@ -320,6 +334,14 @@ impl App {
 mod tests {
     use super::*;
     use crate::api::Unprocessable;
+
+    /// What the app does on Enter at the confirmation: the POST as `attempt`, then busy.
+    fn send(f: &mut OrderForm, attempt: u64) -> Option<Request> {
+        let request = f.confirmed(attempt)?;
+        f.core.state = FormState::Submitting;
+        f.core.sent = Some(attempt);
+        Some(request)
+    }
 
     fn clients() -> Vec<Client> {
         vec![
@@ -359,19 +381,19 @@ mod tests {
         let all = clients();
         let mut f = OrderForm::new(11, "Datacenter US 10", 12.0);
         f.check(None, Some(&ProductType::Fpr));
-        assert_eq!(f.state, FormState::Editing);
+        assert_eq!(f.core.state, FormState::Editing);
         assert!(f.client_error.is_some());
 
         f.setip.set("203.0.113.256");
         f.move_client(1, &all);
         f.check(Some(&all), Some(&ProductType::Fpr));
-        assert_eq!(f.state, FormState::Editing);
+        assert_eq!(f.core.state, FormState::Editing);
         assert_eq!(f.ip_error.as_deref(), Some("256 is over 255"));
         assert_eq!(f.focus, OrderField::SetIp);
 
         f.setip.set(" 203.0.113.9 ");
         f.check(Some(&all), Some(&ProductType::Fpr));
-        assert_eq!(f.state, FormState::Confirming);
+        assert_eq!(f.core.state, FormState::Confirming);
         let expected = Request::order(
             11,
             OrderRequest {
@@ -382,9 +404,9 @@ mod tests {
         );
         assert_eq!(f.request, Some(expected.clone()));
         assert!(f.awaiting().is_none(), "nothing is sent before Enter");
-        assert_eq!(f.submit(0), Some(expected.clone()));
-        assert_eq!(f.awaiting(), Some(&expected));
-        assert_eq!(f.submit(1), None, "a second Enter sends nothing");
+        assert_eq!(send(&mut f, 3), Some(expected.clone().with_attempt(3)));
+        assert_eq!(f.awaiting(), Some(3));
+        assert_eq!(send(&mut f, 4), None, "a second Enter sends nothing");
 
         // A ppr product never sends setip, whatever was typed.
         let mut g = OrderForm::new(21, "Residential 5 GB", 25.0);
@@ -398,25 +420,34 @@ mod tests {
         let all = clients();
         let mut f = OrderForm::new(11, "Datacenter US 10", 12.0);
         f.check(Some(&all), Some(&ProductType::Fpr));
-        f.submit(1);
+        send(&mut f, 1);
         f.finish(Err(ApiError::Unprocessable {
             kind: Unprocessable::NotEnoughFunds,
             message: "Unprocessed entity or not enough funds to order".into(),
         }));
         assert_eq!(
-            f.state,
+            f.core.state,
             FormState::Failed("Unprocessed entity or not enough funds to order".into())
         );
-        assert!(f.state.is_editable(), "the values stay, ready to correct");
+        assert!(
+            f.core.state.is_editable(),
+            "the values stay, ready to correct"
+        );
         f.check(Some(&all), Some(&ProductType::Fpr));
-        f.submit(1);
+        send(&mut f, 1);
         f.finish(Err(ApiError::Transport {
             url: "http://127.0.0.1:1/api/product/11".into(),
             cause: "connection closed".into(),
         }));
-        assert!(f.state.message().unwrap().starts_with("Outcome unknown"));
+        assert!(
+            f.core
+                .state
+                .message()
+                .unwrap()
+                .starts_with("Outcome unknown")
+        );
         f.check(Some(&all), Some(&ProductType::Fpr));
-        f.submit(1);
+        send(&mut f, 1);
         f.finish(Ok(Response::Order(OrderResult {
             service_id: 1014,
             order_id: Some(515),
@@ -425,8 +456,8 @@ mod tests {
             ip: Some(String::new()),
         })));
         assert_eq!(
-            f.state,
-            FormState::Done("Ordered: service 1014, order 515, invoice 7021, $12.00".into())
+            f.result().map(done_message).as_deref(),
+            Some("Ordered: service 1014, order 515, invoice 7021, $12.00")
         );
     }
 }

@@ -7,7 +7,6 @@ use super::{FormState, TextField, failure};
 use crate::api::{ApiError, Request, Response, Unprocessable};
 use crate::app::messages::Level;
 use crate::app::orders::{Attempt, Check, Doubt};
-use crate::app::popup::Popup;
 use crate::app::status::NoticeKind;
 use crate::app::{App, Command, RefreshGroup};
 use chrono::{DateTime, Utc};
@@ -31,11 +30,8 @@ impl App {
 
     /// Enter on an order's confirmation: the POST, unless an order of that product for
     /// that client is on its way, or the product is in doubt and its ID was not typed.
-    pub(in crate::app) fn confirm_order(&mut self, out: &mut Vec<Command>) {
+    pub(in crate::app) fn confirm_order(&mut self, form: &mut OrderForm, out: &mut Vec<Command>) {
         let offset = self.utc_offset;
-        let Some(Popup::Order(form)) = self.popups.last_mut() else {
-            return;
-        };
         let Some(Request::Order { product_id, body }) = &form.request else {
             return;
         };
@@ -67,7 +63,7 @@ impl App {
                 return;
             }
         }
-        let attempt = self.orders.next_attempt();
+        let attempt = self.next_form_id();
         let services_before = self
             .services
             .list
@@ -79,10 +75,7 @@ impl App {
             .value()
             .map(|list| list.iter().map(|i| i.id).collect());
         let now = self.now();
-        let Some(Popup::Order(form)) = self.popups.last_mut() else {
-            return;
-        };
-        let Some(request) = form.submit(attempt) else {
+        let Some(request) = form.confirmed(attempt) else {
             return;
         };
         let label = label(form, client);
@@ -96,16 +89,18 @@ impl App {
             invoices_before,
         });
         self.status.log(Level::Info, format!("{label}: sent"));
-        self.send_write(request, out);
+        self.send_form_as(&mut form.core, request, out);
     }
 
+    /// The record of orders takes every order's answer, by its attempt ID, whatever became
+    /// of the form that sent it (which then shows it, [`OrderForm::finish`]).
     pub(in crate::app) fn on_order_result(
         &mut self,
-        request: Request,
-        result: Result<Response, ApiError>,
+        request: &Request,
+        result: &Result<Response, ApiError>,
         out: &mut Vec<Command>,
     ) {
-        let Request::Order { product_id, body } = &request else {
+        let Request::Order { product_id, body } = request else {
             return;
         };
         let product_id = *product_id;
@@ -125,7 +120,7 @@ impl App {
             attempt.client
         );
         // A 200 that is not an order result cannot say what the server did.
-        let unknown = match &result {
+        let unknown = match result {
             Ok(Response::Order(_)) => false,
             Ok(_) => true,
             Err(e) => e.outcome_unknown(),
@@ -133,7 +128,7 @@ impl App {
         let placed = matches!(result, Ok(Response::Order(_)));
         let short = result.as_ref().err().and_then(ApiError::unprocessable)
             == Some(Unprocessable::NotEnoughFunds);
-        match &result {
+        match result {
             Ok(Response::Order(r)) => {
                 self.orders.settle(product_id);
                 self.status
@@ -145,7 +140,7 @@ impl App {
                     .pin(NoticeKind::Error, format!("{label}: not placed: {e}"));
             }
             _ => {
-                let why = match &result {
+                let why = match result {
                     Err(e) => failure(e),
                     Ok(_) => "Outcome unknown: the answer was not an order result.".into(),
                 };
@@ -155,9 +150,6 @@ impl App {
                 );
                 self.orders.put_in_doubt(attempt, now);
             }
-        }
-        if let Some(Popup::Order(form)) = self.form_awaiting(&request) {
-            form.finish(result);
         }
         if placed || unknown {
             // The new service, the lower credit and the new invoice; after an unknown
@@ -213,11 +205,11 @@ impl App {
             };
             self.status.pin(kind, &line);
             for popup in self.popups.iter_mut() {
-                if let Popup::Order(form) = popup
+                if let Some(form) = popup.form_as_mut::<OrderForm>()
                     && form.product_id == product
-                    && matches!(form.state, FormState::Failed(_))
+                    && matches!(form.core.state, FormState::Failed(_))
                 {
-                    form.state =
+                    form.core.state =
                         FormState::Failed(format!("Outcome unknown, so it was checked. {line}"));
                 }
             }

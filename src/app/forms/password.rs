@@ -5,7 +5,7 @@
 //! The password lives in masked [`TextField`]s and a [`Secret`], so it never reaches a
 //! log or `Debug` output; the fields are emptied once the server has answered.
 
-use super::{FormState, TextField, failure, update_message};
+use super::{Form, FormCore, FormState, TextField};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
 use crate::app::keymap::Action;
 use crate::app::popup::{Popup, PopupKind};
@@ -24,10 +24,8 @@ pub struct PasswordForm {
     pub new: TextField,
     pub repeat: TextField,
     pub focus: PasswordField,
-    /// The inline error (empty, or the two differ).
-    pub error: Option<String>,
-    pub state: FormState,
-    pub request: Option<Request>,
+    /// The step, the request on its way, the inline error (empty, or the two differ).
+    pub core: FormCore,
 }
 
 impl PasswordForm {
@@ -37,31 +35,11 @@ impl PasswordForm {
             new: TextField::masked(),
             repeat: TextField::masked(),
             focus: PasswordField::New,
-            error: None,
-            state: FormState::Editing,
-            request: None,
+            core: FormCore::new(FormState::Editing),
         }
     }
 
-    pub fn kind(&self) -> PopupKind {
-        match self.state {
-            FormState::Submitting => PopupKind::FormBusy,
-            FormState::Done(_) => PopupKind::FormDone,
-            _ => PopupKind::Password,
-        }
-    }
-
-    pub fn focused_mut(&mut self) -> Option<&mut TextField> {
-        if !self.state.is_editable() {
-            return None;
-        }
-        Some(match self.focus {
-            PasswordField::New => &mut self.new,
-            PasswordField::Repeat => &mut self.repeat,
-        })
-    }
-
-    pub fn next_field(&mut self) {
+    fn next_field(&mut self) {
         self.focus = match self.focus {
             PasswordField::New => PasswordField::Repeat,
             PasswordField::Repeat => PasswordField::New,
@@ -70,12 +48,13 @@ impl PasswordForm {
 
     /// Enter: from the new field to the repeat field, then the PUT to send (or an inline
     /// error and nothing).
-    pub fn submit(&mut self) -> Option<Request> {
-        if !self.state.is_editable() {
+    pub fn request(&mut self) -> Option<Request> {
+        if !self.core.state.is_editable() {
             return None;
         }
+        let error = &mut self.core.error;
         if self.new.value().is_empty() {
-            self.error = Some("Type the new password.".into());
+            *error = Some("Type the new password.".into());
             self.focus = PasswordField::New;
             return None;
         }
@@ -84,38 +63,81 @@ impl PasswordForm {
             return None;
         }
         if self.new.value() != self.repeat.value() {
-            self.error = Some("The two passwords differ.".into());
+            *error = Some("The two passwords differ.".into());
             self.focus = PasswordField::Repeat;
             return None;
         }
-        self.error = None;
-        let request = Request::UpdateService {
+        *error = None;
+        Some(Request::UpdateService {
             service_id: self.service_id,
             update: Box::new(ServiceUpdate {
                 password: Some(Secret::new(self.new.value())),
                 ..ServiceUpdate::default()
             }),
-        };
-        self.request = Some(request.clone());
-        self.state = FormState::Submitting;
-        Some(request)
+        })
     }
 
-    pub fn awaiting(&self) -> Option<&Request> {
-        self.request.as_ref().filter(|_| self.state.is_submitting())
-    }
-
+    /// The server answered: on success the fields are emptied.
     pub fn finish(&mut self, result: Result<Response, ApiError>) {
-        self.state = match result {
-            Ok(r) => {
-                self.new.clear();
-                self.repeat.clear();
-                self.focus = PasswordField::New;
-                self.request = None;
-                FormState::Done(update_message(&r, "Password updated successfully"))
-            }
-            Err(e) => FormState::Failed(failure(&e)),
-        };
+        if result.is_ok() {
+            self.new.clear();
+            self.repeat.clear();
+            self.focus = PasswordField::New;
+        }
+        self.core.finish(result);
+    }
+}
+
+impl Form for PasswordForm {
+    fn core(&self) -> &FormCore {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut FormCore {
+        &mut self.core
+    }
+
+    fn step_kind(&self) -> PopupKind {
+        PopupKind::Password
+    }
+
+    fn typing_field(&mut self) -> Option<&mut TextField> {
+        if !self.core.state.is_editable() {
+            return None;
+        }
+        Some(match self.focus {
+            PasswordField::New => &mut self.new,
+            PasswordField::Repeat => &mut self.repeat,
+        })
+    }
+
+    fn is_typing(&self) -> bool {
+        self.core.state.is_editable()
+    }
+
+    fn submit(&mut self, _app: &App) -> Option<Request> {
+        self.request()
+    }
+
+    fn other(&mut self, _app: &mut App, action: Action, _out: &mut Vec<Command>) {
+        if matches!(action, Action::NextField | Action::PrevField) && self.core.state.is_editable()
+        {
+            self.next_field();
+        }
+    }
+
+    fn answered(
+        &mut self,
+        app: &mut App,
+        request: &Request,
+        result: Result<Response, ApiError>,
+        on_screen: bool,
+        out: &mut Vec<Command>,
+    ) {
+        app.update_answered(request, &result, on_screen);
+        self.finish(result);
+        // Success, failure or unknown: the detail shows the password in force.
+        app.fetch(Request::Service(self.service_id), out);
     }
 }
 
@@ -126,45 +148,8 @@ impl App {
             return;
         }
         if let Some(id) = self.writable_service("changing its password") {
-            self.popups.push(Popup::Password(PasswordForm::new(id)));
+            self.popups.push(Popup::form_of(PasswordForm::new(id)));
         }
-    }
-
-    pub(in crate::app) fn password_action(&mut self, action: Action, out: &mut Vec<Command>) {
-        let Some(Popup::Password(form)) = self.popups.last_mut() else {
-            return;
-        };
-        match action {
-            Action::Submit if matches!(form.state, FormState::Done(_)) => {
-                self.popups.pop();
-            }
-            Action::Submit => {
-                if let Some(request) = form.submit() {
-                    self.send_write(request, out);
-                }
-            }
-            Action::NextField | Action::PrevField if form.state.is_editable() => form.next_field(),
-            _ => {}
-        }
-    }
-
-    pub(in crate::app) fn on_password_result(
-        &mut self,
-        request: Request,
-        result: Result<Response, ApiError>,
-        out: &mut Vec<Command>,
-    ) {
-        let Request::UpdateService { service_id, .. } = request else {
-            return;
-        };
-        self.update_answered(&request, result, |popup, result| match popup {
-            Popup::Password(form) => {
-                form.finish(result);
-                true
-            }
-            _ => false,
-        });
-        self.fetch(Request::Service(service_id), out);
     }
 }
 
@@ -175,16 +160,16 @@ mod tests {
     #[test]
     fn both_fields_must_match_and_not_be_empty() {
         let mut f = PasswordForm::new(1003);
-        assert_eq!(f.submit(), None);
-        assert_eq!(f.error.as_deref(), Some("Type the new password."));
+        assert_eq!(f.request(), None);
+        assert_eq!(f.core.error.as_deref(), Some("Type the new password."));
         f.new.paste("s3cret-Pass");
-        assert_eq!(f.submit(), None, "Enter moves to the repeat field first");
+        assert_eq!(f.request(), None, "Enter moves to the repeat field first");
         assert_eq!(f.focus, PasswordField::Repeat);
         f.repeat.paste("s3cret-Pas");
-        assert_eq!(f.submit(), None);
-        assert_eq!(f.error.as_deref(), Some("The two passwords differ."));
+        assert_eq!(f.request(), None);
+        assert_eq!(f.core.error.as_deref(), Some("The two passwords differ."));
         f.repeat.paste("s");
-        let request = f.submit().expect("sent");
+        let request = f.request().expect("sent");
         let Request::UpdateService { update, .. } = &request else {
             panic!("{request:?}");
         };
@@ -198,8 +183,8 @@ mod tests {
         }
         f.finish(Ok(Response::UpdateService(Default::default())));
         assert_eq!(
-            f.state,
-            FormState::Done("Password updated successfully".into())
+            f.core.state,
+            FormState::Done(Response::UpdateService(Default::default()))
         );
         assert_eq!(f.new.value(), "", "emptied once answered");
     }

@@ -6,9 +6,8 @@
 //! service's row, its detail and this form. While it runs, `u` on that service says so in
 //! the status line and sends nothing.
 
-use super::{FormState, failure, update_message};
+use super::{Form, FormCore, FormState};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
-use crate::app::keymap::Action;
 use crate::app::popup::{Popup, PopupKind};
 use crate::app::status::NoticeKind;
 use crate::app::{App, Command};
@@ -17,17 +16,18 @@ use crate::throttle;
 #[derive(Clone, Debug, PartialEq)]
 pub struct RefreshForm {
     pub service_id: u64,
-    pub state: FormState,
+    pub core: FormCore,
 }
 
 impl RefreshForm {
     pub fn new(service_id: u64) -> Self {
         Self {
             service_id,
-            state: FormState::Confirming,
+            core: FormCore::new(FormState::Confirming),
         }
     }
 
+    /// The PUT the confirmation sends.
     pub fn request(&self) -> Request {
         Request::UpdateService {
             service_id: self.service_id,
@@ -37,33 +37,48 @@ impl RefreshForm {
             }),
         }
     }
+}
 
-    pub fn kind(&self) -> PopupKind {
-        match self.state {
-            FormState::Submitting => PopupKind::FormBusy,
-            FormState::Done(_) | FormState::Failed(_) => PopupKind::FormDone,
-            _ => PopupKind::Refresh,
+impl Form for RefreshForm {
+    fn core(&self) -> &FormCore {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut FormCore {
+        &mut self.core
+    }
+
+    fn step_kind(&self) -> PopupKind {
+        PopupKind::Refresh
+    }
+
+    /// A refused refresh is not corrected and resent: its outcome is shown, Enter closes.
+    fn finished(&self) -> bool {
+        matches!(self.core.state, FormState::Done(_) | FormState::Failed(_))
+    }
+
+    /// Enter on the confirmation: the PUT; `None` otherwise.
+    fn submit(&mut self, _app: &App) -> Option<Request> {
+        (self.core.state == FormState::Confirming).then(|| self.request())
+    }
+
+    fn answered(
+        &mut self,
+        app: &mut App,
+        request: &Request,
+        result: Result<Response, ApiError>,
+        on_screen: bool,
+        out: &mut Vec<Command>,
+    ) {
+        if let Err(ApiError::Throttled {
+            next_possible: Some(at),
+            ..
+        }) = &result
+        {
+            app.start_countdown(self.service_id, *at, out);
         }
-    }
-
-    /// Enter on the confirmation: the PUT to send; `None` otherwise.
-    pub fn submit(&mut self) -> Option<Request> {
-        if self.state != FormState::Confirming {
-            return None;
-        }
-        self.state = FormState::Submitting;
-        Some(self.request())
-    }
-
-    pub fn awaiting(&self) -> Option<Request> {
-        self.state.is_submitting().then(|| self.request())
-    }
-
-    pub fn finish(&mut self, result: Result<Response, ApiError>) {
-        self.state = match result {
-            Ok(r) => FormState::Done(update_message(&r, "IP list updated successfully")),
-            Err(e) => FormState::Failed(failure(&e)),
-        };
+        app.update_answered(request, &result, on_screen);
+        self.core.finish(result);
     }
 }
 
@@ -85,7 +100,7 @@ impl App {
                 .notify(NoticeKind::Info, format!("Service {id}: {line}"));
             return;
         }
-        self.popups.push(Popup::Refresh(RefreshForm::new(id)));
+        self.popups.push(Popup::form_of(RefreshForm::new(id)));
     }
 
     /// `x`: forget the selected service's countdown (the server still decides).
@@ -102,59 +117,28 @@ impl App {
         self.status.notify(NoticeKind::Info, line);
     }
 
-    pub(in crate::app) fn refresh_action(&mut self, action: Action, out: &mut Vec<Command>) {
-        let Some(Popup::Refresh(form)) = self.popups.last_mut() else {
-            return;
-        };
-        match (action, &form.state) {
-            (Action::Submit, FormState::Done(_) | FormState::Failed(_)) => {
-                self.popups.pop();
-            }
-            (Action::Submit, _) => {
-                if let Some(request) = form.submit() {
-                    self.send_write(request, out);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    pub(in crate::app) fn on_refresh_result(
+    /// A 429 named the next possible refresh of `service_id`: its countdown starts (or
+    /// the state file is told again).
+    fn start_countdown(
         &mut self,
-        request: Request,
-        result: Result<Response, ApiError>,
+        service_id: u64,
+        at: chrono::NaiveDateTime,
         out: &mut Vec<Command>,
     ) {
-        let Request::UpdateService { service_id, .. } = request else {
-            return;
-        };
-        if let Err(ApiError::Throttled {
-            next_possible: Some(at),
-            ..
-        }) = &result
-        {
-            let named = self.settings.server_zone.to_utc(*at);
-            let now = self.now();
-            if self.throttles.set_from_server(service_id, named, now) {
-                self.status.notify(
-                    NoticeKind::Info,
-                    format!(
-                        "Service {service_id}: the server names {} for the next refresh; \
-                         proxydash waits {} days at most (x clears the countdown)",
-                        at.format("%Y-%m-%d %H:%M:%S"),
-                        throttle::BELIEVED_AT_MOST.num_days()
-                    ),
-                );
-            }
-            out.push(Command::SaveThrottles(self.throttles.clone()));
+        let named = self.settings.server_zone.to_utc(at);
+        let now = self.now();
+        if self.throttles.set_from_server(service_id, named, now) {
+            self.status.notify(
+                NoticeKind::Info,
+                format!(
+                    "Service {service_id}: the server names {} for the next refresh; \
+                     proxydash waits {} days at most (x clears the countdown)",
+                    at.format("%Y-%m-%d %H:%M:%S"),
+                    throttle::BELIEVED_AT_MOST.num_days()
+                ),
+            );
         }
-        self.update_answered(&request, result, |popup, result| match popup {
-            Popup::Refresh(form) => {
-                form.finish(result);
-                true
-            }
-            _ => false,
-        });
+        out.push(Command::SaveThrottles(self.throttles.clone()));
     }
 }
 
@@ -167,15 +151,23 @@ mod tests {
         let mut f = RefreshForm::new(1001);
         assert_eq!(f.kind(), PopupKind::Refresh);
         assert_eq!(f.awaiting(), None);
-        let sent = f.submit().expect("Enter sends");
+        let sent = f.request();
         assert!(matches!(&sent, Request::UpdateService { update, .. } if update.update_list));
-        assert_eq!(f.submit(), None);
-        assert_eq!(f.awaiting(), Some(sent));
-        f.finish(Err(ApiError::Throttled {
+        f.core.state = FormState::Submitting;
+        f.core.sent = Some(7);
+        assert_eq!(f.kind(), PopupKind::FormBusy);
+        assert_eq!(f.awaiting(), Some(7));
+        f.core.finish(Err(ApiError::Throttled {
             next_possible: None,
             message: "Too Many Attempts (updateList). Next update possible: soon".into(),
         }));
         assert_eq!(f.kind(), PopupKind::FormDone);
-        assert!(f.state.message().unwrap().starts_with("Too Many Attempts"));
+        assert!(
+            f.core
+                .state
+                .message()
+                .unwrap()
+                .starts_with("Too Many Attempts")
+        );
     }
 }

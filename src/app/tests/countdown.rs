@@ -2,6 +2,7 @@
 //! the tick it asks for, its end, and the state file.
 
 use crate::api::*;
+use crate::app::forms::refresh::RefreshForm;
 use crate::app::popup::Popup;
 use crate::app::testkit::*;
 use crate::app::{AppSettings, Command, Msg};
@@ -38,10 +39,11 @@ fn refreshed_and_refused(settings: AppSettings, at: &str) -> (Harness, Vec<Comma
     let cmds = h.app.start();
     h.settle(cmds);
     h.key('u');
-    assert!(matches!(h.top(), Some(Popup::Refresh(_))));
+    assert!(h.top().and_then(Popup::form_as::<RefreshForm>).is_some());
     let sent = fetches(&h.code(KeyCode::Enter));
-    assert_eq!(sent, vec![refresh_request(5001)]);
-    let cmds = h.fail(refresh_request(5001), throttled(at));
+    // The app's first form request: ID 1, which routes the answer to this form.
+    assert_eq!(sent, vec![refresh_request(5001).with_attempt(1)]);
+    let cmds = h.fail(refresh_request(5001).with_attempt(1), throttled(at));
     (h, cmds)
 }
 
@@ -65,7 +67,11 @@ fn a_429_starts_a_countdown_that_is_saved_shown_and_respected() {
     // Other services are not throttled.
     h.key('j');
     h.key('u');
-    assert!(matches!(h.top(), Some(Popup::Refresh(f)) if f.service_id == 5002));
+    assert!(
+        h.top()
+            .and_then(Popup::form_as::<RefreshForm>)
+            .is_some_and(|f| f.service_id == 5002)
+    );
     h.code(KeyCode::Esc);
     h.key('k');
 
@@ -96,7 +102,7 @@ fn a_429_starts_a_countdown_that_is_saved_shown_and_respected() {
     );
     h.key('1');
     h.key('u');
-    assert!(matches!(h.top(), Some(Popup::Refresh(_))));
+    assert!(h.top().and_then(Popup::form_as::<RefreshForm>).is_some());
 }
 
 #[test]
@@ -192,7 +198,11 @@ fn a_far_future_429_is_capped_dated_and_can_be_cleared() {
         h.status_text()
     );
     h.key('u');
-    assert!(matches!(h.top(), Some(Popup::Refresh(f)) if f.service_id == 5001));
+    assert!(
+        h.top()
+            .and_then(Popup::form_as::<RefreshForm>)
+            .is_some_and(|f| f.service_id == 5001)
+    );
 }
 
 fn saved_is_empty(cmds: &[Command]) -> bool {

@@ -2,6 +2,10 @@
 
 use crate::api::*;
 use crate::app::forms::FormState;
+use crate::app::forms::bind_ip::BindIpForm;
+use crate::app::forms::iplist::IpListForm;
+use crate::app::forms::order::done_message;
+use crate::app::forms::password::PasswordForm;
 use crate::app::popup::{Popup, PopupKind};
 use crate::app::testkit::*;
 use crate::app::{AppSettings, Command, Msg};
@@ -43,9 +47,9 @@ pub(super) fn order_form() -> Harness {
 }
 
 pub(super) fn order(h: &Harness) -> &crate::app::forms::order::OrderForm {
-    match h.top() {
-        Some(Popup::Order(f)) => f,
-        other => panic!("{other:?}"),
+    match h.top().and_then(Popup::form_as) {
+        Some(f) => f,
+        None => panic!("{:?}", h.top()),
     }
 }
 
@@ -77,7 +81,7 @@ fn order_types_into_the_picker_confirms_and_sends_one_post() {
         },
     );
     assert_eq!(writes(&h.code(KeyCode::Enter)), vec![expected.clone()]);
-    assert_eq!(order(&h).state, FormState::Submitting);
+    assert_eq!(order(&h).core.state, FormState::Submitting);
     for _ in 0..3 {
         assert!(h.code(KeyCode::Enter).is_empty(), "Enter while submitting");
     }
@@ -96,10 +100,8 @@ fn order_types_into_the_picker_confirms_and_sends_one_post() {
         assert!(asked.contains(&r), "{r:?} refreshed: {asked:?}");
     }
     assert_eq!(
-        order(&h).state,
-        FormState::Done(
-            "Ordered: service 5004, order 15004, invoice 104, $11.00, IP 203.0.113.9".into()
-        )
+        order(&h).result().map(done_message).as_deref(),
+        Some("Ordered: service 5004, order 15004, invoice 104, $11.00, IP 203.0.113.9")
     );
     h.code(KeyCode::Enter);
     assert!(h.app.popups().is_empty());
@@ -153,9 +155,13 @@ fn order_unknown_outcome_rereads_services_and_is_not_resent() {
     let f = order(&h);
     assert!(h.app.order_in_doubt());
     assert!(
-        f.state.message().unwrap().starts_with("Outcome unknown:"),
+        f.core
+            .state
+            .message()
+            .unwrap()
+            .starts_with("Outcome unknown:"),
         "{:?}",
-        f.state
+        f.core.state
     );
     // Closed and opened again: the doubt is not forgotten with the form.
     h.code(KeyCode::Esc);
@@ -202,7 +208,7 @@ fn order_422_is_shown_and_the_values_stay() {
     );
     let f = order(&h);
     assert_eq!(
-        f.state,
+        f.core.state,
         FormState::Failed("Unprocessed entity or not enough funds to order".into())
     );
     assert_eq!(f.client_filter.value(), "ops");
@@ -250,7 +256,10 @@ fn read_only_opens_no_writing_form_and_says_why() {
         );
     }
     h.key('i');
-    assert!(matches!(h.top(), Some(Popup::IpList(_))), "IP lists stay");
+    assert!(
+        h.top().and_then(Popup::form_as::<IpListForm>).is_some(),
+        "IP lists stay"
+    );
     h.code(KeyCode::Esc);
     h.key('2');
     h.key('o');
@@ -277,33 +286,35 @@ fn bind_on_a_ppr_service_says_so() {
 fn bind_checks_the_address_then_sends_it() {
     let mut h = Harness::loaded();
     h.key('b');
-    let Some(Popup::BindIp(f)) = h.top() else {
+    let Some(f) = h.top().and_then(Popup::form_as::<BindIpForm>) else {
         panic!("{:?}", h.top());
     };
     assert_eq!(f.ip.value(), "203.0.113.5", "prefilled with bindedip");
     h.code(KeyCode::Backspace);
     h.keys("500");
     assert!(h.code(KeyCode::Enter).is_empty(), "refused before sending");
-    let Some(Popup::BindIp(f)) = h.top() else {
+    let Some(f) = h.top().and_then(Popup::form_as::<BindIpForm>) else {
         panic!()
     };
-    assert_eq!(f.error.as_deref(), Some("500 is over 255"));
+    assert_eq!(f.core.error.as_deref(), Some("500 is over 255"));
     // The lookup made on first need (the Services tab shows a bound IP) answers Ctrl-L
     // too; after it failed, Ctrl-L asks again.
     assert!(h.ctrl('l').is_empty(), "one lookup on its way is enough");
     h.send(Msg::MyIp(Err("offline".into())));
     assert_eq!(h.ctrl('l'), vec![Command::LookupMyIp]);
     h.send(Msg::MyIp(Ok(Ipv4Addr::new(198, 51, 100, 23))));
-    let Some(Popup::BindIp(f)) = h.top() else {
+    let Some(f) = h.top().and_then(Popup::form_as::<BindIpForm>) else {
         panic!()
     };
     assert_eq!(f.ip.value(), "198.51.100.23");
-    assert_eq!(f.error, None);
+    assert_eq!(f.core.error, None);
     let sent = writes(&h.code(KeyCode::Enter));
     let expected = Request::UpdateService {
         service_id: 5001,
         update: Box::new(ServiceUpdate {
             setip: Some("198.51.100.23".into()),
+            // The app's first form request: its ID routes the answer to this form.
+            attempt: 1,
             ..ServiceUpdate::default()
         }),
     };
@@ -317,11 +328,11 @@ fn bind_checks_the_address_then_sends_it() {
         },
     );
     assert_eq!(fetches(&cmds), vec![Request::Service(5001)]);
-    let Some(Popup::BindIp(f)) = h.top() else {
+    let Some(f) = h.top().and_then(Popup::form_as::<BindIpForm>) else {
         panic!()
     };
     assert_eq!(
-        f.state,
+        f.core.state,
         FormState::Failed("Unprocessable Entity. IP already binded".into())
     );
     // The form shows it, and the message log keeps it as an error.
@@ -341,10 +352,10 @@ fn password_is_typed_twice_masked_and_never_printed() {
     h.code(KeyCode::Enter);
     h.keys("n3w-Pas");
     assert!(h.code(KeyCode::Enter).is_empty());
-    let Some(Popup::Password(f)) = h.top() else {
+    let Some(f) = h.top().and_then(Popup::form_as::<PasswordForm>) else {
         panic!("{:?}", h.top());
     };
-    assert_eq!(f.error.as_deref(), Some("The two passwords differ."));
+    assert_eq!(f.core.error.as_deref(), Some("The two passwords differ."));
     h.key('s');
     let cmds = h.code(KeyCode::Enter);
     let sent = writes(&cmds);

@@ -1,6 +1,7 @@
 //! IP lists: choose, fetch, view, copy, write.
 
 use crate::api::*;
+use crate::app::forms::iplist::IpListForm;
 use crate::app::popup::{Popup, PopupKind};
 use crate::app::testkit::*;
 use crate::app::{Command, Msg};
@@ -15,7 +16,8 @@ fn viewing() -> Harness {
     h.key('i');
     assert_eq!(h.app.context().popup, Some(PopupKind::IpListChooser));
     let sent = fetches(&h.code(KeyCode::Enter));
-    let expected = Request::ip_list(5001, IpListType::HttpAuth, IpListFormat::Txt);
+    // The app's first form request: ID 1, which routes the answer to this form.
+    let expected = Request::ip_list(5001, IpListType::HttpAuth, IpListFormat::Txt).with_attempt(1);
     assert_eq!(sent, vec![expected.clone()]);
     assert_eq!(h.app.context().popup, Some(PopupKind::FormBusy));
     assert!(fetches(&h.code(KeyCode::Enter)).is_empty());
@@ -49,11 +51,7 @@ fn the_chooser_picks_type_and_format() {
     let sent = fetches(&h.code(KeyCode::Enter));
     assert_eq!(
         sent,
-        vec![Request::ip_list(
-            5002,
-            IpListType::PprSocks,
-            IpListFormat::Json
-        )],
+        vec![Request::ip_list(5002, IpListType::PprSocks, IpListFormat::Json).with_attempt(1)],
         "ppr defaults to ppr-http; one down is ppr-socks; txt → json"
     );
 }
@@ -111,7 +109,7 @@ fn w_writes_never_overwrites_and_lets_the_name_be_changed() {
         path: "iplist-5001-http-auth.txt".into(),
         result: Err("/home/u/iplist-5001-http-auth.txt already exists; choose another name".into()),
     });
-    let Some(Popup::IpList(f)) = h.top() else {
+    let Some(f) = h.top().and_then(Popup::form_as::<IpListForm>) else {
         panic!()
     };
     assert!(
@@ -149,7 +147,7 @@ fn the_view_scrolls_and_esc_closes() {
     h.key('G');
     h.key('j');
     h.code(KeyCode::PageDown);
-    let Some(Popup::IpList(f)) = h.top() else {
+    let Some(f) = h.top().and_then(Popup::form_as::<IpListForm>) else {
         panic!()
     };
     assert_eq!(f.view.as_ref().unwrap().top, 0, "two lines fit on one page");
@@ -168,7 +166,7 @@ fn w_on_an_existing_file_offers_a_free_name() {
         path: "/home/u/iplist-5001-http-auth.txt".into(),
         free: Some("/home/u/iplist-5001-http-auth (1).txt".into()),
     });
-    let Some(Popup::IpList(f)) = h.top() else {
+    let Some(f) = h.top().and_then(Popup::form_as::<IpListForm>) else {
         panic!()
     };
     let save = f.save.as_ref().unwrap();

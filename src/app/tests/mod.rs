@@ -5,6 +5,7 @@ mod alerts;
 mod countdown;
 mod errors;
 mod fetching;
+mod form_ids;
 mod form_keys;
 mod forms;
 mod history;

@@ -3,6 +3,7 @@
 
 use crate::api::*;
 use crate::app::forms::FormState;
+use crate::app::forms::order::done_message;
 use crate::app::messages::Level;
 use crate::app::popup::Popup;
 use crate::app::status::{NoticeKind, Shown};
@@ -96,7 +97,7 @@ fn the_check_finds_the_new_service_and_invoice_of_the_lost_order() {
     );
     // The form shows it too, and still will not order on Enter.
     assert_eq!(
-        form(&h).state,
+        form(&h).core.state,
         FormState::Failed(format!("Outcome unknown, so it was checked. {line}"))
     );
     assert_eq!(enters(&mut h, 5), vec![]);
@@ -148,14 +149,18 @@ fn one_order_in_flight_per_product_and_client_and_answers_go_to_their_attempt() 
     assert!(h.app.is_in_flight(&first[0]) && h.app.is_in_flight(&second[0]));
     // The first answer does not go to the second form.
     h.ok(first[0].clone(), placed(7001));
-    assert_eq!(form(&h).state, FormState::Submitting);
+    assert_eq!(form(&h).core.state, FormState::Submitting);
     assert!(
         h.status_text().contains("service 7001"),
         "{}",
         h.status_text()
     );
     h.ok(second[0].clone(), placed(7002));
-    assert!(matches!(&form(&h).state, FormState::Done(m) if m.contains("service 7002")));
+    assert!(
+        form(&h)
+            .result()
+            .is_some_and(|r| done_message(r).contains("service 7002"))
+    );
 }
 
 #[test]

@@ -6,6 +6,7 @@ use super::{
 };
 use crate::app::App;
 use crate::app::forms::bind_ip::{BindIpForm, MyIp};
+use crate::app::forms::update_message;
 use crate::ui::text::{self, MISSING};
 use crate::ui::theme::Theme;
 use ratatui::Frame;
@@ -13,7 +14,13 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &BindIpForm) {
+impl super::FormWidget for BindIpForm {
+    fn render(&self, frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
+        draw(frame, app, theme, body, self);
+    }
+}
+
+fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &BindIpForm) {
     let inner = framed(
         frame,
         theme,
@@ -50,7 +57,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Bind
         "New IP",
         &form.ip,
         true,
-        form.state.is_editable(),
+        form.core.state.is_editable(),
     );
     let below = if form.looking_up {
         Line::from(Span::styled(
@@ -61,9 +68,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Bind
             ),
             theme.dim,
         ))
-    } else if form.error.is_some() {
-        inline_error(theme, form.error.as_deref())
-    } else if form.state.is_editable() {
+    } else if form.core.error.is_some() {
+        inline_error(theme, form.core.error.as_deref())
+    } else if form.core.state.is_editable() {
         Line::from(Span::styled(
             format!(
                 "{:w$}Ctrl-L: use this machine's public IP",
@@ -82,7 +89,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Bind
         ..row(inner, 4)
     };
     frame.render_widget(Paragraph::new(below).wrap(Wrap { trim: false }), below_area);
-    if let Some((msg, style)) = state_line(theme, &form.state, "Binding…") {
+    if let Some((msg, style)) = state_line(theme, &form.core.state, "Binding…", |r| {
+        update_message(r, "IP address updated successfully")
+    }) {
         draw_message(frame, rows_from(inner, 6), &msg, style);
     }
 }

@@ -2,10 +2,9 @@
 //! drawn; lists can have 100,000 lines) and the file-name prompt of `w`.
 
 use super::{draw_field, draw_message, framed, row, rows_from, state_line};
-use crate::api::{IpListFormat, IpListType};
+use crate::api::{IpList, IpListFormat, IpListType, Response};
 use crate::app::App;
-use crate::app::forms::FormState;
-use crate::app::forms::iplist::{Column, IpListForm, ListView};
+use crate::app::forms::iplist::{Column, IpListForm, ListView, entries_label};
 use crate::app::tabs::network::ServerState;
 use crate::ui::theme::Theme;
 use crate::ui::{layout, text, widgets};
@@ -15,15 +14,29 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 use std::collections::HashSet;
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &IpListForm) {
-    match (&form.state, &form.view) {
-        (FormState::Done(_), Some(view)) => {
-            draw_view(frame, app, theme, body, form, view);
+impl super::FormWidget for IpListForm {
+    fn render(&self, frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
+        draw(frame, app, theme, body, self);
+    }
+}
+
+fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &IpListForm) {
+    match (form.list(), &form.view) {
+        (Some(list), Some(view)) => {
+            draw_view(frame, app, theme, body, form, (list, view));
             if form.save.is_some() {
                 draw_save(frame, theme, body, form);
             }
         }
         _ => draw_chooser(frame, theme, body, form),
+    }
+}
+
+/// `25 entries`, for an IP-list answer.
+fn entries(answer: &Response) -> String {
+    match answer {
+        Response::IpList(list) => entries_label(list),
+        _ => String::new(),
     }
 }
 
@@ -75,7 +88,7 @@ fn draw_chooser(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm)
     }
     frame.render_widget(Paragraph::new(lines), inner);
     let rest = rows_from(inner, 7);
-    match state_line(theme, &form.state, "Fetching the list…") {
+    match state_line(theme, &form.core.state, "Fetching the list…", entries) {
         Some((msg, style)) => draw_message(frame, rest, &msg, style),
         None => draw_message(
             frame,
@@ -137,7 +150,7 @@ fn draw_view(
     theme: &Theme,
     body: Rect,
     form: &IpListForm,
-    view: &ListView,
+    (list, view): (&IpList, &ListView),
 ) {
     let area = layout::iplist_view(body);
     let lines_area = layout::iplist_lines(body);
@@ -159,9 +172,9 @@ fn draw_view(
     let title = format!(
         "IP list {} · {} {} · {}",
         form.service_id,
-        view.list.list_type,
-        view.list.format,
-        form.state.message().unwrap_or_default()
+        list.list_type,
+        list.format,
+        entries_label(list)
     );
     let mut block = widgets::pane(theme, title, Span::styled(range, theme.dim));
     if let Some(path) = &form.written {
@@ -187,7 +200,7 @@ fn draw_view(
     }
     frame.render_widget(block, area);
     let lines: Vec<Line> = (first..last)
-        .filter_map(|i| view.line(i))
+        .filter_map(|i| view.line(list, i))
         .map(|l| {
             let shown = text::sanitize(l).into_owned();
             if marks.is_empty() {

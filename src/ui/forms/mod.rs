@@ -1,6 +1,7 @@
-//! The forms' views, one file per form, and the pieces they share: the framed popup, a
-//! labelled text field (with the terminal cursor in it while it takes typing), an inline
-//! error under a field, and the line that says where the form's request is.
+//! The forms' views, one file per form (an `impl FormWidget` for the form's type), the
+//! one list that registers them (`WIDGETS`), and the pieces they share: the framed
+//! popup, a labelled text field (with the terminal cursor in it while it takes typing), an
+//! inline error under a field, and the line that says where the form's request is.
 
 pub mod bind_ip;
 pub mod iplist;
@@ -10,12 +11,44 @@ pub mod refresh;
 
 use super::theme::Theme;
 use super::{layout, widgets};
-use crate::app::forms::{FormState, TextField};
+use crate::api::Response;
+use crate::app::App;
+use crate::app::forms::{Form, FormState, TextField};
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
+use std::any::Any;
+
+/// A form's view: draws the form over the body (the popup's frame included).
+pub trait FormWidget {
+    fn render(&self, frame: &mut Frame, app: &App, theme: &Theme, body: Rect);
+}
+
+/// Finds a form's widget: `Some` when the form is an `F`.
+type Lookup = fn(&dyn Form) -> Option<&dyn FormWidget>;
+
+/// The registered forms, one line each (beside `pub mod <name>;` above).
+const WIDGETS: &[Lookup] = &[
+    widget::<crate::app::forms::order::OrderForm>,
+    widget::<crate::app::forms::bind_ip::BindIpForm>,
+    widget::<crate::app::forms::password::PasswordForm>,
+    widget::<crate::app::forms::refresh::RefreshForm>,
+    widget::<crate::app::forms::iplist::IpListForm>,
+];
+
+fn widget<F: Form + FormWidget>(form: &dyn Form) -> Option<&dyn FormWidget> {
+    let any: &dyn Any = form;
+    any.downcast_ref::<F>().map(|f| f as &dyn FormWidget)
+}
+
+/// Draws a form with its registered widget (a form without one draws nothing).
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &dyn Form) {
+    if let Some(w) = WIDGETS.iter().find_map(|lookup| lookup(form)) {
+        w.render(frame, app, theme, body);
+    }
+}
 
 /// Width of the labels in front of fields and values.
 pub const LABEL: usize = 10;
@@ -86,14 +119,20 @@ pub fn inline_error<'a>(theme: &Theme, error: Option<&str>) -> Line<'a> {
     }
 }
 
-/// Where the form's request is: sending, done, failed (nothing while editing).
-pub fn state_line(theme: &Theme, state: &FormState, sending: &str) -> Option<(String, Style)> {
+/// Where the form's request is: sending, done (the answer worded by `done`), failed
+/// (nothing while editing).
+pub fn state_line(
+    theme: &Theme,
+    state: &FormState,
+    sending: &str,
+    done: impl FnOnce(&Response) -> String,
+) -> Option<(String, Style)> {
     match state {
         FormState::Submitting => Some((
             format!("⟳ {sending} (Enter does nothing until the server answers)"),
             theme.warn,
         )),
-        FormState::Done(m) => Some((format!("✓ {m}"), theme.good)),
+        FormState::Done(r) => Some((format!("✓ {}", done(r)), theme.good)),
         FormState::Failed(m) => Some((format!("✗ {m}"), theme.bad)),
         FormState::Editing | FormState::Confirming => None,
     }
@@ -123,4 +162,30 @@ pub fn row(area: Rect, i: u16) -> Rect {
 pub fn rows_from(area: Rect, from: u16) -> Rect {
     let from = from.min(area.height);
     Rect::new(area.x, area.y + from, area.width, area.height - from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::ProductType;
+    use crate::app::forms::{bind_ip, iplist, order, password, refresh};
+
+    /// A form without a widget would draw nothing: each form has one.
+    #[test]
+    fn every_form_has_a_widget() {
+        let forms: [Box<dyn Form>; 5] = [
+            Box::new(order::OrderForm::new(11, "Datacenter US 10", 12.0)),
+            Box::new(bind_ip::BindIpForm::new(1001, None)),
+            Box::new(password::PasswordForm::new(1001)),
+            Box::new(refresh::RefreshForm::new(1001)),
+            Box::new(iplist::IpListForm::new(1001, &ProductType::Fpr)),
+        ];
+        for form in &forms {
+            let found = WIDGETS
+                .iter()
+                .filter(|w| w(form.as_ref()).is_some())
+                .count();
+            assert_eq!(found, 1, "{form:?}");
+        }
+    }
 }

@@ -4,10 +4,10 @@
 use super::{
     LABEL, draw_field, draw_message, framed, inline_error, row, rows_from, state_line, value_line,
 };
-use crate::api::{Client, ProductType};
+use crate::api::{Client, ProductType, Response};
 use crate::app::App;
 use crate::app::forms::FormState;
-use crate::app::forms::order::{OrderField, OrderForm};
+use crate::app::forms::order::{OrderField, OrderForm, done_message};
 use crate::app::orders::Check;
 use crate::app::remote::Remote;
 use crate::ui::services::product_type_label;
@@ -21,8 +21,22 @@ use ratatui::widgets::Paragraph;
 /// Client rows the picker shows at once.
 const PICKER_ROWS: usize = 5;
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &OrderForm) {
-    let title = match form.state {
+impl super::FormWidget for OrderForm {
+    fn render(&self, frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
+        draw(frame, app, theme, body, self);
+    }
+}
+
+/// What a placed order's answer says.
+fn ordered(answer: &Response) -> String {
+    match answer {
+        Response::Order(r) => done_message(r),
+        _ => String::new(),
+    }
+}
+
+fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &OrderForm) {
+    let title = match form.core.state {
         FormState::Confirming | FormState::Submitting => {
             format!("Order product {} · confirm", form.product_id)
         }
@@ -35,7 +49,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Orde
         20
     };
     let inner = framed(frame, theme, body, (70, h), title);
-    match &form.state {
+    match &form.core.state {
         FormState::Editing | FormState::Failed(_) => draw_editing(frame, app, theme, inner, form),
         FormState::Confirming | FormState::Submitting => {
             draw_confirm(frame, app, theme, inner, form)
@@ -106,7 +120,7 @@ fn product_line(app: &App, theme: &Theme, form: &OrderForm) -> Line<'static> {
 }
 
 fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &OrderForm) {
-    let typing = form.state.is_editable();
+    let typing = form.core.state.is_editable();
     frame.render_widget(
         Paragraph::new(vec![
             product_line(app, theme, form),
@@ -174,7 +188,7 @@ fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
             )
         }
     }
-    if let Some((msg, style)) = state_line(theme, &form.state, "") {
+    if let Some((msg, style)) = state_line(theme, &form.core.state, "", ordered) {
         draw_message(frame, rows_from(area, ip_row + 3), &msg, style);
     }
 }
@@ -343,7 +357,7 @@ fn draw_confirm(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
         next += 3;
     }
     if let Some(field) = &form.retype {
-        let typing = form.state == FormState::Confirming;
+        let typing = form.core.state == FormState::Confirming;
         draw_field(
             frame,
             theme,
@@ -374,7 +388,7 @@ fn draw_confirm(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
     } else {
         "Enter places the order: one request, never repeated by itself. Esc goes back."
     };
-    match state_line(theme, &form.state, "Placing the order…") {
+    match state_line(theme, &form.core.state, "Placing the order…", ordered) {
         Some((msg, style)) => draw_message(frame, rest, &msg, style),
         None => draw_message(frame, rest, hint, theme.dim),
     }
@@ -406,7 +420,7 @@ fn check_summary(check: &Check) -> String {
 }
 
 fn draw_done(frame: &mut Frame, theme: &Theme, area: Rect, form: &OrderForm) {
-    let Some(r) = &form.result else {
+    let Some(r) = form.result() else {
         return;
     };
     let ip =

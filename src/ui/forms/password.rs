@@ -3,13 +3,20 @@
 use super::{draw_field, draw_message, framed, inline_error, row, rows_from, state_line};
 use crate::app::App;
 use crate::app::forms::password::{PasswordField, PasswordForm};
+use crate::app::forms::update_message;
 use crate::ui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-pub fn draw(frame: &mut Frame, _app: &App, theme: &Theme, body: Rect, form: &PasswordForm) {
+impl super::FormWidget for PasswordForm {
+    fn render(&self, frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
+        draw(frame, app, theme, body, self);
+    }
+}
+
+fn draw(frame: &mut Frame, _app: &App, theme: &Theme, body: Rect, form: &PasswordForm) {
     let inner = framed(
         frame,
         theme,
@@ -17,7 +24,7 @@ pub fn draw(frame: &mut Frame, _app: &App, theme: &Theme, body: Rect, form: &Pas
         (64, 10),
         format!("New proxy password · service {}", form.service_id),
     );
-    let typing = form.state.is_editable();
+    let typing = form.core.state.is_editable();
     draw_field(
         frame,
         theme,
@@ -36,15 +43,19 @@ pub fn draw(frame: &mut Frame, _app: &App, theme: &Theme, body: Rect, form: &Pas
         form.focus == PasswordField::Repeat,
         typing,
     );
-    let below = match &form.error {
-        Some(_) => inline_error(theme, form.error.as_deref()),
+    let below = match &form.core.error {
+        Some(_) => inline_error(theme, form.core.error.as_deref()),
         None => Line::from(Span::styled(
             format!("{:w$}typed twice, shown as •", "", w = super::LABEL + 3),
             theme.dim,
         )),
     };
     frame.render_widget(Paragraph::new(below), row(inner, 2));
-    if let Some((msg, style)) = state_line(theme, &form.state, "Changing the password…") {
+    if let Some((msg, style)) =
+        state_line(theme, &form.core.state, "Changing the password…", |r| {
+            update_message(r, "Password updated successfully")
+        })
+    {
         draw_message(frame, rows_from(inner, 4), &msg, style);
     }
 }

@@ -3,8 +3,8 @@
 
 use super::{draw_message, framed, rows_from, state_line};
 use crate::app::App;
-use crate::app::forms::FormState;
 use crate::app::forms::refresh::RefreshForm;
+use crate::app::forms::{FormState, update_message};
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use ratatui::Frame;
@@ -12,7 +12,13 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &RefreshForm) {
+impl super::FormWidget for RefreshForm {
+    fn render(&self, frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
+        draw(frame, app, theme, body, self);
+    }
+}
+
+fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &RefreshForm) {
     let id = form.service_id;
     let inner = framed(
         frame,
@@ -36,7 +42,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Refr
     if let Some(countdown) = app.countdown(id) {
         lines.push(Line::from(""));
         lines.push(Line::from(Span::styled(countdown, theme.warn)));
-        if matches!(form.state, FormState::Failed(_)) {
+        if matches!(form.core.state, FormState::Failed(_)) {
             // The server's message below names its own clock, without a zone.
             lines.push(Line::from(Span::styled(
                 format!(
@@ -52,7 +58,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Refr
         inner,
     );
     let rest = rows_from(inner, inner.height.saturating_sub(3));
-    match (&form.state, state_line(theme, &form.state, "Refreshing…")) {
+    match (
+        &form.core.state,
+        state_line(theme, &form.core.state, "Refreshing…", |r| {
+            update_message(r, "IP list updated successfully")
+        }),
+    ) {
         (_, Some((msg, style))) => draw_message(frame, rest, &msg, style),
         (FormState::Confirming, None) => {
             draw_message(frame, rest, "Enter refreshes, Esc cancels.", theme.dim)

@@ -1,0 +1,342 @@
+//! Keys → [`Action`]s, from one table of default bindings.
+//!
+//! The footer and the `?` help are generated from [`BINDINGS`] by [`footer`] and [`help`],
+//! and [`action_for`] matches keys against the same table, so what the screen advertises is
+//! what the keys do. A binding applies in some [`Scope`]s; the [`Context`] (tab, top popup,
+//! filter input, a form's text field) decides which scopes are active. While the filter
+//! input or a form's text field is active, keys that no binding claims are typed into it
+//! (so `q` and `j` are text there). When two bindings claim the same key in a context the
+//! first wins, and the footer and help list only the winner.
+
+use super::popup::PopupKind;
+use super::tabs::Tab;
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+/// Everything a key can ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// `q`: quit (not while typing a filter).
+    Quit,
+    /// `Ctrl-C`: quit from anywhere.
+    ForceQuit,
+    /// `1`…`6`: the tab of the digit typed.
+    GoTab,
+    NextTab,
+    PrevTab,
+    Up,
+    Down,
+    Top,
+    Bottom,
+    PageUp,
+    PageDown,
+    /// `/`: start typing a filter.
+    Filter,
+    /// Enter in the filter input: keep the filter, leave the input.
+    FilterAccept,
+    /// Backspace in the filter input.
+    FilterBackspace,
+    /// Enter: the selected item's detail.
+    Open,
+    /// Esc: close the popup, or clear the filter, or dismiss the status message. Never quits.
+    Back,
+    Refresh,
+    RefreshAll,
+    /// `s` on Products (the server's sorts), Services, Billing and Network (local sorts).
+    CycleSort,
+    /// `S`: the local sort the other way round.
+    ReverseSort,
+    /// `!`: only the rows with a problem, or all again.
+    ProblemsOnly,
+    /// `v` on Services.
+    TogglePassword,
+    Help,
+    /// `o` on Products: the order form.
+    Order,
+    /// `b` on Services: the bind-IP form.
+    BindIp,
+    /// `p` on Services: the password form.
+    ChangePassword,
+    /// `u` on Services: refresh the IP list.
+    RefreshIpList,
+    /// `i` on Services: the IP lists.
+    IpLists,
+    /// `x` on Services: clear the IP-list refresh countdown.
+    ClearCountdown,
+    /// `h` on Services: probe every proxy of the service through itself.
+    Probe,
+    /// `r` in the probe view: re-check only the failed proxies.
+    RecheckFailed,
+    /// `a` in the probe view: probe the whole list again.
+    ProbeAgain,
+    /// `t` in the probe view: the next export template.
+    CycleTemplate,
+    /// `y` in an IP list: copy it as served.
+    Copy,
+    /// `Y` in an IP list: copy it as URLs.
+    CopyUrls,
+    /// `w` in an IP list: write it to a file.
+    WriteFile,
+    /// Enter in a form: the next step (check, confirm, send, close).
+    Submit,
+    /// Tab in a form.
+    NextField,
+    /// Shift-Tab in a form.
+    PrevField,
+    /// `Ctrl-L` in the bind form: fill in this machine's public IP.
+    UseMyIp,
+    /// `P`: switch to another profile.
+    SwitchProfile,
+    /// `m`: the message log.
+    Messages,
+    /// `←` on Usage: the chart's cursor one day back.
+    DayBack,
+    /// `→` on Usage: the chart's cursor one day forward.
+    DayForward,
+    /// `Ctrl-Z`: the run loop suspends the program before the key reaches the app; listed
+    /// so the help shows it.
+    Suspend,
+}
+
+/// Where a binding applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Everywhere,
+    /// The tabs, with no popup and no filter input.
+    Main,
+    /// One tab, with no popup and no filter input.
+    Tab(Tab),
+    /// Typing a filter.
+    FilterInput,
+    /// Any popup on top, unless a form's text field takes typing.
+    AnyPopup,
+    /// A popup that only shows something (help, an invoice, a service, a product).
+    Viewer,
+    /// This kind of popup on top.
+    Popup(PopupKind),
+}
+
+/// What is on screen, for choosing bindings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Context {
+    pub tab: Tab,
+    pub popup: Option<PopupKind>,
+    pub editing_filter: bool,
+    /// The top popup is a form whose text field takes typing.
+    pub typing: bool,
+    /// The profile is read-only: the write actions are not advertised (their keys still
+    /// answer, to say why nothing opens).
+    pub read_only: bool,
+    /// The config file has another profile to switch to; without one, `P` is not
+    /// advertised (it still answers, to say why nothing opens).
+    pub switchable: bool,
+}
+
+impl Scope {
+    pub fn applies(self, ctx: &Context) -> bool {
+        let main = ctx.popup.is_none() && !ctx.editing_filter;
+        match self {
+            Scope::Everywhere => true,
+            Scope::Main => main,
+            Scope::Tab(t) => main && ctx.tab == t,
+            Scope::FilterInput => ctx.popup.is_none() && ctx.editing_filter,
+            Scope::AnyPopup => ctx.popup.is_some() && !ctx.typing,
+            Scope::Viewer => ctx.popup.is_some_and(|k| !k.is_form()),
+            Scope::Popup(k) => ctx.popup == Some(k),
+        }
+    }
+}
+
+/// A key: a code, with or without Ctrl. Shift is part of the character (`G`, `R`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub code: KeyCode,
+    pub ctrl: bool,
+}
+
+pub(super) const fn k(c: char) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: false,
+    }
+}
+
+pub(super) const fn code(code: KeyCode) -> Key {
+    Key { code, ctrl: false }
+}
+
+pub(super) const fn ctrl(c: char) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: true,
+    }
+}
+
+impl Key {
+    pub fn matches(&self, event: &KeyEvent) -> bool {
+        let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+        let code = match event.code {
+            // Some terminals report Shift-Tab as Tab with Shift.
+            KeyCode::Tab if event.modifiers.contains(KeyModifiers::SHIFT) => KeyCode::BackTab,
+            other => other,
+        };
+        code == self.code && ctrl == self.ctrl
+    }
+
+    pub fn label(&self) -> String {
+        let base = match self.code {
+            KeyCode::Char(' ') => "Space".to_owned(),
+            KeyCode::Char(c) if self.ctrl => c.to_ascii_uppercase().to_string(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Up => "↑".into(),
+            KeyCode::Down => "↓".into(),
+            KeyCode::Left => "←".into(),
+            KeyCode::Right => "→".into(),
+            KeyCode::Home => "Home".into(),
+            KeyCode::End => "End".into(),
+            KeyCode::PageUp => "PgUp".into(),
+            KeyCode::PageDown => "PgDn".into(),
+            KeyCode::Tab => "Tab".into(),
+            KeyCode::BackTab => "Shift-Tab".into(),
+            KeyCode::Enter => "Enter".into(),
+            KeyCode::Esc => "Esc".into(),
+            KeyCode::Backspace => "Backspace".into(),
+            other => format!("{other:?}"),
+        };
+        if self.ctrl {
+            format!("Ctrl-{base}")
+        } else {
+            base
+        }
+    }
+}
+
+/// One default binding: its keys, what they do, where, and the footer's word for it (the
+/// footer shows only bindings that have one).
+#[derive(Clone, Copy, Debug)]
+pub struct Binding {
+    pub keys: &'static [Key],
+    pub action: Action,
+    pub scopes: &'static [Scope],
+    pub footer: Option<&'static str>,
+    pub help: &'static str,
+}
+
+pub(super) const fn b(
+    keys: &'static [Key],
+    action: Action,
+    scopes: &'static [Scope],
+    footer: Option<&'static str>,
+    help: &'static str,
+) -> Binding {
+    Binding {
+        keys,
+        action,
+        scopes,
+        footer,
+        help,
+    }
+}
+
+mod bindings;
+pub use bindings::BINDINGS;
+
+/// The bindings active in `ctx`, in table order.
+pub fn bindings_for(ctx: &Context) -> impl Iterator<Item = &'static Binding> + '_ {
+    BINDINGS
+        .iter()
+        .filter(move |b| b.scopes.iter().any(|s| s.applies(ctx)))
+}
+
+/// The active bindings that some key of theirs really triggers: a binding whose every key
+/// an earlier active binding claims is shadowed, and never advertised.
+pub fn effective(ctx: &Context) -> Vec<&'static Binding> {
+    let mut claimed: Vec<Key> = Vec::new();
+    let mut out = Vec::new();
+    for b in bindings_for(ctx) {
+        if b.keys.iter().any(|k| !claimed.contains(k)) {
+            out.push(b);
+        }
+        claimed.extend(b.keys.iter().copied());
+    }
+    out
+}
+
+/// The action a key asks for in `ctx`, if any. Key releases are ignored.
+pub fn action_for(ctx: &Context, event: &KeyEvent) -> Option<Action> {
+    if event.kind == KeyEventKind::Release {
+        return None;
+    }
+    bindings_for(ctx)
+        .find(|b| b.keys.iter().any(|k| k.matches(event)))
+        .map(|b| b.action)
+}
+
+/// How a binding's keys are written: `j/↓`, and a run of digits as `1-5`.
+pub fn keys_label(binding: &Binding) -> String {
+    let digits: Vec<char> = binding
+        .keys
+        .iter()
+        .filter_map(|k| match k.code {
+            KeyCode::Char(c) if c.is_ascii_digit() && !k.ctrl => Some(c),
+            _ => None,
+        })
+        .collect();
+    if digits.len() == binding.keys.len() && digits.len() > 2 {
+        return format!("{}-{}", digits[0], digits[digits.len() - 1]);
+    }
+    binding
+        .keys
+        .iter()
+        .map(Key::label)
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The footer's (keys, word) pairs for `ctx`.
+pub fn footer(ctx: &Context) -> Vec<(String, &'static str)> {
+    advertised(ctx)
+        .into_iter()
+        .filter_map(|b| b.footer.map(|word| (footer_key(b), word)))
+        .collect()
+}
+
+/// The bindings the footer and help show: the effective ones, less the write actions of a
+/// read-only profile and the profile switch when there is nothing to switch to.
+fn advertised(ctx: &Context) -> Vec<&'static Binding> {
+    effective(ctx)
+        .into_iter()
+        .filter(|b| !(ctx.read_only && b.action.writes()))
+        .filter(|b| ctx.switchable || b.action != Action::SwitchProfile)
+        .collect()
+}
+
+impl Action {
+    /// Opens a form that changes the account.
+    pub fn writes(self) -> bool {
+        matches!(
+            self,
+            Action::Order | Action::BindIp | Action::ChangePassword | Action::RefreshIpList
+        )
+    }
+}
+
+/// The footer names a binding by its first key only (`Enter`, not `Enter`/…).
+fn footer_key(binding: &Binding) -> String {
+    let label = keys_label(binding);
+    if label.contains('-') && !label.starts_with("Ctrl") && !label.starts_with("Shift") {
+        label
+    } else {
+        binding.keys.first().map(Key::label).unwrap_or_default()
+    }
+}
+
+/// The help's (keys, description) lines for `ctx`.
+pub fn help(ctx: &Context) -> Vec<(String, &'static str)> {
+    advertised(ctx)
+        .into_iter()
+        .map(|b| (keys_label(b), b.help))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

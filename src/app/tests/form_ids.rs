@@ -1,0 +1,97 @@
+//! Answers routed by request ID: each form request carries its own ID, the answer goes to
+//! the form holding it (open, or closed while waiting), never to one guessed from the
+//! payload, and what the answer implies happens either way.
+
+use super::forms::writes;
+use crate::api::*;
+use crate::app::Command;
+use crate::app::forms::FormState;
+use crate::app::forms::bind_ip::BindIpForm;
+use crate::app::popup::{Popup, PopupKind};
+use crate::app::testkit::*;
+use crossterm::event::KeyCode;
+
+fn bound(message: &str) -> Response {
+    Response::UpdateService(UpdateResult {
+        setip: Some(UpdateOutcome {
+            success: message.into(),
+        }),
+        ..UpdateResult::default()
+    })
+}
+
+#[test]
+fn two_identical_binds_are_two_ids_and_each_answer_goes_to_its_own_form() {
+    let mut h = Harness::loaded();
+    h.key('b');
+    let first = writes(&h.code(KeyCode::Enter));
+    // Esc closes the busy form; it is kept out of sight for its answer.
+    h.code(KeyCode::Esc);
+    assert!(h.top().is_none());
+    h.key('b');
+    let second = writes(&h.code(KeyCode::Enter));
+    let (first, second) = (first[0].clone(), second[0].clone());
+    assert_eq!((first.attempt(), second.attempt()), (1, 2));
+    assert_ne!(first, second, "the same PUT twice: two requests, never one");
+
+    // The first answer is the closed form's: the status line says it, the open form
+    // still waits for its own.
+    let cmds = h.ok(first, bound("IP address updated successfully"));
+    assert_eq!(
+        h.status_text(),
+        "Update of service 5001: IP address updated successfully"
+    );
+    assert_eq!(h.app.context().popup, Some(PopupKind::FormBusy));
+    assert!(
+        fetches(&cmds).contains(&Request::Service(5001)),
+        "the closed form's answer still re-reads the detail: {cmds:?}"
+    );
+
+    h.fail(second, unprocessable());
+    let form = h.top().and_then(Popup::form_as::<BindIpForm>).unwrap();
+    assert!(matches!(form.core.state, FormState::Failed(_)), "{form:?}");
+}
+
+#[test]
+fn a_refresh_closed_while_waiting_still_starts_its_countdown() {
+    let mut h = Harness::loaded();
+    h.key('u');
+    let sent = writes(&h.code(KeyCode::Enter));
+    h.code(KeyCode::Esc);
+    assert!(h.top().is_none());
+    let at = "2026-01-02 14:07:17";
+    let cmds = h.fail(
+        sent[0].clone(),
+        ApiError::Throttled {
+            next_possible: Some(
+                chrono::NaiveDateTime::parse_from_str(at, "%Y-%m-%d %H:%M:%S").unwrap(),
+            ),
+            message: format!("Too Many Attempts (updateList). Next update possible: {at}"),
+        },
+    );
+    assert!(
+        cmds.iter().any(|c| matches!(c, Command::SaveThrottles(_))),
+        "{cmds:?}"
+    );
+    assert!(h.app.countdown(5001).is_some());
+    assert!(
+        h.status_text().contains("Too Many Attempts"),
+        "{}",
+        h.status_text()
+    );
+}
+
+#[test]
+fn an_answer_with_an_id_no_form_holds_changes_no_form() {
+    let mut h = Harness::loaded();
+    h.key('b');
+    let sent = writes(&h.code(KeyCode::Enter));
+    // The same PUT under an ID this app never gave: not this form's answer.
+    h.ok(
+        sent[0].clone().with_attempt(99),
+        bound("IP address updated successfully"),
+    );
+    assert_eq!(h.app.context().popup, Some(PopupKind::FormBusy));
+    h.ok(sent[0].clone(), bound("IP address updated successfully"));
+    assert_eq!(h.app.context().popup, Some(PopupKind::FormDone));
+}
