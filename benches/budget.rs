@@ -93,6 +93,25 @@ fn checked(s: &Session) -> (usize, usize) {
     (done, swept.len())
 }
 
+/// Why a sweep did not finish: the state of each swept service not counted as checked.
+fn unchecked(s: &Session) {
+    let net = s.app.network();
+    for x in s.app.services().rows() {
+        let id = x.service_id;
+        if !proxydash::app::is_swept(&x.status) || s.app.network_checked_at(id).is_some() {
+            continue;
+        }
+        let e = net.errors.get(&id).map(|r| r.freshness());
+        let i = net.inactive.get(&id).map(|r| r.freshness());
+        println!(
+            "unchecked {id} ({:?}): errors {e:?} (in flight {}), inactive {i:?} (in flight {})",
+            x.status,
+            s.app.is_in_flight(&Request::NetworkErrors(id)),
+            s.app.is_in_flight(&Request::NetworkInactive(id)),
+        );
+    }
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v.get(v.len() / 2).copied().unwrap_or_default()
@@ -170,12 +189,15 @@ async fn with_headers(limit_secs: u64) {
                 ratio <= 1.2,
             );
         }
-        None => report(
-            "Network sweep / (requests ÷ limit)",
-            f64::INFINITY,
-            "≤ 1.2",
-            false,
-        ),
+        None => {
+            unchecked(&s);
+            report(
+                "Network sweep / (requests ÷ limit)",
+                f64::INFINITY,
+                "≤ 1.2",
+                false,
+            )
+        }
     }
     let d = median(details.clone());
     println!(
@@ -299,7 +321,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("budget/try_take", |b| {
         b.iter(|| {
             let now = std::time::Instant::now();
-            if let Ok(t) = bucket.try_take(now, true) {
+            if let Ok(t) = bucket.try_take(now, proxydash::scheduler::Priority::Sweep) {
                 bucket.unanswered(t);
             }
         })

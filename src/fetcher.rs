@@ -26,7 +26,7 @@
 //! is the truth: the request may have been sent.
 
 use crate::api::{ApiClient, ApiError, Loaded, Request};
-use crate::scheduler::{Bucket, Budget, PREPAID, View};
+use crate::scheduler::{Bucket, Budget, PREPAID, Priority, View};
 use futures::FutureExt;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::AssertUnwindSafe;
@@ -107,8 +107,7 @@ async fn run(
         while tasks.len() < budget.concurrency(concurrency)
             && let Some(class) = queue.next_class()
         {
-            let sweep = class == Class::Sweep;
-            let ticket = match budget.try_take(crate::scheduler::now(), sweep) {
+            let ticket = match budget.try_take(crate::scheduler::now(), class.priority()) {
                 Ok(ticket) => ticket,
                 Err(at) => {
                     next_token = Some(at);
@@ -181,6 +180,15 @@ pub enum Class {
 }
 
 impl Class {
+    /// How much of the budget a request of this class may spend.
+    pub fn priority(self) -> Priority {
+        match self {
+            Class::Waited | Class::Detail => Priority::User,
+            Class::List => Priority::List,
+            Class::Sweep => Priority::Sweep,
+        }
+    }
+
     pub fn of(request: &Request) -> Self {
         match request {
             Request::Order { .. }

@@ -178,6 +178,9 @@ pub struct App {
     probes: probe::Probes,
     /// Something visible changed since the loop last drew (see [`redraw`]).
     redraw: bool,
+    /// The service last selected on the Services tab: a newly selected one's cached
+    /// detail is read again when due (only the selected detail refreshes with the list).
+    detail_selected: Option<u64>,
 }
 
 impl App {
@@ -217,6 +220,7 @@ impl App {
             waiting: None,
             orders: orders::Orders::default(),
             sent: forms::Sent::default(),
+            detail_selected: None,
             history: history::HistoryState::default(),
             budget: None,
             probes: probe::Probes::default(),

@@ -62,6 +62,15 @@ impl<T> Remote<T> {
         }
     }
 
+    /// When the server last answered, with a value or an error (a refresh in flight keeps
+    /// the last good value's time: the failure it follows is not kept).
+    pub fn answered_at(&self) -> Option<DateTime<Utc>> {
+        match self {
+            Remote::Failed { at, .. } => Some(*at),
+            _ => self.stamped().map(|(_, at)| at),
+        }
+    }
+
     pub fn error(&self) -> Option<&ApiError> {
         match self {
             Remote::Failed { error, .. } => Some(error.as_ref()),

@@ -14,12 +14,20 @@
 //!   are still read when the user selects them.
 //! - The tab on screen goes first: on the Usage tab its calls are asked before the
 //!   Network tab's, everywhere else after them.
+//! - A service is checked once both its lists are answered, with the addresses or with an
+//!   error: a service whose network status cannot be had (the server answers 400, 404 or
+//!   422 for it, e.g. its client is gone) counts as checked with an error and is asked
+//!   again when its data is due, like any other; only a failure that says nothing about the
+//!   service (no answer, a 5xx, a timeout) is asked again at the next sweep. Otherwise a
+//!   sweep with one such service never ends, and its two requests would be spent on every
+//!   refresh.
 //! - A service's type costs one request, made once: `Rate(id)` while the type is unknown
 //!   (an answer means ppr, the generic 422 means fpr). (The detail tells it too, but is
 //!   read only for the services looked at.) The Usage tab shows the rate and statistics of
 //!   the selected service only, so only those are refreshed; the others' are read when
 //!   selected.
 
+use super::remote::Remote;
 use super::tabs::Tab;
 use super::{App, Command};
 use crate::api::{ProductType, Request, ServiceStatus};
@@ -33,6 +41,12 @@ pub fn is_swept(status: &ServiceStatus) -> bool {
     )
 }
 
+/// An error the server gave about this service (it cannot be checked), not a failure to
+/// reach the server: asked again when due, not at every sweep.
+fn is_about_the_service(e: &crate::api::ApiError) -> bool {
+    matches!(e.status(), Some(400 | 404 | 422))
+}
+
 impl App {
     /// The listed services that are swept, in the services' order.
     pub(super) fn swept_ids(&self) -> Vec<u64> {
@@ -44,15 +58,16 @@ impl App {
             .collect()
     }
 
-    /// When a service's network status was last checked (the older of its two lists).
+    /// When a service's network status was last checked (the older of its two lists),
+    /// with an answer or with an error the server gave for it.
     pub fn network_checked_at(&self, id: u64) -> Option<DateTime<Utc>> {
-        let e = self.network.errors.get(&id)?.stamped()?.1;
-        let i = self.network.inactive.get(&id)?.stamped()?.1;
+        let e = self.network.errors.get(&id)?.answered_at()?;
+        let i = self.network.inactive.get(&id)?.answered_at()?;
         Some(e.min(i))
     }
 
     /// Whether data that arrived at `at` (or never) is due again.
-    fn is_due(&self, at: Option<DateTime<Utc>>, failed: bool) -> bool {
+    pub(super) fn is_due(&self, at: Option<DateTime<Utc>>, failed: bool) -> bool {
         let Some(at) = at else { return true };
         let every = self.settings.refresh.unwrap_or(super::DEFAULT_REFRESH);
         failed
@@ -91,8 +106,10 @@ impl App {
                     Request::NetworkErrors(_) => self.network.errors.get(&id),
                     _ => self.network.inactive.get(&id),
                 };
-                let at = remote.and_then(|r| r.stamped()).map(|(_, at)| at);
-                let failed = remote.is_some_and(|r| r.error().is_some());
+                let at = remote.and_then(Remote::answered_at);
+                let failed = remote
+                    .and_then(Remote::error)
+                    .is_some_and(|e| !is_about_the_service(e));
                 if force || self.is_due(at, failed) {
                     self.fetch(request, out);
                 }

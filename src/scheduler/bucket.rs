@@ -29,10 +29,16 @@
 //!   [`MIN_PAUSE`].
 //! - The user's ceiling (`max_requests_per_minute`, `--max-rpm`) caps all of the above.
 //! - Once a limit is known, the sweeps (per-service background calls) are paced evenly over
-//!   the window and leave a tenth of the budget (at least one token) to what the user waits
-//!   on, so a selected service's detail does not wait for a minute's burst of sweeps to
-//!   come back. While nothing is known they burst like everything else (an unlimited
-//!   server fills the dashboard in two round trips).
+//!   the window and leave a tenth of the budget (the reserve, at least one token) to what
+//!   the user waits on, and the tabs' lists (refreshed on a timer as well as asked for)
+//!   leave half of it: so a selected service's detail or a form's list never waits for a
+//!   window of background requests to come back. The reserve is kept in both counts: ours
+//!   (the log of send times) and the server's (`X-RateLimit-Remaining`), since a server
+//!   counting in fixed windows gives nothing back until its window ends, which may be most
+//!   of a minute away. While nothing is known the sweeps burst like everything else (an
+//!   unlimited server fills the dashboard in two round trips).
+//! - Concurrency is [`POLITE_CONCURRENCY`] requests at once, always, as a browser keeps to
+//!   a host: the bucket bounds how many go in a window, this how many arrive at once.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -47,8 +53,22 @@ pub const ASSUMED_LIMIT: u32 = 60;
 pub const MIN_PAUSE: Duration = Duration::from_secs(5);
 /// How often a full bucket is asked again while a probe may become possible.
 pub const PROBE_POLL: Duration = Duration::from_millis(50);
-/// Requests at once while the server has shown a limit (a browser uses about 6 per host).
+/// Requests at once to the account's host (a browser uses about 6 per host).
 pub const POLITE_CONCURRENCY: usize = 6;
+
+/// Who a token is for, which decides how much of the budget it may spend (see the module
+/// docs): the user's lines all of it, the lists all but half the reserve, the sweeps all
+/// but the reserve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Priority {
+    /// What the user waits on: a form's request, a write, a selected item's detail; a
+    /// script's request.
+    User,
+    /// A tab's list, the credit.
+    List,
+    /// The per-service calls made in bulk.
+    Sweep,
+}
 
 /// Where the current limit comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -115,8 +135,6 @@ pub struct Bucket {
     server_left: Option<(u32, Instant)>,
     in_flight: u32,
     probing: bool,
-    /// An answer has come (until then few requests go at once).
-    answered: bool,
     /// When the last sweep request was let go (sweeps are paced).
     last_sweep: Option<Instant>,
     throttled: u64,
@@ -138,7 +156,6 @@ impl Bucket {
             in_flight: 0,
             probing: false,
             last_sweep: None,
-            answered: false,
             throttled: 0,
         }
     }
@@ -200,29 +217,43 @@ impl Bucket {
         (self.limit / 10).max(1).min(self.limit.saturating_sub(1))
     }
 
-    /// Takes a token, or says when to ask again. A `sweep` (the per-service background
-    /// calls) is paced evenly over the window and leaves a reserve once the server has
-    /// shown a limit, so what the user asks for next finds a token at once.
-    pub fn try_take(&mut self, now: Instant, sweep: bool) -> Result<Ticket, Instant> {
+    /// Tokens a request of `priority` leaves to those above it, once the limit is known.
+    fn leaves(&self, priority: Priority) -> u32 {
+        match priority {
+            _ if self.source == Source::Assumed => 0,
+            Priority::User => 0,
+            Priority::List => self.reserve() / 2,
+            Priority::Sweep => self.reserve(),
+        }
+    }
+
+    /// Takes a token for a request of `priority`, or says when to ask again. Once the
+    /// server has shown a limit, the sweeps are paced evenly over the window, and the
+    /// background leaves a reserve in both counts (see the module docs), so what the user
+    /// asks for next finds a token at once.
+    pub fn try_take(&mut self, now: Instant, priority: Priority) -> Result<Ticket, Instant> {
         self.prune(now);
         if let Some(until) = self.paused_until {
             return Err(until);
         }
-        if let Some((0, until)) = self.server_left {
+        let leave = self.leaves(priority);
+        if let Some((left, until)) = self.server_left
+            && left <= leave
+        {
             return Err(until);
         }
         let used = self.spent.len() as u32;
-        if sweep && self.source != Source::Assumed {
+        if leave > 0 && used >= self.limit - leave {
+            let back = self
+                .spent
+                .front()
+                .map_or(now, |t| *t + self.window + MARGIN);
+            return Err(back.max(now + Duration::from_millis(1)));
+        }
+        if priority == Priority::Sweep && self.source != Source::Assumed {
             let share = self.limit - self.reserve();
             let pace = (self.window + MARGIN) / share.max(1);
             let paced = self.last_sweep.map_or(now, |t| t + pace);
-            if used >= share {
-                let back = self
-                    .spent
-                    .front()
-                    .map_or(now, |t| *t + self.window + MARGIN);
-                return Err(back.max(paced).max(now + Duration::from_millis(1)));
-            }
             if paced > now {
                 return Err(paced);
             }
@@ -271,7 +302,6 @@ impl Bucket {
     /// The server answered a request taken with `ticket`.
     pub fn observe(&mut self, ticket: Ticket, signal: &Signal, now: Instant) {
         self.unanswered(ticket);
-        self.answered = true;
         self.prune(now);
         if let Some(limit) = signal.limit.filter(|l| *l > 0) {
             self.source = Source::Headers;
@@ -319,14 +349,9 @@ impl Bucket {
         }
     }
 
-    /// How many requests may run at once: few once the server has shown a limit; while it
-    /// has not, the bucket alone bounds the burst (see the module docs of [`super`]).
-    pub fn concurrency(&self, unbounded: usize) -> usize {
-        match self.source {
-            // Before the first answer, few: its headers may tell the limit before a burst.
-            Source::Assumed if self.throttled == 0 && self.answered => unbounded,
-            _ => POLITE_CONCURRENCY.min(unbounded),
-        }
+    /// How many requests may run at once: [`POLITE_CONCURRENCY`], or `bound` if lower.
+    pub fn concurrency(&self, bound: usize) -> usize {
+        POLITE_CONCURRENCY.min(bound)
     }
 
     pub fn view(&mut self, now: Instant) -> View {

@@ -40,7 +40,7 @@ fn drive(bucket: &mut Bucket, limit: u32, headers: bool, secs: f64) -> (u32, u32
     let mut t = 0.0;
     while t < secs {
         let now = at(base, t);
-        match bucket.try_take(now, false) {
+        match bucket.try_take(now, Priority::User) {
             Ok(ticket) => {
                 sent += 1;
                 let ok = server.take(t);
@@ -116,7 +116,7 @@ fn the_ceiling_holds_whatever_the_server_allows() {
     let mut t = 0.0;
     while t < 300.0 {
         let now = at(base, t);
-        match b.try_take(now, false) {
+        match b.try_take(now, Priority::User) {
             Ok(ticket) => {
                 sends.push(t);
                 b.observe(ticket, &Signal::default(), now);
@@ -138,7 +138,7 @@ fn the_ceiling_holds_whatever_the_server_allows() {
 fn a_429_pauses_everything_until_retry_after() {
     let mut b = Bucket::new(None);
     let now = Instant::now();
-    let t = b.try_take(now, false).unwrap();
+    let t = b.try_take(now, Priority::User).unwrap();
     b.observe(
         t,
         &Signal {
@@ -150,10 +150,10 @@ fn a_429_pauses_everything_until_retry_after() {
         },
         now,
     );
-    assert_eq!(b.try_take(at(now, 1.0), false), Err(at(now, 23.0)));
+    assert_eq!(b.try_take(at(now, 1.0), Priority::User), Err(at(now, 23.0)));
     let view = b.view(at(now, 1.0));
     assert_eq!(view.paused_for, Some(Duration::from_secs(22)));
-    assert!(b.try_take(at(now, 23.0), false).is_ok());
+    assert!(b.try_take(at(now, 23.0), Priority::User).is_ok());
 }
 
 #[test]
@@ -161,7 +161,7 @@ fn the_servers_remaining_count_is_respected() {
     // Another program spends the same token: the server says 2 left although we sent 1.
     let mut b = Bucket::new(None);
     let now = Instant::now();
-    let t = b.try_take(now, false).unwrap();
+    let t = b.try_take(now, Priority::User).unwrap();
     let signal = Signal {
         limit: Some(60),
         remaining: Some(2),
@@ -169,39 +169,82 @@ fn the_servers_remaining_count_is_respected() {
         ..Signal::default()
     };
     b.observe(t, &signal, now);
-    assert!(b.try_take(now, false).is_ok());
-    assert!(b.try_take(now, false).is_ok());
-    assert_eq!(b.try_take(now, false), Err(at(now, 30.0)));
+    assert!(b.try_take(now, Priority::User).is_ok());
+    assert!(b.try_take(now, Priority::User).is_ok());
+    assert_eq!(b.try_take(now, Priority::User), Err(at(now, 30.0)));
     assert_eq!(b.view(now).left, 0);
-    assert!(b.try_take(at(now, 30.0), false).is_ok());
+    assert!(b.try_take(at(now, 30.0), Priority::User).is_ok());
 }
 
 #[test]
-fn concurrency_is_polite_once_a_limit_is_seen() {
+fn concurrency_is_polite_whatever_the_server_shows() {
     let mut b = Bucket::new(None);
     assert_eq!(b.concurrency(64), POLITE_CONCURRENCY, "before any answer");
     let now = Instant::now();
-    let t = b.try_take(now, false).unwrap();
+    let t = b.try_take(now, Priority::User).unwrap();
     b.observe(t, &Signal::default(), now);
-    assert_eq!(b.concurrency(64), 64, "no limit shown");
-    let t = b.try_take(now, false).unwrap();
-    b.observe(
-        t,
-        &Signal {
-            limit: Some(60),
-            remaining: Some(59),
-            ..Signal::default()
-        },
-        now,
+    assert_eq!(b.concurrency(64), POLITE_CONCURRENCY, "no limit shown");
+    assert_eq!(b.concurrency(2), 2, "a lower bound of the caller's holds");
+}
+
+#[test]
+fn the_background_leaves_the_users_reserve_in_the_servers_count_too() {
+    let mut b = Bucket::new(None);
+    let now = Instant::now();
+    // Another program spent most of the server's window: 8 left until it resets in 50 s.
+    let t = b.try_take(now, Priority::User).unwrap();
+    let signal = |remaining| Signal {
+        limit: Some(60),
+        remaining: Some(remaining),
+        reset_in: Some(50),
+        ..Signal::default()
+    };
+    b.observe(t, &signal(8), now);
+    // Sweeps stop at the reserve (6 of 60), lists at half of it, the user goes on to 0.
+    assert!(b.try_take(now, Priority::Sweep).is_ok());
+    assert!(b.try_take(at(now, 2.0), Priority::Sweep).is_ok());
+    assert_eq!(
+        b.try_take(at(now, 4.0), Priority::Sweep),
+        Err(at(now, 50.0))
     );
-    assert_eq!(b.concurrency(64), POLITE_CONCURRENCY);
+    for _ in 0..3 {
+        assert!(b.try_take(at(now, 4.0), Priority::List).is_ok());
+    }
+    assert_eq!(b.try_take(at(now, 4.0), Priority::List), Err(at(now, 50.0)));
+    for _ in 0..3 {
+        assert!(b.try_take(at(now, 4.0), Priority::User).is_ok());
+    }
+    assert_eq!(b.try_take(at(now, 4.0), Priority::User), Err(at(now, 50.0)));
+}
+
+#[test]
+fn lists_leave_half_the_reserve_in_our_own_count() {
+    let mut b = Bucket::new(None);
+    let now = Instant::now();
+    let t = b.try_take(now, Priority::User).unwrap();
+    let headers = Signal {
+        limit: Some(60),
+        ..Signal::default()
+    };
+    b.observe(t, &headers, now);
+    // 1 + 56 = 57 spent: lists stop there (3 left), the user takes the last 3.
+    for _ in 0..56 {
+        assert!(b.try_take(now, Priority::List).is_ok());
+    }
+    assert!(b.try_take(now, Priority::List).is_err());
+    for _ in 0..3 {
+        assert_eq!(b.try_take(now, Priority::User), Ok(Ticket::Normal));
+    }
+    // The first token back (61 s later) goes to a list again.
+    assert_eq!(b.try_take(now, Priority::User), Err(at(now, 61.0)));
+    assert!(b.try_take(at(now, 61.0), Priority::List).is_ok());
 }
 
 #[test]
 fn sweeps_are_paced_and_leave_a_reserve_for_the_user() {
     let mut b = Bucket::new(None);
     let now = Instant::now();
-    let t = b.try_take(now, false).unwrap();
+    let t = b.try_take(now, Priority::User).unwrap();
     let headers = Signal {
         limit: Some(60),
         remaining: Some(59),
@@ -209,21 +252,24 @@ fn sweeps_are_paced_and_leave_a_reserve_for_the_user() {
     };
     b.observe(t, &headers, now);
     // A sweep goes, the next one only a pace later (61 s over 54 tokens).
-    assert!(b.try_take(now, true).is_ok());
-    let next = b.try_take(now, true).unwrap_err();
+    assert!(b.try_take(now, Priority::Sweep).is_ok());
+    let next = b.try_take(now, Priority::Sweep).unwrap_err();
     assert_eq!(next, now + Duration::from_secs(61) / 54);
     // Sweeping for a minute uses 54 of the 60; the user's requests still find tokens.
     let mut t = 0.0;
     let mut sweeps = 1;
     while t < 59.0 {
         t += 0.05;
-        if b.try_take(at(now, t), true).is_ok() {
+        if b.try_take(at(now, t), Priority::Sweep).is_ok() {
             sweeps += 1;
         }
     }
     assert!((50..=54).contains(&sweeps), "{sweeps}");
     for _ in 0..5 {
-        assert_eq!(b.try_take(at(now, 59.0), false), Ok(Ticket::Normal));
+        assert_eq!(
+            b.try_take(at(now, 59.0), Priority::User),
+            Ok(Ticket::Normal)
+        );
     }
 }
 
@@ -232,7 +278,9 @@ fn a_burst_refused_halfway_learns_what_the_server_took() {
     // 60 sent at once to a server that takes 30 a minute, answered in order.
     let mut b = Bucket::new(None);
     let now = Instant::now();
-    let tickets: Vec<Ticket> = (0..60).map(|_| b.try_take(now, false).unwrap()).collect();
+    let tickets: Vec<Ticket> = (0..60)
+        .map(|_| b.try_take(now, Priority::User).unwrap())
+        .collect();
     for (i, t) in tickets.into_iter().enumerate() {
         let signal = Signal {
             throttled: i >= 30,
@@ -243,7 +291,9 @@ fn a_burst_refused_halfway_learns_what_the_server_took() {
     assert_eq!((b.limit(), b.source()), (30, Source::Learned));
     // Answers arriving after the first 429 (out of order) still count.
     let mut b = Bucket::new(None);
-    let tickets: Vec<Ticket> = (0..60).map(|_| b.try_take(now, false).unwrap()).collect();
+    let tickets: Vec<Ticket> = (0..60)
+        .map(|_| b.try_take(now, Priority::User).unwrap())
+        .collect();
     for (i, t) in tickets.into_iter().enumerate() {
         let signal = Signal {
             throttled: i % 2 == 0,

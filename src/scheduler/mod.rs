@@ -16,7 +16,7 @@ pub mod bucket;
 pub mod headers;
 pub mod store;
 
-pub use bucket::{Bucket, Signal, Source, Ticket, View};
+pub use bucket::{Bucket, Priority, Signal, Source, Ticket, View};
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -48,9 +48,9 @@ impl Budget {
         self.bucket.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A token now, or the instant to ask again (`sweep`: see [`Bucket::try_take`]).
-    pub fn try_take(&self, now: Instant, sweep: bool) -> Result<Ticket, Instant> {
-        let taken = self.lock().try_take(now, sweep);
+    /// A token now, or the instant to ask again (see [`Bucket::try_take`]).
+    pub fn try_take(&self, now: Instant, priority: Priority) -> Result<Ticket, Instant> {
+        let taken = self.lock().try_take(now, priority);
         self.publish(now);
         taken
     }
@@ -59,7 +59,7 @@ impl Budget {
     pub async fn take(&self) -> Ticket {
         loop {
             let now = now();
-            match self.try_take(now, false) {
+            match self.try_take(now, Priority::User) {
                 Ok(ticket) => return ticket,
                 Err(at) => {
                     let wait = at.saturating_duration_since(now);

@@ -111,7 +111,7 @@ mod tests {
         let mut b = Bucket::new(None);
         let now = super::super::now();
         for _ in 0..60 {
-            b.try_take(now, false).unwrap();
+            b.try_take(now, crate::scheduler::Priority::User).unwrap();
             b.unanswered(super::super::Ticket::Normal);
         }
         store.save("main@http://x", &b).unwrap();

@@ -78,10 +78,18 @@ impl App {
     pub(in crate::app) fn fetch_for_selection(&mut self, out: &mut Vec<Command>) {
         match self.tab {
             Tab::Services => {
-                if let Some(id) = self.services.table.selected_id()
-                    && matches!(self.services.detail(id), Remote::NotRequested)
-                {
-                    self.fetch(Request::Service(id), out);
+                // Asked when never read, or newly selected and due again (only the selected
+                // detail is refreshed with the list: see after_services).
+                if let Some(id) = self.services.table.selected_id() {
+                    let newly = self.detail_selected.replace(id) != Some(id);
+                    let detail = self.services.detail(id);
+                    let due = newly
+                        && self.settings.refresh.is_some()
+                        && !detail.is_loading()
+                        && self.is_due(detail.answered_at(), false);
+                    if matches!(detail, Remote::NotRequested) || due {
+                        self.fetch(Request::Service(id), out);
+                    }
                 }
             }
             Tab::Products => {

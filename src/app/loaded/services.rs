@@ -45,13 +45,15 @@ impl App {
         self.usage.not_ppr.retain(|id| listed.contains(id));
         if ok {
             // Details are fetched when a service is selected (fetch_for_selection, in this
-            // same update, so the selected one goes out first) and then refreshed with the
-            // list; asking all of them up front would cost a request per service for data
-            // nobody looks at.
-            for &id in &ids {
-                if self.services.details.contains_key(&id) {
-                    self.fetch(Request::Service(id), out);
-                }
+            // same update, so the selected one goes out first); only the selected one is
+            // refreshed with the list, the others when selected again once due. Asking all
+            // of them up front, or every detail ever opened on each refresh, would cost a
+            // request per service for data nobody looks at, out of the user's own share of
+            // the request budget.
+            if let Some(id) = self.services.table.selected_id()
+                && self.services.details.contains_key(&id)
+            {
+                self.fetch(Request::Service(id), out);
             }
             self.plan_sweeps(false, None, out);
         }

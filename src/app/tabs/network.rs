@@ -77,7 +77,7 @@ pub struct NetworkTab {
 /// The summary line's numbers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NetworkSummary {
-    /// Services whose both lists have arrived.
+    /// Services whose both lists were answered (with addresses or an error).
     pub checked: usize,
     pub services: usize,
     pub errors: usize,
@@ -144,14 +144,19 @@ impl NetworkTab {
         for id in service_ids {
             let e = self.errors.get(id);
             let i = self.inactive.get(id);
-            if let (Some((e, e_at)), Some((i, i_at))) =
-                (e.and_then(Remote::stamped), i.and_then(Remote::stamped))
-            {
+            // Checked: both lists answered, with addresses or with an error about the
+            // service (see app/sweep.rs).
+            if let (Some(e_at), Some(i_at)) = (
+                e.and_then(Remote::answered_at),
+                i.and_then(Remote::answered_at),
+            ) {
                 s.checked += 1;
-                s.errors += e.len();
-                s.inactive += i.len();
                 let at = e_at.min(i_at);
                 s.oldest = Some(s.oldest.map_or(at, |t| t.min(at)));
+            }
+            if let (Some(e), Some(i)) = (e.and_then(Remote::value), i.and_then(Remote::value)) {
+                s.errors += e.len();
+                s.inactive += i.len();
             }
             let gone = |r: &Remote<Vec<String>>| {
                 matches!(

@@ -139,3 +139,79 @@ fn sweeps_go_active_first_oldest_first_and_skip_the_dead() {
     let screen = render(&mut h.app, 100, 30);
     assert!(screen.contains("checked: 3 of 3"), "{screen}");
 }
+
+/// Every network request of a refresh's answer to the services list.
+fn network_asked(cmds: &[crate::app::Command]) -> Vec<Request> {
+    fetches(cmds)
+        .into_iter()
+        .filter(|r| matches!(r, Request::NetworkErrors(_) | Request::NetworkInactive(_)))
+        .collect()
+}
+
+#[test]
+fn a_service_whose_status_cannot_be_had_counts_as_checked_and_waits_its_turn() {
+    use crate::api::ApiError;
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    let cmds = h.answer(&Request::Services);
+    // 5002's network status is refused (its client is gone); 5003's did not arrive (the
+    // server was unreachable): both answered, so the sweep is over, the two told apart.
+    let gone = || ApiError::ClientIdNotFound {
+        message: "Unprocessable Entity. ClientID not found".into(),
+    };
+    let down = || ApiError::Connect {
+        url: "https://api.example.com".into(),
+        cause: "connection refused".into(),
+    };
+    for r in network_asked(&cmds) {
+        match r {
+            Request::NetworkErrors(5002) | Request::NetworkInactive(5002) => h.fail(r, gone()),
+            Request::NetworkErrors(5003) | Request::NetworkInactive(5003) => h.fail(r, down()),
+            _ => h.answer(&r),
+        };
+    }
+    let rest = cmds
+        .into_iter()
+        .filter(|c| network_asked(std::slice::from_ref(c)).is_empty())
+        .collect();
+    h.settle(rest);
+    h.key('4');
+    let screen = render(&mut h.app, 120, 30);
+    assert!(screen.contains("Services checked: 3 of 3"), "{screen}");
+    assert!(screen.contains("1 can't check"), "{screen}");
+    assert!(screen.contains("✗ 2 failed"), "{screen}");
+    // The next refresh, before the data is due: only the failure to reach the server is
+    // asked again; the service the server cannot check waits until its answer is due.
+    h.advance(10);
+    h.key('R');
+    let asked = network_asked(&h.answer(&Request::Services));
+    assert_eq!(
+        asked,
+        vec![Request::NetworkErrors(5003), Request::NetworkInactive(5003)]
+    );
+    h.advance(30);
+    h.key('R');
+    let asked = network_asked(&h.answer(&Request::Services));
+    assert!(asked.contains(&Request::NetworkErrors(5002)), "{asked:?}");
+}
+
+#[test]
+fn only_the_selected_detail_refreshes_with_the_list_and_a_stale_one_is_read_on_sight() {
+    let mut h = Harness::loaded();
+    // Details of 5001 (selected at start) and 5002 are cached; 5002 is selected.
+    let cmds = h.key('j');
+    assert_eq!(fetches(&cmds), vec![Request::Service(5002)]);
+    h.settle(cmds);
+    h.advance(30);
+    h.send(Msg::Tick);
+    let cmds = h.answer(&Request::Services);
+    let details: Vec<Request> = fetches(&cmds)
+        .into_iter()
+        .filter(|r| matches!(r, Request::Service(_)))
+        .collect();
+    assert_eq!(details, vec![Request::Service(5002)], "not 5001's");
+    h.settle(cmds);
+    // 5001's cached detail is 30 s old: read again when it is selected, once.
+    assert_eq!(fetches(&h.key('k')), vec![Request::Service(5001)]);
+    assert!(fetches(&h.send(Msg::Tick)).is_empty());
+}
