@@ -207,3 +207,33 @@ async fn a_get_refused_by_the_limit_is_sent_again_after_the_pause() {
     let statuses: Vec<u16> = sb.requests().iter().map(|r| r.status).collect();
     assert_eq!(statuses, vec![200, 429, 200]);
 }
+
+#[tokio::test]
+async fn at_most_six_requests_reach_the_server_at_once() {
+    // No limit and no headers: nothing tells the client to hold back but politeness.
+    let sb = Sandbox::start(SandboxConfig {
+        latency: Duration::from_millis(100),
+        scale: Some(60),
+        ..SandboxConfig::ephemeral()
+    })
+    .await
+    .expect("sandbox starts");
+    let mut s = session(&sb);
+    let started = Instant::now();
+    let mut most = 0;
+    while (s.app.in_flight() > 0 || sb.requests().is_empty())
+        && started.elapsed() < Duration::from_secs(30)
+    {
+        if let Ok(Some(msg)) =
+            tokio::time::timeout(Duration::from_millis(10), s.effects.next_msg()).await
+        {
+            s.send(msg);
+        }
+        // Unanswered requests at the server now.
+        let open = sb.requests().iter().filter(|r| r.status == 0).count();
+        most = most.max(open);
+    }
+    assert_eq!(s.app.in_flight(), 0, "every request answered");
+    assert!(sb.requests().len() > 60, "a burst's worth asked");
+    assert!((2..=6).contains(&most), "{most} at once");
+}
