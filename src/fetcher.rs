@@ -99,6 +99,8 @@ async fn run(
     // Each task keeps its request as the queue's key beside the typed answer.
     let mut tasks: JoinSet<(Request, Loaded)> = JoinSet::new();
     let mut accepting = true;
+    // The wait last told to the budget, so it is told only when it changes.
+    let mut told: Option<std::time::Instant> = None;
     loop {
         // Start what the bound and the budget allow. Requests wait in the queue as values,
         // not as spawned futures: 40,000 per-service calls of a large account cost a few
@@ -127,6 +129,10 @@ async fn run(
                 }),
             );
             running.insert(task.id(), key);
+        }
+        if next_token != told {
+            told = next_token;
+            budget.set_next_send(next_token);
         }
         let token_back = async {
             match next_token {

@@ -53,6 +53,9 @@ pub const ASSUMED_LIMIT: u32 = 60;
 pub const MIN_PAUSE: Duration = Duration::from_secs(5);
 /// How often a full bucket is asked again while a probe may become possible.
 pub const PROBE_POLL: Duration = Duration::from_millis(50);
+/// The shortest wait for the budget the screen is told of (a sweep paced a second apart
+/// is the budget working, not waiting).
+pub const SHOWN_WAIT: Duration = Duration::from_secs(2);
 /// Requests at once to the account's host (a browser uses about 6 per host).
 pub const POLITE_CONCURRENCY: usize = 6;
 
@@ -113,7 +116,9 @@ pub struct View {
     pub source: Source,
     /// Paused by a 429 (or an exhausted server count) until this long from the view's time.
     pub paused_for: Option<Duration>,
-    /// The bucket is empty: the next token comes back in this long.
+    /// Requests wait for the budget: the next goes out in this long (the bucket is empty,
+    /// or the queue's next request is held back for the reserve or the sweeps' pace; a
+    /// wait shorter than [`SHOWN_WAIT`] is not told).
     pub next_in: Option<Duration>,
     /// 429s answered so far.
     pub throttled: u64,
@@ -137,6 +142,8 @@ pub struct Bucket {
     probing: bool,
     /// When the last sweep request was let go (sweeps are paced).
     last_sweep: Option<Instant>,
+    /// When the fetcher's next waiting request may go (told by the fetcher).
+    next_send: Option<Instant>,
     throttled: u64,
 }
 
@@ -156,6 +163,7 @@ impl Bucket {
             in_flight: 0,
             probing: false,
             last_sweep: None,
+            next_send: None,
             throttled: 0,
         }
     }
@@ -369,12 +377,20 @@ impl Bucket {
             left,
             source: self.source,
             paused_for: paused.map(|t| t.saturating_duration_since(now)),
-            next_in: (left == 0 && self.source != Source::Assumed)
-                .then(|| self.spent.front())
-                .flatten()
-                .map(|t| (*t + self.window + MARGIN).saturating_duration_since(now)),
+            next_in: self
+                .next_send
+                .or((left == 0 && self.source != Source::Assumed)
+                    .then(|| self.spent.front().map(|t| *t + self.window + MARGIN))
+                    .flatten())
+                .map(|t| t.saturating_duration_since(now))
+                .filter(|d| *d >= SHOWN_WAIT),
             throttled: self.throttled,
         }
+    }
+
+    /// The fetcher's next waiting request may go at `at` (`None`: nothing waits).
+    pub fn set_next_send(&mut self, at: Option<Instant>) {
+        self.next_send = at;
     }
 
     pub fn limit(&self) -> u32 {

@@ -303,3 +303,16 @@ fn a_burst_refused_halfway_learns_what_the_server_took() {
     }
     assert_eq!(b.limit(), 30);
 }
+
+#[test]
+fn a_wait_the_fetcher_tells_is_shown_from_two_seconds() {
+    let mut b = Bucket::new(None);
+    let now = Instant::now();
+    b.set_next_send(Some(at(now, 5.0)));
+    assert_eq!(b.view(now).next_in, Some(Duration::from_secs(5)));
+    // A sweep paced a second apart is not a wait worth telling.
+    b.set_next_send(Some(at(now, 1.0)));
+    assert_eq!(b.view(now).next_in, None);
+    b.set_next_send(None);
+    assert_eq!(b.view(now).next_in, None);
+}

@@ -107,6 +107,13 @@ impl Budget {
         });
     }
 
+    /// The fetcher's next waiting request may go at `at` (`None`: nothing waits for the
+    /// budget), for the screen's "waiting for the request budget (next in 3 s)".
+    pub fn set_next_send(&self, at: Option<Instant>) {
+        self.lock().set_next_send(at);
+        self.publish(now());
+    }
+
     /// How many requests may run at once.
     pub fn concurrency(&self, unbounded: usize) -> usize {
         self.lock().concurrency(unbounded)
