@@ -2,9 +2,11 @@
 //! each result back.
 //!
 //! It owns the [`ApiClient`] and the account's [`Budget`] (see [`crate::scheduler`]): a
-//! request starts only when a slot is free (up to the bound while the server has shown no
-//! limit, [`crate::scheduler::bucket::POLITE_CONCURRENCY`] once it has) and the budget
-//! gives a token, which is handed to the request's first attempt. The rest wait in a queue
+//! request starts only when a slot is free
+//! ([`crate::scheduler::bucket::POLITE_CONCURRENCY`] at once, as a browser keeps to a
+//! host, or the caller's bound if lower) and the budget gives a token for the request's
+//! [`Class`] (the background leaves a reserve for what the user waits on), which is handed
+//! to the request's first attempt. The rest wait in a queue
 //! as values, by priority ([`Class`]): what the user waits on (a form's request, a write,
 //! an IP list, one item's detail), then the tabs' lists and the credit, then the
 //! per-service sweeps in the order the app asked for them (it asks oldest data first). An
@@ -36,7 +38,8 @@ use tokio::task::JoinSet;
 /// A finished request and what came of it, typed by its endpoint.
 pub type Fetched = Loaded;
 
-/// How many requests run at once at most (while the server has shown no limit).
+/// The callers' bound on requests at once; the budget keeps to fewer
+/// ([`crate::scheduler::bucket::POLITE_CONCURRENCY`]).
 pub const DEFAULT_CONCURRENCY: usize = 64;
 
 /// The UI side of the fetcher: cheap to clone, never blocks.
