@@ -320,9 +320,8 @@ impl Bucket {
             .or(signal.retry_after)
             .map(|s| now + Duration::from_secs(s.min(86_400)));
         if let Some(remaining) = signal.remaining {
-            let until = window_end.unwrap_or(now + self.window + MARGIN);
-            // Those still in flight were sent before this count and reach it after.
-            self.server_left = Some((remaining.saturating_sub(self.in_flight), until));
+            let until = window_end.unwrap_or_else(|| self.server_window_end(remaining, now));
+            self.server_left = Some((remaining, until));
         }
         if signal.throttled {
             self.throttled += 1;
@@ -355,6 +354,30 @@ impl Bucket {
                 _ => {}
             }
         }
+    }
+
+    /// When the server's window ends, as far as our sends tell, for an answer that said
+    /// `remaining` without saying when its count resets. The server has counted
+    /// `limit - remaining` requests since its window began, so it began no later than the
+    /// send that many back, and ends a window after it. (Kept a whole window from the
+    /// answer instead, a count of 0 held every request, the user's too, for up to a minute
+    /// after the server had started counting afresh.) Forgetting the server's count early
+    /// is safe: our own log keeps to the limit in any window on its own; the count is there
+    /// for what others spend on the same token.
+    fn server_window_end(&self, remaining: u32, now: Instant) -> Instant {
+        let counted = self.limit.saturating_sub(remaining) as usize;
+        let began = match counted {
+            0 => now,
+            n => self
+                .spent
+                .len()
+                .checked_sub(n)
+                .and_then(|i| self.spent.get(i))
+                .or(self.spent.front())
+                .copied()
+                .unwrap_or(now),
+        };
+        (began + self.window + MARGIN).max(now)
     }
 
     /// How many requests may run at once: [`POLITE_CONCURRENCY`], or `bound` if lower.

@@ -316,3 +316,31 @@ fn a_wait_the_fetcher_tells_is_shown_from_two_seconds() {
     b.set_next_send(None);
     assert_eq!(b.view(now).next_in, None);
 }
+
+#[test]
+fn a_spent_server_count_without_a_reset_time_ends_with_the_servers_window() {
+    let mut b = Bucket::new(None);
+    let now = Instant::now();
+    // One request a second for a minute; the last answer says the server's 60 are spent
+    // and not when its window ends.
+    let mut last = None;
+    for i in 0..60 {
+        let t = b.try_take(at(now, i as f64), Priority::User).unwrap();
+        let remaining = 59 - i;
+        let signal = Signal {
+            limit: Some(60),
+            remaining: Some(remaining),
+            ..Signal::default()
+        };
+        b.observe(t, &signal, at(now, i as f64 + 0.5));
+        last = Some(remaining);
+    }
+    assert_eq!(last, Some(0));
+    assert!(b.try_take(at(now, 60.0), Priority::User).is_err());
+    // The server's window began with the first of those 60: it ends a window after it,
+    // not a window after the last answer (120.5 s).
+    assert_eq!(
+        b.try_take(at(now, 61.0), Priority::User),
+        Ok(Ticket::Normal)
+    );
+}
