@@ -1,6 +1,11 @@
 //! Target 3: a full dashboard in the fewest round trips. With the sandbox answering every
 //! request after 200 ms, the time from start to every tab's first data is at most 1.3× the
-//! dependency chain's minimum (two requests deep: the lists, then the per-service calls).
+//! least the scheduler allows: the dependency chain is two requests deep (the lists, then
+//! the per-service calls), and since issue 10 at most
+//! [`POLITE_CONCURRENCY`](proxydash::scheduler::bucket::POLITE_CONCURRENCY) requests are at
+//! the host at once, so `n` requests need at least `max(2, ⌈n / 6⌉)` round trips. The old
+//! figure (the chain alone, as if the server took every request at once) is printed beside
+//! it for comparison.
 
 mod common;
 
@@ -13,6 +18,7 @@ use proxydash::effects::Effects;
 use proxydash::fetcher;
 use proxydash::headless::Session;
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use proxydash::scheduler::bucket::POLITE_CONCURRENCY;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -67,17 +73,28 @@ fn bench(c: &mut Criterion) {
     }
     runs.sort();
     let took = runs[runs.len() / 2];
-    let minimum = LATENCY * 2;
+    let chain = LATENCY * 2;
+    let waves = requests.div_ceil(POLITE_CONCURRENCY).max(2);
+    let minimum = LATENCY * waves as u32;
     let ratio = took.as_secs_f64() / minimum.as_secs_f64();
     println!(
-        "start-up with {} ms latency: {} requests, every tab filled in {} (chain minimum {}, one by one {})",
+        "start-up with {} ms latency: {} requests, every tab filled in {} (least with {} at once: {} round trips, {}; chain alone {}, ratio {:.2}; one by one {})",
         LATENCY.as_millis(),
         requests,
         ms(took),
+        POLITE_CONCURRENCY,
+        waves,
         ms(minimum),
+        ms(chain),
+        took.as_secs_f64() / chain.as_secs_f64(),
         ms(LATENCY * requests as u32)
     );
-    report("start-up / chain minimum", ratio, "≤ 1.3", ratio <= 1.3);
+    report(
+        "start-up / least round trips at the polite concurrency",
+        ratio,
+        "≤ 1.3",
+        ratio <= 1.3,
+    );
     c.bench_function("startup/latency-200ms", |b| {
         b.iter(|| rt.block_on(time_to_full_dashboard(&sb)))
     });
