@@ -175,18 +175,9 @@ async fn run(
     }
 }
 
-/// The priority of a request, first served first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Class {
-    /// A form's request or a write: the user is looking at a spinner.
-    Waited = 0,
-    /// One item's detail, opened or selected.
-    Detail = 1,
-    /// A tab's list, the credit.
-    List = 2,
-    /// The calls made once per service, in bulk.
-    Sweep = 3,
-}
+/// The class of a request is a column of the endpoint table; how much of the budget each
+/// class may spend is the scheduler's business, so it is said here.
+pub use crate::api::Class;
 
 impl Class {
     /// How much of the budget a request of this class may spend.
@@ -195,25 +186,6 @@ impl Class {
             Class::Waited | Class::Detail => Priority::User,
             Class::List => Priority::List,
             Class::Sweep => Priority::Sweep,
-        }
-    }
-
-    pub fn of(request: &Request) -> Self {
-        match request {
-            Request::Order { .. }
-            | Request::UpdateService { .. }
-            | Request::IpList { .. }
-            | Request::Clients => Class::Waited,
-            Request::Service(_) | Request::Product(_) | Request::Invoice(_) => Class::Detail,
-            Request::Services
-            | Request::Products
-            | Request::ProductsOrderedBy(_)
-            | Request::Credit
-            | Request::Invoices => Class::List,
-            Request::NetworkErrors(_)
-            | Request::NetworkInactive(_)
-            | Request::Stats(_)
-            | Request::Rate(_) => Class::Sweep,
         }
     }
 }
@@ -231,12 +203,12 @@ impl Queue {
         if !request.is_write() && !self.known.insert(request.clone()) {
             return;
         }
-        self.lines[Class::of(&request) as usize].push_back(request);
+        self.lines[request.class() as usize].push_back(request);
     }
 
     /// A GET postponed by the server's throttle: first of its line again.
     fn again(&mut self, request: Request) {
-        self.lines[Class::of(&request) as usize].push_front(request);
+        self.lines[request.class() as usize].push_front(request);
     }
 
     /// The class of the request [`Queue::pop`] would give.
@@ -245,7 +217,7 @@ impl Queue {
             .iter()
             .position(|line| !line.is_empty())
             .and_then(|i| self.lines[i].front())
-            .map(Class::of)
+            .map(Request::class)
     }
 
     fn pop(&mut self) -> Option<Request> {

@@ -49,7 +49,7 @@ pub use decode::{decode_body, parse_next_possible, parse_retry_after, status_err
 pub use error::{ApiError, Unprocessable};
 pub use iplist::{IpEntry, IpList};
 pub use model::*;
-pub use request::{IpListKind, Loaded, Request, Response};
+pub use request::{Class, IpListKind, Loaded, Request, Response};
 
 mod transport;
 

@@ -16,6 +16,20 @@ use super::{ApiClient, MAX_BODY};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 
+/// Who waits on a request's answer: the scheduler serves the lines in this order (a
+/// row of the table names its class).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Class {
+    /// A form's request or a write: the user is looking at a spinner.
+    Waited = 0,
+    /// One item's detail, opened or selected.
+    Detail = 1,
+    /// A tab's list, the credit.
+    List = 2,
+    /// The calls made once per service, in bulk.
+    Sweep = 3,
+}
+
 // One row per endpoint of spec section 4, in its order.
 endpoints! {
     /// 1: GET /api/clients
@@ -28,6 +42,7 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Clients",
+        class: Class::Waited,
         client:
             /// 1: the reseller's clients.
             fn clients() = Request::Clients,
@@ -43,6 +58,7 @@ endpoints! {
         // Ten years of days.
         list: 3_660,
         what: "Usage of service {id}",
+        class: Class::Sweep,
         client:
             /// 2: daily statistics of a ppr service.
             fn stats(service_id: u64) = Request::Stats(service_id),
@@ -57,6 +73,7 @@ endpoints! {
         read: 1 << 20,
         list: 100,
         what: "Rate of service {id}",
+        class: Class::Sweep,
         client:
             /// 3: rate against limit of a ppr service.
             fn rate(service_id: u64) = Request::Rate(service_id),
@@ -70,6 +87,7 @@ endpoints! {
         decode: |request, body| decode(request, &body),
         read: 1 << 20,
         what: "Product {id}",
+        class: Class::Detail,
         client:
             /// 4: one product.
             fn product(product_id: u64) = Request::Product(product_id),
@@ -89,6 +107,7 @@ endpoints! {
         sends: serde_json::to_vec(body).unwrap_or_default(),
         read: 1 << 20,
         what: "Order of product {product_id}",
+        class: Class::Waited,
         client:
             /// 5: orders a service. Sent exactly once; on a timeout or a lost connection the
             /// outcome is unknown ([`ApiError::outcome_unknown`]) and the caller must re-read the
@@ -106,6 +125,7 @@ endpoints! {
         read: 4 << 20,
         list: 10_000,
         what: "Products",
+        class: Class::List,
         client:
             /// 6: every product.
             fn products() = Request::Products,
@@ -120,6 +140,7 @@ endpoints! {
         read: 4 << 20,
         list: 10_000,
         what: "Products by {field}",
+        class: Class::List,
         client:
             /// 7: every product, ordered by `field` (the direction is the server's).
             fn products_ordered_by(field: &SortField) = Request::ProductsOrderedBy(field.clone()),
@@ -134,6 +155,7 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Servers in error of service {id}",
+        class: Class::Sweep,
         client:
             /// 8: proxy servers of a service in an error state.
             fn network_errors(service_id: u64) = Request::NetworkErrors(service_id),
@@ -148,6 +170,7 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Inactive servers of service {id}",
+        class: Class::Sweep,
         client:
             /// 9: inactive proxy servers of a service.
             fn network_inactive(service_id: u64) = Request::NetworkInactive(service_id),
@@ -161,6 +184,7 @@ endpoints! {
         decode: |request, body| decode(request, &body),
         read: 1 << 20,
         what: "Credit",
+        class: Class::List,
         client:
             /// 10: the account credit.
             fn credit() = Request::Credit,
@@ -175,6 +199,7 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Invoices",
+        class: Class::List,
         client:
             /// 11: every invoice.
             fn invoices() = Request::Invoices,
@@ -189,6 +214,7 @@ endpoints! {
         read: 1 << 20,
         list: 100,
         what: "Invoice {id}",
+        class: Class::Detail,
         client:
             /// 12: one invoice (the spec answers it as an array).
             fn invoice(invoice_id: u64) = Request::Invoice(invoice_id),
@@ -202,6 +228,7 @@ endpoints! {
         decode: |request, body| decode(request, &body),
         read: 1 << 20,
         what: "Service {id}",
+        class: Class::Detail,
         client:
             /// 13: one service with its credentials.
             fn service(service_id: u64) = Request::Service(service_id),
@@ -216,6 +243,7 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Services",
+        class: Class::List,
         client:
             /// 14: every service.
             fn services() = Request::Services,
@@ -234,6 +262,7 @@ endpoints! {
         sends: update_body(update),
         read: 1 << 20,
         what: "Update of service {service_id}",
+        class: Class::Waited,
         client:
             /// 15: binds an IP, refreshes the IP list and/or changes the password. Sent
             /// exactly once.
@@ -257,6 +286,7 @@ endpoints! {
         decode: |request, body| Ok(parse_ip_list(&list.list_type, &list.format, Vec::from(body))),
         read: MAX_BODY,
         what: "IP list of service {service_id}",
+        class: Class::Waited,
         client:
             /// 16: an IP list, as served and parsed.
             fn ip_list(service_id: u64, list_type: &IpListType, format: &IpListFormat) =
@@ -389,6 +419,20 @@ mod tests {
         assert_eq!(r.list_cap(), Some(10_000));
         assert_eq!(Request::Credit.list_cap(), None);
         assert!(Request::order(3, OrderRequest::default()).is_write());
+    }
+
+    #[test]
+    fn a_row_gives_the_class_the_scheduler_serves_it_in() {
+        // What the user waits on first, the sweeps last (issue 10's priorities).
+        assert_eq!(
+            Request::order(3, OrderRequest::default()).class(),
+            Class::Waited
+        );
+        assert_eq!(Request::Clients.class(), Class::Waited);
+        assert_eq!(Request::Service(5).class(), Class::Detail);
+        assert_eq!(Request::Services.class(), Class::List);
+        assert_eq!(Request::NetworkErrors(5).class(), Class::Sweep);
+        assert!(Class::Waited < Class::Detail && Class::List < Class::Sweep);
     }
 
     #[test]
