@@ -36,6 +36,7 @@ mod base_url;
 mod decode;
 #[macro_use]
 mod endpoint_macro;
+mod class;
 pub mod error;
 pub mod iplist;
 pub mod ipv4;

@@ -8,6 +8,7 @@
 //!
 //! Read limits and list caps are the figures [`super::limits`] explains.
 
+pub use super::class::Class;
 use super::decode::{decode, decode_addresses, decode_list, decode_update, parse_ip_list};
 use super::error::ApiError;
 use super::iplist::IpList;
@@ -15,20 +16,6 @@ use super::model::*;
 use super::{ApiClient, MAX_BODY};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
-
-/// Who waits on a request's answer: the scheduler serves the lines in this order (a
-/// row of the table names its class).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Class {
-    /// A form's request or a write: the user is looking at a spinner.
-    Waited = 0,
-    /// One item's detail, opened or selected.
-    Detail = 1,
-    /// A tab's list, the credit.
-    List = 2,
-    /// The calls made once per service, in bulk.
-    Sweep = 3,
-}
 
 // One row per endpoint of spec section 4, in its order.
 endpoints! {
