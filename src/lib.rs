@@ -29,6 +29,10 @@ pub mod scheduler;
 pub mod script;
 pub mod secret;
 pub mod term;
+/// The app's test harness: it stands in for the run loop, which alone knows both the app
+/// and the view, so it lives beside both rather than inside `app`.
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod text;
 pub mod throttle;
 pub mod ui;

@@ -79,8 +79,6 @@ mod settings;
 mod sweep;
 
 #[cfg(test)]
-pub(crate) mod testkit;
-#[cfg(test)]
 mod tests;
 
 use crate::api::{Client, Request};

@@ -5,7 +5,7 @@ use crate::alerts::{AlertSink, Change, Level, Recording, Rule, Subject, Transiti
 use crate::api::{Request, Response, ServiceStatus};
 use crate::app::Command;
 use crate::app::tabs::Tab;
-use crate::app::testkit::{Harness, services};
+use crate::testkit::{Harness, services};
 use crossterm::event::KeyCode;
 
 /// One refresh of everything (`R`), answered as the standard account would, with service

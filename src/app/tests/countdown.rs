@@ -4,8 +4,8 @@
 use crate::api::*;
 use crate::app::forms::refresh::RefreshForm;
 use crate::app::popup::Popup;
-use crate::app::testkit::*;
 use crate::app::{AppSettings, Command, Msg};
+use crate::testkit::*;
 use chrono::NaiveDateTime;
 use crossterm::event::KeyCode;
 

@@ -1,7 +1,7 @@
 use crate::api::{ApiError, ProductType, Request, Response};
 use crate::app::remote::Freshness;
 use crate::app::testdata as td;
-use crate::app::testkit::*;
+use crate::testkit::*;
 use crossterm::event::KeyCode;
 
 fn refused() -> ApiError {

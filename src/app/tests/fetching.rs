@@ -1,7 +1,7 @@
 use crate::api::{ProductType, Request, Response};
 use crate::app::testdata as td;
-use crate::app::testkit::*;
 use crate::app::{AppSettings, Msg};
+use crate::testkit::*;
 use std::collections::HashSet;
 
 fn set(requests: Vec<Request>) -> HashSet<Request> {

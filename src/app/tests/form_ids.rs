@@ -8,7 +8,7 @@ use crate::app::Command;
 use crate::app::forms::FormState;
 use crate::app::forms::bind_ip::BindIpForm;
 use crate::app::popup::{Popup, PopupKind};
-use crate::app::testkit::*;
+use crate::testkit::*;
 use crossterm::event::KeyCode;
 
 fn bound(message: &str) -> Response {

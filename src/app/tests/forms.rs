@@ -7,8 +7,8 @@ use crate::app::forms::iplist::IpListForm;
 use crate::app::forms::order::done_message;
 use crate::app::forms::password::PasswordForm;
 use crate::app::popup::{Popup, PopupKind};
-use crate::app::testkit::*;
 use crate::app::{AppSettings, Command, Msg};
+use crate::testkit::*;
 use crossterm::event::KeyCode;
 use std::net::Ipv4Addr;
 

@@ -2,9 +2,9 @@
 //! does.
 
 use crate::api::{Request, Response};
-use crate::app::testkit::{Harness, t0};
 use crate::app::{Command, Msg};
 use crate::history::{Answer, Query, Record, ServerList};
+use crate::testkit::{Harness, t0};
 
 /// Starts with history on and answers everything; returns the history questions asked.
 fn loaded_with_history() -> (Harness, Vec<Query>) {
@@ -86,7 +86,7 @@ fn a_failed_read_records_nothing() {
     let (mut h, _) = loaded_with_history();
     h.app.take_history();
     h.advance(60);
-    h.fail(Request::Credit, crate::app::testkit::unprocessable());
+    h.fail(Request::Credit, crate::testkit::unprocessable());
     assert!(h.app.take_history().is_none());
     h.ok(
         Request::Credit,
@@ -164,7 +164,7 @@ fn each_probed_proxy_is_recorded_with_its_state_and_latency() {
     let cmds = h.key('1');
     h.settle(cmds);
     let cmds = h.key('h');
-    let request = crate::app::testkit::fetches(&cmds)
+    let request = crate::testkit::fetches(&cmds)
         .into_iter()
         .find(|r| matches!(r, Request::IpList { .. }))
         .expect("the probe asks for the IP list");

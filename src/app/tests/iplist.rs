@@ -3,9 +3,9 @@
 use crate::api::*;
 use crate::app::forms::iplist::IpListForm;
 use crate::app::popup::{Popup, PopupKind};
-use crate::app::testkit::*;
 use crate::app::{Command, Msg};
 use crate::clipboard::{ClipboardError, Copied};
+use crate::testkit::*;
 use crossterm::event::KeyCode;
 use std::path::PathBuf;
 

@@ -4,7 +4,7 @@ use crate::app::Msg;
 use crate::app::popup::Popup;
 use crate::app::tabs::Tab;
 use crate::app::testdata as td;
-use crate::app::testkit::*;
+use crate::testkit::*;
 use crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
 #[test]

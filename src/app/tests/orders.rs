@@ -7,7 +7,7 @@ use crate::app::forms::order::done_message;
 use crate::app::messages::Level;
 use crate::app::popup::Popup;
 use crate::app::status::{NoticeKind, Shown};
-use crate::app::testkit::*;
+use crate::testkit::*;
 // The order form as the form tests open it: product 1, clients and credit loaded.
 use super::forms::{order as form, order_form, writes};
 use crossterm::event::KeyCode;

@@ -2,7 +2,7 @@
 
 use crate::app::AppSettings;
 use crate::app::popup::Popup;
-use crate::app::testkit::*;
+use crate::testkit::*;
 use crossterm::event::KeyCode;
 
 fn with_profiles(profiles: &[&str], current: &str) -> Harness {

@@ -1,9 +1,9 @@
 //! Redraw only when something visible changed (issue 15.4): the loop draws after a batch
 //! only when [`App::take_redraw`] says so.
 
-use super::super::testkit::*;
 use crate::app::{AppSettings, Msg};
 use crate::scheduler::{Source, View};
+use crate::testkit::*;
 use crossterm::event::KeyCode;
 
 fn view(left: u32) -> View {

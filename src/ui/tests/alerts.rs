@@ -1,7 +1,7 @@
 //! The Alerts tab on screen, and the open count on the tab line.
 
 use super::render;
-use crate::app::testkit::Harness;
+use crate::testkit::Harness;
 use crossterm::event::KeyCode;
 
 /// The standard account after two refreshes: its alerts are open.

@@ -4,8 +4,8 @@ use super::render;
 use crate::api::{Request, Response, ServiceStatus, ServiceSummary};
 use crate::app::Msg;
 use crate::app::testdata as td;
-use crate::app::testkit::*;
 use crate::scheduler::{Source, View};
+use crate::testkit::*;
 use std::time::Duration;
 
 fn view(limit: u32, left: u32, paused: Option<u64>) -> View {

@@ -4,7 +4,7 @@
 use super::render;
 use crate::api::*;
 use crate::app::Msg;
-use crate::app::testkit::*;
+use crate::testkit::*;
 use chrono::NaiveDateTime;
 use crossterm::event::KeyCode;
 use std::net::Ipv4Addr;

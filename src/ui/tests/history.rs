@@ -2,8 +2,8 @@
 
 use super::render;
 use crate::app::Msg;
-use crate::app::testkit::Harness;
 use crate::history::{Answer, Store};
+use crate::testkit::Harness;
 
 /// The standard account loaded twice five minutes apart with history on, the store's answers
 /// given to the app.

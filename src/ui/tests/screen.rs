@@ -5,7 +5,7 @@
 use super::render;
 use crate::api::{ApiError, Request, Response, ServiceStatus};
 use crate::app::Msg;
-use crate::app::testkit::*;
+use crate::testkit::*;
 use crossterm::event::KeyCode;
 
 /// The row lines of the screen that start with the selection column and an ID.

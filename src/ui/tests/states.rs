@@ -3,8 +3,8 @@
 use super::render;
 use crate::api::{ApiError, ProductType, Request, Response};
 use crate::app::testdata as td;
-use crate::app::testkit::*;
 use crate::app::{AppSettings, Msg};
+use crate::testkit::*;
 use insta::assert_snapshot;
 
 fn started() -> Harness {

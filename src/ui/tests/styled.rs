@@ -9,7 +9,7 @@
 
 use crate::app::App;
 use crate::app::Msg;
-use crate::app::testkit::{Harness, settings};
+use crate::testkit::{Harness, settings};
 use crate::ui::theme::Look;
 use insta::assert_snapshot;
 use ratatui::Terminal;

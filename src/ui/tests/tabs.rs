@@ -1,7 +1,7 @@
 //! Every tab loaded, at 100×30 and at the smallest size, 80×24, and wide.
 
 use super::render;
-use crate::app::testkit::*;
+use crate::testkit::*;
 use crossterm::event::KeyCode;
 use insta::assert_snapshot;
 

@@ -1,9 +1,9 @@
 //! A harness for driving [`App`] in tests: a fake clock, key helpers, and a standard
-//! account built from [`super::testdata`].
+//! account built from [`crate::app::testdata`].
 
-use super::testdata as td;
-use super::{App, AppSettings, Clock, Command, Msg};
 use crate::api::{ApiError, Loaded, ProductType, Request, Response, ServiceSummary};
+use crate::app::testdata as td;
+use crate::app::{App, AppSettings, Clock, Command, Msg};
 use chrono::{DateTime, TimeZone, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::sync::{Arc, Mutex};
@@ -146,13 +146,13 @@ impl Harness {
     }
 
     /// The popup on top.
-    pub fn top(&self) -> Option<&super::popup::Popup> {
+    pub fn top(&self) -> Option<&crate::app::popup::Popup> {
         self.app.popups().last()
     }
 
     /// The text of what the status line shows.
     pub fn status_text(&self) -> String {
-        use super::status::Shown;
+        use crate::app::status::Shown;
         match self.app.status().shown() {
             Some(Shown::Failure(line, _)) => line.to_owned(),
             Some(Shown::Notice(n)) => n.text.clone(),
