@@ -62,6 +62,16 @@ struct Track {
     wait_until: Option<DateTime<Utc>>,
 }
 
+impl Track {
+    /// One more failure: waits twice as long as the last before going on, and says how long.
+    fn back_off(&mut self, every: Duration, now: DateTime<Utc>) -> Duration {
+        self.failures += 1;
+        let wait = backoff(every, self.failures);
+        self.wait_until = Some(later(now, wait));
+        wait
+    }
+}
+
 #[derive(Debug)]
 pub struct KeepBound {
     tracks: BTreeMap<u64, Track>,
@@ -209,9 +219,7 @@ impl KeepBound {
                 }
             }
             Err(e) if asked => {
-                track.failures += 1;
-                let wait = backoff(every, track.failures);
-                track.wait_until = Some(later(now, wait));
+                let wait = track.back_off(every, now);
                 out.push(Action::Log(format!(
                     "keep-bound: cannot read service {service_id}: {e}; again in {} s",
                     wait.as_secs()
@@ -252,9 +260,7 @@ impl KeepBound {
                 // before anything else is sent.
                 track.bound = None;
                 track.tried = None;
-                track.failures += 1;
-                let wait = backoff(every, track.failures);
-                track.wait_until = Some(later(now, wait));
+                let wait = track.back_off(every, now);
                 out.push(Action::Log(format!(
                     "keep-bound: the answer to rebinding service {service_id} to {ip} was lost ({e}); reading it again in {} s before anything else",
                     wait.as_secs()
@@ -263,9 +269,7 @@ impl KeepBound {
             Err(e) if e.is_rate_limited() || e.status() == Some(503) => {
                 // Not taken on by the server: safe to send again later.
                 track.tried = None;
-                track.failures += 1;
-                let wait = backoff(every, track.failures);
-                track.wait_until = Some(later(now, wait));
+                let wait = track.back_off(every, now);
                 out.push(Action::Log(format!(
                     "keep-bound: rebinding service {service_id} to {ip} was not taken on ({e}); again in {} s",
                     wait.as_secs()
