@@ -122,3 +122,146 @@ fn the_profile_switch_is_advertised_only_with_somewhere_to_go() {
     let p = KeyEvent::new(KeyCode::Char('P'), KeyModifiers::NONE);
     assert_eq!(action_for(&c, &p), Some(Action::SwitchProfile));
 }
+
+/// The popups a context can have on top, with the tab under them; a form's steps with and
+/// without a field taking typing.
+fn popup_contexts() -> Vec<(String, Context)> {
+    use crate::app::popup::PopupKind::*;
+    let mut out = Vec::new();
+    for (tab, kind) in [
+        (Tab::Services, Help),
+        (Tab::Billing, Invoice),
+        (Tab::Services, Service),
+        (Tab::Products, Product),
+        (Tab::Services, Profiles),
+        (Tab::Services, Messages),
+        (Tab::Services, Probe),
+        (Tab::Services, FormBusy),
+        (Tab::Services, FormDone),
+    ] {
+        let c = Context {
+            popup: Some(kind),
+            ..ctx(tab)
+        };
+        out.push((format!("{} · {}", tab.title(), kind.title()), c));
+    }
+    for (tab, kind) in form_steps() {
+        for typing in [false, true] {
+            let c = Context {
+                popup: Some(kind),
+                typing,
+                ..ctx(tab)
+            };
+            let typed = if typing { " · typing" } else { "" };
+            out.push((format!("{} · {}{typed}", tab.title(), kind.title()), c));
+        }
+    }
+    out
+}
+
+/// Every form step, with the tab its form opens on.
+fn form_steps() -> Vec<(Tab, crate::app::popup::PopupKind)> {
+    use crate::app::popup::PopupKind::*;
+    vec![
+        (Tab::Products, Order),
+        (Tab::Products, OrderConfirm),
+        (Tab::Services, BindIp),
+        (Tab::Services, Password),
+        (Tab::Services, Refresh),
+        (Tab::Services, IpListChooser),
+        (Tab::Services, IpListView),
+        (Tab::Services, IpListSave),
+    ]
+}
+
+/// What an action is called in the pinned listing (the forms' opening keys by the form).
+fn action_name(a: Action) -> String {
+    match a {
+        Action::Order => "open(order form)".into(),
+        Action::BindIp => "open(bind IP)".into(),
+        Action::ChangePassword => "open(password)".into(),
+        Action::RefreshIpList => "open(IP-list refresh)".into(),
+        Action::IpLists => "open(IP list · choose)".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The keys the pinned listing presses: every printable character, Ctrl with a letter, and
+/// the named keys.
+fn probe_keys() -> Vec<KeyEvent> {
+    let mut keys: Vec<KeyEvent> = (' '..='~')
+        .map(|c| key(KeyCode::Char(c), KeyModifiers::NONE))
+        .collect();
+    keys.extend(('a'..='z').map(|c| key(KeyCode::Char(c), KeyModifiers::CONTROL)));
+    keys.extend(
+        [
+            KeyCode::Enter,
+            KeyCode::Esc,
+            KeyCode::Tab,
+            KeyCode::BackTab,
+            KeyCode::Backspace,
+            KeyCode::Up,
+            KeyCode::Down,
+            KeyCode::Left,
+            KeyCode::Right,
+            KeyCode::Home,
+            KeyCode::End,
+            KeyCode::PageUp,
+            KeyCode::PageDown,
+        ]
+        .map(|c| key(c, KeyModifiers::NONE)),
+    );
+    keys
+}
+
+/// One context's footer, help and keys, as text.
+fn listing(name: &str, c: &Context) -> String {
+    let mut out = format!("== {name}\nfooter:");
+    for (k, word) in footer(c) {
+        out.push_str(&format!(" [{k} {word}]"));
+    }
+    out.push_str("\nhelp:\n");
+    for (k, text) in help(c) {
+        out.push_str(&format!("  {k:>10}  {text}\n"));
+    }
+    out.push_str("keys:");
+    for event in probe_keys() {
+        if let Some(a) = action_for(c, &event) {
+            let label = Key {
+                code: event.code,
+                ctrl: event.modifiers.contains(KeyModifiers::CONTROL),
+            }
+            .label();
+            let writes = if a.writes() { "!" } else { "" };
+            out.push_str(&format!(" [{label} {}{writes}]", action_name(a)));
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// Every context's footer, help and keys, pinned: moving bindings between tables (a form's
+/// step keys and opening key beside the form) must change neither what a key does nor
+/// what the footer and help say about it.
+#[test]
+fn every_contexts_keys_footer_and_help_are_pinned() {
+    let mut contexts: Vec<(String, Context)> = Vec::new();
+    for tab in Tab::ALL {
+        contexts.push((tab.title().to_owned(), ctx(tab)));
+        let filtering = Context {
+            editing_filter: true,
+            ..ctx(tab)
+        };
+        contexts.push((format!("{} · filter", tab.title()), filtering));
+    }
+    contexts.extend(popup_contexts());
+    let mut out = String::new();
+    for (name, c) in contexts {
+        for read_only in [false, true] {
+            let c = Context { read_only, ..c };
+            let ro = if read_only { " · read-only" } else { "" };
+            out.push_str(&listing(&format!("{name}{ro}"), &c));
+        }
+    }
+    insta::assert_snapshot!(out);
+}
