@@ -111,11 +111,7 @@ impl App {
                     self.open_help();
                 }
             }
-            Action::Order => self.open_order(out),
-            Action::BindIp => self.open_bind_ip(out),
-            Action::ChangePassword => self.open_password(),
-            Action::RefreshIpList => self.open_refresh(),
-            Action::IpLists => self.open_iplist(),
+            Action::OpenForm(form) => self.open_form(form, out),
             Action::ClearCountdown => self.clear_countdown(out),
             Action::Probe => self.open_probe(out),
             Action::SwitchProfile => self.open_profiles(),
@@ -124,7 +120,7 @@ impl App {
             Action::Submit
             | Action::NextField
             | Action::PrevField
-            | Action::UseMyIp
+            | Action::FormKey(_)
             | Action::Copy
             | Action::CopyUrls
             | Action::WriteFile

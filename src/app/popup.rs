@@ -7,6 +7,7 @@
 //! [`super::forms`]: the popup knows none of them by name.
 
 use super::forms::Form;
+use super::keymap::steps::FormStep;
 use std::any::Any;
 
 #[derive(Debug)]
@@ -19,7 +20,7 @@ pub enum Popup {
     Service(u64),
     /// The full detail of one product.
     Product(u64),
-    /// A form: `o` order, `b` bind an IP, `p` password, `u` IP-list refresh, `i` IP lists.
+    /// A form (the registry, [`super::forms::registry::FORMS`], lists them).
     Form(Box<dyn Form>),
     /// `P`: switch to another profile.
     Profiles(super::profiles::ProfilePicker),
@@ -103,28 +104,16 @@ impl Popup {
     }
 }
 
-/// A popup without its parameters, for the key bindings. Forms have one kind per step that
-/// changes what the keys do.
+/// A popup without its parameters, for the key bindings. A form is at one of its steps
+/// (each form declares its own, with their keys), or busy, or showing its outcome.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PopupKind {
     Help,
     Invoice,
     Service,
     Product,
-    /// The order form's fields (client, IP).
-    Order,
-    /// The order's confirmation.
-    OrderConfirm,
-    BindIp,
-    Password,
-    /// The IP-list refresh, asking for confirmation.
-    Refresh,
-    /// Choosing the type and format of an IP list.
-    IpListChooser,
-    /// Reading an IP list.
-    IpListView,
-    /// The file name an IP list is written to.
-    IpListSave,
+    /// A form's step: its fields, a confirmation, a list it shows.
+    Step(&'static FormStep),
     /// A form whose request is on its way.
     FormBusy,
     /// A form that shows its outcome.
@@ -145,14 +134,7 @@ impl PopupKind {
             PopupKind::Invoice => "invoice",
             PopupKind::Service => "service",
             PopupKind::Product => "product",
-            PopupKind::Order => "order form",
-            PopupKind::OrderConfirm => "order confirmation",
-            PopupKind::BindIp => "bind IP",
-            PopupKind::Password => "password",
-            PopupKind::Refresh => "IP-list refresh",
-            PopupKind::IpListChooser => "IP list · choose",
-            PopupKind::IpListView => "IP list",
-            PopupKind::IpListSave => "IP list · write file",
+            PopupKind::Step(step) => step.title,
             PopupKind::FormBusy => "sending",
             PopupKind::FormDone => "result",
             PopupKind::Profiles => "profiles",
@@ -162,15 +144,17 @@ impl PopupKind {
     }
 
     pub fn is_form(self) -> bool {
-        !matches!(
+        matches!(
             self,
-            PopupKind::Help
-                | PopupKind::Invoice
-                | PopupKind::Service
-                | PopupKind::Product
-                | PopupKind::Profiles
-                | PopupKind::Messages
-                | PopupKind::Probe
+            PopupKind::Step(_) | PopupKind::FormBusy | PopupKind::FormDone
         )
+    }
+
+    /// The form step, if this is one.
+    pub fn step(self) -> Option<&'static FormStep> {
+        match self {
+            PopupKind::Step(step) => Some(step),
+            _ => None,
+        }
     }
 }

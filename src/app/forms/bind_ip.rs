@@ -11,14 +11,42 @@
 //! On a ppr service `b` opens nothing and the status line says why; while the service's
 //! type is unknown (its detail is loading) it says to try again.
 
+use super::registry::FormEntry;
 use super::{Form, FormCore, FormState, TextField};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, ProductType, Request, Response, ServiceUpdate};
-use crate::app::keymap::Action;
-use crate::app::popup::{Popup, PopupKind};
+use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
+use crate::app::keymap::{Action, ON_SERVICE, code, ctrl, k};
+use crate::app::popup::Popup;
 use crate::app::status::NoticeKind;
 use crate::app::{App, Command};
+use crossterm::event::KeyCode;
 use std::net::Ipv4Addr;
+
+/// `Ctrl-L`: fill in this machine's public IP.
+pub const USE_MY_IP: Action = Action::FormKey(0);
+
+/// The one step: the address, and where it comes from.
+#[rustfmt::skip]
+pub static STEP: FormStep = FormStep {
+    title: "bind IP",
+    bindings: &[
+        step_key(&[code(KeyCode::Enter)], Action::Submit, Some("bind"), "Bind the address to the service"),
+        step_key(&[ctrl('l')], USE_MY_IP, Some("use my IP"), "Fill in this machine's public IP"),
+        CANCEL,
+    ],
+};
+
+/// `b` on a service (its row or its detail).
+pub const ENTRY: FormEntry = FormEntry {
+    keys: &[k('b')],
+    scopes: ON_SERVICE,
+    footer: Some("bind IP"),
+    help: "Bind an IP to the selected static (fpr) service",
+    writes: true,
+    steps: &[&STEP],
+    open: App::open_bind_ip,
+};
 
 /// This machine's public IPv4, as far as the app knows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -129,8 +157,8 @@ impl Form for BindIpForm {
         &mut self.core
     }
 
-    fn step_kind(&self) -> PopupKind {
-        PopupKind::BindIp
+    fn step(&self) -> &'static FormStep {
+        &STEP
     }
 
     fn typing_field(&mut self) -> Option<&mut TextField> {
@@ -146,7 +174,7 @@ impl Form for BindIpForm {
     }
 
     fn other(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) {
-        if action == Action::UseMyIp && self.core.state.is_editable() {
+        if action == USE_MY_IP && self.core.state.is_editable() {
             self.use_my_ip(app, out);
         }
     }

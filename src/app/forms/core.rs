@@ -1,15 +1,17 @@
 //! What every form shares: its step ([`FormState`]), the ID of the request it waits for,
 //! its inline error ([`FormCore`]), and the [`Form`] trait whose default methods are the
-//! glue the forms used to copy (the key kind of each step, "Enter closes a finished form,
+//! glue the forms used to copy (busy and finished steps, "Enter closes a finished form,
 //! else sends", "a field was edited, the inline error goes").
 //!
 //! A form is a `Box<dyn Form>` in [`crate::app::popup::Popup::Form`]. Its logic is one
-//! file in `src/app/forms`, its widget one file in `src/ui/forms` (an `impl FormWidget`),
-//! and one line in `src/ui/forms/mod.rs` registers the widget.
+//! file in `src/app/forms` (with its steps' keys and its registry entry), its widget one
+//! file in `src/ui/forms` (an `impl FormWidget`); see [`super::registry`] for the lines
+//! that register both.
 
 use super::TextField;
 use crate::api::{ApiError, Request, Response};
 use crate::app::keymap::Action;
+use crate::app::keymap::steps::FormStep;
 use crate::app::popup::PopupKind;
 use crate::app::{App, Command};
 use std::any::Any;
@@ -108,8 +110,9 @@ pub trait Form: Any + Debug {
     fn core(&self) -> &FormCore;
     fn core_mut(&mut self) -> &mut FormCore;
 
-    /// What decides the keys while the form is neither busy nor finished.
-    fn step_kind(&self) -> PopupKind;
+    /// The step the form is at while it is neither busy nor finished: one of the form's
+    /// `static` [`FormStep`]s, which carry the step's keys.
+    fn step(&self) -> &'static FormStep;
 
     /// The outcome is shown and Enter closes (by default: `Done`).
     fn finished(&self) -> bool {
@@ -123,7 +126,7 @@ pub trait Form: Any + Debug {
         } else if self.finished() {
             PopupKind::FormDone
         } else {
-            self.step_kind()
+            PopupKind::Step(self.step())
         }
     }
 

@@ -11,14 +11,74 @@
 //! written.
 //!
 //! Lists can have 100,000 lines: the line starts are indexed once when the list arrives,
-//! and the view draws only the lines on screen.
+//! and the view draws only the lines on screen ([`super::iplist_view`]).
 
+use super::registry::FormEntry;
 use super::{Flow, Form, FormCore, FormState, TextField};
 use crate::api::{ApiError, IpList, IpListFormat, IpListType, ProductType, Request, Response};
-use crate::app::keymap::Action;
+use crate::app::keymap::steps::{self, BACK, CANCEL, CLOSE, FormStep, step_key};
+use crate::app::keymap::{Action, ON_SERVICE, code, k};
 use crate::app::popup::{Popup, PopupKind};
 use crate::app::{App, Command};
+use crossterm::event::KeyCode;
 use std::path::PathBuf;
+
+pub use super::iplist_view::{ListView, entries_label};
+
+/// Choosing the list's type and format (↑/↓ the value, Tab/←/→ the column).
+#[rustfmt::skip]
+pub static CHOOSE: FormStep = FormStep {
+    title: "IP list · choose",
+    bindings: &[
+        step_key(&[code(KeyCode::Enter)], Action::Submit, Some("fetch"), "Fetch the list in the chosen type and format"),
+        steps::NEXT_FIELD,
+        steps::PREV_FIELD,
+        step_key(&[code(KeyCode::Right)], Action::NextField, None, "Next column"),
+        step_key(&[code(KeyCode::Left)], Action::PrevField, None, "Previous column"),
+        CANCEL,
+        steps::MOVE_DOWN,
+        steps::MOVE_UP,
+    ],
+};
+
+/// Reading the fetched list.
+#[rustfmt::skip]
+pub static VIEW: FormStep = FormStep {
+    title: "IP list",
+    bindings: &[
+        step_key(&[k('y')], Action::Copy, Some("copy"), "Copy the list exactly as served"),
+        step_key(&[k('Y')], Action::CopyUrls, Some("copy URLs"), "Copy the list as proxy URLs, one per line"),
+        step_key(&[k('w')], Action::WriteFile, Some("write file"), "Write the list to a file"),
+        steps::MOVE_DOWN,
+        steps::MOVE_UP,
+        steps::TOP,
+        steps::BOTTOM,
+        steps::PAGE_DOWN,
+        steps::PAGE_UP,
+        CLOSE,
+    ],
+};
+
+/// The file name `w` writes the list to.
+#[rustfmt::skip]
+pub static SAVE: FormStep = FormStep {
+    title: "IP list · write file",
+    bindings: &[
+        step_key(&[code(KeyCode::Enter)], Action::Submit, Some("write"), "Write the file (an existing file is never replaced)"),
+        BACK,
+    ],
+};
+
+/// `i` on a service (its row or its detail); it only reads.
+pub const ENTRY: FormEntry = FormEntry {
+    keys: &[k('i')],
+    scopes: ON_SERVICE,
+    footer: Some("IP list"),
+    help: "Show, copy or save the IP list",
+    writes: false,
+    steps: &[&CHOOSE, &VIEW, &SAVE],
+    open: App::open_iplist,
+};
 
 /// The longest file path the save field takes (Linux's `PATH_MAX`).
 const PATH_MAX: usize = 4096;
@@ -45,16 +105,6 @@ pub struct IpListForm {
     pub written: Option<PathBuf>,
 }
 
-/// Where a fetched list's lines start, and where the view is scrolled to (the list itself
-/// is the form's answer, kept once).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ListView {
-    /// Byte offset of each line's start in the list's `raw`.
-    starts: Vec<usize>,
-    /// The first line on screen.
-    pub top: usize,
-}
-
 /// The file-name prompt of `w`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SavePrompt {
@@ -63,53 +113,6 @@ pub struct SavePrompt {
     pub error: Option<String>,
     /// The write was asked for and has not answered yet.
     pub writing: bool,
-}
-
-impl ListView {
-    pub fn new(list: &IpList) -> Self {
-        let raw = &list.raw;
-        let mut starts = vec![0];
-        starts.extend(raw.match_indices('\n').map(|(i, _)| i + 1));
-        // A final line break does not start another line.
-        if starts.len() > 1 && starts.last() == Some(&raw.len()) {
-            starts.pop();
-        }
-        if raw.is_empty() {
-            starts.clear();
-        }
-        Self { starts, top: 0 }
-    }
-
-    pub fn line_count(&self) -> usize {
-        self.starts.len()
-    }
-
-    /// Line `i` of `list` as served, without its line break.
-    pub fn line<'a>(&self, list: &'a IpList, i: usize) -> Option<&'a str> {
-        let start = *self.starts.get(i)?;
-        let end = self.starts.get(i + 1).copied().unwrap_or(list.raw.len());
-        let line = list.raw.get(start..end)?;
-        Some(line.trim_end_matches(['\n', '\r']))
-    }
-
-    /// A movement key, `page` lines to a page.
-    pub fn key(&mut self, action: Action, page: usize) {
-        match action {
-            Action::Up => self.scroll(-1, page),
-            Action::Down => self.scroll(1, page),
-            Action::PageUp => self.scroll(-(page as isize), page),
-            Action::PageDown => self.scroll(page as isize, page),
-            Action::Top => self.top = 0,
-            Action::Bottom => self.scroll(isize::MAX, page),
-            _ => {}
-        }
-    }
-
-    /// Scrolls by `delta` lines, keeping a full page on screen where there is one.
-    pub fn scroll(&mut self, delta: isize, page: usize) {
-        let last = self.line_count().saturating_sub(page.max(1));
-        self.top = self.top.saturating_add_signed(delta).min(last);
-    }
 }
 
 impl IpListForm {
@@ -195,8 +198,13 @@ impl Form for IpListForm {
         &mut self.core
     }
 
-    fn step_kind(&self) -> PopupKind {
-        PopupKind::IpListChooser
+    /// The list, once fetched, is viewed (or its file named); before, choosing.
+    fn step(&self) -> &'static FormStep {
+        match (&self.core.state, &self.save) {
+            (FormState::Done(_), Some(_)) => &SAVE,
+            (FormState::Done(_), None) => &VIEW,
+            _ => &CHOOSE,
+        }
     }
 
     /// Viewing the list (or naming its file) is not an outcome Enter closes.
@@ -204,18 +212,8 @@ impl Form for IpListForm {
         false
     }
 
-    fn kind(&self) -> PopupKind {
-        match (&self.core.state, &self.save) {
-            (FormState::Done(_), Some(_)) => PopupKind::IpListSave,
-            (FormState::Done(_), None) => PopupKind::IpListView,
-            (FormState::Submitting, _) => PopupKind::FormBusy,
-            _ => PopupKind::IpListChooser,
-        }
-    }
-
     fn is_typing(&self) -> bool {
-        matches!(self.kind(), PopupKind::IpListSave)
-            && self.save.as_ref().is_some_and(|s| !s.writing)
+        self.at(&SAVE) && self.save.as_ref().is_some_and(|s| !s.writing)
     }
 
     fn typing_field(&mut self) -> Option<&mut TextField> {
@@ -232,8 +230,8 @@ impl Form for IpListForm {
     }
 
     fn action(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) -> Flow {
-        match self.kind() {
-            PopupKind::IpListChooser => match action {
+        if self.at(&CHOOSE) {
+            match action {
                 Action::Up => self.cycle(-1),
                 Action::Down => self.cycle(1),
                 Action::NextField | Action::PrevField => self.switch_column(),
@@ -243,10 +241,11 @@ impl Form for IpListForm {
                     }
                 }
                 _ => {}
-            },
-            PopupKind::IpListView => self.view_action(app.iplist_page(), action, out),
-            PopupKind::IpListSave if action == Action::Submit => self.write(out),
-            _ => {}
+            }
+        } else if self.at(&VIEW) {
+            self.view_action(app.iplist_page(), action, out);
+        } else if self.at(&SAVE) && action == Action::Submit {
+            self.write(out);
         }
         Flow::Stay
     }
@@ -273,6 +272,11 @@ impl Form for IpListForm {
 }
 
 impl IpListForm {
+    /// The keys are `step`'s now (not busy fetching).
+    fn at(&self, step: &'static FormStep) -> bool {
+        self.kind() == PopupKind::Step(step)
+    }
+
     /// A key in the list view: scrolling, copying, `w`.
     fn view_action(&mut self, page: usize, action: Action, out: &mut Vec<Command>) {
         let id = self.service_id;
@@ -333,26 +337,9 @@ impl IpListForm {
     }
 }
 
-/// `25 entries` (and how many lines could not be read, if any).
-pub fn entries_label(list: &IpList) -> String {
-    let n = list.count;
-    let mut label = format!(
-        "{} {}",
-        crate::text::count(n as u64),
-        if n == 1 { "entry" } else { "entries" }
-    );
-    if list.skipped > 0 {
-        label.push_str(&format!(
-            " ({} unreadable)",
-            crate::text::count(list.skipped as u64)
-        ));
-    }
-    label
-}
-
 impl App {
     /// `i`: the IP-list chooser for the selected service.
-    pub(in crate::app) fn open_iplist(&mut self) {
+    pub(in crate::app) fn open_iplist(&mut self, _out: &mut Vec<Command>) {
         let Some(id) = self.target_service() else {
             return;
         };
@@ -376,31 +363,6 @@ mod tests {
     }
 
     #[test]
-    fn lines_are_indexed_once_and_read_by_number() {
-        let l = list("1.2.3.4:80:u:p\r\n5.6.7.8:80:u:p\n");
-        let v = ListView::new(&l);
-        assert_eq!(v.line_count(), 2);
-        assert_eq!(v.line(&l, 0), Some("1.2.3.4:80:u:p"));
-        assert_eq!(v.line(&l, 1), Some("5.6.7.8:80:u:p"));
-        assert_eq!(v.line(&l, 2), None);
-        assert_eq!(ListView::new(&list("")).line_count(), 0);
-        assert_eq!(ListView::new(&list("a")).line_count(), 1);
-        assert_eq!(ListView::new(&list("a\n\nb")).line_count(), 3);
-    }
-
-    #[test]
-    fn scrolling_stops_at_the_last_page() {
-        let raw: String = (0..100).map(|i| format!("10.0.0.{i}:80\n")).collect();
-        let mut v = ListView::new(&list(&raw));
-        v.scroll(isize::MAX, 20);
-        assert_eq!(v.top, 80);
-        v.scroll(-5, 20);
-        assert_eq!(v.top, 75);
-        v.scroll(-500, 20);
-        assert_eq!(v.top, 0);
-    }
-
-    #[test]
     fn the_chooser_defaults_by_product_type_and_cycles() {
         let mut f = IpListForm::new(1003, &ProductType::Ppr);
         assert_eq!(f.list_type, IpListType::PprHttp);
@@ -420,7 +382,7 @@ mod tests {
         f.core.state = FormState::Submitting;
         assert_eq!(f.request(), None, "not twice");
         f.finish(Ok(Response::IpList(list("1.2.3.4:80\n"))));
-        assert_eq!(f.kind(), PopupKind::IpListView);
+        assert_eq!(f.kind(), PopupKind::Step(&VIEW));
         assert_eq!(f.list().map(entries_label).as_deref(), Some("1 entry"));
     }
 }

@@ -12,7 +12,13 @@
 //! Keys: `Enter` submits the step, `Esc` goes back a step or closes, `Tab`/`Shift-Tab`
 //! move between fields; while a field takes typing every other key is text (so `q`, `j`,
 //! `y` are characters there) and a paste is inserted as one line. `Ctrl-C` quits from
-//! anywhere.
+//! anywhere. Each form declares its steps' keys itself, beside its logic (a `static`
+//! [`FormStep`](crate::app::keymap::steps::FormStep) per step), and the key that opens it
+//! in its registry entry.
+//!
+//! **Adding a form** is its logic file here, its widget file in `src/ui/forms`, and one
+//! line registering each (`<name>::ENTRY,` in [`registry::FORMS`], its widget in the ui's
+//! `WIDGETS`) beside their `pub mod` lines; [`registry`] has the recipe.
 //!
 //! **Answers by request ID.** Each request a form sends carries an ID of its own
 //! ([`Request::attempt`], never sent to the server), kept in the form's core; the answer
@@ -32,10 +38,12 @@ pub mod core;
 pub mod field;
 pub mod iplist;
 mod iplist_files;
+pub mod iplist_view;
 pub mod order;
 pub mod order_outcome;
 pub mod password;
 pub mod refresh;
+pub mod registry;
 
 pub use self::core::{Flow, Form, FormCore, FormState};
 pub use field::TextField;

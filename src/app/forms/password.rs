@@ -5,12 +5,38 @@
 //! The password lives in masked [`TextField`]s and a [`Secret`], so it never reaches a
 //! log or `Debug` output; the fields are emptied once the server has answered.
 
+use super::registry::FormEntry;
 use super::{Form, FormCore, FormState, TextField};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
-use crate::app::keymap::Action;
-use crate::app::popup::{Popup, PopupKind};
+use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
+use crate::app::keymap::{Action, ON_SERVICE, code, k};
+use crate::app::popup::Popup;
 use crate::app::{App, Command};
 use crate::secret::Secret;
+use crossterm::event::KeyCode;
+
+/// The one step: the password, twice.
+#[rustfmt::skip]
+pub static STEP: FormStep = FormStep {
+    title: "password",
+    bindings: &[
+        step_key(&[code(KeyCode::Enter)], Action::Submit, Some("change"), "Change the proxy password"),
+        NEXT_FIELD,
+        PREV_FIELD,
+        CANCEL,
+    ],
+};
+
+/// `p` on a service (its row or its detail).
+pub const ENTRY: FormEntry = FormEntry {
+    keys: &[k('p')],
+    scopes: ON_SERVICE,
+    footer: Some("passwd"),
+    help: "Change the proxy password",
+    writes: true,
+    steps: &[&STEP],
+    open: App::open_password,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PasswordField {
@@ -97,8 +123,8 @@ impl Form for PasswordForm {
         &mut self.core
     }
 
-    fn step_kind(&self) -> PopupKind {
-        PopupKind::Password
+    fn step(&self) -> &'static FormStep {
+        &STEP
     }
 
     fn typing_field(&mut self) -> Option<&mut TextField> {
@@ -143,7 +169,7 @@ impl Form for PasswordForm {
 
 impl App {
     /// `p`: the password form for the selected service.
-    pub(in crate::app) fn open_password(&mut self) {
+    pub(in crate::app) fn open_password(&mut self, _out: &mut Vec<Command>) {
         if self.refuse_read_only("changing a password") {
             return;
         }

@@ -6,12 +6,37 @@
 //! service's row, its detail and this form. While it runs, `u` on that service says so in
 //! the status line and sends nothing.
 
+use super::registry::FormEntry;
 use super::{Form, FormCore, FormState};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
-use crate::app::popup::{Popup, PopupKind};
+use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
+use crate::app::keymap::{Action, ON_SERVICE, code, k};
+use crate::app::popup::Popup;
 use crate::app::status::NoticeKind;
 use crate::app::{App, Command};
 use crate::throttle;
+use crossterm::event::KeyCode;
+
+/// The one step: the confirmation.
+#[rustfmt::skip]
+pub static STEP: FormStep = FormStep {
+    title: "IP-list refresh",
+    bindings: &[
+        step_key(&[code(KeyCode::Enter)], Action::Submit, Some("refresh"), "Refresh the IP list now"),
+        CANCEL,
+    ],
+};
+
+/// `u` on a service (its row or its detail).
+pub const ENTRY: FormEntry = FormEntry {
+    keys: &[k('u')],
+    scopes: ON_SERVICE,
+    footer: Some("refresh IPs"),
+    help: "Refresh the IP list (the server throttles this)",
+    writes: true,
+    steps: &[&STEP],
+    open: App::open_refresh,
+};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct RefreshForm {
@@ -48,8 +73,8 @@ impl Form for RefreshForm {
         &mut self.core
     }
 
-    fn step_kind(&self) -> PopupKind {
-        PopupKind::Refresh
+    fn step(&self) -> &'static FormStep {
+        &STEP
     }
 
     /// A refused refresh is not corrected and resent: its outcome is shown, Enter closes.
@@ -84,7 +109,7 @@ impl Form for RefreshForm {
 
 impl App {
     /// `u`: the confirmation, unless the service is still throttled.
-    pub(in crate::app) fn open_refresh(&mut self) {
+    pub(in crate::app) fn open_refresh(&mut self, _out: &mut Vec<Command>) {
         if self.refuse_read_only("refreshing an IP list") {
             return;
         }
@@ -145,11 +170,12 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::popup::PopupKind;
 
     #[test]
     fn confirm_send_once_and_finish() {
         let mut f = RefreshForm::new(1001);
-        assert_eq!(f.kind(), PopupKind::Refresh);
+        assert_eq!(f.kind(), PopupKind::Step(&STEP));
         assert_eq!(f.awaiting(), None);
         let sent = f.request();
         assert!(matches!(&sent, Request::UpdateService { update, .. } if update.update_list));

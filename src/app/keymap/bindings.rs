@@ -1,6 +1,9 @@
-//! The default bindings: one table, in the order the footer and the help list them.
+//! The default bindings: one table, in the order the footer and the help list them. The
+//! forms' keys are not here: a form step's keys are declared beside the form
+//! ([`super::steps`]), the keys that open the forms in the forms' registry; the table only
+//! says where they go ([`Part::Step`], [`Part::Openers`]).
 
-use super::{Action, Binding, Scope, b, code, ctrl, k};
+use super::{Action, Binding, ON_SERVICE, Part, Scope, b, code, ctrl, k};
 use crate::app::popup::PopupKind;
 use crate::app::tabs::Tab;
 use crossterm::event::KeyCode;
@@ -8,33 +11,16 @@ use crossterm::event::KeyCode;
 use PopupKind as P;
 use Scope::*;
 
-/// Forms whose fields take typing, and what Tab does in them.
-const FIELDS: &[Scope] = &[Popup(P::Order), Popup(P::Password), Popup(P::IpListChooser)];
-/// Lists a form scrolls with the movement keys.
+/// Lists a popup scrolls with the movement keys.
 const SCROLLS: &[Scope] = &[
     Main,
     Popup(P::Probe),
     Popup(P::Help),
-    Popup(P::IpListChooser),
-    Popup(P::IpListView),
     Popup(P::Profiles),
     Popup(P::Messages),
 ];
 /// Where Esc closes.
-const CLOSES: &[Scope] = &[
-    Viewer,
-    Popup(P::IpListView),
-    Popup(P::FormBusy),
-    Popup(P::FormDone),
-];
-/// Where Esc cancels a form.
-const CANCELS: &[Scope] = &[
-    Popup(P::Order),
-    Popup(P::BindIp),
-    Popup(P::Password),
-    Popup(P::Refresh),
-    Popup(P::IpListChooser),
-];
+const CLOSES: &[Scope] = &[Viewer, Popup(P::FormBusy), Popup(P::FormDone)];
 /// Tabs sorted locally with `s`/`S`.
 const SORTABLE: &[Scope] = &[Tab(Tab::Services), Tab(Tab::Billing), Tab(Tab::Network)];
 /// Tabs whose rows `!` narrows to the problems.
@@ -44,12 +30,21 @@ const PROBLEMS: &[Scope] = &[
     Tab(Tab::Network),
     Tab(Tab::Usage),
 ];
-/// The actions on a service.
-const ON_SERVICE: &[Scope] = &[Tab(Tab::Services), Popup(P::Service)];
 
-/// The default bindings, in the order the footer and the help list them.
+/// The default bindings, in the order the footer and the help list them: the step on top
+/// right after help (so the footer shows its keys first), the forms' keys after the
+/// tabs' Enter.
+pub const TABLE: &[Part] = &[
+    Part::Rows(FIRST),
+    Part::Step,
+    Part::Rows(POPUPS_AND_TABS),
+    Part::Openers,
+    Part::Rows(ON_ROWS),
+];
+
+/// Typing a filter, and the keys no popup may take.
 #[rustfmt::skip]
-pub const BINDINGS: &[Binding] = &[
+const FIRST: &[Binding] = &[
     // Typing a filter.
     b(&[code(KeyCode::Enter)], Action::FilterAccept, &[FilterInput], Some("keep filter"), "Keep the filter and leave the input"),
     b(&[code(KeyCode::Esc)], Action::Back, &[FilterInput], Some("clear"), "Clear the filter"),
@@ -59,17 +54,11 @@ pub const BINDINGS: &[Binding] = &[
     // Everywhere but in the filter input and form fields (first, so the footer never drops them).
     b(&[k('?')], Action::Help, &[Main, AnyPopup], Some("help"), "Help for the current context"),
     b(&[k('q')], Action::Quit, &[Main, Viewer], Some("quit"), "Quit"),
-    // Forms.
-    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Order)], Some("continue"), "Check the order and show what it costs"),
-    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::OrderConfirm)], Some("place order"), "Place the order: one request, never repeated by itself"),
-    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::BindIp)], Some("bind"), "Bind the address to the service"),
-    b(&[ctrl('l')], Action::UseMyIp, &[Popup(P::BindIp)], Some("use my IP"), "Fill in this machine's public IP"),
-    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Password)], Some("change"), "Change the proxy password"),
-    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Refresh)], Some("refresh"), "Refresh the IP list now"),
-    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::IpListChooser)], Some("fetch"), "Fetch the list in the chosen type and format"),
-    b(&[k('y')], Action::Copy, &[Popup(P::IpListView)], Some("copy"), "Copy the list exactly as served"),
-    b(&[k('Y')], Action::CopyUrls, &[Popup(P::IpListView)], Some("copy URLs"), "Copy the list as proxy URLs, one per line"),
-    b(&[k('w')], Action::WriteFile, &[Popup(P::IpListView)], Some("write file"), "Write the list to a file"),
+];
+
+/// The popups' own keys, then the tabs' up to their Enter.
+#[rustfmt::skip]
+const POPUPS_AND_TABS: &[Binding] = &[
     b(&[k('r')], Action::RecheckFailed, &[Popup(P::Probe)], Some("re-check failed"), "Probe the failed proxies again"),
     b(&[k('a')], Action::ProbeAgain, &[Popup(P::Probe)], Some("all again"), "Fetch the list and probe every proxy again"),
     b(&[k('s')], Action::CycleSort, &[Popup(P::Probe)], Some("sort"), "Sort by list order, latency, state or exit IP"),
@@ -77,38 +66,30 @@ pub const BINDINGS: &[Binding] = &[
     b(&[k('Y')], Action::CopyUrls, &[Popup(P::Probe)], Some("copy URLs"), "Copy the working proxies as URLs"),
     b(&[k('w')], Action::WriteFile, &[Popup(P::Probe)], Some("write"), "Write the working proxies with the template to a new file"),
     b(&[k('t')], Action::CycleTemplate, &[Popup(P::Probe)], Some("template"), "Next export template"),
-    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::IpListSave)], Some("write"), "Write the file (an existing file is never replaced)"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormDone)], None, "Close"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Profiles)], Some("switch"), "Reconnect with the chosen profile"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormBusy)], None, "Ignored while the request is on its way"),
-    b(&[code(KeyCode::Tab)], Action::NextField, FIELDS, Some("next field"), "Next field"),
-    b(&[code(KeyCode::BackTab)], Action::PrevField, FIELDS, None, "Previous field"),
-    b(&[code(KeyCode::Right)], Action::NextField, &[Popup(P::IpListChooser)], None, "Next column"),
-    b(&[code(KeyCode::Left)], Action::PrevField, &[Popup(P::IpListChooser)], None, "Previous column"),
-    b(&[code(KeyCode::Down)], Action::Down, &[Popup(P::Order)], None, "Next matching client"),
-    b(&[code(KeyCode::Up)], Action::Up, &[Popup(P::Order)], None, "Previous matching client"),
-    b(&[code(KeyCode::Esc)], Action::Back, &[Popup(P::OrderConfirm), Popup(P::IpListSave)], Some("back"), "Back to the previous step"),
-    b(&[code(KeyCode::Esc)], Action::Back, CANCELS, Some("cancel"), "Cancel and close the form"),
     // The tabs.
     b(&[k('1'), k('2'), k('3'), k('4'), k('5'), k('6')], Action::GoTab, &[Main], Some("tabs"), "Go to a tab: Services, Products, … Alerts"),
     b(&[code(KeyCode::Tab)], Action::NextTab, &[Main], None, "Next tab"),
     b(&[code(KeyCode::BackTab)], Action::PrevTab, &[Main], None, "Previous tab"),
     b(&[k('j'), code(KeyCode::Down)], Action::Down, SCROLLS, None, "Move down"),
     b(&[k('k'), code(KeyCode::Up)], Action::Up, SCROLLS, None, "Move up"),
-    b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe)], None, "Go to the top"),
-    b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe)], None, "Go to the bottom"),
-    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe), Popup(P::Help)], None, "Page down"),
-    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main, Popup(P::IpListView), Popup(P::Messages), Popup(P::Probe), Popup(P::Help)], None, "Page up"),
+    b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main, Popup(P::Messages), Popup(P::Probe)], None, "Go to the top"),
+    b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main, Popup(P::Messages), Popup(P::Probe)], None, "Go to the bottom"),
+    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main, Popup(P::Messages), Popup(P::Probe), Popup(P::Help)], None, "Page down"),
+    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main, Popup(P::Messages), Popup(P::Probe), Popup(P::Help)], None, "Page up"),
     b(&[k('/')], Action::Filter, &[Main], Some("filter"), "Filter the table by any visible text"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Services), Tab(Tab::Products)], Some("details"), "Open the selected item's detail"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Billing)], Some("invoice"), "Open the selected invoice"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Network)], Some("service"), "Show the service of the selected server"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Alerts)], Some("go to"), "Show the service or invoice the alert is about"),
-    b(&[k('o')], Action::Order, &[Tab(Tab::Products), Popup(P::Product)], Some("order"), "Order the selected product"),
-    b(&[k('b')], Action::BindIp, ON_SERVICE, Some("bind IP"), "Bind an IP to the selected static (fpr) service"),
-    b(&[k('p')], Action::ChangePassword, ON_SERVICE, Some("passwd"), "Change the proxy password"),
-    b(&[k('u')], Action::RefreshIpList, ON_SERVICE, Some("refresh IPs"), "Refresh the IP list (the server throttles this)"),
-    b(&[k('i')], Action::IpLists, ON_SERVICE, Some("IP list"), "Show, copy or save the IP list"),
+];
+
+/// The actions on the selected row, the tabs' other keys, closing a popup, and the keys
+/// that work everywhere.
+#[rustfmt::skip]
+const ON_ROWS: &[Binding] = &[
     b(&[k('x')], Action::ClearCountdown, ON_SERVICE, None, "Clear the IP-list refresh countdown"),
     b(&[k('h')], Action::Probe, ON_SERVICE, Some("probe"), "Probe every proxy through itself"),
     b(&[k('s')], Action::CycleSort, &[Tab(Tab::Products)], Some("sort"), "Cycle the sort field (the server sorts)"),

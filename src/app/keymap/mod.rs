@@ -1,9 +1,12 @@
 //! Keys → [`Action`]s, from one table of default bindings.
 //!
-//! The footer and the `?` help are generated from [`BINDINGS`] by [`footer`] and [`help`],
+//! The footer and the `?` help are generated from [`TABLE`] by [`footer`] and [`help`],
 //! and [`action_for`] matches keys against the same table, so what the screen advertises is
 //! what the keys do. A binding applies in some [`Scope`]s; the [`Context`] (tab, top popup,
-//! filter input, a form's text field) decides which scopes are active. While the filter
+//! filter input, a form's text field) decides which scopes are active. The forms bring
+//! their own keys, which the table splices in where they show: the keys of the form step
+//! on top ([`steps::FormStep`], declared beside the form's logic) and the keys that open
+//! the forms ([`crate::app::forms::registry`]). While the filter
 //! input or a form's text field is active, keys that no binding claims are typed into it
 //! (so `q` and `j` are text there). When two bindings claim the same key in a context the
 //! first wins, and the footer and help list only the winner.
@@ -50,16 +53,10 @@ pub enum Action {
     /// `v` on Services.
     TogglePassword,
     Help,
-    /// `o` on Products: the order form.
-    Order,
-    /// `b` on Services: the bind-IP form.
-    BindIp,
-    /// `p` on Services: the password form.
-    ChangePassword,
-    /// `u` on Services: refresh the IP list.
-    RefreshIpList,
-    /// `i` on Services: the IP lists.
-    IpLists,
+    /// The key of a form in [`crate::app::forms::registry::FORMS`] (its place there):
+    /// `o` orders, `b` binds an IP, `p` changes a password, `u` refreshes an IP list,
+    /// `i` shows the IP lists.
+    OpenForm(u8),
     /// `x` on Services: clear the IP-list refresh countdown.
     ClearCountdown,
     /// `h` on Services: probe every proxy of the service through itself.
@@ -82,8 +79,9 @@ pub enum Action {
     NextField,
     /// Shift-Tab in a form.
     PrevField,
-    /// `Ctrl-L` in the bind form: fill in this machine's public IP.
-    UseMyIp,
+    /// A key one form step declares for itself (the bind form's `Ctrl-L`): the number
+    /// means what that form's const for it says.
+    FormKey(u8),
     /// `P`: switch to another profile.
     SwitchProfile,
     /// `m`: the message log.
@@ -114,6 +112,9 @@ pub enum Scope {
     /// This kind of popup on top.
     Popup(PopupKind),
 }
+
+/// The actions on a service: on its row of the Services tab, or in its detail.
+pub const ON_SERVICE: &[Scope] = &[Scope::Tab(Tab::Services), Scope::Popup(PopupKind::Service)];
 
 /// What is on screen, for choosing bindings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,13 +239,40 @@ pub(super) const fn b(
 }
 
 mod bindings;
-pub use bindings::BINDINGS;
+pub mod steps;
+pub use bindings::TABLE;
+
+/// A run of [`TABLE`], in the order the footer and the help list them.
+#[derive(Clone, Copy, Debug)]
+pub enum Part {
+    /// Bindings that apply in their scopes.
+    Rows(&'static [Binding]),
+    /// The keys of the form step on top, all of them (they apply while it is on top).
+    Step,
+    /// The keys that open the forms, one per form of the registry, in its order.
+    Openers,
+}
+
+impl Part {
+    /// This part's bindings active in `ctx`.
+    fn active(self, ctx: &Context) -> impl Iterator<Item = &'static Binding> + '_ {
+        let rows: &'static [Binding] = match self {
+            Part::Rows(rows) => rows,
+            Part::Step => match ctx.popup.and_then(PopupKind::step) {
+                Some(step) => step.bindings,
+                None => &[],
+            },
+            Part::Openers => &crate::app::forms::registry::OPENERS[..],
+        };
+        let scoped = !matches!(self, Part::Step);
+        rows.iter()
+            .filter(move |b| !scoped || b.scopes.iter().any(|s| s.applies(ctx)))
+    }
+}
 
 /// The bindings active in `ctx`, in table order.
 pub fn bindings_for(ctx: &Context) -> impl Iterator<Item = &'static Binding> + '_ {
-    BINDINGS
-        .iter()
-        .filter(move |b| b.scopes.iter().any(|s| s.applies(ctx)))
+    TABLE.iter().flat_map(move |part| part.active(ctx))
 }
 
 /// The active bindings that some key of theirs really triggers: a binding whose every key
@@ -311,12 +339,14 @@ fn advertised(ctx: &Context) -> Vec<&'static Binding> {
 }
 
 impl Action {
-    /// Opens a form that changes the account.
+    /// Opens a form that changes the account (as its registry entry says).
     pub fn writes(self) -> bool {
-        matches!(
-            self,
-            Action::Order | Action::BindIp | Action::ChangePassword | Action::RefreshIpList
-        )
+        match self {
+            Action::OpenForm(i) => crate::app::forms::registry::FORMS
+                .get(usize::from(i))
+                .is_some_and(|form| form.writes),
+            _ => false,
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The key table's tests: what each context's keys do, and what the footer and help say.
 
 use super::*;
+use crate::app::forms::registry::{FORMS, opener_of};
 
 fn ctx(tab: Tab) -> Context {
     Context {
@@ -108,7 +109,9 @@ fn a_read_only_profile_does_not_advertise_the_write_keys() {
     assert!(!help(&c).iter().any(|(_, h)| h.contains("Bind an IP")));
     // The key still answers, to say why nothing opens.
     let b = KeyEvent::new(KeyCode::Char('b'), KeyModifiers::NONE);
-    assert_eq!(action_for(&c, &b), Some(Action::BindIp));
+    let bind = opener_of(&crate::app::forms::bind_ip::STEP);
+    assert_eq!(action_for(&c, &b), bind);
+    assert!(bind.is_some_and(Action::writes));
 }
 
 #[test]
@@ -159,29 +162,33 @@ fn popup_contexts() -> Vec<(String, Context)> {
     out
 }
 
-/// Every form step, with the tab its form opens on.
+/// Every step of every registered form, with the tab its form opens on.
 fn form_steps() -> Vec<(Tab, crate::app::popup::PopupKind)> {
-    use crate::app::popup::PopupKind::*;
-    vec![
-        (Tab::Products, Order),
-        (Tab::Products, OrderConfirm),
-        (Tab::Services, BindIp),
-        (Tab::Services, Password),
-        (Tab::Services, Refresh),
-        (Tab::Services, IpListChooser),
-        (Tab::Services, IpListView),
-        (Tab::Services, IpListSave),
-    ]
+    let mut out = Vec::new();
+    for form in FORMS {
+        let tab = form
+            .scopes
+            .iter()
+            .find_map(|s| match s {
+                Scope::Tab(t) => Some(*t),
+                _ => None,
+            })
+            .unwrap_or(Tab::Services);
+        for step in form.steps {
+            out.push((tab, crate::app::popup::PopupKind::Step(step)));
+        }
+    }
+    out
 }
 
-/// What an action is called in the pinned listing (the forms' opening keys by the form).
+/// What an action is called in the pinned listing (a form's opening key by the form's
+/// first step).
 fn action_name(a: Action) -> String {
     match a {
-        Action::Order => "open(order form)".into(),
-        Action::BindIp => "open(bind IP)".into(),
-        Action::ChangePassword => "open(password)".into(),
-        Action::RefreshIpList => "open(IP-list refresh)".into(),
-        Action::IpLists => "open(IP list · choose)".into(),
+        Action::OpenForm(i) => {
+            let first = FORMS[usize::from(i)].steps.first();
+            format!("open({})", first.map_or("?", |s| s.title))
+        }
         other => format!("{other:?}"),
     }
 }

@@ -1,6 +1,8 @@
 //! The key map in form contexts: letters are text in a field, the form's own keys work,
 //! and every key the footer advertises does what it says.
 
+use crate::app::forms::registry::FORMS;
+use crate::app::forms::{bind_ip, iplist, order};
 use crate::app::keymap::{self, Action, Context};
 use crate::app::popup::PopupKind;
 use crate::app::tabs::Tab;
@@ -16,7 +18,7 @@ fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
         read_only: false,
         switchable: true,
         tab: Tab::Products,
-        popup: Some(PopupKind::Order),
+        popup: Some(PopupKind::Step(&order::EDIT)),
         editing_filter: false,
         typing: true,
     };
@@ -45,17 +47,17 @@ fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
     let bind = Context {
         read_only: false,
         switchable: true,
-        popup: Some(PopupKind::BindIp),
+        popup: Some(PopupKind::Step(&bind_ip::STEP)),
         ..typing
     };
     assert_eq!(
         keymap::action_for(&bind, &kev(KeyCode::Char('l'), KeyModifiers::CONTROL)),
-        Some(Action::UseMyIp)
+        Some(bind_ip::USE_MY_IP)
     );
     let view = Context {
         read_only: false,
         switchable: true,
-        popup: Some(PopupKind::IpListView),
+        popup: Some(PopupKind::Step(&iplist::VIEW)),
         typing: false,
         ..typing
     };
@@ -83,19 +85,13 @@ fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
 
 #[test]
 fn every_form_footer_entry_does_what_it_says_and_none_is_shadowed() {
-    use PopupKind::*;
-    for kind in [
-        Order,
-        OrderConfirm,
-        BindIp,
-        Password,
-        Refresh,
-        IpListChooser,
-        IpListView,
-        IpListSave,
-        FormBusy,
-        FormDone,
-    ] {
+    // Every step of every registered form, and the busy and finished forms.
+    let steps = FORMS.iter().flat_map(|f| f.steps.iter().copied());
+    let kinds: Vec<PopupKind> = steps
+        .map(PopupKind::Step)
+        .chain([PopupKind::FormBusy, PopupKind::FormDone])
+        .collect();
+    for kind in kinds {
         for typing in [false, true] {
             let c = Context {
                 read_only: false,

@@ -4,7 +4,7 @@ use crate::api::*;
 use crate::app::forms::FormState;
 use crate::app::forms::bind_ip::BindIpForm;
 use crate::app::forms::iplist::IpListForm;
-use crate::app::forms::order::done_message;
+use crate::app::forms::order::{self, done_message};
 use crate::app::forms::password::PasswordForm;
 use crate::app::popup::{Popup, PopupKind};
 use crate::app::{AppSettings, Command, Msg};
@@ -56,7 +56,7 @@ pub(super) fn order(h: &Harness) -> &crate::app::forms::order::OrderForm {
 #[test]
 fn order_types_into_the_picker_confirms_and_sends_one_post() {
     let mut h = order_form();
-    assert_eq!(h.app.context().popup, Some(PopupKind::Order));
+    assert_eq!(h.app.context().popup, Some(PopupKind::Step(&order::EDIT)));
     assert!(h.app.context().typing);
     // q, j and ? are text here.
     assert!(h.keys("qj?").is_empty());
@@ -70,7 +70,10 @@ fn order_types_into_the_picker_confirms_and_sends_one_post() {
         writes(&h.code(KeyCode::Enter)).is_empty(),
         "Enter checks first"
     );
-    assert_eq!(h.app.context().popup, Some(PopupKind::OrderConfirm));
+    assert_eq!(
+        h.app.context().popup,
+        Some(PopupKind::Step(&order::CONFIRM))
+    );
     let expected = Request::order(
         1,
         OrderRequest {
@@ -122,7 +125,7 @@ fn order_refuses_an_invalid_ip_and_an_unmatched_client_before_anything_is_sent()
     h.keys("1.2.3.04");
     assert!(writes(&h.code(KeyCode::Enter)).is_empty());
     assert_eq!(order(&h).ip_error.as_deref(), Some("04 has a leading zero"));
-    assert_eq!(h.app.context().popup, Some(PopupKind::Order));
+    assert_eq!(h.app.context().popup, Some(PopupKind::Step(&order::EDIT)));
     // Esc closes, from the fields.
     h.code(KeyCode::Esc);
     assert!(h.app.popups().is_empty());
@@ -132,9 +135,12 @@ fn order_refuses_an_invalid_ip_and_an_unmatched_client_before_anything_is_sent()
 fn order_esc_on_the_confirmation_goes_back_to_the_fields() {
     let mut h = order_form();
     h.code(KeyCode::Enter);
-    assert_eq!(h.app.context().popup, Some(PopupKind::OrderConfirm));
+    assert_eq!(
+        h.app.context().popup,
+        Some(PopupKind::Step(&order::CONFIRM))
+    );
     h.code(KeyCode::Esc);
-    assert_eq!(h.app.context().popup, Some(PopupKind::Order));
+    assert_eq!(h.app.context().popup, Some(PopupKind::Step(&order::EDIT)));
 }
 
 #[test]

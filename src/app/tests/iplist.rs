@@ -1,7 +1,7 @@
 //! IP lists: choose, fetch, view, copy, write.
 
 use crate::api::*;
-use crate::app::forms::iplist::IpListForm;
+use crate::app::forms::iplist::{self, IpListForm};
 use crate::app::popup::{Popup, PopupKind};
 use crate::app::{Command, Msg};
 use crate::clipboard::{ClipboardError, Copied};
@@ -14,7 +14,10 @@ const RAW: &str = "203.0.113.1:8000:user:p@ss\n203.0.113.2:8000:user:p@ss\n";
 fn viewing() -> Harness {
     let mut h = Harness::loaded();
     h.key('i');
-    assert_eq!(h.app.context().popup, Some(PopupKind::IpListChooser));
+    assert_eq!(
+        h.app.context().popup,
+        Some(PopupKind::Step(&iplist::CHOOSE))
+    );
     let sent = fetches(&h.code(KeyCode::Enter));
     // The app's first form request: ID 1, which routes the answer to this form.
     let expected = Request::ip_list(5001, IpListType::HttpAuth, IpListFormat::Txt).with_attempt(1);
@@ -29,7 +32,7 @@ fn viewing() -> Harness {
             RAW.into(),
         )),
     );
-    assert_eq!(h.app.context().popup, Some(PopupKind::IpListView));
+    assert_eq!(h.app.context().popup, Some(PopupKind::Step(&iplist::VIEW)));
     h
 }
 
@@ -94,7 +97,7 @@ fn y_copies_as_served_and_shift_y_as_urls() {
 fn w_writes_never_overwrites_and_lets_the_name_be_changed() {
     let mut h = viewing();
     assert!(h.key('w').is_empty());
-    assert_eq!(h.app.context().popup, Some(PopupKind::IpListSave));
+    assert_eq!(h.app.context().popup, Some(PopupKind::Step(&iplist::SAVE)));
     assert!(h.app.context().typing);
     let cmds = h.code(KeyCode::Enter);
     assert_eq!(
@@ -134,7 +137,7 @@ fn w_writes_never_overwrites_and_lets_the_name_be_changed() {
         path: "iplist-5001-http-auth.list".into(),
         result: Ok("/home/u/iplist-5001-http-auth.list".into()),
     });
-    assert_eq!(h.app.context().popup, Some(PopupKind::IpListView));
+    assert_eq!(h.app.context().popup, Some(PopupKind::Step(&iplist::VIEW)));
     assert_eq!(
         h.status_text(),
         "IP list of service 5001 written to /home/u/iplist-5001-http-auth.list"

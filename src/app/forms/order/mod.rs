@@ -20,13 +20,52 @@
 //!   that alone confirms an order of a product in doubt) are in [`crate::app::orders`],
 //!   the glue in [`super::order_outcome`].
 
+use super::registry::FormEntry;
 use super::{Flow, Form, FormCore, FormState, TextField, failure};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response};
-use crate::app::keymap::Action;
+use crate::app::keymap::steps::{BACK, CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
+use crate::app::keymap::{Action, Scope, code, k};
 use crate::app::popup::{Popup, PopupKind};
+use crate::app::tabs::Tab;
 use crate::app::{App, Command};
 use crate::text;
+use crossterm::event::KeyCode;
+
+/// The fields: the client (typing filters, ↑/↓ choose) and the IP.
+#[rustfmt::skip]
+pub static EDIT: FormStep = FormStep {
+    title: "order form",
+    bindings: &[
+        step_key(&[code(KeyCode::Enter)], Action::Submit, Some("continue"), "Check the order and show what it costs"),
+        NEXT_FIELD,
+        PREV_FIELD,
+        step_key(&[code(KeyCode::Down)], Action::Down, None, "Next matching client"),
+        step_key(&[code(KeyCode::Up)], Action::Up, None, "Previous matching client"),
+        CANCEL,
+    ],
+};
+
+/// What will be bought, for whom and for how much; Enter sends.
+#[rustfmt::skip]
+pub static CONFIRM: FormStep = FormStep {
+    title: "order confirmation",
+    bindings: &[
+        step_key(&[code(KeyCode::Enter)], Action::Submit, Some("place order"), "Place the order: one request, never repeated by itself"),
+        BACK,
+    ],
+};
+
+/// `o` on Products, or in a product's detail.
+pub const ENTRY: FormEntry = FormEntry {
+    keys: &[k('o')],
+    scopes: &[Scope::Tab(Tab::Products), Scope::Popup(PopupKind::Product)],
+    footer: Some("order"),
+    help: "Order the selected product",
+    writes: true,
+    steps: &[&EDIT, &CONFIRM],
+    open: App::open_order,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OrderField {
@@ -207,10 +246,10 @@ impl Form for OrderForm {
         &mut self.core
     }
 
-    fn step_kind(&self) -> PopupKind {
+    fn step(&self) -> &'static FormStep {
         match self.core.state {
-            FormState::Confirming => PopupKind::OrderConfirm,
-            _ => PopupKind::Order,
+            FormState::Confirming => &CONFIRM,
+            _ => &EDIT,
         }
     }
 
