@@ -1,6 +1,9 @@
 //! The shape of the source tree, checked by reading it: dependencies go one way (`app`
-//! never names `ui`, see docs/DESIGN.md "Direction of dependencies"), and files stay small
-//! enough to read in one sitting.
+//! never names `ui`, see docs/DESIGN.md "Direction of dependencies"), files stay small
+//! enough to read in one sitting, and the app's functions short enough to take in at once.
+
+#[path = "architecture/functions.rs"]
+mod functions;
 
 use std::path::{Path, PathBuf};
 
@@ -85,6 +88,67 @@ fn source_files_stay_small() {
     assert!(
         long.is_empty(),
         "files over {MAX_LINES} lines (split them by job):\n{}",
+        long.join("\n")
+    );
+}
+
+/// The most lines a function of the app (outside tests) should have (issue 15): one
+/// longer does several jobs, and each wants a name of its own.
+const MAX_FN_LINES: usize = 80;
+
+fn too_long(source: &str) -> Vec<functions::Function> {
+    functions::functions(source)
+        .into_iter()
+        .filter(|f| f.lines > MAX_FN_LINES)
+        .collect()
+}
+
+#[test]
+fn the_length_rule_sees_what_it_forbids() {
+    // `fn` line, body, closing brace: `n` lines in all.
+    let function =
+        |name: &str, n: usize| format!("fn {name}() {{\n{}}}\n", "    x();\n".repeat(n - 2));
+    let source = [
+        function("long", MAX_FN_LINES + 1),
+        function("at_the_limit", MAX_FN_LINES),
+        format!(
+            "#[cfg(test)]\nmod tests {{\n{}}}\n",
+            function("a_test", 200)
+        ),
+    ]
+    .concat();
+    let found: Vec<(String, usize, usize)> = too_long(&source)
+        .into_iter()
+        .map(|f| (f.name, f.line, f.lines))
+        .collect();
+    assert_eq!(found, [("long".to_owned(), 1, MAX_FN_LINES + 1)]);
+}
+
+#[test]
+fn app_functions_stay_short() {
+    let mut files = Vec::new();
+    rust_files(&src().join("app"), &mut files);
+    let (mut seen, mut long) = (0, Vec::new());
+    for file in files.iter().filter(|f| !is_test_code(f)) {
+        let rel = file
+            .strip_prefix(src())
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(file).unwrap();
+        seen += functions::functions(&text).len();
+        for f in too_long(&text) {
+            long.push(format!(
+                "src/{rel}:{}: fn {} is {} lines",
+                f.line, f.name, f.lines
+            ));
+        }
+    }
+    // A scanner that lost its way would find few functions, and none long.
+    assert!(seen > 200, "only {seen} functions found in src/app");
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FN_LINES} lines in src/app (split them by job):\n{}",
         long.join("\n")
     );
 }

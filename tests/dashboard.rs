@@ -125,14 +125,29 @@ async fn the_initial_requests_run_concurrently() {
     );
 }
 
-#[tokio::test]
+/// Feeds answers until nothing is in flight, or panics after `limit` on tokio's clock.
+async fn until_idle(s: &mut Session, limit: Duration) {
+    let give_up = tokio::time::Instant::now() + limit;
+    while s.app.in_flight() > 0 {
+        match tokio::time::timeout_at(give_up, s.effects.next_msg()).await {
+            Ok(Some(msg)) => s.send(msg),
+            Ok(None) | Err(_) => panic!("still {} in flight after {limit:?}", s.app.in_flight()),
+        }
+    }
+}
+
+/// On tokio's paused clock: the retries' backoff costs no real time, and the failure is
+/// looked at once every attempt has been answered, not after a quiet spell that a slow
+/// machine could outlast.
+#[tokio::test(start_paused = true)]
 async fn a_failed_refresh_keeps_the_data_and_says_why() {
     let sb = sandbox(Duration::ZERO).await;
     let mut s = session(&sb, (100, 30));
-    s.settle().await;
+    until_idle(&mut s, Duration::from_secs(30)).await;
     sb.set_faults(Some("500-html".parse().unwrap()));
     s.press(KeyCode::Char('r'));
-    s.settle_for(Duration::from_millis(1500)).await;
+    assert!(s.app.in_flight() > 0, "the refresh is asked");
+    until_idle(&mut s, Duration::from_secs(30)).await;
     let screen = s.screen();
     assert!(
         screen.contains("1001"),
@@ -145,7 +160,7 @@ async fn a_failed_refresh_keeps_the_data_and_says_why() {
     );
     sb.set_faults(None);
     s.press(KeyCode::Char('r'));
-    s.settle().await;
+    until_idle(&mut s, Duration::from_secs(30)).await;
     let screen = s.screen();
     assert!(
         !screen.contains("stale") && !screen.contains("HTTP 500"),

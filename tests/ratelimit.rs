@@ -1,18 +1,33 @@
 //! The scheduler end to end against a rate-limited sandbox on loopback: the real app,
 //! fetcher, budget and views, headless. The sandbox and the budget count in a window of
-//! two seconds instead of a minute, so minutes of behaviour take seconds; the rules are
-//! the same (`src/scheduler/bucket.rs`, `src/sandbox/ratelimit.rs`).
+//! two seconds instead of a minute; the rules are the same (`src/scheduler/bucket.rs`,
+//! `src/sandbox/ratelimit.rs`).
+//!
+//! Time: every test runs on tokio's paused clock. The budget's waits, the sandbox's window
+//! and latency, the client's timeouts and the app's clock (`support::tokio_clock`) are all
+//! tokio's, so a window passes as soon as every task is waiting for it: no test waits real
+//! seconds, and none checks how long anything took. Every wait for an answer has a limit
+//! on that clock, so a budget that never lets a request go fails the test (saying what it
+//! waited for) instead of hanging it.
+
+mod support;
 
 use proxydash::api::{ApiClient, ClientConfig, Credentials, Loaded, OrderRequest, Request};
-use proxydash::app::AppSettings;
+use proxydash::app::{App, AppSettings, Msg};
 use proxydash::clipboard::Recording;
+use proxydash::effects::Effects;
 use proxydash::fetcher;
-use proxydash::headless::Session;
+use proxydash::headless::{OFFLINE_MY_IP_URL, Session};
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use proxydash::scheduler::{Bucket, Budget};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::time::Instant;
 
 const WINDOW: Duration = Duration::from_secs(2);
+/// The longest any test waits for an answer, on tokio's clock: many windows, reached only
+/// when the budget holds a request forever.
+const LIMIT: Duration = Duration::from_secs(60);
 
 async fn sandbox(limit: u32, headers: bool, scale: Option<usize>) -> SandboxHandle {
     Sandbox::start(SandboxConfig {
@@ -38,6 +53,7 @@ fn budgeted(sb: &SandboxHandle) -> ApiClient {
     client(sb).with_budget(Budget::new(Bucket::with_window(None, WINDOW)))
 }
 
+/// A session with a budget of the test's window, on tokio's clock.
 fn session(sb: &SandboxHandle) -> Session {
     let settings = AppSettings {
         profile: "demo".into(),
@@ -46,25 +62,50 @@ fn session(sb: &SandboxHandle) -> Session {
         mouse: false,
         ..AppSettings::default()
     };
-    Session::start(
-        settings,
-        budgeted(sb),
+    let effects = Effects::new(
+        fetcher::spawn(budgeted(sb), fetcher::DEFAULT_CONCURRENCY),
         Box::new(Recording::default()),
+        OFFLINE_MY_IP_URL.into(),
+        None,
+    );
+    Session::with(
+        App::new(settings, support::tokio_clock()),
+        effects,
         (120, 40),
     )
 }
 
+/// The session's next message, or a panic naming `what` once `give_up` has passed on
+/// tokio's clock.
+async fn next_msg(s: &mut Session, sb: &SandboxHandle, give_up: Instant, what: &str) -> Msg {
+    match tokio::time::timeout_at(give_up, s.effects.next_msg()).await {
+        Ok(Some(msg)) => msg,
+        Ok(None) => panic!("the session stopped answering while waiting for {what}"),
+        Err(_) => panic!(
+            "no answer within {LIMIT:?} while waiting for {what}: {} requests sent, {} in \
+             flight; the budget holds them?",
+            sb.requests().len(),
+            s.app.in_flight()
+        ),
+    }
+}
+
+/// The fetcher's next result, or a panic once [`LIMIT`] has passed on tokio's clock.
+async fn next_result(results: &mut UnboundedReceiver<Loaded>) -> Loaded {
+    tokio::time::timeout(LIMIT, results.recv())
+        .await
+        .expect("an answer within the limit: the budget holds the request?")
+        .expect("the fetcher runs")
+}
+
 /// Feeds answers to the session until nothing is in flight; the screens seen meanwhile.
-async fn run_until_idle(s: &mut Session, limit: Duration) -> Vec<String> {
-    let started = Instant::now();
+async fn run_until_idle(s: &mut Session, sb: &SandboxHandle) -> Vec<String> {
+    let give_up = Instant::now() + LIMIT;
     let mut screens = Vec::new();
-    while s.app.in_flight() > 0 && started.elapsed() < limit {
-        if let Ok(Some(msg)) =
-            tokio::time::timeout(Duration::from_secs(5), s.effects.next_msg()).await
-        {
-            s.send(msg);
-            screens.push(s.screen());
-        }
+    while s.app.in_flight() > 0 {
+        let msg = next_msg(s, sb, give_up, "every request to be answered").await;
+        s.send(msg);
+        screens.push(s.screen());
     }
     screens
 }
@@ -87,13 +128,12 @@ fn throttled(sb: &SandboxHandle) -> usize {
     sb.requests().iter().filter(|r| r.status == 429).count()
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn with_the_headers_no_request_is_refused_and_every_sweep_completes() {
     let sb = sandbox(20, true, Some(30)).await;
     let mut s = session(&sb);
     s.press(crossterm::event::KeyCode::Char('4'));
-    let screens = run_until_idle(&mut s, Duration::from_secs(40)).await;
-    assert_eq!(s.app.in_flight(), 0, "every request answered");
+    let screens = run_until_idle(&mut s, &sb).await;
     let sent = sb.requests().len();
     assert!(sent > 40, "more than two windows' worth: {sent}");
     assert_eq!(throttled(&sb), 0, "no 429 when the server tells its limit");
@@ -107,13 +147,12 @@ async fn with_the_headers_no_request_is_refused_and_every_sweep_completes() {
     assert!(screens.iter().all(|s| !s.contains("failed")));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn without_the_headers_the_limit_is_learned_from_one_429() {
     let sb = sandbox(60, false, Some(40)).await;
     let mut s = session(&sb);
     s.press(crossterm::event::KeyCode::Char('4'));
-    let screens = run_until_idle(&mut s, Duration::from_secs(40)).await;
-    assert_eq!(s.app.in_flight(), 0, "every request answered");
+    let screens = run_until_idle(&mut s, &sb).await;
     let n = throttled(&sb);
     assert!((1..=2).contains(&n), "{n} answers 429");
     // The refused GET was sent again, not reported.
@@ -127,16 +166,15 @@ async fn without_the_headers_the_limit_is_learned_from_one_429() {
     assert!(screen.contains("~"), "a learned guess is marked:\n{screen}");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_selected_services_detail_goes_before_the_sweep() {
     let sb = sandbox(20, true, Some(30)).await;
     let mut s = session(&sb);
     // Ask for a detail while the sweep is under way: many requests queued behind the budget.
-    let started = Instant::now();
+    let give_up = Instant::now() + LIMIT;
     while sb.requests().len() < 25 {
-        let msg = s.effects.next_msg().await.expect("answers");
+        let msg = next_msg(&mut s, &sb, give_up, "25 requests to be sent").await;
         s.send(msg);
-        assert!(started.elapsed() < Duration::from_secs(10));
     }
     assert!(
         s.app.in_flight() > 20,
@@ -146,11 +184,10 @@ async fn the_selected_services_detail_goes_before_the_sweep() {
     s.press(crossterm::event::KeyCode::Char('G'));
     let last = s.app.services().selected().expect("a service").service_id;
     let asked = Request::Service(last);
-    let started = Instant::now();
+    let give_up = Instant::now() + LIMIT;
     while s.app.services().detail(last).value().is_none() {
-        let msg = s.effects.next_msg().await.expect("answers");
+        let msg = next_msg(&mut s, &sb, give_up, "the selected service's detail").await;
         s.send(msg);
-        assert!(started.elapsed() < Duration::from_secs(10));
     }
     let log = sb.requests();
     let at = log
@@ -170,7 +207,7 @@ async fn the_selected_services_detail_goes_before_the_sweep() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_write_refused_by_the_limit_is_answered_as_it_is_and_never_resent() {
     let sb = sandbox(1, false, None).await;
     // Another program spends the window.
@@ -185,30 +222,32 @@ async fn a_write_refused_by_the_limit_is_answered_as_it_is_and_never_resent() {
             ..OrderRequest::default()
         },
     ));
-    let loaded = results.recv().await.unwrap();
+    let loaded = next_result(&mut results).await;
     assert!(loaded.request().is_write());
     let e = loaded.error().expect("refused").clone();
     assert!(e.is_rate_limited(), "{e}");
     assert!(e.to_string().contains("try again"), "{e}");
+    // Two windows pass (on the paused clock: no real time), long past the pause after
+    // which a GET would be sent again: the POST is not.
     tokio::time::sleep(WINDOW * 2).await;
     let posts = sb.requests().iter().filter(|r| r.method == "POST").count();
     assert_eq!(posts, 1, "sent once");
     assert_eq!(sb.state().orders, orders);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_get_refused_by_the_limit_is_sent_again_after_the_pause() {
     let sb = sandbox(1, true, None).await;
     client(&sb).credit().await.unwrap();
     let (handle, mut results) = fetcher::spawn(budgeted(&sb), 4);
     handle.fetch(Request::Credit);
-    let loaded = results.recv().await.unwrap();
+    let loaded = next_result(&mut results).await;
     assert!(matches!(loaded, Loaded::Credit(Ok(_))), "{loaded:?}");
     let statuses: Vec<u16> = sb.requests().iter().map(|r| r.status).collect();
     assert_eq!(statuses, vec![200, 429, 200]);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn at_most_six_requests_reach_the_server_at_once() {
     // No limit and no headers: nothing tells the client to hold back but politeness.
     let sb = Sandbox::start(SandboxConfig {
@@ -219,11 +258,15 @@ async fn at_most_six_requests_reach_the_server_at_once() {
     .await
     .expect("sandbox starts");
     let mut s = session(&sb);
-    let started = Instant::now();
+    let give_up = Instant::now() + LIMIT;
     let mut most = 0;
-    while (s.app.in_flight() > 0 || sb.requests().is_empty())
-        && started.elapsed() < Duration::from_secs(30)
-    {
+    while s.app.in_flight() > 0 || sb.requests().is_empty() {
+        assert!(
+            Instant::now() < give_up,
+            "still {} in flight after {LIMIT:?} (tokio's clock)",
+            s.app.in_flight()
+        );
+        // A look at the server every 10 ms of the latency's clock.
         if let Ok(Some(msg)) =
             tokio::time::timeout(Duration::from_millis(10), s.effects.next_msg()).await
         {
@@ -233,7 +276,6 @@ async fn at_most_six_requests_reach_the_server_at_once() {
         let open = sb.requests().iter().filter(|r| r.status == 0).count();
         most = most.max(open);
     }
-    assert_eq!(s.app.in_flight(), 0, "every request answered");
     assert!(sb.requests().len() > 60, "a burst's worth asked");
     assert!((2..=6).contains(&most), "{most} at once");
 }

@@ -107,10 +107,23 @@ impl Watch {
         }
     }
 
+    /// The exit status, polled every 50 ms; a panic if the process is still running
+    /// after [`LIMIT`] (it hangs), so the test fails instead of waiting forever.
+    fn exit_status(&mut self) -> std::process::ExitStatus {
+        let give_up = Instant::now() + LIMIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < give_up, "still running after {LIMIT:?}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// SIGTERM, then the exit status and the rest of both streams.
     fn terminate(mut self) -> (i32, Vec<String>, Vec<String>) {
         unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
-        let status = self.child.wait().unwrap();
+        let status = self.exit_status();
         self.outs.extend(self.out.iter());
         self.errs.extend(self.err.iter());
         let (outs, errs) = (
@@ -352,11 +365,10 @@ async fn a_metrics_address_in_use_exits_3_and_says_which() {
     let sandbox = sandbox().await;
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
-    let watch = Watch::start(&dir, &sandbox, &["--metrics-listen", &addr]);
-    let mut child = watch;
-    let status = child.child.wait().unwrap();
+    let mut watch = Watch::start(&dir, &sandbox, &["--metrics-listen", &addr]);
+    let status = watch.exit_status();
     assert_eq!(status.code(), Some(3));
-    let errs: Vec<String> = child.err.iter().collect();
+    let errs: Vec<String> = watch.err.iter().collect();
     assert!(
         errs.iter()
             .any(|l| l.contains(&addr) && l.contains("metrics")),

@@ -457,7 +457,12 @@ async fn a_hanging_command_is_killed_at_its_timeout_with_its_children() {
     OnAlert::new(command, Duration::from_millis(300)).spawn(&transition(), "work", move |o| {
         let _ = tx.send(o);
     });
-    let outcome = rx.await.unwrap().unwrap_err();
+    // Bounded, so a timeout that does not kill fails here instead of waiting on `sleep 600`.
+    let outcome = tokio::time::timeout(Duration::from_secs(30), rx)
+        .await
+        .expect("the outcome by the command's timeout")
+        .unwrap()
+        .unwrap_err();
     assert!(outcome.contains("killed"), "{outcome}");
     let pid: i32 = std::fs::read_to_string(&pidfile)
         .unwrap()

@@ -54,7 +54,6 @@ impl App {
     }
 
     fn perform(&mut self, action: Action, key: &KeyEvent, out: &mut Vec<Command>) {
-        let tab = self.tab;
         if matches!(
             action,
             Action::Filter | Action::ProblemsOnly | Action::CycleSort | Action::ReverseSort
@@ -75,34 +74,27 @@ impl App {
         }
         match action {
             Action::Quit | Action::ForceQuit => self.quit = true,
-            Action::GoTab => {
-                if let KeyCode::Char(c) = key.code
-                    && let Some(d) = c.to_digit(10)
-                    && let Some(t) = Tab::ALL.get((d as usize).wrapping_sub(1))
-                {
-                    self.tab = *t;
-                }
-            }
-            Action::NextTab => self.tab = tab.next(),
-            Action::PrevTab => self.tab = tab.prev(),
-            Action::Up => self.table_mut(tab).move_by(-1),
-            Action::Down => self.table_mut(tab).move_by(1),
-            Action::Top => self.table_mut(tab).top(),
-            Action::Bottom => self.table_mut(tab).bottom(),
-            Action::PageUp => self.table_mut(tab).page_up(),
-            Action::PageDown => self.table_mut(tab).page_down(),
-            Action::Filter => self.table_mut(tab).start_editing(),
-            Action::FilterAccept => self.table_mut(tab).stop_editing(),
-            Action::FilterBackspace => self.table_mut(tab).pop_filter(),
+            Action::GoTab
+            | Action::NextTab
+            | Action::PrevTab
+            | Action::Up
+            | Action::Down
+            | Action::Top
+            | Action::Bottom
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Filter
+            | Action::FilterAccept
+            | Action::FilterBackspace
+            | Action::ReverseSort
+            | Action::ProblemsOnly
+            | Action::DayBack
+            | Action::DayForward => self.navigate(action, key),
             Action::Back => self.back(),
             Action::Open => self.open(out),
             Action::Refresh => self.refresh_tab(out),
             Action::RefreshAll => self.refresh_all(out),
             Action::CycleSort => self.cycle_sort(out),
-            Action::ReverseSort => self.reverse_sort(),
-            Action::ProblemsOnly => self.table_mut(tab).toggle_problems(),
-            Action::DayBack => self.usage.move_day(1),
-            Action::DayForward => self.usage.move_day(-1),
             Action::TogglePassword => self.services.show_password = !self.services.show_password,
             Action::Help => {
                 if matches!(self.popups.last(), Some(Popup::Help)) {
@@ -128,6 +120,38 @@ impl App {
             | Action::ProbeAgain
             | Action::CycleTemplate
             | Action::Suspend => {}
+        }
+    }
+
+    /// The keys that move about the main screen without asking the server: tabs, rows,
+    /// the filter, the local order, the day of Usage. [`App::perform`] sends only these.
+    fn navigate(&mut self, action: Action, key: &KeyEvent) {
+        let tab = self.tab;
+        match action {
+            Action::GoTab => {
+                if let KeyCode::Char(c) = key.code
+                    && let Some(d) = c.to_digit(10)
+                    && let Some(t) = Tab::ALL.get((d as usize).wrapping_sub(1))
+                {
+                    self.tab = *t;
+                }
+            }
+            Action::NextTab => self.tab = tab.next(),
+            Action::PrevTab => self.tab = tab.prev(),
+            Action::Up => self.table_mut(tab).move_by(-1),
+            Action::Down => self.table_mut(tab).move_by(1),
+            Action::Top => self.table_mut(tab).top(),
+            Action::Bottom => self.table_mut(tab).bottom(),
+            Action::PageUp => self.table_mut(tab).page_up(),
+            Action::PageDown => self.table_mut(tab).page_down(),
+            Action::Filter => self.table_mut(tab).start_editing(),
+            Action::FilterAccept => self.table_mut(tab).stop_editing(),
+            Action::FilterBackspace => self.table_mut(tab).pop_filter(),
+            Action::ReverseSort => self.reverse_sort(),
+            Action::ProblemsOnly => self.table_mut(tab).toggle_problems(),
+            Action::DayBack => self.usage.move_day(1),
+            Action::DayForward => self.usage.move_day(-1),
+            _ => {}
         }
     }
 

@@ -300,17 +300,15 @@ impl App {
     pub(super) fn probe_action(&mut self, action: Action, out: &mut Vec<Command>) -> bool {
         let page = self.size.1.saturating_sub(12).max(1) as usize;
         let templates = self.probe_templates();
-        let now = self.now().format("%H%M%S").to_string();
         let Some(Popup::Probe(view)) = self.popups.last_mut() else {
             return false;
         };
         let id = view.service_id;
-        let Some(run) = self.probes.runs.get_mut(&id) else {
+        let Some(run) = self.probes.runs.get(&id) else {
             return false;
         };
         let rows = run.targets.len();
         let busy = matches!(run.stage, Stage::Running | Stage::FetchingList(_));
-        let template = templates.get(view.template).cloned();
         match action {
             Action::Up => view.top = view.top.saturating_sub(1),
             Action::Down => view.top = (view.top + 1).min(rows.saturating_sub(1)),
@@ -321,72 +319,92 @@ impl App {
             Action::CycleSort => view.sort = view.sort.next(),
             Action::CycleTemplate => view.template = (view.template + 1) % templates.len().max(1),
             Action::Copy | Action::CopyUrls | Action::WriteFile => {
-                let (name, pattern) = match (action, &template) {
-                    (Action::CopyUrls, _) | (_, None) => {
-                        ("as URLs".to_owned(), export::BUILT_IN[1].1.to_owned())
-                    }
-                    (_, Some(t)) => (format!("template {}", t.name), t.pattern.clone()),
-                };
-                let results = run.finished();
-                let working = results.iter().filter(|r| r.verdict.is_alive()).count();
-                if working == 0 {
-                    self.status.notify(
-                        NoticeKind::Info,
-                        format!("Service {id}: no working proxy to export yet"),
-                    );
-                    return true;
-                }
-                let text = export::working(&pattern, &results);
-                if action == Action::WriteFile {
-                    out.push(Command::WriteFile {
-                        path: PathBuf::from(format!("proxies-{id}-working-{now}.txt")),
-                        contents: text,
-                    });
-                } else {
-                    let what = format!("{working} working proxies of service {id} ({name})");
-                    out.push(Command::Copy { what, text });
-                }
+                let template = templates.get(view.template).cloned();
+                self.export_working(id, action, template, out);
             }
-            Action::RecheckFailed if busy => {
+            Action::RecheckFailed | Action::ProbeAgain if busy => {
                 self.status
                     .notify(NoticeKind::Info, "The probe is still running");
             }
-            Action::RecheckFailed => {
-                let failed: Vec<(usize, ProxyTarget)> = run
-                    .results
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, r)| r.as_ref().is_some_and(|r| r.verdict.is_dead()))
-                    .map(|(i, _)| (i, run.targets[i].clone()))
-                    .collect();
-                if failed.is_empty() {
-                    self.status.notify(
-                        NoticeKind::Info,
-                        format!("Service {id}: no failed proxy to re-check"),
-                    );
-                    return true;
-                }
-                for (i, _) in &failed {
-                    run.results[*i] = None;
-                }
-                self.probes.next_run += 1;
-                run.run = self.probes.next_run;
-                run.pending = failed.len();
-                run.stage = Stage::Running;
-                out.push(Command::Probe {
-                    service_id: id,
-                    run: run.run,
-                    targets: failed,
-                });
-            }
-            Action::ProbeAgain if busy => {
-                self.status
-                    .notify(NoticeKind::Info, "The probe is still running");
-            }
+            Action::RecheckFailed => self.recheck_failed(id, out),
             Action::ProbeAgain => self.start_probe(id, out),
             _ => return false,
         }
         true
+    }
+
+    /// `y`, `Y`, `w`: the working proxies of `id`'s run with `template` (or as URLs) to
+    /// the clipboard or a new file.
+    fn export_working(
+        &mut self,
+        id: u64,
+        action: Action,
+        template: Option<export::Template>,
+        out: &mut Vec<Command>,
+    ) {
+        let Some(run) = self.probes.runs.get(&id) else {
+            return;
+        };
+        let (name, pattern) = match (action, &template) {
+            (Action::CopyUrls, _) | (_, None) => {
+                ("as URLs".to_owned(), export::BUILT_IN[1].1.to_owned())
+            }
+            (_, Some(t)) => (format!("template {}", t.name), t.pattern.clone()),
+        };
+        let results = run.finished();
+        let working = results.iter().filter(|r| r.verdict.is_alive()).count();
+        if working == 0 {
+            self.status.notify(
+                NoticeKind::Info,
+                format!("Service {id}: no working proxy to export yet"),
+            );
+            return;
+        }
+        let text = export::working(&pattern, &results);
+        if action == Action::WriteFile {
+            let now = self.now().format("%H%M%S");
+            out.push(Command::WriteFile {
+                path: PathBuf::from(format!("proxies-{id}-working-{now}.txt")),
+                contents: text,
+            });
+        } else {
+            let what = format!("{working} working proxies of service {id} ({name})");
+            out.push(Command::Copy { what, text });
+        }
+    }
+
+    /// `r`: probes again only the proxies of `id` that failed, with the first run's
+    /// credentials.
+    fn recheck_failed(&mut self, id: u64, out: &mut Vec<Command>) {
+        let Some(run) = self.probes.runs.get_mut(&id) else {
+            return;
+        };
+        let failed: Vec<(usize, ProxyTarget)> = run
+            .results
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.as_ref().is_some_and(|r| r.verdict.is_dead()))
+            .map(|(i, _)| (i, run.targets[i].clone()))
+            .collect();
+        if failed.is_empty() {
+            self.status.notify(
+                NoticeKind::Info,
+                format!("Service {id}: no failed proxy to re-check"),
+            );
+            return;
+        }
+        for (i, _) in &failed {
+            run.results[*i] = None;
+        }
+        self.probes.next_run += 1;
+        run.run = self.probes.next_run;
+        run.pending = failed.len();
+        run.stage = Stage::Running;
+        out.push(Command::Probe {
+            service_id: id,
+            run: run.run,
+            targets: failed,
+        });
     }
 }
 

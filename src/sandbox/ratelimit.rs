@@ -13,6 +13,9 @@
 //!   client's learning without them.
 //! - The IP-list refresh throttle of spec section 7 is separate and unchanged: a refresh
 //!   counts here like any request, and its own 429 comes from the route.
+//! - The window is timed on tokio's clock, as the client's budget is
+//!   ([`crate::scheduler::now`]): a test on a paused clock sees the window end when the
+//!   budget does, without waiting for it in real time.
 
 use super::errors::with_type;
 use super::server::Shared;
@@ -22,7 +25,8 @@ use axum::middleware::Next;
 use axum::response::Response;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// The window of the common framework's throttle.
 pub const WINDOW: Duration = Duration::from_secs(60);
