@@ -39,6 +39,7 @@
 pub mod bind_ip;
 pub mod core;
 pub mod field;
+pub mod invoice_number;
 pub mod iplist;
 mod iplist_files;
 pub mod iplist_view;

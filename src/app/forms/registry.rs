@@ -53,6 +53,7 @@ pub static FORMS: &[FormEntry] = &[
     super::password::ENTRY,
     super::refresh::ENTRY,
     super::iplist::ENTRY,
+    super::invoice_number::ENTRY,
 ];
 
 // `Action::OpenForm` holds a form's place in one byte.

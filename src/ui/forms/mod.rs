@@ -4,6 +4,7 @@
 //! inline error under a field, and the line that says where the form's request is.
 
 pub mod bind_ip;
+pub mod invoice_number;
 pub mod iplist;
 pub mod order;
 pub mod password;
@@ -36,6 +37,7 @@ const WIDGETS: &[Lookup] = &[
     widget::<crate::app::forms::password::PasswordForm>,
     widget::<crate::app::forms::refresh::RefreshForm>,
     widget::<crate::app::forms::iplist::IpListForm>,
+    widget::<crate::app::forms::invoice_number::InvoiceNumberForm>,
 ];
 
 fn widget<F: Form + FormWidget>(form: &dyn Form) -> Option<&dyn FormWidget> {
