@@ -3,6 +3,7 @@
 //! received and the user sees checked after each step.
 
 mod bind_ip;
+mod invoice_number;
 mod iplist;
 mod order;
 mod password;

@@ -12,7 +12,7 @@
 //! type is unknown (its detail is loading) it says to try again.
 
 use super::registry::FormEntry;
-use super::{Form, FormCore, FormState, TextField};
+use super::{Flow, Form, FormCore, FormState, TextField};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, ProductType, Request, Response, ServiceUpdate};
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
@@ -186,11 +186,12 @@ impl Form for BindIpForm {
         result: Result<Response, ApiError>,
         on_screen: bool,
         out: &mut Vec<Command>,
-    ) {
+    ) -> Flow {
         app.update_answered(request, &result, on_screen);
         self.core.finish(result);
         // Success, failure or unknown: the detail says what is bound now.
         app.fetch(Request::Service(self.service_id), out);
+        Flow::Stay
     }
 }
 

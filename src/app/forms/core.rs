@@ -186,6 +186,10 @@ pub trait Form: Any + Debug {
 
     /// The answer to the request this form sent, routed by its ID. `on_screen`: the form is
     /// open (false once it was closed while waiting: the app kept it for this answer).
+    ///
+    /// What it leaves of the form: `Stay` (it shows the outcome), or `Close` (a form that
+    /// fetched something to show gives way to it: the popup it pushed meanwhile, a viewer,
+    /// takes the form's place in the stack).
     fn answered(
         &mut self,
         app: &mut App,
@@ -193,5 +197,5 @@ pub trait Form: Any + Debug {
         result: Result<Response, ApiError>,
         on_screen: bool,
         out: &mut Vec<Command>,
-    );
+    ) -> Flow;
 }

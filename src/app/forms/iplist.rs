@@ -266,8 +266,9 @@ impl Form for IpListForm {
         result: Result<Response, ApiError>,
         _on_screen: bool,
         _out: &mut Vec<Command>,
-    ) {
+    ) -> Flow {
         self.finish(result);
+        Flow::Stay
     }
 }
 

@@ -17,12 +17,15 @@
 //! in its registry entry.
 //!
 //! **Adding a form** is its logic file here, its widget file in `src/ui/forms`, and one
-//! line registering each (`<name>::ENTRY,` in [`registry::FORMS`], its widget in the ui's
-//! `WIDGETS`) beside their `pub mod` lines; [`registry`] has the recipe.
+//! line registering each (`super::<name>::ENTRY,` in [`registry::FORMS`], its widget in
+//! the ui's `WIDGETS`) beside their `pub mod` lines; [`registry`] has the recipe.
 //!
 //! **Answers by request ID.** Each request a form sends carries an ID of its own
 //! ([`Request::attempt`], never sent to the server), kept in the form's core; the answer
-//! goes to the form holding that ID, never to one guessed from the payload. A form closed
+//! goes to the form holding that ID, never to one guessed from the payload. A read that
+//! has no room for an ID (an invoice: it fills a tab's cache like any read, and the same
+//! GET from elsewhere is the same request) is remembered beside the form's ID
+//! ([`Sent`]); its answer goes to the tab first, then to that form. A form closed
 //! while its request is on its way is kept out of sight until the answer comes, so what
 //! the answer implies still happens (a countdown set, the detail re-read) and the outcome
 //! goes to the status line. Every write's outcome also goes to the message log (`m`),
@@ -36,6 +39,7 @@
 pub mod bind_ip;
 pub mod core;
 pub mod field;
+pub mod invoice_number;
 pub mod iplist;
 mod iplist_files;
 pub mod iplist_view;
@@ -61,6 +65,9 @@ use crossterm::event::KeyEvent;
 pub struct Sent {
     last_id: u64,
     closed: Vec<Box<dyn Form>>,
+    /// The reads forms wait for that carry no ID of their own, with the ID of the form
+    /// waiting for each.
+    reads: Vec<(Request, u64)>,
 }
 
 /// What a failed write says in its form: the server's own message where it sent one.
@@ -152,7 +159,7 @@ impl App {
     }
 
     /// Sends a form's request under a new ID, which the form keeps and waits for: a write
-    /// exactly once, a read (an IP list) through [`App::fetch`].
+    /// exactly once, a read (an IP list, an invoice) through [`App::fetch`].
     pub(super) fn send_form(
         &mut self,
         core: &mut FormCore,
@@ -160,7 +167,12 @@ impl App {
         out: &mut Vec<Command>,
     ) {
         let id = self.next_form_id();
-        self.send_form_as(core, request.with_attempt(id), out);
+        let request = request.with_attempt(id);
+        if request.attempt() != id {
+            // A read with no room for the ID: its answer is known by the request itself.
+            self.sent.reads.push((request.clone(), id));
+        }
+        self.dispatch_form(core, id, request, out);
     }
 
     /// Sends a form's request that already carries its ID (an order's attempt).
@@ -170,7 +182,17 @@ impl App {
         request: Request,
         out: &mut Vec<Command>,
     ) {
-        core.sent = Some(request.attempt());
+        self.dispatch_form(core, request.attempt(), request, out);
+    }
+
+    fn dispatch_form(
+        &mut self,
+        core: &mut FormCore,
+        id: u64,
+        request: Request,
+        out: &mut Vec<Command>,
+    ) {
+        core.sent = Some(id);
         core.state = FormState::Submitting;
         if request.is_write() {
             self.send_write(request, out);
@@ -205,17 +227,73 @@ impl App {
             _ => {}
         }
         match self.take_form_awaiting(request.attempt()) {
-            Some((Some(place), mut form)) => {
-                form.answered(self, &request, result, true, out);
-                let place = place.min(self.popups.len());
-                self.popups.insert(place, Popup::Form(form));
-            }
-            Some((None, mut form)) => form.answered(self, &request, result, false, out),
+            Some((place, form)) => self.answer_form(place, form, &request, result, out),
             // No form sent it (or the app started again): the status line says it.
             None if request.is_write() && !matches!(request, Request::Order { .. }) => {
                 self.update_answered(&request, &result, false)
             }
             None => {}
+        }
+    }
+
+    /// Whether a form waits for the answer to `request`, a read with no ID of its own.
+    pub(super) fn form_reads(&self, request: &Request) -> bool {
+        self.sent.reads.iter().any(|(r, _)| r == request)
+    }
+
+    /// The answer to a read forms wait for, once the tab that keeps it has it: to each of
+    /// those forms. Whether one of them is on screen (it shows the outcome, so the status
+    /// line need not).
+    pub(super) fn on_form_read(
+        &mut self,
+        request: &Request,
+        result: Result<Response, ApiError>,
+        out: &mut Vec<Command>,
+    ) -> bool {
+        let mut ids = Vec::new();
+        self.sent.reads.retain(|(r, id)| {
+            let waits = r == request;
+            if waits {
+                ids.push(*id);
+            }
+            !waits
+        });
+        let mut shown = false;
+        for id in ids {
+            if let Some((place, form)) = self.take_form_awaiting(id) {
+                shown |= place.is_some();
+                self.answer_form(place, form, request, result.clone(), out);
+            }
+        }
+        shown
+    }
+
+    /// Gives a form its answer: one on screen goes back to its `place` in the stack, or,
+    /// when the answer closes it, what it opened meanwhile (a viewer) takes that place.
+    fn answer_form(
+        &mut self,
+        place: Option<usize>,
+        mut form: Box<dyn Form>,
+        request: &Request,
+        result: Result<Response, ApiError>,
+        out: &mut Vec<Command>,
+    ) {
+        let Some(place) = place else {
+            form.answered(self, request, result, false, out);
+            return;
+        };
+        let above = self.popups.len();
+        match form.answered(self, request, result, true, out) {
+            Flow::Stay => {
+                let place = place.min(self.popups.len());
+                self.popups.insert(place, Popup::Form(form));
+            }
+            Flow::Close => {
+                let opened: Vec<Popup> =
+                    self.popups.drain(above.min(self.popups.len())..).collect();
+                let place = place.min(self.popups.len());
+                self.popups.splice(place..place, opened);
+            }
         }
     }
 

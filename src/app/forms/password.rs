@@ -6,7 +6,7 @@
 //! log or `Debug` output; the fields are emptied once the server has answered.
 
 use super::registry::FormEntry;
-use super::{Form, FormCore, FormState, TextField};
+use super::{Flow, Form, FormCore, FormState, TextField};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, ON_SERVICE, code, k};
@@ -159,11 +159,12 @@ impl Form for PasswordForm {
         result: Result<Response, ApiError>,
         on_screen: bool,
         out: &mut Vec<Command>,
-    ) {
+    ) -> Flow {
         app.update_answered(request, &result, on_screen);
         self.finish(result);
         // Success, failure or unknown: the detail shows the password in force.
         app.fetch(Request::Service(self.service_id), out);
+        Flow::Stay
     }
 }
 

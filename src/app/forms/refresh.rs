@@ -7,7 +7,7 @@
 //! the status line and sends nothing.
 
 use super::registry::FormEntry;
-use super::{Form, FormCore, FormState};
+use super::{Flow, Form, FormCore, FormState};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, ON_SERVICE, code, k};
@@ -94,7 +94,7 @@ impl Form for RefreshForm {
         result: Result<Response, ApiError>,
         on_screen: bool,
         out: &mut Vec<Command>,
-    ) {
+    ) -> Flow {
         if let Err(ApiError::Throttled {
             next_possible: Some(at),
             ..
@@ -104,6 +104,7 @@ impl Form for RefreshForm {
         }
         app.update_answered(request, &result, on_screen);
         self.core.finish(result);
+        Flow::Stay
     }
 }
 

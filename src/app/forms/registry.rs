@@ -15,12 +15,15 @@
 //!    `pub const ENTRY: FormEntry`. A key only this form knows (the bind form's `Ctrl-L`)
 //!    is an [`Action::FormKey`] whose number is a const of the form.
 //! 2. `src/ui/forms/<name>.rs`: `impl FormWidget for <Name>Form`, how it looks.
-//! 3. `<name>::ENTRY,` in [`FORMS`], and its widget's line in `WIDGETS` of
+//! 3. `super::<name>::ENTRY,` in [`FORMS`], and its widget's line in `WIDGETS` of
 //!    `src/ui/forms/mod.rs` (with the `pub mod <name>;` beside each).
 //!
-//! Nothing else names the form: not the key map, not the popups, not the input code.
+//! Nothing else names the form: not the key map, not the popups, not the input code, not
+//! the answers' routing. A form may send a write or any read (`Form::submit`); a read a
+//! tab keeps (an invoice) fills the tab's cache as any read does before `Form::answered`
+//! sees it, and an answer that leaves nothing to do in the form may push the viewer of
+//! what it fetched and return `Flow::Close`: the viewer takes the form's place.
 
-use super::{bind_ip, iplist, order, password, refresh};
 use crate::app::keymap::steps::FormStep;
 use crate::app::keymap::{Action, Binding, Key, Scope};
 use crate::app::{App, Command};
@@ -45,11 +48,12 @@ pub struct FormEntry {
 
 /// The forms, in the order the footer and the help show their keys.
 pub static FORMS: &[FormEntry] = &[
-    order::ENTRY,
-    bind_ip::ENTRY,
-    password::ENTRY,
-    refresh::ENTRY,
-    iplist::ENTRY,
+    super::order::ENTRY,
+    super::bind_ip::ENTRY,
+    super::password::ENTRY,
+    super::refresh::ENTRY,
+    super::iplist::ENTRY,
+    super::invoice_number::ENTRY,
 ];
 
 // `Action::OpenForm` holds a form's place in one byte.

@@ -5,7 +5,10 @@
 //! keeps what arrives (`finish_*`); [`App::on_loaded`] is the dispatch between them, plus
 //! what every read shares: the in-flight set, history, the alert sweep and the status
 //! line. Writes and IP lists are answers to forms (and probes): they go to the forms'
-//! routing ([`App::on_form_result`]) with their request, untouched here.
+//! routing ([`App::on_form_result`]) with their request, untouched here. Any other read a
+//! form waits for (an invoice asked for by its number) is kept by its tab like every
+//! read, then handed to the form ([`App::on_form_read`]), which then shows its failure
+//! instead of the status line.
 
 mod refresh;
 mod services;
@@ -52,13 +55,20 @@ impl App {
         }
         let request = loaded.request();
         let sent = self.in_flight.remove(&request);
+        let for_form = self
+            .form_reads(&request)
+            .then(|| loaded.clone().into_parts().1);
         self.remember(&loaded);
         let error = loaded.error().cloned();
         // A list that reached the client's cap was (or may have been) cut: say so.
         let cut = loaded.kept().filter(|kept| limits::is_cut(&request, *kept));
-        let Some(reported) = self.finish(loaded, sent, out) else {
+        let finished = self.finish(loaded, sent, out);
+        // After the tab, so what the form opens finds the answer there.
+        let shown = for_form.is_some_and(|result| self.on_form_read(&request, result, out));
+        let Some(reported) = finished else {
             return;
         };
+        let reported = reported && !shown;
         // New data for the alert rules: a failure brings nothing new, and sweeping the
         // same stale data again would count as a second sighting.
         if error.is_none() {

@@ -4,6 +4,7 @@
 //! inline error under a field, and the line that says where the form's request is.
 
 pub mod bind_ip;
+pub mod invoice_number;
 pub mod iplist;
 pub mod order;
 pub mod password;
@@ -36,6 +37,7 @@ const WIDGETS: &[Lookup] = &[
     widget::<crate::app::forms::password::PasswordForm>,
     widget::<crate::app::forms::refresh::RefreshForm>,
     widget::<crate::app::forms::iplist::IpListForm>,
+    widget::<crate::app::forms::invoice_number::InvoiceNumberForm>,
 ];
 
 fn widget<F: Form + FormWidget>(form: &dyn Form) -> Option<&dyn FormWidget> {
@@ -167,24 +169,41 @@ pub fn rows_from(area: Rect, from: u16) -> Rect {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::ProductType;
-    use crate::app::forms::{bind_ip, iplist, order, password, refresh};
+    use crate::app::Msg;
+    use crate::app::forms::registry::FORMS;
+    use crate::app::keymap::Scope;
+    use crate::app::popup::Popup;
+    use crate::testkit::Harness;
+    use crossterm::event::{KeyEvent, KeyModifiers};
 
-    /// A form without a widget would draw nothing: each form has one.
+    /// A form without a widget would draw nothing: every registered form, opened by its
+    /// key on the standard account, has exactly one.
     #[test]
     fn every_form_has_a_widget() {
-        let forms: [Box<dyn Form>; 5] = [
-            Box::new(order::OrderForm::new(11, "Datacenter US 10", 12.0)),
-            Box::new(bind_ip::BindIpForm::new(1001, None)),
-            Box::new(password::PasswordForm::new(1001)),
-            Box::new(refresh::RefreshForm::new(1001)),
-            Box::new(iplist::IpListForm::new(1001, &ProductType::Fpr)),
-        ];
-        for form in &forms {
-            let found = WIDGETS
+        for entry in FORMS {
+            let mut h = Harness::loaded();
+            let tab = entry
+                .scopes
                 .iter()
-                .filter(|w| w(form.as_ref()).is_some())
-                .count();
+                .find_map(|s| match s {
+                    Scope::Tab(t) => Some(*t),
+                    _ => None,
+                })
+                .expect("a form opens on a tab");
+            let digit = char::from_digit(tab.number() as u32, 10).expect("tabs 1-6");
+            let cmds = h.key(digit);
+            h.settle(cmds);
+            let key = entry.keys[0];
+            let mods = if key.ctrl {
+                KeyModifiers::CONTROL
+            } else {
+                KeyModifiers::NONE
+            };
+            let cmds = h.send(Msg::Key(KeyEvent::new(key.code, mods)));
+            h.settle(cmds);
+            let form = h.app.popups().last().and_then(Popup::form);
+            let form = form.unwrap_or_else(|| panic!("{:?} opens no form", entry.help));
+            let found = WIDGETS.iter().filter(|w| w(form).is_some()).count();
             assert_eq!(found, 1, "{form:?}");
         }
     }

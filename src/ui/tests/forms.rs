@@ -559,3 +559,60 @@ fn the_status_line_points_at_the_message_log_at_any_width() {
         "the message whole, the pointer short: {narrow}"
     );
 }
+
+fn invoice_number() -> Harness {
+    let mut h = Harness::loaded();
+    let cmds = h.key('3');
+    h.settle(cmds);
+    h.key('#');
+    h
+}
+
+#[test]
+fn invoice_number_form() {
+    check(
+        "invoice_number_empty",
+        invoice_number(),
+        &[
+            "Open invoice",
+            "The invoice number, as its e-mail gives it.",
+            "›Number",
+            "Enter open",
+        ],
+    );
+
+    let mut h = invoice_number();
+    h.keys("#7021");
+    h.code(KeyCode::Enter);
+    check(
+        "invoice_number_invalid",
+        h,
+        &["#7021", "✗ Digits only: \"#\" is not one."],
+    );
+
+    let mut h = invoice_number();
+    h.keys("102");
+    h.code(KeyCode::Enter);
+    check("invoice_number_in_flight", h, &["⟳ Fetching invoice 102…"]);
+
+    let mut h = invoice_number();
+    h.keys("999");
+    h.code(KeyCode::Enter);
+    h.ok(Request::Invoice(999), Response::Invoice(Vec::new()));
+    check(
+        "invoice_number_not_found",
+        h,
+        &["999", "✗ No invoice 999 on this account."],
+    );
+
+    let mut h = invoice_number();
+    h.keys("102");
+    h.code(KeyCode::Enter);
+    h.answer(&Request::Invoice(102));
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("Invoice 102"), "{screen}");
+    assert!(
+        !screen.contains("Open invoice"),
+        "the viewer took its place:\n{screen}"
+    );
+}

@@ -335,8 +335,9 @@ impl Form for OrderForm {
         result: Result<Response, ApiError>,
         _on_screen: bool,
         _out: &mut Vec<Command>,
-    ) {
+    ) -> Flow {
         self.finish(result);
+        Flow::Stay
     }
 }
 
