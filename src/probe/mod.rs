@@ -59,8 +59,11 @@
 //!   failed ones).
 
 pub mod check;
+pub mod connect;
 pub mod export;
+pub mod fetch;
 pub mod judge;
+pub mod pace;
 pub mod report;
 pub mod runner;
 pub mod targets;
