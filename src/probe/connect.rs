@@ -52,8 +52,8 @@ pub enum Ready {
     ToProxy(TokioIo<TcpStream>),
     /// Through a tunnel (`CONNECT` or SOCKS5) to an `http` target.
     Plain(TokioIo<TcpStream>),
-    /// Through a tunnel and TLS to an `https` target.
-    Tls(TokioIo<TlsStream<TcpStream>>),
+    /// Through a tunnel and TLS to an `https` target (boxed: a TLS stream is ~1 KB).
+    Tls(TokioIo<Box<TlsStream<TcpStream>>>),
 }
 
 /// Runs the proxy's handshake on `stream` (the connection to `proxy` at `addr`) for
@@ -119,7 +119,7 @@ pub async fn through(
             }
             other => other,
         })?;
-    Ok(Ready::Tls(TokioIo::new(stream)))
+    Ok(Ready::Tls(TokioIo::new(Box::new(stream))))
 }
 
 /// `Basic base64(login:password)`, when the proxy has a login.

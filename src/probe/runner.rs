@@ -136,7 +136,7 @@ async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
     let host = url.host_str().unwrap_or_default().to_owned();
     let port = url.port_or_known_default().unwrap_or(80);
     let addr = check::resolve(&host, port).await;
-    if config.loopback_only && !addr.is_some_and(|a| check::forbidden(a.ip(), true).is_none()) {
+    if config.loopback_only && addr.is_none_or(|a| check::forbidden(a.ip(), true).is_some()) {
         let note = format!("probe_url {raw} is outside loopback: only TCP connects are checked");
         return (ctx, Some(note));
     }
