@@ -1,11 +1,13 @@
 //! The proxy probe against the sandbox's loopback proxies (`--proxies`): every fixture's
-//! verdict, reason, exit IP and anonymity; and the guard that a list of the plain sandbox
-//! (documentation addresses) is never contacted.
+//! verdict, reason, exit IP and anonymity; one connection per proxy and check; and the
+//! guard that a list of the plain sandbox (documentation addresses) is never contacted.
 
 use proxydash::api::{ApiClient, ClientConfig, Credentials, IpListFormat, IpListType};
 use proxydash::probe::runner::probe_collect;
-use proxydash::probe::{Anonymity, DeadReason, ProbeConfig, Verdict, targets};
-use proxydash::sandbox::proxies::{Behaviour, demo_fixtures};
+use proxydash::probe::{
+    Anonymity, DeadReason, ProbeConfig, ProbeResult, ProxyTarget, Scheme, Verdict, targets,
+};
+use proxydash::sandbox::proxies::{Behaviour, ProxyFarm, demo_fixtures, start_standalone};
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use proxydash::secret::Secret;
 use std::time::Duration;
@@ -86,6 +88,83 @@ async fn every_fixture_gets_its_verdict_through_http_and_socks() {
                     assert!(latency >= fixture.latency, "{what}: {latency:?}");
                 }
             }
+        }
+    }
+}
+
+/// Probes every fixture of `farm` with `scheme` and `judge`; the results and, per fixture,
+/// the connections it accepted meanwhile.
+async fn probe_counting(
+    farm: &ProxyFarm,
+    scheme: Scheme,
+    judge: String,
+) -> (Vec<ProbeResult>, Vec<usize>) {
+    let before: Vec<usize> = (0..farm.addrs.len()).map(|i| farm.accepted(i)).collect();
+    let targets = farm
+        .addrs
+        .iter()
+        .map(|a| ProxyTarget {
+            host: a.ip().to_string(),
+            port: a.port(),
+            scheme,
+            login: Some("probe".into()),
+            password: Some("probe-password".into()),
+        })
+        .collect();
+    let (results, _) = probe_collect(targets, &config(Some(judge))).await;
+    let accepted = before
+        .iter()
+        .enumerate()
+        .map(|(i, b)| farm.accepted(i) - b)
+        .collect();
+    (results, accepted)
+}
+
+#[tokio::test]
+async fn each_proxy_is_connected_to_once_per_check() {
+    let fixtures = demo_fixtures();
+    let (farm, _stop) = start_standalone(&fixtures, "probe", "probe-password")
+        .await
+        .unwrap();
+    for scheme in [Scheme::Http, Scheme::Socks5] {
+        let (results, accepted) = probe_counting(&farm, scheme, farm.judge_url.clone()).await;
+        for ((fixture, r), n) in fixtures.iter().zip(&results).zip(&accepted) {
+            let what = format!("{scheme:?} {:?}: {:?}", fixture.behaviour, r.verdict);
+            let expected = usize::from(fixture.behaviour != Behaviour::Dead);
+            assert_eq!(*n, expected, "connections accepted, {what}");
+        }
+        // The count is of real checks: the working ones were asked through.
+        assert_eq!(results.iter().filter(|r| r.verdict.is_alive()).count(), 7);
+    }
+}
+
+#[tokio::test]
+async fn an_https_target_goes_through_connect_on_the_same_connection() {
+    let fixtures = demo_fixtures();
+    let (farm, _stop) = start_standalone(&fixtures, "probe", "probe-password")
+        .await
+        .unwrap();
+    // The judge speaks plain HTTP: the tunnel opens, then TLS fails on it.
+    let https = farm.judge_url.replacen("http://", "https://", 1);
+    for scheme in [Scheme::Http, Scheme::Socks5] {
+        let (results, accepted) = probe_counting(&farm, scheme, https.clone()).await;
+        for ((fixture, r), n) in fixtures.iter().zip(&results).zip(&accepted) {
+            let what = format!("{scheme:?} {:?}: {:?}", fixture.behaviour, r.verdict);
+            let expected = match fixture.behaviour {
+                Behaviour::Dead => DeadReason::Refused,
+                Behaviour::AuthFails => DeadReason::AuthFailed,
+                Behaviour::Hang => DeadReason::Timeout,
+                _ => DeadReason::BadAnswer,
+            };
+            assert!(
+                matches!(&r.verdict, Verdict::Dead(reason, _) if *reason == expected),
+                "{what}"
+            );
+            assert_eq!(
+                *n,
+                usize::from(fixture.behaviour != Behaviour::Dead),
+                "{what}"
+            );
         }
     }
 }

@@ -1,35 +1,37 @@
-//! Checking one proxy: where it may be contacted, the TCP connect, then one request to the
-//! target through it (choices in the module docs of [`super`]).
+//! Checking one proxy: where it may be contacted, the one TCP connection to it, then the
+//! handshake and one request to the target over that connection (choices in the module
+//! docs of [`super`]).
 
+use super::connect::{self, Target};
+use super::fetch;
 use super::judge;
 use super::{DeadReason, ProbeResult, ProxyTarget, Verdict};
-use std::error::Error as _;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
-/// The most of a target's answer that is read.
-const MAX_BODY: usize = 64 * 1024;
-
 /// What every check of one run shares.
 #[derive(Clone, Debug)]
 pub struct Context {
-    pub probe_url: Option<reqwest::Url>,
+    /// `None`: only the TCP connect is checked.
+    pub target: Option<Target>,
     /// This machine's address as the target sees it without a proxy.
     pub real_ip: Option<IpAddr>,
     pub timeout: Duration,
     pub loopback_only: bool,
-    /// One TLS configuration for every proxy's client: building it is what makes a
-    /// reqwest client cost ~20 ms; handed over ready, a client costs ~0.2 ms. `None`:
-    /// each client builds its own.
-    pub tls: Option<rustls::ClientConfig>,
+    /// One TLS configuration for every check (building one is ~20 ms of CPU); `None`
+    /// when this machine has none, and then an `https` target is not asked.
+    pub tls: Option<Arc<rustls::ClientConfig>>,
 }
 
 /// The TLS configuration of [`Context::tls`]: the platform's verifier, as reqwest's own.
-pub fn tls_config() -> Option<rustls::ClientConfig> {
+pub fn tls_config() -> Option<Arc<rustls::ClientConfig>> {
     use rustls_platform_verifier::ConfigVerifierExt as _;
-    rustls::ClientConfig::with_platform_verifier().ok()
+    rustls::ClientConfig::with_platform_verifier()
+        .ok()
+        .map(Arc::new)
 }
 
 /// Why an address must not be contacted, if it must not.
@@ -85,7 +87,7 @@ pub async fn check(target: ProxyTarget, ctx: &Context) -> ProbeResult {
         result.verdict = Verdict::Skipped(why.into());
         return result;
     }
-    match tokio::time::timeout_at(deadline, TcpStream::connect(addr)).await {
+    let stream = match tokio::time::timeout_at(deadline, TcpStream::connect(addr)).await {
         Err(_) => {
             result.verdict = dead(DeadReason::Timeout, "no TCP connection in time".into());
             return result;
@@ -94,25 +96,21 @@ pub async fn check(target: ProxyTarget, ctx: &Context) -> ProbeResult {
             result.verdict = dead(DeadReason::Refused, e.to_string());
             return result;
         }
-        Ok(Ok(stream)) => {
-            result.connect = Some(start.elapsed());
-            drop(stream);
-        }
-    }
-    let Some(url) = &ctx.probe_url else {
+        Ok(Ok(stream)) => stream,
+    };
+    result.connect = Some(start.elapsed());
+    let Some(probe) = &ctx.target else {
         return result;
     };
-    // The client (one per proxy) is built before the clock starts: it is local set-up
-    // (CPU that 200 checks at once queue for), not time spent in the proxy chain.
-    let client = match proxied_client(&result.target, addr, ctx.tls.clone()) {
-        Ok(client) => client,
-        Err(verdict) => {
-            result.verdict = verdict;
-            return result;
-        }
-    };
+    let _ = stream.set_nodelay(true);
+    // The rest runs over the connection just made: the proxy sees one connection per
+    // check. `latency` is its time from here (connect + latency is the whole check).
     let t0 = Instant::now();
-    match tokio::time::timeout_at(deadline, get(&client, url)).await {
+    let asked = async {
+        let ready = connect::through(stream, &result.target, addr, probe, ctx.tls.as_ref()).await?;
+        fetch::get(ready, &result.target, probe).await
+    };
+    match tokio::time::timeout_at(deadline, asked).await {
         Err(_) => {
             result.verdict = dead(
                 DeadReason::Timeout,
@@ -130,82 +128,28 @@ pub async fn check(target: ProxyTarget, ctx: &Context) -> ProbeResult {
     result
 }
 
-/// A client that sends everything through the proxy at `addr`, with its credentials.
-fn proxied_client(
-    target: &ProxyTarget,
-    addr: SocketAddr,
-    tls: Option<rustls::ClientConfig>,
-) -> Result<reqwest::Client, Verdict> {
-    let bad = |why: String| Verdict::Dead(DeadReason::BadAnswer, why);
-    let mut proxy = reqwest::Proxy::all(format!("{}://{addr}", target.scheme.as_str()))
-        .map_err(|e| bad(e.to_string()))?;
-    if let Some(login) = &target.login {
-        proxy = proxy.basic_auth(login, target.password.as_deref().unwrap_or(""));
-    }
-    let mut builder = reqwest::Client::builder();
-    if let Some(tls) = tls {
-        builder = builder.tls_backend_preconfigured(tls);
-    }
-    builder
-        .proxy(proxy)
-        .pool_max_idle_per_host(0)
-        .user_agent(concat!("proxydash/", env!("CARGO_PKG_VERSION"), " probe"))
-        .build()
-        .map_err(|e| bad(e.to_string()))
-}
-
-/// One GET of `url` through the client's proxy; the answer's body (up to [`MAX_BODY`]).
-async fn get(client: &reqwest::Client, url: &reqwest::Url) -> Result<String, Verdict> {
-    let bad = |why: String| Verdict::Dead(DeadReason::BadAnswer, why);
-    let mut response = client
-        .get(url.clone())
-        .send()
-        .await
-        .map_err(|e| classify(&e))?;
-    let status = response.status();
-    if status == reqwest::StatusCode::PROXY_AUTHENTICATION_REQUIRED {
-        return Err(Verdict::Dead(DeadReason::AuthFailed, "HTTP 407".into()));
-    }
-    if !status.is_success() {
-        return Err(bad(format!("HTTP {} from the target", status.as_u16())));
-    }
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| classify(&e))? {
-        let room = MAX_BODY.saturating_sub(body.len());
-        body.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        if body.len() >= MAX_BODY {
-            break;
-        }
-    }
-    Ok(String::from_utf8_lossy(&body).into_owned())
-}
-
-/// A failed request through a proxy, as a verdict with its cause.
-fn classify(e: &reqwest::Error) -> Verdict {
-    let mut chain = e.to_string();
-    let mut source = e.source();
+/// A failed step after the connect, as a verdict with its cause: the error's messages,
+/// and its reason from the I/O error in its chain (a reset or refusal is `refused`, a
+/// timeout `timeout`); anything else is a `bad answer`.
+pub fn verdict_of(e: &(dyn std::error::Error + 'static)) -> Verdict {
+    let mut chain = Vec::new();
+    let mut reason = DeadReason::BadAnswer;
+    let mut source = Some(e);
     while let Some(s) = source {
-        chain.push_str(": ");
-        chain.push_str(&s.to_string());
+        if let Some(io) = s.downcast_ref::<std::io::Error>() {
+            use std::io::ErrorKind::*;
+            match io.kind() {
+                ConnectionRefused | ConnectionReset | ConnectionAborted => {
+                    reason = DeadReason::Refused
+                }
+                TimedOut => reason = DeadReason::Timeout,
+                _ => {}
+            }
+        }
+        chain.push(s.to_string());
         source = s.source();
     }
-    let lower = chain.to_ascii_lowercase();
-    let reason = if e.is_timeout() {
-        DeadReason::Timeout
-    } else if [
-        "credentials not accepted",
-        "proxy authorization required",
-        "does not support user/pass",
-    ]
-    .iter()
-    .any(|m| lower.contains(m))
-    {
-        DeadReason::AuthFailed
-    } else if lower.contains("connection refused") || lower.contains("connection reset") {
-        DeadReason::Refused
-    } else {
-        DeadReason::BadAnswer
-    };
+    let chain = chain.join(": ");
     Verdict::Dead(reason, chain)
 }
 

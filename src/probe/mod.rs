@@ -6,34 +6,55 @@
 //! |---|---|
 //! | `mod.rs` | the types: [`ProxyTarget`], [`ProbeResult`], [`ProbeConfig`] |
 //! | `targets.rs` | which list a service is probed from, and its entries as targets |
-//! | `check.rs` | one proxy: TCP connect, handshake, request to the target |
+//! | `check.rs` | one proxy: where it may be contacted, its one TCP connect, the verdict |
+//! | `connect.rs` | the proxy handshake (`CONNECT`, SOCKS5) and TLS on that connection |
+//! | `fetch.rs` | the request to the target on it, and the answer read |
 //! | `judge.rs` | reading the target's answer: exit IP and anonymity |
 //! | `runner.rs` | many proxies at once, bounded, results as they come |
+//! | `pace.rs` | the ramp: starts spread out, never all at once |
 //! | `export.rs` | templates for copying the working proxies |
 //! | `report.rs` | the provider's marks beside the results; rows for `--json`; the health line |
 //!
 //! # Choices
 //!
-//! - **Crates, not hand-written protocols**: the handshake and the request go through
-//!   reqwest with its `socks` feature (HTTP proxy with `Proxy-Authorization`, SOCKS5 with
-//!   username/password). A reqwest client holds one proxy, so there is one client per
-//!   proxy, made and dropped inside its check.
-//! - **Two latencies**: `connect` is a plain TCP connect to the proxy, made on its own
-//!   before the request (a refused port is found here in microseconds, without building a
-//!   client); `latency` is the whole request through the proxy — its own connect, the
-//!   handshake, the request to the target and the answer read — which is what a user of
-//!   the proxy waits for. The p50 shown is of `latency`. Its clock starts after the
-//!   proxy's reqwest client is built: building it is local CPU work, and with 200 checks
-//!   at once on a small machine the time queued for it is this machine's, not the
-//!   proxy's (issue 12's ±10 ms target).
+//! - **One connection per proxy**: a check connects to the proxy once and runs everything
+//!   over that connection; the proxy sees one connection per check, not a bare connect
+//!   followed by a second one for the request (as before: a reqwest client per proxy
+//!   opened its own). Half the loopback TCP work of a probe was that second connection
+//!   (issue 12).
+//! - **Crates, not hand-written protocols**: the handshakes are hyper-util's proxy
+//!   connectors, `Tunnel` (HTTP `CONNECT` with `Proxy-Authorization: Basic`) and `SocksV5`
+//!   (username/password, RFC 1929). They are tower services that ask an inner connector
+//!   for the connection to the proxy; the inner one here hands them the stream the check
+//!   already connected (`connect.rs`). TLS to an `https` target is tokio-rustls with one
+//!   configuration for the whole run (the platform's verifier, as reqwest's), and the
+//!   request is hyper's HTTP/1.1 client connection (`fetch.rs`), driven inside the
+//!   check's task. Which path a check takes:
+//!
+//!   | proxy | `http://` target | `https://` target |
+//!   |---|---|---|
+//!   | HTTP | absolute-form `GET` with `Proxy-Authorization` (the proxy can add headers) | `CONNECT`, TLS, `GET` |
+//!   | SOCKS5 | handshake, `GET` | handshake, TLS, `GET` |
+//!
+//!   A SOCKS5 proxy is asked for the target's address as resolved here once per run (as
+//!   reqwest's and curl's `socks5://` do), so in loopback mode the proxies are asked for
+//!   exactly the address checked to be loopback; a `CONNECT` names the host. reqwest is
+//!   still used once per run for the direct ask below; there is no client per proxy.
+//! - **Two latencies**: `connect` is the TCP connect to the proxy (a refused port is found
+//!   here, in microseconds); `latency` is the rest of the check on that connection: the
+//!   handshake, the request to the target and the answer read. `connect + latency` is
+//!   the whole check, what a user of the proxy waits for on a fresh connection; the p50
+//!   shown is of `latency`, which no longer holds a second connect (on a real network,
+//!   one round trip less than before).
 //! - **Dead, and why** ([`DeadReason`]): `refused` (the TCP connect is refused or reset),
 //!   `timeout` (no connection or no answer within [`ProbeConfig::timeout`]), `auth failed`
 //!   (HTTP 407, a refused `CONNECT` for want of credentials, or a SOCKS5 refusal of the
 //!   login), `bad answer` (anything else: a non-2xx status, a broken handshake, a body that
-//!   is not an answer of the target). reqwest does not export its proxy errors' types, so
-//!   auth failures are told by the messages of the error chain (hyper-util's "credentials
-//!   not accepted", "proxy authorization required", "does not support user/pass"); the
-//!   sandbox's fixtures prove each case in `tests/probe.rs`.
+//!   is not an answer of the target, a failed TLS handshake). hyper-util does not export its
+//!   proxy errors' types, so auth failures are told by their messages ("credentials not
+//!   accepted", "proxy authorization required", "does not support user/pass"), and a reset
+//!   or refusal by the I/O error in the chain; the sandbox's fixtures prove each case in
+//!   `tests/probe.rs`.
 //! - **The target** ([`ProbeConfig::probe_url`], `probe_url` in the profile, default
 //!   [`DEFAULT_PROBE_URL`], `https://httpbin.org/get`): any URL that answers 2xx; when it
 //!   answers httpbin's shape (`{"origin": …, "headers": {…}}`, as the sandbox's judge does)
@@ -53,14 +74,20 @@
 //!   demo, and every test) only 127.0.0.0/8 and ::1 are contacted, target included; the
 //!   rest is `skipped` too, so a list of the plain sandbox never reaches the network.
 //!   Host names are resolved before that check.
-//! - **Politeness**: at most [`ProbeConfig::concurrency`] proxies at once (default
-//!   [`DEFAULT_CONCURRENCY`], 32, `probe_concurrency` in the profile), each with one
-//!   connect and one request; nothing is retried on its own (`r` in the view re-checks the
-//!   failed ones).
+//! - **Politeness, never a flood**: at most [`ProbeConfig::concurrency`] proxies at once
+//!   (default [`DEFAULT_CONCURRENCY`], 32, `probe_concurrency` in the profile), each with
+//!   one connection and one request on it; the starts are spread on a ramp, at most
+//!   `concurrency` per [`pace::RAMP`] (50 ms), so even the first wave does not open its
+//!   connections in the same instant (and the answers do not come back in one clump that
+//!   queues for this machine's CPU and reads as the proxies' latency); nothing is retried
+//!   on its own (`r` in the view re-checks the failed ones).
 
 pub mod check;
+pub mod connect;
 pub mod export;
+pub mod fetch;
 pub mod judge;
+pub mod pace;
 pub mod report;
 pub mod runner;
 pub mod targets;
@@ -200,9 +227,10 @@ impl Anonymity {
 pub struct ProbeResult {
     pub target: ProxyTarget,
     pub verdict: Verdict,
-    /// The plain TCP connect to the proxy.
+    /// The TCP connect to the proxy.
     pub connect: Option<Duration>,
-    /// The request through the proxy, start to last byte.
+    /// The rest of the check on that connection: handshake, request, the answer's last
+    /// byte.
     pub latency: Option<Duration>,
     /// The address the target saw the request come from.
     pub exit_ip: Option<IpAddr>,

@@ -1,11 +1,15 @@
 //! Probing many proxies: the direct ask for this machine's address, then every proxy with
-//! at most [`ProbeConfig::concurrency`] at once, each result sent as soon as it is known.
+//! at most [`ProbeConfig::concurrency`] at once, started on a ramp ([`super::pace`]), each
+//! result sent as soon as it is known.
 
 use super::check::{self, Context};
+use super::connect::Target;
 use super::judge;
+use super::pace::Pace;
 use super::{ProbeConfig, ProbeResult, ProxyTarget};
 use std::net::IpAddr;
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 /// What a run reports, in this order: one `Started`, a `Checked` per proxy (in the order
 /// they finish), one `Finished`.
@@ -44,27 +48,37 @@ pub async fn probe_all(
         return;
     }
     // Each check is a task of its own, so the checks use every worker thread; at most
-    // `concurrency` run at once.
+    // `concurrency` run at once, and they start on the ramp of [`Pace`].
     let ctx = std::sync::Arc::new(ctx);
     let limit = config.concurrency.max(1);
+    let mut pace = Pace::new(limit, Instant::now());
     let mut waiting = targets.into_iter();
     let mut running = tokio::task::JoinSet::new();
     loop {
-        while running.len() < limit
-            && let Some((index, target)) = waiting.next()
-        {
-            let ctx = ctx.clone();
-            running.spawn(async move { (index, check::check(target, &ctx).await) });
-        }
-        let Some(joined) = running.join_next().await else {
-            break;
-        };
-        // A check that panicked is a bug; the others still report.
-        let Ok((index, result)) = joined else {
+        let room = running.len() < limit && waiting.len() > 0;
+        let now = Instant::now();
+        if room && pace.due(now) {
+            if let Some((index, target)) = waiting.next() {
+                let ctx = ctx.clone();
+                running.spawn(async move { (index, check::check(target, &ctx).await) });
+                pace.started(now);
+            }
             continue;
-        };
-        if events.send(ProbeEvent::Checked { index, result }).is_err() {
-            return;
+        }
+        if running.is_empty() && !room {
+            break;
+        }
+        tokio::select! {
+            Some(joined) = running.join_next() => {
+                // A check that panicked is a bug; the others still report.
+                let Ok((index, result)) = joined else {
+                    continue;
+                };
+                if events.send(ProbeEvent::Checked { index, result }).is_err() {
+                    return;
+                }
+            }
+            () = tokio::time::sleep_until(pace.next()), if room => {}
         }
     }
     let _ = events.send(ProbeEvent::Finished);
@@ -99,7 +113,7 @@ pub async fn probe_collect(
 /// address as the target sees it.
 async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
     let mut ctx = Context {
-        probe_url: None,
+        target: None,
         real_ip: None,
         timeout: config.timeout,
         loopback_only: config.loopback_only,
@@ -121,15 +135,10 @@ async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
     };
     let host = url.host_str().unwrap_or_default().to_owned();
     let port = url.port_or_known_default().unwrap_or(80);
-    if config.loopback_only {
-        let allowed = check::resolve(&host, port)
-            .await
-            .is_some_and(|a| check::forbidden(a.ip(), true).is_none());
-        if !allowed {
-            let note =
-                format!("probe_url {raw} is outside loopback: only TCP connects are checked");
-            return (ctx, Some(note));
-        }
+    let addr = check::resolve(&host, port).await;
+    if config.loopback_only && addr.is_none_or(|a| check::forbidden(a.ip(), true).is_some()) {
+        let note = format!("probe_url {raw} is outside loopback: only TCP connects are checked");
+        return (ctx, Some(note));
     }
     let direct = async {
         let client = reqwest::Client::builder()
@@ -153,9 +162,15 @@ async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
         .await
         .ok()
         .flatten();
+    if url.scheme() == "https" && ctx.tls.is_none() {
+        let note = format!(
+            "TLS cannot be set up on this machine for {raw}: only TCP connects are checked"
+        );
+        return (ctx, Some(note));
+    }
     let note = ctx.real_ip.is_none().then(|| {
         format!("{raw} could not be asked directly: a proxy that leaks this machine's address reads as anonymous")
     });
-    ctx.probe_url = Some(url);
+    ctx.target = Some(Target { url, addr });
     (ctx, note)
 }

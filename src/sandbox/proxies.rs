@@ -41,6 +41,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -102,7 +103,8 @@ pub fn exit_ip(ip: Ipv4Addr) -> Ipv4Addr {
 /// Listeners bound, not serving yet: their addresses go into the IP lists before the
 /// credentials they check exist.
 pub struct BoundFarm {
-    listeners: Vec<(Fixture, TcpListener)>,
+    /// Each live fixture with its index in the fixture list.
+    listeners: Vec<(usize, Fixture, TcpListener)>,
     addrs: Vec<SocketAddr>,
     judge: TcpListener,
 }
@@ -118,7 +120,7 @@ impl BoundFarm {
             if f.behaviour != Behaviour::Dead {
                 let l = bind_on(fixture_ip(i)).await?;
                 addrs[i] = Some(l.local_addr()?);
-                listeners.push((*f, l));
+                listeners.push((i, *f, l));
             }
         }
         for (i, f) in fixtures.iter().enumerate() {
@@ -149,12 +151,18 @@ impl BoundFarm {
     /// Serves until `stop` turns true (or its sender is dropped).
     pub fn serve(self, credentials: Credentials, stop: watch::Receiver<bool>) -> ProxyFarm {
         let judge_url = self.judge_url();
-        for (fixture, listener) in self.listeners {
+        let accepted: Arc<[AtomicUsize]> = self.addrs.iter().map(|_| AtomicUsize::new(0)).collect();
+        for (i, fixture, listener) in self.listeners {
+            let count = Accepted {
+                all: accepted.clone(),
+                index: i,
+            };
             tokio::spawn(accept_loop(
                 fixture,
                 listener,
                 credentials.clone(),
                 stop.clone(),
+                count,
             ));
         }
         let router = Router::new()
@@ -172,6 +180,7 @@ impl BoundFarm {
         ProxyFarm {
             addrs: self.addrs.into(),
             judge_url,
+            accepted,
         }
     }
 }
@@ -181,6 +190,24 @@ impl BoundFarm {
 pub struct ProxyFarm {
     pub addrs: Arc<[SocketAddr]>,
     pub judge_url: String,
+    /// Connections accepted by each fixture so far, in fixture order (what a probe costs
+    /// a proxy: `tests/probe.rs` holds it to one connection per check).
+    accepted: Arc<[AtomicUsize]>,
+}
+
+impl ProxyFarm {
+    /// Connections fixture `i` has accepted so far (0 for a dead one, or out of range).
+    pub fn accepted(&self, i: usize) -> usize {
+        self.accepted
+            .get(i)
+            .map_or(0, |n| n.load(Ordering::Relaxed))
+    }
+}
+
+/// The counter of one fixture in [`ProxyFarm::accepted`].
+struct Accepted {
+    all: Arc<[AtomicUsize]>,
+    index: usize,
 }
 
 /// A farm on its own, outside a sandbox (benches, tests): accepts `login`/`password`;
@@ -209,6 +236,7 @@ async fn accept_loop(
     listener: TcpListener,
     credentials: Credentials,
     mut stop: watch::Receiver<bool>,
+    count: Accepted,
 ) {
     let exit = match listener.local_addr() {
         Ok(SocketAddr::V4(a)) => exit_ip(*a.ip()),
@@ -225,6 +253,9 @@ async fn accept_loop(
             tokio::time::sleep(Duration::from_millis(5)).await;
             continue;
         };
+        if let Some(n) = count.all.get(count.index) {
+            n.fetch_add(1, Ordering::Relaxed);
+        }
         let credentials = credentials.clone();
         let mut stop = stop.clone();
         tokio::spawn(async move {
