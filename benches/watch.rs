@@ -205,7 +205,9 @@ async fn soak(minutes: u64) {
     // The watcher is gone, and with it the app, the fetcher and the client: every
     // connection to the sandbox closes (both ends), leaving its listener.
     let open = settled(|| fds::census().on_port(port).count(), 1).await;
-    println!("[soak] sockets on the sandbox's port once the watcher stopped: {open} (its listener: 1)");
+    println!(
+        "[soak] sockets on the sandbox's port once the watcher stopped: {open} (its listener: 1)"
+    );
     sandbox.shutdown().await;
     let after = settled(|| fds::census().total(), before.total()).await;
     println!("[soak] after: {}", fds::census());
@@ -240,7 +242,12 @@ async fn soak(minutes: u64) {
 ///   listener, and per profile both ends (client and sandbox, one process) of the
 ///   requests the scheduler runs at once and of the idle connections the pool keeps;
 /// - once the watcher, its client and the sandbox are gone, the count is the one before.
-fn descriptor_targets(before: &fds::Census, samples: &[(u64, fds::Census)], peak: usize, after: usize) {
+fn descriptor_targets(
+    before: &fds::Census,
+    samples: &[(u64, fds::Census)],
+    peak: usize,
+    after: usize,
+) {
     let stuck: HashSet<u64> = samples
         .windows(2)
         .flat_map(|w| {
@@ -258,7 +265,9 @@ fn descriptor_targets(before: &fds::Census, samples: &[(u64, fds::Census)], peak
         .max()
         .unwrap_or(0);
     report(
-        &format!("descriptors: sockets in CLOSE_WAIT at two hourly samples running (most at one: {most})"),
+        &format!(
+            "descriptors: sockets in CLOSE_WAIT at two hourly samples running (most at one: {most})"
+        ),
         stuck.len() as f64,
         "0",
         stuck.is_empty(),
@@ -281,7 +290,10 @@ fn descriptor_targets(before: &fds::Census, samples: &[(u64, fds::Census)], peak
     );
     let left = after as f64 - before.total() as f64;
     report(
-        &format!("descriptors: after the soak minus before ({after} - {})", before.total()),
+        &format!(
+            "descriptors: after the soak minus before ({after} - {})",
+            before.total()
+        ),
         left,
         "0",
         left == 0.0,

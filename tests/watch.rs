@@ -422,7 +422,10 @@ async fn a_stopped_watcher_leaves_no_connection_open() {
             if answered >= 3 && open >= 3 {
                 break open;
             }
-            assert!(Instant::now() < give_up, "{answered} answers, {open} sockets");
+            assert!(
+                Instant::now() < give_up,
+                "{answered} answers, {open} sockets"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     };

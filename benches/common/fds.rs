@@ -161,5 +161,9 @@ pub fn census() -> Census {
 
 /// `socket:[12345]` → 12345.
 fn socket_inode(target: &str) -> Option<u64> {
-    target.strip_prefix("socket:[")?.strip_suffix(']')?.parse().ok()
+    target
+        .strip_prefix("socket:[")?
+        .strip_suffix(']')?
+        .parse()
+        .ok()
 }

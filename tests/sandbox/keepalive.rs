@@ -37,10 +37,14 @@ async fn ask(stream: &mut TcpStream) -> String {
     }
 }
 
-/// Waits for the sandbox to close `stream`: the end of the stream, no byte before it.
+/// Waits for the sandbox to close `stream`: the end of the stream, no byte before it
+/// (failing, not hanging, if it is still open at twice the limit).
 async fn closed(stream: &mut TcpStream) {
     let mut byte = [0u8; 1];
-    assert_eq!(stream.read(&mut byte).await.unwrap(), 0, "a byte, not the end");
+    let read = tokio::time::timeout(IDLE_CLOSE * 2, stream.read(&mut byte))
+        .await
+        .expect("still open at twice the idle limit");
+    assert_eq!(read.unwrap(), 0, "a byte, not the end");
 }
 
 #[tokio::test(start_paused = true)]
