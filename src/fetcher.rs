@@ -169,7 +169,10 @@ async fn run(
                     }
                 }
             },
-            _ = token_back => {}
+            // Only while a token is awaited: an always-pending branch would keep `else`
+            // from ever running, and the task (with the client and its connections)
+            // would outlive the handle that was dropped.
+            _ = token_back, if next_token.is_some() => {}
             else => return,
         }
     }
@@ -248,6 +251,23 @@ fn panicked(panic: &(dyn std::any::Any + Send)) -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Once the app lets go of the fetcher (the dashboard or a watcher stopping), its task
+    /// ends, and with it the client and every connection it held.
+    #[tokio::test(start_paused = true)]
+    async fn the_task_ends_when_its_handle_is_dropped() {
+        use crate::api::{ClientConfig, Credentials};
+        let config = ClientConfig::new("http://127.0.0.1:1", Credentials::Token("t".into()));
+        let (handle, results) = spawn(ApiClient::new(config).unwrap(), DEFAULT_CONCURRENCY);
+        // The task's budget is the only one: its views end when the task does.
+        let mut views = handle.budget();
+        drop((handle, results));
+        let ended = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+            while views.changed().await.is_ok() {}
+        })
+        .await;
+        assert!(ended.is_ok(), "the fetcher's task outlived its handle");
+    }
 
     #[test]
     fn a_panic_becomes_an_error_that_names_it() {

@@ -14,6 +14,8 @@ mod errors;
 mod faults;
 #[path = "sandbox/iplists.rs"]
 mod iplists;
+#[path = "sandbox/keepalive.rs"]
+mod keepalive;
 #[path = "sandbox/load.rs"]
 mod load;
 #[path = "sandbox/orders.rs"]

@@ -375,3 +375,87 @@ async fn a_metrics_address_in_use_exits_3_and_says_which() {
         "{errs:?}"
     );
 }
+
+/// The descriptors of this process by kind, TCP sockets with their state and ports.
+#[allow(dead_code)]
+#[path = "../benches/common/fds.rs"]
+mod fds;
+
+/// A watcher stopped leaves no connection behind. While it runs, its connections to the
+/// sandbox are open (both ends are in this process: the client's and the sandbox's);
+/// once it has stopped, and its app, fetcher and client with it, only the sandbox's
+/// listener is. In-process and counted by port, so the other tests' sockets do not count.
+/// (The `watch` soak bench checks the same over a simulated day.)
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stopped_watcher_leaves_no_connection_open() {
+    use proxydash::api::{ApiClient, ClientConfig, Credentials};
+    use proxydash::app::{App, AppSettings, Clock};
+    use proxydash::watch::output::{Captured, Output};
+    use proxydash::watch::watcher::{Options, Watcher};
+    let sandbox = sandbox().await;
+    let port = sandbox.addr().port();
+    let sockets = || fds::census().on_port(port).count();
+    assert_eq!(sockets(), 1, "before: the listener alone");
+    let clock: Clock = std::sync::Arc::new(chrono::Utc::now);
+    let client = ApiClient::new(ClientConfig::new(
+        sandbox.base_url(),
+        Credentials::Token(sandbox.token().into()),
+    ))
+    .unwrap();
+    let effects = proxydash::effects::Effects::new(
+        proxydash::fetcher::spawn(client, proxydash::fetcher::DEFAULT_CONCURRENCY),
+        Box::new(proxydash::clipboard::Off),
+        String::new(),
+        None,
+    );
+    let settings = AppSettings {
+        profile: "fds".into(),
+        mouse: false,
+        ..AppSettings::default()
+    };
+    let app = App::new(settings, clock.clone());
+    let output = Output::spawn(Box::new(Captured::default()), Box::new(std::io::sink())).unwrap();
+    let options = Options {
+        clock,
+        speed: 1,
+        verbose: false,
+        board: None,
+        keep: None,
+        history: false,
+    };
+    let watcher = Watcher::new(app, effects, output, options);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let drive = async {
+        // Until a few answers came back on connections the client keeps open.
+        let give_up = Instant::now() + LIMIT;
+        loop {
+            let answered = sandbox.requests().iter().filter(|r| r.status != 0).count();
+            let open = sockets();
+            if answered >= 3 && open >= 3 {
+                break open;
+            }
+            assert!(
+                Instant::now() < give_up,
+                "{answered} answers, {open} sockets"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let (outcome, open) = tokio::join!(watcher.run(stopped), async {
+        let open = drive.await;
+        let _ = stop.send(true);
+        open
+    });
+    assert_eq!(outcome, Ok(()));
+    let give_up = Instant::now() + Duration::from_secs(5);
+    while sockets() > 1 && Instant::now() < give_up {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let census = fds::census();
+    let left: Vec<_> = census.on_port(port).collect();
+    assert_eq!(
+        left.len(),
+        1,
+        "{open} sockets while it ran; after it stopped: {left:?} ({census})"
+    );
+}

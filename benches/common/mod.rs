@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod fds;
+
 use chrono::{TimeZone, Utc};
 use proxydash::api::{Loaded, Request, Response};
 use proxydash::app::testdata as td;

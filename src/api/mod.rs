@@ -31,6 +31,10 @@
 //! - A client made with [`ClientConfig::read_only`] refuses every write (POST, PUT) with
 //!   [`ApiError::ReadOnly`] before anything is sent: the one place every write path of the
 //!   dashboard and the command line goes through, so no caller can forget it.
+//! - Connections are kept for reuse (on a live server each new one costs a TLS handshake),
+//!   but bounded: at most [`POOL_MAX_IDLE`] idle ones, each closed after [`POOL_IDLE_TIMEOUT`]
+//!   unused (reaped within twice that). So an account holds at most twice the
+//!   scheduler's concurrency open (those in use, those waiting), and a quiet one none.
 
 mod base_url;
 mod decode;
@@ -69,6 +73,18 @@ pub const MAX_BODY: usize = 64 << 20;
 
 /// The longest `Retry-After` a GET waits for; a longer one is not waited for (no retry).
 pub const RETRY_AFTER_CAP: Duration = Duration::from_secs(10);
+
+/// Idle connections kept per host: as many as the scheduler sends requests at once, so
+/// a burst finds one for each request, and no more, since more could never all be used
+/// at once (reqwest's default keeps every one ever opened until it times out).
+pub const POOL_MAX_IDLE: usize = crate::scheduler::bucket::POLITE_CONCURRENCY;
+
+/// How long an unused connection is kept: longer than a refresh interval (30 s by
+/// default), so each refresh reuses the last one's connections instead of paying for new
+/// handshakes, and still bounded, so a quiet dashboard lets go of the server. (90 s, as
+/// reqwest's default: written here so the sandbox can close idle connections later than
+/// its clients do, see `sandbox::conn`.)
+pub const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// How the client authenticates (spec section 5).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -178,7 +194,8 @@ impl ApiClient {
             .user_agent(concat!("proxydash/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(config.connect_timeout)
             .timeout(config.request_timeout)
-            .pool_idle_timeout(Duration::from_secs(90))
+            .pool_max_idle_per_host(POOL_MAX_IDLE)
+            .pool_idle_timeout(POOL_IDLE_TIMEOUT)
             .tcp_keepalive(Duration::from_secs(60))
             .redirect(same_origin_redirects())
             .build()

@@ -323,8 +323,11 @@ pub async fn lookup_my_ip(url: &str) -> Result<Ipv4Addr, String> {
         return Err("looking up this machine's IP is turned off (my_ip_url is empty)".into());
     }
     let fail = |cause: String| format!("Cannot look up this machine's IP at {url}: {cause}");
+    // One question per client, so nothing to reuse: the connection closes with the
+    // answer instead of idling until the client is dropped.
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(5))
+        .pool_max_idle_per_host(0)
         .user_agent(concat!("proxydash/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| fail(e.to_string()))?;

@@ -10,17 +10,33 @@
 //! server process dies mid-request. (Over HTTP/2 the whole connection goes, with every
 //! request multiplexed on it, as it would when a server dies; clients of this API speak
 //! HTTP/1.1 to a plain-http sandbox.)
+//!
+//! The same wrapper closes a keep-alive connection left idle (no request being answered,
+//! no byte either way) for [`IDLE_CLOSE`], as live servers do: axum's server keeps one
+//! open for as long as the client does, so a client that never lets go (a script, a pool
+//! without a timeout) would hold a descriptor of the sandbox forever. The limit is longer
+//! than [`crate::api::POOL_IDLE_TIMEOUT`], so the dashboard's own client always lets go
+//! first: a server that closes first races the client's next request, and a write lost in
+//! that race could not be sent again. Closing is an end of file handed to hyper while it
+//! waits for the next request, after which it closes the socket as for a client that left.
 
 use axum::extract::connect_info::Connected;
 use axum::serve::{IncomingStream, Listener};
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::time::{Instant, Sleep};
+
+/// How long a connection may sit idle before the sandbox closes it (nginx's default is
+/// 75 s; this is longer than the dashboard's pool keeps one, see the module docs).
+pub const IDLE_CLOSE: Duration = Duration::from_secs(120);
+
+const _: () = assert!(IDLE_CLOSE.as_secs() > crate::api::POOL_IDLE_TIMEOUT.as_secs());
 
 pub struct KillableListener {
     inner: TcpListener,
@@ -33,15 +49,46 @@ impl KillableListener {
 }
 
 /// The connection a request came on, with its kill switch.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Conn {
-    killed: Arc<AtomicBool>,
+    state: Arc<ConnState>,
+}
+
+#[derive(Debug, Default)]
+struct ConnState {
+    killed: AtomicBool,
+    /// Requests being answered on this connection: while there are some it is not idle,
+    /// however long a handler takes (`slow`, `hang`, latency).
+    answering: AtomicUsize,
 }
 
 impl Conn {
     /// Ends the connection without a response; the handler's answer is never written.
     pub fn kill(&self) {
-        self.killed.store(true, Ordering::SeqCst);
+        self.state.killed.store(true, Ordering::SeqCst);
+    }
+
+    /// Marks a request as being answered until the guard is dropped.
+    pub fn answering(&self) -> Answering {
+        self.state.answering.fetch_add(1, Ordering::SeqCst);
+        Answering(self.state.clone())
+    }
+
+    fn killed(&self) -> bool {
+        self.state.killed.load(Ordering::SeqCst)
+    }
+
+    fn busy(&self) -> bool {
+        self.state.answering.load(Ordering::SeqCst) > 0
+    }
+}
+
+/// A request being answered (see [`Conn::answering`]).
+pub struct Answering(Arc<ConnState>);
+
+impl Drop for Answering {
+    fn drop(&mut self) {
+        self.0.answering.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -61,17 +108,8 @@ impl Listener for KillableListener {
                 Ok((stream, _remote)) => {
                     // Small JSON answers: do not let Nagle hold them back (latency tests).
                     let _ = stream.set_nodelay(true);
-                    let killed = Arc::new(AtomicBool::new(false));
-                    let conn = Conn {
-                        killed: killed.clone(),
-                    };
-                    return (
-                        KillableStream {
-                            inner: stream,
-                            killed,
-                        },
-                        conn,
-                    );
+                    let conn = Conn::default();
+                    return (KillableStream::new(stream, conn.clone()), conn);
                 }
                 // Out of file descriptors and the like: wait instead of spinning; the
                 // listener itself stays usable.
@@ -84,21 +122,37 @@ impl Listener for KillableListener {
     /// sandbox reads its address from the `TcpListener` before wrapping it.
     fn local_addr(&self) -> io::Result<Self::Addr> {
         self.inner.local_addr()?;
-        Ok(Conn {
-            killed: Arc::new(AtomicBool::new(false)),
-        })
+        Ok(Conn::default())
     }
 }
 
 pub struct KillableStream {
     inner: TcpStream,
-    killed: Arc<AtomicBool>,
+    conn: Conn,
+    /// The last byte read or written.
+    last_io: Instant,
+    /// Wakes the reader when the connection may have been idle for [`IDLE_CLOSE`]; moved
+    /// on only then (not at every byte), to where the last byte says.
+    idle: Pin<Box<Sleep>>,
+    /// Closed for being idle: every read from now on is the end of the stream.
+    closed: bool,
 }
 
 impl KillableStream {
+    fn new(inner: TcpStream, conn: Conn) -> Self {
+        let now = Instant::now();
+        Self {
+            inner,
+            conn,
+            last_io: now,
+            idle: Box::pin(tokio::time::sleep_until(now + IDLE_CLOSE)),
+            closed: false,
+        }
+    }
+
     /// `Some(error)` once the switch is thrown; arms the reset for when hyper drops us.
     fn check(&self) -> Option<io::Error> {
-        if !self.killed.load(Ordering::SeqCst) {
+        if !self.conn.killed() {
             return None;
         }
         let _ = self.inner.set_zero_linger();
@@ -106,6 +160,33 @@ impl KillableStream {
             io::ErrorKind::ConnectionReset,
             "connection dropped by an injected fault",
         ))
+    }
+
+    /// Whether the connection has been idle for [`IDLE_CLOSE`]; if not, the timer is set
+    /// to wake the reader when it may have been.
+    fn idle_for_too_long(&mut self, cx: &mut Context<'_>) -> bool {
+        loop {
+            let due = self.last_io + IDLE_CLOSE;
+            if self.idle.deadline() != due {
+                self.idle.as_mut().reset(due);
+            }
+            if self.idle.as_mut().poll(cx).is_pending() {
+                return false;
+            }
+            if !self.conn.busy() {
+                return true;
+            }
+            // A handler is still at work: the idle time starts with its answer.
+            self.last_io = Instant::now();
+        }
+    }
+
+    /// Notes traffic when `result` moved bytes.
+    fn saw<T>(&mut self, result: Poll<io::Result<T>>, moved: bool) -> Poll<io::Result<T>> {
+        if moved && matches!(result, Poll::Ready(Ok(_))) {
+            self.last_io = Instant::now();
+        }
+        result
     }
 }
 
@@ -118,7 +199,19 @@ impl AsyncRead for KillableStream {
         if let Some(e) = self.check() {
             return Poll::Ready(Err(e));
         }
-        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+        let this = self.get_mut();
+        if this.closed {
+            return Poll::Ready(Ok(()));
+        }
+        let before = buf.filled().len();
+        let result = Pin::new(&mut this.inner).poll_read(cx, buf);
+        if result.is_pending() && this.idle_for_too_long(cx) {
+            // Nothing read: hyper takes it for the client's leaving and closes.
+            this.closed = true;
+            return Poll::Ready(Ok(()));
+        }
+        let moved = buf.filled().len() > before;
+        this.saw(result, moved)
     }
 }
 
@@ -131,7 +224,10 @@ impl AsyncWrite for KillableStream {
         if let Some(e) = self.check() {
             return Poll::Ready(Err(e));
         }
-        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+        let this = self.get_mut();
+        let result = Pin::new(&mut this.inner).poll_write(cx, buf);
+        let moved = matches!(result, Poll::Ready(Ok(n)) if n > 0);
+        this.saw(result, moved)
     }
 
     fn poll_write_vectored(
@@ -142,7 +238,10 @@ impl AsyncWrite for KillableStream {
         if let Some(e) = self.check() {
             return Poll::Ready(Err(e));
         }
-        Pin::new(&mut self.get_mut().inner).poll_write_vectored(cx, bufs)
+        let this = self.get_mut();
+        let result = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        let moved = matches!(result, Poll::Ready(Ok(n)) if n > 0);
+        this.saw(result, moved)
     }
 
     fn is_write_vectored(&self) -> bool {

@@ -28,6 +28,8 @@ pub async fn handle(State(shared): State<Arc<Shared>>, request: Request, next: N
         .extensions()
         .get::<ConnectInfo<Conn>>()
         .map(|c| c.0.clone());
+    // The connection is not idle while this is answered (see `conn::IDLE_CLOSE`).
+    let _answering = conn.as_ref().map(Conn::answering);
     let method = request.method().to_string();
     let (request, index) = match arrive(&shared, request).await {
         Ok(arrived) => arrived,

@@ -10,7 +10,7 @@
 //! |---|---|
 //! | `mod.rs` | configuration, public types, [`run_cli`] |
 //! | `server.rs` | start, stop, the handle, the shared state of requests |
-//! | `conn.rs` | a listener whose connections a fault can kill |
+//! | `conn.rs` | a listener whose connections a fault can kill, and which closes idle ones |
 //! | `front.rs` | request log, latency, fault injection |
 //! | `faults.rs` | [`FaultSpec`]: syntax and kinds (see there) |
 //! | `auth.rs` | section 5 (see there for the exact rules) |
@@ -71,6 +71,8 @@
 //! - **Headers and versions** (4, 9): `Content-Type` and `Accept` are recorded but not
 //!   required; there is no version negotiation.
 //! - **Secrets**: `SandboxConfig`'s `Debug` redacts the token and the login password.
+//! - **Keep-alive**: a connection idle for [`IDLE_CLOSE`] (120 s) is closed, as live
+//!   servers close theirs; later than the dashboard's client lets go of one (`conn.rs`).
 
 mod auth;
 mod bodies;
@@ -93,6 +95,7 @@ mod state;
 mod usage;
 mod wire;
 
+pub use conn::IDLE_CLOSE;
 pub use faults::{FaultKind, FaultSpec, FaultSpecError};
 pub use server::{Sandbox, SandboxHandle};
 
