@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 fn main() -> ExitCode {
+    limit_malloc_arenas();
     let cli = Cli::parse();
     // Logging is a convenience: without a writable log file the program still runs.
     // A log file that was asked for (or the dashboard's own) and cannot be used is said
@@ -98,5 +99,18 @@ async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {
             eprintln!("proxydash sandbox: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// glibc gives each thread that allocates its own malloc arena (up to 8 per core), and an
+/// arena keeps what was freed in it: with the runtime's workers, the blocking pool and the
+/// history writer, the dashboard's resident memory grew by megabytes of freed space. Two
+/// arenas are plenty for a program whose threads mostly wait (BENCHMARKS.md target 6).
+fn limit_malloc_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: called first thing in main, before any other thread exists; mallopt only
+    // sets a tuning parameter of the allocator.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 2);
     }
 }

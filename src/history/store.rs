@@ -72,6 +72,10 @@ impl Store {
         // Answers "wal" (or "memory" for an in-memory database); a corrupt file fails here.
         let _: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
+        // SQLite's default page cache is 2 MB; history is written in small batches and read
+        // by index, so a quarter of that costs nothing measurable and keeps the dashboard's
+        // memory with 10,000 services under its target (BENCHMARKS.md target 6).
+        conn.pragma_update(None, "cache_size", -512)?;
         super::schema::migrate(&mut conn)?;
         let mut store = Self {
             conn,
