@@ -144,6 +144,9 @@ pub struct SandboxConfig {
     /// Start the loopback proxies of [`proxies::demo_fixtures`] and a judge, and point
     /// the IP lists at them instead of documentation addresses.
     pub proxies: bool,
+    /// With `proxies`: these fixtures instead of [`proxies::demo_fixtures`] (the probe's
+    /// dashboard bench serves a list of 1,000).
+    pub proxy_fixtures: Option<Vec<proxies::Fixture>>,
 }
 
 impl Default for SandboxConfig {
@@ -162,6 +165,7 @@ impl Default for SandboxConfig {
             rate_limit_headers: true,
             rate_window: ratelimit::WINDOW,
             proxies: false,
+            proxy_fixtures: None,
         }
     }
 }
@@ -185,6 +189,10 @@ impl std::fmt::Debug for SandboxConfig {
             .field("rate_limit", &self.rate_limit)
             .field("rate_limit_headers", &self.rate_limit_headers)
             .field("proxies", &self.proxies)
+            .field(
+                "proxy_fixtures",
+                &self.proxy_fixtures.as_ref().map(Vec::len),
+            )
             .finish()
     }
 }
@@ -280,7 +288,10 @@ fn describe(config: &SandboxConfig) -> String {
     if config.proxies {
         lines.push(format!(
             "proxies:  {} loopback proxies (HTTP and SOCKS5) behind the IP lists",
-            proxies::demo_fixtures().len()
+            config
+                .proxy_fixtures
+                .as_ref()
+                .map_or(proxies::demo_fixtures().len(), Vec::len)
         ));
     }
     if let Some(seed) = &config.seed {

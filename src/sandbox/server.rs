@@ -114,7 +114,13 @@ impl Sandbox {
         store.quirks = config.quirks;
 
         let bound = match config.proxies {
-            true => Some(BoundFarm::bind(&proxies::demo_fixtures()).await?),
+            true => {
+                let fixtures = config
+                    .proxy_fixtures
+                    .clone()
+                    .unwrap_or_else(proxies::demo_fixtures);
+                Some(BoundFarm::bind(&fixtures).await?)
+            }
             false => None,
         };
         // The address is named: "Address already in use" alone does not say which.
