@@ -22,6 +22,22 @@ fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
+/// The source files under `src/<dir>` that are not test code, each as its path from
+/// `src` (`app/input.rs`) and its text.
+fn sources(dir: &str) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    rust_files(&src().join(dir), &mut files);
+    files
+        .iter()
+        .filter(|f| !is_test_code(f))
+        .map(|file| {
+            let rel = file.strip_prefix(src()).unwrap().to_string_lossy();
+            let text = std::fs::read_to_string(file).unwrap();
+            (rel.replace('\\', "/"), text)
+        })
+        .collect()
+}
+
 /// Tests are not held to the size rule. (The harness that stands in for the run loop,
 /// feeding the view's geometry to the app, lives at `src/testkit.rs`, outside `app`.)
 fn is_test_code(path: &Path) -> bool {
@@ -38,15 +54,13 @@ fn names_ui(line: &str) -> bool {
 
 #[test]
 fn the_app_never_names_the_ui() {
-    let mut files = Vec::new();
-    rust_files(&src().join("app"), &mut files);
+    let files = sources("app");
     assert!(files.len() > 10, "the app's files are found");
     let mut offending = Vec::new();
-    for file in files.iter().filter(|f| !is_test_code(f)) {
-        let text = std::fs::read_to_string(file).unwrap();
+    for (rel, text) in &files {
         for (n, line) in text.lines().enumerate() {
             if names_ui(line) {
-                offending.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                offending.push(format!("src/{rel}:{}: {}", n + 1, line.trim()));
             }
         }
     }
@@ -71,16 +85,9 @@ const MAX_LINES: usize = 450;
 
 #[test]
 fn source_files_stay_small() {
-    let mut files = Vec::new();
-    rust_files(&src(), &mut files);
     let mut long = Vec::new();
-    for file in files.iter().filter(|f| !is_test_code(f)) {
-        let rel = file
-            .strip_prefix(src())
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        let lines = std::fs::read_to_string(file).unwrap().lines().count();
+    for (rel, text) in sources("") {
+        let lines = text.lines().count();
         if lines > MAX_LINES {
             long.push(format!("src/{rel}: {lines} lines"));
         }
@@ -126,16 +133,8 @@ fn the_length_rule_sees_what_it_forbids() {
 
 #[test]
 fn app_functions_stay_short() {
-    let mut files = Vec::new();
-    rust_files(&src().join("app"), &mut files);
     let (mut seen, mut long) = (0, Vec::new());
-    for file in files.iter().filter(|f| !is_test_code(f)) {
-        let rel = file
-            .strip_prefix(src())
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        let text = std::fs::read_to_string(file).unwrap();
+    for (rel, text) in sources("app") {
         seen += functions::functions(&text).len();
         for f in too_long(&text) {
             long.push(format!(
