@@ -108,8 +108,9 @@ impl Credentials {
         }
     }
 
-    /// The value of the `Authorization` header.
-    fn header_value(&self) -> Result<HeaderValue, ApiError> {
+    /// The value of the `Authorization` header (and of a proxy's `Proxy-Authorization`:
+    /// the probe sends a proxy's login with it), marked sensitive.
+    pub(crate) fn header_value(&self) -> Result<HeaderValue, ApiError> {
         let credentials = match self {
             Credentials::Token(t) => t.expose().trim().to_owned(),
             Credentials::Login {

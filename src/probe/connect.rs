@@ -9,7 +9,6 @@
 //! of a new one.
 
 use super::{DeadReason, ProxyTarget, Scheme, Verdict};
-use base64::Engine as _;
 use http::{HeaderValue, Uri};
 use hyper_util::client::legacy::connect::proxy::{SocksV5, Tunnel};
 use hyper_util::rt::TokioIo;
@@ -122,14 +121,14 @@ pub async fn through(
     Ok(Ready::Tls(TokioIo::new(Box::new(stream))))
 }
 
-/// `Basic base64(login:password)`, when the proxy has a login.
+/// `Basic base64(login:password)`, when the proxy has a login: the API client's own
+/// `Authorization` value for a login.
 pub fn basic_auth(proxy: &ProxyTarget) -> Option<HeaderValue> {
     let login = proxy.login.as_deref()?;
-    let pair = format!("{login}:{}", proxy.password.as_deref().unwrap_or(""));
-    let encoded = base64::engine::general_purpose::STANDARD.encode(pair);
-    let mut value = HeaderValue::from_str(&format!("Basic {encoded}")).ok()?;
-    value.set_sensitive(true);
-    Some(value)
+    let password = proxy.password.as_deref().unwrap_or("");
+    crate::api::Credentials::login(login, password)
+        .header_value()
+        .ok()
 }
 
 /// A failed handshake as a verdict. hyper-util's error types are not exported, so they
