@@ -23,7 +23,7 @@ use crate::clipboard;
 use crate::config::{ConfigError, Settings, ThemeName};
 use crate::demo::Server as SandboxHandle;
 use crate::effects::Effects;
-use crate::fetcher;
+use crate::account::types::TypesFile;
 use crate::run::{self, Exit, Input};
 use crate::term;
 use crate::throttle::StateFile;
@@ -237,20 +237,7 @@ impl Session {
             .as_ref()
             .map(|f| f.load(&account))
             .unwrap_or_default();
-        let mut effects = Effects::new(
-            fetcher::spawn(
-                client.with_budget(settings.budget()),
-                fetcher::DEFAULT_CONCURRENCY,
-            ),
-            clipboard::for_mode(settings.clipboard),
-            settings.my_ip_url.clone(),
-            state.map(|f| (f, account.clone())),
-        )
-        .with_alert_delivery(&settings.alert_delivery, &settings.profile);
-        if let Some(file) = alert_file {
-            effects = effects.with_alert_file(file, account);
-        }
-        effects.set_probe(settings.probe.config());
+        let types_file = TypesFile::default_location().filter(|_| !demo);
         let mut app = App::new(
             AppSettings {
                 profile: settings.profile.clone(),
@@ -281,6 +268,28 @@ impl Session {
             clock.clone(),
         );
         app.set_utc_offset(*chrono::Local::now().offset());
+        let mut config = app.engine_config();
+        config.saved_types = types_file
+            .as_ref()
+            .map(|f| f.load(&account))
+            .unwrap_or_default();
+        let engine = crate::account::spawn(crate::account::Setup {
+            config,
+            client: client.with_budget(settings.budget()),
+            clock: clock.clone(),
+            speed: 1,
+            history: None,
+            alert_file: alert_file.map(|f| (f, account.clone())),
+            types_file: types_file.map(|f| (f, account.clone())),
+        });
+        let mut effects = Effects::new(
+            engine,
+            clipboard::for_mode(settings.clipboard),
+            settings.my_ip_url.clone(),
+            state.map(|f| (f, account.clone())),
+        )
+        .with_alert_delivery(&settings.alert_delivery, &settings.profile);
+        effects.set_probe(settings.probe.config());
         if let Some(problem) = crate::logging::problem() {
             let _ = app.update(crate::app::Msg::Diagnostic(format!(
                 "No log: {problem}; diagnostics are off"
@@ -293,7 +302,8 @@ impl Session {
         if settings.history_days > 0 {
             match crate::history::place_for(&settings.profile, demo) {
                 Some(path) => {
-                    effects.attach_history(path, settings.history_days);
+                    let history = effects.attach_history(path, settings.history_days);
+                    effects.account().record_to(history);
                     for command in app.enable_history() {
                         effects.execute(command);
                     }

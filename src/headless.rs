@@ -6,7 +6,6 @@ use crate::api::ApiClient;
 use crate::app::{App, AppSettings, Clock, Msg};
 use crate::clipboard::Clipboard;
 use crate::effects::Effects;
-use crate::fetcher;
 use crate::run::{report_geometry, step};
 use crate::ui;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -37,13 +36,14 @@ impl Session {
         size: (u16, u16),
     ) -> Self {
         let clock: Clock = Arc::new(chrono::Utc::now);
+        let app = App::new(settings, clock.clone());
         let effects = Effects::new(
-            fetcher::spawn(client, fetcher::DEFAULT_CONCURRENCY),
+            crate::account::start(app.engine_config(), client, clock),
             clipboard,
             OFFLINE_MY_IP_URL.into(),
             None,
         );
-        Self::with(App::new(settings, clock), effects, size)
+        Self::with(app, effects, size)
     }
 
     /// A session from parts made by the caller (a fake clock, a state file, a my-IP URL).

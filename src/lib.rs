@@ -4,6 +4,7 @@
 //! `app` is the state machine, [`fetcher`] runs its commands, `ui` draws it and `run`
 //! is the event loop that ties them together; [`script`] is the command line for scripts.
 
+pub mod account;
 pub mod alerts;
 pub mod api;
 pub mod app;

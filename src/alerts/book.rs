@@ -177,7 +177,13 @@ impl AlertBook {
         now: DateTime<Utc>,
         out: &mut Vec<Transition>,
     ) {
-        let debounce = self.debounce;
+        // `api_unreachable` waited its own minute before it was seen: it opens and resolves
+        // at once.
+        let debounce = if key.rule == super::Rule::ApiUnreachable {
+            1
+        } else {
+            self.debounce
+        };
         let repeat_after = self.repeat_after;
         let Some(level) = level else {
             // Fine: count towards recovery, or forget a problem that never opened.

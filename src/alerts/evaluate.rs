@@ -16,12 +16,18 @@
 //! - `rate_forecast`: the average of the last 7 days of use, carried on to the due date,
 //!   passes the limit: a warning.
 //! - `unpaid_invoice`: Unpaid is a warning, Collections critical.
+//! - `api_unreachable`: no answer at all from the API for [`UNREACHABLE_AFTER`] is
+//!   critical; it is its own debounce (the book opens and resolves it at the first sweep
+//!   that sees it), so it resolves with the first answer.
 
 use super::snapshot::{ServiceFacts, Snapshot};
 use super::{AlertKey, Level, Observation, Rule, Rules, Subject};
 use crate::api::{InvoiceStatus, ServiceStatus};
 use crate::text::{count, money, number};
 use chrono::{DateTime, Utc};
+
+/// How long the API may give no answer at all before `api_unreachable` opens.
+pub const UNREACHABLE_AFTER: chrono::Duration = chrono::Duration::seconds(60);
 
 /// Days of statistics the forecast averages.
 const FORECAST_DAYS: usize = 7;
@@ -30,9 +36,11 @@ const FORECAST_DAYS: usize = 7;
 pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<Observation> {
     // `now` is the evaluator's clock for rules that need a time of day; the date rules
     // count from the snapshot's local date, which the caller derived from the same clock.
-    let _ = now;
     let mut out = Vec::new();
     let on = |r: Rule| rules.enabled(r);
+    if on(Rule::ApiUnreachable) {
+        out.push(api_unreachable(snapshot, now));
+    }
     if let Some(services) = &snapshot.services {
         for s in services {
             if on(Rule::ServiceStatus) {
@@ -109,6 +117,31 @@ pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<O
         out.push(Observation::Covered(Rule::UnpaidInvoice));
     }
     out
+}
+
+fn api_unreachable(snapshot: &Snapshot, now: DateTime<Utc>) -> Observation {
+    let key = AlertKey {
+        rule: Rule::ApiUnreachable,
+        subject: super::Subject::Account,
+    };
+    match &snapshot.unreachable {
+        Some(u) if now - u.since >= UNREACHABLE_AFTER => {
+            let last = match u.last_answer {
+                Some(at) => format!(
+                    "last answer {} ago",
+                    crate::text::ago(now - at)
+                ),
+                None => "no answer since start".into(),
+            };
+            let message = format!(
+                "The API at {} is unreachable since {} UTC ({last})",
+                crate::text::sanitize(&u.base_url),
+                u.since.format("%H:%M:%S")
+            );
+            Observation::problem(key, Level::Critical, message)
+        }
+        _ => Observation::fine(key),
+    }
 }
 
 fn key(rule: Rule, s: &ServiceFacts) -> AlertKey {

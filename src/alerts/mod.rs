@@ -87,10 +87,12 @@ pub enum Rule {
     RateForecast,
     /// An invoice is unpaid.
     UnpaidInvoice,
+    /// The API has not answered anything for [`evaluate::UNREACHABLE_AFTER`].
+    ApiUnreachable,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 7] = [
+    pub const ALL: [Rule; 8] = [
         Rule::CreditLow,
         Rule::ServiceDue,
         Rule::ServiceStatus,
@@ -98,6 +100,7 @@ impl Rule {
         Rule::RateLimit,
         Rule::RateForecast,
         Rule::UnpaidInvoice,
+        Rule::ApiUnreachable,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -109,6 +112,7 @@ impl Rule {
             Rule::RateLimit => "rate_limit",
             Rule::RateForecast => "rate_forecast",
             Rule::UnpaidInvoice => "unpaid_invoice",
+            Rule::ApiUnreachable => "api_unreachable",
         }
     }
 }

@@ -14,6 +14,17 @@ pub struct Snapshot {
     pub services: Option<Vec<ServiceFacts>>,
     /// The invoices; `None` until they have arrived.
     pub invoices: Option<Vec<InvoiceFacts>>,
+    /// Since when the API has not answered at all, while it does not (the
+    /// `api_unreachable` rule); with the last answer's time and the API's address.
+    pub unreachable: Option<Unreachable>,
+}
+
+/// The API is not answering.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unreachable {
+    pub since: chrono::DateTime<chrono::Utc>,
+    pub last_answer: Option<chrono::DateTime<chrono::Utc>>,
+    pub base_url: String,
 }
 
 /// One service and what is known of it.
@@ -31,6 +42,8 @@ pub struct ServiceFacts {
     pub servers: Option<u64>,
     /// Its proxy servers in error (sanitised addresses), once the list arrived.
     pub errors: Option<Vec<String>>,
+    /// How many of its proxy servers are inactive, once the list arrived.
+    pub inactive: Option<usize>,
     /// Rotating services: use and limit in the current period.
     pub rate: Option<(f64, f64)>,
     /// Rotating services: daily use, oldest first.
@@ -49,6 +62,7 @@ impl ServiceFacts {
             price: None,
             servers: None,
             errors: None,
+            inactive: None,
             rate: None,
             daily: Vec::new(),
             usage_known: false,

@@ -1,12 +1,12 @@
 //! What the app keeps of the history store: the records of successful reads waiting to be
 //! written, and the last answers to its questions.
 //!
-//! - Off until [`App::enable_history`] (the dashboard turns it on once it has a file):
-//!   then every successful read of credit, the services list, a service's error or
-//!   inactive servers, stats or rate becomes a [`Record`], and the run loop takes them
-//!   after each batch with [`App::take_history`] and hands them to the writer.
-//! - The overview is asked for when a batch of reads that recorded something leaves no
-//!   request in flight (the end of a sweep, so one question per sweep), and on start.
+//! - Off until [`App::enable_history`] (the dashboard turns it on once it has a file).
+//!   The reads are recorded by the account engine ([`crate::history::records`]); the app
+//!   records only its probes, which the run loop takes after each batch with
+//!   [`App::take_history`].
+//! - The overview is asked for after each sweep of the engine (one question per sweep),
+//!   and on start.
 //!   The selected service's 7-day history is asked for when the selection of the
 //!   Services tab changes, and with each overview.
 //! - [`Answer::Off`] turns collecting off and is shown once; [`Answer::Failed`] is shown
@@ -17,8 +17,7 @@
 //!   of the list is never recorded.
 
 use super::{App, Command, status};
-use crate::api::Loaded;
-use crate::history::{Answer, Overview, Query, Record, ServerList, ServiceHistory, Sweep};
+use crate::history::{Answer, Overview, Query, Record, ServiceHistory, Sweep};
 
 #[derive(Debug, Default)]
 pub struct HistoryState {
@@ -62,46 +61,10 @@ impl HistoryState {
     pub fn is_on(&self) -> bool {
         self.on
     }
-}
 
-/// The records a successful read gives (none for what is not history).
-pub fn records(loaded: &Loaded) -> Vec<Record> {
-    let servers = |service_id: u64, list: ServerList, servers: &Vec<String>| {
-        vec![Record::Servers {
-            service_id,
-            list,
-            servers: servers.clone(),
-        }]
-    };
-    match loaded {
-        Loaded::Credit(Ok(c)) => vec![Record::Credit { credit: c.credit }],
-        Loaded::Services(Ok(list)) => list
-            .iter()
-            .map(|s| Record::Service {
-                service_id: s.service_id,
-                status: s.status.as_str().to_owned(),
-                nextduedate: s.nextduedate,
-            })
-            .collect(),
-        Loaded::NetworkErrors(id, Ok(v)) => servers(*id, ServerList::Errors, v),
-        Loaded::NetworkInactive(id, Ok(v)) => servers(*id, ServerList::Inactive, v),
-        Loaded::Stats(id, Ok(days)) => vec![Record::Usage {
-            service_id: *id,
-            days: days
-                .iter()
-                .filter_map(|d| Some((d.date?, d.rate)))
-                .collect(),
-        }],
-        Loaded::Rate(id, Ok(r)) => r
-            .first()
-            .map(|r| Record::Rate {
-                service_id: *id,
-                rate: r.rate,
-                limit: r.limit,
-            })
-            .into_iter()
-            .collect(),
-        _ => Vec::new(),
+    /// The engine swept: the overview is asked again.
+    pub(super) fn note_sweep(&mut self) {
+        self.changed |= self.on;
     }
 }
 
@@ -127,14 +90,6 @@ impl App {
         })
     }
 
-    pub(super) fn remember(&mut self, loaded: &Loaded) {
-        if self.history.on {
-            let records = records(loaded);
-            self.history.changed |= !records.is_empty();
-            self.history.pending.extend(records);
-        }
-    }
-
     /// After a batch: the questions the history views need now.
     pub(super) fn ask_history(&mut self, out: &mut Vec<Command>) {
         if !self.history.on {
@@ -146,9 +101,8 @@ impl App {
         } else {
             None
         };
-        let sweep_done = self.history.changed && self.in_flight.is_empty();
+        let sweep_done = std::mem::take(&mut self.history.changed);
         if sweep_done {
-            self.history.changed = false;
             out.push(Command::AskHistory(Query::Overview { now }));
         }
         if let Some(id) = selected

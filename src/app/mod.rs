@@ -5,31 +5,21 @@
 //!
 //! # What is fetched, and when
 //!
-//! - [`App::start`] asks for every tab's lists: `Services`, `Products`, `Credit`,
-//!   `Invoices` (clients are not needed yet).
-//! - When `Services` arrives, the per-service sweeps are planned (`sweep.rs`: which
-//!   services, oldest data first, Active first, Terminated/Cancelled/Fraud not at all, and
-//!   only data older than `refresh`): for each service `NetworkErrors(id)` and
-//!   `NetworkInactive(id)` (the Network tab and the markers of the Services tab), and for
-//!   the Usage tab `Rate(id)` once while its type is unknown (the type probe: an answer
-//!   means ppr, the generic 422 means fpr); `Stats(id)` + `Rate(id)` of the selected
-//!   ppr service when the Usage tab is shown. `Service(id)` is refreshed for the details already
-//!   looked at. A 422 from stats/rate that arrives before the detail is held back and
-//!   shown only if the detail then says the service is not fpr. The scheduler
-//!   (`crate::fetcher`) sends all of this within the account's request budget, after
-//!   what the user waits on.
-//! - Selecting a service whose detail was never asked for, or a product whose detail was
-//!   never asked for, fetches it (product details are fetched on selection only).
-//! - `r` refreshes the current tab, `R` everything. Auto-refresh runs per group of data
-//!   every `refresh` interval, driven only by [`App::next_wakeup`] and [`Msg::Tick`]:
-//!   the Services group (whose reload re-runs the per-service requests above, which is
-//!   how the Network and Usage tabs refresh), Products, and Billing. A manual refresh
-//!   restarts the group's interval.
-//! - A request already in flight is not sent again (for up to [`IN_FLIGHT_TIMEOUT`], in
-//!   case its answer was lost).
-//! - Every result is stored, whichever tab is shown. A list for a sort that is no longer
-//!   chosen, per-service data of a service no longer listed, and answers to requests this
-//!   issue does not make (writes, IP lists, clients) are ignored.
+//! Not here: the account engine ([`crate::account`]) decides what is read and when, from
+//! its freshness rules, whichever tab is on screen; its answers arrive as
+//! [`Msg::Loaded`], what it sends as [`Msg::Sent`] (marked loading), its connection state
+//! as [`Msg::Connection`], the services' types as [`Msg::Types`] and each sweep of the
+//! alert rules as [`Msg::Swept`]. The app mirrors what it shows from them.
+//!
+//! What the app asks:
+//! - [`Command::Focus`] after every change of what is on screen (the tab, the selected
+//!   service, product or invoice): the engine keeps that fresh first, within its share of
+//!   the budget.
+//! - One-off reads a person waits on ([`Command::Fetch`]): the selection's detail the
+//!   first time it is shown, a form's reads and writes, IP lists.
+//! - `r` refreshes the current tab, `R` everything ([`Command::Refresh`]).
+//! - Every answer is kept, whichever tab is shown. A list for a sort that is no longer
+//!   chosen and per-service data of a service no longer listed are ignored.
 //!
 //! # Errors
 //!
@@ -102,15 +92,15 @@ use tabs::services::ServicesTab;
 use tabs::usage::UsageTab;
 
 /// The source of the current time; tests inject a fake one.
-pub type Clock = std::sync::Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
+pub use crate::account::Clock;
 
-/// How long a request may stay unanswered before the app would send it again.
-pub const IN_FLIGHT_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long a request may stay unanswered before it counts as lost (the engine's rule).
+pub const IN_FLIGHT_TIMEOUT: Duration = crate::account::store::IN_FLIGHT_TIMEOUT;
 
 /// The default auto-refresh interval.
 pub const DEFAULT_REFRESH: Duration = Duration::from_secs(30);
 
-/// Groups of data that refresh together.
+/// Groups of data that refresh together (`r` on a tab, `R`, after an order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RefreshGroup {
     /// Services, and through them the per-service data of Network and Usage.
@@ -149,8 +139,15 @@ pub struct App {
     my_ip: MyIp,
     /// When each service's IP list may be refreshed again (429 countdowns).
     throttles: Throttles,
+    /// What the engine has in flight, as its events and the app's own asks told: a
+    /// mirror for the loading marks, never a decision of what to send.
     in_flight: HashMap<Request, DateTime<Utc>>,
-    refresh_due: HashMap<RefreshGroup, DateTime<Utc>>,
+    /// The account's connection, as the engine last told.
+    connection: crate::account::Connection,
+    /// The services' types, as the engine knows them.
+    types: HashMap<u64, crate::api::ProductType>,
+    /// What the engine was last told the screen shows.
+    focus: Option<crate::account::Focus>,
     /// The Network rows / the Usage list need rebuilding (done when their tab is shown, so
     /// a burst of per-service results costs one rebuild, not one per result).
     network_dirty: bool,
@@ -209,7 +206,9 @@ impl App {
             my_ip: MyIp::default(),
             throttles,
             in_flight: HashMap::new(),
-            refresh_due: HashMap::new(),
+            connection: crate::account::Connection::default(),
+            types: HashMap::new(),
+            focus: None,
             network_dirty: false,
             usage_dirty: false,
             services_dirty: false,
@@ -226,17 +225,26 @@ impl App {
         }
     }
 
-    /// The initial fetches (and the state file forgets countdowns that ended while the
-    /// program was not running).
+    /// What the screen shows at first (the engine starts reading by itself), and the state
+    /// file forgets countdowns that ended while the program was not running.
     pub fn start(&mut self) -> Vec<Command> {
         let mut out = Vec::new();
         if !self.throttles.expire(self.now()).is_empty() {
             out.push(Command::SaveThrottles(self.throttles.clone()));
         }
-        for group in RefreshGroup::ALL {
-            self.refresh_group(group, &mut out);
-        }
+        self.tell_focus(&mut out);
         out
+    }
+
+    /// The account engine's configuration for this app's settings (profile, address,
+    /// refresh, alert rules and the alerts open when it last ran).
+    pub fn engine_config(&self) -> crate::account::Config {
+        let s = &self.settings;
+        let mut config = crate::account::Config::new(&s.profile, &s.base_url, s.refresh);
+        config.rules = s.alert_rules.clone();
+        config.open_alerts = s.open_alerts.clone();
+        config.offset = self.utc_offset;
+        config
     }
 
     pub fn update(&mut self, msg: Msg) -> Vec<Command> {
@@ -256,9 +264,9 @@ impl App {
             ticked |= matches!(msg, Msg::Tick);
             self.handle(msg, &mut out);
         }
-        self.sweep_alerts(&mut out);
         self.rebuild_shown();
         self.fetch_for_selection(&mut out);
+        self.tell_focus(&mut out);
         self.want_my_ip(&mut out);
         self.ask_history(&mut out);
         if self.quit && !out.contains(&Command::Quit) {
@@ -281,6 +289,17 @@ impl App {
             }
             Msg::Tick => self.on_tick(out),
             Msg::Loaded(loaded) => self.on_loaded(loaded, out),
+            Msg::Sent(request) => {
+                self.in_flight.insert(request.clone(), self.now());
+                self.begin(&request);
+            }
+            Msg::Connection(c) => self.on_connection(c),
+            Msg::Types(types) => {
+                self.types = types;
+                self.usage_dirty = true;
+                self.services_dirty = true;
+            }
+            Msg::Swept(swept) => self.on_swept(swept, out),
             Msg::Copied { what, result } => self.on_copied(what, result),
             Msg::Written { path, result } => self.on_written(path, result),
             Msg::MyIp(result) => self.on_my_ip(result),
@@ -297,15 +316,11 @@ impl App {
         }
     }
 
-    /// When the loop must send [`Msg::Tick`] next: the earliest auto-refresh due, the next
-    /// second of a countdown on screen, or the end of the soonest countdown. `None`:
-    /// nothing is scheduled, sleep until input.
+    /// When the loop must send [`Msg::Tick`] next: the next second of a countdown on
+    /// screen, or the end of the soonest countdown. `None`: nothing is scheduled, sleep
+    /// until input (the engine wakes itself).
     pub fn next_wakeup(&self) -> Option<DateTime<Utc>> {
-        let refresh = self
-            .settings
-            .refresh
-            .and_then(|_| self.refresh_due.values().min().copied());
-        [refresh, self.countdown_wakeup(), self.budget_wakeup()]
+        [self.countdown_wakeup(), self.budget_wakeup()]
             .into_iter()
             .flatten()
             .min()
@@ -405,5 +420,10 @@ impl App {
 
     pub fn is_in_flight(&self, request: &Request) -> bool {
         self.in_flight.contains_key(request)
+    }
+
+    /// The account's connection, as the engine last told.
+    pub fn connection(&self) -> &crate::account::Connection {
+        &self.connection
     }
 }

@@ -21,8 +21,16 @@ pub enum Msg {
     Geometry(super::geometry::Geometry),
     /// A timer set from [`App::next_wakeup`] fired.
     Tick,
-    /// A request's typed answer (see [`crate::api::Loaded`]).
+    /// A request's typed answer (see [`crate::api::Loaded`]), from the account engine.
     Loaded(Loaded),
+    /// The engine sent a read (what it fills is loading).
+    Sent(Request),
+    /// The account's connection changed (online, throttled, unreachable).
+    Connection(crate::account::Connection),
+    /// The services' types, as the engine knows them.
+    Types(std::collections::HashMap<u64, crate::api::ProductType>),
+    /// The engine swept the alert rules: the transitions and the book after them.
+    Swept(crate::account::Swept),
     /// The answer to [`Command::Copy`]: where the text went, or why it did not.
     Copied {
         what: String,
@@ -62,7 +70,12 @@ pub enum Msg {
 /// a [`Msg`] carrying it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
+    /// A one-off read (a detail, an IP list) or a write, through the account engine.
     Fetch(Request),
+    /// What the screen shows now: the engine keeps it fresh first (within its share).
+    Focus(crate::account::Focus),
+    /// `r`/`R`: these kinds of data now, whatever their age.
+    Refresh(Vec<crate::account::Kind>),
     Quit,
     /// Put `text` on the clipboard; `what` names it for the status line ("IP list of 5001").
     Copy {
@@ -81,8 +94,6 @@ pub enum Command {
     /// Deliver an alert's transition: the bell, the `on_alert` command (the status line
     /// and the Alerts tab already show it).
     Alert(crate::alerts::Transition),
-    /// Keep the open alerts in the state file, so a restart does not announce them again.
-    SaveAlerts(Vec<crate::alerts::Alert>),
     /// Ask the history store; answered by [`Msg::History`].
     AskHistory(crate::history::Query),
     /// Probe these proxies of a service (index in its list, proxy), off the UI task;

@@ -181,6 +181,13 @@ impl StatusLine {
         self.errors.retain(|(r, _)| r != request);
     }
 
+    /// The connection came back: failed reads are asked again anyway, so their lines go
+    /// (a read the server still refuses is reported again when it answers); a write's
+    /// failure stays, as nothing will send it again.
+    pub fn clear_reads(&mut self) {
+        self.errors.retain(|(r, _)| r.is_write());
+    }
+
     /// Esc: dismiss every message.
     pub fn dismiss(&mut self) -> bool {
         let had = !self.errors.is_empty() || self.notice.is_some() || self.pinned.is_some();

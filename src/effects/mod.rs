@@ -1,4 +1,4 @@
-//! Carrying out the app's [`Command`]s: requests go to the fetcher, copies to the clipboard,
+//! Carrying out the app's [`Command`]s: requests go to the account engine, copies to the clipboard,
 //! files to disk, the public-IP lookup to a task of its own. Every outcome comes back as a
 //! [`Msg`]: at once for what is done on the spot (an OSC 52 copy, which is a write to the
 //! terminal), later through [`Effects::next_msg`] for what waits on the network or may
@@ -11,10 +11,9 @@
 use crate::alerts::AlertSink;
 use crate::alerts::deliver::Deliverer;
 use crate::alerts::rules::Delivery;
-use crate::alerts::store::AlertFile;
+use crate::account::{AccountHandle, Event};
 use crate::app::{Command, Msg};
 use crate::clipboard::{Clipboard, ClipboardError, Copied};
-use crate::fetcher::{Fetched, FetcherHandle};
 use crate::throttle::StateFile;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
@@ -28,9 +27,9 @@ pub const DEFAULT_MY_IP_URL: &str = "https://api.ipify.org";
 type OffLoopCopy = (String, String, Result<Copied, ClipboardError>);
 
 pub struct Effects {
-    fetcher: FetcherHandle,
+    account: AccountHandle,
     budget: tokio::sync::watch::Receiver<Option<crate::scheduler::View>>,
-    results: mpsc::UnboundedReceiver<Fetched>,
+    events: mpsc::UnboundedReceiver<Event>,
     later_tx: mpsc::UnboundedSender<Msg>,
     later_rx: mpsc::UnboundedReceiver<Msg>,
     clipboard: Box<dyn Clipboard>,
@@ -45,8 +44,6 @@ pub struct Effects {
     log_failures: Option<tokio::sync::watch::Receiver<u64>>,
     /// Where alert transitions go beyond the screen (bell, `on_alert`); none by default.
     alert_sink: Option<Box<dyn AlertSink + Send>>,
-    /// The open-alerts file and the key of this account in it.
-    alert_file: Option<(AlertFile, String)>,
     /// The history writer, once [`Effects::attach_history`] started it.
     history: Option<crate::history::History>,
     /// How proxies are probed; loopback only until told otherwise, so a test or a
@@ -56,7 +53,7 @@ pub struct Effects {
 
 impl Effects {
     pub fn new(
-        (fetcher, results): (FetcherHandle, mpsc::UnboundedReceiver<Fetched>),
+        (account, events): (AccountHandle, mpsc::UnboundedReceiver<Event>),
         clipboard: Box<dyn Clipboard>,
         my_ip_url: String,
         throttles: Option<(StateFile, String)>,
@@ -66,9 +63,9 @@ impl Effects {
         Self {
             copies_tx,
             copies_rx,
-            budget: fetcher.budget(),
-            fetcher,
-            results,
+            budget: account.budget(),
+            account,
+            events,
             later_tx,
             later_rx,
             clipboard,
@@ -76,7 +73,6 @@ impl Effects {
             throttles,
             log_failures: Some(crate::log_file::watch_failures()),
             alert_sink: None,
-            alert_file: None,
             history: None,
             probe: crate::probe::ProbeConfig {
                 loopback_only: true,
@@ -87,16 +83,24 @@ impl Effects {
     }
 
     /// Starts the history writer on `path` (opened on its own thread); its answers come
-    /// back as [`Msg::History`].
-    pub fn attach_history(&mut self, path: std::path::PathBuf, days: u32) {
+    /// back as [`Msg::History`]. The caller hands the same writer to the account engine,
+    /// which records the reads.
+    pub fn attach_history(&mut self, path: std::path::PathBuf, days: u32) -> crate::history::History {
         let tx = self.later_tx.clone();
-        self.history = Some(crate::history::History::spawn(
+        let history = crate::history::History::spawn(
             path,
             days,
             Box::new(move |answer| {
                 let _ = tx.send(Msg::History(answer));
             }),
-        ));
+        );
+        self.history = Some(history.clone());
+        history
+    }
+
+    /// The account engine this session observes.
+    pub fn account(&self) -> &AccountHandle {
+        &self.account
     }
 
     /// Hands a sweep to the history writer (never waits; nothing without one).
@@ -123,12 +127,6 @@ impl Effects {
         self
     }
 
-    /// Keeps the open alerts of `account` in `file`.
-    pub fn with_alert_file(mut self, file: AlertFile, account: String) -> Self {
-        self.alert_file = Some((file, account));
-        self
-    }
-
     /// The probe settings of the account (see [`crate::config::ProbeSettings`]).
     pub fn set_probe(&mut self, config: crate::probe::ProbeConfig) {
         self.probe = config;
@@ -138,7 +136,15 @@ impl Effects {
     pub fn execute(&mut self, command: Command) -> Option<Msg> {
         match command {
             Command::Fetch(request) => {
-                self.fetcher.fetch(request);
+                self.account.fetch(request);
+                None
+            }
+            Command::Focus(focus) => {
+                self.account.focus(focus);
+                None
+            }
+            Command::Refresh(kinds) => {
+                self.account.refresh(kinds);
                 None
             }
             // The app keeps its own quit flag; the loop checks `should_quit`.
@@ -197,18 +203,6 @@ impl Effects {
                 }
                 None
             }
-            Command::SaveAlerts(open) => {
-                // Off the UI task: a slow disk must not hold up a frame. Losing the file
-                // only means the alerts are announced again after a restart.
-                if let Some((file, account)) = self.alert_file.clone() {
-                    tokio::task::spawn_blocking(move || {
-                        if let Err(e) = file.save(&account, &open) {
-                            tracing::warn!("cannot save {}: {e}", file.path().display());
-                        }
-                    });
-                }
-                None
-            }
             Command::AskHistory(query) => {
                 if let Some(history) = &self.history {
                     history.ask(query);
@@ -244,8 +238,8 @@ impl Effects {
         if let Ok(copy) = self.copies_rx.try_recv() {
             return Some(self.copied(copy));
         }
-        match self.results.try_recv() {
-            Ok(loaded) => Some(Msg::Loaded(loaded)),
+        match self.events.try_recv() {
+            Ok(event) => Some(msg_of(event)),
             Err(_) => self
                 .later_rx
                 .try_recv()
@@ -265,7 +259,7 @@ impl Effects {
         };
         tokio::select! {
             Some(copy) = self.copies_rx.recv() => Some(self.copied(copy)),
-            Some(loaded) = self.results.recv() => Some(Msg::Loaded(loaded)),
+            Some(event) = self.events.recv() => Some(msg_of(event)),
             Some(msg) = self.later_rx.recv() => Some(msg),
             true = log_failed => {
                 self.log_failures = None;
@@ -288,6 +282,17 @@ impl Effects {
             return None;
         }
         (*self.budget.borrow_and_update()).map(Msg::Budget)
+    }
+}
+
+/// What the app hears of an engine's event.
+fn msg_of(event: Event) -> Msg {
+    match event {
+        Event::Sent(request) => Msg::Sent(request),
+        Event::Loaded(loaded) => Msg::Loaded(loaded),
+        Event::Connection(c) => Msg::Connection(c),
+        Event::Types(types) => Msg::Types(types),
+        Event::Swept(swept) => Msg::Swept(swept),
     }
 }
 

@@ -201,3 +201,46 @@ pub fn integrity_check(path: &std::path::Path) -> Result<String, String> {
     conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .map_err(|e| e.to_string())
 }
+
+/// The records a successful read gives (none for what is not history).
+pub fn records(loaded: &crate::api::Loaded) -> Vec<Record> {
+    let servers = |service_id: u64, list: ServerList, servers: &Vec<String>| {
+        vec![Record::Servers {
+            service_id,
+            list,
+            servers: servers.clone(),
+        }]
+    };
+    match loaded {
+        crate::api::Loaded::Credit(Ok(c)) => vec![Record::Credit { credit: c.credit }],
+        crate::api::Loaded::Services(Ok(list)) => list
+            .iter()
+            .map(|s| Record::Service {
+                service_id: s.service_id,
+                status: s.status.as_str().to_owned(),
+                nextduedate: s.nextduedate,
+            })
+            .collect(),
+        crate::api::Loaded::NetworkErrors(id, Ok(v)) => servers(*id, ServerList::Errors, v),
+        crate::api::Loaded::NetworkInactive(id, Ok(v)) => servers(*id, ServerList::Inactive, v),
+        crate::api::Loaded::Stats(id, Ok(days)) => vec![Record::Usage {
+            service_id: *id,
+            days: days
+                .iter()
+                .filter_map(|d| Some((d.date?, d.rate)))
+                .collect(),
+        }],
+        crate::api::Loaded::Rate(id, Ok(r)) => r
+            .first()
+            .map(|r| Record::Rate {
+                service_id: *id,
+                rate: r.rate,
+                limit: r.limit,
+            })
+            .into_iter()
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+

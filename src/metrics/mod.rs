@@ -16,6 +16,10 @@
 //!   parameters as `{id}`) and status: the HTTP status, or `timeout`, `connect`,
 //!   `transport`, `refused` when none came. A 429 of a GET is not counted: the scheduler
 //!   pauses and sends it again, and the answer that comes is counted.
+//! - `proxydash_api_up` is 1 while the account's API answers (online, or throttled by
+//!   it), 0 while no answer comes; `proxydash_api_last_success_timestamp_seconds` is the
+//!   last successful answer; `proxydash_oldest_datum_age_seconds{kind}` is the age of the
+//!   oldest watched datum of each kind, the figure the freshness rules bound.
 //! - Absent data gives no series: a service whose network status was never read has no
 //!   `proxydash_service_servers`, rather than a 0 that would look healthy.
 
@@ -45,6 +49,12 @@ pub struct ProfileMetrics {
     pub requests: BTreeMap<(String, String), u64>,
     /// Requests the budget allows now.
     pub budget_remaining: Option<u32>,
+    /// The API answers (online or throttled); `None` before anything was asked.
+    pub api_up: Option<bool>,
+    /// When the API last answered with success (Unix seconds).
+    pub last_success: Option<i64>,
+    /// Age in seconds of the oldest datum of each watched kind, by kind.
+    pub oldest: Vec<(String, i64)>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -90,8 +100,26 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
     let requests = Family::<Labels, Counter>::default();
     let budget = Family::<Labels, GaugeF>::default();
     let alive = Family::<Labels, GaugeF>::default();
+    let api_up = Family::<Labels, GaugeF>::default();
+    let last_success = Family::<Labels, GaugeF>::default();
+    let oldest = Family::<Labels, GaugeF>::default();
     for (name, p) in profiles {
         let profile = ("profile", label(name));
+        if let Some(is_up) = p.api_up {
+            api_up
+                .get_or_create(&vec![profile.clone()])
+                .set(if is_up { 1.0 } else { 0.0 });
+        }
+        if let Some(at) = p.last_success {
+            last_success
+                .get_or_create(&vec![profile.clone()])
+                .set(at as f64);
+        }
+        for (kind, age) in &p.oldest {
+            oldest
+                .get_or_create(&vec![profile.clone(), ("kind", kind.clone())])
+                .set(*age as f64);
+        }
         if let Some(c) = p.credit_usd {
             credit.get_or_create(&vec![profile.clone()]).set(c);
         }
@@ -170,6 +198,21 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
         "proxydash_probe_alive_ratio",
         "Alive proxies over proxies checked in the service's last probe",
         alive,
+    );
+    registry.register(
+        "proxydash_api_up",
+        "1 while the account's API answers (online or throttled), 0 while it does not",
+        api_up,
+    );
+    registry.register(
+        "proxydash_api_last_success_timestamp_seconds",
+        "When the account's API last answered a request with success (Unix time)",
+        last_success,
+    );
+    registry.register(
+        "proxydash_oldest_datum_age_seconds",
+        "Age of the oldest datum of each watched kind (services, credit, invoices, network, rate)",
+        oldest,
     );
     let mut out = String::new();
     // Writing into a String cannot fail.

@@ -160,3 +160,13 @@ mod tests {
         assert_eq!(fit("$12,345,678.00", 10), "…");
     }
 }
+
+/// A span of time for people: `12 s`, `4 min`, `3 h`.
+pub fn ago(d: chrono::Duration) -> String {
+    let s = d.num_seconds().max(0);
+    match s {
+        0..120 => format!("{s} s"),
+        120..7200 => format!("{} min", s / 60),
+        _ => format!("{} h", s / 3600),
+    }
+}

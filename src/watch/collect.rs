@@ -1,9 +1,8 @@
-//! What a watcher reads off its [`App`]: the metrics it publishes and the summary line of
-//! a sweep. Read-only: nothing here changes the app.
+//! What a watcher reads off its engine's [`Summary`]: the metrics it publishes and the
+//! summary line of a sweep. Read-only.
 
 use crate::api::{ApiError, Request};
-use crate::app::App;
-use crate::app::probe::Stage;
+use crate::account::{Link, Summary};
 use crate::metrics::{ProfileMetrics, ServiceMetrics};
 use chrono::{DateTime, Utc};
 
@@ -30,71 +29,79 @@ pub fn status(error: Option<&ApiError>) -> String {
     }
 }
 
-/// The app's data as metrics (the request counts and budget are the watcher's own).
-pub fn metrics(app: &App, now: DateTime<Utc>, into: &mut ProfileMetrics) {
-    into.credit_usd = app.billing().credit.value().map(|c| c.credit);
-    let network = app.network();
-    let count = |map: &std::collections::HashMap<u64, crate::app::Remote<Vec<String>>>, id: u64| {
-        map.get(&id).and_then(|r| r.value()).map(Vec::len)
+/// The engine's summary as metrics (the request counts and budget are the watcher's own).
+pub fn metrics(summary: &Summary, now: DateTime<Utc>, into: &mut ProfileMetrics) {
+    let snapshot = &summary.snapshot;
+    into.credit_usd = snapshot.credit;
+    into.api_up = match summary.connection.link {
+        Link::Unknown => None,
+        _ => Some(summary.connection.is_up()),
     };
-    into.services = app
-        .services()
-        .rows()
+    into.last_success = summary.connection.last_success.map(|t| t.timestamp());
+    into.oldest = summary
+        .oldest
         .iter()
-        .map(|s| {
-            let id = s.service_id;
-            let rate_ratio = app
-                .usage()
-                .rate_of(id)
-                .value()
-                .and_then(|r| r.first())
-                .filter(|r| r.limit > 0.0)
-                .map(|r| r.rate / r.limit);
-            let due_seconds = s
+        .filter_map(|(kind, age)| Some((kind.as_str().to_owned(), (*age)?)))
+        .collect();
+    into.services = snapshot
+        .services
+        .iter()
+        .flatten()
+        .map(|s| ServiceMetrics {
+            service_id: s.id,
+            product: s.product_name.clone(),
+            status: s.status.as_str().to_owned(),
+            errors: s.errors.as_ref().map(Vec::len),
+            inactive: s.inactive,
+            rate_ratio: s
+                .rate
+                .filter(|(_, limit)| *limit > 0.0)
+                .map(|(rate, limit)| rate / limit),
+            due_seconds: s
                 .nextduedate
                 .and_then(|d| d.and_hms_opt(0, 0, 0))
-                .map(|d| (d.and_utc() - now).num_seconds());
-            let probe_alive_ratio = app.probes().get(id).and_then(|run| {
-                let checked = run.checked();
-                (run.stage == Stage::Done && checked > 0).then(|| {
-                    let alive = run
-                        .finished()
-                        .iter()
-                        .filter(|r| r.verdict.is_alive())
-                        .count();
-                    alive as f64 / checked as f64
-                })
-            });
-            ServiceMetrics {
-                service_id: id,
-                product: s.product_name.clone(),
-                status: s.status.as_str().to_owned(),
-                errors: count(&network.errors, id),
-                inactive: count(&network.inactive, id),
-                rate_ratio,
-                due_seconds,
-                probe_alive_ratio,
-            }
+                .map(|d| (d.and_utc() - now).num_seconds()),
+            // Probes are the dashboard's; `watch` probes nothing.
+            probe_alive_ratio: None,
         })
         .collect();
 }
 
-/// One line saying what a sweep found.
-/// `failed`: answers of the sweep that were failures.
-pub fn summary(profile: &str, app: &App, m: &ProfileMetrics, failed: u64) -> String {
+/// One line saying what a sweep found; while the API does not answer, that instead, with
+/// the age of what is known.
+pub fn summary(
+    profile: &str,
+    summary: &Summary,
+    m: &ProfileMetrics,
+    open: usize,
+    now: DateTime<Utc>,
+) -> String {
+    let credit = m
+        .credit_usd
+        .map_or("unknown".to_owned(), |c| format!("{c:.2} USD"));
+    if let Link::Unreachable { .. } = summary.connection.link {
+        let utc = chrono::FixedOffset::east_opt(0).expect("zero offset");
+        let data = match summary.connection.last_success {
+            Some(at) => format!(
+                "data shown is {} old (credit {credit} then)",
+                crate::text::ago(now - at)
+            ),
+            None => "nothing known yet".into(),
+        };
+        return format!(
+            "{profile}: the API is {} UTC; {data}; {open} alerts open",
+            summary.connection.describe(now, utc)
+        );
+    }
     let services = m.services.len();
     let active = m.services.iter().filter(|s| s.status == "Active").count();
     let in_error: usize = m.services.iter().filter_map(|s| s.errors).sum();
     let unchecked = m.services.iter().filter(|s| s.errors.is_none()).count();
-    let credit = m
-        .credit_usd
-        .map_or("unknown".to_owned(), |c| format!("{c:.2} USD"));
-    let open = app.alerts().book.open().count();
     let budget = m
         .budget_remaining
         .map_or(String::new(), |b| format!(", budget {b} left"));
-    let failed = if failed > 0 {
-        format!(", {failed} requests failing")
+    let failed = if summary.failing > 0 {
+        format!(", {} requests failing", summary.failing)
     } else {
         String::new()
     };

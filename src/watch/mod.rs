@@ -1,5 +1,6 @@
-//! `proxydash watch`: the dashboard's scheduler, sweeps, history and alert rules without a
-//! terminal, for one profile or several at once, each with its own request budget.
+//! `proxydash watch`: account engines ([`crate::account`]) without a terminal, for one
+//! profile or several at once, each with its own request budget, history and alert rules.
+//! Nothing of the dashboard runs here.
 //!
 //! - Alerts go to standard output as JSON lines (one object per transition, the same
 //!   object the `on_alert` command reads) and to the profile's `on_alert` command.
@@ -27,8 +28,8 @@ pub mod output;
 pub mod setup;
 pub mod watcher;
 
+use crate::account::Clock;
 use crate::api::ApiClient;
-use crate::app::Clock;
 use crate::cli::{Cli, WatchArgs};
 use crate::config::Settings;
 use crate::metrics::Board;
@@ -71,8 +72,8 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
         _ => None,
     };
     let clock: Clock = Arc::new(chrono::Utc::now);
-    // The app's effects hold a clipboard that is not `Send`: the watchers run as futures
-    // of this one task, each waiting on its own wakeups, rather than as spawned tasks.
+    // Each engine runs on a task of its own; the watchers (delivery, metrics, keep-bound)
+    // run as futures of this one task.
     let mut tasks = futures::stream::FuturesUnordered::new();
     for (settings, client) in profiles {
         let keep = keep_options(args, &settings);
@@ -85,14 +86,14 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
                 ),
             );
         }
-        let (app, effects, history) = setup::build(&settings, client, &output, clock.clone());
+        let built = setup::build(&settings, client, &output, clock.clone());
         let options = Options {
             clock: clock.clone(),
             speed: 1,
             verbose: args.verbose,
             board: board.clone(),
             keep,
-            history,
+            history: built.history,
         };
         output.log(format!(
             "{}: watching {} (refresh {})",
@@ -102,7 +103,13 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
                 .refresh
                 .map_or("off".into(), |r| format!("{} s", r.as_secs()))
         ));
-        let watcher = Watcher::new(app, effects, output.clone(), options);
+        let watcher = Watcher::new(
+            &settings.profile,
+            built.account,
+            Box::new(built.sink),
+            output.clone(),
+            options,
+        );
         tasks.push(watcher.run(stop_rx.clone()));
     }
     let mut code = status::STOPPED;

@@ -1,30 +1,27 @@
-//! A profile's [`App`] and [`Effects`] for `watch`, made as the dashboard makes them (the
-//! same settings, scheduler, state files, history and alert rules), with alerts going to
-//! standard output as JSON lines and to the profile's `on_alert` command.
+//! A profile's account engine for `watch`, made with the same settings, scheduler, state
+//! files, history and alert rules as the dashboard's, with alerts going to standard
+//! output as JSON lines and to the profile's `on_alert` command.
 //!
 //! Choices:
 //! - **The bell is off**: standard output carries JSON lines, which a BEL would corrupt.
 //! - **The state files are the dashboard's**: the open alerts of the account (so an
 //!   alert announced before a restart, by `watch` or the dashboard, is not announced
-//!   again), the IP-list countdowns and the history file. SQLite serialises the history
+//!   again), the services' types and the history file. SQLite serialises the history
 //!   writers when both run at once.
-//! - **The app's own public-IP lookup is off** (it only marks a bound IP on screen): an
-//!   unattended program asks no outside service unless `--keep-bound` is given.
-//! - Nothing in `watch` presses keys, so the app itself never writes; the only write is
-//!   `--keep-bound`'s rebind (see [`super::keep_bound`]).
+//! - Nothing in `watch` presses keys, so nothing writes but `--keep-bound`'s rebind (see
+//!   [`super::keep_bound`]).
 
 use super::output::Output;
+use crate::account::{self, AccountHandle, Clock, Event};
+use crate::account::types::TypesFile;
 use crate::alerts::deliver::{Deliverer, payload};
 use crate::alerts::store::AlertFile;
 use crate::alerts::{AlertSink, Transition};
 use crate::api::ApiClient;
-use crate::app::{App, AppSettings, Clock};
-use crate::clipboard;
 use crate::config::Settings;
-use crate::effects::Effects;
-use crate::fetcher;
-use crate::throttle::StateFile;
+use crate::history::{Answer, History};
 use std::sync::Arc;
+use tokio::sync::mpsc;
 
 /// Alerts as JSON lines (the `on_alert` command's payload, one object per line), and on
 /// to the `on_alert` command when the profile has one.
@@ -43,33 +40,34 @@ impl AlertSink for JsonLines {
     }
 }
 
-/// The app's settings from a profile's, as the dashboard's (no terminal-only ones).
-pub fn app_settings(settings: &Settings, account: &str, alerts: Option<&AlertFile>) -> AppSettings {
-    AppSettings {
-        profile: settings.profile.clone(),
-        base_url: settings.base_url.clone(),
-        refresh: settings.refresh,
-        mouse: false,
-        server_zone: settings.server_zone,
-        throttles: StateFile::default_location()
-            .map(|f| f.load(account))
-            .unwrap_or_default(),
-        read_only: settings.read_only,
-        alert_rules: settings.alert_rules.clone(),
-        open_alerts: alerts.map(|f| f.load(account)).unwrap_or_default(),
-        ..AppSettings::default()
-    }
+/// The key of an account in the state files.
+pub fn account_key(settings: &Settings) -> String {
+    format!("{} {}", settings.base_url, settings.profile)
 }
 
-/// The app, its effects and whether history is kept, for one profile; call inside the
-/// runtime.
-pub fn build(
-    settings: &Settings,
-    client: ApiClient,
-    output: &Output,
-    clock: Clock,
-) -> (App, Effects, bool) {
-    let account = format!("{} {}", settings.base_url, settings.profile);
+/// The engine's configuration from a profile's settings and the state files.
+pub fn engine_config(settings: &Settings, alerts: Option<&AlertFile>) -> account::Config {
+    let key = account_key(settings);
+    let mut config = account::Config::new(&settings.profile, &settings.base_url, settings.refresh);
+    config.rules = settings.alert_rules.clone();
+    config.open_alerts = alerts.map(|f| f.load(&key)).unwrap_or_default();
+    config.saved_types = TypesFile::default_location()
+        .map(|f| f.load(&key))
+        .unwrap_or_default();
+    config.offset = chrono::Local::now().fixed_offset().timezone();
+    config
+}
+
+/// What `watch` runs for one profile.
+pub struct Built {
+    pub account: (AccountHandle, mpsc::UnboundedReceiver<Event>),
+    pub sink: JsonLines,
+    pub history: Option<(History, mpsc::UnboundedReceiver<Answer>)>,
+}
+
+/// The engine of one profile, started; call inside the runtime.
+pub fn build(settings: &Settings, client: ApiClient, output: &Output, clock: Clock) -> Built {
+    let key = account_key(settings);
     let alert_file = AlertFile::default_location();
     let mut delivery = settings.alert_delivery.clone();
     delivery.bell = false;
@@ -84,37 +82,56 @@ pub fn build(
             .is_some()
             .then(|| Deliverer::new(&delivery, &settings.profile, report)),
     };
-    let mut effects = Effects::new(
-        fetcher::spawn(
-            client.with_budget(settings.budget()),
-            fetcher::DEFAULT_CONCURRENCY,
-        ),
-        Box::new(clipboard::Off),
-        // Off: the app looks this machine's IP up for a marker on screen, and `watch` has
-        // no screen. `--keep-bound` looks it up on its own, from its own URLs.
-        String::new(),
-        StateFile::default_location().map(|f| (f, account.clone())),
-    )
-    .with_alert_sink(Box::new(sink));
-    let mut app = App::new(app_settings(settings, &account, alert_file.as_ref()), clock);
-    if let Some(file) = alert_file {
-        effects = effects.with_alert_file(file, account);
+    let history = history(settings, output);
+    let setup = account::Setup {
+        config: engine_config(settings, alert_file.as_ref()),
+        client: client.with_budget(settings.budget()),
+        clock,
+        speed: 1,
+        history: history.as_ref().map(|(h, _)| h.clone()),
+        alert_file: alert_file.map(|f| (f, key.clone())),
+        types_file: TypesFile::default_location().map(|f| (f, key)),
+    };
+    Built {
+        account: account::spawn(setup),
+        sink,
+        history,
     }
-    let mut history = false;
-    if settings.history_days > 0 {
-        match crate::history::file_for(&settings.profile) {
-            Some(path) => {
-                effects.attach_history(path, settings.history_days);
-                for command in app.enable_history() {
-                    effects.execute(command);
+}
+
+/// The profile's history writer, when history is kept; its failures are said on standard
+/// error with the file's path.
+fn history(
+    settings: &Settings,
+    output: &Output,
+) -> Option<(History, mpsc::UnboundedReceiver<Answer>)> {
+    if settings.history_days == 0 {
+        return None;
+    }
+    let Some(path) = crate::history::file_for(&settings.profile) else {
+        output.log(format!(
+            "{}: history off: no state directory (set XDG_STATE_HOME or HOME)",
+            settings.profile
+        ));
+        return None;
+    };
+    let (tx, rx) = mpsc::unbounded_channel();
+    let log = output.clone();
+    let profile = settings.profile.clone();
+    let shown = path.display().to_string();
+    let writer = History::spawn(
+        path,
+        settings.history_days,
+        Box::new(move |answer| {
+            match &answer {
+                Answer::Off(line) | Answer::Failed(line) => {
+                    log.log(format!("{profile}: history ({shown}): {line}"));
+                    tracing::warn!("history ({shown}): {line}");
                 }
-                history = true;
+                _ => {}
             }
-            None => output.log(format!(
-                "{}: history off: no state directory (set XDG_STATE_HOME or HOME)",
-                settings.profile
-            )),
-        }
-    }
-    (app, effects, history)
+            let _ = tx.send(answer);
+        }),
+    );
+    Some((writer, rx))
 }

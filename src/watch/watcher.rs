@@ -1,36 +1,36 @@
-//! One watched profile: the dashboard's [`App`] and [`Effects`] driven with no renderer,
-//! ticking on the app's own wakeups (as `run::run_with` does, minus the terminal), plus
-//! keeping services bound and publishing metrics.
+//! One watched profile: its account engine ([`crate::account`]) and what `watch` does
+//! with what the engine tells: alerts to the sink (JSON lines, `on_alert`), metrics to
+//! the board, a line per sweep with `--verbose`, a line whenever the connection changes,
+//! and keeping services bound (`--keep-bound`).
 //!
-//! - A **sweep** ends when the app has no request left in flight after having had some:
-//!   the moment its alert rules run. Then the metrics are published and, with
-//!   `--verbose`, a summary line goes to standard error.
-//! - The keep-bound reads and writes go through the same scheduler as the app's (the
-//!   effects' fetcher); their answers are taken here. A bind write's answer is never
-//!   handed to the app (it asked for none); a service read is, as it is news to it too.
+//! - The engine decides what is read and when; `watch` asks nothing of the base sweep.
+//!   Its only asks are keep-bound's reads and rebinds, which go through the engine (and
+//!   so the account's one scheduler); their answers are taken here.
+//! - **A sweep** is the engine's sweep of the alert rules; its transitions are delivered,
+//!   the metrics published and, with `--verbose`, one line written. While the API does
+//!   not answer, the line says so (with since when and the age of the data) instead of
+//!   repeating old values as if they were fresh.
 //! - **Stopping**: on the stop signal the loop ends, a rebind still on its way is waited
-//!   for (its outcome logged), the history writer is asked a question so every sweep
+//!   for (its outcome logged), the history writer is asked a question so every read
 //!   before it is written, and the output is flushed; each wait is bounded by
 //!   [`FINISH_LIMIT`].
 
 use super::collect;
 use super::keep_bound::{Action, KeepBound};
 use super::output::Output;
+use crate::account::{AccountHandle, Clock, Connection, Event, Link, Summary};
+use crate::alerts::AlertSink;
 use crate::api::{Loaded, Request, ServiceUpdate};
-use crate::app::{App, Clock, Command, Msg};
-use crate::effects::Effects;
+use crate::history::{Answer, History};
 use crate::metrics::{Board, ProfileMetrics};
-use crate::run::step_all;
 use chrono::{DateTime, Utc};
 use std::net::Ipv4Addr;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
 /// The longest a stop waits for writes to finish.
 pub const FINISH_LIMIT: Duration = Duration::from_secs(10);
-
-/// The most outcomes handled in one step (as the dashboard's loop).
-const BATCH: usize = 512;
 
 /// `--keep-bound`'s settings.
 #[derive(Clone, Debug)]
@@ -42,23 +42,24 @@ pub struct KeepOptions {
     pub urls: Vec<String>,
 }
 
-/// How a watcher runs beside its app.
-#[derive(Clone)]
+/// How a watcher runs beside its engine.
 pub struct Options {
     pub clock: Clock,
     /// How much faster than real time `clock` runs (1 in real use; tests and the soak
-    /// bench run a fake clock faster): real sleeps are the app's waits divided by it.
+    /// bench run a fake clock faster): real sleeps are the waits divided by it.
     pub speed: u32,
     pub verbose: bool,
     pub board: Option<Board>,
     pub keep: Option<KeepOptions>,
-    /// The history writer is attached: flush it on stop.
-    pub history: bool,
+    /// The history writer and its answers: flushed on stop.
+    pub history: Option<(History, mpsc::UnboundedReceiver<Answer>)>,
 }
 
 pub struct Watcher {
-    pub app: App,
-    pub effects: Effects,
+    account: AccountHandle,
+    events: mpsc::UnboundedReceiver<Event>,
+    summary: watch::Receiver<Arc<Summary>>,
+    sink: Box<dyn AlertSink + Send>,
     profile: String,
     output: Output,
     options: Options,
@@ -69,42 +70,49 @@ pub struct Watcher {
         mpsc::UnboundedReceiver<Lookup>,
     ),
     metrics: ProfileMetrics,
-    busy: bool,
     sweeps: u64,
-    sweep_failed: u64,
+    open_alerts: usize,
+    connection: Connection,
 }
 
 /// A public-IP lookup's answer.
 type Lookup = Result<Ipv4Addr, String>;
 
-// `Msg` is the big one and the common one, as in the dashboard's loop.
-#[allow(clippy::large_enum_variant)]
 enum Woke {
     Stop,
-    Msg(Msg),
-    Ip(Result<Ipv4Addr, String>),
+    Event(Event),
+    EngineGone,
+    Ip(Lookup),
     Timer,
 }
 
 impl Watcher {
-    pub fn new(app: App, effects: Effects, output: Output, options: Options) -> Self {
+    pub fn new(
+        profile: &str,
+        (account, events): (AccountHandle, mpsc::UnboundedReceiver<Event>),
+        sink: Box<dyn AlertSink + Send>,
+        output: Output,
+        options: Options,
+    ) -> Self {
         let now = (options.clock)();
         let keep = options
             .keep
             .as_ref()
             .map(|k| KeepBound::new(&k.services, k.every, k.dry_run, now));
         Self {
-            profile: app.settings().profile.clone(),
-            app,
-            effects,
+            summary: account.summary(),
+            account,
+            events,
+            sink,
+            profile: profile.to_owned(),
             output,
             options,
             keep,
             ips: mpsc::unbounded_channel(),
             metrics: ProfileMetrics::default(),
-            busy: false,
             sweeps: 0,
-            sweep_failed: 0,
+            open_alerts: 0,
+            connection: Connection::default(),
         }
     }
 
@@ -125,13 +133,6 @@ impl Watcher {
     /// closed, so alerts can no longer be delivered.
     pub async fn run(mut self, mut stop: watch::Receiver<bool>) -> Result<(), String> {
         self.publish();
-        let start = self.app.start();
-        let effects = &mut self.effects;
-        let known: Vec<Msg> = start
-            .into_iter()
-            .filter_map(|c| effects.execute(c))
-            .collect();
-        self.step(known);
         let now = self.now();
         let first = self.keep.as_mut().map(|k| k.tick(now)).unwrap_or_default();
         self.act(first);
@@ -142,41 +143,27 @@ impl Watcher {
             if self.output.is_broken() {
                 break Err("standard output is closed: alerts cannot be delivered".into());
             }
-            let woke = self.wait(&mut stop).await;
             let now = self.now();
-            let mut batch = Vec::new();
-            match woke {
+            match self.wait(&mut stop).await {
                 Woke::Stop => break Ok(()),
-                Woke::Msg(msg) => batch.push(msg),
+                Woke::EngineGone => break Err("the account engine stopped".into()),
+                Woke::Event(event) => self.on_event(event),
                 Woke::Ip(ip) => {
                     let actions = self.keep.as_mut().map(|k| k.on_ip(ip, now));
                     self.act(actions.unwrap_or_default());
                 }
                 Woke::Timer => {
-                    batch.push(Msg::Tick);
                     let actions = self.keep.as_mut().map(|k| k.tick(now));
                     self.act(actions.unwrap_or_default());
                 }
             }
-            while batch.len() < BATCH
-                && let Some(more) = self.effects.try_next_msg()
-            {
-                batch.push(more);
-            }
-            self.step(batch);
         };
         self.finish().await;
         outcome
     }
 
     async fn wait(&mut self, stop: &mut watch::Receiver<bool>) -> Woke {
-        let wake = [
-            self.app.next_wakeup(),
-            self.keep.as_ref().and_then(KeepBound::next_wakeup),
-        ]
-        .into_iter()
-        .flatten()
-        .min();
+        let wake = self.keep.as_ref().and_then(KeepBound::next_wakeup);
         let speed = self.options.speed.max(1);
         let after = wake.map(|at| (at - self.now()).to_std().unwrap_or_default() / speed);
         let timer = async {
@@ -187,66 +174,76 @@ impl Watcher {
         };
         tokio::select! {
             _ = stop.changed() => Woke::Stop,
-            Some(msg) = self.effects.next_msg() => Woke::Msg(msg),
+            event = self.events.recv() => match event {
+                Some(event) => Woke::Event(event),
+                None => Woke::EngineGone,
+            },
             Some(ip) = self.ips.1.recv() => Woke::Ip(ip),
             () = timer => Woke::Timer,
         }
     }
 
-    /// Hands the messages the app should see to it, and notes when a sweep ended.
-    fn step(&mut self, batch: Vec<Msg>) {
-        let forwarded: Vec<Msg> = batch.into_iter().filter_map(|m| self.inspect(m)).collect();
-        if !forwarded.is_empty() {
-            step_all(&mut self.app, &mut self.effects, forwarded);
+    fn on_event(&mut self, event: Event) {
+        match event {
+            Event::Loaded(loaded) => self.on_loaded(&loaded),
+            Event::Swept(swept) => {
+                for t in &swept.transitions {
+                    self.sink.record(t);
+                }
+                self.open_alerts = swept.book.open_count();
+                self.sweep_done();
+            }
+            Event::Connection(c) => self.on_connection(c),
+            Event::Sent(_) | Event::Types(_) => {}
         }
-        let busy = self.app.in_flight() > 0;
-        if self.busy && !busy {
-            self.sweep_done();
-        }
-        self.busy = busy;
     }
 
-    /// Counts an answer, takes those of keep-bound; `None`: not for the app.
-    fn inspect(&mut self, msg: Msg) -> Option<Msg> {
+    /// Counts an answer; takes those of keep-bound.
+    fn on_loaded(&mut self, loaded: &Loaded) {
         let now = self.now();
-        match &msg {
-            Msg::Loaded(loaded) => {
-                let request = loaded.request();
-                let key = (collect::endpoint(&request), collect::status(loaded.error()));
-                *self.metrics.requests.entry(key).or_default() += 1;
-                if loaded.error().is_some() {
-                    self.sweep_failed += 1;
-                }
-                match loaded {
-                    Loaded::UpdateService(service_id, update, result)
-                        if update.setip.is_some()
-                            && self
-                                .keep
-                                .as_ref()
-                                .is_some_and(|k| k.is_writing(*service_id)) =>
-                    {
-                        let result = result.as_ref().map(|_| ());
-                        let actions = self
-                            .keep
-                            .as_mut()
-                            .map(|k| k.on_rebind(*service_id, result, now));
-                        self.act(actions.unwrap_or_default());
-                        return None;
-                    }
-                    Loaded::Service(id, result)
-                        if self.keep.as_ref().is_some_and(|k| k.keeps(*id)) =>
-                    {
-                        let read = result.as_ref().map(bound_ip);
-                        let actions = self.keep.as_mut().map(|k| k.on_read(*id, read, now));
-                        self.act(actions.unwrap_or_default());
-                    }
-                    _ => {}
-                }
+        let request = loaded.request();
+        let key = (collect::endpoint(&request), collect::status(loaded.error()));
+        *self.metrics.requests.entry(key).or_default() += 1;
+        match loaded {
+            Loaded::UpdateService(service_id, update, result)
+                if update.setip.is_some()
+                    && self.keep.as_ref().is_some_and(|k| k.is_writing(*service_id)) =>
+            {
+                let result = result.as_ref().map(|_| ());
+                let actions = self
+                    .keep
+                    .as_mut()
+                    .map(|k| k.on_rebind(*service_id, result, now));
+                self.act(actions.unwrap_or_default());
             }
-            Msg::Budget(view) => self.metrics.budget_remaining = Some(view.left),
+            Loaded::Service(id, result) if self.keep.as_ref().is_some_and(|k| k.keeps(*id)) => {
+                let read = result.as_ref().map(bound_ip);
+                let actions = self.keep.as_mut().map(|k| k.on_read(*id, read, now));
+                self.act(actions.unwrap_or_default());
+            }
             _ => {}
         }
-        Some(msg)
+    }
+
+    /// The connection changed: one line, whatever `--verbose` says (an unattended
+    /// watcher that stops seeing its account must say so).
+    fn on_connection(&mut self, c: Connection) {
+        let was_down = matches!(self.connection.link, Link::Unreachable { .. });
+        self.connection = c;
+        let now = self.now();
+        let offset = chrono::FixedOffset::east_opt(0).expect("zero offset");
+        match c.link {
+            Link::Unreachable { .. } => self.output.log(format!(
+                "{}: the API is {} UTC",
+                self.profile,
+                c.describe(now, offset)
+            )),
+            Link::Online if was_down => self
+                .output
+                .log(format!("{}: the API answers again", self.profile)),
+            _ => {}
+        }
+        self.publish();
     }
 
     fn act(&mut self, actions: Vec<Action>) {
@@ -264,18 +261,14 @@ impl Watcher {
                         let _ = tx.send(super::myip::lookup(&urls).await);
                     });
                 }
-                Action::Read(id) => {
-                    self.effects.execute(Command::Fetch(Request::Service(id)));
-                }
-                Action::Rebind(id, ip) => {
-                    self.effects.execute(Command::Fetch(Request::UpdateService {
-                        service_id: id,
-                        update: Box::new(ServiceUpdate {
-                            setip: Some(ip.to_string()),
-                            ..ServiceUpdate::default()
-                        }),
-                    }));
-                }
+                Action::Read(id) => self.account.fetch(Request::Service(id)),
+                Action::Rebind(id, ip) => self.account.fetch(Request::UpdateService {
+                    service_id: id,
+                    update: Box::new(ServiceUpdate {
+                        setip: Some(ip.to_string()),
+                        ..ServiceUpdate::default()
+                    }),
+                }),
                 Action::Log(line) => self.output.log(format!("{}: {line}", self.profile)),
             }
         }
@@ -285,15 +278,17 @@ impl Watcher {
         self.sweeps += 1;
         self.publish();
         if self.options.verbose {
-            let line = collect::summary(&self.profile, &self.app, &self.metrics, self.sweep_failed);
+            let summary = self.summary.borrow().clone();
+            let line =
+                collect::summary(&self.profile, &summary, &self.metrics, self.open_alerts, self.now());
             self.output.log(line);
         }
-        self.sweep_failed = 0;
     }
 
     fn publish(&mut self) {
-        let now = self.now();
-        collect::metrics(&self.app, now, &mut self.metrics);
+        let summary = self.summary.borrow().clone();
+        collect::metrics(&summary, self.now(), &mut self.metrics);
+        self.metrics.budget_remaining = self.account.budget().borrow().map(|v| v.left);
         if let Some(board) = &self.options.board
             && let Ok(mut b) = board.write()
         {
@@ -305,22 +300,23 @@ impl Watcher {
     /// output. Bounded by [`FINISH_LIMIT`].
     async fn finish(&mut self) {
         let limit = tokio::time::Instant::now() + FINISH_LIMIT;
-        let mut history = self.options.history;
-        if history {
+        let mut history = self.options.history.take();
+        if let Some((writer, answers)) = &mut history {
+            // Answers to nothing asked here (a failure said earlier) are not the flush.
+            while answers.try_recv().is_ok() {}
             let now = self.now();
-            self.effects
-                .execute(Command::AskHistory(crate::history::Query::Overview { now }));
+            writer.ask(crate::history::Query::Overview { now });
         }
         let writing = |w: &Self| w.keep.as_ref().is_some_and(|k| k.rebinds_in_flight() > 0);
-        while history || writing(self) {
-            match tokio::time::timeout_at(limit, self.effects.next_msg()).await {
-                Ok(Some(Msg::History(_))) => history = false,
-                Ok(Some(msg @ Msg::Loaded(Loaded::UpdateService(..)))) => {
-                    let _ = self.inspect(msg);
-                }
+        while writing(self) {
+            match tokio::time::timeout_at(limit, self.events.recv()).await {
+                Ok(Some(Event::Loaded(loaded))) => self.on_loaded(&loaded),
                 Ok(Some(_)) => {}
                 Ok(None) | Err(_) => break,
             }
+        }
+        if let Some((_, answers)) = &mut history {
+            let _ = tokio::time::timeout_at(limit, answers.recv()).await;
         }
         self.output.log(format!(
             "{}: stopped after {} sweeps",

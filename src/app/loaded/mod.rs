@@ -18,7 +18,8 @@ use crate::api::{ApiError, Loaded, Request, ServiceSummary, limits};
 use chrono::{DateTime, Utc};
 
 impl App {
-    /// Sends `request` unless it is already in flight, and marks what it loads as loading.
+    /// Asks the engine for `request` (a one-off) unless it is already in flight, and marks
+    /// what it loads as loading.
     pub(super) fn fetch(&mut self, request: Request, out: &mut Vec<Command>) {
         let now = self.now();
         if let Some(sent) = self.in_flight.get(&request)
@@ -36,7 +37,7 @@ impl App {
     }
 
     /// The remote a request fills, marked loading by the tab that keeps it.
-    fn begin(&mut self, request: &Request) {
+    pub(super) fn begin(&mut self, request: &Request) {
         self.services.begin(request);
         self.products.begin(request);
         self.billing.begin(request);
@@ -58,7 +59,6 @@ impl App {
         let for_form = self
             .form_reads(&request)
             .then(|| loaded.clone().into_parts().1);
-        self.remember(&loaded);
         let error = loaded.error().cloned();
         // A list that reached the client's cap was (or may have been) cut: say so.
         let cut = loaded.kept().filter(|kept| limits::is_cut(&request, *kept));
@@ -69,11 +69,6 @@ impl App {
             return;
         };
         let reported = reported && !shown;
-        // New data for the alert rules: a failure brings nothing new, and sweeping the
-        // same stale data again would count as a second sighting.
-        if error.is_none() {
-            self.note_alert_data(&request);
-        }
         match error {
             None => match cut {
                 Some(kept) if reported => self
@@ -153,7 +148,7 @@ impl App {
     ) {
         let ok = result.is_ok();
         self.services.finish_list(result, self.now());
-        self.after_services(ok, out);
+        self.after_services();
         self.check_orders(&Request::Services, sent, ok, out);
     }
 

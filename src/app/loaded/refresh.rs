@@ -5,40 +5,24 @@ use super::super::popup::Popup;
 use super::super::remote::Remote;
 use super::super::tabs::Tab;
 use super::super::{App, Command, RefreshGroup};
+use crate::account::{Focus, Kind};
 use crate::api::Request;
 
 impl App {
-    /// Refreshes one group and restarts its interval.
+    /// Asks the engine for one group now (`r`, `R`, after an order), with what the app
+    /// itself shows of it (the selected product's detail, an open invoice).
     pub(in crate::app) fn refresh_group(&mut self, group: RefreshGroup, out: &mut Vec<Command>) {
         match group {
-            RefreshGroup::Services => self.fetch(Request::Services, out),
+            RefreshGroup::Services => {
+                out.push(Command::Refresh(vec![Kind::Services, Kind::ServiceDetail]));
+            }
             RefreshGroup::Products => {
+                out.push(Command::Refresh(vec![Kind::Products, Kind::ProductDetail]));
                 self.fetch(self.products.list_request(), out);
-                if self.tab == Tab::Products
-                    && let Some(p) = self.products.selected()
-                {
-                    let id = p.product_id;
-                    self.fetch(Request::Product(id), out);
-                }
             }
             RefreshGroup::Billing => {
-                self.fetch(Request::Credit, out);
-                self.fetch(Request::Invoices, out);
-                let open: Vec<u64> = self
-                    .popups
-                    .iter()
-                    .filter_map(|p| match p {
-                        Popup::Invoice(id) => Some(*id),
-                        _ => None,
-                    })
-                    .collect();
-                for id in open {
-                    self.fetch(Request::Invoice(id), out);
-                }
+                out.push(Command::Refresh(vec![Kind::Credit, Kind::Invoices, Kind::Invoice]));
             }
-        }
-        if let Some(every) = self.settings.refresh {
-            self.refresh_due.insert(group, self.now() + every);
         }
     }
 
@@ -48,29 +32,58 @@ impl App {
             Tab::Services => self.refresh_group(RefreshGroup::Services, out),
             Tab::Products => self.refresh_group(RefreshGroup::Products, out),
             Tab::Billing => self.refresh_group(RefreshGroup::Billing, out),
-            tab @ (Tab::Network | Tab::Usage) => self.plan_sweeps(true, Some(tab), out),
+            Tab::Network => out.push(Command::Refresh(vec![Kind::Network])),
+            Tab::Usage => out.push(Command::Refresh(vec![Kind::Rate, Kind::Stats])),
             // The alerts rest on everything.
             Tab::Alerts => self.refresh_all(out),
         }
     }
 
-    /// `R`: everything (the per-service data follows the services).
+    /// `R`: everything.
     pub(in crate::app) fn refresh_all(&mut self, out: &mut Vec<Command>) {
-        for group in RefreshGroup::ALL {
-            self.refresh_group(group, out);
-        }
+        out.push(Command::Refresh(Kind::ALL.to_vec()));
     }
 
     pub(in crate::app) fn on_tick(&mut self, out: &mut Vec<Command>) {
         self.expire_countdowns(out);
-        if self.settings.refresh.is_none() {
-            return;
-        }
-        let now = self.now();
-        for group in RefreshGroup::ALL {
-            if self.refresh_due.get(&group).is_some_and(|due| *due <= now) {
-                self.refresh_group(group, out);
+    }
+
+    /// What the screen shows, for the engine: the tab's whole kinds and the selection's
+    /// reads. Told when it changed.
+    pub(in crate::app) fn tell_focus(&mut self, out: &mut Vec<Command>) {
+        let mut focus = Focus::default();
+        match self.tab {
+            Tab::Services => {
+                focus.kinds = vec![Kind::Services];
+                if let Some(id) = self.services.table.selected_id() {
+                    focus.requests.push(Request::Service(id));
+                }
             }
+            Tab::Products => {
+                focus.kinds = vec![Kind::Products];
+                focus.requests.push(self.products.list_request());
+                if let Some(id) = self.products.table.selected_id() {
+                    focus.requests.push(Request::Product(id));
+                }
+            }
+            Tab::Billing => focus.kinds = vec![Kind::Credit, Kind::Invoices],
+            Tab::Network => focus.kinds = vec![Kind::Network],
+            Tab::Usage => {
+                focus.kinds = vec![Kind::Rate];
+                if let Some(id) = self.usage.selected() {
+                    focus.requests.extend([Request::Stats(id), Request::Rate(id)]);
+                }
+            }
+            Tab::Alerts => {}
+        }
+        for popup in &self.popups {
+            if let Popup::Invoice(id) = popup {
+                focus.requests.push(Request::Invoice(*id));
+            }
+        }
+        if self.focus.as_ref() != Some(&focus) {
+            self.focus = Some(focus.clone());
+            out.push(Command::Focus(focus));
         }
     }
 

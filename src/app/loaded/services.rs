@@ -4,15 +4,18 @@
 //! once a burst of answers is handled.
 
 use super::super::tabs::Tab;
-use super::super::{App, Command};
+use super::super::App;
 use crate::api::{ProductType, Request};
 
 impl App {
-    /// The service's product type: from its detail, or else inferred from its usage calls
-    /// (stats or rate answered: ppr; the generic 422 to them: fpr). The services list does
-    /// not carry the type, and details are only fetched for the services looked at.
+    /// The service's product type: from its detail, else as the engine learnt it (from
+    /// the catalogue), else inferred from its usage calls (stats or rate answered: ppr;
+    /// the generic 422 to them: fpr).
     pub(in crate::app) fn service_type(&self, id: u64) -> Option<ProductType> {
         if let Some(t) = self.services.product_type(id) {
+            return Some(t.clone());
+        }
+        if let Some(t) = self.types.get(&id) {
             return Some(t.clone());
         }
         if self.usage.answered(id) {
@@ -32,7 +35,7 @@ impl App {
         self.service_type(id) == Some(ProductType::Ppr)
     }
 
-    pub(super) fn after_services(&mut self, ok: bool, out: &mut Vec<Command>) {
+    pub(super) fn after_services(&mut self) {
         self.rebuild_services();
         let ids = self.services.ids();
         // Forget per-service data of services that are gone.
@@ -43,20 +46,6 @@ impl App {
         self.usage.stats.retain(|id, _| listed.contains(id));
         self.usage.rate.retain(|id, _| listed.contains(id));
         self.usage.not_ppr.retain(|id| listed.contains(id));
-        if ok {
-            // Details are fetched when a service is selected (fetch_for_selection, in this
-            // same update, so the selected one goes out first); only the selected one is
-            // refreshed with the list, the others when selected again once due. Asking all
-            // of them up front, or every detail ever opened on each refresh, would cost a
-            // request per service for data nobody looks at, out of the user's own share of
-            // the request budget.
-            if let Some(id) = self.services.table.selected_id()
-                && self.services.details.contains_key(&id)
-            {
-                self.fetch(Request::Service(id), out);
-            }
-            self.plan_sweeps(false, None, out);
-        }
         self.network_dirty = true;
         self.usage_dirty = true;
     }

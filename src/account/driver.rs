@@ -1,0 +1,314 @@
+//! The engine on a task of its own: one per account. It owns the account's scheduler
+//! (the fetcher, with the budget), sends what the engine plans, takes the observers'
+//! asks, feeds every successful read to the history writer, saves what the engine learns
+//! (open alerts, service types) off the task, and tells observers:
+//!
+//! - every change, as an [`Event`] on the channel [`spawn`] returns (the dashboard
+//!   mirrors the store from them: what was sent, what was answered, the connection, the
+//!   types, each sweep of the alert rules);
+//! - a [`Summary`] on a watch channel after every sweep and every change of the
+//!   connection (`watch`'s lines and `/metrics` read only that).
+//!
+//! At most [`WINDOW`] planned reads are handed to the scheduler at a time, so the
+//! engine's order (the oldest first, the screen's share capped) is the order they go out
+//! in; what a person asks goes to the scheduler at once, ahead of the plan.
+//!
+//! The task ends when every [`AccountHandle`] is dropped or the event receiver is.
+
+use super::engine::{Config, Engine, Swept};
+use super::facts::Summary;
+use super::freshness::Kind;
+use super::planner::Focus;
+use super::connection::Connection;
+use super::types::TypesFile;
+use crate::alerts::store::AlertFile;
+use crate::alerts::Change;
+use crate::api::{ApiClient, Loaded, ProductType, Request};
+use crate::fetcher::{self, FetcherHandle};
+use crate::history::{History, Sweep};
+use crate::scheduler::View;
+use chrono::{DateTime, Utc};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+
+/// The source of the current time; tests inject a fake one.
+pub type Clock = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
+
+/// Planned reads handed to the scheduler at once (its own polite concurrency).
+pub const WINDOW: usize = crate::scheduler::bucket::POLITE_CONCURRENCY;
+
+/// The most answers taken in one step.
+const BATCH: usize = 512;
+
+/// What an engine tells its observer.
+// `Loaded` is the big one and the common one.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Event {
+    /// A read went out (mark it loading).
+    Sent(Request),
+    /// An answer, read or write, planned or asked.
+    Loaded(Loaded),
+    Connection(Connection),
+    /// Every type known, when one was learnt.
+    Types(HashMap<u64, ProductType>),
+    /// A sweep of the alert rules: its transitions and the book after it.
+    Swept(Swept),
+}
+
+enum Ask {
+    Fetch(Request),
+    Focus(Focus),
+    Refresh(Vec<Kind>),
+    History(History),
+}
+
+/// An observer's side of an engine: cheap to clone, never blocks.
+#[derive(Clone)]
+pub struct AccountHandle {
+    asks: mpsc::UnboundedSender<Ask>,
+    summary: watch::Receiver<Arc<Summary>>,
+    budget: watch::Receiver<Option<View>>,
+}
+
+impl std::fmt::Debug for AccountHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AccountHandle")
+    }
+}
+
+impl AccountHandle {
+    /// A one-off read or a write; its answer comes as [`Event::Loaded`].
+    pub fn fetch(&self, request: Request) {
+        // A closed channel means the engine is gone because the program is ending.
+        let _ = self.asks.send(Ask::Fetch(request));
+    }
+
+    /// What the observer shows now (it goes first, within its share).
+    pub fn focus(&self, focus: Focus) {
+        let _ = self.asks.send(Ask::Focus(focus));
+    }
+
+    /// `r`/`R`: these kinds now.
+    pub fn refresh(&self, kinds: Vec<Kind>) {
+        let _ = self.asks.send(Ask::Refresh(kinds));
+    }
+
+    /// From now on, every successful read is recorded by `history` (the dashboard makes
+    /// its writer after the engine, with its own answers' sink).
+    pub fn record_to(&self, history: History) {
+        let _ = self.asks.send(Ask::History(history));
+    }
+
+    pub fn summary(&self) -> watch::Receiver<Arc<Summary>> {
+        self.summary.clone()
+    }
+
+    pub fn budget(&self) -> watch::Receiver<Option<View>> {
+        self.budget.clone()
+    }
+}
+
+/// How an engine runs beside its configuration.
+pub struct Setup {
+    pub config: Config,
+    pub client: ApiClient,
+    pub clock: Clock,
+    /// How much faster than real time `clock` runs (1 in real use).
+    pub speed: u32,
+    pub history: Option<History>,
+    pub alert_file: Option<(AlertFile, String)>,
+    pub types_file: Option<(TypesFile, String)>,
+}
+
+/// An engine with no state files and no history, on the real clock (tests, benches, the
+/// headless session).
+pub fn start(
+    config: Config,
+    client: ApiClient,
+    clock: Clock,
+) -> (AccountHandle, mpsc::UnboundedReceiver<Event>) {
+    spawn(Setup {
+        config,
+        client,
+        clock,
+        speed: 1,
+        history: None,
+        alert_file: None,
+        types_file: None,
+    })
+}
+
+/// Starts the engine of one account on the current runtime.
+pub fn spawn(setup: Setup) -> (AccountHandle, mpsc::UnboundedReceiver<Event>) {
+    let (fetcher, results) = fetcher::spawn(setup.client.clone(), fetcher::DEFAULT_CONCURRENCY);
+    let (asks_tx, asks_rx) = mpsc::unbounded_channel();
+    let (events_tx, events_rx) = mpsc::unbounded_channel();
+    let now = (setup.clock)();
+    let engine = Engine::new(setup.config.clone());
+    let (summary_tx, summary_rx) = watch::channel(Arc::new(engine.summary(now)));
+    let handle = AccountHandle {
+        asks: asks_tx,
+        summary: summary_rx,
+        budget: fetcher.budget(),
+    };
+    let driver = Driver {
+        engine,
+        fetcher,
+        results,
+        asks: asks_rx,
+        events: events_tx,
+        summary: summary_tx,
+        planned: HashSet::new(),
+        setup,
+    };
+    tokio::spawn(driver.run());
+    (handle, events_rx)
+}
+
+struct Driver {
+    engine: Engine,
+    fetcher: FetcherHandle,
+    results: mpsc::UnboundedReceiver<Loaded>,
+    asks: mpsc::UnboundedReceiver<Ask>,
+    events: mpsc::UnboundedSender<Event>,
+    summary: watch::Sender<Arc<Summary>>,
+    /// Planned reads with the scheduler.
+    planned: HashSet<Request>,
+    setup: Setup,
+}
+
+impl Driver {
+    fn now(&self) -> DateTime<Utc> {
+        (self.setup.clock)()
+    }
+
+    async fn run(mut self) {
+        loop {
+            let now = self.now();
+            self.send_planned(now);
+            if let Some(swept) = self.engine.sweep(now) {
+                self.swept(swept, now);
+            }
+            if self.events.is_closed() {
+                return;
+            }
+            let after = self.engine.next_wakeup().map(|at| {
+                (at - self.now()).to_std().unwrap_or_default() / self.setup.speed.max(1)
+            });
+            let timer = async {
+                match after {
+                    Some(d) => tokio::time::sleep(d).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                ask = self.asks.recv() => match ask {
+                    Some(ask) => self.ask(ask),
+                    None => return,
+                },
+                Some(first) = self.results.recv() => {
+                    let mut batch = vec![first];
+                    while batch.len() < BATCH && let Ok(more) = self.results.try_recv() {
+                        batch.push(more);
+                    }
+                    self.answered(batch);
+                }
+                () = timer => {
+                    let now = self.now();
+                    if let Some(c) = self.engine.tick(now) {
+                        self.connection_changed(c, now);
+                    }
+                }
+            }
+        }
+    }
+
+    fn send_planned(&mut self, now: DateTime<Utc>) {
+        while self.planned.len() < WINDOW
+            && let Some(request) = self.engine.next_request(now)
+        {
+            self.planned.insert(request.clone());
+            self.fetcher.fetch(request.clone());
+            let _ = self.events.send(Event::Sent(request));
+        }
+    }
+
+    fn ask(&mut self, ask: Ask) {
+        let now = self.now();
+        match ask {
+            Ask::Fetch(request) => {
+                if self.engine.ask(&request, now) {
+                    self.fetcher.fetch(request.clone());
+                    if !request.is_write() {
+                        let _ = self.events.send(Event::Sent(request));
+                    }
+                }
+            }
+            Ask::Focus(focus) => self.engine.set_focus(focus),
+            Ask::Refresh(kinds) => self.engine.refresh(&kinds, now),
+            Ask::History(history) => self.setup.history = Some(history),
+        }
+    }
+
+    fn answered(&mut self, batch: Vec<Loaded>) {
+        let now = self.now();
+        let mut records = Vec::new();
+        for loaded in batch {
+            self.planned.remove(&loaded.request());
+            let answered = self.engine.answered(&loaded, now);
+            if self.setup.history.is_some() {
+                records.extend(crate::history::records(&loaded));
+            }
+            if let Some(c) = answered.connection {
+                self.connection_changed(c, now);
+            }
+            if let Some(types) = answered.types {
+                self.save_types(&types);
+                let _ = self.events.send(Event::Types(types));
+            }
+            let _ = self.events.send(Event::Loaded(loaded));
+        }
+        if let Some(history) = &self.setup.history {
+            history.record(Sweep { at: now, records });
+        }
+    }
+
+    fn connection_changed(&mut self, connection: Connection, now: DateTime<Utc>) {
+        let _ = self.events.send(Event::Connection(connection));
+        self.publish(now);
+    }
+
+    fn swept(&mut self, swept: Swept, now: DateTime<Utc>) {
+        if swept.transitions.iter().any(|t| t.change != Change::Repeated)
+            && let Some((file, account)) = self.setup.alert_file.clone()
+        {
+            let open: Vec<_> = swept.book.open().cloned().collect();
+            // Off the task: losing the file only means the alerts are announced again
+            // after a restart.
+            tokio::task::spawn_blocking(move || {
+                if let Err(e) = file.save(&account, &open) {
+                    tracing::warn!("cannot save {}: {e}", file.path().display());
+                }
+            });
+        }
+        self.publish(now);
+        let _ = self.events.send(Event::Swept(swept));
+    }
+
+    fn publish(&self, now: DateTime<Utc>) {
+        self.summary.send_replace(Arc::new(self.engine.summary(now)));
+    }
+
+    fn save_types(&self, types: &HashMap<u64, ProductType>) {
+        if let Some((file, account)) = self.setup.types_file.clone() {
+            let types = types.clone();
+            tokio::task::spawn_blocking(move || {
+                if let Err(e) = file.save(&account, &types) {
+                    tracing::warn!("cannot save {}: {e}", file.path().display());
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! The engine as a pure state machine: answers and asks in, the next request to send and
+//! the sweeps' outcomes out; no I/O, no async, the time always given. The driver
+//! ([`super::driver`]) runs it on a task of its own; tests drive it directly.
+
+use super::connection::Connection;
+use super::facts::{self, Summary};
+use super::freshness::Kind;
+use super::planner::{self, Due, Focus};
+use super::store::Store;
+use super::types::Types;
+use crate::alerts::{Alert, AlertBook, Observation, Rule, Rules, Transition, evaluate};
+use crate::api::{ApiError, Loaded, ProductType, Request};
+use chrono::{DateTime, FixedOffset, Utc};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::time::Duration;
+
+/// How an engine is set up.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub profile: String,
+    pub base_url: String,
+    pub refresh: Option<Duration>,
+    pub rules: Rules,
+    /// The alerts open when the account was last watched (not announced again).
+    pub open_alerts: Vec<Alert>,
+    /// Types learned in earlier runs.
+    pub saved_types: HashMap<u64, ProductType>,
+    /// The offset "due in N days" counts dates in.
+    pub offset: FixedOffset,
+}
+
+impl Config {
+    pub fn new(profile: &str, base_url: &str, refresh: Option<Duration>) -> Self {
+        Self {
+            profile: profile.to_owned(),
+            base_url: base_url.to_owned(),
+            refresh,
+            rules: Rules::default(),
+            open_alerts: Vec::new(),
+            saved_types: HashMap::new(),
+            offset: FixedOffset::east_opt(0).expect("zero offset"),
+        }
+    }
+}
+
+/// What one answer changed, for the driver to tell.
+#[derive(Debug, Default)]
+pub struct Answered {
+    pub connection: Option<Connection>,
+    pub types: Option<HashMap<u64, ProductType>>,
+}
+
+/// A sweep of the alert rules.
+#[derive(Clone, Debug)]
+pub struct Swept {
+    pub transitions: Vec<Transition>,
+    pub book: AlertBook,
+}
+
+/// The least time between two replans while the queue still has work (a burst of answers
+/// that each teach something costs one plan a second, not one per answer).
+const REPLAN_EVERY: chrono::Duration = chrono::Duration::seconds(1);
+
+pub struct Engine {
+    config: Config,
+    store: Store,
+    types: Types,
+    connection: Connection,
+    focus: Focus,
+    forced: HashMap<Kind, DateTime<Utc>>,
+    /// The plan in hand: what is on screen, and the rest.
+    shown: VecDeque<Due>,
+    rest: VecDeque<Due>,
+    planned_at: Option<DateTime<Utc>>,
+    /// Something changed what would be planned.
+    dirty: bool,
+    /// The last pick was of what is shown (so the next one, if the rest waits, is not).
+    last_shown: bool,
+    next_due: Option<DateTime<Utc>>,
+    book: AlertBook,
+    /// A successful read arrived since the last sweep / an answer of any kind did.
+    new_data: bool,
+    new_answer: bool,
+    last_sweep: Option<DateTime<Utc>>,
+    sweeps: u64,
+}
+
+impl Engine {
+    pub fn new(config: Config) -> Self {
+        let mut book = AlertBook::new(&config.rules);
+        book.restore(config.open_alerts.clone());
+        let types = Types::default().with_saved(config.saved_types.clone());
+        Self {
+            config,
+            store: Store::default(),
+            types,
+            connection: Connection::default(),
+            focus: Focus::default(),
+            forced: HashMap::new(),
+            shown: VecDeque::new(),
+            rest: VecDeque::new(),
+            planned_at: None,
+            dirty: true,
+            last_shown: false,
+            next_due: None,
+            book,
+            new_data: false,
+            new_answer: false,
+            last_sweep: None,
+            sweeps: 0,
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn types(&self) -> &Types {
+        &self.types
+    }
+
+    pub fn connection(&self) -> &Connection {
+        &self.connection
+    }
+
+    pub fn book(&self) -> &AlertBook {
+        &self.book
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// What observers show now; what they show goes first (see [`planner`]).
+    pub fn set_focus(&mut self, focus: Focus) {
+        if focus != self.focus {
+            self.focus = focus;
+            self.dirty = true;
+        }
+    }
+
+    /// `r`/`R`: these kinds are due now, whatever their age.
+    pub fn refresh(&mut self, kinds: &[Kind], now: DateTime<Utc>) {
+        for kind in kinds {
+            self.forced.insert(*kind, now);
+        }
+        self.dirty = true;
+        // Now, not at the next replan: a person is waiting.
+        self.planned_at = None;
+    }
+
+    /// A one-off read or a write an observer asks for; whether it is to be sent (a read
+    /// already on its way is not sent twice: its one answer serves both).
+    pub fn ask(&mut self, request: &Request, now: DateTime<Utc>) -> bool {
+        if !self.store.may_send(request, now) {
+            return false;
+        }
+        self.store.sent(request, now);
+        true
+    }
+
+    /// The next planned read to send now, if any is due (marked in flight).
+    pub fn next_request(&mut self, now: DateTime<Utc>) -> Option<Request> {
+        loop {
+            let replan_due = self
+                .planned_at
+                .is_none_or(|at| now - at >= REPLAN_EVERY || at > now);
+            let empty = self.shown.is_empty() && self.rest.is_empty();
+            if (self.dirty && replan_due) || (empty && self.next_due.is_some_and(|n| n <= now)) {
+                self.replan(now);
+            } else if empty && self.dirty {
+                self.replan(now);
+            }
+            let take_shown = !self.shown.is_empty() && (self.rest.is_empty() || !self.last_shown);
+            let due = if take_shown {
+                self.shown.pop_front()
+            } else {
+                self.rest.pop_front()
+            }?;
+            // Answered or sent since it was planned: no longer due.
+            let stale = self.store.get(&due.request).is_some_and(|e| {
+                e.is_in_flight(now)
+                    || e.answered_at()
+                        .zip(self.planned_at)
+                        .is_some_and(|(answered, planned)| answered > planned)
+            });
+            if stale {
+                continue;
+            }
+            self.last_shown = due.shown;
+            self.store.sent(&due.request, now);
+            return Some(due.request);
+        }
+    }
+
+    fn replan(&mut self, now: DateTime<Utc>) {
+        let plan = planner::plan(&planner::Input {
+            store: &self.store,
+            types: &self.types,
+            focus: &self.focus,
+            refresh: self.config.refresh,
+            forced: &self.forced,
+            link: self.connection.link,
+            now,
+        });
+        let (shown, rest): (Vec<Due>, Vec<Due>) = plan.due.into_iter().partition(|d| d.shown);
+        self.shown = shown.into();
+        self.rest = rest.into();
+        self.next_due = plan.next;
+        self.planned_at = Some(now);
+        self.dirty = false;
+    }
+
+    /// When the engine next has something to do by itself (a read due, a throttle over,
+    /// a sweep due).
+    pub fn next_wakeup(&self) -> Option<DateTime<Utc>> {
+        let sweep = self
+            .new_answer
+            .then(|| self.last_sweep.map(|at| at + self.sweep_every()))
+            .flatten();
+        let replan = (self.dirty || !self.shown.is_empty() || !self.rest.is_empty())
+            .then(|| self.planned_at.map(|at| at + REPLAN_EVERY))
+            .flatten();
+        [self.next_due, sweep, replan].into_iter().flatten().min()
+    }
+
+    /// Takes an answer in.
+    pub fn answered(&mut self, loaded: &Loaded, now: DateTime<Utc>) -> Answered {
+        let mut out = Answered::default();
+        let request = loaded.request();
+        if self.connection.observe(loaded, now) {
+            out.connection = Some(self.connection);
+            self.dirty = true;
+        }
+        self.new_answer = true;
+        // A 422 to a usage read says "not a rotating service": learnt, not a failure.
+        if let (Request::Rate(id) | Request::Stats(id), Some(ApiError::Unprocessable { .. })) =
+            (&request, loaded.error())
+            && self.types.learn(*id, &ProductType::Fpr)
+        {
+            self.dirty = true;
+        }
+        self.store.answered(loaded, now);
+        if loaded.error().is_some() {
+            return out;
+        }
+        self.new_data |= affects_alerts(&request);
+        match &request {
+            Request::Services => {
+                if let Some(list) = self.store.services() {
+                    let listed: HashSet<u64> = list.iter().map(|s| s.service_id).collect();
+                    self.store.retain_services(&listed);
+                }
+                self.types.learn_from(&self.store);
+                self.dirty = true;
+            }
+            Request::Products | Request::Product(_) | Request::Service(_) => {
+                if self.types.learn_from(&self.store) {
+                    self.dirty = true;
+                }
+            }
+            _ => {}
+        }
+        out.types = self.types.take_changed();
+        out
+    }
+
+    /// Reads still on their way.
+    pub fn in_flight(&self) -> usize {
+        self.store.in_flight()
+    }
+
+    fn sweep_every(&self) -> chrono::Duration {
+        let every = self.config.refresh.unwrap_or(Duration::from_secs(30));
+        chrono::Duration::from_std(every).unwrap_or(chrono::Duration::MAX)
+    }
+
+    /// Evaluates the rules when a sweep is due: the reads of a round are all in (nothing
+    /// planned is left and nothing is in flight), or `refresh` has passed since the last
+    /// sweep while reads still come (a budget that cannot do a whole round within
+    /// `refresh` must not keep the rules blind). A sweep with no new successful read
+    /// evaluates only `api_unreachable`: the same stale data seen again is not a second
+    /// sighting.
+    pub fn sweep(&mut self, now: DateTime<Utc>) -> Option<Swept> {
+        if !self.new_answer {
+            return None;
+        }
+        let idle = self.store.in_flight() == 0 && self.shown.is_empty() && self.rest.is_empty();
+        let overdue = self
+            .last_sweep
+            .is_none_or(|at| now - at >= self.sweep_every());
+        if !(idle || (overdue && self.last_sweep.is_some())) {
+            return None;
+        }
+        let snapshot = self.snapshot(now);
+        let mut observations = evaluate(&snapshot, &self.config.rules, now);
+        if !self.new_data {
+            observations.retain(|o| match o {
+                Observation::Seen { key, .. } => key.rule == Rule::ApiUnreachable,
+                Observation::Covered(rule) => *rule == Rule::ApiUnreachable,
+            });
+        }
+        self.new_data = false;
+        self.new_answer = false;
+        self.last_sweep = Some(now);
+        self.sweeps += 1;
+        let transitions = self.book.sweep(&observations, now);
+        Some(Swept {
+            transitions,
+            book: self.book.clone(),
+        })
+    }
+
+    fn snapshot(&self, now: DateTime<Utc>) -> crate::alerts::Snapshot {
+        facts::snapshot(
+            &self.store,
+            &self.types,
+            &self.connection,
+            &self.config.base_url,
+            self.config.offset,
+            now,
+        )
+    }
+
+    /// What read-only observers see (see [`Summary`]).
+    pub fn summary(&self, now: DateTime<Utc>) -> Summary {
+        Summary {
+            profile: self.config.profile.clone(),
+            base_url: self.config.base_url.clone(),
+            connection: self.connection,
+            snapshot: self.snapshot(now),
+            oldest: facts::oldest(&self.store, &self.types, now),
+            sweeps: self.sweeps,
+            failing: self
+                .store
+                .entries()
+                .filter(|(_, e)| e.error.is_some())
+                .count(),
+            at: Some(now),
+        }
+    }
+
+    /// A throttle whose time is over ends (the timer fired).
+    pub fn tick(&mut self, now: DateTime<Utc>) -> Option<Connection> {
+        if self.connection.tick(now) {
+            self.dirty = true;
+            return Some(self.connection);
+        }
+        None
+    }
+}
+
+/// Whether a read brings data the alert rules read.
+fn affects_alerts(request: &Request) -> bool {
+    matches!(
+        request,
+        Request::Services
+            | Request::Credit
+            | Request::Invoices
+            | Request::NetworkErrors(_)
+            | Request::NetworkInactive(_)
+            | Request::Stats(_)
+            | Request::Rate(_)
+            | Request::Service(_)
+    )
+}

@@ -1,0 +1,143 @@
+//! The freshness rules: how old each kind of data may grow before the engine asks for it
+//! again. This table is the engine's contract (the README's freshness table says the same
+//! in words; `tests/architecture.rs` checks that every kind is named there).
+//!
+//! | kind | due again |
+//! |---|---|
+//! | services list, credit, invoices | every `refresh` |
+//! | network lists of every service not Terminated/Cancelled/Fraud | every `refresh` |
+//! | rate of every ppr service | every `refresh` |
+//! | ppr statistics | every `refresh` while shown, else every [`SLOW`] |
+//! | service detail | when looked at, then every `refresh` while shown |
+//! | one invoice | when looked at, then every `refresh` while shown |
+//! | products, product details, clients | every [`SLOW`], and on `R` |
+//!
+//! A failure that says nothing about the datum (no answer, a 5xx, a timeout) is asked
+//! again after [`RETRY`] (or `refresh`, if shorter); a failure the server gave about it
+//! (400, 404, 422: its client is gone) counts as an answer and waits its cadence.
+//!
+//! With `refresh` off (`--refresh 0`), nothing is asked again by itself: every datum is
+//! read once, then on `r`/`R`.
+
+use crate::api::Request;
+use std::time::Duration;
+
+/// How often the rarely-changing data (the catalogue, clients) and the statistics of
+/// services nobody looks at are read again.
+pub const SLOW: Duration = Duration::from_secs(3600);
+
+/// How soon a datum whose request failed without an answer is asked again.
+pub const RETRY: Duration = Duration::from_secs(30);
+
+/// What kind of datum a request reads: the rows of the freshness table, and the
+/// `kind` label of `proxydash_oldest_datum_age_seconds`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Services,
+    Credit,
+    Invoices,
+    Network,
+    Rate,
+    Stats,
+    ServiceDetail,
+    Invoice,
+    Products,
+    ProductDetail,
+    Clients,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 11] = [
+        Kind::Services,
+        Kind::Credit,
+        Kind::Invoices,
+        Kind::Network,
+        Kind::Rate,
+        Kind::Stats,
+        Kind::ServiceDetail,
+        Kind::Invoice,
+        Kind::Products,
+        Kind::ProductDetail,
+        Kind::Clients,
+    ];
+
+    /// The kind a read belongs to; `None` for writes and IP lists, which are never
+    /// planned (they are asked by a person, once).
+    pub fn of(request: &Request) -> Option<Kind> {
+        Some(match request {
+            Request::Services => Kind::Services,
+            Request::Credit => Kind::Credit,
+            Request::Invoices => Kind::Invoices,
+            Request::NetworkErrors(_) | Request::NetworkInactive(_) => Kind::Network,
+            Request::Rate(_) => Kind::Rate,
+            Request::Stats(_) => Kind::Stats,
+            Request::Service(_) => Kind::ServiceDetail,
+            Request::Invoice(_) => Kind::Invoice,
+            Request::Products | Request::ProductsOrderedBy(_) => Kind::Products,
+            Request::Product(_) => Kind::ProductDetail,
+            Request::Clients => Kind::Clients,
+            Request::Order { .. } | Request::UpdateService { .. } | Request::IpList { .. } => {
+                return None;
+            }
+        })
+    }
+
+    /// The label in metrics and the README.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Services => "services",
+            Kind::Credit => "credit",
+            Kind::Invoices => "invoices",
+            Kind::Network => "network",
+            Kind::Rate => "rate",
+            Kind::Stats => "stats",
+            Kind::ServiceDetail => "service_detail",
+            Kind::Invoice => "invoice",
+            Kind::Products => "products",
+            Kind::ProductDetail => "product_detail",
+            Kind::Clients => "clients",
+        }
+    }
+
+    /// How old a datum of this kind may grow (`shown`: an observer has it on screen);
+    /// `None`: never asked again by itself (see the module docs).
+    pub fn cadence(self, refresh: Option<Duration>, shown: bool) -> Option<Duration> {
+        match self {
+            Kind::Services | Kind::Credit | Kind::Invoices | Kind::Network | Kind::Rate => refresh,
+            Kind::Stats if shown => refresh,
+            Kind::Stats => refresh.map(|r| r.max(SLOW)),
+            // Details are kept fresh only while someone looks at them.
+            Kind::ServiceDetail | Kind::Invoice => refresh.filter(|_| shown),
+            Kind::Products | Kind::ProductDetail | Kind::Clients => refresh.map(|r| r.max(SLOW)),
+        }
+    }
+
+    /// Whether this kind is part of what is watched (the oldest-datum metric and the
+    /// benchmark's bound count these; details are read for a person).
+    pub fn is_watched(self) -> bool {
+        matches!(
+            self,
+            Kind::Services | Kind::Credit | Kind::Invoices | Kind::Network | Kind::Rate
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_reads_as_the_readme_says() {
+        let r = Some(Duration::from_secs(30));
+        for kind in [Kind::Services, Kind::Credit, Kind::Invoices, Kind::Network, Kind::Rate] {
+            assert_eq!(kind.cadence(r, false), r, "{kind:?}");
+        }
+        assert_eq!(Kind::Stats.cadence(r, true), r);
+        assert_eq!(Kind::Stats.cadence(r, false), Some(SLOW));
+        assert_eq!(Kind::ServiceDetail.cadence(r, false), None);
+        assert_eq!(Kind::ServiceDetail.cadence(r, true), r);
+        assert_eq!(Kind::Products.cadence(r, true), Some(SLOW));
+        assert_eq!(Kind::Rate.cadence(None, true), None);
+        assert_eq!(Kind::of(&Request::NetworkInactive(3)), Some(Kind::Network));
+    }
+}

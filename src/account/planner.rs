@@ -1,0 +1,226 @@
+//! What to ask next: every read the account watches, with when it is due (from
+//! [`super::freshness`] and the store), in the order the budget should spend on it.
+//!
+//! - **What**: the services list, credit, invoices and the catalogue; for every service
+//!   that is not Terminated, Cancelled or Fraud its two network lists, and for every ppr
+//!   service its rate and statistics; what the types still need ([`super::types`]); and
+//!   what an observer asked once and still shows (a detail, an invoice, the clients).
+//! - **Order**: the longest overdue first (never answered counts as overdue since
+//!   forever), ties by kind (the services list first, since everything else hangs on it;
+//!   then the catalogue and product details, which tell the types; then credit,
+//!   invoices, rates, network lists, statistics) and by the services' order, Active
+//!   services first. The driver then takes what is on screen ahead of the rest, but
+//!   never two in a row while the rest waits ([`super::driver`]), so the screen gets at
+//!   most about half of the budget and nothing starves.
+//! - **Unreachable**: while no answer comes, one request ([`PROBE`]) every
+//!   [`PROBE_EVERY`] finds out when the API is back; nothing else is sent into the void.
+//! - **Throttled**: nothing until the server's pause is over (the scheduler would hold it
+//!   anyway).
+
+use super::connection::Link;
+use super::freshness::Kind;
+use super::store::Store;
+use super::types::Types;
+use crate::api::{Request, ServiceStatus};
+use chrono::{DateTime, Utc};
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+/// The request that finds out whether an unreachable API is back: the smallest answer.
+pub const PROBE: Request = Request::Credit;
+
+/// How often it is sent while the API is unreachable.
+pub const PROBE_EVERY: Duration = Duration::from_secs(10);
+
+/// Whether a service of this status is watched (its proxies exist).
+pub fn is_swept(status: &ServiceStatus) -> bool {
+    !matches!(
+        status,
+        ServiceStatus::Terminated | ServiceStatus::Cancelled | ServiceStatus::Fraud
+    )
+}
+
+/// What observers show: whole kinds (the Network tab shows every network list) and single
+/// reads (the selected service's detail and usage).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Focus {
+    pub kinds: Vec<Kind>,
+    pub requests: Vec<Request>,
+}
+
+impl Focus {
+    pub fn shows(&self, request: &Request) -> bool {
+        self.requests.contains(request) || Kind::of(request).is_some_and(|k| self.kinds.contains(&k))
+    }
+}
+
+/// One read that is due.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Due {
+    pub request: Request,
+    pub since: DateTime<Utc>,
+    pub shown: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// What is due now, in order.
+    pub due: Vec<Due>,
+    /// When the next read not yet due will be.
+    pub next: Option<DateTime<Utc>>,
+}
+
+pub struct Input<'a> {
+    pub store: &'a Store,
+    pub types: &'a Types,
+    pub focus: &'a Focus,
+    pub refresh: Option<Duration>,
+    /// Kinds asked for by `r`/`R` at a time: answered before it counts as due.
+    pub forced: &'a HashMap<Kind, DateTime<Utc>>,
+    pub link: Link,
+    pub now: DateTime<Utc>,
+}
+
+fn rank(kind: Kind) -> u8 {
+    match kind {
+        Kind::Services => 0,
+        Kind::Products => 1,
+        Kind::ProductDetail => 2,
+        Kind::Credit => 3,
+        Kind::Invoices => 4,
+        Kind::Rate => 5,
+        Kind::Network => 6,
+        Kind::ServiceDetail => 7,
+        Kind::Stats => 8,
+        Kind::Invoice => 9,
+        Kind::Clients => 10,
+    }
+}
+
+pub fn plan(input: &Input) -> Plan {
+    let now = input.now;
+    match input.link {
+        Link::Throttled { until } if until > now => {
+            return Plan {
+                due: Vec::new(),
+                next: Some(until),
+            };
+        }
+        Link::Unreachable { .. } => return probe(input),
+        _ => {}
+    }
+    let mut seen = HashSet::new();
+    // (since, rank, order, due)
+    let mut due: Vec<(DateTime<Utc>, u8, usize, Due)> = Vec::new();
+    let mut next: Option<DateTime<Utc>> = None;
+    let mut consider = |request: Request, cadence_override: Option<Option<Duration>>, order: usize| {
+        if !seen.insert(request.clone()) {
+            return;
+        }
+        let Some(kind) = Kind::of(&request) else {
+            return;
+        };
+        let shown = input.focus.shows(&request);
+        let cadence = cadence_override.unwrap_or_else(|| kind.cadence(input.refresh, shown));
+        let entry = input.store.get(&request);
+        let at = match entry {
+            None => Some(DateTime::<Utc>::MIN_UTC),
+            Some(e) => {
+                let forced = input.forced.get(&kind).is_some_and(|f| {
+                    !e.is_in_flight(now) && e.answered_at().is_none_or(|a| a < *f)
+                });
+                if forced {
+                    Some(DateTime::<Utc>::MIN_UTC)
+                } else {
+                    e.due_at(cadence, now)
+                }
+            }
+        };
+        match at {
+            Some(at) if at <= now => due.push((at, rank(kind), order, Due { request, since: at, shown })),
+            Some(at) => next = Some(next.map_or(at, |n: DateTime<Utc>| n.min(at))),
+            None => {}
+        }
+    };
+    for request in [Request::Services, Request::Products, Request::Credit, Request::Invoices] {
+        consider(request, None, 0);
+    }
+    let listed: Option<HashSet<u64>> = input
+        .store
+        .services()
+        .map(|list| list.iter().map(|s| s.service_id).collect());
+    if let Some(services) = input.store.services() {
+        let mut order: Vec<(usize, &crate::api::ServiceSummary)> = services
+            .iter()
+            .filter(|s| is_swept(&s.status))
+            .enumerate()
+            .collect();
+        order.sort_by_key(|(i, s)| (s.status != ServiceStatus::Active, *i));
+        for (position, (_, s)) in order.into_iter().enumerate() {
+            let id = s.service_id;
+            consider(Request::NetworkErrors(id), None, position);
+            consider(Request::NetworkInactive(id), None, position);
+            if input.types.is_ppr(id) {
+                consider(Request::Rate(id), None, position);
+                consider(Request::Stats(id), None, position);
+            }
+        }
+        let needed = input.types.needed(input.store);
+        // Asked once: a type does not change.
+        for pid in needed.products {
+            consider(Request::Product(pid), Some(None), 0);
+        }
+        for id in needed.services {
+            consider(Request::Service(id), Some(None), 0);
+        }
+    }
+    // What observers asked once, kept fresh as its kind says (shown or not).
+    for (request, _) in input.store.entries() {
+        if matches!(Kind::of(request), Some(Kind::Rate | Kind::Stats))
+            && let Request::Rate(id) | Request::Stats(id) = request
+            && !input.types.is_ppr(*id)
+        {
+            // An fpr service has no usage; an unknown one waits for its type.
+            continue;
+        }
+        if let Some(id) = super::store::service_of(request)
+            && listed.as_ref().is_some_and(|l| !l.contains(&id))
+        {
+            continue;
+        }
+        consider(request.clone(), None, usize::MAX);
+    }
+    due.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    Plan {
+        due: due.into_iter().map(|(.., d)| d).collect(),
+        next,
+    }
+}
+
+/// While unreachable: [`PROBE`] every [`PROBE_EVERY`].
+fn probe(input: &Input) -> Plan {
+    let entry = input.store.get(&PROBE);
+    if entry.is_some_and(|e| e.is_in_flight(input.now)) {
+        return Plan::default();
+    }
+    let last = entry.and_then(|e| {
+        let failed = e.error.as_ref().map(|(_, at)| *at);
+        let ok = e.ok.as_ref().map(|(_, at)| *at);
+        failed.max(ok)
+    });
+    let every = chrono::Duration::from_std(PROBE_EVERY).unwrap_or_default();
+    match last {
+        Some(at) if at + every > input.now => Plan {
+            due: Vec::new(),
+            next: Some(at + every),
+        },
+        _ => Plan {
+            due: vec![Due {
+                request: PROBE,
+                since: input.now,
+                shown: false,
+            }],
+            next: None,
+        },
+    }
+}

@@ -1,0 +1,241 @@
+//! The engine's store: every answer of a read, keyed by its [`Request`]: the last good
+//! value and when it came, the last failure and when, and whether it is in flight. This
+//! is the one in-flight set of the account: observers mirror it from the engine's
+//! events, and nothing else decides whether a read is on its way.
+//!
+//! Writes and IP lists are not kept (they are a person's one-off, answered to the
+//! observer that asked); their in-flight mark is, so a repeated key press cannot send the
+//! same IP-list read twice.
+
+use super::freshness::{Kind, RETRY};
+use crate::api::{
+    ApiError, Credit, Invoice, Loaded, Product, ProductSummary, RateEntry, Request, Service,
+    ServiceSummary, StatEntry,
+};
+use chrono::{DateTime, Utc};
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+/// How long a request may stay unanswered before it counts as lost and may be sent again
+/// (the client's own timeouts end every request well before this).
+pub const IN_FLIGHT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What is known of one read.
+#[derive(Clone, Debug, Default)]
+pub struct Entry {
+    /// The last successful answer and when it came.
+    pub ok: Option<(Loaded, DateTime<Utc>)>,
+    /// The last failure and when, when it came after `ok`.
+    pub error: Option<(Box<ApiError>, DateTime<Utc>)>,
+    /// When it was sent, while it is in flight.
+    pub sent: Option<DateTime<Utc>>,
+}
+
+impl Entry {
+    /// When the server last answered it, with a value or with an error about it.
+    pub fn answered_at(&self) -> Option<DateTime<Utc>> {
+        let ok = self.ok.as_ref().map(|(_, at)| *at);
+        let err = self
+            .error
+            .as_ref()
+            .filter(|(e, _)| !says_nothing(e))
+            .map(|(_, at)| *at);
+        ok.max(err)
+    }
+
+    /// When it is due again at `cadence` (`None` in it: never by itself); `None` while in
+    /// flight or never due. A read never answered is due since forever.
+    pub fn due_at(
+        &self,
+        cadence: Option<Duration>,
+        now: DateTime<Utc>,
+    ) -> Option<DateTime<Utc>> {
+        if self.is_in_flight(now) {
+            return None;
+        }
+        let step = |d: Duration| chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX);
+        let last_ok = self.answered_at();
+        match &self.error {
+            // A failure that says nothing about the datum: soon again, whatever the cadence.
+            Some((e, at)) if says_nothing(e) && last_ok.is_none_or(|ok| ok < *at) => {
+                let wait = cadence.map_or(RETRY, |c| c.min(RETRY));
+                Some(*at + step(wait))
+            }
+            _ => match last_ok {
+                None => Some(DateTime::<Utc>::MIN_UTC),
+                Some(at) => cadence.map(|c| at.checked_add_signed(step(c)).unwrap_or(at)),
+            },
+        }
+    }
+
+    pub fn is_in_flight(&self, now: DateTime<Utc>) -> bool {
+        self.sent.is_some_and(|sent| {
+            now.signed_duration_since(sent)
+                .to_std()
+                .unwrap_or_default()
+                < IN_FLIGHT_TIMEOUT
+        })
+    }
+}
+
+/// A failure that tells nothing about the datum: no answer came, or the server failed
+/// (5xx), or its answer could not be read.
+pub fn says_nothing(e: &ApiError) -> bool {
+    match e.status() {
+        None => true,
+        Some(s) => s >= 500 || s == 429 || matches!(e, ApiError::Decode { .. }),
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Store {
+    entries: HashMap<Request, Entry>,
+    in_flight: HashSet<Request>,
+}
+
+impl Store {
+    pub fn get(&self, request: &Request) -> Option<&Entry> {
+        self.entries.get(request)
+    }
+
+    pub fn entries(&self) -> impl Iterator<Item = (&Request, &Entry)> {
+        self.entries.iter()
+    }
+
+    /// Whether `request` may be sent now (not already on its way).
+    pub fn may_send(&self, request: &Request, now: DateTime<Utc>) -> bool {
+        request.is_write() || !self.entries.get(request).is_some_and(|e| e.is_in_flight(now))
+    }
+
+    /// `request` went out at `now`.
+    pub fn sent(&mut self, request: &Request, now: DateTime<Utc>) {
+        if request.is_write() {
+            return;
+        }
+        self.entries.entry(request.clone()).or_default().sent = Some(now);
+        self.in_flight.insert(request.clone());
+    }
+
+    /// An answer came at `now`.
+    pub fn answered(&mut self, loaded: &Loaded, now: DateTime<Utc>) {
+        let request = loaded.request();
+        self.in_flight.remove(&request);
+        if request.is_write() {
+            return;
+        }
+        let keep = Kind::of(&request).is_some();
+        let entry = self.entries.entry(request).or_default();
+        entry.sent = None;
+        if !keep {
+            return;
+        }
+        match loaded.error() {
+            None => {
+                entry.ok = Some((loaded.clone(), now));
+                entry.error = None;
+            }
+            Some(e) => entry.error = Some((Box::new(e.clone()), now)),
+        }
+    }
+
+    /// Requests on their way.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    pub fn in_flight_requests(&self) -> impl Iterator<Item = &Request> {
+        self.in_flight.iter()
+    }
+
+    /// Forgets what was asked of services no longer listed.
+    pub fn retain_services(&mut self, listed: &HashSet<u64>) {
+        self.entries.retain(|request, entry| {
+            service_of(request).is_none_or(|id| listed.contains(&id)) || entry.sent.is_some()
+        });
+    }
+
+    fn value(&self, request: &Request) -> Option<&Loaded> {
+        self.entries.get(request)?.ok.as_ref().map(|(l, _)| l)
+    }
+
+    pub fn services(&self) -> Option<&[ServiceSummary]> {
+        match self.value(&Request::Services)? {
+            Loaded::Services(Ok(v)) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn credit(&self) -> Option<&Credit> {
+        match self.value(&Request::Credit)? {
+            Loaded::Credit(Ok(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    pub fn invoices(&self) -> Option<&[Invoice]> {
+        match self.value(&Request::Invoices)? {
+            Loaded::Invoices(Ok(v)) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn products(&self) -> Option<&[ProductSummary]> {
+        match self.value(&Request::Products)? {
+            Loaded::Products(Ok(v)) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn product(&self, id: u64) -> Option<&Product> {
+        match self.value(&Request::Product(id))? {
+            Loaded::Product(_, Ok(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    pub fn service(&self, id: u64) -> Option<&Service> {
+        match self.value(&Request::Service(id))? {
+            Loaded::Service(_, Ok(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn rate(&self, id: u64) -> Option<&[RateEntry]> {
+        match self.value(&Request::Rate(id))? {
+            Loaded::Rate(_, Ok(v)) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn stats(&self, id: u64) -> Option<&[StatEntry]> {
+        match self.value(&Request::Stats(id))? {
+            Loaded::Stats(_, Ok(v)) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// A network list of service `id` (`errors`: the servers in error, else inactive).
+    pub fn network(&self, id: u64, errors: bool) -> Option<&[String]> {
+        let request = if errors {
+            Request::NetworkErrors(id)
+        } else {
+            Request::NetworkInactive(id)
+        };
+        match self.value(&request)? {
+            Loaded::NetworkErrors(_, Ok(v)) | Loaded::NetworkInactive(_, Ok(v)) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// The service a per-service read is about.
+pub fn service_of(request: &Request) -> Option<u64> {
+    match request {
+        Request::NetworkErrors(id)
+        | Request::NetworkInactive(id)
+        | Request::Rate(id)
+        | Request::Stats(id)
+        | Request::Service(id) => Some(*id),
+        _ => None,
+    }
+}
