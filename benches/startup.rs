@@ -15,7 +15,6 @@ use proxydash::api::{ApiClient, ClientConfig, Credentials};
 use proxydash::app::{App, AppSettings, Clock};
 use proxydash::clipboard::Off;
 use proxydash::effects::Effects;
-use proxydash::fetcher;
 use proxydash::headless::Session;
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use proxydash::scheduler::bucket::POLITE_CONCURRENCY;
@@ -38,7 +37,7 @@ async fn time_to_full_dashboard(sb: &SandboxHandle) -> (Duration, usize) {
         ..AppSettings::default()
     };
     let effects = Effects::new(
-        fetcher::spawn(client, fetcher::DEFAULT_CONCURRENCY),
+        proxydash::account::start(settings.engine_config(), client, clock.clone()),
         Box::new(Off),
         String::new(),
         None,

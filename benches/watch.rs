@@ -19,7 +19,7 @@ use common::*;
 use criterion::{Criterion, criterion_group, criterion_main};
 use proxydash::api::{ApiClient, ClientConfig, Credentials, Loaded, POOL_MAX_IDLE};
 use proxydash::app::testdata as td;
-use proxydash::app::{App, AppSettings, Clock, Msg};
+use proxydash::account::{Clock, Config, Engine};
 use proxydash::metrics::{Board, ProfileMetrics};
 use proxydash::scheduler::bucket::POLITE_CONCURRENCY;
 use proxydash::watch::output::{Captured, Output};
@@ -29,30 +29,30 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn account(n: u64) -> App {
-    let mut app = with_services(n, (120, 40));
-    let now = app.now();
+/// An engine that has read `n` services: a quarter with servers in error, a third ppr.
+fn account(n: u64) -> Engine {
+    let now = chrono::Utc::now();
+    let mut engine = Engine::new(Config::new("main", "http://127.0.0.1:1", None));
+    let services = (1..=n).map(td::summary).collect();
+    engine.answered(&Loaded::Services(Ok(services)), now);
     for id in 1..=n {
         let errors = (0..id % 4)
             .map(|i| format!("198.18.{}.{i}", id % 250))
             .collect();
-        app.update(Msg::Loaded(Loaded::NetworkErrors(id, Ok(errors))));
-        app.update(Msg::Loaded(Loaded::NetworkInactive(id, Ok(Vec::new()))));
+        engine.answered(&Loaded::NetworkErrors(id, Ok(errors)), now);
+        engine.answered(&Loaded::NetworkInactive(id, Ok(Vec::new())), now);
         if id % 3 == 0 {
-            app.update(Msg::Loaded(Loaded::Rate(
-                id,
-                Ok(td::rate(4_000.0, 10_000.0)),
-            )));
+            engine.answered(&Loaded::Rate(id, Ok(td::rate(4_000.0, 10_000.0))), now);
         }
     }
-    let _ = now;
-    app
+    engine
 }
 
 fn scrape_target(c: &mut Criterion) {
-    let app = account(1000);
+    let engine = account(1000);
+    let now = chrono::Utc::now();
     let mut m = ProfileMetrics::default();
-    proxydash::watch::collect::metrics(&app, app.now(), &mut m);
+    proxydash::watch::collect::metrics(&engine.summary(now), now, &mut m);
     for i in 0..16u64 {
         m.requests
             .insert(("/api/services".into(), (200 + i).to_string()), i * 1000);
@@ -140,29 +140,25 @@ async fn soak(minutes: u64) {
     .unwrap();
     let captured = Captured::default();
     let output = Output::spawn(Box::new(captured.clone()), Box::new(std::io::sink())).unwrap();
-    let effects = proxydash::effects::Effects::new(
-        proxydash::fetcher::spawn(client, proxydash::fetcher::DEFAULT_CONCURRENCY),
-        Box::new(proxydash::clipboard::Off),
-        String::new(),
-        None,
-    )
-    .with_alert_sink(Box::new(JsonLines {
+    let account = proxydash::account::spawn(proxydash::account::Setup {
+        config: Config::new("soak", &sandbox.base_url(), Some(Duration::from_secs(30))),
+        client,
+        clock: clock.clone(),
+        speed: SPEED,
+        history: None,
+        alert_file: None,
+        types_file: None,
+    });
+    let sink = JsonLines {
         output: output.clone(),
         profile: "soak".into(),
         then: None,
-    }));
-    let app = App::new(
-        AppSettings {
-            profile: "soak".into(),
-            mouse: false,
-            ..AppSettings::default()
-        },
-        clock.clone(),
-    );
+    };
     let board = Board::default();
     let watcher = Watcher::new(
-        app,
-        effects,
+        "soak",
+        account,
+        Box::new(sink),
         output.clone(),
         Options {
             clock,
@@ -170,7 +166,7 @@ async fn soak(minutes: u64) {
             verbose: false,
             board: Some(board.clone()),
             keep: None,
-            history: false,
+            history: None,
         },
     );
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);

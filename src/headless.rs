@@ -19,6 +19,9 @@ use std::time::Duration;
 /// once instead of reaching a public service from a test.
 pub const OFFLINE_MY_IP_URL: &str = "http://127.0.0.1:9/";
 
+/// The longest [`Session::settle`] waits: a bound on a hang, never a timing.
+pub const SETTLE_LIMIT: Duration = Duration::from_secs(60);
+
 pub struct Session {
     pub app: App,
     pub effects: Effects,
@@ -88,20 +91,52 @@ impl Session {
         }
     }
 
-    /// Feeds every outcome that arrives until none has come for `quiet` (at most 20 s).
-    pub async fn settle_for(&mut self, quiet: Duration) {
-        let give_up = tokio::time::Instant::now() + Duration::from_secs(20);
-        while tokio::time::Instant::now() < give_up {
-            match tokio::time::timeout(quiet, self.effects.next_msg()).await {
-                Ok(Some(msg)) => self.send(msg),
-                Ok(None) | Err(_) => return,
+    /// Feeds every outcome until nothing is left to come: the engine idle (nothing in
+    /// flight, nothing due), nothing in flight for the app, and no outcome of the effects
+    /// pending (a file write, a copy, a lookup). A named state, not a stretch of quiet;
+    /// [`SETTLE_LIMIT`] only bounds a hang.
+    pub async fn settle(&mut self) {
+        let give_up = tokio::time::Instant::now() + SETTLE_LIMIT;
+        let mut idle = self.effects.account().idle();
+        loop {
+            while let Some(msg) = self.effects.try_next_msg() {
+                self.send(msg);
+            }
+            if *idle.borrow_and_update() && self.app.in_flight() == 0 && self.effects.outstanding() == 0 {
+                return;
+            }
+            tokio::select! {
+                msg = self.effects.next_msg() => match msg {
+                    Some(msg) => self.send(msg),
+                    None => return,
+                },
+                _ = idle.changed() => {}
+                () = tokio::time::sleep_until(give_up) => return,
             }
         }
     }
 
-    /// [`Session::settle_for`] with a quiet time that suits a sandbox on loopback.
-    pub async fn settle(&mut self) {
-        self.settle_for(Duration::from_millis(300)).await;
+    /// Feeds outcomes until `holds` is true of the app; panics naming `what` when it is
+    /// not within [`SETTLE_LIMIT`] (a bound on a hang, not a timing).
+    pub async fn until(&mut self, what: &str, holds: impl Fn(&App) -> bool) {
+        let give_up = tokio::time::Instant::now() + SETTLE_LIMIT;
+        loop {
+            while let Some(msg) = self.effects.try_next_msg() {
+                self.send(msg);
+            }
+            if holds(&self.app) {
+                return;
+            }
+            tokio::select! {
+                msg = self.effects.next_msg() => match msg {
+                    Some(msg) => self.send(msg),
+                    None => panic!("nothing more can come, and still not {what}"),
+                },
+                () = tokio::time::sleep_until(give_up) => {
+                    panic!("not {what} after {SETTLE_LIMIT:?}:\n{}", self.screen())
+                }
+            }
+        }
     }
 
     /// Draws the app and returns the screen as text, one line per row.

@@ -1,6 +1,9 @@
 //! A harness for driving [`App`] in tests: a fake clock, key helpers, and a standard
-//! account built from [`crate::app::testdata`].
+//! account built from [`crate::app::testdata`]. It stands in for the run loop and the
+//! account engine's task at once: [`Harness::settle`] runs a real [`Engine`] beside the
+//! app, synchronously, answering what it plans with the standard account.
 
+use crate::account::Engine;
 use crate::api::{ApiError, Loaded, ProductType, Request, Response, ServiceSummary};
 use crate::app::testdata as td;
 use crate::app::{App, AppSettings, Clock, Command, Msg};
@@ -12,6 +15,8 @@ use std::time::Duration;
 pub struct Harness {
     pub app: App,
     pub now: Arc<Mutex<DateTime<Utc>>>,
+    /// The account engine the app observes (see [`Harness::settle`]).
+    pub engine: Engine,
 }
 
 /// 2026-01-02 14:03:05 UTC.
@@ -86,10 +91,9 @@ impl Harness {
         let now = Arc::new(Mutex::new(t0()));
         let n = now.clone();
         let clock: Clock = Arc::new(move || *n.lock().unwrap());
-        let mut h = Self {
-            app: App::new(settings, clock),
-            now,
-        };
+        let app = App::new(settings, clock);
+        let engine = Engine::new(app.engine_config());
+        let mut h = Self { app, now, engine };
         let (w, ht) = h.app.size();
         h.send(Msg::Resize(w, ht));
         h
@@ -173,6 +177,14 @@ impl Harness {
 
     /// Answers a request the way the standard account would.
     pub fn answer(&mut self, request: &Request) -> Vec<Command> {
+        match self.answer_of(request) {
+            Some(loaded) => self.send(Msg::Loaded(loaded)),
+            None => Vec::new(),
+        }
+    }
+
+    /// The standard account's answer to `request` (`None` for writes and IP lists).
+    pub fn answer_of(&self, request: &Request) -> Option<Loaded> {
         let response = match request {
             Request::Services => Response::Services(services()),
             Request::Service(id) => Response::Service(crate::api::Service {
@@ -183,11 +195,8 @@ impl Harness {
                     .unwrap_or_default(),
                 ..td::service(*id, type_of(*id))
             }),
-            Request::Stats(id) if type_of(*id) == ProductType::Fpr => {
-                return self.fail(request.clone(), unprocessable());
-            }
-            Request::Rate(id) if type_of(*id) == ProductType::Fpr => {
-                return self.fail(request.clone(), unprocessable());
+            Request::Stats(id) | Request::Rate(id) if type_of(*id) == ProductType::Fpr => {
+                return Some(request.failed(unprocessable()));
             }
             Request::Stats(_) => Response::Stats(td::stats(14)),
             Request::Rate(id) => Response::Rate(if *id == 5002 {
@@ -226,17 +235,54 @@ impl Harness {
                 },
             ]),
             Request::Invoice(id) => Response::Invoice(vec![td::invoice(*id)]),
-            _ => return Vec::new(),
+            _ => return None,
         };
-        self.ok(request.clone(), response)
+        Loaded::pair(request.clone(), Ok(response))
     }
 
-    /// Answers every command, and those they lead to, until nothing is asked.
-    pub fn settle(&mut self, mut cmds: Vec<Command>) {
-        while let Some(cmd) = cmds.pop() {
-            if let Command::Fetch(r) = cmd {
-                let more = self.answer(&r);
-                cmds.extend(more);
+    /// Carries out `cmds` as the run loop and the engine's task would, and everything
+    /// they lead to, until nothing is asked: the engine's reads and the app's one-offs are
+    /// answered by the standard account ([`Harness::answer_of`]), its events go to the
+    /// app, and its sweeps too.
+    pub fn settle(&mut self, cmds: Vec<Command>) {
+        let mut cmds: std::collections::VecDeque<Command> = cmds.into();
+        loop {
+            let now = self.app.now();
+            let mut asked = Vec::new();
+            while let Some(cmd) = cmds.pop_front() {
+                match cmd {
+                    Command::Fetch(r) if self.engine.ask(&r, now) => asked.push(r),
+                    Command::Focus(f) => self.engine.set_focus(f),
+                    Command::Refresh(kinds) => self.engine.refresh(&kinds, now),
+                    _ => {}
+                }
+            }
+            while let Some(r) = self.engine.next_request(now) {
+                cmds.extend(self.send(Msg::Sent(r.clone())));
+                asked.push(r);
+            }
+            if asked.is_empty() {
+                match self.engine.sweep(now) {
+                    Some(swept) => {
+                        cmds.extend(self.send(Msg::Swept(swept)));
+                        continue;
+                    }
+                    None if cmds.is_empty() => return,
+                    None => continue,
+                }
+            }
+            for r in asked {
+                let Some(loaded) = self.answer_of(&r) else {
+                    continue;
+                };
+                let answered = self.engine.answered(&loaded, now);
+                if let Some(types) = answered.types {
+                    cmds.extend(self.send(Msg::Types(types)));
+                }
+                if let Some(c) = answered.connection {
+                    cmds.extend(self.send(Msg::Connection(c)));
+                }
+                cmds.extend(self.send(Msg::Loaded(loaded)));
             }
         }
     }

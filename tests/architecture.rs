@@ -1,5 +1,6 @@
 //! The shape of the source tree, checked by reading it: dependencies go one way (`app`
-//! never names `ui`, see docs/DESIGN.md "Direction of dependencies"), files stay small
+//! never names `ui`; the account engine names no observer; `watch` names nothing of the
+//! dashboard; see docs/DESIGN.md "Direction of dependencies"), files stay small
 //! enough to read in one sitting, and the app's functions short enough to take in at once.
 
 #[path = "architecture/functions.rs"]
@@ -70,6 +71,84 @@ fn the_app_never_names_the_ui() {
          formatting lives in crate::text):\n{}",
         offending.join("\n")
     );
+}
+
+/// The top-level modules a line names (`crate::app::…`, `use crate::{ui, app}`), outside
+/// comments.
+fn named_modules(line: &str) -> Vec<String> {
+    let code = line.split("//").next().unwrap_or("");
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let inner = group.split('}').next().unwrap_or("");
+            for part in inner.split(',') {
+                let name = part.trim().split("::").next().unwrap_or("").trim();
+                if !name.is_empty() {
+                    out.push(name.to_owned());
+                }
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// Lines of the non-test sources under `src/<dir>` naming one of `forbidden`.
+fn naming(dir: &str, forbidden: &[&str]) -> Vec<String> {
+    let mut offending = Vec::new();
+    for (rel, text) in sources(dir) {
+        for (n, line) in text.lines().enumerate() {
+            if named_modules(line)
+                .iter()
+                .any(|m| forbidden.contains(&m.as_str()))
+            {
+                offending.push(format!("src/{rel}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    offending
+}
+
+/// The dashboard and the command line, as modules.
+const DASHBOARD: &[&str] = &[
+    "app", "ui", "run", "headless", "dashboard", "effects", "testkit", "clipboard", "term",
+];
+
+#[test]
+fn the_engine_imports_neither_dashboard_nor_cli_nor_watch() {
+    let mut forbidden = DASHBOARD.to_vec();
+    forbidden.extend(["cli", "watch", "script", "metrics", "main"]);
+    let offending = naming("account", &forbidden);
+    assert!(
+        offending.is_empty(),
+        "src/account (the engine) knows nothing of its observers:\n{}",
+        offending.join("\n")
+    );
+}
+
+#[test]
+fn watch_runs_engines_only_and_imports_no_dashboard() {
+    let offending = naming("watch", DASHBOARD);
+    assert!(
+        offending.is_empty(),
+        "src/watch imports no dashboard module:\n{}",
+        offending.join("\n")
+    );
+}
+
+#[test]
+fn the_import_rule_sees_what_it_forbids() {
+    assert_eq!(named_modules("use crate::app::{App, Msg};"), ["app"]);
+    assert_eq!(named_modules("use crate::{ui, account::Engine};"), ["ui", "account"]);
+    assert_eq!(named_modules("    let x = crate::run::step(a);"), ["run"]);
+    assert!(named_modules("// crate::app once").is_empty());
 }
 
 #[test]

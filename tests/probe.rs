@@ -253,17 +253,10 @@ mod dashboard {
 
     /// Feeds outcomes until the probe of `id` is done (at most 20 s).
     async fn until_probed(s: &mut Session, id: u64) {
-        for _ in 0..100 {
-            s.settle_for(Duration::from_millis(200)).await;
-            if s.app
-                .probes()
-                .get(id)
-                .is_some_and(|r| r.stage == Stage::Done)
-            {
-                return;
-            }
-        }
-        panic!("the probe of {id} did not finish:\n{}", s.screen());
+        s.until(&format!("probed {id}"), |app| {
+            app.probes().get(id).is_some_and(|r| r.stage == Stage::Done)
+        })
+        .await;
     }
 
     #[tokio::test]
@@ -280,7 +273,7 @@ mod dashboard {
             "{first}"
         );
         // Keys are answered while the probe runs (the hanging fixture holds it open).
-        s.settle_for(Duration::from_millis(100)).await;
+        s.settle().await;
         assert!(matches!(
             s.app.probes().get(1001).unwrap().stage,
             Stage::Running | Stage::FetchingList(_)

@@ -16,7 +16,6 @@ use proxydash::api::{ApiClient, ClientConfig, Credentials, Loaded, OrderRequest,
 use proxydash::app::{App, AppSettings, Msg};
 use proxydash::clipboard::Recording;
 use proxydash::effects::Effects;
-use proxydash::fetcher;
 use proxydash::headless::{OFFLINE_MY_IP_URL, Session};
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use proxydash::scheduler::{Bucket, Budget};
@@ -62,17 +61,14 @@ fn session(sb: &SandboxHandle) -> Session {
         mouse: false,
         ..AppSettings::default()
     };
+    let clock = support::tokio_clock();
     let effects = Effects::new(
-        fetcher::spawn(budgeted(sb), fetcher::DEFAULT_CONCURRENCY),
+        proxydash::account::start(settings.engine_config(), budgeted(sb), clock.clone()),
         Box::new(Recording::default()),
         OFFLINE_MY_IP_URL.into(),
         None,
     );
-    Session::with(
-        App::new(settings, support::tokio_clock()),
-        effects,
-        (120, 40),
-    )
+    Session::with(App::new(settings, clock), effects, (120, 40))
 }
 
 /// The session's next message, or a panic naming `what` once `give_up` has passed on

@@ -388,8 +388,8 @@ mod fds;
 /// (The `watch` soak bench checks the same over a simulated day.)
 #[tokio::test(flavor = "multi_thread")]
 async fn a_stopped_watcher_leaves_no_connection_open() {
+    use proxydash::account::Clock;
     use proxydash::api::{ApiClient, ClientConfig, Credentials};
-    use proxydash::app::{App, AppSettings, Clock};
     use proxydash::watch::output::{Captured, Output};
     use proxydash::watch::watcher::{Options, Watcher};
     let sandbox = sandbox().await;
@@ -402,18 +402,11 @@ async fn a_stopped_watcher_leaves_no_connection_open() {
         Credentials::Token(sandbox.token().into()),
     ))
     .unwrap();
-    let effects = proxydash::effects::Effects::new(
-        proxydash::fetcher::spawn(client, proxydash::fetcher::DEFAULT_CONCURRENCY),
-        Box::new(proxydash::clipboard::Off),
-        String::new(),
-        None,
+    let account = proxydash::account::start(
+        proxydash::account::Config::new("fds", &sandbox.base_url(), Some(Duration::from_secs(30))),
+        client,
+        clock.clone(),
     );
-    let settings = AppSettings {
-        profile: "fds".into(),
-        mouse: false,
-        ..AppSettings::default()
-    };
-    let app = App::new(settings, clock.clone());
     let output = Output::spawn(Box::new(Captured::default()), Box::new(std::io::sink())).unwrap();
     let options = Options {
         clock,
@@ -421,9 +414,10 @@ async fn a_stopped_watcher_leaves_no_connection_open() {
         verbose: false,
         board: None,
         keep: None,
-        history: false,
+        history: None,
     };
-    let watcher = Watcher::new(app, effects, output, options);
+    let sink = Box::new(proxydash::alerts::Recording::default());
+    let watcher = Watcher::new("fds", account, sink, output, options);
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let drive = async {
         // Until a few answers came back on connections the client keeps open.

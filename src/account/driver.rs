@@ -70,6 +70,7 @@ pub struct AccountHandle {
     asks: mpsc::UnboundedSender<Ask>,
     summary: watch::Receiver<Arc<Summary>>,
     budget: watch::Receiver<Option<View>>,
+    idle: watch::Receiver<bool>,
 }
 
 impl std::fmt::Debug for AccountHandle {
@@ -107,6 +108,12 @@ impl AccountHandle {
 
     pub fn budget(&self) -> watch::Receiver<Option<View>> {
         self.budget.clone()
+    }
+
+    /// True while the engine has nothing in flight and nothing due now, every event of
+    /// what it did already sent (a state tests wait for, instead of a stretch of quiet).
+    pub fn idle(&self) -> watch::Receiver<bool> {
+        self.idle.clone()
     }
 }
 
@@ -148,10 +155,12 @@ pub fn spawn(setup: Setup) -> (AccountHandle, mpsc::UnboundedReceiver<Event>) {
     let now = (setup.clock)();
     let engine = Engine::new(setup.config.clone());
     let (summary_tx, summary_rx) = watch::channel(Arc::new(engine.summary(now)));
+    let (idle_tx, idle_rx) = watch::channel(false);
     let handle = AccountHandle {
         asks: asks_tx,
         summary: summary_rx,
         budget: fetcher.budget(),
+        idle: idle_rx,
     };
     let driver = Driver {
         engine,
@@ -160,6 +169,7 @@ pub fn spawn(setup: Setup) -> (AccountHandle, mpsc::UnboundedReceiver<Event>) {
         asks: asks_rx,
         events: events_tx,
         summary: summary_tx,
+        idle: idle_tx,
         planned: HashSet::new(),
         setup,
     };
@@ -174,6 +184,7 @@ struct Driver {
     asks: mpsc::UnboundedReceiver<Ask>,
     events: mpsc::UnboundedSender<Event>,
     summary: watch::Sender<Arc<Summary>>,
+    idle: watch::Sender<bool>,
     /// Planned reads with the scheduler.
     planned: HashSet<Request>,
     setup: Setup,
@@ -194,6 +205,9 @@ impl Driver {
             if self.events.is_closed() {
                 return;
             }
+            // After the events of this step: an observer that sees idle has them all.
+            let idle = self.engine.in_flight() == 0 && self.planned.is_empty();
+            self.idle.send_if_modified(|was| std::mem::replace(was, idle) != idle);
             let after = self.engine.next_wakeup().map(|at| {
                 (at - self.now()).to_std().unwrap_or_default() / self.setup.speed.max(1)
             });

@@ -68,13 +68,14 @@ pub struct Engine {
     connection: Connection,
     focus: Focus,
     forced: HashMap<Kind, DateTime<Utc>>,
-    /// The plan in hand: what is on screen, and the rest.
+    /// The plan in hand: what is on screen, and everything due (the screen's too), each
+    /// oldest first.
     shown: VecDeque<Due>,
     rest: VecDeque<Due>,
     planned_at: Option<DateTime<Utc>>,
     /// Something changed what would be planned.
     dirty: bool,
-    /// The last pick was of what is shown (so the next one, if the rest waits, is not).
+    /// The last pick jumped the queue for the screen (so the next one goes by age alone).
     last_shown: bool,
     next_due: Option<DateTime<Utc>>,
     book: AlertBook,
@@ -162,15 +163,17 @@ impl Engine {
     /// The next planned read to send now, if any is due (marked in flight).
     pub fn next_request(&mut self, now: DateTime<Utc>) -> Option<Request> {
         loop {
-            let replan_due = self
+            let stale_plan = self
                 .planned_at
                 .is_none_or(|at| now - at >= REPLAN_EVERY || at > now);
             let empty = self.shown.is_empty() && self.rest.is_empty();
-            if (self.dirty && replan_due) || (empty && self.next_due.is_some_and(|n| n <= now)) {
-                self.replan(now);
-            } else if empty && self.dirty {
+            let due_again = self.next_due.is_some_and(|n| n <= now);
+            if (self.dirty && (empty || stale_plan)) || (empty && due_again) {
                 self.replan(now);
             }
+            // Every other pick jumps the queue for what is on screen; the others go by age
+            // alone (which may pick the screen's too). So the screen gets at least half,
+            // and the oldest datum anywhere is never more than a sweep old.
             let take_shown = !self.shown.is_empty() && (self.rest.is_empty() || !self.last_shown);
             let due = if take_shown {
                 self.shown.pop_front()
@@ -187,7 +190,7 @@ impl Engine {
             if stale {
                 continue;
             }
-            self.last_shown = due.shown;
+            self.last_shown = take_shown;
             self.store.sent(&due.request, now);
             return Some(due.request);
         }
@@ -203,9 +206,8 @@ impl Engine {
             link: self.connection.link,
             now,
         });
-        let (shown, rest): (Vec<Due>, Vec<Due>) = plan.due.into_iter().partition(|d| d.shown);
-        self.shown = shown.into();
-        self.rest = rest.into();
+        self.shown = plan.due.iter().filter(|d| d.shown).cloned().collect();
+        self.rest = plan.due.into();
         self.next_due = plan.next;
         self.planned_at = Some(now);
         self.dirty = false;
@@ -230,6 +232,11 @@ impl Engine {
         let request = loaded.request();
         if self.connection.observe(loaded, now) {
             out.connection = Some(self.connection);
+            // The plan in hand was made for another connection (nothing is sent into
+            // the void once the API stops answering): plan again now.
+            self.shown.clear();
+            self.rest.clear();
+            self.planned_at = None;
             self.dirty = true;
         }
         self.new_answer = true;
@@ -241,6 +248,13 @@ impl Engine {
             self.dirty = true;
         }
         self.store.answered(loaded, now);
+        // When this datum is due again: the engine wakes for it then.
+        if let Some(kind) = Kind::of(&request) {
+            let cadence = kind.cadence(self.config.refresh, self.focus.shows(&request));
+            if let Some(at) = self.store.get(&request).and_then(|e| e.due_at(cadence, now)) {
+                self.next_due = Some(self.next_due.map_or(at, |n| n.min(at)));
+            }
+        }
         if loaded.error().is_some() {
             return out;
         }
@@ -254,10 +268,10 @@ impl Engine {
                 self.types.learn_from(&self.store);
                 self.dirty = true;
             }
+            // What the types still need changes with each of these, learnt or not.
             Request::Products | Request::Product(_) | Request::Service(_) => {
-                if self.types.learn_from(&self.store) {
-                    self.dirty = true;
-                }
+                self.types.learn_from(&self.store);
+                self.dirty = true;
             }
             _ => {}
         }

@@ -9,9 +9,10 @@
 //!   forever), ties by kind (the services list first, since everything else hangs on it;
 //!   then the catalogue and product details, which tell the types; then credit,
 //!   invoices, rates, network lists, statistics) and by the services' order, Active
-//!   services first. The driver then takes what is on screen ahead of the rest, but
-//!   never two in a row while the rest waits ([`super::driver`]), so the screen gets at
-//!   most about half of the budget and nothing starves.
+//!   services first. The engine then lets what is on screen jump the queue every other
+//!   pick, the picks between going by age alone ([`super::engine`]): the screen's data
+//!   comes first, yet the oldest datum anywhere is never older than about one whole
+//!   sweep at the budget's pace, so nothing starves.
 //! - **Unreachable**: while no answer comes, one request ([`PROBE`]) every
 //!   [`PROBE_EVERY`] finds out when the API is back; nothing else is sent into the void.
 //! - **Throttled**: nothing until the server's pause is over (the scheduler would hold it
@@ -220,7 +221,7 @@ fn probe(input: &Input) -> Plan {
                 since: input.now,
                 shown: false,
             }],
-            next: None,
+            next: Some(input.now + every),
         },
     }
 }

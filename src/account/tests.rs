@@ -1,1 +1,218 @@
-use super::*;
+//! The engine on a fake account and a fake clock: what it asks, in which order, and what
+//! its sweeps and connection say.
+
+use super::engine::{Config, Engine};
+use super::freshness::Kind;
+use super::planner::Focus;
+use crate::alerts::{Change, Rule};
+use crate::api::{ApiError, Loaded, ProductType, Request, Response, ServiceSummary};
+use crate::app::testdata as td;
+use chrono::{DateTime, TimeZone, Utc};
+use std::collections::HashMap;
+use std::time::Duration;
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 1, 2, 14, 0, 0).unwrap()
+}
+
+/// A fake account: `n` services; odd IDs are ppr products, even ones fpr; the catalogue
+/// lists both products; usage climbs by `climb` a call.
+struct Account {
+    services: Vec<ServiceSummary>,
+    rate: f64,
+    climb: f64,
+    up: bool,
+    asked: Vec<Request>,
+}
+
+impl Account {
+    fn new(n: u64) -> Self {
+        let services = (1..=n)
+            .map(|id| ServiceSummary {
+                product_name: if id % 2 == 1 { "Rotating".into() } else { "Static".into() },
+                ..td::summary(id)
+            })
+            .collect();
+        Self {
+            services,
+            rate: 2_400.0,
+            climb: 0.0,
+            up: true,
+            asked: Vec::new(),
+        }
+    }
+
+    fn answer(&mut self, request: &Request) -> Loaded {
+        self.asked.push(request.clone());
+        if !self.up {
+            return request.failed(ApiError::Connect {
+                url: "http://127.0.0.1:1".into(),
+                cause: "connection refused".into(),
+            });
+        }
+        let response = match request {
+            Request::Services => Response::Services(self.services.clone()),
+            Request::Products => Response::Products(vec![
+                crate::api::ProductSummary { product_name: "Rotating".into(), ..td::product_summary(1) },
+                crate::api::ProductSummary { product_name: "Static".into(), ..td::product_summary(2) },
+            ]),
+            Request::Product(1) => Response::Product(td::product(1, ProductType::Ppr)),
+            Request::Product(id) => Response::Product(td::product(*id, ProductType::Fpr)),
+            Request::Credit => Response::Credit(crate::api::Credit { credit: 250.0 }),
+            Request::Invoices => Response::Invoices(vec![]),
+            Request::NetworkErrors(_) => Response::NetworkErrors(vec![]),
+            Request::NetworkInactive(_) => Response::NetworkInactive(vec![]),
+            Request::Rate(id) if id % 2 == 0 => {
+                return request.failed(ApiError::Unprocessable {
+                    kind: crate::api::Unprocessable::Generic,
+                    message: "Unprocessable Entity".into(),
+                });
+            }
+            Request::Rate(_) => {
+                self.rate += self.climb;
+                Response::Rate(td::rate(self.rate, 10_000.0))
+            }
+            Request::Stats(_) => Response::Stats(td::stats(7)),
+            Request::Service(id) => Response::Service(td::service(*id, ProductType::Fpr)),
+            _ => panic!("not asked by the engine: {request:?}"),
+        };
+        Loaded::pair(request.clone(), Ok(response)).unwrap()
+    }
+}
+
+/// Sends and answers everything due at `now`, at most `budget` requests; answers the
+/// sweep when one comes.
+fn run(e: &mut Engine, a: &mut Account, now: DateTime<Utc>, budget: usize) -> Vec<crate::alerts::Transition> {
+    let mut sent = 0;
+    let mut out = Vec::new();
+    while sent < budget {
+        let Some(r) = e.next_request(now) else { break };
+        sent += 1;
+        let loaded = a.answer(&r);
+        e.answered(&loaded, now);
+    }
+    if let Some(swept) = e.sweep(now) {
+        out.extend(swept.transitions);
+    }
+    out
+}
+
+fn engine(refresh: u64) -> Engine {
+    Engine::new(Config::new("test", "http://127.0.0.1:1", Some(Duration::from_secs(refresh))))
+}
+
+#[test]
+fn every_live_service_is_watched_and_types_come_from_the_catalogue_without_a_422() {
+    let mut a = Account::new(6);
+    let mut e = engine(30);
+    run(&mut e, &mut a, t0(), usize::MAX);
+    for id in 1..=6 {
+        assert!(a.asked.contains(&Request::NetworkErrors(id)), "{id}");
+        assert!(a.asked.contains(&Request::NetworkInactive(id)), "{id}");
+        let ppr = id % 2 == 1;
+        assert_eq!(a.asked.contains(&Request::Rate(id)), ppr, "rate of {id}");
+        assert_eq!(e.types().get(id), Some(if ppr { &ProductType::Ppr } else { &ProductType::Fpr }));
+    }
+    // One product detail per distinct product, and no service detail at all.
+    let details: Vec<_> = a.asked.iter().filter(|r| matches!(r, Request::Product(_) | Request::Service(_))).collect();
+    assert_eq!(details, vec![&Request::Product(1), &Request::Product(2)]);
+}
+
+#[test]
+fn the_rate_of_every_ppr_service_is_read_every_refresh_and_the_catalogue_hourly() {
+    let mut a = Account::new(4);
+    let mut e = engine(10);
+    run(&mut e, &mut a, t0(), usize::MAX);
+    a.asked.clear();
+    for step in 1..=9 {
+        run(&mut e, &mut a, t0() + chrono::Duration::seconds(10 * step), usize::MAX);
+    }
+    for id in [1, 3] {
+        let n = a.asked.iter().filter(|r| **r == Request::Rate(id)).count();
+        assert_eq!(n, 9, "rate of {id} read once per refresh");
+    }
+    assert!(!a.asked.contains(&Request::Products), "the catalogue is hourly");
+    assert!(!a.asked.contains(&Request::Rate(2)));
+    // The statistics nobody looks at are hourly too; shown, they follow the refresh.
+    assert!(!a.asked.contains(&Request::Stats(1)));
+    e.set_focus(Focus { kinds: vec![], requests: vec![Request::Stats(1)] });
+    run(&mut e, &mut a, t0() + chrono::Duration::seconds(100), usize::MAX);
+    assert!(a.asked.contains(&Request::Stats(1)));
+}
+
+#[test]
+fn a_climbing_usage_opens_its_alert_without_anyone_looking() {
+    let mut a = Account::new(2);
+    a.climb = 2_000.0;
+    let mut e = engine(10);
+    let mut opened = None;
+    for step in 0..15 {
+        let at = t0() + chrono::Duration::seconds(10 * step);
+        for t in run(&mut e, &mut a, at, usize::MAX) {
+            if t.alert.key.rule == Rule::RateLimit && t.change == Change::Opened {
+                opened = Some(step);
+            }
+        }
+    }
+    assert!(opened.is_some_and(|s| s <= 6), "opened at sweep {opened:?}");
+    let s = e.summary(t0());
+    let facts = s.snapshot.services.unwrap();
+    let (rate, limit) = facts.iter().find(|f| f.id == 1).unwrap().rate.unwrap();
+    assert!(rate / limit >= 0.95, "{rate}/{limit}");
+}
+
+#[test]
+fn an_unreachable_api_opens_one_alert_after_a_minute_probes_politely_and_resolves_on_the_first_answer() {
+    let mut a = Account::new(2);
+    let mut e = engine(30);
+    run(&mut e, &mut a, t0(), usize::MAX);
+    a.up = false;
+    a.asked.clear();
+    let mut transitions = Vec::new();
+    for s in 1..=100 {
+        transitions.extend(run(&mut e, &mut a, t0() + chrono::Duration::seconds(30 + s), usize::MAX));
+    }
+    let opened: Vec<_> = transitions.iter().filter(|t| t.alert.key.rule == Rule::ApiUnreachable && t.change == Change::Opened).collect();
+    assert_eq!(opened.len(), 1, "{transitions:#?}");
+    assert!(e.connection().unreachable_since().is_some());
+    // 100 s without an answer: the due reads at first, then one probe every 10 s.
+    assert!(a.asked.len() <= 20, "{} requests into the void: {:?}", a.asked.len(), a.asked);
+    a.up = true;
+    let mut resolved = false;
+    for s in 131..=150 {
+        for t in run(&mut e, &mut a, t0() + chrono::Duration::seconds(s), usize::MAX) {
+            resolved |= t.alert.key.rule == Rule::ApiUnreachable && t.change == Change::Resolved;
+        }
+    }
+    assert!(resolved);
+    assert!(e.connection().is_up());
+}
+
+#[test]
+fn what_is_shown_goes_first_but_never_takes_more_than_half() {
+    let mut a = Account::new(40);
+    let mut e = engine(30);
+    // Everything answered once, then all due again at once.
+    run(&mut e, &mut a, t0(), usize::MAX);
+    e.set_focus(Focus { kinds: vec![Kind::Network], requests: vec![] });
+    a.asked.clear();
+    run(&mut e, &mut a, t0() + chrono::Duration::seconds(31), 20);
+    let network = a.asked.iter().filter(|r| matches!(r, Request::NetworkErrors(_) | Request::NetworkInactive(_))).count();
+    assert_eq!(a.asked.len(), 20);
+    assert!((9..=11).contains(&network), "{network} of 20 for the screen: {:?}", a.asked);
+}
+
+#[test]
+fn an_fpr_service_is_never_asked_its_rate_even_with_types_from_an_earlier_run() {
+    let mut a = Account::new(2);
+    let mut config = Config::new("test", "http://127.0.0.1:1", Some(Duration::from_secs(30)));
+    config.saved_types = HashMap::from([(1, ProductType::Ppr), (2, ProductType::Fpr)]);
+    let mut e = Engine::new(config);
+    run(&mut e, &mut a, t0(), usize::MAX);
+    assert!(!a.asked.contains(&Request::Rate(2)));
+    assert!(a.asked.contains(&Request::Rate(1)));
+    // Known types: the catalogue's details are not needed.
+    assert!(!a.asked.iter().any(|r| matches!(r, Request::Product(_))), "{:?}", a.asked);
+}
+
+

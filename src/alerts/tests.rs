@@ -32,6 +32,7 @@ fn snapshot(services: Vec<ServiceFacts>) -> Snapshot {
         credit: Some(1000.0),
         services: Some(services),
         invoices: Some(Vec::new()),
+        unreachable: None,
     }
 }
 

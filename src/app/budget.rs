@@ -51,6 +51,34 @@ impl App {
             .filter(|t| *t > now && self.in_flight() > 0)
     }
 
+    /// The account's connection when it is not simply online, for the header:
+    /// `unreachable since 14:03:10 (last answer 2 min ago)`, `throttled until 14:05:00`.
+    pub fn connection_label(&self) -> Option<String> {
+        use crate::account::Link;
+        let now = self.now();
+        let paused = self
+            .budget
+            .as_ref()
+            .and_then(|b| b.paused_until)
+            .filter(|t| *t > now);
+        match (self.connection.link, paused) {
+            (Link::Unreachable { .. }, _) | (Link::Throttled { .. }, None) => {
+                Some(self.connection.describe(now, self.utc_offset))
+            }
+            (_, Some(until)) => Some(format!(
+                "throttled until {}",
+                until.with_timezone(&self.utc_offset).format("%H:%M:%S")
+            )),
+            _ => None,
+        }
+    }
+
+    /// While the API is unreachable, a tick every 10 s keeps "last answer N ago" true.
+    pub(super) fn connection_wakeup(&self) -> Option<DateTime<Utc>> {
+        self.connection.unreachable_since()?;
+        Some(self.now() + chrono::Duration::seconds(10))
+    }
+
     /// `60/min · 12 left` (a `~` before a limit not learned from the server's headers).
     pub fn budget_label(&self) -> Option<String> {
         let b = self.budget.as_ref()?;

@@ -239,10 +239,7 @@ impl App {
     /// The account engine's configuration for this app's settings (profile, address,
     /// refresh, alert rules and the alerts open when it last ran).
     pub fn engine_config(&self) -> crate::account::Config {
-        let s = &self.settings;
-        let mut config = crate::account::Config::new(&s.profile, &s.base_url, s.refresh);
-        config.rules = s.alert_rules.clone();
-        config.open_alerts = s.open_alerts.clone();
+        let mut config = self.settings.engine_config();
         config.offset = self.utc_offset;
         config
     }
@@ -320,7 +317,11 @@ impl App {
     /// screen, or the end of the soonest countdown. `None`: nothing is scheduled, sleep
     /// until input (the engine wakes itself).
     pub fn next_wakeup(&self) -> Option<DateTime<Utc>> {
-        [self.countdown_wakeup(), self.budget_wakeup()]
+        [
+            self.countdown_wakeup(),
+            self.budget_wakeup(),
+            self.connection_wakeup(),
+        ]
             .into_iter()
             .flatten()
             .min()

@@ -60,3 +60,14 @@ impl Default for AppSettings {
         }
     }
 }
+
+impl AppSettings {
+    /// The account engine's configuration for these settings (profile, address, refresh,
+    /// alert rules and the alerts open when it last ran), dates counted in UTC.
+    pub fn engine_config(&self) -> crate::account::Config {
+        let mut config = crate::account::Config::new(&self.profile, &self.base_url, self.refresh);
+        config.rules = self.alert_rules.clone();
+        config.open_alerts = self.open_alerts.clone();
+        config
+    }
+}

@@ -49,6 +49,8 @@ pub struct Effects {
     /// How proxies are probed; loopback only until told otherwise, so a test or a
     /// forgotten setting never reaches the network.
     probe: crate::probe::ProbeConfig,
+    /// Outcomes on their way off the loop (a file write, a copy, a lookup).
+    outstanding: usize,
 }
 
 impl Effects {
@@ -79,7 +81,24 @@ impl Effects {
                 probe_url: None,
                 ..crate::probe::ProbeConfig::default()
             },
+            outstanding: 0,
         }
+    }
+
+    /// Outcomes of commands still on their way off the loop.
+    pub fn outstanding(&self) -> usize {
+        self.outstanding
+    }
+
+    /// Counts an outcome that arrived.
+    fn arrived(&mut self, msg: Msg) -> Msg {
+        if matches!(
+            msg,
+            Msg::Written { .. } | Msg::FileExists { .. } | Msg::MyIp(_) | Msg::Copied { .. }
+        ) {
+            self.outstanding = self.outstanding.saturating_sub(1);
+        }
+        msg
     }
 
     /// Starts the history writer on `path` (opened on its own thread); its answers come
@@ -152,6 +171,7 @@ impl Effects {
             Command::Copy { what, text } => self.copy(what, text),
             // Off the UI task: a slow or full disk must not stop the screen.
             Command::WriteFile { path, contents } => {
+                self.outstanding += 1;
                 let tx = self.later_tx.clone();
                 tokio::task::spawn_blocking(move || {
                     let _ = tx.send(write_export(path, contents.as_bytes()));
@@ -159,6 +179,7 @@ impl Effects {
                 None
             }
             Command::LookupMyIp => {
+                self.outstanding += 1;
                 let url = self.my_ip_url.clone();
                 let tx = self.later_tx.clone();
                 tokio::spawn(async move {
@@ -219,6 +240,7 @@ impl Effects {
             let result = self.clipboard.copy(&text);
             return Some(Msg::Copied { what, result });
         };
+        self.outstanding += 1;
         let tx = self.copies_tx.clone();
         tokio::task::spawn_blocking(move || {
             let result = copy(&text);
@@ -236,15 +258,15 @@ impl Effects {
     /// An outcome that has already arrived, without waiting.
     pub fn try_next_msg(&mut self) -> Option<Msg> {
         if let Ok(copy) = self.copies_rx.try_recv() {
-            return Some(self.copied(copy));
+            let msg = self.copied(copy);
+            return Some(self.arrived(msg));
         }
         match self.events.try_recv() {
             Ok(event) => Some(msg_of(event)),
-            Err(_) => self
-                .later_rx
-                .try_recv()
-                .ok()
-                .or_else(|| self.budget_changed()),
+            Err(_) => match self.later_rx.try_recv() {
+                Ok(msg) => Some(self.arrived(msg)),
+                Err(_) => self.budget_changed(),
+            },
         }
     }
 
@@ -258,9 +280,12 @@ impl Effects {
             }
         };
         tokio::select! {
-            Some(copy) = self.copies_rx.recv() => Some(self.copied(copy)),
+            Some(copy) = self.copies_rx.recv() => {
+                let msg = self.copied(copy);
+                Some(self.arrived(msg))
+            }
             Some(event) = self.events.recv() => Some(msg_of(event)),
-            Some(msg) = self.later_rx.recv() => Some(msg),
+            Some(msg) = self.later_rx.recv() => Some(self.arrived(msg)),
             true = log_failed => {
                 self.log_failures = None;
                 Some(Msg::Diagnostic(

@@ -63,7 +63,11 @@ async fn a_blocking_clipboard_is_copied_off_the_ui_task() {
     .unwrap();
     let release = std::sync::Arc::new(std::sync::Barrier::new(2));
     let mut effects = Effects::new(
-        crate::fetcher::spawn(client, 1),
+        crate::account::start(
+            crate::account::Config::new("t", "http://127.0.0.1:9", None),
+            client,
+            std::sync::Arc::new(chrono::Utc::now),
+        ),
         Box::new(Stuck {
             release: release.clone(),
         }),

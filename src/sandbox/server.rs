@@ -260,6 +260,19 @@ impl SandboxHandle {
         self.shared.store().credit_cents = cents(credit);
     }
 
+    /// Sets a ppr service's mean daily traffic (MB), from which its statistics and rate
+    /// are made: a test's way to make usage climb. False when no such ppr service.
+    pub fn set_daily_usage(&self, service_id: u64, daily_mb: f64) -> bool {
+        let mut store = self.shared.store();
+        match store.services.iter_mut().find(|s| s.id == service_id) {
+            Some(s) => {
+                s.usage.daily_mb = daily_mb;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Stops accepting, lets open requests finish (up to a few seconds; hanging ones
     /// are cut at once), and waits for the server to end.
     pub async fn shutdown(mut self) {

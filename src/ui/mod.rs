@@ -142,7 +142,10 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     }
     let busy = app.in_flight();
     let mut right = Vec::new();
-    if let Some(budget) = app.budget_label() {
+    // The connection outranks the budget: a budget is no news while nothing answers.
+    if let Some(link) = app.connection_label() {
+        right.push(Span::styled(format!(" ✗ API {link} "), theme.bad));
+    } else if let Some(budget) = app.budget_label() {
         right.push(Span::styled(format!(" {budget} "), theme.dim));
     }
     if busy > 0 {

@@ -26,6 +26,19 @@ pub fn clock_time(app: &App, at: DateTime<Utc>) -> String {
     }
 }
 
+/// Whether data that arrived at `at` is older than the refresh interval (and some).
+fn is_old(app: &App, at: DateTime<Utc>) -> bool {
+    let every = app.settings().refresh.unwrap_or(crate::app::DEFAULT_REFRESH);
+    // Twice the interval: a reread on its way is not news.
+    let limit = chrono::Duration::from_std(every * 2).unwrap_or(chrono::Duration::MAX);
+    app.settings().refresh.is_some() && app.now() - at > limit
+}
+
+/// `12 s`, `4 min`: how long ago `at` was.
+fn age(app: &App, at: DateTime<Utc>) -> String {
+    crate::text::ago(app.now() - at)
+}
+
 /// What a pane says about its data's age, and how it looks.
 pub fn freshness(app: &App, theme: &Theme, f: Freshness) -> Span<'static> {
     match f {
@@ -35,11 +48,17 @@ pub fn freshness(app: &App, theme: &Theme, f: Freshness) -> Span<'static> {
             format!("refreshing… (updated {})", clock_time(app, at)),
             theme.dim,
         ),
+        // Older than `refresh`: its age, so data that stopped coming is never taken for
+        // fresh (the engine rereads within `refresh` while the API answers).
+        Freshness::Updated(at) if is_old(app, at) => Span::styled(
+            format!("⚠ updated {} ({} ago)", clock_time(app, at), age(app, at)),
+            theme.stale,
+        ),
         Freshness::Updated(at) => {
             Span::styled(format!("updated {}", clock_time(app, at)), theme.dim)
         }
         Freshness::Stale(at) => Span::styled(
-            format!("⚠ stale since {}", clock_time(app, at)),
+            format!("⚠ stale since {} ({} ago)", clock_time(app, at), age(app, at)),
             theme.stale,
         ),
         Freshness::Failed => Span::styled("✗ failed", theme.bad),

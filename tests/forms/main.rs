@@ -14,7 +14,6 @@ use proxydash::api::{ApiClient, ClientConfig, Credentials};
 use proxydash::app::{App, AppSettings, Clock};
 use proxydash::clipboard::{Clipboard, Recording};
 use proxydash::effects::Effects;
-use proxydash::fetcher;
 use proxydash::headless::Session;
 use proxydash::sandbox::{RecordedRequest, Sandbox, SandboxConfig, SandboxHandle};
 use std::sync::Arc;
@@ -87,7 +86,7 @@ pub async fn start_with(
     };
     let clock: Clock = Arc::new(chrono::Utc::now);
     let effects = Effects::new(
-        fetcher::spawn(client(&sb), fetcher::DEFAULT_CONCURRENCY),
+        proxydash::account::start(settings.engine_config(), client(&sb), clock.clone()),
         clipboard,
         my_ip_service().await,
         None,

@@ -86,7 +86,7 @@ async fn enter_pressed_again_while_submitting_sends_one_post() {
     e.shows("⟳ Placing the order…");
     e.s.press(KeyCode::Enter);
     e.s.press(KeyCode::Enter);
-    e.s.settle_for(Duration::from_millis(800)).await;
+    e.s.settle().await;
     let posts: Vec<_> = e.writes_since(from);
     assert_eq!(posts.len(), 1, "{posts:?}");
     e.shows("✓ Ordered");
@@ -279,7 +279,7 @@ async fn a_second_identical_order_waits_for_the_first_and_its_outcome_stays() {
     e.shows("Not sent: the order of product 11 for client 101 sent at");
     e.s.press(KeyCode::Esc);
     e.s.press(KeyCode::Esc);
-    e.s.settle_for(Duration::from_millis(800)).await;
+    e.s.settle().await;
     assert_eq!(
         e.writes_since(from).len(),
         1,

@@ -106,13 +106,14 @@ pub fn session(
         mouse: false,
         ..AppSettings::default()
     };
+    let clock = tokio_clock();
     let effects = Effects::new(
-        proxydash::fetcher::spawn(client(sb, timeout), proxydash::fetcher::DEFAULT_CONCURRENCY),
+        proxydash::account::start(settings.engine_config(), client(sb, timeout), clock.clone()),
         Box::new(Recording::default()),
         OFFLINE_MY_IP_URL.into(),
         None,
     );
-    Session::with(App::new(settings, tokio_clock()), effects, size)
+    Session::with(App::new(settings, clock), effects, size)
 }
 
 /// Feeds results to the session until nothing is in flight, or until `limit` (a bound on

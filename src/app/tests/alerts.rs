@@ -149,21 +149,3 @@ fn a_failed_on_alert_command_is_said_in_the_status_line() {
     assert_eq!(h.status_text(), "on_alert: exit status: 3: no such webhook");
 }
 
-#[test]
-fn opening_and_resolving_save_the_open_alerts() {
-    let mut h = Harness::loaded();
-    h.advance(30);
-    let cmds = h.key('R');
-    let mut saved = None;
-    let mut todo = cmds;
-    while let Some(cmd) = todo.pop() {
-        match cmd {
-            Command::Fetch(r) => todo.extend(h.answer(&r)),
-            Command::SaveAlerts(open) => saved = Some(open),
-            _ => {}
-        }
-    }
-    let saved = saved.expect("the open alerts are saved when they change");
-    assert_eq!(saved.len(), h.app.alerts().open_count());
-    assert!(!saved.is_empty());
-}
