@@ -208,7 +208,8 @@ impl Driver {
             // After the events of this step: an observer that sees idle has them all.
             let idle = self.engine.in_flight() == 0 && self.planned.is_empty();
             self.idle.send_if_modified(|was| std::mem::replace(was, idle) != idle);
-            let after = self.engine.next_wakeup().map(|at| {
+            let room = self.planned.len() < WINDOW;
+            let after = self.engine.next_wakeup(room).map(|at| {
                 (at - self.now()).to_std().unwrap_or_default() / self.setup.speed.max(1)
             });
             let timer = async {

@@ -72,6 +72,10 @@ pub struct Engine {
     /// oldest first.
     shown: VecDeque<Due>,
     rest: VecDeque<Due>,
+    /// What is neither watched nor shown, oldest first (see [`planner::SLOW_SHARE`]).
+    slow: VecDeque<Due>,
+    /// Picks since the slow data last had one.
+    since_slow: u32,
     planned_at: Option<DateTime<Utc>>,
     /// Something changed what would be planned.
     dirty: bool,
@@ -100,6 +104,8 @@ impl Engine {
             forced: HashMap::new(),
             shown: VecDeque::new(),
             rest: VecDeque::new(),
+            slow: VecDeque::new(),
+            since_slow: 0,
             planned_at: None,
             dirty: true,
             last_shown: false,
@@ -166,7 +172,7 @@ impl Engine {
             let stale_plan = self
                 .planned_at
                 .is_none_or(|at| now - at >= REPLAN_EVERY || at > now);
-            let empty = self.shown.is_empty() && self.rest.is_empty();
+            let empty = self.shown.is_empty() && self.rest.is_empty() && self.slow.is_empty();
             let due_again = self.next_due.is_some_and(|n| n <= now);
             if (self.dirty && (empty || stale_plan)) || (empty && due_again) {
                 self.replan(now);
@@ -175,9 +181,17 @@ impl Engine {
             // alone (which may pick the screen's too). So the screen gets at least half,
             // and the oldest datum anywhere is never more than a sweep old.
             let take_shown = !self.shown.is_empty() && (self.rest.is_empty() || !self.last_shown);
-            let due = if take_shown {
+            let take_slow = !self.slow.is_empty()
+                && ((self.shown.is_empty() && self.rest.is_empty())
+                    || self.since_slow + 1 >= planner::SLOW_SHARE);
+            let due = if take_slow {
+                self.since_slow = 0;
+                self.slow.pop_front()
+            } else if take_shown {
+                self.since_slow += 1;
                 self.shown.pop_front()
             } else {
+                self.since_slow += 1;
                 self.rest.pop_front()
             }?;
             // Answered or sent since it was planned: no longer due.
@@ -190,7 +204,7 @@ impl Engine {
             if stale {
                 continue;
             }
-            self.last_shown = take_shown;
+            self.last_shown = take_shown && !take_slow;
             self.store.sent(&due.request, now);
             return Some(due.request);
         }
@@ -206,24 +220,25 @@ impl Engine {
             link: self.connection.link,
             now,
         });
-        self.shown = plan.due.iter().filter(|d| d.shown).cloned().collect();
-        self.rest = plan.due.into();
+        let (slow, watched): (Vec<Due>, Vec<Due>) = plan.due.into_iter().partition(|d| d.slow);
+        self.shown = watched.iter().filter(|d| d.shown).cloned().collect();
+        self.rest = watched.into();
+        self.slow = slow.into();
         self.next_due = plan.next;
         self.planned_at = Some(now);
         self.dirty = false;
     }
 
-    /// When the engine next has something to do by itself (a read due, a throttle over,
-    /// a sweep due).
-    pub fn next_wakeup(&self) -> Option<DateTime<Utc>> {
+    /// When the engine next has something to do by itself: a read falls due (`room`:
+    /// the caller can send one now; without room an answer wakes it anyway), or a sweep
+    /// of the rules is due while reads keep coming.
+    pub fn next_wakeup(&self, room: bool) -> Option<DateTime<Utc>> {
         let sweep = self
             .new_answer
             .then(|| self.last_sweep.map(|at| at + self.sweep_every()))
             .flatten();
-        let replan = (self.dirty || !self.shown.is_empty() || !self.rest.is_empty())
-            .then(|| self.planned_at.map(|at| at + REPLAN_EVERY))
-            .flatten();
-        [self.next_due, sweep, replan].into_iter().flatten().min()
+        let due = self.next_due.filter(|_| room);
+        [due, sweep].into_iter().flatten().min()
     }
 
     /// Takes an answer in.
@@ -236,6 +251,7 @@ impl Engine {
             // the void once the API stops answering): plan again now.
             self.shown.clear();
             self.rest.clear();
+            self.slow.clear();
             self.planned_at = None;
             self.dirty = true;
         }
@@ -299,7 +315,10 @@ impl Engine {
         if !self.new_answer {
             return None;
         }
-        let idle = self.store.in_flight() == 0 && self.shown.is_empty() && self.rest.is_empty();
+        let idle = self.store.in_flight() == 0
+            && self.shown.is_empty()
+            && self.rest.is_empty()
+            && self.slow.is_empty();
         let overdue = self
             .last_sweep
             .is_none_or(|at| now - at >= self.sweep_every());

@@ -12,7 +12,9 @@
 //!   services first. The engine then lets what is on screen jump the queue every other
 //!   pick, the picks between going by age alone ([`super::engine`]): the screen's data
 //!   comes first, yet the oldest datum anywhere is never older than about one whole
-//!   sweep at the budget's pace, so nothing starves.
+//!   sweep at the budget's pace, so nothing starves. What is neither watched nor shown
+//!   (statistics nobody looks at, the catalogue) gets one pick in [`SLOW_SHARE`] while
+//!   watched data waits, and everything once it does not.
 //! - **Unreachable**: while no answer comes, one request ([`PROBE`]) every
 //!   [`PROBE_EVERY`] finds out when the API is back; nothing else is sent into the void.
 //! - **Throttled**: nothing until the server's pause is over (the scheduler would hold it
@@ -61,7 +63,14 @@ pub struct Due {
     pub request: Request,
     pub since: DateTime<Utc>,
     pub shown: bool,
+    /// Not watched and not on screen (statistics nobody looks at, the catalogue): it
+    /// takes a small share of the budget while watched data waits (see [`SLOW_SHARE`]).
+    pub slow: bool,
 }
+
+/// While watched data waits, one pick in this many goes to the slow data, so the
+/// statistics still arrive on a large account and the watched data keeps the rest.
+pub const SLOW_SHARE: u32 = 16;
 
 #[derive(Debug, Default)]
 pub struct Plan {
@@ -114,6 +123,7 @@ pub fn plan(input: &Input) -> Plan {
     // (since, rank, order, due)
     let mut due: Vec<(DateTime<Utc>, u8, usize, Due)> = Vec::new();
     let mut next: Option<DateTime<Utc>> = None;
+    // `cadence_override`: a read of the types' needs, asked once and ahead of the slow.
     let mut consider = |request: Request, cadence_override: Option<Option<Duration>>, order: usize| {
         if !seen.insert(request.clone()) {
             return;
@@ -137,8 +147,19 @@ pub fn plan(input: &Input) -> Plan {
                 }
             }
         };
+        let slow = !kind.is_watched() && !shown && cadence_override.is_none();
         match at {
-            Some(at) if at <= now => due.push((at, rank(kind), order, Due { request, since: at, shown })),
+            Some(at) if at <= now => due.push((
+                at,
+                rank(kind),
+                order,
+                Due {
+                    request,
+                    since: at,
+                    shown,
+                    slow,
+                },
+            )),
             Some(at) => next = Some(next.map_or(at, |n: DateTime<Utc>| n.min(at))),
             None => {}
         }
@@ -220,6 +241,7 @@ fn probe(input: &Input) -> Plan {
                 request: PROBE,
                 since: input.now,
                 shown: false,
+                slow: false,
             }],
             next: Some(input.now + every),
         },
