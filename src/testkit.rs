@@ -17,6 +17,16 @@ pub struct Harness {
     pub now: Arc<Mutex<DateTime<Utc>>>,
     /// The account engine the app observes (see [`Harness::settle`]).
     pub engine: Engine,
+    /// Every read the harness answered for the engine, in order.
+    pub asked: Vec<Request>,
+    /// The services list the account answers (the standard one until a test changes it).
+    pub listed: Vec<ServiceSummary>,
+    /// The alert transitions that reached delivery ([`Command::Alert`]) in `settle`.
+    pub delivered: Vec<crate::alerts::Transition>,
+    /// The history questions asked ([`Command::AskHistory`]) in `settle`.
+    pub history_asked: Vec<crate::history::Query>,
+    /// Answers that replace the standard account's, by request.
+    pub answers: std::collections::HashMap<Request, Response>,
 }
 
 /// 2026-01-02 14:03:05 UTC.
@@ -93,7 +103,16 @@ impl Harness {
         let clock: Clock = Arc::new(move || *n.lock().unwrap());
         let app = App::new(settings, clock);
         let engine = Engine::new(app.engine_config());
-        let mut h = Self { app, now, engine };
+        let mut h = Self {
+            app,
+            now,
+            engine,
+            asked: Vec::new(),
+            listed: services(),
+            delivered: Vec::new(),
+            history_asked: Vec::new(),
+            answers: std::collections::HashMap::new(),
+        };
         let (w, ht) = h.app.size();
         h.send(Msg::Resize(w, ht));
         h
@@ -185,8 +204,11 @@ impl Harness {
 
     /// The standard account's answer to `request` (`None` for writes and IP lists).
     pub fn answer_of(&self, request: &Request) -> Option<Loaded> {
+        if let Some(response) = self.answers.get(request) {
+            return Loaded::pair(request.clone(), Ok(response.clone()));
+        }
         let response = match request {
-            Request::Services => Response::Services(services()),
+            Request::Services => Response::Services(self.listed.clone()),
             Request::Service(id) => Response::Service(crate::api::Service {
                 product_name: services()
                     .iter()
@@ -254,6 +276,8 @@ impl Harness {
                     Command::Fetch(r) if self.engine.ask(&r, now) => asked.push(r),
                     Command::Focus(f) => self.engine.set_focus(f),
                     Command::Refresh(kinds) => self.engine.refresh(&kinds, now),
+                    Command::Alert(t) => self.delivered.push(t),
+                    Command::AskHistory(q) => self.history_asked.push(q),
                     _ => {}
                 }
             }
@@ -272,6 +296,7 @@ impl Harness {
                 }
             }
             for r in asked {
+                self.asked.push(r.clone());
                 let Some(loaded) = self.answer_of(&r) else {
                     continue;
                 };

@@ -216,3 +216,18 @@ fn an_fpr_service_is_never_asked_its_rate_even_with_types_from_an_earlier_run() 
 }
 
 
+
+#[test]
+fn a_lost_answer_is_asked_again_after_the_in_flight_timeout() {
+    let mut e = engine(30);
+    assert!(e.ask(&Request::Credit, t0()));
+    assert!(!e.ask(&Request::Credit, t0() + chrono::Duration::seconds(60)), "in flight");
+    let later = t0() + chrono::Duration::from_std(super::store::IN_FLIGHT_TIMEOUT).unwrap();
+    assert!(e.ask(&Request::Credit, later + chrono::Duration::seconds(1)), "lost: asked again");
+    // A write is never held back as "in flight": each is a person's deliberate act.
+    let write = Request::UpdateService {
+        service_id: 1,
+        update: Box::new(crate::api::ServiceUpdate::default()),
+    };
+    assert!(e.ask(&write, t0()) && e.ask(&write, t0()));
+}

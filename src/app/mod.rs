@@ -232,6 +232,19 @@ impl App {
         if !self.throttles.expire(self.now()).is_empty() {
             out.push(Command::SaveThrottles(self.throttles.clone()));
         }
+        // The engine reads these first: shown as loading until its events say more.
+        let now = self.now();
+        for request in [
+            Request::Services,
+            self.products.list_request(),
+            Request::Credit,
+            Request::Invoices,
+        ] {
+            self.in_flight.insert(request.clone(), now);
+            self.begin(&request);
+        }
+        // Told at start whatever was told before (the engine may be new).
+        self.focus = None;
         self.tell_focus(&mut out);
         out
     }

@@ -144,7 +144,13 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let mut right = Vec::new();
     // The connection outranks the budget: a budget is no news while nothing answers.
     if let Some(link) = app.connection_label() {
-        right.push(Span::styled(format!(" ✗ API {link} "), theme.bad));
+        // Throttled is a pause, not a failure.
+        let (mark, style) = if app.connection().unreachable_since().is_some() {
+            ("✗", theme.bad)
+        } else {
+            ("⏸", theme.warn)
+        };
+        right.push(Span::styled(format!(" {mark} API {link} "), style));
     } else if let Some(budget) = app.budget_label() {
         right.push(Span::styled(format!(" {budget} "), theme.dim));
     }

@@ -8,7 +8,7 @@ use crate::api::{ApiError, Request, Response, Unprocessable};
 use crate::app::messages::Level;
 use crate::app::orders::{Attempt, Check, Doubt};
 use crate::app::status::NoticeKind;
-use crate::app::{App, Command, RefreshGroup};
+use crate::app::{App, Command};
 use chrono::{DateTime, Utc};
 
 impl App {
@@ -153,9 +153,11 @@ impl App {
         }
         if placed || unknown {
             // The new service, the lower credit and the new invoice; after an unknown
-            // outcome these reads are also the check.
-            self.refresh_group(RefreshGroup::Services, out);
-            self.refresh_group(RefreshGroup::Billing, out);
+            // outcome these reads are also the check. Asked as one-offs, ahead of the
+            // engine's plan: a person waits on them.
+            for request in [Request::Services, Request::Credit, Request::Invoices] {
+                self.fetch(request, out);
+            }
         } else if short {
             self.fetch(Request::Credit, out);
         }

@@ -8,28 +8,18 @@ use crate::app::tabs::Tab;
 use crate::testkit::{Harness, services};
 use crossterm::event::KeyCode;
 
-/// One refresh of everything (`R`), answered as the standard account would, with service
-/// 5001 Suspended when `suspended`; the clock moves on 30 s first. Answers the commands
-/// that reached delivery.
+/// One refresh of everything (`R`), answered by the engine and the standard account,
+/// with service 5001 Suspended when `suspended`; the clock moves on 30 s first. The
+/// transitions that reached delivery.
 fn sweep(h: &mut Harness, suspended: bool) -> Vec<Transition> {
     h.advance(30);
-    let mut cmds = h.key('R');
-    let mut delivered = Vec::new();
-    while let Some(cmd) = cmds.pop() {
-        match cmd {
-            Command::Fetch(Request::Services) => {
-                let mut list = services();
-                if suspended {
-                    list[0].status = ServiceStatus::Suspended;
-                }
-                cmds.extend(h.ok(Request::Services, Response::Services(list)));
-            }
-            Command::Fetch(r) => cmds.extend(h.answer(&r)),
-            Command::Alert(t) => delivered.push(t),
-            _ => {}
-        }
+    h.listed = services();
+    if suspended {
+        h.listed[0].status = ServiceStatus::Suspended;
     }
-    delivered
+    let cmds = h.key('R');
+    h.settle(cmds);
+    std::mem::take(&mut h.delivered)
 }
 
 fn about_5001(ts: &[Transition]) -> Vec<Change> {

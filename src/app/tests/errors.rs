@@ -16,6 +16,8 @@ fn a_failed_refresh_keeps_the_data_marks_it_stale_and_says_why() {
     let mut h = Harness::loaded();
     h.advance(60);
     h.key('r');
+    // The engine sends it (`r` asked it to) and says so.
+    h.send(crate::app::Msg::Sent(Request::Services));
     assert_eq!(
         h.app.services().list.freshness(),
         Freshness::Refreshing(t0())
@@ -111,15 +113,6 @@ fn a_detail_failure_is_shown_with_what_it_was_for() {
         h.app.status().current(),
         Some(("Service 5001: Unprocessable Entity", 0))
     );
-}
-
-#[test]
-fn a_lost_answer_is_asked_again_after_the_in_flight_timeout() {
-    let mut h = Harness::new();
-    let _ = h.app.start();
-    assert!(fetches(&h.key('R')).is_empty());
-    h.advance(crate::app::IN_FLIGHT_TIMEOUT.as_secs() as i64 + 1);
-    assert_eq!(fetches(&h.key('R')).len(), 4);
 }
 
 /// A list the client cut at its cap (`api::limits`) is shown, and the status line says it

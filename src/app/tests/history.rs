@@ -9,42 +9,34 @@ use crate::testkit::{Harness, t0};
 /// Starts with history on and answers everything; returns the history questions asked.
 fn loaded_with_history() -> (Harness, Vec<Query>) {
     let mut h = Harness::new();
-    let mut asked = Vec::new();
     let mut cmds = h.app.enable_history();
     cmds.extend(h.app.start());
-    while let Some(cmd) = cmds.pop() {
-        match cmd {
-            Command::Fetch(r) => cmds.extend(h.answer(&r)),
-            Command::AskHistory(q) => asked.push(q),
-            _ => {}
-        }
-    }
+    h.settle(cmds);
+    let asked = std::mem::take(&mut h.history_asked);
     (h, asked)
 }
 
 #[test]
 fn without_history_nothing_is_recorded_or_asked() {
     let mut h = Harness::new();
-    let mut cmds = h.app.start();
-    while let Some(cmd) = cmds.pop() {
-        assert!(!matches!(cmd, Command::AskHistory(_)), "{cmd:?}");
-        if let Command::Fetch(r) = cmd {
-            cmds.extend(h.answer(&r));
-        }
-    }
+    let cmds = h.app.start();
+    h.settle(cmds);
+    assert!(h.history_asked.is_empty(), "{:?}", h.history_asked);
     assert!(h.app.take_history().is_none());
 }
 
+/// The engine records every successful read ([`crate::history::records`]); the app
+/// records only its probes.
 #[test]
-fn every_successful_read_becomes_a_record_at_the_clock_time() {
+fn every_successful_read_the_engine_makes_becomes_a_record() {
     let (mut h, _) = loaded_with_history();
-    // The statistics of a rotating service are read when it is looked at (the first ppr
-    // service is selected on the Usage tab).
-    let cmds = h.key('5');
-    h.settle(cmds);
-    let sweep = h.app.take_history().expect("records");
-    assert_eq!(sweep.at, t0());
-    let r = &sweep.records;
+    let r: Vec<Record> = h
+        .asked
+        .clone()
+        .iter()
+        .filter_map(|q| h.answer_of(q))
+        .flat_map(|l| crate::history::records(&l))
+        .collect();
     assert!(r.contains(&Record::Credit { credit: 1234.5 }));
     assert!(r.contains(&Record::Service {
         service_id: 5003,
@@ -70,7 +62,7 @@ fn every_successful_read_becomes_a_record_at_the_clock_time() {
         r.iter()
             .any(|x| matches!(x, Record::Usage { service_id: 5002, days } if days.len() == 14))
     );
-    // The fpr service's 422 to stats is no usage.
+    // The fpr service has no usage at all: none was asked.
     assert!(!r.iter().any(|x| matches!(
         x,
         Record::Usage {
@@ -78,27 +70,23 @@ fn every_successful_read_becomes_a_record_at_the_clock_time() {
             ..
         }
     )));
-    assert!(h.app.take_history().is_none(), "taken once");
+    assert!(h.app.take_history().is_none(), "reads are the engine's to record");
 }
 
 #[test]
 fn a_failed_read_records_nothing() {
-    let (mut h, _) = loaded_with_history();
-    h.app.take_history();
-    h.advance(60);
-    h.fail(Request::Credit, crate::testkit::unprocessable());
-    assert!(h.app.take_history().is_none());
-    h.ok(
+    let failed = Request::Credit.failed(crate::testkit::unprocessable());
+    assert!(crate::history::records(&failed).is_empty());
+    let ok = crate::api::Loaded::pair(
         Request::Credit,
-        Response::Credit(crate::api::Credit { credit: 1.0 }),
-    );
-    let sweep = h.app.take_history().unwrap();
-    assert_eq!(sweep.records, vec![Record::Credit { credit: 1.0 }]);
-    assert_eq!(sweep.at, t0() + chrono::Duration::seconds(60));
+        Ok(Response::Credit(crate::api::Credit { credit: 1.0 })),
+    )
+    .unwrap();
+    assert_eq!(crate::history::records(&ok), vec![Record::Credit { credit: 1.0 }]);
 }
 
 #[test]
-fn the_overview_is_asked_once_a_sweep_has_no_request_left_in_flight() {
+fn the_overview_is_asked_once_per_sweep_of_the_engine() {
     let (h, asked) = loaded_with_history();
     let overviews = asked
         .iter()

@@ -19,12 +19,17 @@ fn with_history() -> Harness {
             h.advance(300);
             h.key('R')
         };
-        while let Some(cmd) = cmds.pop() {
-            if let crate::app::Command::Fetch(r) = cmd {
-                cmds.extend(h.answer(&r));
-            }
-        }
-        store.write(&[h.app.take_history().unwrap()]).unwrap();
+        h.settle(std::mem::take(&mut cmds));
+        // What the engine records of its reads.
+        let records = std::mem::take(&mut h.asked)
+            .iter()
+            .filter_map(|r| h.answer_of(r))
+            .flat_map(|l| crate::history::records(&l))
+            .collect();
+        let at = h.app.now();
+        store
+            .write(&[crate::history::Sweep { at, records }])
+            .unwrap();
     }
     let now = h.app.now();
     let overview = store.overview(now).unwrap();
