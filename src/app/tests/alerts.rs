@@ -2,8 +2,7 @@
 //! status line, the Alerts tab and its key, and what reaches delivery.
 
 use crate::alerts::{AlertSink, Change, Level, Recording, Rule, Subject, Transition};
-use crate::api::{Request, Response, ServiceStatus};
-use crate::app::Command;
+use crate::api::ServiceStatus;
 use crate::app::tabs::Tab;
 use crate::testkit::{Harness, services};
 use crossterm::event::KeyCode;

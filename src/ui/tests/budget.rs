@@ -1,9 +1,8 @@
 //! The request budget and the sweeps' freshness on screen, on the fake clock.
 
 use super::render;
-use crate::api::{Request, Response, ServiceStatus, ServiceSummary};
+use crate::api::Request;
 use crate::app::Msg;
-use crate::app::testdata as td;
 use crate::scheduler::{Source, View};
 use crate::testkit::*;
 use std::time::Duration;
