@@ -323,12 +323,10 @@ async fn first_settings(
             eprintln!("proxydash: cannot start the demo sandbox: {e}");
             ExitCode::FAILURE
         })?;
-    let mut settings =
-        Settings::demo(cli, handle.base_url(), handle.token()).map_err(|e: ConfigError| {
-            eprintln!("proxydash: {e}");
-            ExitCode::from(2)
-        })?;
-    settings.probe = crate::config::ProbeSettings::demo(handle.judge_url());
+    let settings = crate::demo::settings(cli, &handle).map_err(|e: ConfigError| {
+        eprintln!("proxydash: {e}");
+        ExitCode::from(2)
+    })?;
     *sandbox = Some(handle);
     Ok(settings)
 }

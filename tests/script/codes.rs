@@ -242,3 +242,17 @@ async fn a_malformed_token_answered_400_points_at_the_token() {
     );
     assert!(out.stderr.contains("check the token"), "{out:#?}");
 }
+
+/// Issue 26.8: on the demo, `bind --mine` asks the sandbox's own `/myip`, not a public
+/// service on the internet.
+#[tokio::test]
+async fn the_demo_looks_up_my_ip_on_its_sandbox() {
+    let mut cmd = proxydash();
+    cmd.args(["--demo", "bind", "1002", "--mine", "--json"]);
+    let out = finish(&mut cmd, None).await;
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    assert_eq!(
+        out.json()["setip"]["success"],
+        "IP address updated successfully"
+    );
+}
