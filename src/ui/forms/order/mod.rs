@@ -191,7 +191,10 @@ fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
             )
         }
     }
-    if let Some((msg, style)) = state_line(theme, &form.core.state, "", ordered) {
+    if form.discard_asked {
+        let msg = "Esc again throws away what was typed; any other key keeps editing.";
+        draw_message(frame, rows_from(area, ip_row + 3), msg, theme.warn);
+    } else if let Some((msg, style)) = state_line(theme, &form.core.state, "", ordered) {
         draw_message(frame, rows_from(area, ip_row + 3), &msg, style);
     }
 }
