@@ -254,7 +254,32 @@ fn bind_ip_form() {
     h.code(KeyCode::Enter);
     check("bind_in_flight", h, &["⟳ Binding…"]);
 
+    // Issue 26.7: the address already bound, and one no proxy user comes from, are
+    // refused with the reason and nothing is sent.
     let mut h = bind();
+    assert!(
+        fetches(&h.code(KeyCode::Enter))
+            .iter()
+            .all(|r| !r.is_write())
+    );
+    check(
+        "bind_already_bound",
+        h,
+        &["✗ 203.0.113.5 is already bound to service 5001;"],
+    );
+    let mut h = bind();
+    h.ctrl('u');
+    h.keys("10.0.0.7");
+    assert!(
+        fetches(&h.code(KeyCode::Enter))
+            .iter()
+            .all(|r| !r.is_write())
+    );
+    check("bind_private", h, &["✗ 10.0.0.7 is a private address"]);
+
+    let mut h = bind();
+    h.ctrl('u');
+    h.keys("198.51.100.200");
     let sent = write_of(h.code(KeyCode::Enter));
     h.ok(
         sent,
@@ -268,6 +293,8 @@ fn bind_ip_form() {
     check("bind_done", h, &["✓ IP address updated successfully"]);
 
     let mut h = bind();
+    h.ctrl('u');
+    h.keys("198.51.100.200");
     let sent = write_of(h.code(KeyCode::Enter));
     h.fail(
         sent,
