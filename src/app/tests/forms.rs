@@ -354,21 +354,21 @@ fn bind_checks_the_address_then_sends_it() {
 fn password_is_typed_twice_masked_and_never_printed() {
     let mut h = Harness::loaded();
     h.key('p');
-    h.keys("n3w-Pass");
+    h.keys("n3w-Passw0rd");
     h.code(KeyCode::Enter);
-    h.keys("n3w-Pas");
+    h.keys("n3w-Passw0r");
     assert!(h.code(KeyCode::Enter).is_empty());
     let Some(f) = h.top().and_then(Popup::form_as::<PasswordForm>) else {
         panic!("{:?}", h.top());
     };
     assert_eq!(f.core.error.as_deref(), Some("The two passwords differ."));
-    h.key('s');
+    h.key('d');
     let cmds = h.code(KeyCode::Enter);
     let sent = writes(&cmds);
     assert!(matches!(
         &sent[..],
         [Request::UpdateService { service_id: 5001, update }]
-            if update.password.as_ref().map(|p| p.expose()) == Some("n3w-Pass")
+            if update.password.as_ref().map(|p| p.expose()) == Some("n3w-Passw0rd")
     ));
     for text in [format!("{cmds:?}"), format!("{:?}", h.app.popups())] {
         assert!(!text.contains("n3w"), "{text}");
