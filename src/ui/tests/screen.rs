@@ -70,6 +70,28 @@ fn s_sorts_services_locally_and_the_title_says_how() {
     assert!(screen.contains("by health ↓"), "{screen}");
 }
 
+/// Issue 26.4: by due date, ended services (here a terminated one, due longest ago) come
+/// last in both directions.
+#[test]
+fn by_due_date_ended_services_are_last_both_ways() {
+    let mut h = Harness::loaded();
+    let mut list = crate::testkit::services();
+    list.push(crate::api::ServiceSummary {
+        product_name: "Old Static".into(),
+        status: crate::api::ServiceStatus::Terminated,
+        nextduedate: Some(crate::app::testdata::date("2025-06-01")),
+        ..crate::app::testdata::summary(5004)
+    });
+    h.ok(Request::Services, crate::api::Response::Services(list));
+    h.key('s');
+    let screen = render(&mut h.app, 100, 30);
+    assert_eq!(row_ids(&screen), vec![5003, 5002, 5001, 5004], "{screen}");
+    h.key('S');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("by due date ↓"), "{screen}");
+    assert_eq!(row_ids(&screen), vec![5001, 5002, 5003, 5004], "{screen}");
+}
+
 #[test]
 fn billing_shows_the_unpaid_total_sorts_and_filters_the_problems() {
     let mut h = Harness::loaded();
