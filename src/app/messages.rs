@@ -6,7 +6,10 @@
 //!   long the dashboard runs.
 //! - A line said again while it is among the [`FOLD`] newest (the same failures on every
 //!   auto-refresh) moves to the top as one entry with a count and the time it was last
-//!   said, rather than filling the log with copies.
+//!   said, rather than filling the log with copies. Only identical lines fold, so a line
+//!   must say what happened: a service update names its service, account and what it
+//!   changed (`Service 1001 (…, account work) · bind IP 203.0.113.5: …`), and four
+//!   binds to four addresses are four lines.
 //! - Texts arrive sanitized (the status line sanitizes before logging); times are UTC here
 //!   and shown in the app's offset by the view.
 //! - The log lives as long as the session: a profile switch starts a new one, like every

@@ -291,3 +291,34 @@ fn a_failed_my_ip_lookup_wraps_instead_of_being_cut() {
     let screen = render(&mut h.app, 80, 24);
     assert!(screen.contains("(os error 111)"), "{screen}");
 }
+
+/// Issue 26.5: the message log shows one line per different bind, each with its address,
+/// service and account.
+#[test]
+fn the_message_log_says_what_each_bind_changed() {
+    let mut h = Harness::loaded();
+    for ip in ["198.51.100.1", "198.51.100.2"] {
+        h.key('b');
+        h.ctrl('u');
+        h.keys(ip);
+        let cmds = h.code(KeyCode::Enter);
+        let sent = fetches(&cmds).into_iter().find(Request::is_write).unwrap();
+        h.ok(
+            sent,
+            crate::api::Response::UpdateService(crate::api::UpdateResult {
+                setip: Some(crate::api::UpdateOutcome {
+                    success: "IP address updated successfully".into(),
+                }),
+                ..Default::default()
+            }),
+        );
+        h.code(KeyCode::Esc);
+    }
+    h.key('m');
+    let screen = render(&mut h.app, 160, 30);
+    for ip in ["198.51.100.1", "198.51.100.2"] {
+        let line = format!("Service 5001 (Static US 25, account work) · bind IP {ip}: IP address");
+        assert!(screen.contains(&line), "{line}\n{screen}");
+    }
+    assert!(!screen.contains("(×2)"), "{screen}");
+}
