@@ -52,6 +52,9 @@ pub struct Settings {
     pub warnings: Vec<String>,
     /// The profiles of the config file, for switching inside the dashboard.
     pub profiles: Vec<String>,
+    /// Where each of them points and whether it is read-only, as a switch would resolve
+    /// it under this command line (for the `P` chooser).
+    pub profile_cards: Vec<ProfileCard>,
     pub config_path: Option<PathBuf>,
     /// Only from [`Settings::resolve_for_show`]: the secret command failed, and why; the
     /// credentials then hold an empty secret and must not be used.
@@ -167,6 +170,19 @@ impl Settings {
         settings.set_alerts(file.alerts.as_ref(), p.alerts.as_ref())?;
         settings.warnings = warnings;
         settings.profiles = file.profiles.keys().cloned().collect();
+        settings.profile_cards = file
+            .profiles
+            .iter()
+            .map(|(name, p)| ProfileCard {
+                name: name.clone(),
+                base_url: cli
+                    .connection
+                    .base_url
+                    .clone()
+                    .or_else(|| p.base_url.clone()),
+                read_only: cli.connection.read_only || p.read_only.unwrap_or(false),
+            })
+            .collect();
         settings.config_path = config_path;
         settings.secret_unavailable = secret_unavailable;
         Ok(settings)
@@ -282,6 +298,7 @@ impl Settings {
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             warnings: Vec::new(),
             profiles: Vec::new(),
+            profile_cards: Vec::new(),
             config_path: None,
             secret_unavailable: None,
             alert_rules: crate::alerts::Rules::default(),
@@ -436,6 +453,14 @@ fn credentials(cli: &Cli, p: &Profile, profile: &str) -> Result<Credentials, Con
         )));
     }
     Err(ConfigError::NoAccount)
+}
+
+/// A profile as the `P` chooser shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProfileCard {
+    pub name: String,
+    pub base_url: Option<String>,
+    pub read_only: bool,
 }
 
 #[cfg(test)]

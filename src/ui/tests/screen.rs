@@ -322,3 +322,46 @@ fn the_message_log_says_what_each_bind_changed() {
     }
     assert!(!screen.contains("(×2)"), "{screen}");
 }
+
+/// Issue 26.6: `P` shows each profile's URL and whether it is read-only.
+#[test]
+fn p_shows_each_profiles_url_and_read_only() {
+    use crate::config::ProfileCard;
+    let mut h = Harness::with(crate::app::AppSettings {
+        profile: "main".into(),
+        profiles: vec!["main".into(), "monitor".into()],
+        profile_cards: vec![
+            ProfileCard {
+                name: "main".into(),
+                base_url: Some("https://main.example".into()),
+                read_only: false,
+            },
+            ProfileCard {
+                name: "monitor".into(),
+                base_url: Some("https://monitor.example".into()),
+                read_only: true,
+            },
+        ],
+        ..settings()
+    });
+    h.key('P');
+    let screen = render(&mut h.app, 100, 30);
+    let line = |name: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(&format!(" {name} ")) && l.contains("https://"))
+            .unwrap_or_else(|| panic!("no {name}:\n{screen}"))
+            .to_owned()
+    };
+    let main = line("main");
+    assert!(
+        main.contains("https://main.example") && main.contains("(current)"),
+        "{main}"
+    );
+    assert!(!main.contains("read-only"), "{main}");
+    let monitor = line("monitor");
+    assert!(
+        monitor.contains("https://monitor.example") && monitor.contains("read-only"),
+        "{monitor}"
+    );
+}
