@@ -96,6 +96,15 @@ impl App {
             Action::RefreshAll => self.refresh_all(out),
             Action::CycleSort => self.cycle_sort(out),
             Action::TogglePassword => self.services.show_password = !self.services.show_password,
+            Action::CycleDetail => match self.tab {
+                crate::app::tabs::Tab::Services => {
+                    self.services.detail_pane = self.services.detail_pane.next()
+                }
+                crate::app::tabs::Tab::Products => {
+                    self.products.detail_pane = self.products.detail_pane.next()
+                }
+                _ => {}
+            },
             Action::Help => {
                 if matches!(self.popups.last(), Some(Popup::Help)) {
                     self.popups.pop();

@@ -23,6 +23,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         body,
         columns::table_width(&app.services().natural),
         app.history().is_on(),
+        app.services().detail_pane,
     );
     let tab = app.services();
     let view = &tab.table;

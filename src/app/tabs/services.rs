@@ -175,6 +175,8 @@ pub struct ServicesTab {
     pub table: TableView,
     pub details: HashMap<u64, Remote<Service>>,
     pub show_password: bool,
+    /// Shown, hidden or zoomed (`z`).
+    pub detail_pane: super::DetailPane,
     pub sort: Sort,
     /// The natural width of each column over all rows.
     pub natural: Vec<u16>,

@@ -365,3 +365,34 @@ fn p_shows_each_profiles_url_and_read_only() {
         "{monitor}"
     );
 }
+
+/// Issue 26.1: `z` hides the detail pane (the list takes the body), zooms it (all but the
+/// selected row), and shows it again; the app pages by the same rows.
+#[test]
+fn z_hides_zooms_and_shows_the_detail_pane() {
+    use crate::app::tabs::{DetailPane, Tab};
+    let mut h = Harness::loaded();
+    let area = ratatui::layout::Rect::new(0, 0, 80, 24);
+    let rows = |h: &Harness| {
+        let mode = h.app.services().detail_pane;
+        crate::ui::layout::table_rows(Tab::Services, area, 0, false, mode)
+            .unwrap()
+            .height
+    };
+    let shown = rows(&h);
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("╭ Service 5001"), "{screen}");
+    h.key('z');
+    assert_eq!(h.app.services().detail_pane, DetailPane::Hidden);
+    let screen = render(&mut h.app, 80, 24);
+    assert!(!screen.contains("╭ Service 5001"), "{screen}");
+    assert!(rows(&h) >= 16 && rows(&h) > shown, "{} rows", rows(&h));
+    h.key('z');
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("╭ Service 5001"), "{screen}");
+    assert!(screen.contains("Username"), "the whole detail: {screen}");
+    assert_eq!(rows(&h), 1, "the selected row stays");
+    h.key('z');
+    assert_eq!(h.app.services().detail_pane, DetailPane::Shown);
+    assert_eq!(rows(&h), shown);
+}
