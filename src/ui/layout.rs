@@ -8,9 +8,15 @@ use crate::app::geometry::Geometry;
 use crate::app::tabs::{DetailPane, Tab};
 use ratatui::layout::{Constraint, Layout, Margin, Rect};
 
-/// The smallest screen the layout is made for.
-pub const MIN_WIDTH: u16 = 80;
-pub const MIN_HEIGHT: u16 = 24;
+/// The smallest screen anything useful fits on: the tab line, one line of a table under
+/// its header, the status and the footer. The layout is made for 80×24 and up; below it
+/// what fits is drawn (narrower tables drop columns, a detail pane gives way to the list)
+/// rather than refusing a 160×20 terminal.
+pub const MIN_WIDTH: u16 = 40;
+pub const MIN_HEIGHT: u16 = 8;
+
+/// Rows a table keeps before a detail pane below it gets any: border, header and three.
+const TABLE_FIRST: u16 = 6;
 
 /// Screens at least this wide show details beside the table instead of below it.
 pub const WIDE: u16 = 120;
@@ -156,6 +162,10 @@ pub fn table_and_detail(
             Layout::horizontal([Constraint::Min(0), Constraint::Length(side_width)]).areas(body);
         (Pane::with_header(t), d)
     } else {
+        // A short screen gives the list its rows first; a detail with no room for two
+        // lines gives way entirely (`z` zooms it).
+        let room = body.height.saturating_sub(TABLE_FIRST);
+        let below_height = if room < 4 { 0 } else { below_height.min(room) };
         let [t, d] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(below_height)]).areas(body);
         (Pane::with_header(t), d)

@@ -36,7 +36,7 @@ use ratatui::widgets::Paragraph;
 use theme::Theme;
 
 /// What a screen below the minimum shows.
-pub const TOO_SMALL: &str = "terminal too small (need 80×24)";
+pub const TOO_SMALL: &str = "terminal too small (need 40×8)";
 
 /// Draws the app with the default theme.
 pub fn draw(app: &App, frame: &mut Frame) {

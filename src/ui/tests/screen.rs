@@ -396,3 +396,39 @@ fn z_hides_zooms_and_shows_the_detail_pane() {
     assert_eq!(h.app.services().detail_pane, DetailPane::Shown);
     assert_eq!(rows(&h), shown);
 }
+
+/// Issue 26.1: every tab and the common popups draw at every size from the smallest that
+/// is drawn at all up to 200×60, without a panic.
+#[test]
+fn every_tab_draws_at_every_size() {
+    let mut h = Harness::loaded();
+    for (w, hgt) in [
+        (40, 8),
+        (52, 11),
+        (64, 16),
+        (79, 23),
+        (80, 24),
+        (100, 20),
+        (160, 20),
+        (200, 60),
+    ] {
+        for tab in ['1', '2', '3', '4', '5', '6'] {
+            h.key(tab);
+            let _ = render(&mut h.app, w, hgt);
+        }
+        h.key('1');
+        for popup in ["\r", "b", "p", "m", "?"] {
+            match popup {
+                "\r" => {
+                    h.code(KeyCode::Enter);
+                }
+                k => {
+                    h.keys(k);
+                }
+            }
+            let _ = render(&mut h.app, w, hgt);
+            h.code(KeyCode::Esc);
+            h.code(KeyCode::Esc);
+        }
+    }
+}
