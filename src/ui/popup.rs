@@ -75,7 +75,11 @@ fn draw_profiles(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, select
     let r = layout::centered(area, (widest + 2).clamp(40, area.width), h);
     frame.render_widget(Clear, r);
     frame.render_widget(
-        Paragraph::new(lines).block(widgets::pane(theme, "Switch profile".into(), Span::raw(""))),
+        Paragraph::new(widgets::fitted(lines, r.width.saturating_sub(2))).block(widgets::pane(
+            theme,
+            "Switch profile".into(),
+            Span::raw(""),
+        )),
         r,
     );
 }

@@ -432,3 +432,25 @@ fn every_tab_draws_at_every_size() {
         }
     }
 }
+
+/// Issue 26.2: a cut line ends in `…` and keeps its styles; one that fits is unchanged.
+#[test]
+fn a_cut_line_ends_in_an_ellipsis() {
+    use crate::ui::widgets::fit_line;
+    use ratatui::style::{Color, Style};
+    use ratatui::text::{Line, Span};
+    let red = Style::default().fg(Color::Red);
+    let line = Line::from(vec![
+        Span::raw("Bound IP  "),
+        Span::styled("192.0.2.50 (not this machine)", red),
+    ]);
+    let cut = fit_line(line.clone(), 24);
+    assert_eq!(cut.to_string(), "Bound IP  192.0.2.50 (n…");
+    assert_eq!(cut.width(), 24);
+    assert_eq!(cut.spans.last().unwrap().style, red);
+    assert_eq!(fit_line(line.clone(), 39).to_string(), line.to_string());
+    assert_eq!(
+        fit_line(Line::from("日本語テキスト"), 7).to_string(),
+        "日本語…"
+    );
+}

@@ -125,10 +125,13 @@ fn product_line(app: &App, theme: &Theme, form: &OrderForm) -> Line<'static> {
 fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &OrderForm) {
     let typing = form.core.state.is_editable();
     frame.render_widget(
-        Paragraph::new(vec![
-            product_line(app, theme, form),
-            value_line(theme, "Credit", credit_span(app, theme, form.price)),
-        ]),
+        Paragraph::new(crate::ui::widgets::fitted(
+            vec![
+                product_line(app, theme, form),
+                value_line(theme, "Credit", credit_span(app, theme, form.price)),
+            ],
+            area.width,
+        )),
         area,
     );
     draw_field(
@@ -286,5 +289,8 @@ fn draw_done(frame: &mut Frame, theme: &Theme, area: Rect, form: &OrderForm) {
             theme.dim,
         )),
     ];
-    frame.render_widget(Paragraph::new(lines), area);
+    frame.render_widget(
+        Paragraph::new(crate::ui::widgets::fitted(lines, area.width)),
+        area,
+    );
 }
