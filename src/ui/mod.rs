@@ -8,6 +8,7 @@
 pub mod alerts;
 pub mod billing;
 pub mod columns;
+pub mod events;
 pub mod forms;
 pub mod history;
 pub mod layout;

@@ -14,6 +14,7 @@ use Scope::*;
 /// Lists a popup scrolls with the movement keys.
 const SCROLLS: &[Scope] = &[
     Main,
+    Popup(P::Service),
     Popup(P::Probe),
     Popup(P::Help),
     Popup(P::Profiles),

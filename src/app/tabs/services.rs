@@ -177,6 +177,11 @@ pub struct ServicesTab {
     pub show_password: bool,
     /// Shown, hidden or zoomed (`z`).
     pub detail_pane: super::DetailPane,
+    /// Lines the service popup (Enter) is scrolled down by (`j`/`k`); 0 when it opens.
+    pub popup_scroll: u16,
+    /// How far the popup can scroll, as last drawn (the drawing knows its lines and the
+    /// screen), so `j` stops at the end instead of counting past it.
+    pub popup_last: std::cell::Cell<u16>,
     pub sort: Sort,
     /// The natural width of each column over all rows.
     pub natural: Vec<u16>,

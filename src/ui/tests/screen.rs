@@ -454,3 +454,47 @@ fn a_cut_line_ends_in_an_ellipsis() {
         "日本語…"
     );
 }
+
+/// Issue 26.3: the Enter popup holds every field (username included), scrolls with j/k
+/// when the screen is short, and lists the service's recent events (its binds here).
+#[test]
+fn the_service_popup_scrolls_and_shows_recent_events() {
+    let mut h = Harness::loaded();
+    h.key('b');
+    h.ctrl('u');
+    h.keys("198.51.100.200");
+    let cmds = h.code(KeyCode::Enter);
+    let sent = fetches(&cmds).into_iter().find(Request::is_write).unwrap();
+    h.ok(
+        sent,
+        Response::UpdateService(crate::api::UpdateResult {
+            setip: Some(crate::api::UpdateOutcome {
+                success: "IP address updated successfully".into(),
+            }),
+            ..Default::default()
+        }),
+    );
+    h.code(KeyCode::Esc);
+    h.code(KeyCode::Enter);
+    let screen = render(&mut h.app, 100, 40);
+    assert!(screen.contains("Username      user5001"), "{screen}");
+    assert!(screen.contains("Recent events"), "{screen}");
+    assert!(
+        screen.contains("bind IP 198.51.100.200: IP address updated successfully"),
+        "{screen}"
+    );
+    // At 80×24 it does not fit: the title says where it is, j scrolls to the end.
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("· 1/"), "{screen}");
+    assert!(!screen.contains("Recent events"), "{screen}");
+    for _ in 0..40 {
+        h.key('j');
+    }
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("Recent events"), "{screen}");
+    assert!(screen.contains("bind IP 198.51.100.200"), "{screen}");
+    let end = h.app.services().popup_scroll;
+    assert!(end > 0 && end < 40, "stops at the end: {end}");
+    h.key('k');
+    assert_eq!(h.app.services().popup_scroll, end - 1);
+}
