@@ -67,10 +67,8 @@ impl App {
             "Switched from profile {from} to profile {}",
             self.settings.profile
         );
-        self.status.log(
-            super::messages::Level::Info,
-            crate::text::sanitize(&line).into_owned(),
-        );
+        // `log` sanitizes (profile names come from the config file).
+        self.status.log(super::messages::Level::Info, &line);
     }
 
     /// The profile the user chose to switch to; the run loop takes it and reconnects.

@@ -74,7 +74,7 @@ pub fn service_events(app: &App, theme: &Theme, id: u64) -> Vec<Line<'static>> {
     if events.is_empty() {
         return vec![Line::from(Span::styled("  none recorded yet", theme.dim))];
     }
-    events.sort_by(|a, b| b.0.cmp(&a.0));
+    events.sort_by_key(|e| std::cmp::Reverse(e.0));
     events.truncate(MAX_EVENTS);
     let offset = app.utc_offset();
     events

@@ -107,7 +107,7 @@ fn an_answer_with_an_id_no_form_holds_changes_no_form() {
 #[test]
 fn the_message_log_folds_only_identical_updates() {
     let mut h = Harness::loaded();
-    let mut bind = |h: &mut Harness, ip: &str| {
+    let bind = |h: &mut Harness, ip: &str| {
         h.key('b');
         h.ctrl('u');
         h.keys(ip);
