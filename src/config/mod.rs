@@ -8,6 +8,7 @@
 //!
 //! Secrets are held as [`Secret`], so `Debug` of the settings never shows them.
 
+mod cards;
 pub mod command;
 pub mod file;
 mod look;
@@ -19,6 +20,7 @@ use crate::clipboard::ClipboardMode;
 use crate::effects::DEFAULT_MY_IP_URL;
 use crate::secret::Secret;
 use crate::throttle::ServerZone;
+pub use cards::ProfileCard;
 use file::{FileConfig, Profile};
 pub use look::{Look, ThemeName};
 use std::path::PathBuf;
@@ -52,8 +54,7 @@ pub struct Settings {
     pub warnings: Vec<String>,
     /// The profiles of the config file, for switching inside the dashboard.
     pub profiles: Vec<String>,
-    /// Where each of them points and whether it is read-only, as a switch would resolve
-    /// it under this command line (for the `P` chooser).
+    /// Where each points and whether it is read-only (the `P` chooser).
     pub profile_cards: Vec<ProfileCard>,
     pub config_path: Option<PathBuf>,
     /// Only from [`Settings::resolve_for_show`]: the secret command failed, and why; the
@@ -170,19 +171,7 @@ impl Settings {
         settings.set_alerts(file.alerts.as_ref(), p.alerts.as_ref())?;
         settings.warnings = warnings;
         settings.profiles = file.profiles.keys().cloned().collect();
-        settings.profile_cards = file
-            .profiles
-            .iter()
-            .map(|(name, p)| ProfileCard {
-                name: name.clone(),
-                base_url: cli
-                    .connection
-                    .base_url
-                    .clone()
-                    .or_else(|| p.base_url.clone()),
-                read_only: cli.connection.read_only || p.read_only.unwrap_or(false),
-            })
-            .collect();
+        settings.profile_cards = cards::of(&file, cli);
         settings.config_path = config_path;
         settings.secret_unavailable = secret_unavailable;
         Ok(settings)
@@ -453,14 +442,6 @@ fn credentials(cli: &Cli, p: &Profile, profile: &str) -> Result<Credentials, Con
         )));
     }
     Err(ConfigError::NoAccount)
-}
-
-/// A profile as the `P` chooser shows it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ProfileCard {
-    pub name: String,
-    pub base_url: Option<String>,
-    pub read_only: bool,
 }
 
 #[cfg(test)]
