@@ -181,7 +181,7 @@ pass show proxies/1001 | proxydash password 1001"
     /// Ask the server for a fresh IP list of a service.
     ///
     /// The server throttles this: when it is too soon, prints the next possible time and
-    /// exits 1.
+    /// exits 6.
     #[command(after_help = "Example:\n  proxydash refresh-list 1001")]
     RefreshList(ServiceIdArgs),
 

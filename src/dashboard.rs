@@ -136,7 +136,11 @@ pub async fn run(cli: &Cli) -> ExitCode {
                         switching = None;
                         match resolved {
                             Ok(Ok((settings, client))) => {
+                                // The message log goes on under the new account.
+                                let log = session.app.take_message_log();
+                                let from = session.app.settings().profile.clone();
                                 session = Session::new(settings, client, false, &clock);
+                                session.app.continue_message_log(log, &from);
                             }
                             Ok(Err(e)) => {
                                 session.app.set_waiting(None);
@@ -254,6 +258,7 @@ impl Session {
                     (false, ThemeName::Light) => Look::Light,
                 },
                 profiles: settings.profiles.clone(),
+                profile_cards: settings.profile_cards.clone(),
                 // The header keeps them; a log that cannot be opened is one too.
                 warnings: settings
                     .warnings
@@ -333,12 +338,10 @@ async fn first_settings(
             eprintln!("proxydash: cannot start the demo sandbox: {e}");
             ExitCode::FAILURE
         })?;
-    let mut settings =
-        Settings::demo(cli, handle.base_url(), handle.token()).map_err(|e: ConfigError| {
-            eprintln!("proxydash: {e}");
-            ExitCode::from(2)
-        })?;
-    settings.probe = crate::config::ProbeSettings::demo(handle.judge_url());
+    let settings = crate::demo::settings(cli, &handle).map_err(|e: ConfigError| {
+        eprintln!("proxydash: {e}");
+        ExitCode::from(2)
+    })?;
     *sandbox = Some(handle);
     Ok(settings)
 }

@@ -28,6 +28,10 @@ impl Server {
     pub fn judge_url(&self) -> Option<String> {
         match *self {}
     }
+
+    pub fn my_ip_url(&self) -> String {
+        match *self {}
+    }
 }
 
 /// The demo sandbox: ephemeral, with its proxies (so a probe has something to check on
@@ -47,4 +51,38 @@ pub async fn start(rate_limit: Option<u32>) -> Result<Server, String> {
 #[cfg(not(feature = "sandbox"))]
 pub async fn start(_rate_limit: Option<u32>) -> Result<Server, String> {
     Err(NO_SANDBOX.into())
+}
+
+/// The settings of the demo account on `server`: the command line's look and feel, the
+/// sandbox's probe judge, and its `/myip` for this machine's address (Ctrl-L, `bind
+/// --mine`), so a demo asks nothing of any server on the internet; no fallbacks.
+pub fn settings(
+    cli: &crate::cli::Cli,
+    server: &Server,
+) -> Result<crate::config::Settings, crate::config::ConfigError> {
+    let mut settings = crate::config::Settings::demo(cli, server.base_url(), server.token())?;
+    settings.probe = crate::config::ProbeSettings::demo(server.judge_url());
+    settings.my_ip_url = server.my_ip_url();
+    settings.my_ip_fallbacks.clear();
+    Ok(settings)
+}
+
+#[cfg(all(test, feature = "sandbox"))]
+mod tests {
+    use clap::Parser;
+
+    /// Issue 26.8: the demo's my-IP lookup (Ctrl-L, `bind --mine`) stays on its sandbox.
+    #[tokio::test]
+    async fn the_demo_looks_up_this_machines_ip_on_its_sandbox() {
+        let server = super::start(None).await.unwrap();
+        let cli = crate::cli::Cli::parse_from(["proxydash", "--demo"]);
+        let settings = super::settings(&cli, &server).unwrap();
+        let url = url::Url::parse(&settings.my_ip_url).unwrap();
+        assert_eq!(url.host_str(), Some("127.0.0.1"), "{url}");
+        assert!(settings.my_ip_fallbacks.is_empty());
+        let ip = crate::effects::lookup_my_ip(&settings.my_ip_url)
+            .await
+            .unwrap();
+        assert_eq!(ip, std::net::Ipv4Addr::new(203, 0, 113, 10));
+    }
 }

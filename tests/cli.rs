@@ -350,3 +350,37 @@ fn account_options_after_the_subcommand() {
         .unwrap();
     assert_eq!(out.status.code(), Some(7), "{out:?}");
 }
+
+/// Issue 26.12: `config show` without a config file says there is none, shows what the
+/// environment and the defaults give, and exits 0.
+#[test]
+fn config_show_without_a_file_shows_the_defaults() {
+    let dir = std::env::temp_dir().join(format!("proxydash-cli-nofile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = show(
+        proxydash()
+            .env("XDG_CONFIG_HOME", &dir)
+            .env_remove("PROXYDASH_CONFIG")
+            .env_remove("PROXYDASH_PROFILE")
+            .env("PROXYDASH_TOKEN", "sentinel-env-token"),
+    );
+    assert!(out.contains("(not found; defaults apply)"), "{out}");
+    assert!(out.contains("profile = default"), "{out}");
+    assert!(out.contains("base_url = none"), "{out}");
+    assert!(out.contains("credentials = token"), "{out}");
+    assert!(out.contains("refresh = 30s"), "{out}");
+    assert!(out.contains("missing = No base URL"), "{out}");
+    assert!(!out.contains("sentinel-env-token"), "{out}");
+}
+
+/// Issue 26.12: the help says the status a throttled refresh really exits with.
+#[test]
+fn refresh_list_help_names_exit_6() {
+    let out = proxydash()
+        .args(["refresh-list", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("exits 6"), "{help}");
+}

@@ -112,3 +112,19 @@ fn every_model_serializes_back_to_the_wire_names() {
     assert_eq!(v["productId"], 3);
     assert_eq!(v["productName"], "A");
 }
+
+/// Issue 26.13: the sandbox sends a Free service's due date as 9999-12-31 (never); the
+/// client reads it as no due date, as it reads live servers' `"0000-00-00"`.
+#[test]
+fn a_never_due_date_is_no_due_date() {
+    let s: ServiceSummary = serde_json::from_str(
+        r#"{"service_id": 1011, "nextduedate": "9999-12-31", "status": "Active"}"#,
+    )
+    .unwrap();
+    assert_eq!(s.nextduedate, None);
+    let s: ServiceSummary = serde_json::from_str(
+        r#"{"service_id": 1011, "nextduedate": "2026-12-31", "status": "Active"}"#,
+    )
+    .unwrap();
+    assert_eq!(s.nextduedate, NaiveDate::from_ymd_opt(2026, 12, 31));
+}

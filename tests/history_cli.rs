@@ -97,3 +97,40 @@ fn export_says_what_is_wrong_and_exits_non_zero() {
     let out = proxydash(&dir, &["history", "export", "--json", "--csv"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The environment's account (`default`) kept a history before a config file with other
+/// profiles appeared: `--profile default` still exports it (issue 26, item 12).
+#[test]
+fn the_environments_default_history_is_exported_once_a_config_file_exists() {
+    let dir = dirs("default-after-config");
+    let file = dir.join("state/proxydash/history-default.sqlite");
+    {
+        let mut store = Store::open(&file, 90).unwrap();
+        store
+            .write(&[Sweep {
+                at: chrono::Utc::now() - chrono::Duration::minutes(5),
+                records: vec![Record::Credit { credit: 42.5 }],
+            }])
+            .unwrap();
+    }
+    std::fs::create_dir_all(dir.join("config/proxydash")).unwrap();
+    std::fs::write(
+        dir.join("config/proxydash/config.toml"),
+        "default_profile = \"work\"\n[profiles.work]\nbase_url = \"https://work.example\"\n",
+    )
+    .unwrap();
+    let out = proxydash(
+        &dir,
+        &["history", "export", "--profile", "default", "--json"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["kind"], "credit", "{v}");
+    // A profile that neither the file nor the state directory knows is still an error.
+    let out = proxydash(&dir, &["history", "export", "--profile", "nosuch"]);
+    assert_eq!(out.status.code(), Some(2));
+}

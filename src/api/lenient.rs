@@ -192,6 +192,22 @@ pub fn opt_date<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NaiveDate>, D:
     with_str(d, |s| s.and_then(parse_date))
 }
 
+/// The due date of a service that never falls due (the Free billing cycle). The spec
+/// lists `nextduedate` as a `YYYY-MM-DD` date for every service and has no "never"; the
+/// sandbox sends the last four-digit date, 9999-12-31, and [`opt_due_date`] reads it back as none, like
+/// the `"0000-00-00"` of live servers.
+pub const NEVER_DUE: NaiveDate = match NaiveDate::from_ymd_opt(9999, 12, 31) {
+    Some(d) => d,
+    None => panic!("9999-12-31 is a date"),
+};
+
+/// A `nextduedate`: [`opt_date`], with [`NEVER_DUE`] (or any date in year 9999, a
+/// "never" sentinel) meaning none.
+pub fn opt_due_date<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NaiveDate>, D::Error> {
+    use chrono::Datelike;
+    Ok(opt_date(d)?.filter(|date| date.year() < 9999))
+}
+
 /// A `YYYY-MM-DD HH:MM:SS` time, with the same rules as [`opt_date`].
 pub fn opt_datetime<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NaiveDateTime>, D::Error> {
     with_str(d, |s| s.and_then(parse_datetime))

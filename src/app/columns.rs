@@ -185,6 +185,20 @@ impl Sort {
         }
         order
     }
+
+    /// [`Sort::order`], then the rows `last` picks moved after all the others (in the
+    /// order they had), whatever the direction: ended services under a due-date sort.
+    pub fn order_with_last(
+        &self,
+        n: usize,
+        cmp: impl Fn(usize, usize, usize) -> std::cmp::Ordering,
+        last: impl Fn(usize) -> bool,
+    ) -> Vec<usize> {
+        let (mut first, tail): (Vec<usize>, Vec<usize>) =
+            self.order(n, cmp).into_iter().partition(|&i| !last(i));
+        first.extend(tail);
+        first
+    }
 }
 
 #[cfg(test)]

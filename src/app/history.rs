@@ -33,7 +33,12 @@ pub struct HistoryState {
 impl HistoryState {
     /// One proxy checked by a probe of `service_id` (see the module docs).
     pub(super) fn remember_probe(&mut self, service_id: u64, result: &crate::probe::ProbeResult) {
-        if !self.on || matches!(result.verdict, crate::probe::Verdict::Skipped(_)) {
+        if !self.on
+            || matches!(
+                result.verdict,
+                crate::probe::Verdict::Skipped(_) | crate::probe::Verdict::NotChecked(_)
+            )
+        {
             return;
         }
         let ok = result.verdict.is_alive();

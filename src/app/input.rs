@@ -96,6 +96,15 @@ impl App {
             Action::RefreshAll => self.refresh_all(out),
             Action::CycleSort => self.cycle_sort(out),
             Action::TogglePassword => self.services.show_password = !self.services.show_password,
+            Action::CycleDetail => match self.tab {
+                crate::app::tabs::Tab::Services => {
+                    self.services.detail_pane = self.services.detail_pane.next()
+                }
+                crate::app::tabs::Tab::Products => {
+                    self.products.detail_pane = self.products.detail_pane.next()
+                }
+                _ => {}
+            },
             Action::Help => {
                 if matches!(self.popups.last(), Some(Popup::Help)) {
                     self.popups.pop();
@@ -168,6 +177,23 @@ impl App {
                 Action::Bottom => Some(last),
                 Action::PageUp => Some(scroll.saturating_sub(page)),
                 Action::PageDown => Some(*scroll + page),
+                _ => None,
+            };
+            if let Some(to) = moved {
+                *scroll = to.min(last);
+                return true;
+            }
+        }
+        if matches!(self.popups.last(), Some(Popup::Service(_))) {
+            // The drawing stops at the last line: scrolling past it shows the end.
+            let last = self.services.popup_last.get();
+            let scroll = &mut self.services.popup_scroll;
+            let page = self.size.1.saturating_sub(8).max(1);
+            let moved = match action {
+                Action::Up => Some(scroll.saturating_sub(1)),
+                Action::Down => Some(scroll.saturating_add(1)),
+                Action::PageUp => Some(scroll.saturating_sub(page)),
+                Action::PageDown => Some(scroll.saturating_add(page)),
                 _ => None,
             };
             if let Some(to) = moved {
@@ -270,6 +296,8 @@ impl App {
         match self.tab {
             Tab::Services => {
                 if let Some(id) = self.services.table.selected_id() {
+                    self.services.popup_scroll = 0;
+                    self.services.popup_last.set(0);
                     self.popups.push(Popup::Service(id));
                 }
             }

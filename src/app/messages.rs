@@ -6,11 +6,15 @@
 //!   long the dashboard runs.
 //! - A line said again while it is among the [`FOLD`] newest (the same failures on every
 //!   auto-refresh) moves to the top as one entry with a count and the time it was last
-//!   said, rather than filling the log with copies.
+//!   said, rather than filling the log with copies. Only identical lines fold, so a line
+//!   must say what happened: a service update names its service, account and what it
+//!   changed (`Service 1001 (…, account work) · bind IP 203.0.113.5: …`), and four
+//!   binds to four addresses are four lines.
 //! - Texts arrive sanitized (the status line sanitizes before logging); times are UTC here
 //!   and shown in the app's offset by the view.
-//! - The log lives as long as the session: a profile switch starts a new one, like every
-//!   other piece of the old account's state.
+//! - The log outlives a profile switch (unlike every other piece of the old account's
+//!   state): what was done under one account stays readable, a line marks the switch, and
+//!   each update's line names its account.
 
 use chrono::{DateTime, Utc};
 use std::collections::VecDeque;
@@ -58,6 +62,14 @@ pub struct MessageLog {
 }
 
 impl MessageLog {
+    /// The entries of `newer` after these (the oldest dropped past [`CAPACITY`]).
+    pub fn extend(&mut self, newer: MessageLog) {
+        self.entries.extend(newer.entries);
+        while self.entries.len() > CAPACITY {
+            self.entries.pop_front();
+        }
+    }
+
     pub fn push(&mut self, at: DateTime<Utc>, level: Level, text: &str) {
         let recent = self.entries.len().saturating_sub(FOLD);
         if let Some(i) = (recent..self.entries.len())

@@ -135,7 +135,7 @@ pub fn order(run: &ProbeRun, sort: SortBy) -> Vec<usize> {
     let rank = |i: usize| match r(i).map(|r| &r.verdict) {
         Some(Verdict::Dead(..)) => 0,
         None => 1,
-        Some(Verdict::Skipped(_)) => 2,
+        Some(Verdict::Skipped(_) | Verdict::NotChecked(_)) => 2,
         Some(Verdict::Alive) => 3,
     };
     match sort {

@@ -54,6 +54,23 @@ impl App {
         }
     }
 
+    /// The message log, taken out to go on under the next profile's session.
+    pub fn take_message_log(&mut self) -> super::messages::MessageLog {
+        self.status.take_messages()
+    }
+
+    /// Puts the log of the session before (of profile `from`) under this one's, with a
+    /// line that marks the switch: a profile switch keeps the log.
+    pub fn continue_message_log(&mut self, older: super::messages::MessageLog, from: &str) {
+        self.status.continue_messages(older);
+        let line = format!(
+            "Switched from profile {from} to profile {}",
+            self.settings.profile
+        );
+        // `log` sanitizes (profile names come from the config file).
+        self.status.log(super::messages::Level::Info, &line);
+    }
+
     /// The profile the user chose to switch to; the run loop takes it and reconnects.
     pub fn take_profile_switch(&mut self) -> Option<String> {
         self.switch_to.take()

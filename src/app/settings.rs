@@ -28,6 +28,8 @@ pub struct AppSettings {
     pub look: crate::config::Look,
     /// The profiles of the config file, offered by `P`.
     pub profiles: Vec<String>,
+    /// Their base URL and read-only flag, shown beside their names by `P`.
+    pub profile_cards: Vec<crate::config::ProfileCard>,
     /// Warnings about the settings (a config file readable by others), kept in the header
     /// so no later message hides them.
     pub warnings: Vec<String>,
@@ -53,6 +55,7 @@ impl Default for AppSettings {
             read_only: false,
             look: crate::config::Look::default(),
             profiles: Vec::new(),
+            profile_cards: Vec::new(),
             warnings: Vec::new(),
             alert_rules: crate::alerts::Rules::default(),
             open_alerts: Vec::new(),

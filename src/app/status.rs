@@ -145,6 +145,17 @@ impl StatusLine {
         &self.log
     }
 
+    /// The log, taken (this one starts empty).
+    pub fn take_messages(&mut self) -> MessageLog {
+        std::mem::take(&mut self.log)
+    }
+
+    /// `older` goes before what this log already holds.
+    pub fn continue_messages(&mut self, older: MessageLog) {
+        let newer = std::mem::replace(&mut self.log, older);
+        self.log.extend(newer);
+    }
+
     pub fn pinned(&self) -> Option<&Notice> {
         self.pinned.as_ref()
     }

@@ -56,12 +56,59 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> ExitCode {
                 print!("{}", describe(&s));
                 ExitCode::SUCCESS
             }
+            // No config file and no full account in the environment: not an error to
+            // show (issue 26.12); what the environment and the defaults give, and what is
+            // missing.
+            Err(e)
+                if cli.connection.config.is_none()
+                    && !path.as_deref().is_some_and(std::path::Path::exists) =>
+            {
+                match without_file(cli, path, &e) {
+                    Ok(text) => {
+                        print!("{text}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("proxydash: {e}");
+                        ExitCode::from(2)
+                    }
+                }
+            }
             Err(e) => {
                 eprintln!("proxydash: {e}");
                 ExitCode::from(2)
             }
         },
     }
+}
+
+/// `config show` with no config file: the defaults under the environment's and flags'
+/// values, the missing base URL or credentials named with `why`.
+fn without_file(
+    cli: &Cli,
+    path: Option<std::path::PathBuf>,
+    why: &super::ConfigError,
+) -> Result<String, super::ConfigError> {
+    let c = &cli.connection;
+    let base_url = c.base_url.clone().filter(|u| !u.trim().is_empty());
+    let mut s = Settings::demo(cli, base_url.clone().unwrap_or_default(), "")?;
+    s.profile = c.profile.clone().unwrap_or_else(|| "default".into());
+    s.config_path = path;
+    let mut text = describe(&s);
+    if base_url.is_none() {
+        text = text.replace(
+            "base_url = \n",
+            "base_url = none (--base-url or PROXYDASH_BASE_URL)\n",
+        );
+    }
+    if c.token.is_none() && c.login.is_none() {
+        text = text.replace("credentials = token\n", "credentials = none\n");
+    }
+    let why = why.to_string();
+    Ok(format!(
+        "{text}missing = {}\n",
+        why.lines().next().unwrap_or_default()
+    ))
 }
 
 /// The resolved settings, secrets left out, one `key = value` per line.

@@ -8,6 +8,7 @@
 //!
 //! Secrets are held as [`Secret`], so `Debug` of the settings never shows them.
 
+mod cards;
 pub mod command;
 pub mod file;
 mod look;
@@ -19,6 +20,7 @@ use crate::clipboard::ClipboardMode;
 use crate::effects::DEFAULT_MY_IP_URL;
 use crate::secret::Secret;
 use crate::throttle::ServerZone;
+pub use cards::ProfileCard;
 use file::{FileConfig, Profile};
 pub use look::{Look, ThemeName};
 use std::path::PathBuf;
@@ -52,6 +54,8 @@ pub struct Settings {
     pub warnings: Vec<String>,
     /// The profiles of the config file, for switching inside the dashboard.
     pub profiles: Vec<String>,
+    /// Where each points and whether it is read-only (the `P` chooser).
+    pub profile_cards: Vec<ProfileCard>,
     pub config_path: Option<PathBuf>,
     /// Only from [`Settings::resolve_for_show`]: the secret command failed, and why; the
     /// credentials then hold an empty secret and must not be used.
@@ -167,6 +171,7 @@ impl Settings {
         settings.set_alerts(file.alerts.as_ref(), p.alerts.as_ref())?;
         settings.warnings = warnings;
         settings.profiles = file.profiles.keys().cloned().collect();
+        settings.profile_cards = cards::of(&file, cli);
         settings.config_path = config_path;
         settings.secret_unavailable = secret_unavailable;
         Ok(settings)
@@ -282,6 +287,7 @@ impl Settings {
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             warnings: Vec::new(),
             profiles: Vec::new(),
+            profile_cards: Vec::new(),
             config_path: None,
             secret_unavailable: None,
             alert_rules: crate::alerts::Rules::default(),

@@ -345,6 +345,9 @@ fn write_export(path: PathBuf, contents: &[u8]) -> Msg {
     Msg::Written { path, result }
 }
 
+/// The most of a my-IP answer read: plain text or a small JSON object holding an address.
+const MY_IP_BODY_LIMIT: usize = 4096;
+
 /// Asks `url` for this machine's public address; the answer is plain text holding an IPv4.
 /// An empty `url` (`my_ip_url = ""` in the profile) turns the lookup off: nothing is asked
 /// of any outside service.
@@ -369,7 +372,16 @@ pub async fn lookup_my_ip(url: &str) -> Result<Ipv4Addr, String> {
     if !response.status().is_success() {
         return Err(fail(format!("HTTP {}", response.status().as_u16())));
     }
-    let body = response.text().await.map_err(|e| fail(e.to_string()))?;
+    // Bounded: an address is a few bytes, whatever the server sends after it.
+    let mut response = response;
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|e| fail(e.to_string()))? {
+        bytes.extend_from_slice(&chunk[..chunk.len().min(MY_IP_BODY_LIMIT - bytes.len())]);
+        if bytes.len() >= MY_IP_BODY_LIMIT {
+            break;
+        }
+    }
+    let body = String::from_utf8_lossy(&bytes);
     body.split(|c: char| !(c.is_ascii_digit() || c == '.'))
         .find_map(|word| word.parse::<Ipv4Addr>().ok())
         .ok_or_else(|| {

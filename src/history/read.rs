@@ -19,6 +19,9 @@ pub struct Overview {
     /// The credit at the end of each of the last 30 days (oldest first); `None` before the
     /// first value known.
     pub credit_30d: Vec<Option<f64>>,
+    /// The lowest the credit was during each of those days (the value it started the day
+    /// with, or any it took that day): a drop and top-up within a day shows here.
+    pub credit_30d_low: Vec<Option<f64>>,
     pub services: HashMap<u64, ServiceOverview>,
     /// Since when each server now listed in error or inactive has been listed.
     pub open: HashMap<(u64, ServerList, String), DateTime<Utc>>,
@@ -154,9 +157,11 @@ pub fn overview(conn: &Connection, now: DateTime<Utc>) -> rusqlite::Result<Overv
         let (id, list, server, since) = row?;
         open.insert((id as u64, list_of(list), server), time(since));
     }
+    let credit = credit_30d(conn, t)?;
     Ok(Overview {
         at: now,
-        credit_30d: credit_30d(conn, t)?,
+        credit_30d: credit.iter().map(|d| d.map(|(_, end)| end)).collect(),
+        credit_30d_low: credit.iter().map(|d| d.map(|(low, _)| low)).collect(),
         services,
         open,
     })
@@ -273,9 +278,9 @@ fn per_hour(t: i64, spells: &[Span], hours: usize) -> Vec<u64> {
     out
 }
 
-/// The credit at the end of each of the last 30 days, carried forward from the last
-/// change before.
-fn credit_30d(conn: &Connection, t: i64) -> rusqlite::Result<Vec<Option<f64>>> {
+/// The credit of each of the last 30 days: its lowest and its value at the end, carried
+/// forward from the last change before.
+fn credit_30d(conn: &Connection, t: i64) -> rusqlite::Result<Vec<Option<(f64, f64)>>> {
     let start = t - 30 * DAY;
     let mut q = conn.prepare_cached(
         "SELECT at, credit FROM credit WHERE at >= (
@@ -290,11 +295,14 @@ fn credit_30d(conn: &Connection, t: i64) -> rusqlite::Result<Vec<Option<f64>>> {
     let mut value = None;
     for day in 1..=30 {
         let end = start + day * DAY;
+        // The day starts at the value carried in.
+        let mut low = value;
         while i < points.len() && points[i].0 <= end {
             value = Some(points[i].1);
+            low = Some(low.map_or(points[i].1, |l: f64| l.min(points[i].1)));
             i += 1;
         }
-        out.push(value);
+        out.push(low.zip(value));
     }
     Ok(out)
 }

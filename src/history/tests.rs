@@ -162,6 +162,24 @@ fn a_gap_in_watching_counts_neither_up_nor_down_and_since_names_the_start_of_the
     assert_eq!(o.open[&(4, ServerList::Errors, "y".into())], at(4200));
 }
 
+/// Issue 26.4: a drop and a top-up within one day stay visible as that day's lowest.
+#[test]
+fn the_credit_of_a_day_keeps_its_lowest() {
+    let mut store = Store::open_in_memory(90).unwrap();
+    let day = 86_400;
+    let credit = |at: i64, credit: f64| sweep(at, vec![Record::Credit { credit }]);
+    store.write(&[credit(0, 100.0)]).unwrap();
+    store.write(&[credit(40 * day + 3600, 5.0)]).unwrap();
+    store.write(&[credit(40 * day + 7200, 120.0)]).unwrap();
+    let o = store.overview(at(55 * day)).unwrap();
+    assert_eq!(o.credit_30d_low.len(), 30);
+    // The window starts on day 25: index 15 is the day ending at day 41.
+    assert_eq!(o.credit_30d[15], Some(120.0), "the end of the day");
+    assert_eq!(o.credit_30d_low[15], Some(5.0), "the day's lowest");
+    assert_eq!(o.credit_30d_low[14], Some(100.0));
+    assert_eq!(o.credit_30d_low[16], Some(120.0));
+}
+
 #[test]
 fn the_credit_of_30_days_carries_the_last_value_forward() {
     let mut store = Store::open_in_memory(90).unwrap();

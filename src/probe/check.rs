@@ -24,6 +24,8 @@ pub struct Context {
     /// One TLS configuration for every check (building one is ~20 ms of CPU); `None`
     /// when this machine has none, and then an `https` target is not asked.
     pub tls: Option<Arc<rustls::ClientConfig>>,
+    /// The judge could not be asked directly: no proxy is checked (module docs).
+    pub judge_down: bool,
 }
 
 /// The TLS configuration of [`Context::tls`]: the platform's verifier, as reqwest's own.

@@ -67,7 +67,17 @@
 //!   `X-Forwarded-For`, `Forwarded`, `X-Real-IP`, `X-Proxy-Id`, `Client-IP`) appears
 //!   without it, `elite` otherwise; unknown when the answer echoes no headers. If the
 //!   direct ask fails, a leak of the address cannot be told and proxy headers read as
-//!   `anonymous`.
+//!   `anonymous`. The judge's answer may come in any of the common shapes
+//!   ([`judge::read`]): httpbin's `{"origin", "headers"}`, a self-hosted
+//!   `{"remote": "ip:port", "headers": {name: [values]}}`, `{"ip": …}`, a PHP judge's
+//!   `REMOTE_ADDR = …` / `HTTP_VIA = …` lines, or a bare address. An exit that is this
+//!   machine's own address is `transparent` whatever the shape; without echoed headers
+//!   anonymous and elite cannot be told apart, and the class is unknown.
+//! - **A judge that cannot be reached** (the direct ask fails: no connection, no answer
+//!   in time, not 2xx) is said once for the run, and no proxy is contacted: each is
+//!   `not checked (judge unreachable)`, since every check would fail on the judge and
+//!   blame the proxies. A judge reached whose exchange fails otherwise (TLS) is noted and
+//!   the proxies are checked all the same.
 //! - **Where a probe may connect**: addresses of the documentation and benchmarking ranges
 //!   (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 198.18.0.0/15) are never real proxies
 //!   and are never contacted: they are `skipped`. With [`ProbeConfig::loopback_only`] (the
@@ -183,6 +193,9 @@ pub enum Verdict {
     Dead(DeadReason, String),
     /// Not contacted, and why (see the module docs).
     Skipped(String),
+    /// Not checked because the run could not check anything (the judge cannot be
+    /// reached); says nothing of the proxy. The why is short: `judge unreachable`.
+    NotChecked(String),
 }
 
 impl Verdict {
@@ -200,6 +213,7 @@ impl Verdict {
             Verdict::Alive => "alive".into(),
             Verdict::Dead(reason, _) => format!("dead: {}", reason.as_str()),
             Verdict::Skipped(_) => "skipped".into(),
+            Verdict::NotChecked(why) => format!("not checked ({why})"),
         }
     }
 }
@@ -235,6 +249,20 @@ pub struct ProbeResult {
     /// The address the target saw the request come from.
     pub exit_ip: Option<IpAddr>,
     pub anonymity: Option<Anonymity>,
+}
+
+impl ProbeResult {
+    /// A proxy not contacted for a reason of the whole run.
+    pub fn unchecked(target: ProxyTarget, why: &str) -> Self {
+        Self {
+            target,
+            verdict: Verdict::NotChecked(why.into()),
+            connect: None,
+            latency: None,
+            exit_ip: None,
+            anonymity: None,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

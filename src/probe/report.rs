@@ -23,6 +23,12 @@ impl Mark {
         }
     }
 
+    /// The provider's word for a proxy with `mark`: `ok` when network status lists it
+    /// nowhere (the same in the view, the table and `--json`).
+    pub fn word(mark: Option<Mark>) -> &'static str {
+        mark.map_or("ok", Mark::as_str)
+    }
+
     /// The mark of `host` in the two lists of network status.
     pub fn of(host: &str, errors: &[String], inactive: &[String]) -> Option<Mark> {
         if errors.iter().any(|e| e == host) {
@@ -40,7 +46,7 @@ pub fn disagrees(verdict: &Verdict, mark: Option<Mark>) -> bool {
     match verdict {
         Verdict::Alive => mark.is_some(),
         Verdict::Dead(..) => mark.is_none(),
-        Verdict::Skipped(_) => false,
+        Verdict::Skipped(_) | Verdict::NotChecked(_) => false,
     }
 }
 
@@ -51,7 +57,7 @@ pub struct Row<'a> {
     pub port: u16,
     pub scheme: &'static str,
     pub login: Option<&'a str>,
-    /// `alive`, `dead` or `skipped`.
+    /// `alive`, `dead`, `skipped` or `not_checked`.
     pub state: &'static str,
     /// Why dead: `refused`, `auth_failed`, `timeout`, `bad_answer`.
     pub reason: Option<super::DeadReason>,
@@ -60,8 +66,8 @@ pub struct Row<'a> {
     pub latency_ms: Option<f64>,
     pub exit_ip: Option<String>,
     pub anonymity: Option<super::Anonymity>,
-    /// The provider's mark (network status), if any.
-    pub provider: Option<Mark>,
+    /// The provider's word (network status): `ok`, `error` or `inactive` ([`Mark::word`]).
+    pub provider: &'static str,
     pub disagrees: bool,
 }
 
@@ -73,6 +79,7 @@ impl<'a> Row<'a> {
             Verdict::Alive => ("alive", None, None),
             Verdict::Dead(reason, why) => ("dead", Some(*reason), Some(why.as_str())),
             Verdict::Skipped(why) => ("skipped", None, Some(why.as_str())),
+            Verdict::NotChecked(why) => ("not_checked", None, Some(why.as_str())),
         };
         Self {
             ip: &r.target.host,
@@ -86,7 +93,7 @@ impl<'a> Row<'a> {
             latency_ms: ms(r.latency),
             exit_ip: r.exit_ip.map(|ip| ip.to_string()),
             anonymity: r.anonymity,
-            provider: mark,
+            provider: Mark::word(mark),
             disagrees: disagrees(&r.verdict, mark),
         }
     }
@@ -96,7 +103,7 @@ impl<'a> Row<'a> {
 pub fn health(results: &[ProbeResult]) -> String {
     let probed = results
         .iter()
-        .filter(|r| !matches!(r.verdict, Verdict::Skipped(_)))
+        .filter(|r| !matches!(r.verdict, Verdict::Skipped(_) | Verdict::NotChecked(_)))
         .count();
     let alive = results.iter().filter(|r| r.verdict.is_alive()).count();
     match super::p50(results) {

@@ -47,6 +47,17 @@ pub async fn probe_all(
     if events.send(started).is_err() {
         return;
     }
+    if ctx.judge_down {
+        // Said once in the note; the proxies are not blamed for the judge.
+        for (index, target) in targets {
+            let result = ProbeResult::unchecked(target, "judge unreachable");
+            if events.send(ProbeEvent::Checked { index, result }).is_err() {
+                return;
+            }
+        }
+        let _ = events.send(ProbeEvent::Finished);
+        return;
+    }
     // Each check is a task of its own, so the checks use every worker thread; at most
     // `concurrency` run at once, and they start on the ramp of [`Pace`].
     let ctx = std::sync::Arc::new(ctx);
@@ -118,6 +129,7 @@ async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
         timeout: config.timeout,
         loopback_only: config.loopback_only,
         tls: None,
+        judge_down: false,
     };
     let Some(raw) = &config.probe_url else {
         return (
@@ -140,23 +152,16 @@ async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
         let note = format!("probe_url {raw} is outside loopback: only TCP connects are checked");
         return (ctx, Some(note));
     }
-    let direct = async {
-        let client = reqwest::Client::builder()
-            .no_proxy()
-            .timeout(config.timeout)
-            .build()
-            .ok()?;
-        let body = client
-            .get(url.clone())
-            .send()
-            .await
-            .ok()?
-            .text()
-            .await
-            .ok()?;
-        judge::read(&body).exit_ip
-    };
-    ctx.real_ip = direct.await;
+    let mut asked_why = None;
+    match ask_directly(&url, config.timeout).await {
+        Ok(body) => ctx.real_ip = judge::read(&body).exit_ip,
+        Err(Direct::Unreachable(why)) => {
+            ctx.judge_down = true;
+            let note = format!("the judge {raw} cannot be reached ({why}): no proxy was checked");
+            return (ctx, Some(note));
+        }
+        Err(Direct::Failed(why)) => asked_why = Some(why),
+    }
     // Some 20 ms of CPU: off the async workers.
     ctx.tls = tokio::task::spawn_blocking(check::tls_config)
         .await
@@ -169,8 +174,66 @@ async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
         return (ctx, Some(note));
     }
     let note = ctx.real_ip.is_none().then(|| {
-        format!("{raw} could not be asked directly: a proxy that leaks this machine's address reads as anonymous")
+        let why = asked_why.map_or_else(String::new, |w| format!(" ({w})"));
+        format!("{raw} could not be asked directly{why}: a proxy that leaks this machine's address reads as anonymous")
     });
     ctx.target = Some(Target { url, addr });
     (ctx, note)
+}
+
+/// Why the direct ask failed.
+enum Direct {
+    /// No connection to the judge, no answer in time, or an answer that is not 2xx:
+    /// every check through a proxy would fail the same way.
+    Unreachable(String),
+    /// The judge was reached but the exchange failed otherwise (TLS, say): the checks go
+    /// on, and fail or not on their own.
+    Failed(String),
+}
+
+/// The judge asked directly, without a proxy: its answer's body (read up to
+/// [`super::fetch::MAX_BODY`]), or why it could not be had.
+async fn ask_directly(url: &reqwest::Url, timeout: std::time::Duration) -> Result<String, Direct> {
+    let client = reqwest::Client::builder()
+        .no_proxy()
+        .timeout(timeout)
+        .build()
+        .map_err(|e| Direct::Failed(e.to_string()))?;
+    let sent = client.get(url.clone()).send().await;
+    let mut response = match sent {
+        Ok(r) => r,
+        Err(e) if e.is_timeout() => return Err(Direct::Unreachable("no answer in time".into())),
+        Err(e) => {
+            // reqwest counts a TLS failure as a connect failure: a TCP connect tells them apart.
+            let host = url.host_str().unwrap_or_default();
+            let port = url.port_or_known_default().unwrap_or(80);
+            let tcp = async {
+                let addr = check::resolve(host, port).await?;
+                tokio::net::TcpStream::connect(addr).await.ok()
+            };
+            return Err(match tokio::time::timeout(timeout, tcp).await {
+                Ok(Some(_)) => Direct::Failed(e.to_string()),
+                _ => Direct::Unreachable("no connection".into()),
+            });
+        }
+    };
+    if !response.status().is_success() {
+        return Err(Direct::Unreachable(format!(
+            "HTTP {}",
+            response.status().as_u16()
+        )));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| Direct::Failed(e.to_string()))?
+    {
+        let room = super::fetch::MAX_BODY - body.len();
+        body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if body.len() >= super::fetch::MAX_BODY {
+            break;
+        }
+    }
+    Ok(String::from_utf8_lossy(&body).into_owned())
 }

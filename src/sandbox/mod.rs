@@ -46,9 +46,11 @@
 //!   separated by `,\n` without brackets, as live servers send it (`iplist.rs`).
 //! - **Types** (2): by default every answer follows the spec's types exactly: numeric
 //!   members are JSON numbers, lists are JSON arrays (the `json` IP list too), dates are
-//!   `YYYY-MM-DD` (`update_time` `YYYY-MM-DD HH:MM:SS`). A date that is not set (a Free
-//!   service's `nextduedate`, an unpaid invoice's `date_paid`, `date_refunded` of one
-//!   never refunded) is left out rather than sent as something that is not a date.
+//!   `YYYY-MM-DD` (`update_time` `YYYY-MM-DD HH:MM:SS`). A Free service's
+//!   `nextduedate`, which the spec lists for every service, is 9999-12-31 (never due; the
+//!   client reads it as no date). An invoice date that is not set (`date_paid` of an
+//!   unpaid one, `date_refunded` of one never refunded) is left out rather than sent as
+//!   something that is not a date.
 //!   `tests/sandbox/conformance.rs` walks every endpoint and checks this.
 //! - **Quirks of live servers** (`--quirks`, [`SandboxConfig::quirks`]) appear in *some*
 //!   answers, on purpose: a price, an amount, an `ip_count`, an `orderid` and a client

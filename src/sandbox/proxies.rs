@@ -30,7 +30,10 @@
 //!   one hangs. An fpr list holds its first `min(ip_count, 10)`; a ppr list the first three.
 //! - **The judge**: `GET` on any path of its own listener answers
 //!   `{"origin": "<address it came from>", "headers": {…}}` (the shape of httpbin's
-//!   `/get`), with no authentication.
+//!   `/get`), with no authentication; other paths answer the other common shapes, so the
+//!   probe's reading of each can be tried: `/remote` a self-hosted judge's
+//!   `{"remote": "ip:port", "headers": {name: [value]}}`, `/ip` `{"ip": …}`, `/text` the
+//!   bare address, `/env` a PHP judge's `REMOTE_ADDR = …` / `HTTP_… = …` lines.
 
 use super::proxy_conn::{self, Credentials};
 use axum::Json;
@@ -267,18 +270,45 @@ async fn accept_loop(
     }
 }
 
-async fn judge(ConnectInfo(peer): ConnectInfo<SocketAddr>, headers: HeaderMap) -> Json<Judged> {
-    let mut echoed = BTreeMap::new();
-    for (name, value) in &headers {
-        echoed.insert(
-            name.as_str().to_owned(),
-            String::from_utf8_lossy(value.as_bytes()).into_owned(),
-        );
+async fn judge(
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let echoed: BTreeMap<String, String> = headers
+        .iter()
+        .map(|(name, value)| {
+            let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+            (name.as_str().to_owned(), value)
+        })
+        .collect();
+    let ip = peer.ip();
+    match uri.path() {
+        "/remote" => {
+            let lists: BTreeMap<&str, [&str; 1]> = echoed
+                .iter()
+                .map(|(k, v)| (k.as_str(), [v.as_str()]))
+                .collect();
+            Json(serde_json::json!({"remote": peer.to_string(), "headers": lists})).into_response()
+        }
+        "/ip" => Json(serde_json::json!({ "ip": ip })).into_response(),
+        "/text" => format!("{ip}\n").into_response(),
+        "/env" => {
+            let mut lines = format!("<pre>\nREMOTE_ADDR = {ip}\n");
+            for (k, v) in &echoed {
+                let key = k.to_ascii_uppercase().replace('-', "_");
+                lines.push_str(&format!("HTTP_{key} = {v}\n"));
+            }
+            lines.push_str("</pre>\n");
+            lines.into_response()
+        }
+        _ => Json(Judged {
+            origin: ip,
+            headers: echoed,
+        })
+        .into_response(),
     }
-    Json(Judged {
-        origin: peer.ip(),
-        headers: echoed,
-    })
 }
 
 #[derive(serde::Serialize)]

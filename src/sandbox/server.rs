@@ -213,6 +213,12 @@ impl SandboxHandle {
         self.shared.farm.get().map(|f| f.judge_url.clone())
     }
 
+    /// Its stand-in for the public "what is my IP" services (`GET /myip`, see
+    /// [`super::myip`]).
+    pub fn my_ip_url(&self) -> String {
+        format!("{}/myip", self.base_url())
+    }
+
     /// The accepted API token (send it as `Authorization: Basic <token>`).
     pub fn token(&self) -> &str {
         &self.shared.auth.token

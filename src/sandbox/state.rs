@@ -10,7 +10,7 @@
 //!   Hidden products and products of hidden groups can still be ordered: the flags are
 //!   shop-front visibility, and this is the reseller API.
 //!   Success takes the price from the credit and creates, at once: an Active service
-//!   (regdate today UTC, nextduedate one billing cycle later, `"0000-00-00"` for Free, a
+//!   (regdate today UTC, nextduedate one billing cycle later, 9999-12-31 (never) for Free, a
 //!   generated username `pd<serviceId><4 letters>` and 12-character password, bindedip =
 //!   setip), an order and a Paid invoice (amount = price, paid by "Credit Balance"). The
 //!   result's `ip` is the bound IP, or `""` when none was given.

@@ -7,8 +7,10 @@
 //! express, and because a list of 100,000 services should not clone 100,000 strings:
 //! - fpr-only members (`bindedip`, `ip_count`, `update_time`, `geo`) are left out for ppr;
 //! - an fpr service without a bound IP has `"bindedip": ""`;
-//! - a `nextduedate` that is not set (a Free service) is left out (with quirks the record
-//!   carries a `"0000-00-00"` override, as live servers send it);
+//! - a `nextduedate` that is not set (a Free service, which never falls due) is sent as
+//!   [`NEVER_DUE`], 9999-12-31: the spec lists the member for every service as a date and
+//!   has no "never" (with quirks the record carries a `"0000-00-00"` override, as live
+//!   servers send it);
 //! - an invoice's `date_paid` / `date_refunded` that is not set is left out;
 //! - the single product (2.3) has no `productName`, as in the spec.
 //!
@@ -19,6 +21,7 @@
 //! typed value leaves out (an invoice's unset `date_refunded` as `"0000-00-00"`).
 
 use super::records::*;
+use crate::api::lenient::NEVER_DUE;
 use crate::api::model::{
     BillingCycle, Client, InvoiceStatus, ProductSummary, ProductType, ServiceStatus,
 };
@@ -201,8 +204,7 @@ pub struct ServiceOut<'a> {
     orderid: u64,
     product_name: &'a str,
     regdate: NaiveDate,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nextduedate: Option<NaiveDate>,
+    nextduedate: NaiveDate,
     status: &'a ServiceStatus,
     billingcycle: &'a BillingCycle,
     username: &'a str,
@@ -223,7 +225,7 @@ pub fn service(s: &ServiceRec) -> Wire<ServiceOut<'_>> {
             orderid: s.order_id,
             product_name: &s.product_name,
             regdate: s.regdate,
-            nextduedate: s.nextduedate,
+            nextduedate: s.nextduedate.unwrap_or(NEVER_DUE),
             status: &s.status,
             billingcycle: &s.billingcycle,
             username: &s.username,
@@ -243,8 +245,7 @@ pub fn service(s: &ServiceRec) -> Wire<ServiceOut<'_>> {
 pub struct ServiceSummaryOut<'a> {
     service_id: u64,
     product_name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nextduedate: Option<NaiveDate>,
+    nextduedate: NaiveDate,
     orderid: u64,
     status: &'a ServiceStatus,
 }
@@ -254,7 +255,7 @@ pub fn service_summary(s: &ServiceRec) -> Wire<ServiceSummaryOut<'_>> {
         ServiceSummaryOut {
             service_id: s.id,
             product_name: &s.product_name,
-            nextduedate: s.nextduedate,
+            nextduedate: s.nextduedate.unwrap_or(NEVER_DUE),
             orderid: s.order_id,
             status: &s.status,
         },

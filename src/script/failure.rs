@@ -126,6 +126,19 @@ impl Failure {
             }
             Failure::Api {
                 what,
+                error:
+                    error @ (ApiError::InvalidAuthorizationHeader | ApiError::InvalidCredentialsFormat),
+            } => {
+                // A 400 about the header is what a mistyped or truncated token gets: say so.
+                let profile = profile.map_or_else(String::new, |p| format!(" (profile {p:?})"));
+                format!(
+                    "{what}: {error}{profile}: the server could not read the credentials; check the token \
+                     (--token or PROXYDASH_TOKEN: the API token exactly as generated in the account area), \
+                     or the login and password"
+                )
+            }
+            Failure::Api {
+                what,
                 error: error @ ApiError::Throttled { next_possible, .. },
             } => match next_possible {
                 Some(t) => format!(
@@ -257,6 +270,19 @@ mod tests {
         assert!(line.starts_with("List services: Unauthenticated (profile \"work\")"));
         assert!(line.contains("--token"), "{line}");
         assert!(!api.message(None).contains("profile"));
+    }
+
+    #[test]
+    fn a_400_about_the_credentials_points_at_the_token() {
+        for error in [
+            ApiError::InvalidAuthorizationHeader,
+            ApiError::InvalidCredentialsFormat,
+        ] {
+            let shown = error.to_string();
+            let line = Failure::api("List services")(error).message(Some("work"));
+            assert!(line.starts_with(&format!("List services: {shown} (profile \"work\")")));
+            assert!(line.contains("check the token"), "{line}");
+        }
     }
 
     #[test]

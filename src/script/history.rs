@@ -27,9 +27,14 @@ fn export_command(cli: &Cli, args: &HistoryExportArgs) -> ExitCode {
     let mut with = cli.clone();
     with.connection.profile = args.profile.clone().or(with.connection.profile);
     with.connection.config = args.config.clone().or(with.connection.config);
-    // `demo` names the history of `--demo`, which has no profile in the config file.
+    // `demo` names the history of `--demo`, which has no profile in the config file, and
+    // `default` that of an account given by the environment alone, kept after a config
+    // file appears. Any profile named whose history file exists is exported: the export
+    // reads a file and asks no server.
+    let asked = with.connection.profile.as_deref();
     let profile = match crate::config::profile_name(&with) {
-        _ if with.connection.profile.as_deref() == Some("demo") => "demo".to_owned(),
+        _ if asked == Some("demo") => "demo".to_owned(),
+        Err(_) if asked.is_some_and(history_exists) => asked.unwrap_or_default().to_owned(),
         Ok((name, _)) => name,
         Err(e) => {
             eprintln!("proxydash: {e}");
@@ -55,6 +60,12 @@ fn export_command(cli: &Cli, args: &HistoryExportArgs) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Whether `profile` has a history file (a profile since taken out of the config file,
+/// or the environment's `default`).
+fn history_exists(profile: &str) -> bool {
+    history::file_for(profile).is_some_and(|p| p.exists())
 }
 
 /// Exports the history file at `path` (of `profile`, for the messages).

@@ -128,10 +128,7 @@ impl<'a> Session<'a> {
                 self.sandbox = Some(handle);
             }
             let sandbox = self.sandbox.as_ref().expect("started above");
-            let mut settings = Settings::demo(self.cli, sandbox.base_url(), sandbox.token())
-                .map_err(|e| Failure::Usage(e.to_string()))?;
-            settings.probe = crate::config::ProbeSettings::demo(sandbox.judge_url());
-            settings
+            crate::demo::settings(self.cli, sandbox).map_err(|e| Failure::Usage(e.to_string()))?
         } else {
             Settings::resolve(self.cli).map_err(|e| Failure::Usage(e.to_string()))?
         };
@@ -199,6 +196,16 @@ impl Session<'_> {
             });
         }
         Ok(client)
+    }
+
+    /// Where `bind --mine` looks up this machine's address: `asked` (`--my-ip-url`), but
+    /// on the demo the sandbox's own `/myip` unless another URL was given, so a demo stays
+    /// on loopback.
+    pub fn my_ip_url(&self, asked: &str) -> String {
+        match &self.sandbox {
+            Some(sandbox) if asked == crate::effects::DEFAULT_MY_IP_URL => sandbox.my_ip_url(),
+            _ => asked.to_owned(),
+        }
     }
 
     /// The probe settings of the account [`Session::client`] connected to.

@@ -5,14 +5,18 @@
 use super::input;
 use super::output::{Details, id, json, money, or_missing, sanitize};
 use super::{Failure, Printed, Session};
-use crate::api::OrderRequest;
+use crate::api::{OrderRequest, ProductType};
 use crate::cli::OrderArgs;
+use std::net::Ipv4Addr;
 
 pub async fn order(s: &mut Session<'_>, a: &OrderArgs) -> Printed {
     let setip =
         a.ip.as_deref()
             .map(|text| input::require_ipv4(text, "order --ip"))
             .transpose()?;
+    let what = format!("Order product {} for client {}", a.pid, a.client);
+    // Read-only first: a refused write is refused (7) however it would have been asked.
+    let client = s.writer(&what).await?;
     if !a.yes && !input::stdin_is_terminal() {
         return Err(Failure::Usage(
             "order: standard input is not a terminal, so the order cannot be confirmed; \
@@ -20,13 +24,24 @@ pub async fn order(s: &mut Session<'_>, a: &OrderArgs) -> Printed {
                 .into(),
         ));
     }
-    let what = format!("Order product {} for client {}", a.pid, a.client);
-    let client = s.writer(&what).await?;
-    if !a.yes {
+    if a.yes {
+        // Without the question the product is read only when an address is to be bound:
+        // the spec binds `setip` for fpr products only.
+        if let Some(ip) = setip {
+            let product = client
+                .product(a.pid)
+                .await
+                .map_err(Failure::read(format!("Read product {}", a.pid)))?;
+            refuse_ip_on_ppr(a.pid, ip, &product.product_type)?;
+        }
+    } else {
         // The single product has no name in the spec; the list has it.
         let (product, credit, products) =
             tokio::join!(client.product(a.pid), client.credit(), client.products());
         let product = product.map_err(Failure::read(format!("Read product {}", a.pid)))?;
+        if let Some(ip) = setip {
+            refuse_ip_on_ppr(a.pid, ip, &product.product_type)?;
+        }
         let name = product
             .product_name
             .clone()
@@ -91,4 +106,16 @@ pub async fn order(s: &mut Session<'_>, a: &OrderArgs) -> Printed {
         .add("Amount", money(result.amount))
         .add("IP", or_missing(result.ip.as_deref().unwrap_or("")));
     Ok(d.render())
+}
+
+/// `--ip` on a rotating (ppr) product: refused before the order is sent, since the spec
+/// binds `setip` for fpr products only and a server might take the money and ignore it.
+fn refuse_ip_on_ppr(pid: u64, ip: Ipv4Addr, product_type: &ProductType) -> Result<(), Failure> {
+    if *product_type == ProductType::Ppr {
+        return Err(Failure::Usage(format!(
+            "order: product {pid} is a rotating (ppr) product, which has no bound address: \
+             leave out --ip {ip} (only static, fpr, products bind one); nothing was ordered"
+        )));
+    }
+    Ok(())
 }

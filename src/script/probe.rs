@@ -2,7 +2,9 @@
 //! the provider's network status. A table, `--json` rows ([`Row`]), or one line per proxy
 //! from a template; `--only-working` keeps the alive ones. Status 1 when any proxy is
 //! dead (the output is printed all the same); skipped proxies (documentation addresses,
-//! or outside loopback in the demo) do not count as dead.
+//! or outside loopback in the demo) do not count as dead. When the judge cannot be
+//! reached nothing is checked: the note says so once, every proxy is `not checked
+//! (judge unreachable)`, and the status is 1.
 //!
 //! The IP list, the service (for its type and credentials) and network status are read
 //! through the API client; the probe then talks to the proxies only.
@@ -89,6 +91,16 @@ pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
     } else {
         table(&shown, &mark) + &format!("{}\n", health(&results))
     };
+    if results
+        .iter()
+        .any(|r| matches!(r.verdict, crate::probe::Verdict::NotChecked(_)))
+    {
+        // The note said why (the judge); the status says the run checked nothing.
+        return Err(Failure::Found {
+            output,
+            why: format!("the proxies of service {} were not checked", a.id),
+        });
+    }
     let dead = results.iter().filter(|r| r.verdict.is_dead()).count();
     if dead > 0 {
         return Err(Failure::Found {
@@ -119,11 +131,9 @@ fn table(results: &[&ProbeResult], mark: &dyn Fn(&ProbeResult) -> Option<Mark>) 
     };
     for r in results {
         let m = mark(r);
-        let provider = match (m, crate::probe::report::disagrees(&r.verdict, m)) {
-            (Some(m), true) => format!("{} (disagrees)", m.as_str()),
-            (None, true) => "ok (disagrees)".to_owned(),
-            (Some(m), false) => m.as_str().to_owned(),
-            (None, false) => "ok".to_owned(),
+        let provider = match crate::probe::report::disagrees(&r.verdict, m) {
+            true => format!("{} (disagrees)", Mark::word(m)),
+            false => Mark::word(m).to_owned(),
         };
         t.row([
             r.target.address(),

@@ -107,6 +107,17 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         Constraint::Length(11),
         Constraint::Length(11),
     ]);
+    // The message column's width (the highlight mark, the fixed columns and the gaps
+    // taken off), so a long message ends in `…` rather than being clipped mid-word.
+    let fixed: u16 = widths
+        .iter()
+        .map(|w| match w {
+            Constraint::Length(n) => *n,
+            _ => 0,
+        })
+        .sum();
+    let gaps = widths.len().saturating_sub(1) as u16;
+    let message_width = usize::from(pane.rows.width.saturating_sub(2 + fixed + gaps));
     widgets::table(frame, theme, pane, block, (&header, &widths), view, |i| {
         let a = &rows[i];
         let (level, style) = level_cell(theme, a);
@@ -121,7 +132,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             cells.push(Cell::new(a.key.rule.as_str()).style(dim));
         }
         cells.extend([
-            Cell::new(a.message.clone()).style(dim),
+            Cell::new(text::truncate(&a.message, message_width).into_owned()).style(dim),
             Cell::new(short_time(app, a.first_seen)).style(dim),
             Cell::new(
                 a.resolved

@@ -83,12 +83,19 @@ fn draw_credit(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     frame.render_widget(Paragraph::new(line).block(block), area);
 }
 
-/// The credit over the last 30 days from the history store: a sparkline and its range.
+/// The credit over the last 30 days from the history store: a sparkline of each day's
+/// lowest (a drop within a day shows even when topped up before midnight) and the range.
 fn credit_trend(app: &App, theme: &Theme) -> Vec<Span<'static>> {
     let Some(o) = app.history().overview() else {
         return Vec::new();
     };
-    let known: Vec<f64> = o.credit_30d.iter().flatten().copied().collect();
+    let known: Vec<f64> = o
+        .credit_30d
+        .iter()
+        .chain(&o.credit_30d_low)
+        .flatten()
+        .copied()
+        .collect();
     let (Some(lo), Some(hi)) = (
         known.iter().copied().reduce(f64::min),
         known.iter().copied().reduce(f64::max),
@@ -97,7 +104,7 @@ fn credit_trend(app: &App, theme: &Theme) -> Vec<Span<'static>> {
     };
     vec![
         Span::styled("    30 days ", theme.dim),
-        Span::styled(super::history::spark(&o.credit_30d, 30), theme.title),
+        Span::styled(super::history::spark(&o.credit_30d_low, 30), theme.title),
         Span::styled(
             format!(" {}–{}", text::money(lo), text::money(hi)),
             theme.dim,

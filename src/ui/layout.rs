@@ -5,12 +5,18 @@
 
 use crate::app::App;
 use crate::app::geometry::Geometry;
-use crate::app::tabs::Tab;
+use crate::app::tabs::{DetailPane, Tab};
 use ratatui::layout::{Constraint, Layout, Margin, Rect};
 
-/// The smallest screen the layout is made for.
-pub const MIN_WIDTH: u16 = 80;
-pub const MIN_HEIGHT: u16 = 24;
+/// The smallest screen anything useful fits on: the tab line, one line of a table under
+/// its header, the status and the footer. The layout is made for 80×24 and up; below it
+/// what fits is drawn (narrower tables drop columns, a detail pane gives way to the list)
+/// rather than refusing a 160×20 terminal.
+pub const MIN_WIDTH: u16 = 40;
+pub const MIN_HEIGHT: u16 = 8;
+
+/// Rows a table keeps before a detail pane below it gets any: border, header and three.
+const TABLE_FIRST: u16 = 6;
 
 /// Screens at least this wide show details beside the table instead of below it.
 pub const WIDE: u16 = 120;
@@ -137,12 +143,29 @@ pub fn table_and_detail(
     body: Rect,
     (side_width, below_height): (u16, u16),
     wants: u16,
+    mode: DetailPane,
 ) -> (Pane, Rect) {
+    match mode {
+        DetailPane::Hidden => return (Pane::with_header(body), Rect { height: 0, ..body }),
+        DetailPane::Zoomed => {
+            // The table keeps its header and the selected row, so it is clear whose
+            // detail this is.
+            let [t, d] = Layout::vertical([Constraint::Length(4), Constraint::Min(0)]).areas(body);
+            return (Pane::with_header(t), d);
+        }
+        DetailPane::Shown => {}
+    }
+    // On a wide screen the detail beside grows with it (a third of the width).
+    let side_width = side_width.max(body.width / 3);
     if body.width >= WIDE && body.width.saturating_sub(side_width) >= wants {
         let [t, d] =
             Layout::horizontal([Constraint::Min(0), Constraint::Length(side_width)]).areas(body);
         (Pane::with_header(t), d)
     } else {
+        // A short screen gives the list its rows first; a detail with no room for two
+        // lines gives way entirely (`z` zooms it).
+        let room = body.height.saturating_sub(TABLE_FIRST);
+        let below_height = if room < 4 { 0 } else { below_height.min(room) };
         let [t, d] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(below_height)]).areas(body);
         (Pane::with_header(t), d)
@@ -151,13 +174,13 @@ pub fn table_and_detail(
 
 /// Services: the table, and the selected service's detail (13 fields and the countdown:
 /// one column beside, two columns below; with `history`, up to three lines more).
-pub fn services(body: Rect, wants: u16, history: bool) -> (Pane, Rect) {
-    table_and_detail(body, (46, if history { 11 } else { 9 }), wants)
+pub fn services(body: Rect, wants: u16, history: bool, mode: DetailPane) -> (Pane, Rect) {
+    table_and_detail(body, (46, if history { 11 } else { 9 }), wants, mode)
 }
 
 /// Products: the table, and the selected product's detail (8 fields).
-pub fn products(body: Rect, wants: u16) -> (Pane, Rect) {
-    table_and_detail(body, (44, 6), wants)
+pub fn products(body: Rect, wants: u16, mode: DetailPane) -> (Pane, Rect) {
+    table_and_detail(body, (44, 6), wants, mode)
 }
 
 /// Billing: the credit box above the invoices.
@@ -191,11 +214,17 @@ pub fn alerts(body: Rect) -> (Pane, Rect) {
 
 /// The data rows of a tab's main table on a screen of `area`, the table wanting `wants`
 /// columns (see [`table_and_detail`]), with or without the `history` lines of a detail.
-pub fn table_rows(tab: Tab, area: Rect, wants: u16, history: bool) -> Option<Rect> {
+pub fn table_rows(
+    tab: Tab,
+    area: Rect,
+    wants: u16,
+    history: bool,
+    mode: DetailPane,
+) -> Option<Rect> {
     let body = screen(area)?.body;
     Some(match tab {
-        Tab::Services => services(body, wants, history).0.rows,
-        Tab::Products => products(body, wants).0.rows,
+        Tab::Services => services(body, wants, history, mode).0.rows,
+        Tab::Products => products(body, wants, mode).0.rows,
         Tab::Billing => billing(body).1.rows,
         Tab::Network => network(body).1.rows,
         Tab::Usage => usage(body, wants).0.rows,
@@ -237,11 +266,28 @@ pub fn table_wants(app: &App, tab: Tab) -> u16 {
     super::columns::table_width(natural)
 }
 
+/// The detail pane's mode of a tab (shown for the tabs without one).
+pub fn detail_pane(app: &App, tab: Tab) -> DetailPane {
+    match tab {
+        Tab::Services => app.services().detail_pane,
+        Tab::Products => app.products().detail_pane,
+        _ => DetailPane::Shown,
+    }
+}
+
 /// What the app needs to know of the layout of `app` on a screen of `area`: every tab's
 /// table rows, the tab titles and the IP-list view's lines.
 pub fn geometry(app: &App, area: Rect) -> Geometry {
     let history = app.history().is_on();
-    let rows = Tab::ALL.map(|tab| table_rows(tab, area, table_wants(app, tab), history));
+    let rows = Tab::ALL.map(|tab| {
+        table_rows(
+            tab,
+            area,
+            table_wants(app, tab),
+            history,
+            detail_pane(app, tab),
+        )
+    });
     match screen(area) {
         Some(s) => Geometry {
             rows,

@@ -8,6 +8,7 @@
 pub mod alerts;
 pub mod billing;
 pub mod columns;
+pub mod events;
 pub mod forms;
 pub mod history;
 pub mod layout;
@@ -36,7 +37,7 @@ use ratatui::widgets::Paragraph;
 use theme::Theme;
 
 /// What a screen below the minimum shows.
-pub const TOO_SMALL: &str = "terminal too small (need 80×24)";
+pub const TOO_SMALL: &str = "terminal too small (need 40×8)";
 
 /// Draws the app with the default theme.
 pub fn draw(app: &App, frame: &mut Frame) {

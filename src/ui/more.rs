@@ -6,7 +6,8 @@
 //! - A product: its detail, then the account's services of that product. The services
 //!   list names the product but not its ID, so they are matched by name.
 //!
-//! Lists are cut to the popup's height with `… and N more`.
+//! Lists are cut with `… and N more`. The service popup is one column that scrolls, so
+//! it can hold every field and the service's recent events (`super::events`).
 
 use super::theme::Theme;
 use super::{billing, columns, layout, products, services, text, widgets};
@@ -17,9 +18,21 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
-/// The service popup: the detail (two columns) above what the other tabs know.
+/// The service popup: the whole detail (every field, the username and "in error since"
+/// that the pane may not hold), what the other tabs know, and the service's recent
+/// events; one column that scrolls (`j`/`k`) when it is longer than the screen.
 pub fn draw_service(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, id: u64) {
-    let mut extra = vec![section(theme, "Proxy servers")];
+    let width = usize::from(body.width.min(76).saturating_sub(2));
+    let mut lines: Vec<Line> = match app.services().detail(id).value() {
+        Some(s) => {
+            let mut d = services::detail_lines(s, app.services().show_password, theme);
+            services::note_this_machine(app, theme, s, &mut d);
+            d.extend(super::history::detail_lines(app, theme, id, width));
+            d
+        }
+        None => vec![Line::from(Span::styled("Loading the service…", theme.dim))],
+    };
+    lines.push(section(theme, "Proxy servers"));
     let net = app.network();
     let swept = app
         .services()
@@ -41,18 +54,18 @@ pub fn draw_service(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, id:
         }
     }
     if servers.is_empty() {
-        extra.push(Line::from(Span::styled(
+        lines.push(Line::from(Span::styled(
             format!("  {}", proxies.text),
             columns::style(theme, proxies.tone),
         )));
     } else {
-        extra.extend(capped(theme, servers, 6));
+        lines.extend(capped(theme, servers, 6));
     }
     if let Some(rate) = app.usage().rate_of(id).value().and_then(|v| v.first()) {
         let (_, label, over) = super::usage::rate_gauge(rate);
-        extra.push(section(theme, &format!("Usage ({})", super::usage::UNIT)));
+        lines.push(section(theme, &format!("Usage ({})", super::usage::UNIT)));
         let style = if over { theme.bad } else { theme.base };
-        extra.push(Line::from(Span::styled(format!("  {label}"), style)));
+        lines.push(Line::from(Span::styled(format!("  {label}"), style)));
     }
     let invoices: Vec<Line> = app
         .billing()
@@ -71,20 +84,39 @@ pub fn draw_service(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, id:
             ])
         })
         .collect();
-    extra.push(section(theme, "Invoices"));
+    lines.push(section(theme, "Invoices"));
     if invoices.is_empty() {
-        extra.push(Line::from(Span::styled(
+        lines.push(Line::from(Span::styled(
             "  none naming this service",
             theme.dim,
         )));
     } else {
-        extra.extend(capped(theme, invoices, 5));
+        lines.extend(capped(theme, invoices, 5));
     }
-    let area = popup_area(body, 9 + extra.len() as u16);
-    let [detail, rest] = Layout::vertical([Constraint::Length(9), Constraint::Min(0)]).areas(area);
+    lines.push(section(theme, "Recent events"));
+    lines.extend(super::events::service_events(app, theme, id));
+    let area = popup_area(body, lines.len() as u16);
+    let inner_height = area.height.saturating_sub(2);
+    // Scrolled at most to where the last line is at the bottom.
+    let last = (lines.len() as u16).saturating_sub(inner_height);
+    let scroll = app.services().popup_scroll.min(last);
+    app.services().popup_last.set(last);
+    let mut title = format!("Service {id}");
+    if last > 0 {
+        title.push_str(&format!(" · {}/{} · j/k scroll", scroll + 1, last + 1));
+    }
+    let block = widgets::pane(
+        theme,
+        title,
+        widgets::freshness(app, theme, app.services().detail(id).freshness()),
+    );
     frame.render_widget(Clear, area);
-    services::draw_detail(frame, app, theme, detail, id);
-    draw_rest(frame, theme, rest, extra);
+    frame.render_widget(
+        Paragraph::new(widgets::fitted(lines, area.width.saturating_sub(2)))
+            .block(block)
+            .scroll((scroll, 0)),
+        area,
+    );
 }
 
 /// The product popup: the detail above the account's services of that product.

@@ -4,7 +4,7 @@
 use super::layout;
 use super::theme::Theme;
 use super::widgets;
-use super::{billing, forms};
+use super::{billing, forms, text};
 use crate::api::Request;
 use crate::app::App;
 use crate::app::keymap;
@@ -29,8 +29,15 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usiz
 }
 
 /// `P`: the profiles of the config file, the current one marked.
+/// Each with its base URL and whether it is read-only.
 fn draw_profiles(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, selected: usize) {
     let settings = app.settings();
+    let name_width = settings
+        .profiles
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0);
     let lines: Vec<Line> = settings
         .profiles
         .iter()
@@ -47,17 +54,32 @@ fn draw_profiles(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, select
             } else {
                 theme.base
             };
-            Line::from(vec![
-                Span::styled(format!("{cursor}{name}"), style),
-                Span::styled(current, theme.dim),
-            ])
+            let card = settings.profile_cards.iter().find(|c| c.name == *name);
+            let url = card.and_then(|c| c.base_url.as_deref()).map_or_else(
+                || "no base URL".to_owned(),
+                |u| text::sanitize(u).into_owned(),
+            );
+            let mut spans = vec![
+                Span::styled(format!("{cursor}{name:<width$}", width = name_width), style),
+                Span::styled(format!("  {url}"), theme.dim),
+            ];
+            if card.is_some_and(|c| c.read_only) {
+                spans.push(Span::styled("  read-only", theme.warn));
+            }
+            spans.push(Span::styled(current, theme.dim));
+            Line::from(spans)
         })
         .collect();
     let h = (lines.len() as u16 + 2).min(area.height);
-    let r = layout::centered(area, 40, h);
+    let widest = lines.iter().map(Line::width).max().unwrap_or(0) as u16;
+    let r = layout::centered(area, (widest + 2).clamp(40, area.width), h);
     frame.render_widget(Clear, r);
     frame.render_widget(
-        Paragraph::new(lines).block(widgets::pane(theme, "Switch profile".into(), Span::raw(""))),
+        Paragraph::new(widgets::fitted(lines, r.width.saturating_sub(2))).block(widgets::pane(
+            theme,
+            "Switch profile".into(),
+            Span::raw(""),
+        )),
         r,
     );
 }

@@ -75,7 +75,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
         .map(|&i| {
             let target = &run.targets[i];
             let mark = app.provider_mark(id, &target.host);
-            let provider = mark.map_or("ok", |m| m.as_str());
+            let provider = crate::probe::report::Mark::word(mark);
             let Some(r) = &run.results[i] else {
                 let mut cells = vec![
                     Cell::new(text::sanitize(&target.address()).into_owned()),
@@ -94,7 +94,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
             let state_style = match &r.verdict {
                 Verdict::Alive => theme.good,
                 Verdict::Dead(..) => theme.bad,
-                Verdict::Skipped(_) => theme.dim,
+                Verdict::Skipped(_) | Verdict::NotChecked(_) => theme.dim,
             };
             let differs = disagrees(&r.verdict, mark);
             let (provider, provider_style) = if differs {
@@ -109,6 +109,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
                 Verdict::Dead(reason, _) => reason.as_str(),
                 Verdict::Alive => "alive",
                 Verdict::Skipped(_) => "skipped",
+                Verdict::NotChecked(_) => "not checked",
             };
             let mut cells = vec![
                 Cell::new(text::sanitize(&target.address()).into_owned()),

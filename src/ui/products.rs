@@ -16,7 +16,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
-    let (pane, detail_area) = layout::products(body, columns::table_width(&app.products().natural));
+    let (pane, detail_area) = layout::products(
+        body,
+        columns::table_width(&app.products().natural),
+        app.products().detail_pane,
+    );
     let tab = app.products();
     let view = &tab.table;
     let block = widgets::pane(

@@ -23,6 +23,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         body,
         columns::table_width(&app.services().natural),
         app.history().is_on(),
+        app.services().detail_pane,
     );
     let tab = app.services();
     let view = &tab.table;
@@ -139,18 +140,7 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
     match (remote.value(), remote) {
         (Some(s), _) => {
             let mut lines = detail_lines(s, app.services().show_password, theme);
-            if let Some(bound) = s.bound_ip.as_deref().filter(|ip| !ip.trim().is_empty()) {
-                let note = super::forms::bind_ip::this_machine(app, bound);
-                if !note.is_empty()
-                    && let Some(line) = lines.iter_mut().find(|l| {
-                        l.spans
-                            .first()
-                            .is_some_and(|f| f.content.starts_with("Bound IP"))
-                    })
-                {
-                    line.spans.push(Span::styled(note, theme.dim));
-                }
-            }
+            note_this_machine(app, theme, s, &mut lines);
             // `columns` splits the lines in two halves when they do not fit in one.
             let split = lines.len() + 3 > usize::from(inner.height) && inner.width >= 60;
             let width = usize::from(if split { inner.width / 2 } else { inner.width });
@@ -170,6 +160,22 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
 }
 
 pub use crate::text::product_type_label;
+
+/// Says after the bound IP of `lines` whether it is this machine's.
+pub fn note_this_machine(app: &App, theme: &Theme, s: &Service, lines: &mut [Line<'static>]) {
+    if let Some(bound) = s.bound_ip.as_deref().filter(|ip| !ip.trim().is_empty()) {
+        let note = super::forms::bind_ip::this_machine(app, bound);
+        if !note.is_empty()
+            && let Some(line) = lines.iter_mut().find(|l| {
+                l.spans
+                    .first()
+                    .is_some_and(|f| f.content.starts_with("Bound IP"))
+            })
+        {
+            line.spans.push(Span::styled(note, theme.dim));
+        }
+    }
+}
 
 /// Every field of spec 2.4, the password masked unless shown.
 pub fn detail_lines(s: &Service, show_password: bool, theme: &Theme) -> Vec<Line<'static>> {

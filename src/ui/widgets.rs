@@ -218,11 +218,18 @@ pub fn field<'a>(theme: &Theme, label: &'a str, width: usize, value: Span<'a>) -
     ])
 }
 
-/// Lays `lines` out in as many columns as `area` needs to show them all (at most two).
+/// Lays `lines` out in as many columns as `area` needs to show them all (at most two);
+/// a line wider than its column ends in `…` ([`fit_line`]).
 pub fn columns(frame: &mut Frame, area: Rect, lines: Vec<Line<'_>>) {
     let h = usize::from(area.height.max(1));
+    let fitted = |lines: Vec<Line<'_>>, width: u16| -> Vec<Line<'static>> {
+        lines
+            .into_iter()
+            .map(|l| fit_line(l, usize::from(width)))
+            .collect()
+    };
     if lines.len() <= h || area.width < 60 {
-        frame.render_widget(Paragraph::new(lines), area);
+        frame.render_widget(Paragraph::new(fitted(lines, area.width)), area);
         return;
     }
     let [left, right] = ratatui::layout::Layout::horizontal([
@@ -232,6 +239,57 @@ pub fn columns(frame: &mut Frame, area: Rect, lines: Vec<Line<'_>>) {
     .areas(area);
     let mut lines = lines;
     let rest = lines.split_off(lines.len().div_ceil(2));
-    frame.render_widget(Paragraph::new(lines), left);
-    frame.render_widget(Paragraph::new(rest), right);
+    frame.render_widget(Paragraph::new(fitted(lines, left.width)), left);
+    frame.render_widget(Paragraph::new(fitted(rest, right.width)), right);
+}
+
+/// Every line of `lines` cut to `width` columns with `…` ([`fit_line`]).
+pub fn fitted(lines: Vec<Line<'_>>, width: u16) -> Vec<Line<'static>> {
+    lines
+        .into_iter()
+        .map(|l| fit_line(l, usize::from(width)))
+        .collect()
+}
+
+/// `line` cut to `width` columns, its last kept character replaced by `…` when cut, the
+/// styles kept.
+pub fn fit_line(line: Line<'_>, width: usize) -> Line<'static> {
+    use unicode_width::UnicodeWidthChar;
+    let style = line.style;
+    let alignment = line.alignment;
+    let mut out: Vec<Span<'static>> = Vec::new();
+    if line.width() <= width {
+        out = line
+            .spans
+            .into_iter()
+            .map(|s| Span::styled(s.content.into_owned(), s.style))
+            .collect();
+    } else {
+        let mut room = width.saturating_sub(1);
+        let mut last_style = style;
+        for span in line.spans {
+            let mut kept = String::new();
+            for c in span.content.chars() {
+                let w = c.width().unwrap_or(0);
+                if w > room {
+                    room = 0;
+                    break;
+                }
+                room -= w;
+                kept.push(c);
+            }
+            last_style = span.style;
+            let full = room == 0;
+            out.push(Span::styled(kept, span.style));
+            if full {
+                break;
+            }
+        }
+        if width > 0 {
+            out.push(Span::styled("…", last_style));
+        }
+    }
+    let mut fitted = Line::from(out).style(style);
+    fitted.alignment = alignment;
+    fitted
 }

@@ -341,3 +341,33 @@ async fn missing_and_absurd_money_is_shown_as_such() {
     e.shows("The server sent no price for this product");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 26.7: Esc on fields holding typed text asks first; typing on keeps everything,
+/// a second Esc throws it away.
+#[tokio::test]
+async fn esc_asks_before_throwing_away_what_was_typed() {
+    let mut e = order_form().await;
+    e.s.type_text("alice");
+    e.s.press(KeyCode::Tab);
+    e.s.type_text("203.0.113.7");
+    e.s.press(KeyCode::Esc);
+    e.shows("Order product 11");
+    e.shows("Esc again throws away what was typed");
+    // Another key keeps editing, with what was typed.
+    e.s.type_text("7");
+    let screen = e.shows("203.0.113.77");
+    assert!(!screen.contains("Esc again"), "{screen}");
+    e.shows("alice");
+    e.s.press(KeyCode::Esc);
+    e.shows("Esc again throws away what was typed");
+    e.s.press(KeyCode::Esc);
+    let screen = e.s.screen();
+    assert!(!screen.contains("Order product 11"), "closed:\n{screen}");
+    // An empty form closes on the first Esc.
+    e.s.press(KeyCode::Char('o'));
+    e.s.settle().await;
+    e.shows("Order product 11");
+    e.s.press(KeyCode::Esc);
+    let screen = e.s.screen();
+    assert!(!screen.contains("Order product 11"), "closed:\n{screen}");
+}

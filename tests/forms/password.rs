@@ -62,6 +62,8 @@ async fn a_password_the_server_refuses_shows_its_message() {
     e.s.type_text("has space");
     let from = e.mark();
     e.s.press(KeyCode::Enter);
+    e.shows("✗ Weak:");
+    e.s.press(KeyCode::Enter);
     e.s.settle().await;
     assert_eq!(e.writes_since(from)[0].status, 422);
     e.shows("✗ Unprocessable Entity. Incorrect posted data");
@@ -84,6 +86,8 @@ async fn base64_on_the_wire_is_the_standard_alphabet_with_padding() {
         e.s.type_text(plain);
         e.s.press(KeyCode::Tab);
         e.s.type_text(plain);
+        // Weak: the first Enter warns, the second sends.
+        e.s.press(KeyCode::Enter);
         e.s.press(KeyCode::Enter);
         e.s.settle().await;
         e.shows("✓ Password updated successfully");
@@ -99,5 +103,36 @@ async fn base64_on_the_wire_is_the_standard_alphabet_with_padding() {
     assert_eq!(
         client(&e.sb).service(1003).await.unwrap().password.expose(),
         "~~~>"
+    );
+}
+
+/// Issue 26.7: a weak password is warned about and not sent on the first Enter; Ctrl-G
+/// generates a strong one, which is sent at once and is the proxy password after.
+#[tokio::test]
+async fn a_weak_password_is_warned_about_and_ctrl_g_generates_a_strong_one() {
+    let mut e = password_form().await;
+    e.s.type_text("abc123");
+    e.shows("Weak: 6 characters, under 12");
+    e.s.press(KeyCode::Tab);
+    e.s.type_text("abc123");
+    let from = e.mark();
+    e.s.press(KeyCode::Enter);
+    e.s.settle().await;
+    e.shows("Enter again to use it");
+    assert!(e.writes_since(from).is_empty(), "warned, not sent");
+    e.ctrl('g');
+    e.shows("✓ generated: 20 letters and digits");
+    e.s.press(KeyCode::Enter);
+    e.s.settle().await;
+    e.shows("✓ Password updated successfully");
+    let writes = e.writes_since(from);
+    assert_eq!(writes.len(), 1);
+    let password = client(&e.sb).service(1003).await.unwrap().password;
+    let password = password.expose();
+    assert_eq!(password.len(), 20);
+    assert!(password.chars().any(|c| c.is_ascii_digit()), "{password}");
+    assert!(
+        password.chars().any(|c| c.is_ascii_uppercase()),
+        "{password}"
     );
 }

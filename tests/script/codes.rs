@@ -181,3 +181,78 @@ async fn unreachable_and_timed_out_exit_5_but_a_lost_write_exits_1() {
         .await
         .fails(1, "outcome is unknown");
 }
+
+/// Issue 26.12: read-only is said as such (7) before the terminal question is even
+/// considered, also with `--json` off a terminal.
+#[tokio::test]
+async fn a_read_only_order_off_a_terminal_exits_7_with_json() {
+    let sb = sandbox().await;
+    let out = run(
+        &sb,
+        &["--read-only", "order", "11", "--client", "101", "--json"],
+    )
+    .await;
+    assert_eq!(out.code, Some(7), "{out:#?}");
+    assert_eq!(out.json()["kind"], "read_only", "{out:#?}");
+    assert!(requests(&sb, "POST").is_empty());
+}
+
+/// Issue 26.12: `--ip` on a rotating product is refused before the order is sent.
+#[tokio::test]
+async fn an_address_for_a_ppr_product_is_refused_before_ordering() {
+    let sb = sandbox().await;
+    let credit = sb.state().credit;
+    let out = run(
+        &sb,
+        &[
+            "order",
+            "21",
+            "--client",
+            "101",
+            "--ip",
+            "203.0.113.5",
+            "--yes",
+        ],
+    )
+    .await;
+    assert_eq!(out.code, Some(2), "{out:#?}");
+    assert!(out.stderr.contains("rotating (ppr)"), "{out:#?}");
+    assert!(out.stderr.contains("nothing was ordered"), "{out:#?}");
+    assert!(requests(&sb, "POST").is_empty(), "{:#?}", sb.requests());
+    assert_eq!(sb.state().credit, credit);
+}
+
+/// Issue 26.12: a token the server cannot read (400) gets the same hint as a 401.
+#[tokio::test]
+async fn a_malformed_token_answered_400_points_at_the_token() {
+    let sb = sandbox().await;
+    let mut cmd = proxydash();
+    cmd.args([
+        "--base-url",
+        &sb.base_url(),
+        "--token",
+        "not a token!",
+        "credit",
+    ]);
+    let out = finish(&mut cmd, None).await;
+    assert_eq!(out.code, Some(3), "{out:#?}");
+    assert!(
+        out.stderr.contains("Invalid credentials format"),
+        "{out:#?}"
+    );
+    assert!(out.stderr.contains("check the token"), "{out:#?}");
+}
+
+/// Issue 26.8: on the demo, `bind --mine` asks the sandbox's own `/myip`, not a public
+/// service on the internet.
+#[tokio::test]
+async fn the_demo_looks_up_my_ip_on_its_sandbox() {
+    let mut cmd = proxydash();
+    cmd.args(["--demo", "bind", "1002", "--mine", "--json"]);
+    let out = finish(&mut cmd, None).await;
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    assert_eq!(
+        out.json()["setip"]["success"],
+        "IP address updated successfully"
+    );
+}

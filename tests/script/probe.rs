@@ -115,6 +115,11 @@ async fn probe_json_names_state_reason_and_provider() {
     assert_eq!(rows[4]["anonymity"], "transparent");
     assert_eq!(rows[4]["provider"], "error");
     assert_eq!(rows[4]["disagrees"], true);
+    // Issue 26.4: a proxy network status lists nowhere is "ok", as in the table and view.
+    assert_eq!(rows[0]["provider"], "ok");
+    let table = probe(&sb, &["1001"]).await.stdout;
+    let first = table.lines().nth(1).unwrap_or_default();
+    assert!(first.trim_end().ends_with(" ok"), "{table}");
 }
 
 #[tokio::test]
@@ -124,4 +129,27 @@ async fn probe_refuses_an_unknown_template_before_probing() {
         .await
         .fails(2, "no template \"nope\"");
     assert!(sb.requests().is_empty(), "nothing was asked");
+}
+
+/// Issue 26.10: a judge that cannot be reached is said once; the proxies are "not
+/// checked (judge unreachable)", none is called dead.
+#[tokio::test]
+async fn probe_with_an_unreachable_judge_blames_no_proxy() {
+    let sb = proxies_sandbox().await;
+    let judge = format!("http://{}/get", closed_port().await);
+    let out = run(&sb, &["probe", "1001", "--probe-url", &judge]).await;
+    assert_eq!(out.code, Some(1), "{out:#?}");
+    assert_eq!(
+        out.stderr.matches("cannot be reached").count(),
+        1,
+        "{out:#?}"
+    );
+    assert!(!out.stdout.contains("dead"), "{out:#?}");
+    assert_eq!(
+        out.stdout
+            .matches("not checked (judge unreachable)")
+            .count(),
+        10,
+        "{out:#?}"
+    );
 }

@@ -131,7 +131,7 @@ pub struct Service {
     pub product_name: String,
     #[serde(default, deserialize_with = "lenient::opt_date")]
     pub regdate: Option<NaiveDate>,
-    #[serde(default, deserialize_with = "lenient::opt_date")]
+    #[serde(default, deserialize_with = "lenient::opt_due_date")]
     pub nextduedate: Option<NaiveDate>,
     #[serde(default)]
     pub status: ServiceStatus,
@@ -158,7 +158,7 @@ pub struct ServiceSummary {
     pub service_id: u64,
     #[serde(default, deserialize_with = "lenient::string")]
     pub product_name: String,
-    #[serde(default, deserialize_with = "lenient::opt_date")]
+    #[serde(default, deserialize_with = "lenient::opt_due_date")]
     pub nextduedate: Option<NaiveDate>,
     #[serde(default, deserialize_with = "lenient::opt_u64")]
     pub orderid: Option<u64>,

@@ -367,24 +367,55 @@ impl App {
         result: &Result<Response, ApiError>,
         on_screen: bool,
     ) {
-        let what = super::status::what(request);
+        let what = self.update_what(request);
+        let line = match result {
+            Ok(r) => format!("{what}: {}", update_message(r, "done")),
+            // The error line's own words (the token hint of a 401), under the same head.
+            Err(e) => {
+                let line = super::status::error_line(request, e, &self.settings.profile);
+                let generic = super::status::what(request);
+                match line.strip_prefix(&generic) {
+                    Some(rest) => format!("{what}{rest}"),
+                    None => line,
+                }
+            }
+        };
+        let line = crate::text::sanitize(&line).into_owned();
         match (result, on_screen) {
-            (Ok(r), true) => {
-                let line = format!("{what}: {}", update_message(r, "done"));
-                self.status.log(super::messages::Level::Success, line);
-            }
-            (Err(e), true) => {
-                let line = super::status::error_line(request, e, &self.settings.profile);
-                self.status.log(super::messages::Level::Error, line);
-            }
-            (Ok(r), false) => {
-                let line = format!("{what}: {}", update_message(r, "done"));
-                self.status.notify(NoticeKind::Done, line);
-            }
-            (Err(e), false) => {
-                let line = super::status::error_line(request, e, &self.settings.profile);
-                self.status.report(request, line);
-            }
+            (Ok(_), true) => self.status.log(super::messages::Level::Success, line),
+            (Err(_), true) => self.status.log(super::messages::Level::Error, line),
+            (Ok(_), false) => self.status.notify(NoticeKind::Done, line),
+            (Err(_), false) => self.status.report(request, line),
         }
+    }
+
+    /// What a service update did, to whom, on which account: `Service 1001 (Static US
+    /// 25, account work) · bind IP 203.0.113.5`. Two updates log the same line only when
+    /// they did the same thing, so the message log folds only identical events.
+    fn update_what(&self, request: &Request) -> String {
+        let Request::UpdateService { service_id, update } = request else {
+            return super::status::what(request);
+        };
+        let mut did = Vec::new();
+        if let Some(ip) = &update.setip {
+            did.push(format!("bind IP {ip}"));
+        }
+        if update.password.is_some() {
+            did.push("password change".to_owned());
+        }
+        if update.update_list {
+            did.push("IP list refresh".to_owned());
+        }
+        let name = self
+            .services
+            .get(*service_id)
+            .map(|s| s.product_name.trim())
+            .filter(|n| !n.is_empty())
+            .map_or_else(String::new, |n| format!("{n}, "));
+        format!(
+            "Service {service_id} ({name}account {}) · {}",
+            self.settings.profile,
+            did.join(", ")
+        )
     }
 }

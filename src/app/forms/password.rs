@@ -4,12 +4,20 @@
 //!
 //! The password lives in masked [`TextField`]s and a [`Secret`], so it never reaches a
 //! log or `Debug` output; the fields are emptied once the server has answered.
+//!
+//! **Strength** ([`weakness`]): under 12 characters, or fewer than three of the four
+//! classes (lower case, upper case, digits, symbols), is weak. The server decides what it
+//! accepts, so a weak password is not refused: the form says why it is weak as it is
+//! typed, and the first Enter on a weak one only warns (a second Enter sends it).
+//! **`Ctrl-G`** generates a strong one ([`generate`]: 20 letters and digits from the
+//! operating system's random source; no symbols, so it stays usable in proxy URLs and
+//! `user:pass` lines) into both fields; the detail shows it after the change (`v`).
 
 use super::registry::FormEntry;
 use super::{Flow, Form, FormCore, FormState, TextField};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
-use crate::app::keymap::{Action, ON_SERVICE, code, k};
+use crate::app::keymap::{Action, ON_SERVICE, code, ctrl, k};
 use crate::app::popup::Popup;
 use crate::app::{App, Command};
 use crate::secret::Secret;
@@ -21,11 +29,66 @@ pub static STEP: FormStep = FormStep {
     title: "password",
     bindings: &[
         step_key(&[code(KeyCode::Enter)], Action::Submit, Some("change"), "Change the proxy password"),
+        step_key(&[ctrl('g')], GENERATE, Some("generate"), "Generate a strong password into both fields"),
         NEXT_FIELD,
         PREV_FIELD,
         CANCEL,
     ],
 };
+
+/// `Ctrl-G`: a generated strong password into both fields.
+pub const GENERATE: Action = Action::FormKey(0);
+
+/// Shorter than this is weak.
+pub const MIN_LENGTH: usize = 12;
+/// The length of a generated password.
+pub const GENERATED_LENGTH: usize = 20;
+
+/// Why `password` is weak, if it is (module docs).
+pub fn weakness(password: &str) -> Option<String> {
+    let n = password.chars().count();
+    let classes = [
+        password.chars().any(|c| c.is_lowercase()),
+        password.chars().any(|c| c.is_uppercase()),
+        password.chars().any(|c| c.is_ascii_digit()),
+        password.chars().any(|c| !c.is_alphanumeric()),
+    ]
+    .iter()
+    .filter(|&&has| has)
+    .count();
+    let mut why = Vec::new();
+    if n < MIN_LENGTH {
+        why.push(format!("{n} characters, under {MIN_LENGTH}"));
+    }
+    if classes < 3 {
+        why.push(format!(
+            "{classes} of 4 kinds (lower, upper, digits, symbols)"
+        ));
+    }
+    (!why.is_empty()).then(|| format!("Weak: {}.", why.join("; ")))
+}
+
+/// A strong password: [`GENERATED_LENGTH`] letters and digits, at least one of each kind,
+/// from the operating system's random source. `None` if that source fails.
+pub fn generate() -> Option<String> {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+    loop {
+        let mut bytes = [0u8; 64];
+        getrandom::fill(&mut bytes).ok()?;
+        // Rejection sampling: only bytes below the largest multiple of the alphabet's size,
+        // so every character is equally likely.
+        let limit = 256 - 256 % ALPHABET.len();
+        let password: String = bytes
+            .iter()
+            .filter(|&&b| usize::from(b) < limit)
+            .take(GENERATED_LENGTH)
+            .map(|&b| char::from(ALPHABET[usize::from(b) % ALPHABET.len()]))
+            .collect();
+        if password.len() == GENERATED_LENGTH && weakness(&password).is_none() {
+            return Some(password);
+        }
+    }
+}
 
 /// `p` on a service (its row or its detail).
 pub const ENTRY: FormEntry = FormEntry {
@@ -52,6 +115,10 @@ pub struct PasswordForm {
     pub focus: PasswordField,
     /// The step, the request on its way, the inline error (empty, or the two differ).
     pub core: FormCore,
+    /// Enter was pressed on this weak password once: the next Enter sends it.
+    pub weak_warned: bool,
+    /// Ctrl-G filled the fields (until they are edited).
+    pub generated: bool,
 }
 
 impl PasswordForm {
@@ -62,6 +129,23 @@ impl PasswordForm {
             repeat: TextField::masked(),
             focus: PasswordField::New,
             core: FormCore::new(FormState::Editing),
+            weak_warned: false,
+            generated: false,
+        }
+    }
+
+    /// Ctrl-G: a generated password into both fields.
+    pub fn generate(&mut self) {
+        match generate() {
+            Some(password) => {
+                self.new.set(password.clone());
+                self.repeat.set(password);
+                self.generated = true;
+                self.weak_warned = false;
+                self.core.error = None;
+                self.focus = PasswordField::Repeat;
+            }
+            None => self.core.error = Some("No random source to generate a password.".into()),
         }
     }
 
@@ -91,6 +175,15 @@ impl PasswordForm {
         if self.new.value() != self.repeat.value() {
             *error = Some("The two passwords differ.".into());
             self.focus = PasswordField::Repeat;
+            return None;
+        }
+        if let Some(weak) = weakness(self.new.value())
+            && !self.weak_warned
+        {
+            *error = Some(format!(
+                "{weak} Enter again to use it, or Ctrl-G for a strong one."
+            ));
+            self.weak_warned = true;
             return None;
         }
         *error = None;
@@ -145,7 +238,16 @@ impl Form for PasswordForm {
         self.request()
     }
 
+    fn edited(&mut self) {
+        self.weak_warned = false;
+        self.generated = false;
+    }
+
     fn other(&mut self, _app: &mut App, action: Action, _out: &mut Vec<Command>) {
+        if action == GENERATE && self.core.state.is_editable() {
+            self.generate();
+            return;
+        }
         if matches!(action, Action::NextField | Action::PrevField) && self.core.state.is_editable()
         {
             self.next_field();
@@ -189,20 +291,20 @@ mod tests {
         let mut f = PasswordForm::new(1003);
         assert_eq!(f.request(), None);
         assert_eq!(f.core.error.as_deref(), Some("Type the new password."));
-        f.new.paste("s3cret-Pass");
+        f.new.paste("s3cret-Password");
         assert_eq!(f.request(), None, "Enter moves to the repeat field first");
         assert_eq!(f.focus, PasswordField::Repeat);
-        f.repeat.paste("s3cret-Pas");
+        f.repeat.paste("s3cret-Passwor");
         assert_eq!(f.request(), None);
         assert_eq!(f.core.error.as_deref(), Some("The two passwords differ."));
-        f.repeat.paste("s");
+        f.repeat.paste("d");
         let request = f.request().expect("sent");
         let Request::UpdateService { update, .. } = &request else {
             panic!("{request:?}");
         };
         assert_eq!(
             update.password.as_ref().map(Secret::expose),
-            Some("s3cret-Pass")
+            Some("s3cret-Password")
         );
         // Nothing secret in Debug output: not the form, not the request.
         for text in [format!("{f:?}"), format!("{request:?}")] {
@@ -214,5 +316,35 @@ mod tests {
             FormState::Done(Response::UpdateService(Default::default()))
         );
         assert_eq!(f.new.value(), "", "emptied once answered");
+    }
+
+    #[test]
+    fn a_weak_password_is_warned_about_once_then_sent() {
+        assert!(weakness("abc").is_some_and(|w| w.contains("3 characters")));
+        assert!(weakness("alllowercaseletters").is_some_and(|w| w.contains("1 of 4")));
+        assert_eq!(weakness("Str0ng-enough-pw"), None);
+        let mut f = PasswordForm::new(1003);
+        f.new.paste("hunter22");
+        f.repeat.paste("hunter22");
+        f.focus = PasswordField::Repeat;
+        assert_eq!(f.request(), None, "warned first");
+        let error = f.core.error.clone().unwrap_or_default();
+        assert!(error.starts_with("Weak: 8 characters"), "{error}");
+        assert!(error.contains("Ctrl-G"), "{error}");
+        assert!(f.request().is_some(), "the second Enter sends it");
+    }
+
+    #[test]
+    fn ctrl_g_generates_a_strong_password_into_both_fields() {
+        let mut f = PasswordForm::new(1003);
+        f.generate();
+        assert_eq!(f.new.value().len(), GENERATED_LENGTH);
+        assert_eq!(f.new.value(), f.repeat.value());
+        assert_eq!(weakness(f.new.value()), None);
+        assert!(f.new.value().chars().all(|c| c.is_ascii_alphanumeric()));
+        let first = f.new.value().to_owned();
+        f.generate();
+        assert_ne!(f.new.value(), first, "a new one each time");
+        assert!(f.request().is_some(), "sent at once: it is strong");
     }
 }

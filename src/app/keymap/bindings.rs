@@ -14,6 +14,7 @@ use Scope::*;
 /// Lists a popup scrolls with the movement keys.
 const SCROLLS: &[Scope] = &[
     Main,
+    Popup(P::Service),
     Popup(P::Probe),
     Popup(P::Help),
     Popup(P::Profiles),
@@ -98,6 +99,7 @@ const ON_ROWS: &[Binding] = &[
     b(&[k('!')], Action::ProblemsOnly, PROBLEMS, Some("problems"), "Show only the rows with a problem, or all again"),
     b(&[code(KeyCode::Left)], Action::DayBack, &[Tab(Tab::Usage)], Some("day"), "Chart cursor: the day before (date and value in the title)"),
     b(&[code(KeyCode::Right)], Action::DayForward, &[Tab(Tab::Usage)], None, "Chart cursor: the day after"),
+    b(&[k('z')], Action::CycleDetail, &[Tab(Tab::Services), Tab(Tab::Products)], Some("detail"), "Detail pane: shown, hidden (the list takes the room), zoomed"),
     b(&[k('v')], Action::TogglePassword, &[Tab(Tab::Services), Popup(P::Service)], Some("password"), "Show or hide the password"),
     b(&[k('r')], Action::Refresh, &[Main], Some("refresh"), "Refresh this tab"),
     b(&[k('R')], Action::RefreshAll, &[Main], Some("all"), "Refresh everything"),

@@ -52,6 +52,8 @@ pub enum Action {
     ProblemsOnly,
     /// `v` on Services.
     TogglePassword,
+    /// `z` on Services and Products: the detail pane shown, hidden or zoomed.
+    CycleDetail,
     Help,
     /// The key of a form in [`crate::app::forms::registry::FORMS`] (its place there):
     /// `o` orders, `b` binds an IP, `p` changes a password, `u` refreshes an IP list,

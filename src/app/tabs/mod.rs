@@ -7,6 +7,27 @@ pub mod products;
 pub mod services;
 pub mod usage;
 
+/// How a tab's detail pane (Services, Products) shares the body with its table; `z`
+/// cycles it: shown → hidden (the table takes the whole body) → zoomed (the detail takes
+/// all but the selected row) → shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DetailPane {
+    #[default]
+    Shown,
+    Hidden,
+    Zoomed,
+}
+
+impl DetailPane {
+    pub fn next(self) -> Self {
+        match self {
+            DetailPane::Shown => DetailPane::Hidden,
+            DetailPane::Hidden => DetailPane::Zoomed,
+            DetailPane::Zoomed => DetailPane::Shown,
+        }
+    }
+}
+
 /// A tab of the dashboard, in the order of the header and of the keys `1`…`6`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tab {

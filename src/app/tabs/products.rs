@@ -40,6 +40,8 @@ pub struct ProductsTab {
     pub list: Remote<Vec<ProductSummary>>,
     pub table: TableView,
     pub details: HashMap<u64, Remote<Product>>,
+    /// Shown, hidden or zoomed (`z`).
+    pub detail_pane: super::DetailPane,
     /// `None`: the server's own order (`Products`).
     pub sort: Option<SortField>,
     /// The natural width of each column over all rows.

@@ -175,6 +175,13 @@ pub struct ServicesTab {
     pub table: TableView,
     pub details: HashMap<u64, Remote<Service>>,
     pub show_password: bool,
+    /// Shown, hidden or zoomed (`z`).
+    pub detail_pane: super::DetailPane,
+    /// Lines the service popup (Enter) is scrolled down by (`j`/`k`); 0 when it opens.
+    pub popup_scroll: u16,
+    /// How far the popup can scroll, as last drawn (the drawing knows its lines and the
+    /// screen), so `j` stops at the end instead of counting past it.
+    pub popup_last: std::cell::Cell<u16>,
     pub sort: Sort,
     /// The natural width of each column over all rows.
     pub natural: Vec<u16>,
@@ -255,14 +262,22 @@ impl ServicesTab {
         self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let problems = rows.iter().map(|s| is_problem(s, ctx)).collect();
-        let order = self.sort.order(rows.len(), |by, a, b| {
+        let cmp = |by: usize, a: usize, b: usize| {
             let (a, b) = (&rows[a], &rows[b]);
             match by {
                 0 => cmp_due(a.nextduedate, b.nextduedate),
                 1 => status_rank(&a.status).cmp(&status_rank(&b.status)),
                 _ => health(ctx.network, a.service_id).cmp(&health(ctx.network, b.service_id)),
             }
-        });
+        };
+        // By due date, an ended service (terminated, cancelled, fraud) will never fall due:
+        // last in both directions, so neither end of the list starts with the dead.
+        let order = if self.sort.by == Some(0) {
+            let ended = |i: usize| !crate::app::is_swept(&rows[i].status);
+            self.sort.order_with_last(rows.len(), cmp, ended)
+        } else {
+            self.sort.order(rows.len(), cmp)
+        };
         let ids = rows.iter().map(|s| s.service_id).collect();
         self.index = rows
             .iter()

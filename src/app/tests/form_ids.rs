@@ -24,11 +24,15 @@ fn bound(message: &str) -> Response {
 fn two_identical_binds_are_two_ids_and_each_answer_goes_to_its_own_form() {
     let mut h = Harness::loaded();
     h.key('b');
+    h.ctrl('u');
+    h.keys("198.51.100.200");
     let first = writes(&h.code(KeyCode::Enter));
     // Esc closes the busy form; it is kept out of sight for its answer.
     h.code(KeyCode::Esc);
     assert!(h.top().is_none());
     h.key('b');
+    h.ctrl('u');
+    h.keys("198.51.100.200");
     let second = writes(&h.code(KeyCode::Enter));
     let (first, second) = (first[0].clone(), second[0].clone());
     assert_eq!((first.attempt(), second.attempt()), (1, 2));
@@ -39,7 +43,7 @@ fn two_identical_binds_are_two_ids_and_each_answer_goes_to_its_own_form() {
     let cmds = h.ok(first, bound("IP address updated successfully"));
     assert_eq!(
         h.status_text(),
-        "Update of service 5001: IP address updated successfully"
+        "Service 5001 (Static US 25, account work) · bind IP 198.51.100.200: IP address updated successfully"
     );
     assert_eq!(h.app.context().popup, Some(PopupKind::FormBusy));
     assert!(
@@ -85,6 +89,8 @@ fn a_refresh_closed_while_waiting_still_starts_its_countdown() {
 fn an_answer_with_an_id_no_form_holds_changes_no_form() {
     let mut h = Harness::loaded();
     h.key('b');
+    h.ctrl('u');
+    h.keys("198.51.100.200");
     let sent = writes(&h.code(KeyCode::Enter));
     // The same PUT under an ID this app never gave: not this form's answer.
     h.ok(
@@ -94,4 +100,45 @@ fn an_answer_with_an_id_no_form_holds_changes_no_form() {
     assert_eq!(h.app.context().popup, Some(PopupKind::FormBusy));
     h.ok(sent[0].clone(), bound("IP address updated successfully"));
     assert_eq!(h.app.context().popup, Some(PopupKind::FormDone));
+}
+
+/// Issue 26.5: binding one service to four addresses logs four lines, each naming the
+/// address, the service and the account; the same bind again is folded into its line.
+#[test]
+fn the_message_log_folds_only_identical_updates() {
+    let mut h = Harness::loaded();
+    let bind = |h: &mut Harness, ip: &str| {
+        h.key('b');
+        h.ctrl('u');
+        h.keys(ip);
+        let sent = writes(&h.code(KeyCode::Enter));
+        h.ok(sent[0].clone(), bound("IP address updated successfully"));
+        h.code(KeyCode::Esc);
+    };
+    for ip in [
+        "198.51.100.1",
+        "198.51.100.2",
+        "198.51.100.3",
+        "198.51.100.4",
+    ] {
+        bind(&mut h, ip);
+    }
+    bind(&mut h, "198.51.100.4");
+    let log: Vec<(String, u32)> = h
+        .app
+        .status()
+        .messages()
+        .newest_first()
+        .filter(|e| e.text.contains("bind IP"))
+        .map(|e| (e.text.clone(), e.count))
+        .collect();
+    assert_eq!(log.len(), 4, "{log:#?}");
+    assert_eq!(
+        log[0],
+        (
+            "Service 5001 (Static US 25, account work) · bind IP 198.51.100.4: IP address updated successfully".to_owned(),
+            2
+        )
+    );
+    assert!(log[3].0.contains("bind IP 198.51.100.1"), "{log:#?}");
 }

@@ -126,7 +126,9 @@ fn order_refuses_an_invalid_ip_and_an_unmatched_client_before_anything_is_sent()
     assert!(writes(&h.code(KeyCode::Enter)).is_empty());
     assert_eq!(order(&h).ip_error.as_deref(), Some("04 has a leading zero"));
     assert_eq!(h.app.context().popup, Some(PopupKind::Step(&order::EDIT)));
-    // Esc closes, from the fields.
+    // Esc asks first when something was typed, then closes.
+    h.code(KeyCode::Esc);
+    assert!(order(&h).discard_asked);
     h.code(KeyCode::Esc);
     assert!(h.app.popups().is_empty());
 }
@@ -346,7 +348,7 @@ fn bind_checks_the_address_then_sends_it() {
     assert_eq!(newest.level, crate::app::messages::Level::Error);
     assert_eq!(
         newest.text,
-        "Update of service 5001: Unprocessable Entity. IP already binded"
+        "Service 5001 (Static US 25, account work) · bind IP 198.51.100.23: Unprocessable Entity. IP already binded"
     );
 }
 
@@ -354,21 +356,21 @@ fn bind_checks_the_address_then_sends_it() {
 fn password_is_typed_twice_masked_and_never_printed() {
     let mut h = Harness::loaded();
     h.key('p');
-    h.keys("n3w-Pass");
+    h.keys("n3w-Passw0rd");
     h.code(KeyCode::Enter);
-    h.keys("n3w-Pas");
+    h.keys("n3w-Passw0r");
     assert!(h.code(KeyCode::Enter).is_empty());
     let Some(f) = h.top().and_then(Popup::form_as::<PasswordForm>) else {
         panic!("{:?}", h.top());
     };
     assert_eq!(f.core.error.as_deref(), Some("The two passwords differ."));
-    h.key('s');
+    h.key('d');
     let cmds = h.code(KeyCode::Enter);
     let sent = writes(&cmds);
     assert!(matches!(
         &sent[..],
         [Request::UpdateService { service_id: 5001, update }]
-            if update.password.as_ref().map(|p| p.expose()) == Some("n3w-Pass")
+            if update.password.as_ref().map(|p| p.expose()) == Some("n3w-Passw0rd")
     ));
     for text in [format!("{cmds:?}"), format!("{:?}", h.app.popups())] {
         assert!(!text.contains("n3w"), "{text}");

@@ -60,6 +60,7 @@ fn moving_paging_top_and_bottom() {
         ratatui::layout::Rect::new(0, 0, 100, 30),
         0,
         false,
+        crate::app::tabs::DetailPane::Shown,
     )
     .unwrap()
     .height as u64;
@@ -328,6 +329,7 @@ fn mouse_clicks_tabs_and_rows_and_scrolls() {
         ratatui::layout::Rect::new(0, 0, 100, 30),
         0,
         false,
+        crate::app::tabs::DetailPane::Shown,
     )
     .unwrap();
     h.send(mouse(

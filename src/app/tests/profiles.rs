@@ -57,3 +57,31 @@ fn without_other_profiles_p_says_why() {
         h.status_text()
     );
 }
+
+/// Issue 26.6: the message log of the session before a switch goes on under the new one,
+/// with a line that marks the switch.
+#[test]
+fn a_profile_switch_keeps_the_message_log() {
+    let mut before = with_profiles(&["main", "work"], "main");
+    before.send(crate::app::Msg::Diagnostic("Something under main".into()));
+    let log = before.app.take_message_log();
+    let mut after = with_profiles(&["main", "work"], "work");
+    after.send(crate::app::Msg::Diagnostic("First under work".into()));
+    after.app.continue_message_log(log, "main");
+    let texts: Vec<String> = after
+        .app
+        .status()
+        .messages()
+        .newest_first()
+        .map(|e| e.text.clone())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "Switched from profile main to profile work",
+            "First under work",
+            "Something under main"
+        ],
+        "{texts:#?}"
+    );
+}

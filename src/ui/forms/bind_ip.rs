@@ -44,10 +44,13 @@ fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &BindIpFo
         MyIp::Unknown | MyIp::Failed(_) => Span::styled("unknown (Ctrl-L looks it up)", theme.dim),
     };
     frame.render_widget(
-        Paragraph::new(vec![
-            value_line(theme, "Bound now", bound_span),
-            value_line(theme, "This host", mine),
-        ]),
+        Paragraph::new(crate::ui::widgets::fitted(
+            vec![
+                value_line(theme, "Bound now", bound_span),
+                value_line(theme, "This host", mine),
+            ],
+            inner.width,
+        )),
         inner,
     );
     draw_field(

@@ -2,7 +2,7 @@
 
 use super::{draw_field, draw_message, framed, inline_error, row, rows_from, state_line};
 use crate::app::App;
-use crate::app::forms::password::{PasswordField, PasswordForm};
+use crate::app::forms::password::{GENERATED_LENGTH, PasswordField, PasswordForm, weakness};
 use crate::app::forms::update_message;
 use crate::ui::theme::Theme;
 use ratatui::Frame;
@@ -43,14 +43,27 @@ fn draw(frame: &mut Frame, _app: &App, theme: &Theme, body: Rect, form: &Passwor
         form.focus == PasswordField::Repeat,
         typing,
     );
+    let indent = " ".repeat(super::LABEL + 3);
+    let hint = |text: String, style| Line::from(Span::styled(format!("{indent}{text}"), style));
     let below = match &form.core.error {
         Some(_) => inline_error(theme, form.core.error.as_deref()),
-        None => Line::from(Span::styled(
-            format!("{:w$}typed twice, shown as •", "", w = super::LABEL + 3),
+        None if form.generated => hint(
+            format!("✓ generated: {GENERATED_LENGTH} letters and digits"),
+            theme.good,
+        ),
+        None if form.new.value().is_empty() => hint(
+            "typed twice, shown as • · Ctrl-G generates one".into(),
             theme.dim,
-        )),
+        ),
+        None => match weakness(form.new.value()) {
+            Some(weak) => hint(weak, theme.warn),
+            None => hint("strong enough".into(), theme.good),
+        },
     };
-    frame.render_widget(Paragraph::new(below), row(inner, 2));
+    frame.render_widget(
+        Paragraph::new(below).wrap(ratatui::widgets::Wrap { trim: false }),
+        rows_from(inner, 2),
+    );
     if let Some((msg, style)) =
         state_line(theme, &form.core.state, "Changing the password…", |r| {
             update_message(r, "Password updated successfully")

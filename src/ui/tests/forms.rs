@@ -254,7 +254,32 @@ fn bind_ip_form() {
     h.code(KeyCode::Enter);
     check("bind_in_flight", h, &["⟳ Binding…"]);
 
+    // Issue 26.7: the address already bound, and one no proxy user comes from, are
+    // refused with the reason and nothing is sent.
     let mut h = bind();
+    assert!(
+        fetches(&h.code(KeyCode::Enter))
+            .iter()
+            .all(|r| !r.is_write())
+    );
+    check(
+        "bind_already_bound",
+        h,
+        &["✗ 203.0.113.5 is already bound to service 5001;"],
+    );
+    let mut h = bind();
+    h.ctrl('u');
+    h.keys("10.0.0.7");
+    assert!(
+        fetches(&h.code(KeyCode::Enter))
+            .iter()
+            .all(|r| !r.is_write())
+    );
+    check("bind_private", h, &["✗ 10.0.0.7 is a private address"]);
+
+    let mut h = bind();
+    h.ctrl('u');
+    h.keys("198.51.100.200");
     let sent = write_of(h.code(KeyCode::Enter));
     h.ok(
         sent,
@@ -268,6 +293,8 @@ fn bind_ip_form() {
     check("bind_done", h, &["✓ IP address updated successfully"]);
 
     let mut h = bind();
+    h.ctrl('u');
+    h.keys("198.51.100.200");
     let sent = write_of(h.code(KeyCode::Enter));
     h.fail(
         sent,
@@ -310,17 +337,48 @@ fn password_form() {
         &["••••••••", "✗ The two passwords differ."],
     );
 
+    // Issue 26.7: a weak password is warned about before it is sent.
     let mut h = password();
     h.keys("hunter22");
     h.code(KeyCode::Tab);
     h.keys("hunter22");
+    assert!(
+        fetches(&h.code(KeyCode::Enter))
+            .iter()
+            .all(|r| !r.is_write())
+    );
+    check(
+        "password_weak",
+        h,
+        &["✗ Weak: 8 characters, under 12", "Ctrl-G"],
+    );
+
+    // Ctrl-G: a strong one in both fields, masked.
+    let mut h = password();
+    h.ctrl('g');
+    let screen = render(&mut h.app, 100, 30);
+    assert_eq!(
+        screen.matches("••••••••••••••••••••").count(),
+        2,
+        "{screen}"
+    );
+    check(
+        "password_generated",
+        h,
+        &["✓ generated: 20 letters and digits"],
+    );
+
+    let mut h = password();
+    h.keys("Hunter22-strong");
+    h.code(KeyCode::Tab);
+    h.keys("Hunter22-strong");
     let sent = write_of(h.code(KeyCode::Enter));
     check("password_in_flight", h, &["⟳ Changing the password…"]);
 
     let mut h = password();
-    h.keys("hunter22");
+    h.keys("Hunter22-strong");
     h.code(KeyCode::Tab);
-    h.keys("hunter22");
+    h.keys("Hunter22-strong");
     h.code(KeyCode::Enter);
     h.ok(
         sent.clone(),
@@ -329,9 +387,9 @@ fn password_form() {
     check("password_done", h, &["✓ Password updated successfully"]);
 
     let mut h = password();
-    h.keys("hunter22");
+    h.keys("Hunter22-strong");
     h.code(KeyCode::Tab);
-    h.keys("hunter22");
+    h.keys("Hunter22-strong");
     h.code(KeyCode::Enter);
     h.fail(
         sent,

@@ -91,3 +91,29 @@ fn without_history_the_tabs_are_as_before() {
     let screen = render(&mut h.app, 120, 30);
     assert!(!screen.contains("Listed"), "{screen}");
 }
+
+/// Issue 26.4: a day the credit dropped and was topped up again shows its low bar and
+/// the range reaches down to it.
+#[test]
+fn the_credit_sparkline_keeps_a_drop_within_a_day() {
+    let mut h = Harness::loaded();
+    let mut low = vec![Some(100.0); 30];
+    low[20] = Some(5.0);
+    let overview = crate::history::Overview {
+        at: h.app.now(),
+        credit_30d: vec![Some(100.0); 30],
+        credit_30d_low: low,
+        ..Default::default()
+    };
+    h.send(Msg::History(Answer::Overview(Box::new(overview))));
+    h.key('3');
+    let screen = render(&mut h.app, 120, 30);
+    let line = screen
+        .lines()
+        .find(|l| l.contains("30 days"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(
+        line.contains("████████████████████▁█████████ $5.00–$100.00"),
+        "{line}"
+    );
+}

@@ -70,6 +70,28 @@ fn s_sorts_services_locally_and_the_title_says_how() {
     assert!(screen.contains("by health ↓"), "{screen}");
 }
 
+/// Issue 26.4: by due date, ended services (here a terminated one, due longest ago) come
+/// last in both directions.
+#[test]
+fn by_due_date_ended_services_are_last_both_ways() {
+    let mut h = Harness::loaded();
+    let mut list = crate::testkit::services();
+    list.push(crate::api::ServiceSummary {
+        product_name: "Old Static".into(),
+        status: crate::api::ServiceStatus::Terminated,
+        nextduedate: Some(crate::app::testdata::date("2025-06-01")),
+        ..crate::app::testdata::summary(5004)
+    });
+    h.ok(Request::Services, crate::api::Response::Services(list));
+    h.key('s');
+    let screen = render(&mut h.app, 100, 30);
+    assert_eq!(row_ids(&screen), vec![5003, 5002, 5001, 5004], "{screen}");
+    h.key('S');
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("by due date ↓"), "{screen}");
+    assert_eq!(row_ids(&screen), vec![5001, 5002, 5003, 5004], "{screen}");
+}
+
 #[test]
 fn billing_shows_the_unpaid_total_sorts_and_filters_the_problems() {
     let mut h = Harness::loaded();
@@ -268,4 +290,211 @@ fn a_failed_my_ip_lookup_wraps_instead_of_being_cut() {
     h.send(Msg::MyIp(Err(long.into())));
     let screen = render(&mut h.app, 80, 24);
     assert!(screen.contains("(os error 111)"), "{screen}");
+}
+
+/// Issue 26.5: the message log shows one line per different bind, each with its address,
+/// service and account.
+#[test]
+fn the_message_log_says_what_each_bind_changed() {
+    let mut h = Harness::loaded();
+    for ip in ["198.51.100.1", "198.51.100.2"] {
+        h.key('b');
+        h.ctrl('u');
+        h.keys(ip);
+        let cmds = h.code(KeyCode::Enter);
+        let sent = fetches(&cmds).into_iter().find(Request::is_write).unwrap();
+        h.ok(
+            sent,
+            crate::api::Response::UpdateService(crate::api::UpdateResult {
+                setip: Some(crate::api::UpdateOutcome {
+                    success: "IP address updated successfully".into(),
+                }),
+                ..Default::default()
+            }),
+        );
+        h.code(KeyCode::Esc);
+    }
+    h.key('m');
+    let screen = render(&mut h.app, 160, 30);
+    for ip in ["198.51.100.1", "198.51.100.2"] {
+        let line = format!("Service 5001 (Static US 25, account work) · bind IP {ip}: IP address");
+        assert!(screen.contains(&line), "{line}\n{screen}");
+    }
+    assert!(!screen.contains("(×2)"), "{screen}");
+}
+
+/// Issue 26.6: `P` shows each profile's URL and whether it is read-only.
+#[test]
+fn p_shows_each_profiles_url_and_read_only() {
+    use crate::config::ProfileCard;
+    let mut h = Harness::with(crate::app::AppSettings {
+        profile: "main".into(),
+        profiles: vec!["main".into(), "monitor".into()],
+        profile_cards: vec![
+            ProfileCard {
+                name: "main".into(),
+                base_url: Some("https://main.example".into()),
+                read_only: false,
+            },
+            ProfileCard {
+                name: "monitor".into(),
+                base_url: Some("https://monitor.example".into()),
+                read_only: true,
+            },
+        ],
+        ..settings()
+    });
+    h.key('P');
+    let screen = render(&mut h.app, 100, 30);
+    let line = |name: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(&format!(" {name} ")) && l.contains("https://"))
+            .unwrap_or_else(|| panic!("no {name}:\n{screen}"))
+            .to_owned()
+    };
+    let main = line("main");
+    assert!(
+        main.contains("https://main.example") && main.contains("(current)"),
+        "{main}"
+    );
+    assert!(!main.contains("read-only"), "{main}");
+    let monitor = line("monitor");
+    assert!(
+        monitor.contains("https://monitor.example") && monitor.contains("read-only"),
+        "{monitor}"
+    );
+}
+
+/// Issue 26.1: `z` hides the detail pane (the list takes the body), zooms it (all but the
+/// selected row), and shows it again; the app pages by the same rows.
+#[test]
+fn z_hides_zooms_and_shows_the_detail_pane() {
+    use crate::app::tabs::{DetailPane, Tab};
+    let mut h = Harness::loaded();
+    let area = ratatui::layout::Rect::new(0, 0, 80, 24);
+    let rows = |h: &Harness| {
+        let mode = h.app.services().detail_pane;
+        crate::ui::layout::table_rows(Tab::Services, area, 0, false, mode)
+            .unwrap()
+            .height
+    };
+    let shown = rows(&h);
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("╭ Service 5001"), "{screen}");
+    h.key('z');
+    assert_eq!(h.app.services().detail_pane, DetailPane::Hidden);
+    let screen = render(&mut h.app, 80, 24);
+    assert!(!screen.contains("╭ Service 5001"), "{screen}");
+    assert!(rows(&h) >= 16 && rows(&h) > shown, "{} rows", rows(&h));
+    h.key('z');
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("╭ Service 5001"), "{screen}");
+    assert!(screen.contains("Username"), "the whole detail: {screen}");
+    assert_eq!(rows(&h), 1, "the selected row stays");
+    h.key('z');
+    assert_eq!(h.app.services().detail_pane, DetailPane::Shown);
+    assert_eq!(rows(&h), shown);
+}
+
+/// Issue 26.1: every tab and the common popups draw at every size from the smallest that
+/// is drawn at all up to 200×60, without a panic.
+#[test]
+fn every_tab_draws_at_every_size() {
+    let mut h = Harness::loaded();
+    for (w, hgt) in [
+        (40, 8),
+        (52, 11),
+        (64, 16),
+        (79, 23),
+        (80, 24),
+        (100, 20),
+        (160, 20),
+        (200, 60),
+    ] {
+        for tab in ['1', '2', '3', '4', '5', '6'] {
+            h.key(tab);
+            let _ = render(&mut h.app, w, hgt);
+        }
+        h.key('1');
+        for popup in ["\r", "b", "p", "m", "?"] {
+            match popup {
+                "\r" => {
+                    h.code(KeyCode::Enter);
+                }
+                k => {
+                    h.keys(k);
+                }
+            }
+            let _ = render(&mut h.app, w, hgt);
+            h.code(KeyCode::Esc);
+            h.code(KeyCode::Esc);
+        }
+    }
+}
+
+/// Issue 26.2: a cut line ends in `…` and keeps its styles; one that fits is unchanged.
+#[test]
+fn a_cut_line_ends_in_an_ellipsis() {
+    use crate::ui::widgets::fit_line;
+    use ratatui::style::{Color, Style};
+    use ratatui::text::{Line, Span};
+    let red = Style::default().fg(Color::Red);
+    let line = Line::from(vec![
+        Span::raw("Bound IP  "),
+        Span::styled("192.0.2.50 (not this machine)", red),
+    ]);
+    let cut = fit_line(line.clone(), 24);
+    assert_eq!(cut.to_string(), "Bound IP  192.0.2.50 (n…");
+    assert_eq!(cut.width(), 24);
+    assert_eq!(cut.spans.last().unwrap().style, red);
+    assert_eq!(fit_line(line.clone(), 39).to_string(), line.to_string());
+    assert_eq!(
+        fit_line(Line::from("日本語テキスト"), 7).to_string(),
+        "日本語…"
+    );
+}
+
+/// Issue 26.3: the Enter popup holds every field (username included), scrolls with j/k
+/// when the screen is short, and lists the service's recent events (its binds here).
+#[test]
+fn the_service_popup_scrolls_and_shows_recent_events() {
+    let mut h = Harness::loaded();
+    h.key('b');
+    h.ctrl('u');
+    h.keys("198.51.100.200");
+    let cmds = h.code(KeyCode::Enter);
+    let sent = fetches(&cmds).into_iter().find(Request::is_write).unwrap();
+    h.ok(
+        sent,
+        Response::UpdateService(crate::api::UpdateResult {
+            setip: Some(crate::api::UpdateOutcome {
+                success: "IP address updated successfully".into(),
+            }),
+            ..Default::default()
+        }),
+    );
+    h.code(KeyCode::Esc);
+    h.code(KeyCode::Enter);
+    let screen = render(&mut h.app, 100, 40);
+    assert!(screen.contains("Username      user5001"), "{screen}");
+    assert!(screen.contains("Recent events"), "{screen}");
+    assert!(
+        screen.contains("bind IP 198.51.100.200: IP address updated successfully"),
+        "{screen}"
+    );
+    // At 80×24 it does not fit: the title says where it is, j scrolls to the end.
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("· 1/"), "{screen}");
+    assert!(!screen.contains("Recent events"), "{screen}");
+    for _ in 0..40 {
+        h.key('j');
+    }
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("Recent events"), "{screen}");
+    assert!(screen.contains("bind IP 198.51.100.200"), "{screen}");
+    let end = h.app.services().popup_scroll;
+    assert!(end > 0 && end < 40, "stops at the end: {end}");
+    h.key('k');
+    assert_eq!(h.app.services().popup_scroll, end - 1);
 }

@@ -150,14 +150,21 @@ fn service_detail_popup() {
 #[test]
 fn too_small() {
     let mut h = Harness::loaded();
-    let screen = render(&mut h.app, 79, 24);
+    let screen = render(&mut h.app, 39, 24);
     assert!(
-        screen.starts_with("\"terminal too small (need 80×24)"),
+        screen.starts_with("\"terminal too small (need 40×8)"),
         "{screen}"
     );
     assert_snapshot!(screen);
-    let screen = render(&mut h.app, 80, 23);
+    let screen = render(&mut h.app, 80, 7);
     assert!(screen.contains("terminal too small"));
+    // Issue 26.1: a wide but short terminal (160×20) lays out what fits.
+    let screen = render(&mut h.app, 160, 20);
+    assert!(!screen.contains("terminal too small"), "{screen}");
+    assert!(
+        screen.contains("5001") && screen.contains("5003"),
+        "{screen}"
+    );
 }
 
 #[test]

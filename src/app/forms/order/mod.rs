@@ -97,6 +97,9 @@ pub struct OrderForm {
     pub retype: Option<TextField>,
     /// Why the last Enter on the confirmation sent nothing.
     pub note: Option<String>,
+    /// Esc was pressed once on fields holding typed text: the next Esc throws it away,
+    /// any other key keeps editing.
+    pub discard_asked: bool,
 }
 
 impl OrderForm {
@@ -116,7 +119,13 @@ impl OrderForm {
             request: None,
             retype: None,
             note: None,
+            discard_asked: false,
         }
+    }
+
+    /// Whether anything was typed that Esc would throw away.
+    pub fn has_typed(&self) -> bool {
+        !self.client_filter.value().trim().is_empty() || !self.setip.value().trim().is_empty()
     }
 
     /// The clients whose e-mail or ID contains the filter (case-insensitive), in list order.
@@ -274,6 +283,7 @@ impl Form for OrderForm {
     }
 
     fn edited(&mut self) {
+        self.discard_asked = false;
         if self.core.state == FormState::Confirming {
             self.note = None;
             return;
@@ -287,12 +297,17 @@ impl Form for OrderForm {
         }
     }
 
-    /// Esc: from the confirmation back to the fields; otherwise close.
+    /// Esc: from the confirmation back to the fields; on fields holding typed text, asks
+    /// first (a second Esc closes); otherwise close.
     fn back(&mut self) -> Flow {
         if self.core.state == FormState::Confirming {
             self.core.state = FormState::Editing;
             self.retype = None;
             self.note = None;
+            return Flow::Stay;
+        }
+        if self.core.state.is_editable() && self.has_typed() && !self.discard_asked {
+            self.discard_asked = true;
             return Flow::Stay;
         }
         Flow::Close
@@ -307,6 +322,8 @@ impl Form for OrderForm {
             .map(|p| &p.product_type);
         let fpr = product_type == Some(&ProductType::Fpr);
         let editable = self.core.state.is_editable();
+        // Any key but a second Esc keeps what was typed.
+        self.discard_asked = false;
         match (action, &self.core.state) {
             (Action::Submit, FormState::Editing | FormState::Failed(_)) => {
                 self.check(clients, product_type);

@@ -99,7 +99,10 @@ pub(super) fn draw_confirm(
             theme.warn,
         )));
     }
-    frame.render_widget(Paragraph::new(lines.clone()), area);
+    frame.render_widget(
+        Paragraph::new(crate::ui::widgets::fitted(lines.clone(), area.width)),
+        area,
+    );
     let mut next = lines.len() as u16;
     if let Some(d) = doubt {
         let two = Rect {

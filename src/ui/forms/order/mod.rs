@@ -125,10 +125,13 @@ fn product_line(app: &App, theme: &Theme, form: &OrderForm) -> Line<'static> {
 fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &OrderForm) {
     let typing = form.core.state.is_editable();
     frame.render_widget(
-        Paragraph::new(vec![
-            product_line(app, theme, form),
-            value_line(theme, "Credit", credit_span(app, theme, form.price)),
-        ]),
+        Paragraph::new(crate::ui::widgets::fitted(
+            vec![
+                product_line(app, theme, form),
+                value_line(theme, "Credit", credit_span(app, theme, form.price)),
+            ],
+            area.width,
+        )),
         area,
     );
     draw_field(
@@ -191,7 +194,10 @@ fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
             )
         }
     }
-    if let Some((msg, style)) = state_line(theme, &form.core.state, "", ordered) {
+    if form.discard_asked {
+        let msg = "Esc again throws away what was typed; any other key keeps editing.";
+        draw_message(frame, rows_from(area, ip_row + 3), msg, theme.warn);
+    } else if let Some((msg, style)) = state_line(theme, &form.core.state, "", ordered) {
         draw_message(frame, rows_from(area, ip_row + 3), &msg, style);
     }
 }
@@ -283,5 +289,8 @@ fn draw_done(frame: &mut Frame, theme: &Theme, area: Rect, form: &OrderForm) {
             theme.dim,
         )),
     ];
-    frame.render_widget(Paragraph::new(lines), area);
+    frame.render_widget(
+        Paragraph::new(crate::ui::widgets::fitted(lines, area.width)),
+        area,
+    );
 }
