@@ -246,6 +246,7 @@ impl Session {
             settings.my_ip_url.clone(),
             state.map(|f| (f, account.clone())),
         )
+        .with_my_ip_allow_http(settings.allow_insecure_http)
         .with_alert_delivery(&settings.alert_delivery, &settings.profile);
         if let Some(file) = alert_file {
             effects = effects.with_alert_file(file, account);

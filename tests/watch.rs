@@ -225,7 +225,7 @@ async fn alerts_come_as_json_lines_metrics_parse_and_sigterm_exits_0() {
 async fn keep_bound_rebinds_once_per_change_of_the_public_ip() {
     let dir = dir("keep");
     let sandbox = sandbox().await;
-    sandbox.set_public_ip("198.51.100.20".parse().unwrap());
+    sandbox.set_public_ip("45.83.220.20".parse().unwrap());
     let myip = format!("{}/myip", sandbox.base_url());
     let mut watch = Watch::start(
         &dir,
@@ -239,7 +239,7 @@ async fn keep_bound_rebinds_once_per_change_of_the_public_ip() {
             &myip,
         ],
     );
-    watch.wait_err(|l| l.contains("rebound service 1001 to 198.51.100.20 (was 192.0.2.50)"));
+    watch.wait_err(|l| l.contains("rebound service 1001 to 45.83.220.20 (was 192.0.2.50)"));
     let writes = |s: &SandboxHandle| {
         s.requests()
             .iter()
@@ -249,7 +249,7 @@ async fn keep_bound_rebinds_once_per_change_of_the_public_ip() {
     };
     assert_eq!(
         writes(&sandbox),
-        vec![r#"{"setip":"198.51.100.20"}"#.to_owned()]
+        vec![r#"{"setip":"45.83.220.20"}"#.to_owned()]
     );
     // Several more checks with the same IP: nothing more is written.
     let lookups = |s: &SandboxHandle| s.requests().iter().filter(|r| r.path == "/myip").count();
@@ -260,18 +260,38 @@ async fn keep_bound_rebinds_once_per_change_of_the_public_ip() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(writes(&sandbox).len(), 1);
-    sandbox.set_public_ip("198.51.100.21".parse().unwrap());
-    watch.wait_err(|l| l.contains("rebound service 1001 to 198.51.100.21 (was 198.51.100.20)"));
+    sandbox.set_public_ip("45.83.220.21".parse().unwrap());
+    watch.wait_err(|l| l.contains("rebound service 1001 to 45.83.220.21 (was 45.83.220.20)"));
     assert_eq!(writes(&sandbox).len(), 2);
     let (code, _, errs) = watch.terminate();
     assert_eq!(code, 0, "{}", errs.join("\n"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn keep_bound_never_rebinds_to_an_address_that_is_not_public() {
+    let dir = dir("keep-loopback");
+    let sandbox = sandbox().await;
+    sandbox.set_public_ip("127.0.0.1".parse().unwrap());
+    let myip = format!("{}/myip", sandbox.base_url());
+    let mut watch = Watch::start(
+        &dir,
+        &sandbox,
+        &["--keep-bound", "1001", "--check-every", "1", "--my-ip-url", &myip],
+    );
+    watch.wait_err(|l| l.contains("the answer 127.0.0.1 is a loopback address"));
+    let (code, _, errs) = watch.terminate();
+    assert_eq!(code, 0, "{}", errs.join("\n"));
+    assert!(
+        !sandbox.requests().iter().any(|r| r.method == "PUT"),
+        "nothing was rebound"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_dry_run_writes_nothing_and_says_what_it_would_do() {
     let dir = dir("dry");
     let sandbox = sandbox().await;
-    sandbox.set_public_ip("198.51.100.30".parse().unwrap());
+    sandbox.set_public_ip("45.83.220.30".parse().unwrap());
     let myip = format!("{}/myip", sandbox.base_url());
     let mut watch = Watch::start(
         &dir,
@@ -286,7 +306,7 @@ async fn a_dry_run_writes_nothing_and_says_what_it_would_do() {
             &myip,
         ],
     );
-    watch.wait_err(|l| l.contains("would rebind service 1001 to 198.51.100.30"));
+    watch.wait_err(|l| l.contains("would rebind service 1001 to 45.83.220.30"));
     let (code, _, _) = watch.terminate();
     assert_eq!(code, 0);
     assert!(!sandbox.requests().iter().any(|r| r.method == "PUT"));

@@ -18,7 +18,6 @@ use crate::fetcher::{Fetched, FetcherHandle};
 use crate::throttle::StateFile;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
-use std::time::Duration;
 use tokio::sync::mpsc;
 
 /// Where "this machine's public IP" is looked up by default: a service that answers the
@@ -39,6 +38,9 @@ pub struct Effects {
     copies_tx: mpsc::UnboundedSender<OffLoopCopy>,
     copies_rx: mpsc::UnboundedReceiver<OffLoopCopy>,
     my_ip_url: String,
+    /// Plain `http://` lookups of a host that is not loopback are allowed
+    /// (`--allow-insecure-http`).
+    my_ip_allow_http: bool,
     /// The state file and the key of this account in it.
     throttles: Option<(StateFile, String)>,
     /// Failed log writes, watched until the first is said (once, in the status line).
@@ -73,6 +75,7 @@ impl Effects {
             later_rx,
             clipboard,
             my_ip_url,
+            my_ip_allow_http: false,
             throttles,
             log_failures: Some(crate::log_file::watch_failures()),
             alert_sink: None,
@@ -84,6 +87,12 @@ impl Effects {
                 ..crate::probe::ProbeConfig::default()
             },
         }
+    }
+
+    /// Allows plain `http://` my-IP lookups of a host that is not loopback.
+    pub fn with_my_ip_allow_http(mut self, allow: bool) -> Self {
+        self.my_ip_allow_http = allow;
+        self
     }
 
     /// Starts the history writer on `path` (opened on its own thread); its answers come
@@ -153,10 +162,10 @@ impl Effects {
                 None
             }
             Command::LookupMyIp => {
-                let url = self.my_ip_url.clone();
+                let (url, allow_http) = (self.my_ip_url.clone(), self.my_ip_allow_http);
                 let tx = self.later_tx.clone();
                 tokio::spawn(async move {
-                    let _ = tx.send(Msg::MyIp(lookup_my_ip(&url).await));
+                    let _ = tx.send(Msg::MyIp(lookup_my_ip(&url, allow_http).await));
                 });
                 None
             }
@@ -315,39 +324,11 @@ fn write_export(path: PathBuf, contents: &[u8]) -> Msg {
     Msg::Written { path, result }
 }
 
-/// Asks `url` for this machine's public address; the answer is plain text holding an IPv4.
-/// An empty `url` (`my_ip_url = ""` in the profile) turns the lookup off: nothing is asked
-/// of any outside service.
-pub async fn lookup_my_ip(url: &str) -> Result<Ipv4Addr, String> {
-    if url.trim().is_empty() {
-        return Err("looking up this machine's IP is turned off (my_ip_url is empty)".into());
-    }
-    let fail = |cause: String| format!("Cannot look up this machine's IP at {url}: {cause}");
-    // One question per client, so nothing to reuse: the connection closes with the
-    // answer instead of idling until the client is dropped.
-    let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(5))
-        .pool_max_idle_per_host(0)
-        .user_agent(concat!("proxydash/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| fail(e.to_string()))?;
-    let response = client
-        .get(url)
-        .send()
-        .await
-        .map_err(|e| fail(e.to_string()))?;
-    if !response.status().is_success() {
-        return Err(fail(format!("HTTP {}", response.status().as_u16())));
-    }
-    let body = response.text().await.map_err(|e| fail(e.to_string()))?;
-    body.split(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .find_map(|word| word.parse::<Ipv4Addr>().ok())
-        .ok_or_else(|| {
-            fail(format!(
-                "the answer holds no IPv4 address: {:?}",
-                crate::api::error::excerpt(&body, 40)
-            ))
-        })
+/// Asks `url` for this machine's public address (see [`crate::net::myip`]: one whole
+/// public IPv4 address, read bounded). An empty `url` (`my_ip_url = ""` in the profile)
+/// turns the lookup off: nothing is asked of any outside service.
+pub async fn lookup_my_ip(url: &str, allow_http: bool) -> Result<Ipv4Addr, String> {
+    crate::net::myip::lookup(url, allow_http).await
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// What this machine's public IP is, as the test's own lookup service answers it.
-pub const MY_IP: &str = "198.51.100.23";
+pub const MY_IP: &str = "45.83.220.23";
 
 pub struct Env {
     pub sb: SandboxHandle,
