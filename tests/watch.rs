@@ -423,7 +423,10 @@ async fn a_stopped_watcher_leaves_no_connection_open() {
     ))
     .unwrap();
     let effects = proxydash::effects::Effects::new(
-        proxydash::fetcher::spawn(client, proxydash::fetcher::DEFAULT_CONCURRENCY),
+        proxydash::fetcher::spawn(
+            proxydash::headless::on_loopback(client),
+            proxydash::fetcher::DEFAULT_CONCURRENCY,
+        ),
         Box::new(proxydash::clipboard::Off),
         String::new(),
         None,

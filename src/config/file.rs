@@ -50,6 +50,8 @@ pub struct Profile {
     pub probe_url: Option<String>,
     /// Proxies probed at once.
     pub probe_concurrency: Option<usize>,
+    /// Probe loopback, private, link-local… proxies too (skipped, with the reason, if not).
+    pub probe_allow_private: Option<bool>,
     /// Export templates of working proxies, by name (`{ip}`, `{port}`, `{user}`, `{pass}`,
     /// `{scheme}`).
     pub probe_templates: Option<BTreeMap<String, String>>,
@@ -161,7 +163,8 @@ clipboard = "auto"              # auto, system, osc52 (over SSH), off
 # my_ip_url = "https://api.ipify.org"   # "" turns the public-IP lookup off
 # max_requests_per_minute = 60  # a ceiling on requests to this account (learned from the server otherwise)
 # probe_url = "https://httpbin.org/get" # asked through each proxy by `h` and `proxydash probe`; "" = TCP connect only
-# probe_concurrency = 32                # proxies probed at once
+# probe_concurrency = 32                # proxies probed at once (at most 256)
+# probe_allow_private = false           # probe loopback/private/link-local proxies too
 # probe_templates = { socks = "socks5://{user}:{pass}@{ip}:{port}" }
 theme = "dark"                  # dark or light; NO_COLOR turns colour off
 read_only = false               # true: no ordering, binding, password or refresh actions

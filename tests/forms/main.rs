@@ -43,7 +43,7 @@ pub fn client(sb: &SandboxHandle) -> ApiClient {
     let mut config = ClientConfig::new(sb.base_url(), Credentials::Token(sb.token().into()));
     config.backoff = Duration::from_millis(10);
     config.request_timeout = Duration::from_secs(5);
-    ApiClient::new(config).expect("client")
+    proxydash::headless::on_loopback(ApiClient::new(config).expect("client"))
 }
 
 /// A loopback service that answers every request with [`MY_IP`] as plain text, standing in
