@@ -178,12 +178,12 @@ mod tests {
     #[test]
     fn documentation_ranges_are_never_contacted() {
         for ip in ["192.0.2.10", "198.51.100.7", "203.0.113.250", "198.19.4.4"] {
-            assert!(forbidden(ip.parse().unwrap(), false).is_some(), "{ip}");
+            assert!(forbidden(ip.parse().unwrap(), false, true).is_some(), "{ip}");
         }
-        assert!(forbidden("8.8.8.8".parse().unwrap(), true).is_some());
-        assert!(forbidden("8.8.8.8".parse().unwrap(), false).is_none());
-        assert!(forbidden("127.0.3.4".parse().unwrap(), true).is_none());
-        assert!(forbidden("::1".parse().unwrap(), true).is_none());
+        assert!(forbidden("8.8.8.8".parse().unwrap(), true, false).is_some());
+        assert!(forbidden("8.8.8.8".parse().unwrap(), false, false).is_none());
+        assert!(forbidden("127.0.3.4".parse().unwrap(), true, false).is_none());
+        assert!(forbidden("::1".parse().unwrap(), true, false).is_none());
     }
 }
 
