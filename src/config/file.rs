@@ -110,6 +110,9 @@ pub fn load(path: &Path) -> Result<Option<(FileConfig, Vec<String>)>, String> {
     };
     let config: FileConfig =
         toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
+    if let Some(why) = commands_writable_by_others(&config, path) {
+        return Err(why);
+    }
     let mut warnings = Vec::new();
     if holds_secret(&config) && readable_by_others(path) {
         // The fix first and the path shortened (`~/…`): the dashboard's status line is
@@ -127,6 +130,60 @@ fn holds_secret(config: &FileConfig) -> bool {
         .profiles
         .values()
         .any(|p| p.token.is_some() || p.password.is_some())
+}
+
+/// The commands the file would have run (`token_command`, `password_command`,
+/// `on_alert`), named for the message.
+fn commands(config: &FileConfig) -> Vec<&'static str> {
+    let alerts = std::iter::once(&config.alerts)
+        .chain(config.profiles.values().map(|p| &p.alerts))
+        .flatten();
+    let mut named = Vec::new();
+    if config.profiles.values().any(|p| p.token_command.is_some()) {
+        named.push("token_command");
+    }
+    if config.profiles.values().any(|p| p.password_command.is_some()) {
+        named.push("password_command");
+    }
+    if alerts.into_iter().any(|a| a.on_alert.is_some()) {
+        named.push("on_alert");
+    }
+    named
+}
+
+/// Why the commands of the file at `path` must not run: the file, or its folder, is
+/// writable by group or others (as ssh refuses such a config), so another local user
+/// could make proxydash run theirs (`sh -c`). The message says how to fix it.
+fn commands_writable_by_others(config: &FileConfig, path: &Path) -> Option<String> {
+    let named = commands(config);
+    if named.is_empty() {
+        return None;
+    }
+    let folder = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let open = [(path, "the file"), (folder, "its folder")]
+        .into_iter()
+        .find(|(p, _)| writable_by_others(p))?;
+    Some(format!(
+        "refusing to run {} from {}: {} is writable by other users, who could make          proxydash run their commands. Fix: chmod go-w {}",
+        named.join(" and "),
+        crate::files::tilde(path),
+        open.1,
+        crate::files::tilde(open.0)
+    ))
+}
+
+#[cfg(unix)]
+fn writable_by_others(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o022 != 0)
+}
+
+#[cfg(not(unix))]
+fn writable_by_others(_: &Path) -> bool {
+    false
 }
 
 #[cfg(unix)]
