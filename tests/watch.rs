@@ -49,7 +49,9 @@ impl Watch {
     fn start(dir: &Path, sandbox: &SandboxHandle, args: &[&str]) -> Self {
         let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
         command
-            .args(["--base-url", &sandbox.base_url(), "--refresh", "1", "watch"])
+            // The sandbox is the test's own: the user's figure lets sweeps go at once.
+            .args(["--base-url", &sandbox.base_url(), "--refresh", "1", "--max-rpm", "6000"])
+            .arg("watch")
             .args(args)
             .env("PROXYDASH_TOKEN", sandbox.token())
             .env("XDG_STATE_HOME", dir.join("state"))
@@ -288,6 +290,44 @@ async fn keep_bound_never_rebinds_to_an_address_that_is_not_public() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_broken_history_database_is_said_once_on_stderr_and_in_the_log_with_its_path() {
+    let dir = dir("broken-history");
+    let sandbox = sandbox().await;
+    let state = dir.join("state/proxydash");
+    std::fs::create_dir_all(&state).unwrap();
+    let db = state.join("history-default.sqlite");
+    std::fs::write(&db, "this is not a database\n".repeat(512)).unwrap();
+    let log = dir.join("watch.log");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
+    command
+        .args(["--base-url", &sandbox.base_url(), "--refresh", "1", "watch"])
+        // The account options work after `watch` too; the sandbox is the test's own.
+        .args(["--max-rpm", "6000"])
+        .arg("--log-file")
+        .arg(&log)
+        .env("PROXYDASH_TOKEN", sandbox.token())
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env_remove("PROXYDASH_PROFILE")
+        .env_remove("PROXYDASH_CONFIG")
+        .env("PROXYDASH_LOG", "info");
+    let mut watch = Watch::spawn(command);
+    let said = |l: &str| l.contains("not a history database") && l.contains("history-default.sqlite");
+    watch.wait_err(said);
+    // Sweeps go on after it (an alert line, or more sweeps' requests) without saying it again.
+    let give_up = Instant::now() + LIMIT;
+    while sandbox.requests().len() < 30 {
+        assert!(Instant::now() < give_up, "the watch goes on");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (code, _, errs) = watch.terminate();
+    assert_eq!(code, 0, "{}", errs.join("\n"));
+    assert_eq!(errs.iter().filter(|l| said(l)).count(), 1, "once: {errs:?}");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(logged.lines().any(said), "in the log: {logged}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_dry_run_writes_nothing_and_says_what_it_would_do() {
     let dir = dir("dry");
     let sandbox = sandbox().await;
@@ -344,7 +384,7 @@ async fn all_profiles_are_watched_each_with_its_own_alerts() {
     std::fs::create_dir_all(dir.join("config/proxydash")).unwrap();
     let profile = |name: &str| {
         format!(
-            "[profiles.{name}]\nbase_url = \"{}\"\ntoken = \"{}\"\nrefresh = 1\nhistory_days = 0\n",
+            "[profiles.{name}]\nbase_url = \"{}\"\ntoken = \"{}\"\nrefresh = 1\nhistory_days = 0\nmax_requests_per_minute = 6000\n",
             sandbox.base_url(),
             sandbox.token()
         )

@@ -98,11 +98,25 @@ impl Effects {
     /// Starts the history writer on `path` (opened on its own thread); its answers come
     /// back as [`Msg::History`].
     pub fn attach_history(&mut self, path: std::path::PathBuf, days: u32) {
+        self.attach_history_telling(path, days, |_| {});
+    }
+
+    /// [`Effects::attach_history`], with why history is off (the file cannot be opened)
+    /// also handed to `off` (`watch` has no status line: it says so on standard error).
+    pub fn attach_history_telling(
+        &mut self,
+        path: std::path::PathBuf,
+        days: u32,
+        off: impl Fn(&str) + Send + 'static,
+    ) {
         let tx = self.later_tx.clone();
         self.history = Some(crate::history::History::spawn(
             path,
             days,
             Box::new(move |answer| {
+                if let crate::history::Answer::Off(why) = &answer {
+                    off(why);
+                }
                 let _ = tx.send(Msg::History(answer));
             }),
         ));

@@ -104,7 +104,12 @@ pub fn build(
     if settings.history_days > 0 {
         match crate::history::file_for(&settings.profile) {
             Some(path) => {
-                effects.attach_history(path, settings.history_days);
+                // History that cannot be opened (a broken file) is said once, with its
+                // path, on standard error (and in the log, by the writer).
+                let (out, profile) = (output.clone(), settings.profile.clone());
+                effects.attach_history_telling(path, settings.history_days, move |why| {
+                    out.log(format!("{profile}: {why}"));
+                });
                 for command in app.enable_history() {
                     effects.execute(command);
                 }
