@@ -252,16 +252,28 @@ async fn a_hostile_list_pointing_at_this_machine_is_skipped_unless_the_user_opts
         let Verdict::Skipped(why) = &r.verdict else {
             panic!("contacted: {r:?}")
         };
-        assert!(why.contains("loopback address") && why.contains("--allow-private"), "{why}");
+        assert!(
+            why.contains("loopback address") && why.contains("--allow-private"),
+            "{why}"
+        );
     }
-    assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 0, "no connection");
+    assert_eq!(
+        count.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "no connection"
+    );
     // Opted in for the run: both are contacted.
     let opted = ProbeConfig {
         allow_private: true,
         ..live
     };
     let (results, _) = probe_collect(hostile, &opted).await;
-    assert!(results.iter().all(|r| !matches!(r.verdict, Verdict::Skipped(_))), "{results:?}");
+    assert!(
+        results
+            .iter()
+            .all(|r| !matches!(r.verdict, Verdict::Skipped(_))),
+        "{results:?}"
+    );
     assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 2);
 }
 
@@ -278,7 +290,9 @@ async fn a_run_contacts_at_most_its_cap_and_reports_the_rest() {
     assert_eq!(results.len(), n, "every entry reported");
     let beyond = results
         .iter()
-        .filter(|r| matches!(&r.verdict, Verdict::Skipped(w) if w.contains("beyond the first 1000")))
+        .filter(
+            |r| matches!(&r.verdict, Verdict::Skipped(w) if w.contains("beyond the first 1000")),
+        )
         .count();
     assert_eq!(beyond, 20);
     assert_eq!(

@@ -185,7 +185,12 @@ async fn send_times(s: &mut Session, sb: &SandboxHandle, run: Duration) -> Vec<f
 /// The most sends in any span of `span` seconds.
 fn busiest(times: &[f64], span: f64) -> usize {
     (0..times.len())
-        .map(|i| times[i..].iter().take_while(|t| **t < times[i] + span).count())
+        .map(|i| {
+            times[i..]
+                .iter()
+                .take_while(|t| **t < times[i] + span)
+                .count()
+        })
         .max()
         .unwrap_or(0)
 }

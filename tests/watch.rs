@@ -50,7 +50,14 @@ impl Watch {
         let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
         command
             // The sandbox is the test's own: the user's figure lets sweeps go at once.
-            .args(["--base-url", &sandbox.base_url(), "--refresh", "1", "--max-rpm", "6000"])
+            .args([
+                "--base-url",
+                &sandbox.base_url(),
+                "--refresh",
+                "1",
+                "--max-rpm",
+                "6000",
+            ])
             .arg("watch")
             .args(args)
             .env("PROXYDASH_TOKEN", sandbox.token())
@@ -278,7 +285,14 @@ async fn keep_bound_never_rebinds_to_an_address_that_is_not_public() {
     let mut watch = Watch::start(
         &dir,
         &sandbox,
-        &["--keep-bound", "1001", "--check-every", "1", "--my-ip-url", &myip],
+        &[
+            "--keep-bound",
+            "1001",
+            "--check-every",
+            "1",
+            "--my-ip-url",
+            &myip,
+        ],
     );
     watch.wait_err(|l| l.contains("the answer 127.0.0.1 is a loopback address"));
     let (code, _, errs) = watch.terminate();
@@ -312,7 +326,8 @@ async fn a_broken_history_database_is_said_once_on_stderr_and_in_the_log_with_it
         .env_remove("PROXYDASH_CONFIG")
         .env("PROXYDASH_LOG", "info");
     let mut watch = Watch::spawn(command);
-    let said = |l: &str| l.contains("not a history database") && l.contains("history-default.sqlite");
+    let said =
+        |l: &str| l.contains("not a history database") && l.contains("history-default.sqlite");
     watch.wait_err(said);
     // Sweeps go on after it (an alert line, or more sweeps' requests) without saying it again.
     let give_up = Instant::now() + LIMIT;

@@ -142,7 +142,11 @@ fn commands(config: &FileConfig) -> Vec<&'static str> {
     if config.profiles.values().any(|p| p.token_command.is_some()) {
         named.push("token_command");
     }
-    if config.profiles.values().any(|p| p.password_command.is_some()) {
+    if config
+        .profiles
+        .values()
+        .any(|p| p.password_command.is_some())
+    {
         named.push("password_command");
     }
     if alerts.into_iter().any(|a| a.on_alert.is_some()) {

@@ -269,7 +269,10 @@ impl Settings {
                     }
                     Some(n) if n > crate::probe::MAX_CONCURRENCY => {
                         let most = crate::probe::MAX_CONCURRENCY;
-                        return Err(invalid("probe_concurrency", format!("must be at most {most}")));
+                        return Err(invalid(
+                            "probe_concurrency",
+                            format!("must be at most {most}"),
+                        ));
                     }
                     Some(n) => n,
                     None => crate::probe::DEFAULT_CONCURRENCY,

@@ -26,9 +26,13 @@ fn the_cap_keeps_descriptors_for_the_api() {
 #[tokio::test]
 async fn metrics_and_nothing_else() {
     let board = Board::default();
-    let (addr, _task) = serve("127.0.0.1:0".parse().unwrap(), board, std::future::pending())
-        .await
-        .unwrap();
+    let (addr, _task) = serve(
+        "127.0.0.1:0".parse().unwrap(),
+        board,
+        std::future::pending(),
+    )
+    .await
+    .unwrap();
     let ok = get(addr, "/metrics").await;
     assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
     assert!(ok.contains("openmetrics-text"), "{ok}");
@@ -57,11 +61,19 @@ async fn idle_clients_are_capped_and_dropped_and_metrics_still_answers() {
     let cap = connection_cap();
     let give_up = tokio::time::Instant::now() + Duration::from_secs(1);
     while descriptors() < before + flood + cap {
-        assert!(tokio::time::Instant::now() < give_up, "the server took {} of its {cap}", descriptors() - before - flood);
+        assert!(
+            tokio::time::Instant::now() < give_up,
+            "the server took {} of its {cap}",
+            descriptors() - before - flood
+        );
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(descriptors(), before + flood + cap, "at most {cap} held by the server");
+    assert_eq!(
+        descriptors(),
+        before + flood + cap,
+        "at most {cap} held by the server"
+    );
     // A scrape is answered (after the idle ones' deadlines), and each idle one was dropped.
     let answer = tokio::time::timeout(Duration::from_secs(120), get(addr, "/metrics"))
         .await
@@ -70,6 +82,9 @@ async fn idle_clients_are_capped_and_dropped_and_metrics_still_answers() {
     for mut s in idle.drain(..cap) {
         let mut buf = [0u8; 64];
         let read = tokio::time::timeout(Duration::from_secs(60), s.read(&mut buf)).await;
-        assert!(matches!(read, Ok(Ok(0)) | Ok(Err(_))), "an idle client was closed: {read:?}");
+        assert!(
+            matches!(read, Ok(Ok(0)) | Ok(Err(_))),
+            "an idle client was closed: {read:?}"
+        );
     }
 }

@@ -84,7 +84,11 @@ pub async fn lookup(url: &str, allow_http: bool) -> Result<Ipv4Addr, String> {
     if !response.status().is_success() {
         return Err(fail(format!("HTTP {}", response.status().as_u16())));
     }
-    let too_long = || fail(format!("the answer is longer than {MAX_ANSWER} bytes, not one IPv4 address"));
+    let too_long = || {
+        fail(format!(
+            "the answer is longer than {MAX_ANSWER} bytes, not one IPv4 address"
+        ))
+    };
     if response
         .content_length()
         .is_some_and(|n| n > MAX_ANSWER as u64)
@@ -135,8 +139,14 @@ mod tests {
 
     #[test]
     fn only_a_whole_public_address_is_accepted() {
-        assert_eq!(read_answer(b"45.83.220.10\n"), Ok("45.83.220.10".parse().unwrap()));
-        assert_eq!(read_answer(b"  45.83.220.10\r\n"), Ok("45.83.220.10".parse().unwrap()));
+        assert_eq!(
+            read_answer(b"45.83.220.10\n"),
+            Ok("45.83.220.10".parse().unwrap())
+        );
+        assert_eq!(
+            read_answer(b"  45.83.220.10\r\n"),
+            Ok("45.83.220.10".parse().unwrap())
+        );
         for (body, says) in [
             (&b"0.0.0.0"[..], "unspecified"),
             (b"127.0.0.1", "loopback"),
@@ -153,7 +163,11 @@ mod tests {
             assert!(e.contains(says), "{body:?}: {e}");
         }
         let junk = [b'x'; 300];
-        assert!(read_answer(&junk).unwrap_err().contains("longer than 256 bytes"));
+        assert!(
+            read_answer(&junk)
+                .unwrap_err()
+                .contains("longer than 256 bytes")
+        );
     }
 
     #[test]
@@ -200,12 +214,20 @@ mod agreement {
             service("45.83.220.1\n").await,
         );
         // One URL: its word. Two that disagree: nothing. A third that agrees: that one.
-        assert_eq!(agreed(&[a.clone()], false).await, Ok("45.83.220.1".parse().unwrap()));
+        assert_eq!(
+            agreed(&[a.clone()], false).await,
+            Ok("45.83.220.1".parse().unwrap())
+        );
         let e = agreed(&[a.clone(), b.clone()], false).await.unwrap_err();
         assert!(e.contains("the lookups disagree"), "{e}");
-        assert_eq!(agreed(&[a, b, c], false).await, Ok("45.83.220.1".parse().unwrap()));
+        assert_eq!(
+            agreed(&[a, b, c], false).await,
+            Ok("45.83.220.1".parse().unwrap())
+        );
         let loopback = service("127.0.0.1").await;
-        let e = agreed(&[loopback.clone(), loopback], false).await.unwrap_err();
+        let e = agreed(&[loopback.clone(), loopback], false)
+            .await
+            .unwrap_err();
         assert!(e.contains("127.0.0.1 is a loopback address"), "{e}");
     }
 }

@@ -178,7 +178,10 @@ mod tests {
     #[test]
     fn documentation_ranges_are_never_contacted() {
         for ip in ["192.0.2.10", "198.51.100.7", "203.0.113.250", "198.19.4.4"] {
-            assert!(forbidden(ip.parse().unwrap(), false, true).is_some(), "{ip}");
+            assert!(
+                forbidden(ip.parse().unwrap(), false, true).is_some(),
+                "{ip}"
+            );
         }
         assert!(forbidden("8.8.8.8".parse().unwrap(), true, false).is_some());
         assert!(forbidden("8.8.8.8".parse().unwrap(), false, false).is_none());
@@ -214,7 +217,11 @@ mod rules {
             assert!(why.contains("--allow-private"), "{ip}: {why}");
             assert_eq!(rule(ip, false, true), None, "{ip}, opted in");
         }
-        assert!(rule("169.254.169.254", false, false).unwrap().contains("link-local"));
+        assert!(
+            rule("169.254.169.254", false, false)
+                .unwrap()
+                .contains("link-local")
+        );
         assert_eq!(rule("45.83.220.10", false, false), None, "public is probed");
         // Documentation addresses never; the demo's loopback mode contacts loopback only.
         assert!(rule("203.0.113.5", false, true).is_some());

@@ -57,7 +57,10 @@ pub async fn probe_all(
     for (index, target) in targets.split_off(targets.len().min(super::MAX_TARGETS)) {
         let result = ProbeResult::skipped(
             target,
-            format!("beyond the first {} proxies a run probes", super::MAX_TARGETS),
+            format!(
+                "beyond the first {} proxies a run probes",
+                super::MAX_TARGETS
+            ),
         );
         if events.send(ProbeEvent::Checked { index, result }).is_err() {
             return;

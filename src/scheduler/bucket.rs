@@ -194,12 +194,9 @@ impl Bucket {
         b.spent = spent.into_iter().collect();
         b.spent.make_contiguous().sort();
         let interval = b.interval();
-        b.paced_until = b
-            .spent
-            .iter()
-            .fold(None, |tat: Option<Instant>, t| {
-                Some(tat.map_or(*t, |tat| tat.max(*t)) + interval)
-            });
+        b.paced_until = b.spent.iter().fold(None, |tat: Option<Instant>, t| {
+            Some(tat.map_or(*t, |tat| tat.max(*t)) + interval)
+        });
         b.paused_until = paused_until;
         b
     }

@@ -110,7 +110,12 @@ fn greedy(b: &mut Bucket, secs: f64) -> Vec<f64> {
 /// The most sends in any span of `span` seconds.
 fn busiest(sends: &[f64], span: f64) -> usize {
     (0..sends.len())
-        .map(|i| sends[i..].iter().take_while(|s| **s < sends[i] + span).count())
+        .map(|i| {
+            sends[i..]
+                .iter()
+                .take_while(|s| **s < sends[i] + span)
+                .count()
+        })
         .max()
         .unwrap_or(0)
 }
@@ -135,7 +140,11 @@ fn the_users_figure_is_assumed_and_spread_over_the_minute() {
     let mut b = Bucket::new(Some(60));
     let sends = greedy(&mut b, 300.0);
     assert!(busiest(&sends, 60.0) <= 60);
-    assert!(busiest(&sends, 1.0) <= BURST as usize, "{}", busiest(&sends, 1.0));
+    assert!(
+        busiest(&sends, 1.0) <= BURST as usize,
+        "{}",
+        busiest(&sends, 1.0)
+    );
     // A higher figure of the user's is taken as the limit, and still spread.
     let mut b = Bucket::new(Some(600));
     assert_eq!((b.source(), b.limit()), (Source::Assumed, 600));
@@ -281,7 +290,10 @@ fn lists_leave_half_the_reserve_in_our_own_count() {
         assert_eq!(b.try_take(step(i), Priority::User), Ok(Ticket::Normal));
     }
     // The first token back (61 s after the first) goes to a list again once three are.
-    assert_eq!(b.try_take(at(now, 60.5), Priority::User), Err(at(now, 61.0)));
+    assert_eq!(
+        b.try_take(at(now, 60.5), Priority::User),
+        Err(at(now, 61.0))
+    );
     assert!(b.try_take(at(now, 61.0), Priority::List).is_err());
     assert!(b.try_take(at(now, 65.0), Priority::List).is_ok());
 }

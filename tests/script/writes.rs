@@ -193,7 +193,10 @@ async fn bind_mine_refuses_any_answer_that_is_not_one_public_address_and_says_wh
         (b"255.255.255.255", "is the broadcast address"),
         (b"100.64.0.9", "carrier-grade NAT"),
         (b"192.0.2.1", "documentation"),
-        (b"<html><body>nginx/1.18.0.1</body></html>", "is not one IPv4 address"),
+        (
+            b"<html><body>nginx/1.18.0.1</body></html>",
+            "is not one IPv4 address",
+        ),
         (junk_then_ip, "longer than 256 bytes"),
     ] {
         let (url, server) = answering(answer).await;
@@ -205,7 +208,13 @@ async fn bind_mine_refuses_any_answer_that_is_not_one_public_address_and_says_wh
     // Plain http:// to a host that is not loopback is refused before anything is asked.
     run(
         &sb,
-        &["bind", "1002", "--mine", "--my-ip-url", "http://192.0.2.1/ip"],
+        &[
+            "bind",
+            "1002",
+            "--mine",
+            "--my-ip-url",
+            "http://192.0.2.1/ip",
+        ],
     )
     .await
     .fails(1, "refusing plain http://");
