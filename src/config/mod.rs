@@ -80,7 +80,7 @@ pub struct ProbeSettings {
     pub templates: Vec<(String, String)>,
     /// Contact loopback only (the demo, whose sandbox lists must never leave the machine).
     pub loopback_only: bool,
-    /// Contact loopback, private, link-local… proxies too (`probe_allow_private`).
+    /// Contact loopback, private… proxies too (`probe_allow_private`).
     pub allow_private: bool,
 }
 
@@ -264,15 +264,9 @@ impl Settings {
                     .clone()
                     .unwrap_or_else(|| crate::probe::DEFAULT_PROBE_URL.into()),
                 concurrency: match p.probe_concurrency {
-                    Some(0) => {
-                        return Err(invalid("probe_concurrency", "must be at least 1".into()));
-                    }
-                    Some(n) if n > crate::probe::MAX_CONCURRENCY => {
+                    Some(n) if n == 0 || n > crate::probe::MAX_CONCURRENCY => {
                         let most = crate::probe::MAX_CONCURRENCY;
-                        return Err(invalid(
-                            "probe_concurrency",
-                            format!("must be at most {most}"),
-                        ));
+                        return Err(invalid("probe_concurrency", format!("must be 1 to {most}")));
                     }
                     Some(n) => n,
                     None => crate::probe::DEFAULT_CONCURRENCY,
