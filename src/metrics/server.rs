@@ -52,8 +52,8 @@ pub fn connection_cap() -> usize {
         rlim_max: 0,
     };
     // SAFETY: getrlimit writes the struct passed and nothing else.
-    let soft = match unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } {
-        0 => limit.rlim_cur as u64,
+    let soft: u64 = match unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } {
+        0 => limit.rlim_cur,
         _ => 1024,
     };
     cap_for(soft)

@@ -215,7 +215,7 @@ mod agreement {
         );
         // One URL: its word. Two that disagree: nothing. A third that agrees: that one.
         assert_eq!(
-            agreed(&[a.clone()], false).await,
+            agreed(std::slice::from_ref(&a), false).await,
             Ok("45.83.220.1".parse().unwrap())
         );
         let e = agreed(&[a.clone(), b.clone()], false).await.unwrap_err();
