@@ -88,7 +88,8 @@ pub struct ConnectionArgs {
     #[arg(long, env = "PROXYDASH_PASSWORD", hide_env_values = true)]
     pub password: Option<String>,
 
-    /// Allow plain http:// to a host that is not loopback (the token travels unencrypted).
+    /// Allow plain http:// to a host that is not loopback (the token travels unencrypted;
+    /// a my-IP lookup could be answered by anyone on the path).
     #[arg(long)]
     pub allow_insecure_http: bool,
 

@@ -98,7 +98,7 @@ pub struct AccountOptions {
     /// Password for --login (PROXYDASH_PASSWORD; prefer the variable).
     #[arg(long)]
     pub password: Option<String>,
-    /// Allow plain http:// to a host that is not loopback.
+    /// Allow plain http:// to a host that is not loopback (the API, the my-IP lookup).
     #[arg(long)]
     pub allow_insecure_http: bool,
     /// Refuse every write (order, bind, password, refresh-list) with status 7.
