@@ -5,7 +5,8 @@
 //!    Network sweep within 1.2× of (requests sent ÷ the limit); while it runs, the detail
 //!    of a newly selected service on screen within 2 s (median of 20 tries) and the order
 //!    form's client list within 2 s (median of 5).
-//! 2. The same without the headers: at most 2 answers 429 in the first minute, none after.
+//! 2. The same without the headers: the assumed 60 a minute, spread evenly, meets no 429
+//!    (at most 2 in the first minute was the target while the budget grew on silence).
 //! 3. 10,000 services, no limit, `--max-rpm 600`: at most 600 requests in any minute over
 //!    5 minutes.
 //!
@@ -249,8 +250,8 @@ async fn without_headers(limit_secs: u64) {
     report(
         "no headers: answers 429 in the first minute",
         first as f64,
-        "≤ 2",
-        first <= 2,
+        "0",
+        first == 0,
     );
     report(
         "no headers: answers 429 after it",

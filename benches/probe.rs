@@ -52,6 +52,7 @@ fn config(farm: &ProxyFarm, concurrency: usize) -> ProbeConfig {
         timeout: Duration::from_secs(10),
         probe_url: Some(farm.judge_url.clone()),
         loopback_only: true,
+        allow_private: false,
     }
 }
 

@@ -64,6 +64,7 @@ async fn measure() {
         timeout: Duration::from_secs(10),
         probe_url: sb.judge_url(),
         loopback_only: true,
+        allow_private: false,
     });
     s.settle().await;
     let service = s

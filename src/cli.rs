@@ -9,7 +9,7 @@ mod scripting;
 mod tools;
 mod watch;
 
-pub use account::AccountArgs;
+pub use account::{AccountArgs, AccountOptions};
 pub use scripting::*;
 pub use tools::*;
 pub use watch::WatchArgs;
@@ -88,7 +88,8 @@ pub struct ConnectionArgs {
     #[arg(long, env = "PROXYDASH_PASSWORD", hide_env_values = true)]
     pub password: Option<String>,
 
-    /// Allow plain http:// to a host that is not loopback (the token travels unencrypted).
+    /// Allow plain http:// to a host that is not loopback (the token travels unencrypted;
+    /// a my-IP lookup could be answered by anyone on the path).
     #[arg(long)]
     pub allow_insecure_http: bool,
 
@@ -104,8 +105,8 @@ pub struct ConnectionArgs {
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<u64>,
 
-    /// The most requests a minute to send to the account, whatever its server allows
-    /// [default: learned from the server; 60 until it says]. Profile: max_requests_per_minute.
+    /// The most requests a minute to send to the account, spread evenly [default: the
+    /// server's X-RateLimit-Limit; 60 while it shows none]. Profile: max_requests_per_minute.
     #[arg(long, value_name = "N")]
     pub max_rpm: Option<u32>,
 }

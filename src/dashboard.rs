@@ -293,6 +293,7 @@ impl Session {
             settings.my_ip_url.clone(),
             state.map(|f| (f, account.clone())),
         )
+        .with_my_ip_allow_http(settings.allow_insecure_http)
         .with_alert_delivery(&settings.alert_delivery, &settings.profile);
         effects.set_probe(settings.probe.config());
         if let Some(problem) = crate::logging::problem() {

@@ -80,7 +80,7 @@ mod tests {
         let url = url::Url::parse(&settings.my_ip_url).unwrap();
         assert_eq!(url.host_str(), Some("127.0.0.1"), "{url}");
         assert!(settings.my_ip_fallbacks.is_empty());
-        let ip = crate::effects::lookup_my_ip(&settings.my_ip_url)
+        let ip = crate::effects::lookup_my_ip(&settings.my_ip_url, false)
             .await
             .unwrap();
         assert_eq!(ip, std::net::Ipv4Addr::new(203, 0, 113, 10));

@@ -112,6 +112,10 @@ pub fn free_name(path: &Path) -> Option<PathBuf> {
 pub fn replace(path: &Path, contents: &[u8]) -> io::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         create_private_dir(dir)?;
+        // The state folder is proxydash's own: one left open to others is closed.
+        if let Err(e) = tighten(dir, 0o700) {
+            tracing::warn!("{e}");
+        }
     }
     let tmp = temp_beside(path);
     let written = (|| {
@@ -140,6 +144,45 @@ pub fn create_private_dir(dir: &Path) -> io::Result<()> {
     #[cfg(not(unix))]
     {
         fs::create_dir_all(dir)
+    }
+}
+
+/// Refuses a state file `path` that is a symbolic link (dangling or not): a link planted
+/// there would make proxydash create or write a file elsewhere, with its modes.
+pub fn refuse_symlink(path: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(io::Error::other(format!(
+            "{} is a symbolic link; proxydash does not open its state files through links              (remove the link, or point the setting at a real file)",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Tightens `path` (a file or folder proxydash owns) to `mode` (`0o600`, `0o700`) when
+/// group or others have any access; says why when it cannot.
+pub fn tighten(path: &Path, mode: u32) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let Ok(meta) = fs::symlink_metadata(path) else {
+            return Ok(());
+        };
+        if meta.file_type().is_symlink() || meta.permissions().mode() & 0o077 == 0 {
+            return Ok(());
+        }
+        fs::set_permissions(path, fs::Permissions::from_mode(mode)).map_err(|e| {
+            format!(
+                "{} is readable by others (mode {:o}) and cannot be made {mode:o}: {e}",
+                path.display(),
+                meta.permissions().mode() & 0o777
+            )
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, mode);
+        Ok(())
     }
 }
 

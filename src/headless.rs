@@ -22,6 +22,25 @@ pub const OFFLINE_MY_IP_URL: &str = "http://127.0.0.1:9/";
 /// The longest [`Session::settle`] waits: a bound on a hang, never a timing.
 pub const SETTLE_LIMIT: Duration = Duration::from_secs(60);
 
+/// Requests a minute of [`loopback_budget`].
+pub const LOOPBACK_RPM: u32 = 60_000;
+
+/// The budget of a session against the tests' own sandbox on loopback: the user's figure
+/// ([`LOOPBACK_RPM`], a request a millisecond, spread as ever), so a session's sweeps are
+/// done in moments. A client that brings its own budget (the rate-limit tests) keeps it;
+/// the real program always brings the account's (60 a minute until the server says).
+pub fn loopback_budget() -> crate::scheduler::Budget {
+    crate::scheduler::Budget::new(crate::scheduler::Bucket::new(Some(LOOPBACK_RPM)))
+}
+
+/// `client` with [`loopback_budget`] unless it has a budget of its own.
+pub fn on_loopback(client: ApiClient) -> ApiClient {
+    match client.budget() {
+        Some(_) => client,
+        None => client.with_budget(loopback_budget()),
+    }
+}
+
 pub struct Session {
     pub app: App,
     pub effects: Effects,
@@ -41,7 +60,7 @@ impl Session {
         let clock: Clock = Arc::new(chrono::Utc::now);
         let app = App::new(settings, clock.clone());
         let effects = Effects::new(
-            crate::account::start(app.engine_config(), client, clock),
+            crate::account::start(app.engine_config(), on_loopback(client), clock),
             clipboard,
             OFFLINE_MY_IP_URL.into(),
             None,

@@ -21,6 +21,7 @@ pub mod history;
 pub mod log_file;
 pub mod logging;
 pub mod metrics;
+pub mod net;
 pub mod probe;
 pub mod quiet;
 pub mod run;

@@ -120,9 +120,17 @@ fn open_append(path: &Path) -> io::Result<File> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
+        // Never through a link: one planted at the log's path would have the lines
+        // appended (and the mode changed) wherever it points.
+        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
     }
-    let file = options.open(path)?;
+    let file = options.open(path).map_err(|e| {
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            crate::files::refuse_symlink(path).err().unwrap_or(e)
+        } else {
+            e
+        }
+    })?;
     // A log file left readable by others (made by hand, or by an older version) is
     // tightened: `mode` above only applies when the file is created.
     #[cfg(unix)]
@@ -188,6 +196,28 @@ mod tests {
     fn line(log: &LogFile, text: &str) {
         let mut w = log.make_writer();
         w.write_all(text.as_bytes()).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_at_the_log_path_is_refused_and_its_target_untouched() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = temp_dir("link");
+        let target = dir.join("victim");
+        fs::write(&target, b"theirs\n").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o644)).unwrap();
+        let path = dir.join("proxydash.log");
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        let e = LogFile::open(&path).err().expect("refused").to_string();
+        assert!(e.contains("is a symbolic link"), "{e}");
+        assert_eq!(fs::read(&target).unwrap(), b"theirs\n");
+        let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "the target's mode is left alone");
+        // A dangling link: nothing is created where it points.
+        fs::remove_file(&target).unwrap();
+        assert!(LogFile::open(&path).is_err());
+        assert!(!target.exists());
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

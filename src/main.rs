@@ -44,7 +44,12 @@ fn main() -> ExitCode {
                 proxydash::config::command::run(&with, &args.command)
             }
             Some(Command::History(command)) => proxydash::script::history::run(&cli, command),
-            Some(Command::Watch(args)) => proxydash::watch::run(&cli, args).await,
+            Some(Command::Watch(args)) => {
+                // `watch --max-rpm 60`: the account options after `watch` count too.
+                let mut with = cli.clone();
+                with.connection = cli.connection.with_options(&args.account);
+                proxydash::watch::run(&with, args).await
+            }
             Some(command) => proxydash::script::run(&cli, command).await,
             None => proxydash::dashboard::run(&cli).await,
         }

@@ -32,6 +32,7 @@ fn config(judge: Option<String>) -> ProbeConfig {
         timeout: Duration::from_secs(1),
         probe_url: judge,
         loopback_only: true,
+        allow_private: false,
     }
 }
 
@@ -210,6 +211,94 @@ async fn a_list_of_the_plain_sandbox_is_never_contacted() {
             assert_eq!(r.connect, None, "{id}: nothing was connected");
         }
     }
+}
+
+/// A loopback listener that accepts and counts connections (and answers nothing).
+async fn counting_listener() -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = count.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            drop(stream);
+        }
+    });
+    (port, count)
+}
+
+fn at(host: &str, port: u16) -> ProxyTarget {
+    ProxyTarget {
+        host: host.into(),
+        port,
+        scheme: Scheme::Http,
+        login: Some("u".into()),
+        password: Some("secret".into()),
+    }
+}
+
+#[tokio::test]
+async fn a_hostile_list_pointing_at_this_machine_is_skipped_unless_the_user_opts_in() {
+    let (port, count) = counting_listener().await;
+    // A live run (not loopback-only), not opted in: loopback by address and by name.
+    let live = ProbeConfig {
+        loopback_only: false,
+        ..config(None)
+    };
+    let hostile = vec![at("127.0.0.1", port), at("localhost", port)];
+    let (results, _) = probe_collect(hostile.clone(), &live).await;
+    for r in &results {
+        let Verdict::Skipped(why) = &r.verdict else {
+            panic!("contacted: {r:?}")
+        };
+        assert!(
+            why.contains("loopback address") && why.contains("--allow-private"),
+            "{why}"
+        );
+    }
+    assert_eq!(
+        count.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "no connection"
+    );
+    // Opted in for the run: both are contacted.
+    let opted = ProbeConfig {
+        allow_private: true,
+        ..live
+    };
+    let (results, _) = probe_collect(hostile, &opted).await;
+    assert!(
+        results
+            .iter()
+            .all(|r| !matches!(r.verdict, Verdict::Skipped(_))),
+        "{results:?}"
+    );
+    assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn a_run_contacts_at_most_its_cap_and_reports_the_rest() {
+    let (port, count) = counting_listener().await;
+    let n = proxydash::probe::MAX_TARGETS + 20;
+    let many = vec![at("127.0.0.1", port); n];
+    let config = ProbeConfig {
+        concurrency: 65_535,
+        ..config(None)
+    };
+    let (results, _) = probe_collect(many, &config).await;
+    assert_eq!(results.len(), n, "every entry reported");
+    let beyond = results
+        .iter()
+        .filter(
+            |r| matches!(&r.verdict, Verdict::Skipped(w) if w.contains("beyond the first 1000")),
+        )
+        .count();
+    assert_eq!(beyond, 20);
+    assert_eq!(
+        count.load(std::sync::atomic::Ordering::SeqCst),
+        proxydash::probe::MAX_TARGETS
+    );
 }
 
 #[tokio::test]

@@ -49,7 +49,16 @@ impl Watch {
     fn start(dir: &Path, sandbox: &SandboxHandle, args: &[&str]) -> Self {
         let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
         command
-            .args(["--base-url", &sandbox.base_url(), "--refresh", "1", "watch"])
+            // The sandbox is the test's own: the user's figure lets sweeps go at once.
+            .args([
+                "--base-url",
+                &sandbox.base_url(),
+                "--refresh",
+                "1",
+                "--max-rpm",
+                "6000",
+            ])
+            .arg("watch")
             .args(args)
             .env("PROXYDASH_TOKEN", sandbox.token())
             .env("XDG_STATE_HOME", dir.join("state"))
@@ -225,7 +234,7 @@ async fn alerts_come_as_json_lines_metrics_parse_and_sigterm_exits_0() {
 async fn keep_bound_rebinds_once_per_change_of_the_public_ip() {
     let dir = dir("keep");
     let sandbox = sandbox().await;
-    sandbox.set_public_ip("198.51.100.20".parse().unwrap());
+    sandbox.set_public_ip("45.83.220.20".parse().unwrap());
     let myip = format!("{}/myip", sandbox.base_url());
     let mut watch = Watch::start(
         &dir,
@@ -239,7 +248,7 @@ async fn keep_bound_rebinds_once_per_change_of_the_public_ip() {
             &myip,
         ],
     );
-    watch.wait_err(|l| l.contains("rebound service 1001 to 198.51.100.20 (was 192.0.2.50)"));
+    watch.wait_err(|l| l.contains("rebound service 1001 to 45.83.220.20 (was 192.0.2.50)"));
     let writes = |s: &SandboxHandle| {
         s.requests()
             .iter()
@@ -249,7 +258,7 @@ async fn keep_bound_rebinds_once_per_change_of_the_public_ip() {
     };
     assert_eq!(
         writes(&sandbox),
-        vec![r#"{"setip":"198.51.100.20"}"#.to_owned()]
+        vec![r#"{"setip":"45.83.220.20"}"#.to_owned()]
     );
     // Several more checks with the same IP: nothing more is written.
     let lookups = |s: &SandboxHandle| s.requests().iter().filter(|r| r.path == "/myip").count();
@@ -260,18 +269,84 @@ async fn keep_bound_rebinds_once_per_change_of_the_public_ip() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(writes(&sandbox).len(), 1);
-    sandbox.set_public_ip("198.51.100.21".parse().unwrap());
-    watch.wait_err(|l| l.contains("rebound service 1001 to 198.51.100.21 (was 198.51.100.20)"));
+    sandbox.set_public_ip("45.83.220.21".parse().unwrap());
+    watch.wait_err(|l| l.contains("rebound service 1001 to 45.83.220.21 (was 45.83.220.20)"));
     assert_eq!(writes(&sandbox).len(), 2);
     let (code, _, errs) = watch.terminate();
     assert_eq!(code, 0, "{}", errs.join("\n"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn keep_bound_never_rebinds_to_an_address_that_is_not_public() {
+    let dir = dir("keep-loopback");
+    let sandbox = sandbox().await;
+    sandbox.set_public_ip("127.0.0.1".parse().unwrap());
+    let myip = format!("{}/myip", sandbox.base_url());
+    let mut watch = Watch::start(
+        &dir,
+        &sandbox,
+        &[
+            "--keep-bound",
+            "1001",
+            "--check-every",
+            "1",
+            "--my-ip-url",
+            &myip,
+        ],
+    );
+    watch.wait_err(|l| l.contains("the answer 127.0.0.1 is a loopback address"));
+    let (code, _, errs) = watch.terminate();
+    assert_eq!(code, 0, "{}", errs.join("\n"));
+    assert!(
+        !sandbox.requests().iter().any(|r| r.method == "PUT"),
+        "nothing was rebound"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_broken_history_database_is_said_once_on_stderr_and_in_the_log_with_its_path() {
+    let dir = dir("broken-history");
+    let sandbox = sandbox().await;
+    let state = dir.join("state/proxydash");
+    std::fs::create_dir_all(&state).unwrap();
+    let db = state.join("history-default.sqlite");
+    std::fs::write(&db, "this is not a database\n".repeat(512)).unwrap();
+    let log = dir.join("watch.log");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
+    command
+        .args(["--base-url", &sandbox.base_url(), "--refresh", "1", "watch"])
+        // The account options work after `watch` too; the sandbox is the test's own.
+        .args(["--max-rpm", "6000"])
+        .arg("--log-file")
+        .arg(&log)
+        .env("PROXYDASH_TOKEN", sandbox.token())
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env_remove("PROXYDASH_PROFILE")
+        .env_remove("PROXYDASH_CONFIG")
+        .env("PROXYDASH_LOG", "info");
+    let mut watch = Watch::spawn(command);
+    let said =
+        |l: &str| l.contains("not a history database") && l.contains("history-default.sqlite");
+    watch.wait_err(said);
+    // Sweeps go on after it (an alert line, or more sweeps' requests) without saying it again.
+    let give_up = Instant::now() + LIMIT;
+    while sandbox.requests().len() < 30 {
+        assert!(Instant::now() < give_up, "the watch goes on");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (code, _, errs) = watch.terminate();
+    assert_eq!(code, 0, "{}", errs.join("\n"));
+    assert_eq!(errs.iter().filter(|l| said(l)).count(), 1, "once: {errs:?}");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(logged.lines().any(said), "in the log: {logged}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_dry_run_writes_nothing_and_says_what_it_would_do() {
     let dir = dir("dry");
     let sandbox = sandbox().await;
-    sandbox.set_public_ip("198.51.100.30".parse().unwrap());
+    sandbox.set_public_ip("45.83.220.30".parse().unwrap());
     let myip = format!("{}/myip", sandbox.base_url());
     let mut watch = Watch::start(
         &dir,
@@ -286,7 +361,7 @@ async fn a_dry_run_writes_nothing_and_says_what_it_would_do() {
             &myip,
         ],
     );
-    watch.wait_err(|l| l.contains("would rebind service 1001 to 198.51.100.30"));
+    watch.wait_err(|l| l.contains("would rebind service 1001 to 45.83.220.30"));
     let (code, _, _) = watch.terminate();
     assert_eq!(code, 0);
     assert!(!sandbox.requests().iter().any(|r| r.method == "PUT"));
@@ -324,7 +399,7 @@ async fn all_profiles_are_watched_each_with_its_own_alerts() {
     std::fs::create_dir_all(dir.join("config/proxydash")).unwrap();
     let profile = |name: &str| {
         format!(
-            "[profiles.{name}]\nbase_url = \"{}\"\ntoken = \"{}\"\nrefresh = 1\nhistory_days = 0\n",
+            "[profiles.{name}]\nbase_url = \"{}\"\ntoken = \"{}\"\nrefresh = 1\nhistory_days = 0\nmax_requests_per_minute = 6000\n",
             sandbox.base_url(),
             sandbox.token()
         )
@@ -404,7 +479,7 @@ async fn a_stopped_watcher_leaves_no_connection_open() {
     .unwrap();
     let account = proxydash::account::start(
         proxydash::account::Config::new("fds", &sandbox.base_url(), Some(Duration::from_secs(30))),
-        client,
+        proxydash::headless::on_loopback(client),
         clock.clone(),
     );
     let output = Output::spawn(Box::new(Captured::default()), Box::new(std::io::sink())).unwrap();

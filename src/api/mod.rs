@@ -36,7 +36,7 @@
 //!   unused (reaped within twice that). So an account holds at most twice the
 //!   scheduler's concurrency open (those in use, those waiting), and a quiet one none.
 
-mod base_url;
+pub mod base_url;
 mod decode;
 #[macro_use]
 mod endpoint_macro;

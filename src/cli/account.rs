@@ -10,6 +10,14 @@ impl ConnectionArgs {
     pub fn with(&self, after: &AccountArgs) -> ConnectionArgs {
         ConnectionArgs {
             profile: after.profile.clone().or_else(|| self.profile.clone()),
+            ..self.with_options(&after.options)
+        }
+    }
+
+    /// These options with the ones (but the profile) given after a subcommand on top.
+    pub fn with_options(&self, after: &AccountOptions) -> ConnectionArgs {
+        ConnectionArgs {
+            profile: self.profile.clone(),
             config: after.config.clone().or_else(|| self.config.clone()),
             base_url: after.base_url.clone().or_else(|| self.base_url.clone()),
             token: after.token.clone().or_else(|| self.token.clone()),
@@ -66,6 +74,15 @@ pub struct AccountArgs {
     /// The profile (account) of the config file to use (PROXYDASH_PROFILE).
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
+    #[command(flatten)]
+    pub options: AccountOptions,
+}
+
+/// The account options but the profile: declared once, for the scripting subcommands
+/// (in [`AccountArgs`]) and for `watch`, whose `--profile` is its own (repeatable).
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Account")]
+pub struct AccountOptions {
     /// The config file (PROXYDASH_CONFIG).
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
@@ -81,7 +98,7 @@ pub struct AccountArgs {
     /// Password for --login (PROXYDASH_PASSWORD; prefer the variable).
     #[arg(long)]
     pub password: Option<String>,
-    /// Allow plain http:// to a host that is not loopback.
+    /// Allow plain http:// to a host that is not loopback (the API, the my-IP lookup).
     #[arg(long)]
     pub allow_insecure_http: bool,
     /// Refuse every write (order, bind, password, refresh-list) with status 7.
@@ -93,8 +110,29 @@ pub struct AccountArgs {
     /// Seconds to wait for a whole answer [default: 30].
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<u64>,
-    /// The most requests a minute to send to the account [default: learned from the
-    /// server]. Profile: max_requests_per_minute.
+    /// The most requests a minute to send to the account, spread evenly [default: the
+    /// server's X-RateLimit-Limit; 60 while it shows none]. Profile: max_requests_per_minute.
     #[arg(long, value_name = "N")]
     pub max_rpm: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    #[test]
+    fn the_account_options_work_after_watch_and_the_scripting_commands() {
+        let cli = Cli::try_parse_from(["proxydash", "watch", "--max-rpm", "60"]).unwrap();
+        let Some(Command::Watch(w)) = &cli.command else {
+            panic!("{cli:?}")
+        };
+        assert_eq!(cli.connection.with_options(&w.account).max_rpm, Some(60));
+        let cli = Cli::try_parse_from(["proxydash", "services", "--max-rpm", "60"]).unwrap();
+        let after = cli.command.as_ref().and_then(Command::account).unwrap();
+        assert_eq!(cli.connection.with(after).max_rpm, Some(60));
+        // `watch --profile` stays its own (repeatable).
+        let cli = Cli::try_parse_from(["proxydash", "watch", "--profile", "a", "--profile", "b"]);
+        assert!(cli.is_ok());
+    }
 }

@@ -153,9 +153,13 @@ pub struct ProbeArgs {
     /// TCP connects only).
     #[arg(long, value_name = "URL")]
     pub probe_url: Option<String>,
-    /// Proxies checked at once, instead of the profile's probe_concurrency.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Proxies checked at once, instead of the profile's probe_concurrency (1 to 256).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: Option<u16>,
+    /// Probe proxies at loopback, private, link-local, CGNAT, multicast or broadcast
+    /// addresses too (skipped by default, with the reason) [profile: probe_allow_private].
+    #[arg(long)]
+    pub allow_private: bool,
     /// Seconds one proxy may take (connect, handshake, answer) before it counts as dead
     /// [default: 5].
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=600))]

@@ -51,4 +51,8 @@ pub struct WatchArgs {
     #[arg(long, value_name = "SECS", default_value_t = 300,
           value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub check_every: u64,
+
+    /// The account options (`watch --max-rpm 60`), on top of those given before `watch`.
+    #[command(flatten)]
+    pub account: crate::cli::AccountOptions,
 }

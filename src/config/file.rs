@@ -50,6 +50,8 @@ pub struct Profile {
     pub probe_url: Option<String>,
     /// Proxies probed at once.
     pub probe_concurrency: Option<usize>,
+    /// Probe loopback, private, link-local… proxies too (skipped, with the reason, if not).
+    pub probe_allow_private: Option<bool>,
     /// Export templates of working proxies, by name (`{ip}`, `{port}`, `{user}`, `{pass}`,
     /// `{scheme}`).
     pub probe_templates: Option<BTreeMap<String, String>>,
@@ -108,6 +110,9 @@ pub fn load(path: &Path) -> Result<Option<(FileConfig, Vec<String>)>, String> {
     };
     let config: FileConfig =
         toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
+    if let Some(why) = commands_writable_by_others(&config, path) {
+        return Err(why);
+    }
     let mut warnings = Vec::new();
     if holds_secret(&config) && readable_by_others(path) {
         // The fix first and the path shortened (`~/…`): the dashboard's status line is
@@ -125,6 +130,64 @@ fn holds_secret(config: &FileConfig) -> bool {
         .profiles
         .values()
         .any(|p| p.token.is_some() || p.password.is_some())
+}
+
+/// The commands the file would have run (`token_command`, `password_command`,
+/// `on_alert`), named for the message.
+fn commands(config: &FileConfig) -> Vec<&'static str> {
+    let alerts = std::iter::once(&config.alerts)
+        .chain(config.profiles.values().map(|p| &p.alerts))
+        .flatten();
+    let mut named = Vec::new();
+    if config.profiles.values().any(|p| p.token_command.is_some()) {
+        named.push("token_command");
+    }
+    if config
+        .profiles
+        .values()
+        .any(|p| p.password_command.is_some())
+    {
+        named.push("password_command");
+    }
+    if alerts.into_iter().any(|a| a.on_alert.is_some()) {
+        named.push("on_alert");
+    }
+    named
+}
+
+/// Why the commands of the file at `path` must not run: the file, or its folder, is
+/// writable by group or others (as ssh refuses such a config), so another local user
+/// could make proxydash run theirs (`sh -c`). The message says how to fix it.
+fn commands_writable_by_others(config: &FileConfig, path: &Path) -> Option<String> {
+    let named = commands(config);
+    if named.is_empty() {
+        return None;
+    }
+    let folder = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let open = [(path, "the file"), (folder, "its folder")]
+        .into_iter()
+        .find(|(p, _)| writable_by_others(p))?;
+    Some(format!(
+        "refusing to run {} from {}: {} is writable by other users, who could make          proxydash run their commands. Fix: chmod go-w {}",
+        named.join(" and "),
+        crate::files::tilde(path),
+        open.1,
+        crate::files::tilde(open.0)
+    ))
+}
+
+#[cfg(unix)]
+fn writable_by_others(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o022 != 0)
+}
+
+#[cfg(not(unix))]
+fn writable_by_others(_: &Path) -> bool {
+    false
 }
 
 #[cfg(unix)]
@@ -161,7 +224,8 @@ clipboard = "auto"              # auto, system, osc52 (over SSH), off
 # my_ip_url = "https://api.ipify.org"   # "" turns the public-IP lookup off
 # max_requests_per_minute = 60  # a ceiling on requests to this account (learned from the server otherwise)
 # probe_url = "https://httpbin.org/get" # asked through each proxy by `h` and `proxydash probe`; "" = TCP connect only
-# probe_concurrency = 32                # proxies probed at once
+# probe_concurrency = 32                # proxies probed at once (at most 256)
+# probe_allow_private = false           # probe loopback/private/link-local proxies too
 # probe_templates = { socks = "socks5://{user}:{pass}@{ip}:{port}" }
 theme = "dark"                  # dark or light; NO_COLOR turns colour off
 read_only = false               # true: no ordering, binding, password or refresh actions

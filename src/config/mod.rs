@@ -84,6 +84,8 @@ pub struct ProbeSettings {
     pub templates: Vec<(String, String)>,
     /// Contact loopback only (the demo, whose sandbox lists must never leave the machine).
     pub loopback_only: bool,
+    /// Contact loopback, private… proxies too (`probe_allow_private`).
+    pub allow_private: bool,
 }
 
 impl ProbeSettings {
@@ -91,6 +93,7 @@ impl ProbeSettings {
         crate::probe::ProbeConfig {
             concurrency: self.concurrency,
             loopback_only: self.loopback_only,
+            allow_private: self.allow_private,
             ..crate::probe::ProbeConfig::default()
         }
         .with_url(&self.url)
@@ -103,6 +106,7 @@ impl ProbeSettings {
             concurrency: crate::probe::DEFAULT_CONCURRENCY,
             templates: Vec::new(),
             loopback_only: true,
+            allow_private: false,
         }
     }
 }
@@ -265,8 +269,9 @@ impl Settings {
                     .clone()
                     .unwrap_or_else(|| crate::probe::DEFAULT_PROBE_URL.into()),
                 concurrency: match p.probe_concurrency {
-                    Some(0) => {
-                        return Err(invalid("probe_concurrency", "must be at least 1".into()));
+                    Some(n) if n == 0 || n > crate::probe::MAX_CONCURRENCY => {
+                        let most = crate::probe::MAX_CONCURRENCY;
+                        return Err(invalid("probe_concurrency", format!("must be 1 to {most}")));
                     }
                     Some(n) => n,
                     None => crate::probe::DEFAULT_CONCURRENCY,
@@ -278,6 +283,7 @@ impl Settings {
                     .into_iter()
                     .collect(),
                 loopback_only: false,
+                allow_private: p.probe_allow_private.unwrap_or(false),
             },
             theme: match (cli.theme, &p.theme) {
                 (Some(t), _) => t,

@@ -14,8 +14,47 @@ fn temp_config(name: &str, text: &str, mode: u32) -> PathBuf {
     {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        // Whatever the umask: a folder others can write would refuse the commands.
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
     }
     path
+}
+
+#[cfg(unix)]
+#[test]
+fn commands_from_a_file_or_folder_others_can_write_are_refused_with_the_fix() {
+    use std::os::unix::fs::PermissionsExt;
+    let token = "[profiles.p]\nbase_url = \"https://x\"\ntoken_command = \"echo t\"\n";
+    let path = temp_config("writable", token, 0o666);
+    let e = Settings::resolve(&parse(&path, &[]))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("refusing to run token_command"), "{e}");
+    assert!(e.contains(&format!("chmod go-w {}", path.display())), "{e}");
+    // The file fixed, its folder writable by the group.
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let dir = path.parent().unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o770)).unwrap();
+    let e = Settings::resolve(&parse(&path, &[]))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(&format!("chmod go-w {}", dir.display())), "{e}");
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    assert!(Settings::resolve(&parse(&path, &[])).is_ok());
+    // on_alert, in a profile's alerts, is a command too.
+    let alert = "[profiles.p]\nbase_url = \"https://x\"\ntoken = \"t\"\n[profiles.p.alerts]\non_alert = \"true\"\n";
+    let path = temp_config("writable-alert", alert, 0o620);
+    let e = Settings::resolve(&parse(&path, &[]))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("refusing to run on_alert"), "{e}");
+    // Without a command the same modes only draw the usual warnings.
+    let plain = temp_config(
+        "writable-plain",
+        "[profiles.p]\nbase_url = \"https://x\"\ntoken = \"t\"\n",
+        0o666,
+    );
+    assert!(Settings::resolve(&parse(&plain, &[])).is_ok());
 }
 
 /// Parses flags with no PROXYDASH_* variable able to leak in from the test's environment:

@@ -17,7 +17,6 @@ use crate::clipboard::{Clipboard, ClipboardError, Copied};
 use crate::throttle::StateFile;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
-use std::time::Duration;
 use tokio::sync::mpsc;
 
 /// Where "this machine's public IP" is looked up by default: a service that answers the
@@ -38,6 +37,9 @@ pub struct Effects {
     copies_tx: mpsc::UnboundedSender<OffLoopCopy>,
     copies_rx: mpsc::UnboundedReceiver<OffLoopCopy>,
     my_ip_url: String,
+    /// Plain `http://` lookups of a host that is not loopback are allowed
+    /// (`--allow-insecure-http`).
+    my_ip_allow_http: bool,
     /// The state file and the key of this account in it.
     throttles: Option<(StateFile, String)>,
     /// Failed log writes, watched until the first is said (once, in the status line).
@@ -72,6 +74,7 @@ impl Effects {
             later_rx,
             clipboard,
             my_ip_url,
+            my_ip_allow_http: false,
             throttles,
             log_failures: Some(crate::log_file::watch_failures()),
             alert_sink: None,
@@ -101,15 +104,39 @@ impl Effects {
         msg
     }
 
+    /// Allows plain `http://` my-IP lookups of a host that is not loopback.
+    pub fn with_my_ip_allow_http(mut self, allow: bool) -> Self {
+        self.my_ip_allow_http = allow;
+        self
+    }
+
     /// Starts the history writer on `path` (opened on its own thread); its answers come
     /// back as [`Msg::History`]. The caller hands the same writer to the account engine,
     /// which records the reads.
-    pub fn attach_history(&mut self, path: std::path::PathBuf, days: u32) -> crate::history::History {
+    pub fn attach_history(
+        &mut self,
+        path: std::path::PathBuf,
+        days: u32,
+    ) -> crate::history::History {
+        self.attach_history_telling(path, days, |_| {})
+    }
+
+    /// [`Effects::attach_history`], with why history is off (the file cannot be opened)
+    /// also handed to `off`.
+    pub fn attach_history_telling(
+        &mut self,
+        path: std::path::PathBuf,
+        days: u32,
+        off: impl Fn(&str) + Send + 'static,
+    ) -> crate::history::History {
         let tx = self.later_tx.clone();
         let history = crate::history::History::spawn(
             path,
             days,
             Box::new(move |answer| {
+                if let crate::history::Answer::Off(why) = &answer {
+                    off(why);
+                }
                 let _ = tx.send(Msg::History(answer));
             }),
         );
@@ -180,10 +207,10 @@ impl Effects {
             }
             Command::LookupMyIp => {
                 self.outstanding += 1;
-                let url = self.my_ip_url.clone();
+                let (url, allow_http) = (self.my_ip_url.clone(), self.my_ip_allow_http);
                 let tx = self.later_tx.clone();
                 tokio::spawn(async move {
-                    let _ = tx.send(Msg::MyIp(lookup_my_ip(&url).await));
+                    let _ = tx.send(Msg::MyIp(lookup_my_ip(&url, allow_http).await));
                 });
                 None
             }
@@ -345,51 +372,11 @@ fn write_export(path: PathBuf, contents: &[u8]) -> Msg {
     Msg::Written { path, result }
 }
 
-/// The most of a my-IP answer read: plain text or a small JSON object holding an address.
-const MY_IP_BODY_LIMIT: usize = 4096;
-
-/// Asks `url` for this machine's public address; the answer is plain text holding an IPv4.
-/// An empty `url` (`my_ip_url = ""` in the profile) turns the lookup off: nothing is asked
-/// of any outside service.
-pub async fn lookup_my_ip(url: &str) -> Result<Ipv4Addr, String> {
-    if url.trim().is_empty() {
-        return Err("looking up this machine's IP is turned off (my_ip_url is empty)".into());
-    }
-    let fail = |cause: String| format!("Cannot look up this machine's IP at {url}: {cause}");
-    // One question per client, so nothing to reuse: the connection closes with the
-    // answer instead of idling until the client is dropped.
-    let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(5))
-        .pool_max_idle_per_host(0)
-        .user_agent(concat!("proxydash/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| fail(e.to_string()))?;
-    let response = client
-        .get(url)
-        .send()
-        .await
-        .map_err(|e| fail(e.to_string()))?;
-    if !response.status().is_success() {
-        return Err(fail(format!("HTTP {}", response.status().as_u16())));
-    }
-    // Bounded: an address is a few bytes, whatever the server sends after it.
-    let mut response = response;
-    let mut bytes = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| fail(e.to_string()))? {
-        bytes.extend_from_slice(&chunk[..chunk.len().min(MY_IP_BODY_LIMIT - bytes.len())]);
-        if bytes.len() >= MY_IP_BODY_LIMIT {
-            break;
-        }
-    }
-    let body = String::from_utf8_lossy(&bytes);
-    body.split(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .find_map(|word| word.parse::<Ipv4Addr>().ok())
-        .ok_or_else(|| {
-            fail(format!(
-                "the answer holds no IPv4 address: {:?}",
-                crate::api::error::excerpt(&body, 40)
-            ))
-        })
+/// Asks `url` for this machine's public address (see [`crate::net::myip`]: one whole
+/// public IPv4 address, read bounded). An empty `url` (`my_ip_url = ""` in the profile)
+/// turns the lookup off: nothing is asked of any outside service.
+pub async fn lookup_my_ip(url: &str, allow_http: bool) -> Result<Ipv4Addr, String> {
+    crate::net::myip::lookup(url, allow_http).await
 }
 
 #[cfg(test)]

@@ -99,6 +99,6 @@ async fn a_blocking_clipboard_is_copied_off_the_ui_task() {
 
 #[tokio::test]
 async fn an_empty_my_ip_url_asks_nobody() {
-    let e = super::lookup_my_ip("").await.unwrap_err();
+    let e = super::lookup_my_ip("", false).await.unwrap_err();
     assert!(e.contains("turned off"), "{e}");
 }

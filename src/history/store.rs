@@ -28,6 +28,16 @@ pub struct Store {
     last_prune: i64,
 }
 
+/// The database and the files SQLite keeps beside it.
+fn companions(path: &Path) -> [std::path::PathBuf; 3] {
+    let with = |suffix: &str| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        std::path::PathBuf::from(name)
+    };
+    [path.to_owned(), with("-wal"), with("-shm")]
+}
+
 impl Store {
     /// Opens (or creates, `0600`) the file, migrates it and loads what was last written;
     /// [`super::IN_MEMORY`] opens a store in memory (the demo's).
@@ -38,6 +48,20 @@ impl Store {
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             let _ = crate::files::create_private_dir(dir);
+            if let Err(e) = crate::files::tighten(dir, 0o700) {
+                tracing::warn!("history: {e}");
+            }
+        }
+        // No link at the database or its WAL and shared-memory files (SQLite would follow
+        // one, creating the files where it points); what is there is made `0600`.
+        for file in companions(path) {
+            crate::files::refuse_symlink(&file).map_err(|e| {
+                let cannot = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN);
+                rusqlite::Error::SqliteFailure(cannot, Some(e.to_string()))
+            })?;
+            if let Err(e) = crate::files::tighten(&file, 0o600) {
+                tracing::warn!("history: {e}");
+            }
         }
         // Created `0600` before SQLite opens it; its WAL and shared-memory files take the
         // same mode from it.

@@ -415,3 +415,35 @@ fn since_takes_spans_and_dates_and_refuses_the_rest() {
         assert!(export::parse_since(bad, now).is_err(), "{bad}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_link_at_the_database_or_its_wal_is_refused_and_what_is_there_is_made_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = std::env::temp_dir().join(format!("proxydash-links-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A dangling link at the database: nothing is created where it points.
+    let db = dir.join("history.sqlite");
+    let target = dir.join("elsewhere.sqlite");
+    std::os::unix::fs::symlink(&target, &db).unwrap();
+    let e = Store::open(&db, 90).err().expect("refused").to_string();
+    assert!(e.contains("is a symbolic link"), "{e}");
+    assert!(!target.exists(), "nothing created through the link");
+    std::fs::remove_file(&db).unwrap();
+    // A link at the WAL beside a real database.
+    let wal = dir.join("history.sqlite-wal");
+    std::os::unix::fs::symlink(&target, &wal).unwrap();
+    let e = Store::open(&db, 90).err().expect("refused").to_string();
+    assert!(e.contains("-wal is a symbolic link"), "{e}");
+    assert!(!target.exists());
+    std::fs::remove_file(&wal).unwrap();
+    // A database left 0644 in a folder left 0755 is made 0600 in 0700.
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(&db, b"").unwrap();
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    drop(Store::open(&db, 90).unwrap());
+    assert_eq!((mode(&db), mode(&dir)), (0o600, 0o700));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -36,12 +36,21 @@ pub struct History {
 impl History {
     /// Starts the writer on the file at `path`, keeping `days` of history. Opening happens
     /// on the thread: a failure arrives as [`Answer::Off`] and later calls do nothing.
+    /// The failure names the file, and goes to the log too.
     pub fn spawn(path: PathBuf, days: u32, sink: Sink) -> Self {
-        Self::spawn_with(move || Store::open(&path, days), sink)
+        let shown = crate::files::tilde(&path);
+        Self::spawn_named(move || Store::open(&path, days), Some(shown), sink)
     }
 
     /// The same on a store made by `open` (tests and benches use an in-memory one).
     pub fn spawn_with<F>(open: F, sink: Sink) -> Self
+    where
+        F: FnOnce() -> rusqlite::Result<Store> + Send + 'static,
+    {
+        Self::spawn_named(open, None, sink)
+    }
+
+    fn spawn_named<F>(open: F, path: Option<String>, sink: Sink) -> Self
     where
         F: FnOnce() -> rusqlite::Result<Store> + Send + 'static,
     {
@@ -51,7 +60,14 @@ impl History {
                 .name("history".into())
                 .spawn(move || match open() {
                     Ok(store) => run(store, rx, &sink),
-                    Err(e) => sink(Answer::Off(opening_failed(&e))),
+                    Err(e) => {
+                        let line = match path {
+                            Some(path) => format!("{} ({path})", opening_failed(&e)),
+                            None => opening_failed(&e),
+                        };
+                        tracing::warn!("{line}");
+                        sink(Answer::Off(line));
+                    }
                 });
         if let Err(e) = spawned {
             tracing::warn!("history: cannot start the writer thread: {e}");

@@ -21,6 +21,8 @@ pub struct Context {
     pub real_ip: Option<IpAddr>,
     pub timeout: Duration,
     pub loopback_only: bool,
+    /// Loopback, private, link-local… proxies are contacted too (the user opted in).
+    pub allow_private: bool,
     /// One TLS configuration for every check (building one is ~20 ms of CPU); `None`
     /// when this machine has none, and then an `https` target is not asked.
     pub tls: Option<Arc<rustls::ClientConfig>>,
@@ -36,17 +38,26 @@ pub fn tls_config() -> Option<Arc<rustls::ClientConfig>> {
         .map(Arc::new)
 }
 
-/// Why an address must not be contacted, if it must not.
-pub fn forbidden(ip: IpAddr, loopback_only: bool) -> Option<&'static str> {
+/// Why an address must not be contacted, if it must not: documentation addresses never;
+/// in loopback-only mode anything else than loopback; otherwise what is not public
+/// unicast ([`crate::net::addr`]: loopback, private, link-local, CGNAT, unspecified,
+/// multicast, broadcast, reserved) unless `allow_private`.
+pub fn forbidden(ip: IpAddr, loopback_only: bool, allow_private: bool) -> Option<String> {
     if let IpAddr::V4(v4) = ip
         && documentation(v4)
     {
-        return Some("a documentation address, not a real proxy");
+        return Some("a documentation address, not a real proxy".into());
     }
-    if loopback_only && !ip.is_loopback() {
-        return Some("outside loopback (only 127.0.0.0/8 is probed here)");
+    if loopback_only {
+        return (!ip.is_loopback())
+            .then(|| "outside loopback (only 127.0.0.0/8 is probed here)".into());
     }
-    None
+    match crate::net::addr::classify(ip) {
+        Some(why) if !allow_private => Some(format!(
+            "{ip} is {why}: not probed unless --allow-private (probe_allow_private = true)"
+        )),
+        _ => None,
+    }
 }
 
 fn documentation(ip: Ipv4Addr) -> bool {
@@ -78,6 +89,13 @@ pub async fn check(target: ProxyTarget, ctx: &Context) -> ProbeResult {
     let start = Instant::now();
     let deadline = start + ctx.timeout;
     let dead = |reason, why: String| Verdict::Dead(reason, why);
+    if result.target.port == 0 {
+        result.verdict = Verdict::Skipped(
+            "the list's entry names no port, or is not host:port (IPv6 entries are not probed)"
+                .into(),
+        );
+        return result;
+    }
     let Some(addr) = resolve(&result.target.host, result.target.port).await else {
         result.verdict = dead(
             DeadReason::BadAnswer,
@@ -85,8 +103,8 @@ pub async fn check(target: ProxyTarget, ctx: &Context) -> ProbeResult {
         );
         return result;
     };
-    if let Some(why) = forbidden(addr.ip(), ctx.loopback_only) {
-        result.verdict = Verdict::Skipped(why.into());
+    if let Some(why) = forbidden(addr.ip(), ctx.loopback_only, ctx.allow_private) {
+        result.verdict = Verdict::Skipped(why);
         return result;
     }
     let stream = match tokio::time::timeout_at(deadline, TcpStream::connect(addr)).await {
@@ -162,11 +180,54 @@ mod tests {
     #[test]
     fn documentation_ranges_are_never_contacted() {
         for ip in ["192.0.2.10", "198.51.100.7", "203.0.113.250", "198.19.4.4"] {
-            assert!(forbidden(ip.parse().unwrap(), false).is_some(), "{ip}");
+            assert!(
+                forbidden(ip.parse().unwrap(), false, true).is_some(),
+                "{ip}"
+            );
         }
-        assert!(forbidden("8.8.8.8".parse().unwrap(), true).is_some());
-        assert!(forbidden("8.8.8.8".parse().unwrap(), false).is_none());
-        assert!(forbidden("127.0.3.4".parse().unwrap(), true).is_none());
-        assert!(forbidden("::1".parse().unwrap(), true).is_none());
+        assert!(forbidden("8.8.8.8".parse().unwrap(), true, false).is_some());
+        assert!(forbidden("8.8.8.8".parse().unwrap(), false, false).is_none());
+        assert!(forbidden("127.0.3.4".parse().unwrap(), true, false).is_none());
+        assert!(forbidden("::1".parse().unwrap(), true, false).is_none());
+    }
+}
+
+#[cfg(test)]
+mod rules {
+    use super::forbidden;
+
+    fn rule(ip: &str, loopback_only: bool, allow_private: bool) -> Option<String> {
+        forbidden(ip.parse().unwrap(), loopback_only, allow_private)
+    }
+
+    #[test]
+    fn special_addresses_are_skipped_unless_the_user_opts_in() {
+        for ip in [
+            "127.0.0.1",
+            "169.254.169.254",
+            "10.0.0.1",
+            "192.168.1.1",
+            "172.16.0.1",
+            "100.64.0.1",
+            "0.0.0.0",
+            "224.0.0.1",
+            "255.255.255.255",
+            "::1",
+            "fe80::1",
+        ] {
+            let why = rule(ip, false, false).unwrap_or_else(|| panic!("{ip} is contacted"));
+            assert!(why.contains("--allow-private"), "{ip}: {why}");
+            assert_eq!(rule(ip, false, true), None, "{ip}, opted in");
+        }
+        assert!(
+            rule("169.254.169.254", false, false)
+                .unwrap()
+                .contains("link-local")
+        );
+        assert_eq!(rule("45.83.220.10", false, false), None, "public is probed");
+        // Documentation addresses never; the demo's loopback mode contacts loopback only.
+        assert!(rule("203.0.113.5", false, true).is_some());
+        assert_eq!(rule("127.0.0.5", true, false), None);
+        assert!(rule("45.83.220.10", true, false).is_some());
     }
 }

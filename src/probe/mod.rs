@@ -78,12 +78,21 @@
 //!   `not checked (judge unreachable)`, since every check would fail on the judge and
 //!   blame the proxies. A judge reached whose exchange fails otherwise (TLS) is noted and
 //!   the proxies are checked all the same.
-//! - **Where a probe may connect**: addresses of the documentation and benchmarking ranges
-//!   (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 198.18.0.0/15) are never real proxies
-//!   and are never contacted: they are `skipped`. With [`ProbeConfig::loopback_only`] (the
-//!   demo, and every test) only 127.0.0.0/8 and ::1 are contacted, target included; the
-//!   rest is `skipped` too, so a list of the plain sandbox never reaches the network.
-//!   Host names are resolved before that check.
+//! - **Where a probe may connect** (a list comes from the server or a file, and each
+//!   proxy is sent the service's credentials): addresses of the documentation and
+//!   benchmarking ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 198.18.0.0/15)
+//!   are never real proxies and are never contacted: they are `skipped`. Loopback,
+//!   private, link-local, CGNAT, unspecified, multicast, broadcast and reserved addresses
+//!   ([`crate::net::addr`]; `localhost` and other names are resolved first) are skipped
+//!   too, with the reason, unless the user opts in: `--allow-private` for a run,
+//!   `probe_allow_private = true` for a profile. With [`ProbeConfig::loopback_only`] (the
+//!   demo, whose sandbox is the user's own machine, and tests) only 127.0.0.0/8 and ::1
+//!   are contacted, target included, so a list of the plain sandbox never reaches the
+//!   network. An entry without a port (or one that cannot be read) is reported skipped,
+//!   never silently dropped.
+//! - **Caps**: at most [`MAX_TARGETS`] (1,000) proxies are contacted in one run (the rest
+//!   of the list is reported skipped) and at most [`MAX_CONCURRENCY`] (256) at once,
+//!   whatever `--concurrency` or `probe_concurrency` ask.
 //! - **Politeness, never a flood**: at most [`ProbeConfig::concurrency`] proxies at once
 //!   (default [`DEFAULT_CONCURRENCY`], 32, `probe_concurrency` in the profile), each with
 //!   one connection and one request on it; the starts are spread on a ramp, at most
@@ -112,6 +121,11 @@ pub use runner::{ProbeEvent, probe_all};
 pub const DEFAULT_PROBE_URL: &str = "https://httpbin.org/get";
 /// Proxies checked at once unless the profile says otherwise.
 pub const DEFAULT_CONCURRENCY: usize = 32;
+/// The most proxies checked at once, whatever is asked (`--concurrency`,
+/// `probe_concurrency`): each holds a socket.
+pub const MAX_CONCURRENCY: usize = 256;
+/// The most proxies contacted in one run; the rest of a longer list is reported skipped.
+pub const MAX_TARGETS: usize = 1_000;
 /// The whole check of one proxy (connect, handshake, request, answer).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -155,9 +169,11 @@ impl std::fmt::Debug for ProxyTarget {
 }
 
 impl ProxyTarget {
-    /// `host:port`.
+    /// `host:port` (the entry's text when it could not be read: port 0).
     pub fn address(&self) -> String {
-        if self.host.contains(':') {
+        if self.port == 0 {
+            self.host.clone()
+        } else if self.host.contains(':') {
             format!("[{}]:{}", self.host, self.port)
         } else {
             format!("{}:{}", self.host, self.port)
@@ -236,6 +252,20 @@ impl Anonymity {
     }
 }
 
+impl ProbeResult {
+    /// `target`, not contacted, and why.
+    pub fn skipped(target: ProxyTarget, why: String) -> Self {
+        Self {
+            target,
+            verdict: Verdict::Skipped(why),
+            connect: None,
+            latency: None,
+            exit_ip: None,
+            anonymity: None,
+        }
+    }
+}
+
 /// What was measured of one proxy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProbeResult {
@@ -275,6 +305,9 @@ pub struct ProbeConfig {
     pub probe_url: Option<String>,
     /// Contact 127.0.0.0/8 and ::1 only (the demo, tests).
     pub loopback_only: bool,
+    /// Contact loopback, private, link-local… proxies too (`--allow-private`,
+    /// `probe_allow_private`); off, they are skipped.
+    pub allow_private: bool,
 }
 
 impl Default for ProbeConfig {
@@ -284,6 +317,7 @@ impl Default for ProbeConfig {
             timeout: DEFAULT_TIMEOUT,
             probe_url: Some(DEFAULT_PROBE_URL.into()),
             loopback_only: false,
+            allow_private: false,
         }
     }
 }

@@ -61,8 +61,22 @@ pub async fn probe_all(
     // Each check is a task of its own, so the checks use every worker thread; at most
     // `concurrency` run at once, and they start on the ramp of [`Pace`].
     let ctx = std::sync::Arc::new(ctx);
-    let limit = config.concurrency.max(1);
+    let limit = config.concurrency.clamp(1, super::MAX_CONCURRENCY);
     let mut pace = Pace::new(limit, Instant::now());
+    let mut targets = targets;
+    // Beyond the cap, every entry is reported (skipped, and why), none contacted.
+    for (index, target) in targets.split_off(targets.len().min(super::MAX_TARGETS)) {
+        let result = ProbeResult::skipped(
+            target,
+            format!(
+                "beyond the first {} proxies a run probes",
+                super::MAX_TARGETS
+            ),
+        );
+        if events.send(ProbeEvent::Checked { index, result }).is_err() {
+            return;
+        }
+    }
     let mut waiting = targets.into_iter();
     let mut running = tokio::task::JoinSet::new();
     loop {
@@ -128,6 +142,7 @@ async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
         real_ip: None,
         timeout: config.timeout,
         loopback_only: config.loopback_only,
+        allow_private: config.allow_private,
         tls: None,
         judge_down: false,
     };
@@ -148,7 +163,7 @@ async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
     let host = url.host_str().unwrap_or_default().to_owned();
     let port = url.port_or_known_default().unwrap_or(80);
     let addr = check::resolve(&host, port).await;
-    if config.loopback_only && addr.is_none_or(|a| check::forbidden(a.ip(), true).is_some()) {
+    if config.loopback_only && addr.is_none_or(|a| check::forbidden(a.ip(), true, true).is_some()) {
         let note = format!("probe_url {raw} is outside loopback: only TCP connects are checked");
         return (ctx, Some(note));
     }

@@ -5,7 +5,8 @@
 //! gateway list unless `ppr-socks`. The protocol follows the type
 //! ([`IpListType::scheme`]). An entry without credentials (`socks-ip`, `http-ip`) gets
 //! the service's username and password, which the API says are the proxies'. An entry
-//! without a port cannot be probed and is left out.
+//! without a port cannot be probed: it is kept with port 0 and reported skipped, never
+//! dropped unseen.
 
 use super::{ProxyTarget, Scheme};
 use crate::api::{IpList, IpListType, ProductType};
@@ -22,26 +23,36 @@ pub fn scheme_of(list_type: &IpListType) -> Scheme {
     }
 }
 
-/// The entries of `list` as targets; `credentials` fill in entries that carry none.
+/// The entries of `list` as targets; `credentials` fill in entries that carry none. A
+/// line that cannot be read (an IPv6 `[::1]:8080`) becomes a target of port 0 named by
+/// its text (60 characters at most), reported skipped by the check.
 pub fn from_list(list: &IpList, credentials: Option<(&str, &str)>) -> Vec<ProxyTarget> {
     let scheme = scheme_of(&list.list_type);
+    let unreadable = list.unreadable_lines().into_iter().map(|line| ProxyTarget {
+        host: line.chars().filter(|c| !c.is_control()).take(60).collect(),
+        port: 0,
+        scheme,
+        login: None,
+        password: None,
+    });
     list.entries()
         .into_iter()
-        .filter_map(|e| {
-            let port = e.port?;
+        .map(|e| {
+            let port = e.port.unwrap_or(0);
             let (login, password) = match (e.login, credentials) {
                 (Some(l), _) => (Some(l), e.password),
                 (None, Some((l, p))) => (Some(l.to_owned()), Some(p.to_owned())),
                 (None, None) => (None, None),
             };
-            Some(ProxyTarget {
+            ProxyTarget {
                 host: e.host,
                 port,
                 scheme,
                 login,
                 password,
-            })
+            }
         })
+        .chain(unreadable)
         .collect()
 }
 
@@ -58,9 +69,23 @@ mod tests {
             "127.0.0.10:1080\n127.0.0.11\n".into(),
         );
         let t = from_list(&list, Some(("u", "p")));
-        assert_eq!(t.len(), 1, "no port, no probe");
+        assert_eq!(t.len(), 2, "no port: kept, to be reported skipped");
+        assert_eq!(t[1].port, 0);
         assert_eq!(t[0].scheme, Scheme::Socks5);
         assert_eq!(t[0].login.as_deref(), Some("u"));
         assert_eq!(t[0].password.as_deref(), Some("p"));
+    }
+
+    #[test]
+    fn an_ipv6_entry_is_kept_to_be_reported() {
+        let list = IpList::parse(
+            IpListType::HttpAuth,
+            IpListFormat::Txt,
+            "[::1]:8080:u:p\n127.0.0.10:8080:u:p\n".into(),
+        );
+        let t = from_list(&list, None);
+        assert_eq!(t.len(), 2);
+        assert_eq!((t[1].host.as_str(), t[1].port), ("[::1]:8080:u:p", 0));
+        assert_eq!(t[1].address(), "[::1]:8080:u:p");
     }
 }

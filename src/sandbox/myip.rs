@@ -4,8 +4,9 @@
 //! `--keep-bound` on the sandbox) can make "this machine's IP" change.
 //!
 //! Choices: not part of the API, so no authentication and no rate limit (the faults of
-//! `--faults` still apply, as they do to every answer); it starts at 203.0.113.10, a
-//! documentation address; a body that is not an IPv4 address answers 422 and changes
+//! `--faults` still apply, as they do to every answer); it starts at 45.83.220.10, an
+//! arbitrary public address (a documentation address would be refused as this machine's
+//! IP, see [`crate::net::myip`]); a body that is not an IPv4 address answers 422 and changes
 //! nothing.
 
 use super::server::Shared;
@@ -17,7 +18,7 @@ use std::net::Ipv4Addr;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The address the stub starts with.
-pub const INITIAL: Ipv4Addr = Ipv4Addr::new(203, 0, 113, 10);
+pub const INITIAL: Ipv4Addr = Ipv4Addr::new(45, 83, 220, 10);
 
 /// The address the stub answers.
 #[derive(Debug)]

@@ -9,21 +9,21 @@
 //!   window of the server's can hold more either. The [`MARGIN`] of a second covers a
 //!   request that reaches the server later than it left.
 //! - Nothing known: the budget assumes [`ASSUMED_LIMIT`] a minute (the common framework's
-//!   default for an API), with a full bucket, so the first screen is one burst.
+//!   default for an API), or the user's `--max-rpm` / `max_requests_per_minute` when given
+//!   (the user vouches for the account's limit). Silence is not permission: the assumed
+//!   figure never grows on answers that say nothing (many servers ban, bill or silently
+//!   drop instead of answering 429), only on the server's own `X-RateLimit-Limit`.
 //! - Learning from headers: `X-RateLimit-Limit` becomes the limit; `X-RateLimit-Remaining`
 //!   (less what is still in flight) caps what is sent until `X-RateLimit-Reset` (or the
 //!   window's end), so another program on the same token is accounted for.
-//! - Learning without headers: while neither a header nor a 429 has been seen and the bucket
-//!   is empty, one request at a time may go beyond it (a probe, sent when nothing else is
-//!   in flight, so the server has counted the whole burst before it); an answer that is not a
-//!   429 doubles the limit (growing fast where there is no limit: the additive increase
-//!   of AIMD, in its slow-start form). A 429 then sets the limit to what the server took
-//!   (answered without a 429) in the last window (the decrease), and stops the growth: a
-//!   server without headers that throttled once would only throttle again if the limit
-//!   grew back, and the target is no 429 after the first minute. Answers of the same burst
-//!   that arrive after that 429 and were taken raise it to their count (the server allows
-//!   at least that); a later 429 (the server lowered its limit, or another program spends
-//!   the same token) sets it again to what was taken.
+//! - Learning without headers: a 429 sets the limit to what the server took (answered
+//!   without a 429) in the last window, and answers of the same burst that arrive after
+//!   it and were taken raise it to their count (the server allows at least that); a later
+//!   429 sets it again to what was taken. Never above what was assumed before.
+//! - Spread evenly: under any limit, requests go out at most one per `(window + margin) /
+//!   limit` (a generic cell rate: one a second at 60 a minute), with a burst of at most
+//!   [`BURST`] (a tenth of the limit, at least one) after a quiet spell, so a first
+//!   screen's few lists go at once and no second ever holds a minute's worth.
 //! - A 429 pauses every request of the account until its `Retry-After` (or
 //!   `X-RateLimit-Reset`); without either, until the first token comes back, and at least
 //!   [`MIN_PAUSE`].
@@ -35,8 +35,7 @@
 //!   window of background requests to come back. The reserve is kept in both counts: ours
 //!   (the log of send times) and the server's (`X-RateLimit-Remaining`), since a server
 //!   counting in fixed windows gives nothing back until its window ends, which may be most
-//!   of a minute away. While nothing is known the sweeps burst like everything else (an
-//!   unlimited server fills the dashboard in two round trips).
+//!   of a minute away.
 //! - Concurrency is [`POLITE_CONCURRENCY`] requests at once, always, as a browser keeps to
 //!   a host: the bucket bounds how many go in a window, this how many arrive at once.
 
@@ -51,8 +50,8 @@ pub const MARGIN: Duration = Duration::from_secs(1);
 pub const ASSUMED_LIMIT: u32 = 60;
 /// The shortest pause after a 429 that named no time.
 pub const MIN_PAUSE: Duration = Duration::from_secs(5);
-/// How often a full bucket is asked again while a probe may become possible.
-pub const PROBE_POLL: Duration = Duration::from_millis(50);
+/// The most requests sent back to back after a quiet spell (see [`Bucket::burst`]).
+pub const BURST: u32 = 6;
 /// The shortest wait for the budget the screen is told of (a sweep paced a second apart
 /// is the budget working, not waiting).
 pub const SHOWN_WAIT: Duration = Duration::from_secs(2);
@@ -77,7 +76,8 @@ pub enum Priority {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
-    /// Nothing seen yet: [`ASSUMED_LIMIT`], growing by probes.
+    /// Nothing seen yet: [`ASSUMED_LIMIT`], or the user's ceiling. Never grows on silence,
+    /// and never saved as a figure (see [`super::store`]).
     Assumed,
     /// `X-RateLimit-Limit`.
     Headers,
@@ -102,8 +102,6 @@ pub struct Signal {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ticket {
     Normal,
-    /// Beyond the bucket, to find out whether the server has a limit there.
-    Probe,
 }
 
 /// The budget as the screen and the log show it.
@@ -139,7 +137,9 @@ pub struct Bucket {
     /// The server's own count: requests it still takes until the instant.
     server_left: Option<(u32, Instant)>,
     in_flight: u32,
-    probing: bool,
+    /// The generic cell rate's theoretical arrival time: requests are spaced
+    /// [`Bucket::interval`] apart, with [`Bucket::burst`] of slack.
+    paced_until: Option<Instant>,
     /// When the last sweep request was let go (sweeps are paced).
     last_sweep: Option<Instant>,
     /// When the fetcher's next waiting request may go (told by the fetcher).
@@ -153,7 +153,7 @@ impl Bucket {
         let ceiling = ceiling.map(|c| c.max(1));
         Self {
             window: WINDOW,
-            limit: ceiling.map_or(ASSUMED_LIMIT, |c| c.min(ASSUMED_LIMIT)),
+            limit: ceiling.unwrap_or(ASSUMED_LIMIT),
             ceiling,
             source: Source::Assumed,
             spent: VecDeque::new(),
@@ -161,7 +161,7 @@ impl Bucket {
             paused_until: None,
             server_left: None,
             in_flight: 0,
-            probing: false,
+            paced_until: None,
             last_sweep: None,
             next_send: None,
             throttled: 0,
@@ -177,20 +177,46 @@ impl Bucket {
         }
     }
 
-    /// A bucket that starts from what an earlier run learned (see [`super::store`]).
+    /// A bucket that starts from what an earlier run learned (see [`super::store`]): the
+    /// `limit` only if the server showed it (headers or 429s); an assumed figure is
+    /// assumed afresh under today's ceiling. The pace is replayed from the sends.
     pub fn resume(
         ceiling: Option<u32>,
-        limit: u32,
-        source: Source,
+        learned: Option<(u32, Source)>,
         spent: impl IntoIterator<Item = Instant>,
         paused_until: Option<Instant>,
     ) -> Self {
         let mut b = Self::new(ceiling);
-        b.source = source;
-        b.limit = b.capped(limit.max(1));
+        if let Some((limit, source)) = learned.filter(|(_, s)| *s != Source::Assumed) {
+            b.source = source;
+            b.limit = b.capped(limit.max(1));
+        }
         b.spent = spent.into_iter().collect();
+        b.spent.make_contiguous().sort();
+        let interval = b.interval();
+        b.paced_until = b.spent.iter().fold(None, |tat: Option<Instant>, t| {
+            Some(tat.map_or(*t, |tat| tat.max(*t)) + interval)
+        });
         b.paused_until = paused_until;
         b
+    }
+
+    /// The spacing of requests under the limit: a window (with its margin) over the limit.
+    fn interval(&self) -> Duration {
+        (self.window + MARGIN) / self.limit.max(1)
+    }
+
+    /// How many requests may go back to back after a quiet spell: a tenth of the limit,
+    /// at least one, at most [`BURST`].
+    fn burst(&self) -> u32 {
+        (self.limit / 10).clamp(1, BURST)
+    }
+
+    /// When the pace lets the next request go (now or earlier: it may go).
+    fn paced(&self, now: Instant) -> Instant {
+        let slack = self.interval() * (self.burst() - 1);
+        self.paced_until
+            .map_or(now, |tat| tat.checked_sub(slack).unwrap_or(now))
     }
 
     fn capped(&self, limit: u32) -> u32 {
@@ -220,25 +246,24 @@ impl Bucket {
         }
     }
 
-    /// Tokens a sweep leaves for what the user waits on, once the limit is known.
+    /// Tokens a sweep leaves for what the user waits on.
     fn reserve(&self) -> u32 {
         (self.limit / 10).max(1).min(self.limit.saturating_sub(1))
     }
 
-    /// Tokens a request of `priority` leaves to those above it, once the limit is known.
+    /// Tokens a request of `priority` leaves to those above it.
     fn leaves(&self, priority: Priority) -> u32 {
         match priority {
-            _ if self.source == Source::Assumed => 0,
             Priority::User => 0,
             Priority::List => self.reserve() / 2,
             Priority::Sweep => self.reserve(),
         }
     }
 
-    /// Takes a token for a request of `priority`, or says when to ask again. Once the
-    /// server has shown a limit, the sweeps are paced evenly over the window, and the
-    /// background leaves a reserve in both counts (see the module docs), so what the user
-    /// asks for next finds a token at once.
+    /// Takes a token for a request of `priority`, or says when to ask again. Every request
+    /// keeps the pace (see the module docs); the sweeps are paced slower still, and the
+    /// background leaves a reserve in both counts, so what the user asks for next finds a
+    /// token at once.
     pub fn try_take(&mut self, now: Instant, priority: Priority) -> Result<Ticket, Instant> {
         self.prune(now);
         if let Some(until) = self.paused_until {
@@ -251,14 +276,18 @@ impl Bucket {
             return Err(until);
         }
         let used = self.spent.len() as u32;
-        if leave > 0 && used >= self.limit - leave {
+        if used >= self.limit - leave {
             let back = self
                 .spent
                 .front()
                 .map_or(now, |t| *t + self.window + MARGIN);
             return Err(back.max(now + Duration::from_millis(1)));
         }
-        if priority == Priority::Sweep && self.source != Source::Assumed {
+        let paced = self.paced(now);
+        if paced > now {
+            return Err(paced);
+        }
+        if priority == Priority::Sweep {
             let share = self.limit - self.reserve();
             let pace = (self.window + MARGIN) / share.max(1);
             let paced = self.last_sweep.map_or(now, |t| t + pace);
@@ -267,44 +296,19 @@ impl Bucket {
             }
             self.last_sweep = Some(now);
         }
-        let ticket = if used < self.limit {
-            Ticket::Normal
-        } else if self.source == Source::Assumed
-            && !self.probing
-            // Alone: a probe racing the burst before it could be let in ahead of it.
-            && self.in_flight == 0
-            && self.ceiling.is_none_or(|c| self.limit < c)
-        {
-            self.probing = true;
-            Ticket::Probe
-        } else {
-            let back = self
-                .spent
-                .front()
-                .map_or(now, |t| *t + self.window + MARGIN);
-            let back = back.max(now + Duration::from_millis(1));
-            // While a probe may soon be allowed (the requests out are answered, or the
-            // probe is), ask again shortly rather than when the first token comes back.
-            if self.source == Source::Assumed && self.ceiling.is_none_or(|c| self.limit < c) {
-                return Err(back.min(now + PROBE_POLL));
-            }
-            return Err(back);
-        };
+        self.paced_until = Some(self.paced_until.map_or(now, |t| t.max(now)) + self.interval());
         self.spent.push_back(now);
         self.in_flight += 1;
         if let Some((left, _)) = &mut self.server_left {
             *left = left.saturating_sub(1);
         }
-        Ok(ticket)
+        Ok(Ticket::Normal)
     }
 
     /// A request taken with `ticket` ended without an answer from the server (it never
     /// reached it, or no status came back).
-    pub fn unanswered(&mut self, ticket: Ticket) {
+    pub fn unanswered(&mut self, _ticket: Ticket) {
         self.in_flight = self.in_flight.saturating_sub(1);
-        if ticket == Ticket::Probe {
-            self.probing = false;
-        }
     }
 
     /// The server answered a request taken with `ticket`.
@@ -342,16 +346,10 @@ impl Bucket {
             self.paused_until = Some(self.paused_until.map_or(until, |p| p.max(until)));
         } else {
             self.accepted.push_back(now);
-            match self.source {
-                Source::Assumed if ticket == Ticket::Probe => {
-                    self.limit = self.capped(self.limit.saturating_mul(2));
-                }
-                // Answers of a burst arrive after its first 429: the server took them, so
-                // it allows at least that many.
-                Source::Learned => {
-                    self.limit = self.capped(self.limit.max(self.accepted.len() as u32));
-                }
-                _ => {}
+            // Answers of a burst arrive after its first 429: the server took them, so it
+            // allows at least that many. (An answer that says nothing teaches nothing else.)
+            if self.source == Source::Learned {
+                self.limit = self.capped(self.limit.max(self.accepted.len() as u32));
             }
         }
     }
@@ -402,7 +400,7 @@ impl Bucket {
             paused_for: paused.map(|t| t.saturating_duration_since(now)),
             next_in: self
                 .next_send
-                .or((left == 0 && self.source != Source::Assumed)
+                .or((left == 0)
                     .then(|| self.spent.front().map(|t| *t + self.window + MARGIN))
                     .flatten())
                 .map(|t| t.saturating_duration_since(now))

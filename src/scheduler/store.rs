@@ -5,6 +5,9 @@
 //! `$XDG_STATE_HOME/proxydash/budget.json` holds, per account (base URL and profile), the
 //! limit, where it came from, the send times still inside the window and the end of a
 //! pause. Times are wall-clock milliseconds in the file and become instants on loading.
+//! Only a limit the server showed (headers, 429s) is kept: an assumed one is written
+//! without a figure, and a figure read beside `"source": "assumed"` (an older file) is
+//! ignored, so nothing assumed in one run becomes the next run's starting point.
 //! Choices: a missing or unreadable file is nothing known (never an error); two scripts
 //! running at the same moment may each miss the other's last sends (the file is read at
 //! the start and written after the answer), which the margin of the window and the server's
@@ -24,7 +27,9 @@ struct Body {
 
 #[derive(Clone, Serialize, Deserialize)]
 struct Saved {
-    limit: u32,
+    /// The limit the server showed; none when it was assumed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    limit: Option<u32>,
     source: Source,
     /// Unix milliseconds of the sends still counted.
     #[serde(default)]
@@ -76,7 +81,8 @@ impl Store {
             .paused_until
             .filter(|ms| *ms > wall)
             .map(|ms| ahead(ms.min(wall + 86_400_000)));
-        Bucket::resume(ceiling, saved.limit, saved.source, spent, paused)
+        let learned = saved.limit.map(|l| (l, saved.source));
+        Bucket::resume(ceiling, learned, spent, paused)
     }
 
     pub fn save(&self, account: &str, bucket: &Bucket) -> std::io::Result<()> {
@@ -86,7 +92,7 @@ impl Store {
         body.accounts.insert(
             account.to_owned(),
             Saved {
-                limit: bucket.limit(),
+                limit: (bucket.source() != Source::Assumed).then(|| bucket.limit()),
                 source: bucket.source(),
                 spent: bucket.spent().map(ms).collect(),
                 paused_until: bucket
@@ -109,9 +115,11 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let store = Store::new(dir.join("budget.json"));
         let mut b = Bucket::new(None);
-        let now = super::super::now();
-        for _ in 0..60 {
-            b.try_take(now, crate::scheduler::Priority::User).unwrap();
+        // 60 sends, one a second, the last a second ago.
+        let base = super::super::now() - Duration::from_secs(60);
+        for i in 0..60 {
+            let at = base + Duration::from_secs(i);
+            b.try_take(at, crate::scheduler::Priority::User).unwrap();
             b.unanswered(super::super::Ticket::Normal);
         }
         store.save("main@http://x", &b).unwrap();
@@ -123,6 +131,29 @@ mod tests {
         );
         let mut other = store.load("other@http://x", None);
         assert_eq!(other.view(super::super::now()).left, 60);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_assumed_limit_is_never_saved_as_a_figure() {
+        let dir = std::env::temp_dir().join(format!("proxydash-assumed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("budget.json");
+        let store = Store::new(path.clone());
+        // A file an older version wrote: a figure doubled on silence, marked assumed.
+        std::fs::write(
+            &path,
+            r#"{"accounts":{"a":{"limit":7680,"source":"assumed","spent":[]}}}"#,
+        )
+        .unwrap();
+        let b = store.load("a", None);
+        assert_eq!((b.limit(), b.source()), (60, Source::Assumed));
+        // Saved again, the assumed bucket carries no figure; under --max-rpm 600 it is
+        // assumed at 600 in that run only.
+        store.save("a", &store.load("a", Some(600))).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("limit"), "{text}");
+        assert_eq!(store.load("a", None).limit(), 60);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -98,6 +98,8 @@ pub struct Session<'a> {
     profile: Option<String>,
     /// The settings say read-only, once connected.
     read_only: bool,
+    /// Plain http:// is allowed to hosts that are not loopback (the my-IP lookup too).
+    allow_insecure_http: bool,
     /// The account's budget and its key in the state file, once connected.
     budget: Option<(crate::scheduler::Budget, String)>,
     /// How proxies are probed, once connected.
@@ -111,6 +113,7 @@ impl<'a> Session<'a> {
             sandbox: None,
             profile: None,
             read_only: false,
+            allow_insecure_http: false,
             budget: None,
             probe: None,
         }
@@ -140,6 +143,7 @@ impl<'a> Session<'a> {
         }
         self.profile = Some(settings.profile.clone());
         self.read_only = settings.read_only;
+        self.allow_insecure_http = settings.allow_insecure_http;
         self.probe = Some(settings.probe.clone());
         let client =
             ApiClient::new(settings.client_config()).map_err(|e| Failure::Usage(e.to_string()))?;
@@ -184,6 +188,11 @@ fn tell_waits(budget: &crate::scheduler::Budget) {
 }
 
 impl Session<'_> {
+    /// Whether plain http:// may go to a host that is not loopback (known once connected).
+    pub fn allow_insecure_http(&self) -> bool {
+        self.allow_insecure_http
+    }
+
     /// The client for a write named `what`, refused (status 7, nothing sent) when the
     /// session is read-only. The client would refuse it too; this says so before any
     /// prompt or lookup.

@@ -67,6 +67,7 @@ pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
     if let Some(n) = a.concurrency {
         config.concurrency = usize::from(n);
     }
+    config.allow_private |= a.allow_private;
     let (results, note) = probe_collect(proxies, &config).await;
     if let Some(note) = &note {
         eprintln!("proxydash: note: {note}");

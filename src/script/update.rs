@@ -16,7 +16,7 @@ pub async fn bind(s: &mut Session<'_>, a: &BindArgs) -> Printed {
     let client = s.writer(&format!("Bind an IP to service {}", a.id)).await?;
     let ip = match ip {
         Some(ip) => ip,
-        None => crate::effects::lookup_my_ip(&s.my_ip_url(&a.my_ip_url))
+        None => crate::effects::lookup_my_ip(&s.my_ip_url(&a.my_ip_url), s.allow_insecure_http())
             .await
             .map_err(Failure::Failed)?,
     };

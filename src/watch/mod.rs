@@ -210,6 +210,7 @@ fn keep_options(args: &WatchArgs, settings: &Settings) -> Option<KeepOptions> {
             &settings.my_ip_url,
             &settings.my_ip_fallbacks,
         ),
+        allow_http: settings.allow_insecure_http,
     })
 }
 

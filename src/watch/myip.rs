@@ -1,5 +1,6 @@
-//! This machine's public IP for `--keep-bound`: the lookup URLs tried in order until one
-//! answers an IPv4 address (each through [`crate::effects::lookup_my_ip`]: plain text,
+//! This machine's public IP for `--keep-bound`: the lookup URLs tried in order until two
+//! agree on one public IPv4 address (one URL alone is taken on its word; each answer is
+//! judged by [`crate::net::myip`]: the whole body one public address, 256 bytes at most,
 //! 5 s at most).
 
 use std::net::Ipv4Addr;
@@ -29,17 +30,8 @@ pub fn urls(given: &[String], my_ip_url: &str, fallbacks: &[String]) -> Vec<Stri
         .collect()
 }
 
-/// The first IPv4 address one of `urls` answers; every failure, joined, when none does.
-pub async fn lookup(urls: &[String]) -> Result<Ipv4Addr, String> {
-    if urls.is_empty() {
-        return Err("no URL to look up this machine's IP (--my-ip-url, my_ip_url)".into());
-    }
-    let mut failures = Vec::new();
-    for url in urls {
-        match crate::effects::lookup_my_ip(url).await {
-            Ok(ip) => return Ok(ip),
-            Err(e) => failures.push(e),
-        }
-    }
-    Err(failures.join("; "))
+/// This machine's address for an unattended rebind: with several URLs, two must agree
+/// (see [`crate::net::myip::agreed`]).
+pub async fn lookup(urls: &[String], allow_http: bool) -> Result<Ipv4Addr, String> {
+    crate::net::myip::agreed(urls, allow_http).await
 }

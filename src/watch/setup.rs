@@ -118,17 +118,14 @@ fn history(
     let (tx, rx) = mpsc::unbounded_channel();
     let log = output.clone();
     let profile = settings.profile.clone();
-    let shown = path.display().to_string();
+    // History that cannot be opened (a broken file) is said once, with its path, on
+    // standard error (the writer puts the same line in the log).
     let writer = History::spawn(
         path,
         settings.history_days,
         Box::new(move |answer| {
-            match &answer {
-                Answer::Off(line) | Answer::Failed(line) => {
-                    log.log(format!("{profile}: history ({shown}): {line}"));
-                    tracing::warn!("history ({shown}): {line}");
-                }
-                _ => {}
+            if let Answer::Off(line) | Answer::Failed(line) = &answer {
+                log.log(format!("{profile}: {line}"));
             }
             let _ = tx.send(answer);
         }),

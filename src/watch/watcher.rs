@@ -40,6 +40,8 @@ pub struct KeepOptions {
     pub dry_run: bool,
     /// Where the public IP is looked up, in order.
     pub urls: Vec<String>,
+    /// Plain http:// lookups of hosts that are not loopback are allowed.
+    pub allow_http: bool,
 }
 
 /// How a watcher runs beside its engine.
@@ -250,15 +252,15 @@ impl Watcher {
         for action in actions {
             match action {
                 Action::LookupIp => {
-                    let urls = self
+                    let (urls, allow_http) = self
                         .options
                         .keep
                         .as_ref()
-                        .map(|k| k.urls.clone())
+                        .map(|k| (k.urls.clone(), k.allow_http))
                         .unwrap_or_default();
                     let tx = self.ips.0.clone();
                     tokio::spawn(async move {
-                        let _ = tx.send(super::myip::lookup(&urls).await);
+                        let _ = tx.send(super::myip::lookup(&urls, allow_http).await);
                     });
                 }
                 Action::Read(id) => self.account.fetch(Request::Service(id)),

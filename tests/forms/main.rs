@@ -21,7 +21,7 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// What this machine's public IP is, as the test's own lookup service answers it.
-pub const MY_IP: &str = "198.51.100.23";
+pub const MY_IP: &str = "45.83.220.23";
 
 pub struct Env {
     pub sb: SandboxHandle,
@@ -42,7 +42,7 @@ pub fn client(sb: &SandboxHandle) -> ApiClient {
     let mut config = ClientConfig::new(sb.base_url(), Credentials::Token(sb.token().into()));
     config.backoff = Duration::from_millis(10);
     config.request_timeout = Duration::from_secs(5);
-    ApiClient::new(config).expect("client")
+    proxydash::headless::on_loopback(ApiClient::new(config).expect("client"))
 }
 
 /// A loopback service that answers every request with [`MY_IP`] as plain text, standing in

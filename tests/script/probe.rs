@@ -13,7 +13,15 @@ async fn proxies_sandbox() -> SandboxHandle {
 
 async fn probe(sb: &SandboxHandle, args: &[&str]) -> Run {
     let judge = sb.judge_url().expect("a judge");
-    let mut all = vec!["probe", "--probe-url", &judge, "--probe-timeout", "1"];
+    // The sandbox's proxies are on loopback: this run opts in.
+    let mut all = vec![
+        "probe",
+        "--allow-private",
+        "--probe-url",
+        &judge,
+        "--probe-timeout",
+        "1",
+    ];
     all.extend_from_slice(args);
     run(sb, &all).await
 }

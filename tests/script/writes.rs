@@ -142,7 +142,7 @@ async fn bind_a_given_ip_and_refuse_a_malformed_one() {
 async fn bind_mine_binds_the_address_the_lookup_answers() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/ip", listener.local_addr().unwrap());
-    let app = axum::Router::new().route("/ip", axum::routing::get(|| async { "203.0.113.77\n" }));
+    let app = axum::Router::new().route("/ip", axum::routing::get(|| async { "45.83.220.77\n" }));
     let server = tokio::spawn(async move { axum::serve(listener, app).await });
 
     let sb = sandbox().await;
@@ -155,7 +155,7 @@ async fn bind_mine_binds_the_address_the_lookup_answers() {
     );
     let puts = requests(&sb, "PUT");
     assert_eq!(puts.len(), 1);
-    assert_eq!(body(&puts[0])["setip"], "203.0.113.77");
+    assert_eq!(body(&puts[0])["setip"], "45.83.220.77");
 
     // A lookup that fails sends nothing and exits 1.
     sb.clear_requests();
@@ -165,6 +165,60 @@ async fn bind_mine_binds_the_address_the_lookup_answers() {
         .fails(1, "Cannot look up this machine's IP");
     assert!(requests(&sb, "PUT").is_empty());
     server.abort();
+}
+
+/// A loopback my-IP service answering `body` to every request.
+async fn answering(body: &'static [u8]) -> (String, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/ip", listener.local_addr().unwrap());
+    let app = axum::Router::new().route("/ip", axum::routing::get(move || async move { body }));
+    let server = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (url, server)
+}
+
+#[tokio::test]
+async fn bind_mine_refuses_any_answer_that_is_not_one_public_address_and_says_why() {
+    let sb = sandbox().await;
+    let junk_then_ip: &'static [u8] = {
+        let mut v = vec![b'x'; 1 << 20];
+        v.extend_from_slice(b" 45.83.220.77");
+        Vec::leak(v)
+    };
+    for (answer, why) in [
+        (&b"0.0.0.0\n"[..], "0.0.0.0 is an unspecified"),
+        (b"127.0.0.1", "127.0.0.1 is a loopback address"),
+        (b"10.1.2.3", "10.1.2.3 is a private address"),
+        (b"255.255.255.255", "is the broadcast address"),
+        (b"100.64.0.9", "carrier-grade NAT"),
+        (b"192.0.2.1", "documentation"),
+        (
+            b"<html><body>nginx/1.18.0.1</body></html>",
+            "is not one IPv4 address",
+        ),
+        (junk_then_ip, "longer than 256 bytes"),
+    ] {
+        let (url, server) = answering(answer).await;
+        run(&sb, &["bind", "1002", "--mine", "--my-ip-url", &url])
+            .await
+            .fails(1, why);
+        server.abort();
+    }
+    // Plain http:// to a host that is not loopback is refused before anything is asked.
+    run(
+        &sb,
+        &[
+            "bind",
+            "1002",
+            "--mine",
+            "--my-ip-url",
+            "http://192.0.2.1/ip",
+        ],
+    )
+    .await
+    .fails(1, "refusing plain http://");
+    assert!(requests(&sb, "PUT").is_empty(), "nothing was bound");
 }
 
 #[tokio::test]

@@ -81,7 +81,7 @@ pub fn client(sb: &SandboxHandle, timeout: Duration) -> ApiClient {
     config.request_timeout = timeout;
     config.connect_timeout = timeout;
     config.backoff = Duration::from_millis(20);
-    ApiClient::new(config).expect("client")
+    proxydash::headless::on_loopback(ApiClient::new(config).expect("client"))
 }
 
 /// The wall time now, moved on by tokio's clock from here (see the module docs).

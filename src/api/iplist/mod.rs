@@ -112,6 +112,19 @@ impl IpList {
         parse_entries(&self.format, &self.raw).0
     }
 
+    /// The lines of a text list that hold no entry (an IPv6 `[::1]:8080`, junk), so the
+    /// probe reports them instead of dropping them unseen. Empty for other formats.
+    pub fn unreadable_lines(&self) -> Vec<&str> {
+        if self.format != IpListFormat::Txt || self.skipped == 0 {
+            return Vec::new();
+        }
+        self.raw
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#') && parse_line(l).is_none())
+            .collect()
+    }
+
     /// One URL per line (see [`IpEntry::to_url`]); entries without credentials are written
     /// as `host:port`, which tools accept directly.
     pub fn to_urls(&self) -> String {
