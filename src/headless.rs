@@ -121,7 +121,11 @@ impl Session {
             while let Some(msg) = self.effects.try_next_msg() {
                 self.send(msg);
             }
-            if *idle.borrow_and_update() && self.app.in_flight() == 0 && self.effects.outstanding() == 0 {
+            idle.borrow_and_update();
+            if self.effects.account().is_settled()
+                && self.app.in_flight() == 0
+                && self.effects.outstanding() == 0
+            {
                 return;
             }
             tokio::select! {

@@ -68,9 +68,19 @@ enum Ask {
 #[derive(Clone)]
 pub struct AccountHandle {
     asks: mpsc::UnboundedSender<Ask>,
+    /// Asks sent so far (the driver says how many it has taken, with its idle state).
+    sent: Arc<std::sync::atomic::AtomicU64>,
     summary: watch::Receiver<Arc<Summary>>,
     budget: watch::Receiver<Option<View>>,
-    idle: watch::Receiver<bool>,
+    idle: watch::Receiver<Idle>,
+}
+
+/// The driver's state for waiting observers: whether it is idle, and how many asks it
+/// had taken then.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Idle {
+    pub idle: bool,
+    pub taken: u64,
 }
 
 impl std::fmt::Debug for AccountHandle {
@@ -81,25 +91,37 @@ impl std::fmt::Debug for AccountHandle {
 
 impl AccountHandle {
     /// A one-off read or a write; its answer comes as [`Event::Loaded`].
-    pub fn fetch(&self, request: Request) {
+    fn ask(&self, ask: Ask) {
         // A closed channel means the engine is gone because the program is ending.
-        let _ = self.asks.send(Ask::Fetch(request));
+        if self.asks.send(ask).is_ok() {
+            self.sent.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    pub fn fetch(&self, request: Request) {
+        self.ask(Ask::Fetch(request));
     }
 
     /// What the observer shows now (it goes first, within its share).
     pub fn focus(&self, focus: Focus) {
-        let _ = self.asks.send(Ask::Focus(focus));
+        self.ask(Ask::Focus(focus));
     }
 
     /// `r`/`R`: these kinds now.
     pub fn refresh(&self, kinds: Vec<Kind>) {
-        let _ = self.asks.send(Ask::Refresh(kinds));
+        self.ask(Ask::Refresh(kinds));
     }
 
     /// From now on, every successful read is recorded by `history` (the dashboard makes
     /// its writer after the engine, with its own answers' sink).
     pub fn record_to(&self, history: History) {
-        let _ = self.asks.send(Ask::History(history));
+        self.ask(Ask::History(history));
+    }
+
+    /// Whether the engine is idle with every ask sent so far taken.
+    pub fn is_settled(&self) -> bool {
+        let state = *self.idle.borrow();
+        state.idle && state.taken >= self.sent.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     pub fn summary(&self) -> watch::Receiver<Arc<Summary>> {
@@ -110,9 +132,10 @@ impl AccountHandle {
         self.budget.clone()
     }
 
-    /// True while the engine has nothing in flight and nothing due now, every event of
-    /// what it did already sent (a state tests wait for, instead of a stretch of quiet).
-    pub fn idle(&self) -> watch::Receiver<bool> {
+    /// The engine's idle state (nothing in flight, nothing due now, every event of what
+    /// it did already sent) with the asks it had taken: with [`AccountHandle::is_settled`],
+    /// a state tests wait for instead of a stretch of quiet.
+    pub fn idle(&self) -> watch::Receiver<Idle> {
         self.idle.clone()
     }
 }
@@ -155,9 +178,10 @@ pub fn spawn(setup: Setup) -> (AccountHandle, mpsc::UnboundedReceiver<Event>) {
     let now = (setup.clock)();
     let engine = Engine::new(setup.config.clone());
     let (summary_tx, summary_rx) = watch::channel(Arc::new(engine.summary(now)));
-    let (idle_tx, idle_rx) = watch::channel(false);
+    let (idle_tx, idle_rx) = watch::channel(Idle::default());
     let handle = AccountHandle {
         asks: asks_tx,
+        sent: Arc::default(),
         summary: summary_rx,
         budget: fetcher.budget(),
         idle: idle_rx,
@@ -170,6 +194,7 @@ pub fn spawn(setup: Setup) -> (AccountHandle, mpsc::UnboundedReceiver<Event>) {
         events: events_tx,
         summary: summary_tx,
         idle: idle_tx,
+        taken: 0,
         planned: HashSet::new(),
         setup,
     };
@@ -184,7 +209,9 @@ struct Driver {
     asks: mpsc::UnboundedReceiver<Ask>,
     events: mpsc::UnboundedSender<Event>,
     summary: watch::Sender<Arc<Summary>>,
-    idle: watch::Sender<bool>,
+    idle: watch::Sender<Idle>,
+    /// Asks taken so far.
+    taken: u64,
     /// Planned reads with the scheduler.
     planned: HashSet<Request>,
     setup: Setup,
@@ -206,8 +233,12 @@ impl Driver {
                 return;
             }
             // After the events of this step: an observer that sees idle has them all.
-            let idle = self.engine.in_flight() == 0 && self.planned.is_empty();
-            self.idle.send_if_modified(|was| std::mem::replace(was, idle) != idle);
+            let idle = Idle {
+                idle: self.engine.in_flight() == 0 && self.planned.is_empty(),
+                taken: self.taken,
+            };
+            self.idle
+                .send_if_modified(|was| std::mem::replace(was, idle) != idle);
             let room = self.planned.len() < WINDOW;
             let after = self.engine.next_wakeup(room).map(|at| {
                 (at - self.now()).to_std().unwrap_or_default() / self.setup.speed.max(1)
@@ -251,6 +282,7 @@ impl Driver {
     }
 
     fn ask(&mut self, ask: Ask) {
+        self.taken += 1;
         let now = self.now();
         match ask {
             Ask::Fetch(request) => {

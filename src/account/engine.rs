@@ -67,7 +67,8 @@ pub struct Engine {
     types: Types,
     connection: Connection,
     focus: Focus,
-    forced: HashMap<Kind, DateTime<Utc>>,
+    /// Kinds `r`/`R` asked for, with the store's count of sends at the press.
+    forced: HashMap<Kind, u64>,
     /// The plan in hand: what is on screen, and everything due (the screen's too), each
     /// oldest first.
     shown: VecDeque<Due>,
@@ -148,8 +149,9 @@ impl Engine {
 
     /// `r`/`R`: these kinds are due now, whatever their age.
     pub fn refresh(&mut self, kinds: &[Kind], now: DateTime<Utc>) {
+        let _ = now;
         for kind in kinds {
-            self.forced.insert(*kind, now);
+            self.forced.insert(*kind, self.store.sends());
         }
         self.dirty = true;
         // Now, not at the next replan: a person is waiting.

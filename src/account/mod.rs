@@ -22,7 +22,7 @@ pub mod types;
 mod tests;
 
 pub use connection::{Connection, Link};
-pub use driver::{AccountHandle, Clock, Event, Setup, spawn, start};
+pub use driver::{AccountHandle, Clock, Event, Idle, Setup, spawn, start};
 pub use engine::{Config, Engine, Swept};
 pub use facts::Summary;
 pub use freshness::Kind;

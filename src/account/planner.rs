@@ -85,8 +85,9 @@ pub struct Input<'a> {
     pub types: &'a Types,
     pub focus: &'a Focus,
     pub refresh: Option<Duration>,
-    /// Kinds asked for by `r`/`R` at a time: answered before it counts as due.
-    pub forced: &'a HashMap<Kind, DateTime<Utc>>,
+    /// Kinds asked for by `r`/`R`, with the store's count of sends at the press: a read
+    /// last sent before it is due.
+    pub forced: &'a HashMap<Kind, u64>,
     pub link: Link,
     pub now: DateTime<Utc>,
 }
@@ -137,9 +138,10 @@ pub fn plan(input: &Input) -> Plan {
         let at = match entry {
             None => Some(DateTime::<Utc>::MIN_UTC),
             Some(e) => {
-                let forced = input.forced.get(&kind).is_some_and(|f| {
-                    !e.is_in_flight(now) && e.answered_at().is_none_or(|a| a < *f)
-                });
+                let forced = input
+                    .forced
+                    .get(&kind)
+                    .is_some_and(|f| !e.is_in_flight(now) && e.asked <= *f);
                 if forced {
                     Some(DateTime::<Utc>::MIN_UTC)
                 } else {

@@ -29,6 +29,10 @@ pub struct Entry {
     pub error: Option<(Box<ApiError>, DateTime<Utc>)>,
     /// When it was sent, while it is in flight.
     pub sent: Option<DateTime<Utc>>,
+    /// The store's count of sends when it was last sent: `r`/`R` ask again what was sent
+    /// before the press (a count, not a time: a press in the same instant as a send is
+    /// still after it).
+    pub asked: u64,
 }
 
 impl Entry {
@@ -91,6 +95,8 @@ pub fn says_nothing(e: &ApiError) -> bool {
 pub struct Store {
     entries: HashMap<Request, Entry>,
     in_flight: HashSet<Request>,
+    /// Reads sent so far.
+    sends: u64,
 }
 
 impl Store {
@@ -112,7 +118,10 @@ impl Store {
         if request.is_write() {
             return;
         }
-        self.entries.entry(request.clone()).or_default().sent = Some(now);
+        self.sends += 1;
+        let entry = self.entries.entry(request.clone()).or_default();
+        entry.sent = Some(now);
+        entry.asked = self.sends;
         self.in_flight.insert(request.clone());
     }
 
@@ -136,6 +145,11 @@ impl Store {
             }
             Some(e) => entry.error = Some((Box::new(e.clone()), now)),
         }
+    }
+
+    /// Reads sent so far (see [`Entry::asked`]).
+    pub fn sends(&self) -> u64 {
+        self.sends
     }
 
     /// Requests on their way.

@@ -90,7 +90,7 @@ pub struct BindArgs {
     #[arg(long)]
     pub mine: bool,
     /// Where --mine looks up this machine's public address (answers it as plain text).
-    #[arg(long, value_name = "URL", default_value = crate::effects::DEFAULT_MY_IP_URL)]
+    #[arg(long, value_name = "URL", default_value = crate::net::myip::DEFAULT_MY_IP_URL)]
     pub my_ip_url: String,
     #[command(flatten)]
     pub output: OutputArgs,

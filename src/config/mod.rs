@@ -12,12 +12,14 @@ mod cards;
 pub mod command;
 pub mod file;
 mod look;
+mod probe;
+pub use probe::ProbeSettings;
 pub mod secrets;
 
 use crate::api::{ClientConfig, Credentials};
 use crate::cli::Cli;
 use crate::clipboard::ClipboardMode;
-use crate::effects::DEFAULT_MY_IP_URL;
+use crate::net::myip::DEFAULT_MY_IP_URL;
 use crate::secret::Secret;
 use crate::throttle::ServerZone;
 pub use cards::ProfileCard;
@@ -72,43 +74,6 @@ pub struct Settings {
     pub keep_bound: Vec<u64>,
     /// Where this machine's public IP is looked up after `my_ip_url` fails.
     pub my_ip_fallbacks: Vec<String>,
-}
-
-/// How the proxy probe runs (see [`crate::probe`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProbeSettings {
-    /// The target asked through each proxy; `""` checks TCP connects only.
-    pub url: String,
-    pub concurrency: usize,
-    /// The user's export templates, by name.
-    pub templates: Vec<(String, String)>,
-    /// Contact loopback only (the demo, whose sandbox lists must never leave the machine).
-    pub loopback_only: bool,
-    /// Contact loopback, private… proxies too (`probe_allow_private`).
-    pub allow_private: bool,
-}
-
-impl ProbeSettings {
-    pub fn config(&self) -> crate::probe::ProbeConfig {
-        crate::probe::ProbeConfig {
-            concurrency: self.concurrency,
-            loopback_only: self.loopback_only,
-            allow_private: self.allow_private,
-            ..crate::probe::ProbeConfig::default()
-        }
-        .with_url(&self.url)
-    }
-
-    /// The demo's: the sandbox's judge, loopback only.
-    pub fn demo(judge_url: Option<String>) -> Self {
-        Self {
-            url: judge_url.unwrap_or_default(),
-            concurrency: crate::probe::DEFAULT_CONCURRENCY,
-            templates: Vec::new(),
-            loopback_only: true,
-            allow_private: false,
-        }
-    }
 }
 
 /// Why settings could not be made; shown to the user as it is, with exit status 2.

@@ -19,9 +19,7 @@ use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use tokio::sync::mpsc;
 
-/// Where "this machine's public IP" is looked up by default: a service that answers the
-/// caller's address as plain text.
-pub const DEFAULT_MY_IP_URL: &str = "https://api.ipify.org";
+pub use crate::net::myip::DEFAULT_MY_IP_URL;
 
 type OffLoopCopy = (String, String, Result<Copied, ClipboardError>);
 

@@ -14,6 +14,10 @@
 //! - With several lookup URLs, [`agreed`] asks them in order until two answer the same
 //!   address (keep-bound rebinds unattended on it); a single URL is taken on its own word.
 
+/// Where "this machine's public IP" is looked up by default: a service that answers the
+/// caller's address as plain text.
+pub const DEFAULT_MY_IP_URL: &str = "https://api.ipify.org";
+
 use crate::api::ipv4::parse_ipv4;
 use std::net::Ipv4Addr;
 use std::time::Duration;

@@ -212,7 +212,7 @@ impl Session<'_> {
     /// on loopback.
     pub fn my_ip_url(&self, asked: &str) -> String {
         match &self.sandbox {
-            Some(sandbox) if asked == crate::effects::DEFAULT_MY_IP_URL => sandbox.my_ip_url(),
+            Some(sandbox) if asked == crate::net::myip::DEFAULT_MY_IP_URL => sandbox.my_ip_url(),
             _ => asked.to_owned(),
         }
     }

@@ -15,7 +15,7 @@ pub const DEFAULT_FALLBACKS: [&str; 2] = ["https://icanhazip.com", "https://chec
 pub fn urls(given: &[String], my_ip_url: &str, fallbacks: &[String]) -> Vec<String> {
     let chosen: Vec<String> = if !given.is_empty() {
         given.to_vec()
-    } else if fallbacks.is_empty() && my_ip_url == crate::effects::DEFAULT_MY_IP_URL {
+    } else if fallbacks.is_empty() && my_ip_url == crate::net::myip::DEFAULT_MY_IP_URL {
         std::iter::once(my_ip_url.to_owned())
             .chain(DEFAULT_FALLBACKS.iter().map(|s| (*s).to_owned()))
             .collect()

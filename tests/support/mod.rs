@@ -116,30 +116,42 @@ pub fn session(
     Session::with(App::new(settings, clock), effects, size)
 }
 
-/// Feeds results to the session until nothing is in flight, or until `limit` (a bound on
-/// a hang, not a timing check) has passed on tokio's clock; returns how long that took.
+/// Feeds results to the session until nothing is in flight (the engine settled, every ask
+/// taken), or until `limit` (a bound on a hang, not a timing check) has passed on tokio's
+/// clock; returns how long that took.
 pub async fn wait_idle(s: &mut Session, limit: Duration) -> Duration {
     let started = Instant::now();
-    while s.app.in_flight() > 0 {
+    let mut idle = s.effects.account().idle();
+    loop {
+        while let Some(msg) = s.effects.try_next_msg() {
+            s.send(msg);
+        }
+        idle.borrow_and_update();
+        if s.effects.account().is_settled() && s.app.in_flight() == 0 {
+            break;
+        }
         let Some(left) = limit.checked_sub(started.elapsed()) else {
             break;
         };
-        match tokio::time::timeout(left, s.effects.next_msg()).await {
-            Ok(Some(msg)) => s.send(msg),
-            Ok(None) | Err(_) => break,
+        tokio::select! {
+            msg = tokio::time::timeout(left, s.effects.next_msg()) => match msg {
+                Ok(Some(msg)) => s.send(msg),
+                Ok(None) | Err(_) => break,
+            },
+            _ = idle.changed() => {}
         }
     }
     started.elapsed()
 }
 
-/// Waits on tokio's clock (free when it is paused) for the app's next auto-refresh to
-/// fall due and sends the tick the run loop would send; false when none is scheduled.
+/// Waits on tokio's clock (free when it is paused) for one refresh interval, in which the
+/// engine reads again what is due, and sends a tick as the run loop would; false when
+/// there is no refresh interval.
 pub async fn tick(s: &mut Session) -> bool {
-    let Some(at) = s.app.next_wakeup() else {
+    let Some(every) = s.app.settings().refresh else {
         return false;
     };
-    let wait = (at - s.app.now()).to_std().unwrap_or_default();
-    tokio::time::sleep(wait + Duration::from_millis(5)).await;
+    tokio::time::sleep(every + Duration::from_millis(5)).await;
     s.send(Msg::Tick);
     true
 }
