@@ -146,7 +146,8 @@ async fn a_failed_refresh_keeps_the_data_and_says_why() {
     until_idle(&mut s, Duration::from_secs(30)).await;
     sb.set_faults(Some("500-html".parse().unwrap()));
     s.press(KeyCode::Char('r'));
-    assert!(s.app.in_flight() > 0, "the refresh is asked");
+    // The engine sends it: wait for its word, then for its answer.
+    s.until("the refresh sent", |app| app.in_flight() > 0).await;
     until_idle(&mut s, Duration::from_secs(30)).await;
     let screen = s.screen();
     assert!(
@@ -154,12 +155,15 @@ async fn a_failed_refresh_keeps_the_data_and_says_why() {
         "the list stays on screen:\n{screen}"
     );
     assert!(screen.contains("stale"), "and is marked stale:\n{screen}");
+    // Every endpoint answers 500 now: the newest failure is on the status line, named
+    // with what it was for and the server's status.
     assert!(
-        screen.contains("Services: HTTP 500"),
+        screen.contains(": HTTP 500"),
         "the status line says why:\n{screen}"
     );
     sb.set_faults(None);
     s.press(KeyCode::Char('r'));
+    s.until("the refresh sent", |app| app.in_flight() > 0).await;
     until_idle(&mut s, Duration::from_secs(30)).await;
     let screen = s.screen();
     assert!(

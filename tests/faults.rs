@@ -217,6 +217,8 @@ async fn combination(e: &Endpoint, kind: FaultKind, seed: &Path) -> Result<(), S
     sb.set_faults(Some(spec));
     support::press(&mut s, e.refresh);
     if matches!(kind, FaultKind::Hang | FaultKind::Slow) {
+        // The engine sends what the key asked for, and says so.
+        s.until("the refresh sent", |app| app.in_flight() > 0).await;
         keys_answer_while_waiting(&mut s)?;
     }
     let fault_phase = support::wait_idle(&mut s, HANG).await;
@@ -279,9 +281,11 @@ async fn combination(e: &Endpoint, kind: FaultKind, seed: &Path) -> Result<(), S
         return Err(format!("{}\n{screen}", problems.join("\n")));
     }
 
-    // The fault stops: the next auto-refresh recovers by itself.
+    // The fault stops: the engine asks a failed read again by itself, at the next refresh
+    // no sooner than its retry floor (a failing endpoint is not hammered).
     sb.set_faults(None);
-    for _ in 0..3 {
+    let ticks = proxydash::account::freshness::RETRY_FLOOR.as_secs() / REFRESH.as_secs() + 3;
+    for _ in 0..ticks {
         if !support::tick(&mut s).await {
             return Err("no auto-refresh is scheduled".into());
         }

@@ -5,9 +5,10 @@
 //! - Any HTTP answer (even an error) means the server is there: online.
 //! - A 429 of the account's budget means throttled until its `Retry-After` (a minute when
 //!   it names none).
-//! - A request that got no answer at all (the connection refused or lost, a timeout)
-//!   makes the account unreachable from the first such failure since the last answer;
-//!   one answer ends it.
+//! - Requests that got no answer at all (the connection refused or lost, a timeout),
+//!   [`UNREACHABLE_AFTER_FAILURES`] in a row over [`UNREACHABLE_AFTER_SILENCE`] with no
+//!   answer between them, make the account unreachable, since the first of them; one answer ends it. (One lost
+//!   connection, or one endpoint that fails while the others answer, is not an outage.)
 
 use crate::api::{ApiError, Loaded};
 use chrono::{DateTime, Utc};
@@ -27,8 +28,16 @@ pub enum Link {
     },
 }
 
+/// Failures without an answer in a row that make the account unreachable, over at least
+/// [`UNREACHABLE_AFTER_SILENCE`] (a burst of failures of one endpoint is not an outage).
+pub const UNREACHABLE_AFTER_FAILURES: u32 = 3;
+pub const UNREACHABLE_AFTER_SILENCE: chrono::Duration = chrono::Duration::seconds(10);
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Connection {
+    /// Failures without any answer since the last answer, and when the first came.
+    silent: u32,
+    silent_since: Option<DateTime<Utc>>,
     pub link: Link,
     /// When the server last answered anything.
     pub last_answer: Option<DateTime<Utc>>,
@@ -45,9 +54,13 @@ impl Connection {
                 self.last_answer = Some(now);
                 self.last_success = Some(now);
                 self.link = Link::Online;
+                self.silent = 0;
+                self.silent_since = None;
             }
             Some(e) if e.status().is_some() => {
                 self.last_answer = Some(now);
+                self.silent = 0;
+                self.silent_since = None;
                 self.link = match e {
                     ApiError::RateLimited { retry_after } => Link::Throttled {
                         until: now + chrono::Duration::seconds(retry_after.unwrap_or(60) as i64),
@@ -58,8 +71,13 @@ impl Connection {
             // A refusal before sending (read-only, a bad configuration) says nothing.
             Some(ApiError::ReadOnly | ApiError::Config(_)) => {}
             Some(_) => {
-                if !matches!(self.link, Link::Unreachable { .. }) {
-                    self.link = Link::Unreachable { since: now };
+                self.silent += 1;
+                let since = *self.silent_since.get_or_insert(now);
+                if self.silent >= UNREACHABLE_AFTER_FAILURES
+                    && now - since >= UNREACHABLE_AFTER_SILENCE
+                    && !matches!(self.link, Link::Unreachable { .. })
+                {
+                    self.link = Link::Unreachable { since };
                 }
             }
         }
@@ -125,8 +143,11 @@ mod tests {
             cause: "refused".into(),
         });
         let mut c = Connection::default();
-        assert!(c.observe(&refused, t(0)));
-        assert!(!c.observe(&refused, t(10)));
+        assert!(!c.observe(&refused, t(0)), "one lost connection is not an outage");
+        assert!(!c.observe(&refused, t(5)));
+        assert!(!c.observe(&refused, t(9)), "three failures in 9 s");
+        assert!(c.observe(&refused, t(10)));
+        assert!(!c.observe(&refused, t(11)));
         assert_eq!(c.unreachable_since(), Some(t(0)));
         assert!(!c.is_up());
         let off = chrono::FixedOffset::east_opt(0).unwrap();

@@ -269,7 +269,7 @@ impl Engine {
         // When this datum is due again: the engine wakes for it then.
         if let Some(kind) = Kind::of(&request) {
             let cadence = kind.cadence(self.config.refresh, self.focus.shows(&request));
-            if let Some(at) = self.store.get(&request).and_then(|e| e.due_at(cadence, now)) {
+            if let Some(at) = self.store.get(&request).and_then(|e| e.due_at(cadence, self.config.refresh, now)) {
                 self.next_due = Some(self.next_due.map_or(at, |n| n.min(at)));
             }
         }

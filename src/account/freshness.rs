@@ -13,7 +13,8 @@
 //! | products, product details, clients | every [`SLOW`], and on `R` |
 //!
 //! A failure that says nothing about the datum (no answer, a 5xx, a timeout) is asked
-//! again after [`RETRY`] (or `refresh`, if shorter); a failure the server gave about it
+//! again at the next `refresh` (no sooner than [`RETRY_FLOOR`], no later than [`RETRY`]),
+//! whatever its kind's cadence; a failure the server gave about it
 //! (400, 404, 422: its client is gone) counts as an answer and waits its cadence.
 //!
 //! With `refresh` off (`--refresh 0`), nothing is asked again by itself: every datum is
@@ -26,8 +27,11 @@ use std::time::Duration;
 /// services nobody looks at are read again.
 pub const SLOW: Duration = Duration::from_secs(3600);
 
-/// How soon a datum whose request failed without an answer is asked again.
+/// How soon a datum whose request failed without an answer is asked again, at the latest.
 pub const RETRY: Duration = Duration::from_secs(30);
+
+/// …and at the soonest, whatever `refresh` says: a failing endpoint is not hammered.
+pub const RETRY_FLOOR: Duration = Duration::from_secs(5);
 
 /// What kind of datum a request reads: the rows of the freshness table, and the
 /// `kind` label of `proxydash_oldest_datum_age_seconds`.

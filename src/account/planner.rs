@@ -15,8 +15,10 @@
 //!   sweep at the budget's pace, so nothing starves. What is neither watched nor shown
 //!   (statistics nobody looks at, the catalogue) gets one pick in [`SLOW_SHARE`] while
 //!   watched data waits, and everything once it does not.
-//! - **Unreachable**: while no answer comes, one request ([`PROBE`]) every
-//!   [`PROBE_EVERY`] finds out when the API is back; nothing else is sent into the void.
+//! - **Unreachable**: while no answer comes, one request every [`PROBE_EVERY`] (the
+//!   first of the plan, so a faulty endpoint does not hide a working one; [`PROBE`]
+//!   when nothing is due) finds out when the API is back; nothing else is sent into the
+//!   void.
 //! - **Throttled**: nothing until the server's pause is over (the scheduler would hold it
 //!   anyway).
 
@@ -117,9 +119,18 @@ pub fn plan(input: &Input) -> Plan {
                 next: Some(until),
             };
         }
-        Link::Unreachable { .. } => return probe(input),
+        Link::Unreachable { .. } => {
+            let mut plan = plan_all(input);
+            return probe(input, plan.due.drain(..).next());
+        }
         _ => {}
     }
+    plan_all(input)
+}
+
+/// Everything due, in order (see the module docs).
+fn plan_all(input: &Input) -> Plan {
+    let now = input.now;
     let mut seen = HashSet::new();
     // (since, rank, order, due)
     let mut due: Vec<(DateTime<Utc>, u8, usize, Due)> = Vec::new();
@@ -145,7 +156,7 @@ pub fn plan(input: &Input) -> Plan {
                 if forced {
                     Some(DateTime::<Utc>::MIN_UTC)
                 } else {
-                    e.due_at(cadence, now)
+                    e.due_at(cadence, input.refresh, now)
                 }
             }
         };
@@ -221,17 +232,21 @@ pub fn plan(input: &Input) -> Plan {
     }
 }
 
-/// While unreachable: [`PROBE`] every [`PROBE_EVERY`].
-fn probe(input: &Input) -> Plan {
-    let entry = input.store.get(&PROBE);
-    if entry.is_some_and(|e| e.is_in_flight(input.now)) {
-        return Plan::default();
+/// While unreachable: one request every [`PROBE_EVERY`]: `first` of the plan, else
+/// [`PROBE`].
+fn probe(input: &Input, first: Option<Due>) -> Plan {
+    if input.store.in_flight() > 0 {
+        return Plan {
+            due: Vec::new(),
+            next: Some(input.now + chrono::Duration::from_std(PROBE_EVERY).unwrap_or_default()),
+        };
     }
-    let last = entry.and_then(|e| {
-        let failed = e.error.as_ref().map(|(_, at)| *at);
-        let ok = e.ok.as_ref().map(|(_, at)| *at);
-        failed.max(ok)
-    });
+    // The last attempt of any read.
+    let last = input
+        .store
+        .entries()
+        .filter_map(|(_, e)| e.error.as_ref().map(|(_, at)| *at))
+        .max();
     let every = chrono::Duration::from_std(PROBE_EVERY).unwrap_or_default();
     match last {
         Some(at) if at + every > input.now => Plan {
@@ -239,12 +254,12 @@ fn probe(input: &Input) -> Plan {
             next: Some(at + every),
         },
         _ => Plan {
-            due: vec![Due {
+            due: vec![first.unwrap_or(Due {
                 request: PROBE,
                 since: input.now,
                 shown: false,
                 slow: false,
-            }],
+            })],
             next: Some(input.now + every),
         },
     }

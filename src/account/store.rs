@@ -7,7 +7,7 @@
 //! observer that asked); their in-flight mark is, so a repeated key press cannot send the
 //! same IP-list read twice.
 
-use super::freshness::{Kind, RETRY};
+use super::freshness::{Kind, RETRY, RETRY_FLOOR};
 use crate::api::{
     ApiError, Credit, Invoice, Loaded, Product, ProductSummary, RateEntry, Request, Service,
     ServiceSummary, StatEntry,
@@ -49,9 +49,11 @@ impl Entry {
 
     /// When it is due again at `cadence` (`None` in it: never by itself); `None` while in
     /// flight or never due. A read never answered is due since forever.
+    /// A failure that says nothing is asked again after `retry` (at most [`RETRY`]).
     pub fn due_at(
         &self,
         cadence: Option<Duration>,
+        retry: Option<Duration>,
         now: DateTime<Utc>,
     ) -> Option<DateTime<Utc>> {
         if self.is_in_flight(now) {
@@ -62,7 +64,7 @@ impl Entry {
         match &self.error {
             // A failure that says nothing about the datum: soon again, whatever the cadence.
             Some((e, at)) if says_nothing(e) && last_ok.is_none_or(|ok| ok < *at) => {
-                let wait = cadence.map_or(RETRY, |c| c.min(RETRY));
+                let wait = retry.map_or(RETRY, |r| r.clamp(RETRY_FLOOR, RETRY));
                 Some(*at + step(wait))
             }
             _ => match last_ok {

@@ -17,8 +17,13 @@ impl App {
                 out.push(Command::Refresh(vec![Kind::Services, Kind::ServiceDetail]));
             }
             RefreshGroup::Products => {
-                out.push(Command::Refresh(vec![Kind::Products, Kind::ProductDetail]));
+                out.push(Command::Refresh(vec![Kind::Products]));
                 self.fetch(self.products.list_request(), out);
+                if self.tab == Tab::Products
+                    && let Some(id) = self.products.table.selected_id()
+                {
+                    self.fetch(Request::Product(id), out);
+                }
             }
             RefreshGroup::Billing => {
                 out.push(Command::Refresh(vec![Kind::Credit, Kind::Invoices, Kind::Invoice]));
