@@ -59,6 +59,7 @@ fn snapshot(n: u64) -> Snapshot {
         credit: Some(100.0),
         services: Some(services),
         invoices: Some(invoices),
+        unreachable: None,
     }
 }
 

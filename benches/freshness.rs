@@ -34,7 +34,7 @@ fn services(n: u64) -> Vec<ServiceSummary> {
 }
 
 fn is_ppr(id: u64) -> bool {
-    id % 3 == 0
+    id.is_multiple_of(3)
 }
 
 fn answer(request: &Request) -> Loaded {
@@ -59,7 +59,16 @@ fn oldest_under_a_limit(focus: Focus) -> (i64, usize) {
     let n = 1000;
     let mut config = Config::new("bench", "http://127.0.0.1:1", Some(Duration::from_secs(30)));
     config.saved_types = (1..=n)
-        .map(|id| (id, if is_ppr(id) { ProductType::Ppr } else { ProductType::Fpr }))
+        .map(|id| {
+            (
+                id,
+                if is_ppr(id) {
+                    ProductType::Ppr
+                } else {
+                    ProductType::Fpr
+                },
+            )
+        })
         .collect::<HashMap<_, _>>();
     let mut engine = Engine::new(config);
     engine.set_focus(focus);
@@ -87,10 +96,34 @@ fn oldest_under_a_limit(focus: Focus) -> (i64, usize) {
 
 fn freshness_target(_: &mut Criterion) {
     let tabs = [
-        ("Services", Focus { kinds: vec![Kind::Services], requests: vec![Request::Service(1)] }),
-        ("Network", Focus { kinds: vec![Kind::Network], requests: vec![] }),
-        ("Usage", Focus { kinds: vec![Kind::Rate], requests: vec![Request::Stats(3), Request::Rate(3)] }),
-        ("Billing", Focus { kinds: vec![Kind::Credit, Kind::Invoices], requests: vec![] }),
+        (
+            "Services",
+            Focus {
+                kinds: vec![Kind::Services],
+                requests: vec![Request::Service(1)],
+            },
+        ),
+        (
+            "Network",
+            Focus {
+                kinds: vec![Kind::Network],
+                requests: vec![],
+            },
+        ),
+        (
+            "Usage",
+            Focus {
+                kinds: vec![Kind::Rate],
+                requests: vec![Request::Stats(3), Request::Rate(3)],
+            },
+        ),
+        (
+            "Billing",
+            Focus {
+                kinds: vec![Kind::Credit, Kind::Invoices],
+                requests: vec![],
+            },
+        ),
     ];
     for (tab, focus) in tabs {
         let (worst, sweep) = oldest_under_a_limit(focus);
@@ -107,10 +140,18 @@ fn freshness_target(_: &mut Criterion) {
 fn sweep_step_target(_: &mut Criterion) {
     let n = 10_000;
     let now = t0();
-    let mut engine = Engine::new(Config::new("bench", "http://127.0.0.1:1", Some(Duration::from_secs(30))));
+    let mut engine = Engine::new(Config::new(
+        "bench",
+        "http://127.0.0.1:1",
+        Some(Duration::from_secs(30)),
+    ));
     engine.answered(&Loaded::Services(Ok(services(n))), now);
     for id in 1..=n {
-        let errors = if id % 7 == 0 { vec![format!("198.18.{}.1", id % 250)] } else { vec![] };
+        let errors = if id % 7 == 0 {
+            vec![format!("198.18.{}.1", id % 250)]
+        } else {
+            vec![]
+        };
         engine.answered(&Loaded::NetworkErrors(id, Ok(errors)), now);
         engine.answered(&Loaded::NetworkInactive(id, Ok(vec![])), now);
     }
@@ -120,7 +161,10 @@ fn sweep_step_target(_: &mut Criterion) {
     let mut ui_worst = Duration::ZERO;
     for i in 0..20 {
         let at = now + chrono::Duration::seconds(30 * (i + 1));
-        engine.answered(&Loaded::Credit(Ok(proxydash::api::Credit { credit: 1.0 })), at);
+        engine.answered(
+            &Loaded::Credit(Ok(proxydash::api::Credit { credit: 1.0 })),
+            at,
+        );
         let started = Instant::now();
         let swept = engine.sweep(at).expect("a sweep after new data");
         engine_worst = engine_worst.max(started.elapsed());

@@ -148,7 +148,7 @@ impl Account {
 fn records(at: DateTime<Utc>, answers: &[Loaded]) -> Sweep {
     let mut records: Vec<Record> = Vec::new();
     for loaded in answers {
-        records.extend(proxydash::app::history::records(loaded));
+        records.extend(proxydash::history::records(loaded));
     }
     Sweep { at, records }
 }

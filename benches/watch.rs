@@ -17,9 +17,9 @@ mod common;
 
 use common::*;
 use criterion::{Criterion, criterion_group, criterion_main};
+use proxydash::account::{Clock, Config, Engine};
 use proxydash::api::{ApiClient, ClientConfig, Credentials, Loaded, POOL_MAX_IDLE};
 use proxydash::app::testdata as td;
-use proxydash::account::{Clock, Config, Engine};
 use proxydash::metrics::{Board, ProfileMetrics};
 use proxydash::scheduler::bucket::POLITE_CONCURRENCY;
 use proxydash::watch::output::{Captured, Output};

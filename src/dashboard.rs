@@ -15,6 +15,7 @@
 //! after start-up: the dashboard must carry on untouched (the message goes to the log).
 //! Neither has any other effect, and neither is shown in `--help`.
 
+use crate::account::types::TypesFile;
 use crate::alerts::store::AlertFile;
 use crate::api::ApiClient;
 use crate::app::{App, AppSettings, Clock};
@@ -23,7 +24,6 @@ use crate::clipboard;
 use crate::config::{ConfigError, Settings, ThemeName};
 use crate::demo::Server as SandboxHandle;
 use crate::effects::Effects;
-use crate::account::types::TypesFile;
 use crate::run::{self, Exit, Input};
 use crate::term;
 use crate::throttle::StateFile;

@@ -118,7 +118,15 @@ fn naming(dir: &str, forbidden: &[&str]) -> Vec<String> {
 
 /// The dashboard and the command line, as modules.
 const DASHBOARD: &[&str] = &[
-    "app", "ui", "run", "headless", "dashboard", "effects", "testkit", "clipboard", "term",
+    "app",
+    "ui",
+    "run",
+    "headless",
+    "dashboard",
+    "effects",
+    "testkit",
+    "clipboard",
+    "term",
 ];
 
 #[test]
@@ -146,7 +154,10 @@ fn watch_runs_engines_only_and_imports_no_dashboard() {
 #[test]
 fn the_import_rule_sees_what_it_forbids() {
     assert_eq!(named_modules("use crate::app::{App, Msg};"), ["app"]);
-    assert_eq!(named_modules("use crate::{ui, account::Engine};"), ["ui", "account"]);
+    assert_eq!(
+        named_modules("use crate::{ui, account::Engine};"),
+        ["ui", "account"]
+    );
     assert_eq!(named_modules("    let x = crate::run::step(a);"), ["run"]);
     assert!(named_modules("// crate::app once").is_empty());
 }

@@ -221,7 +221,11 @@ async fn the_run_loop_hands_a_chosen_profile_back_to_reconnect() {
     };
     let mut app = App::new(settings, clock.clone());
     let mut effects = Effects::new(
-        proxydash::account::start(app.engine_config(), proxydash::headless::on_loopback(client), clock.clone()),
+        proxydash::account::start(
+            app.engine_config(),
+            proxydash::headless::on_loopback(client),
+            clock.clone(),
+        ),
         Box::new(Recording::default()),
         String::new(),
         None,

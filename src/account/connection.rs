@@ -129,7 +129,7 @@ impl Connection {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{Request};
+    use crate::api::Request;
     use chrono::TimeZone;
 
     fn t(s: i64) -> DateTime<Utc> {
@@ -143,7 +143,10 @@ mod tests {
             cause: "refused".into(),
         });
         let mut c = Connection::default();
-        assert!(!c.observe(&refused, t(0)), "one lost connection is not an outage");
+        assert!(
+            !c.observe(&refused, t(0)),
+            "one lost connection is not an outage"
+        );
         assert!(!c.observe(&refused, t(5)));
         assert!(!c.observe(&refused, t(9)), "three failures in 9 s");
         assert!(c.observe(&refused, t(10)));
@@ -151,7 +154,11 @@ mod tests {
         assert_eq!(c.unreachable_since(), Some(t(0)));
         assert!(!c.is_up());
         let off = chrono::FixedOffset::east_opt(0).unwrap();
-        assert!(c.describe(t(10), off).starts_with("unreachable since"), "{}", c.describe(t(10), off));
+        assert!(
+            c.describe(t(10), off).starts_with("unreachable since"),
+            "{}",
+            c.describe(t(10), off)
+        );
         let answered = Request::Credit.failed(ApiError::Unauthenticated);
         assert!(c.observe(&answered, t(20)));
         assert_eq!(c.link, Link::Online);
@@ -162,7 +169,9 @@ mod tests {
     #[test]
     fn a_429_throttles_until_its_retry_after() {
         let mut c = Connection::default();
-        let limited = Request::Services.failed(ApiError::RateLimited { retry_after: Some(30) });
+        let limited = Request::Services.failed(ApiError::RateLimited {
+            retry_after: Some(30),
+        });
         c.observe(&limited, t(0));
         assert_eq!(c.link, Link::Throttled { until: t(30) });
         assert!(c.is_up());

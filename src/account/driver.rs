@@ -15,14 +15,14 @@
 //!
 //! The task ends when every [`AccountHandle`] is dropped or the event receiver is.
 
+use super::connection::Connection;
 use super::engine::{Config, Engine, Swept};
 use super::facts::Summary;
 use super::freshness::Kind;
 use super::planner::Focus;
-use super::connection::Connection;
 use super::types::TypesFile;
-use crate::alerts::store::AlertFile;
 use crate::alerts::Change;
+use crate::alerts::store::AlertFile;
 use crate::api::{ApiClient, Loaded, ProductType, Request};
 use crate::fetcher::{self, FetcherHandle};
 use crate::history::{History, Sweep};
@@ -240,9 +240,10 @@ impl Driver {
             self.idle
                 .send_if_modified(|was| std::mem::replace(was, idle) != idle);
             let room = self.planned.len() < WINDOW;
-            let after = self.engine.next_wakeup(room).map(|at| {
-                (at - self.now()).to_std().unwrap_or_default() / self.setup.speed.max(1)
-            });
+            let after = self
+                .engine
+                .next_wakeup(room)
+                .map(|at| (at - self.now()).to_std().unwrap_or_default() / self.setup.speed.max(1));
             let timer = async {
                 match after {
                     Some(d) => tokio::time::sleep(d).await,
@@ -328,7 +329,10 @@ impl Driver {
     }
 
     fn swept(&mut self, swept: Swept, now: DateTime<Utc>) {
-        if swept.transitions.iter().any(|t| t.change != Change::Repeated)
+        if swept
+            .transitions
+            .iter()
+            .any(|t| t.change != Change::Repeated)
             && let Some((file, account)) = self.setup.alert_file.clone()
         {
             let open: Vec<_> = swept.book.open().cloned().collect();
@@ -345,7 +349,8 @@ impl Driver {
     }
 
     fn publish(&self, now: DateTime<Utc>) {
-        self.summary.send_replace(Arc::new(self.engine.summary(now)));
+        self.summary
+            .send_replace(Arc::new(self.engine.summary(now)));
     }
 
     fn save_types(&self, types: &HashMap<u64, ProductType>) {

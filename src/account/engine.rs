@@ -88,6 +88,7 @@ pub struct Engine {
     new_data: bool,
     new_answer: bool,
     last_sweep: Option<DateTime<Utc>>,
+    first_answer: Option<DateTime<Utc>>,
     sweeps: u64,
 }
 
@@ -115,6 +116,7 @@ impl Engine {
             new_data: false,
             new_answer: false,
             last_sweep: None,
+            first_answer: None,
             sweeps: 0,
         }
     }
@@ -237,7 +239,11 @@ impl Engine {
     pub fn next_wakeup(&self, room: bool) -> Option<DateTime<Utc>> {
         let sweep = self
             .new_answer
-            .then(|| self.last_sweep.map(|at| at + self.sweep_every()))
+            .then(|| {
+                self.last_sweep
+                    .or(self.first_answer)
+                    .map(|at| at + self.sweep_every())
+            })
             .flatten();
         let due = self.next_due.filter(|_| room);
         [due, sweep].into_iter().flatten().min()
@@ -258,6 +264,7 @@ impl Engine {
             self.dirty = true;
         }
         self.new_answer = true;
+        self.first_answer.get_or_insert(now);
         // A 422 to a usage read says "not a rotating service": learnt, not a failure.
         if let (Request::Rate(id) | Request::Stats(id), Some(ApiError::Unprocessable { .. })) =
             (&request, loaded.error())
@@ -269,7 +276,11 @@ impl Engine {
         // When this datum is due again: the engine wakes for it then.
         if let Some(kind) = Kind::of(&request) {
             let cadence = kind.cadence(self.config.refresh, self.focus.shows(&request));
-            if let Some(at) = self.store.get(&request).and_then(|e| e.due_at(cadence, self.config.refresh, now)) {
+            if let Some(at) = self
+                .store
+                .get(&request)
+                .and_then(|e| e.due_at(cadence, self.config.refresh, now))
+            {
                 self.next_due = Some(self.next_due.map_or(at, |n| n.min(at)));
             }
         }
@@ -321,10 +332,12 @@ impl Engine {
             && self.shown.is_empty()
             && self.rest.is_empty()
             && self.slow.is_empty();
+        // Before the first sweep, counted from the first answer.
         let overdue = self
             .last_sweep
-            .is_none_or(|at| now - at >= self.sweep_every());
-        if !(idle || (overdue && self.last_sweep.is_some())) {
+            .or(self.first_answer)
+            .is_some_and(|at| now - at >= self.sweep_every());
+        if !(idle || overdue) {
             return None;
         }
         let snapshot = self.snapshot(now);

@@ -147,8 +147,14 @@ pub fn oldest(store: &Store, types: &Types, now: DateTime<Utc>) -> Vec<(Kind, Op
             continue;
         }
         let id = s.service_id;
-        note(Kind::Network, answered(crate::api::Request::NetworkErrors(id)));
-        note(Kind::Network, answered(crate::api::Request::NetworkInactive(id)));
+        note(
+            Kind::Network,
+            answered(crate::api::Request::NetworkErrors(id)),
+        );
+        note(
+            Kind::Network,
+            answered(crate::api::Request::NetworkInactive(id)),
+        );
         if types.is_ppr(id) {
             note(Kind::Rate, answered(crate::api::Request::Rate(id)));
         }

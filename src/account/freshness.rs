@@ -133,7 +133,13 @@ mod tests {
     #[test]
     fn the_table_reads_as_the_readme_says() {
         let r = Some(Duration::from_secs(30));
-        for kind in [Kind::Services, Kind::Credit, Kind::Invoices, Kind::Network, Kind::Rate] {
+        for kind in [
+            Kind::Services,
+            Kind::Credit,
+            Kind::Invoices,
+            Kind::Network,
+            Kind::Rate,
+        ] {
             assert_eq!(kind.cadence(r, false), r, "{kind:?}");
         }
         assert_eq!(Kind::Stats.cadence(r, true), r);

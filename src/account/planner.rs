@@ -55,7 +55,8 @@ pub struct Focus {
 
 impl Focus {
     pub fn shows(&self, request: &Request) -> bool {
-        self.requests.contains(request) || Kind::of(request).is_some_and(|k| self.kinds.contains(&k))
+        self.requests.contains(request)
+            || Kind::of(request).is_some_and(|k| self.kinds.contains(&k))
     }
 }
 
@@ -136,48 +137,54 @@ fn plan_all(input: &Input) -> Plan {
     let mut due: Vec<(DateTime<Utc>, u8, usize, Due)> = Vec::new();
     let mut next: Option<DateTime<Utc>> = None;
     // `cadence_override`: a read of the types' needs, asked once and ahead of the slow.
-    let mut consider = |request: Request, cadence_override: Option<Option<Duration>>, order: usize| {
-        if !seen.insert(request.clone()) {
-            return;
-        }
-        let Some(kind) = Kind::of(&request) else {
-            return;
-        };
-        let shown = input.focus.shows(&request);
-        let cadence = cadence_override.unwrap_or_else(|| kind.cadence(input.refresh, shown));
-        let entry = input.store.get(&request);
-        let at = match entry {
-            None => Some(DateTime::<Utc>::MIN_UTC),
-            Some(e) => {
-                let forced = input
-                    .forced
-                    .get(&kind)
-                    .is_some_and(|f| !e.is_in_flight(now) && e.asked <= *f);
-                if forced {
-                    Some(DateTime::<Utc>::MIN_UTC)
-                } else {
-                    e.due_at(cadence, input.refresh, now)
+    let mut consider =
+        |request: Request, cadence_override: Option<Option<Duration>>, order: usize| {
+            if !seen.insert(request.clone()) {
+                return;
+            }
+            let Some(kind) = Kind::of(&request) else {
+                return;
+            };
+            let shown = input.focus.shows(&request);
+            let cadence = cadence_override.unwrap_or_else(|| kind.cadence(input.refresh, shown));
+            let entry = input.store.get(&request);
+            let at = match entry {
+                None => Some(DateTime::<Utc>::MIN_UTC),
+                Some(e) => {
+                    let forced = input
+                        .forced
+                        .get(&kind)
+                        .is_some_and(|f| !e.is_in_flight(now) && e.asked <= *f);
+                    if forced {
+                        Some(DateTime::<Utc>::MIN_UTC)
+                    } else {
+                        e.due_at(cadence, input.refresh, now)
+                    }
                 }
+            };
+            let slow = !kind.is_watched() && !shown && cadence_override.is_none();
+            match at {
+                Some(at) if at <= now => due.push((
+                    at,
+                    rank(kind),
+                    order,
+                    Due {
+                        request,
+                        since: at,
+                        shown,
+                        slow,
+                    },
+                )),
+                Some(at) => next = Some(next.map_or(at, |n: DateTime<Utc>| n.min(at))),
+                None => {}
             }
         };
-        let slow = !kind.is_watched() && !shown && cadence_override.is_none();
-        match at {
-            Some(at) if at <= now => due.push((
-                at,
-                rank(kind),
-                order,
-                Due {
-                    request,
-                    since: at,
-                    shown,
-                    slow,
-                },
-            )),
-            Some(at) => next = Some(next.map_or(at, |n: DateTime<Utc>| n.min(at))),
-            None => {}
-        }
-    };
-    for request in [Request::Services, Request::Products, Request::Credit, Request::Invoices] {
+    for request in [
+        Request::Services,
+        Request::Products,
+        Request::Credit,
+        Request::Invoices,
+    ] {
         consider(request, None, 0);
     }
     let listed: Option<HashSet<u64>> = input
@@ -225,7 +232,7 @@ fn plan_all(input: &Input) -> Plan {
         }
         consider(request.clone(), None, usize::MAX);
     }
-    due.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    due.sort_by_key(|d| (d.0, d.1, d.2));
     Plan {
         due: due.into_iter().map(|(.., d)| d).collect(),
         next,

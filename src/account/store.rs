@@ -76,10 +76,7 @@ impl Entry {
 
     pub fn is_in_flight(&self, now: DateTime<Utc>) -> bool {
         self.sent.is_some_and(|sent| {
-            now.signed_duration_since(sent)
-                .to_std()
-                .unwrap_or_default()
-                < IN_FLIGHT_TIMEOUT
+            now.signed_duration_since(sent).to_std().unwrap_or_default() < IN_FLIGHT_TIMEOUT
         })
     }
 }
@@ -112,7 +109,11 @@ impl Store {
 
     /// Whether `request` may be sent now (not already on its way).
     pub fn may_send(&self, request: &Request, now: DateTime<Utc>) -> bool {
-        request.is_write() || !self.entries.get(request).is_some_and(|e| e.is_in_flight(now))
+        request.is_write()
+            || !self
+                .entries
+                .get(request)
+                .is_some_and(|e| e.is_in_flight(now))
     }
 
     /// `request` went out at `now`.

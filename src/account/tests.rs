@@ -29,7 +29,11 @@ impl Account {
     fn new(n: u64) -> Self {
         let services = (1..=n)
             .map(|id| ServiceSummary {
-                product_name: if id % 2 == 1 { "Rotating".into() } else { "Static".into() },
+                product_name: if id % 2 == 1 {
+                    "Rotating".into()
+                } else {
+                    "Static".into()
+                },
                 ..td::summary(id)
             })
             .collect();
@@ -53,8 +57,14 @@ impl Account {
         let response = match request {
             Request::Services => Response::Services(self.services.clone()),
             Request::Products => Response::Products(vec![
-                crate::api::ProductSummary { product_name: "Rotating".into(), ..td::product_summary(1) },
-                crate::api::ProductSummary { product_name: "Static".into(), ..td::product_summary(2) },
+                crate::api::ProductSummary {
+                    product_name: "Rotating".into(),
+                    ..td::product_summary(1)
+                },
+                crate::api::ProductSummary {
+                    product_name: "Static".into(),
+                    ..td::product_summary(2)
+                },
             ]),
             Request::Product(1) => Response::Product(td::product(1, ProductType::Ppr)),
             Request::Product(id) => Response::Product(td::product(*id, ProductType::Fpr)),
@@ -82,7 +92,12 @@ impl Account {
 
 /// Sends and answers everything due at `now`, at most `budget` requests; answers the
 /// sweep when one comes.
-fn run(e: &mut Engine, a: &mut Account, now: DateTime<Utc>, budget: usize) -> Vec<crate::alerts::Transition> {
+fn run(
+    e: &mut Engine,
+    a: &mut Account,
+    now: DateTime<Utc>,
+    budget: usize,
+) -> Vec<crate::alerts::Transition> {
     let mut sent = 0;
     let mut out = Vec::new();
     while sent < budget {
@@ -98,7 +113,11 @@ fn run(e: &mut Engine, a: &mut Account, now: DateTime<Utc>, budget: usize) -> Ve
 }
 
 fn engine(refresh: u64) -> Engine {
-    Engine::new(Config::new("test", "http://127.0.0.1:1", Some(Duration::from_secs(refresh))))
+    Engine::new(Config::new(
+        "test",
+        "http://127.0.0.1:1",
+        Some(Duration::from_secs(refresh)),
+    ))
 }
 
 #[test]
@@ -111,10 +130,21 @@ fn every_live_service_is_watched_and_types_come_from_the_catalogue_without_a_422
         assert!(a.asked.contains(&Request::NetworkInactive(id)), "{id}");
         let ppr = id % 2 == 1;
         assert_eq!(a.asked.contains(&Request::Rate(id)), ppr, "rate of {id}");
-        assert_eq!(e.types().get(id), Some(if ppr { &ProductType::Ppr } else { &ProductType::Fpr }));
+        assert_eq!(
+            e.types().get(id),
+            Some(if ppr {
+                &ProductType::Ppr
+            } else {
+                &ProductType::Fpr
+            })
+        );
     }
     // One product detail per distinct product, and no service detail at all.
-    let details: Vec<_> = a.asked.iter().filter(|r| matches!(r, Request::Product(_) | Request::Service(_))).collect();
+    let details: Vec<_> = a
+        .asked
+        .iter()
+        .filter(|r| matches!(r, Request::Product(_) | Request::Service(_)))
+        .collect();
     assert_eq!(details, vec![&Request::Product(1), &Request::Product(2)]);
 }
 
@@ -125,18 +155,34 @@ fn the_rate_of_every_ppr_service_is_read_every_refresh_and_the_catalogue_hourly(
     run(&mut e, &mut a, t0(), usize::MAX);
     a.asked.clear();
     for step in 1..=9 {
-        run(&mut e, &mut a, t0() + chrono::Duration::seconds(10 * step), usize::MAX);
+        run(
+            &mut e,
+            &mut a,
+            t0() + chrono::Duration::seconds(10 * step),
+            usize::MAX,
+        );
     }
     for id in [1, 3] {
         let n = a.asked.iter().filter(|r| **r == Request::Rate(id)).count();
         assert_eq!(n, 9, "rate of {id} read once per refresh");
     }
-    assert!(!a.asked.contains(&Request::Products), "the catalogue is hourly");
+    assert!(
+        !a.asked.contains(&Request::Products),
+        "the catalogue is hourly"
+    );
     assert!(!a.asked.contains(&Request::Rate(2)));
     // The statistics nobody looks at are hourly too; shown, they follow the refresh.
     assert!(!a.asked.contains(&Request::Stats(1)));
-    e.set_focus(Focus { kinds: vec![], requests: vec![Request::Stats(1)] });
-    run(&mut e, &mut a, t0() + chrono::Duration::seconds(100), usize::MAX);
+    e.set_focus(Focus {
+        kinds: vec![],
+        requests: vec![Request::Stats(1)],
+    });
+    run(
+        &mut e,
+        &mut a,
+        t0() + chrono::Duration::seconds(100),
+        usize::MAX,
+    );
     assert!(a.asked.contains(&Request::Stats(1)));
 }
 
@@ -162,7 +208,8 @@ fn a_climbing_usage_opens_its_alert_without_anyone_looking() {
 }
 
 #[test]
-fn an_unreachable_api_opens_one_alert_after_a_minute_probes_politely_and_resolves_on_the_first_answer() {
+fn an_unreachable_api_opens_one_alert_after_a_minute_probes_politely_and_resolves_on_the_first_answer()
+ {
     let mut a = Account::new(2);
     let mut e = engine(30);
     run(&mut e, &mut a, t0(), usize::MAX);
@@ -170,17 +217,35 @@ fn an_unreachable_api_opens_one_alert_after_a_minute_probes_politely_and_resolve
     a.asked.clear();
     let mut transitions = Vec::new();
     for s in 1..=100 {
-        transitions.extend(run(&mut e, &mut a, t0() + chrono::Duration::seconds(30 + s), usize::MAX));
+        transitions.extend(run(
+            &mut e,
+            &mut a,
+            t0() + chrono::Duration::seconds(30 + s),
+            usize::MAX,
+        ));
     }
-    let opened: Vec<_> = transitions.iter().filter(|t| t.alert.key.rule == Rule::ApiUnreachable && t.change == Change::Opened).collect();
+    let opened: Vec<_> = transitions
+        .iter()
+        .filter(|t| t.alert.key.rule == Rule::ApiUnreachable && t.change == Change::Opened)
+        .collect();
     assert_eq!(opened.len(), 1, "{transitions:#?}");
     assert!(e.connection().unreachable_since().is_some());
     // 100 s without an answer: the due reads at first, then one probe every 10 s.
-    assert!(a.asked.len() <= 20, "{} requests into the void: {:?}", a.asked.len(), a.asked);
+    assert!(
+        a.asked.len() <= 20,
+        "{} requests into the void: {:?}",
+        a.asked.len(),
+        a.asked
+    );
     a.up = true;
     let mut resolved = false;
     for s in 131..=150 {
-        for t in run(&mut e, &mut a, t0() + chrono::Duration::seconds(s), usize::MAX) {
+        for t in run(
+            &mut e,
+            &mut a,
+            t0() + chrono::Duration::seconds(s),
+            usize::MAX,
+        ) {
             resolved |= t.alert.key.rule == Rule::ApiUnreachable && t.change == Change::Resolved;
         }
     }
@@ -194,12 +259,23 @@ fn what_is_shown_goes_first_but_never_takes_more_than_half() {
     let mut e = engine(30);
     // Everything answered once, then all due again at once.
     run(&mut e, &mut a, t0(), usize::MAX);
-    e.set_focus(Focus { kinds: vec![Kind::Network], requests: vec![] });
+    e.set_focus(Focus {
+        kinds: vec![Kind::Network],
+        requests: vec![],
+    });
     a.asked.clear();
     run(&mut e, &mut a, t0() + chrono::Duration::seconds(31), 20);
-    let network = a.asked.iter().filter(|r| matches!(r, Request::NetworkErrors(_) | Request::NetworkInactive(_))).count();
+    let network = a
+        .asked
+        .iter()
+        .filter(|r| matches!(r, Request::NetworkErrors(_) | Request::NetworkInactive(_)))
+        .count();
     assert_eq!(a.asked.len(), 20);
-    assert!((9..=11).contains(&network), "{network} of 20 for the screen: {:?}", a.asked);
+    assert!(
+        (9..=11).contains(&network),
+        "{network} of 20 for the screen: {:?}",
+        a.asked
+    );
 }
 
 #[test]
@@ -212,18 +288,26 @@ fn an_fpr_service_is_never_asked_its_rate_even_with_types_from_an_earlier_run() 
     assert!(!a.asked.contains(&Request::Rate(2)));
     assert!(a.asked.contains(&Request::Rate(1)));
     // Known types: the catalogue's details are not needed.
-    assert!(!a.asked.iter().any(|r| matches!(r, Request::Product(_))), "{:?}", a.asked);
+    assert!(
+        !a.asked.iter().any(|r| matches!(r, Request::Product(_))),
+        "{:?}",
+        a.asked
+    );
 }
-
-
 
 #[test]
 fn a_lost_answer_is_asked_again_after_the_in_flight_timeout() {
     let mut e = engine(30);
     assert!(e.ask(&Request::Credit, t0()));
-    assert!(!e.ask(&Request::Credit, t0() + chrono::Duration::seconds(60)), "in flight");
+    assert!(
+        !e.ask(&Request::Credit, t0() + chrono::Duration::seconds(60)),
+        "in flight"
+    );
     let later = t0() + chrono::Duration::from_std(super::store::IN_FLIGHT_TIMEOUT).unwrap();
-    assert!(e.ask(&Request::Credit, later + chrono::Duration::seconds(1)), "lost: asked again");
+    assert!(
+        e.ask(&Request::Credit, later + chrono::Duration::seconds(1)),
+        "lost: asked again"
+    );
     // A write is never held back as "in flight": each is a person's deliberate act.
     let write = Request::UpdateService {
         service_id: 1,

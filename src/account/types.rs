@@ -118,10 +118,10 @@ impl Types {
                 Some(pid) if store.product(*pid).is_none() => {
                     products.insert(*pid);
                 }
-                _ if catalogue.is_some() || catalogue_failed => {
-                    if store.service(s.service_id).is_none() {
-                        needed.services.push(s.service_id);
-                    }
+                _ if (catalogue.is_some() || catalogue_failed)
+                    && store.service(s.service_id).is_none() =>
+                {
+                    needed.services.push(s.service_id);
                 }
                 _ => {}
             }

@@ -127,10 +127,7 @@ fn api_unreachable(snapshot: &Snapshot, now: DateTime<Utc>) -> Observation {
     match &snapshot.unreachable {
         Some(u) if now - u.since >= UNREACHABLE_AFTER => {
             let last = match u.last_answer {
-                Some(at) => format!(
-                    "last answer {} ago",
-                    crate::text::ago(now - at)
-                ),
+                Some(at) => format!("last answer {} ago", crate::text::ago(now - at)),
                 None => "no answer since start".into(),
             };
             let message = format!(

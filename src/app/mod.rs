@@ -335,9 +335,9 @@ impl App {
             self.budget_wakeup(),
             self.connection_wakeup(),
         ]
-            .into_iter()
-            .flatten()
-            .min()
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     pub fn should_quit(&self) -> bool {

@@ -8,10 +8,10 @@
 //! The real run loop and the headless session of the tests share this, so what a test
 //! drives is what the user runs.
 
+use crate::account::{AccountHandle, Event};
 use crate::alerts::AlertSink;
 use crate::alerts::deliver::Deliverer;
 use crate::alerts::rules::Delivery;
-use crate::account::{AccountHandle, Event};
 use crate::app::{Command, Msg};
 use crate::clipboard::{Clipboard, ClipboardError, Copied};
 use crate::throttle::StateFile;

@@ -242,5 +242,3 @@ pub fn records(loaded: &crate::api::Loaded) -> Vec<Record> {
         _ => Vec::new(),
     }
 }
-
-

@@ -128,6 +128,16 @@ pub fn product_type_label(t: &crate::api::ProductType) -> String {
     }
 }
 
+/// A span of time for people: `12 s`, `4 min`, `3 h`.
+pub fn ago(d: chrono::Duration) -> String {
+    let s = d.num_seconds().max(0);
+    match s {
+        0..120 => format!("{s} s"),
+        120..7200 => format!("{} min", s / 60),
+        _ => format!("{} h", s / 3600),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,15 +168,5 @@ mod tests {
         assert_eq!(number(f64::NAN), "—");
         assert_eq!(fit("$1,234.00", 10), "$1,234.00");
         assert_eq!(fit("$12,345,678.00", 10), "…");
-    }
-}
-
-/// A span of time for people: `12 s`, `4 min`, `3 h`.
-pub fn ago(d: chrono::Duration) -> String {
-    let s = d.num_seconds().max(0);
-    match s {
-        0..120 => format!("{s} s"),
-        120..7200 => format!("{} min", s / 60),
-        _ => format!("{} h", s / 3600),
     }
 }

@@ -28,7 +28,10 @@ pub fn clock_time(app: &App, at: DateTime<Utc>) -> String {
 
 /// Whether data that arrived at `at` is older than the refresh interval (and some).
 fn is_old(app: &App, at: DateTime<Utc>) -> bool {
-    let every = app.settings().refresh.unwrap_or(crate::app::DEFAULT_REFRESH);
+    let every = app
+        .settings()
+        .refresh
+        .unwrap_or(crate::app::DEFAULT_REFRESH);
     // Twice the interval: a reread on its way is not news.
     let limit = chrono::Duration::from_std(every * 2).unwrap_or(chrono::Duration::MAX);
     app.settings().refresh.is_some() && app.now() - at > limit
@@ -58,7 +61,11 @@ pub fn freshness(app: &App, theme: &Theme, f: Freshness) -> Span<'static> {
             Span::styled(format!("updated {}", clock_time(app, at)), theme.dim)
         }
         Freshness::Stale(at) => Span::styled(
-            format!("⚠ stale since {} ({} ago)", clock_time(app, at), age(app, at)),
+            format!(
+                "⚠ stale since {} ({} ago)",
+                clock_time(app, at),
+                age(app, at)
+            ),
             theme.stale,
         ),
         Freshness::Failed => Span::styled("✗ failed", theme.bad),

@@ -1,8 +1,8 @@
 //! What a watcher reads off its engine's [`Summary`]: the metrics it publishes and the
 //! summary line of a sweep. Read-only.
 
-use crate::api::{ApiError, Request};
 use crate::account::{Link, Summary};
+use crate::api::{ApiError, Request};
 use crate::metrics::{ProfileMetrics, ServiceMetrics};
 use chrono::{DateTime, Utc};
 

@@ -12,8 +12,8 @@
 //!   [`super::keep_bound`]).
 
 use super::output::Output;
-use crate::account::{self, AccountHandle, Clock, Event};
 use crate::account::types::TypesFile;
+use crate::account::{self, AccountHandle, Clock, Event};
 use crate::alerts::deliver::{Deliverer, payload};
 use crate::alerts::store::AlertFile;
 use crate::alerts::{AlertSink, Transition};

@@ -209,7 +209,10 @@ impl Watcher {
         match loaded {
             Loaded::UpdateService(service_id, update, result)
                 if update.setip.is_some()
-                    && self.keep.as_ref().is_some_and(|k| k.is_writing(*service_id)) =>
+                    && self
+                        .keep
+                        .as_ref()
+                        .is_some_and(|k| k.is_writing(*service_id)) =>
             {
                 let result = result.as_ref().map(|_| ());
                 let actions = self
@@ -281,8 +284,13 @@ impl Watcher {
         self.publish();
         if self.options.verbose {
             let summary = self.summary.borrow().clone();
-            let line =
-                collect::summary(&self.profile, &summary, &self.metrics, self.open_alerts, self.now());
+            let line = collect::summary(
+                &self.profile,
+                &summary,
+                &self.metrics,
+                self.open_alerts,
+                self.now(),
+            );
             self.output.log(line);
         }
     }

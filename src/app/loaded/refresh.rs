@@ -26,7 +26,11 @@ impl App {
                 }
             }
             RefreshGroup::Billing => {
-                out.push(Command::Refresh(vec![Kind::Credit, Kind::Invoices, Kind::Invoice]));
+                out.push(Command::Refresh(vec![
+                    Kind::Credit,
+                    Kind::Invoices,
+                    Kind::Invoice,
+                ]));
             }
         }
     }
@@ -76,7 +80,9 @@ impl App {
             Tab::Usage => {
                 focus.kinds = vec![Kind::Rate];
                 if let Some(id) = self.usage.selected() {
-                    focus.requests.extend([Request::Stats(id), Request::Rate(id)]);
+                    focus
+                        .requests
+                        .extend([Request::Stats(id), Request::Rate(id)]);
                 }
             }
             Tab::Alerts => {}

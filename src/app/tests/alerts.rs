@@ -137,4 +137,3 @@ fn a_failed_on_alert_command_is_said_in_the_status_line() {
     ));
     assert_eq!(h.status_text(), "on_alert: exit status: 3: no such webhook");
 }
-

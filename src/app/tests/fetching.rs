@@ -27,7 +27,10 @@ fn focus(cmds: &[Command]) -> Option<Focus> {
 fn start_tells_the_engine_what_the_screen_shows_and_asks_nothing_itself() {
     let mut h = Harness::new();
     let cmds = h.app.start();
-    assert!(fetches(&cmds).is_empty(), "the engine reads, not the app: {cmds:?}");
+    assert!(
+        fetches(&cmds).is_empty(),
+        "the engine reads, not the app: {cmds:?}"
+    );
     assert_eq!(focus(&cmds).unwrap().kinds, vec![Kind::Services]);
 }
 
@@ -36,7 +39,14 @@ fn the_engine_fills_every_tab_whichever_is_on_screen() {
     let h = Harness::loaded();
     assert_eq!(h.app.services().rows().len(), 3);
     for id in [5001, 5002, 5003] {
-        assert!(h.app.network().errors.get(&id).is_some_and(|r| r.is_ready()), "{id}");
+        assert!(
+            h.app
+                .network()
+                .errors
+                .get(&id)
+                .is_some_and(|r| r.is_ready()),
+            "{id}"
+        );
     }
     // The ppr services' usage is there before the Usage tab is opened, and the fpr one's
     // rate was never asked (its type came from its detail, not from a 422).
@@ -50,7 +60,10 @@ fn the_engine_fills_every_tab_whichever_is_on_screen() {
 fn r_refreshes_the_current_tab_and_capital_r_everything() {
     let mut h = Harness::loaded();
     h.key('3');
-    assert_eq!(refreshed(&h.key('r')), vec![Kind::Credit, Kind::Invoices, Kind::Invoice]);
+    assert_eq!(
+        refreshed(&h.key('r')),
+        vec![Kind::Credit, Kind::Invoices, Kind::Invoice]
+    );
     h.key('4');
     assert_eq!(refreshed(&h.key('r')), vec![Kind::Network]);
     h.key('5');
@@ -75,7 +88,10 @@ fn the_focus_follows_the_tab_and_the_selection() {
     let cmds = h.key('j');
     let f = focus(&cmds).expect("the selection moved");
     assert_eq!(f.requests, vec![Request::Stats(5003), Request::Rate(5003)]);
-    assert!(focus(&h.key('?')).is_none(), "an unchanged focus is not told again");
+    assert!(
+        focus(&h.key('?')).is_none(),
+        "an unchanged focus is not told again"
+    );
 }
 
 #[test]

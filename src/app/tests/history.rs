@@ -70,7 +70,10 @@ fn every_successful_read_the_engine_makes_becomes_a_record() {
             ..
         }
     )));
-    assert!(h.app.take_history().is_none(), "reads are the engine's to record");
+    assert!(
+        h.app.take_history().is_none(),
+        "reads are the engine's to record"
+    );
 }
 
 #[test]
@@ -82,7 +85,10 @@ fn a_failed_read_records_nothing() {
         Ok(Response::Credit(crate::api::Credit { credit: 1.0 })),
     )
     .unwrap();
-    assert_eq!(crate::history::records(&ok), vec![Record::Credit { credit: 1.0 }]);
+    assert_eq!(
+        crate::history::records(&ok),
+        vec![Record::Credit { credit: 1.0 }]
+    );
 }
 
 #[test]
