@@ -76,13 +76,13 @@ fn oldest_under_a_limit(focus: Focus) -> (i64, usize) {
     let limit_per_min = 60;
     let first_sweep = sweep as i64 * 60 / limit_per_min;
     let mut worst = 0;
-    for second in 0..4 * 3600 {
+    for second in 0..5 * 3600 {
         let now = t0() + chrono::Duration::seconds(second);
         if let Some(r) = engine.next_request(now) {
             engine.answered(&answer(&r), now);
         }
         let _ = engine.sweep(now);
-        if second > first_sweep + 60 && second % 60 == 0 {
+        if second > 2 * first_sweep && second % 60 == 0 {
             let summary = engine.summary(now);
             for (kind, age) in summary.oldest {
                 if kind.is_watched() {
