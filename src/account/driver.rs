@@ -250,7 +250,10 @@ impl Driver {
                     None => std::future::pending().await,
                 }
             };
+            // A person's asks before the answers: what they wait on goes to the scheduler
+            // before the plan's window is refilled.
             tokio::select! {
+                biased;
                 ask = self.asks.recv() => match ask {
                     Some(ask) => self.ask(ask),
                     None => return,
