@@ -98,7 +98,7 @@ fn csv_cell(v: &Value) -> String {
         Value::Integer(i) => i.to_string(),
         Value::Real(f) => f.to_string(),
         Value::Text(s) => {
-            let s = crate::ui::text::sanitize(s);
+            let s = crate::text::sanitize(s);
             if s.contains([',', '"']) || s.starts_with(['=', '+', '-', '@']) {
                 // Quoted; a leading formula character is kept as text by spreadsheets
                 // only with a quote before it.
