@@ -47,6 +47,8 @@ pub const DEFAULT_CONCURRENCY: usize = 64;
 pub struct FetcherHandle {
     commands: mpsc::UnboundedSender<Request>,
     budget: watch::Receiver<Option<View>>,
+    /// The budget itself, to tell it a person asked (see [`FetcherHandle::ask`]).
+    keeper: Budget,
 }
 
 impl FetcherHandle {
@@ -54,6 +56,13 @@ impl FetcherHandle {
     pub fn fetch(&self, request: Request) {
         // A closed channel means the fetcher is gone because the program is ending.
         let _ = self.commands.send(request);
+    }
+
+    /// Queues `request`, asked by a person: the budget keeps its reserve for them for a
+    /// window (see [`crate::scheduler::bucket`]).
+    pub fn ask(&self, request: Request) {
+        self.keeper.asked(crate::scheduler::now());
+        self.fetch(request);
     }
 
     /// The budget's changes, for the screen.
@@ -78,6 +87,7 @@ pub fn spawn(
     let handle = FetcherHandle {
         commands: command_tx,
         budget: budget.watch(),
+        keeper: budget.clone(),
     };
     tokio::spawn(run(
         client,

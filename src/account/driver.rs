@@ -291,7 +291,7 @@ impl Driver {
         match ask {
             Ask::Fetch(request) => {
                 if self.engine.ask(&request, now) {
-                    self.fetcher.fetch(request.clone());
+                    self.fetcher.ask(request.clone());
                     if !request.is_write() {
                         let _ = self.events.send(Event::Sent(request));
                     }

@@ -176,29 +176,39 @@ impl Engine {
             let stale_plan = self
                 .planned_at
                 .is_none_or(|at| now - at >= REPLAN_EVERY || at > now);
-            let empty = self.shown.is_empty() && self.rest.is_empty() && self.slow.is_empty();
+            let watched_empty = self.shown.is_empty() && self.rest.is_empty();
+            let empty = watched_empty && self.slow.is_empty();
             let due_again = self.next_due.is_some_and(|n| n <= now);
-            if (self.dirty && (empty || stale_plan)) || (empty && due_again) {
+            // Watched data fallen due goes ahead of the slow data still in hand.
+            if (self.dirty && (empty || stale_plan)) || (watched_empty && due_again) {
                 self.replan(now);
             }
-            // Every other pick jumps the queue for what is on screen; the others go by age
-            // alone (which may pick the screen's too). So the screen gets at least half,
-            // and the oldest datum anywhere is never more than a sweep old.
-            let take_shown = !self.shown.is_empty() && (self.rest.is_empty() || !self.last_shown);
+            // Among data overdue equally long (a first load, `r`/`R`, everything falling due
+            // at once), what is on screen goes first, every other pick, so the screen gets
+            // up to half. It never jumps over data longer overdue than its own: when the
+            // budget is behind, the screen goes by age like the rest, so everything is
+            // read once a sweep whatever the tab (a screen jumping even a refresh ahead
+            // made the lists it does not show miss their second read in five minutes of
+            // a budget-bound account).
+            let jump = self
+                .shown
+                .front()
+                .zip(self.rest.front())
+                .is_some_and(|(s, r)| s.since <= r.since);
+            let take_shown =
+                !self.shown.is_empty() && (self.rest.is_empty() || (!self.last_shown && jump));
             let take_slow = !self.slow.is_empty()
                 && ((self.shown.is_empty() && self.rest.is_empty())
                     || self.since_slow + 1 >= planner::SLOW_SHARE);
             let due = if take_slow {
-                self.since_slow = 0;
                 self.slow.pop_front()
             } else if take_shown {
-                self.since_slow += 1;
                 self.shown.pop_front()
             } else {
-                self.since_slow += 1;
                 self.rest.pop_front()
             }?;
-            // Answered or sent since it was planned: no longer due.
+            // Answered or sent since it was planned: no longer due. (Not a pick: the slow
+            // data's share counts only what is sent.)
             let stale = self.store.get(&due.request).is_some_and(|e| {
                 e.is_in_flight(now)
                     || e.answered_at()
@@ -208,6 +218,7 @@ impl Engine {
             if stale {
                 continue;
             }
+            self.since_slow = if take_slow { 0 } else { self.since_slow + 1 };
             self.last_shown = take_shown && !take_slow;
             self.store.sent(&due.request, now);
             return Some(due.request);

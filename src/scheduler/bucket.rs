@@ -36,6 +36,16 @@
 //!   (the log of send times) and the server's (`X-RateLimit-Remaining`), since a server
 //!   counting in fixed windows gives nothing back until its window ends, which may be most
 //!   of a minute away.
+//! - The reserve is kept for a window after a person last asked for something
+//!   ([`Bucket::asked`]); while nobody has, it is lent to the background ([`LENT_RESERVE`]):
+//!   an account nobody touches (`watch`, a dashboard left open) is read at the whole
+//!   limit. A person coming back waits at most one pace interval for their first token
+//!   (the background is spread evenly, so one comes back every interval: a second at 60 a
+//!   minute), and from that ask the background stops short of the reserve again, so their
+//!   next requests find tokens at once. (Keeping even one token back cost a budget-bound
+//!   account its second read of some lists within five minutes; see `tests/engine.rs`.)
+//!   The price: when another program on the same token has spent most of a fixed-window
+//!   server's count, the person's first ask may wait for that window's end.
 //! - Concurrency is [`POLITE_CONCURRENCY`] requests at once, always, as a browser keeps to
 //!   a host: the bucket bounds how many go in a window, this how many arrive at once.
 
@@ -55,6 +65,9 @@ pub const BURST: u32 = 6;
 /// The shortest wait for the budget the screen is told of (a sweep paced a second apart
 /// is the budget working, not waiting).
 pub const SHOWN_WAIT: Duration = Duration::from_secs(2);
+/// The reserve left to a person while nobody has asked for anything for a window: none,
+/// it is all lent to the background (see the module docs).
+pub const LENT_RESERVE: u32 = 0;
 /// Requests at once to the account's host (a browser uses about 6 per host).
 pub const POLITE_CONCURRENCY: usize = 6;
 
@@ -144,6 +157,8 @@ pub struct Bucket {
     last_sweep: Option<Instant>,
     /// When the fetcher's next waiting request may go (told by the fetcher).
     next_send: Option<Instant>,
+    /// When a person last asked for something: the reserve is theirs for a window after.
+    asked_at: Option<Instant>,
     throttled: u64,
 }
 
@@ -164,6 +179,7 @@ impl Bucket {
             paced_until: None,
             last_sweep: None,
             next_send: None,
+            asked_at: None,
             throttled: 0,
         }
     }
@@ -246,17 +262,28 @@ impl Bucket {
         }
     }
 
-    /// Tokens a sweep leaves for what the user waits on.
-    fn reserve(&self) -> u32 {
-        (self.limit / 10).max(1).min(self.limit.saturating_sub(1))
+    /// A person asked for something (a detail, a form's list, a write): the whole reserve
+    /// is kept for them from now until a window has passed without another ask.
+    pub fn asked(&mut self, now: Instant) {
+        self.asked_at = Some(self.asked_at.map_or(now, |t| t.max(now)));
+    }
+
+    /// Tokens a sweep leaves for what the user waits on: a tenth of the limit while a
+    /// person is about, else [`LENT_RESERVE`] (see the module docs).
+    fn reserve(&self, now: Instant) -> u32 {
+        let full = (self.limit / 10).max(1).min(self.limit.saturating_sub(1));
+        let kept = self
+            .asked_at
+            .is_some_and(|t| now.saturating_duration_since(t) < self.window + MARGIN);
+        if kept { full } else { full.min(LENT_RESERVE) }
     }
 
     /// Tokens a request of `priority` leaves to those above it.
-    fn leaves(&self, priority: Priority) -> u32 {
+    fn leaves(&self, priority: Priority, now: Instant) -> u32 {
         match priority {
             Priority::User => 0,
-            Priority::List => self.reserve() / 2,
-            Priority::Sweep => self.reserve(),
+            Priority::List => self.reserve(now) / 2,
+            Priority::Sweep => self.reserve(now),
         }
     }
 
@@ -269,7 +296,7 @@ impl Bucket {
         if let Some(until) = self.paused_until {
             return Err(until);
         }
-        let leave = self.leaves(priority);
+        let leave = self.leaves(priority, now);
         if let Some((left, until)) = self.server_left
             && left <= leave
         {
@@ -288,7 +315,7 @@ impl Bucket {
             return Err(paced);
         }
         if priority == Priority::Sweep {
-            let share = self.limit - self.reserve();
+            let share = self.limit - self.reserve(now);
             let pace = (self.window + MARGIN) / share.max(1);
             let paced = self.last_sweep.map_or(now, |t| t + pace);
             if paced > now {

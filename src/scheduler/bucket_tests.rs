@@ -244,6 +244,8 @@ fn concurrency_is_polite_whatever_the_server_shows() {
 fn the_background_leaves_the_users_reserve_in_the_servers_count_too() {
     let mut b = Bucket::new(None);
     let now = Instant::now();
+    // A person is about: the reserve is kept for them.
+    b.asked(now);
     // Another program spent most of the server's window: 8 left until it resets in 50 s.
     let t = b.try_take(now, Priority::User).unwrap();
     let signal = |remaining| Signal {
@@ -274,6 +276,8 @@ fn the_background_leaves_the_users_reserve_in_the_servers_count_too() {
 fn lists_leave_half_the_reserve_in_our_own_count() {
     let mut b = Bucket::new(None);
     let now = Instant::now();
+    // A person is about: the reserve is kept for them.
+    b.asked(now);
     let t = b.try_take(now, Priority::User).unwrap();
     let headers = Signal {
         limit: Some(60),
@@ -287,6 +291,7 @@ fn lists_leave_half_the_reserve_in_our_own_count() {
     }
     assert!(b.try_take(step(57), Priority::List).is_err());
     for i in 57..60 {
+        b.asked(step(i));
         assert_eq!(b.try_take(step(i), Priority::User), Ok(Ticket::Normal));
     }
     // The first token back (61 s after the first) goes to a list again once three are.
@@ -302,6 +307,8 @@ fn lists_leave_half_the_reserve_in_our_own_count() {
 fn sweeps_are_paced_and_leave_a_reserve_for_the_user() {
     let mut b = Bucket::new(None);
     let now = Instant::now();
+    // A person is about: the reserve is kept for them.
+    b.asked(now);
     let t = b.try_take(now, Priority::User).unwrap();
     let headers = Signal {
         limit: Some(60),
@@ -402,4 +409,68 @@ fn a_spent_server_count_without_a_reset_time_ends_with_the_servers_window() {
         b.try_take(at(now, 61.0), Priority::User),
         Ok(Ticket::Normal)
     );
+}
+
+#[test]
+fn while_nobody_asks_the_reserve_is_lent_and_kept_again_from_the_next_ask() {
+    let mut b = Bucket::new(None);
+    let now = Instant::now();
+    let t = b.try_take(now, Priority::List).unwrap();
+    let headers = Signal {
+        limit: Some(60),
+        ..Signal::default()
+    };
+    b.observe(t, &headers, now);
+    // Nobody asked: sweeps are paced over all 60 tokens, not 54, and use what is left.
+    assert!(b.try_take(now, Priority::Sweep).is_ok());
+    assert_eq!(
+        b.try_take(now, Priority::Sweep).unwrap_err(),
+        now + Duration::from_secs(61) / 60
+    );
+    let mut t = 0.0;
+    let mut sweeps = 1;
+    while t < 60.5 {
+        t += 0.05;
+        if b.try_take(at(now, t), Priority::Sweep).is_ok() {
+            sweeps += 1;
+        }
+    }
+    // (Paced at 61/60 s, polled every 50 ms: 57 to 59 in the minute, where a kept
+    // reserve allows 54 at most.)
+    assert!((57..=59).contains(&sweeps), "{sweeps}");
+    // A person asks: their first token comes back within one pace interval…
+    b.asked(at(now, 60.5));
+    let first = match b.try_take(at(now, 60.5), Priority::User) {
+        Ok(_) => at(now, 60.5),
+        Err(back) => {
+            assert_eq!(b.try_take(back, Priority::User), Ok(Ticket::Normal));
+            back
+        }
+    };
+    assert!(
+        first <= at(now, 60.5) + Duration::from_secs(61) / 60,
+        "{:?}",
+        first - now
+    );
+    // …and from their ask the background stops short of the whole reserve again: the
+    // sweeps wait while six tokens come back, the person's next asks find them.
+    let mut sweeps_after = 0;
+    let mut t = 61.5;
+    while t < 67.0 {
+        t += 0.05;
+        if b.try_take(at(now, t), Priority::Sweep).is_ok() {
+            sweeps_after += 1;
+        }
+    }
+    // (Tokens come back from 61 s; a sweep may go once 54 are out again.)
+    assert!(
+        sweeps_after <= 2,
+        "the reserve is kept again: {sweeps_after}"
+    );
+    for _ in 0..5 {
+        assert_eq!(
+            b.try_take(at(now, 67.0), Priority::User),
+            Ok(Ticket::Normal)
+        );
+    }
 }

@@ -75,6 +75,13 @@ impl Budget {
         }
     }
 
+    /// A person asked for something: the reserve is theirs for a window (see
+    /// [`Bucket::asked`]).
+    pub fn asked(&self, now: Instant) {
+        self.lock().asked(now);
+        self.publish(now);
+    }
+
     /// The answer to a request taken with `ticket`: `None` if no answer came.
     pub fn observe(&self, ticket: Ticket, signal: Option<&Signal>) {
         let now = now();
