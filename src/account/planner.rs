@@ -10,9 +10,10 @@
 //!   then the catalogue and product details, which tell the types; then credit,
 //!   invoices, rates, network lists, statistics) and by the services' order, Active
 //!   services first. The engine then lets what is on screen jump the queue every other
-//!   pick, the picks between going by age alone ([`super::engine`]): the screen's data
-//!   comes first, yet the oldest datum anywhere is never older than about one whole
-//!   sweep at the budget's pace, so nothing starves. What is neither watched nor shown
+//!   pick over data overdue no longer than it, the picks between going by age alone
+//!   ([`super::engine`]): the screen's data comes first among equals, yet the oldest
+//!   datum anywhere is never older than about one whole sweep at the budget's pace, so
+//!   nothing starves. What is neither watched nor shown
 //!   (statistics nobody looks at, the catalogue) gets one pick in [`SLOW_SHARE`] while
 //!   watched data waits, and everything once it does not.
 //! - **Unreachable**: while no answer comes, one request every [`PROBE_EVERY`] (the
