@@ -110,7 +110,14 @@ impl Connection {
     /// One line for people: `online`, `throttled until 14:05:00`, `unreachable since
     /// 14:03:10 (last answer 4 min ago)`, in `offset`.
     pub fn describe(&self, now: DateTime<Utc>, offset: chrono::FixedOffset) -> String {
-        let at = |t: DateTime<Utc>| t.with_timezone(&offset).format("%H:%M:%S").to_string();
+        // `watch` speaks UTC and says so; the dashboard shows the local time, as its clock.
+        let zone = if offset.local_minus_utc() == 0 {
+            " UTC"
+        } else {
+            ""
+        };
+        let at =
+            |t: DateTime<Utc>| format!("{}{zone}", t.with_timezone(&offset).format("%H:%M:%S"));
         match self.link {
             Link::Unknown => "connecting".into(),
             Link::Online => "online".into(),

@@ -89,7 +89,7 @@ pub fn summary(
             None => "nothing known yet".into(),
         };
         return format!(
-            "{profile}: the API is {} UTC; {data}; {open} alerts open",
+            "{profile}: the API is {}; {data}; {open} alerts open",
             summary.connection.describe(now, utc)
         );
     }

@@ -239,7 +239,7 @@ impl Watcher {
         let offset = chrono::FixedOffset::east_opt(0).expect("zero offset");
         match c.link {
             Link::Unreachable { .. } => self.output.log(format!(
-                "{}: the API is {} UTC",
+                "{}: the API is {}",
                 self.profile,
                 c.describe(now, offset)
             )),

@@ -76,6 +76,18 @@ impl App {
                     .report(&request, status::cut_line(&request, kept)),
                 _ => self.status.clear(&request),
             },
+            // While the API is unreachable, a read that got no answer is that outage:
+            // the header and the notice say it once, the line goes to the log only (the
+            // read is asked again when the API is back).
+            Some(e)
+                if reported
+                    && !request.is_write()
+                    && e.status().is_none()
+                    && self.connection.unreachable_since().is_some() =>
+            {
+                let line = status::error_line(&request, &e, &self.settings.profile);
+                self.status.log(crate::app::messages::Level::Error, line);
+            }
             Some(e) if reported => {
                 let line = status::error_line(&request, &e, &self.settings.profile);
                 self.status.report(&request, line);

@@ -132,3 +132,45 @@ fn a_list_cut_at_the_cap_says_so() {
     let _ = h.ok(Request::Invoices, Response::Invoices(Vec::new()));
     assert!(h.app.status().is_empty());
 }
+
+/// While the API is unreachable the status line says so, and reads failing for the same
+/// reason afterwards go to the message log instead of covering it.
+#[test]
+fn while_unreachable_the_outage_stays_on_the_status_line() {
+    use crate::account::{Connection, Link};
+    use crate::app::status::Shown;
+    let mut h = Harness::loaded();
+    let _ = h.fail(Request::Services, refused());
+    let mut c = Connection::default();
+    c.link = Link::Unreachable { since: t0() };
+    c.last_answer = Some(t0());
+    h.advance(12);
+    h.send(crate::app::Msg::Connection(c));
+    let shown = |h: &Harness| match h.app.status().shown() {
+        Some(Shown::Notice(n)) => n.text.clone(),
+        Some(Shown::Failure(line, _)) => line.to_owned(),
+        None => String::new(),
+    };
+    assert!(
+        shown(&h).starts_with("The API is unreachable since"),
+        "{}",
+        shown(&h)
+    );
+    h.advance(5);
+    let _ = h.fail(Request::NetworkErrors(5001), refused());
+    assert!(
+        shown(&h).starts_with("The API is unreachable since"),
+        "a later failed read does not cover the outage: {}",
+        shown(&h)
+    );
+    let logged = h
+        .app
+        .status()
+        .messages()
+        .newest_first()
+        .any(|m| m.text.contains("service 5001"));
+    assert!(logged, "the failed read is in the message log");
+    // A server's own refusal is news, not the outage: it is shown.
+    let _ = h.fail(Request::Credit, ApiError::Unauthenticated);
+    assert!(shown(&h).starts_with("Credit:"), "{}", shown(&h));
+}
