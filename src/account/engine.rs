@@ -183,20 +183,14 @@ impl Engine {
             if (self.dirty && (empty || stale_plan)) || (watched_empty && due_again) {
                 self.replan(now);
             }
-            // Among data overdue equally long (a first load, `r`/`R`, everything falling due
-            // at once), what is on screen goes first, every other pick, so the screen gets
-            // up to half. It never jumps over data longer overdue than its own: when the
-            // budget is behind, the screen goes by age like the rest, so everything is
-            // read once a sweep whatever the tab (a screen jumping even a refresh ahead
-            // made the lists it does not show miss their second read in five minutes of
-            // a budget-bound account).
-            let jump = self
-                .shown
-                .front()
-                .zip(self.rest.front())
-                .is_some_and(|(s, r)| s.since <= r.since);
-            let take_shown =
-                !self.shown.is_empty() && (self.rest.is_empty() || (!self.last_shown && jump));
+            // Every other pick jumps the queue for a single read on screen (a list, the
+            // selection's detail or usage); the others go by age alone (which may pick the
+            // screen's too). So the screen's reads come at least every other request, and
+            // the oldest datum anywhere is never more than about a sweep old. What a whole
+            // tab shows per service (every network list, every rate) does not jump: it is
+            // what the sweep reads anyway, and jumping with it took the other lists'
+            // second read in five minutes of a budget-bound account.
+            let take_shown = !self.shown.is_empty() && (self.rest.is_empty() || !self.last_shown);
             let take_slow = !self.slow.is_empty()
                 && ((self.shown.is_empty() && self.rest.is_empty())
                     || self.since_slow + 1 >= planner::SLOW_SHARE);
@@ -236,7 +230,7 @@ impl Engine {
             now,
         });
         let (slow, watched): (Vec<Due>, Vec<Due>) = plan.due.into_iter().partition(|d| d.slow);
-        self.shown = watched.iter().filter(|d| d.shown).cloned().collect();
+        self.shown = watched.iter().filter(|d| d.single).cloned().collect();
         self.rest = watched.into();
         self.slow = slow.into();
         self.next_due = plan.next;

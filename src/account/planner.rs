@@ -9,11 +9,12 @@
 //!   forever), ties by kind (the services list first, since everything else hangs on it;
 //!   then the catalogue and product details, which tell the types; then credit,
 //!   invoices, rates, network lists, statistics) and by the services' order, Active
-//!   services first. The engine then lets what is on screen jump the queue every other
-//!   pick over data overdue no longer than it, the picks between going by age alone
-//!   ([`super::engine`]): the screen's data comes first among equals, yet the oldest
-//!   datum anywhere is never older than about one whole sweep at the budget's pace, so
-//!   nothing starves. What is neither watched nor shown
+//!   services first. The engine then lets a single read on screen (a list, the
+//!   selection's detail or usage) jump the queue every other pick, the picks between
+//!   going by age alone ([`super::engine`]); the per-service data a whole tab shows
+//!   (every network list, every rate) is what every sweep reads anyway, and goes by age
+//!   too. So the screen's own reads come first, yet the oldest datum anywhere is never
+//!   older than about one whole sweep at the budget's pace, so nothing starves. What is neither watched nor shown
 //!   (statistics nobody looks at, the catalogue) gets one pick in [`SLOW_SHARE`] while
 //!   watched data waits, and everything once it does not.
 //! - **Unreachable**: while no answer comes, one request every [`PROBE_EVERY`] (the
@@ -67,6 +68,11 @@ pub struct Due {
     pub request: Request,
     pub since: DateTime<Utc>,
     pub shown: bool,
+    /// On screen as one read of its own (a list, the selection's detail or rate), which
+    /// may jump the queue; the per-service kinds a whole tab shows (every network list or
+    /// rate) are what every sweep reads anyway and go by age, and so do statistics, which
+    /// are daily figures (see [`super::engine`]).
+    pub single: bool,
     /// Not watched and not on screen (statistics nobody looks at, the catalogue): it
     /// takes a small share of the budget while watched data waits (see [`SLOW_SHARE`]).
     pub slow: bool,
@@ -75,9 +81,9 @@ pub struct Due {
 /// While watched data waits, one pick in this many goes to the slow data, so the
 /// statistics still arrive on a large account and the watched data keeps the rest (on an
 /// account whose budget keeps up, the slow data also takes every moment nothing watched
-/// is due). A budget-bound account reads its watched data within about 3 % of the
+/// is due). A budget-bound account reads its watched data within under 2 % of the
 /// limit's pace: 100 services at 60 a minute read every list twice in five minutes.
-pub const SLOW_SHARE: u32 = 32;
+pub const SLOW_SHARE: u32 = 64;
 
 #[derive(Debug, Default)]
 pub struct Plan {
@@ -167,6 +173,12 @@ fn plan_all(input: &Input) -> Plan {
                 }
             };
             let slow = !kind.is_watched() && !shown && cadence_override.is_none();
+            // Statistics are daily figures: due every refresh while shown, yet never worth
+            // a jump (a budget-bound account's other lists need the requests more).
+            let single = shown
+                && kind != Kind::Stats
+                && (input.focus.requests.contains(&request)
+                    || !matches!(kind, Kind::Network | Kind::Rate));
             match at {
                 Some(at) if at <= now => due.push((
                     at,
@@ -176,6 +188,7 @@ fn plan_all(input: &Input) -> Plan {
                         request,
                         since: at,
                         shown,
+                        single,
                         slow,
                     },
                 )),
@@ -269,6 +282,7 @@ fn probe(input: &Input, first: Option<Due>) -> Plan {
                 request: PROBE,
                 since: input.now,
                 shown: false,
+                single: false,
                 slow: false,
             })],
             next: Some(input.now + every),
