@@ -179,18 +179,35 @@ impl Engine {
             let watched_empty = self.shown.is_empty() && self.rest.is_empty();
             let empty = watched_empty && self.slow.is_empty();
             let due_again = self.next_due.is_some_and(|n| n <= now);
-            // Watched data fallen due goes ahead of the slow data still in hand.
-            if (self.dirty && (empty || stale_plan)) || (watched_empty && due_again) {
+            // Watched data fallen due goes ahead of the slow data still in hand; and data
+            // fallen due since the plan was made joins it within a second, even behind a
+            // long backlog (else the screen's list waited for a whole first sweep).
+            if ((self.dirty || due_again) && (empty || stale_plan)) || (watched_empty && due_again)
+            {
                 self.replan(now);
             }
-            // Every other pick jumps the queue for a single read on screen (a list, the
-            // selection's detail or usage); the others go by age alone (which may pick the
-            // screen's too). So the screen's reads come at least every other request, and
-            // the oldest datum anywhere is never more than about a sweep old. What a whole
-            // tab shows per service (every network list, every rate) does not jump: it is
-            // what the sweep reads anyway, and jumping with it took the other lists'
-            // second read in five minutes of a budget-bound account.
-            let take_shown = !self.shown.is_empty() && (self.rest.is_empty() || !self.last_shown);
+            // A list or a detail on screen jumps the queue every other pick (the others go
+            // by age alone, which may pick the screen's too) when it has waited as long as
+            // the oldest (a first load, `r`/`R`), or once it is a whole refresh overdue,
+            // before its pane would show its age. In between it goes by age: on an account
+            // whose budget keeps up that is at once, and on a budget-bound one the screen
+            // takes no more than one extra read of each per two refreshes, so every list
+            // is still read once a sweep. Per-service data (every network list, rate,
+            // statistics) never jumps (see [`planner::Due::single`]).
+            let jump = self
+                .shown
+                .front()
+                .zip(self.rest.front())
+                .is_some_and(|(s, r)| {
+                    let overdue = self
+                        .config
+                        .refresh
+                        .and_then(|r| chrono::Duration::from_std(r).ok())
+                        .is_some_and(|r| now - s.since >= r);
+                    s.since <= r.since || overdue
+                });
+            let take_shown =
+                !self.shown.is_empty() && (self.rest.is_empty() || (!self.last_shown && jump));
             let take_slow = !self.slow.is_empty()
                 && ((self.shown.is_empty() && self.rest.is_empty())
                     || self.since_slow + 1 >= planner::SLOW_SHARE);

@@ -68,10 +68,9 @@ pub struct Due {
     pub request: Request,
     pub since: DateTime<Utc>,
     pub shown: bool,
-    /// On screen as one read of its own (a list, the selection's detail or rate), which
-    /// may jump the queue; the per-service kinds a whole tab shows (every network list or
-    /// rate) are what every sweep reads anyway and go by age, and so do statistics, which
-    /// are daily figures (see [`super::engine`]).
+    /// On screen as a list or a detail, which may jump the queue; per-service data
+    /// (network lists, rates, statistics) is what every sweep reads anyway and goes by
+    /// age, on screen or not (see [`super::engine`]).
     pub single: bool,
     /// Not watched and not on screen (statistics nobody looks at, the catalogue): it
     /// takes a small share of the budget while watched data waits (see [`SLOW_SHARE`]).
@@ -173,12 +172,9 @@ fn plan_all(input: &Input) -> Plan {
                 }
             };
             let slow = !kind.is_watched() && !shown && cadence_override.is_none();
-            // Statistics are daily figures: due every refresh while shown, yet never worth
-            // a jump (a budget-bound account's other lists need the requests more).
-            let single = shown
-                && kind != Kind::Stats
-                && (input.focus.requests.contains(&request)
-                    || !matches!(kind, Kind::Network | Kind::Rate));
+            // Per-service data (network lists, rates, statistics) is what every sweep reads
+            // anyway: on screen or not, it goes by age.
+            let single = shown && !matches!(kind, Kind::Network | Kind::Rate | Kind::Stats);
             match at {
                 Some(at) if at <= now => due.push((
                     at,
