@@ -275,7 +275,7 @@ impl Harness {
                 match cmd {
                     Command::Fetch(r) if self.engine.ask(&r, now) => asked.push(r),
                     Command::Focus(f) => self.engine.set_focus(f),
-                    Command::Refresh(kinds) => self.engine.refresh(&kinds, now),
+                    Command::Refresh(kinds) => self.engine.refresh(&kinds),
                     Command::Alert(t) => self.delivered.push(t),
                     Command::AskHistory(q) => self.history_asked.push(q),
                     _ => {}

@@ -298,7 +298,7 @@ impl Driver {
                 }
             }
             Ask::Focus(focus) => self.engine.set_focus(focus),
-            Ask::Refresh(kinds) => self.engine.refresh(&kinds, now),
+            Ask::Refresh(kinds) => self.engine.refresh(&kinds),
             Ask::History(history) => self.setup.history = Some(history),
         }
     }

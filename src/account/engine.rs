@@ -150,8 +150,7 @@ impl Engine {
     }
 
     /// `r`/`R`: these kinds are due now, whatever their age.
-    pub fn refresh(&mut self, kinds: &[Kind], now: DateTime<Utc>) {
-        let _ = now;
+    pub fn refresh(&mut self, kinds: &[Kind]) {
         for kind in kinds {
             self.forced.insert(*kind, self.store.sends());
         }
