@@ -45,7 +45,7 @@ pub struct Cli {
 
     /// Colour theme: dark or light. NO_COLOR in the environment turns colour off.
     #[arg(long, value_name = "NAME", ignore_case = true)]
-    pub theme: Option<crate::config::ThemeName>,
+    pub theme: Option<ThemeName>,
 
     /// Clipboard: auto, system, osc52 or off [default: auto].
     #[arg(long, value_name = "MODE", ignore_case = true)]
@@ -250,4 +250,22 @@ proxydash completions zsh > ~/.zfunc/_proxydash"
     /// as JSON lines on standard output, optionally Prometheus metrics and keeping
     /// services bound to this machine's public IP.
     Watch(WatchArgs),
+}
+
+/// The colour theme asked for: `--theme` (clap's own parsing) or `theme =` in a profile
+/// (read through the same names, any case).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ThemeName {
+    #[default]
+    #[value(alias = "default")]
+    Dark,
+    Light,
+}
+
+impl std::str::FromStr for ThemeName {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        <Self as clap::ValueEnum>::from_str(s.trim(), true)
+            .map_err(|_| format!("unknown theme {:?} (dark, light)", s.trim()))
+    }
 }

@@ -26,15 +26,9 @@ use ratatui::backend::Backend;
 use ratatui::layout::Rect;
 use std::io;
 
-/// What the loop can be told from outside the app.
-#[derive(Debug, Clone)]
-pub enum Input {
-    Terminal(Event),
-    /// A signal asking the program to end (SIGINT, SIGTERM, SIGHUP), by number.
-    Signal(i32),
-    /// SIGTSTP from outside (`kill -TSTP`): suspend, as for Ctrl-Z.
-    Suspend,
-}
+/// What the loop can be told from outside the app (defined with the terminal's reader,
+/// which makes most of it).
+pub use crate::term::input::Input;
 
 /// How the loop ended.
 #[derive(Debug, Clone, PartialEq, Eq)]

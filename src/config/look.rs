@@ -12,20 +12,6 @@ pub enum Look {
     Plain,
 }
 
-/// The colour theme asked for: `--theme` (clap's own parsing) or `theme =` in a profile
-/// (read through the same names, any case).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum ThemeName {
-    #[default]
-    #[value(alias = "default")]
-    Dark,
-    Light,
-}
-
-impl std::str::FromStr for ThemeName {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        <Self as clap::ValueEnum>::from_str(s.trim(), true)
-            .map_err(|_| format!("unknown theme {:?} (dark, light)", s.trim()))
-    }
-}
+/// The colour theme asked for, a value of the command line (`--theme`) that a profile's
+/// `theme =` is read through too.
+pub use crate::cli::ThemeName;

@@ -275,7 +275,7 @@ impl Bucket {
         let kept = self
             .asked_at
             .is_some_and(|t| now.saturating_duration_since(t) < self.window + MARGIN);
-        if kept { full } else { full.min(LENT_RESERVE) }
+        if kept { full } else { LENT_RESERVE }
     }
 
     /// Tokens a request of `priority` leaves to those above it.

@@ -23,11 +23,22 @@
 //! Idle costs nothing: both threads sleep in the kernel. Neither is ever joined; they end
 //! with the process. The input outlives a profile switch, so it is made once.
 
-use crate::run::Input;
+use crossterm::event::Event;
 use futures::Stream;
 use std::io::{self, IsTerminal};
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use tokio::sync::mpsc;
+
+/// What the loop can be told from outside the app: the terminal's events (read here) and
+/// the signals (`dashboard` turns them into these).
+#[derive(Debug, Clone)]
+pub enum Input {
+    Terminal(Event),
+    /// A signal asking the program to end (SIGINT, SIGTERM, SIGHUP), by number.
+    Signal(i32),
+    /// SIGTSTP from outside (`kill -TSTP`): suspend, as for Ctrl-Z.
+    Suspend,
+}
 
 /// Events queued between the reader and the loop; a full queue holds the reader back
 /// (a paste of thousands of keys waits instead of growing memory).
