@@ -322,7 +322,7 @@ impl App {
                 service_id,
                 run,
                 event,
-            } => self.on_probe_event(service_id, run, event),
+            } => self.on_probe_event(service_id, run, event, out),
         }
     }
 

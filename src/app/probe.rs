@@ -20,6 +20,18 @@
 //!   template to `proxies-<id>-working-<HHMMSS>.txt` in the current folder (a new `0600`
 //!   file; the status line says where). Dead and skipped proxies are never exported.
 //! - Events of an earlier run of a service (after `a`) are dropped by their run number.
+//! - **Both protocols** (issue 26.11): `b` probes again from two lists of the service, its
+//!   HTTP one and its SOCKS5 one (`http-auth` + `socks-ip`, `ppr-http` + `ppr-socks`:
+//!   [`targets::types_for`]), in one run; `b` again goes back to one protocol. The rows
+//!   then say each proxy's protocol.
+//! - **History**: each result is recorded (protocol, alive, latency, exit IP), and the
+//!   view asks for the service's probe trends when it opens and when a run or an audit
+//!   ends (after its records, which the run loop hands the writer first).
+//! - **Rotation audit** (issue 27.4): `R` on a ppr service asks the judge
+//!   [`rotation::DEFAULT_ASKS`] times through the first gateway of the run's list
+//!   ([`crate::probe::rotation`]); one audit per service, shown in the view as it fills,
+//!   recorded as one history row when it ends. It waits for the list, and one audit runs
+//!   at a time.
 
 use super::keymap::Action;
 use super::popup::Popup;
@@ -27,7 +39,7 @@ use super::status::NoticeKind;
 use super::{App, Command, Msg};
 use crate::api::{ApiError, IpListFormat, IpListType, Request, Response};
 use crate::probe::report::Mark;
-use crate::probe::{ProbeEvent, ProbeResult, ProxyTarget, Verdict, export, targets};
+use crate::probe::{ProbeEvent, ProbeResult, ProxyTarget, Verdict, export, rotation, targets};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -35,12 +47,18 @@ use std::path::PathBuf;
 #[derive(Debug, Default)]
 pub struct Probes {
     runs: HashMap<u64, ProbeRun>,
+    audits: HashMap<u64, Audit>,
     next_run: u64,
 }
 
 impl Probes {
     pub fn get(&self, service_id: u64) -> Option<&ProbeRun> {
         self.runs.get(&service_id)
+    }
+
+    /// The last rotation audit of a service.
+    pub fn audit(&self, service_id: u64) -> Option<&Audit> {
+        self.audits.get(&service_id)
     }
 
     /// No service was probed yet (the Services table then has no Health column).
@@ -51,7 +69,8 @@ impl Probes {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stage {
-    FetchingList(Request),
+    /// The lists still awaited.
+    FetchingList(Vec<Request>),
     Running,
     Done,
     Failed(String),
@@ -60,7 +79,8 @@ pub enum Stage {
 #[derive(Clone, Debug)]
 pub struct ProbeRun {
     pub run: u64,
-    pub list_type: IpListType,
+    /// One list type, or two when both protocols are probed.
+    pub list_types: Vec<IpListType>,
     pub stage: Stage,
     pub targets: Vec<ProxyTarget>,
     pub results: Vec<Option<ProbeResult>>,
@@ -69,7 +89,29 @@ pub struct ProbeRun {
     pub note: Option<String>,
 }
 
+/// A rotation audit of a service's gateway: its asks' results, in order.
+#[derive(Clone, Debug)]
+pub struct Audit {
+    pub run: u64,
+    pub gateway: ProxyTarget,
+    pub asks: usize,
+    pub results: Vec<ProbeResult>,
+    pub done: bool,
+    pub note: Option<String>,
+}
+
+impl Audit {
+    pub fn summary(&self) -> rotation::Rotation {
+        rotation::Rotation::of(&self.results)
+    }
+}
+
 impl ProbeRun {
+    /// Two protocols are probed (the rows say which).
+    pub fn both(&self) -> bool {
+        self.list_types.len() > 1
+    }
+
     pub fn finished(&self) -> Vec<ProbeResult> {
         self.results.iter().flatten().cloned().collect()
     }
@@ -190,8 +232,9 @@ impl App {
             .get(id)
             .is_none_or(|r| matches!(r.stage, Stage::Failed(_)));
         if needs_run {
-            self.start_probe(id, out);
+            self.start_probe(id, false, out);
         }
+        self.ask_probe_trends(id, out);
         self.popups.push(Popup::Probe(ProbeView {
             service_id: id,
             sort: SortBy::List,
@@ -200,22 +243,116 @@ impl App {
         }));
     }
 
-    fn start_probe(&mut self, id: u64, out: &mut Vec<Command>) {
+    /// A new run of `id` from its list, or its two lists with `both`.
+    fn start_probe(&mut self, id: u64, both: bool, out: &mut Vec<Command>) {
         let product_type = self.service_type(id).unwrap_or_default();
-        let list_type = targets::default_type(&product_type);
-        let request = Request::ip_list(id, list_type.clone(), IpListFormat::Txt);
+        let list_types = targets::types_for(&product_type, both);
+        let requests: Vec<Request> = list_types
+            .iter()
+            .map(|t| Request::ip_list(id, t.clone(), IpListFormat::Txt))
+            .collect();
         self.probes.next_run += 1;
         let run = ProbeRun {
             run: self.probes.next_run,
-            list_type,
-            stage: Stage::FetchingList(request.clone()),
+            list_types,
+            stage: Stage::FetchingList(requests.clone()),
             targets: Vec::new(),
             results: Vec::new(),
             pending: 0,
             note: None,
         };
         self.probes.runs.insert(id, run);
-        self.fetch(request, out);
+        for request in requests {
+            self.fetch(request, out);
+        }
+    }
+
+    /// The history of `id`'s probes, for the view's trends.
+    fn ask_probe_trends(&self, id: u64, out: &mut Vec<Command>) {
+        if self.history.is_on() {
+            out.push(Command::AskHistory(crate::history::Query::Probes {
+                service_id: id,
+                now: self.now(),
+            }));
+        }
+    }
+
+    /// `R`: a rotation audit of the gateway of `id` (the first entry of its list).
+    fn start_audit(&mut self, id: u64, out: &mut Vec<Command>) {
+        if self.service_type(id) == Some(crate::api::ProductType::Fpr) {
+            self.status.notify(
+                NoticeKind::Info,
+                format!("Service {id} is static (fpr): a rotation audit is for rotating (ppr) services"),
+            );
+            return;
+        }
+        if self.probes.audits.get(&id).is_some_and(|a| !a.done) {
+            self.status
+                .notify(NoticeKind::Info, "The rotation audit is still running");
+            return;
+        }
+        let gateway = self
+            .probes
+            .runs
+            .get(&id)
+            .and_then(|r| r.targets.iter().find(|t| t.port != 0).cloned());
+        let Some(gateway) = gateway else {
+            self.status.notify(
+                NoticeKind::Info,
+                format!("Service {id}: no gateway yet (the IP list is not in)"),
+            );
+            return;
+        };
+        self.probes.next_run += 1;
+        let run = self.probes.next_run;
+        let asks = rotation::DEFAULT_ASKS;
+        self.probes.audits.insert(
+            id,
+            Audit {
+                run,
+                gateway: gateway.clone(),
+                asks,
+                results: Vec::new(),
+                done: false,
+                note: None,
+            },
+        );
+        out.push(Command::Rotation {
+            service_id: id,
+            run,
+            gateway,
+            asks,
+        });
+    }
+
+    /// An event of a rotation audit; false when `run_no` is not the audit's.
+    fn on_audit_event(
+        &mut self,
+        service_id: u64,
+        run_no: u64,
+        event: &ProbeEvent,
+        out: &mut Vec<Command>,
+    ) -> bool {
+        let Some(audit) = self.probes.audits.get_mut(&service_id) else {
+            return false;
+        };
+        if audit.run != run_no {
+            return false;
+        }
+        match event {
+            ProbeEvent::Started { note, .. } => audit.note = note.clone(),
+            ProbeEvent::Checked { result, .. } => audit.results.push(result.clone()),
+            ProbeEvent::Finished => {
+                audit.done = true;
+                let summary = audit.summary();
+                let gateway = audit.gateway.clone();
+                self.history.remember_rotation(service_id, &gateway, &summary);
+                let line = format!("Rotation of service {service_id}: {}", summary.summary());
+                self.status.notify(NoticeKind::Done, line);
+                self.ask_probe_trends(service_id, out);
+            }
+        }
+        true
     }
 
     /// An IP list arrived: the run waiting for it starts probing.
@@ -236,9 +373,13 @@ impl App {
         let Some(run) = self.probes.runs.get_mut(service_id) else {
             return;
         };
-        if run.stage != Stage::FetchingList(request.clone()) {
+        let Stage::FetchingList(waiting) = &mut run.stage else {
             return;
-        }
+        };
+        let Some(at) = waiting.iter().position(|r| r == request) else {
+            return;
+        };
+        waiting.remove(at);
         let list = match result {
             Ok(Response::IpList(list)) => list,
             Ok(_) => return,
@@ -247,12 +388,23 @@ impl App {
                 return;
             }
         };
-        run.targets =
+        // The lists come in any order; the targets keep the order of the list types.
+        let mut got =
             targets::from_list(list, creds.as_ref().map(|(l, p)| (l.as_str(), p.as_str())));
+        if run.list_types.first() == Some(&list.list_type) {
+            got.append(&mut run.targets);
+            run.targets = got;
+        } else {
+            run.targets.append(&mut got);
+        }
+        if !waiting.is_empty() {
+            return;
+        }
         if run.targets.is_empty() {
+            let names: Vec<String> = run.list_types.iter().map(|t| t.to_string()).collect();
             run.stage = Stage::Failed(format!(
                 "the {} list holds no proxy to probe",
-                run.list_type
+                names.join(" and ")
             ));
             return;
         }
@@ -266,7 +418,16 @@ impl App {
         });
     }
 
-    pub(super) fn on_probe_event(&mut self, service_id: u64, run_no: u64, event: ProbeEvent) {
+    pub(super) fn on_probe_event(
+        &mut self,
+        service_id: u64,
+        run_no: u64,
+        event: ProbeEvent,
+        out: &mut Vec<Command>,
+    ) {
+        if self.on_audit_event(service_id, run_no, &event, out) {
+            return;
+        }
         let Some(run) = self.probes.runs.get_mut(&service_id) else {
             return;
         };
@@ -292,6 +453,7 @@ impl App {
                 run.stage = Stage::Done;
                 let line = format!("Probe of service {service_id}: {}", run.health());
                 self.status.notify(NoticeKind::Done, line);
+                self.ask_probe_trends(service_id, out);
             }
         }
     }
@@ -322,12 +484,20 @@ impl App {
                 let template = templates.get(view.template).cloned();
                 self.export_working(id, action, template, out);
             }
-            Action::RecheckFailed | Action::ProbeAgain if busy => {
+            Action::RecheckFailed | Action::ProbeAgain | Action::ProbeBoth if busy => {
                 self.status
                     .notify(NoticeKind::Info, "The probe is still running");
             }
             Action::RecheckFailed => self.recheck_failed(id, out),
-            Action::ProbeAgain => self.start_probe(id, out),
+            Action::ProbeAgain => {
+                let both = run.both();
+                self.start_probe(id, both, out);
+            }
+            Action::ProbeBoth => {
+                let both = !run.both();
+                self.start_probe(id, both, out);
+            }
+            Action::RotationAudit => self.start_audit(id, out),
             _ => return false,
         }
         true

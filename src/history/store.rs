@@ -329,13 +329,55 @@ fn write_record(
         Record::Probe {
             service_id,
             server,
+            scheme,
             ok,
+            latency_ms,
+            exit_ip,
+        } => {
+            tx.prepare_cached(
+                "INSERT INTO probe (service_id, server, scheme, at, ok, latency_ms, exit_ip)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?
+            .execute(params![
+                *service_id as i64,
+                cut(server),
+                cut(scheme),
+                at,
+                ok,
+                latency_ms,
+                exit_ip.as_deref().map(cut)
+            ])?;
+        }
+        Record::Rotation {
+            service_id,
+            server,
+            scheme,
+            asked,
+            answered,
+            distinct,
+            changes,
+            pairs,
             latency_ms,
         } => {
             tx.prepare_cached(
-                "INSERT INTO probe (service_id, server, at, ok, latency_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO rotation (service_id, server, scheme, at, asked, answered,
+                     distinct_ips, changes, pairs, min_ms, p50_ms, max_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             )?
-            .execute(params![*service_id as i64, cut(server), at, ok, latency_ms])?;
+            .execute(params![
+                *service_id as i64,
+                cut(server),
+                cut(scheme),
+                at,
+                asked,
+                answered,
+                distinct,
+                changes,
+                pairs,
+                latency_ms.map(|l| l.0),
+                latency_ms.map(|l| l.1),
+                latency_ms.map(|l| l.2),
+            ])?;
         }
     }
     Ok(())
@@ -391,6 +433,7 @@ fn prune(tx: &rusqlite::Transaction<'_>, now: i64, days: u32) -> rusqlite::Resul
     )?;
     tx.execute("DELETE FROM watched WHERE until < ?1", [cutoff])?;
     tx.execute("DELETE FROM probe WHERE at < ?1", [cutoff])?;
+    tx.execute("DELETE FROM rotation WHERE at < ?1", [cutoff])?;
     tx.execute(
         "DELETE FROM usage_day WHERE day < ?1",
         [day_cutoff(now, days)],

@@ -226,6 +226,27 @@ impl Rotation {
     }
 }
 
+/// The history row of an audit of `gateway` (the dashboard's and the command line's).
+pub fn record(
+    service_id: u64,
+    gateway: &ProxyTarget,
+    audit: &Rotation,
+) -> crate::history::Record {
+    let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+    let ms = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+    crate::history::Record::Rotation {
+        service_id,
+        server: gateway.address(),
+        scheme: gateway.scheme.as_str().to_owned(),
+        asked: n(audit.asked),
+        answered: n(audit.answered),
+        distinct: n(audit.distinct),
+        changes: n(audit.changes),
+        pairs: n(audit.pairs),
+        latency_ms: audit.latency.map(|s| (ms(s.min), ms(s.p50), ms(s.max))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
