@@ -37,26 +37,11 @@ pub struct HistoryState {
 impl HistoryState {
     /// One proxy checked by a probe of `service_id` (see the module docs).
     pub(super) fn remember_probe(&mut self, service_id: u64, result: &crate::probe::ProbeResult) {
-        if !self.on
-            || matches!(
-                result.verdict,
-                crate::probe::Verdict::Skipped(_) | crate::probe::Verdict::NotChecked(_)
-            )
-        {
+        if !self.on {
             return;
         }
-        let ok = result.verdict.is_alive();
-        self.pending.push(Record::Probe {
-            service_id,
-            server: format!("{}:{}", result.target.host, result.target.port),
-            scheme: result.target.scheme.as_str().to_owned(),
-            ok,
-            latency_ms: result
-                .latency
-                .filter(|_| ok)
-                .map(|l| l.as_millis().min(u32::MAX as u128) as u32),
-            exit_ip: result.exit_ip.filter(|_| ok).map(|ip| ip.to_string()),
-        });
+        self.pending
+            .extend(crate::probe::report::record(service_id, result));
     }
 
     /// A rotation audit of `gateway` ended: one row (see the module docs).

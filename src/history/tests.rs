@@ -516,7 +516,7 @@ fn probe_results_keep_protocol_and_exit_and_the_trend_keeps_the_last_ones() {
     );
     assert!(
         lines.contains(
-            &"2026-05-28T20:43:20Z,rotation,7,http://127.0.0.20:8000,5,1.0,\"asked 20, answered 20, changed 19/19, latency 1-9 ms p50 2 ms\""
+            &"2026-05-28T20:43:20Z,rotation,7,http://127.0.0.20:8000,5,1,\"asked 20, answered 20, changed 19/19, latency 1-9 ms p50 2 ms\""
         ),
         "{csv}"
     );
