@@ -397,6 +397,8 @@ impl App {
         } else {
             run.targets.append(&mut got);
         }
+        // One slot per target at every moment: the view draws the targets as they come.
+        run.results = vec![None; run.targets.len()];
         if !waiting.is_empty() {
             return;
         }
@@ -408,7 +410,6 @@ impl App {
             ));
             return;
         }
-        run.results = vec![None; run.targets.len()];
         run.pending = run.targets.len();
         run.stage = Stage::Running;
         out.push(Command::Probe {
