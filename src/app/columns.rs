@@ -9,8 +9,8 @@
 //! - Space goes by priority: columns join in priority order while their minimum fits, then
 //!   grow towards their natural width in the same order. A little room left stays at the
 //!   right; when more than a quarter of the table would be blank (a wide screen), the text
-//!   columns grow into it, a name two shares, the others one, none past twice its natural
-//!   width (issue 26.2: the space of a 200-column screen is used, not left blank). A column
+//!   columns share it, a name two shares, the others one (issue 26.2: the space of a
+//!   200-column screen is used, not left blank). A column
 //!   that does not fit at its minimum is hidden (the detail pane has it).
 //! - A number column's minimum is its natural width: a number is never cut, it is hidden.
 //!   A cut text cell ends with `…`; a name is cut in the middle (`Residen… 50 GB`), since

@@ -48,18 +48,17 @@ pub fn fit(columns: &[Column], natural: &[u16], avail: u16) -> Vec<Option<u16>> 
             spare -= more;
         }
     }
-    stretch(columns, &natural_of, &order, &mut widths, spare, avail);
+    stretch(columns, &order, &mut widths, spare, avail);
     widths
 }
 
 /// A wide table's room is used (issue 26.2): when more than a quarter of the table would
-/// be left blank, its text columns grow into it, a name column (cut in the middle) by two
-/// shares and any other text column by one, none past twice its natural width. Numbers
-/// keep their width (right-aligned, they would only drift from their header), and a
-/// little room is left as it is; what is still left stays at the right.
+/// be left blank, its text columns share it, a name column (cut in the middle) two shares
+/// and any other text column one. Numbers keep their width (right-aligned, they would
+/// only drift from their header), and a little room is left as it is (the rounding's
+/// few cells stay at the right).
 fn stretch(
     columns: &[Column],
-    natural_of: &dyn Fn(usize) -> u16,
     order: &[usize],
     widths: &mut [Option<u16>],
     mut spare: u16,
@@ -80,7 +79,7 @@ fn stretch(
     let unit = spare / total;
     for (i, share) in shares {
         if let Some(w) = widths[i].as_mut() {
-            let more = unit.saturating_mul(share).min(natural_of(i)).min(spare);
+            let more = unit.saturating_mul(share).min(spare);
             *w += more;
             spare -= more;
         }
@@ -277,10 +276,10 @@ mod tests {
         ];
         // 4 + 20 + 8 + 9 and three gaps: 44 of 100, 56 spare: 18 a share.
         let w = fit(&WIDE, &[4, 20, 8, 9], 100);
-        assert_eq!(w, vec![Some(4), Some(40), Some(16), Some(9)]);
-        // Twice the natural width at most: the rest stays at the right.
+        assert_eq!(w, vec![Some(4), Some(56), Some(26), Some(9)]);
+        // 32 of 200: 168 spare, 56 a share, nothing left blank.
         let w = fit(&WIDE, &[4, 10, 6, 9], 200);
-        assert_eq!(w, vec![Some(4), Some(20), Some(12), Some(9)]);
+        assert_eq!(w, vec![Some(4), Some(122), Some(62), Some(9)]);
     }
 
     #[test]
