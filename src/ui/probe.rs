@@ -2,11 +2,12 @@
 //! state beside the provider's network-status mark, a disagreement highlighted — and the
 //! export template in use. Only the rows on screen are built.
 //! The state is one word (`refused`, `auth failed`, …) in the colour of alive or dead;
-//! below 100 columns the Connect column is left out so the exit IP keeps its width.
+//! below 100 columns the Connect and Anonymity columns are left out so the exit IP, the
+//! trend and the provider's mark keep their widths (the CLI and a wider screen have them).
 //! The Trend column is each proxy's last results from the history, oldest first: a bar
 //! per answer as high as its latency among them, `✗` for a failure, and `↻N` when the
 //! exit IP took N values (fewer points below 100 columns). When both protocols are
-//! probed the Proxy cell starts with the protocol. A rotation audit (`R`) is a line under
+//! probed the Proxy cell starts with the protocol (`H`/`S` below 100 columns). A rotation audit (`R`) is a line under
 //! the progress, with the distinct exits of the earlier audits kept in the history.
 
 use super::layout;
@@ -87,7 +88,16 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
     let ms = |d: Option<Duration>| {
         d.map_or_else(|| MISSING.to_owned(), |d| format!("{} ms", d.as_millis()))
     };
-    let points = if wide { crate::history::TREND_POINTS } else { 6 };
+    let points = if wide { crate::history::TREND_POINTS } else { 5 };
+    // Connect and Anonymity give way below 100 columns (module docs).
+    let keep = |cells: Vec<Cell<'static>>| -> Vec<Cell<'static>> {
+        cells
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| wide || !matches!(i, 4 | 6))
+            .map(|(_, c)| c)
+            .collect()
+    };
     let rows: Vec<Row> = idx
         .iter()
         .skip(first)
@@ -96,10 +106,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
             let target = &run.targets[i];
             let mark = app.provider_mark(id, &target.host);
             let provider = crate::probe::report::Mark::word(mark);
-            let name = proxy_name(run, i);
+            let name = proxy_name(run, i, wide);
             let trend = trend_of(trends, run, i, points);
             let Some(r) = &run.results[i] else {
-                let mut cells = vec![
+                let cells = vec![
                     Cell::new(name),
                     Cell::new("…").style(theme.dim),
                     Cell::new(""),
@@ -109,10 +119,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
                     Cell::new(""),
                     Cell::new(provider),
                 ];
-                if !wide {
-                    cells.remove(4);
-                }
-                return Row::new(cells);
+                return Row::new(keep(cells));
             };
             let state_style = match &r.verdict {
                 Verdict::Alive => theme.good,
@@ -134,7 +141,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
                 Verdict::Skipped(_) => "skipped",
                 Verdict::NotChecked(_) => "not checked",
             };
-            let mut cells = vec![
+            let cells = vec![
                 Cell::new(name),
                 Cell::new(state).style(state_style),
                 Cell::new(ms(r.latency)),
@@ -147,13 +154,14 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
                 Cell::new(r.anonymity.map_or(MISSING, |a| a.as_str())),
                 Cell::new(provider).style(provider_style),
             ];
-            if !wide {
-                cells.remove(4);
-            }
-            Row::new(cells)
+            Row::new(keep(cells))
         })
         .collect();
-    let proxy_min = if run.both() { 23 } else { 16 };
+    let proxy_min = match (run.both(), wide) {
+        (true, true) => 23,
+        (true, false) => 18,
+        (false, _) => 16,
+    };
     let mut widths = vec![
         Constraint::Min(proxy_min),
         Constraint::Length(11),
@@ -175,21 +183,25 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
         "Provider",
     ];
     if !wide {
-        widths.remove(4);
-        header.remove(4);
+        for i in [6, 4] {
+            widths.remove(i);
+            header.remove(i);
+        }
     }
     let table = Table::new(rows, widths).header(Row::new(header).style(theme.header_row));
     frame.render_widget(table, table_area);
 }
 
-/// The Proxy cell: `host:port`, after its protocol when both are probed.
-fn proxy_name(run: &ProbeRun, i: usize) -> String {
+/// The Proxy cell: `host:port`, after its protocol when both are probed (`http`,
+/// `socks5`; `H`, `S` when narrow).
+fn proxy_name(run: &ProbeRun, i: usize, wide: bool) -> String {
     let target = &run.targets[i];
     let address = text::sanitize(&target.address()).into_owned();
-    if run.both() {
-        format!("{:<6} {address}", target.scheme.as_str())
-    } else {
-        address
+    match (run.both(), wide, target.scheme) {
+        (false, ..) => address,
+        (true, true, scheme) => format!("{:<6} {address}", scheme.as_str()),
+        (true, false, crate::probe::Scheme::Http) => format!("H {address}"),
+        (true, false, crate::probe::Scheme::Socks5) => format!("S {address}"),
     }
 }
 

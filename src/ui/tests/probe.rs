@@ -81,6 +81,8 @@ fn both_protocols_are_drawn_as_their_lists_come_and_probed_in_one_run() {
     let screen = render(&mut h.app, 120, 40);
     let first = screen.find("http   127.0.0.1:8001").expect("http rows first");
     assert!(first < screen.find("socks5 127.0.0.1:8001").unwrap(), "{screen}");
+    let narrow = render(&mut h.app, 80, 24);
+    assert!(narrow.contains("S 127.0.0.1:8002"), "{narrow}");
     // `b` again: one protocol.
     let cmds = h.key('b');
     assert!(ip_list_requests(&cmds).is_empty(), "not while it runs");
@@ -120,7 +122,10 @@ fn each_proxy_shows_its_trend_from_the_history() {
         .find(|l| l.contains("127.0.0.1:8002"))
         .unwrap();
     assert!(!other.contains('✗'), "no history, no trend: {other}");
-    // Narrow: the last six points still fit beside the state.
+    // Narrow: the last five points still fit, the exit IP keeps its width and the
+    // anonymity gives way.
     let narrow = render(&mut h.app, 80, 24);
     assert!(narrow.contains("▁✗█ ↻2"), "{narrow}");
+    assert!(narrow.contains("Exit IP"), "{narrow}");
+    assert!(!narrow.contains("Anonymity"), "{narrow}");
 }
