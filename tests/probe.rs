@@ -517,7 +517,8 @@ mod dashboard {
         s.press(KeyCode::Char('h'));
         s.press(KeyCode::Char('R'));
         assert!(
-            s.screen().contains("a rotation audit is for rotating (ppr)"),
+            s.screen()
+                .contains("a rotation audit is for rotating (ppr)"),
             "{}",
             s.screen()
         );

@@ -58,7 +58,10 @@ async fn a_rotating_gateway_shows_five_exits_and_a_sticky_one_shows_one() {
         let seen: BTreeSet<String> = audit.exits.iter().map(|e| e.ip.to_string()).collect();
         let truth: BTreeSet<String> = (2..=6).map(|i| format!("127.0.0.{i}")).collect();
         assert_eq!(seen, truth, "{what}: the judge saw each exit");
-        assert!(audit.exits.iter().all(|e| e.count == 4), "{what}: {audit:?}");
+        assert!(
+            audit.exits.iter().all(|e| e.count == 4),
+            "{what}: {audit:?}"
+        );
         // The truth: a new exit on every request, so every consecutive pair changed.
         assert_eq!((audit.changes, audit.pairs), (19, 19), "{what}");
         assert_eq!(audit.kind(), "rotates per request");
@@ -76,7 +79,11 @@ async fn a_rotating_gateway_shows_five_exits_and_a_sticky_one_shows_one() {
         )
         .await;
         let audit = Rotation::of(&results);
-        assert_eq!((audit.distinct, audit.answered), (1, 20), "{what}: {audit:?}");
+        assert_eq!(
+            (audit.distinct, audit.answered),
+            (1, 20),
+            "{what}: {audit:?}"
+        );
         assert_eq!(audit.changes, 0, "{what}");
         assert_eq!(audit.change_rate, Some(0.0), "{what}");
         assert_eq!(audit.kind(), "sticky");

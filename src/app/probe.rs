@@ -282,7 +282,9 @@ impl App {
         if self.service_type(id) == Some(crate::api::ProductType::Fpr) {
             self.status.notify(
                 NoticeKind::Info,
-                format!("Service {id} is static (fpr): a rotation audit is for rotating (ppr) services"),
+                format!(
+                    "Service {id} is static (fpr): a rotation audit is for rotating (ppr) services"
+                ),
             );
             return;
         }
@@ -346,7 +348,8 @@ impl App {
                 audit.done = true;
                 let summary = audit.summary();
                 let gateway = audit.gateway.clone();
-                self.history.remember_rotation(service_id, &gateway, &summary);
+                self.history
+                    .remember_rotation(service_id, &gateway, &summary);
                 let line = format!("Rotation of service {service_id}: {}", summary.summary());
                 self.status.notify(NoticeKind::Done, line);
                 self.ask_probe_trends(service_id, out);

@@ -52,7 +52,15 @@ const QUERY: &str = "
         FROM rotation WHERE at >= ?1
     ORDER BY 1";
 
-const COLUMNS: [&str; 7] = ["at", "kind", "service_id", "subject", "value", "extra", "detail"];
+const COLUMNS: [&str; 7] = [
+    "at",
+    "kind",
+    "service_id",
+    "subject",
+    "value",
+    "extra",
+    "detail",
+];
 
 /// Writes every change since `since` (Unix seconds) to `out`; answers the rows written.
 pub fn export(

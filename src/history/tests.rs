@@ -468,7 +468,14 @@ fn probe_results_keep_protocol_and_exit_and_the_trend_keeps_the_last_ones() {
             .write(&[sweep(
                 i * 60,
                 vec![
-                    probed(7, "127.0.0.10:8080", "http", ok, 10 + i as u32, "127.1.0.10"),
+                    probed(
+                        7,
+                        "127.0.0.10:8080",
+                        "http",
+                        ok,
+                        10 + i as u32,
+                        "127.1.0.10",
+                    ),
                     probed(7, "127.0.0.10:8080", "socks5", true, 3, "127.1.0.10"),
                 ],
             )])
@@ -496,13 +503,22 @@ fn probe_results_keep_protocol_and_exit_and_the_trend_keeps_the_last_ones() {
     assert_eq!(http.last().unwrap().latency_ms, Some(24));
     assert!(!http[http.len() - 2].ok, "minute 13 failed");
     assert_eq!(http[1].exit_ip.as_deref(), Some("127.1.0.10"));
-    assert_eq!(trends.proxies["socks5://127.0.0.10:8080"].len(), TREND_POINTS);
+    assert_eq!(
+        trends.proxies["socks5://127.0.0.10:8080"].len(),
+        TREND_POINTS
+    );
     assert_eq!(trends.rotations.len(), 1);
     assert_eq!(trends.rotations[0].gateway, "http://127.0.0.20:8000");
     assert_eq!(trends.rotations[0].distinct, 5);
 
     let mut csv = Vec::new();
-    export::export(&store.conn, at(14 * 60).timestamp(), export::Format::Csv, &mut csv).unwrap();
+    export::export(
+        &store.conn,
+        at(14 * 60).timestamp(),
+        export::Format::Csv,
+        &mut csv,
+    )
+    .unwrap();
     let csv = String::from_utf8(csv).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 4, "{csv}");

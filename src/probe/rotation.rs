@@ -227,11 +227,7 @@ impl Rotation {
 }
 
 /// The history row of an audit of `gateway` (the dashboard's and the command line's).
-pub fn record(
-    service_id: u64,
-    gateway: &ProxyTarget,
-    audit: &Rotation,
-) -> crate::history::Record {
+pub fn record(service_id: u64, gateway: &ProxyTarget, audit: &Rotation) -> crate::history::Record {
     let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
     let ms = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
     crate::history::Record::Rotation {
@@ -287,7 +283,10 @@ mod tests {
         assert_eq!(r.kind(), "rotates now and then");
         let s = r.latency.unwrap();
         assert_eq!((s.min, s.max), (3, 9));
-        assert!(r.summary().starts_with("2 exit IPs in 4/5 answers · changed 2/3 (67%)"));
+        assert!(
+            r.summary()
+                .starts_with("2 exit IPs in 4/5 answers · changed 2/3 (67%)")
+        );
         let sticky = Rotation::of(&[answer("127.0.0.2", 1), answer("127.0.0.2", 1)]);
         assert_eq!((sticky.distinct, sticky.kind()), (1, "sticky"));
         assert_eq!(Rotation::of(&[]).kind(), "not enough answers");

@@ -245,7 +245,10 @@ impl Session<'_> {
         })
         .await;
         if let Ok(Err(e)) = written {
-            eprintln!("proxydash: warning: history not saved: {}", output::sanitize(&e));
+            eprintln!(
+                "proxydash: warning: history not saved: {}",
+                output::sanitize(&e)
+            );
         }
     }
 

@@ -22,8 +22,8 @@ use super::output::{Align, MISSING, Table, json};
 use super::{Failure, Printed, Session};
 use crate::cli::ProbeArgs;
 use crate::probe::report::{Mark, Row, health};
-use crate::probe::runner::probe_collect;
 use crate::probe::rotation::{self, Rotation};
+use crate::probe::runner::probe_collect;
 use crate::probe::{ProbeConfig, ProbeResult, export, targets};
 
 pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
@@ -40,7 +40,11 @@ pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
         })?),
         None => None,
     };
-    let asks = a.rotation.map(rotation::asks).transpose().map_err(Failure::Usage)?;
+    let asks = a
+        .rotation
+        .map(rotation::asks)
+        .transpose()
+        .map_err(Failure::Usage)?;
     let service = client
         .service(a.id)
         .await
@@ -69,10 +73,8 @@ pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
         }
         return audit(s, a, &service, &list_types[0], asks, &config).await;
     }
-    let (errors, inactive) = tokio::join!(
-        client.network_errors(a.id),
-        client.network_inactive(a.id),
-    );
+    let (errors, inactive) =
+        tokio::join!(client.network_errors(a.id), client.network_inactive(a.id),);
     // Network status only adds the provider's view: without it the probe still counts.
     let (errors, inactive) = (errors.unwrap_or_default(), inactive.unwrap_or_default());
     let creds = (service.username.as_str(), service.password.expose());
@@ -217,7 +219,8 @@ async fn audit(
         eprintln!("proxydash: note: {note}");
     }
     let found = Rotation::of(&results);
-    s.remember(vec![rotation::record(a.id, &gateway, &found)]).await;
+    s.remember(vec![rotation::record(a.id, &gateway, &found)])
+        .await;
     let via = format!("{}://{}", gateway.scheme.as_str(), gateway.address());
     let output = if a.output.json {
         json(&AuditJson {

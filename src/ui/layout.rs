@@ -159,7 +159,9 @@ pub fn table_and_detail(
     // table leaves beyond half again its natural width (its columns stretch into that
     // much), up to half the screen.
     let roomy = body.width.saturating_sub(wants.saturating_add(wants / 2));
-    let side_width = side_width.max(body.width / 3).max(roomy.min(body.width / 2));
+    let side_width = side_width
+        .max(body.width / 3)
+        .max(roomy.min(body.width / 2));
     if body.width >= WIDE && body.width.saturating_sub(side_width) >= wants {
         let [t, d] =
             Layout::horizontal([Constraint::Min(0), Constraint::Length(side_width)]).areas(body);

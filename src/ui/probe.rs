@@ -45,9 +45,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
     }
     let head = Rect::new(inner.x, inner.y, inner.width, 1);
     let (line, style) = match &run.stage {
-        Stage::FetchingList(_) if run.both() => {
-            ("⟳ Fetching the IP lists…".to_owned(), theme.warn)
-        }
+        Stage::FetchingList(_) if run.both() => ("⟳ Fetching the IP lists…".to_owned(), theme.warn),
         Stage::FetchingList(_) => ("⟳ Fetching the IP list…".to_owned(), theme.warn),
         Stage::Running => {
             let done = run.checked();
@@ -77,7 +75,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
         && inner.height >= 4
     {
         let area = Rect::new(inner.x, top, inner.width, 1);
-        frame.render_widget(Paragraph::new(widgets::fit_line(line, usize::from(inner.width))), area);
+        frame.render_widget(
+            Paragraph::new(widgets::fit_line(line, usize::from(inner.width))),
+            area,
+        );
         top += 1;
     }
     let table_area = Rect::new(inner.x, top, inner.width, inner.bottom() - top);
@@ -88,7 +89,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
     let ms = |d: Option<Duration>| {
         d.map_or_else(|| MISSING.to_owned(), |d| format!("{} ms", d.as_millis()))
     };
-    let points = if wide { crate::history::TREND_POINTS } else { 5 };
+    let points = if wide {
+        crate::history::TREND_POINTS
+    } else {
+        5
+    };
     // Connect and Anonymity give way below 100 columns (module docs).
     let keep = |cells: Vec<Cell<'static>>| -> Vec<Cell<'static>> {
         cells
@@ -208,7 +213,12 @@ fn proxy_name(run: &ProbeRun, i: usize, wide: bool) -> String {
 /// The Trend cell of proxy `i` (module docs): its last `points` results in the history.
 fn trend_of(trends: Option<&ProbeTrends>, run: &ProbeRun, i: usize, points: usize) -> String {
     let target = &run.targets[i];
-    let key = format!("{}://{}:{}", target.scheme.as_str(), target.host, target.port);
+    let key = format!(
+        "{}://{}:{}",
+        target.scheme.as_str(),
+        target.host,
+        target.port
+    );
     trends
         .and_then(|t| t.proxies.get(&key))
         .map(|p| trend(&p[p.len().saturating_sub(points)..]))
@@ -219,7 +229,12 @@ fn trend_of(trends: Option<&ProbeTrends>, run: &ProbeRun, i: usize, points: usiz
 /// number of exit IPs seen when more than one.
 pub fn trend(points: &[ProbePoint]) -> String {
     const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    let max = points.iter().filter_map(|p| p.latency_ms).max().unwrap_or(0).max(1);
+    let max = points
+        .iter()
+        .filter_map(|p| p.latency_ms)
+        .max()
+        .unwrap_or(0)
+        .max(1);
     let mut line: String = points
         .iter()
         .map(|p| match (p.ok, p.latency_ms) {
@@ -253,7 +268,10 @@ fn audit_line<'a>(
     ))
     .into_owned();
     let (line, style) = if audit.done {
-        (format!("✓ Rotation via {via}: {}", summary.summary()), theme.good)
+        (
+            format!("✓ Rotation via {via}: {}", summary.summary()),
+            theme.good,
+        )
     } else {
         let line = format!(
             "⟳ Rotation via {via}: asked {}/{} · {} exit IPs so far",
@@ -265,7 +283,10 @@ fn audit_line<'a>(
     };
     let mut spans = vec![Span::styled(line, style)];
     if let Some(note) = &audit.note {
-        spans.push(Span::styled(format!("  ({})", text::sanitize(note)), theme.dim));
+        spans.push(Span::styled(
+            format!("  ({})", text::sanitize(note)),
+            theme.dim,
+        ));
     }
     // The audits before this one (the last row is this one once it is written).
     let earlier: Vec<String> = trends

@@ -212,7 +212,13 @@ async fn rotation_audits_the_gateway_and_keeps_the_audit_in_the_history() {
         .collect();
     assert_eq!(
         exits,
-        ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6"]
+        [
+            "127.0.0.2",
+            "127.0.0.3",
+            "127.0.0.4",
+            "127.0.0.5",
+            "127.0.0.6"
+        ]
     );
     let rows = history(&state).await;
     let audits: Vec<&Value> = rows.iter().filter(|r| r["kind"] == "rotation").collect();
@@ -285,11 +291,18 @@ async fn both_probes_the_http_and_socks_lists_and_keeps_each_result() {
     paths.sort();
     assert_eq!(
         paths,
-        ["/api/iplist/http-auth/txt/1001", "/api/iplist/socks-ip/txt/1001"]
+        [
+            "/api/iplist/http-auth/txt/1001",
+            "/api/iplist/socks-ip/txt/1001"
+        ]
     );
     let kept = history(&state).await;
     let probes: Vec<&Value> = kept.iter().filter(|r| r["kind"] == "probe").collect();
-    assert_eq!(probes.len(), 20, "every proxy contacted, both ways: {kept:?}");
+    assert_eq!(
+        probes.len(),
+        20,
+        "every proxy contacted, both ways: {kept:?}"
+    );
     let alive_socks = probes
         .iter()
         .filter(|r| r["subject"].as_str().unwrap().starts_with("socks5://") && r["value"] == 1)

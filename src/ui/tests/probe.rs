@@ -30,7 +30,9 @@ fn probing() -> (Harness, u64) {
     cmds.extend(h.app.start());
     h.settle(cmds);
     let cmds = h.key('h');
-    let request = ip_list_requests(&cmds).pop().expect("the list is asked for");
+    let request = ip_list_requests(&cmds)
+        .pop()
+        .expect("the list is asked for");
     let Request::IpList { service_id, .. } = request else {
         unreachable!()
     };
@@ -56,16 +58,24 @@ fn both_protocols_are_drawn_as_their_lists_come_and_probed_in_one_run() {
     // The SOCKS5 list first: drawn, in its place after the HTTP one to come.
     let socks = asked
         .iter()
-        .find(|r| matches!(r, Request::IpList { list, .. } if list.list_type == IpListType::SocksIp))
+        .find(
+            |r| matches!(r, Request::IpList { list, .. } if list.list_type == IpListType::SocksIp),
+        )
         .unwrap()
         .clone();
     let cmds = h.ok(socks, Response::IpList(list(IpListType::SocksIp)));
     assert!(!cmds.iter().any(|c| matches!(c, Command::Probe { .. })));
     let screen = render(&mut h.app, 120, 40);
-    assert_eq!(screen.matches("socks5 127.0.0.1:800").count(), 2, "{screen}");
+    assert_eq!(
+        screen.matches("socks5 127.0.0.1:800").count(),
+        2,
+        "{screen}"
+    );
     let http = asked
         .iter()
-        .find(|r| matches!(r, Request::IpList { list, .. } if list.list_type == IpListType::HttpAuth))
+        .find(
+            |r| matches!(r, Request::IpList { list, .. } if list.list_type == IpListType::HttpAuth),
+        )
         .unwrap()
         .clone();
     let cmds = h.ok(http, Response::IpList(list(IpListType::HttpAuth)));
@@ -79,8 +89,13 @@ fn both_protocols_are_drawn_as_their_lists_come_and_probed_in_one_run() {
     let schemes: Vec<&str> = targets.iter().map(|(_, t)| t.scheme.as_str()).collect();
     assert_eq!(schemes, ["http", "http", "socks5", "socks5"]);
     let screen = render(&mut h.app, 120, 40);
-    let first = screen.find("http   127.0.0.1:8001").expect("http rows first");
-    assert!(first < screen.find("socks5 127.0.0.1:8001").unwrap(), "{screen}");
+    let first = screen
+        .find("http   127.0.0.1:8001")
+        .expect("http rows first");
+    assert!(
+        first < screen.find("socks5 127.0.0.1:8001").unwrap(),
+        "{screen}"
+    );
     let narrow = render(&mut h.app, 80, 24);
     assert!(narrow.contains("S 127.0.0.1:8002"), "{narrow}");
     // `b` again: one protocol.

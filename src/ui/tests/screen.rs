@@ -523,18 +523,26 @@ fn at_200_columns_the_tables_and_the_detail_use_the_width() {
     assert!(spread(&screen) > 0.8, "{screen}");
     // The detail beside takes more than a third.
     let top = screen.lines().nth(2).unwrap().trim_matches('"');
-    let split = top.chars().position(|c| c == '╭').and_then(|_| {
-        top.chars().skip(1).position(|c| c == '╭')
-    });
+    let split = top
+        .chars()
+        .position(|c| c == '╭')
+        .and_then(|_| top.chars().skip(1).position(|c| c == '╭'));
     let detail = 200 - 1 - split.expect("a detail beside");
     assert!(detail > 200 / 3, "{detail}: {screen}");
     // The names are wider than their text (the product name runs on in blank).
     assert!(screen.contains("Static US 25         "), "{screen}");
-    for (tab, name) in [('2', "Proxy plan 1"), ('3', "Proxy service #101"), ('4', "Static US 25")] {
+    for (tab, name) in [
+        ('2', "Proxy plan 1"),
+        ('3', "Proxy service #101"),
+        ('4', "Static US 25"),
+    ] {
         h.key(tab);
         let screen = render(&mut h.app, 200, 60);
         assert!(spread(&screen) > 0.8, "tab {tab}: {screen}");
-        assert!(screen.contains(&format!("{name}          ")), "tab {tab}: {screen}");
+        assert!(
+            screen.contains(&format!("{name}          ")),
+            "tab {tab}: {screen}"
+        );
         // More rows: the table runs to the bottom of a 60-line screen.
         assert!(screen.lines().count() == 60);
     }
