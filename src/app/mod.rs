@@ -50,6 +50,7 @@ pub mod popup;
 pub mod probe;
 pub mod profiles;
 pub mod remote;
+pub mod rotation;
 mod screen;
 pub mod status;
 pub mod table;

@@ -46,6 +46,7 @@
 //!   fails later gives one [`Answer::Failed`] per run of failures.
 
 mod intervals;
+mod probes;
 mod read;
 mod schema;
 mod store;
@@ -57,9 +58,8 @@ pub mod export;
 mod tests;
 
 pub use intervals::Span;
-pub use read::{
-    Overview, ProbePoint, ProbeTrends, RotationRow, ServiceHistory, ServiceOverview, Spell,
-};
+pub use probes::{ProbePoint, ProbeTrends, RotationRow};
+pub use read::{Overview, ServiceHistory, ServiceOverview, Spell};
 pub use store::Store;
 pub use writer::History;
 

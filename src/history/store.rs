@@ -326,59 +326,7 @@ fn write_record(
                 c.rate.insert(*service_id, (at, *rate, *limit));
             }
         }
-        Record::Probe {
-            service_id,
-            server,
-            scheme,
-            ok,
-            latency_ms,
-            exit_ip,
-        } => {
-            tx.prepare_cached(
-                "INSERT INTO probe (service_id, server, scheme, at, ok, latency_ms, exit_ip)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?
-            .execute(params![
-                *service_id as i64,
-                cut(server),
-                cut(scheme),
-                at,
-                ok,
-                latency_ms,
-                exit_ip.as_deref().map(cut)
-            ])?;
-        }
-        Record::Rotation {
-            service_id,
-            server,
-            scheme,
-            asked,
-            answered,
-            distinct,
-            changes,
-            pairs,
-            latency_ms,
-        } => {
-            tx.prepare_cached(
-                "INSERT INTO rotation (service_id, server, scheme, at, asked, answered,
-                     distinct_ips, changes, pairs, min_ms, p50_ms, max_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            )?
-            .execute(params![
-                *service_id as i64,
-                cut(server),
-                cut(scheme),
-                at,
-                asked,
-                answered,
-                distinct,
-                changes,
-                pairs,
-                latency_ms.map(|l| l.0),
-                latency_ms.map(|l| l.1),
-                latency_ms.map(|l| l.2),
-            ])?;
-        }
+        Record::Probe { .. } | Record::Rotation { .. } => super::probes::write(tx, at, record)?,
     }
     Ok(())
 }
@@ -447,7 +395,7 @@ fn day_cutoff(now: i64, days: u32) -> String {
         .unwrap_or_default()
 }
 
-fn cut(s: &str) -> &str {
+pub(super) fn cut(s: &str) -> &str {
     match s.char_indices().nth(MAX_SERVER_CHARS) {
         Some((i, _)) => &s[..i],
         None => s,

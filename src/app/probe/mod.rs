@@ -27,11 +27,7 @@
 //! - **History**: each result is recorded (protocol, alive, latency, exit IP), and the
 //!   view asks for the service's probe trends when it opens and when a run or an audit
 //!   ends (after its records, which the run loop hands the writer first).
-//! - **Rotation audit** (issue 27.4): `R` on a ppr service asks the judge
-//!   [`rotation::DEFAULT_ASKS`] times through the first gateway of the run's list
-//!   ([`crate::probe::rotation`]); one audit per service, shown in the view as it fills,
-//!   recorded as one history row when it ends. It waits for the list, and one audit runs
-//!   at a time.
+//! - **Rotation audit** (issue 27.4): `R`, in [`super::rotation`].
 
 use super::keymap::Action;
 use super::popup::Popup;
@@ -39,16 +35,19 @@ use super::status::NoticeKind;
 use super::{App, Command, Msg};
 use crate::api::{ApiError, IpListFormat, IpListType, Request, Response};
 use crate::probe::report::Mark;
-use crate::probe::{ProbeEvent, ProbeResult, ProxyTarget, Verdict, export, rotation, targets};
+use crate::probe::{ProbeEvent, ProbeResult, ProxyTarget, export, targets};
 use std::collections::HashMap;
 use std::path::PathBuf;
+
+mod view;
+pub use view::{ProbeView, SortBy, order};
 
 /// Every service's last run.
 #[derive(Debug, Default)]
 pub struct Probes {
     runs: HashMap<u64, ProbeRun>,
-    audits: HashMap<u64, Audit>,
-    next_run: u64,
+    pub(super) audits: HashMap<u64, super::rotation::Audit>,
+    pub(super) next_run: u64,
 }
 
 impl Probes {
@@ -57,7 +56,7 @@ impl Probes {
     }
 
     /// The last rotation audit of a service.
-    pub fn audit(&self, service_id: u64) -> Option<&Audit> {
+    pub fn audit(&self, service_id: u64) -> Option<&super::rotation::Audit> {
         self.audits.get(&service_id)
     }
 
@@ -89,23 +88,6 @@ pub struct ProbeRun {
     pub note: Option<String>,
 }
 
-/// A rotation audit of a service's gateway: its asks' results, in order.
-#[derive(Clone, Debug)]
-pub struct Audit {
-    pub run: u64,
-    pub gateway: ProxyTarget,
-    pub asks: usize,
-    pub results: Vec<ProbeResult>,
-    pub done: bool,
-    pub note: Option<String>,
-}
-
-impl Audit {
-    pub fn summary(&self) -> rotation::Rotation {
-        rotation::Rotation::of(&self.results)
-    }
-}
-
 impl ProbeRun {
     /// Two protocols are probed (the rows say which).
     pub fn both(&self) -> bool {
@@ -129,72 +111,6 @@ impl ProbeRun {
             Stage::Done => crate::probe::report::health(&self.finished()),
         }
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SortBy {
-    List,
-    Latency,
-    State,
-    ExitIp,
-}
-
-impl SortBy {
-    pub fn label(self) -> &'static str {
-        match self {
-            SortBy::List => "list order",
-            SortBy::Latency => "latency",
-            SortBy::State => "state",
-            SortBy::ExitIp => "exit IP",
-        }
-    }
-
-    fn next(self) -> Self {
-        match self {
-            SortBy::List => SortBy::Latency,
-            SortBy::Latency => SortBy::State,
-            SortBy::State => SortBy::ExitIp,
-            SortBy::ExitIp => SortBy::List,
-        }
-    }
-}
-
-/// The probe popup of one service: how it is sorted and scrolled, and the template.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ProbeView {
-    pub service_id: u64,
-    pub sort: SortBy,
-    /// The first row on screen.
-    pub top: usize,
-    /// Index into [`App::probe_templates`].
-    pub template: usize,
-}
-
-/// The order rows are shown in: indices into the run's targets.
-pub fn order(run: &ProbeRun, sort: SortBy) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..run.targets.len()).collect();
-    let r = |i: usize| run.results[i].as_ref();
-    let rank = |i: usize| match r(i).map(|r| &r.verdict) {
-        Some(Verdict::Dead(..)) => 0,
-        None => 1,
-        Some(Verdict::Skipped(_) | Verdict::NotChecked(_)) => 2,
-        Some(Verdict::Alive) => 3,
-    };
-    match sort {
-        SortBy::List => {}
-        SortBy::Latency => idx.sort_by_key(|&i| {
-            let alive = r(i).is_some_and(|r| r.verdict.is_alive());
-            (!alive, r(i).and_then(|r| r.latency))
-        }),
-        SortBy::State => idx.sort_by_key(|&i| rank(i)),
-        SortBy::ExitIp => idx.sort_by_key(|&i| {
-            (
-                r(i).and_then(|r| r.exit_ip).is_none(),
-                r(i).and_then(|r| r.exit_ip),
-            )
-        }),
-    }
-    idx
 }
 
 impl App {
@@ -268,94 +184,13 @@ impl App {
     }
 
     /// The history of `id`'s probes, for the view's trends.
-    fn ask_probe_trends(&self, id: u64, out: &mut Vec<Command>) {
+    pub(super) fn ask_probe_trends(&self, id: u64, out: &mut Vec<Command>) {
         if self.history.is_on() {
             out.push(Command::AskHistory(crate::history::Query::Probes {
                 service_id: id,
                 now: self.now(),
             }));
         }
-    }
-
-    /// `R`: a rotation audit of the gateway of `id` (the first entry of its list).
-    fn start_audit(&mut self, id: u64, out: &mut Vec<Command>) {
-        if self.service_type(id) == Some(crate::api::ProductType::Fpr) {
-            self.status.notify(
-                NoticeKind::Info,
-                format!(
-                    "Service {id} is static (fpr): a rotation audit is for rotating (ppr) services"
-                ),
-            );
-            return;
-        }
-        if self.probes.audits.get(&id).is_some_and(|a| !a.done) {
-            self.status
-                .notify(NoticeKind::Info, "The rotation audit is still running");
-            return;
-        }
-        let gateway = self
-            .probes
-            .runs
-            .get(&id)
-            .and_then(|r| r.targets.iter().find(|t| t.port != 0).cloned());
-        let Some(gateway) = gateway else {
-            self.status.notify(
-                NoticeKind::Info,
-                format!("Service {id}: no gateway yet (the IP list is not in)"),
-            );
-            return;
-        };
-        self.probes.next_run += 1;
-        let run = self.probes.next_run;
-        let asks = rotation::DEFAULT_ASKS;
-        self.probes.audits.insert(
-            id,
-            Audit {
-                run,
-                gateway: gateway.clone(),
-                asks,
-                results: Vec::new(),
-                done: false,
-                note: None,
-            },
-        );
-        out.push(Command::Rotation {
-            service_id: id,
-            run,
-            gateway,
-            asks,
-        });
-    }
-
-    /// An event of a rotation audit; false when `run_no` is not the audit's.
-    fn on_audit_event(
-        &mut self,
-        service_id: u64,
-        run_no: u64,
-        event: &ProbeEvent,
-        out: &mut Vec<Command>,
-    ) -> bool {
-        let Some(audit) = self.probes.audits.get_mut(&service_id) else {
-            return false;
-        };
-        if audit.run != run_no {
-            return false;
-        }
-        match event {
-            ProbeEvent::Started { note, .. } => audit.note = note.clone(),
-            ProbeEvent::Checked { result, .. } => audit.results.push(result.clone()),
-            ProbeEvent::Finished => {
-                audit.done = true;
-                let summary = audit.summary();
-                let gateway = audit.gateway.clone();
-                self.history
-                    .remember_rotation(service_id, &gateway, &summary);
-                let line = format!("Rotation of service {service_id}: {}", summary.summary());
-                self.status.notify(NoticeKind::Done, line);
-                self.ask_probe_trends(service_id, out);
-            }
-        }
-        true
     }
 
     /// An IP list arrived: the run waiting for it starts probing.
