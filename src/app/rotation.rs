@@ -2,7 +2,7 @@
 //! ([`crate::probe::rotation`]), kept beside the service's probe run.
 //!
 //! Choices: the gateway is the first entry of the run's list (the audit waits for the
-//! list); [`rotation::DEFAULT_ASKS`] asks; one audit per service, kept while the program
+//! list); `probe_rotation` asks (default [`rotation::DEFAULT_ASKS`]); one audit per service, kept while the program
 //! runs and shown in the probe view as it fills; one at a time; `R` on a static (fpr)
 //! service says what the audit is for and sends nothing. When it ends it is recorded as
 //! one history row and the view asks for the service's trends again.
@@ -58,7 +58,7 @@ impl App {
         };
         self.probes.next_run += 1;
         let run = self.probes.next_run;
-        let asks = rotation::DEFAULT_ASKS;
+        let asks = self.settings.probe_rotation_asks;
         self.probes.audits.insert(
             id,
             Audit {

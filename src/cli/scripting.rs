@@ -147,11 +147,12 @@ pub struct ProbeArgs {
     #[arg(long, conflicts_with = "list_type")]
     pub both: bool,
     /// Rotating (ppr) service: audit the gateway's rotation instead, asking the judge N
-    /// times through it (2 to 100; 20 if no N) and counting the distinct exit IPs, how
-    /// often the exit changed between consecutive answers and the latency spread.
-    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "20",
+    /// times through it (2 to 100; without N the profile's probe_rotation, default 20) and
+    /// counting the distinct exit IPs, how often the exit changed between consecutive
+    /// answers and the latency spread.
+    #[arg(long, value_name = "N", num_args = 0..=1,
           conflicts_with_all = ["both", "only_working", "template"])]
-    pub rotation: Option<u64>,
+    pub rotation: Option<Option<u64>>,
     /// Print only the proxies that work.
     #[arg(long)]
     pub only_working: bool,

@@ -42,7 +42,7 @@ pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
     };
     let asks = a
         .rotation
-        .map(rotation::asks)
+        .map(|n| n.map_or(Ok(settings.rotation_asks), rotation::asks))
         .transpose()
         .map_err(Failure::Usage)?;
     let service = client

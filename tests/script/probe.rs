@@ -241,6 +241,9 @@ async fn rotation_audits_the_gateway_and_keeps_the_audit_in_the_history() {
     assert_eq!(out.code, Some(0), "{out:#?}");
     assert!(out.stdout.contains("EXITS    5 distinct"), "{out:#?}");
     assert!(out.stdout.contains("CHANGED  5 of 5"), "{out:#?}");
+    // Without N: the default, 20.
+    let out = probe(&sb, &["1003", "--rotation"]).await;
+    assert!(out.stdout.contains("ASKED    20, answered 20"), "{out:#?}");
 }
 
 #[tokio::test]
