@@ -269,6 +269,7 @@ impl Session {
                 alert_rules: settings.alert_rules.clone(),
                 open_alerts,
                 probe_templates: settings.probe.templates.clone(),
+                probe_rotation_asks: settings.probe.rotation_asks,
             },
             clock.clone(),
         );

@@ -75,9 +75,9 @@ fn export_prints_the_changes_of_the_profile_since_the_time_asked() {
     let csv = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         csv.lines().next(),
-        Some("at,kind,service_id,subject,value,extra")
+        Some("at,kind,service_id,subject,value,extra,detail")
     );
-    assert!(csv.contains(",error_start,1001,198.51.100.7,,"), "{csv}");
+    assert!(csv.contains(",error_start,1001,198.51.100.7,,,"), "{csv}");
     assert_eq!(csv.lines().count(), 5, "{csv}");
 }
 

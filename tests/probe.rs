@@ -425,4 +425,103 @@ mod dashboard {
         let row = services.lines().find(|l| l.contains("▶ 1001")).unwrap();
         assert!(row.contains("7/10"), "{services}");
     }
+
+    /// Issues 26.11 and 27.4 in the dashboard: each run's results go to the history and
+    /// come back as the trend; `R` audits the ppr gateway's rotation (five exits, a change
+    /// on every ask) and keeps the audit; `b` probes both protocols in one run.
+    #[tokio::test]
+    async fn trends_come_from_the_history_r_audits_the_rotation_and_b_probes_both_protocols() {
+        let sb = sandbox(true).await;
+        let clipboard = Recording::default();
+        let mut s = session(&sb, &clipboard);
+        let place = std::path::PathBuf::from(proxydash::history::IN_MEMORY);
+        let _writer = s.effects.attach_history(place, 90);
+        for command in s.app.enable_history() {
+            if let Some(msg) = s.effects.execute(command) {
+                s.send(msg);
+            }
+        }
+        s.settle().await;
+        s.press(KeyCode::Down);
+        s.press(KeyCode::Down);
+        assert!(s.screen().contains("▶ 1003"), "{}", s.screen());
+        s.press(KeyCode::Char('h'));
+        until_probed(&mut s, 1003).await;
+        assert!(
+            s.screen().contains("Probe · service 1003 · ppr-http"),
+            "{}",
+            s.screen()
+        );
+        // Twice, so each proxy has two points; the rotating gateway answered from two exits.
+        s.press(KeyCode::Char('a'));
+        until_probed(&mut s, 1003).await;
+        let points = |app: &proxydash::app::App, n: usize| {
+            app.history()
+                .probes(1003)
+                .is_some_and(|t| t.proxies.len() == 2 && t.proxies.values().all(|p| p.len() == n))
+        };
+        s.until("two points per proxy in the history", |app| points(app, 2))
+            .await;
+        let screen = s.screen();
+        let gateway = s.app.probes().get(1003).unwrap().targets[0].address();
+        let row = screen
+            .lines()
+            .find(|l| l.contains(&gateway))
+            .unwrap_or_else(|| panic!("{gateway} on\n{screen}"));
+        assert!(row.contains("↻2"), "two exits in the trend: {row}");
+        assert_eq!(
+            row.chars().filter(|c| ('▁'..='█').contains(c)).count(),
+            2,
+            "{row}"
+        );
+
+        s.press(KeyCode::Char('R'));
+        s.until("the audit done", |app| {
+            app.probes().audit(1003).is_some_and(|a| a.done)
+        })
+        .await;
+        let audit = s.app.probes().audit(1003).unwrap().summary();
+        assert_eq!((audit.asked, audit.answered, audit.distinct), (20, 20, 5));
+        assert_eq!((audit.changes, audit.pairs), (19, 19));
+        let screen = s.screen();
+        assert!(
+            screen.contains("5 exit IPs in 20/20 answers · changed 19/19 (100%)"),
+            "{screen}"
+        );
+        s.until("the audit in the history", |app| {
+            app.history()
+                .probes(1003)
+                .is_some_and(|t| t.rotations.len() == 1 && t.rotations[0].distinct == 5)
+        })
+        .await;
+        // The audit is one row: the proxies' trends did not grow by twenty.
+        assert!(points(&s.app, 2));
+
+        s.press(KeyCode::Char('b'));
+        // Drawn while the two lists come in, one after the other.
+        let fetching = s.screen();
+        assert!(fetching.contains("ppr-http + ppr-socks"), "{fetching}");
+        until_probed(&mut s, 1003).await;
+        let run = s.app.probes().get(1003).unwrap();
+        assert_eq!(run.targets.len(), 4);
+        assert_eq!(run.checked(), 4);
+        let screen = s.screen();
+        assert!(screen.contains("✓ 4/4"), "{screen}");
+        assert_eq!(screen.matches("socks5 127.0.0.").count(), 2, "{screen}");
+        assert_eq!(screen.matches("http   127.0.0.").count(), 2, "{screen}");
+
+        // On a static service, R says what it is for.
+        s.press(KeyCode::Esc);
+        s.press(KeyCode::Up);
+        s.press(KeyCode::Up);
+        s.press(KeyCode::Char('h'));
+        s.press(KeyCode::Char('R'));
+        assert!(
+            s.screen()
+                .contains("a rotation audit is for rotating (ppr)"),
+            "{}",
+            s.screen()
+        );
+        assert!(s.app.probes().audit(1001).is_none());
+    }
 }

@@ -7,9 +7,11 @@
 //!   when the rows change (and widened by the rows on screen, for text that changes by the
 //!   second, like a countdown).
 //! - Space goes by priority: columns join in priority order while their minimum fits, then
-//!   grow towards their natural width in the same order; what is left stays at the right
-//!   (a column wider than its widest cell is only a gap). A column that does not fit at its
-//!   minimum is hidden (the detail pane has it).
+//!   grow towards their natural width in the same order. A little room left stays at the
+//!   right; when more than a quarter of the table would be blank (a wide screen), the text
+//!   columns share it, a name two shares, the others one (issue 26.2: the space of a
+//!   200-column screen is used, not left blank). A column
+//!   that does not fit at its minimum is hidden (the detail pane has it).
 //! - A number column's minimum is its natural width: a number is never cut, it is hidden.
 //!   A cut text cell ends with `…`; a name is cut in the middle (`Residen… 50 GB`), since
 //!   product names often differ only at the end.

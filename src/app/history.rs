@@ -12,12 +12,14 @@
 //! - [`Answer::Off`] turns collecting off and is shown once; [`Answer::Failed`] is shown
 //!   and collecting goes on.
 //! - A probe (`h`) records each proxy it contacted as it is checked ([`Record::Probe`]:
-//!   the service, `host:port`, alive or not, the latency through it), with the batch it
+//!   the service, `host:port`, the protocol, alive or not, the latency through it and the
+//!   exit IP), with the batch it
 //!   arrived in; a proxy that was skipped (never contacted) is not history. The password
-//!   of the list is never recorded.
+//!   of the list is never recorded. A rotation audit is one [`Record::Rotation`] when it
+//!   ends.
 
 use super::{App, Command, status};
-use crate::history::{Answer, Overview, Query, Record, ServiceHistory, Sweep};
+use crate::history::{Answer, Overview, ProbeTrends, Query, Record, ServiceHistory, Sweep};
 
 #[derive(Debug, Default)]
 pub struct HistoryState {
@@ -27,30 +29,37 @@ pub struct HistoryState {
     changed: bool,
     overview: Option<Overview>,
     service: Option<ServiceHistory>,
+    /// The last probe trends answered (one service's).
+    probes: Option<ProbeTrends>,
     asked_service: Option<u64>,
 }
 
 impl HistoryState {
     /// One proxy checked by a probe of `service_id` (see the module docs).
     pub(super) fn remember_probe(&mut self, service_id: u64, result: &crate::probe::ProbeResult) {
-        if !self.on
-            || matches!(
-                result.verdict,
-                crate::probe::Verdict::Skipped(_) | crate::probe::Verdict::NotChecked(_)
-            )
-        {
+        if !self.on {
             return;
         }
-        let ok = result.verdict.is_alive();
-        self.pending.push(Record::Probe {
-            service_id,
-            server: format!("{}:{}", result.target.host, result.target.port),
-            ok,
-            latency_ms: result
-                .latency
-                .filter(|_| ok)
-                .map(|l| l.as_millis().min(u32::MAX as u128) as u32),
-        });
+        self.pending
+            .extend(crate::probe::report::record(service_id, result));
+    }
+
+    /// A rotation audit of `gateway` ended: one row (see the module docs).
+    pub(super) fn remember_rotation(
+        &mut self,
+        service_id: u64,
+        gateway: &crate::probe::ProxyTarget,
+        audit: &crate::probe::rotation::Rotation,
+    ) {
+        if self.on {
+            self.pending
+                .push(crate::probe::rotation::record(service_id, gateway, audit));
+        }
+    }
+
+    /// The probe history of `id`, if it is the one last answered.
+    pub fn probes(&self, id: u64) -> Option<&ProbeTrends> {
+        self.probes.as_ref().filter(|p| p.service_id == id)
     }
 
     /// The last overview answered.
@@ -125,6 +134,7 @@ impl App {
         match answer {
             Answer::Overview(o) => self.history.overview = Some(*o),
             Answer::Service(h) => self.history.service = Some(*h),
+            Answer::Probes(p) => self.history.probes = Some(*p),
             Answer::Off(line) => {
                 self.history = HistoryState::default();
                 self.status.notify(status::NoticeKind::Error, line);

@@ -127,6 +127,8 @@ impl App {
             | Action::WriteFile
             | Action::RecheckFailed
             | Action::ProbeAgain
+            | Action::ProbeBoth
+            | Action::RotationAudit
             | Action::CycleTemplate
             | Action::Suspend => {}
         }

@@ -50,6 +50,7 @@ pub mod popup;
 pub mod probe;
 pub mod profiles;
 pub mod remote;
+pub mod rotation;
 mod screen;
 pub mod status;
 pub mod table;
@@ -322,7 +323,7 @@ impl App {
                 service_id,
                 run,
                 event,
-            } => self.on_probe_event(service_id, run, event),
+            } => self.on_probe_event(service_id, run, event, out),
         }
     }
 

@@ -103,4 +103,12 @@ pub enum Command {
         run: u64,
         targets: Vec<(usize, crate::probe::ProxyTarget)>,
     },
+    /// Audit the rotation of a ppr gateway: `asks` asks of the judge through it, one after
+    /// the other, off the UI task; answered by [`Msg::Probe`] events carrying `run`.
+    Rotation {
+        service_id: u64,
+        run: u64,
+        gateway: crate::probe::ProxyTarget,
+        asks: usize,
+    },
 }

@@ -40,6 +40,8 @@ pub struct AppSettings {
     pub open_alerts: Vec<crate::alerts::Alert>,
     /// The profile's own export templates for probed proxies (`probe_templates`).
     pub probe_templates: Vec<(String, String)>,
+    /// Asks of a rotation audit, `R` (`probe_rotation`).
+    pub probe_rotation_asks: usize,
 }
 
 impl Default for AppSettings {
@@ -60,6 +62,7 @@ impl Default for AppSettings {
             alert_rules: crate::alerts::Rules::default(),
             open_alerts: Vec::new(),
             probe_templates: Vec::new(),
+            probe_rotation_asks: crate::probe::rotation::DEFAULT_ASKS,
         }
     }
 }

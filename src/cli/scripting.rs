@@ -142,6 +142,17 @@ pub struct ProbeArgs {
     /// rotating (ppr) one. socks-ip and ppr-socks probe SOCKS5.
     #[arg(long = "type", value_name = "T", value_parser = list_types())]
     pub list_type: Option<IpListType>,
+    /// Probe the service's proxies as HTTP and as SOCKS5 in one run: its HTTP list and its
+    /// SOCKS5 list (http-auth and socks-ip, or ppr-http and ppr-socks).
+    #[arg(long, conflicts_with = "list_type")]
+    pub both: bool,
+    /// Rotating (ppr) service: audit the gateway's rotation instead, asking the judge N
+    /// times through it (2 to 100; without N the profile's probe_rotation, default 20) and
+    /// counting the distinct exit IPs, how often the exit changed between consecutive
+    /// answers and the latency spread.
+    #[arg(long, value_name = "N", num_args = 0..=1,
+          conflicts_with_all = ["both", "only_working", "template"])]
+    pub rotation: Option<Option<u64>>,
     /// Print only the proxies that work.
     #[arg(long)]
     pub only_working: bool,

@@ -52,6 +52,8 @@ pub struct Profile {
     pub probe_concurrency: Option<usize>,
     /// Probe loopback, private, link-local… proxies too (skipped, with the reason, if not).
     pub probe_allow_private: Option<bool>,
+    /// Asks of a rotation audit (`R`, `--rotation` without N).
+    pub probe_rotation: Option<u64>,
     /// Export templates of working proxies, by name (`{ip}`, `{port}`, `{user}`, `{pass}`,
     /// `{scheme}`).
     pub probe_templates: Option<BTreeMap<String, String>>,
@@ -226,6 +228,7 @@ clipboard = "auto"              # auto, system, osc52 (over SSH), off
 # probe_url = "https://httpbin.org/get" # asked through each proxy by `h` and `proxydash probe`; "" = TCP connect only
 # probe_concurrency = 32                # proxies probed at once (at most 256)
 # probe_allow_private = false           # probe loopback/private/link-local proxies too
+# probe_rotation = 20                   # asks of a rotation audit (R, --rotation), 2 to 100
 # probe_templates = { socks = "socks5://{user}:{pass}@{ip}:{port}" }
 theme = "dark"                  # dark or light; NO_COLOR turns colour off
 read_only = false               # true: no ordering, binding, password or refresh actions

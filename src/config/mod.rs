@@ -249,6 +249,11 @@ impl Settings {
                     .collect(),
                 loopback_only: false,
                 allow_private: p.probe_allow_private.unwrap_or(false),
+                rotation_asks: match p.probe_rotation {
+                    Some(n) => crate::probe::rotation::asks(n)
+                        .map_err(|_| invalid("probe_rotation", rotation_bounds()))?,
+                    None => crate::probe::rotation::DEFAULT_ASKS,
+                },
             },
             theme: match (cli.theme, &p.theme) {
                 (Some(t), _) => t,
@@ -417,3 +422,9 @@ fn credentials(cli: &Cli, p: &Profile, profile: &str) -> Result<Credentials, Con
 
 #[cfg(test)]
 mod tests;
+
+/// What `probe_rotation` may be.
+fn rotation_bounds() -> String {
+    use crate::probe::rotation::{MAX_ASKS, MIN_ASKS};
+    format!("must be {MIN_ASKS} to {MAX_ASKS}")
+}

@@ -12,6 +12,8 @@ pub struct ProbeSettings {
     pub loopback_only: bool,
     /// Contact loopback, private… proxies too (`probe_allow_private`).
     pub allow_private: bool,
+    /// Asks of a rotation audit (`probe_rotation`; `R`, `--rotation` without N).
+    pub rotation_asks: usize,
 }
 
 impl ProbeSettings {
@@ -33,6 +35,7 @@ impl ProbeSettings {
             templates: Vec::new(),
             loopback_only: true,
             allow_private: false,
+            rotation_asks: crate::probe::rotation::DEFAULT_ASKS,
         }
     }
 }

@@ -208,6 +208,26 @@ fn bad_values_name_their_key() {
 }
 
 #[test]
+fn probe_rotation_sets_the_audits_asks_within_its_bounds() {
+    let base = "[profiles.p]\nbase_url = \"https://x\"\ntoken = \"t\"\n";
+    let path = temp_config("rotation", &format!("{base}probe_rotation = 50\n"), 0o600);
+    let s = Settings::resolve(&parse(&path, &[])).unwrap();
+    assert_eq!(s.probe.rotation_asks, 50);
+    let path = temp_config("rotation-default", base, 0o600);
+    let s = Settings::resolve(&parse(&path, &[])).unwrap();
+    assert_eq!(s.probe.rotation_asks, 20);
+    let path = temp_config(
+        "rotation-bad",
+        &format!("{base}probe_rotation = 1000\n"),
+        0o600,
+    );
+    let err = Settings::resolve(&parse(&path, &[]))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(err, "probe_rotation: must be 2 to 100");
+}
+
+#[test]
 fn alerts_come_from_the_top_level_and_the_profile_overrides_them() {
     let text = r#"
 [alerts]

@@ -232,6 +232,29 @@ impl Effects {
                 });
                 None
             }
+            Command::Rotation {
+                service_id,
+                run,
+                gateway,
+                asks,
+            } => {
+                // Off the UI task, like a probe; the asks go one after the other.
+                let (tx, mut rx) = mpsc::unbounded_channel();
+                let config = self.probe.clone();
+                tokio::spawn(async move {
+                    crate::probe::rotation::audit(gateway, asks, &config, tx).await
+                });
+                let later = self.later_tx.clone();
+                tokio::spawn(async move {
+                    while let Some(event) = rx.recv().await {
+                        let msg = crate::app::probe::msg(service_id, run, event);
+                        if later.send(msg).is_err() {
+                            break;
+                        }
+                    }
+                });
+                None
+            }
             Command::SaveThrottles(throttles) => {
                 // Losing a countdown on restart is harmless (the server still throttles), so
                 // a state file that cannot be written is not worth interrupting the user.

@@ -3,15 +3,20 @@
 //!
 //! One row per change, the same columns in both formats:
 //!
-//! | kind | service_id | subject | value | extra |
-//! |---|---|---|---|---|
-//! | `credit` | — | — | the credit | — |
-//! | `status` | the service | its status | — | its next due date |
-//! | `error_start` / `error_end` | the service | the server | — | — |
-//! | `inactive_start` / `inactive_end` | the service | the server | — | — |
-//! | `usage_day` (at: the day's midnight UTC) | the service | the day | the usage | — |
-//! | `rate` | the service | — | the rate | the limit |
-//! | `probe` | the service | the server | 1 ok, 0 failed | latency in ms |
+//! | kind | service_id | subject | value | extra | detail |
+//! |---|---|---|---|---|---|
+//! | `credit` | — | — | the credit | — | — |
+//! | `status` | the service | its status | — | its next due date | — |
+//! | `error_start` / `error_end` | the service | the server | — | — | — |
+//! | `inactive_start` / `inactive_end` | the service | the server | — | — | — |
+//! | `usage_day` (at: the day's midnight UTC) | the service | the day | the usage | — | — |
+//! | `rate` | the service | — | the rate | the limit | — |
+//! | `probe` | the service | the proxy, `scheme://host:port` | 1 ok, 0 failed | latency in ms | the exit IP |
+//! | `rotation` | the service | the gateway, `scheme://host:port` | distinct exit IPs | the change rate (0–1) | `asked N, answered N, changed C/P, latency MIN-MAX ms p50 M ms` |
+//!
+//! `detail` came with the probe's exit IP (a sixth column added at the end, so a script
+//! reading the first five by position is not broken); probe rows written before the
+//! protocol was kept have a bare `host:port` subject.
 //!
 //! `at` is RFC 3339 in UTC. Server text is exported with control characters removed in
 //! CSV (it is meant for a terminal or a spreadsheet) and escaped as JSON requires in JSON.
@@ -27,20 +32,35 @@ pub enum Format {
 }
 
 const QUERY: &str = "
-    SELECT at, 'credit', NULL, NULL, credit, NULL FROM credit WHERE at >= ?1
-    UNION ALL SELECT at, 'status', service_id, status, NULL, nextduedate
+    SELECT at, 'credit', NULL, NULL, credit, NULL, NULL FROM credit WHERE at >= ?1
+    UNION ALL SELECT at, 'status', service_id, status, NULL, nextduedate, NULL
         FROM service_state WHERE at >= ?1
     UNION ALL SELECT since, CASE list WHEN 0 THEN 'error_start' ELSE 'inactive_start' END,
-        service_id, server, NULL, NULL FROM server_spell WHERE since >= ?1
+        service_id, server, NULL, NULL, NULL FROM server_spell WHERE since >= ?1
     UNION ALL SELECT until, CASE list WHEN 0 THEN 'error_end' ELSE 'inactive_end' END,
-        service_id, server, NULL, NULL FROM server_spell WHERE until >= ?1
+        service_id, server, NULL, NULL, NULL FROM server_spell WHERE until >= ?1
     UNION ALL SELECT CAST(strftime('%s', day) AS INTEGER), 'usage_day', service_id, day, rate, NULL
-        FROM usage_day WHERE day >= date(?1, 'unixepoch')
-    UNION ALL SELECT at, 'rate', service_id, NULL, rate, rate_limit FROM rate WHERE at >= ?1
-    UNION ALL SELECT at, 'probe', service_id, server, ok, latency_ms FROM probe WHERE at >= ?1
+        , NULL FROM usage_day WHERE day >= date(?1, 'unixepoch')
+    UNION ALL SELECT at, 'rate', service_id, NULL, rate, rate_limit, NULL FROM rate WHERE at >= ?1
+    UNION ALL SELECT at, 'probe', service_id,
+        CASE WHEN scheme IS NULL THEN server ELSE scheme || '://' || server END,
+        ok, latency_ms, exit_ip FROM probe WHERE at >= ?1
+    UNION ALL SELECT at, 'rotation', service_id, scheme || '://' || server,
+        distinct_ips, CASE WHEN pairs > 0 THEN round(CAST(changes AS REAL) / pairs, 3) END,
+        'asked ' || asked || ', answered ' || answered || ', changed ' || changes || '/' || pairs
+            || coalesce(', latency ' || min_ms || '-' || max_ms || ' ms p50 ' || p50_ms || ' ms', '')
+        FROM rotation WHERE at >= ?1
     ORDER BY 1";
 
-const COLUMNS: [&str; 6] = ["at", "kind", "service_id", "subject", "value", "extra"];
+const COLUMNS: [&str; 7] = [
+    "at",
+    "kind",
+    "service_id",
+    "subject",
+    "value",
+    "extra",
+    "detail",
+];
 
 /// Writes every change since `since` (Unix seconds) to `out`; answers the rows written.
 pub fn export(
@@ -58,8 +78,8 @@ pub fn export(
         Format::Json => write!(out, "[").map_err(io)?,
     }
     while let Some(row) = rows.next().map_err(|e| e.to_string())? {
-        let mut values: Vec<Value> = Vec::with_capacity(6);
-        for i in 0..6 {
+        let mut values: Vec<Value> = Vec::with_capacity(COLUMNS.len());
+        for i in 0..COLUMNS.len() {
             values.push(row.get(i).map_err(|e| e.to_string())?);
         }
         let at = match &values[0] {

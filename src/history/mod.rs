@@ -31,10 +31,14 @@
 //! - **Uptime** of a service is the share of its watched time with no server in error.
 //! - **Daily usage** is the API's stats per day, kept per day (a day's value is replaced
 //!   when the server reports a new one).
-//! - **Probe results**: each proxy a probe (`h`) contacted is one row ([`Record::Probe`]:
-//!   service, `host:port`, alive or dead, the latency through it when alive), written
-//!   with the batch its result arrived in; skipped proxies (never contacted) are not
-//!   written. `history export` lists them as `probe` rows.
+//! - **Probe results**: each proxy a probe (`h`, `proxydash probe`) contacted is one row
+//!   ([`Record::Probe`]: service, `host:port`, protocol, alive or dead, the latency
+//!   through it and the exit IP when alive), written with the batch its result arrived
+//!   in; skipped proxies (never contacted) are not written. The probe view draws each
+//!   proxy's last [`TREND_POINTS`] results as its trend ([`Query::Probes`]). A rotation
+//!   audit is one row of its own ([`Record::Rotation`]: the counts and the spread), not a
+//!   row per ask, so a gateway's trend stays its probes'. `history export` lists them as
+//!   `probe` and `rotation` rows.
 //! - **Retention**: rows that ended more than `history_days` ago (default 90) are deleted
 //!   when the store opens and every hour after.
 //! - A file that cannot be opened (corrupt, locked by another program, unwritable folder)
@@ -42,6 +46,7 @@
 //!   fails later gives one [`Answer::Failed`] per run of failures.
 
 mod intervals;
+mod probes;
 mod read;
 mod schema;
 mod store;
@@ -53,6 +58,7 @@ pub mod export;
 mod tests;
 
 pub use intervals::Span;
+pub use probes::{ProbePoint, ProbeTrends, RotationRow};
 pub use read::{Overview, ServiceHistory, ServiceOverview, Spell};
 pub use store::Store;
 pub use writer::History;
@@ -67,6 +73,9 @@ pub const DEFAULT_DAYS: u32 = 90;
 /// Two reads of a service's error list further apart than this are not one watched
 /// stretch: the gap between them counts as not watched.
 pub const MAX_GAP: Duration = Duration::from_secs(10 * 60);
+
+/// Results of each proxy kept for its trend in the probe view (and audits of a service).
+pub const TREND_POINTS: usize = 12;
 
 /// A rate that changed is written at most this often (a changed limit is written at once).
 pub const RATE_EVERY: Duration = Duration::from_secs(15 * 60);
@@ -126,8 +135,24 @@ pub enum Record {
     Probe {
         service_id: u64,
         server: String,
+        /// `http` or `socks5`: the same server can be probed as both.
+        scheme: String,
         ok: bool,
         latency_ms: Option<u32>,
+        exit_ip: Option<String>,
+    },
+    /// A rotation audit of a ppr gateway ([`crate::probe::rotation`]), one row.
+    Rotation {
+        service_id: u64,
+        server: String,
+        scheme: String,
+        asked: u32,
+        answered: u32,
+        distinct: u32,
+        changes: u32,
+        pairs: u32,
+        /// Smallest, median and largest latency of the answers, in ms.
+        latency_ms: Option<(u32, u32, u32)>,
     },
 }
 
@@ -145,6 +170,8 @@ pub enum Query {
     Overview { now: DateTime<Utc> },
     /// One service's last 7 days in detail.
     Service { service_id: u64, now: DateTime<Utc> },
+    /// The last probe results of each proxy of a service, and its last rotation audits.
+    Probes { service_id: u64, now: DateTime<Utc> },
 }
 
 /// What the store says back.
@@ -152,6 +179,7 @@ pub enum Query {
 pub enum Answer {
     Overview(Box<Overview>),
     Service(Box<ServiceHistory>),
+    Probes(Box<ProbeTrends>),
     /// The file could not be opened: history is off for this run (one line for the
     /// status bar).
     Off(String),

@@ -9,7 +9,7 @@ use rusqlite::{Connection, params};
 use std::collections::HashMap;
 
 const HOUR: i64 = 3600;
-const DAY: i64 = 86_400;
+pub(super) const DAY: i64 = 86_400;
 /// Spells listed in a service's detail, newest first.
 const MAX_SPELLS: usize = 200;
 
@@ -315,6 +315,6 @@ fn list_of(code: i64) -> ServerList {
     }
 }
 
-fn time(secs: i64) -> DateTime<Utc> {
+pub(super) fn time(secs: i64) -> DateTime<Utc> {
     DateTime::from_timestamp(secs, 0).unwrap_or_default()
 }

@@ -34,6 +34,16 @@ const MIGRATIONS: &[&str] = &[
          service_id INTEGER NOT NULL, server TEXT NOT NULL, at INTEGER NOT NULL,
          ok INTEGER NOT NULL, latency_ms INTEGER);
      CREATE INDEX probe_id ON probe (service_id, at);",
+    // 2: a probe's protocol and exit IP (a proxy can be probed as HTTP and as SOCKS5, and
+    // its exit over time is the point of a rotating one); rotation audits, one row each.
+    "ALTER TABLE probe ADD COLUMN scheme TEXT;
+     ALTER TABLE probe ADD COLUMN exit_ip TEXT;
+     CREATE TABLE rotation (
+         service_id INTEGER NOT NULL, server TEXT NOT NULL, scheme TEXT NOT NULL,
+         at INTEGER NOT NULL, asked INTEGER NOT NULL, answered INTEGER NOT NULL,
+         distinct_ips INTEGER NOT NULL, changes INTEGER NOT NULL, pairs INTEGER NOT NULL,
+         min_ms INTEGER, p50_ms INTEGER, max_ms INTEGER);
+     CREATE INDEX rotation_id ON rotation (service_id, at);",
 ];
 
 /// The version this program writes.

@@ -326,17 +326,7 @@ fn write_record(
                 c.rate.insert(*service_id, (at, *rate, *limit));
             }
         }
-        Record::Probe {
-            service_id,
-            server,
-            ok,
-            latency_ms,
-        } => {
-            tx.prepare_cached(
-                "INSERT INTO probe (service_id, server, at, ok, latency_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![*service_id as i64, cut(server), at, ok, latency_ms])?;
-        }
+        Record::Probe { .. } | Record::Rotation { .. } => super::probes::write(tx, at, record)?,
     }
     Ok(())
 }
@@ -391,6 +381,7 @@ fn prune(tx: &rusqlite::Transaction<'_>, now: i64, days: u32) -> rusqlite::Resul
     )?;
     tx.execute("DELETE FROM watched WHERE until < ?1", [cutoff])?;
     tx.execute("DELETE FROM probe WHERE at < ?1", [cutoff])?;
+    tx.execute("DELETE FROM rotation WHERE at < ?1", [cutoff])?;
     tx.execute(
         "DELETE FROM usage_day WHERE day < ?1",
         [day_cutoff(now, days)],
@@ -404,7 +395,7 @@ fn day_cutoff(now: i64, days: u32) -> String {
         .unwrap_or_default()
 }
 
-fn cut(s: &str) -> &str {
+pub(super) fn cut(s: &str) -> &str {
     match s.char_indices().nth(MAX_SERVER_CHARS) {
         Some((i, _)) => &s[..i],
         None => s,

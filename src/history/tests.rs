@@ -372,12 +372,12 @@ fn export_lists_every_change_in_time_order_as_csv_and_json() {
     let csv = String::from_utf8(csv).unwrap();
     assert_eq!(n, 4, "{csv}");
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "at,kind,service_id,subject,value,extra");
-    assert_eq!(lines[1], "2026-05-28T20:26:40Z,credit,,,12.5,");
+    assert_eq!(lines[0], "at,kind,service_id,subject,value,extra,detail");
+    assert_eq!(lines[1], "2026-05-28T20:26:40Z,credit,,,12.5,,");
     assert!(
         lines
             .iter()
-            .any(|l| l.ends_with(",error_end,1,\"'=cmd|' /C calc'!A0\",,")),
+            .any(|l| l.ends_with(",error_end,1,\"'=cmd|' /C calc'!A0\",,,")),
         "{csv}"
     );
     let mut json = Vec::new();
@@ -446,4 +446,94 @@ fn a_link_at_the_database_or_its_wal_is_refused_and_what_is_there_is_made_privat
     drop(Store::open(&db, 90).unwrap());
     assert_eq!((mode(&db), mode(&dir)), (0o600, 0o700));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn probed(id: u64, server: &str, scheme: &str, ok: bool, ms: u32, exit: &str) -> Record {
+    Record::Probe {
+        service_id: id,
+        server: server.into(),
+        scheme: scheme.into(),
+        ok,
+        latency_ms: ok.then_some(ms),
+        exit_ip: ok.then(|| exit.to_owned()),
+    }
+}
+
+#[test]
+fn probe_results_keep_protocol_and_exit_and_the_trend_keeps_the_last_ones() {
+    let mut store = Store::open_in_memory(90).unwrap();
+    for i in 0..15 {
+        let ok = i % 5 != 3;
+        store
+            .write(&[sweep(
+                i * 60,
+                vec![
+                    probed(
+                        7,
+                        "127.0.0.10:8080",
+                        "http",
+                        ok,
+                        10 + i as u32,
+                        "127.1.0.10",
+                    ),
+                    probed(7, "127.0.0.10:8080", "socks5", true, 3, "127.1.0.10"),
+                ],
+            )])
+            .unwrap();
+    }
+    store
+        .write(&[sweep(
+            1000,
+            vec![Record::Rotation {
+                service_id: 7,
+                server: "127.0.0.20:8000".into(),
+                scheme: "http".into(),
+                asked: 20,
+                answered: 20,
+                distinct: 5,
+                changes: 19,
+                pairs: 19,
+                latency_ms: Some((1, 2, 9)),
+            }],
+        )])
+        .unwrap();
+    let trends = store.probes(7, at(1000)).unwrap();
+    let http = &trends.proxies["http://127.0.0.10:8080"];
+    assert_eq!(http.len(), TREND_POINTS, "the last ones only");
+    assert_eq!(http.last().unwrap().latency_ms, Some(24));
+    assert!(!http[http.len() - 2].ok, "minute 13 failed");
+    assert_eq!(http[1].exit_ip.as_deref(), Some("127.1.0.10"));
+    assert_eq!(
+        trends.proxies["socks5://127.0.0.10:8080"].len(),
+        TREND_POINTS
+    );
+    assert_eq!(trends.rotations.len(), 1);
+    assert_eq!(trends.rotations[0].gateway, "http://127.0.0.20:8000");
+    assert_eq!(trends.rotations[0].distinct, 5);
+
+    let mut csv = Vec::new();
+    export::export(
+        &store.conn,
+        at(14 * 60).timestamp(),
+        export::Format::Csv,
+        &mut csv,
+    )
+    .unwrap();
+    let csv = String::from_utf8(csv).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 4, "{csv}");
+    assert!(
+        lines.contains(&"2026-05-28T20:40:40Z,probe,7,http://127.0.0.10:8080,1,24,127.1.0.10"),
+        "{csv}"
+    );
+    assert!(
+        lines.contains(&"2026-05-28T20:40:40Z,probe,7,socks5://127.0.0.10:8080,1,3,127.1.0.10"),
+        "{csv}"
+    );
+    assert!(
+        lines.contains(
+            &"2026-05-28T20:43:20Z,rotation,7,http://127.0.0.20:8000,5,1,\"asked 20, answered 20, changed 19/19, latency 1-9 ms p50 2 ms\""
+        ),
+        "{csv}"
+    );
 }

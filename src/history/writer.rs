@@ -124,6 +124,9 @@ fn run(mut store: Store, rx: Receiver<Job>, sink: &Sink) {
                         Query::Service { service_id, now } => store
                             .service(service_id, now)
                             .map(|h| Answer::Service(Box::new(h))),
+                        Query::Probes { service_id, now } => store
+                            .probes(service_id, now)
+                            .map(|p| Answer::Probes(Box::new(p))),
                     };
                     match answer {
                         Ok(a) => sink(a),

@@ -14,6 +14,7 @@
 //! | `pace.rs` | the ramp: starts spread out, never all at once |
 //! | `export.rs` | templates for copying the working proxies |
 //! | `report.rs` | the provider's marks beside the results; rows for `--json`; the health line |
+//! | `rotation.rs` | the rotation audit of a ppr gateway: distinct exits, change rate, spread |
 //!
 //! # Choices
 //!
@@ -108,6 +109,7 @@ pub mod fetch;
 pub mod judge;
 pub mod pace;
 pub mod report;
+pub mod rotation;
 pub mod runner;
 pub mod targets;
 

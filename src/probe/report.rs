@@ -111,3 +111,24 @@ pub fn health(results: &[ProbeResult]) -> String {
         None => format!("{alive}/{probed}"),
     }
 }
+
+/// The history row of one proxy's result (the dashboard's and the command line's); none
+/// for a proxy not contacted (skipped, or not checked), which says nothing of it. The
+/// list's password is never part of it.
+pub fn record(service_id: u64, result: &ProbeResult) -> Option<crate::history::Record> {
+    if matches!(result.verdict, Verdict::Skipped(_) | Verdict::NotChecked(_)) {
+        return None;
+    }
+    let ok = result.verdict.is_alive();
+    Some(crate::history::Record::Probe {
+        service_id,
+        server: format!("{}:{}", result.target.host, result.target.port),
+        scheme: result.target.scheme.as_str().to_owned(),
+        ok,
+        latency_ms: result
+            .latency
+            .filter(|_| ok)
+            .map(|l| l.as_millis().min(u128::from(u32::MAX)) as u32),
+        exit_ip: result.exit_ip.filter(|_| ok).map(|ip| ip.to_string()),
+    })
+}

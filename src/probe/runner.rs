@@ -136,7 +136,7 @@ pub async fn probe_collect(
 
 /// The shared context: the target checked against the address rules, and this machine's
 /// address as the target sees it.
-async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
+pub(super) async fn prepare(config: &ProbeConfig) -> (Context, Option<String>) {
     let mut ctx = Context {
         target: None,
         real_ip: None,

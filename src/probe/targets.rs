@@ -16,6 +16,21 @@ pub fn default_type(product_type: &ProductType) -> IpListType {
     IpListType::default_for(product_type)
 }
 
+/// The list types probed for a product type: the default one, and with `both` the same
+/// proxies' list of the other protocol (`socks-ip` beside `http-auth`, `ppr-socks` beside
+/// `ppr-http`).
+pub fn types_for(product_type: &ProductType, both: bool) -> Vec<IpListType> {
+    let first = default_type(product_type);
+    if !both {
+        return vec![first];
+    }
+    let other = match first {
+        IpListType::PprHttp => IpListType::PprSocks,
+        _ => IpListType::SocksIp,
+    };
+    vec![first, other]
+}
+
 pub fn scheme_of(list_type: &IpListType) -> Scheme {
     match list_type.scheme() {
         "socks5" => Scheme::Socks5,

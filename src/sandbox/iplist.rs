@@ -21,8 +21,9 @@
 //!     *without* surrounding brackets, the port a string. Clients must read both.
 //! - With `--proxies` ([`super::proxies`]) the hosts are the loopback fixtures instead, each
 //!   with its own port: an fpr list holds the first `min(ip_count, fixtures)` of them, a
-//!   ppr list the first three (its "gateways"), whatever the type; network status marks
-//!   the same indices, so the provider's marks and the probe can disagree.
+//!   ppr list the farm's two gateways (one rotating, one sticky: [`super::proxies`]),
+//!   whatever the type; network status marks the same indices, so the provider's marks
+//!   and the probe can disagree.
 //! - Content-Type: `text/plain; charset=utf-8` for txt and csv, `application/json` for json.
 
 use super::proxies::ProxyFarm;
@@ -70,6 +71,9 @@ enum Hosts {
 impl Hosts {
     fn of(service: &ServiceRec, farm: Option<&ProxyFarm>) -> Self {
         if let Some(farm) = farm {
+            if !service.is_fpr() && !farm.gateways.is_empty() {
+                return Hosts::Farm(farm.gateways.clone());
+            }
             let n = if service.is_fpr() {
                 service.ip_count as usize
             } else {

@@ -295,6 +295,9 @@ fn describe(config: &SandboxConfig) -> String {
                 .as_ref()
                 .map_or(proxies::demo_fixtures().len(), Vec::len)
         ));
+        lines.push(
+            "gateways: 2 behind the ppr lists: one rotating among 127.0.0.2-6, one sticky".into(),
+        );
     }
     if let Some(seed) = &config.seed {
         lines.push(format!("seed:     {}", seed.display()));

@@ -28,6 +28,12 @@
 //! - **The demo layout** ([`demo_fixtures`]): ten fixtures, of which seven work (one of
 //!   them slow, one anonymous, one transparent), one is dead, one refuses credentials and
 //!   one hangs. An fpr list holds its first `min(ip_count, 10)`; a ppr list the first three.
+//! - **Gateways of ppr lists** ([`gateway_fixtures`]): two more listeners after the
+//!   fixtures, for the rotation audit (`probe ID --rotation N`): one rotates, connecting
+//!   onward from `127.0.0.2` … `127.0.0.6` in turn, one address per connection (a provider
+//!   that rotates per request), the other never does (one exit, as a sticky session). A
+//!   ppr list of a sandbox with proxies names these two, HTTP and SOCKS5 alike; the
+//!   fixtures stay the fpr lists'.
 //! - **The judge**: `GET` on any path of its own listener answers
 //!   `{"origin": "<address it came from>", "headers": {…}}` (the shape of httpbin's
 //!   `/get`), with no authentication; other paths answer the other common shapes, so the
@@ -58,6 +64,11 @@ pub enum Behaviour {
     AuthFails,
     Dead,
     Hang,
+    /// Elite, connecting onward from `127.0.0.2` + (`n` mod `exits`) for its `n`-th
+    /// connection: a gateway that rotates per request among `exits` addresses.
+    Rotating {
+        exits: u8,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +103,21 @@ pub fn demo_fixtures() -> Vec<Fixture> {
     ]
 }
 
+/// The ppr gateways of a sandbox with proxies: one that rotates among five exits per
+/// request, one that never rotates (module docs).
+pub fn gateway_fixtures() -> Vec<Fixture> {
+    vec![
+        Fixture::new(Behaviour::Rotating { exits: 5 }, 0),
+        Fixture::new(Behaviour::Elite, 0),
+    ]
+}
+
+/// The exit of a rotating fixture's `n`-th connection: `127.0.0.2` onwards.
+pub fn rotating_exit(exits: u8, n: usize) -> Ipv4Addr {
+    let k = n % usize::from(exits.max(1));
+    Ipv4Addr::new(127, 0, 0, 2 + k as u8)
+}
+
 /// The listen address of fixture `i`: `127.0.0.10` onwards.
 pub fn fixture_ip(i: usize) -> Ipv4Addr {
     Ipv4Addr::from(u32::from(Ipv4Addr::new(127, 0, 0, 10)) + i as u32)
@@ -109,6 +135,8 @@ pub struct BoundFarm {
     /// Each live fixture with its index in the fixture list.
     listeners: Vec<(usize, Fixture, TcpListener)>,
     addrs: Vec<SocketAddr>,
+    /// The ppr gateways ([`gateway_fixtures`]), after the fixtures.
+    gateways: Vec<(Fixture, TcpListener)>,
     judge: TcpListener,
 }
 
@@ -132,9 +160,14 @@ impl BoundFarm {
                 addrs[i] = Some(l.local_addr()?);
             }
         }
+        let mut gateways = Vec::new();
+        for (j, f) in gateway_fixtures().into_iter().enumerate() {
+            gateways.push((f, bind_on(fixture_ip(fixtures.len() + j)).await?));
+        }
         Ok(Self {
             listeners,
             addrs: addrs.into_iter().flatten().collect(),
+            gateways,
             judge,
         })
     }
@@ -168,6 +201,25 @@ impl BoundFarm {
                 count,
             ));
         }
+        let mut gateways = Vec::new();
+        let gateway_count: Arc<[AtomicUsize]> =
+            self.gateways.iter().map(|_| AtomicUsize::new(0)).collect();
+        for (j, (fixture, listener)) in self.gateways.into_iter().enumerate() {
+            if let Ok(a) = listener.local_addr() {
+                gateways.push(a);
+            }
+            let count = Accepted {
+                all: gateway_count.clone(),
+                index: j,
+            };
+            tokio::spawn(accept_loop(
+                fixture,
+                listener,
+                credentials.clone(),
+                stop.clone(),
+                count,
+            ));
+        }
         let router = Router::new()
             .fallback(judge)
             .into_make_service_with_connect_info::<SocketAddr>();
@@ -182,8 +234,10 @@ impl BoundFarm {
         });
         ProxyFarm {
             addrs: self.addrs.into(),
+            gateways: gateways.into(),
             judge_url,
             accepted,
+            gateway_accepted: gateway_count,
         }
     }
 }
@@ -192,13 +246,23 @@ impl BoundFarm {
 #[derive(Clone, Debug)]
 pub struct ProxyFarm {
     pub addrs: Arc<[SocketAddr]>,
+    /// The ppr gateways ([`gateway_fixtures`]): the rotating one, then the sticky one.
+    pub gateways: Arc<[SocketAddr]>,
     pub judge_url: String,
     /// Connections accepted by each fixture so far, in fixture order (what a probe costs
     /// a proxy: `tests/probe.rs` holds it to one connection per check).
     accepted: Arc<[AtomicUsize]>,
+    gateway_accepted: Arc<[AtomicUsize]>,
 }
 
 impl ProxyFarm {
+    /// Connections gateway `j` has accepted so far.
+    pub fn gateway_accepted(&self, j: usize) -> usize {
+        self.gateway_accepted
+            .get(j)
+            .map_or(0, |n| n.load(Ordering::Relaxed))
+    }
+
     /// Connections fixture `i` has accepted so far (0 for a dead one, or out of range).
     pub fn accepted(&self, i: usize) -> usize {
         self.accepted
@@ -241,10 +305,11 @@ async fn accept_loop(
     mut stop: watch::Receiver<bool>,
     count: Accepted,
 ) {
-    let exit = match listener.local_addr() {
+    let own_exit = match listener.local_addr() {
         Ok(SocketAddr::V4(a)) => exit_ip(*a.ip()),
         _ => Ipv4Addr::LOCALHOST,
     };
+    let mut connections = 0usize;
     loop {
         let accepted = tokio::select! {
             a = listener.accept() => a,
@@ -259,6 +324,11 @@ async fn accept_loop(
         if let Some(n) = count.all.get(count.index) {
             n.fetch_add(1, Ordering::Relaxed);
         }
+        let exit = match fixture.behaviour {
+            Behaviour::Rotating { exits } => rotating_exit(exits, connections),
+            _ => own_exit,
+        };
+        connections += 1;
         let credentials = credentials.clone();
         let mut stop = stop.clone();
         tokio::spawn(async move {

@@ -104,6 +104,9 @@ pub struct Session<'a> {
     budget: Option<(crate::scheduler::Budget, String)>,
     /// How proxies are probed, once connected.
     probe: Option<crate::config::ProbeSettings>,
+    /// The profile's history file and its days, once connected; `None` on the demo (its
+    /// sandbox is new each run) or with `history_days = 0`.
+    history: Option<(std::path::PathBuf, u32)>,
 }
 
 impl<'a> Session<'a> {
@@ -116,6 +119,7 @@ impl<'a> Session<'a> {
             allow_insecure_http: false,
             budget: None,
             probe: None,
+            history: None,
         }
     }
 
@@ -145,6 +149,10 @@ impl<'a> Session<'a> {
         self.read_only = settings.read_only;
         self.allow_insecure_http = settings.allow_insecure_http;
         self.probe = Some(settings.probe.clone());
+        self.history = (!self.cli.demo && settings.history_days > 0)
+            .then(|| crate::history::file_for(&settings.profile))
+            .flatten()
+            .map(|path| (path, settings.history_days));
         let client =
             ApiClient::new(settings.client_config()).map_err(|e| Failure::Usage(e.to_string()))?;
         // The demo's sandbox is new each time: nothing to remember about it.
@@ -214,6 +222,33 @@ impl Session<'_> {
         match &self.sandbox {
             Some(sandbox) if asked == crate::net::myip::DEFAULT_MY_IP_URL => sandbox.my_ip_url(),
             _ => asked.to_owned(),
+        }
+    }
+
+    /// Writes `records` to the profile's history (what `probe` found), off the async
+    /// workers; a history that cannot be written is a warning, never the command's failure.
+    pub async fn remember(&self, records: Vec<crate::history::Record>) {
+        let Some((path, days)) = self.history.clone() else {
+            return;
+        };
+        if records.is_empty() {
+            return;
+        }
+        let written = tokio::task::spawn_blocking(move || {
+            let sweep = crate::history::Sweep {
+                at: chrono::Utc::now(),
+                records,
+            };
+            crate::history::Store::open(&path, days)
+                .and_then(|mut store| store.write(&[sweep]))
+                .map_err(|e| format!("{e} ({})", crate::files::tilde(&path)))
+        })
+        .await;
+        if let Ok(Err(e)) = written {
+            eprintln!(
+                "proxydash: warning: history not saved: {}",
+                output::sanitize(&e)
+            );
         }
     }
 

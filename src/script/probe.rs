@@ -8,13 +8,23 @@
 //!
 //! The IP list, the service (for its type and credentials) and network status are read
 //! through the API client; the probe then talks to the proxies only.
+//!
+//! - `--both` probes the service's HTTP list and its SOCKS5 list in one run
+//!   ([`targets::types_for`]); the SCHEME column tells the rows apart.
+//! - `--rotation N` audits a rotating (ppr) service's gateway instead
+//!   ([`crate::probe::rotation`]): a few lines (or one `--json` object with every ask),
+//!   status 1 when fewer than two asks were answered (nothing can be told). N outside 2…100,
+//!   or a static service, is a usage error before anything is sent to a proxy.
+//! - What was found goes to the profile's history like the dashboard's probes (one row
+//!   per proxy contacted, one per audit); not on `--demo`, nor with `history_days = 0`.
 
 use super::output::{Align, MISSING, Table, json};
 use super::{Failure, Printed, Session};
 use crate::cli::ProbeArgs;
 use crate::probe::report::{Mark, Row, health};
+use crate::probe::rotation::{self, Rotation};
 use crate::probe::runner::probe_collect;
-use crate::probe::{ProbeResult, export, targets};
+use crate::probe::{ProbeConfig, ProbeResult, export, targets};
 
 pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
     let client = s.client().await?;
@@ -30,33 +40,19 @@ pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
         })?),
         None => None,
     };
+    let asks = a
+        .rotation
+        .map(|n| n.map_or(Ok(settings.rotation_asks), rotation::asks))
+        .transpose()
+        .map_err(Failure::Usage)?;
     let service = client
         .service(a.id)
         .await
         .map_err(Failure::api(format!("Read service {}", a.id)))?;
-    let list_type = a
-        .list_type
-        .clone()
-        .unwrap_or_else(|| targets::default_type(&service.product_type));
-    let (list, errors, inactive) = tokio::join!(
-        client.ip_list(a.id, &list_type, &crate::api::IpListFormat::Txt),
-        client.network_errors(a.id),
-        client.network_inactive(a.id),
-    );
-    let list = list.map_err(Failure::api(format!(
-        "IP list {list_type} of service {}",
-        a.id
-    )))?;
-    // Network status only adds the provider's view: without it the probe still counts.
-    let (errors, inactive) = (errors.unwrap_or_default(), inactive.unwrap_or_default());
-    let creds = (service.username.as_str(), service.password.expose());
-    let proxies = targets::from_list(&list, Some(creds));
-    if proxies.is_empty() {
-        return Err(Failure::Failed(format!(
-            "the {list_type} list of service {} holds no proxy to probe",
-            a.id
-        )));
-    }
+    let list_types = match &a.list_type {
+        Some(t) => vec![t.clone()],
+        None => targets::types_for(&service.product_type, a.both),
+    };
     let mut config = settings.config();
     if let Some(url) = &a.probe_url {
         config = config.with_url(url);
@@ -68,10 +64,50 @@ pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
         config.concurrency = usize::from(n);
     }
     config.allow_private |= a.allow_private;
+    if let Some(asks) = asks {
+        if service.product_type == crate::api::ProductType::Fpr {
+            return Err(Failure::Usage(format!(
+                "service {} is static (fpr): --rotation audits the gateway of a rotating (ppr) service",
+                a.id
+            )));
+        }
+        return audit(s, a, &service, &list_types[0], asks, &config).await;
+    }
+    let (errors, inactive) =
+        tokio::join!(client.network_errors(a.id), client.network_inactive(a.id),);
+    // Network status only adds the provider's view: without it the probe still counts.
+    let (errors, inactive) = (errors.unwrap_or_default(), inactive.unwrap_or_default());
+    let creds = (service.username.as_str(), service.password.expose());
+    let mut proxies = Vec::new();
+    for list_type in &list_types {
+        let list = client
+            .ip_list(a.id, list_type, &crate::api::IpListFormat::Txt)
+            .await
+            .map_err(Failure::api(format!(
+                "IP list {list_type} of service {}",
+                a.id
+            )))?;
+        proxies.extend(targets::from_list(&list, Some(creds)));
+    }
+    if proxies.is_empty() {
+        let names: Vec<String> = list_types.iter().map(|t| t.to_string()).collect();
+        return Err(Failure::Failed(format!(
+            "the {} list of service {} holds no proxy to probe",
+            names.join(" and "),
+            a.id
+        )));
+    }
     let (results, note) = probe_collect(proxies, &config).await;
     if let Some(note) = &note {
         eprintln!("proxydash: note: {note}");
     }
+    s.remember(
+        results
+            .iter()
+            .filter_map(|r| crate::probe::report::record(a.id, r))
+            .collect(),
+    )
+    .await;
     let shown: Vec<&ProbeResult> = results
         .iter()
         .filter(|r| !a.only_working || r.verdict.is_alive())
@@ -149,4 +185,100 @@ fn table(results: &[&ProbeResult], mark: &dyn Fn(&ProbeResult) -> Option<Mark>) 
         ]);
     }
     t.render()
+}
+
+/// `--rotation N`: the audit of the service's gateway (the first entry of its ppr list).
+async fn audit(
+    s: &mut Session<'_>,
+    a: &ProbeArgs,
+    service: &crate::api::Service,
+    list_type: &crate::api::IpListType,
+    asks: usize,
+    config: &ProbeConfig,
+) -> Printed {
+    let client = s.client().await?;
+    let list = client
+        .ip_list(a.id, list_type, &crate::api::IpListFormat::Txt)
+        .await
+        .map_err(Failure::api(format!(
+            "IP list {list_type} of service {}",
+            a.id
+        )))?;
+    let creds = (service.username.as_str(), service.password.expose());
+    let Some(gateway) = targets::from_list(&list, Some(creds))
+        .into_iter()
+        .find(|t| t.port != 0)
+    else {
+        return Err(Failure::Failed(format!(
+            "the {list_type} list of service {} holds no gateway to audit",
+            a.id
+        )));
+    };
+    let (results, note) = rotation::audit_collect(gateway.clone(), asks, config).await;
+    if let Some(note) = &note {
+        eprintln!("proxydash: note: {note}");
+    }
+    let found = Rotation::of(&results);
+    s.remember(vec![rotation::record(a.id, &gateway, &found)])
+        .await;
+    let via = format!("{}://{}", gateway.scheme.as_str(), gateway.address());
+    let output = if a.output.json {
+        json(&AuditJson {
+            service_id: a.id,
+            gateway: &via,
+            kind: found.kind(),
+            rotation: &found,
+            asks: results.iter().map(|r| Row::new(r, None)).collect(),
+        })
+    } else {
+        audit_text(&via, &found)
+    };
+    if found.answered < 2 {
+        return Err(Failure::Found {
+            output,
+            why: format!(
+                "the gateway of service {} answered {} of {} asks: nothing can be told of its rotation",
+                a.id, found.answered, found.asked
+            ),
+        });
+    }
+    Ok(output)
+}
+
+/// `--rotation --json`: the audit, then every ask in order.
+#[derive(serde::Serialize)]
+struct AuditJson<'a> {
+    service_id: u64,
+    gateway: &'a str,
+    /// `rotates per request`, `rotates now and then`, `sticky`, `not enough answers`.
+    kind: &'static str,
+    #[serde(flatten)]
+    rotation: &'a Rotation,
+    asks: Vec<Row<'a>>,
+}
+
+fn audit_text(via: &str, r: &Rotation) -> String {
+    let exits: Vec<String> = r
+        .exits
+        .iter()
+        .map(|e| format!("{} ×{}", e.ip, e.count))
+        .collect();
+    let mut out = format!("GATEWAY  {}\n", crate::text::sanitize(via));
+    out += &format!("ASKED    {}, answered {}\n", r.asked, r.answered);
+    out += &format!("EXITS    {} distinct: {}\n", r.distinct, exits.join(", "));
+    if let Some(rate) = r.change_rate {
+        out += &format!(
+            "CHANGED  {} of {} consecutive answers ({:.0}%)\n",
+            r.changes,
+            r.pairs,
+            rate * 100.0
+        );
+    }
+    if let Some(l) = r.latency {
+        out += &format!(
+            "LATENCY  min {} ms, p50 {} ms, p90 {} ms, max {} ms\n",
+            l.min, l.p50, l.p90, l.max
+        );
+    }
+    out + &format!("VERDICT  {}\n", r.kind())
 }

@@ -40,7 +40,6 @@ pub fn fit(columns: &[Column], natural: &[u16], avail: u16) -> Vec<Option<u16>> 
             widths[i] = Some(min_of(i));
         }
     }
-    // What is left stays at the right: a column wider than its widest cell is only a gap.
     let mut spare = avail.saturating_sub(used);
     for &i in &order {
         if let Some(w) = widths[i].as_mut() {
@@ -49,7 +48,42 @@ pub fn fit(columns: &[Column], natural: &[u16], avail: u16) -> Vec<Option<u16>> 
             spare -= more;
         }
     }
+    stretch(columns, &order, &mut widths, spare, avail);
     widths
+}
+
+/// A wide table's room is used (issue 26.2): when more than a quarter of the table would
+/// be left blank, its text columns share it, a name column (cut in the middle) two shares
+/// and any other text column one. Numbers keep their width (right-aligned, they would
+/// only drift from their header), and a little room is left as it is (the rounding's
+/// few cells stay at the right).
+fn stretch(
+    columns: &[Column],
+    order: &[usize],
+    widths: &mut [Option<u16>],
+    mut spare: u16,
+    avail: u16,
+) {
+    if u32::from(spare) * 4 <= u32::from(avail) {
+        return;
+    }
+    let shares: Vec<(usize, u16)> = order
+        .iter()
+        .filter(|&&i| widths[i].is_some() && !columns[i].number)
+        .map(|&i| (i, if columns[i].middle { 2 } else { 1 }))
+        .collect();
+    let total: u16 = shares.iter().map(|&(_, s)| s).sum();
+    if total == 0 {
+        return;
+    }
+    let unit = spare / total;
+    for (i, share) in shares {
+        if let Some(w) = widths[i].as_mut() {
+            let more = unit.saturating_mul(share).min(spare);
+            *w += more;
+            spare -= more;
+        }
+    }
 }
 
 /// The width a bordered table of these natural column widths takes whole.
@@ -227,9 +261,25 @@ mod tests {
     ];
 
     #[test]
-    fn everything_fits_at_its_natural_width_and_no_wider() {
-        let w = fit(&COLS, &[4, 20, 9], 60);
+    fn everything_fits_at_its_natural_width_and_a_little_room_stays_at_the_right() {
+        let w = fit(&COLS, &[4, 20, 9], 44);
         assert_eq!(w, vec![Some(4), Some(20), Some(9)]);
+    }
+
+    #[test]
+    fn a_wide_tables_room_goes_to_its_text_columns_names_first() {
+        const WIDE: [Column; 4] = [
+            Column::number("ID", 0),
+            Column::text("Product", 1, 8).cut_in_the_middle(),
+            Column::text("Status", 2, 6),
+            Column::number("Amount", 3),
+        ];
+        // 4 + 20 + 8 + 9 and three gaps: 44 of 100, 56 spare: 18 a share.
+        let w = fit(&WIDE, &[4, 20, 8, 9], 100);
+        assert_eq!(w, vec![Some(4), Some(56), Some(26), Some(9)]);
+        // 32 of 200: 168 spare, 56 a share, nothing left blank.
+        let w = fit(&WIDE, &[4, 10, 6, 9], 200);
+        assert_eq!(w, vec![Some(4), Some(122), Some(62), Some(9)]);
     }
 
     #[test]

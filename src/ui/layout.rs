@@ -155,8 +155,13 @@ pub fn table_and_detail(
         }
         DetailPane::Shown => {}
     }
-    // On a wide screen the detail beside grows with it (a third of the width).
-    let side_width = side_width.max(body.width / 3);
+    // On a wide screen the detail beside grows with it: a third of the width, or what the
+    // table leaves beyond half again its natural width (its columns stretch into that
+    // much), up to half the screen.
+    let roomy = body.width.saturating_sub(wants.saturating_add(wants / 2));
+    let side_width = side_width
+        .max(body.width / 3)
+        .max(roomy.min(body.width / 2));
     if body.width >= WIDE && body.width.saturating_sub(side_width) >= wants {
         let [t, d] =
             Layout::horizontal([Constraint::Min(0), Constraint::Length(side_width)]).areas(body);

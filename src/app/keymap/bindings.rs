@@ -62,6 +62,8 @@ const FIRST: &[Binding] = &[
 const POPUPS_AND_TABS: &[Binding] = &[
     b(&[k('r')], Action::RecheckFailed, &[Popup(P::Probe)], Some("re-check failed"), "Probe the failed proxies again"),
     b(&[k('a')], Action::ProbeAgain, &[Popup(P::Probe)], Some("all again"), "Fetch the list and probe every proxy again"),
+    b(&[k('b')], Action::ProbeBoth, &[Popup(P::Probe)], Some("both protocols"), "Probe again as HTTP and as SOCKS5 (again: one protocol)"),
+    b(&[k('R')], Action::RotationAudit, &[Popup(P::Probe)], Some("rotation"), "Rotating (ppr) service: ask the judge 20 times through the gateway, count the exits"),
     b(&[k('s')], Action::CycleSort, &[Popup(P::Probe)], Some("sort"), "Sort by list order, latency, state or exit IP"),
     b(&[k('y')], Action::Copy, &[Popup(P::Probe)], Some("copy working"), "Copy the working proxies with the template"),
     b(&[k('Y')], Action::CopyUrls, &[Popup(P::Probe)], Some("copy URLs"), "Copy the working proxies as URLs"),

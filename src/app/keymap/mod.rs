@@ -67,6 +67,10 @@ pub enum Action {
     RecheckFailed,
     /// `a` in the probe view: probe the whole list again.
     ProbeAgain,
+    /// `b` in the probe view: probe again as HTTP and as SOCKS5 (or back to one).
+    ProbeBoth,
+    /// `R` in the probe view of a ppr service: audit its gateway's rotation.
+    RotationAudit,
     /// `t` in the probe view: the next export template.
     CycleTemplate,
     /// `y` in an IP list: copy it as served.

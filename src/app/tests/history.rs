@@ -167,7 +167,7 @@ fn each_probed_proxy_is_recorded_with_its_state_and_latency() {
     };
     let run = h.app.probes().get(service_id).expect("a run").clone();
     let list = IpList::parse(
-        run.list_type.clone(),
+        run.list_types[0].clone(),
         IpListFormat::Txt,
         "127.0.0.1:8001\n127.0.0.1:8002\n192.0.2.9:8003\n".into(),
     );
@@ -183,7 +183,7 @@ fn each_probed_proxy_is_recorded_with_its_state_and_latency() {
         verdict,
         connect: Some(Duration::from_millis(1)),
         latency: Some(Duration::from_millis(ms)),
-        exit_ip: None,
+        exit_ip: "127.1.0.1".parse().ok(),
         anonymity: None,
     };
     let checked = [
@@ -206,14 +206,18 @@ fn each_probed_proxy_is_recorded_with_its_state_and_latency() {
             Record::Probe {
                 service_id,
                 server: "127.0.0.1:8001".into(),
+                scheme: "http".into(),
                 ok: true,
                 latency_ms: Some(84),
+                exit_ip: Some("127.1.0.1".into()),
             },
             Record::Probe {
                 service_id,
                 server: "127.0.0.1:8002".into(),
+                scheme: "http".into(),
                 ok: false,
                 latency_ms: None,
+                exit_ip: None,
             },
         ]
     );

@@ -4,6 +4,7 @@ mod alerts;
 mod budget;
 mod forms;
 mod history;
+mod probe;
 mod screen;
 mod states;
 mod styled;

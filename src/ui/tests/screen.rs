@@ -498,3 +498,56 @@ fn the_service_popup_scrolls_and_shows_recent_events() {
     h.key('k');
     assert_eq!(h.app.services().popup_scroll, end - 1);
 }
+
+/// Issue 26.2: at 200×60 the tables' columns grow into the width and the detail beside
+/// is wider than a third, instead of the room being left blank at the right.
+#[test]
+fn at_200_columns_the_tables_and_the_detail_use_the_width() {
+    // Where the last column's header starts, as a share of the table's inner width: the
+    // columns spread over the table rather than huddling at its left.
+    let spread = |screen: &str| {
+        let lines: Vec<&str> = screen.lines().collect();
+        let row = lines.iter().position(|l| l.contains('▶')).unwrap();
+        let inner: Vec<char> = lines[row - 1]
+            .trim_matches('"')
+            .chars()
+            .skip(1)
+            .take_while(|&c| c != '│')
+            .collect();
+        let used = inner.iter().rposition(|c| *c != ' ').unwrap_or(0);
+        let last = inner[..used].iter().rposition(|c| *c == ' ').unwrap_or(0);
+        last as f64 / inner.len() as f64
+    };
+    let mut h = Harness::loaded();
+    let screen = render(&mut h.app, 200, 60);
+    assert!(spread(&screen) > 0.8, "{screen}");
+    // The detail beside takes more than a third.
+    let top = screen.lines().nth(2).unwrap().trim_matches('"');
+    let split = top
+        .chars()
+        .position(|c| c == '╭')
+        .and_then(|_| top.chars().skip(1).position(|c| c == '╭'));
+    let detail = 200 - 1 - split.expect("a detail beside");
+    assert!(detail > 200 / 3, "{detail}: {screen}");
+    // The names are wider than their text (the product name runs on in blank).
+    assert!(screen.contains("Static US 25         "), "{screen}");
+    for (tab, name) in [
+        ('2', "Proxy plan 1"),
+        ('3', "Proxy service #101"),
+        ('4', "Static US 25"),
+    ] {
+        h.key(tab);
+        let screen = render(&mut h.app, 200, 60);
+        assert!(spread(&screen) > 0.8, "tab {tab}: {screen}");
+        assert!(
+            screen.contains(&format!("{name}          ")),
+            "tab {tab}: {screen}"
+        );
+        // More rows: the table runs to the bottom of a 60-line screen.
+        assert!(screen.lines().count() == 60);
+    }
+    // At 80×24 nothing is stretched that does not fit: the cuts still end in `…`.
+    h.key('1');
+    let narrow = render(&mut h.app, 80, 24);
+    assert!(narrow.contains("⚠ 1 ina…"), "{narrow}");
+}

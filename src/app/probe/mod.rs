@@ -20,6 +20,14 @@
 //!   template to `proxies-<id>-working-<HHMMSS>.txt` in the current folder (a new `0600`
 //!   file; the status line says where). Dead and skipped proxies are never exported.
 //! - Events of an earlier run of a service (after `a`) are dropped by their run number.
+//! - **Both protocols** (issue 26.11): `b` probes again from two lists of the service, its
+//!   HTTP one and its SOCKS5 one (`http-auth` + `socks-ip`, `ppr-http` + `ppr-socks`:
+//!   [`targets::types_for`]), in one run; `b` again goes back to one protocol. The rows
+//!   then say each proxy's protocol.
+//! - **History**: each result is recorded (protocol, alive, latency, exit IP), and the
+//!   view asks for the service's probe trends when it opens and when a run or an audit
+//!   ends (after its records, which the run loop hands the writer first).
+//! - **Rotation audit** (issue 27.4): `R`, in [`super::rotation`].
 
 use super::keymap::Action;
 use super::popup::Popup;
@@ -27,20 +35,29 @@ use super::status::NoticeKind;
 use super::{App, Command, Msg};
 use crate::api::{ApiError, IpListFormat, IpListType, Request, Response};
 use crate::probe::report::Mark;
-use crate::probe::{ProbeEvent, ProbeResult, ProxyTarget, Verdict, export, targets};
+use crate::probe::{ProbeEvent, ProbeResult, ProxyTarget, export, targets};
 use std::collections::HashMap;
 use std::path::PathBuf;
+
+mod view;
+pub use view::{ProbeView, SortBy, order};
 
 /// Every service's last run.
 #[derive(Debug, Default)]
 pub struct Probes {
     runs: HashMap<u64, ProbeRun>,
-    next_run: u64,
+    pub(super) audits: HashMap<u64, super::rotation::Audit>,
+    pub(super) next_run: u64,
 }
 
 impl Probes {
     pub fn get(&self, service_id: u64) -> Option<&ProbeRun> {
         self.runs.get(&service_id)
+    }
+
+    /// The last rotation audit of a service.
+    pub fn audit(&self, service_id: u64) -> Option<&super::rotation::Audit> {
+        self.audits.get(&service_id)
     }
 
     /// No service was probed yet (the Services table then has no Health column).
@@ -51,7 +68,8 @@ impl Probes {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stage {
-    FetchingList(Request),
+    /// The lists still awaited.
+    FetchingList(Vec<Request>),
     Running,
     Done,
     Failed(String),
@@ -60,7 +78,8 @@ pub enum Stage {
 #[derive(Clone, Debug)]
 pub struct ProbeRun {
     pub run: u64,
-    pub list_type: IpListType,
+    /// One list type, or two when both protocols are probed.
+    pub list_types: Vec<IpListType>,
     pub stage: Stage,
     pub targets: Vec<ProxyTarget>,
     pub results: Vec<Option<ProbeResult>>,
@@ -70,6 +89,11 @@ pub struct ProbeRun {
 }
 
 impl ProbeRun {
+    /// Two protocols are probed (the rows say which).
+    pub fn both(&self) -> bool {
+        self.list_types.len() > 1
+    }
+
     pub fn finished(&self) -> Vec<ProbeResult> {
         self.results.iter().flatten().cloned().collect()
     }
@@ -87,72 +111,6 @@ impl ProbeRun {
             Stage::Done => crate::probe::report::health(&self.finished()),
         }
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SortBy {
-    List,
-    Latency,
-    State,
-    ExitIp,
-}
-
-impl SortBy {
-    pub fn label(self) -> &'static str {
-        match self {
-            SortBy::List => "list order",
-            SortBy::Latency => "latency",
-            SortBy::State => "state",
-            SortBy::ExitIp => "exit IP",
-        }
-    }
-
-    fn next(self) -> Self {
-        match self {
-            SortBy::List => SortBy::Latency,
-            SortBy::Latency => SortBy::State,
-            SortBy::State => SortBy::ExitIp,
-            SortBy::ExitIp => SortBy::List,
-        }
-    }
-}
-
-/// The probe popup of one service: how it is sorted and scrolled, and the template.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ProbeView {
-    pub service_id: u64,
-    pub sort: SortBy,
-    /// The first row on screen.
-    pub top: usize,
-    /// Index into [`App::probe_templates`].
-    pub template: usize,
-}
-
-/// The order rows are shown in: indices into the run's targets.
-pub fn order(run: &ProbeRun, sort: SortBy) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..run.targets.len()).collect();
-    let r = |i: usize| run.results[i].as_ref();
-    let rank = |i: usize| match r(i).map(|r| &r.verdict) {
-        Some(Verdict::Dead(..)) => 0,
-        None => 1,
-        Some(Verdict::Skipped(_) | Verdict::NotChecked(_)) => 2,
-        Some(Verdict::Alive) => 3,
-    };
-    match sort {
-        SortBy::List => {}
-        SortBy::Latency => idx.sort_by_key(|&i| {
-            let alive = r(i).is_some_and(|r| r.verdict.is_alive());
-            (!alive, r(i).and_then(|r| r.latency))
-        }),
-        SortBy::State => idx.sort_by_key(|&i| rank(i)),
-        SortBy::ExitIp => idx.sort_by_key(|&i| {
-            (
-                r(i).and_then(|r| r.exit_ip).is_none(),
-                r(i).and_then(|r| r.exit_ip),
-            )
-        }),
-    }
-    idx
 }
 
 impl App {
@@ -190,8 +148,9 @@ impl App {
             .get(id)
             .is_none_or(|r| matches!(r.stage, Stage::Failed(_)));
         if needs_run {
-            self.start_probe(id, out);
+            self.start_probe(id, false, out);
         }
+        self.ask_probe_trends(id, out);
         self.popups.push(Popup::Probe(ProbeView {
             service_id: id,
             sort: SortBy::List,
@@ -200,22 +159,38 @@ impl App {
         }));
     }
 
-    fn start_probe(&mut self, id: u64, out: &mut Vec<Command>) {
+    /// A new run of `id` from its list, or its two lists with `both`.
+    fn start_probe(&mut self, id: u64, both: bool, out: &mut Vec<Command>) {
         let product_type = self.service_type(id).unwrap_or_default();
-        let list_type = targets::default_type(&product_type);
-        let request = Request::ip_list(id, list_type.clone(), IpListFormat::Txt);
+        let list_types = targets::types_for(&product_type, both);
+        let requests: Vec<Request> = list_types
+            .iter()
+            .map(|t| Request::ip_list(id, t.clone(), IpListFormat::Txt))
+            .collect();
         self.probes.next_run += 1;
         let run = ProbeRun {
             run: self.probes.next_run,
-            list_type,
-            stage: Stage::FetchingList(request.clone()),
+            list_types,
+            stage: Stage::FetchingList(requests.clone()),
             targets: Vec::new(),
             results: Vec::new(),
             pending: 0,
             note: None,
         };
         self.probes.runs.insert(id, run);
-        self.fetch(request, out);
+        for request in requests {
+            self.fetch(request, out);
+        }
+    }
+
+    /// The history of `id`'s probes, for the view's trends.
+    pub(super) fn ask_probe_trends(&self, id: u64, out: &mut Vec<Command>) {
+        if self.history.is_on() {
+            out.push(Command::AskHistory(crate::history::Query::Probes {
+                service_id: id,
+                now: self.now(),
+            }));
+        }
     }
 
     /// An IP list arrived: the run waiting for it starts probing.
@@ -236,9 +211,13 @@ impl App {
         let Some(run) = self.probes.runs.get_mut(service_id) else {
             return;
         };
-        if run.stage != Stage::FetchingList(request.clone()) {
+        let Stage::FetchingList(waiting) = &mut run.stage else {
             return;
-        }
+        };
+        let Some(at) = waiting.iter().position(|r| r == request) else {
+            return;
+        };
+        waiting.remove(at);
         let list = match result {
             Ok(Response::IpList(list)) => list,
             Ok(_) => return,
@@ -247,16 +226,28 @@ impl App {
                 return;
             }
         };
-        run.targets =
+        // The lists come in any order; the targets keep the order of the list types.
+        let mut got =
             targets::from_list(list, creds.as_ref().map(|(l, p)| (l.as_str(), p.as_str())));
+        if run.list_types.first() == Some(&list.list_type) {
+            got.append(&mut run.targets);
+            run.targets = got;
+        } else {
+            run.targets.append(&mut got);
+        }
+        // One slot per target at every moment: the view draws the targets as they come.
+        run.results = vec![None; run.targets.len()];
+        if !waiting.is_empty() {
+            return;
+        }
         if run.targets.is_empty() {
+            let names: Vec<String> = run.list_types.iter().map(|t| t.to_string()).collect();
             run.stage = Stage::Failed(format!(
                 "the {} list holds no proxy to probe",
-                run.list_type
+                names.join(" and ")
             ));
             return;
         }
-        run.results = vec![None; run.targets.len()];
         run.pending = run.targets.len();
         run.stage = Stage::Running;
         out.push(Command::Probe {
@@ -266,7 +257,16 @@ impl App {
         });
     }
 
-    pub(super) fn on_probe_event(&mut self, service_id: u64, run_no: u64, event: ProbeEvent) {
+    pub(super) fn on_probe_event(
+        &mut self,
+        service_id: u64,
+        run_no: u64,
+        event: ProbeEvent,
+        out: &mut Vec<Command>,
+    ) {
+        if self.on_audit_event(service_id, run_no, &event, out) {
+            return;
+        }
         let Some(run) = self.probes.runs.get_mut(&service_id) else {
             return;
         };
@@ -292,6 +292,7 @@ impl App {
                 run.stage = Stage::Done;
                 let line = format!("Probe of service {service_id}: {}", run.health());
                 self.status.notify(NoticeKind::Done, line);
+                self.ask_probe_trends(service_id, out);
             }
         }
     }
@@ -322,12 +323,20 @@ impl App {
                 let template = templates.get(view.template).cloned();
                 self.export_working(id, action, template, out);
             }
-            Action::RecheckFailed | Action::ProbeAgain if busy => {
+            Action::RecheckFailed | Action::ProbeAgain | Action::ProbeBoth if busy => {
                 self.status
                     .notify(NoticeKind::Info, "The probe is still running");
             }
             Action::RecheckFailed => self.recheck_failed(id, out),
-            Action::ProbeAgain => self.start_probe(id, out),
+            Action::ProbeAgain => {
+                let both = run.both();
+                self.start_probe(id, both, out);
+            }
+            Action::ProbeBoth => {
+                let both = !run.both();
+                self.start_probe(id, both, out);
+            }
+            Action::RotationAudit => self.start_audit(id, out),
             _ => return false,
         }
         true

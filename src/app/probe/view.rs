@@ -1,0 +1,70 @@
+//! The probe view's own state: how its rows are sorted and scrolled, and the template.
+
+use super::ProbeRun;
+use crate::probe::Verdict;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortBy {
+    List,
+    Latency,
+    State,
+    ExitIp,
+}
+
+impl SortBy {
+    pub fn label(self) -> &'static str {
+        match self {
+            SortBy::List => "list order",
+            SortBy::Latency => "latency",
+            SortBy::State => "state",
+            SortBy::ExitIp => "exit IP",
+        }
+    }
+
+    pub(super) fn next(self) -> Self {
+        match self {
+            SortBy::List => SortBy::Latency,
+            SortBy::Latency => SortBy::State,
+            SortBy::State => SortBy::ExitIp,
+            SortBy::ExitIp => SortBy::List,
+        }
+    }
+}
+
+/// The probe popup of one service: how it is sorted and scrolled, and the template.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbeView {
+    pub service_id: u64,
+    pub sort: SortBy,
+    /// The first row on screen.
+    pub top: usize,
+    /// Index into [`App::probe_templates`].
+    pub template: usize,
+}
+
+/// The order rows are shown in: indices into the run's targets.
+pub fn order(run: &ProbeRun, sort: SortBy) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..run.targets.len()).collect();
+    let r = |i: usize| run.results[i].as_ref();
+    let rank = |i: usize| match r(i).map(|r| &r.verdict) {
+        Some(Verdict::Dead(..)) => 0,
+        None => 1,
+        Some(Verdict::Skipped(_) | Verdict::NotChecked(_)) => 2,
+        Some(Verdict::Alive) => 3,
+    };
+    match sort {
+        SortBy::List => {}
+        SortBy::Latency => idx.sort_by_key(|&i| {
+            let alive = r(i).is_some_and(|r| r.verdict.is_alive());
+            (!alive, r(i).and_then(|r| r.latency))
+        }),
+        SortBy::State => idx.sort_by_key(|&i| rank(i)),
+        SortBy::ExitIp => idx.sort_by_key(|&i| {
+            (
+                r(i).and_then(|r| r.exit_ip).is_none(),
+                r(i).and_then(|r| r.exit_ip),
+            )
+        }),
+    }
+    idx
+}
