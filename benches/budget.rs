@@ -42,13 +42,13 @@ fn session(sb: &SandboxHandle, ceiling: Option<u32>) -> Session {
         sb.base_url(),
         Credentials::Token(sb.token().into()),
     ))
-    .unwrap()
-    .with_budget(Budget::new(Bucket::new(ceiling)));
+    .unwrap();
     let settings = AppSettings {
         mouse: false,
         ..AppSettings::default()
     };
-    Session::start(settings, client, Box::new(Off), (120, 40))
+    let door = proxydash::scheduler::Door::new(client, Budget::new(Bucket::new(ceiling)));
+    Session::start_on(settings, door, Box::new(Off), (120, 40))
 }
 
 /// Feeds answers and ticks for up to `d`.

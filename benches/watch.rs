@@ -142,7 +142,7 @@ async fn soak(minutes: u64) {
     let output = Output::spawn(Box::new(captured.clone()), Box::new(std::io::sink())).unwrap();
     let account = proxydash::account::spawn(proxydash::account::Setup {
         config: Config::new("soak", &sandbox.base_url(), Some(Duration::from_secs(30))),
-        client,
+        door: client.into(),
         clock: clock.clone(),
         speed: SPEED,
         history: None,

@@ -281,7 +281,7 @@ impl Session {
             .unwrap_or_default();
         let engine = crate::account::spawn(crate::account::Setup {
             config,
-            client: client.with_budget(settings.budget()),
+            door: crate::scheduler::Door::new(client, settings.budget()),
             clock: clock.clone(),
             speed: 1,
             history: None,

@@ -28,7 +28,7 @@
 //! is the truth: the request may have been sent.
 
 use crate::api::{ApiClient, ApiError, Loaded, Request};
-use crate::scheduler::{Bucket, Budget, PREPAID, Priority, View};
+use crate::scheduler::{Budget, Door, PREPAID, Priority, View};
 use futures::FutureExt;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::AssertUnwindSafe;
@@ -71,17 +71,13 @@ impl FetcherHandle {
     }
 }
 
-/// Starts the fetcher on the current tokio runtime. A client without a budget gets one
-/// that knows nothing yet, so every request of the fetcher is counted.
+/// Starts the fetcher of the account behind `door` on the current tokio runtime (a
+/// client alone gets a budget that knows nothing yet: every request is counted).
 pub fn spawn(
-    client: ApiClient,
+    door: impl Into<Door>,
     concurrency: usize,
 ) -> (FetcherHandle, mpsc::UnboundedReceiver<Fetched>) {
-    let client = match client.budget() {
-        Some(_) => client,
-        None => client.with_budget(Budget::new(Bucket::new(None))),
-    };
-    let budget = client.budget().cloned().expect("set above");
+    let Door { client, budget } = door.into();
     let (command_tx, command_rx) = mpsc::unbounded_channel();
     let (result_tx, result_rx) = mpsc::unbounded_channel();
     let handle = FetcherHandle {

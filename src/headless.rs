@@ -33,12 +33,10 @@ pub fn loopback_budget() -> crate::scheduler::Budget {
     crate::scheduler::Budget::new(crate::scheduler::Bucket::new(Some(LOOPBACK_RPM)))
 }
 
-/// `client` with [`loopback_budget`] unless it has a budget of its own.
-pub fn on_loopback(client: ApiClient) -> ApiClient {
-    match client.budget() {
-        Some(_) => client,
-        None => client.with_budget(loopback_budget()),
-    }
+/// `client` with [`loopback_budget`] (a test that needs a budget of its own makes its
+/// [`crate::scheduler::Door`] itself).
+pub fn on_loopback(client: ApiClient) -> crate::scheduler::Door {
+    crate::scheduler::Door::new(client, loopback_budget())
 }
 
 pub struct Session {
@@ -48,19 +46,30 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session on `client`, started (its first requests are on their way). Call inside a
-    /// tokio runtime. This machine's IP is looked up at [`OFFLINE_MY_IP_URL`], so a test
-    /// never leaves loopback; pass another URL through [`Session::with`].
+    /// A session on `client` with [`loopback_budget`], started (its first requests are on
+    /// their way). Call inside a tokio runtime. This machine's IP is looked up at
+    /// [`OFFLINE_MY_IP_URL`], so a test never leaves loopback; pass another URL through
+    /// [`Session::with`].
     pub fn start(
         settings: AppSettings,
         client: ApiClient,
         clipboard: Box<dyn Clipboard>,
         size: (u16, u16),
     ) -> Self {
+        Self::start_on(settings, on_loopback(client), clipboard, size)
+    }
+
+    /// [`Session::start`] on a door of the caller's (a budget of its own).
+    pub fn start_on(
+        settings: AppSettings,
+        door: crate::scheduler::Door,
+        clipboard: Box<dyn Clipboard>,
+        size: (u16, u16),
+    ) -> Self {
         let clock: Clock = Arc::new(chrono::Utc::now);
         let app = App::new(settings, clock.clone());
         let effects = Effects::new(
-            crate::account::start(app.engine_config(), on_loopback(client), clock),
+            crate::account::start(app.engine_config(), door, clock),
             clipboard,
             OFFLINE_MY_IP_URL.into(),
             None,

@@ -10,7 +10,7 @@ use proxydash::account::{self, Config};
 use proxydash::api::{ApiClient, ClientConfig, Credentials};
 use proxydash::metrics::Board;
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
-use proxydash::scheduler::{Bucket, Budget};
+use proxydash::scheduler::{Bucket, Budget, Door};
 use proxydash::watch::output::{Captured, Output};
 use proxydash::watch::setup::JsonLines;
 use proxydash::watch::watcher::{Options, Watcher};
@@ -25,7 +25,11 @@ fn client(sb: &SandboxHandle) -> ApiClient {
 }
 
 /// A watcher of `sb` with `refresh`, its alert lines captured and its metrics on a board.
-fn watcher(sb: &SandboxHandle, refresh: u64, client: ApiClient) -> (Watcher, Captured, Board) {
+fn watcher(
+    sb: &SandboxHandle,
+    refresh: u64,
+    client: impl Into<Door>,
+) -> (Watcher, Captured, Board) {
     let clock = support::tokio_clock();
     let captured = Captured::default();
     // Alerts and log lines both, one line each.
@@ -196,10 +200,10 @@ async fn behind_a_limit_every_live_service_is_read_twice_in_five_minutes_and_no_
         })
         .await
         .unwrap();
-        let budgeted = client(&sb).with_budget(Budget::new(Bucket::with_window(
-            None,
-            Duration::from_secs(60),
-        )));
+        let budgeted = Door::new(
+            client(&sb),
+            Budget::new(Bucket::with_window(None, Duration::from_secs(60))),
+        );
         let start = Instant::now();
         let mut session = None;
         let mut watcher_stop = None;
@@ -268,10 +272,10 @@ async fn behind_a_limit_every_live_service_is_read_twice_in_five_minutes_and_no_
         };
         // Every live service, as the server lists them (asked afterwards, once the
         // server's window has room: the engine may have spent it).
-        let lister = client(&sb).with_budget(Budget::new(Bucket::with_window(
-            None,
-            Duration::from_secs(60),
-        )));
+        let lister = Door::new(
+            client(&sb),
+            Budget::new(Bucket::with_window(None, Duration::from_secs(60))),
+        );
         let services = loop {
             match lister.services().await {
                 Ok(list) => break list,

@@ -18,7 +18,7 @@ use proxydash::clipboard::Recording;
 use proxydash::effects::Effects;
 use proxydash::headless::{OFFLINE_MY_IP_URL, Session};
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
-use proxydash::scheduler::{Bucket, Budget};
+use proxydash::scheduler::{Bucket, Budget, Door};
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::time::Instant;
@@ -48,8 +48,8 @@ fn client(sb: &SandboxHandle) -> ApiClient {
     .unwrap()
 }
 
-fn budgeted(sb: &SandboxHandle) -> ApiClient {
-    client(sb).with_budget(Budget::new(Bucket::with_window(None, WINDOW)))
+fn budgeted(sb: &SandboxHandle) -> Door {
+    Door::new(client(sb), Budget::new(Bucket::with_window(None, WINDOW)))
 }
 
 /// A session with a budget of the test's window, on tokio's clock.
@@ -225,7 +225,7 @@ async fn silence_is_not_permission() {
     let effects = Effects::new(
         proxydash::account::start(
             settings.engine_config(),
-            client(&sb).with_budget(budget.clone()),
+            Door::new(client(&sb), budget.clone()),
             clock.clone(),
         ),
         Box::new(Recording::default()),

@@ -23,10 +23,10 @@ use super::planner::Focus;
 use super::types::TypesFile;
 use crate::alerts::Change;
 use crate::alerts::store::AlertFile;
-use crate::api::{ApiClient, Loaded, ProductType, Request};
+use crate::api::{Loaded, ProductType, Request};
 use crate::fetcher::{self, FetcherHandle};
 use crate::history::{History, Sweep};
-use crate::scheduler::View;
+use crate::scheduler::{Door, View};
 use chrono::{DateTime, Utc};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -143,7 +143,8 @@ impl AccountHandle {
 /// How an engine runs beside its configuration.
 pub struct Setup {
     pub config: Config,
-    pub client: ApiClient,
+    /// The account's client and request budget.
+    pub door: Door,
     pub clock: Clock,
     /// How much faster than real time `clock` runs (1 in real use).
     pub speed: u32,
@@ -152,16 +153,16 @@ pub struct Setup {
     pub types_file: Option<(TypesFile, String)>,
 }
 
-/// An engine with no state files and no history, on the real clock (tests, benches, the
-/// headless session).
+/// An engine with no state files and no history (tests, benches, the headless session):
+/// on `door`, or on a client alone with a budget that knows nothing yet.
 pub fn start(
     config: Config,
-    client: ApiClient,
+    door: impl Into<Door>,
     clock: Clock,
 ) -> (AccountHandle, mpsc::UnboundedReceiver<Event>) {
     spawn(Setup {
         config,
-        client,
+        door: door.into(),
         clock,
         speed: 1,
         history: None,
@@ -172,7 +173,7 @@ pub fn start(
 
 /// Starts the engine of one account on the current runtime.
 pub fn spawn(setup: Setup) -> (AccountHandle, mpsc::UnboundedReceiver<Event>) {
-    let (fetcher, results) = fetcher::spawn(setup.client.clone(), fetcher::DEFAULT_CONCURRENCY);
+    let (fetcher, results) = fetcher::spawn(setup.door.clone(), fetcher::DEFAULT_CONCURRENCY);
     let (asks_tx, asks_rx) = mpsc::unbounded_channel();
     let (events_tx, events_rx) = mpsc::unbounded_channel();
     let now = (setup.clock)();

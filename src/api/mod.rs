@@ -42,6 +42,7 @@ mod decode;
 mod endpoint_macro;
 mod class;
 pub mod error;
+pub mod gate;
 pub mod iplist;
 pub mod ipv4;
 pub mod lenient;
@@ -57,6 +58,8 @@ pub use model::*;
 pub use request::{Class, IpListKind, Loaded, Request, Response};
 
 mod transport;
+
+use std::sync::Arc;
 
 use transport::same_origin_redirects;
 
@@ -74,10 +77,11 @@ pub const MAX_BODY: usize = 64 << 20;
 /// The longest `Retry-After` a GET waits for; a longer one is not waited for (no retry).
 pub const RETRY_AFTER_CAP: Duration = Duration::from_secs(10);
 
-/// Idle connections kept per host: as many as the scheduler sends requests at once, so
-/// a burst finds one for each request, and no more, since more could never all be used
-/// at once (reqwest's default keeps every one ever opened until it times out).
-pub const POOL_MAX_IDLE: usize = crate::scheduler::bucket::POLITE_CONCURRENCY;
+/// Idle connections kept per host: as many as the scheduler sends requests at once
+/// (`scheduler::bucket::POLITE_CONCURRENCY`, which a test there keeps equal), so a burst
+/// finds one for each request, and no more, since more could never all be used at once
+/// (reqwest's default keeps every one ever opened until it times out).
+pub const POOL_MAX_IDLE: usize = 6;
 
 /// How long an unused connection is kept: longer than a refresh interval (30 s by
 /// default), so each refresh reuses the last one's connections instead of paying for new
@@ -167,21 +171,16 @@ pub struct ApiClient {
     backoff: Duration,
     request_timeout: Duration,
     read_only: bool,
-    /// The account's request budget; every attempt takes a token from it (see
-    /// [`crate::scheduler`]). `None`: nothing is counted (tests of the client alone).
-    budget: Option<crate::scheduler::Budget>,
+    /// Who counts every attempt (the account's request budget; see [`gate`]). `None`:
+    /// nothing is counted (tests of the client alone).
+    gate: Option<Arc<dyn gate::Gate>>,
 }
 
 impl ApiClient {
-    /// The same client, counting every attempt against `budget`.
-    pub fn with_budget(mut self, budget: crate::scheduler::Budget) -> Self {
-        self.budget = Some(budget);
+    /// The same client, every attempt of which goes through `gate`.
+    pub fn with_gate(mut self, gate: Arc<dyn gate::Gate>) -> Self {
+        self.gate = Some(gate);
         self
-    }
-
-    /// The budget this client counts against, if any.
-    pub fn budget(&self) -> Option<&crate::scheduler::Budget> {
-        self.budget.as_ref()
     }
 
     pub fn new(config: ClientConfig) -> Result<Self, ApiError> {
@@ -208,7 +207,7 @@ impl ApiClient {
             backoff: config.backoff,
             request_timeout: config.request_timeout,
             read_only: config.read_only,
-            budget: None,
+            gate: None,
         })
     }
 

@@ -47,11 +47,11 @@ impl ApiClient {
             }
             let mut signal = None;
             let result = self.exchange(builder, request, &url, &mut signal).await;
-            if let (Some(budget), Some(ticket)) = (&self.budget, ticket) {
+            if let (Some(gate), Some(ticket)) = (&self.gate, ticket) {
                 if let (Some(s), Err(ApiError::Throttled { .. })) = (&mut signal, &result) {
                     s.throttled = false;
                 }
-                budget.observe(ticket, signal.as_ref());
+                gate.observe(ticket, signal.as_ref());
             }
             log_exchange(request, attempt, started.elapsed(), &result);
             match result {
@@ -67,20 +67,17 @@ impl ApiClient {
     }
 
     /// The token for `attempt`: the one the fetcher took for a first attempt, else one
-    /// waited for. `None` without a budget.
-    async fn ticket(&self, attempt: u32) -> Option<crate::scheduler::Ticket> {
-        let budget = self.budget.as_ref()?;
+    /// waited for. `None` without a gate.
+    async fn ticket(&self, attempt: u32) -> Option<super::gate::Ticket> {
+        let gate = self.gate.as_ref()?;
         let prepaid = if attempt == 1 {
-            crate::scheduler::PREPAID
-                .try_with(|t| t.take())
-                .ok()
-                .flatten()
+            super::gate::PREPAID.try_with(|t| t.take()).ok().flatten()
         } else {
             None
         };
         Some(match prepaid {
             Some(ticket) => ticket,
-            None => budget.take().await,
+            None => gate.take().await,
         })
     }
 
@@ -105,14 +102,14 @@ impl ApiClient {
         builder: reqwest::RequestBuilder,
         request: &Request,
         url: &Url,
-        signal: &mut Option<crate::scheduler::Signal>,
+        signal: &mut Option<super::gate::Signal>,
     ) -> Result<bytes::Bytes, ApiError> {
         let mut response = builder
             .send()
             .await
             .map_err(|e| self.transport_error(e, url))?;
         let status = response.status();
-        *signal = Some(crate::scheduler::headers::signal(
+        *signal = Some(super::gate::headers::signal(
             status.as_u16(),
             response.headers(),
             false,

@@ -49,6 +49,7 @@
 //! - Concurrency is [`POLITE_CONCURRENCY`] requests at once, always, as a browser keeps to
 //!   a host: the bucket bounds how many go in a window, this how many arrive at once.
 
+pub use crate::api::gate::{Signal, Ticket};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
@@ -96,25 +97,6 @@ pub enum Source {
     Headers,
     /// 429s without headers.
     Learned,
-}
-
-/// What the server's answer said about the budget.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Signal {
-    /// The answer was a 429 that is not the IP-list throttle of spec section 7.
-    pub throttled: bool,
-    pub limit: Option<u32>,
-    pub remaining: Option<u32>,
-    /// Seconds until the server's window resets (from `X-RateLimit-Reset`).
-    pub reset_in: Option<u64>,
-    /// `Retry-After`, in seconds.
-    pub retry_after: Option<u64>,
-}
-
-/// The right to send one request, handed back with the answer's [`Signal`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ticket {
-    Normal,
 }
 
 /// The budget as the screen and the log show it.
@@ -462,3 +444,7 @@ impl Bucket {
 #[cfg(test)]
 #[path = "bucket_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "bucket_reserve_tests.rs"]
+mod reserve_tests;

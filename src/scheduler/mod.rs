@@ -8,23 +8,56 @@
 //!   queue's order decides who goes next) and hands it over in [`PREPAID`]; a retry of a
 //!   5xx, or a request of a script, waits here for its own.
 //! - Every answer's `X-RateLimit-*` / `Retry-After` headers and status go back to the
-//!   bucket ([`headers::signal`]).
+//!   bucket ([`crate::api::gate::headers::signal`]).
 //! - The budget as it stands is published on a watch channel for the screen, and logged
 //!   when the limit or its source changes.
 
 pub mod bucket;
-pub mod headers;
 pub mod store;
 
-pub use bucket::{Bucket, Priority, Signal, Source, Ticket, View};
+pub use crate::api::gate::{PREPAID, Signal, Ticket};
+pub use bucket::{Bucket, Priority, Source, View};
 
+use crate::api::ApiClient;
+use crate::api::gate::Gate;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 use tokio::sync::watch;
 
-tokio::task_local! {
-    /// The token the fetcher took for the first attempt of the request this task runs.
-    pub static PREPAID: std::cell::Cell<Option<Ticket>>;
+/// One account's door to the API: its client, every attempt of which is counted against
+/// the account's budget (the client asks it through [`crate::api::gate::Gate`]), and the
+/// budget itself, for the fetcher that decides who gets the next token.
+#[derive(Clone, Debug)]
+pub struct Door {
+    pub client: ApiClient,
+    pub budget: Budget,
+}
+
+impl Door {
+    pub fn new(client: ApiClient, budget: Budget) -> Self {
+        Self {
+            client: client.with_gate(Arc::new(budget.clone())),
+            budget,
+        }
+    }
+}
+
+/// A door is used as its client.
+impl std::ops::Deref for Door {
+    type Target = ApiClient;
+    fn deref(&self) -> &ApiClient {
+        &self.client
+    }
+}
+
+/// A client on its own gets a budget that knows nothing yet (the documented default),
+/// so every request is still counted.
+impl From<ApiClient> for Door {
+    fn from(client: ApiClient) -> Self {
+        Self::new(client, Budget::new(Bucket::new(None)))
+    }
 }
 
 /// The budget of one account, shared by the clients, the fetcher and the screen.
@@ -139,6 +172,16 @@ impl Budget {
     /// A copy of the bucket, to keep in the state file.
     pub fn snapshot(&self) -> Bucket {
         self.lock().clone()
+    }
+}
+
+impl Gate for Budget {
+    fn take(&self) -> Pin<Box<dyn Future<Output = Ticket> + Send + '_>> {
+        Box::pin(Budget::take(self))
+    }
+
+    fn observe(&self, ticket: Ticket, signal: Option<&Signal>) {
+        Budget::observe(self, ticket, signal);
     }
 }
 

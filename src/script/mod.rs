@@ -166,7 +166,7 @@ impl<'a> Session<'a> {
         if store.is_some() {
             self.budget = Some((budget.clone(), key));
         }
-        Ok(client.with_budget(budget))
+        Ok(crate::scheduler::Door::new(client, budget).client)
     }
 
     /// Keeps what the budget learned for the next command.

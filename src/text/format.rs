@@ -118,16 +118,6 @@ pub fn or_missing(s: &str) -> Cow<'_, str> {
     }
 }
 
-/// A product type in words: `fpr (static)`, `ppr (rotating)`, or the server's own word.
-pub fn product_type_label(t: &crate::api::ProductType) -> String {
-    use crate::api::ProductType;
-    match t {
-        ProductType::Fpr => "fpr (static)".to_owned(),
-        ProductType::Ppr => "ppr (rotating)".to_owned(),
-        ProductType::Other(s) => or_missing(s).into_owned(),
-    }
-}
-
 /// A span of time for people: `12 s`, `4 min`, `3 h`.
 pub fn ago(d: chrono::Duration) -> String {
     let s = d.num_seconds().max(0);

@@ -3,7 +3,6 @@
 
 use super::columns;
 use super::layout;
-use super::services::product_type_label;
 use super::text::{self, MISSING};
 use super::theme::Theme;
 use super::widgets;
@@ -114,7 +113,7 @@ pub fn detail_lines(p: &Product, name: &str, theme: &Theme) -> Vec<Line<'static>
     vec![
         widgets::field(theme, "Name", w, v(text::or_missing(name).into_owned())),
         widgets::field(theme, "Price", w, v(text::money(p.price))),
-        widgets::field(theme, "Type", w, v(product_type_label(&p.product_type))),
+        widgets::field(theme, "Type", w, v(p.product_type.label())),
         widgets::field(
             theme,
             "IP count",

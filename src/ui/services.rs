@@ -159,8 +159,6 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
     }
 }
 
-pub use crate::text::product_type_label;
-
 /// Says after the bound IP of `lines` whether it is this machine's.
 pub fn note_this_machine(app: &App, theme: &Theme, s: &Service, lines: &mut [Line<'static>]) {
     if let Some(bound) = s.bound_ip.as_deref().filter(|ip| !ip.trim().is_empty()) {
@@ -228,7 +226,7 @@ pub fn detail_lines(s: &Service, show_password: bool, theme: &Theme) -> Vec<Line
             w,
             v(text::or_missing(s.bound_ip.as_deref().unwrap_or_default()).into_owned()),
         ),
-        widgets::field(theme, "Type", w, v(product_type_label(&s.product_type))),
+        widgets::field(theme, "Type", w, v(s.product_type.label())),
         widgets::field(
             theme,
             "IP count",

@@ -85,7 +85,7 @@ pub fn build(settings: &Settings, client: ApiClient, output: &Output, clock: Clo
     let history = history(settings, output);
     let setup = account::Setup {
         config: engine_config(settings, alert_file.as_ref()),
-        client: client.with_budget(settings.budget()),
+        door: crate::scheduler::Door::new(client, settings.budget()),
         clock,
         speed: 1,
         history: history.as_ref().map(|(h, _)| h.clone()),

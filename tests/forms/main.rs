@@ -38,7 +38,7 @@ pub async fn sandbox(config: SandboxConfig) -> SandboxHandle {
     .expect("sandbox starts")
 }
 
-pub fn client(sb: &SandboxHandle) -> ApiClient {
+pub fn client(sb: &SandboxHandle) -> proxydash::scheduler::Door {
     let mut config = ClientConfig::new(sb.base_url(), Credentials::Token(sb.token().into()));
     config.backoff = Duration::from_millis(10);
     config.request_timeout = Duration::from_secs(5);

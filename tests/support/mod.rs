@@ -75,8 +75,9 @@ pub async fn sandbox(seed: Option<PathBuf>) -> SandboxHandle {
     .expect("sandbox starts")
 }
 
-/// A client with the test timings: `timeout` per request, 20 ms first backoff.
-pub fn client(sb: &SandboxHandle, timeout: Duration) -> ApiClient {
+/// A client with the test timings: `timeout` per request, 20 ms first backoff, and the
+/// loopback budget.
+pub fn client(sb: &SandboxHandle, timeout: Duration) -> proxydash::scheduler::Door {
     let mut config = ClientConfig::new(sb.base_url(), Credentials::Token(sb.token().into()));
     config.request_timeout = timeout;
     config.connect_timeout = timeout;

@@ -134,6 +134,17 @@ impl Default for ProductType {
     }
 }
 
+impl ProductType {
+    /// The type in words: `fpr (static)`, `ppr (rotating)`, or the server's own word.
+    pub fn label(&self) -> String {
+        match self {
+            ProductType::Fpr => "fpr (static)".to_owned(),
+            ProductType::Ppr => "ppr (rotating)".to_owned(),
+            ProductType::Other(s) => crate::text::or_missing(s).into_owned(),
+        }
+    }
+}
+
 impl Default for ServiceStatus {
     fn default() -> Self {
         ServiceStatus::Other("".into())

@@ -231,7 +231,7 @@ impl App {
                     .push(Popup::form_of(BindIpForm::new(id, bound.as_deref())));
             }
             (Some(other), _) if other != ProductType::Fpr => {
-                let kind = crate::text::product_type_label(&other);
+                let kind = other.label();
                 self.status.notify(
                     NoticeKind::Info,
                     format!(

@@ -20,7 +20,7 @@ pub(super) fn draw_confirm(
         .map(|c| text::or_missing(&c.email).into_owned())
         .unwrap_or_else(|| MISSING.to_owned());
     let kind = product_type(app, form)
-        .map(|t| format!(", {}", product_type_label(&t)))
+        .map(|t| format!(", {}", t.label()))
         .unwrap_or_default();
     let mut lines = vec![
         value_line(

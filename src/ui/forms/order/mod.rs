@@ -10,7 +10,6 @@ use crate::app::forms::FormState;
 use crate::app::forms::order::{OrderField, OrderForm, done_message};
 use crate::app::orders::Check;
 use crate::app::remote::Remote;
-use crate::ui::services::product_type_label;
 use crate::ui::text::{self, MISSING};
 use crate::ui::theme::Theme;
 use ratatui::Frame;
@@ -105,7 +104,7 @@ fn price_text(price: f64) -> String {
 
 fn product_line(app: &App, theme: &Theme, form: &OrderForm) -> Line<'static> {
     let kind = match product_type(app, form) {
-        Some(t) => product_type_label(&t),
+        Some(t) => t.label(),
         None if app.products().detail(form.product_id).error().is_some() => {
             "type unknown".to_owned()
         }

@@ -1,0 +1,47 @@
+//! The small interface the API client needs of whoever counts its requests: a gate it
+//! asks before each attempt and tells after each answer. The account's request budget
+//! ([`crate::scheduler::Budget`]) implements it; the client knows nothing of the scheduler.
+//!
+//! - [`Gate::take`] waits for the right to send one attempt (a script's request, a
+//!   retry). The fetcher takes the first attempt's token itself, so the queue's order
+//!   decides who goes next, and hands it over in [`PREPAID`].
+//! - [`Gate::observe`] is told what each answer's status and headers said ([`Signal`],
+//!   read by [`headers::signal`]), or that no answer came.
+
+pub mod headers;
+
+use std::future::Future;
+use std::pin::Pin;
+
+tokio::task_local! {
+    /// The token the fetcher took for the first attempt of the request this task runs.
+    pub static PREPAID: std::cell::Cell<Option<Ticket>>;
+}
+
+/// Who counts the client's attempts.
+pub trait Gate: Send + Sync + std::fmt::Debug {
+    /// Waits for the right to send one attempt.
+    fn take(&self) -> Pin<Box<dyn Future<Output = Ticket> + Send + '_>>;
+
+    /// The answer to an attempt sent with `ticket`: `None` if no answer came.
+    fn observe(&self, ticket: Ticket, signal: Option<&Signal>);
+}
+
+/// What the server's answer said about the budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Signal {
+    /// The answer was a 429 that is not the IP-list throttle of spec section 7.
+    pub throttled: bool,
+    pub limit: Option<u32>,
+    pub remaining: Option<u32>,
+    /// Seconds until the server's window resets (from `X-RateLimit-Reset`).
+    pub reset_in: Option<u64>,
+    /// `Retry-After`, in seconds.
+    pub retry_after: Option<u64>,
+}
+
+/// The right to send one request, handed back with the answer's [`Signal`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ticket {
+    Normal,
+}
