@@ -3,6 +3,8 @@
 //! dashboard; see docs/DESIGN.md "Direction of dependencies"), files stay small
 //! enough to read in one sitting, and the app's functions short enough to take in at once.
 
+#[path = "architecture/circles.rs"]
+mod circles;
 #[path = "architecture/functions.rs"]
 mod functions;
 
@@ -160,6 +162,40 @@ fn the_import_rule_sees_what_it_forbids() {
     );
     assert_eq!(named_modules("    let x = crate::run::step(a);"), ["run"]);
     assert!(named_modules("// crate::app once").is_empty());
+}
+
+/// Issue 24: a module that names another never gets named back by it, directly or
+/// through others (the API client defines the gate the scheduler implements; the CLI's
+/// values are read by config, not the other way; the terminal's input is the loop's).
+#[test]
+fn no_import_circle_between_top_level_modules() {
+    let files = sources("");
+    assert!(files.len() > 50, "the sources are found");
+    let found = circles::circles(&files, named_modules);
+    let text: Vec<String> = found
+        .iter()
+        .map(|(c, lines)| format!("{}:\n  {}", c.join(" <-> "), lines.join("\n  ")))
+        .collect();
+    assert!(found.is_empty(), "import circles:\n{}", text.join("\n"));
+}
+
+#[test]
+fn the_circle_rule_sees_a_circle() {
+    let file = |rel: &str, text: &str| (rel.to_owned(), text.to_owned());
+    let files = [
+        file("api/mod.rs", "use crate::scheduler::Budget;\n"),
+        file("scheduler/mod.rs", "use crate::text::x;\n"),
+        file("text.rs", "// crate::api in a comment\nuse crate::api::Request;\n"),
+        file("ui.rs", "use crate::api::Request;\n"),
+        file(
+            "cli.rs",
+            "fn f() {}\n#[cfg(test)]\nmod tests {\n    use crate::ui::x;\n}\n",
+        ),
+    ];
+    let found = circles::circles(&files, named_modules);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, ["api", "scheduler", "text"]);
+    assert!(found[0].1.iter().any(|l| l.starts_with("text -> api: src/text.rs:2")));
 }
 
 #[test]
