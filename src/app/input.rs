@@ -114,6 +114,8 @@ impl App {
             }
             Action::OpenForm(form) => self.open_form(form, out),
             Action::ClearCountdown => self.clear_countdown(out),
+            Action::Acknowledge => self.acknowledge(out),
+            Action::Unsilence => self.unsilence(out),
             Action::Probe => self.open_probe(out),
             Action::SwitchProfile => self.open_profiles(),
             Action::Messages => self.popups.push(Popup::Messages(0)),

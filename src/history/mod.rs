@@ -42,6 +42,7 @@
 //!   fails later gives one [`Answer::Failed`] per run of failures.
 
 mod intervals;
+pub mod marks;
 mod read;
 mod schema;
 mod store;

@@ -34,6 +34,16 @@ const MIGRATIONS: &[&str] = &[
          service_id INTEGER NOT NULL, server TEXT NOT NULL, at INTEGER NOT NULL,
          ok INTEGER NOT NULL, latency_ms INTEGER);
      CREATE INDEX probe_id ON probe (service_id, at);",
+    // 2: acknowledgements and silences of alerts (see `super::marks`); `alert_marks`
+    // counts their changes, so a reader learns with one row whether to read them again.
+    "CREATE TABLE alert_ack (
+         rule TEXT NOT NULL, subject TEXT NOT NULL, by_whom TEXT NOT NULL, at INTEGER NOT NULL,
+         PRIMARY KEY (rule, subject)) WITHOUT ROWID;
+     CREATE TABLE alert_silence (
+         id TEXT PRIMARY KEY, rule TEXT, service_id INTEGER, until INTEGER NOT NULL,
+         reason TEXT NOT NULL, by_whom TEXT NOT NULL, created INTEGER NOT NULL) WITHOUT ROWID;
+     CREATE TABLE alert_marks (id INTEGER PRIMARY KEY CHECK (id = 0), changes INTEGER NOT NULL);
+     INSERT INTO alert_marks VALUES (0, 0);",
 ];
 
 /// The version this program writes.

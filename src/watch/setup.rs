@@ -91,6 +91,8 @@ pub fn build(settings: &Settings, client: ApiClient, output: &Output, clock: Clo
         history: history.as_ref().map(|(h, _)| h.clone()),
         alert_file: alert_file.map(|f| (f, key.clone())),
         types_file: TypesFile::default_location().map(|f| (f, key)),
+        marks_file: crate::history::file_for(&settings.profile)
+            .map(crate::history::marks::MarksFile::spawn),
     };
     Built {
         account: account::spawn(setup),

@@ -47,6 +47,7 @@ pub mod order;
 pub mod order_outcome;
 pub mod password;
 pub mod refresh;
+pub mod silence;
 pub mod registry;
 
 pub use self::core::{Flow, Form, FormCore, FormState};

@@ -97,6 +97,8 @@ const ON_ROWS: &[Binding] = &[
     b(&[k('s')], Action::CycleSort, SORTABLE, Some("sort"), "Sort by the next field, or back to the server's order"),
     b(&[k('S')], Action::ReverseSort, SORTABLE, None, "Reverse the sort"),
     b(&[k('!')], Action::ProblemsOnly, PROBLEMS, Some("problems"), "Show only the rows with a problem, or all again"),
+    b(&[k('a')], Action::Acknowledge, &[Tab(Tab::Alerts)], Some("ack"), "Acknowledge the selected alert: listed, not delivered again until it resolves"),
+    b(&[k('u')], Action::Unsilence, &[Tab(Tab::Alerts)], Some("unsilence"), "End the silence that covers the selected alert"),
     b(&[code(KeyCode::Left)], Action::DayBack, &[Tab(Tab::Usage)], Some("day"), "Chart cursor: the day before (date and value in the title)"),
     b(&[code(KeyCode::Right)], Action::DayForward, &[Tab(Tab::Usage)], None, "Chart cursor: the day after"),
     b(&[k('z')], Action::CycleDetail, &[Tab(Tab::Services), Tab(Tab::Products)], Some("detail"), "Detail pane: shown, hidden (the list takes the room), zoomed"),

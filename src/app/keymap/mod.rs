@@ -88,6 +88,10 @@ pub enum Action {
     SwitchProfile,
     /// `m`: the message log.
     Messages,
+    /// `a` on Alerts: acknowledge the selected alert.
+    Acknowledge,
+    /// `u` on Alerts: end the silence covering the selected alert.
+    Unsilence,
     /// `←` on Usage: the chart's cursor one day back.
     DayBack,
     /// `→` on Usage: the chart's cursor one day forward.
