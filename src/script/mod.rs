@@ -68,6 +68,7 @@
 mod billing;
 mod catalog;
 mod failure;
+pub mod alerts;
 pub mod history;
 mod input;
 mod iplist;
@@ -269,7 +270,11 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
 
 async fn dispatch(s: &mut Session<'_>, command: &Command) -> Printed {
     match command {
-        Command::Sandbox(_) | Command::Config(_) | Command::History(_) | Command::Watch(_) => {
+        Command::Sandbox(_)
+        | Command::Config(_)
+        | Command::History(_)
+        | Command::Alerts(_)
+        | Command::Watch(_) => {
             Err(Failure::Usage("not a scripting subcommand".into()))
         }
         Command::Completions(args) => Ok(completions(args)),
@@ -315,6 +320,7 @@ fn wants_json(command: &Command) -> bool {
         | Command::Config(_)
         | Command::Completions(_)
         | Command::History(_)
+        | Command::Alerts(_)
         | Command::Watch(_) => false,
     }
 }
