@@ -9,7 +9,7 @@
 //!   one row before each sweep and reads the marks only when it moved
 //!   ([`MarksDb::load_if_changed`]), so a silence typed in another process holds from the
 //!   next sweep on.
-//! - Silences that ended more than a week ago are deleted at the next change.
+//! - Silences that ended more than a week before a new one is made are deleted then.
 
 use super::Store;
 use crate::alerts::marks::{Ack, MarkChange, Marks, Silence, Target};
@@ -159,6 +159,12 @@ impl MarksDb {
                 )?;
             }
             MarkChange::Silence(s) => {
+                // Counted from the new silence's own time (the file's clock is the
+                // writer's, which tests set).
+                tx.execute(
+                    "DELETE FROM alert_silence WHERE until < ?1",
+                    params![s.created.timestamp() - KEEP_ENDED],
+                )?;
                 tx.execute(
                     "INSERT OR REPLACE INTO alert_silence VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                     params![
@@ -176,10 +182,6 @@ impl MarksDb {
                 tx.execute("DELETE FROM alert_silence WHERE id = ?1", params![id])?;
             }
         }
-        tx.execute(
-            "DELETE FROM alert_silence WHERE until < ?1",
-            params![Utc::now().timestamp() - KEEP_ENDED],
-        )?;
         tx.execute(
             "UPDATE alert_marks SET changes = changes + 1 WHERE id = 0",
             [],
