@@ -96,8 +96,14 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let wide = body.width >= RULE_COLUMN;
     let rows = &tab.rows;
     let now = app.now();
-    let mut header: Vec<&str> = vec!["Level", "Marked"];
-    let mut widths = vec![Constraint::Length(10), Constraint::Length(8)];
+    // Only while something is marked: the message keeps its room otherwise.
+    let marked = rows.iter().any(|a| !mark_word(tab, a, now).is_empty());
+    let mut header: Vec<&str> = vec!["Level"];
+    let mut widths = vec![Constraint::Length(10)];
+    if marked {
+        header.push("Marked");
+        widths.push(Constraint::Length(8));
+    }
     if wide {
         header.extend(["Subject", "Rule"]);
         widths.extend([Constraint::Length(13), Constraint::Length(16)]);
@@ -127,10 +133,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         } else {
             theme.base
         };
-        let mut cells = vec![
-            Cell::new(level).style(style),
-            Cell::new(mark_word(tab, a, now)).style(theme.dim),
-        ];
+        let mut cells = vec![Cell::new(level).style(style)];
+        if marked {
+            cells.push(Cell::new(mark_word(tab, a, now)).style(theme.dim));
+        }
         if wide {
             cells.push(Cell::new(a.key.subject.to_string()).style(dim));
             cells.push(Cell::new(a.key.rule.as_str()).style(dim));

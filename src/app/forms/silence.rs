@@ -1,5 +1,5 @@
 //! Silence alerts (`s` on Alerts): what (the selected alert's rule on its service, its
-//! rule, or its service; `Ctrl-T` cycles), for how long (`1h`, `8h`, `24h` with ↑/↓, or
+//! rule, or its service; with no alert selected, any rule; `Ctrl-T` cycles), for how long (`1h`, `8h`, `24h` with ↑/↓, or
 //! typed: `90m`, `2h30m`, `2d`), and why. On an alert a silence already covers, the form
 //! edits that silence (its length counts from now).
 //!
@@ -12,7 +12,7 @@
 use super::registry::FormEntry;
 use super::{Flow, Form, FormCore, FormState, TextField};
 use crate::alerts::marks::{self, MarkChange, PRESETS, Silence, Target};
-use crate::alerts::{Alert, Subject};
+use crate::alerts::{Alert, Rule, Subject};
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, Scope, code, ctrl, k};
 use crate::app::popup::Popup;
@@ -71,16 +71,19 @@ pub struct SilenceForm {
 
 impl SilenceForm {
     /// For `alert`: the rule on its service first (or its rule, for the account's and
-    /// invoices' alerts).
-    pub fn new(alert: &Alert) -> Self {
-        let rule = Some(alert.key.rule);
-        let targets = match alert.key.subject {
-            Subject::Service(id) => vec![
+    /// invoices' alerts); with no alert selected, any one rule.
+    pub fn new(alert: Option<&Alert>) -> Self {
+        let targets = match alert.map(|a| (Some(a.key.rule), a.key.subject)) {
+            Some((rule, Subject::Service(id))) => vec![
                 Target { rule, service: Some(id) },
                 Target { rule, service: None },
                 Target { rule: None, service: Some(id) },
             ],
-            _ => vec![Target { rule, service: None }],
+            Some((rule, _)) => vec![Target { rule, service: None }],
+            None => Rule::ALL
+                .iter()
+                .map(|r| Target { rule: Some(*r), service: None })
+                .collect(),
         };
         Self {
             targets,
@@ -95,7 +98,7 @@ impl SilenceForm {
 
     /// Editing `s`: its target, what is left of it and its reason.
     pub fn edit(alert: &Alert, s: &Silence, now: chrono::DateTime<chrono::Utc>) -> Self {
-        let mut form = Self::new(alert);
+        let mut form = Self::new(Some(alert));
         match form.targets.iter().position(|t| *t == s.target) {
             Some(i) => form.target = i,
             None => {
@@ -227,17 +230,14 @@ impl Form for SilenceForm {
 
 impl App {
     /// `s` on Alerts: the form for the selected alert (editing the silence that covers
-    /// it, if one does).
+    /// it, if one does), or for a rule when none is selected.
     pub(in crate::app) fn open_silence(&mut self, _out: &mut Vec<Command>) {
-        let Some(alert) = self.alerts.selected().cloned() else {
-            self.status
-                .notify(NoticeKind::Info, "Select an alert to silence.");
-            return;
-        };
+        let alert = self.alerts.selected().cloned();
         let now = self.now();
-        let form = match self.alerts.marks.silence(&alert.key, now) {
-            Some(s) => SilenceForm::edit(&alert, s, now),
-            None => SilenceForm::new(&alert),
+        let form = match alert.as_ref().map(|a| (a, self.alerts.marks.silence(&a.key, now))) {
+            Some((a, Some(s))) => SilenceForm::edit(a, s, now),
+            Some((a, None)) => SilenceForm::new(Some(a)),
+            None => SilenceForm::new(None),
         };
         self.popups.push(Popup::form_of(form));
     }
