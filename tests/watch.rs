@@ -565,7 +565,10 @@ fn deliveries(file: &Path) -> Vec<(String, u64, String)> {
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .map(|v| {
-            let id = v["service_id"].as_u64().or(v["invoice_id"].as_u64()).unwrap_or(0);
+            let id = v["service_id"]
+                .as_u64()
+                .or(v["invoice_id"].as_u64())
+                .unwrap_or(0);
             (
                 v["rule"].as_str().unwrap_or("").to_owned(),
                 id,
@@ -607,20 +610,47 @@ async fn silenced_and_acknowledged_alerts_reach_no_on_alert_command_across_a_res
         Watch::spawn(command)
     };
     // Typed lengths that do not read are refused with status 2, and nothing is kept.
-    let (code, _, err) = alerts_cli(&dir, &["silence", "--service", "1001", "--for", "abc", "--reason", "x"]);
+    let (code, _, err) = alerts_cli(
+        &dir,
+        &[
+            "silence",
+            "--service",
+            "1001",
+            "--for",
+            "abc",
+            "--reason",
+            "x",
+        ],
+    );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not a unit"), "{err}");
     // The seed's service 1001 has servers in error: silenced before watch starts.
     let (code, out, err) = alerts_cli(
         &dir,
-        &["silence", "--service", "1001", "--for", "8h", "--reason", "maintenance"],
+        &[
+            "silence",
+            "--service",
+            "1001",
+            "--for",
+            "8h",
+            "--reason",
+            "maintenance",
+        ],
     );
     assert_eq!(code, 0, "{err}");
-    let silence_id = out.split_whitespace().nth(1).unwrap().trim_end_matches(':').to_owned();
+    let silence_id = out
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(':')
+        .to_owned();
 
     let mut w = watch();
     let at = w.wait_err(|l| l.starts_with("metrics at http://"));
-    let addr = at.trim_start_matches("metrics at http://").trim_end_matches("/metrics").to_owned();
+    let addr = at
+        .trim_start_matches("metrics at http://")
+        .trim_end_matches("/metrics")
+        .to_owned();
     let suspended = ("service_status".to_owned(), 1006, "opened".to_owned());
     wait_until("service 1006's alert delivered to on_alert", || {
         deliveries(&delivered).contains(&suspended)
@@ -630,11 +660,17 @@ async fn silenced_and_acknowledged_alerts_reach_no_on_alert_command_across_a_res
     let body = scrape(&addr);
     let line = body
         .lines()
-        .find(|l| l.starts_with("proxydash_alert_open{") && l.contains("alert=\"servers_in_error:1001\""))
+        .find(|l| {
+            l.starts_with("proxydash_alert_open{") && l.contains("alert=\"servers_in_error:1001\"")
+        })
         .unwrap_or_else(|| panic!("no servers_in_error:1001 series: {body}"));
     assert!(line.contains("silenced=\"true\""), "{line}");
     let silenced = |d: &(String, u64, String)| d.1 == 1001;
-    assert!(!deliveries(&delivered).iter().any(silenced), "{:?}", deliveries(&delivered));
+    assert!(
+        !deliveries(&delivered).iter().any(silenced),
+        "{:?}",
+        deliveries(&delivered)
+    );
 
     // Acknowledged from another process while watch runs: watch reads it before its next
     // sweep and labels it so.
@@ -649,7 +685,10 @@ async fn silenced_and_acknowledged_alerts_reach_no_on_alert_command_across_a_res
     });
     let (code, outs, _) = w.terminate();
     assert_eq!(code, 0);
-    assert!(!outs.iter().any(|l| l.contains("\"service_id\":1001")), "{outs:?}");
+    assert!(
+        !outs.iter().any(|l| l.contains("\"service_id\":1001")),
+        "{outs:?}"
+    );
 
     // A restart that forgot which alerts were open: every alert opens again, but the
     // acknowledged one and the silenced one are still held back.
@@ -664,16 +703,33 @@ async fn silenced_and_acknowledged_alerts_reach_no_on_alert_command_across_a_res
         deliveries(&delivered).len() >= before + outs.len()
     });
     let all = deliveries(&delivered);
-    assert_eq!(all.iter().filter(|d| **d == suspended).count(), 1, "{all:?}");
+    assert_eq!(
+        all.iter().filter(|d| **d == suspended).count(),
+        1,
+        "{all:?}"
+    );
     assert!(!all.iter().any(silenced), "{all:?}");
 
     // The list shows both marks; unsilence ends the silence.
     let (code, json, _) = alerts_cli(&dir, &["--json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let alert = |id: &str| v["alerts"].as_array().unwrap().iter().find(|a| a["id"] == id).cloned();
-    assert_eq!(alert("service_status:1006").unwrap()["acknowledged"]["by"], "tester");
-    assert_eq!(alert("servers_in_error:1001").unwrap()["silenced_by"], silence_id.as_str());
+    let alert = |id: &str| {
+        v["alerts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["id"] == id)
+            .cloned()
+    };
+    assert_eq!(
+        alert("service_status:1006").unwrap()["acknowledged"]["by"],
+        "tester"
+    );
+    assert_eq!(
+        alert("servers_in_error:1001").unwrap()["silenced_by"],
+        silence_id.as_str()
+    );
     let (code, _, err) = alerts_cli(&dir, &["unsilence", &silence_id]);
     assert_eq!(code, 0, "{err}");
     let (_, json, _) = alerts_cli(&dir, &["--json"]);

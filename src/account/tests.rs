@@ -364,7 +364,11 @@ fn an_acknowledged_alert_is_not_delivered_again_until_it_resolves() {
     for m in [31, 45, 92] {
         assert!(status_of_2(&mut e, &mut a, minutes(m)).is_empty(), "at {m}");
     }
-    assert!(e.book().open().any(|al| al.key == key_of_2() && al.repeats >= 2));
+    assert!(
+        e.book()
+            .open()
+            .any(|al| al.key == key_of_2() && al.repeats >= 2)
+    );
     assert!(e.marks().ack(&key_of_2()).is_some());
     // Its resolution is delivered and ends the acknowledgement.
     a.services[1].status = crate::api::ServiceStatus::Active;
@@ -418,7 +422,11 @@ fn marks_survive_a_restart_and_another_process_sees_them_from_its_next_sweep() {
     let mut dashboard = MarksDb::open(&path).unwrap();
     let mut watch = MarksDb::open(&path).unwrap();
     assert_eq!(watch.load_if_changed().unwrap(), Some(Default::default()));
-    assert_eq!(watch.load_if_changed().unwrap(), None, "unchanged: one row read");
+    assert_eq!(
+        watch.load_if_changed().unwrap(),
+        None,
+        "unchanged: one row read"
+    );
     let silence = Silence {
         id: "5ca1ab".into(),
         target: Target {
@@ -453,7 +461,9 @@ fn marks_survive_a_restart_and_another_process_sees_them_from_its_next_sweep() {
     assert!(e.book().open().any(|al| al.key == key_of_2()));
     // Ended from the other process: the engine takes the file's word before its sweep.
     let mut other = MarksDb::open(&path).unwrap();
-    other.apply(&MarkChange::Unsilence("5ca1ab".into())).unwrap();
+    other
+        .apply(&MarkChange::Unsilence("5ca1ab".into()))
+        .unwrap();
     other.apply(&MarkChange::Unack(key_of_2())).unwrap();
     let mut reader = MarksDb::open(&path).unwrap();
     assert!(e.set_marks(reader.load_if_changed().unwrap().unwrap()));

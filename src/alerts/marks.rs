@@ -192,7 +192,10 @@ pub fn parse_alert_id(text: &str) -> Result<AlertKey, String> {
     let subject = match (rule, number) {
         (Rule::CreditLow | Rule::ApiUnreachable, None) => Subject::Account,
         (Rule::CreditLow | Rule::ApiUnreachable, Some(_)) => {
-            return Err(format!("{} is about the account: no number after it", rule.as_str()));
+            return Err(format!(
+                "{} is about the account: no number after it",
+                rule.as_str()
+            ));
         }
         (_, None) => {
             return Err(format!(

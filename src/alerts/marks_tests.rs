@@ -72,7 +72,10 @@ fn a_silence_covers_its_rule_its_service_or_the_rule_on_the_service_until_its_en
     let mut marks = Marks::default();
     marks.apply(MarkChange::Silence(silence(both, 60)));
     assert!(marks.silence(&key(Rule::RateLimit, 7), t(59)).is_some());
-    assert!(marks.silence(&key(Rule::RateLimit, 7), t(60)).is_none(), "ended");
+    assert!(
+        marks.silence(&key(Rule::RateLimit, 7), t(60)).is_none(),
+        "ended"
+    );
     assert_eq!(marks.active(t(61)).count(), 0);
 }
 
@@ -106,7 +109,11 @@ fn deliverable_holds_back_silenced_and_acknowledged_but_not_the_acknowledged_res
     assert_eq!(kept, vec![(other, Change::Opened)]);
     assert!(ended.is_empty());
     let (out, ended) = marks.deliverable(vec![transition(acked, Change::Resolved)], t(1));
-    assert_eq!(out.len(), 1, "the resolution of an acknowledged alert is delivered");
+    assert_eq!(
+        out.len(),
+        1,
+        "the resolution of an acknowledged alert is delivered"
+    );
     assert_eq!(ended, vec![acked]);
     // After the silence's end its service's transitions go out again.
     let (out, _) = marks.deliverable(vec![transition(quiet, Change::Resolved)], t(60));
@@ -121,7 +128,18 @@ fn typed_lengths_read_or_say_why_and_never_panic() {
     assert_eq!(ok("2h30m"), Ok(150));
     assert_eq!(ok(" 1d 12h "), Ok(36 * 60));
     assert_eq!(ok("24H"), Ok(24 * 60));
-    for bad in ["abc", "90", "", "h", "0m", "91d", "1x", "99999999999999999999d", "-5m", "5m-"] {
+    for bad in [
+        "abc",
+        "90",
+        "",
+        "h",
+        "0m",
+        "91d",
+        "1x",
+        "99999999999999999999d",
+        "-5m",
+        "5m-",
+    ] {
         let e = parse_duration(bad).unwrap_err();
         assert!(!e.is_empty(), "{bad}");
     }
@@ -148,8 +166,18 @@ fn alert_ids_read_back_and_bad_ones_say_why() {
     ] {
         assert_eq!(parse_alert_id(&alert_id(&k)), Ok(k));
     }
-    assert_eq!(alert_id(&key(Rule::ServiceStatus, 1002)), "service_status:1002");
-    for bad in ["", "nope:1", "rate_limit", "rate_limit:x", "credit_low:3", "rate_limit:-1"] {
+    assert_eq!(
+        alert_id(&key(Rule::ServiceStatus, 1002)),
+        "service_status:1002"
+    );
+    for bad in [
+        "",
+        "nope:1",
+        "rate_limit",
+        "rate_limit:x",
+        "credit_low:3",
+        "rate_limit:-1",
+    ] {
         assert!(parse_alert_id(bad).is_err(), "{bad}");
     }
 }

@@ -101,7 +101,14 @@ impl MarksDb {
                 continue;
             };
             let key = AlertKey { rule, subject };
-            marks.acks.insert(key, Ack { key, by, at: time(at) });
+            marks.acks.insert(
+                key,
+                Ack {
+                    key,
+                    by,
+                    at: time(at),
+                },
+            );
         }
         let mut q = self.conn.prepare_cached(
             "SELECT id, rule, service_id, until, reason, by_whom, created FROM alert_silence",

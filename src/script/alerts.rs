@@ -49,7 +49,8 @@ fn run_at(cli: &Cli, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String, Fa
     let mut with = cli.clone();
     with.connection.profile = args.profile.clone().or(with.connection.profile);
     with.connection.config = args.config.clone().or(with.connection.config);
-    let (profile, _) = crate::config::profile_name(&with).map_err(|e| Failed::Usage(e.to_string()))?;
+    let (profile, _) =
+        crate::config::profile_name(&with).map_err(|e| Failed::Usage(e.to_string()))?;
     let path = crate::history::file_for(&profile)
         .ok_or_else(|| Failed::File("no state directory (set XDG_STATE_HOME or HOME)".into()))?;
     let file_error = |e: rusqlite::Error| Failed::File(format!("{}: {e}", path.display()));
@@ -71,15 +72,18 @@ fn run_at(cli: &Cli, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String, Fa
             by,
         } => {
             let target = Target {
-                rule: rule.map(|r| r.parse::<Rule>()).transpose().map_err(Failed::Usage)?,
+                rule: rule
+                    .map(|r| r.parse::<Rule>())
+                    .transpose()
+                    .map_err(Failed::Usage)?,
                 service,
             };
             silence(&marks, target, &length, &reason, edit, by, now)?
         }
         AlertsCommand::Unsilence { id } => {
-            let s = marks
-                .find(&id)
-                .ok_or_else(|| Failed::NotFound(format!("no silence {id:?} (proxydash alerts lists them)")))?;
+            let s = marks.find(&id).ok_or_else(|| {
+                Failed::NotFound(format!("no silence {id:?} (proxydash alerts lists them)"))
+            })?;
             let said = format!("ended silence {} ({})", s.id, s.target.describe());
             (MarkChange::Unsilence(s.id.clone()), said)
         }

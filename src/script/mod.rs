@@ -65,10 +65,10 @@
 //!   commands waits for the server's limit (a line on standard error says how long, when
 //!   it is more than a second or two) instead of exceeding it. `--max-rpm` caps it.
 
+pub mod alerts;
 mod billing;
 mod catalog;
 mod failure;
-pub mod alerts;
 pub mod history;
 mod input;
 mod iplist;
@@ -274,9 +274,7 @@ async fn dispatch(s: &mut Session<'_>, command: &Command) -> Printed {
         | Command::Config(_)
         | Command::History(_)
         | Command::Alerts(_)
-        | Command::Watch(_) => {
-            Err(Failure::Usage("not a scripting subcommand".into()))
-        }
+        | Command::Watch(_) => Err(Failure::Usage("not a scripting subcommand".into())),
         Command::Completions(args) => Ok(completions(args)),
         Command::Clients(o) => catalog::clients(s, o).await,
         Command::Products(a) => catalog::products(s, a).await,

@@ -156,7 +156,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
 }
 
 /// `silenced` (it wins: nothing is delivered), `acked`, or nothing.
-fn mark_word(tab: &crate::app::tabs::alerts::AlertsTab, a: &Alert, now: DateTime<Utc>) -> &'static str {
+fn mark_word(
+    tab: &crate::app::tabs::alerts::AlertsTab,
+    a: &Alert,
+    now: DateTime<Utc>,
+) -> &'static str {
     if a.resolved.is_some() {
         ""
     } else if tab.marks.silence(&a.key, now).is_some() {
@@ -174,17 +178,17 @@ fn marks_lines(app: &App, theme: &Theme, alert: Option<&Alert>) -> Vec<Line<'sta
     let tab = app.alerts();
     let now = app.now();
     let mut lines = Vec::new();
-    if let Some(a) = alert.filter(|a| a.resolved.is_none()) {
-        if let Some(ack) = tab.marks.ack(&a.key) {
-            lines.push(Line::from(Span::styled(
-                format!(
-                    "Acknowledged by {} at {}: not delivered again until it resolves.",
-                    ack.by,
-                    widgets::clock_time(app, ack.at)
-                ),
-                theme.good,
-            )));
-        }
+    if let Some(a) = alert.filter(|a| a.resolved.is_none())
+        && let Some(ack) = tab.marks.ack(&a.key)
+    {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "Acknowledged by {} at {}: not delivered again until it resolves.",
+                ack.by,
+                widgets::clock_time(app, ack.at)
+            ),
+            theme.good,
+        )));
     }
     let active: Vec<_> = tab.marks.active(now).collect();
     if !active.is_empty() {

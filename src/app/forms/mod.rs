@@ -47,8 +47,8 @@ pub mod order;
 pub mod order_outcome;
 pub mod password;
 pub mod refresh;
-pub mod silence;
 pub mod registry;
+pub mod silence;
 
 pub use self::core::{Flow, Form, FormCore, FormState};
 pub use field::TextField;

@@ -75,14 +75,29 @@ impl SilenceForm {
     pub fn new(alert: Option<&Alert>) -> Self {
         let targets = match alert.map(|a| (Some(a.key.rule), a.key.subject)) {
             Some((rule, Subject::Service(id))) => vec![
-                Target { rule, service: Some(id) },
-                Target { rule, service: None },
-                Target { rule: None, service: Some(id) },
+                Target {
+                    rule,
+                    service: Some(id),
+                },
+                Target {
+                    rule,
+                    service: None,
+                },
+                Target {
+                    rule: None,
+                    service: Some(id),
+                },
             ],
-            Some((rule, _)) => vec![Target { rule, service: None }],
+            Some((rule, _)) => vec![Target {
+                rule,
+                service: None,
+            }],
             None => Rule::ALL
                 .iter()
-                .map(|r| Target { rule: Some(*r), service: None })
+                .map(|r| Target {
+                    rule: Some(*r),
+                    service: None,
+                })
                 .collect(),
         };
         Self {
@@ -234,7 +249,10 @@ impl App {
     pub(in crate::app) fn open_silence(&mut self, _out: &mut Vec<Command>) {
         let alert = self.alerts.selected().cloned();
         let now = self.now();
-        let form = match alert.as_ref().map(|a| (a, self.alerts.marks.silence(&a.key, now))) {
+        let form = match alert
+            .as_ref()
+            .map(|a| (a, self.alerts.marks.silence(&a.key, now)))
+        {
             Some((a, Some(s))) => SilenceForm::edit(a, s, now),
             Some((a, None)) => SilenceForm::new(Some(a)),
             None => SilenceForm::new(None),

@@ -19,7 +19,10 @@ impl super::FormWidget for SilenceForm {
         };
         let inner = framed(frame, theme, body, (64, 9), title.into());
         let what = Span::styled(self.chosen().describe(), theme.title);
-        frame.render_widget(Paragraph::new(value_line(theme, " What", what)), row(inner, 0));
+        frame.render_widget(
+            Paragraph::new(value_line(theme, " What", what)),
+            row(inner, 0),
+        );
         let on = |f| self.focus == f;
         let fields = [
             ("For", &self.length, SilenceField::Length),
@@ -32,9 +35,6 @@ impl super::FormWidget for SilenceForm {
         let below = inline_error(theme, self.core.error.as_deref());
         frame.render_widget(Paragraph::new(below), row(inner, 4));
         let tip = "Ctrl-T: what · ↑/↓: 1h, 8h, 24h, or type 90m, 2h30m, 2d";
-        frame.render_widget(
-            Paragraph::new(Span::styled(tip, theme.dim)),
-            row(inner, 6),
-        );
+        frame.render_widget(Paragraph::new(Span::styled(tip, theme.dim)), row(inner, 6));
     }
 }

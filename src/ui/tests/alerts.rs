@@ -71,7 +71,11 @@ fn on_the_suspended_alert(h: &mut Harness) {
     h.key('6');
     h.key('g');
     let selected = h.app.alerts().selected().expect("a row").key;
-    assert_eq!(selected.rule, crate::alerts::Rule::ServiceStatus, "{selected:?}");
+    assert_eq!(
+        selected.rule,
+        crate::alerts::Rule::ServiceStatus,
+        "{selected:?}"
+    );
 }
 
 #[test]
@@ -80,8 +84,10 @@ fn a_acknowledges_the_selected_alert_and_the_tab_marks_who() {
     on_the_suspended_alert(&mut h);
     let cmds = h.key('a');
     assert!(
-        cmds.iter()
-            .any(|c| matches!(c, crate::app::Command::Mark(crate::alerts::marks::MarkChange::Ack(_)))),
+        cmds.iter().any(|c| matches!(
+            c,
+            crate::app::Command::Mark(crate::alerts::marks::MarkChange::Ack(_))
+        )),
         "{cmds:?}"
     );
     h.settle(cmds);
@@ -92,7 +98,11 @@ fn a_acknowledges_the_selected_alert_and_the_tab_marks_who() {
     assert!(screen.contains("Acknowledged by"), "{screen}");
     // Again: already acknowledged, nothing asked.
     assert!(h.key('a').is_empty());
-    assert!(h.status_text().contains("already acknowledged"), "{}", h.status_text());
+    assert!(
+        h.status_text().contains("already acknowledged"),
+        "{}",
+        h.status_text()
+    );
 }
 
 #[test]
@@ -115,14 +125,19 @@ fn the_silence_form_refuses_a_length_that_does_not_read_and_keeps_what_was_typed
     let screen = render(&mut h.app, 80, 24);
     assert!(screen.contains("not a unit"), "{screen}");
     assert!(screen.contains("[abc"), "the length stays: {screen}");
-    assert!(screen.contains("moving racks"), "the reason stays: {screen}");
+    assert!(
+        screen.contains("moving racks"),
+        "the reason stays: {screen}"
+    );
     // Corrected: 2h30m on service_status of this service.
     for _ in 0..3 {
         h.code(KeyCode::Backspace);
     }
     h.keys("2h30m");
     let cmds = h.code(KeyCode::Enter);
-    let Some(crate::app::Command::Mark(crate::alerts::marks::MarkChange::Silence(s))) = cmds.first() else {
+    let Some(crate::app::Command::Mark(crate::alerts::marks::MarkChange::Silence(s))) =
+        cmds.first()
+    else {
         panic!("{cmds:?}");
     };
     assert_eq!(s.until - h.app.now(), chrono::Duration::minutes(150));
