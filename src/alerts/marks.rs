@@ -222,9 +222,10 @@ pub fn parse_alert_id(text: &str) -> Result<AlertKey, String> {
 /// [`MAX_SILENCE`].
 pub fn parse_duration(text: &str) -> Result<chrono::Duration, String> {
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let example = "like 90m, 8h, 2h30m or 1d";
+    // Short: the form shows it under the field, which holds what was typed.
+    let example = "90m, 8h, 2h30m, 1d";
     if compact.is_empty() {
-        return Err(format!("Type how long, {example}."));
+        return Err(format!("How long? {example}"));
     }
     let mut total: i64 = 0;
     let mut digits = String::new();
@@ -237,27 +238,27 @@ pub fn parse_duration(text: &str) -> Result<chrono::Duration, String> {
             'm' => 1,
             'h' => 60,
             'd' => 24 * 60,
-            _ => return Err(format!("{text:?}: \"{c}\" is not a unit; {example}.")),
+            _ => return Err(format!("\"{c}\" is not a unit: {example}")),
         };
         let n: i64 = digits
             .parse()
-            .map_err(|_| format!("{text:?}: a number goes before each unit; {example}."))?;
+            .map_err(|_| format!("A number before each unit: {example}"))?;
         digits.clear();
         total = n
             .checked_mul(minutes)
             .and_then(|m| total.checked_add(m))
-            .ok_or_else(|| format!("{text:?} is too long"))?;
+            .ok_or_else(|| "Too long: at most 90 days".to_owned())?;
     }
     if !digits.is_empty() {
-        return Err(format!("{text:?}: say the unit; {example}."));
+        return Err(format!("Say the unit: {example}"));
     }
     let length = chrono::Duration::minutes(total);
     if total == 0 {
-        return Err(format!("{text:?}: at least a minute."));
+        return Err("At least a minute".to_owned());
     }
     if length > MAX_SILENCE {
         return Err(format!(
-            "{text:?}: at most {} days (turn a rule off with `disabled` in [alerts])",
+            "At most {} days (turn a rule off with `disabled` in [alerts])",
             MAX_SILENCE.num_days()
         ));
     }

@@ -145,6 +145,7 @@ fn typed_lengths_read_or_say_why_and_never_panic() {
     }
     assert!(parse_duration("abc").unwrap_err().contains("not a unit"));
     assert!(parse_duration("90").unwrap_err().contains("unit"));
+    assert!(parse_duration("").unwrap_err().contains("How long"));
     for d in [1, 59, 60, 150, 1440, 1441, 90 * 1440] {
         let text = format_duration(chrono::Duration::minutes(d));
         assert_eq!(ok(&text), Ok(d), "{text}");
