@@ -36,6 +36,7 @@
 pub mod book;
 pub mod deliver;
 pub mod evaluate;
+pub mod forecast;
 pub mod marks;
 pub mod rules;
 pub mod snapshot;
