@@ -89,7 +89,8 @@ impl App {
             | Action::ReverseSort
             | Action::ProblemsOnly
             | Action::DayBack
-            | Action::DayForward => self.navigate(action, key),
+            | Action::DayForward
+            | Action::CycleRange => self.navigate(action, key),
             Action::Back => self.back(),
             Action::Open => self.open(out),
             Action::Refresh => self.refresh_tab(out),
@@ -160,8 +161,15 @@ impl App {
             Action::FilterBackspace => self.table_mut(tab).pop_filter(),
             Action::ReverseSort => self.reverse_sort(),
             Action::ProblemsOnly => self.table_mut(tab).toggle_problems(),
-            Action::DayBack => self.usage.move_day(1),
-            Action::DayForward => self.usage.move_day(-1),
+            Action::DayBack | Action::DayForward => {
+                let points = self.usage_chart().map_or(0, |c| c.points.len());
+                let back = if action == Action::DayBack { 1 } else { -1 };
+                self.usage.move_day(back, points);
+            }
+            Action::CycleRange => {
+                self.usage.range = self.usage.range.next();
+                self.usage.day_back = 0;
+            }
             _ => {}
         }
     }
