@@ -131,7 +131,7 @@ fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
     let remote = usage.stats_of(id);
     let block = widgets::pane(
         theme,
-        format!("Usage · {id} · {} (t: 24 h, 7 d, 30 d)", usage.range.label()),
+        format!("Usage · {id} · {}", usage.range.label()),
         widgets::freshness(app, theme, remote.freshness()),
     );
     let inner = block.inner(area);
@@ -215,7 +215,7 @@ fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
     }
     let chart = Chart::new(sets)
         .block(block)
-        .legend_position(Some(ratatui::widgets::LegendPosition::TopLeft))
+        .legend_position(Some(ratatui::widgets::LegendPosition::BottomRight))
         .x_axis(
             Axis::default()
                 .bounds([0.0, c.end_x.max(1.0)])
@@ -240,14 +240,15 @@ fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
 pub fn projection_line(c: &UsageChart, today: chrono::NaiveDate) -> Option<String> {
     let p = c.projection?;
     let pace = text::number(p.per_day.round());
+    // Short: the detail's frame is a third of an 80-column screen.
     Some(match (p.days_to_limit(), p.reached_on(today)) {
         (Some(d), _) if d <= 0.0 => "over the limit already".to_owned(),
-        (None, _) => format!("at {pace} a day the limit is not reached"),
+        (None, _) => format!("at {pace}/day: limit not reached"),
         (Some(d), Some(on)) => format!(
-            "at {pace} a day the limit is reached on {on} (in {} days)",
+            "limit on {on} ({} days at {pace}/day)",
             text::number(d.ceil())
         ),
-        (Some(_), None) => format!("at {pace} a day the limit is years away"),
+        (Some(_), None) => format!("at {pace}/day: limit years away"),
     })
 }
 
