@@ -149,12 +149,10 @@ impl Engine {
         &self.marks
     }
 
-    /// The marks as the history file has them (another process may have changed them);
-    /// whether they differ from those held.
+    /// The marks as the file has them (another process may have changed them); whether
+    /// they differ from those held.
     pub fn set_marks(&mut self, marks: Marks) -> bool {
-        let changed = marks != self.marks;
-        self.marks = marks;
-        changed
+        std::mem::replace(&mut self.marks, marks) != self.marks
     }
 
     /// An acknowledgement or silence an observer asks for; it holds from the next sweep.

@@ -101,8 +101,14 @@ mod tests {
         // Values that are not use are left out: (100 + 300) / 2.
         let p = project(0.0, 1_000.0, &[100.0, f64::NAN, -5.0, 300.0]).unwrap();
         assert_eq!(p.per_day, 200.0);
-        assert_eq!(project(0.0, 1_000.0, &[0.0; 3]).unwrap().days_to_limit(), None);
-        assert_eq!(project(1_200.0, 1_000.0, &[1.0]).unwrap().days_to_limit(), Some(0.0));
+        assert_eq!(
+            project(0.0, 1_000.0, &[0.0; 3]).unwrap().days_to_limit(),
+            None
+        );
+        assert_eq!(
+            project(1_200.0, 1_000.0, &[1.0]).unwrap().days_to_limit(),
+            Some(0.0)
+        );
         assert_eq!(project(1.0, 0.0, &[1.0]), None, "no limit");
         assert_eq!(project(1.0, 10.0, &[]), None, "no pace");
     }

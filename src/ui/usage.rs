@@ -219,7 +219,12 @@ fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
         .x_axis(
             Axis::default()
                 .bounds([0.0, c.end_x.max(1.0)])
-                .labels(c.axis.iter().map(|l| Line::from(l.clone())).collect::<Vec<_>>())
+                .labels(
+                    c.axis
+                        .iter()
+                        .map(|l| Line::from(l.clone()))
+                        .collect::<Vec<_>>(),
+                )
                 .style(theme.dim),
         )
         .y_axis(
@@ -334,7 +339,9 @@ fn draw_gauge(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
     let (ratio, label, over) = rate_gauge(entry);
     let today = app.now().with_timezone(&app.utc_offset()).date_naive();
     let block = match app.usage_chart().and_then(|c| projection_line(&c, today)) {
-        Some(line) => block.title_bottom(Line::from(Span::styled(format!(" {line} "), theme.title))),
+        Some(line) => {
+            block.title_bottom(Line::from(Span::styled(format!(" {line} "), theme.title)))
+        }
         None => block,
     };
     let gauge = Gauge::default()

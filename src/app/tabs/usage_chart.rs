@@ -106,8 +106,11 @@ fn finite(x: f64) -> f64 {
 /// The chart of `range` (see the module docs).
 pub fn chart(range: Range, i: &Inputs) -> Chart {
     // The same daily series the alert's facts take: the server's statistics by date.
-    let mut by_date: Vec<(NaiveDate, f64)> =
-        i.stats.iter().filter_map(|s| Some((s.date?, s.rate))).collect();
+    let mut by_date: Vec<(NaiveDate, f64)> = i
+        .stats
+        .iter()
+        .filter_map(|s| Some((s.date?, s.rate)))
+        .collect();
     by_date.sort_by_key(|(d, _)| *d);
     let pace: Vec<f64> = by_date.iter().map(|(_, r)| *r).collect();
     let limit = i
@@ -137,7 +140,8 @@ pub fn chart(range: Range, i: &Inputs) -> Chart {
     let first = i.today - chrono::Days::new(days_back);
     let label_at = |x: f64| match range {
         Range::Day => {
-            let at = i.now - chrono::Duration::hours(24) + chrono::Duration::minutes((x * 60.0) as i64);
+            let at =
+                i.now - chrono::Duration::hours(24) + chrono::Duration::minutes((x * 60.0) as i64);
             at.with_timezone(&i.offset).format("%H:%M").to_string()
         }
         _ => (first + chrono::Days::new(x.max(0.0).round() as u64))
@@ -185,7 +189,10 @@ fn days(range: Range, i: &Inputs, by_date: &[(NaiveDate, f64)]) -> Series {
         later += day_use.unwrap_or(0.0);
     }
     points.reverse();
-    let labels = range_days.iter().map(|d| d.format("%m-%d").to_string()).collect();
+    let labels = range_days
+        .iter()
+        .map(|d| d.format("%m-%d").to_string())
+        .collect();
     (points, labels, own)
 }
 
@@ -230,7 +237,11 @@ impl crate::app::App {
         let now = self.now();
         let offset = self.utc_offset();
         let inputs = Inputs {
-            stats: usage.stats_of(id).value().map(Vec::as_slice).unwrap_or_default(),
+            stats: usage
+                .stats_of(id)
+                .value()
+                .map(Vec::as_slice)
+                .unwrap_or_default(),
             kept,
             rate: usage.rate_of(id).value().and_then(|v| v.first()),
             rates_24h,

@@ -39,10 +39,16 @@ fn the_chart_reads_the_use_day_by_day_and_the_projection_at_80x24_and_200x60() {
     // day's own; another: 1,000 less.
     h.code(KeyCode::Left);
     let screen = render(&mut h.app, 80, 24);
-    assert!(screen.contains("◆ 01-01: 4,500 used (+1,000 that day)"), "{screen}");
+    assert!(
+        screen.contains("◆ 01-01: 4,500 used (+1,000 that day)"),
+        "{screen}"
+    );
     h.code(KeyCode::Left);
     let screen = render(&mut h.app, 80, 24);
-    assert!(screen.contains("◆ 12-31: 3,500 used (+600 that day)"), "{screen}");
+    assert!(
+        screen.contains("◆ 12-31: 3,500 used (+600 that day)"),
+        "{screen}"
+    );
     insta::assert_snapshot!(screen);
     // Thirty days: from 12-04; the cursor starts at today again.
     h.key('t');
