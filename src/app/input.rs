@@ -97,15 +97,7 @@ impl App {
             Action::RefreshAll => self.refresh_all(out),
             Action::CycleSort => self.cycle_sort(out),
             Action::TogglePassword => self.services.show_password = !self.services.show_password,
-            Action::CycleDetail => match self.tab {
-                crate::app::tabs::Tab::Services => {
-                    self.services.detail_pane = self.services.detail_pane.next()
-                }
-                crate::app::tabs::Tab::Products => {
-                    self.products.detail_pane = self.products.detail_pane.next()
-                }
-                _ => {}
-            },
+            Action::CycleDetail => self.cycle_detail(),
             Action::Help => {
                 if matches!(self.popups.last(), Some(Popup::Help)) {
                     self.popups.pop();
@@ -132,6 +124,19 @@ impl App {
             | Action::ProbeAgain
             | Action::CycleTemplate
             | Action::Suspend => {}
+        }
+    }
+
+    /// `z`: the detail pane of Services or Products shown, hidden or zoomed.
+    fn cycle_detail(&mut self) {
+        match self.tab {
+            crate::app::tabs::Tab::Services => {
+                self.services.detail_pane = self.services.detail_pane.next()
+            }
+            crate::app::tabs::Tab::Products => {
+                self.products.detail_pane = self.products.detail_pane.next()
+            }
+            _ => {}
         }
     }
 
