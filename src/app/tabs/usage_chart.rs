@@ -189,10 +189,8 @@ fn days(range: Range, i: &Inputs, by_date: &[(NaiveDate, f64)]) -> Series {
         later += day_use.unwrap_or(0.0);
     }
     points.reverse();
-    let labels = range_days
-        .iter()
-        .map(|d| d.format("%m-%d").to_string())
-        .collect();
+    // In full under the chart (the axis has the short form).
+    let labels = range_days.iter().map(|d| d.to_string()).collect();
     (points, labels, own)
 }
 

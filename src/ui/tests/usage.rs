@@ -27,7 +27,7 @@ fn the_chart_reads_the_use_day_by_day_and_the_projection_at_80x24_and_200x60() {
     for (w, ht) in [(80, 24), (200, 60)] {
         let screen = render(&mut h.app, w, ht);
         assert!(screen.contains("Usage · 5002 · 7 d"), "{screen}");
-        assert!(screen.contains("◆ 01-02: 4,500 used"), "{screen}");
+        assert!(screen.contains("◆ 2026-01-02: 4,500 used"), "{screen}");
         assert!(
             screen.contains("limit on 2026-01-10 (8 days at 743/day)"),
             "{screen}"
@@ -40,13 +40,13 @@ fn the_chart_reads_the_use_day_by_day_and_the_projection_at_80x24_and_200x60() {
     h.code(KeyCode::Left);
     let screen = render(&mut h.app, 80, 24);
     assert!(
-        screen.contains("◆ 01-01: 4,500 used (+1,000 that day)"),
+        screen.contains("◆ 2026-01-01: 4,500 used (+1,000 that day)"),
         "{screen}"
     );
     h.code(KeyCode::Left);
     let screen = render(&mut h.app, 80, 24);
     assert!(
-        screen.contains("◆ 12-31: 3,500 used (+600 that day)"),
+        screen.contains("◆ 2025-12-31: 3,500 used (+600 that day)"),
         "{screen}"
     );
     insta::assert_snapshot!(screen);
@@ -55,14 +55,14 @@ fn the_chart_reads_the_use_day_by_day_and_the_projection_at_80x24_and_200x60() {
     let screen = render(&mut h.app, 200, 60);
     assert!(screen.contains("Usage · 5002 · 30 d"), "{screen}");
     assert!(screen.contains("12-04"), "{screen}");
-    assert!(screen.contains("◆ 01-02: 4,500 used"), "{screen}");
+    assert!(screen.contains("◆ 2026-01-02: 4,500 used"), "{screen}");
     insta::assert_snapshot!(screen);
     // Far back the use worked back is never below 0: 4,500 less 9,100 of later days.
     for _ in 0..40 {
         h.code(KeyCode::Left);
     }
     let screen = render(&mut h.app, 200, 60);
-    assert!(screen.contains("◆ 12-04: 0 used"), "{screen}");
+    assert!(screen.contains("◆ 2025-12-04: 0 used"), "{screen}");
 }
 
 #[test]
