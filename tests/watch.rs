@@ -635,15 +635,12 @@ async fn silenced_and_acknowledged_alerts_reach_no_on_alert_command_across_a_res
             "8h",
             "--reason",
             "maintenance",
+            "--json",
         ],
     );
     assert_eq!(code, 0, "{err}");
-    let silence_id = out
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .trim_end_matches(':')
-        .to_owned();
+    let said: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let silence_id = said["id"].as_str().unwrap().to_owned();
 
     let mut w = watch();
     let at = w.wait_err(|l| l.starts_with("metrics at http://"));

@@ -89,8 +89,15 @@ fn run_at(cli: &Cli, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String, Fa
         }
     };
     db.apply(&change).map_err(file_error)?;
+    // A script that silences wants the ID to end it with.
+    let id = match &change {
+        MarkChange::Silence(s) => Some(s.id.clone()),
+        MarkChange::Unsilence(id) => Some(id.clone()),
+        MarkChange::Ack(a) => Some(alert_id(&a.key)),
+        MarkChange::Unack(key) => Some(alert_id(key)),
+    };
     Ok(if args.json {
-        serde_json::json!({ "done": said }).to_string()
+        serde_json::json!({ "done": said, "id": id }).to_string()
     } else {
         said
     })
