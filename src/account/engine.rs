@@ -364,7 +364,8 @@ impl Engine {
         self.last_sweep = Some(now);
         self.sweeps += 1;
         let transitions = self.book.sweep(&observations, now);
-        let (transitions, unacked) = self.marks.deliverable(transitions, now);
+        let (transitions, mut unacked) = self.marks.deliverable(transitions, now);
+        unacked.extend(self.marks.stale_acks(&self.book, &observations));
         for key in &unacked {
             self.marks.apply(MarkChange::Unack(*key));
         }

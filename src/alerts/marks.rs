@@ -14,7 +14,9 @@
 //! - **Acknowledged**: the alert stays open and listed, marked with who and when; it is
 //!   not delivered again (no repeat, no escalation) until it resolves. Its resolution is
 //!   delivered (whoever handles it learns it is over) and ends the acknowledgement, so
-//!   the next time the problem comes back it is announced.
+//!   the next time the problem comes back it is announced. One whose resolution no
+//!   process saw (stopped meanwhile) ends at the first sweep that finds it fine and not
+//!   open ([`Marks::stale_acks`]).
 //! - **Silenced**: a silence names a rule, a service, or a rule on a service, until a time
 //!   and with a reason; while it lasts, no transition of an alert it covers is delivered
 //!   (the book still moves, so the Alerts tab is true). After its end the next transition
@@ -22,10 +24,10 @@
 //! - Silences end by themselves: one past its end covers nothing and is no longer listed.
 //! - **Durations** are typed as `90m`, `8h`, `2h30m`, `1d`, at most [`MAX_SILENCE`].
 
-use super::{AlertKey, Change, Rule, Subject, Transition};
+use super::{AlertBook, AlertKey, Change, Observation, Rule, Subject, Transition};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// The longest silence: longer is a rule to turn off (`disabled` in `[alerts]`).
 pub const MAX_SILENCE: chrono::Duration = chrono::Duration::days(90);
@@ -170,6 +172,44 @@ impl Marks {
             out.push(t);
         }
         (out, ended)
+    }
+}
+
+impl Marks {
+    /// Acknowledgements of alerts that are over though no resolution was seen (the
+    /// process that saw it open stopped, the open alerts' file was lost): not open in
+    /// `book`, and this sweep found their subject fine. Left alone, one would hold back
+    /// the next time the problem comes.
+    pub fn stale_acks(&self, book: &AlertBook, observations: &[Observation]) -> Vec<AlertKey> {
+        let open: HashSet<AlertKey> = book.open().map(|a| a.key).collect();
+        let mut problem = HashSet::new();
+        let mut fine = HashSet::new();
+        let mut covered = HashSet::new();
+        for o in observations {
+            match o {
+                Observation::Seen {
+                    key,
+                    level: Some(_),
+                    ..
+                } => {
+                    problem.insert(*key);
+                }
+                Observation::Seen {
+                    key, level: None, ..
+                } => {
+                    fine.insert(*key);
+                }
+                Observation::Covered(rule) => {
+                    covered.insert(*rule);
+                }
+            }
+        }
+        self.acks
+            .keys()
+            .filter(|k| !open.contains(k) && !problem.contains(k))
+            .filter(|k| fine.contains(k) || covered.contains(&k.rule))
+            .copied()
+            .collect()
     }
 }
 

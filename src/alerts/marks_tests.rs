@@ -1,7 +1,7 @@
 //! Acknowledgements and silences as values: what they hold back, and what a person types.
 
 use super::marks::*;
-use super::{Alert, AlertKey, Change, Level, Rule, Subject, Transition};
+use super::{Alert, AlertBook, AlertKey, Change, Level, Rule, Subject, Transition};
 use chrono::{TimeZone, Utc};
 
 fn t(minutes: i64) -> chrono::DateTime<Utc> {
@@ -189,4 +189,39 @@ fn silence_ids_are_six_hex_digits_and_differ() {
     assert_eq!(a.len(), 6);
     assert!(a.chars().all(|c| c.is_ascii_hexdigit()));
     assert_ne!(a, new_id());
+}
+
+#[test]
+fn an_acknowledgement_whose_alert_ended_unseen_goes_at_the_first_sweep_that_finds_it_fine() {
+    let acked = key(Rule::ServiceStatus, 1);
+    let mut marks = Marks::default();
+    marks.apply(MarkChange::Ack(Ack {
+        key: acked,
+        by: "me".into(),
+        at: t(0),
+    }));
+    let book = AlertBook::new(&super::Rules::default());
+    // Still a problem (not open yet here: the debounce): kept.
+    let problem = vec![super::Observation::problem(
+        acked,
+        Level::Critical,
+        "m".into(),
+    )];
+    assert!(marks.stale_acks(&book, &problem).is_empty());
+    // Not checked at all (its data did not come): kept.
+    assert!(marks.stale_acks(&book, &[]).is_empty());
+    // Fine, or its rule checked in full without it: gone.
+    assert_eq!(
+        marks.stale_acks(&book, &[super::Observation::fine(acked)]),
+        vec![acked]
+    );
+    let covered = vec![super::Observation::Covered(Rule::ServiceStatus)];
+    assert_eq!(marks.stale_acks(&book, &covered), vec![acked]);
+    // Open in the book: kept, whatever the sweep says (its resolution ends it).
+    let mut book = AlertBook::new(&super::Rules {
+        debounce: 1,
+        ..super::Rules::default()
+    });
+    book.sweep(&problem, t(0));
+    assert!(marks.stale_acks(&book, &covered).is_empty());
 }
