@@ -147,6 +147,7 @@ async fn soak(minutes: u64) {
         speed: SPEED,
         history: None,
         alert_file: None,
+        marks_file: None,
         types_file: None,
     });
     let sink = JsonLines {

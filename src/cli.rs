@@ -4,12 +4,14 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 mod account;
+mod alerts;
 mod sandbox_help;
 mod scripting;
 mod tools;
 mod watch;
 
 pub use account::{AccountArgs, AccountOptions};
+pub use alerts::{AlertsArgs, AlertsCommand};
 pub use scripting::*;
 pub use tools::*;
 pub use watch::WatchArgs;
@@ -245,6 +247,10 @@ proxydash completions zsh > ~/.zfunc/_proxydash"
     /// error, usage).
     #[command(subcommand)]
     History(HistoryCommand),
+
+    /// The profile's alerts: list them, acknowledge one, silence or unsilence alerts
+    /// (shared with the dashboard and `watch`).
+    Alerts(AlertsArgs),
 
     /// Watch without a terminal: the dashboard's sweeps, history and alert rules, alerts
     /// as JSON lines on standard output, optionally Prometheus metrics and keeping

@@ -287,6 +287,11 @@ impl Session {
             history: None,
             alert_file: alert_file.map(|f| (f, account.clone())),
             types_file: types_file.map(|f| (f, account.clone())),
+            // Shared with `watch` and `proxydash alerts` through the profile's history
+            // file; the demo keeps its own in memory.
+            marks_file: crate::history::file_for(&settings.profile)
+                .filter(|_| !demo)
+                .map(crate::history::marks::MarksFile::spawn),
         });
         let mut effects = Effects::new(
             engine,

@@ -44,6 +44,7 @@ fn main() -> ExitCode {
                 proxydash::config::command::run(&with, &args.command)
             }
             Some(Command::History(command)) => proxydash::script::history::run(&cli, command),
+            Some(Command::Alerts(args)) => proxydash::script::alerts::run(&cli, args),
             Some(Command::Watch(args)) => {
                 // `watch --max-rpm 60`: the account options after `watch` count too.
                 let mut with = cli.clone();

@@ -276,6 +276,11 @@ impl Harness {
                     Command::Fetch(r) if self.engine.ask(&r, now) => asked.push(r),
                     Command::Focus(f) => self.engine.set_focus(f),
                     Command::Refresh(kinds) => self.engine.refresh(&kinds),
+                    Command::Mark(change) => {
+                        self.engine.mark(change);
+                        let marks = self.engine.marks().clone();
+                        cmds.extend(self.send(Msg::Marked(marks)));
+                    }
                     Command::Alert(t) => self.delivered.push(t),
                     Command::AskHistory(q) => self.history_asked.push(q),
                     _ => {}

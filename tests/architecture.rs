@@ -185,7 +185,10 @@ fn the_circle_rule_sees_a_circle() {
     let files = [
         file("api/mod.rs", "use crate::scheduler::Budget;\n"),
         file("scheduler/mod.rs", "use crate::text::x;\n"),
-        file("text.rs", "// crate::api in a comment\nuse crate::api::Request;\n"),
+        file(
+            "text.rs",
+            "// crate::api in a comment\nuse crate::api::Request;\n",
+        ),
         file("ui.rs", "use crate::api::Request;\n"),
         file(
             "cli.rs",
@@ -195,7 +198,12 @@ fn the_circle_rule_sees_a_circle() {
     let found = circles::circles(&files, named_modules);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].0, ["api", "scheduler", "text"]);
-    assert!(found[0].1.iter().any(|l| l.starts_with("text -> api: src/text.rs:2")));
+    assert!(
+        found[0]
+            .1
+            .iter()
+            .any(|l| l.starts_with("text -> api: src/text.rs:2"))
+    );
 }
 
 #[test]

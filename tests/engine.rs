@@ -318,3 +318,106 @@ async fn behind_a_limit_every_live_service_is_read_twice_in_five_minutes_and_no_
         );
     }
 }
+
+/// Two engines of one profile at once, as the dashboard's and `watch`'s, sharing the
+/// profile's history file: a silence the first is asked for is written there and holds
+/// in the second from its sweeps on, on the real clock (the marks are written and read on
+/// a thread of their own).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_silence_asked_of_one_engine_holds_in_another_of_the_same_profile() {
+    use proxydash::account::Event;
+    use proxydash::alerts::marks::{MarkChange, Silence, Target};
+    use proxydash::alerts::{Change, Rule, Subject};
+    use proxydash::history::marks::{MarksDb, MarksFile};
+    let sb = Sandbox::start(SandboxConfig::ephemeral()).await.unwrap();
+    let path = support::temp_dir("marks").join("history-main.sqlite");
+    let clock: account::Clock = std::sync::Arc::new(chrono::Utc::now);
+    let engine = |path: &std::path::Path| {
+        let budgeted = Door::new(
+            client(&sb),
+            Budget::new(Bucket::with_window(None, Duration::from_secs(60))),
+        );
+        account::spawn(account::Setup {
+            config: Config::new("main", &sb.base_url(), Some(Duration::from_secs(1))),
+            door: budgeted,
+            clock: clock.clone(),
+            speed: 1,
+            history: None,
+            alert_file: None,
+            types_file: None,
+            marks_file: Some(MarksFile::spawn(path.to_owned())),
+        })
+    };
+    let limit = std::time::Instant::now() + Duration::from_secs(60);
+    // The dashboard's engine silences service 1006 (Suspended in the seed).
+    let (dashboard, mut dashboard_events) = engine(&path);
+    let now = chrono::Utc::now();
+    dashboard.mark(MarkChange::Silence(Silence {
+        id: "d45b0a".into(),
+        target: Target {
+            rule: None,
+            service: Some(1006),
+        },
+        until: now + chrono::Duration::hours(1),
+        reason: "moving racks".into(),
+        by: "tester".into(),
+        created: now,
+    }));
+    // Told back at once, and written to the file.
+    loop {
+        match tokio::time::timeout(Duration::from_secs(60), dashboard_events.recv()).await {
+            Ok(Some(Event::Marked(m))) if m.find("d45b0a").is_some() => break,
+            Ok(Some(_)) => {}
+            other => panic!("no Marked event: {other:?}"),
+        }
+    }
+    while MarksDb::open(&path)
+        .unwrap()
+        .load()
+        .unwrap()
+        .find("d45b0a")
+        .is_none()
+    {
+        assert!(std::time::Instant::now() < limit, "never written");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // `watch`'s engine, started after: its sweeps hold 1006 back, and not 1007.
+    let (_watch, mut watch_events) = engine(&path);
+    let (mut marked, mut opened_1007) = (false, false);
+    while !(marked && opened_1007) {
+        let left = limit.saturating_duration_since(std::time::Instant::now());
+        let event = tokio::time::timeout(left, watch_events.recv()).await;
+        match event {
+            Ok(Some(Event::Marked(m))) => marked |= m.find("d45b0a").is_some(),
+            Ok(Some(Event::Swept(swept))) => {
+                assert!(
+                    swept.marks.find("d45b0a").is_some(),
+                    "the sweep went without the file's marks"
+                );
+                for t in &swept.transitions {
+                    assert_ne!(t.alert.key.subject, Subject::Service(1006), "{t:?}");
+                    opened_1007 |= t.alert.key
+                        == proxydash::alerts::AlertKey {
+                            rule: Rule::ServiceStatus,
+                            subject: Subject::Service(1007),
+                        }
+                        && t.change == Change::Opened;
+                }
+                if opened_1007 {
+                    assert!(
+                        swept
+                            .book
+                            .open()
+                            .any(|a| a.key.subject == Subject::Service(1006)),
+                        "listed, only not delivered"
+                    );
+                }
+            }
+            Ok(Some(_)) => {}
+            other => {
+                panic!("watch's engine: marked {marked}, 1007 opened {opened_1007}: {other:?}")
+            }
+        }
+    }
+    drop(dashboard);
+}

@@ -528,3 +528,216 @@ async fn a_stopped_watcher_leaves_no_connection_open() {
         "{open} sockets while it ran; after it stopped: {left:?} ({census})"
     );
 }
+
+/// `proxydash alerts …` with the test's state and config folders; its exit status and
+/// standard output.
+fn alerts_cli(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_proxydash"))
+        .arg("alerts")
+        .args(args)
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env_remove("PROXYDASH_PROFILE")
+        .env_remove("PROXYDASH_CONFIG")
+        .env("PROXYDASH_LOG", "off")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Waits (under [`LIMIT`]) until `cond` holds, polling every 50 ms; `what` names it.
+fn wait_until(what: &str, mut cond: impl FnMut() -> bool) {
+    let give_up = Instant::now() + LIMIT;
+    while !cond() {
+        assert!(Instant::now() < give_up, "never: {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The `on_alert` runs so far, as (rule, service or invoice ID, state).
+fn deliveries(file: &Path) -> Vec<(String, u64, String)> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|v| {
+            let id = v["service_id"]
+                .as_u64()
+                .or(v["invoice_id"].as_u64())
+                .unwrap_or(0);
+            (
+                v["rule"].as_str().unwrap_or("").to_owned(),
+                id,
+                v["state"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn silenced_and_acknowledged_alerts_reach_no_on_alert_command_across_a_restart() {
+    let dir = dir("silence");
+    let sandbox = sandbox().await;
+    let delivered = dir.join("deliveries.jsonl");
+    std::fs::create_dir_all(dir.join("config/proxydash")).unwrap();
+    let file = dir.join("config/proxydash/config.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[profiles.shop]\nbase_url = \"{}\"\ntoken = \"{}\"\nrefresh = 1\nmax_requests_per_minute = 6000\n\n[alerts]\non_alert = \"cat >> '{}'\"\n",
+            sandbox.base_url(),
+            sandbox.token(),
+            delivered.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let watch = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
+        command
+            .args(["watch", "--verbose", "--metrics-listen", "127.0.0.1:0"])
+            .env("XDG_STATE_HOME", dir.join("state"))
+            .env("XDG_CONFIG_HOME", dir.join("config"))
+            .env_remove("PROXYDASH_PROFILE")
+            .env_remove("PROXYDASH_CONFIG")
+            .env_remove("PROXYDASH_TOKEN")
+            .env_remove("PROXYDASH_BASE_URL")
+            .env("PROXYDASH_LOG", "off");
+        Watch::spawn(command)
+    };
+    // Typed lengths that do not read are refused with status 2, and nothing is kept.
+    let (code, _, err) = alerts_cli(
+        &dir,
+        &[
+            "silence",
+            "--service",
+            "1001",
+            "--for",
+            "abc",
+            "--reason",
+            "x",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a unit"), "{err}");
+    // The seed's service 1001 has servers in error: silenced before watch starts.
+    let (code, out, err) = alerts_cli(
+        &dir,
+        &[
+            "silence",
+            "--service",
+            "1001",
+            "--for",
+            "8h",
+            "--reason",
+            "maintenance",
+            "--json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let said: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let silence_id = said["id"].as_str().unwrap().to_owned();
+
+    let mut w = watch();
+    let at = w.wait_err(|l| l.starts_with("metrics at http://"));
+    let addr = at
+        .trim_start_matches("metrics at http://")
+        .trim_end_matches("/metrics")
+        .to_owned();
+    let suspended = ("service_status".to_owned(), 1006, "opened".to_owned());
+    wait_until("service 1006's alert delivered to on_alert", || {
+        deliveries(&delivered).contains(&suspended)
+    });
+    w.sweeps(2);
+    // Listed in /metrics, labelled silenced; never delivered.
+    let body = scrape(&addr);
+    let line = body
+        .lines()
+        .find(|l| {
+            l.starts_with("proxydash_alert_open{") && l.contains("alert=\"servers_in_error:1001\"")
+        })
+        .unwrap_or_else(|| panic!("no servers_in_error:1001 series: {body}"));
+    assert!(line.contains("silenced=\"true\""), "{line}");
+    let silenced = |d: &(String, u64, String)| d.1 == 1001;
+    assert!(
+        !deliveries(&delivered).iter().any(silenced),
+        "{:?}",
+        deliveries(&delivered)
+    );
+
+    // Acknowledged from another process while watch runs: watch reads it before its next
+    // sweep and labels it so.
+    // The open alerts' file is written off watch's task after the sweep that opened it:
+    // until then the alert is not open to the command line (status 4).
+    wait_until("service_status:1006 acknowledged", || {
+        let (code, _, err) = alerts_cli(&dir, &["ack", "service_status:1006", "--by", "tester"]);
+        assert!(code == 0 || code == 4, "{code}: {err}");
+        code == 0
+    });
+    let (code, _, _) = alerts_cli(&dir, &["ack", "service_status:424242"]);
+    assert_eq!(code, 4, "an alert that is not open is not acknowledged");
+    wait_until("the acknowledgement labelled in /metrics", || {
+        scrape(&addr).lines().any(|l| {
+            l.contains("alert=\"service_status:1006\"") && l.contains("acknowledged=\"true\"")
+        })
+    });
+    let (code, outs, _) = w.terminate();
+    assert_eq!(code, 0);
+    assert!(
+        !outs.iter().any(|l| l.contains("\"service_id\":1001")),
+        "{outs:?}"
+    );
+
+    // A restart that forgot which alerts were open: every alert opens again, but the
+    // acknowledged one and the silenced one are still held back.
+    std::fs::remove_file(dir.join("state/proxydash/alerts.json")).unwrap();
+    let before = deliveries(&delivered).len();
+    let mut w = watch();
+    w.sweeps(3);
+    // While it runs (a stop does not wait for commands still running): every alert it
+    // printed has had its on_alert run.
+    wait_until("every on_alert run of the restart written", || {
+        w.outs.extend(w.out.try_iter());
+        !w.outs.is_empty() && deliveries(&delivered).len() >= before + w.outs.len()
+    });
+    let (code, outs, _) = w.terminate();
+    assert_eq!(code, 0);
+    assert!(!outs.is_empty(), "the other alerts opened again");
+    let all = deliveries(&delivered);
+    assert_eq!(
+        all.iter().filter(|d| **d == suspended).count(),
+        1,
+        "{all:?}"
+    );
+    assert!(!all.iter().any(silenced), "{all:?}");
+
+    // The list shows both marks; unsilence ends the silence.
+    let (code, json, _) = alerts_cli(&dir, &["--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let alert = |id: &str| {
+        v["alerts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["id"] == id)
+            .cloned()
+    };
+    assert_eq!(
+        alert("service_status:1006").unwrap()["acknowledged"]["by"],
+        "tester"
+    );
+    assert_eq!(
+        alert("servers_in_error:1001").unwrap()["silenced_by"],
+        silence_id.as_str()
+    );
+    let (code, _, err) = alerts_cli(&dir, &["unsilence", &silence_id]);
+    assert_eq!(code, 0, "{err}");
+    let (_, json, _) = alerts_cli(&dir, &["--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(v["silences"].as_array().unwrap().is_empty(), "{json}");
+}

@@ -22,9 +22,11 @@ use super::freshness::Kind;
 use super::planner::Focus;
 use super::types::TypesFile;
 use crate::alerts::Change;
+use crate::alerts::marks::{MarkChange, Marks};
 use crate::alerts::store::AlertFile;
 use crate::api::{Loaded, ProductType, Request};
 use crate::fetcher::{self, FetcherHandle};
+use crate::history::marks::MarksFile;
 use crate::history::{History, Sweep};
 use crate::scheduler::{Door, View};
 use chrono::{DateTime, Utc};
@@ -55,6 +57,8 @@ pub enum Event {
     Types(HashMap<u64, ProductType>),
     /// A sweep of the alert rules: its transitions and the book after it.
     Swept(Swept),
+    /// The acknowledgements and silences changed (asked here or read from the file).
+    Marked(Marks),
 }
 
 enum Ask {
@@ -62,6 +66,7 @@ enum Ask {
     Focus(Focus),
     Refresh(Vec<Kind>),
     History(History),
+    Mark(MarkChange),
 }
 
 /// An observer's side of an engine: cheap to clone, never blocks.
@@ -118,6 +123,12 @@ impl AccountHandle {
         self.ask(Ask::History(history));
     }
 
+    /// Acknowledge an alert, or silence (or end a silence of) alerts: applied from the
+    /// next sweep, written to the profile's history file, told as [`Event::Marked`].
+    pub fn mark(&self, change: MarkChange) {
+        self.ask(Ask::Mark(change));
+    }
+
     /// Whether the engine is idle with every ask sent so far taken.
     pub fn is_settled(&self) -> bool {
         let state = *self.idle.borrow();
@@ -151,6 +162,9 @@ pub struct Setup {
     pub history: Option<History>,
     pub alert_file: Option<(AlertFile, String)>,
     pub types_file: Option<(TypesFile, String)>,
+    /// Where acknowledgements and silences are kept (the profile's history file); none:
+    /// in memory for the run.
+    pub marks_file: Option<MarksFile>,
 }
 
 /// An engine with no state files and no history (tests, benches, the headless session):
@@ -168,6 +182,7 @@ pub fn start(
         history: None,
         alert_file: None,
         types_file: None,
+        marks_file: None,
     })
 }
 
@@ -227,6 +242,9 @@ impl Driver {
         loop {
             let now = self.now();
             self.send_planned(now);
+            if self.engine.sweep_due(now) {
+                self.read_marks().await;
+            }
             if let Some(swept) = self.engine.sweep(now) {
                 self.swept(swept, now);
             }
@@ -301,6 +319,26 @@ impl Driver {
             Ask::Focus(focus) => self.engine.set_focus(focus),
             Ask::Refresh(kinds) => self.engine.refresh(&kinds),
             Ask::History(history) => self.setup.history = Some(history),
+            Ask::Mark(change) => {
+                self.engine.mark(change.clone());
+                if let Some(file) = &self.setup.marks_file {
+                    file.apply(change);
+                }
+                let _ = self.events.send(Event::Marked(self.engine.marks().clone()));
+            }
+        }
+    }
+
+    /// Before a sweep: the marks another process may have written (one row read when
+    /// they did not change; off the task, on the marks file's thread).
+    async fn read_marks(&mut self) {
+        let Some(file) = self.setup.marks_file.clone() else {
+            return;
+        };
+        if let Some(marks) = file.changed().await
+            && self.engine.set_marks(marks)
+        {
+            let _ = self.events.send(Event::Marked(self.engine.marks().clone()));
         }
     }
 
@@ -333,6 +371,11 @@ impl Driver {
     }
 
     fn swept(&mut self, swept: Swept, now: DateTime<Utc>) {
+        if let Some(file) = &self.setup.marks_file {
+            for key in &swept.unacked {
+                file.apply(MarkChange::Unack(*key));
+            }
+        }
         if swept
             .transitions
             .iter()

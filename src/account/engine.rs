@@ -8,7 +8,8 @@ use super::freshness::Kind;
 use super::planner::{self, Due, Focus};
 use super::store::Store;
 use super::types::Types;
-use crate::alerts::{Alert, AlertBook, Observation, Rule, Rules, Transition, evaluate};
+use crate::alerts::marks::{MarkChange, Marks};
+use crate::alerts::{Alert, AlertBook, AlertKey, Observation, Rule, Rules, Transition, evaluate};
 use crate::api::{ApiError, Loaded, ProductType, Request};
 use chrono::{DateTime, FixedOffset, Utc};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -53,8 +54,12 @@ pub struct Answered {
 /// A sweep of the alert rules.
 #[derive(Clone, Debug)]
 pub struct Swept {
+    /// What to deliver: acknowledged and silenced alerts' transitions are held back.
     pub transitions: Vec<Transition>,
     pub book: AlertBook,
+    pub marks: Marks,
+    /// Acknowledgements ended by their alert's resolution (to be written).
+    pub unacked: Vec<AlertKey>,
 }
 
 /// The least time between two replans while the queue still has work (a burst of answers
@@ -84,6 +89,8 @@ pub struct Engine {
     last_shown: bool,
     next_due: Option<DateTime<Utc>>,
     book: AlertBook,
+    /// Acknowledgements and silences, applied to each sweep's transitions.
+    marks: Marks,
     /// A successful read arrived since the last sweep / an answer of any kind did.
     new_data: bool,
     new_answer: bool,
@@ -113,6 +120,7 @@ impl Engine {
             last_shown: false,
             next_due: None,
             book,
+            marks: Marks::default(),
             new_data: false,
             new_answer: false,
             last_sweep: None,
@@ -135,6 +143,21 @@ impl Engine {
 
     pub fn book(&self) -> &AlertBook {
         &self.book
+    }
+
+    pub fn marks(&self) -> &Marks {
+        &self.marks
+    }
+
+    /// The marks as the file has them (another process may have changed them); whether
+    /// they differ from those held.
+    pub fn set_marks(&mut self, marks: Marks) -> bool {
+        std::mem::replace(&mut self.marks, marks) != self.marks
+    }
+
+    /// An acknowledgement or silence an observer asks for; it holds from the next sweep.
+    pub fn mark(&mut self, change: MarkChange) {
+        self.marks.apply(change);
     }
 
     pub fn config(&self) -> &Config {
@@ -346,19 +369,7 @@ impl Engine {
     /// evaluates only `api_unreachable`: the same stale data seen again is not a second
     /// sighting.
     pub fn sweep(&mut self, now: DateTime<Utc>) -> Option<Swept> {
-        if !self.new_answer {
-            return None;
-        }
-        let idle = self.store.in_flight() == 0
-            && self.shown.is_empty()
-            && self.rest.is_empty()
-            && self.slow.is_empty();
-        // Before the first sweep, counted from the first answer.
-        let overdue = self
-            .last_sweep
-            .or(self.first_answer)
-            .is_some_and(|at| now - at >= self.sweep_every());
-        if !(idle || overdue) {
+        if !self.sweep_due(now) {
             return None;
         }
         let snapshot = self.snapshot(now);
@@ -374,10 +385,34 @@ impl Engine {
         self.last_sweep = Some(now);
         self.sweeps += 1;
         let transitions = self.book.sweep(&observations, now);
+        let (transitions, mut unacked) = self.marks.deliverable(transitions, now);
+        unacked.extend(self.marks.stale_acks(&self.book, &observations));
+        for key in &unacked {
+            self.marks.apply(MarkChange::Unack(*key));
+        }
         Some(Swept {
             transitions,
             book: self.book.clone(),
+            marks: self.marks.clone(),
+            unacked,
         })
+    }
+
+    /// Whether [`Engine::sweep`] would sweep now (the driver reads the marks first).
+    pub fn sweep_due(&self, now: DateTime<Utc>) -> bool {
+        if !self.new_answer {
+            return false;
+        }
+        let idle = self.store.in_flight() == 0
+            && self.shown.is_empty()
+            && self.rest.is_empty()
+            && self.slow.is_empty();
+        // Before the first sweep, counted from the first answer.
+        let overdue = self
+            .last_sweep
+            .or(self.first_answer)
+            .is_some_and(|at| now - at >= self.sweep_every());
+        idle || overdue
     }
 
     fn snapshot(&self, now: DateTime<Utc>) -> crate::alerts::Snapshot {

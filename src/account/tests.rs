@@ -345,3 +345,158 @@ fn a_lost_answer_is_asked_again_after_the_in_flight_timeout() {
     };
     assert!(e.ask(&write, t0()) && e.ask(&write, t0()));
 }
+
+/// The account of [`Account::new`] with service 2 suspended from `at` (a critical
+/// `service_status` alert); `repeat_mins` apart its repeats.
+fn suspended_engine(repeat_mins: u64) -> (Engine, Account) {
+    let mut a = Account::new(2);
+    a.services[1].status = crate::api::ServiceStatus::Suspended;
+    let mut config = Config::new("test", "http://127.0.0.1:1", Some(Duration::from_secs(10)));
+    config.rules.repeat_after = Duration::from_secs(repeat_mins * 60);
+    (Engine::new(config), a)
+}
+
+/// The `service_status` transitions of service 2 delivered at `at`.
+fn status_of_2(e: &mut Engine, a: &mut Account, at: DateTime<Utc>) -> Vec<Change> {
+    run(e, a, at, usize::MAX)
+        .into_iter()
+        .filter(|t| {
+            t.alert.key.rule == Rule::ServiceStatus
+                && t.alert.key.subject == crate::alerts::Subject::Service(2)
+        })
+        .map(|t| t.change)
+        .collect()
+}
+
+fn key_of_2() -> crate::alerts::AlertKey {
+    crate::alerts::AlertKey {
+        rule: Rule::ServiceStatus,
+        subject: crate::alerts::Subject::Service(2),
+    }
+}
+
+fn minutes(m: i64) -> DateTime<Utc> {
+    t0() + chrono::Duration::minutes(m)
+}
+
+#[test]
+fn an_acknowledged_alert_is_not_delivered_again_until_it_resolves() {
+    use crate::alerts::marks::{Ack, MarkChange};
+    let (mut e, mut a) = suspended_engine(30);
+    assert!(status_of_2(&mut e, &mut a, minutes(0)).is_empty());
+    assert_eq!(status_of_2(&mut e, &mut a, minutes(1)), [Change::Opened]);
+    e.mark(MarkChange::Ack(Ack {
+        key: key_of_2(),
+        by: "tester".into(),
+        at: minutes(2),
+    }));
+    // The repeats at 30 and 90 minutes are held back; the alert stays open, acknowledged.
+    for m in [31, 45, 92] {
+        assert!(status_of_2(&mut e, &mut a, minutes(m)).is_empty(), "at {m}");
+    }
+    assert!(
+        e.book()
+            .open()
+            .any(|al| al.key == key_of_2() && al.repeats >= 2)
+    );
+    assert!(e.marks().ack(&key_of_2()).is_some());
+    // Its resolution is delivered and ends the acknowledgement.
+    a.services[1].status = crate::api::ServiceStatus::Active;
+    assert!(status_of_2(&mut e, &mut a, minutes(93)).is_empty());
+    assert_eq!(status_of_2(&mut e, &mut a, minutes(94)), [Change::Resolved]);
+    assert!(e.marks().ack(&key_of_2()).is_none());
+    // The next time the problem comes, it is announced.
+    a.services[1].status = crate::api::ServiceStatus::Suspended;
+    assert!(status_of_2(&mut e, &mut a, minutes(95)).is_empty());
+    assert_eq!(status_of_2(&mut e, &mut a, minutes(96)), [Change::Opened]);
+}
+
+#[test]
+fn a_silenced_rule_delivers_nothing_until_its_end_then_the_next_transition() {
+    use crate::alerts::marks::{MarkChange, Silence, Target};
+    let (mut e, mut a) = suspended_engine(600);
+    e.mark(MarkChange::Silence(Silence {
+        id: "abc123".into(),
+        target: Target {
+            rule: Some(Rule::ServiceStatus),
+            service: None,
+        },
+        until: minutes(60),
+        reason: "maintenance".into(),
+        by: "tester".into(),
+        created: t0(),
+    }));
+    assert!(status_of_2(&mut e, &mut a, minutes(0)).is_empty());
+    assert!(
+        status_of_2(&mut e, &mut a, minutes(1)).is_empty(),
+        "opened, silenced"
+    );
+    assert!(
+        e.book().open().any(|al| al.key == key_of_2()),
+        "the book still knows it"
+    );
+    // After the silence's end, the next transition (its resolution) is delivered.
+    a.services[1].status = crate::api::ServiceStatus::Active;
+    assert!(status_of_2(&mut e, &mut a, minutes(61)).is_empty());
+    assert_eq!(status_of_2(&mut e, &mut a, minutes(62)), [Change::Resolved]);
+}
+
+#[test]
+fn marks_survive_a_restart_and_another_process_sees_them_from_its_next_sweep() {
+    use crate::alerts::marks::{Ack, MarkChange, Silence, Target};
+    use crate::history::marks::MarksDb;
+    let dir = std::env::temp_dir().join(format!("proxydash-marks-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("history-test.sqlite");
+    // The dashboard's process writes; `watch`'s reads the same file.
+    let mut dashboard = MarksDb::open(&path).unwrap();
+    let mut watch = MarksDb::open(&path).unwrap();
+    assert_eq!(watch.load_if_changed().unwrap(), Some(Default::default()));
+    assert_eq!(
+        watch.load_if_changed().unwrap(),
+        None,
+        "unchanged: one row read"
+    );
+    let silence = Silence {
+        id: "5ca1ab".into(),
+        target: Target {
+            rule: Some(Rule::ServiceStatus),
+            service: Some(2),
+        },
+        until: minutes(120),
+        reason: "moving racks".into(),
+        by: "tester".into(),
+        created: t0(),
+    };
+    dashboard
+        .apply(&MarkChange::Silence(silence.clone()))
+        .unwrap();
+    let ack = Ack {
+        key: key_of_2(),
+        by: "tester".into(),
+        at: t0(),
+    };
+    dashboard.apply(&MarkChange::Ack(ack.clone())).unwrap();
+    let seen = watch.load_if_changed().unwrap().expect("changed");
+    assert_eq!(seen.silences, vec![silence]);
+    assert_eq!(seen.ack(&key_of_2()), Some(&ack));
+    drop((dashboard, watch));
+    // A restart: a new engine and a new connection find both, and hold the alert back.
+    let marks = MarksDb::open(&path).unwrap().load().unwrap();
+    assert_eq!(marks, seen);
+    let (mut e, mut a) = suspended_engine(30);
+    assert!(e.set_marks(marks));
+    assert!(status_of_2(&mut e, &mut a, minutes(0)).is_empty());
+    assert!(status_of_2(&mut e, &mut a, minutes(1)).is_empty());
+    assert!(e.book().open().any(|al| al.key == key_of_2()));
+    // Ended from the other process: the engine takes the file's word before its sweep.
+    let mut other = MarksDb::open(&path).unwrap();
+    other
+        .apply(&MarkChange::Unsilence("5ca1ab".into()))
+        .unwrap();
+    other.apply(&MarkChange::Unack(key_of_2())).unwrap();
+    let mut reader = MarksDb::open(&path).unwrap();
+    assert!(e.set_marks(reader.load_if_changed().unwrap().unwrap()));
+    assert_eq!(status_of_2(&mut e, &mut a, minutes(31)), [Change::Repeated]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

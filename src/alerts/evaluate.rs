@@ -13,8 +13,8 @@
 //!   the service's servers (when its detail said how many) is critical.
 //! - `rate_limit`: at `rate_percent` of the limit a warning, at the limit critical; a
 //!   limit of 0 is "unlimited" and never alerts.
-//! - `rate_forecast`: the average of the last 7 days of use, carried on to the due date,
-//!   passes the limit: a warning.
+//! - `rate_forecast`: at the pace of the last 7 days of use ([`super::forecast`], the
+//!   Usage chart's projection too), the limit is reached before the due date: a warning.
 //! - `unpaid_invoice`: Unpaid is a warning, Collections critical.
 //! - `api_unreachable`: no answer at all from the API for [`UNREACHABLE_AFTER`] is
 //!   critical; it is its own debounce (the book opens and resolves it at the first sweep
@@ -28,9 +28,6 @@ use chrono::{DateTime, Utc};
 
 /// How long the API may give no answer at all before `api_unreachable` opens.
 pub const UNREACHABLE_AFTER: chrono::Duration = chrono::Duration::seconds(60);
-
-/// Days of statistics the forecast averages.
-const FORECAST_DAYS: usize = 7;
 
 /// Everything `rules` find in `snapshot` at `now` (see the module docs for the levels).
 pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<Observation> {
@@ -259,30 +256,23 @@ fn rate_forecast(s: &ServiceFacts, snapshot: &Snapshot) -> Option<Observation> {
     let (Some((rate, limit)), Some(days)) = (usage(s), days_left(s, snapshot)) else {
         return fine;
     };
-    let recent: Vec<f64> = s
-        .daily
-        .iter()
-        .rev()
-        .take(FORECAST_DAYS)
-        .copied()
-        .filter(|x| x.is_finite() && *x >= 0.0)
-        .collect();
-    if recent.is_empty() || rate >= limit || days <= 0 {
-        // Already at the limit is `rate_limit`'s business; nothing is left to forecast.
+    let Some(projection) = super::forecast::project(rate, limit, &s.daily) else {
+        return fine;
+    };
+    // Already at the limit is `rate_limit`'s business; nothing is left to forecast.
+    if rate >= limit || days <= 0 {
         return fine;
     }
-    let per_day = recent.iter().sum::<f64>() / recent.len() as f64;
-    if per_day <= 0.0 || rate + per_day * days as f64 <= limit {
+    let Some(reached_in) = projection.days_to_limit().filter(|d| *d < days as f64) else {
         return fine;
-    }
-    let reached_in = ((limit - rate) / per_day).ceil().max(1.0);
+    };
     let due = s.nextduedate.map(|d| d.to_string()).unwrap_or_default();
     let message = format!(
         "{}: at {} a day the limit of {} is reached in about {} days, before its due date {due}",
         s.label(),
-        number(per_day.round()),
+        number(projection.per_day.round()),
         number(limit),
-        number(reached_in)
+        number(reached_in.ceil().max(1.0))
     );
     Some(Observation::problem(k, Level::Warn, message))
 }

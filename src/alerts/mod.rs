@@ -36,10 +36,14 @@
 pub mod book;
 pub mod deliver;
 pub mod evaluate;
+pub mod forecast;
+pub mod marks;
 pub mod rules;
 pub mod snapshot;
 pub mod store;
 
+#[cfg(test)]
+mod marks_tests;
 #[cfg(test)]
 mod tests;
 

@@ -43,6 +43,18 @@ impl AlertFile {
         self.read().accounts.remove(account).unwrap_or_default()
     }
 
+    /// The open alerts of every account of `profile` (the key is the base URL, a space
+    /// and the profile; `proxydash alerts` resolves no base URL, which may need a secret).
+    pub fn load_profile(&self, profile: &str) -> Vec<Alert> {
+        let suffix = format!(" {profile}");
+        self.read()
+            .accounts
+            .into_iter()
+            .filter(|(k, _)| k.ends_with(&suffix) && !k[..k.len() - suffix.len()].contains(' '))
+            .flat_map(|(_, v)| v)
+            .collect()
+    }
+
     pub fn save(&self, account: &str, open: &[Alert]) -> io::Result<()> {
         let mut body = self.read();
         if open.is_empty() {

@@ -5,6 +5,7 @@
 
 use super::tabs::Tab;
 use super::{App, Command, status};
+use crate::alerts::marks::{Ack, MarkChange, Marks, alert_id, who};
 use crate::alerts::{Change, Level, Transition};
 
 impl App {
@@ -12,6 +13,7 @@ impl App {
     /// most severe transition, and each transition goes on to the bell and `on_alert`.
     pub(super) fn on_swept(&mut self, swept: crate::account::Swept, out: &mut Vec<Command>) {
         self.alerts.book = swept.book;
+        self.alerts.marks = swept.marks;
         self.alerts.rebuild();
         self.history.note_sweep();
         if swept.transitions.is_empty() {
@@ -19,6 +21,56 @@ impl App {
         }
         self.announce(&swept.transitions);
         out.extend(swept.transitions.into_iter().map(Command::Alert));
+    }
+
+    /// The engine's acknowledgements and silences (asked here or in another process).
+    pub(super) fn on_marked(&mut self, marks: Marks) {
+        self.alerts.marks = marks;
+        self.alerts.rebuild();
+    }
+
+    /// `a` on Alerts: the selected open alert is acknowledged (the engine holds its
+    /// deliveries back from its next sweep).
+    pub(super) fn acknowledge(&mut self, out: &mut Vec<Command>) {
+        let Some(a) = self.alerts.selected() else {
+            return;
+        };
+        let id = alert_id(&a.key);
+        if a.resolved.is_some() {
+            let line = format!("{id} is resolved: nothing to acknowledge");
+            self.status.notify(status::NoticeKind::Info, line);
+            return;
+        }
+        if let Some(ack) = self.alerts.marks.ack(&a.key) {
+            let line = format!("{id} is already acknowledged by {}", ack.by);
+            self.status.notify(status::NoticeKind::Info, line);
+            return;
+        }
+        let ack = Ack {
+            key: a.key,
+            by: who(),
+            at: self.now(),
+        };
+        self.status.notify(
+            status::NoticeKind::Done,
+            format!("Acknowledged {id}: not delivered again until it resolves"),
+        );
+        out.push(Command::Mark(MarkChange::Ack(ack)));
+    }
+
+    /// `u` on Alerts: the silence covering the selected alert ends now.
+    pub(super) fn unsilence(&mut self, out: &mut Vec<Command>) {
+        let Some(a) = self.alerts.selected() else {
+            return;
+        };
+        let Some(s) = self.alerts.marks.silence(&a.key, self.now()) else {
+            let line = format!("No silence covers {}", alert_id(&a.key));
+            self.status.notify(status::NoticeKind::Info, line);
+            return;
+        };
+        let line = format!("Silence {} ({}) ended", s.id, s.target.describe());
+        out.push(Command::Mark(MarkChange::Unsilence(s.id.clone())));
+        self.status.notify(status::NoticeKind::Done, line);
     }
 
     /// The connection changed: said in the status line when it is lost and when it comes

@@ -8,7 +8,8 @@
 //! - The overview is asked for after each sweep of the engine (one question per sweep),
 //!   and on start.
 //!   The selected service's 7-day history is asked for when the selection of the
-//!   Services tab changes, and with each overview.
+//!   Services tab (or of the Usage tab, for its 24-hour chart) changes, and with each
+//!   overview.
 //! - [`Answer::Off`] turns collecting off and is shown once; [`Answer::Failed`] is shown
 //!   and collecting goes on.
 //! - A probe (`h`) records each proxy it contacted as it is checked ([`Record::Probe`]:
@@ -110,10 +111,11 @@ impl App {
             return;
         }
         let now = self.now();
-        let selected = if self.tab == super::tabs::Tab::Services {
-            self.services.table.selected_id()
-        } else {
-            None
+        // The Services detail's 7 days; the Usage chart's 24 hours of use.
+        let selected = match self.tab {
+            super::tabs::Tab::Services => self.services.table.selected_id(),
+            super::tabs::Tab::Usage => self.usage.selected(),
+            _ => None,
         };
         let sweep_done = std::mem::take(&mut self.history.changed);
         if sweep_done {

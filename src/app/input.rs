@@ -89,22 +89,15 @@ impl App {
             | Action::ReverseSort
             | Action::ProblemsOnly
             | Action::DayBack
-            | Action::DayForward => self.navigate(action, key),
+            | Action::DayForward
+            | Action::CycleRange => self.navigate(action, key),
             Action::Back => self.back(),
             Action::Open => self.open(out),
             Action::Refresh => self.refresh_tab(out),
             Action::RefreshAll => self.refresh_all(out),
             Action::CycleSort => self.cycle_sort(out),
             Action::TogglePassword => self.services.show_password = !self.services.show_password,
-            Action::CycleDetail => match self.tab {
-                crate::app::tabs::Tab::Services => {
-                    self.services.detail_pane = self.services.detail_pane.next()
-                }
-                crate::app::tabs::Tab::Products => {
-                    self.products.detail_pane = self.products.detail_pane.next()
-                }
-                _ => {}
-            },
+            Action::CycleDetail => self.cycle_detail(),
             Action::Help => {
                 if matches!(self.popups.last(), Some(Popup::Help)) {
                     self.popups.pop();
@@ -114,6 +107,8 @@ impl App {
             }
             Action::OpenForm(form) => self.open_form(form, out),
             Action::ClearCountdown => self.clear_countdown(out),
+            Action::Acknowledge => self.acknowledge(out),
+            Action::Unsilence => self.unsilence(out),
             Action::Probe => self.open_probe(out),
             Action::SwitchProfile => self.open_profiles(),
             Action::Messages => self.popups.push(Popup::Messages(0)),
@@ -131,6 +126,19 @@ impl App {
             | Action::RotationAudit
             | Action::CycleTemplate
             | Action::Suspend => {}
+        }
+    }
+
+    /// `z`: the detail pane of Services or Products shown, hidden or zoomed.
+    fn cycle_detail(&mut self) {
+        match self.tab {
+            crate::app::tabs::Tab::Services => {
+                self.services.detail_pane = self.services.detail_pane.next()
+            }
+            crate::app::tabs::Tab::Products => {
+                self.products.detail_pane = self.products.detail_pane.next()
+            }
+            _ => {}
         }
     }
 
@@ -160,8 +168,15 @@ impl App {
             Action::FilterBackspace => self.table_mut(tab).pop_filter(),
             Action::ReverseSort => self.reverse_sort(),
             Action::ProblemsOnly => self.table_mut(tab).toggle_problems(),
-            Action::DayBack => self.usage.move_day(1),
-            Action::DayForward => self.usage.move_day(-1),
+            Action::DayBack | Action::DayForward => {
+                let points = self.usage_chart().map_or(0, |c| c.points.len());
+                let back = if action == Action::DayBack { 1 } else { -1 };
+                self.usage.move_day(back, points);
+            }
+            Action::CycleRange => {
+                self.usage.range = self.usage.range.next();
+                self.usage.day_back = 0;
+            }
             _ => {}
         }
     }

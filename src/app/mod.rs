@@ -311,6 +311,7 @@ impl App {
                 self.services_dirty = true;
             }
             Msg::Swept(swept) => self.on_swept(swept, out),
+            Msg::Marked(marks) => self.on_marked(marks),
             Msg::Copied { what, result } => self.on_copied(what, result),
             Msg::Written { path, result } => self.on_written(path, result),
             Msg::MyIp(result) => self.on_my_ip(result),

@@ -31,6 +31,8 @@ pub enum Msg {
     Types(std::collections::HashMap<u64, crate::api::ProductType>),
     /// The engine swept the alert rules: the transitions and the book after them.
     Swept(crate::account::Swept),
+    /// The engine's acknowledgements and silences changed.
+    Marked(crate::alerts::marks::Marks),
     /// The answer to [`Command::Copy`]: where the text went, or why it did not.
     Copied {
         what: String,
@@ -96,6 +98,9 @@ pub enum Command {
     Alert(crate::alerts::Transition),
     /// Ask the history store; answered by [`Msg::History`].
     AskHistory(crate::history::Query),
+    /// Acknowledge an alert or silence alerts, in the account engine (answered by
+    /// [`Msg::Marked`]).
+    Mark(crate::alerts::marks::MarkChange),
     /// Probe these proxies of a service (index in its list, proxy), off the UI task;
     /// answered by [`Msg::Probe`] events carrying `run`.
     Probe {

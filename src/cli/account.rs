@@ -58,6 +58,7 @@ impl Command {
             | Command::Config(_)
             | Command::Completions(_)
             | Command::History(_)
+            | Command::Alerts(_)
             | Command::Watch(_) => return None,
         })
     }

@@ -191,6 +191,10 @@ impl Effects {
                 self.account.refresh(kinds);
                 None
             }
+            Command::Mark(change) => {
+                self.account.mark(change);
+                None
+            }
             // The app keeps its own quit flag; the loop checks `should_quit`.
             Command::Quit => None,
             Command::Copy { what, text } => self.copy(what, text),
@@ -366,6 +370,7 @@ fn msg_of(event: Event) -> Msg {
         Event::Connection(c) => Msg::Connection(c),
         Event::Types(types) => Msg::Types(types),
         Event::Swept(swept) => Msg::Swept(swept),
+        Event::Marked(marks) => Msg::Marked(marks),
     }
 }
 

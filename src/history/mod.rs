@@ -46,6 +46,7 @@
 //!   fails later gives one [`Answer::Failed`] per run of failures.
 
 mod intervals;
+pub mod marks;
 mod probes;
 mod read;
 mod schema;

@@ -51,6 +51,9 @@ pub struct ServiceHistory {
     pub spells: Vec<Spell>,
     /// Status and due-date changes of the last 7 days, oldest first.
     pub changes: Vec<(DateTime<Utc>, String, Option<String>)>,
+    /// A rotating service's use in its period over the last 24 hours (as written: on a
+    /// change, at most every 15 minutes), with its limit, oldest first.
+    pub rate_24h: Vec<(DateTime<Utc>, f64, f64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -208,6 +211,14 @@ pub fn service(conn: &Connection, id: u64, now: DateTime<Utc>) -> rusqlite::Resu
             Ok((time(r.get(0)?), r.get(1)?, r.get(2)?))
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut q = conn.prepare_cached(
+        "SELECT at, rate, rate_limit FROM rate WHERE service_id = ?1 AND at > ?2 ORDER BY at",
+    )?;
+    let rate_24h = q
+        .query_map(params![id as i64, t - DAY], |r| {
+            Ok((time(r.get(0)?), r.get(1)?, r.get(2)?))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     spells.sort_by_key(|s| std::cmp::Reverse(s.2));
     spells.truncate(MAX_SPELLS);
     let spells = spells
@@ -226,6 +237,7 @@ pub fn service(conn: &Connection, id: u64, now: DateTime<Utc>) -> rusqlite::Resu
         errors_7d,
         spells,
         changes,
+        rate_24h,
     })
 }
 

@@ -44,6 +44,16 @@ const MIGRATIONS: &[&str] = &[
          distinct_ips INTEGER NOT NULL, changes INTEGER NOT NULL, pairs INTEGER NOT NULL,
          min_ms INTEGER, p50_ms INTEGER, max_ms INTEGER);
      CREATE INDEX rotation_id ON rotation (service_id, at);",
+    // 3: acknowledgements and silences of alerts (see `super::marks`); `alert_marks`
+    // counts their changes, so a reader learns with one row whether to read them again.
+    "CREATE TABLE alert_ack (
+         rule TEXT NOT NULL, subject TEXT NOT NULL, by_whom TEXT NOT NULL, at INTEGER NOT NULL,
+         PRIMARY KEY (rule, subject)) WITHOUT ROWID;
+     CREATE TABLE alert_silence (
+         id TEXT PRIMARY KEY, rule TEXT, service_id INTEGER, until INTEGER NOT NULL,
+         reason TEXT NOT NULL, by_whom TEXT NOT NULL, created INTEGER NOT NULL) WITHOUT ROWID;
+     CREATE TABLE alert_marks (id INTEGER PRIMARY KEY CHECK (id = 0), changes INTEGER NOT NULL);
+     INSERT INTO alert_marks VALUES (0, 0);",
 ];
 
 /// The version this program writes.

@@ -20,6 +20,9 @@
 //!   it), 0 while no answer comes; `proxydash_api_last_success_timestamp_seconds` is the
 //!   last successful answer; `proxydash_oldest_datum_age_seconds{kind}` is the age of the
 //!   oldest watched datum of each kind, the figure the freshness rules bound.
+//! - `proxydash_alert_open` is 1 per open alert, with `acknowledged` and `silenced`
+//!   labels (`true`/`false`) as the engine applies them: a silenced alert is not
+//!   delivered, but is still listed here so a scrape shows it is silenced, not gone.
 //! - Absent data gives no series: a service whose network status was never read has no
 //!   `proxydash_service_servers`, rather than a 0 that would look healthy.
 
@@ -55,6 +58,20 @@ pub struct ProfileMetrics {
     pub last_success: Option<i64>,
     /// Age in seconds of the oldest datum of each watched kind, by kind.
     pub oldest: Vec<(String, i64)>,
+    /// The open alerts, as of the last sweep.
+    pub alerts: Vec<AlertMetrics>,
+}
+
+/// One open alert.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AlertMetrics {
+    /// `service_status:1001` (what `proxydash alerts ack` takes).
+    pub id: String,
+    pub rule: String,
+    pub subject: String,
+    pub level: String,
+    pub acknowledged: bool,
+    pub silenced: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -76,6 +93,10 @@ pub type Board = Arc<RwLock<BTreeMap<String, ProfileMetrics>>>;
 
 type Labels = Vec<(&'static str, String)>;
 type GaugeF = Gauge<f64, AtomicU64>;
+
+fn profile_label(name: &str) -> (&'static str, String) {
+    ("profile", label(name))
+}
 
 fn label(text: &str) -> String {
     crate::text::truncate(&crate::text::sanitize(text), LABEL_WIDTH).into_owned()
@@ -103,7 +124,22 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
     let api_up = Family::<Labels, GaugeF>::default();
     let last_success = Family::<Labels, GaugeF>::default();
     let oldest = Family::<Labels, GaugeF>::default();
+    let alerts = Family::<Labels, GaugeF>::default();
     for (name, p) in profiles {
+        for a in &p.alerts {
+            let yes_no = |b: bool| if b { "true" } else { "false" }.to_owned();
+            alerts
+                .get_or_create(&vec![
+                    profile_label(name),
+                    ("alert", label(&a.id)),
+                    ("rule", a.rule.clone()),
+                    ("subject", label(&a.subject)),
+                    ("level", a.level.clone()),
+                    ("acknowledged", yes_no(a.acknowledged)),
+                    ("silenced", yes_no(a.silenced)),
+                ])
+                .set(1.0);
+        }
         let profile = ("profile", label(name));
         if let Some(is_up) = p.api_up {
             api_up
@@ -213,6 +249,11 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
         "proxydash_oldest_datum_age_seconds",
         "Age of the oldest datum of each watched kind (services, credit, invoices, network, rate)",
         oldest,
+    );
+    registry.register(
+        "proxydash_alert_open",
+        "1 for each open alert, labelled with its level and whether it is acknowledged or silenced",
+        alerts,
     );
     let mut out = String::new();
     // Writing into a String cannot fail.

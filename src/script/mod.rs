@@ -65,6 +65,7 @@
 //!   commands waits for the server's limit (a line on standard error says how long, when
 //!   it is more than a second or two) instead of exceeding it. `--max-rpm` caps it.
 
+pub mod alerts;
 mod billing;
 mod catalog;
 mod failure;
@@ -304,9 +305,11 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
 
 async fn dispatch(s: &mut Session<'_>, command: &Command) -> Printed {
     match command {
-        Command::Sandbox(_) | Command::Config(_) | Command::History(_) | Command::Watch(_) => {
-            Err(Failure::Usage("not a scripting subcommand".into()))
-        }
+        Command::Sandbox(_)
+        | Command::Config(_)
+        | Command::History(_)
+        | Command::Alerts(_)
+        | Command::Watch(_) => Err(Failure::Usage("not a scripting subcommand".into())),
         Command::Completions(args) => Ok(completions(args)),
         Command::Clients(o) => catalog::clients(s, o).await,
         Command::Products(a) => catalog::products(s, a).await,
@@ -350,6 +353,7 @@ fn wants_json(command: &Command) -> bool {
         | Command::Config(_)
         | Command::Completions(_)
         | Command::History(_)
+        | Command::Alerts(_)
         | Command::Watch(_) => false,
     }
 }

@@ -95,8 +95,15 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     }
     let wide = body.width >= RULE_COLUMN;
     let rows = &tab.rows;
+    let now = app.now();
+    // Only while something is marked: the message keeps its room otherwise.
+    let marked = rows.iter().any(|a| !mark_word(tab, a, now).is_empty());
     let mut header: Vec<&str> = vec!["Level"];
     let mut widths = vec![Constraint::Length(10)];
+    if marked {
+        header.push("Marked");
+        widths.push(Constraint::Length(8));
+    }
     if wide {
         header.extend(["Subject", "Rule"]);
         widths.extend([Constraint::Length(13), Constraint::Length(16)]);
@@ -127,6 +134,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             theme.base
         };
         let mut cells = vec![Cell::new(level).style(style)];
+        if marked {
+            cells.push(Cell::new(mark_word(tab, a, now)).style(theme.dim));
+        }
         if wide {
             cells.push(Cell::new(a.key.subject.to_string()).style(dim));
             cells.push(Cell::new(a.key.rule.as_str()).style(dim));
@@ -145,6 +155,68 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     draw_detail(frame, app, theme, detail, tab.selected());
 }
 
+/// `silenced` (it wins: nothing is delivered), `acked`, or nothing.
+fn mark_word(
+    tab: &crate::app::tabs::alerts::AlertsTab,
+    a: &Alert,
+    now: DateTime<Utc>,
+) -> &'static str {
+    if a.resolved.is_some() {
+        ""
+    } else if tab.marks.silence(&a.key, now).is_some() {
+        "silenced"
+    } else if tab.marks.ack(&a.key).is_some() {
+        "acked"
+    } else {
+        ""
+    }
+}
+
+/// The selected alert's marks (who acknowledged it and when, the silence covering it),
+/// then every silence in force: what, until when, why and by whom.
+fn marks_lines(app: &App, theme: &Theme, alert: Option<&Alert>) -> Vec<Line<'static>> {
+    let tab = app.alerts();
+    let now = app.now();
+    let mut lines = Vec::new();
+    if let Some(a) = alert.filter(|a| a.resolved.is_none())
+        && let Some(ack) = tab.marks.ack(&a.key)
+    {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "Acknowledged by {} at {}: not delivered again until it resolves.",
+                ack.by,
+                widgets::clock_time(app, ack.at)
+            ),
+            theme.good,
+        )));
+    }
+    let active: Vec<_> = tab.marks.active(now).collect();
+    if !active.is_empty() {
+        lines.push(Line::from(Span::styled(
+            format!("Silences ({}, s edits, u ends):", active.len()),
+            theme.title,
+        )));
+    }
+    for s in active {
+        let covers = alert.is_some_and(|a| s.target.covers(&a.key));
+        lines.push(Line::from(vec![
+            Span::styled(if covers { "▸ " } else { "  " }, theme.key),
+            Span::raw(format!("{} {}", s.id, s.target.describe())),
+            Span::styled(
+                format!(
+                    " until {} ({} left) · {} · {}",
+                    widgets::clock_time(app, s.until),
+                    crate::alerts::marks::format_duration(s.until - now),
+                    s.reason,
+                    s.by
+                ),
+                theme.dim,
+            ),
+        ]));
+    }
+    lines
+}
+
 /// The selected alert in full: what, since when, and the whole message.
 fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, alert: Option<&Alert>) {
     let block = widgets::pane(theme, "Alert".to_owned(), Span::raw(""));
@@ -152,10 +224,10 @@ fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, alert: O
         let tip = "Rules: credit_low, service_due, service_status, servers_in_error, \
                    rate_limit, rate_forecast, unpaid_invoice (thresholds in [alerts] of the \
                    config file).";
+        let mut lines = vec![Line::from(Span::styled(tip, theme.dim))];
+        lines.extend(marks_lines(app, theme, None));
         frame.render_widget(
-            Paragraph::new(Span::styled(tip, theme.dim))
-                .wrap(Wrap { trim: true })
-                .block(block),
+            Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
             area,
         );
         return;
@@ -182,7 +254,12 @@ fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, alert: O
             theme.dim,
         ));
     }
-    let lines = vec![Line::from(head), Line::from(a.message.clone())];
+    head.push(Span::styled(
+        format!("  ID {}", crate::alerts::marks::alert_id(&a.key)),
+        theme.dim,
+    ));
+    let mut lines = vec![Line::from(head), Line::from(a.message.clone())];
+    lines.extend(marks_lines(app, theme, Some(a)));
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
         area,

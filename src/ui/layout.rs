@@ -213,7 +213,10 @@ pub fn usage(body: Rect, wants: u16) -> (Pane, Rect, Rect) {
 
 /// Alerts: the table, and the selected alert's whole message below it.
 pub fn alerts(body: Rect) -> (Pane, Rect) {
-    let [table, detail] = Layout::vertical([Constraint::Min(0), Constraint::Length(4)]).areas(body);
+    // Room for the acknowledgement and the silences in force where the screen has it.
+    let detail = if body.height >= 20 { 8 } else { 4 };
+    let [table, detail] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(detail)]).areas(body);
     (Pane::with_header(table), detail)
 }
 

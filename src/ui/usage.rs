@@ -1,15 +1,18 @@
-//! The Usage tab: the rotating (ppr) services; for the selected one, a chart of the daily
-//! statistics (dates on the x axis) and a gauge of its rate against its limit.
+//! The Usage tab: the rotating (ppr) services; for the selected one, a chart of its use in
+//! the period over 24 h, 7 d or 30 d with the limit and the projection at this pace
+//! ([`crate::app::tabs::usage_chart`]), and a gauge of its rate against its limit with
+//! the projection in words.
 
 use super::columns;
 use super::layout;
 use super::text;
 use super::theme::Theme;
 use super::widgets;
-use crate::api::{RateEntry, Request, StatEntry};
+use crate::api::{RateEntry, Request};
 use crate::app::App;
 use crate::app::remote::Remote;
 use crate::app::tabs::usage::COLUMNS;
+use crate::app::tabs::usage_chart::{Chart as UsageChart, Range};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::symbols::Marker;
@@ -89,7 +92,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     }
     match usage.selected() {
         Some(id) => {
-            let chart_area = draw_stored(frame, app, theme, chart_area, id);
             draw_chart(frame, app, theme, chart_area, id);
             draw_gauge(frame, app, theme, gauge_area, id);
         }
@@ -104,50 +106,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             );
         }
     }
-}
-
-/// The daily usage the history store kept for the last 30 days (it outlives what the
-/// server still reports), as a sparkline under the chart; answers the area left for the
-/// chart.
-fn draw_stored(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) -> Rect {
-    let Some(days) = app
-        .history()
-        .overview()
-        .and_then(|o| o.services.get(&id))
-        .map(|s| &s.usage_30d)
-        .filter(|d| !d.is_empty())
-    else {
-        return area;
-    };
-    if area.height < 12 {
-        return area;
-    }
-    let [chart, stored] = ratatui::layout::Layout::vertical([
-        ratatui::layout::Constraint::Min(0),
-        ratatui::layout::Constraint::Length(3),
-    ])
-    .areas(area);
-    // One cell per day of the 30, oldest first; days with nothing kept stay blank.
-    let last = app.now().with_timezone(&app.utc_offset()).date_naive();
-    let values: Vec<Option<f64>> = (0..30)
-        .rev()
-        .map(|back| {
-            let day = last - chrono::Days::new(back);
-            days.iter().find(|(d, _)| *d == day).map(|(_, v)| *v)
-        })
-        .collect();
-    let total: f64 = days.iter().map(|(_, v)| v).sum();
-    let line = Line::from(vec![
-        Span::raw(" "),
-        Span::styled(super::history::spark(&values, 30), theme.title),
-        Span::styled(
-            format!("  {} days kept, total {}", days.len(), text::number(total)),
-            theme.dim,
-        ),
-    ]);
-    let block = widgets::pane(theme, "Kept daily usage · 30 days".into(), Span::raw(""));
-    frame.render_widget(ratatui::widgets::Paragraph::new(line).block(block), stored);
-    chart
 }
 
 /// A failed or loading remote's message, or `None` when there is a value.
@@ -169,10 +127,11 @@ fn remote_message<T>(
 }
 
 fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
-    let remote = app.usage().stats_of(id);
+    let usage = app.usage();
+    let remote = usage.stats_of(id);
     let block = widgets::pane(
         theme,
-        format!("Daily usage · {id}"),
+        format!("Usage · {id} · {}", usage.range.label()),
         widgets::freshness(app, theme, remote.freshness()),
     );
     let inner = block.inner(area);
@@ -183,75 +142,89 @@ fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
         widgets::message(frame, inner, &msg, style);
         return;
     }
-    let stats: &[StatEntry] = remote.value().map(Vec::as_slice).unwrap_or_default();
-    if stats.is_empty() {
+    let Some(c) = app.usage_chart().filter(|c| !c.points.is_empty()) else {
+        let msg = if usage.range == Range::Day {
+            "No use kept for the last 24 hours yet: the history writes it while proxydash watches."
+        } else {
+            "No statistics yet."
+        };
         frame.render_widget(block, area);
-        widgets::message(frame, inner, "No statistics yet.", theme.dim);
+        widgets::message(frame, inner, msg, theme.dim);
         return;
-    }
-    let points: Vec<(f64, f64)> = stats
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            (
-                i as f64,
-                if s.rate.is_finite() {
-                    s.rate.max(0.0)
-                } else {
-                    0.0
-                },
-            )
-        })
-        .collect();
-    let max = points.iter().map(|p| p.1).fold(0.0_f64, f64::max);
-    let top = nice_ceiling(max * 1.05);
-    let last = (stats.len() - 1) as f64;
-    let date = |i: usize| text::date(stats[i].date);
-    let x_labels: Vec<Line> = if stats.len() >= 3 {
-        vec![
-            date(0).into(),
-            date(stats.len() / 2).into(),
-            date(stats.len() - 1).into(),
-        ]
-    } else {
-        stats
-            .iter()
-            .map(|s| Line::from(text::date(s.date)))
-            .collect()
     };
-    // The cursor (←/→): a vertical mark on its day, its date and value in the title.
-    let cursor = app.usage().cursor(stats.len()).unwrap_or(0);
-    let mark: Vec<(f64, f64)> = (0..=64)
-        .map(|k| (cursor as f64, top * f64::from(k) / 64.0))
-        .collect();
-    // On the bottom edge: the top one has the title and the freshness.
+    let highest = c
+        .points
+        .iter()
+        .chain(c.ahead.iter())
+        .map(|p| p.1)
+        .chain(c.limit)
+        .fold(0.0_f64, f64::max);
+    let top = nice_ceiling(highest * 1.05);
+    // The cursor (←/→): a vertical mark on its point, its day and value under the chart.
+    let cursor = usage.cursor(c.points.len()).unwrap_or(0);
+    let (cx, cy) = c.points[cursor];
+    let mark: Vec<(f64, f64)> = (0..=64).map(|k| (cx, top * f64::from(k) / 64.0)).collect();
+    let own = c.own[cursor]
+        .map(|v| format!(" (+{} that day)", text::number(v)))
+        .unwrap_or_default();
     let block = block.title_bottom(Line::from(vec![
         Span::styled(" ◆ ", theme.key),
         Span::styled(
-            format!(
-                "{}: {} ",
-                text::date(stats[cursor].date),
-                text::number(points[cursor].1)
-            ),
+            format!("{}: {} used{own} ", c.labels[cursor], text::number(cy)),
             theme.title,
         ),
     ]));
-    let dataset = Dataset::default()
-        .marker(Marker::Braille)
-        .graph_type(GraphType::Line)
-        .style(theme.chart)
-        .data(&points);
-    let cursor_set = Dataset::default()
-        .marker(Marker::Braille)
-        .graph_type(GraphType::Scatter)
-        .style(theme.key)
-        .data(&mark);
-    let chart = Chart::new(vec![cursor_set, dataset])
+    let limit_line: Vec<(f64, f64)> = c
+        .limit
+        .map(|l| vec![(0.0, l), (c.end_x, l)])
+        .unwrap_or_default();
+    let reached: Vec<(f64, f64)> = c.reached_x.zip(c.limit).into_iter().collect();
+    let mut sets = vec![
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Scatter)
+            .style(theme.key)
+            .data(&mark),
+        Dataset::default()
+            .name("limit")
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.bad)
+            .data(&limit_line),
+        Dataset::default()
+            .name("at this pace")
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.warn)
+            .data(&c.ahead),
+        Dataset::default()
+            .name("used")
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.chart)
+            .data(&c.points),
+    ];
+    if !reached.is_empty() {
+        sets.push(
+            Dataset::default()
+                .marker(Marker::Dot)
+                .graph_type(GraphType::Scatter)
+                .style(theme.bad)
+                .data(&reached),
+        );
+    }
+    let chart = Chart::new(sets)
         .block(block)
+        .legend_position(Some(ratatui::widgets::LegendPosition::BottomRight))
         .x_axis(
             Axis::default()
-                .bounds([0.0, last.max(1.0)])
-                .labels(x_labels)
+                .bounds([0.0, c.end_x.max(1.0)])
+                .labels(
+                    c.axis
+                        .iter()
+                        .map(|l| Line::from(l.clone()))
+                        .collect::<Vec<_>>(),
+                )
                 .style(theme.dim),
         )
         .y_axis(
@@ -266,6 +239,22 @@ fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
                 .style(theme.dim),
         );
     frame.render_widget(chart, area);
+}
+
+/// The projection in words, for the detail: when the limit is reached at this pace.
+pub fn projection_line(c: &UsageChart, today: chrono::NaiveDate) -> Option<String> {
+    let p = c.projection?;
+    let pace = text::number(p.per_day.round());
+    // Short: the detail's frame is a third of an 80-column screen.
+    Some(match (p.days_to_limit(), p.reached_on(today)) {
+        (Some(d), _) if d <= 0.0 => "over the limit already".to_owned(),
+        (None, _) => format!("at {pace}/day: limit not reached"),
+        (Some(d), Some(on)) => format!(
+            "limit on {on} ({} days at {pace}/day)",
+            text::number(d.ceil())
+        ),
+        (Some(_), None) => format!("at {pace}/day: limit years away"),
+    })
 }
 
 /// What the statistics and the rate count. The spec says "count of requests or used
@@ -348,6 +337,13 @@ fn draw_gauge(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) 
         return;
     };
     let (ratio, label, over) = rate_gauge(entry);
+    let today = app.now().with_timezone(&app.utc_offset()).date_naive();
+    let block = match app.usage_chart().and_then(|c| projection_line(&c, today)) {
+        Some(line) => {
+            block.title_bottom(Line::from(Span::styled(format!(" {line} "), theme.title)))
+        }
+        None => block,
+    };
     let gauge = Gauge::default()
         .block(block)
         .ratio(ratio)

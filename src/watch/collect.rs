@@ -67,6 +67,28 @@ pub fn metrics(summary: &Summary, now: DateTime<Utc>, into: &mut ProfileMetrics)
         .collect();
 }
 
+/// The open alerts as metrics, each labelled acknowledged and silenced as the engine
+/// applies them (a silenced alert is listed, so a dashboard of dashboards sees it is
+/// silenced rather than gone).
+pub fn alerts(
+    book: &crate::alerts::AlertBook,
+    marks: &crate::alerts::marks::Marks,
+    now: DateTime<Utc>,
+    into: &mut ProfileMetrics,
+) {
+    into.alerts = book
+        .open()
+        .map(|a| crate::metrics::AlertMetrics {
+            id: crate::alerts::marks::alert_id(&a.key),
+            rule: a.key.rule.as_str().to_owned(),
+            subject: a.key.subject.to_string(),
+            level: a.level.as_str().to_owned(),
+            acknowledged: marks.ack(&a.key).is_some(),
+            silenced: marks.silence(&a.key, now).is_some(),
+        })
+        .collect();
+}
+
 /// One line saying what a sweep found; while the API does not answer, that instead, with
 /// the age of what is known.
 pub fn summary(

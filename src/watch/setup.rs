@@ -6,7 +6,9 @@
 //! - **The bell is off**: standard output carries JSON lines, which a BEL would corrupt.
 //! - **The state files are the dashboard's**: the open alerts of the account (so an
 //!   alert announced before a restart, by `watch` or the dashboard, is not announced
-//!   again), the services' types and the history file. SQLite serialises the history
+//!   again), the services' types and the history file, which also holds the
+//!   acknowledgements and silences (read again before each sweep, so one typed in the
+//!   dashboard or `proxydash alerts` holds here from the next sweep). SQLite serialises the history
 //!   writers when both run at once.
 //! - Nothing in `watch` presses keys, so nothing writes but `--keep-bound`'s rebind (see
 //!   [`super::keep_bound`]).
@@ -91,6 +93,8 @@ pub fn build(settings: &Settings, client: ApiClient, output: &Output, clock: Clo
         history: history.as_ref().map(|(h, _)| h.clone()),
         alert_file: alert_file.map(|f| (f, key.clone())),
         types_file: TypesFile::default_location().map(|f| (f, key)),
+        marks_file: crate::history::file_for(&settings.profile)
+            .map(crate::history::marks::MarksFile::spawn),
     };
     Built {
         account: account::spawn(setup),

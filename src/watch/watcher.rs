@@ -74,6 +74,9 @@ pub struct Watcher {
     metrics: ProfileMetrics,
     sweeps: u64,
     open_alerts: usize,
+    /// The book and marks of the last sweep, for `/metrics`.
+    book: Option<crate::alerts::AlertBook>,
+    marks: crate::alerts::marks::Marks,
     connection: Connection,
 }
 
@@ -114,6 +117,8 @@ impl Watcher {
             metrics: ProfileMetrics::default(),
             sweeps: 0,
             open_alerts: 0,
+            book: None,
+            marks: Default::default(),
             connection: Connection::default(),
         }
     }
@@ -193,7 +198,13 @@ impl Watcher {
                     self.sink.record(t);
                 }
                 self.open_alerts = swept.book.open_count();
+                self.book = Some(swept.book);
+                self.marks = swept.marks;
                 self.sweep_done();
+            }
+            Event::Marked(marks) => {
+                self.marks = marks;
+                self.publish();
             }
             Event::Connection(c) => self.on_connection(c),
             Event::Sent(_) | Event::Types(_) => {}
@@ -298,6 +309,9 @@ impl Watcher {
     fn publish(&mut self) {
         let summary = self.summary.borrow().clone();
         collect::metrics(&summary, self.now(), &mut self.metrics);
+        if let Some(book) = &self.book {
+            collect::alerts(book, &self.marks, self.now(), &mut self.metrics);
+        }
         self.metrics.budget_remaining = self.account.budget().borrow().map(|v| v.left);
         if let Some(board) = &self.options.board
             && let Ok(mut b) = board.write()

@@ -48,6 +48,7 @@ pub mod order_outcome;
 pub mod password;
 pub mod refresh;
 pub mod registry;
+pub mod silence;
 
 pub use self::core::{Flow, Form, FormCore, FormState};
 pub use field::TextField;

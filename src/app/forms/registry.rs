@@ -54,6 +54,7 @@ pub static FORMS: &[FormEntry] = &[
     super::refresh::ENTRY,
     super::iplist::ENTRY,
     super::invoice_number::ENTRY,
+    super::silence::ENTRY,
 ];
 
 // `Action::OpenForm` holds a form's place in one byte.

@@ -92,6 +92,12 @@ pub enum Action {
     SwitchProfile,
     /// `m`: the message log.
     Messages,
+    /// `a` on Alerts: acknowledge the selected alert.
+    Acknowledge,
+    /// `u` on Alerts: end the silence covering the selected alert.
+    Unsilence,
+    /// `t` on Usage: the chart's next time range (24 h, 7 d, 30 d).
+    CycleRange,
     /// `←` on Usage: the chart's cursor one day back.
     DayBack,
     /// `→` on Usage: the chart's cursor one day forward.

@@ -5,6 +5,7 @@
 //! most recently resolved first (see [`AlertBook::listing`]). The selection follows its
 //! alert across rebuilds.
 
+use crate::alerts::marks::Marks;
 use crate::alerts::{Alert, AlertBook, Rules};
 use crate::app::table::{TableView, search_key};
 use std::hash::{Hash, Hasher};
@@ -13,6 +14,8 @@ use std::hash::{Hash, Hasher};
 pub struct AlertsTab {
     pub rules: Rules,
     pub book: AlertBook,
+    /// Acknowledgements and silences, as the engine applies them.
+    pub marks: Marks,
     /// What the table lists, in its order.
     pub rows: Vec<Alert>,
     pub table: TableView,
@@ -33,6 +36,7 @@ impl AlertsTab {
         let mut tab = Self {
             rules,
             book,
+            marks: Marks::default(),
             rows: Vec::new(),
             table: TableView::default(),
             sweep_due: false,
@@ -57,6 +61,8 @@ impl AlertsTab {
             .map(|a| {
                 let state = if a.resolved.is_some() {
                     "resolved"
+                } else if self.marks.ack(&a.key).is_some() {
+                    "open acknowledged"
                 } else {
                     "open"
                 };

@@ -6,6 +6,7 @@ pub mod network;
 pub mod products;
 pub mod services;
 pub mod usage;
+pub mod usage_chart;
 
 /// How a tab's detail pane (Services, Products) shares the body with its table; `z`
 /// cycles it: shown → hidden (the table takes the whole body) → zoomed (the detail takes

@@ -33,8 +33,10 @@ pub struct UsageTab {
     pub table: TableView,
     /// The natural width of each column over all rows.
     pub natural: Vec<u16>,
-    /// The day under the chart's cursor (←/→), counted back from the newest; 0: newest.
+    /// The point under the chart's cursor (←/→), counted back from now; 0: now.
     pub day_back: usize,
+    /// The chart's time range (`t`).
+    pub range: super::usage_chart::Range,
 }
 
 impl UsageTab {
@@ -89,17 +91,13 @@ impl UsageTab {
         self.rate.get(&id).unwrap_or(&NONE)
     }
 
-    /// Moves the chart's cursor `back` days back (negative: forward), within the days the
-    /// selected service's statistics have.
-    pub fn move_day(&mut self, back: isize) {
-        let days = self
-            .selected()
-            .and_then(|id| self.stats_of(id).value().map(Vec::len))
-            .unwrap_or(0);
+    /// Moves the chart's cursor `back` points back (negative: forward), within the
+    /// `points` the chart has.
+    pub fn move_day(&mut self, back: isize, points: usize) {
         self.day_back = self
             .day_back
             .saturating_add_signed(back)
-            .min(days.saturating_sub(1));
+            .min(points.saturating_sub(1));
     }
 
     /// The index (into the stats) of the day under the cursor.

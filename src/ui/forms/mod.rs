@@ -9,6 +9,7 @@ pub mod iplist;
 pub mod order;
 pub mod password;
 pub mod refresh;
+pub mod silence;
 
 use super::theme::Theme;
 use super::{layout, widgets};
@@ -38,6 +39,7 @@ const WIDGETS: &[Lookup] = &[
     widget::<crate::app::forms::refresh::RefreshForm>,
     widget::<crate::app::forms::iplist::IpListForm>,
     widget::<crate::app::forms::invoice_number::InvoiceNumberForm>,
+    widget::<crate::app::forms::silence::SilenceForm>,
 ];
 
 fn widget<F: Form + FormWidget>(form: &dyn Form) -> Option<&dyn FormWidget> {

@@ -9,6 +9,7 @@ mod screen;
 mod states;
 mod styled;
 mod tabs;
+mod usage;
 
 use crate::app::App;
 use crate::app::Msg;
