@@ -269,6 +269,7 @@ impl Session {
                 alert_rules: settings.alert_rules.clone(),
                 open_alerts,
                 probe_templates: settings.probe.templates.clone(),
+                cli_args: cli_args(&settings, demo),
             },
             clock.clone(),
         );
@@ -319,6 +320,25 @@ impl Session {
         }
         Self { app, effects }
     }
+}
+
+/// The options that name this account on a command line (the palette's and the command
+/// log's lines): `--demo`, or `--config PATH` for a file not at its default place and
+/// `--profile NAME` for a profile not chosen by default. Never credentials.
+fn cli_args(settings: &Settings, demo: bool) -> Vec<String> {
+    if demo {
+        return vec!["--demo".into()];
+    }
+    let mut out = Vec::new();
+    if let Some(path) = &settings.config_path
+        && Some(path) != crate::config::file::default_path().as_ref()
+    {
+        out.extend(["--config".into(), path.display().to_string()]);
+    }
+    if !settings.default_profile {
+        out.extend(["--profile".into(), settings.profile.clone()]);
+    }
+    out
 }
 
 async fn first_settings(

@@ -41,11 +41,14 @@
 //! (UTC unless the run loop sets the local one); "due in N days" counts from the clock's
 //! date in that offset.
 
+pub mod cmdline;
+pub mod cmdlog;
 pub mod columns;
 pub mod forms;
 pub mod keymap;
 pub mod messages;
 pub mod orders;
+pub mod palette;
 pub mod popup;
 pub mod probe;
 pub mod profiles;
@@ -176,6 +179,10 @@ pub struct App {
     /// The service last selected on the Services tab: a newly selected one's cached
     /// detail is read again when due (only the selected detail refreshes with the list).
     detail_selected: Option<u64>,
+    /// What was carried out this session, as command lines (`L`).
+    cmdlog: cmdlog::CommandLog,
+    /// The proxy IPs of the lists loaded this session, for the palette.
+    proxies: palette::Proxies,
 }
 
 impl App {
@@ -222,6 +229,8 @@ impl App {
             budget: None,
             probes: probe::Probes::default(),
             redraw: true,
+            cmdlog: cmdlog::CommandLog::default(),
+            proxies: palette::Proxies::default(),
         }
     }
 

@@ -40,6 +40,10 @@ pub struct AppSettings {
     pub open_alerts: Vec<crate::alerts::Alert>,
     /// The profile's own export templates for probed proxies (`probe_templates`).
     pub probe_templates: Vec<(String, String)>,
+    /// The options that name this account on proxydash's command line (`--demo`,
+    /// `--config PATH`, `--profile NAME`), for the command lines of the palette and the
+    /// command log; never credentials.
+    pub cli_args: Vec<String>,
 }
 
 impl Default for AppSettings {
@@ -60,6 +64,7 @@ impl Default for AppSettings {
             alert_rules: crate::alerts::Rules::default(),
             open_alerts: Vec::new(),
             probe_templates: Vec::new(),
+            cli_args: Vec::new(),
         }
     }
 }

@@ -88,6 +88,10 @@ pub enum Action {
     SwitchProfile,
     /// `m`: the message log.
     Messages,
+    /// `:` or `Ctrl-P`: the command palette.
+    Palette,
+    /// `L`: the command log (what was done, as command lines).
+    CommandLog,
     /// `←` on Usage: the chart's cursor one day back.
     DayBack,
     /// `→` on Usage: the chart's cursor one day forward.
@@ -109,7 +113,8 @@ pub enum Scope {
     FilterInput,
     /// Any popup on top, unless a form's text field takes typing.
     AnyPopup,
-    /// A popup that only shows something (help, an invoice, a service, a product).
+    /// A popup that only shows something (help, an invoice, a service, a product), not
+    /// one taking typing (the palette).
     Viewer,
     /// This kind of popup on top.
     Popup(PopupKind),
@@ -143,7 +148,7 @@ impl Scope {
             Scope::Tab(t) => main && ctx.tab == t,
             Scope::FilterInput => ctx.popup.is_none() && ctx.editing_filter,
             Scope::AnyPopup => ctx.popup.is_some() && !ctx.typing,
-            Scope::Viewer => ctx.popup.is_some_and(|k| !k.is_form()),
+            Scope::Viewer => ctx.popup.is_some_and(|k| !k.is_form()) && !ctx.typing,
             Scope::Popup(k) => ctx.popup == Some(k),
         }
     }
