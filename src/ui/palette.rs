@@ -26,7 +26,7 @@ pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, p: &Palette) {
     let r = layout::centered(
         area,
         area.width.saturating_sub(2).min(WIDEST),
-        list_rows + 5,
+        list_rows + 4,
     );
     frame.render_widget(Clear, r);
     let count = p.match_count();
@@ -62,12 +62,22 @@ pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, p: &Palette) {
     let width = usize::from(list.width);
     let rows = usize::from(list.height);
     let first = (p.selected + 1).saturating_sub(rows);
+    // The texts in one column as wide as the longest shown (at most half the width), so
+    // the keys and command lines line up.
+    let column = p
+        .shown()
+        .skip(first)
+        .take(rows)
+        .map(|c| c.text.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(width / 2);
     let lines: Vec<Line> = p
         .shown()
         .enumerate()
         .skip(first)
         .take(rows)
-        .map(|(i, c)| widgets::fit_line(row(theme, c, i == p.selected), width))
+        .map(|(i, c)| widgets::fit_line(row(theme, c, i == p.selected, column), width))
         .collect();
     if lines.is_empty() {
         let none = "Nothing matches: services by ID, product name or IP; products; invoices; tabs; actions";
@@ -99,15 +109,15 @@ pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, p: &Palette) {
 }
 
 /// One match: `▶ action   bind IP · service 1001 Static US 25   b   $ proxydash bind 1001 <IP>`.
-fn row<'a>(theme: &Theme, c: &'a Candidate, selected: bool) -> Line<'a> {
+fn row<'a>(theme: &Theme, c: &'a Candidate, selected: bool, column: usize) -> Line<'a> {
     let style = if selected { theme.selected } else { theme.base };
     let mut spans = vec![
         Span::styled(if selected { "▶ " } else { "  " }, style),
         Span::styled(format!("{:<8} ", c.kind.label()), theme.dim),
-        Span::styled(c.text.as_str(), style),
+        Span::styled(format!("{:<column$}", c.text), style),
     ];
     if !c.note.is_empty() {
-        spans.push(Span::styled(format!("  {}", c.note), theme.key));
+        spans.push(Span::styled(format!("  {:<5}", c.note), theme.key));
     }
     if let Some(command) = &c.command {
         spans.push(Span::styled(format!("   $ {command}"), theme.dim));
