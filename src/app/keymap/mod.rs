@@ -360,7 +360,9 @@ impl Action {
 /// The footer names a binding by its first key only (`Enter`, not `Enter`/…).
 fn footer_key(binding: &Binding) -> String {
     let label = keys_label(binding);
-    if label.contains('-') && !label.starts_with("Ctrl") && !label.starts_with("Shift") {
+    // A run of digits (`1-6`) is said whole; a `-` of `Ctrl-P` after `:/` is not a run.
+    let run = label.contains('-') && !label.contains('/');
+    if run && !label.starts_with("Ctrl") && !label.starts_with("Shift") {
         label
     } else {
         binding.keys.first().map(Key::label).unwrap_or_default()
