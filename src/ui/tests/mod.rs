@@ -4,6 +4,7 @@ mod alerts;
 mod budget;
 mod forms;
 mod history;
+mod palette;
 mod screen;
 mod states;
 mod styled;
