@@ -282,8 +282,16 @@ fn the_palette_opens_on_every_tab_and_its_query_takes_the_letters() {
     let colon = key(KeyCode::Char(':'), KeyModifiers::NONE);
     let ctrl_p = key(KeyCode::Char('p'), KeyModifiers::CONTROL);
     for tab in Tab::ALL {
-        assert_eq!(action_for(&ctx(tab), &colon), Some(Action::Palette), "{tab:?}");
-        assert_eq!(action_for(&ctx(tab), &ctrl_p), Some(Action::Palette), "{tab:?}");
+        assert_eq!(
+            action_for(&ctx(tab), &colon),
+            Some(Action::Palette),
+            "{tab:?}"
+        );
+        assert_eq!(
+            action_for(&ctx(tab), &ctrl_p),
+            Some(Action::Palette),
+            "{tab:?}"
+        );
         let big_l = key(KeyCode::Char('L'), KeyModifiers::SHIFT);
         assert_eq!(action_for(&ctx(tab), &big_l), Some(Action::CommandLog));
     }

@@ -13,8 +13,14 @@ fn palette_80x24_shows_the_command_line_of_the_action() {
     h.keys(":bind");
     let screen = render(&mut h.app, 80, 24);
     assert!(screen.contains("$ proxydash bind 5001 <IP>"), "{screen}");
-    assert!(screen.contains("action   bind IP · service 5001 Static US 25"), "{screen}");
-    assert!(screen.contains("Enter go/run"), "the footer says the palette's keys: {screen}");
+    assert!(
+        screen.contains("action   bind IP · service 5001 Static US 25"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Enter go/run"),
+        "the footer says the palette's keys: {screen}"
+    );
     assert_snapshot!(screen);
 }
 
@@ -66,11 +72,17 @@ fn command_log_lists_the_bind_as_a_command_line() {
             _ => None,
         })
         .collect();
-    h.ok(sent[0].clone(), Response::UpdateService(UpdateResult::default()));
+    h.ok(
+        sent[0].clone(),
+        Response::UpdateService(UpdateResult::default()),
+    );
     h.code(KeyCode::Esc);
     h.key('L');
     let screen = render(&mut h.app, 80, 24);
-    assert!(screen.contains("14:03:05 proxydash bind 5001 198.51.100.77"), "{screen}");
+    assert!(
+        screen.contains("14:03:05 proxydash bind 5001 198.51.100.77"),
+        "{screen}"
+    );
     assert!(screen.contains("y copy all"), "{screen}");
     assert_snapshot!(screen);
 }
