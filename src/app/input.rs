@@ -24,11 +24,8 @@ impl App {
                 self.perform(action, &key, out);
                 self.hide_password_on_move(before);
             }
-            None if ctx.typing => {
-                if !self.palette_key(&key) {
-                    self.form_key(&key)
-                }
-            }
+            None if ctx.typing && self.palette_key(&key) => {}
+            None if ctx.typing => self.form_key(&key),
             None if ctx.editing_filter => {
                 let typed = !key
                     .modifiers
