@@ -35,6 +35,10 @@
 //! when it was closed. Clients (`Clients`) are fetched when the order form opens. With
 //! [`AppSettings::read_only`] the four writing keys open nothing and say why.
 //!
+//! The command palette (`:`, [`palette`]) finds what the app holds and runs an action
+//! through [`App::perform`], the path of its key; what was carried out is listed as
+//! command lines of the CLI ([`cmdline`]) in the command log (`L`, [`cmdlog`]).
+//!
 //! # Times
 //!
 //! Times on screen are wall-clock times in the offset set by [`App::set_utc_offset`]
