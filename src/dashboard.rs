@@ -138,9 +138,11 @@ pub async fn run(cli: &Cli) -> ExitCode {
                             Ok(Ok((settings, client))) => {
                                 // The message log goes on under the new account.
                                 let log = session.app.take_message_log();
+                                let commands = session.app.take_command_log();
                                 let from = session.app.settings().profile.clone();
                                 session = Session::new(settings, client, false, &clock);
                                 session.app.continue_message_log(log, &from);
+                                session.app.continue_command_log(commands);
                             }
                             Ok(Err(e)) => {
                                 session.app.set_waiting(None);

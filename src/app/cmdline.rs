@@ -135,9 +135,11 @@ mod tests {
     /// A line as the shell would split it (single quotes only: all [`quote`] writes).
     fn words(line: &str) -> Vec<String> {
         let (mut out, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
-        for c in line.chars() {
+        let mut chars = line.chars();
+        while let Some(c) = chars.next() {
             match c {
                 '\'' => (quoted, any) = (!quoted, true),
+                '\\' if !quoted => word.extend(chars.next()),
                 ' ' if !quoted => {
                     if any || !word.is_empty() {
                         out.push(std::mem::take(&mut word));

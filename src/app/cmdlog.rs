@@ -93,6 +93,20 @@ impl App {
         &self.cmdlog
     }
 
+    /// The command log, taken out to go on under the next profile's session (as the
+    /// message log does).
+    pub fn take_command_log(&mut self) -> CommandLog {
+        std::mem::take(&mut self.cmdlog)
+    }
+
+    /// Puts the log of the session before under this one's.
+    pub fn continue_command_log(&mut self, older: CommandLog) {
+        let mine = std::mem::replace(&mut self.cmdlog, older);
+        for e in mine.entries {
+            self.cmdlog.push(e.at, e.line);
+        }
+    }
+
     /// The options that name this account on a command line (see [`super::cmdline`]).
     pub fn cli_account(&self) -> &[String] {
         &self.settings.cli_args

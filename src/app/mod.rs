@@ -36,7 +36,7 @@
 //! [`AppSettings::read_only`] the four writing keys open nothing and say why.
 //!
 //! The command palette (`:`, [`palette`]) finds what the app holds and runs an action
-//! through [`App::perform`], the path of its key; what was carried out is listed as
+//! through `App::perform`, the path of its key; what was carried out is listed as
 //! command lines of the CLI ([`cmdline`]) in the command log (`L`, [`cmdlog`]).
 //!
 //! # Times

@@ -18,7 +18,7 @@
 //!
 //! **Enter** on a service, product or invoice goes to its tab and selects its row (a
 //! filter hiding it is cleared); on a tab shows it; on a profile switches as `P` does; on
-//! an action runs it through exactly the path of its key ([`App::perform`]): the same
+//! an action runs it through exactly the path of its key (`App::perform`): the same
 //! form, the same confirmation, the same refusals (a read-only profile, an ended service),
 //! nothing sent that the key would not send. "copy IP list" is `i` whose list, once
 //! fetched, is copied as `y` would.
@@ -330,26 +330,37 @@ impl App {
         let Some(target) = target else { return };
         self.popups.pop();
         match target {
-            Target::Service(id) => self.jump(Tab::Services, id),
-            Target::Product(id) => self.jump(Tab::Products, id),
-            Target::Invoice(id) => self.jump(Tab::Billing, id),
+            Target::Service(id) => {
+                self.jump(Tab::Services, id);
+            }
+            Target::Product(id) => {
+                self.jump(Tab::Products, id);
+            }
+            Target::Invoice(id) => {
+                self.jump(Tab::Billing, id);
+            }
             Target::Tab(tab) => self.tab = tab,
             Target::Profile(name) => self.palette_profile(&name),
             Target::Action(act) => self.palette_act(act, out),
         }
     }
 
-    /// Shows `tab` with the row of `id` selected (clearing a filter that hides it).
-    fn jump(&mut self, tab: Tab, id: u64) {
+    /// Shows `tab` with the row of `id` selected (clearing a filter or `!` that hides it);
+    /// whether the row is there to select.
+    fn jump(&mut self, tab: Tab, id: u64) -> bool {
         self.tab = tab;
         if tab == Tab::Services && self.services_dirty {
             self.rebuild_services();
         }
         let table = self.table_mut(tab);
-        if !table.select_id(id) {
-            table.clear_filter();
-            table.select_id(id);
+        if table.select_id(id) {
+            return true;
         }
+        table.clear_filter();
+        if table.problems_only() {
+            table.toggle_problems();
+        }
+        table.select_id(id)
     }
 
     /// A profile: as `P` and Enter on it would.
@@ -365,11 +376,18 @@ impl App {
     /// An action, through its key's own path.
     fn palette_act(&mut self, act: Act, out: &mut Vec<Command>) {
         use super::forms::{bind_ip, iplist, order, password, refresh};
-        if let Some(id) = act.service() {
-            self.jump(Tab::Services, id);
-        }
-        if let Some(id) = act.product() {
-            self.jump(Tab::Products, id);
+        // The key acts on the selected row: an action for a row no longer listed must not
+        // fall on another one.
+        let on = match (act.service(), act.product()) {
+            (Some(id), _) => Some(("Service", self.jump(Tab::Services, id), id)),
+            (None, Some(id)) => Some(("Product", self.jump(Tab::Products, id), id)),
+            (None, None) => None,
+        };
+        if let Some((what, false, id)) = on {
+            self.notify(format!(
+                "{what} {id} is not listed any more: nothing was opened"
+            ));
+            return;
         }
         let action = match act {
             Act::Bind(_) => opener(&bind_ip::STEP),

@@ -332,3 +332,30 @@ fn ten_thousand_services_are_searched_and_only_the_best_kept() {
     h.paste("\u{1b}[31m\u{202e}\n\n");
     h.code(KeyCode::Enter);
 }
+
+#[test]
+fn an_action_for_a_service_gone_from_the_list_opens_nothing_on_another() {
+    let mut h = Harness::loaded();
+    find(&mut h, "5003");
+    h.code(KeyCode::Tab);
+    assert_eq!(palette(&h).service, Some(5003));
+    // The list changes under the open palette: 5003 is gone.
+    let listed: Vec<ServiceSummary> = services().into_iter().take(2).collect();
+    h.ok(Request::Services, Response::Services(listed));
+    h.keys("bind");
+    let cmds = run(&mut h, Act::Bind(5003));
+    assert!(writes(&cmds).is_empty());
+    assert!(h.top().is_none(), "{:?}", h.top());
+    assert!(
+        h.status_text().contains("5003 is not listed"),
+        "{}",
+        h.status_text()
+    );
+    // A filter or `!` hiding a listed service is cleared instead.
+    h.keys("/rot");
+    h.code(KeyCode::Enter);
+    find(&mut h, "static");
+    h.code(KeyCode::Enter);
+    assert_eq!(h.app.services().table.selected_id(), Some(5001));
+    assert_eq!(h.app.services().table.filter(), "");
+}
