@@ -35,10 +35,6 @@
 //! when it was closed. Clients (`Clients`) are fetched when the order form opens. With
 //! [`AppSettings::read_only`] the four writing keys open nothing and say why.
 //!
-//! The command palette (`:`, [`palette`]) finds what the app holds and runs an action
-//! through `App::perform`, the path of its key; what was carried out is listed as
-//! command lines of the CLI ([`cmdline`]) in the command log (`L`, [`cmdlog`]).
-//!
 //! # Times
 //!
 //! Times on screen are wall-clock times in the offset set by [`App::set_utc_offset`]
@@ -183,9 +179,7 @@ pub struct App {
     /// The service last selected on the Services tab: a newly selected one's cached
     /// detail is read again when due (only the selected detail refreshes with the list).
     detail_selected: Option<u64>,
-    /// What was carried out this session, as command lines (`L`).
     cmdlog: cmdlog::CommandLog,
-    /// The proxy IPs of the lists loaded this session, for the palette.
     proxies: palette::Proxies,
 }
 

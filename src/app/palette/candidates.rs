@@ -150,83 +150,48 @@ fn services(app: &App, out: &mut Vec<Candidate>) {
 
 /// The actions: on `service`, on `product`, and those of the whole screen.
 fn actions(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Candidate> {
+    let mut out = Vec::new();
     let account = app.cli_account();
     let cmd = |args: &[Arg]| Some(line(account, args));
-    let mut out = Vec::new();
-    let mut push = |act: Act, name: &str, key: &str, command: Option<String>| {
-        let on = match act.service().or(act.product()) {
-            Some(id) => format!(
-                " · {} {id}",
-                if act.service().is_some() {
-                    "service"
-                } else {
-                    "product"
-                }
-            ),
-            None => String::new(),
-        };
-        let name_of = |id: u64| match act.service() {
-            Some(_) => app.services().get(id).map(|s| s.product_name.clone()),
-            None => app
-                .products()
-                .rows()
-                .iter()
-                .find(|p| p.product_id == id)
-                .map(|p| p.product_name.clone()),
-        };
-        let what = act
-            .service()
-            .or(act.product())
-            .and_then(name_of)
-            .map(|n| format!(" {}", text::sanitize(&n)))
-            .unwrap_or_default();
-        out.push(Candidate {
-            kind: Kind::Action,
-            target: Target::Action(act),
-            text: format!("{name}{on}{what}"),
-            note: key.to_owned(),
-            command,
-        });
-    };
     if let Some(id) = service {
-        let v = Arg::v(id);
-        push(
+        let v = || Arg::v(id);
+        let on = |act, name, key, command| on_row(app, act, name, key, command);
+        out.push(on(
             Act::Bind(id),
             "bind IP",
             "b",
-            cmd(&[Arg::v("bind"), v.clone(), Arg::Hole("IP")]),
-        );
-        push(
+            cmd(&[Arg::v("bind"), v(), Arg::Hole("IP")]),
+        ));
+        out.push(on(
             Act::Password(id),
             "change password",
             "p",
-            cmd(&[Arg::v("password"), v.clone()]),
-        );
-        push(
-            Act::RefreshList(id),
-            "refresh IP list",
-            "u",
-            cmd(&[Arg::v("refresh-list"), v.clone()]),
-        );
-        let list_type = app.service_type(id).map(|t| IpListType::default_for(&t));
-        let mut iplist = vec![Arg::v("iplist"), v.clone()];
-        if let Some(t) = list_type {
-            iplist.extend([Arg::v("--type"), Arg::v(t.as_str())]);
+            cmd(&[Arg::v("password"), v()]),
+        ));
+        let refresh = cmd(&[Arg::v("refresh-list"), v()]);
+        out.push(on(Act::RefreshList(id), "refresh IP list", "u", refresh));
+        let mut iplist = vec![Arg::v("iplist"), v()];
+        if let Some(t) = app.service_type(id) {
+            iplist.extend([
+                Arg::v("--type"),
+                Arg::v(IpListType::default_for(&t).as_str()),
+            ]);
         }
         iplist.extend([Arg::v("--format"), Arg::v("txt")]);
-        push(Act::CopyIpList(id), "copy IP list", "i", cmd(&iplist));
-        push(
+        out.push(on(Act::CopyIpList(id), "copy IP list", "i", cmd(&iplist)));
+        out.push(on(
             Act::Probe(id),
             "probe proxies",
             "h",
-            cmd(&[Arg::v("probe"), v.clone()]),
-        );
-        push(
+            cmd(&[Arg::v("probe"), v()]),
+        ));
+        let detail = cmd(&[Arg::v("service"), v()]);
+        out.push(on(
             Act::ServiceDetail(id),
             "service detail",
             "Enter",
-            cmd(&[Arg::v("service"), v]),
-        );
+            detail,
+        ));
     }
     if let Some(id) = product {
         let mut order = vec![
@@ -235,30 +200,60 @@ fn actions(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Candida
             Arg::v("--client"),
             Arg::Hole("CLIENT_ID"),
         ];
-        let fpr = app
-            .products()
-            .detail(id)
-            .value()
-            .is_some_and(|p| p.product_type == ProductType::Fpr);
-        if fpr {
+        let detail = app.products().detail(id).value();
+        if detail.is_some_and(|p| p.product_type == ProductType::Fpr) {
             order.extend([Arg::v("--ip"), Arg::Hole("IP")]);
         }
-        push(Act::Order(id), "order", "o", cmd(&order));
-        push(
+        out.push(on_row(app, Act::Order(id), "order", "o", cmd(&order)));
+        let detail = cmd(&[Arg::v("product"), Arg::v(id)]);
+        out.push(on_row(
+            app,
             Act::ProductDetail(id),
             "product detail",
             "Enter",
-            cmd(&[Arg::v("product"), Arg::v(id)]),
-        );
+            detail,
+        ));
     }
     let refresh = refresh_command(app).map(|args| line(account, &args));
-    push(Act::Refresh, "refresh this tab", "r", refresh);
-    push(Act::RefreshAll, "refresh everything", "R", None);
-    push(Act::CommandLog, "command log", "L", None);
-    push(Act::Messages, "messages", "m", None);
-    push(Act::SwitchProfile, "switch profile", "P", None);
-    push(Act::Help, "help", "?", None);
+    for (act, name, key, command) in [
+        (Act::Refresh, "refresh this tab", "r", refresh),
+        (Act::RefreshAll, "refresh everything", "R", None),
+        (Act::CommandLog, "command log", "L", None),
+        (Act::Messages, "messages", "m", None),
+        (Act::SwitchProfile, "switch profile", "P", None),
+        (Act::Help, "help", "?", None),
+    ] {
+        out.push(on_row(app, act, name, key, command));
+    }
     out
+}
+
+/// An action, named with the service or product it acts on: `bind IP · service 1001
+/// Datacenter US 10`.
+fn on_row(app: &App, act: Act, name: &str, key: &str, command: Option<String>) -> Candidate {
+    let row = match (act.service(), act.product()) {
+        (Some(id), _) => {
+            let product = app.services().get(id).map(|s| s.product_name.as_str());
+            format!(
+                " · service {id} {}",
+                text::sanitize(product.unwrap_or_default())
+            )
+        }
+        (None, Some(id)) => {
+            let rows = app.products().rows();
+            let product = rows.iter().find(|p| p.product_id == id);
+            let name = product.map(|p| p.product_name.as_str()).unwrap_or_default();
+            format!(" · product {id} {}", text::sanitize(name))
+        }
+        (None, None) => String::new(),
+    };
+    Candidate {
+        kind: Kind::Action,
+        target: Target::Action(act),
+        text: format!("{name}{}", row.trim_end()),
+        note: key.to_owned(),
+        command,
+    }
 }
 
 /// What `r` reads on the tab under the palette, as one command: the lists of Services,
