@@ -16,7 +16,8 @@
 //!   confirmation was given in the dashboard; the palette's preview leaves it out, so the
 //!   command asks, as the dashboard does.
 //! - **A value the form asks for later** is a placeholder in angle brackets (`<IP>`,
-//!   `<CLIENT_ID>`): the palette's line is to read; the log's lines are to run.
+//!   `<CLIENT_ID>`), an option it may leave out in square brackets (`[--ip <IP>]`): the
+//!   palette's line is to read; the log's lines are to run.
 //! - **Quoting** is POSIX `sh`: an argument with anything but letters, digits and
 //!   `_ . / : @ % + = , -` is put in single quotes (a `'` inside as `'\''`).
 
@@ -32,6 +33,8 @@ pub const PROGRAM: &str = "proxydash";
 pub enum Arg {
     Value(String),
     Hole(&'static str),
+    /// An option the form may leave out, with its placeholder: `[--ip <IP>]`.
+    Optional(&'static str, &'static str),
 }
 
 impl Arg {
@@ -58,6 +61,7 @@ pub fn line(account: &[String], args: &[Arg]) -> String {
         .chain(args.iter().map(|a| match a {
             Arg::Value(v) => quote(v),
             Arg::Hole(h) => format!("<{h}>"),
+            Arg::Optional(flag, h) => format!("[{flag} <{h}>]"),
         }));
     for word in words {
         out.push(' ');

@@ -202,7 +202,7 @@ fn actions(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Candida
         ];
         let detail = app.products().detail(id).value();
         if detail.is_some_and(|p| p.product_type == ProductType::Fpr) {
-            order.extend([Arg::v("--ip"), Arg::Hole("IP")]);
+            order.push(Arg::Optional("--ip", "IP"));
         }
         out.push(on_row(app, Act::Order(id), "order", "o", cmd(&order)));
         let detail = cmd(&[Arg::v("product"), Arg::v(id)]);
@@ -247,11 +247,21 @@ fn on_row(app: &App, act: Act, name: &str, key: &str, command: Option<String>) -
         }
         (None, None) => String::new(),
     };
+    // Listed all the same: Enter says why nothing opens, as the key does.
+    let writes = matches!(
+        act,
+        Act::Bind(_) | Act::Password(_) | Act::RefreshList(_) | Act::Order(_)
+    );
+    let note = if writes && app.settings().read_only {
+        format!("{key} · off: read-only")
+    } else {
+        key.to_owned()
+    };
     Candidate {
         kind: Kind::Action,
         target: Target::Action(act),
         text: format!("{name}{}", row.trim_end()),
-        note: key.to_owned(),
+        note,
         command,
     }
 }

@@ -158,6 +158,10 @@ fn a_read_only_profile_refuses_the_palettes_writes_as_the_keys() {
     });
     let cmds = h.app.start();
     h.settle(cmds);
+    find(&mut h, "bind");
+    let note = palette(&h).selected().map(|c| c.note.clone());
+    assert_eq!(note.as_deref(), Some("b · off: read-only"));
+    h.code(KeyCode::Esc);
     for (query, act) in [
         ("bind", Act::Bind(5001)),
         ("passw", Act::Password(5001)),
