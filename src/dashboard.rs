@@ -138,9 +138,11 @@ pub async fn run(cli: &Cli) -> ExitCode {
                             Ok(Ok((settings, client))) => {
                                 // The message log goes on under the new account.
                                 let log = session.app.take_message_log();
+                                let commands = session.app.take_command_log();
                                 let from = session.app.settings().profile.clone();
                                 session = Session::new(settings, client, false, &clock);
                                 session.app.continue_message_log(log, &from);
+                                session.app.continue_command_log(commands);
                             }
                             Ok(Err(e)) => {
                                 session.app.set_waiting(None);
@@ -270,6 +272,7 @@ impl Session {
                 open_alerts,
                 probe_templates: settings.probe.templates.clone(),
                 probe_rotation_asks: settings.probe.rotation_asks,
+                cli_args: cli_args(&settings, demo),
             },
             clock.clone(),
         );
@@ -325,6 +328,25 @@ impl Session {
         }
         Self { app, effects }
     }
+}
+
+/// The options that name this account on a command line (the palette's and the command
+/// log's lines): `--demo`, or `--config PATH` for a file not at its default place and
+/// `--profile NAME` for a profile not chosen by default. Never credentials.
+fn cli_args(settings: &Settings, demo: bool) -> Vec<String> {
+    if demo {
+        return vec!["--demo".into()];
+    }
+    let mut out = Vec::new();
+    if let Some(path) = &settings.config_path
+        && Some(path) != crate::config::file::default_path().as_ref()
+    {
+        out.extend(["--config".into(), path.display().to_string()]);
+    }
+    if !settings.default_profile {
+        out.extend(["--profile".into(), settings.profile.clone()]);
+    }
+    out
 }
 
 async fn first_settings(

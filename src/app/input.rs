@@ -24,6 +24,7 @@ impl App {
                 self.perform(action, &key, out);
                 self.hide_password_on_move(before);
             }
+            None if ctx.typing && self.palette_key(&key) => {}
             None if ctx.typing => self.form_key(&key),
             None if ctx.editing_filter => {
                 let typed = !key
@@ -40,7 +41,9 @@ impl App {
     pub(super) fn on_paste(&mut self, text: &str) {
         let ctx = self.context();
         if ctx.typing {
-            self.form_paste(text);
+            if !self.palette_paste(text) {
+                self.form_paste(text);
+            }
         } else if ctx.editing_filter {
             // One line only: a pasted newline must not end the input or reach the screen.
             let line = text.lines().next().unwrap_or_default();
@@ -53,7 +56,8 @@ impl App {
         }
     }
 
-    fn perform(&mut self, action: Action, key: &KeyEvent, out: &mut Vec<Command>) {
+    /// What an action does: a key's, or the palette's on its behalf (the same path).
+    pub(super) fn perform(&mut self, action: Action, key: &KeyEvent, out: &mut Vec<Command>) {
         if matches!(
             action,
             Action::Filter | Action::ProblemsOnly | Action::CycleSort | Action::ReverseSort
@@ -109,9 +113,11 @@ impl App {
             Action::ClearCountdown => self.clear_countdown(out),
             Action::Acknowledge => self.acknowledge(out),
             Action::Unsilence => self.unsilence(out),
-            Action::Probe => self.open_probe(out),
+            Action::Probe => self.open_probe_logged(out),
             Action::SwitchProfile => self.open_profiles(),
             Action::Messages => self.popups.push(Popup::Messages(0)),
+            Action::Palette => self.open_palette(),
+            Action::CommandLog => self.open_command_log(),
             // Handled by the form or picker on top (above).
             Action::Submit
             | Action::NextField
@@ -184,6 +190,9 @@ impl App {
     /// The keys a list popup on top takes (the messages, the probe results, the help, the
     /// profiles): whether it took this one.
     fn popup_action(&mut self, action: Action, out: &mut Vec<Command>) -> bool {
+        if self.palette_action(action, out) || self.command_log_action(action, out) {
+            return true;
+        }
         if let Some(Popup::Messages(scroll)) = self.popups.last_mut() {
             let last = self.status.messages().len().saturating_sub(1);
             let page = usize::from(self.size.1.saturating_sub(8)).max(1);

@@ -41,11 +41,14 @@
 //! (UTC unless the run loop sets the local one); "due in N days" counts from the clock's
 //! date in that offset.
 
+pub mod cmdline;
+pub mod cmdlog;
 pub mod columns;
 pub mod forms;
 pub mod keymap;
 pub mod messages;
 pub mod orders;
+pub mod palette;
 pub mod popup;
 pub mod probe;
 pub mod profiles;
@@ -177,6 +180,8 @@ pub struct App {
     /// The service last selected on the Services tab: a newly selected one's cached
     /// detail is read again when due (only the selected detail refreshes with the list).
     detail_selected: Option<u64>,
+    cmdlog: cmdlog::CommandLog,
+    proxies: palette::Proxies,
 }
 
 impl App {
@@ -223,6 +228,8 @@ impl App {
             budget: None,
             probes: probe::Probes::default(),
             redraw: true,
+            cmdlog: cmdlog::CommandLog::default(),
+            proxies: palette::Proxies::default(),
         }
     }
 

@@ -28,6 +28,10 @@ pub enum Popup {
     Messages(usize),
     /// `h`: the proxy probe of a service.
     Probe(super::probe::ProbeView),
+    /// `:` or Ctrl-P: the command palette.
+    Palette(Box<super::palette::Palette>),
+    /// `L`: the command log, scrolled this many lines down from the oldest.
+    CommandLog(usize),
 }
 
 /// Viewers are equal when they show the same thing; a form only equals itself (forms are
@@ -43,6 +47,8 @@ impl PartialEq for Popup {
             (Popup::Profiles(a), Popup::Profiles(b)) => a == b,
             (Popup::Messages(a), Popup::Messages(b)) => a == b,
             (Popup::Probe(a), Popup::Probe(b)) => a == b,
+            (Popup::Palette(a), Popup::Palette(b)) => std::ptr::eq(a.as_ref(), b.as_ref()),
+            (Popup::CommandLog(a), Popup::CommandLog(b)) => a == b,
             _ => false,
         }
     }
@@ -65,6 +71,8 @@ impl Popup {
             Popup::Profiles(_) => PopupKind::Profiles,
             Popup::Messages(_) => PopupKind::Messages,
             Popup::Probe(_) => PopupKind::Probe,
+            Popup::Palette(_) => PopupKind::Palette,
+            Popup::CommandLog(_) => PopupKind::CommandLog,
         }
     }
 
@@ -96,7 +104,7 @@ impl Popup {
 
     /// Whether typed keys go to a field (so `q`, `j`, `?` are text).
     pub fn is_typing(&self) -> bool {
-        self.form().is_some_and(|f| f.is_typing())
+        matches!(self, Popup::Palette(_)) || self.form().is_some_and(|f| f.is_typing())
     }
 
     pub fn is_form(&self) -> bool {
@@ -124,6 +132,10 @@ pub enum PopupKind {
     Messages,
     /// The proxy probe of a service.
     Probe,
+    /// The command palette (its query takes typing).
+    Palette,
+    /// The command log.
+    CommandLog,
 }
 
 impl PopupKind {
@@ -140,6 +152,8 @@ impl PopupKind {
             PopupKind::Profiles => "profiles",
             PopupKind::Messages => "messages",
             PopupKind::Probe => "proxy probe",
+            PopupKind::Palette => "palette",
+            PopupKind::CommandLog => "command log",
         }
     }
 

@@ -42,6 +42,10 @@ pub struct AppSettings {
     pub probe_templates: Vec<(String, String)>,
     /// Asks of a rotation audit, `R` (`probe_rotation`).
     pub probe_rotation_asks: usize,
+    /// The options that name this account on proxydash's command line (`--demo`,
+    /// `--config PATH`, `--profile NAME`), for the command lines of the palette and the
+    /// command log; never credentials.
+    pub cli_args: Vec<String>,
 }
 
 impl Default for AppSettings {
@@ -63,6 +67,7 @@ impl Default for AppSettings {
             open_alerts: Vec::new(),
             probe_templates: Vec::new(),
             probe_rotation_asks: crate::probe::rotation::DEFAULT_ASKS,
+            cli_args: Vec::new(),
         }
     }
 }

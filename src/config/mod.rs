@@ -72,6 +72,9 @@ pub struct Settings {
     pub max_rpm: Option<u32>,
     /// `proxydash watch`: the services kept bound to this machine's public IP.
     pub keep_bound: Vec<u64>,
+    /// The profile is the one chosen without `--profile` (the command lines the palette
+    /// shows leave `--profile` out then).
+    pub default_profile: bool,
     /// Where this machine's public IP is looked up after `my_ip_url` fails.
     pub my_ip_fallbacks: Vec<String>,
 }
@@ -141,6 +144,8 @@ impl Settings {
         settings.warnings = warnings;
         settings.profiles = file.profiles.keys().cloned().collect();
         settings.profile_cards = cards::of(&file, cli);
+        settings.default_profile = choose_profile(&file, None, config_path.as_deref())
+            .is_ok_and(|d| d == settings.profile);
         settings.config_path = config_path;
         settings.secret_unavailable = secret_unavailable;
         Ok(settings)
@@ -271,6 +276,7 @@ impl Settings {
             history_days: p.history_days.unwrap_or(crate::history::DEFAULT_DAYS),
             max_rpm: c.max_rpm.or(p.max_requests_per_minute).filter(|n| *n > 0),
             keep_bound: p.keep_bound.clone().unwrap_or_default(),
+            default_profile: true,
             my_ip_fallbacks: p.my_ip_fallbacks.clone().unwrap_or_default(),
         })
     }

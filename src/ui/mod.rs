@@ -15,6 +15,7 @@ pub mod layout;
 pub mod messages;
 pub mod more;
 pub mod network;
+pub mod palette;
 pub mod popup;
 pub mod probe;
 pub mod products;

@@ -25,6 +25,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usiz
         Popup::Profiles(picker) => draw_profiles(frame, app, theme, area, picker.selected),
         Popup::Messages(scroll) => super::messages::draw(frame, app, theme, area, *scroll),
         Popup::Probe(view) => super::probe::draw(frame, app, theme, area, view),
+        Popup::Palette(p) => super::palette::draw(frame, theme, area, p),
+        Popup::CommandLog(scroll) => {
+            super::palette::draw_command_log(frame, app, theme, area, *scroll)
+        }
     }
 }
 

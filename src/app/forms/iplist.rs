@@ -103,6 +103,9 @@ pub struct IpListForm {
     pub save: Option<SavePrompt>,
     /// The last file written from this view.
     pub written: Option<PathBuf>,
+    /// Opened by the palette's "copy IP list": the list is copied as `y` would once it
+    /// arrives (on screen).
+    pub copy_when_fetched: bool,
 }
 
 /// The file-name prompt of `w`.
@@ -126,6 +129,7 @@ impl IpListForm {
             view: None,
             save: None,
             written: None,
+            copy_when_fetched: false,
         }
     }
 
@@ -243,7 +247,7 @@ impl Form for IpListForm {
                 _ => {}
             }
         } else if self.at(&VIEW) {
-            self.view_action(app.iplist_page(), action, out);
+            self.view_action(app, action, out);
         } else if self.at(&SAVE) && action == Action::Submit {
             self.write(out);
         }
@@ -258,16 +262,21 @@ impl Form for IpListForm {
         Flow::Close
     }
 
-    /// A list nobody waits for any more (the form was closed) is dropped.
+    /// A list nobody waits for any more (the form was closed) is dropped; one the palette
+    /// asked to copy is copied when it is shown.
     fn answered(
         &mut self,
-        _app: &mut App,
+        app: &mut App,
         _request: &Request,
         result: Result<Response, ApiError>,
-        _on_screen: bool,
-        _out: &mut Vec<Command>,
+        on_screen: bool,
+        out: &mut Vec<Command>,
     ) -> Flow {
         self.finish(result);
+        if self.copy_when_fetched && on_screen && self.list().is_some() {
+            self.copy_when_fetched = false;
+            self.view_action(app, Action::Copy, out);
+        }
         Flow::Stay
     }
 }
@@ -278,9 +287,11 @@ impl IpListForm {
         self.kind() == PopupKind::Step(step)
     }
 
-    /// A key in the list view: scrolling, copying, `w`.
-    fn view_action(&mut self, page: usize, action: Action, out: &mut Vec<Command>) {
+    /// A key in the list view: scrolling, copying (its command line waits in the command
+    /// log for the clipboard's answer), `w`.
+    fn view_action(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) {
         let id = self.service_id;
+        let page = app.iplist_page();
         let Some(list) = self.list() else { return };
         match action {
             Action::Copy | Action::CopyUrls => {
@@ -301,6 +312,17 @@ impl IpListForm {
                         list.to_urls(),
                     )
                 };
+                let mut line = crate::app::cmdline::iplist(
+                    app.cli_account(),
+                    id,
+                    &self.list_type,
+                    &self.format,
+                    None,
+                );
+                if action == Action::CopyUrls {
+                    line.push_str("   # copied as URLs: the command prints the list as served");
+                }
+                app.cmdlog.expect_copy(what.clone(), line);
                 out.push(Command::Copy { what, text });
             }
             Action::WriteFile => {

@@ -15,6 +15,7 @@ impl App {
         what: String,
         result: Result<Copied, ClipboardError>,
     ) {
+        self.log_copied(&what, result.is_ok());
         match result {
             Ok(copied) => self
                 .status
@@ -73,9 +74,19 @@ impl App {
                     form.service_id,
                     full.display()
                 );
+                let (id, list_type, format) =
+                    (form.service_id, form.list_type.clone(), form.format.clone());
                 form.save = None;
-                form.written = Some(full);
+                form.written = Some(full.clone());
                 self.status.notify(NoticeKind::Done, line);
+                let command = crate::app::cmdline::iplist(
+                    self.cli_account(),
+                    id,
+                    &list_type,
+                    &format,
+                    Some(&full),
+                );
+                self.log_command(command);
             }
             (Some(form), Err(e)) => {
                 if let Some(save) = &mut form.save {

@@ -222,6 +222,12 @@ impl App {
         if result.is_ok() {
             self.status.clear(&request);
         }
+        self.log_write(&request, &result);
+        if let (Request::IpList { service_id, .. }, Ok(Response::IpList(list))) =
+            (&request, &result)
+        {
+            self.proxies.learn(*service_id, list);
+        }
         match &request {
             Request::Order { .. } => self.on_order_result(&request, &result, out),
             Request::IpList { .. } => self.on_probe_list(&request, &result, out),

@@ -19,6 +19,7 @@ const SCROLLS: &[Scope] = &[
     Popup(P::Help),
     Popup(P::Profiles),
     Popup(P::Messages),
+    Popup(P::CommandLog),
 ];
 /// Where Esc closes.
 const CLOSES: &[Scope] = &[Viewer, Popup(P::FormBusy), Popup(P::FormDone)];
@@ -60,6 +61,15 @@ const FIRST: &[Binding] = &[
 /// The popups' own keys, then the tabs' up to their Enter.
 #[rustfmt::skip]
 const POPUPS_AND_TABS: &[Binding] = &[
+    // The palette: its query takes every other key.
+    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Palette)], Some("go/run"), "Go to the match, or run the action (through its key's form and confirmation)"),
+    b(&[code(KeyCode::Tab)], Action::NextField, &[Popup(P::Palette)], Some("its actions"), "List the actions of the service or product matched"),
+    b(&[code(KeyCode::Down)], Action::Down, &[Popup(P::Palette)], None, "Next match"),
+    b(&[code(KeyCode::Up)], Action::Up, &[Popup(P::Palette)], None, "Previous match"),
+    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Popup(P::Palette)], None, "Ten matches down"),
+    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Popup(P::Palette)], None, "Ten matches up"),
+    b(&[code(KeyCode::Esc)], Action::Back, &[Popup(P::Palette)], Some("close"), "Close the palette"),
+    b(&[k('y')], Action::Copy, &[Popup(P::CommandLog)], Some("copy all"), "Copy every command line, ready for a script"),
     b(&[k('r')], Action::RecheckFailed, &[Popup(P::Probe)], Some("re-check failed"), "Probe the failed proxies again"),
     b(&[k('a')], Action::ProbeAgain, &[Popup(P::Probe)], Some("all again"), "Fetch the list and probe every proxy again"),
     b(&[k('b')], Action::ProbeBoth, &[Popup(P::Probe)], Some("both protocols"), "Probe again as HTTP and as SOCKS5 (again: one protocol)"),
@@ -78,10 +88,10 @@ const POPUPS_AND_TABS: &[Binding] = &[
     b(&[code(KeyCode::BackTab)], Action::PrevTab, &[Main], None, "Previous tab"),
     b(&[k('j'), code(KeyCode::Down)], Action::Down, SCROLLS, None, "Move down"),
     b(&[k('k'), code(KeyCode::Up)], Action::Up, SCROLLS, None, "Move up"),
-    b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main, Popup(P::Messages), Popup(P::Probe)], None, "Go to the top"),
-    b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main, Popup(P::Messages), Popup(P::Probe)], None, "Go to the bottom"),
-    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main, Popup(P::Messages), Popup(P::Probe), Popup(P::Help)], None, "Page down"),
-    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main, Popup(P::Messages), Popup(P::Probe), Popup(P::Help)], None, "Page up"),
+    b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main, Popup(P::Messages), Popup(P::Probe), Popup(P::CommandLog)], None, "Go to the top"),
+    b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main, Popup(P::Messages), Popup(P::Probe), Popup(P::CommandLog)], None, "Go to the bottom"),
+    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main, Popup(P::Messages), Popup(P::Probe), Popup(P::Help), Popup(P::CommandLog)], None, "Page down"),
+    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main, Popup(P::Messages), Popup(P::Probe), Popup(P::Help), Popup(P::CommandLog)], None, "Page up"),
     b(&[k('/')], Action::Filter, &[Main], Some("filter"), "Filter the table by any visible text"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Services), Tab(Tab::Products)], Some("details"), "Open the selected item's detail"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Billing)], Some("invoice"), "Open the selected invoice"),
@@ -110,6 +120,8 @@ const ON_ROWS: &[Binding] = &[
     b(&[k('R')], Action::RefreshAll, &[Main], Some("all"), "Refresh everything"),
     b(&[k('P')], Action::SwitchProfile, &[Main], Some("profile"), "Switch to another profile (account) of the config file"),
     b(&[k('m')], Action::Messages, &[Main], Some("messages"), "The message log: every status line and order outcome, newest first"),
+    b(&[k(':'), ctrl('p')], Action::Palette, &[Main], Some("palette"), "Command palette: find a service, product, invoice, tab or action, with its command line"),
+    b(&[k('L')], Action::CommandLog, &[Main], None, "Command log: what was done this session, as proxydash command lines"),
     b(&[code(KeyCode::Esc)], Action::Back, &[Main], None, "Clear the filter, or dismiss the status message"),
     // Popups.
     b(&[code(KeyCode::Esc)], Action::Back, CLOSES, Some("close"), "Close the popup"),

@@ -98,6 +98,10 @@ pub enum Action {
     Unsilence,
     /// `t` on Usage: the chart's next time range (24 h, 7 d, 30 d).
     CycleRange,
+    /// `:` or `Ctrl-P`: the command palette.
+    Palette,
+    /// `L`: the command log (what was done, as command lines).
+    CommandLog,
     /// `←` on Usage: the chart's cursor one day back.
     DayBack,
     /// `→` on Usage: the chart's cursor one day forward.
@@ -119,7 +123,8 @@ pub enum Scope {
     FilterInput,
     /// Any popup on top, unless a form's text field takes typing.
     AnyPopup,
-    /// A popup that only shows something (help, an invoice, a service, a product).
+    /// A popup that only shows something (help, an invoice, a service, a product), not
+    /// one taking typing (the palette).
     Viewer,
     /// This kind of popup on top.
     Popup(PopupKind),
@@ -153,7 +158,7 @@ impl Scope {
             Scope::Tab(t) => main && ctx.tab == t,
             Scope::FilterInput => ctx.popup.is_none() && ctx.editing_filter,
             Scope::AnyPopup => ctx.popup.is_some() && !ctx.typing,
-            Scope::Viewer => ctx.popup.is_some_and(|k| !k.is_form()),
+            Scope::Viewer => ctx.popup.is_some_and(|k| !k.is_form()) && !ctx.typing,
             Scope::Popup(k) => ctx.popup == Some(k),
         }
     }
@@ -365,7 +370,9 @@ impl Action {
 /// The footer names a binding by its first key only (`Enter`, not `Enter`/…).
 fn footer_key(binding: &Binding) -> String {
     let label = keys_label(binding);
-    if label.contains('-') && !label.starts_with("Ctrl") && !label.starts_with("Shift") {
+    // A run of digits (`1-6`) is said whole; a `-` of `Ctrl-P` after `:/` is not a run.
+    let run = label.contains('-') && !label.contains('/');
+    if run && !label.starts_with("Ctrl") && !label.starts_with("Shift") {
         label
     } else {
         binding.keys.first().map(Key::label).unwrap_or_default()

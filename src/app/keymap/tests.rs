@@ -141,9 +141,13 @@ fn popup_contexts() -> Vec<(String, Context)> {
         (Tab::Services, Probe),
         (Tab::Services, FormBusy),
         (Tab::Services, FormDone),
+        (Tab::Services, Palette),
+        (Tab::Billing, CommandLog),
     ] {
         let c = Context {
             popup: Some(kind),
+            // The palette's query takes typing.
+            typing: kind == Palette,
             ..ctx(tab)
         };
         out.push((format!("{} · {}", tab.title(), kind.title()), c));
@@ -271,4 +275,48 @@ fn every_contexts_keys_footer_and_help_are_pinned() {
         }
     }
     insta::assert_snapshot!(out);
+}
+
+#[test]
+fn the_palette_opens_on_every_tab_and_its_query_takes_the_letters() {
+    let colon = key(KeyCode::Char(':'), KeyModifiers::NONE);
+    let ctrl_p = key(KeyCode::Char('p'), KeyModifiers::CONTROL);
+    for tab in Tab::ALL {
+        assert_eq!(
+            action_for(&ctx(tab), &colon),
+            Some(Action::Palette),
+            "{tab:?}"
+        );
+        assert_eq!(
+            action_for(&ctx(tab), &ctrl_p),
+            Some(Action::Palette),
+            "{tab:?}"
+        );
+        let big_l = key(KeyCode::Char('L'), KeyModifiers::SHIFT);
+        assert_eq!(action_for(&ctx(tab), &big_l), Some(Action::CommandLog));
+    }
+    let palette = Context {
+        popup: Some(crate::app::popup::PopupKind::Palette),
+        typing: true,
+        ..ctx(Tab::Services)
+    };
+    for c in ['q', 'j', '?', '1', ':', 'L', 'y'] {
+        let typed = key(KeyCode::Char(c), KeyModifiers::NONE);
+        assert_eq!(action_for(&palette, &typed), None, "{c} is typed");
+    }
+    let quit = key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(action_for(&palette, &quit), Some(Action::ForceQuit));
+    let enter = key(KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(action_for(&palette, &enter), Some(Action::Submit));
+    let esc = key(KeyCode::Esc, KeyModifiers::NONE);
+    assert_eq!(action_for(&palette, &esc), Some(Action::Back));
+    // Not while a form's field takes typing: `:` is text there.
+    let typing_form = Context {
+        popup: Some(crate::app::popup::PopupKind::Step(
+            &crate::app::forms::bind_ip::STEP,
+        )),
+        typing: true,
+        ..ctx(Tab::Services)
+    };
+    assert_eq!(action_for(&typing_form, &colon), None);
 }

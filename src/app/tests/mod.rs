@@ -12,5 +12,6 @@ mod history;
 mod iplist;
 mod keys;
 mod orders;
+mod palette;
 mod profiles;
 mod redraw;

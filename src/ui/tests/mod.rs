@@ -5,6 +5,7 @@ mod budget;
 mod forms;
 mod history;
 mod probe;
+mod palette;
 mod screen;
 mod states;
 mod styled;

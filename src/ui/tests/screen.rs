@@ -417,7 +417,7 @@ fn every_tab_draws_at_every_size() {
             let _ = render(&mut h.app, w, hgt);
         }
         h.key('1');
-        for popup in ["\r", "b", "p", "m", "?"] {
+        for popup in ["\r", "b", "p", "m", "?", ":", ":1001", "L"] {
             match popup {
                 "\r" => {
                     h.code(KeyCode::Enter);

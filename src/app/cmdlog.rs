@@ -1,0 +1,217 @@
+//! The command log (`L`, or "command log" in the palette): what was done this session, as
+//! command lines of proxydash's CLI ([`super::cmdline`]) ready to paste into a script,
+//! oldest first; `y` copies them all through the app's clipboard path.
+//!
+//! An entry is made when something was **carried out**, not when a form opened:
+//! - a write the server accepted (a bind, a password change, an IP-list refresh, an
+//!   order), from the very request sent; a write whose outcome is unknown is listed as a
+//!   comment (`# … (outcome unknown: check before running it again)`), so pasting the log
+//!   cannot order twice; a refused one is not listed;
+//! - an IP list copied (`y`: the list as served; `Y`, as URLs, which the command line does
+//!   not print, is listed with a comment saying so) once the clipboard took it, or written
+//!   to a file (`-o FILE`);
+//! - a proxy probe started (`h`).
+//!
+//! Reads (`r`, `R`, the tabs) are not listed: the dashboard makes them all the time. The
+//! log keeps the last [`MAX_ENTRIES`] lines.
+
+use super::popup::Popup;
+use super::{App, Command};
+use chrono::{DateTime, Utc};
+use std::collections::VecDeque;
+
+/// The most lines the log keeps (the oldest go first).
+pub const MAX_ENTRIES: usize = 500;
+
+/// The most copies waiting for the clipboard's answer that are remembered.
+const MAX_PENDING: usize = 16;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub at: DateTime<Utc>,
+    /// The command line (a comment for what should not simply be run again).
+    pub line: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct CommandLog {
+    entries: VecDeque<Entry>,
+    /// Copies handed to the clipboard and not answered yet: what the status line calls
+    /// the copy, and its command line.
+    pending: VecDeque<(String, String)>,
+}
+
+impl CommandLog {
+    pub fn push(&mut self, at: DateTime<Utc>, line: String) {
+        if self.entries.len() == MAX_ENTRIES {
+            self.entries.pop_front();
+        }
+        self.entries.push_back(Entry { at, line });
+    }
+
+    /// Oldest first.
+    pub fn entries(&self) -> impl DoubleEndedIterator<Item = &Entry> + ExactSizeIterator {
+        self.entries.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every line, oldest first, one per line: what `y` copies.
+    pub fn script(&self) -> String {
+        let mut out = String::new();
+        for e in &self.entries {
+            out.push_str(&e.line);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A copy called `what` went to the clipboard: its line is listed once it is there.
+    pub fn expect_copy(&mut self, what: String, line: String) {
+        if self.pending.len() == MAX_PENDING {
+            self.pending.pop_front();
+        }
+        self.pending.push_back((what, line));
+    }
+
+    /// The clipboard answered the copy called `what`: its line, if one waited.
+    fn take_copy(&mut self, what: &str) -> Option<String> {
+        let i = self.pending.iter().position(|(w, _)| w == what)?;
+        self.pending.remove(i).map(|(_, line)| line)
+    }
+}
+
+impl App {
+    /// The command log of this session.
+    pub fn command_log(&self) -> &CommandLog {
+        &self.cmdlog
+    }
+
+    /// The command log, taken out to go on under the next profile's session (as the
+    /// message log does).
+    pub fn take_command_log(&mut self) -> CommandLog {
+        std::mem::take(&mut self.cmdlog)
+    }
+
+    /// Puts the log of the session before under this one's.
+    pub fn continue_command_log(&mut self, older: CommandLog) {
+        let mine = std::mem::replace(&mut self.cmdlog, older);
+        for e in mine.entries {
+            self.cmdlog.push(e.at, e.line);
+        }
+    }
+
+    /// The options that name this account on a command line (see [`super::cmdline`]).
+    pub fn cli_account(&self) -> &[String] {
+        &self.settings.cli_args
+    }
+
+    /// Lists a line in the command log.
+    pub(super) fn log_command(&mut self, line: String) {
+        let now = self.now();
+        self.cmdlog.push(now, line);
+    }
+
+    /// A write was answered: its command line is listed when it was carried out (or may
+    /// have been: then as a comment).
+    pub(super) fn log_write(
+        &mut self,
+        request: &crate::api::Request,
+        result: &Result<crate::api::Response, crate::api::ApiError>,
+    ) {
+        if !request.is_write() {
+            return;
+        }
+        let Some(line) = super::cmdline::of_request(self.cli_account(), request) else {
+            return;
+        };
+        match result {
+            Ok(_) => self.log_command(line),
+            Err(e) if e.outcome_unknown() => self.log_command(format!(
+                "# {line}   (outcome unknown: check before running it again)"
+            )),
+            Err(_) => {}
+        }
+    }
+
+    /// The clipboard took (or refused) the copy called `what`.
+    pub(super) fn log_copied(&mut self, what: &str, ok: bool) {
+        if let Some(line) = self.cmdlog.take_copy(what)
+            && ok
+        {
+            self.log_command(line);
+        }
+    }
+
+    /// `h`: the probe, listed as `proxydash probe ID` when a run started (not when it only
+    /// shows the last run's results).
+    pub(super) fn open_probe_logged(&mut self, out: &mut Vec<Command>) {
+        let id = self.target_service();
+        let run_of = |app: &Self| id.and_then(|id| app.probes.get(id)).map(|r| r.run);
+        let before = run_of(self);
+        self.open_probe(out);
+        if let Some(id) = id
+            && run_of(self) != before
+        {
+            use super::cmdline::{Arg, line};
+            let line = line(self.cli_account(), &[Arg::v("probe"), Arg::v(id)]);
+            self.log_command(line);
+        }
+    }
+
+    /// `L`: the command log.
+    pub(super) fn open_command_log(&mut self) {
+        self.popups.push(Popup::CommandLog(0));
+    }
+
+    /// A key in the command log: scrolling, `y` copies every line.
+    pub(super) fn command_log_action(
+        &mut self,
+        action: super::keymap::Action,
+        out: &mut Vec<Command>,
+    ) -> bool {
+        use super::keymap::Action;
+        if !matches!(self.popups.last(), Some(Popup::CommandLog(_))) {
+            return false;
+        }
+        if action == Action::Copy {
+            self.copy_command_log(out);
+            return true;
+        }
+        let last = self.cmdlog.len().saturating_sub(1);
+        let page = usize::from(self.size.1.saturating_sub(8)).max(1);
+        let Some(Popup::CommandLog(scroll)) = self.popups.last_mut() else {
+            return false;
+        };
+        let to = match action {
+            Action::Up => scroll.saturating_sub(1),
+            Action::Down => *scroll + 1,
+            Action::Top => 0,
+            Action::Bottom => last,
+            Action::PageUp => scroll.saturating_sub(page),
+            Action::PageDown => *scroll + page,
+            _ => return false,
+        };
+        *scroll = to.min(last);
+        true
+    }
+
+    /// `y` in the command log: every line to the clipboard.
+    fn copy_command_log(&mut self, out: &mut Vec<Command>) {
+        if self.cmdlog.is_empty() {
+            self.notify("The command log is empty: nothing was copied");
+            return;
+        }
+        let n = self.cmdlog.len();
+        out.push(Command::Copy {
+            what: format!("Command log ({n} line{})", if n == 1 { "" } else { "s" }),
+            text: self.cmdlog.script(),
+        });
+    }
+}
