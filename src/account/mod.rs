@@ -9,6 +9,7 @@
 //!
 //! [`engine`] is the pure state machine; [`driver`] runs it on a task of its own.
 
+pub mod config;
 pub mod connection;
 pub mod driver;
 pub mod engine;

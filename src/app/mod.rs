@@ -35,11 +35,8 @@
 //! when it was closed. Clients (`Clients`) are fetched when the order form opens. With
 //! [`AppSettings::read_only`] the four writing keys open nothing and say why.
 //!
-//! # Times
-//!
-//! Times on screen are wall-clock times in the offset set by [`App::set_utc_offset`]
-//! (UTC unless the run loop sets the local one); "due in N days" counts from the clock's
-//! date in that offset.
+//! Times on screen are wall-clock times in the offset of [`App::set_utc_offset`] (UTC
+//! unless the run loop sets the local one); "due in N days" counts from that date.
 
 pub mod cmdline;
 pub mod cmdlog;
