@@ -49,27 +49,9 @@ fn writes(sb: &SandboxHandle) -> Vec<RecordedRequest> {
         .collect()
 }
 
-/// A command line as `sh` splits it (the palette quotes with single quotes only).
+/// A command line as `sh` splits it.
 fn words(line: &str) -> Vec<String> {
-    let (mut out, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => (quoted, any) = (!quoted, true),
-            '\\' if !quoted => word.extend(chars.next()),
-            ' ' if !quoted => {
-                if any || !word.is_empty() {
-                    out.push(std::mem::take(&mut word));
-                }
-                any = false;
-            }
-            c => word.push(c),
-        }
-    }
-    if any || !word.is_empty() {
-        out.push(word);
-    }
-    out
+    shlex::split(line).unwrap_or_else(|| panic!("not a shell line: {line}"))
 }
 
 /// Runs `line` (`proxydash …`) with the real binary, the account from the environment as a

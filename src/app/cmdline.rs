@@ -136,27 +136,9 @@ mod tests {
     use crate::cli::{Cli, Command};
     use clap::Parser;
 
-    /// A line as the shell would split it (single quotes only: all [`quote`] writes).
+    /// A line as `sh` would split it.
     fn words(line: &str) -> Vec<String> {
-        let (mut out, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
-        let mut chars = line.chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '\'' => (quoted, any) = (!quoted, true),
-                '\\' if !quoted => word.extend(chars.next()),
-                ' ' if !quoted => {
-                    if any || !word.is_empty() {
-                        out.push(std::mem::take(&mut word));
-                    }
-                    any = false;
-                }
-                c => word.push(c),
-            }
-        }
-        if any || !word.is_empty() {
-            out.push(word);
-        }
-        out
+        shlex::split(line).unwrap_or_else(|| panic!("not a shell line: {line}"))
     }
 
     #[test]

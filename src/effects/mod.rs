@@ -222,18 +222,10 @@ impl Effects {
                 targets,
             } => {
                 // Off the UI task: each result comes back as a message of its own.
-                let (tx, mut rx) = mpsc::unbounded_channel();
+                let (tx, rx) = mpsc::unbounded_channel();
                 let config = self.probe.clone();
                 tokio::spawn(async move { crate::probe::probe_all(targets, &config, tx).await });
-                let later = self.later_tx.clone();
-                tokio::spawn(async move {
-                    while let Some(event) = rx.recv().await {
-                        let msg = crate::app::probe::msg(service_id, run, event);
-                        if later.send(msg).is_err() {
-                            break;
-                        }
-                    }
-                });
+                self.forward_probe(service_id, run, rx);
                 None
             }
             Command::Rotation {
@@ -243,20 +235,12 @@ impl Effects {
                 asks,
             } => {
                 // Off the UI task, like a probe; the asks go one after the other.
-                let (tx, mut rx) = mpsc::unbounded_channel();
+                let (tx, rx) = mpsc::unbounded_channel();
                 let config = self.probe.clone();
                 tokio::spawn(async move {
                     crate::probe::rotation::audit(gateway, asks, &config, tx).await
                 });
-                let later = self.later_tx.clone();
-                tokio::spawn(async move {
-                    while let Some(event) = rx.recv().await {
-                        let msg = crate::app::probe::msg(service_id, run, event);
-                        if later.send(msg).is_err() {
-                            break;
-                        }
-                    }
-                });
+                self.forward_probe(service_id, run, rx);
                 None
             }
             Command::SaveThrottles(throttles) => {
@@ -287,6 +271,24 @@ impl Effects {
 
     /// A copy: on the clipboard's blocking part off the UI task when it has one (answered
     /// later), else at once.
+    /// Hands each event of a probe run or rotation audit back to the app, as it comes.
+    fn forward_probe(
+        &self,
+        service_id: u64,
+        run: u64,
+        mut rx: mpsc::UnboundedReceiver<crate::probe::ProbeEvent>,
+    ) {
+        let later = self.later_tx.clone();
+        tokio::spawn(async move {
+            while let Some(event) = rx.recv().await {
+                let msg = crate::app::probe::msg(service_id, run, event);
+                if later.send(msg).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+
     fn copy(&mut self, what: String, text: String) -> Option<Msg> {
         let Some(copy) = self.clipboard.off_loop() else {
             let result = self.clipboard.copy(&text);

@@ -4,6 +4,18 @@
 use super::tests::at;
 use super::*;
 
+/// Sweeps taken when one is asked for every 50 ms after `from` s, up to `to` s.
+fn sweeps_polled(b: &mut Bucket, now: Instant, from: f64, to: f64) -> u32 {
+    let (mut t, mut taken) = (from, 0);
+    while t < to {
+        t += 0.05;
+        if b.try_take(at(now, t), Priority::Sweep).is_ok() {
+            taken += 1;
+        }
+    }
+    taken
+}
+
 #[test]
 fn the_background_leaves_the_users_reserve_in_the_servers_count_too() {
     let mut b = Bucket::new(None);
@@ -85,14 +97,7 @@ fn sweeps_are_paced_and_leave_a_reserve_for_the_user() {
     let next = b.try_take(now, Priority::Sweep).unwrap_err();
     assert_eq!(next, now + Duration::from_secs(61) / 54);
     // Sweeping for a minute uses 54 of the 60; the user's requests still find tokens.
-    let mut t = 0.0;
-    let mut sweeps = 1;
-    while t < 59.0 {
-        t += 0.05;
-        if b.try_take(at(now, t), Priority::Sweep).is_ok() {
-            sweeps += 1;
-        }
-    }
+    let sweeps = 1 + sweeps_polled(&mut b, now, 0.0, 59.0);
     assert!((50..=54).contains(&sweeps), "{sweeps}");
     for _ in 0..5 {
         assert_eq!(
@@ -118,14 +123,7 @@ fn while_nobody_asks_the_reserve_is_lent_and_kept_again_from_the_next_ask() {
         b.try_take(now, Priority::Sweep).unwrap_err(),
         now + Duration::from_secs(61) / 60
     );
-    let mut t = 0.0;
-    let mut sweeps = 1;
-    while t < 60.5 {
-        t += 0.05;
-        if b.try_take(at(now, t), Priority::Sweep).is_ok() {
-            sweeps += 1;
-        }
-    }
+    let sweeps = 1 + sweeps_polled(&mut b, now, 0.0, 60.5);
     // (Paced at 61/60 s, polled every 50 ms: 57 to 59 in the minute, where a kept
     // reserve allows 54 at most.)
     assert!((57..=59).contains(&sweeps), "{sweeps}");
@@ -145,14 +143,7 @@ fn while_nobody_asks_the_reserve_is_lent_and_kept_again_from_the_next_ask() {
     );
     // …and from their ask the background stops short of the whole reserve again: the
     // sweeps wait while six tokens come back, the person's next asks find them.
-    let mut sweeps_after = 0;
-    let mut t = 61.5;
-    while t < 67.0 {
-        t += 0.05;
-        if b.try_take(at(now, t), Priority::Sweep).is_ok() {
-            sweeps_after += 1;
-        }
-    }
+    let sweeps_after = sweeps_polled(&mut b, now, 61.5, 67.0);
     // (Tokens come back from 61 s; a sweep may go once 54 are out again.)
     assert!(
         sweeps_after <= 2,
