@@ -77,17 +77,9 @@ pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
         tokio::join!(client.network_errors(a.id), client.network_inactive(a.id),);
     // Network status only adds the provider's view: without it the probe still counts.
     let (errors, inactive) = (errors.unwrap_or_default(), inactive.unwrap_or_default());
-    let creds = (service.username.as_str(), service.password.expose());
     let mut proxies = Vec::new();
     for list_type in &list_types {
-        let list = client
-            .ip_list(a.id, list_type, &crate::api::IpListFormat::Txt)
-            .await
-            .map_err(Failure::api(format!(
-                "IP list {list_type} of service {}",
-                a.id
-            )))?;
-        proxies.extend(targets::from_list(&list, Some(creds)));
+        proxies.extend(list_targets(&client, a.id, &service, list_type).await?);
     }
     if proxies.is_empty() {
         let names: Vec<String> = list_types.iter().map(|t| t.to_string()).collect();
@@ -187,6 +179,21 @@ fn table(results: &[&ProbeResult], mark: &dyn Fn(&ProbeResult) -> Option<Mark>) 
     t.render()
 }
 
+/// The proxies of one of service `id`'s IP lists, with its username and password.
+async fn list_targets(
+    client: &crate::api::ApiClient,
+    id: u64,
+    service: &crate::api::Service,
+    list_type: &crate::api::IpListType,
+) -> Result<Vec<crate::probe::ProxyTarget>, Failure> {
+    let list = client
+        .ip_list(id, list_type, &crate::api::IpListFormat::Txt)
+        .await
+        .map_err(Failure::api(format!("IP list {list_type} of service {id}")))?;
+    let creds = (service.username.as_str(), service.password.expose());
+    Ok(targets::from_list(&list, Some(creds)))
+}
+
 /// `--rotation N`: the audit of the service's gateway (the first entry of its ppr list).
 async fn audit(
     s: &mut Session<'_>,
@@ -197,15 +204,8 @@ async fn audit(
     config: &ProbeConfig,
 ) -> Printed {
     let client = s.client().await?;
-    let list = client
-        .ip_list(a.id, list_type, &crate::api::IpListFormat::Txt)
-        .await
-        .map_err(Failure::api(format!(
-            "IP list {list_type} of service {}",
-            a.id
-        )))?;
-    let creds = (service.username.as_str(), service.password.expose());
-    let Some(gateway) = targets::from_list(&list, Some(creds))
+    let Some(gateway) = list_targets(&client, a.id, service, list_type)
+        .await?
         .into_iter()
         .find(|t| t.port != 0)
     else {
