@@ -75,6 +75,20 @@ impl App {
         self.help_scroll
     }
 
+    /// Selects the row of this identity in a tab's table, as a click would (the dashboard
+    /// over several accounts selects in each account's tab what its All view selects),
+    /// and works out what follows (the detail read, the engine's focus).
+    pub fn select_row(&mut self, tab: Tab, id: u64) -> Vec<super::Command> {
+        self.table_mut(tab).select_id(id);
+        self.update_all([])
+    }
+
+    /// Brings the search keys, problem marks and order of the tab on screen up to date
+    /// (a big account defers them until something reads them: here, the All view).
+    pub fn keys_up_to_date(&mut self) {
+        self.rebuild_if_read();
+    }
+
     /// Before `/`, `!`, `s` or `S` on Services: the keys they read are brought up to date.
     pub(super) fn rebuild_if_read(&mut self) {
         if self.tab == Tab::Services && self.services_dirty {

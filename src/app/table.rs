@@ -77,6 +77,22 @@ impl TableView {
         self.keys.len()
     }
 
+    /// Each row's search key and identity, in the rows' own order.
+    pub fn rows(&self) -> (&[String], &[u64]) {
+        (&self.keys, &self.ids)
+    }
+
+    /// The rows' view order (the local sort), before filtering: row indices.
+    pub fn view_order(&self) -> impl Iterator<Item = usize> + '_ {
+        let own = self.order.is_empty().then(|| 0..self.keys.len());
+        self.order.iter().copied().chain(own.into_iter().flatten())
+    }
+
+    /// Whether row `i` is a problem (what `!` keeps).
+    pub fn is_problem(&self, i: usize) -> bool {
+        self.problems.get(i).copied().unwrap_or(false)
+    }
+
     /// Number of rows that pass the filter.
     pub fn len(&self) -> usize {
         self.filtered.len()

@@ -39,7 +39,7 @@ fn level_cell(theme: &Theme, a: &Alert) -> (String, Style) {
     (format!("{mark} {}", a.level.as_str()), style)
 }
 
-fn short_time(app: &App, at: DateTime<Utc>) -> String {
+pub fn short_time(app: &App, at: DateTime<Utc>) -> String {
     let offset = app.utc_offset();
     let local = at.with_timezone(&offset);
     if local.date_naive() == app.now().with_timezone(&offset).date_naive() {

@@ -8,7 +8,7 @@ use super::widgets;
 use crate::api::{Invoice, InvoiceStatus, Request};
 use crate::app::App;
 use crate::app::remote::Remote;
-use crate::app::tabs::billing::{COLUMNS, SORTS, cells, status_tone};
+use crate::app::tabs::billing::{COLUMNS, SORTS, status_tone};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -44,7 +44,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         widgets::message(frame, pane.header(), &msg, style);
         return;
     }
-    let rows = tab.rows();
     columns::draw(
         frame,
         theme,
@@ -52,7 +51,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         block,
         (&COLUMNS, &tab.natural),
         view,
-        |i| cells(&rows[i]),
+        |i| super::rows::cells(app, crate::app::tabs::Tab::Billing, i),
     );
 }
 

@@ -19,6 +19,7 @@ pub mod palette;
 pub mod popup;
 pub mod probe;
 pub mod products;
+pub mod rows;
 pub mod services;
 pub mod text;
 pub mod theme;

@@ -6,10 +6,9 @@ use super::text;
 use super::theme::Theme;
 use super::widgets;
 use crate::app::App;
-use crate::app::columns::{CellText, Column, Tone};
+use crate::app::tabs::Tab;
 use crate::app::remote::Freshness;
-use crate::app::tabs::network::{COLUMNS, SORTS, ServerState, cells};
-use crate::history::ServerList;
+use crate::app::tabs::network::SORTS;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -113,19 +112,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         widgets::message(frame, pane.header(), &msg, style);
         return;
     }
-    let rows = &net.rows;
     // Beside the searched columns, what changes with time: when each service was checked
     // and, with history, since when each server is listed and its service's errors per
     // hour over 24 h (lowest priority: hidden first on a narrow screen).
-    let overview = app.history().overview();
-    let mut columns: Vec<Column> = COLUMNS.to_vec();
-    columns.push(Column::text("Checked", 4, 8));
-    // Hidden, not cut, when short of room: each is only useful whole.
-    if overview.is_some() {
-        columns.push(Column::text("Listed", 5, 15));
-        columns.push(Column::text("Errors 24h", 6, 12));
-    }
-    let products = &net.products;
+    let columns = super::rows::columns(app, Tab::Network);
     columns::draw(
         frame,
         theme,
@@ -133,34 +123,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         block,
         (&columns, &net.natural),
         view,
-        |i| {
-            let r = &rows[i];
-            let mut row = cells(r, products.get(i).map_or("", String::as_str));
-            let checked = app
-                .network_checked_at(r.service_id)
-                .map(|at| age(now, at))
-                .unwrap_or_default();
-            row.push(CellText::new(checked).tone(Tone::Dim));
-            if let Some(o) = overview {
-                let list = match r.state {
-                    ServerState::Error => ServerList::Errors,
-                    ServerState::Inactive => ServerList::Inactive,
-                };
-                let listed = o
-                    .open
-                    .get(&(r.service_id, list, r.ip.clone()))
-                    .map(|at| super::history::since(app, *at))
-                    .unwrap_or_default();
-                row.push(CellText::new(listed).tone(Tone::Dim));
-                let spark = o
-                    .services
-                    .get(&r.service_id)
-                    .map(|s| super::history::spark_counts(&s.errors_24h, 12))
-                    .unwrap_or_default();
-                row.push(CellText::new(spark).tone(Tone::Bad));
-            }
-            row
-        },
+        |i| super::rows::cells(app, Tab::Network, i),
     );
 }
 

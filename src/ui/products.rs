@@ -9,7 +9,7 @@ use super::widgets;
 use crate::api::{Product, Request};
 use crate::app::App;
 use crate::app::remote::Remote;
-use crate::app::tabs::products::{COLUMNS, cells};
+use crate::app::tabs::products::COLUMNS;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -38,7 +38,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         frame.render_widget(block, pane.block);
         widgets::message(frame, pane.header(), &msg, style);
     } else {
-        let rows = tab.rows();
         columns::draw(
             frame,
             theme,
@@ -46,7 +45,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             block,
             (&COLUMNS, &tab.natural),
             view,
-            |i| cells(&rows[i]),
+            |i| super::rows::cells(app, crate::app::tabs::Tab::Products, i),
         );
     }
     match tab.selected() {

@@ -7,9 +7,9 @@ use super::theme::Theme;
 use super::widgets;
 use crate::api::{Request, Service, ServiceStatus};
 use crate::app::App;
-use crate::app::columns::{CellText, Column, Tone};
+use crate::app::columns::{CellText, Tone};
 use crate::app::remote::Remote;
-use crate::app::tabs::services::{COLUMNS, CellContext, PRODUCT, SORTS, cells, status_tone};
+use crate::app::tabs::services::{CellContext, SORTS, status_tone};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -44,15 +44,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         frame.render_widget(block, pane.block);
         widgets::message(frame, pane.header(), &msg, style);
     } else {
-        let ctx = cell_context(app);
-        let rows = tab.rows();
-        // The Health column appears once a service was probed (`h`); it changes with each
-        // probe, so it is drawn beside the searched columns rather than among them.
-        let health = !app.probes().is_empty();
-        let mut columns: Vec<Column> = COLUMNS.to_vec();
-        if health {
-            columns.push(Column::text("Health", 2, 16));
-        }
+        let columns = super::rows::columns(app, crate::app::tabs::Tab::Services);
         columns::draw(
             frame,
             theme,
@@ -60,22 +52,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             block,
             (&columns, &tab.natural),
             view,
-            |i| {
-                let s = &rows[i];
-                let mut cells = cells(s, &ctx);
-                if health {
-                    cells.push(health_cell(app, s.service_id));
-                }
-                if let Some(until) = app.throttled_until(s.service_id) {
-                    // The IP-list refresh countdown follows the name, which gives way to it but
-                    // stays (the detail has the countdown in words).
-                    let tail =
-                        format!(" ⟳ {}", crate::throttle::format_remaining(until, app.now()));
-                    cells[PRODUCT] =
-                        std::mem::take(&mut cells[PRODUCT]).with_tail(tail, Tone::Stale);
-                }
-                cells
-            },
+            |i| super::rows::cells(app, crate::app::tabs::Tab::Services, i),
         );
     }
     match tab.selected() {
@@ -89,7 +66,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
 
 /// The last probe (`h`) of the service: working of probed and the p50 latency, or its
 /// progress; empty when it was never probed.
-fn health_cell(app: &App, id: u64) -> CellText {
+pub fn health_cell(app: &App, id: u64) -> CellText {
     use crate::app::probe::Stage;
     let Some(run) = app.probes().get(id) else {
         return CellText::new("");

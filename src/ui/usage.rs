@@ -76,7 +76,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             theme.dim,
         );
     } else {
-        let rows = &usage.services;
         columns::draw(
             frame,
             theme,
@@ -84,10 +83,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             block,
             (&COLUMNS, &usage.natural),
             view,
-            |i| {
-                let (id, name) = &rows[i];
-                usage.cells(*id, name)
-            },
+            |i| super::rows::cells(app, crate::app::tabs::Tab::Usage, i),
         );
     }
     match usage.selected() {
