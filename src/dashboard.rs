@@ -23,6 +23,7 @@ use crate::cli::Cli;
 use crate::clipboard;
 use crate::config::{ConfigError, Settings, ThemeName};
 use crate::demo::Server as SandboxHandle;
+use crate::desk::{Desk, Seat};
 use crate::effects::Effects;
 use crate::run::{self, Exit, Input};
 use crate::term;
@@ -98,33 +99,17 @@ pub async fn run(cli: &Cli) -> ExitCode {
         panic_after_first_frame: debug_panic == "1",
     };
     let clock: Clock = Arc::new(chrono::Utc::now);
-    let mut session = Session::new(settings, client, cli.demo, &clock);
+    let mut desk = Desk::new(vec![seat(settings, client, cli.demo, &clock, &[])]);
     // A profile switch being resolved off the UI task: its `token_command` may take up to
     // its timeout, and the screen, the keys and Ctrl-C go on meanwhile.
     let mut switching: Option<Switch> = None;
     let outcome = loop {
         let exit = match switching.as_mut() {
-            None => {
-                run::run_with(
-                    &mut terminal,
-                    &mut session.app,
-                    &mut input,
-                    &mut session.effects,
-                    &clock,
-                    &options,
-                )
-                .await
-            }
+            None => run::run_with(&mut terminal, &mut desk, &mut input, &clock, &options).await,
             Some(switch) => {
                 let ran = tokio::select! {
-                    exit = run::run_with(
-                        &mut terminal,
-                        &mut session.app,
-                        &mut input,
-                        &mut session.effects,
-                        &clock,
-                        &options,
-                    ) => Err(exit),
+                    exit = run::run_with(&mut terminal, &mut desk, &mut input, &clock, &options)
+                        => Err(exit),
                     // The loop is dropped while it waits (on keys, answers or its timer,
                     // whose receivers lose nothing when dropped) and started again.
                     resolved = &mut switch.task => Ok(resolved),
@@ -134,26 +119,9 @@ pub async fn run(cli: &Cli) -> ExitCode {
                     Ok(resolved) => {
                         let name = switch.name.clone();
                         switching = None;
-                        match resolved {
-                            Ok(Ok((settings, client))) => {
-                                // The message log goes on under the new account.
-                                let log = session.app.take_message_log();
-                                let commands = session.app.take_command_log();
-                                let from = session.app.settings().profile.clone();
-                                session = Session::new(settings, client, false, &clock);
-                                session.app.continue_message_log(log, &from);
-                                session.app.continue_command_log(commands);
-                            }
-                            Ok(Err(e)) => {
-                                session.app.set_waiting(None);
-                                session.app.profile_switch_failed(&name, &e);
-                            }
-                            Err(e) => {
-                                session.app.set_waiting(None);
-                                let _ = session.app.update(crate::app::Msg::Diagnostic(format!(
-                                    "Not switched to profile {name}: {e}"
-                                )));
-                            }
+                        // A switch is only ever started on a desk over one account.
+                        if let Some(only) = desk.only() {
+                            switched(only, resolved, &name, &clock);
                         }
                         continue;
                     }
@@ -162,9 +130,11 @@ pub async fn run(cli: &Cli) -> ExitCode {
         };
         match exit {
             Ok(Exit::SwitchProfile(name)) => {
-                session.app.set_waiting(Some(format!(
-                    "profile {name}: waiting for its token_command… (q quits)"
-                )));
+                if let Some(only) = desk.only() {
+                    only.app.set_waiting(Some(format!(
+                        "profile {name}: waiting for its token_command… (q quits)"
+                    )));
+                }
                 // A newer choice replaces one still waiting; the older command ends at
                 // its own timeout and its answer is dropped.
                 switching = Some(Switch::start(cli, name));
@@ -224,14 +194,47 @@ fn suspend(terminal: &mut term::Tui) -> std::io::Result<()> {
     terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
 }
 
-/// One account's app and effects.
-struct Session {
-    app: App,
-    effects: Effects,
+/// The outcome of a profile switch: the account replaced (its message and command logs
+/// going on under the new one), or the failure said.
+fn switched(
+    only: &mut Seat,
+    resolved: Result<Result<(Settings, ApiClient), String>, tokio::task::JoinError>,
+    name: &str,
+    clock: &Clock,
+) {
+    match resolved {
+        Ok(Ok((settings, client))) => {
+            let log = only.app.take_message_log();
+            let commands = only.app.take_command_log();
+            let from = only.app.settings().profile.clone();
+            *only = seat(settings, client, false, clock, &[]);
+            only.app.continue_message_log(log, &from);
+            only.app.continue_command_log(commands);
+        }
+        Ok(Err(e)) => {
+            only.app.set_waiting(None);
+            only.app.profile_switch_failed(name, &e);
+        }
+        Err(e) => {
+            only.app.set_waiting(None);
+            let _ = only.app.update(crate::app::Msg::Diagnostic(format!(
+                "Not switched to profile {name}: {e}"
+            )));
+        }
+    }
 }
 
-impl Session {
-    fn new(settings: Settings, client: ApiClient, demo: bool, clock: &Clock) -> Self {
+/// One account's app and effects, its engine started.
+/// `among`: every account's profile when there are several (`P` picks among them, and a
+/// write's confirmation names its account); empty for one.
+fn seat(
+    settings: Settings,
+    client: ApiClient,
+    demo: bool,
+    clock: &Clock,
+    among: &[String],
+) -> Seat {
+    {
         let account = format!("{} {}", settings.base_url, settings.profile);
         // The demo reads and writes none of the user's files (throttles, alerts, history):
         // its sandbox is new on each start (and on a new port), so nothing of it is worth
@@ -254,12 +257,17 @@ impl Session {
                 server_zone: settings.server_zone,
                 throttles,
                 read_only: settings.read_only,
+                among_accounts: !among.is_empty(),
                 look: match (settings.no_color, settings.theme) {
                     (true, _) => Look::Plain,
                     (false, ThemeName::Dark) => Look::Dark,
                     (false, ThemeName::Light) => Look::Light,
                 },
-                profiles: settings.profiles.clone(),
+                profiles: if among.is_empty() {
+                    settings.profiles.clone()
+                } else {
+                    among.to_vec()
+                },
                 profile_cards: settings.profile_cards.clone(),
                 // The header keeps them; a log that cannot be opened is one too.
                 warnings: settings
@@ -326,7 +334,7 @@ impl Session {
                 None => app.notify("History off: no state directory (set XDG_STATE_HOME or HOME)"),
             }
         }
-        Self { app, effects }
+        Seat::new(app, effects)
     }
 }
 

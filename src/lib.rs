@@ -13,6 +13,7 @@ pub mod clipboard;
 pub mod config;
 pub mod dashboard;
 pub mod demo;
+pub mod desk;
 pub mod effects;
 pub mod fetcher;
 pub mod files;

@@ -17,6 +17,7 @@
 //! [`crate::dashboard`]).
 
 use crate::app::{App, Clock, Msg};
+use crate::desk::{Desk, In};
 use crate::effects::Effects;
 use crate::ui;
 use crossterm::event::{Event, KeyEventKind};
@@ -67,9 +68,8 @@ impl<B: Backend> Default for Options<B> {
 /// The loop with default [`Options`]: what tests and the headless session use.
 pub async fn run<B, I>(
     terminal: &mut Terminal<B>,
-    app: &mut App,
+    desk: &mut Desk,
     input: I,
-    effects: &mut Effects,
     clock: &Clock,
 ) -> io::Result<Exit>
 where
@@ -77,14 +77,13 @@ where
     B::Error: std::error::Error + Send + Sync + 'static,
     I: Stream<Item = io::Result<Input>> + Unpin,
 {
-    run_with(terminal, app, input, effects, clock, &Options::default()).await
+    run_with(terminal, desk, input, clock, &Options::default()).await
 }
 
 pub async fn run_with<B, I>(
     terminal: &mut Terminal<B>,
-    app: &mut App,
+    desk: &mut Desk,
     mut input: I,
-    effects: &mut Effects,
     clock: &Clock,
     options: &Options<B>,
 ) -> io::Result<Exit>
@@ -94,23 +93,19 @@ where
     I: Stream<Item = io::Result<Input>> + Unpin,
 {
     if let Ok(size) = terminal.size() {
-        app.update(Msg::Resize(size.width, size.height));
+        desk.step(vec![In::Ui(Msg::Resize(size.width, size.height))]);
     }
-    for command in app.start() {
-        if let Some(msg) = effects.execute(command) {
-            step(app, effects, msg);
-        }
-    }
+    desk.start();
     let mut dirty = true;
     loop {
         if dirty {
             let mut area = Rect::default();
-            // What is drawn now is up to date, whatever the app had noted.
-            app.take_redraw();
+            // What is drawn now is up to date, whatever the accounts had noted.
+            desk.take_redraw();
             terminal
                 .draw(|frame| {
                     area = frame.area();
-                    ui::draw(app, frame);
+                    crate::desk::draw::draw(desk, frame);
                 })
                 .map_err(into_io)?;
             dirty = false;
@@ -119,18 +114,18 @@ where
             }
             // The view laid things out differently from what the app knows (first frame,
             // a resize, a table grown wider): tell it, and draw again with its new pages.
-            if report_geometry(app, effects, area) {
+            if desk.report_geometry(area) {
                 dirty = true;
                 continue;
             }
         }
-        if app.should_quit() {
+        if desk.should_quit() {
             return Ok(Exit::Quit);
         }
-        if let Some(profile) = app.take_profile_switch() {
+        if let Some(profile) = desk.take_profile_switch() {
             return Ok(Exit::SwitchProfile(profile));
         }
-        let wake = app
+        let wake = desk
             .next_wakeup()
             .map(|at| (at - clock()).to_std().unwrap_or_default());
         let timer = async {
@@ -140,7 +135,7 @@ where
             }
         };
         let msg = tokio::select! {
-            event = input.next() => match event {
+            event = input.next() => In::Ui(match event {
                 None => return Ok(Exit::InputClosed),
                 Some(Err(e)) => return Err(e),
                 Some(Ok(Input::Signal(n))) => return Ok(Exit::Signal(n)),
@@ -160,21 +155,21 @@ where
                     Some(msg) => msg,
                     None => continue,
                 },
-            },
-            Some(msg) = effects.next_msg() => msg,
-            _ = timer => Msg::Tick,
+            }),
+            msg = desk.next_msg() => msg,
+            _ = timer => In::Ui(Msg::Tick),
         };
         // Whatever else has already arrived goes in the same batch and the same frame.
         let mut batch = vec![msg];
         while batch.len() < BATCH
-            && let Some(more) = effects.try_next_msg()
+            && let Some(more) = desk.try_next_msg()
         {
             batch.push(more);
         }
-        step_all(app, effects, batch);
+        desk.step(batch);
         // A batch that changed nothing visible (a tick before anything is due, a budget
         // report reading the same) leaves the frame as it is.
-        dirty = app.take_redraw();
+        dirty = desk.take_redraw();
     }
 }
 

@@ -219,8 +219,8 @@ async fn the_run_loop_hands_a_chosen_profile_back_to_reconnect() {
         mouse: false,
         ..AppSettings::default()
     };
-    let mut app = App::new(settings, clock.clone());
-    let mut effects = Effects::new(
+    let app = App::new(settings, clock.clone());
+    let effects = Effects::new(
         proxydash::account::start(
             app.engine_config(),
             proxydash::headless::on_loopback(client),
@@ -243,15 +243,10 @@ async fn the_run_loop_hands_a_chosen_profile_back_to_reconnect() {
     ])
     .chain(futures::stream::pending());
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+    let mut desk = proxydash::desk::Desk::single(app, effects);
     let exit = tokio::time::timeout(
         Duration::from_secs(10),
-        proxydash::run::run(
-            &mut terminal,
-            &mut app,
-            Box::pin(input),
-            &mut effects,
-            &clock,
-        ),
+        proxydash::run::run(&mut terminal, &mut desk, Box::pin(input), &clock),
     )
     .await
     .expect("the loop ends")

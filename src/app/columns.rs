@@ -29,6 +29,8 @@ pub enum Tone {
     Bad,
     Dim,
     Stale,
+    /// An account's own colour (the dashboard over several accounts), by its place.
+    Account(u8),
 }
 
 /// One cell's text and tone.

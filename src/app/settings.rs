@@ -24,6 +24,9 @@ pub struct AppSettings {
     /// Ordering, binding, password changes and refreshes are turned off; reading, IP lists
     /// and copying stay.
     pub read_only: bool,
+    /// Shown beside other accounts (the dashboard over several): a write's confirmation
+    /// names the account it goes to.
+    pub among_accounts: bool,
     /// The colours (or none).
     pub look: crate::config::Look,
     /// The profiles of the config file, offered by `P`.
@@ -59,6 +62,7 @@ impl Default for AppSettings {
             server_zone: crate::throttle::ServerZone::default(),
             throttles: Throttles::default(),
             read_only: false,
+            among_accounts: false,
             look: crate::config::Look::default(),
             profiles: Vec::new(),
             profile_cards: Vec::new(),

@@ -218,7 +218,7 @@ fn marks_lines(app: &App, theme: &Theme, alert: Option<&Alert>) -> Vec<Line<'sta
 }
 
 /// The selected alert in full: what, since when, and the whole message.
-fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, alert: Option<&Alert>) {
+pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, alert: Option<&Alert>) {
     let block = widgets::pane(theme, "Alert".to_owned(), Span::raw(""));
     let Some(a) = alert else {
         let tip = "Rules: credit_low, service_due, service_status, servers_in_error, \

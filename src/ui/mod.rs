@@ -48,7 +48,12 @@ pub fn draw(app: &App, frame: &mut Frame) {
 
 /// Draws the app with a theme (a light theme and NO_COLOR come through here).
 pub fn draw_with(app: &App, frame: &mut Frame, theme: &Theme) {
-    let area = frame.area();
+    draw_in(app, frame, theme, frame.area());
+}
+
+/// Draws the app in `area` of the frame (the dashboard over several accounts keeps a line
+/// above it for the accounts).
+pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect) {
     let Some(screen) = layout::screen(area) else {
         frame.render_widget(
             Paragraph::new(Span::styled(TOO_SMALL, theme.warn)),
@@ -176,7 +181,7 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     }
 }
 
-fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+pub fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     use crate::app::status::{NoticeKind, Shown};
     let line = match app.status().shown() {
         Some(Shown::Failure(msg, more)) => {
@@ -235,7 +240,7 @@ fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
-fn draw_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+pub fn draw_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let ctx = app.context();
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;

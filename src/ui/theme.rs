@@ -37,7 +37,30 @@ impl Default for Theme {
     }
 }
 
+/// The accounts' colours in the dashboard over several accounts, by their place (one
+/// left unset in the config takes the next); bold where there is no colour, and the
+/// name says the account anyway.
+const ACCOUNT_COLOURS: [Color; 8] = [
+    Color::Cyan,
+    Color::Magenta,
+    Color::Yellow,
+    Color::Green,
+    Color::LightBlue,
+    Color::LightRed,
+    Color::LightCyan,
+    Color::LightMagenta,
+];
+
 impl Theme {
+    /// The style of account `n`'s name.
+    pub fn account(&self, n: u8) -> Style {
+        if *self == Self::plain() {
+            return self.title;
+        }
+        let colour = ACCOUNT_COLOURS[usize::from(n) % ACCOUNT_COLOURS.len()];
+        Style::new().fg(colour).add_modifier(Modifier::BOLD)
+    }
+
     pub fn for_look(look: Look) -> Self {
         match look {
             Look::Dark => Self::dark(),

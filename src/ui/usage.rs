@@ -122,7 +122,7 @@ fn remote_message<T>(
     }
 }
 
-fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
+pub fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
     let usage = app.usage();
     let remote = usage.stats_of(id);
     let block = widgets::pane(
@@ -314,7 +314,7 @@ pub fn rate_gauge(r: &RateEntry) -> (f64, String, bool) {
     }
 }
 
-fn draw_gauge(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
+pub fn draw_gauge(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
     let remote = app.usage().rate_of(id);
     let block = widgets::pane(
         theme,

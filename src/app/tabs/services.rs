@@ -263,12 +263,7 @@ impl ServicesTab {
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let problems = rows.iter().map(|s| is_problem(s, ctx)).collect();
         let cmp = |by: usize, a: usize, b: usize| {
-            let (a, b) = (&rows[a], &rows[b]);
-            match by {
-                0 => cmp_due(a.nextduedate, b.nextduedate),
-                1 => status_rank(&a.status).cmp(&status_rank(&b.status)),
-                _ => health(ctx.network, a.service_id).cmp(&health(ctx.network, b.service_id)),
-            }
+            compare(by, (&rows[a], ctx.network), (&rows[b], ctx.network))
         };
         // By due date, an ended service (terminated, cancelled, fraud) will never fall due:
         // last in both directions, so neither end of the list starts with the dead.
@@ -285,6 +280,20 @@ impl ServicesTab {
             .map(|(i, s)| (s.service_id, i))
             .collect();
         self.table.set_rows_with(keys, ids, order, problems);
+    }
+}
+
+/// Two services (each with its account's network status) in the order of sort choice
+/// `by` of [`SORTS`]: the one place it is decided, for one account and for several.
+pub fn compare(
+    by: usize,
+    (a, a_network): (&ServiceSummary, &NetworkTab),
+    (b, b_network): (&ServiceSummary, &NetworkTab),
+) -> Ordering {
+    match by {
+        0 => cmp_due(a.nextduedate, b.nextduedate),
+        1 => status_rank(&a.status).cmp(&status_rank(&b.status)),
+        _ => health(a_network, a.service_id).cmp(&health(b_network, b.service_id)),
     }
 }
 

@@ -55,6 +55,20 @@ pub(super) fn draw_confirm(
         value_line(theme, "Credit", credit_span(app, theme, form.price)),
         Line::from(""),
     ];
+    if app.settings().among_accounts {
+        // Beside other accounts, the one that pays is said before anything is sent.
+        lines.insert(
+            1,
+            value_line(
+                theme,
+                "Account",
+                Span::styled(
+                    text::sanitize(&app.settings().profile).into_owned(),
+                    theme.title,
+                ),
+            ),
+        );
+    }
     if form.price.is_nan() {
         lines.push(Line::from(Span::styled(
             "⚠ The server sent no price for this product: the amount it will",

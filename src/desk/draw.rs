@@ -1,0 +1,485 @@
+//! Drawing the desk: with one account, the account's screen as it is; with several, a top
+//! line naming each account with its connection state, then the account shown or the All
+//! view, and the desk's own popups (the account picker, every account's messages).
+
+use super::{Desk, Scope, Seat};
+use crate::app::tabs::{DetailPane, Tab};
+use crate::ui::theme::Theme;
+use crate::ui::{self, columns, layout, text, widgets};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+
+/// The keys of the All view, in the footer.
+const ALL_KEYS: &[(&str, &str)] = &[
+    ("?", "help"),
+    ("q", "quit"),
+    ("1-6", "tabs"),
+    ("A", "one account"),
+    ("P", "focus"),
+    ("/", "filter"),
+    ("s", "sort"),
+    ("!", "problems"),
+    ("o", "order"),
+    ("m", "messages"),
+    ("r", "refresh"),
+];
+
+pub fn draw(desk: &Desk, frame: &mut Frame) {
+    let seats = desk.seats();
+    if !desk.is_multi() {
+        ui::draw(&seats[0].app, frame);
+        return;
+    }
+    let theme = Theme::for_look(seats[0].app.settings().look);
+    let area = frame.area();
+    let [top, rest] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
+    draw_accounts(frame, desk, &theme, top);
+    match desk.scope() {
+        Scope::One(k) => ui::draw_in(&seats[k].app, frame, &theme, rest),
+        Scope::All => draw_all(frame, desk, &theme, rest),
+    }
+    if let Some(picker) = desk.picker() {
+        draw_picker(frame, desk, &theme, rest, picker.at);
+    }
+    if let Some(scroll) = desk.log() {
+        draw_log(frame, desk, &theme, rest, scroll);
+    }
+}
+
+/// Where an account's own screen goes on a frame of `area`.
+pub fn account_area(desk: &Desk, area: Rect) -> Rect {
+    if desk.is_multi() {
+        Rect {
+            y: area.y + 1.min(area.height),
+            height: area.height.saturating_sub(1),
+            ..area
+        }
+    } else {
+        area
+    }
+}
+
+/// The rows of the All view's table on a screen of `size` (its page).
+pub fn page_rows((w, h): (u16, u16)) -> usize {
+    let area = Rect::new(0, 1, w, h.saturating_sub(1));
+    layout::table_rows(Tab::Network, area, 0, false, DetailPane::Shown)
+        .map_or(10, |r| usize::from(r.height))
+}
+
+/// The mark and words of an account's connection: online, throttled until, unreachable
+/// since.
+fn link(seat: &Seat, theme: &Theme) -> (String, Style, String) {
+    match seat.app.connection_label() {
+        None => ("●".into(), theme.good, String::new()),
+        Some(label) if seat.app.connection().unreachable_since().is_some() => {
+            ("✗".into(), theme.bad, label)
+        }
+        Some(label) => ("⏸".into(), theme.warn, label),
+    }
+}
+
+fn draw_accounts(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
+    let all = desk.scope() == Scope::All;
+    let mut spans = vec![Span::styled(
+        " All ",
+        if all {
+            theme.tab_active
+        } else {
+            theme.tab_inactive
+        },
+    )];
+    // Whole words where they fit, the marks alone where not.
+    let long = |with_words: bool| {
+        let mut out = Vec::new();
+        for (i, seat) in desk.seats().iter().enumerate() {
+            let shown = desk.scope() == Scope::One(i);
+            let (mark, style, words) = link(seat, theme);
+            out.push(Span::raw(" "));
+            out.push(Span::styled(format!("{mark} "), style));
+            let name_style = if shown {
+                theme.tab_active
+            } else {
+                theme.account(seat.colour)
+            };
+            out.push(Span::styled(seat.name.clone(), name_style));
+            if seat.app.settings().read_only {
+                out.push(Span::styled(" ro", theme.dim));
+            }
+            if with_words && !words.is_empty() {
+                out.push(Span::styled(format!(" {words}"), style));
+            }
+        }
+        out
+    };
+    let width = |s: &[Span]| s.iter().map(|s| s.width()).sum::<usize>();
+    let mut rest = long(true);
+    if width(&spans) + width(&rest) > usize::from(area.width) {
+        rest = long(false);
+    }
+    spans.extend(rest);
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
+    let Some(screen) = layout::screen(area) else {
+        frame.render_widget(
+            Paragraph::new(Span::styled(ui::TOO_SMALL, theme.warn)),
+            area,
+        );
+        return;
+    };
+    let seats = desk.seats();
+    draw_tabs(frame, desk, theme, screen.tabs);
+    draw_info(frame, desk, theme, screen.info);
+    let all = desk.all();
+    let body = screen.body;
+    let selected = all.selected();
+    let wants = columns::table_width(all.natural());
+    match all.tab {
+        Tab::Services => {
+            let (pane, detail) = layout::services(body, wants, false, DetailPane::Shown);
+            draw_table(frame, desk, theme, pane, "Services");
+            if let Some((k, id)) = selected {
+                ui::services::draw_detail(frame, &seats[k].app, theme, detail, id);
+            }
+        }
+        Tab::Products => {
+            let (pane, detail) = layout::products(body, wants, DetailPane::Shown);
+            draw_table(
+                frame,
+                desk,
+                theme,
+                pane,
+                "Products (each account's own prices)",
+            );
+            if let Some((k, id)) = selected {
+                ui::products::draw_detail(frame, &seats[k].app, theme, detail, id);
+            }
+        }
+        Tab::Billing => {
+            let (credit, pane) = layout::billing(body);
+            draw_credit(frame, desk, theme, credit);
+            draw_table(frame, desk, theme, pane, "Invoices");
+        }
+        Tab::Network => {
+            let (summary, pane) = layout::network(body);
+            draw_network_summary(frame, desk, theme, summary);
+            draw_table(
+                frame,
+                desk,
+                theme,
+                pane,
+                "Proxy servers in error or inactive",
+            );
+        }
+        Tab::Usage => {
+            let (pane, chart, gauge) = layout::usage(body, wants);
+            draw_table(frame, desk, theme, pane, "Rotating (ppr)");
+            if let Some((k, id)) = selected {
+                ui::usage::draw_chart(frame, &seats[k].app, theme, chart, id);
+                ui::usage::draw_gauge(frame, &seats[k].app, theme, gauge, id);
+            }
+        }
+        Tab::Alerts => {
+            let (pane, detail) = layout::alerts(body);
+            draw_table(frame, desk, theme, pane, "Alerts");
+            if let Some(i) = all.table().selected_row()
+                && let Some((k, row)) = all.row(i)
+            {
+                let app = &seats[k].app;
+                ui::alerts::draw_detail(frame, app, theme, detail, app.alerts().rows.get(row));
+            }
+        }
+    }
+    draw_status(frame, desk, theme, screen.status);
+    match desk.owner() {
+        Some(k) => {
+            let app = &seats[k].app;
+            ui::draw_footer(frame, app, theme, screen.footer);
+            for i in 0..app.popups().len() {
+                ui::popup::draw(frame, app, theme, body, i);
+            }
+        }
+        None => draw_footer(frame, theme, screen.footer),
+    }
+}
+
+fn draw_table(frame: &mut Frame, desk: &Desk, theme: &Theme, pane: layout::Pane, noun: &str) {
+    let all = desk.all();
+    let table = all.table();
+    let title = format!("{noun} · all accounts · {}", widgets::count_label(table));
+    let block = widgets::with_filter(widgets::pane(theme, title, Span::raw("")), table, theme);
+    if table.is_empty() {
+        frame.render_widget(block, pane.block);
+        let (msg, style) = if table.total() == 0 {
+            let loading = desk.seats().iter().any(|s| s.app.in_flight() > 0);
+            let word = if loading {
+                "Loading…"
+            } else {
+                "Nothing here."
+            };
+            (word.to_owned(), theme.dim)
+        } else {
+            widgets::no_match(theme, table, "rows")
+        };
+        widgets::message(frame, pane.header(), &msg, style);
+        return;
+    }
+    let columns = all.columns(desk.seats());
+    let width = columns.len();
+    columns::draw(
+        frame,
+        theme,
+        pane,
+        block,
+        (&columns, all.natural()),
+        table,
+        |i| all.cells(desk.seats(), i, width),
+    );
+}
+
+fn draw_tabs(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
+    let open: usize = desk
+        .seats()
+        .iter()
+        .map(|s| s.app.alerts().open_count())
+        .sum();
+    if layout::shows_app_title(area, open) {
+        frame.render_widget(
+            Paragraph::new(Span::styled(layout::APP_TITLE, theme.app_title)),
+            area,
+        );
+    }
+    for (tab, r) in layout::tab_titles(area, open) {
+        let style = if tab == desk.all().tab {
+            theme.tab_active
+        } else if tab == Tab::Alerts && open > 0 {
+            theme.bad
+        } else {
+            theme.tab_inactive
+        };
+        frame.render_widget(
+            Paragraph::new(Span::styled(layout::tab_title(tab, open), style)),
+            r,
+        );
+    }
+}
+
+/// The accounts' credit: each, then the total.
+fn credit_spans(desk: &Desk, theme: &Theme) -> Vec<Span<'static>> {
+    let mut spans = vec![Span::styled(" Credit ", theme.dim)];
+    let mut total = 0.0;
+    let mut known = true;
+    for seat in desk.seats() {
+        let credit = seat.app.billing().credit.value().map(|c| c.credit);
+        spans.push(Span::styled(
+            format!(" {} ", seat.name),
+            theme.account(seat.colour),
+        ));
+        match credit {
+            Some(c) => {
+                total += c;
+                spans.push(Span::raw(text::money(c)));
+            }
+            None => {
+                known = false;
+                spans.push(Span::styled("…", theme.dim));
+            }
+        }
+    }
+    spans.push(Span::styled("  total ", theme.title));
+    spans.push(if known {
+        Span::styled(text::money(total), theme.big)
+    } else {
+        Span::styled(format!("{}+", text::money(total)), theme.dim)
+    });
+    spans
+}
+
+fn draw_info(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
+    let busy: usize = desk.seats().iter().map(|s| s.app.in_flight()).sum();
+    let mut spans = vec![Span::styled(
+        format!(" {} accounts ·", desk.seats().len()),
+        theme.dim,
+    )];
+    spans.extend(credit_spans(desk, theme));
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    if busy > 0 {
+        let right = Span::styled(
+            format!(" ⟳ {} loading ", text::count(busy as u64)),
+            theme.dim,
+        );
+        frame.render_widget(Paragraph::new(Line::from(right).right_aligned()), area);
+    }
+}
+
+fn draw_credit(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
+    let block = widgets::pane(theme, "Billing · all accounts".into(), Span::raw(""));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    frame.render_widget(Paragraph::new(Line::from(credit_spans(desk, theme))), inner);
+}
+
+fn draw_network_summary(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
+    let (mut checked, mut services, mut errors, mut inactive) = (0, 0, 0, 0);
+    for seat in desk.seats() {
+        let s = seat.app.network().summary;
+        checked += s.checked;
+        services += s.services;
+        errors += s.errors;
+        inactive += s.inactive;
+    }
+    let line = Line::from(vec![
+        Span::raw(format!(
+            " Services checked: {} of {}   ",
+            text::count(checked as u64),
+            text::count(services as u64)
+        )),
+        Span::styled(
+            format!("Servers in error: {}", text::count(errors as u64)),
+            if errors > 0 { theme.bad } else { theme.base },
+        ),
+        Span::styled(
+            format!("   Inactive: {}", text::count(inactive as u64)),
+            if inactive > 0 { theme.warn } else { theme.base },
+        ),
+    ]);
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+/// The newest event of any account, after its name.
+fn draw_status(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
+    let newest = desk
+        .seats()
+        .iter()
+        .filter(|s| s.app.status().shown().is_some())
+        .max_by_key(|s| {
+            s.app
+                .status()
+                .messages()
+                .newest_first()
+                .next()
+                .map(|e| e.at)
+        });
+    let Some(seat) = newest else {
+        let line = if desk.seats().iter().any(|s| s.app.in_flight() > 0) {
+            " Loading…"
+        } else {
+            " ✓ Up to date"
+        };
+        frame.render_widget(Paragraph::new(Span::styled(line, theme.dim)), area);
+        return;
+    };
+    let name = format!(" {}:", seat.name);
+    let used = (name.chars().count() as u16).min(area.width);
+    frame.render_widget(
+        Paragraph::new(Span::styled(name, theme.account(seat.colour))),
+        area,
+    );
+    let rest = Rect {
+        x: area.x + used,
+        width: area.width - used,
+        ..area
+    };
+    ui::draw_status(frame, &seat.app, theme, rest);
+}
+
+fn draw_footer(frame: &mut Frame, theme: &Theme, area: Rect) {
+    let mut spans = vec![Span::raw(" ")];
+    for (key, word) in ALL_KEYS {
+        spans.push(Span::styled(*key, theme.key));
+        spans.push(Span::raw(format!(" {word}  ")));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn popup_block<'a>(theme: &Theme, title: &str) -> Block<'a> {
+    Block::new()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Rounded)
+        .border_style(theme.border)
+        .title(Span::styled(format!(" {title} "), theme.title))
+}
+
+fn draw_picker(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect, at: usize) {
+    let product = desk
+        .all()
+        .selected_product(desk.seats())
+        .map(|(_, name)| name)
+        .unwrap_or_default();
+    let mut lines = vec![
+        Line::from(Span::styled(
+            format!("Order {} for which account?", text::sanitize(&product)),
+            theme.title,
+        )),
+        Line::raw(""),
+    ];
+    for (i, seat) in desk.seats().iter().enumerate() {
+        let credit = seat.app.billing().credit.value().map_or_else(
+            || "credit …".to_owned(),
+            |c| format!("credit {}", text::money(c.credit)),
+        );
+        let mark = if i == at { "▶ " } else { "  " };
+        let mut spans = vec![
+            Span::styled(mark, theme.key),
+            Span::styled(format!("{} ", i + 1), theme.key),
+            Span::styled(format!("{:<13}", seat.name), theme.account(seat.colour)),
+            Span::raw(credit),
+        ];
+        if seat.app.settings().read_only {
+            spans.push(Span::styled("  read-only: cannot order", theme.bad));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(Span::styled(
+        "Enter: that account's order form (it confirms before sending) · Esc: cancel",
+        theme.dim,
+    )));
+    let h = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
+    let r = layout::centered(area, 76, h);
+    frame.render_widget(Clear, r);
+    frame.render_widget(Paragraph::new(lines).block(popup_block(theme, "Order")), r);
+}
+
+fn draw_log(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect, scroll: usize) {
+    let mut entries: Vec<(&Seat, &crate::app::messages::Entry)> = desk
+        .seats()
+        .iter()
+        .flat_map(|s| {
+            s.app
+                .status()
+                .messages()
+                .newest_first()
+                .map(move |e| (s, e))
+        })
+        .collect();
+    entries.sort_by(|a, b| b.1.at.cmp(&a.1.at));
+    let r = area.inner(ratatui::layout::Margin::new(2, 1));
+    let room = usize::from(r.height.saturating_sub(2));
+    let lines: Vec<Line> = if entries.is_empty() {
+        vec![Line::from(Span::styled("No messages yet.", theme.dim))]
+    } else {
+        entries
+            .iter()
+            .skip(scroll.min(entries.len().saturating_sub(1)))
+            .take(room)
+            .map(|(seat, e)| {
+                Line::from(vec![
+                    Span::styled(widgets::clock_time(&seat.app, e.at), theme.dim),
+                    Span::styled(format!(" {:<12} ", seat.name), theme.account(seat.colour)),
+                    Span::styled(format!("{:<5} ", e.level.label()), theme.dim),
+                    Span::raw(text::sanitize(&e.text).into_owned()),
+                ])
+            })
+            .collect()
+    };
+    frame.render_widget(Clear, r);
+    frame.render_widget(
+        Paragraph::new(lines).block(popup_block(theme, "Messages · all accounts (Esc closes)")),
+        r,
+    );
+}

@@ -1,0 +1,616 @@
+//! The dashboard over one account or several: one [`Seat`] per account (its own [`App`],
+//! [`Effects`] and so its own account engine, credentials, request budget, throttle state,
+//! history file and read-only flag), and what the screen shares between them.
+//!
+//! With one account the desk is transparent: every message goes to the account's app and
+//! the screen is the app's, exactly as without it.
+//!
+//! With several (`--all-profiles`, `--profile a --profile b`, or `dashboard_profiles` in
+//! the config file), the top line names every account with its connection state, and the
+//! scope is either one account (that account's dashboard, whole) or **All**: Services,
+//! Network, Usage, Billing and Alerts list every account's rows with an Account column
+//! ([`all`]), Products every account's catalogue apart (prices differ per account), and
+//! the info line the credit of each and their total. `A` switches between All and one
+//! account, `P` picks the account to focus. Nothing of an account is lost when another is
+//! shown: each seat's app keeps its tabs, its message log and its forms.
+//!
+//! # Where a key goes in All
+//!
+//! - The tabs, moving, `/` filtering, and `m` (every account's messages, newest first) are
+//!   the All view's own.
+//! - `s` `S` `!` `r` `R` go to every account (each sorts, narrows or refreshes its own
+//!   rows; the All view merges them).
+//! - `o` on Products asks which account orders ([`picker`]: each account's credit and
+//!   read-only state), preselecting the row's, then opens that account's order form.
+//! - Every other key goes to the selected row's account, with that row selected in its
+//!   own tab: binding, passwords, refreshes, IP lists, probes, the detail. A popup it opens
+//!   is drawn over the All view, and keys go to it until it closes. A read-only account
+//!   refuses its writes there, before anything is sent; the others still allow theirs.
+//!
+//! The seats' messages (answers, connection changes, timers) arrive tagged with their
+//! seat ([`In::Seat`]); terminal input arrives untagged ([`In::Ui`]) and is routed here.
+
+pub mod all;
+pub mod draw;
+pub mod picker;
+pub mod session;
+
+use crate::app::tabs::Tab;
+use crate::app::{App, Command, Msg};
+use crate::effects::Effects;
+use chrono::{DateTime, Utc};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// One account of the desk.
+pub struct Seat {
+    pub app: App,
+    pub effects: Effects,
+    /// Its short name: the Account column, the top line, before each of its events.
+    pub name: String,
+    /// Its colour's place in the theme's account colours.
+    pub colour: u8,
+}
+
+impl Seat {
+    pub fn new(app: App, effects: Effects) -> Self {
+        let name = app.settings().profile.clone();
+        Self {
+            app,
+            effects,
+            name,
+            colour: 0,
+        }
+    }
+}
+
+/// What the screen shows of the accounts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every account's rows in one view.
+    All,
+    /// One account's dashboard.
+    One(usize),
+}
+
+/// Something for the desk: from the terminal (or the loop's timer), or from a seat.
+#[derive(Debug)]
+pub enum In {
+    Ui(Msg),
+    Seat(usize, Msg),
+}
+
+/// The longest short name of an account on screen.
+const NAME_MAX: usize = 12;
+
+pub struct Desk {
+    seats: Vec<Seat>,
+    scope: Scope,
+    all: all::AllView,
+    /// The seat whose popup is open over the All view (keys go to it while it is).
+    owner: Option<usize>,
+    /// `o` in All: which account orders.
+    picker: Option<picker::Picker>,
+    /// `m` in All: every account's message log, scrolled by this many lines.
+    log: Option<usize>,
+    quit: bool,
+    redraw: bool,
+    /// The screen's size, as the terminal last said.
+    size: (u16, u16),
+}
+
+impl Desk {
+    /// A desk over these accounts (at least one), showing the first alone when there is
+    /// one and All when there are several.
+    pub fn new(mut seats: Vec<Seat>) -> Self {
+        assert!(!seats.is_empty(), "a desk has an account");
+        for (i, seat) in seats.iter_mut().enumerate() {
+            seat.colour = u8::try_from(i % 256).unwrap_or(0);
+            seat.name = short_name(&seat.name);
+        }
+        let scope = if seats.len() > 1 {
+            Scope::All
+        } else {
+            Scope::One(0)
+        };
+        Self {
+            seats,
+            scope,
+            all: all::AllView::default(),
+            owner: None,
+            picker: None,
+            log: None,
+            quit: false,
+            redraw: true,
+            size: (80, 24),
+        }
+    }
+
+    /// A desk over one account.
+    pub fn single(app: App, effects: Effects) -> Self {
+        Self::new(vec![Seat::new(app, effects)])
+    }
+
+    pub fn seats(&self) -> &[Seat] {
+        &self.seats
+    }
+
+    pub fn seats_mut(&mut self) -> &mut [Seat] {
+        &mut self.seats
+    }
+
+    pub fn scope(&self) -> Scope {
+        self.scope
+    }
+
+    pub fn all(&self) -> &all::AllView {
+        &self.all
+    }
+
+    pub fn owner(&self) -> Option<usize> {
+        self.owner
+    }
+
+    pub fn picker(&self) -> Option<&picker::Picker> {
+        self.picker.as_ref()
+    }
+
+    /// `m` in All: how far every account's message log is scrolled, when open.
+    pub fn log(&self) -> Option<usize> {
+        self.log
+    }
+
+    /// Several accounts: the top line names them.
+    pub fn is_multi(&self) -> bool {
+        self.seats.len() > 1
+    }
+
+    /// The one account of a desk over one (the loop's profile switch replaces it).
+    pub fn only(&mut self) -> Option<&mut Seat> {
+        match self.seats.as_mut_slice() {
+            [seat] => Some(seat),
+            _ => None,
+        }
+    }
+
+    /// Tells every account the screen's size and starts them (their first reads are on
+    /// their way).
+    pub fn start(&mut self) {
+        let size = self.size;
+        self.resize(size);
+        for i in 0..self.seats.len() {
+            let commands = self.seats[i].app.start();
+            self.run(i, commands);
+        }
+        self.rebuild();
+    }
+
+    /// Handles a batch: each seat's messages go to its app in one batch (so a burst of
+    /// answers costs one rebuild per account), the terminal's one by one.
+    pub fn step(&mut self, batch: Vec<In>) {
+        let mut per_seat: Vec<Vec<Msg>> = vec![Vec::new(); self.seats.len()];
+        for item in batch {
+            match item {
+                In::Seat(i, msg) if i < self.seats.len() => per_seat[i].push(msg),
+                In::Seat(..) => {}
+                In::Ui(msg) => {
+                    // What the seats said before a key is handled before it.
+                    self.flush(&mut per_seat);
+                    self.on_ui(msg);
+                }
+            }
+        }
+        self.flush(&mut per_seat);
+        self.after();
+    }
+
+    fn flush(&mut self, per_seat: &mut [Vec<Msg>]) {
+        for (i, msgs) in per_seat.iter_mut().enumerate() {
+            if !msgs.is_empty() {
+                self.send_all(i, std::mem::take(msgs));
+            }
+        }
+    }
+
+    /// Feeds a seat's app and carries out what it asks, until nothing is left.
+    fn send_all(&mut self, i: usize, msgs: Vec<Msg>) {
+        let commands = self.seats[i].app.update_all(msgs);
+        self.run(i, commands);
+    }
+
+    fn send(&mut self, i: usize, msg: Msg) {
+        self.send_all(i, vec![msg]);
+    }
+
+    /// Carries out a seat's commands, feeding back what is known at once.
+    fn run(&mut self, i: usize, commands: Vec<Command>) {
+        let seat = &mut self.seats[i];
+        let mut batch = Vec::new();
+        if let Some(sweep) = seat.app.take_history() {
+            seat.effects.record(sweep);
+        }
+        for command in commands {
+            batch.extend(seat.effects.execute(command));
+        }
+        if !batch.is_empty() {
+            self.send_all(i, batch);
+        }
+    }
+
+    /// What follows any batch: a seat that quit ends the desk; the All rows are merged
+    /// again when a seat's changed.
+    fn after(&mut self) {
+        if self.seats.iter().any(|s| s.app.should_quit()) {
+            self.quit = true;
+        }
+        let mut changed = false;
+        for seat in &mut self.seats {
+            changed |= seat.app.take_redraw();
+        }
+        if changed {
+            self.redraw = true;
+            if self.scope == Scope::All {
+                self.rebuild();
+            }
+        }
+        if let Some(k) = self.owner
+            && self.seats[k].app.popups().is_empty()
+        {
+            self.owner = None;
+        }
+    }
+
+    fn on_ui(&mut self, msg: Msg) {
+        self.redraw = true;
+        match msg {
+            Msg::Resize(w, h) => self.resize((w, h)),
+            Msg::Tick => {
+                for i in 0..self.seats.len() {
+                    self.send(i, Msg::Tick);
+                }
+            }
+            Msg::Key(key) if self.is_multi() => self.on_key(key),
+            Msg::Mouse(mut mouse) if self.is_multi() => {
+                // The top line is the desk's: an account's screen starts below it.
+                if let (Scope::One(k), Some(row)) = (self.scope, mouse.row.checked_sub(1)) {
+                    mouse.row = row;
+                    self.send(k, Msg::Mouse(mouse));
+                }
+            }
+            msg => {
+                let i = self.target();
+                self.send(i, msg);
+            }
+        }
+    }
+
+    /// The seat keys go to when the desk does not take them: the account shown, or in
+    /// All the one with a popup open, else the selected row's.
+    fn target(&self) -> usize {
+        match self.scope {
+            Scope::One(k) => k,
+            Scope::All => self
+                .owner
+                .or_else(|| self.all.selected().map(|(seat, _)| seat))
+                .unwrap_or(0),
+        }
+    }
+
+    fn resize(&mut self, (w, h): (u16, u16)) {
+        self.size = (w, h);
+        // Below the desk's own top line.
+        let h = if self.is_multi() {
+            h.saturating_sub(1)
+        } else {
+            h
+        };
+        for i in 0..self.seats.len() {
+            self.send(i, Msg::Resize(w, h));
+        }
+        self.all.set_page(draw::page_rows(self.size));
+    }
+
+    fn on_key(&mut self, key: KeyEvent) {
+        if self.picker.is_some() {
+            return self.picker_key(key);
+        }
+        if self.log.is_some() {
+            return self.log_key(key);
+        }
+        match self.scope {
+            Scope::One(k) => {
+                if key.code == KeyCode::Char('A') && is_free(&self.seats[k].app) {
+                    self.show_all();
+                } else {
+                    self.send(k, Msg::Key(key));
+                    self.after_forward(k);
+                }
+            }
+            Scope::All => self.all_key(key),
+        }
+    }
+
+    fn all_key(&mut self, key: KeyEvent) {
+        if let Some(k) = self.owner {
+            self.send(k, Msg::Key(key));
+            return self.after_forward(k);
+        }
+        if self.all.is_editing() {
+            self.all.filter_key(key);
+            return self.sync_selection();
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Char('c') if ctrl => self.quit = true,
+            KeyCode::Char('q') => self.quit = true,
+            KeyCode::Char('A') => {
+                let k = self.all.selected().map_or(0, |(seat, _)| seat);
+                self.scope = Scope::One(k);
+            }
+            KeyCode::Char(c @ '1'..='6') => {
+                let tab = Tab::ALL[usize::from(c as u8 - b'1')];
+                self.go_tab(tab);
+            }
+            KeyCode::Tab | KeyCode::BackTab => {
+                let at = Tab::ALL
+                    .iter()
+                    .position(|&t| t == self.all.tab)
+                    .unwrap_or(0);
+                let n = Tab::ALL.len();
+                let next = if key.code == KeyCode::Tab {
+                    (at + 1) % n
+                } else {
+                    (at + n - 1) % n
+                };
+                self.go_tab(Tab::ALL[next]);
+            }
+            KeyCode::Char('/') => self.all.start_editing(),
+            KeyCode::Esc => self.all.clear_filter(),
+            KeyCode::Char('s' | 'S' | '!' | 'r' | 'R') => {
+                for i in 0..self.seats.len() {
+                    self.send(i, Msg::Key(key));
+                }
+                self.rebuild();
+            }
+            KeyCode::Char('m') => self.log = Some(0),
+            KeyCode::Char('o') if self.all.tab == Tab::Products => {
+                let at = self.all.selected().map_or(0, |(seat, _)| seat);
+                self.picker = Some(picker::Picker::new(at));
+            }
+            _ if self.all.move_key(key) => self.sync_selection(),
+            _ => {
+                // The selected row's account does it, on that row.
+                let Some((k, _)) = self.all.selected() else {
+                    return;
+                };
+                self.sync_selection();
+                self.send(k, Msg::Key(key));
+                self.after_forward(k);
+            }
+        }
+    }
+
+    /// After a key went to seat `k`: a popup it opened over All is its; a tab it went to
+    /// (Enter on a server shows its service) the All view follows; a profile it picked
+    /// (`P`) is focused.
+    fn after_forward(&mut self, k: usize) {
+        if self.scope == Scope::All {
+            if !self.seats[k].app.popups().is_empty() {
+                self.owner = Some(k);
+            }
+            let tab = self.seats[k].app.tab();
+            if tab != self.all.tab {
+                self.go_tab(tab);
+                let id = self.seats[k].app.table(tab).selected_id();
+                self.rebuild();
+                if let Some(id) = id {
+                    self.all.select(k, id);
+                }
+            }
+        }
+        if let Some(name) = self.seats[k].app.take_profile_switch() {
+            match self.seats.iter().position(|s| s.app.settings().profile == name) {
+                Some(j) => {
+                    self.owner = None;
+                    self.scope = Scope::One(j);
+                }
+                None => self.seats[k].app.notify(format!(
+                    "Profile {name} is not in this dashboard: start proxydash with --profile {name} (or --all-profiles)"
+                )),
+            }
+        }
+    }
+
+    /// Shows every account: each shows the All view's tab, so its rows stay merged.
+    fn show_all(&mut self) {
+        let tab = match self.scope {
+            Scope::One(k) => self.seats[k].app.tab(),
+            Scope::All => self.all.tab,
+        };
+        self.scope = Scope::All;
+        self.go_tab(tab);
+    }
+
+    fn go_tab(&mut self, tab: Tab) {
+        self.all.tab = tab;
+        let key = KeyEvent::new(
+            KeyCode::Char((b'1' + tab_index(tab)) as char),
+            KeyModifiers::NONE,
+        );
+        for i in 0..self.seats.len() {
+            if self.seats[i].app.tab() != tab && is_free(&self.seats[i].app) {
+                self.send(i, Msg::Key(key));
+            }
+        }
+        self.rebuild();
+    }
+
+    /// Merges the rows of the All view's tab again from every account.
+    fn rebuild(&mut self) {
+        if self.all.reads_keys() || self.all.tab == Tab::Services {
+            for seat in &mut self.seats {
+                seat.app.keys_up_to_date();
+            }
+        }
+        self.all.rebuild(&self.seats);
+    }
+
+    /// Selects in the selected row's account what the All view selects, so its detail is
+    /// read and an action on it takes that row.
+    fn sync_selection(&mut self) {
+        if let Some((k, id)) = self.all.selected() {
+            let tab = self.all.tab;
+            if self.seats[k].app.table(tab).selected_id() != Some(id) {
+                let commands = self.seats[k].app.select_row(tab, id);
+                self.run(k, commands);
+            }
+        }
+    }
+
+    fn picker_key(&mut self, key: KeyEvent) {
+        let Some(picker) = self.picker.as_mut() else {
+            return;
+        };
+        match picker.key(key, self.seats.len()) {
+            picker::Outcome::Stay => {}
+            picker::Outcome::Cancel => self.picker = None,
+            picker::Outcome::Chosen(k) => {
+                self.picker = None;
+                self.order_on(k);
+            }
+        }
+    }
+
+    /// Opens account `k`'s order form for the selected product (the same product ID in
+    /// its catalogue, else the same name): its form, its credit, its confirmation.
+    fn order_on(&mut self, k: usize) {
+        let Some(product) = self.all.selected_product(&self.seats) else {
+            return;
+        };
+        let app = &self.seats[k].app;
+        let found = app
+            .products()
+            .rows()
+            .iter()
+            .find(|p| p.product_id == product.0)
+            .or_else(|| {
+                app.products()
+                    .rows()
+                    .iter()
+                    .find(|p| p.product_name == product.1)
+            })
+            .map(|p| p.product_id);
+        let Some(id) = found else {
+            let name = self.seats[k].name.clone();
+            self.seats[k].app.notify(format!(
+                "{name} does not sell {} (not in its catalogue)",
+                product.1
+            ));
+            return;
+        };
+        let commands = self.seats[k].app.select_row(Tab::Products, id);
+        self.run(k, commands);
+        self.send(
+            k,
+            Msg::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::NONE)),
+        );
+        self.after_forward(k);
+        self.rebuild();
+        self.all.select(k, id);
+    }
+
+    fn log_key(&mut self, key: KeyEvent) {
+        let Some(scroll) = self.log.as_mut() else {
+            return;
+        };
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q' | 'm') => self.log = None,
+            KeyCode::Char('j') | KeyCode::Down => *scroll += 1,
+            KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
+            KeyCode::PageDown => *scroll += 10,
+            KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+            KeyCode::Char('g') | KeyCode::Home => *scroll = 0,
+            _ => {}
+        }
+    }
+
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Something visible changed since the loop last drew.
+    pub fn take_redraw(&mut self) -> bool {
+        let mut redraw = std::mem::take(&mut self.redraw);
+        for seat in &mut self.seats {
+            redraw |= seat.app.take_redraw();
+        }
+        redraw
+    }
+
+    /// The profile picked with `P` on a desk over one account (the loop reconnects).
+    pub fn take_profile_switch(&mut self) -> Option<String> {
+        self.only().and_then(|seat| seat.app.take_profile_switch())
+    }
+
+    /// When the loop must send a tick next: the soonest of the accounts'.
+    pub fn next_wakeup(&self) -> Option<DateTime<Utc>> {
+        self.seats.iter().filter_map(|s| s.app.next_wakeup()).min()
+    }
+
+    /// The next outcome of any account.
+    pub async fn next_msg(&mut self) -> In {
+        let waits = self.seats.iter_mut().enumerate().map(|(i, seat)| {
+            Box::pin(async move {
+                match seat.effects.next_msg().await {
+                    Some(msg) => In::Seat(i, msg),
+                    // Nothing more can come from it: it waits forever, not in a loop.
+                    None => std::future::pending().await,
+                }
+            })
+        });
+        futures::future::select_all(waits).await.0
+    }
+
+    /// An outcome that has already arrived, if any (every account in turn).
+    pub fn try_next_msg(&mut self) -> Option<In> {
+        self.seats
+            .iter_mut()
+            .enumerate()
+            .find_map(|(i, seat)| seat.effects.try_next_msg().map(|msg| In::Seat(i, msg)))
+    }
+
+    /// Tells the shown account where the view laid things out; whether that changed.
+    pub fn report_geometry(&mut self, area: ratatui::layout::Rect) -> bool {
+        let (k, area) = match self.scope {
+            Scope::One(k) => (k, draw::account_area(self, area)),
+            Scope::All => return false,
+        };
+        match crate::ui::layout::report(&self.seats[k].app, area) {
+            Some(msg) => {
+                self.send(k, msg);
+                self.after();
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Whether the app takes no typing now (no popup, no filter input): a desk key is free.
+fn is_free(app: &App) -> bool {
+    app.popups().is_empty() && !app.table(app.tab()).is_editing()
+}
+
+fn tab_index(tab: Tab) -> u8 {
+    Tab::ALL.iter().position(|&t| t == tab).unwrap_or(0) as u8
+}
+
+/// A profile's name cut to [`NAME_MAX`] characters.
+fn short_name(name: &str) -> String {
+    let clean = crate::text::sanitize(name);
+    if clean.chars().count() <= NAME_MAX {
+        return clean.into_owned();
+    }
+    let mut out: String = clean.chars().take(NAME_MAX - 1).collect();
+    out.push('…');
+    out
+}

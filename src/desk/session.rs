@@ -1,0 +1,145 @@
+//! The dashboard over several accounts without a terminal: the same [`Desk`], effects and
+//! drawing as the real loop, driven step by step on ratatui's `TestBackend`, as
+//! [`crate::headless::Session`] does for one account. Tests and the benchmark script
+//! whole sessions with it and wait on named states, never on quiet.
+
+use super::{Desk, In, Seat};
+use crate::app::{App, AppSettings, Clock, Msg};
+use crate::clipboard::Recording;
+use crate::effects::Effects;
+use crate::headless::{OFFLINE_MY_IP_URL, SETTLE_LIMIT};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::sync::Arc;
+
+pub struct DeskSession {
+    pub desk: Desk,
+    terminal: Terminal<TestBackend>,
+}
+
+impl DeskSession {
+    /// A desk over these accounts (their settings and doors), started. Call inside a
+    /// tokio runtime. Each account's my-IP lookup goes to [`OFFLINE_MY_IP_URL`].
+    pub fn start(accounts: Vec<(AppSettings, crate::scheduler::Door)>, (w, h): (u16, u16)) -> Self {
+        let clock: Clock = Arc::new(chrono::Utc::now);
+        let names: Vec<String> = accounts.iter().map(|(s, _)| s.profile.clone()).collect();
+        let several = accounts.len() > 1;
+        let seats = accounts
+            .into_iter()
+            .map(|(mut settings, door)| {
+                if several {
+                    settings.among_accounts = true;
+                    settings.profiles = names.clone();
+                }
+                let app = App::new(settings, clock.clone());
+                let effects = Effects::new(
+                    crate::account::start(app.engine_config(), door, clock.clone()),
+                    Box::new(Recording::default()),
+                    OFFLINE_MY_IP_URL.into(),
+                    None,
+                );
+                Seat::new(app, effects)
+            })
+            .collect();
+        let mut desk = Desk::new(seats);
+        let terminal = Terminal::new(TestBackend::new(w, h)).expect("a test backend never fails");
+        desk.step(vec![In::Ui(Msg::Resize(w, h))]);
+        desk.start();
+        let mut session = Self { desk, terminal };
+        session.draw();
+        session
+    }
+
+    /// Feeds a terminal message, then draws (and tells the shown account its layout), as
+    /// the real loop does.
+    pub fn send(&mut self, msg: Msg) {
+        self.desk.step(vec![In::Ui(msg)]);
+        self.draw();
+    }
+
+    pub fn press(&mut self, code: KeyCode) {
+        self.send(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    pub fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            self.press(KeyCode::Char(c));
+        }
+    }
+
+    /// Feeds outcomes of every account until `holds` is true of the desk; panics naming
+    /// `what` when it is not within [`SETTLE_LIMIT`] (a bound on a hang, not a timing).
+    pub async fn until(&mut self, what: &str, holds: impl Fn(&Desk) -> bool) {
+        let give_up = tokio::time::Instant::now() + SETTLE_LIMIT;
+        loop {
+            let mut batch = Vec::new();
+            while let Some(more) = self.desk.try_next_msg() {
+                batch.push(more);
+            }
+            if !batch.is_empty() {
+                self.desk.step(batch);
+                self.draw();
+            }
+            if holds(&self.desk) {
+                return;
+            }
+            tokio::select! {
+                msg = self.desk.next_msg() => {
+                    self.desk.step(vec![msg]);
+                    self.draw();
+                }
+                () = tokio::time::sleep_until(give_up) => {
+                    panic!("not {what} after {SETTLE_LIMIT:?}:\n{}", self.screen())
+                }
+            }
+        }
+    }
+
+    /// [`DeskSession::until`] the screen shows `text`.
+    pub async fn until_shown(&mut self, text: &str) {
+        let give_up = tokio::time::Instant::now() + SETTLE_LIMIT;
+        while !self.screen().contains(text) {
+            tokio::select! {
+                msg = self.desk.next_msg() => self.desk.step(vec![msg]),
+                () = tokio::time::sleep_until(give_up) => {
+                    panic!("{text:?} not shown after {SETTLE_LIMIT:?}:\n{}", self.screen())
+                }
+            }
+        }
+    }
+
+    fn draw(&mut self) {
+        let mut area = ratatui::layout::Rect::default();
+        for _ in 0..3 {
+            self.terminal
+                .draw(|frame| {
+                    area = frame.area();
+                    super::draw::draw(&self.desk, frame);
+                })
+                .expect("a test backend never fails");
+            if !self.desk.report_geometry(area) {
+                break;
+            }
+        }
+    }
+
+    /// Draws the desk and returns the screen as text, one line per row.
+    pub fn screen(&mut self) -> String {
+        self.draw();
+        let buffer = self.terminal.backend().buffer();
+        let width = buffer.area.width as usize;
+        buffer
+            .content
+            .chunks(width)
+            .map(|row| {
+                row.iter()
+                    .map(|cell| cell.symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_owned()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
