@@ -96,6 +96,37 @@ impl DeskSession {
         }
     }
 
+    /// Takes what has arrived from the accounts (at most a batch of the real loop's
+    /// size), handles it and draws, as one turn of the real loop; whether anything came.
+    pub fn pump(&mut self) -> bool {
+        let mut batch = Vec::new();
+        while batch.len() < 512
+            && let Some(more) = self.desk.try_next_msg()
+        {
+            batch.push(more);
+        }
+        if batch.is_empty() {
+            return false;
+        }
+        self.desk.step(batch);
+        if self.desk.take_redraw() {
+            self.draw();
+        }
+        true
+    }
+
+    /// Waits for the next outcome of any account and handles it (a bound on a hang:
+    /// [`SETTLE_LIMIT`]); whether one came.
+    pub async fn next(&mut self) -> bool {
+        tokio::select! {
+            msg = self.desk.next_msg() => {
+                self.desk.step(vec![msg]);
+                true
+            }
+            () = tokio::time::sleep(SETTLE_LIMIT) => false,
+        }
+    }
+
     /// [`DeskSession::until`] the screen shows `text`.
     pub async fn until_shown(&mut self, text: &str) {
         let give_up = tokio::time::Instant::now() + SETTLE_LIMIT;

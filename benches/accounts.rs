@@ -1,0 +1,186 @@
+//! Issue 25: ten accounts of 1,000 services each, all on screen in the All scope.
+//!
+//! - **First screen**: the time until every account's services are listed, against the
+//!   time one account alone needs plus one interval of its budget (60 a minute: 1 s).
+//! - **Key to frame**: while all ten sweep (each on its own budget of 60 a minute), keys
+//!   are pressed (moving, paging, a filter typed and cleared, tab switches); each key's
+//!   handling and the frame drawn after it are timed, and so is each batch of answers
+//!   (a key waits for at most one). Worst and median, goal under 16 ms.
+//! - **Peak memory**: the process's high-water mark (VmHWM), which includes the ten
+//!   sandboxes serving the data in this same process, and the growth of the resident set
+//!   from before the desk started (the desk alone, roughly). Goal under 200 MB.
+//!
+//! `cargo bench --bench accounts` prints the figures (BENCHMARKS.md, README).
+
+use crossterm::event::KeyCode;
+use proxydash::api::{ApiClient, ClientConfig, Credentials};
+use proxydash::app::AppSettings;
+use proxydash::desk::session::DeskSession;
+use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use proxydash::scheduler::{Bucket, Budget, Door};
+use std::time::{Duration, Instant};
+
+const ACCOUNTS: usize = 10;
+const SERVICES: usize = 1_000;
+const RPM: u32 = 60;
+/// How long the keys are pressed while the accounts sweep.
+const SWEEPING: Duration = Duration::from_secs(20);
+
+fn account(sb: &SandboxHandle, i: usize) -> (AppSettings, Door) {
+    let client = ApiClient::new(ClientConfig::new(
+        sb.base_url(),
+        Credentials::Token(sb.token().into()),
+    ))
+    .unwrap();
+    let settings = AppSettings {
+        profile: format!("acct{i:02}"),
+        base_url: sb.base_url(),
+        mouse: false,
+        ..AppSettings::default()
+    };
+    (settings, Door::new(client, Budget::new(Bucket::new(Some(RPM)))))
+}
+
+/// Kilobytes of a `/proc/self/status` line (VmHWM, VmRSS).
+fn status_kb(field: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+fn listed(s: &DeskSession) -> usize {
+    s.desk
+        .seats()
+        .iter()
+        .filter(|s| !s.app.services().rows().is_empty())
+        .count()
+}
+
+async fn first_screen(sandboxes: &[SandboxHandle]) -> Duration {
+    let started = Instant::now();
+    let accounts = sandboxes
+        .iter()
+        .enumerate()
+        .map(|(i, sb)| account(sb, i))
+        .collect();
+    let mut s = DeskSession::start(accounts, (200, 60));
+    while listed(&s) < sandboxes.len() {
+        if !s.next().await {
+            panic!("no answer within the limit");
+        }
+    }
+    started.elapsed()
+}
+
+fn percentile(v: &mut [Duration], p: f64) -> Duration {
+    v.sort();
+    v[((v.len() - 1) as f64 * p) as usize]
+}
+
+fn main() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let sandboxes: Vec<SandboxHandle> = rt.block_on(async {
+        let mut out = Vec::new();
+        for _ in 0..ACCOUNTS {
+            out.push(
+                Sandbox::start(SandboxConfig {
+                    scale: Some(SERVICES),
+                    ..SandboxConfig::ephemeral()
+                })
+                .await
+                .unwrap(),
+            );
+        }
+        out
+    });
+    let one = rt.block_on(first_screen(&sandboxes[..1]));
+    let before_kb = status_kb("VmRSS:");
+    let all = rt.block_on(first_screen(&sandboxes));
+    let pace = Duration::from_secs(60) / RPM;
+    let bound = one + pace;
+    println!(
+        "first screen: one account {:.0} ms; all {ACCOUNTS} accounts {:.0} ms (bound: one + one budget interval = {:.0} ms) {}",
+        one.as_secs_f64() * 1e3,
+        all.as_secs_f64() * 1e3,
+        bound.as_secs_f64() * 1e3,
+        if all <= bound { "PASS" } else { "MISS" }
+    );
+
+    let (mut keys, mut batches) = rt.block_on(async {
+        let accounts = sandboxes
+            .iter()
+            .enumerate()
+            .map(|(i, sb)| account(sb, i))
+            .collect();
+        let mut s = DeskSession::start(accounts, (200, 60));
+        while listed(&s) < ACCOUNTS {
+            s.next().await;
+        }
+        let script = [
+            KeyCode::Char('j'),
+            KeyCode::PageDown,
+            KeyCode::Char('G'),
+            KeyCode::Char('g'),
+            KeyCode::Char('/'),
+            KeyCode::Char('1'),
+            KeyCode::Char('0'),
+            KeyCode::Esc,
+            KeyCode::Char('4'),
+            KeyCode::Char('5'),
+            KeyCode::Char('3'),
+            KeyCode::Char('1'),
+            KeyCode::Char('s'),
+            KeyCode::Char('k'),
+        ];
+        let mut keys = Vec::new();
+        let mut batches = Vec::new();
+        let started = Instant::now();
+        let mut i = 0;
+        while started.elapsed() < SWEEPING {
+            let t = Instant::now();
+            if s.pump() {
+                batches.push(t.elapsed());
+            }
+            let t = Instant::now();
+            s.press(script[i % script.len()]);
+            keys.push(t.elapsed());
+            i += 1;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        (keys, batches)
+    });
+    let worst_key = percentile(&mut keys, 1.0);
+    let median_key = percentile(&mut keys, 0.5);
+    let worst_batch = batches
+        .is_empty()
+        .then_some(Duration::ZERO)
+        .unwrap_or_else(|| percentile(&mut batches, 1.0));
+    let worst = worst_key.max(worst_batch);
+    println!(
+        "key to frame while {ACCOUNTS} accounts sweep ({} keys, {} answer batches over {} s): key worst {:.2} ms, median {:.2} ms; answer batch worst {:.2} ms; worst step {:.2} ms (goal < 16 ms) {}",
+        keys.len(),
+        batches.len(),
+        SWEEPING.as_secs(),
+        worst_key.as_secs_f64() * 1e3,
+        median_key.as_secs_f64() * 1e3,
+        worst_batch.as_secs_f64() * 1e3,
+        worst.as_secs_f64() * 1e3,
+        if worst < Duration::from_millis(16) {
+            "PASS"
+        } else {
+            "MISS"
+        }
+    );
+    let peak = status_kb("VmHWM:");
+    let now = status_kb("VmRSS:");
+    println!(
+        "memory: peak {:.0} MB (with the {ACCOUNTS} sandboxes in this process; goal < 200 MB) {}; resident grew {:.0} MB from before the desk of {ACCOUNTS} started",
+        peak as f64 / 1024.0,
+        if peak < 200 * 1024 { "PASS" } else { "MISS" },
+        now.saturating_sub(before_kb) as f64 / 1024.0
+    );
+}
