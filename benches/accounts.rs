@@ -38,7 +38,10 @@ fn account(sb: &SandboxHandle, i: usize) -> (AppSettings, Door) {
         mouse: false,
         ..AppSettings::default()
     };
-    (settings, Door::new(client, Budget::new(Bucket::new(Some(RPM)))))
+    (
+        settings,
+        Door::new(client, Budget::new(Bucket::new(Some(RPM)))),
+    )
 }
 
 /// Kilobytes of a `/proc/self/status` line (VmHWM, VmRSS).
@@ -138,6 +141,7 @@ fn main() {
         ];
         let mut keys = Vec::new();
         let mut batches = Vec::new();
+        let mut worst_of: std::collections::BTreeMap<String, Duration> = Default::default();
         let started = Instant::now();
         let mut i = 0;
         while started.elapsed() < SWEEPING {
@@ -147,10 +151,22 @@ fn main() {
             }
             let t = Instant::now();
             s.press(script[i % script.len()]);
-            keys.push(t.elapsed());
+            let took = t.elapsed();
+            keys.push(took);
+            let w = worst_of
+                .entry(format!("{:?}", script[i % script.len()]))
+                .or_default();
+            *w = (*w).max(took);
             i += 1;
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+        let mut by_key: Vec<_> = worst_of.into_iter().collect();
+        by_key.sort_by(|a, b| b.1.cmp(&a.1));
+        let listed: Vec<String> = by_key
+            .iter()
+            .map(|(k, d)| format!("{k} {:.1} ms", d.as_secs_f64() * 1e3))
+            .collect();
+        println!("worst by key: {}", listed.join(", "));
         (keys, batches)
     });
     let worst_key = percentile(&mut keys, 1.0);

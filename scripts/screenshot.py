@@ -6,6 +6,8 @@ the pane with its colours (`tmux capture-pane -e`) and renders the cells as an S
 image library needed, and the README shows exactly what the terminal showed.
 
     python3 scripts/screenshot.py            # writes assets/screenshots/*.svg
+
+The last shots are the dashboard over three demo accounts (`--demo --all-profiles`).
 """
 import html
 import os
@@ -28,6 +30,12 @@ SHOTS = [
     ("billing", ["3"]),
     ("network", ["4"]),
     ("usage", ["5"]),
+]
+
+# The dashboard over three demo accounts: the All scope, then its Network tab.
+ACCOUNT_SHOTS = [
+    ("accounts", []),
+    ("accounts-network", ["4"]),
 ]
 
 PALETTE16 = [
@@ -153,17 +161,13 @@ def tmux(*args):
     return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
 
 
-def main():
-    os.makedirs(OUT, exist_ok=True)
-    binary = os.path.join(ROOT, "target", "release", "proxydash")
-    # Always from the current sources: a stale binary would show an older screen.
-    subprocess.run(["cargo", "build", "--release"], cwd=ROOT, check=True)
+def shoot(binary, flags, shots):
     subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
     env = "TERM=xterm-256color"
-    tmux("new-session", "-d", "-s", SESSION, "-x", str(COLS), "-y", str(ROWS), f"{env} {binary} --demo --refresh 0")
+    tmux("new-session", "-d", "-s", SESSION, "-x", str(COLS), "-y", str(ROWS), f"{env} {binary} {flags}")
     try:
         time.sleep(2.0)
-        for name, keys in SHOTS:
+        for name, keys in shots:
             for key in keys:
                 tmux("send-keys", "-t", SESSION, key)
                 time.sleep(0.4)
@@ -176,6 +180,16 @@ def main():
         tmux("send-keys", "-t", SESSION, "q")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    binary = os.path.join(target, "release", "proxydash")
+    # Always from the current sources: a stale binary would show an older screen.
+    subprocess.run(["cargo", "build", "--release"], cwd=ROOT, check=True)
+    shoot(binary, "--demo --refresh 0", SHOTS)
+    shoot(binary, "--demo --all-profiles --refresh 0", ACCOUNT_SHOTS)
 
 
 if __name__ == "__main__":

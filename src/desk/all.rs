@@ -8,7 +8,7 @@
 //! services due within 7 days first, whatever their account).
 
 use super::Seat;
-use crate::app::columns::{CellText, Column, Tone};
+use crate::app::columns::{CellText, Column, Sort, Tone};
 use crate::app::table::TableView;
 use crate::app::tabs::Tab;
 use crossterm::event::{KeyCode, KeyEvent};
@@ -19,20 +19,27 @@ pub const ACCOUNT: Column = Column::text("Account", 0, 4);
 
 pub struct AllView {
     pub tab: Tab,
+    /// The sort of Services across accounts (`s`, `S`); other tabs sort in each account.
+    pub sort: Sort,
     /// The merged rows of the tab shown: (seat, index into that seat's rows).
     rows: Vec<(usize, usize)>,
     table: TableView,
     /// Account, then the tab's columns, as wide as the widest account's.
     natural: Vec<u16>,
+    /// The rows carry their search keys (built only while a filter or `!` reads them:
+    /// ten accounts' rows are ten thousand strings to make at every change).
+    keyed: bool,
 }
 
 impl Default for AllView {
     fn default() -> Self {
         Self {
             tab: Tab::Services,
+            sort: Sort::default(),
             rows: Vec::new(),
             table: TableView::default(),
             natural: Vec::new(),
+            keyed: false,
         }
     }
 }
@@ -42,6 +49,7 @@ impl AllView {
     /// same row where it is still there.
     pub fn rebuild(&mut self, seats: &[Seat]) {
         let tab = self.tab;
+        let keyed = self.reads_keys() || self.table.is_editing();
         let mut rows = Vec::new();
         let mut keys = Vec::new();
         let mut ids = Vec::new();
@@ -55,18 +63,23 @@ impl AllView {
                     continue;
                 };
                 rows.push((s, i));
-                keys.push(format!("{name} {key}"));
+                keys.push(if keyed {
+                    format!("{name} {key}")
+                } else {
+                    String::new()
+                });
                 ids.push(encode(s, id));
                 problems.push(table.is_problem(i));
             }
         }
         let order = if tab == Tab::Services {
-            services_order(seats, &rows)
+            services_order(seats, &rows, self.sort)
         } else {
             Vec::new()
         };
         self.natural = natural(seats, tab);
         self.rows = rows;
+        self.keyed = keyed;
         self.table.set_rows_with(keys, ids, order, problems);
     }
 
@@ -114,12 +127,21 @@ impl AllView {
         !self.table.filter().is_empty() || self.table.problems_only()
     }
 
+    /// A filter is being typed or `!` is on, and the rows have no keys yet.
+    pub fn needs_keys(&self) -> bool {
+        !self.keyed && (self.reads_keys() || self.table.is_editing())
+    }
+
     pub fn is_editing(&self) -> bool {
         self.table.is_editing()
     }
 
     pub fn start_editing(&mut self) {
         self.table.start_editing();
+    }
+
+    pub fn toggle_problems(&mut self) {
+        self.table.toggle_problems();
     }
 
     pub fn clear_filter(&mut self) {
@@ -210,12 +232,9 @@ fn natural(seats: &[Seat], tab: Tab) -> Vec<u16> {
     out
 }
 
-/// Under a sort of Services (the first account's choice, which `s` gives every account),
-/// every account's services in one order; else none (account by account).
-fn services_order(seats: &[Seat], rows: &[(usize, usize)]) -> Vec<usize> {
-    let Some(sort) = seats.first().map(|s| s.app.services().sort) else {
-        return Vec::new();
-    };
+/// Under a sort of Services, every account's services in one order; else none (account
+/// by account).
+fn services_order(seats: &[Seat], rows: &[(usize, usize)], sort: Sort) -> Vec<usize> {
     let Some(by) = sort.by else {
         return Vec::new();
     };

@@ -12,19 +12,52 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 
-/// The keys of the All view, in the footer.
-const ALL_KEYS: &[(&str, &str)] = &[
-    ("?", "help"),
-    ("q", "quit"),
-    ("1-6", "tabs"),
-    ("A", "one account"),
-    ("P", "focus"),
-    ("/", "filter"),
-    ("s", "sort"),
-    ("!", "problems"),
-    ("o", "order"),
-    ("m", "messages"),
-    ("r", "refresh"),
+/// The keys of the All view: the footer shows the words, `?` the whole lines.
+pub const ALL_KEYS: &[(&str, &str, &str)] = &[
+    ("?", "help", "These keys"),
+    ("q", "quit", "Quit"),
+    (
+        "1-6",
+        "tabs",
+        "Services, Products, Billing, Network, Usage, Alerts of every account",
+    ),
+    (
+        "A",
+        "one account",
+        "Show the selected row's account alone (A again: all)",
+    ),
+    ("P", "focus", "Pick an account to show alone"),
+    (
+        "/",
+        "filter",
+        "Filter every account's rows (the account's name too)",
+    ),
+    (
+        "s S",
+        "sort",
+        "Sort every account's rows (Services: all together)",
+    ),
+    (
+        "!",
+        "problems",
+        "Only the rows with a problem, of every account",
+    ),
+    (
+        "o",
+        "order",
+        "Products: order the selected product, asking which account",
+    ),
+    ("m", "messages", "Every account's messages, newest first"),
+    (
+        "r R",
+        "refresh",
+        "Refresh this tab / everything, on every account",
+    ),
+    (
+        "b p u i h …",
+        "on the row",
+        "Every other key acts on the selected row, in its account",
+    ),
 ];
 
 pub fn draw(desk: &Desk, frame: &mut Frame) {
@@ -47,6 +80,32 @@ pub fn draw(desk: &Desk, frame: &mut Frame) {
     if let Some(scroll) = desk.log() {
         draw_log(frame, desk, &theme, rest, scroll);
     }
+    if desk.help() {
+        draw_help(frame, &theme, rest);
+    }
+}
+
+fn draw_help(frame: &mut Frame, theme: &Theme, area: Rect) {
+    let mut lines = vec![
+        Line::from(Span::styled(
+            "All accounts: every account's rows, each with its account",
+            theme.title,
+        )),
+        Line::raw(""),
+    ];
+    for (key, _, what) in ALL_KEYS {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{key:<12}"), theme.key),
+            Span::raw(*what),
+        ]));
+    }
+    let h = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
+    let r = layout::centered(area, 90, h);
+    frame.render_widget(Clear, r);
+    frame.render_widget(
+        Paragraph::new(lines).block(popup_block(theme, "Help (Esc closes)")),
+        r,
+    );
 }
 
 /// Where an account's own screen goes on a frame of `area`.
@@ -210,7 +269,11 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
 fn draw_table(frame: &mut Frame, desk: &Desk, theme: &Theme, pane: layout::Pane, noun: &str) {
     let all = desk.all();
     let table = all.table();
-    let title = format!("{noun} · all accounts · {}", widgets::count_label(table));
+    let mut title = format!("{noun} · all accounts · {}", widgets::count_label(table));
+    if all.tab == Tab::Services && all.sort.by.is_some() {
+        title.push_str(" · ");
+        title.push_str(&all.sort.label(&crate::app::tabs::services::SORTS));
+    }
     let block = widgets::with_filter(widgets::pane(theme, title, Span::raw("")), table, theme);
     if table.is_empty() {
         frame.render_widget(block, pane.block);
@@ -389,7 +452,7 @@ fn draw_status(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
 
 fn draw_footer(frame: &mut Frame, theme: &Theme, area: Rect) {
     let mut spans = vec![Span::raw(" ")];
-    for (key, word) in ALL_KEYS {
+    for (key, word, _) in ALL_KEYS {
         spans.push(Span::styled(*key, theme.key));
         spans.push(Span::raw(format!(" {word}  ")));
     }

@@ -92,6 +92,11 @@ pub struct Desk {
     picker: Option<picker::Picker>,
     /// `m` in All: every account's message log, scrolled by this many lines.
     log: Option<usize>,
+    /// `?` in All: the All view's keys.
+    help: bool,
+    /// The All rows must be merged again before the next frame (once per batch, however
+    /// many keys and answers asked for it).
+    stale: bool,
     quit: bool,
     redraw: bool,
     /// The screen's size, as the terminal last said.
@@ -119,6 +124,8 @@ impl Desk {
             owner: None,
             picker: None,
             log: None,
+            help: false,
+            stale: true,
             quit: false,
             redraw: true,
             size: (80, 24),
@@ -157,6 +164,11 @@ impl Desk {
     /// `m` in All: how far every account's message log is scrolled, when open.
     pub fn log(&self) -> Option<usize> {
         self.log
+    }
+
+    /// `?` in All: whether the All view's keys are shown.
+    pub fn help(&self) -> bool {
+        self.help
     }
 
     /// Several accounts: the top line names them.
@@ -248,9 +260,9 @@ impl Desk {
         }
         if changed {
             self.redraw = true;
-            if self.scope == Scope::All {
-                self.rebuild();
-            }
+        }
+        if (changed || self.stale) && self.scope == Scope::All {
+            self.rebuild();
         }
         if let Some(k) = self.owner
             && self.seats[k].app.popups().is_empty()
@@ -316,6 +328,11 @@ impl Desk {
         if self.log.is_some() {
             return self.log_key(key);
         }
+        if self.help {
+            // Any key closes it; `q` quits only from the view.
+            self.help = false;
+            return;
+        }
         match self.scope {
             Scope::One(k) => {
                 if key.code == KeyCode::Char('A') && is_free(&self.seats[k].app) {
@@ -336,6 +353,9 @@ impl Desk {
         }
         if self.all.is_editing() {
             self.all.filter_key(key);
+            if self.all.needs_keys() {
+                self.rebuild();
+            }
             return self.sync_selection();
         }
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
@@ -363,15 +383,32 @@ impl Desk {
                 };
                 self.go_tab(Tab::ALL[next]);
             }
-            KeyCode::Char('/') => self.all.start_editing(),
+            KeyCode::Char('/') => {
+                self.all.start_editing();
+                self.rebuild();
+            }
+            KeyCode::Char('!') => {
+                self.all.toggle_problems();
+                self.rebuild();
+            }
+            // Services sort across accounts in the All view itself.
+            KeyCode::Char('s') if self.all.tab == Tab::Services => {
+                self.all.sort.cycle(crate::app::tabs::services::SORTS.len());
+                self.stale = true;
+            }
+            KeyCode::Char('S') if self.all.tab == Tab::Services => {
+                self.all.sort.reverse();
+                self.stale = true;
+            }
             KeyCode::Esc => self.all.clear_filter(),
-            KeyCode::Char('s' | 'S' | '!' | 'r' | 'R') => {
+            KeyCode::Char('s' | 'S' | 'r' | 'R') => {
                 for i in 0..self.seats.len() {
                     self.send(i, Msg::Key(key));
                 }
-                self.rebuild();
+                self.stale = true;
             }
             KeyCode::Char('m') => self.log = Some(0),
+            KeyCode::Char('?') => self.help = true,
             KeyCode::Char('o') if self.all.tab == Tab::Products => {
                 let at = self.all.selected().map_or(0, |(seat, _)| seat);
                 self.picker = Some(picker::Picker::new(at));
@@ -441,11 +478,12 @@ impl Desk {
                 self.send(i, Msg::Key(key));
             }
         }
-        self.rebuild();
+        self.stale = true;
     }
 
     /// Merges the rows of the All view's tab again from every account.
     fn rebuild(&mut self) {
+        self.stale = false;
         if self.all.reads_keys() || self.all.tab == Tab::Services {
             for seat in &mut self.seats {
                 seat.app.keys_up_to_date();
