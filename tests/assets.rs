@@ -116,7 +116,13 @@ fn metrics_in(expr: &str) -> Vec<String> {
             while next < chars.len() && chars[next].is_whitespace() {
                 next += 1;
             }
-            let call = chars.get(next) == Some(&'(');
+            let rest: String = chars[next..].iter().collect();
+            // `sum by (…) (…)`: an aggregation with its grouping before its parentheses.
+            let grouped = ["by", "without"].iter().any(|k| {
+                rest.strip_prefix(k)
+                    .is_some_and(|r| r.trim_start().starts_with('('))
+            });
+            let call = chars.get(next) == Some(&'(') || grouped;
             if LABEL_LISTS.contains(&word.as_str()) {
                 if call {
                     i = skip_to(next, ')');
