@@ -1,6 +1,6 @@
 //! `credit`, `invoices`, `invoice`: the account's money.
 
-use super::output::{Align, Details, Table, date, id, json, money, or_missing};
+use super::output::{Align, Details, date, id, json, money, or_missing};
 use super::{Failure, Printed, Session};
 use crate::api::{Credit, Invoice};
 use crate::cli::{InvoiceArgs, OutputArgs};
@@ -23,15 +23,12 @@ pub(super) async fn read_credit(s: &mut Session<'_>) -> Result<Credit, Failure> 
 }
 
 pub async fn invoices(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
-    let invoices = list(s).await?;
-    if o.json {
-        return Ok(json(&invoices));
-    }
-    let mut t = Table::new(&COLUMNS);
-    for i in &invoices {
-        t.row(row(i));
-    }
-    Ok(t.render())
+    Ok(super::output::listing(
+        &list(s).await?,
+        o.json,
+        &COLUMNS,
+        row,
+    ))
 }
 
 /// The invoices of the session's account.

@@ -9,15 +9,12 @@ use crate::cli::{OutputArgs, ServiceArgs, ServiceIdArgs};
 const MASK: &str = "********";
 
 pub async fn services(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
-    let services = list(s).await?;
-    if o.json {
-        return Ok(json(&services));
-    }
-    let mut t = Table::new(&COLUMNS);
-    for v in &services {
-        t.row(row(v));
-    }
-    Ok(t.render())
+    Ok(super::output::listing(
+        &list(s).await?,
+        o.json,
+        &COLUMNS,
+        row,
+    ))
 }
 
 /// The services of the session's account.
