@@ -66,9 +66,16 @@ pub struct Cli {
 /// subcommand (`proxydash --read-only order …`), read from the environment too.
 #[derive(Debug, Args, Clone, Default)]
 pub struct ConnectionArgs {
-    /// The profile (account) of the config file to use [default: the file's default_profile].
+    /// The profile (account) of the config file to use [default: the file's default_profile];
+    /// repeat for several where a command reads several (watch, services, invoices,
+    /// credit, network).
     #[arg(long, env = "PROXYDASH_PROFILE", value_name = "NAME")]
-    pub profile: Option<String>,
+    pub profile: Vec<String>,
+
+    /// Every profile of the config file, where a command reads several (watch, services,
+    /// invoices, credit, network).
+    #[arg(long)]
+    pub all_profiles: bool,
 
     /// The config file [default: $XDG_CONFIG_HOME/proxydash/config.toml].
     #[arg(long, env = "PROXYDASH_CONFIG", value_name = "PATH")]
@@ -150,7 +157,7 @@ through: check `proxydash services` before ordering again."
 
     /// List your services.
     #[command(
-        after_help = "Example:\n  proxydash services\n  proxydash services --json | jq '.[] | select(.status == \"Active\") | .service_id'"
+        after_help = "Example:\n  proxydash services\n  proxydash services --json | jq '.[] | select(.status == \"Active\") | .service_id'\n  proxydash services --all-profiles   # a PROFILE column first; \"profile\" in each --json row"
     )]
     Services(OutputArgs),
 
@@ -207,12 +214,14 @@ proxychains, curl, those of the profile's probe_templates, or a pattern given in
     Probe(ProbeArgs),
 
     /// Show the account credit.
-    #[command(after_help = "Example:\n  proxydash credit\n  proxydash credit --json | jq .credit")]
+    #[command(
+        after_help = "Example:\n  proxydash credit\n  proxydash credit --json | jq .credit\n  proxydash credit --profile shop --profile resale   # each, and the total"
+    )]
     Credit(OutputArgs),
 
     /// List the invoices.
     #[command(
-        after_help = "Example:\n  proxydash invoices\n  proxydash invoices --json | jq '.[] | select(.status == \"Unpaid\")'"
+        after_help = "Example:\n  proxydash invoices\n  proxydash invoices --json | jq '.[] | select(.status == \"Unpaid\")'\n  proxydash invoices --all-profiles --json | jq '.[] | select(.status == \"Unpaid\") | .profile'"
     )]
     Invoices(OutputArgs),
 
@@ -228,11 +237,12 @@ proxychains, curl, those of the profile's probe_templates, or a pattern given in
     #[command(after_help = "Example:\n  proxydash rate 1003")]
     Rate(ServiceIdArgs),
 
-    /// Proxy servers of a service that are in an error state or inactive.
+    /// Proxy servers of a service that are in an error state or inactive; without an ID,
+    /// those of every service not Terminated, Cancelled or Fraud.
     #[command(
-        after_help = "Example:\n  proxydash network 1001\n  proxydash network 1001 --json | jq -r '.errors[]'"
+        after_help = "Example:\n  proxydash network 1001\n  proxydash network 1001 --json | jq -r '.errors[]'\n  proxydash network --all-profiles"
     )]
-    Network(ServiceIdArgs),
+    Network(NetworkArgs),
 
     /// Print a shell completion script.
     #[command(

@@ -39,16 +39,18 @@ fn main() -> ExitCode {
             Some(Command::Config(args)) => {
                 // `config show --profile x`: the options after `config` count too.
                 let mut with = cli.clone();
-                with.connection.profile = args.profile.clone().or(with.connection.profile);
-                with.connection.config = args.config.clone().or(with.connection.config);
+                with.connection = cli
+                    .connection
+                    .with_file(args.profile.as_ref(), args.config.as_ref());
                 proxydash::config::command::run(&with, &args.command)
             }
             Some(Command::History(command)) => proxydash::script::history::run(&cli, command),
             Some(Command::Alerts(args)) => proxydash::script::alerts::run(&cli, args),
             Some(Command::Watch(args)) => {
-                // `watch --max-rpm 60`: the account options after `watch` count too.
+                // `watch --all-profiles --max-rpm 60`: the account options after `watch`
+                // count too.
                 let mut with = cli.clone();
-                with.connection = cli.connection.with_options(&args.account);
+                with.connection = cli.connection.with(&args.account);
                 proxydash::watch::run(&with, args).await
             }
             Some(command) => proxydash::script::run(&cli, command).await,

@@ -13,6 +13,8 @@ use std::process::Stdio;
 use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
+#[path = "script/accounts.rs"]
+mod accounts;
 #[path = "script/codes.rs"]
 mod codes;
 #[path = "script/limits.rs"]

@@ -206,6 +206,20 @@ async fn alerts_come_as_json_lines_metrics_parse_and_sigterm_exits_0() {
         "{body}"
     );
     assert!(body.contains("proxydash_api_requests_total{profile=\"default\",endpoint=\"/api/services\",status=\"200\"}"), "{body}");
+    // The seed's invoice 7015 is in Collections, 40 days old; 7001 is paid (no series).
+    let invoice = |id: &str| {
+        parsed.samples.iter().find(|s| {
+            s.metric == "proxydash_invoice_unpaid_age_seconds"
+                && s.labels.get("invoice") == Some(id)
+        })
+    };
+    let collections = invoice("7015").expect("an unpaid-invoice series");
+    assert_eq!(collections.labels.get("status"), Some("Collections"));
+    assert!(
+        matches!(collections.value, prometheus_parse::Value::Gauge(v) if v >= 39.0 * 86_400.0),
+        "{body}"
+    );
+    assert!(invoice("7001").is_none(), "{body}");
     let (code, outs, errs) = watch.terminate();
     assert_eq!(code, 0, "{}", errs.join("\n"));
     assert!(errs.iter().any(|l| l.contains("stopped after")), "{errs:?}");

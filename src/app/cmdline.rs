@@ -173,7 +173,7 @@ mod tests {
         let line = of_request(&account, &bind).unwrap();
         assert_eq!(line, "proxydash --profile 'shop two' bind 1001 203.0.113.5");
         let cli = Cli::try_parse_from(words(&line)).unwrap();
-        assert_eq!(cli.connection.profile.as_deref(), Some("shop two"));
+        assert_eq!(cli.connection.profile, ["shop two"]);
         assert!(
             matches!(&cli.command, Some(Command::Bind(b)) if b.id == 1001 && b.ip.as_deref() == Some("203.0.113.5"))
         );

@@ -6,18 +6,36 @@ use clap::Args;
 use std::path::PathBuf;
 
 impl ConnectionArgs {
-    /// These options with the ones given after a subcommand on top.
+    /// These options with the ones given after a subcommand on top. A selection of
+    /// profiles given after the subcommand replaces the one given before it (or by
+    /// PROXYDASH_PROFILE) as a whole: `--all-profiles` after the name is not undone by a
+    /// variable.
     pub fn with(&self, after: &AccountArgs) -> ConnectionArgs {
-        ConnectionArgs {
-            profile: after.profile.clone().or_else(|| self.profile.clone()),
-            ..self.with_options(&after.options)
+        let mut with = self.with_options(&after.options);
+        if !after.profile.is_empty() || after.all_profiles {
+            with.profile = after.profile.clone();
+            with.all_profiles = after.all_profiles;
         }
+        with
     }
 
-    /// These options with the ones (but the profile) given after a subcommand on top.
+    /// These options with a profile and a config file named after a subcommand that
+    /// takes only those (`config`, `history`, `alerts`): one profile, when named.
+    pub fn with_file(&self, profile: Option<&String>, config: Option<&PathBuf>) -> ConnectionArgs {
+        let mut with = self.clone();
+        if let Some(name) = profile {
+            with.profile = vec![name.clone()];
+            with.all_profiles = false;
+        }
+        with.config = config.cloned().or(with.config);
+        with
+    }
+
+    /// These options with the ones (but the profiles) given after a subcommand on top.
     pub fn with_options(&self, after: &AccountOptions) -> ConnectionArgs {
         ConnectionArgs {
             profile: self.profile.clone(),
+            all_profiles: self.all_profiles,
             config: after.config.clone().or_else(|| self.config.clone()),
             base_url: after.base_url.clone().or_else(|| self.base_url.clone()),
             token: after.token.clone().or_else(|| self.token.clone()),
@@ -47,10 +65,8 @@ impl Command {
             Command::Service(a) => &a.output.account,
             Command::Bind(a) => &a.output.account,
             Command::Password(a) => &a.output.account,
-            Command::RefreshList(a)
-            | Command::Stats(a)
-            | Command::Rate(a)
-            | Command::Network(a) => &a.output.account,
+            Command::RefreshList(a) | Command::Stats(a) | Command::Rate(a) => &a.output.account,
+            Command::Network(a) => &a.output.account,
             Command::Iplist(a) => &a.account,
             Command::Probe(a) => &a.output.account,
             Command::Invoice(a) => &a.output.account,
@@ -58,8 +74,8 @@ impl Command {
             | Command::Config(_)
             | Command::Completions(_)
             | Command::History(_)
-            | Command::Alerts(_)
-            | Command::Watch(_) => return None,
+            | Command::Alerts(_) => return None,
+            Command::Watch(a) => &a.account,
         })
     }
 }
@@ -72,15 +88,20 @@ impl Command {
 #[derive(Debug, Args, Clone, Default)]
 #[command(next_help_heading = "Account")]
 pub struct AccountArgs {
-    /// The profile (account) of the config file to use (PROXYDASH_PROFILE).
+    /// The profile (account) of the config file to use (PROXYDASH_PROFILE); repeat for
+    /// several where the command reads several (watch, services, invoices, credit,
+    /// network).
     #[arg(long, value_name = "NAME")]
-    pub profile: Option<String>,
+    pub profile: Vec<String>,
+    /// Every profile of the config file, where the command reads several.
+    #[arg(long, conflicts_with = "profile")]
+    pub all_profiles: bool,
     #[command(flatten)]
     pub options: AccountOptions,
 }
 
-/// The account options but the profile: declared once, for the scripting subcommands
-/// (in [`AccountArgs`]) and for `watch`, whose `--profile` is its own (repeatable).
+/// The account options but the profiles: declared once, for the scripting subcommands
+/// and `watch` (in [`AccountArgs`]).
 #[derive(Debug, Args, Clone, Default)]
 #[command(next_help_heading = "Account")]
 pub struct AccountOptions {
@@ -124,16 +145,38 @@ mod tests {
 
     #[test]
     fn the_account_options_work_after_watch_and_the_scripting_commands() {
-        let cli = Cli::try_parse_from(["proxydash", "watch", "--max-rpm", "60"]).unwrap();
-        let Some(Command::Watch(w)) = &cli.command else {
-            panic!("{cli:?}")
-        };
-        assert_eq!(cli.connection.with_options(&w.account).max_rpm, Some(60));
-        let cli = Cli::try_parse_from(["proxydash", "services", "--max-rpm", "60"]).unwrap();
-        let after = cli.command.as_ref().and_then(Command::account).unwrap();
-        assert_eq!(cli.connection.with(after).max_rpm, Some(60));
-        // `watch --profile` stays its own (repeatable).
-        let cli = Cli::try_parse_from(["proxydash", "watch", "--profile", "a", "--profile", "b"]);
-        assert!(cli.is_ok());
+        for command in ["watch", "services"] {
+            let cli = Cli::try_parse_from(["proxydash", command, "--max-rpm", "60"]).unwrap();
+            let after = cli.command.as_ref().and_then(Command::account).unwrap();
+            assert_eq!(cli.connection.with(after).max_rpm, Some(60));
+        }
+    }
+
+    fn merged(args: &[&str]) -> crate::cli::ConnectionArgs {
+        let cli = Cli::try_parse_from(args).unwrap();
+        match cli.command.as_ref().and_then(Command::account) {
+            Some(after) => cli.connection.with(after),
+            None => cli.connection,
+        }
+    }
+
+    #[test]
+    fn profiles_are_chosen_before_or_after_the_subcommand_and_after_wins_whole() {
+        let c = merged(&["proxydash", "watch", "--profile", "a", "--profile", "b"]);
+        assert_eq!(
+            (c.profile, c.all_profiles),
+            (vec!["a".into(), "b".into()], false)
+        );
+        let c = merged(&["proxydash", "--profile", "a", "services", "--all-profiles"]);
+        assert_eq!((c.profile.len(), c.all_profiles), (0, true));
+        let c = merged(&["proxydash", "--all-profiles", "credit", "--profile", "b"]);
+        assert_eq!((c.profile, c.all_profiles), (vec!["b".into()], false));
+        let c = merged(&["proxydash", "--profile", "a", "--profile", "b", "invoices"]);
+        assert_eq!(c.profile, ["a", "b"]);
+        let c = merged(&["proxydash", "--all-profiles"]);
+        assert!(c.all_profiles);
+        // After a subcommand, clap itself refuses both at once.
+        let both = ["proxydash", "watch", "--all-profiles", "--profile", "a"];
+        assert!(Cli::try_parse_from(both).is_err());
     }
 }

@@ -27,6 +27,16 @@ pub struct ServiceIdArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+pub struct NetworkArgs {
+    /// Service ID [default: every service not Terminated, Cancelled or Fraud; the only
+    /// form with several profiles].
+    #[arg(value_name = "ID")]
+    pub id: Option<u64>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
 pub struct ProductsArgs {
     /// Sort by this field (the server's order, ascending on the sandbox).
     #[arg(long, value_name = "FIELD", value_parser = sort_fields())]

@@ -15,15 +15,6 @@ proxydash watch --keep-bound 1001 1002 --dry-run --verbose\n\n",
 1  anything else that stopped it (standard output closed, the runtime failed)"
 ))]
 pub struct WatchArgs {
-    /// A profile of the config file to watch; repeat for several, each with its own
-    /// request budget [default: the one the dashboard would use].
-    #[arg(long = "profile", value_name = "NAME", conflicts_with = "all_profiles")]
-    pub profiles: Vec<String>,
-
-    /// Watch every profile of the config file.
-    #[arg(long)]
-    pub all_profiles: bool,
-
     /// A summary line per sweep on standard error.
     #[arg(long, short = 'v')]
     pub verbose: bool,
@@ -52,7 +43,8 @@ pub struct WatchArgs {
           value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub check_every: u64,
 
-    /// The account options (`watch --max-rpm 60`), on top of those given before `watch`.
+    /// The account options (`watch --profile a --profile b`, `watch --all-profiles`,
+    /// `watch --max-rpm 60`), on top of those given before `watch`.
     #[command(flatten)]
-    pub account: crate::cli::AccountOptions,
+    pub account: crate::cli::AccountArgs,
 }

@@ -92,7 +92,7 @@ fn without_file(
     let c = &cli.connection;
     let base_url = c.base_url.clone().filter(|u| !u.trim().is_empty());
     let mut s = Settings::demo(cli, base_url.clone().unwrap_or_default(), "")?;
-    s.profile = c.profile.clone().unwrap_or_else(|| "default".into());
+    s.profile = super::selection::one(cli)?.unwrap_or("default").to_owned();
     s.config_path = path;
     let mut text = describe(&s);
     if base_url.is_none() {

@@ -14,6 +14,9 @@ use std::path::{Path, PathBuf};
 pub struct FileConfig {
     /// The profile used when none is named.
     pub default_profile: Option<String>,
+    /// The profiles the dashboard shows at once when none is named (`--profile`,
+    /// `--all-profiles`); unset or empty: the one profile above.
+    pub dashboard_profiles: Option<Vec<String>>,
     #[serde(default)]
     pub profiles: BTreeMap<String, Profile>,
     /// Alert rules and delivery for every profile (a profile's own `alerts` table
@@ -208,6 +211,8 @@ pub const EXAMPLE: &str = r#"# proxydash configuration. Flags and PROXYDASH_* en
 # is set here; `proxydash --profile NAME` picks a profile, default_profile otherwise.
 
 default_profile = "main"
+# The accounts the dashboard shows together when started without --profile / --all-profiles:
+# dashboard_profiles = ["main", "monitor"]
 
 [profiles.main]
 base_url = "https://reseller.example.com"

@@ -15,6 +15,7 @@ mod look;
 mod probe;
 pub use probe::ProbeSettings;
 pub mod secrets;
+pub mod selection;
 
 use crate::api::{ClientConfig, Credentials};
 use crate::cli::Cli;
@@ -102,9 +103,11 @@ pub enum ConfigError {
 }
 
 impl Settings {
-    /// Settings for a real account: flags and environment over the chosen profile.
+    /// Settings for a real account: flags and environment over the chosen profile. Works
+    /// on one account: several profiles, or `--all-profiles`, are refused
+    /// ([`selection::one`]; [`selection::resolve_all`] takes several).
     pub fn resolve(cli: &Cli) -> Result<Self, ConfigError> {
-        Self::resolve_profile(cli, cli.connection.profile.as_deref())
+        Self::resolve_profile(cli, selection::one(cli)?)
     }
 
     /// Like [`Settings::resolve`] for a profile named by the caller (switching accounts in
@@ -117,7 +120,7 @@ impl Settings {
     /// `password_command` that fails does not hide the rest of the settings; its reason
     /// is kept in [`Settings::secret_unavailable`].
     pub fn resolve_for_show(cli: &Cli) -> Result<Self, ConfigError> {
-        Self::resolve_with(cli, cli.connection.profile.as_deref(), true)
+        Self::resolve_with(cli, selection::one(cli)?, true)
     }
 
     fn resolve_with(cli: &Cli, profile: Option<&str>, lenient: bool) -> Result<Self, ConfigError> {
@@ -325,7 +328,7 @@ fn read_file(cli: &Cli) -> Result<(FileConfig, Option<PathBuf>, Vec<String>), Co
 /// resolving any credentials.
 pub fn profile_name(cli: &Cli) -> Result<(String, u32), ConfigError> {
     let (file, path, _) = read_file(cli)?;
-    let name = choose_profile(&file, cli.connection.profile.as_deref(), path.as_deref())?;
+    let name = choose_profile(&file, selection::one(cli)?, path.as_deref())?;
     let days = file
         .profiles
         .get(&name)

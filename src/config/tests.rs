@@ -270,3 +270,68 @@ token = "t"
     let err = Settings::resolve(&parse(&bad, &[])).unwrap_err();
     assert!(err.to_string().contains("alerts.rate_percent"), "{err}");
 }
+
+#[test]
+fn the_dashboard_shows_its_set_and_the_commands_their_default_profile() {
+    use selection::{Unnamed, profiles};
+    let set = r#"dashboard_profiles = ["monitor", "main", "monitor"]"#;
+    let text = format!("{set}\n{TWO_PROFILES}");
+    let path = temp_config("dashboard-set", &text, 0o600);
+    let cli = parse(&path, &[]);
+    let names = profiles(&cli, Unnamed::DashboardProfiles).unwrap();
+    assert_eq!(names, [Some("monitor".into()), Some("main".into())]);
+    assert_eq!(profiles(&cli, Unnamed::DefaultProfile).unwrap(), [None]);
+    // A profile named on the command line wins over the set.
+    let cli = parse(&path, &["--profile", "main"]);
+    let names = profiles(&cli, Unnamed::DashboardProfiles).unwrap();
+    assert_eq!(names, [Some("main".into())]);
+    let cli = parse(&path, &["--all-profiles"]);
+    let all = profiles(&cli, Unnamed::DefaultProfile).unwrap();
+    assert_eq!(all, [Some("main".into()), Some("monitor".into())]);
+    let resolved = selection::resolve_all(&cli, Unnamed::DefaultProfile).unwrap();
+    let names: Vec<&str> = resolved.iter().map(|(s, _)| s.profile.as_str()).collect();
+    assert_eq!(names, ["main", "monitor"]);
+
+    let text = format!("dashboard_profiles = [\"main\", \"typo\"]\n{TWO_PROFILES}");
+    let path = temp_config("dashboard-typo", &text, 0o600);
+    let e = profiles(&parse(&path, &[]), Unnamed::DashboardProfiles).unwrap_err();
+    assert!(
+        e.to_string().contains("dashboard_profiles names \"typo\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn one_account_settings_refuse_several_profiles() {
+    let path = temp_config("one-account", TWO_PROFILES, 0o600);
+    let e = Settings::resolve(&parse(
+        &path,
+        &["--profile", "main", "--profile", "monitor"],
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("2 profiles named (main, monitor): this command works on one account"),
+        "{e}"
+    );
+    let e = Settings::resolve(&parse(&path, &["--all-profiles"]))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("--all-profiles: this command works on one account"),
+        "{e}"
+    );
+    // The same profile twice is one account.
+    let s = Settings::resolve(&parse(
+        &path,
+        &["--profile", "monitor", "--profile", "monitor"],
+    ));
+    assert_eq!(s.unwrap().profile, "monitor");
+    let e = selection::profiles(
+        &parse(&path, &["--all-profiles", "--profile", "main"]),
+        selection::Unnamed::DefaultProfile,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("give one of them"), "{e}");
+}

@@ -23,6 +23,9 @@
 //! - `proxydash_alert_open` is 1 per open alert, with `acknowledged` and `silenced`
 //!   labels (`true`/`false`) as the engine applies them: a silenced alert is not
 //!   delivered, but is still listed here so a scrape shows it is silenced, not gone.
+//! - `proxydash_invoice_unpaid_usd` and `proxydash_invoice_unpaid_age_seconds` list each
+//!   invoice not paid (`Unpaid`, or in `Collections`), its status as a label: the API
+//!   gives an invoice no due date, so "overdue" is an age an alert rule chooses.
 //! - Absent data gives no series: a service whose network status was never read has no
 //!   `proxydash_service_servers`, rather than a 0 that would look healthy.
 
@@ -60,6 +63,19 @@ pub struct ProfileMetrics {
     pub oldest: Vec<(String, i64)>,
     /// The open alerts, as of the last sweep.
     pub alerts: Vec<AlertMetrics>,
+    /// The invoices not paid (Unpaid, or in Collections).
+    pub unpaid_invoices: Vec<InvoiceMetrics>,
+}
+
+/// One invoice not paid.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InvoiceMetrics {
+    pub invoice_id: u64,
+    /// `Unpaid` or `Collections`.
+    pub status: String,
+    pub amount_usd: f64,
+    /// Seconds since it was created (its date, UTC midnight), when known.
+    pub age_seconds: Option<i64>,
 }
 
 /// One open alert.
@@ -125,7 +141,20 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
     let last_success = Family::<Labels, GaugeF>::default();
     let oldest = Family::<Labels, GaugeF>::default();
     let alerts = Family::<Labels, GaugeF>::default();
+    let unpaid = Family::<Labels, GaugeF>::default();
+    let unpaid_age = Family::<Labels, GaugeF>::default();
     for (name, p) in profiles {
+        for i in &p.unpaid_invoices {
+            let labels = vec![
+                profile_label(name),
+                ("invoice", i.invoice_id.to_string()),
+                ("status", label(&i.status)),
+            ];
+            unpaid.get_or_create(&labels).set(i.amount_usd);
+            if let Some(age) = i.age_seconds {
+                unpaid_age.get_or_create(&labels).set(age as f64);
+            }
+        }
         for a in &p.alerts {
             let yes_no = |b: bool| if b { "true" } else { "false" }.to_owned();
             alerts
@@ -254,6 +283,16 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
         "proxydash_alert_open",
         "1 for each open alert, labelled with its level and whether it is acknowledged or silenced",
         alerts,
+    );
+    registry.register(
+        "proxydash_invoice_unpaid_usd",
+        "Amount of each invoice not paid (Unpaid or Collections), in USD",
+        unpaid,
+    );
+    registry.register(
+        "proxydash_invoice_unpaid_age_seconds",
+        "Seconds since each invoice not paid was created",
+        unpaid_age,
     );
     let mut out = String::new();
     // Writing into a String cannot fail.

@@ -188,3 +188,59 @@ fn a_thousand_services_scrape_small_and_parse() {
     assert_eq!(up, 1000);
     strict_lines(&text);
 }
+
+#[test]
+fn unpaid_invoices_are_listed_with_their_amount_and_age() {
+    let mut board = board_of(0);
+    let p = board.get_mut("main").unwrap();
+    p.unpaid_invoices = vec![
+        InvoiceMetrics {
+            invoice_id: 7001,
+            status: "Unpaid".into(),
+            amount_usd: 12.5,
+            age_seconds: Some(9 * 86_400),
+        },
+        InvoiceMetrics {
+            invoice_id: 7002,
+            status: "Collections".into(),
+            amount_usd: 40.0,
+            age_seconds: None,
+        },
+    ];
+    let scrape = parse(&encode_all(&board));
+    let invoice = |id| [("profile", "main"), ("invoice", id)];
+    assert_eq!(
+        sample(&scrape, "proxydash_invoice_unpaid_usd", &invoice("7001")),
+        Some(12.5)
+    );
+    assert_eq!(
+        sample(
+            &scrape,
+            "proxydash_invoice_unpaid_age_seconds",
+            &invoice("7001")
+        ),
+        Some(777_600.0)
+    );
+    let collections = [("invoice", "7002"), ("status", "Collections")];
+    assert_eq!(
+        sample(&scrape, "proxydash_invoice_unpaid_usd", &collections),
+        Some(40.0)
+    );
+    // A date never read: no age, rather than a 0 that looks fresh.
+    assert_eq!(
+        sample(
+            &scrape,
+            "proxydash_invoice_unpaid_age_seconds",
+            &collections
+        ),
+        None
+    );
+    // Paid: no series at all.
+    let none = parse(&encode_all(&board_of(0)));
+    assert!(
+        !none
+            .samples
+            .iter()
+            .any(|s| s.metric.starts_with("proxydash_invoice_")),
+    );
+}

@@ -47,8 +47,9 @@ pub fn run(cli: &Cli, args: &AlertsArgs) -> ExitCode {
 
 fn run_at(cli: &Cli, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String, Failed> {
     let mut with = cli.clone();
-    with.connection.profile = args.profile.clone().or(with.connection.profile);
-    with.connection.config = args.config.clone().or(with.connection.config);
+    with.connection = cli
+        .connection
+        .with_file(args.profile.as_ref(), args.config.as_ref());
     let (profile, _) =
         crate::config::profile_name(&with).map_err(|e| Failed::Usage(e.to_string()))?;
     let path = crate::history::file_for(&profile)

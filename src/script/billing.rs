@@ -1,24 +1,38 @@
 //! `credit`, `invoices`, `invoice`: the account's money.
 
-use super::output::{Align, Details, Table, date, id, json, money, or_missing};
+use super::output::{Align, Details, date, id, json, money, or_missing};
 use super::{Failure, Printed, Session};
-use crate::api::Invoice;
+use crate::api::{Credit, Invoice};
 use crate::cli::{InvoiceArgs, OutputArgs};
 
 pub async fn credit(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
-    let credit = s
-        .client()
-        .await?
-        .credit()
-        .await
-        .map_err(Failure::api("Read the credit"))?;
+    let credit = read_credit(s).await?;
     if o.json {
         return Ok(json(&credit));
     }
     Ok(Details::new().add("Credit", money(credit.credit)).render())
 }
 
+/// The credit of the session's account.
+pub(super) async fn read_credit(s: &mut Session<'_>) -> Result<Credit, Failure> {
+    s.client()
+        .await?
+        .credit()
+        .await
+        .map_err(Failure::api("Read the credit"))
+}
+
 pub async fn invoices(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
+    Ok(super::output::listing(
+        &list(s).await?,
+        o.json,
+        &COLUMNS,
+        row,
+    ))
+}
+
+/// The invoices of the session's account.
+pub(super) async fn list(s: &mut Session<'_>) -> Result<Vec<Invoice>, Failure> {
     let invoices = s
         .client()
         .await?
@@ -26,34 +40,35 @@ pub async fn invoices(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
         .await
         .map_err(Failure::api("List invoices"))?;
     super::output::warn_if_cut(&crate::api::Request::Invoices, invoices.len());
-    if o.json {
-        return Ok(json(&invoices));
-    }
-    let mut t = Table::new(&[
-        ("ID", Align::Right),
-        ("CREATED", Align::Left),
-        ("STATUS", Align::Left),
-        ("AMOUNT", Align::Right),
-        ("PAID", Align::Left),
-        ("REFUNDED", Align::Left),
-        ("METHOD", Align::Left),
-        ("SERVICE", Align::Right),
-        ("DESCRIPTION", Align::Left),
-    ]);
-    for i in &invoices {
-        t.row([
-            i.id.to_string(),
-            date(i.created_at),
-            or_missing(i.status.as_str()),
-            money(i.amount),
-            date(i.date_paid),
-            date(i.date_refunded),
-            or_missing(&i.payment_method),
-            service_id(i),
-            or_missing(&i.description),
-        ]);
-    }
-    Ok(t.render())
+    Ok(invoices)
+}
+
+/// The columns of `invoices`.
+pub(super) const COLUMNS: [(&str, Align); 9] = [
+    ("ID", Align::Right),
+    ("CREATED", Align::Left),
+    ("STATUS", Align::Left),
+    ("AMOUNT", Align::Right),
+    ("PAID", Align::Left),
+    ("REFUNDED", Align::Left),
+    ("METHOD", Align::Left),
+    ("SERVICE", Align::Right),
+    ("DESCRIPTION", Align::Left),
+];
+
+/// One invoice's cells under [`COLUMNS`].
+pub(super) fn row(i: &Invoice) -> Vec<String> {
+    vec![
+        i.id.to_string(),
+        date(i.created_at),
+        or_missing(i.status.as_str()),
+        money(i.amount),
+        date(i.date_paid),
+        date(i.date_refunded),
+        or_missing(&i.payment_method),
+        service_id(i),
+        or_missing(&i.description),
+    ]
 }
 
 /// The API answers one invoice as an array (12); `--json` prints the invoice itself, an

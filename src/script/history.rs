@@ -25,13 +25,17 @@ fn export_command(cli: &Cli, args: &HistoryExportArgs) -> ExitCode {
         }
     };
     let mut with = cli.clone();
-    with.connection.profile = args.profile.clone().or(with.connection.profile);
-    with.connection.config = args.config.clone().or(with.connection.config);
+    with.connection = cli
+        .connection
+        .with_file(args.profile.as_ref(), args.config.as_ref());
     // `demo` names the history of `--demo`, which has no profile in the config file, and
     // `default` that of an account given by the environment alone, kept after a config
     // file appears. Any profile named whose history file exists is exported: the export
     // reads a file and asks no server.
-    let asked = with.connection.profile.as_deref();
+    let asked = match with.connection.profile.as_slice() {
+        [one] => Some(one.as_str()),
+        _ => None,
+    };
     let profile = match crate::config::profile_name(&with) {
         _ if asked == Some("demo") => "demo".to_owned(),
         Err(_) if asked.is_some_and(history_exists) => asked.unwrap_or_default().to_owned(),

@@ -65,6 +65,7 @@
 //!   commands waits for the server's limit (a line on standard error says how long, when
 //!   it is more than a second or two) instead of exceeding it. `--max-rpm` caps it.
 
+mod accounts;
 pub mod alerts;
 mod billing;
 mod catalog;
@@ -72,6 +73,7 @@ mod failure;
 pub mod history;
 mod input;
 mod iplist;
+mod network;
 mod order;
 pub mod output;
 mod probe;
@@ -274,6 +276,24 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
         }
         None => cli,
     };
+    // The reads that take several accounts; with one selected, the command as always.
+    let one;
+    let cli = if accounts::reads_several(command) && !cli.demo {
+        use crate::config::selection::{Unnamed, profiles};
+        match profiles(cli, Unnamed::DefaultProfile) {
+            Ok(several) if several.len() > 1 => return accounts::run(cli, command, several).await,
+            Ok(mut just) => {
+                one = accounts::narrowed(cli, just.pop().flatten());
+                &one
+            }
+            Err(e) => {
+                eprintln!("proxydash: {e}");
+                return ExitCode::from(status::USAGE);
+            }
+        }
+    } else {
+        cli
+    };
     let mut session = Session::new(cli);
     let result = dispatch(&mut session, command).await;
     session.save_budget();
@@ -327,7 +347,7 @@ async fn dispatch(s: &mut Session<'_>, command: &Command) -> Printed {
         Command::Invoice(a) => billing::invoice(s, a).await,
         Command::Stats(a) => services::stats(s, a).await,
         Command::Rate(a) => services::rate(s, a).await,
-        Command::Network(a) => services::network(s, a).await,
+        Command::Network(a) => network::network(s, a).await,
     }
 }
 
@@ -343,9 +363,8 @@ fn wants_json(command: &Command) -> bool {
         Command::Service(a) => a.output.json,
         Command::Bind(a) => a.output.json,
         Command::Password(a) => a.output.json,
-        Command::RefreshList(a) | Command::Stats(a) | Command::Rate(a) | Command::Network(a) => {
-            a.output.json
-        }
+        Command::RefreshList(a) | Command::Stats(a) | Command::Rate(a) => a.output.json,
+        Command::Network(a) => a.output.json,
         Command::Iplist(a) => a.json,
         Command::Probe(a) => a.output.json,
         Command::Invoice(a) => a.output.json,

@@ -115,6 +115,23 @@ impl Details {
     }
 }
 
+/// A list as `--json` prints it, or as a table of `columns` with a row per item.
+pub fn listing<T: Serialize>(
+    items: &[T],
+    as_json: bool,
+    columns: &[(&'static str, Align)],
+    row: impl Fn(&T) -> Vec<String>,
+) -> String {
+    if as_json {
+        return json(items);
+    }
+    let mut t = Table::new(columns);
+    for item in items {
+        t.row(row(item));
+    }
+    t.render()
+}
+
 /// Pretty-printed JSON and a final newline: one document per command.
 pub fn json<T: Serialize + ?Sized>(value: &T) -> String {
     // The api types serialize to plain JSON objects; this cannot fail for them.

@@ -2,13 +2,23 @@
 
 use super::output::{Align, Details, MISSING, Table, date, id, json, money, number, or_missing};
 use super::{Failure, Printed, Session};
-use crate::api::{ApiClient, ApiError, ProductType, Unprocessable};
+use crate::api::{ApiClient, ApiError, ProductType, ServiceSummary, Unprocessable};
 use crate::cli::{OutputArgs, ServiceArgs, ServiceIdArgs};
 
 /// What a masked password shows.
 const MASK: &str = "********";
 
 pub async fn services(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
+    Ok(super::output::listing(
+        &list(s).await?,
+        o.json,
+        &COLUMNS,
+        row,
+    ))
+}
+
+/// The services of the session's account.
+pub(super) async fn list(s: &mut Session<'_>) -> Result<Vec<ServiceSummary>, Failure> {
     let services = s
         .client()
         .await?
@@ -16,26 +26,27 @@ pub async fn services(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
         .await
         .map_err(Failure::api("List services"))?;
     super::output::warn_if_cut(&crate::api::Request::Services, services.len());
-    if o.json {
-        return Ok(json(&services));
-    }
-    let mut t = Table::new(&[
-        ("ID", Align::Right),
-        ("PRODUCT", Align::Left),
-        ("STATUS", Align::Left),
-        ("NEXT DUE", Align::Left),
-        ("ORDER", Align::Right),
-    ]);
-    for v in &services {
-        t.row([
-            v.service_id.to_string(),
-            or_missing(&v.product_name),
-            or_missing(v.status.as_str()),
-            date(v.nextduedate),
-            id(v.orderid),
-        ]);
-    }
-    Ok(t.render())
+    Ok(services)
+}
+
+/// The columns of `services`.
+pub(super) const COLUMNS: [(&str, Align); 5] = [
+    ("ID", Align::Right),
+    ("PRODUCT", Align::Left),
+    ("STATUS", Align::Left),
+    ("NEXT DUE", Align::Left),
+    ("ORDER", Align::Right),
+];
+
+/// One service's cells under [`COLUMNS`].
+pub(super) fn row(v: &ServiceSummary) -> Vec<String> {
+    vec![
+        v.service_id.to_string(),
+        or_missing(&v.product_name),
+        or_missing(v.status.as_str()),
+        date(v.nextduedate),
+        id(v.orderid),
+    ]
 }
 
 /// One service; the password is the last row, masked unless `--show-password` (in JSON:
@@ -158,40 +169,4 @@ async fn ppr_only(client: &ApiClient, what: String, id: u64, error: ApiError) ->
             _ => Failure::api(what)(error),
         },
     }
-}
-
-/// Endpoints 8 and 9 together; in JSON `{"service_id": …, "errors": […], "inactive": […]}`.
-pub async fn network(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
-    let client = s.client().await?;
-    let (errors, inactive) =
-        tokio::join!(client.network_errors(a.id), client.network_inactive(a.id));
-    let errors = errors.map_err(Failure::read(format!(
-        "Servers in error of service {}",
-        a.id
-    )))?;
-    let inactive = inactive.map_err(Failure::read(format!(
-        "Inactive servers of service {}",
-        a.id
-    )))?;
-    if a.output.json {
-        return Ok(json(&serde_json::json!({
-            "service_id": a.id,
-            "errors": errors,
-            "inactive": inactive,
-        })));
-    }
-    if errors.is_empty() && inactive.is_empty() {
-        return Ok(format!(
-            "Service {}: all fine, no proxy server in error or inactive\n",
-            a.id
-        ));
-    }
-    let mut t = Table::new(&[("STATE", Align::Left), ("SERVER", Align::Left)]);
-    for ip in &errors {
-        t.row(["error", ip.as_str()]);
-    }
-    for ip in &inactive {
-        t.row(["inactive", ip.as_str()]);
-    }
-    Ok(t.render())
 }

@@ -2,8 +2,8 @@
 //! summary line of a sweep. Read-only.
 
 use crate::account::{Link, Summary};
-use crate::api::{ApiError, Request};
-use crate::metrics::{ProfileMetrics, ServiceMetrics};
+use crate::api::{ApiError, InvoiceStatus, Request};
+use crate::metrics::{InvoiceMetrics, ProfileMetrics, ServiceMetrics};
 use chrono::{DateTime, Utc};
 
 /// The endpoint label: the spec's path pattern ([`Request::label`]), with the method in
@@ -63,6 +63,21 @@ pub fn metrics(summary: &Summary, now: DateTime<Utc>, into: &mut ProfileMetrics)
                 .map(|d| (d.and_utc() - now).num_seconds()),
             // Probes are the dashboard's; `watch` probes nothing.
             probe_alive_ratio: None,
+        })
+        .collect();
+    into.unpaid_invoices = snapshot
+        .invoices
+        .iter()
+        .flatten()
+        .filter(|i| matches!(i.status, InvoiceStatus::Unpaid | InvoiceStatus::Collections))
+        .map(|i| InvoiceMetrics {
+            invoice_id: i.id,
+            status: i.status.as_str().to_owned(),
+            amount_usd: i.amount,
+            age_seconds: i
+                .created_at
+                .and_then(|d| d.and_hms_opt(0, 0, 0))
+                .map(|d| (now - d.and_utc()).num_seconds()),
         })
         .collect();
 }

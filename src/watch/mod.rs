@@ -14,8 +14,9 @@
 //!   history flushed, output written) and exits 0; the exit statuses are in `--help`
 //!   (`cli/watch.rs`) and the README.
 //!
-//! Choices where the issue leaves room: no profile named watches the one the dashboard
-//! would use; `--keep-bound` on the command line applies to every profile watched (with
+//! Choices where the issue leaves room: no profile named watches the default profile (as
+//! a one-account command would; `dashboard_profiles` is the screen's own choice);
+//! `--keep-bound` on the command line applies to every profile watched (with
 //! one profile that is the usual case; with several, each profile's `keep_bound` key is
 //! the way to give each its own); a profile that cannot be resolved (no base URL, a
 //! failing `token_command`) stops `watch` before anything starts, so a typo is not a
@@ -53,7 +54,7 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
         eprintln!("proxydash watch: {why}");
         ExitCode::from(code)
     };
-    let profiles = match resolve(cli, args) {
+    let profiles = match resolve(cli) {
         Ok(p) => p,
         Err(e) => return fail(status::USAGE, e),
     };
@@ -152,45 +153,18 @@ async fn metrics(
     Ok(task)
 }
 
-/// Each profile to watch, resolved (its secrets read) and with its client made.
-fn resolve(cli: &Cli, args: &WatchArgs) -> Result<Vec<(Settings, ApiClient)>, String> {
-    let names: Vec<Option<String>> = if args.all_profiles {
-        let path = cli
-            .connection
-            .config
-            .clone()
-            .or_else(crate::config::file::default_path)
-            .ok_or("--all-profiles: no config file (set XDG_CONFIG_HOME or HOME, or --config)")?;
-        let file = crate::config::file::load(&path)?
-            .map(|(file, _)| file)
-            .unwrap_or_default();
-        if file.profiles.is_empty() {
-            return Err(format!(
-                "--all-profiles: {} has no profiles",
-                path.display()
-            ));
+/// Each profile to watch ([`crate::config::selection`]: `--profile`, repeatable, or
+/// `--all-profiles`; none named: the one the dashboard would use), resolved and with its
+/// client made; the settings' warnings said once each.
+fn resolve(cli: &Cli) -> Result<Vec<(Settings, ApiClient)>, String> {
+    use crate::config::selection::{Unnamed, resolve_all};
+    let profiles = resolve_all(cli, Unnamed::DefaultProfile).map_err(|e| e.to_string())?;
+    for (settings, _) in &profiles {
+        for warning in &settings.warnings {
+            eprintln!("proxydash watch: warning: {warning}");
         }
-        file.profiles.into_keys().map(Some).collect()
-    } else if args.profiles.is_empty() {
-        vec![cli.connection.profile.clone()]
-    } else {
-        let mut names = args.profiles.clone();
-        names.dedup();
-        names.into_iter().map(Some).collect()
-    };
-    names
-        .into_iter()
-        .map(|name| {
-            let settings =
-                Settings::resolve_profile(cli, name.as_deref()).map_err(|e| e.to_string())?;
-            let client = ApiClient::new(settings.client_config())
-                .map_err(|e| format!("profile {}: {e}", settings.profile))?;
-            for warning in &settings.warnings {
-                eprintln!("proxydash watch: warning: {warning}");
-            }
-            Ok((settings, client))
-        })
-        .collect()
+    }
+    Ok(profiles)
 }
 
 /// `--keep-bound`'s settings for a profile: the command line's services, else the

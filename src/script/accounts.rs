@@ -1,0 +1,179 @@
+//! The read commands over several accounts: `services`, `invoices`, `credit` and `network`
+//! (without an ID) with `--all-profiles` or `--profile` repeated ([`crate::config::selection`]).
+//!
+//! Each account is read through a session of its own (its settings, client and request
+//! budget, saved after), all at once. The rows are labelled by profile: a PROFILE column
+//! first, a `"profile"` member in each `--json` row; `credit` lists each account and the
+//! total per currency (the API's credit is in USD). An account that fails says so on
+//! standard error, naming its profile, and the others' rows are printed all the same; the
+//! exit status is then the failure's ([`super::Failure::status`]), 1 when the failures
+//! differ. With one account selected the command runs as it always did, byte for byte.
+
+use super::output::{Align, Details, Table, json, money};
+use super::{Failure, Session, billing, network, services, status};
+use crate::api::{Credit, Invoice, ServiceSummary};
+use crate::cli::{Cli, Command};
+use serde::Serialize;
+use std::process::ExitCode;
+
+/// What one account answered.
+enum Answer {
+    Services(Vec<ServiceSummary>),
+    Invoices(Vec<Invoice>),
+    Credit(Credit),
+    Network(Vec<network::Servers>),
+}
+
+/// Whether `command` is a read that takes several accounts.
+pub fn reads_several(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Services(_) | Command::Invoices(_) | Command::Credit(_) | Command::Network(_)
+    )
+}
+
+/// `cli` on the one profile `name`.
+pub fn narrowed(cli: &Cli, name: Option<String>) -> Cli {
+    let mut one = cli.clone();
+    one.connection.profile = name.into_iter().collect();
+    one.connection.all_profiles = false;
+    one
+}
+
+/// Reads each of `profiles` (two or more) and prints what they answered.
+pub async fn run(cli: &Cli, command: &Command, profiles: Vec<Option<String>>) -> ExitCode {
+    if let Command::Network(a) = command
+        && let Some(id) = a.id
+    {
+        eprintln!(
+            "proxydash: network {id} reads one service of one account; without an ID it reads \
+             every service of each profile"
+        );
+        return ExitCode::from(status::USAGE);
+    }
+    let accounts: Vec<(String, Cli)> = profiles
+        .into_iter()
+        .map(|name| (name.clone().unwrap_or_default(), narrowed(cli, name)))
+        .collect();
+    let answers =
+        futures::future::join_all(accounts.iter().map(|(_, one)| read(one, command))).await;
+    let mut read = Vec::new();
+    let mut failed: Vec<u8> = Vec::new();
+    for ((profile, _), answer) in accounts.iter().zip(answers) {
+        match answer {
+            Ok(answer) => read.push((profile.as_str(), answer)),
+            Err(failure) => {
+                eprintln!(
+                    "proxydash: profile {profile}: {}",
+                    failure.shown(Some(profile))
+                );
+                failed.push(failure.status());
+            }
+        }
+    }
+    let json = match command {
+        Command::Services(o) | Command::Invoices(o) | Command::Credit(o) => o.json,
+        Command::Network(a) => a.output.json,
+        _ => false,
+    };
+    if !read.is_empty()
+        && let Err(e) = super::output::emit(&render(&read, json))
+    {
+        eprintln!("proxydash: {e}");
+        return ExitCode::from(status::FAILED);
+    }
+    match failed.as_slice() {
+        [] => ExitCode::SUCCESS,
+        [first, rest @ ..] if rest.iter().all(|s| s == first) => ExitCode::from(*first),
+        _ => ExitCode::from(status::FAILED),
+    }
+}
+
+/// One account's answer, through a session of its own.
+async fn read(cli: &Cli, command: &Command) -> Result<Answer, Failure> {
+    let mut s = Session::new(cli);
+    let answer = match command {
+        Command::Services(_) => services::list(&mut s).await.map(Answer::Services),
+        Command::Invoices(_) => billing::list(&mut s).await.map(Answer::Invoices),
+        Command::Credit(_) => billing::read_credit(&mut s).await.map(Answer::Credit),
+        _ => network::every(&mut s).await.map(Answer::Network),
+    };
+    s.save_budget();
+    answer
+}
+
+/// Every account's rows, labelled by profile, in the order the profiles were given.
+fn render(read: &[(&str, Answer)], as_json: bool) -> String {
+    let mut rows: Vec<(&str, Vec<String>)> = Vec::new();
+    let mut docs: Vec<serde_json::Value> = Vec::new();
+    let mut credits: Vec<(&str, f64)> = Vec::new();
+    let mut services_read = 0;
+    for (profile, answer) in read {
+        let profile = *profile;
+        match answer {
+            Answer::Services(list) => {
+                docs.extend(list.iter().map(|v| labelled(profile, v)));
+                rows.extend(list.iter().map(|v| (profile, services::row(v))));
+            }
+            Answer::Invoices(list) => {
+                docs.extend(list.iter().map(|i| labelled(profile, i)));
+                rows.extend(list.iter().map(|i| (profile, billing::row(i))));
+            }
+            Answer::Credit(c) => credits.push((profile, c.credit)),
+            Answer::Network(list) => {
+                services_read += list.len();
+                docs.extend(list.iter().map(|v| labelled(profile, &v.to_json())));
+                rows.extend(
+                    list.iter()
+                        .flat_map(|v| v.rows().map(move |r| (profile, r))),
+                );
+            }
+        }
+    }
+    let columns: &[(&'static str, Align)] = match read.first().map(|(_, a)| a) {
+        Some(Answer::Credit(_)) => return credit(&credits, as_json),
+        Some(Answer::Services(_)) => &services::COLUMNS,
+        Some(Answer::Invoices(_)) => &billing::COLUMNS,
+        Some(Answer::Network(_)) | None => &network::COLUMNS,
+    };
+    if as_json {
+        return json(&docs);
+    }
+    if rows.is_empty() && matches!(read.first(), Some((_, Answer::Network(_)))) {
+        return network::all_fine(services_read);
+    }
+    let mut t = Table::new(&[&[("PROFILE", Align::Left)], columns].concat());
+    for (profile, cells) in rows {
+        t.row(std::iter::once(profile.to_owned()).chain(cells));
+    }
+    t.render()
+}
+
+/// `value` (a JSON object) with `"profile": profile` added.
+fn labelled(profile: &str, value: &impl Serialize) -> serde_json::Value {
+    let mut doc = serde_json::to_value(value).unwrap_or_default();
+    if let Some(object) = doc.as_object_mut() {
+        object.insert("profile".into(), profile.into());
+    }
+    doc
+}
+
+/// Each account's credit and the total: `{"accounts": [{"profile", "credit"}…],
+/// "total": {"USD": …}}` in JSON.
+fn credit(credits: &[(&str, f64)], as_json: bool) -> String {
+    let total: f64 = credits.iter().map(|(_, c)| c).sum();
+    if as_json {
+        let accounts: Vec<_> = credits
+            .iter()
+            .map(|(profile, c)| serde_json::json!({"profile": profile, "credit": c}))
+            .collect();
+        return json(&serde_json::json!({"accounts": accounts, "total": {"USD": total}}));
+    }
+    let mut t = Table::new(&[("PROFILE", Align::Left), ("CREDIT", Align::Right)]);
+    for (profile, c) in credits {
+        t.row([profile.to_string(), money(*c)]);
+    }
+    let mut out = t.render();
+    out.push_str(&Details::new().add("Total (USD)", money(total)).render());
+    out
+}
