@@ -21,6 +21,7 @@ use crate::api::ApiClient;
 use crate::app::{App, AppSettings, Clock};
 use crate::cli::Cli;
 use crate::clipboard;
+use crate::config::selection::Unnamed;
 use crate::config::{ConfigError, Settings, ThemeName};
 use crate::demo::Server as SandboxHandle;
 use crate::desk::{Desk, Seat};
@@ -40,22 +41,17 @@ pub const DEMO_RATE_LIMIT: u32 = 60;
 /// Runs the dashboard until the user quits; the exit code follows the DESIGN: 0 on quit,
 /// 2 on bad settings, 128 + n on signal n.
 pub async fn run(cli: &Cli) -> ExitCode {
-    // The sandbox lives as long as this function: dropping the handle stops it.
-    let mut sandbox: Option<SandboxHandle> = None;
-    let settings = match first_settings(cli, &mut sandbox).await {
-        Ok(s) => s,
+    // The sandboxes live as long as this function: dropping a handle stops it.
+    let mut sandboxes: Vec<SandboxHandle> = Vec::new();
+    let accounts = match first_accounts(cli, &mut sandboxes).await {
+        Ok(a) => a,
         Err(code) => return code,
     };
-    for warning in &settings.warnings {
-        eprintln!("proxydash: warning: {warning}");
-    }
-    let client = match ApiClient::new(settings.client_config()) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("proxydash: {e}");
-            return ExitCode::from(2);
+    for (settings, _) in &accounts {
+        for warning in &settings.warnings {
+            eprintln!("proxydash: warning: {warning}");
         }
-    };
+    }
     // Checked after the settings and the client, so a missing account or a bad URL is
     // reported as such even in a pipe.
     if !std::io::stdout().is_terminal() {
@@ -63,7 +59,7 @@ pub async fn run(cli: &Cli) -> ExitCode {
         return ExitCode::from(2);
     }
     let signals = signals();
-    let (mut terminal, guard) = match term::enter(settings.mouse) {
+    let (mut terminal, guard) = match term::enter(accounts.iter().any(|(s, _)| s.mouse)) {
         // Never dropped: ratatui's `Terminal` shows the cursor when dropped and reports a
         // failure with `eprintln!`, which panics when standard error is gone (a closed
         // terminal) — and a panic in a drop during unwinding aborts the process.
@@ -99,7 +95,17 @@ pub async fn run(cli: &Cli) -> ExitCode {
         panic_after_first_frame: debug_panic == "1",
     };
     let clock: Clock = Arc::new(chrono::Utc::now);
-    let mut desk = Desk::new(vec![seat(settings, client, cli.demo, &clock, &[])]);
+    // Over several accounts, each is told the others' names (`P` picks among them, a
+    // write's confirmation names its account).
+    let names: Vec<String> = match accounts.len() {
+        1 => Vec::new(),
+        _ => accounts.iter().map(|(s, _)| s.profile.clone()).collect(),
+    };
+    let seats = accounts
+        .into_iter()
+        .map(|(settings, client)| seat(settings, client, cli.demo, &clock, &names))
+        .collect();
+    let mut desk = Desk::new(seats);
     // A profile switch being resolved off the UI task: its `token_command` may take up to
     // its timeout, and the screen, the keys and Ctrl-C go on meanwhile.
     let mut switching: Option<Switch> = None;
@@ -357,31 +363,53 @@ fn cli_args(settings: &Settings, demo: bool) -> Vec<String> {
     out
 }
 
-async fn first_settings(
+/// The accounts the dashboard shows, each resolved with its client: the demo's
+/// sandboxes, or the profiles the command line (or `dashboard_profiles`) selects.
+async fn first_accounts(
     cli: &Cli,
-    sandbox: &mut Option<SandboxHandle>,
-) -> Result<Settings, ExitCode> {
-    if !cli.demo {
-        return Settings::resolve(cli).map_err(|e| {
-            eprintln!("proxydash: {e}");
-            ExitCode::from(2)
-        });
-    }
-    // A realistic limit, so the demo shows the dashboard working within one; with its
-    // proxies, so `h` has something to probe on loopback.
-    let handle = crate::demo::start(Some(DEMO_RATE_LIMIT))
-        .await
-        .map_err(|e| {
-            eprintln!("proxydash: cannot start the demo sandbox: {e}");
-            ExitCode::FAILURE
-        })?;
-    let settings = crate::demo::settings(cli, &handle).map_err(|e: ConfigError| {
+    sandboxes: &mut Vec<SandboxHandle>,
+) -> Result<Vec<(Settings, ApiClient)>, ExitCode> {
+    let bad = |e: ConfigError| {
         eprintln!("proxydash: {e}");
         ExitCode::from(2)
-    })?;
-    *sandbox = Some(handle);
-    Ok(settings)
+    };
+    if !cli.demo {
+        return crate::config::selection::resolve_all(cli, Unnamed::DashboardProfiles).map_err(bad);
+    }
+    let several = cli.connection.all_profiles || cli.connection.profile.len() > 1;
+    let names: Vec<String> = match cli.connection.profile.as_slice() {
+        names if several && names.len() > 1 => names.to_vec(),
+        _ if several => DEMO_ACCOUNTS.iter().map(|s| (*s).to_owned()).collect(),
+        _ => vec![String::new()],
+    };
+    let mut out = Vec::new();
+    for (i, name) in names.into_iter().enumerate() {
+        // A realistic limit, so the demo shows the dashboard working within one; with its
+        // proxies, so `h` has something to probe on loopback.
+        let handle = crate::demo::start(Some(DEMO_RATE_LIMIT))
+            .await
+            .map_err(|e| {
+                eprintln!("proxydash: cannot start the demo sandbox: {e}");
+                ExitCode::FAILURE
+            })?;
+        let mut settings = crate::demo::settings(cli, &handle).map_err(bad)?;
+        if several {
+            settings.profile = name;
+            // The second demo account is read-only, to show how the others still write.
+            settings.read_only |= i == 1;
+        }
+        let client = ApiClient::new(settings.client_config()).map_err(|e| {
+            eprintln!("proxydash: {e}");
+            ExitCode::from(2)
+        })?;
+        sandboxes.push(handle);
+        out.push((settings, client));
+    }
+    Ok(out)
 }
+
+/// The demo's accounts with `--all-profiles`: a sandbox each, the second read-only.
+const DEMO_ACCOUNTS: [&str; 3] = ["acme", "globex", "initech"];
 
 /// SIGINT, SIGTERM and SIGHUP as a stream of [`Input::Signal`], so the loop can restore the
 /// terminal and exit with 128 + the signal's number; and SIGTSTP from outside (`kill
