@@ -15,7 +15,7 @@
 use crossterm::event::KeyCode;
 use proxydash::api::{ApiClient, ClientConfig, Credentials};
 use proxydash::app::AppSettings;
-use proxydash::desk::session::DeskSession;
+use proxydash::headless::desk::DeskSession;
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use proxydash::scheduler::{Bucket, Budget, Door};
 use std::time::{Duration, Instant};
@@ -161,7 +161,7 @@ fn main() {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         let mut by_key: Vec<_> = worst_of.into_iter().collect();
-        by_key.sort_by(|a, b| b.1.cmp(&a.1));
+        by_key.sort_by_key(|k| std::cmp::Reverse(k.1));
         let listed: Vec<String> = by_key
             .iter()
             .map(|(k, d)| format!("{k} {:.1} ms", d.as_secs_f64() * 1e3))
@@ -171,10 +171,11 @@ fn main() {
     });
     let worst_key = percentile(&mut keys, 1.0);
     let median_key = percentile(&mut keys, 0.5);
-    let worst_batch = batches
-        .is_empty()
-        .then_some(Duration::ZERO)
-        .unwrap_or_else(|| percentile(&mut batches, 1.0));
+    let worst_batch = if batches.is_empty() {
+        Duration::ZERO
+    } else {
+        percentile(&mut batches, 1.0)
+    };
     let worst = worst_key.max(worst_batch);
     println!(
         "key to frame while {ACCOUNTS} accounts sweep ({} keys, {} answer batches over {} s): key worst {:.2} ms, median {:.2} ms; answer batch worst {:.2} ms; worst step {:.2} ms (goal < 16 ms) {}",

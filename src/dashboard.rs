@@ -264,6 +264,8 @@ fn seat(
                 throttles,
                 read_only: settings.read_only,
                 among_accounts: !among.is_empty(),
+                eager_rows: crate::app::EAGER_ROWS / among.len().max(1),
+                colour: settings.colour,
                 look: match (settings.no_color, settings.theme) {
                     (true, _) => Look::Plain,
                     (false, ThemeName::Dark) => Look::Dark,

@@ -5,7 +5,7 @@ use crossterm::event::KeyCode;
 use proxydash::api::{ApiClient, ClientConfig, Credentials};
 use proxydash::app::AppSettings;
 use proxydash::desk::Scope;
-use proxydash::desk::session::DeskSession;
+use proxydash::headless::desk::DeskSession;
 use proxydash::sandbox::{RecordedRequest, Sandbox, SandboxConfig, SandboxHandle};
 use proxydash::scheduler::{Bucket, Budget, Door};
 

@@ -124,6 +124,7 @@ const DASHBOARD: &[&str] = &[
     "ui",
     "run",
     "headless",
+    "desk",
     "dashboard",
     "effects",
     "testkit",

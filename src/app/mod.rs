@@ -79,6 +79,7 @@ use forms::bind_ip::MyIp;
 pub use msg::{Command, Msg};
 use popup::Popup;
 pub use remote::Remote;
+pub use screen::EAGER_ROWS;
 pub use settings::AppSettings;
 use status::StatusLine;
 use std::collections::HashMap;

@@ -8,7 +8,7 @@ use super::tabs::Tab;
 use super::{App, table};
 
 /// Accounts up to this many services have their Services rows rebuilt with every change.
-pub(super) const EAGER_ROWS: usize = 5_000;
+pub const EAGER_ROWS: usize = 5_000;
 
 impl App {
     /// What decides which keys apply.

@@ -27,6 +27,13 @@ pub struct AppSettings {
     /// Shown beside other accounts (the dashboard over several): a write's confirmation
     /// names the account it goes to.
     pub among_accounts: bool,
+    /// Up to this many services the Services rows (search keys, widths, order, problem
+    /// marks) are rebuilt with every change; above, when something reads them. Beside
+    /// other accounts the share of each is smaller: ten accounts of 1,000 rebuild like one
+    /// of 10,000.
+    pub eager_rows: usize,
+    /// The account's colour beside other accounts (its place in the theme's), if chosen.
+    pub colour: Option<u8>,
     /// The colours (or none).
     pub look: crate::config::Look,
     /// The profiles of the config file, offered by `P`.
@@ -63,6 +70,8 @@ impl Default for AppSettings {
             throttles: Throttles::default(),
             read_only: false,
             among_accounts: false,
+            eager_rows: crate::app::EAGER_ROWS,
+            colour: None,
             look: crate::config::Look::default(),
             profiles: Vec::new(),
             profile_cards: Vec::new(),

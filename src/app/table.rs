@@ -84,7 +84,7 @@ impl TableView {
 
     /// The rows' view order (the local sort), before filtering: row indices.
     pub fn view_order(&self) -> impl Iterator<Item = usize> + '_ {
-        let own = self.order.is_empty().then(|| 0..self.keys.len());
+        let own = self.order.is_empty().then_some(0..self.keys.len());
         self.order.iter().copied().chain(own.into_iter().flatten())
     }
 

@@ -64,6 +64,10 @@ pub struct Profile {
     pub theme: Option<String>,
     /// Turn every write action off.
     pub read_only: Option<bool>,
+    /// The account's colour beside other accounts (one of [`super::colour::ACCOUNT_COLOURS`]);
+    /// unset, the next one not taken.
+    #[serde(alias = "color")]
+    pub colour: Option<String>,
     pub allow_insecure_http: Option<bool>,
     pub mouse: Option<bool>,
     pub timeout: Option<u64>,

@@ -9,6 +9,7 @@
 //! Secrets are held as [`Secret`], so `Debug` of the settings never shows them.
 
 mod cards;
+pub mod colour;
 pub mod command;
 pub mod file;
 mod look;
@@ -45,6 +46,8 @@ pub struct Settings {
     pub request_timeout: Duration,
     pub allow_insecure_http: bool,
     pub read_only: bool,
+    /// The account's colour beside other accounts: its place in [`colour::ACCOUNT_COLOURS`].
+    pub colour: Option<u8>,
     pub server_zone: ServerZone,
     pub clipboard: ClipboardMode,
     pub my_ip_url: String,
@@ -223,6 +226,10 @@ impl Settings {
             request_timeout: secs(c.timeout, p.timeout, DEFAULT_TIMEOUT_SECS),
             allow_insecure_http: c.allow_insecure_http || p.allow_insecure_http.unwrap_or(false),
             read_only: c.read_only || p.read_only.unwrap_or(false),
+            colour: match &p.colour {
+                Some(name) => Some(colour::account_colour(name).map_err(|e| invalid("colour", e))?),
+                None => None,
+            },
             server_zone: match &p.server_timezone {
                 Some(z) => z.parse().map_err(|e| invalid("server_timezone", e))?,
                 None => ServerZone::default(),

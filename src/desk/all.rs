@@ -55,6 +55,16 @@ impl AllView {
         let mut ids = Vec::new();
         let mut problems = Vec::new();
         for (s, seat) in seats.iter().enumerate() {
+            // Unfiltered Services come straight from the list: an account beside others
+            // defers its own rows' rebuild until something reads them (`eager_rows`).
+            if tab == Tab::Services && !keyed {
+                for (i, service) in seat.app.services().rows().iter().enumerate() {
+                    rows.push((s, i));
+                    keys.push(String::new());
+                    ids.push(encode(s, service.service_id));
+                }
+                continue;
+            }
             let table = seat.app.table(tab);
             let (own_keys, own_ids) = table.rows();
             let name = seat.name.to_lowercase();

@@ -79,7 +79,7 @@ impl App {
         // a stream of per-service answers does not cost a pass over every row each.
         if self.tab == Tab::Services
             && self.services_dirty
-            && (self.services.rows().len() <= super::super::screen::EAGER_ROWS
+            && (self.services.rows().len() <= self.settings.eager_rows
                 || self.services.reads_keys())
         {
             self.rebuild_services();

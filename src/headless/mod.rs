@@ -2,6 +2,8 @@
 //! real loop, driven step by step on ratatui's `TestBackend`. Tests script whole sessions
 //! with it (keys → requests → screen), and benchmarks measure with it.
 
+pub mod desk;
+
 use crate::api::ApiClient;
 use crate::app::{App, AppSettings, Clock, Msg};
 use crate::clipboard::Clipboard;

@@ -3,11 +3,11 @@
 //! [`crate::headless::Session`] does for one account. Tests and the benchmark script
 //! whole sessions with it and wait on named states, never on quiet.
 
-use super::{Desk, In, Seat};
+use super::{OFFLINE_MY_IP_URL, SETTLE_LIMIT};
 use crate::app::{App, AppSettings, Clock, Msg};
 use crate::clipboard::Recording;
+use crate::desk::{Desk, In, Seat};
 use crate::effects::Effects;
-use crate::headless::{OFFLINE_MY_IP_URL, SETTLE_LIMIT};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -31,6 +31,7 @@ impl DeskSession {
                 if several {
                     settings.among_accounts = true;
                     settings.profiles = names.clone();
+                    settings.eager_rows = crate::app::EAGER_ROWS / names.len();
                 }
                 let app = App::new(settings, clock.clone());
                 let effects = Effects::new(
@@ -146,7 +147,7 @@ impl DeskSession {
             self.terminal
                 .draw(|frame| {
                     area = frame.area();
-                    super::draw::draw(&self.desk, frame);
+                    crate::desk::draw::draw(&self.desk, frame);
                 })
                 .expect("a test backend never fails");
             if !self.desk.report_geometry(area) {
