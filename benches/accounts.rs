@@ -6,9 +6,9 @@
 //!   are pressed (moving, paging, a filter typed and cleared, tab switches); each key's
 //!   handling and the frame drawn after it are timed, and so is each batch of answers
 //!   (a key waits for at most one). Worst and median, goal under 16 ms.
-//! - **Peak memory**: the process's high-water mark (VmHWM), which includes the ten
-//!   sandboxes serving the data in this same process, and the growth of the resident set
-//!   from before the desk started (the desk alone, roughly). Goal under 200 MB.
+//! - **Peak memory**: the process's high-water mark (VmHWM). The ten sandboxes run as
+//!   processes of their own (`proxydash sandbox --scale 1000`), so the figures are the
+//!   dashboard's alone, and so is the CPU the keys are timed on. Goal under 200 MB.
 //!
 //! `cargo bench --bench accounts` prints the figures (BENCHMARKS.md, README).
 
@@ -16,7 +16,8 @@ use crossterm::event::KeyCode;
 use proxydash::api::{ApiClient, ClientConfig, Credentials};
 use proxydash::app::AppSettings;
 use proxydash::headless::desk::DeskSession;
-use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
 use proxydash::scheduler::{Bucket, Budget, Door};
 use std::time::{Duration, Instant};
 
@@ -26,15 +27,54 @@ const RPM: u32 = 60;
 /// How long the keys are pressed while the accounts sweep.
 const SWEEPING: Duration = Duration::from_secs(20);
 
-fn account(sb: &SandboxHandle, i: usize) -> (AppSettings, Door) {
+/// A sandbox in a process of its own, stopped when dropped.
+struct Sandbox {
+    child: Child,
+    base_url: String,
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn sandbox() -> Sandbox {
+    // A free port: taken, then let go for the sandbox.
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let child = Command::new(env!("CARGO_BIN_EXE_proxydash"))
+        .args(["sandbox", "--listen", &format!("127.0.0.1:{port}")])
+        .args(["--scale", &SERVICES.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the proxydash binary runs");
+    let sb = Sandbox {
+        child,
+        base_url: format!("http://127.0.0.1:{port}"),
+    };
+    // Listening: a named condition, not a pause.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the sandbox on {port} never listened");
+        std::thread::yield_now();
+    }
+    sb
+}
+
+fn account(sb: &Sandbox, i: usize) -> (AppSettings, Door) {
     let client = ApiClient::new(ClientConfig::new(
-        sb.base_url(),
-        Credentials::Token(sb.token().into()),
+        sb.base_url.clone(),
+        Credentials::Token(proxydash::sandbox::DEMO_TOKEN.into()),
     ))
     .unwrap();
     let settings = AppSettings {
         profile: format!("acct{i:02}"),
-        base_url: sb.base_url(),
+        base_url: sb.base_url.clone(),
         mouse: false,
         ..AppSettings::default()
     };
@@ -63,7 +103,7 @@ fn listed(s: &DeskSession) -> usize {
         .count()
 }
 
-async fn first_screen(sandboxes: &[SandboxHandle]) -> Duration {
+async fn first_screen(sandboxes: &[Sandbox]) -> Duration {
     let started = Instant::now();
     let accounts = sandboxes
         .iter()
@@ -86,20 +126,7 @@ fn percentile(v: &mut [Duration], p: f64) -> Duration {
 
 fn main() {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let sandboxes: Vec<SandboxHandle> = rt.block_on(async {
-        let mut out = Vec::new();
-        for _ in 0..ACCOUNTS {
-            out.push(
-                Sandbox::start(SandboxConfig {
-                    scale: Some(SERVICES),
-                    ..SandboxConfig::ephemeral()
-                })
-                .await
-                .unwrap(),
-            );
-        }
-        out
-    });
+    let sandboxes: Vec<Sandbox> = (0..ACCOUNTS).map(|_| sandbox()).collect();
     let one = rt.block_on(first_screen(&sandboxes[..1]));
     let before_kb = status_kb("VmRSS:");
     let all = rt.block_on(first_screen(&sandboxes));
@@ -195,7 +222,7 @@ fn main() {
     let peak = status_kb("VmHWM:");
     let now = status_kb("VmRSS:");
     println!(
-        "memory: peak {:.0} MB (with the {ACCOUNTS} sandboxes in this process; goal < 200 MB) {}; resident grew {:.0} MB from before the desk of {ACCOUNTS} started",
+        "memory: peak {:.0} MB (the dashboard alone; goal < 200 MB) {}; resident grew {:.0} MB from before the desk of {ACCOUNTS} started",
         peak as f64 / 1024.0,
         if peak < 200 * 1024 { "PASS" } else { "MISS" },
         now.saturating_sub(before_kb) as f64 / 1024.0
