@@ -16,9 +16,9 @@ use crossterm::event::KeyCode;
 use proxydash::api::{ApiClient, ClientConfig, Credentials};
 use proxydash::app::AppSettings;
 use proxydash::headless::desk::DeskSession;
+use proxydash::scheduler::{Bucket, Budget, Door};
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
-use proxydash::scheduler::{Bucket, Budget, Door};
 use std::time::{Duration, Instant};
 
 const ACCOUNTS: usize = 10;
@@ -60,7 +60,10 @@ fn sandbox() -> Sandbox {
     // Listening: a named condition, not a pause.
     let deadline = Instant::now() + Duration::from_secs(30);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "the sandbox on {port} never listened");
+        assert!(
+            Instant::now() < deadline,
+            "the sandbox on {port} never listened"
+        );
         std::thread::yield_now();
     }
     sb

@@ -388,7 +388,8 @@ async fn first_accounts(
     for (i, name) in names.into_iter().enumerate() {
         // A realistic limit, so the demo shows the dashboard working within one; with its
         // proxies, so `h` has something to probe on loopback.
-        let handle = crate::demo::start(Some(DEMO_RATE_LIMIT))
+        let scale = (several && i == 2).then_some(DEMO_SCALED);
+        let handle = crate::demo::start_scaled(Some(DEMO_RATE_LIMIT), scale)
             .await
             .map_err(|e| {
                 eprintln!("proxydash: cannot start the demo sandbox: {e}");
@@ -410,8 +411,10 @@ async fn first_accounts(
     Ok(out)
 }
 
-/// The demo's accounts with `--all-profiles`: a sandbox each, the second read-only.
+/// The demo's accounts with `--all-profiles`: a sandbox each, the second read-only, the
+/// third with [`DEMO_SCALED`] generated services.
 const DEMO_ACCOUNTS: [&str; 3] = ["acme", "globex", "initech"];
+const DEMO_SCALED: usize = 40;
 
 /// SIGINT, SIGTERM and SIGHUP as a stream of [`Input::Signal`], so the loop can restore the
 /// terminal and exit with 128 + the signal's number; and SIGTSTP from outside (`kill

@@ -36,12 +36,19 @@ impl Server {
 
 /// The demo sandbox: ephemeral, with its proxies (so a probe has something to check on
 /// loopback), limited to `rate_limit` requests a minute when given.
-#[cfg(feature = "sandbox")]
 pub async fn start(rate_limit: Option<u32>) -> Result<Server, String> {
+    start_scaled(rate_limit, None).await
+}
+
+/// [`start`] with `scale` generated services instead of the seed's (one of the accounts
+/// of `--demo --all-profiles`, so the accounts do not all look alike).
+#[cfg(feature = "sandbox")]
+pub async fn start_scaled(rate_limit: Option<u32>, scale: Option<usize>) -> Result<Server, String> {
     use crate::sandbox::{Sandbox, SandboxConfig};
     Sandbox::start(SandboxConfig {
         rate_limit,
         proxies: true,
+        scale,
         ..SandboxConfig::ephemeral()
     })
     .await
@@ -49,7 +56,10 @@ pub async fn start(rate_limit: Option<u32>) -> Result<Server, String> {
 }
 
 #[cfg(not(feature = "sandbox"))]
-pub async fn start(_rate_limit: Option<u32>) -> Result<Server, String> {
+pub async fn start_scaled(
+    _rate_limit: Option<u32>,
+    _scale: Option<usize>,
+) -> Result<Server, String> {
     Err(NO_SANDBOX.into())
 }
 

@@ -34,6 +34,9 @@ pub struct TableView {
     /// Which rows are problems (`!` shows only those); empty: none is.
     problems: Vec<bool>,
     problems_only: bool,
+    /// Counts the times the rows were replaced: a reader that kept something derived from
+    /// them (the All view over several accounts) knows when to derive it again.
+    generation: u64,
 }
 
 impl TableView {
@@ -52,6 +55,7 @@ impl TableView {
         problems: Vec<bool>,
     ) {
         debug_assert_eq!(keys.len(), ids.len());
+        self.generation += 1;
         let keep = self.selected_id();
         self.keys = keys;
         self.ids = ids;
@@ -75,6 +79,11 @@ impl TableView {
     /// Number of rows before filtering.
     pub fn total(&self) -> usize {
         self.keys.len()
+    }
+
+    /// How many times the rows were replaced.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Each row's search key and identity, in the rows' own order.

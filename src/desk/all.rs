@@ -29,6 +29,16 @@ pub struct AllView {
     /// The rows carry their search keys (built only while a filter or `!` reads them:
     /// ten accounts' rows are ten thousand strings to make at every change).
     keyed: bool,
+    /// Each account's keys with its name, as made from its table's rows of that
+    /// generation: made again only for an account whose rows changed.
+    segments: Vec<Segment>,
+}
+
+#[derive(Default)]
+struct Segment {
+    tab: Option<Tab>,
+    generation: u64,
+    keys: Vec<String>,
 }
 
 impl Default for AllView {
@@ -40,6 +50,7 @@ impl Default for AllView {
             table: TableView::default(),
             natural: Vec::new(),
             keyed: false,
+            segments: Vec::new(),
         }
     }
 }
@@ -67,16 +78,24 @@ impl AllView {
             }
             let table = seat.app.table(tab);
             let (own_keys, own_ids) = table.rows();
-            let name = seat.name.to_lowercase();
+            if self.segments.len() <= s {
+                self.segments.resize_with(s + 1, Segment::default);
+            }
+            let segment = &mut self.segments[s];
+            if keyed && (segment.tab != Some(tab) || segment.generation != table.generation()) {
+                let name = seat.name.to_lowercase();
+                segment.keys = own_keys.iter().map(|k| format!("{name} {k}")).collect();
+                segment.tab = Some(tab);
+                segment.generation = table.generation();
+            }
             for i in table.view_order() {
-                let (Some(key), Some(&id)) = (own_keys.get(i), own_ids.get(i)) else {
+                let Some(&id) = own_ids.get(i) else {
                     continue;
                 };
                 rows.push((s, i));
-                keys.push(if keyed {
-                    format!("{name} {key}")
-                } else {
-                    String::new()
+                keys.push(match segment.keys.get(i) {
+                    Some(key) if keyed => key.clone(),
+                    _ => String::new(),
                 });
                 ids.push(encode(s, id));
                 problems.push(table.is_problem(i));

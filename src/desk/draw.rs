@@ -428,8 +428,18 @@ fn draw_status(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
 }
 
 fn draw_footer(frame: &mut Frame, theme: &Theme, area: Rect) {
+    // What does not fit is in `?`, which says so last.
+    const MORE: &str = "…? more";
+    let room = usize::from(area.width).saturating_sub(MORE.chars().count());
     let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
     for (key, word, _) in ALL_KEYS {
+        let w = key.chars().count() + word.chars().count() + 3;
+        if used + w > room {
+            spans.push(Span::styled(MORE, theme.dim));
+            break;
+        }
+        used += w;
         spans.push(Span::styled(*key, theme.key));
         spans.push(Span::raw(format!(" {word}  ")));
     }

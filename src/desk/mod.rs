@@ -96,6 +96,8 @@ pub struct Desk {
     /// The All rows must be merged again before the next frame (once per batch, however
     /// many keys and answers asked for it).
     stale: bool,
+    /// The account whose deferred rows were last brought up to date ([`Desk::warm`]).
+    warm_next: usize,
     quit: bool,
     redraw: bool,
     /// The screen's size, as the terminal last said.
@@ -135,6 +137,7 @@ impl Desk {
             log: None,
             help: false,
             stale: true,
+            warm_next: 0,
             quit: false,
             redraw: true,
             size: (80, 24),
@@ -273,11 +276,24 @@ impl Desk {
         if (changed || self.stale) && self.scope == Scope::All {
             self.rebuild();
         }
+        self.warm();
         if let Some(k) = self.owner
             && self.seats[k].app.popups().is_empty()
         {
             self.owner = None;
         }
+    }
+
+    /// In All, one account's deferred rows are brought up to date per batch (the next in
+    /// turn that needs it), so `/` or `!` later finds most of them ready instead of
+    /// rebuilding every account's at that key.
+    fn warm(&mut self) {
+        if self.scope != Scope::All || !self.is_multi() {
+            return;
+        }
+        let n = self.seats.len();
+        self.warm_next = (self.warm_next + 1) % n;
+        self.seats[self.warm_next].app.keys_up_to_date();
     }
 
     fn on_ui(&mut self, msg: Msg) {
