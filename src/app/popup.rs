@@ -3,12 +3,10 @@
 //! The viewers (help, an invoice, a service, a product) only name what they show: the data
 //! stays in the tabs' caches, so a result that arrives while one is open (or after it
 //! closed) lands in one place. A form holds its own state (its fields, its step, the ID of
-//! the request it waits for) behind the [`Form`] trait, one type per form in
-//! [`super::forms`]: the popup knows none of them by name.
+//! the request it waits for): a [`Form`], one variant per form ([`super::forms`]).
 
-use super::forms::Form;
+use super::forms::{Form, FormLogic};
 use super::keymap::steps::FormStep;
-use std::any::Any;
 
 #[derive(Debug)]
 pub enum Popup {
@@ -20,8 +18,8 @@ pub enum Popup {
     Service(u64),
     /// The full detail of one product.
     Product(u64),
-    /// A form (the registry, [`super::forms::registry::FORMS`], lists them).
-    Form(Box<dyn Form>),
+    /// A form (boxed: the forms are large beside the other popups).
+    Form(Box<Form>),
     /// `P`: switch to another profile.
     Profiles(super::profiles::ProfilePicker),
     /// `m`: the message log, scrolled this many entries down from the newest.
@@ -43,7 +41,7 @@ impl PartialEq for Popup {
             (Popup::Invoice(a), Popup::Invoice(b))
             | (Popup::Service(a), Popup::Service(b))
             | (Popup::Product(a), Popup::Product(b)) => a == b,
-            (Popup::Form(a), Popup::Form(b)) => std::ptr::addr_eq(a.as_ref(), b.as_ref()),
+            (Popup::Form(a), Popup::Form(b)) => std::ptr::eq(a.as_ref(), b.as_ref()),
             (Popup::Profiles(a), Popup::Profiles(b)) => a == b,
             (Popup::Messages(a), Popup::Messages(b)) => a == b,
             (Popup::Probe(a), Popup::Probe(b)) => a == b,
@@ -56,8 +54,8 @@ impl PartialEq for Popup {
 
 impl Popup {
     /// A form, as a popup.
-    pub fn form_of(form: impl Form) -> Self {
-        Popup::Form(Box::new(form))
+    pub fn form_of(form: impl FormLogic) -> Self {
+        Popup::Form(Box::new(form.into_form()))
     }
 
     /// What decides the keys: the popup, and for a form the step it is at.
@@ -77,29 +75,27 @@ impl Popup {
     }
 
     /// The form, if this popup is one.
-    pub fn form(&self) -> Option<&dyn Form> {
+    pub fn form(&self) -> Option<&Form> {
         match self {
-            Popup::Form(f) => Some(f.as_ref()),
+            Popup::Form(f) => Some(f),
             _ => None,
         }
     }
 
-    pub fn form_mut(&mut self) -> Option<&mut dyn Form> {
+    pub fn form_mut(&mut self) -> Option<&mut Form> {
         match self {
-            Popup::Form(f) => Some(f.as_mut()),
+            Popup::Form(f) => Some(f),
             _ => None,
         }
     }
 
-    /// The form, if this popup is a form of type `F`.
-    pub fn form_as<F: Form>(&self) -> Option<&F> {
-        let any: &dyn Any = self.form()?;
-        any.downcast_ref()
+    /// The form, if this popup is the form `F`.
+    pub fn form_as<F: FormLogic>(&self) -> Option<&F> {
+        F::of(self.form()?)
     }
 
-    pub fn form_as_mut<F: Form>(&mut self) -> Option<&mut F> {
-        let any: &mut dyn Any = self.form_mut()?;
-        any.downcast_mut()
+    pub fn form_as_mut<F: FormLogic>(&mut self) -> Option<&mut F> {
+        F::of_mut(self.form_mut()?)
     }
 
     /// Whether typed keys go to a field (so `q`, `j`, `?` are text).
