@@ -11,9 +11,9 @@ use super::refresh::RefreshForm;
 use super::silence::SilenceForm;
 use super::{Flow, FormCore, FormLogic, TextField};
 use crate::api::{ApiError, Request, Response};
+use crate::app::keymap::PopupKind;
 use crate::app::keymap::{Action, FormKind};
-use crate::app::popup::PopupKind;
-use crate::app::{App, Command};
+use crate::app::{App, Command, Popup};
 
 /// A form on the popup stack, with its state.
 // The popup stack keeps it boxed (`Popup::Form`), so the variants' sizes cost nothing.
@@ -96,6 +96,42 @@ impl Form {
         out: &mut Vec<Command>,
     ) -> Flow {
         each!(self, f => f.answered(app, request, result, on_screen, out))
+    }
+}
+
+/// What the app asks of a popup that may be a form.
+impl Popup {
+    /// A form, as a popup.
+    pub fn form_of(form: impl FormLogic) -> Self {
+        Popup::Form(Box::new(form.into_form()))
+    }
+
+    /// The form, if this popup is one.
+    pub fn form(&self) -> Option<&Form> {
+        match self {
+            Popup::Form(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub fn form_mut(&mut self) -> Option<&mut Form> {
+        match self {
+            Popup::Form(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The form, if this popup is the form `F`.
+    pub fn form_as<F: FormLogic>(&self) -> Option<&F> {
+        F::of(self.form()?)
+    }
+
+    pub fn form_as_mut<F: FormLogic>(&mut self) -> Option<&mut F> {
+        F::of_mut(self.form_mut()?)
+    }
+
+    pub fn is_form(&self) -> bool {
+        matches!(self, Popup::Form(_))
     }
 }
 

@@ -2,8 +2,7 @@
 //! form step's keys are not here: they are declared beside the form ([`super::steps`]);
 //! the table only says where they go ([`Part::Step`]).
 
-use super::{Action, Binding, FormKind, ON_SERVICE, Part, Scope, b, code, ctrl, k};
-use crate::app::popup::PopupKind;
+use super::{Action, Binding, FormKind, ON_SERVICE, Part, PopupKind, Scope, b, code, ctrl, k};
 use crate::app::tabs::Tab;
 use crossterm::event::KeyCode;
 

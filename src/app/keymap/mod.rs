@@ -11,7 +11,6 @@
 //! (so `q` and `j` are text there). When two bindings claim the same key in a context the
 //! first wins, and the footer and help list only the winner.
 
-use super::popup::PopupKind;
 use super::tabs::Tab;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -290,8 +289,10 @@ pub(super) const fn b(
 }
 
 mod bindings;
+mod popup_kind;
 pub mod steps;
 pub use bindings::TABLE;
+pub use popup_kind::PopupKind;
 
 /// A run of [`TABLE`], in the order the footer and the help list them.
 #[derive(Clone, Copy, Debug)]
