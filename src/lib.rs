@@ -1,7 +1,7 @@
 //! proxydash: a terminal dashboard for proxy-reseller accounts.
 //!
 //! The layout and the contracts between the parts are in `docs/DESIGN.md`; in short: [`api`] speaks the HTTP API, `sandbox` serves it locally,
-//! `app` is the state machine, [`fetcher`] runs its commands, `ui` draws it and `run`
+//! `app` is the state machine, [`scheduler::fetcher`] runs its commands, `ui` draws it and `run`
 //! is the event loop that ties them together; [`script`] is the command line for scripts.
 
 pub mod account;
@@ -14,7 +14,6 @@ pub mod config;
 pub mod dashboard;
 pub mod demo;
 pub mod effects;
-pub mod fetcher;
 pub mod files;
 pub mod headless;
 pub mod history;
