@@ -22,7 +22,6 @@ pub mod logging;
 pub mod metrics;
 pub mod net;
 pub mod probe;
-pub mod quiet;
 pub mod run;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
