@@ -17,7 +17,6 @@ pub mod effects;
 pub mod files;
 pub mod headless;
 pub mod history;
-pub mod log_file;
 pub mod logging;
 pub mod metrics;
 pub mod net;

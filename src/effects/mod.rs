@@ -74,7 +74,7 @@ impl Effects {
             my_ip_url,
             my_ip_allow_http: false,
             throttles,
-            log_failures: Some(crate::log_file::watch_failures()),
+            log_failures: Some(crate::logging::file::watch_failures()),
             alert_sink: None,
             history: None,
             probe: crate::probe::ProbeConfig {
