@@ -17,6 +17,7 @@ pub mod effects;
 pub mod files;
 pub mod headless;
 pub mod history;
+pub mod iplist_throttle;
 pub mod logging;
 pub mod metrics;
 pub mod net;
@@ -33,6 +34,5 @@ pub mod term;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub mod text;
-pub mod throttle;
 pub mod ui;
 pub mod watch;

@@ -71,7 +71,7 @@ mod sweep;
 mod tests;
 
 use crate::api::{Client, Request};
-use crate::throttle::Throttles;
+use crate::iplist_throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
 use forms::bind_ip::MyIp;
 pub use msg::{Command, Msg};

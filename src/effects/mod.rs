@@ -14,7 +14,7 @@ use crate::alerts::deliver::Deliverer;
 use crate::alerts::rules::Delivery;
 use crate::app::{Command, Msg};
 use crate::clipboard::{Clipboard, ClipboardError, Copied};
-use crate::throttle::StateFile;
+use crate::iplist_throttle::StateFile;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use tokio::sync::mpsc;

@@ -69,8 +69,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
                 if let Some(until) = app.throttled_until(s.service_id) {
                     // The IP-list refresh countdown follows the name, which gives way to it but
                     // stays (the detail has the countdown in words).
-                    let tail =
-                        format!(" ⟳ {}", crate::throttle::format_remaining(until, app.now()));
+                    let tail = format!(
+                        " ⟳ {}",
+                        crate::iplist_throttle::format_remaining(until, app.now())
+                    );
                     cells[PRODUCT] =
                         std::mem::take(&mut cells[PRODUCT]).with_tail(tail, Tone::Stale);
                 }

@@ -13,7 +13,7 @@ use crate::app::keymap::{Action, code};
 use crate::app::popup::Popup;
 use crate::app::status::NoticeKind;
 use crate::app::{App, Command};
-use crate::throttle;
+use crate::iplist_throttle;
 use crossterm::event::KeyCode;
 
 /// The one step: the confirmation.
@@ -127,7 +127,7 @@ impl App {
         if let Some(until) = self.throttles.until(id, now) {
             let line = self
                 .countdown(id)
-                .unwrap_or_else(|| throttle::describe(until, now, &self.utc_offset));
+                .unwrap_or_else(|| iplist_throttle::describe(until, now, &self.utc_offset));
             self.status
                 .notify(NoticeKind::Info, format!("Service {id}: {line}"));
             return;
@@ -166,7 +166,7 @@ impl App {
                     "Service {service_id}: the server names {} for the next refresh; \
                      proxydash waits {} days at most (x clears the countdown)",
                     at.format("%Y-%m-%d %H:%M:%S"),
-                    throttle::BELIEVED_AT_MOST.num_days()
+                    iplist_throttle::BELIEVED_AT_MOST.num_days()
                 ),
             );
         }
