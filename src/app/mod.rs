@@ -53,6 +53,7 @@ mod screen;
 pub mod status;
 pub mod table;
 pub mod tabs;
+#[cfg(any(test, feature = "testdata"))]
 pub mod testdata;
 
 mod alerting;
