@@ -326,6 +326,39 @@ fn the_rule_sees_what_it_forbids() {
     assert!(!names_ui("use crate::text::count;"));
 }
 
+/// Issue 24: each file or folder at `src/` is a module whose doc opens by saying what it
+/// is, so the crate root reads as a table of contents.
+#[test]
+fn every_top_level_module_says_what_it_is() {
+    let mut silent = Vec::new();
+    let mut seen = 0;
+    for entry in std::fs::read_dir(src()).unwrap() {
+        let path = entry.unwrap().path();
+        let file = if path.is_dir() {
+            if path.with_extension("rs").exists() {
+                continue; // `cli.rs` beside `cli/`: the file is the module's.
+            }
+            path.join("mod.rs")
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            path.clone()
+        } else {
+            continue;
+        };
+        seen += 1;
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let first = text.lines().next().unwrap_or("");
+        if !first.starts_with("//! ") || first.len() < 20 {
+            silent.push(format!("{}: {first:?}", file.display()));
+        }
+    }
+    assert!(seen > 20, "the crate root is read");
+    assert!(
+        silent.is_empty(),
+        "modules at src/ whose file does not open with a line of doc saying what it is:\n{}",
+        silent.join("\n")
+    );
+}
+
 /// The most lines a source file (outside tests) should have.
 const MAX_LINES: usize = 450;
 
