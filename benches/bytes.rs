@@ -8,7 +8,7 @@ use common::*;
 use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proxydash::app::{App, Msg};
-use proxydash::quiet::QuietBackend;
+use proxydash::term::quiet::QuietBackend;
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};

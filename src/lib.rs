@@ -1,7 +1,7 @@
 //! proxydash: a terminal dashboard for proxy-reseller accounts.
 //!
 //! The layout and the contracts between the parts are in `docs/DESIGN.md`; in short: [`api`] speaks the HTTP API, `sandbox` serves it locally,
-//! `app` is the state machine, [`fetcher`] runs its commands, `ui` draws it and `run`
+//! `app` is the state machine, [`scheduler::fetcher`] runs its commands, `ui` draws it and `run`
 //! is the event loop that ties them together; [`script`] is the command line for scripts.
 
 pub mod account;
@@ -15,16 +15,14 @@ pub mod dashboard;
 pub mod demo;
 pub mod desk;
 pub mod effects;
-pub mod fetcher;
 pub mod files;
 pub mod headless;
 pub mod history;
-pub mod log_file;
+pub mod iplist_throttle;
 pub mod logging;
 pub mod metrics;
 pub mod net;
 pub mod probe;
-pub mod quiet;
 pub mod run;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
@@ -37,6 +35,5 @@ pub mod term;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub mod text;
-pub mod throttle;
 pub mod ui;
 pub mod watch;

@@ -293,7 +293,7 @@ async fn a_write_refused_by_the_limit_is_answered_as_it_is_and_never_resent() {
     let sb = sandbox(1, false, None).await;
     // Another program spends the window.
     client(&sb).credit().await.unwrap();
-    let (handle, mut results) = proxydash::fetcher::spawn(budgeted(&sb), 4);
+    let (handle, mut results) = proxydash::scheduler::fetcher::spawn(budgeted(&sb), 4);
     let orders = sb.state().orders;
     handle.fetch(Request::order(
         11,
@@ -320,7 +320,7 @@ async fn a_write_refused_by_the_limit_is_answered_as_it_is_and_never_resent() {
 async fn a_get_refused_by_the_limit_is_sent_again_after_the_pause() {
     let sb = sandbox(1, true, None).await;
     client(&sb).credit().await.unwrap();
-    let (handle, mut results) = proxydash::fetcher::spawn(budgeted(&sb), 4);
+    let (handle, mut results) = proxydash::scheduler::fetcher::spawn(budgeted(&sb), 4);
     handle.fetch(Request::Credit);
     let loaded = next_result(&mut results).await;
     assert!(matches!(loaded, Loaded::Credit(Ok(_))), "{loaded:?}");

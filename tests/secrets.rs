@@ -241,8 +241,9 @@ async fn files_proxydash_writes_are_private() {
     assert_eq!(mode(&export), 0o600);
 
     // The state file (429 countdowns): files::replace, folder created 0700.
-    let state = proxydash::throttle::StateFile::new(dir.join("state/proxydash/throttle.json"));
-    let mut throttles = proxydash::throttle::Throttles::default();
+    let state =
+        proxydash::iplist_throttle::StateFile::new(dir.join("state/proxydash/throttle.json"));
+    let mut throttles = proxydash::iplist_throttle::Throttles::default();
     throttles.set(1001, chrono::Utc::now() + chrono::TimeDelta::minutes(5));
     state
         .save("https://api.example.com default", &throttles)

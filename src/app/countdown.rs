@@ -1,5 +1,5 @@
 //! The 429 countdowns of IP-list refreshes (spec section 8), kept in one
-//! [`Throttles`](crate::throttle::Throttles) map per account: the 429's time, read in the
+//! [`Throttles`](crate::iplist_throttle::Throttles) map per account: the 429's time, read in the
 //! server's offset ([`AppSettings::server_zone`](super::AppSettings), UTC unless set),
 //! starts one; [`App::next_wakeup`] asks for a tick every second while one is on screen
 //! (a service row, its detail, the refresh form) and once more when the soonest ends, so
@@ -15,7 +15,7 @@ use super::popup::Popup;
 use super::status::NoticeKind;
 use super::tabs::Tab;
 use super::{App, Command};
-use crate::throttle::{self, Throttles};
+use crate::iplist_throttle::{self, Throttles};
 use chrono::{DateTime, Duration, Utc};
 
 impl App {
@@ -34,7 +34,7 @@ impl App {
         let until = self.throttled_until(service_id)?;
         // The server's 429 names its own wall-clock time; this one is the user's, so say
         // so: `(at 14:07:17 local)`.
-        let mut line = throttle::describe(until, self.now(), &self.utc_offset);
+        let mut line = iplist_throttle::describe(until, self.now(), &self.utc_offset);
         if line.ends_with(')') {
             line.insert_str(line.len() - 1, " local");
         }

@@ -29,11 +29,9 @@
 //!
 //! # Writes and forms
 //!
-//! `o` (Products) and `b` `p` `u` `i` (Services) open forms (see [`forms`]): popups over
-//! the tab whose requests go out as [`Command::Fetch`] like every read and whose answers
-//! come back as [`Msg::Loaded`], to the form that waits for them, or to the status line
-//! when it was closed. Clients (`Clients`) are fetched when the order form opens. With
-//! [`AppSettings::read_only`] the four writing keys open nothing and say why.
+//! Forms ([`forms`]) send their reads and writes as [`Command::Fetch`]; the answers come
+//! back as [`Msg::Loaded`] to the form that waits for them, or to the status line when it
+//! was closed. With [`AppSettings::read_only`] the writing keys open nothing and say why.
 //!
 //! Times on screen are wall-clock times in the offset of [`App::set_utc_offset`] (UTC
 //! unless the run loop sets the local one); "due in N days" counts from that date.
@@ -55,6 +53,7 @@ mod screen;
 pub mod status;
 pub mod table;
 pub mod tabs;
+#[cfg(any(test, feature = "testdata"))]
 pub mod testdata;
 
 mod alerting;
@@ -73,11 +72,10 @@ mod sweep;
 mod tests;
 
 use crate::api::{Client, Request};
-use crate::throttle::Throttles;
+use crate::iplist_throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
 use forms::bind_ip::MyIp;
 pub use msg::{Command, Msg};
-use popup::Popup;
 pub use remote::Remote;
 pub use screen::EAGER_ROWS;
 pub use settings::AppSettings;
@@ -102,21 +100,28 @@ pub const IN_FLIGHT_TIMEOUT: Duration = crate::account::store::IN_FLIGHT_TIMEOUT
 /// The default auto-refresh interval.
 pub const DEFAULT_REFRESH: Duration = Duration::from_secs(30);
 
-/// Groups of data that refresh together (`r` on a tab, `R`, after an order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RefreshGroup {
-    /// Services, and through them the per-service data of Network and Usage.
-    Services,
-    Products,
-    Billing,
-}
-
-impl RefreshGroup {
-    pub const ALL: [RefreshGroup; 3] = [
-        RefreshGroup::Services,
-        RefreshGroup::Products,
-        RefreshGroup::Billing,
-    ];
+/// The popup stack's entries: the shell's type, naming each component (a form, the
+/// palette…); [`popup`] has what they do, and names no component.
+#[derive(Debug)]
+pub enum Popup {
+    /// Key help for the context under it.
+    Help,
+    /// The full detail of one invoice, service or product, by ID.
+    Invoice(u64),
+    Service(u64),
+    Product(u64),
+    /// A form (boxed: the forms are large beside the other popups).
+    Form(Box<forms::Form>),
+    /// `P`: switch to another profile.
+    Profiles(profiles::ProfilePicker),
+    /// `m`: the message log, scrolled this many entries down from the newest.
+    Messages(usize),
+    /// `h`: the proxy probe of a service.
+    Probe(probe::ProbeView),
+    /// `:` or Ctrl-P: the command palette.
+    Palette(Box<palette::Palette>),
+    /// `L`: the command log, scrolled this many lines down from the oldest.
+    CommandLog(usize),
 }
 
 pub struct App {
@@ -331,20 +336,6 @@ impl App {
                 event,
             } => self.on_probe_event(service_id, run, event, out),
         }
-    }
-
-    /// When the loop must send [`Msg::Tick`] next: the next second of a countdown on
-    /// screen, or the end of the soonest countdown. `None`: nothing is scheduled, sleep
-    /// until input (the engine wakes itself).
-    pub fn next_wakeup(&self) -> Option<DateTime<Utc>> {
-        [
-            self.countdown_wakeup(),
-            self.budget_wakeup(),
-            self.connection_wakeup(),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
     }
 
     pub fn should_quit(&self) -> bool {

@@ -4,7 +4,7 @@
 
 use crate::api::{Loaded, Request};
 use crate::clipboard::{ClipboardError, Copied};
-use crate::throttle::Throttles;
+use crate::iplist_throttle::Throttles;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
 

@@ -1,38 +1,14 @@
-//! Popups: a stack above the tabs; the top one gets the keys.
+//! Popups ([`Popup`], the shell's type): a stack above the tabs; the top one gets the keys.
 //!
 //! The viewers (help, an invoice, a service, a product) only name what they show: the data
 //! stays in the tabs' caches, so a result that arrives while one is open (or after it
 //! closed) lands in one place. A form holds its own state (its fields, its step, the ID of
-//! the request it waits for) behind the [`Form`] trait, one type per form in
-//! [`super::forms`]: the popup knows none of them by name.
+//! the request it waits for): a [`Form`](super::forms::Form), one variant per form; what
+//! the app asks of a popup that is a form is in [`super::forms`]. This module names no
+//! component, so each may name the popups.
 
-use super::forms::Form;
-use super::keymap::steps::FormStep;
-use std::any::Any;
-
-#[derive(Debug)]
-pub enum Popup {
-    /// Key help for the context under it.
-    Help,
-    /// One invoice (`Invoice(id)`).
-    Invoice(u64),
-    /// The full detail of one service.
-    Service(u64),
-    /// The full detail of one product.
-    Product(u64),
-    /// A form (the registry, [`super::forms::registry::FORMS`], lists them).
-    Form(Box<dyn Form>),
-    /// `P`: switch to another profile.
-    Profiles(super::profiles::ProfilePicker),
-    /// `m`: the message log, scrolled this many entries down from the newest.
-    Messages(usize),
-    /// `h`: the proxy probe of a service.
-    Probe(super::probe::ProbeView),
-    /// `:` or Ctrl-P: the command palette.
-    Palette(Box<super::palette::Palette>),
-    /// `L`: the command log, scrolled this many lines down from the oldest.
-    CommandLog(usize),
-}
+pub use super::Popup;
+pub use super::keymap::PopupKind;
 
 /// Viewers are equal when they show the same thing; a form only equals itself (forms are
 /// not compared field by field).
@@ -43,7 +19,7 @@ impl PartialEq for Popup {
             (Popup::Invoice(a), Popup::Invoice(b))
             | (Popup::Service(a), Popup::Service(b))
             | (Popup::Product(a), Popup::Product(b)) => a == b,
-            (Popup::Form(a), Popup::Form(b)) => std::ptr::addr_eq(a.as_ref(), b.as_ref()),
+            (Popup::Form(a), Popup::Form(b)) => std::ptr::eq(a.as_ref(), b.as_ref()),
             (Popup::Profiles(a), Popup::Profiles(b)) => a == b,
             (Popup::Messages(a), Popup::Messages(b)) => a == b,
             (Popup::Probe(a), Popup::Probe(b)) => a == b,
@@ -55,11 +31,6 @@ impl PartialEq for Popup {
 }
 
 impl Popup {
-    /// A form, as a popup.
-    pub fn form_of(form: impl Form) -> Self {
-        Popup::Form(Box::new(form))
-    }
-
     /// What decides the keys: the popup, and for a form the step it is at.
     pub fn kind(&self) -> PopupKind {
         match self {
@@ -76,99 +47,12 @@ impl Popup {
         }
     }
 
-    /// The form, if this popup is one.
-    pub fn form(&self) -> Option<&dyn Form> {
-        match self {
-            Popup::Form(f) => Some(f.as_ref()),
-            _ => None,
-        }
-    }
-
-    pub fn form_mut(&mut self) -> Option<&mut dyn Form> {
-        match self {
-            Popup::Form(f) => Some(f.as_mut()),
-            _ => None,
-        }
-    }
-
-    /// The form, if this popup is a form of type `F`.
-    pub fn form_as<F: Form>(&self) -> Option<&F> {
-        let any: &dyn Any = self.form()?;
-        any.downcast_ref()
-    }
-
-    pub fn form_as_mut<F: Form>(&mut self) -> Option<&mut F> {
-        let any: &mut dyn Any = self.form_mut()?;
-        any.downcast_mut()
-    }
-
     /// Whether typed keys go to a field (so `q`, `j`, `?` are text).
     pub fn is_typing(&self) -> bool {
-        matches!(self, Popup::Palette(_)) || self.form().is_some_and(|f| f.is_typing())
-    }
-
-    pub fn is_form(&self) -> bool {
-        matches!(self, Popup::Form(_))
-    }
-}
-
-/// A popup without its parameters, for the key bindings. A form is at one of its steps
-/// (each form declares its own, with their keys), or busy, or showing its outcome.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PopupKind {
-    Help,
-    Invoice,
-    Service,
-    Product,
-    /// A form's step: its fields, a confirmation, a list it shows.
-    Step(&'static FormStep),
-    /// A form whose request is on its way.
-    FormBusy,
-    /// A form that shows its outcome.
-    FormDone,
-    /// Choosing a profile.
-    Profiles,
-    /// The message log.
-    Messages,
-    /// The proxy probe of a service.
-    Probe,
-    /// The command palette (its query takes typing).
-    Palette,
-    /// The command log.
-    CommandLog,
-}
-
-impl PopupKind {
-    /// What the help's title calls it: `Keys · IP list`.
-    pub fn title(self) -> &'static str {
         match self {
-            PopupKind::Help => "help",
-            PopupKind::Invoice => "invoice",
-            PopupKind::Service => "service",
-            PopupKind::Product => "product",
-            PopupKind::Step(step) => step.title,
-            PopupKind::FormBusy => "sending",
-            PopupKind::FormDone => "result",
-            PopupKind::Profiles => "profiles",
-            PopupKind::Messages => "messages",
-            PopupKind::Probe => "proxy probe",
-            PopupKind::Palette => "palette",
-            PopupKind::CommandLog => "command log",
-        }
-    }
-
-    pub fn is_form(self) -> bool {
-        matches!(
-            self,
-            PopupKind::Step(_) | PopupKind::FormBusy | PopupKind::FormDone
-        )
-    }
-
-    /// The form step, if this is one.
-    pub fn step(self) -> Option<&'static FormStep> {
-        match self {
-            PopupKind::Step(step) => Some(step),
-            _ => None,
+            Popup::Palette(_) => true,
+            Popup::Form(f) => f.is_typing(),
+            _ => false,
         }
     }
 }

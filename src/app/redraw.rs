@@ -3,10 +3,27 @@
 //! budget reports arrive while nothing is touched, and often change nothing that is shown:
 //! a budget report whose label reads the same, a tick for an auto-refresh that is not due
 //! yet. For those the app compares a [`Glance`] (everything time or the budget can change
-//! on screen) before and after, so an idle dashboard does not redraw.
+//! on screen) before and after, so an idle dashboard does not redraw. And when the loop
+//! must wake the app with a tick at all ([`App::next_wakeup`]).
 
 use super::{App, Msg};
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
+
+impl App {
+    /// When the loop must send [`Msg::Tick`] next: the next second of a countdown on
+    /// screen, or the end of the soonest countdown. `None`: nothing is scheduled, sleep
+    /// until input (the engine wakes itself).
+    pub fn next_wakeup(&self) -> Option<DateTime<Utc>> {
+        [
+            self.countdown_wakeup(),
+            self.budget_wakeup(),
+            self.connection_wakeup(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+}
 
 /// What a tick or a budget report can change on screen.
 #[derive(Clone, Debug, PartialEq, Eq)]

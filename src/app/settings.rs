@@ -2,7 +2,7 @@
 //! carried over from the last run.
 
 use super::DEFAULT_REFRESH;
-use crate::throttle::Throttles;
+use crate::iplist_throttle::Throttles;
 use std::time::Duration;
 
 #[derive(Clone, Debug)]
@@ -18,7 +18,7 @@ pub struct AppSettings {
     /// Mouse wheel scrolling, click-to-select and click-on-tab.
     pub mouse: bool,
     /// The zone of the server's clock: the time in a 429 has no zone and is read in it.
-    pub server_zone: crate::throttle::ServerZone,
+    pub server_zone: crate::iplist_throttle::ServerZone,
     /// The IP-list refresh countdowns to start with (loaded from the state file).
     pub throttles: Throttles,
     /// Ordering, binding, password changes and refreshes are turned off; reading, IP lists
@@ -66,7 +66,7 @@ impl Default for AppSettings {
             demo: false,
             refresh: Some(DEFAULT_REFRESH),
             mouse: true,
-            server_zone: crate::throttle::ServerZone::default(),
+            server_zone: crate::iplist_throttle::ServerZone::default(),
             throttles: Throttles::default(),
             read_only: false,
             among_accounts: false,

@@ -1,5 +1,7 @@
 //! Small builders of API values for tests and benchmarks (no sandbox involved): each gives a
-//! plausible value for an ID; change fields with struct update syntax.
+//! plausible value for an ID; change fields with struct update syntax. Not in release
+//! builds: compiled for the crate's tests and with the `testdata` feature, which the
+//! benchmarks and doc tests get through the crate's dev-dependency on itself.
 //!
 //! ```
 //! use proxydash::app::testdata as td;

@@ -14,7 +14,7 @@ use crate::alerts::deliver::Deliverer;
 use crate::alerts::rules::Delivery;
 use crate::app::{Command, Msg};
 use crate::clipboard::{Clipboard, ClipboardError, Copied};
-use crate::throttle::StateFile;
+use crate::iplist_throttle::StateFile;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use tokio::sync::mpsc;
@@ -74,7 +74,7 @@ impl Effects {
             my_ip_url,
             my_ip_allow_http: false,
             throttles,
-            log_failures: Some(crate::log_file::watch_failures()),
+            log_failures: Some(crate::logging::file::watch_failures()),
             alert_sink: None,
             history: None,
             probe: crate::probe::ProbeConfig {

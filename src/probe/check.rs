@@ -148,31 +148,6 @@ pub async fn check(target: ProxyTarget, ctx: &Context) -> ProbeResult {
     result
 }
 
-/// A failed step after the connect, as a verdict with its cause: the error's messages,
-/// and its reason from the I/O error in its chain (a reset or refusal is `refused`, a
-/// timeout `timeout`); anything else is a `bad answer`.
-pub fn verdict_of(e: &(dyn std::error::Error + 'static)) -> Verdict {
-    let mut chain = Vec::new();
-    let mut reason = DeadReason::BadAnswer;
-    let mut source = Some(e);
-    while let Some(s) = source {
-        if let Some(io) = s.downcast_ref::<std::io::Error>() {
-            use std::io::ErrorKind::*;
-            match io.kind() {
-                ConnectionRefused | ConnectionReset | ConnectionAborted => {
-                    reason = DeadReason::Refused
-                }
-                TimedOut => reason = DeadReason::Timeout,
-                _ => {}
-            }
-        }
-        chain.push(s.to_string());
-        source = s.source();
-    }
-    let chain = chain.join(": ");
-    Verdict::Dead(reason, chain)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

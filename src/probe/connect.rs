@@ -112,7 +112,7 @@ pub async fn through(
     let stream = connector
         .connect(name, tunnelled.into_inner())
         .await
-        .map_err(|e| match super::check::verdict_of(&e) {
+        .map_err(|e| match Verdict::of_error(&e) {
             Verdict::Dead(reason, why) => {
                 Verdict::Dead(reason, format!("TLS to the target: {why}"))
             }
@@ -140,7 +140,7 @@ fn refusal<E: std::error::Error + std::fmt::Debug + 'static>(e: &E) -> Verdict {
         "proxy authorization required",
         "does not support user/pass",
     ];
-    let verdict = super::check::verdict_of(e);
+    let verdict = Verdict::of_error(e);
     let Verdict::Dead(DeadReason::BadAnswer, why) = verdict else {
         return verdict;
     };

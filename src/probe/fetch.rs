@@ -52,12 +52,12 @@ where
         .map_err(|e| bad(e.to_string()))?;
     let (mut sender, connection) = hyper::client::conn::http1::handshake(io)
         .await
-        .map_err(|e| super::check::verdict_of(&e))?;
+        .map_err(|e| Verdict::of_error(&e))?;
     let answer = async move {
         let response = sender
             .send_request(request)
             .await
-            .map_err(|e| super::check::verdict_of(&e))?;
+            .map_err(|e| Verdict::of_error(&e))?;
         let status = response.status();
         if status == http::StatusCode::PROXY_AUTHENTICATION_REQUIRED {
             return Err(Verdict::Dead(DeadReason::AuthFailed, "HTTP 407".into()));
@@ -68,7 +68,7 @@ where
         let mut body = response.into_body();
         let mut read = Vec::new();
         while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|e| super::check::verdict_of(&e))?;
+            let frame = frame.map_err(|e| Verdict::of_error(&e))?;
             if let Ok(chunk) = frame.into_data() {
                 let room = MAX_BODY.saturating_sub(read.len());
                 read.extend_from_slice(&chunk[..chunk.len().min(room)]);
@@ -91,7 +91,7 @@ where
                 open = false;
                 // An error of the connection is the cause of the answer's own; a clean
                 // close leaves what was received to be read.
-                closed.map_err(|e| super::check::verdict_of(&e))?;
+                closed.map_err(|e| Verdict::of_error(&e))?;
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The scheduler: the one door to the API of an account. Its budget ([`Budget`], a
 //! [`bucket::Bucket`] behind a lock) is shared by every clone of the account's
 //! [`crate::api::ApiClient`], so every attempt of every request is counted and every answer
-//! teaches it; the fetcher ([`crate::fetcher`]) decides which waiting request gets the next
+//! teaches it; the fetcher ([`fetcher`]) decides which waiting request gets the next
 //! token, and the scripting commands, which send one request at a time, wait for theirs.
 //!
 //! - Every attempt takes a token first: the fetcher takes the first attempt's (so the
@@ -13,6 +13,7 @@
 //!   when the limit or its source changes.
 
 pub mod bucket;
+pub mod fetcher;
 pub mod store;
 
 pub use crate::api::gate::{PREPAID, Signal, Ticket};

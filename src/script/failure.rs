@@ -2,15 +2,15 @@
 //! `--json`, the JSON document) that tells the user.
 //!
 //! The status is decided in one place, [`Failure::status`], so a new kind of error (the
-//! scheduler's budget, say) is one more arm there and one more row in the table of the
-//! module docs of [`super`].
+//! scheduler's budget, say) is one more arm there; a new status is one more row in the
+//! README's exit-status table (checked by `tests/readme.rs`).
 
 use super::output;
 use crate::api::{ApiError, Unprocessable};
 use chrono::NaiveDateTime;
 use std::process::ExitCode;
 
-/// The exit statuses, named; the table in the docs of [`super`] says when each is used.
+/// The exit statuses, named; the README's exit-status table says when each is used.
 pub mod status {
     pub const OK: u8 = 0;
     pub const FAILED: u8 = 1;

@@ -13,18 +13,13 @@
 //!
 //! # Exit status
 //!
-//! Decided in one function, [`Failure::status`]:
-//!
-//! | status | when |
-//! |---|---|
-//! | 0 | success |
-//! | 1 | `probe` found a dead proxy (its table is printed all the same); any other failure: an API error not below (e.g. not enough funds, IP already bound, a 5xx), a write whose answer was lost (outcome unknown: never 5, so a script retrying on 5 cannot order twice), a file that cannot be written (or already exists), a failed public-IP lookup, an order declined at the prompt |
-//! | 2 | bad usage, before anything is sent: clap's own errors, no account or an unusable base URL, an invalid IPv4 address, a password given as an argument, `order` without `--yes` when standard input is not a terminal, an empty or mistyped new password |
-//! | 3 | authentication: 401 `Unauthenticated`, 400 `Invalid Authorization header` / `Invalid credentials format` |
-//! | 4 | not found: an unknown ID. The spec has no 404: a read of one item (`service`, `product`, `invoice`, `stats`, `rate`, `network`, `iplist`) answered with 422 `Unprocessable Entity` (or its "product ID not found" / "ClientID not found" forms), and any request answered "ClientID not found" (400 or 422) or "product ID not found" |
-//! | 5 | unreachable: the connection could not be opened (so nothing was sent, also for a write), or a read timed out or lost its connection |
-//! | 6 | throttled: 429 (an IP-list refresh asked too soon; the next possible time is printed) |
-//! | 7 | refused because the session is read-only (`--read-only`, `read_only = true`): nothing was sent |
+//! Decided in one function, [`Failure::status`], with the numbers named in [`status`].
+//! What each means is written once, in the README's table ("Exit status, one meaning
+//! each"), which `tests/readme.rs` checks against these numbers. Not found (4) is a
+//! refusal of an ID: the spec has no 404, so a read of one item (`service`, `product`,
+//! `invoice`, `stats`, `rate`, `network`, `iplist`) answered 422 `Unprocessable Entity`
+//! (or its "product ID not found" / "ClientID not found" forms), and any request answered
+//! "ClientID not found".
 //!
 //! With `--json` a failure after the usage was right also prints one JSON object on
 //! standard output, so a script parsing it gets JSON (a usage error, 2, is found before

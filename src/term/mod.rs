@@ -21,8 +21,8 @@
 //! the same way, so it too leaves a usable shell behind.
 
 pub mod input;
+pub mod quiet;
 
-use crate::quiet::QuietBackend;
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
 };
@@ -30,6 +30,7 @@ use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use crossterm::{cursor, execute};
+use quiet::QuietBackend;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use std::io::{self, Stdout, Write};

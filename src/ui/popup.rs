@@ -21,7 +21,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usiz
         Popup::Invoice(id) => draw_invoice(frame, app, theme, area, *id),
         Popup::Service(id) => super::more::draw_service(frame, app, theme, area, *id),
         Popup::Product(id) => super::more::draw_product(frame, app, theme, area, *id),
-        Popup::Form(form) => forms::draw(frame, app, theme, area, form.as_ref()),
+        Popup::Form(form) => forms::draw(frame, app, theme, area, form),
         Popup::Profiles(picker) => draw_profiles(frame, app, theme, area, picker.selected),
         Popup::Messages(scroll) => super::messages::draw(frame, app, theme, area, *scroll),
         Popup::Probe(view) => super::probe::draw(frame, app, theme, area, view),

@@ -88,7 +88,10 @@ fn service(app: &App, i: usize) -> Option<Vec<CellText>> {
     if let Some(until) = app.throttled_until(s.service_id) {
         // The IP-list refresh countdown follows the name, which gives way to it but stays
         // (the detail has the countdown in words).
-        let tail = format!(" ⟳ {}", crate::throttle::format_remaining(until, app.now()));
+        let tail = format!(
+            " ⟳ {}",
+            crate::iplist_throttle::format_remaining(until, app.now())
+        );
         let name = std::mem::take(&mut cells[services::PRODUCT]);
         cells[services::PRODUCT] = name.with_tail(tail, Tone::Stale);
     }

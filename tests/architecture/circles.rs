@@ -1,5 +1,7 @@
-//! Import circles between the crate's top-level modules: a module that names another,
-//! directly or through others, that names it back. Test code (files of tests, a file's
+//! Import circles between modules: a module that names another, directly or through
+//! others, that names it back. Between the crate's top-level modules, and between the
+//! modules inside one (`app::forms`, `app::keymap`…; a child naming its parent, the
+//! shell its children share, is no edge). Test code (files of tests, a file's
 //! `#[cfg(test)]` module) is left out: tests may reach anywhere.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,26 +31,124 @@ pub fn without_tests(text: &str) -> &str {
     text
 }
 
+/// The module directly inside `parent` a source file belongs to (`app/forms/order/mod.rs`
+/// → `forms` in `app`); `None` for the parent's own file and files elsewhere.
+pub fn child_of(parent: &str, rel: &str) -> Option<String> {
+    let rest = rel.strip_prefix(parent)?.strip_prefix('/')?;
+    let first = rest.split('/').next()?;
+    let name = first.strip_suffix(".rs").unwrap_or(first);
+    (name != "mod").then(|| name.to_owned())
+}
+
+/// The modules inside `parent` that a line of the file `rel` names: `crate::app::forms`,
+/// `super::keymap` (from `app/x.rs`), `super::super::{popup, tabs}` (from `app/x/y.rs`),
+/// outside comments. Names that are not modules (`crate::app::App`) are dropped by
+/// [`circles`].
+pub fn named_inside(parent: &str, rel: &str, line: &str) -> Vec<String> {
+    let code = line.split("//").next().unwrap_or("");
+    // The file's module path: `app/forms/mod.rs` is `app::forms`.
+    let path: Vec<&str> = rel
+        .trim_end_matches(".rs")
+        .split('/')
+        .filter(|s| *s != "mod")
+        .collect();
+    let mut out = Vec::new();
+    let crate_prefix = format!("crate::{parent}::");
+    let mut rest = code;
+    while let Some(i) = rest.find(&crate_prefix) {
+        rest = &rest[i + crate_prefix.len()..];
+        out.extend(first_segments(rest));
+    }
+    let mut rest = code;
+    while let Some(i) = rest.find("super::") {
+        // `super::super::…`: climb once per `super`.
+        let mut tail = &rest[i..];
+        let mut climbed = 0;
+        while let Some(t) = tail.strip_prefix("super::") {
+            tail = t;
+            climbed += 1;
+        }
+        let at = path.len().saturating_sub(climbed);
+        if climbed <= path.len() && path[..at] == [parent] {
+            out.extend(first_segments(tail));
+        }
+        rest = tail;
+    }
+    out
+}
+
+/// The first path segment of each path at the start of `rest`: `forms::Form` → `forms`;
+/// `{keymap::Action, popup::{A, B}}` → `keymap`, `popup`.
+fn first_segments(rest: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.trim()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let Some(group) = rest.strip_prefix('{') else {
+        return vec![ident(rest)];
+    };
+    let (mut depth, mut start, mut out) = (0, 0, Vec::new());
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                out.push(ident(&group[start..i]));
+                break;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(ident(&group[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.retain(|n| !n.is_empty());
+    out
+}
+
+/// The lines of `text` with each `use` spread over several lines joined into its first:
+/// `(number of the first line, text)`.
+fn statements(text: &str) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    let mut open = false;
+    for (n, line) in text.lines().enumerate() {
+        if open && let Some(last) = out.last_mut() {
+            last.1.push_str(line.trim());
+            open = !line.contains(';');
+            continue;
+        }
+        let code = line.split("//").next().unwrap_or("");
+        open = code.trim_start().contains("use ") && code.trim_end().ends_with('{');
+        out.push((n + 1, line.to_owned()));
+    }
+    out
+}
+
 /// Every circle (a strongly connected set of two or more modules), each with the lines
-/// that make its edges; `named` gives the modules a line names.
+/// that make its edges; `module_of` gives the module a file belongs to, `named` the
+/// modules a line of a file names.
 pub fn circles(
     files: &[(String, String)],
-    named: impl Fn(&str) -> Vec<String>,
+    module_of: impl Fn(&str) -> Option<String>,
+    named: impl Fn(&str, &str) -> Vec<String>,
 ) -> Vec<(Vec<String>, Vec<String>)> {
     let modules: BTreeSet<String> = files.iter().filter_map(|(r, _)| module_of(r)).collect();
     // from -> to -> where
     let mut edges: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
     for (rel, text) in files {
         let Some(from) = module_of(rel) else { continue };
-        for (n, line) in without_tests(text).lines().enumerate() {
-            for to in named(line) {
+        for (n, line) in statements(without_tests(text)) {
+            for to in named(rel, &line) {
                 if to != from && modules.contains(&to) {
                     edges
                         .entry(from.clone())
                         .or_default()
                         .entry(to)
                         .or_default()
-                        .push(format!("src/{rel}:{}", n + 1));
+                        .push(format!("src/{rel}:{n}"));
                 }
             }
         }

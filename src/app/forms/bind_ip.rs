@@ -14,12 +14,11 @@
 //! On a ppr service `b` opens nothing and the status line says why; while the service's
 //! type is unknown (its detail is loading) it says to try again.
 
-use super::registry::FormEntry;
-use super::{Flow, Form, FormCore, FormState, TextField};
+use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, ProductType, Request, Response, ServiceUpdate};
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
-use crate::app::keymap::{Action, ON_SERVICE, code, ctrl, k};
+use crate::app::keymap::{Action, FormKey, code, ctrl};
 use crate::app::popup::Popup;
 use crate::app::status::NoticeKind;
 use crate::app::{App, Command};
@@ -27,7 +26,7 @@ use crossterm::event::KeyCode;
 use std::net::Ipv4Addr;
 
 /// `Ctrl-L`: fill in this machine's public IP.
-pub const USE_MY_IP: Action = Action::FormKey(0);
+pub const USE_MY_IP: Action = Action::FormKey(FormKey::UseMyIp);
 
 /// The one step: the address, and where it comes from.
 #[rustfmt::skip]
@@ -38,17 +37,6 @@ pub static STEP: FormStep = FormStep {
         step_key(&[ctrl('l')], USE_MY_IP, Some("use my IP"), "Fill in this machine's public IP"),
         CANCEL,
     ],
-};
-
-/// `b` on a service (its row or its detail).
-pub const ENTRY: FormEntry = FormEntry {
-    keys: &[k('b')],
-    scopes: ON_SERVICE,
-    footer: Some("bind IP"),
-    help: "Bind an IP to the selected static (fpr) service",
-    writes: true,
-    steps: &[&STEP],
-    open: App::open_bind_ip,
 };
 
 /// This machine's public IPv4, as far as the app knows.
@@ -166,7 +154,25 @@ impl BindIpForm {
     }
 }
 
-impl Form for BindIpForm {
+impl FormLogic for BindIpForm {
+    fn into_form(self) -> Form {
+        Form::BindIp(self)
+    }
+
+    fn of(form: &Form) -> Option<&Self> {
+        match form {
+            Form::BindIp(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn of_mut(form: &mut Form) -> Option<&mut Self> {
+        match form {
+            Form::BindIp(f) => Some(f),
+            _ => None,
+        }
+    }
+
     fn core(&self) -> &FormCore {
         &self.core
     }

@@ -1,20 +1,15 @@
 //! What every form shares: its step ([`FormState`]), the ID of the request it waits for,
-//! its inline error ([`FormCore`]), and the [`Form`] trait whose default methods are the
-//! glue the forms used to copy (busy and finished steps, "Enter closes a finished form,
-//! else sends", "a field was edited, the inline error goes").
-//!
-//! A form is a `Box<dyn Form>` in [`crate::app::popup::Popup::Form`]. Its logic is one
-//! file in `src/app/forms` (with its steps' keys and its registry entry), its widget one
-//! file in `src/ui/forms` (an `impl FormWidget`); see [`super::registry`] for the lines
-//! that register both.
+//! its inline error ([`FormCore`]), and the [`FormLogic`] trait whose default methods are
+//! the glue the forms used to copy (busy and finished steps, "Enter closes a finished
+//! form, else sends", "a field was edited, the inline error goes"). The recipe for a new
+//! form is in [`super`].
 
-use super::TextField;
+use super::{Form, TextField};
 use crate::api::{ApiError, Request, Response};
 use crate::app::keymap::Action;
 use crate::app::keymap::steps::FormStep;
 use crate::app::popup::PopupKind;
 use crate::app::{App, Command};
-use std::any::Any;
 use std::fmt::Debug;
 
 /// The step a form is at.
@@ -105,8 +100,16 @@ pub enum Flow {
     Close,
 }
 
-/// A popup that changes the account or fetches something on request.
-pub trait Form: Any + Debug {
+/// A form's logic: one form's type implements it, and [`Form`] has a variant holding it.
+pub trait FormLogic: Debug + Sized {
+    /// This form as the one [`Form`] variant that holds it.
+    fn into_form(self) -> Form;
+
+    /// The form, if `form` is this one.
+    fn of(form: &Form) -> Option<&Self>;
+
+    fn of_mut(form: &mut Form) -> Option<&mut Self>;
+
     fn core(&self) -> &FormCore;
     fn core_mut(&mut self) -> &mut FormCore;
 
@@ -160,7 +163,7 @@ pub trait Form: Any + Debug {
     fn other(&mut self, _app: &mut App, _action: Action, _out: &mut Vec<Command>) {}
 
     /// An action while the form is on top: Enter closes a finished form, else sends what
-    /// [`Form::submit`] gives (once: the form is then `Submitting`).
+    /// [`FormLogic::submit`] gives (once: the form is then `Submitting`).
     fn action(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) -> Flow {
         match action {
             Action::Submit if self.finished() => Flow::Close,

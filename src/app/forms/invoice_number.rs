@@ -10,13 +10,11 @@
 //! says so; any other failure is the server's words. Either way the number stays, to
 //! correct and send again. It only reads, so a read-only profile has it too.
 
-use super::registry::FormEntry;
-use super::{Flow, Form, FormCore, FormState, TextField};
+use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
 use crate::api::{ApiError, Request, Response, Unprocessable};
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
-use crate::app::keymap::{Action, Scope, code, k};
+use crate::app::keymap::{Action, code};
 use crate::app::popup::Popup;
-use crate::app::tabs::Tab;
 use crate::app::{App, Command};
 use crossterm::event::KeyCode;
 
@@ -28,17 +26,6 @@ pub static STEP: FormStep = FormStep {
         step_key(&[code(KeyCode::Enter)], Action::Submit, Some("open"), "Fetch and show the invoice with this number"),
         CANCEL,
     ],
-};
-
-/// `#` on Billing; it only reads.
-pub const ENTRY: FormEntry = FormEntry {
-    keys: &[k('#')],
-    scopes: &[Scope::Tab(Tab::Billing)],
-    footer: Some("by number"),
-    help: "Open an invoice by its number (as its e-mail gives it)",
-    writes: false,
-    steps: &[&STEP],
-    open: App::open_invoice_number,
 };
 
 /// The most digits an invoice number has (`u64::MAX` has 20).
@@ -109,7 +96,25 @@ impl InvoiceNumberForm {
     }
 }
 
-impl Form for InvoiceNumberForm {
+impl FormLogic for InvoiceNumberForm {
+    fn into_form(self) -> Form {
+        Form::InvoiceNumber(self)
+    }
+
+    fn of(form: &Form) -> Option<&Self> {
+        match form {
+            Form::InvoiceNumber(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn of_mut(form: &mut Form) -> Option<&mut Self> {
+        match form {
+            Form::InvoiceNumber(f) => Some(f),
+            _ => None,
+        }
+    }
+
     fn core(&self) -> &FormCore {
         &self.core
     }

@@ -13,11 +13,10 @@
 //! Lists can have 100,000 lines: the line starts are indexed once when the list arrives,
 //! and the view draws only the lines on screen ([`super::iplist_view`]).
 
-use super::registry::FormEntry;
-use super::{Flow, Form, FormCore, FormState, TextField};
+use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
 use crate::api::{ApiError, IpList, IpListFormat, IpListType, ProductType, Request, Response};
 use crate::app::keymap::steps::{self, BACK, CANCEL, CLOSE, FormStep, step_key};
-use crate::app::keymap::{Action, ON_SERVICE, code, k};
+use crate::app::keymap::{Action, code, k};
 use crate::app::popup::{Popup, PopupKind};
 use crate::app::{App, Command};
 use crossterm::event::KeyCode;
@@ -67,17 +66,6 @@ pub static SAVE: FormStep = FormStep {
         step_key(&[code(KeyCode::Enter)], Action::Submit, Some("write"), "Write the file (an existing file is never replaced)"),
         BACK,
     ],
-};
-
-/// `i` on a service (its row or its detail); it only reads.
-pub const ENTRY: FormEntry = FormEntry {
-    keys: &[k('i')],
-    scopes: ON_SERVICE,
-    footer: Some("IP list"),
-    help: "Show, copy or save the IP list",
-    writes: false,
-    steps: &[&CHOOSE, &VIEW, &SAVE],
-    open: App::open_iplist,
 };
 
 /// The longest file path the save field takes (Linux's `PATH_MAX`).
@@ -193,7 +181,25 @@ impl IpListForm {
     }
 }
 
-impl Form for IpListForm {
+impl FormLogic for IpListForm {
+    fn into_form(self) -> Form {
+        Form::IpList(self)
+    }
+
+    fn of(form: &Form) -> Option<&Self> {
+        match form {
+            Form::IpList(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn of_mut(form: &mut Form) -> Option<&mut Self> {
+        match form {
+            Form::IpList(f) => Some(f),
+            _ => None,
+        }
+    }
+
     fn core(&self) -> &FormCore {
         &self.core
     }

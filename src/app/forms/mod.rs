@@ -1,7 +1,8 @@
 //! The forms: popups that change the account (order, bind an IP, change a password,
-//! refresh an IP list) or fetch something on request (IP lists). Each form is one file
-//! here (its state, its steps, what it does with its answer) implementing [`Form`]
-//! ([`core`]); this file routes keys, pastes and answers to it.
+//! refresh an IP list) or fetch something on request (IP lists, an invoice by number), and
+//! the silence of an alert. [`Form`] has one variant per form, holding its state; each
+//! form's logic is one file here implementing [`FormLogic`] ([`core`]); this file routes
+//! keys, pastes and answers to the form on top.
 //!
 //! Every form goes through [`FormState`]: `Editing` (fields take typing), `Confirming`
 //! (what will be sent is repeated), `Submitting` (the one request is on its way: Enter is
@@ -13,12 +14,25 @@
 //! move between fields; while a field takes typing every other key is text (so `q`, `j`,
 //! `y` are characters there) and a paste is inserted as one line. `Ctrl-C` quits from
 //! anywhere. Each form declares its steps' keys itself, beside its logic (a `static`
-//! [`FormStep`](crate::app::keymap::steps::FormStep) per step), and the key that opens it
-//! in its registry entry.
+//! [`FormStep`](crate::app::keymap::steps::FormStep) per step).
 //!
-//! **Adding a form** is its logic file here, its widget file in `src/ui/forms`, and one
-//! line registering each (`super::<name>::ENTRY,` in [`registry::FORMS`], its widget in
-//! the ui's `WIDGETS`) beside their `pub mod` lines; [`registry`] has the recipe.
+//! **Adding a form** (the one place this recipe is written):
+//! 1. `src/app/forms/<name>.rs`: the form's state and its `impl FormLogic` (with
+//!    `into_form`/`of`/`of_mut`, which name its variant); a `pub static FormStep` per
+//!    step, listing the step's keys (`FormLogic::step` says which one the form is at; a
+//!    key only this form knows, like the bind form's `Ctrl-L`, is an
+//!    [`Action::FormKey`] of its own); and `App::open_<name>(&mut self, out)`, which
+//!    pushes the form or says in the status line why not.
+//! 2. `src/ui/forms/<name>.rs`: `impl FormWidget for <Name>Form`, how it looks.
+//! 3. The variant: in [`Form`] and [`FormKind`](crate::app::keymap::FormKind) (what its
+//!    key opens), then the arms the compiler asks for ([`form::each`], `App::open_form`,
+//!    `FormKind::writes`), and the key that opens it, a row of the key map's table
+//!    (`OPEN_FORMS` in `src/app/keymap/bindings.rs`).
+//!
+//! A form may send a write or any read (`FormLogic::submit`); a read a tab keeps (an
+//! invoice) fills the tab's cache as any read does before `FormLogic::answered` sees it,
+//! and an answer that leaves nothing to do in the form may push the viewer of what it
+//! fetched and return `Flow::Close`: the viewer takes the form's place.
 //!
 //! **Answers by request ID.** Each request a form sends carries an ID of its own
 //! ([`Request::attempt`], never sent to the server), kept in the form's core; the answer
@@ -39,6 +53,7 @@
 pub mod bind_ip;
 pub mod core;
 pub mod field;
+mod form;
 pub mod invoice_number;
 pub mod iplist;
 mod iplist_files;
@@ -47,11 +62,12 @@ pub mod order;
 pub mod order_outcome;
 pub mod password;
 pub mod refresh;
-pub mod registry;
 pub mod silence;
 
-pub use self::core::{Flow, Form, FormCore, FormState};
+pub use self::core::{Flow, FormCore, FormLogic, FormState};
 pub use field::TextField;
+pub use form::Form;
+pub(crate) use form::each;
 
 use super::keymap::Action;
 use super::popup::Popup;
@@ -65,7 +81,7 @@ use crossterm::event::KeyEvent;
 #[derive(Debug, Default)]
 pub struct Sent {
     last_id: u64,
-    closed: Vec<Box<dyn Form>>,
+    closed: Vec<Form>,
     /// The reads forms wait for that carry no ID of their own, with the ID of the form
     /// waiting for each.
     reads: Vec<(Request, u64)>,
@@ -91,29 +107,29 @@ pub fn update_message(response: &Response, fallback: &str) -> String {
 
 impl App {
     /// The form on top of the stack, if the top popup is one.
-    pub(super) fn top_form(&self) -> Option<&dyn Form> {
+    pub(super) fn top_form(&self) -> Option<&Form> {
         self.popups.last().and_then(Popup::form)
     }
 
     /// Runs `f` on the form on top, taken off the stack meanwhile (so it may use the whole
     /// app), then puts it back, or closes it if `f` says so.
-    fn with_top_form(&mut self, f: impl FnOnce(&mut dyn Form, &mut App) -> Flow) {
+    fn with_top_form(&mut self, f: impl FnOnce(&mut Form, &mut App) -> Flow) {
         if !self.popups.last().is_some_and(Popup::is_form) {
             return;
         }
         let Some(Popup::Form(mut form)) = self.popups.pop() else {
             return;
         };
-        match f(form.as_mut(), self) {
+        match f(&mut form, self) {
             Flow::Stay => self.popups.push(Popup::Form(form)),
             Flow::Close => self.close_form(form),
         }
     }
 
     /// A form leaves the screen; one whose request is on its way is kept for the answer.
-    fn close_form(&mut self, form: Box<dyn Form>) {
+    fn close_form(&mut self, form: Box<Form>) {
         if form.awaiting().is_some() {
-            self.sent.closed.push(form);
+            self.sent.closed.push(*form);
         }
     }
 
@@ -280,7 +296,7 @@ impl App {
     fn answer_form(
         &mut self,
         place: Option<usize>,
-        mut form: Box<dyn Form>,
+        mut form: Box<Form>,
         request: &Request,
         result: Result<Response, ApiError>,
         out: &mut Vec<Command>,
@@ -306,7 +322,7 @@ impl App {
 
     /// The form waiting for the request with ID `id`, taken out to take its answer: an
     /// open one with its place in the stack, or one closed while waiting.
-    fn take_form_awaiting(&mut self, id: u64) -> Option<(Option<usize>, Box<dyn Form>)> {
+    fn take_form_awaiting(&mut self, id: u64) -> Option<(Option<usize>, Box<Form>)> {
         if id == 0 {
             return None;
         }
@@ -321,7 +337,7 @@ impl App {
             .closed
             .iter()
             .position(|f| f.awaiting() == Some(id))?;
-        Some((None, self.sent.closed.swap_remove(i)))
+        Some((None, Box::new(self.sent.closed.swap_remove(i))))
     }
 
     /// The profile is read-only: says so and returns true.

@@ -13,11 +13,10 @@
 //! operating system's random source; no symbols, so it stays usable in proxy URLs and
 //! `user:pass` lines) into both fields; the detail shows it after the change (`v`).
 
-use super::registry::FormEntry;
-use super::{Flow, Form, FormCore, FormState, TextField};
+use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
-use crate::app::keymap::{Action, ON_SERVICE, code, ctrl, k};
+use crate::app::keymap::{Action, FormKey, code, ctrl};
 use crate::app::popup::Popup;
 use crate::app::{App, Command};
 use crate::secret::Secret;
@@ -37,7 +36,7 @@ pub static STEP: FormStep = FormStep {
 };
 
 /// `Ctrl-G`: a generated strong password into both fields.
-pub const GENERATE: Action = Action::FormKey(0);
+pub const GENERATE: Action = Action::FormKey(FormKey::Generate);
 
 /// Shorter than this is weak.
 pub const MIN_LENGTH: usize = 12;
@@ -89,17 +88,6 @@ pub fn generate() -> Option<String> {
         }
     }
 }
-
-/// `p` on a service (its row or its detail).
-pub const ENTRY: FormEntry = FormEntry {
-    keys: &[k('p')],
-    scopes: ON_SERVICE,
-    footer: Some("passwd"),
-    help: "Change the proxy password",
-    writes: true,
-    steps: &[&STEP],
-    open: App::open_password,
-};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PasswordField {
@@ -207,7 +195,25 @@ impl PasswordForm {
     }
 }
 
-impl Form for PasswordForm {
+impl FormLogic for PasswordForm {
+    fn into_form(self) -> Form {
+        Form::Password(self)
+    }
+
+    fn of(form: &Form) -> Option<&Self> {
+        match form {
+            Form::Password(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn of_mut(form: &mut Form) -> Option<&mut Self> {
+        match form {
+            Form::Password(f) => Some(f),
+            _ => None,
+        }
+    }
+
     fn core(&self) -> &FormCore {
         &self.core
     }

@@ -6,15 +6,14 @@
 //! service's row, its detail and this form. While it runs, `u` on that service says so in
 //! the status line and sends nothing.
 
-use super::registry::FormEntry;
-use super::{Flow, Form, FormCore, FormState};
+use super::{Flow, Form, FormCore, FormLogic, FormState};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
-use crate::app::keymap::{Action, ON_SERVICE, code, k};
+use crate::app::keymap::{Action, code};
 use crate::app::popup::Popup;
 use crate::app::status::NoticeKind;
 use crate::app::{App, Command};
-use crate::throttle;
+use crate::iplist_throttle;
 use crossterm::event::KeyCode;
 
 /// The one step: the confirmation.
@@ -25,17 +24,6 @@ pub static STEP: FormStep = FormStep {
         step_key(&[code(KeyCode::Enter)], Action::Submit, Some("refresh"), "Refresh the IP list now"),
         CANCEL,
     ],
-};
-
-/// `u` on a service (its row or its detail).
-pub const ENTRY: FormEntry = FormEntry {
-    keys: &[k('u')],
-    scopes: ON_SERVICE,
-    footer: Some("refresh IPs"),
-    help: "Refresh the IP list (the server throttles this)",
-    writes: true,
-    steps: &[&STEP],
-    open: App::open_refresh,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -64,7 +52,25 @@ impl RefreshForm {
     }
 }
 
-impl Form for RefreshForm {
+impl FormLogic for RefreshForm {
+    fn into_form(self) -> Form {
+        Form::Refresh(self)
+    }
+
+    fn of(form: &Form) -> Option<&Self> {
+        match form {
+            Form::Refresh(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn of_mut(form: &mut Form) -> Option<&mut Self> {
+        match form {
+            Form::Refresh(f) => Some(f),
+            _ => None,
+        }
+    }
+
     fn core(&self) -> &FormCore {
         &self.core
     }
@@ -121,7 +127,7 @@ impl App {
         if let Some(until) = self.throttles.until(id, now) {
             let line = self
                 .countdown(id)
-                .unwrap_or_else(|| throttle::describe(until, now, &self.utc_offset));
+                .unwrap_or_else(|| iplist_throttle::describe(until, now, &self.utc_offset));
             self.status
                 .notify(NoticeKind::Info, format!("Service {id}: {line}"));
             return;
@@ -160,7 +166,7 @@ impl App {
                     "Service {service_id}: the server names {} for the next refresh; \
                      proxydash waits {} days at most (x clears the countdown)",
                     at.format("%Y-%m-%d %H:%M:%S"),
-                    throttle::BELIEVED_AT_MOST.num_days()
+                    iplist_throttle::BELIEVED_AT_MOST.num_days()
                 ),
             );
         }

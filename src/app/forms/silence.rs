@@ -9,15 +9,13 @@
 //! read is an inline error and the form keeps what was typed. A read-only profile has
 //! it (it changes nothing on the account).
 
-use super::registry::FormEntry;
-use super::{Flow, Form, FormCore, FormState, TextField};
+use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
 use crate::alerts::marks::{self, MarkChange, PRESETS, Silence, Target};
 use crate::alerts::{Alert, Rule, Subject};
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
-use crate::app::keymap::{Action, Scope, code, ctrl, k};
+use crate::app::keymap::{Action, FormKey, code, ctrl};
 use crate::app::popup::Popup;
 use crate::app::status::NoticeKind;
-use crate::app::tabs::Tab;
 use crate::app::{App, Command};
 use crossterm::event::KeyCode;
 
@@ -35,17 +33,7 @@ pub static STEP: FormStep = FormStep {
 };
 
 /// `Ctrl-T`: the next target.
-pub const NEXT_TARGET: Action = Action::FormKey(0);
-
-pub const ENTRY: FormEntry = FormEntry {
-    keys: &[k('s')],
-    scopes: &[Scope::Tab(Tab::Alerts)],
-    footer: Some("silence"),
-    help: "Silence the selected alert's rule, service or both for a while, with a reason",
-    writes: false,
-    steps: &[&STEP],
-    open: App::open_silence,
-};
+pub const NEXT_TARGET: Action = Action::FormKey(FormKey::NextTarget);
 
 /// The most characters of a reason.
 pub const MAX_REASON: usize = 200;
@@ -169,7 +157,25 @@ impl SilenceForm {
     }
 }
 
-impl Form for SilenceForm {
+impl FormLogic for SilenceForm {
+    fn into_form(self) -> Form {
+        Form::Silence(self)
+    }
+
+    fn of(form: &Form) -> Option<&Self> {
+        match form {
+            Form::Silence(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn of_mut(form: &mut Form) -> Option<&mut Self> {
+        match form {
+            Form::Silence(f) => Some(f),
+            _ => None,
+        }
+    }
+
     fn core(&self) -> &FormCore {
         &self.core
     }

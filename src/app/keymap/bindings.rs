@@ -1,10 +1,8 @@
-//! The default bindings: one table, in the order the footer and the help list them. The
-//! forms' keys are not here: a form step's keys are declared beside the form
-//! ([`super::steps`]), the keys that open the forms in the forms' registry; the table only
-//! says where they go ([`Part::Step`], [`Part::Openers`]).
+//! The default bindings: one table, in the order the footer and the help list them. A
+//! form step's keys are not here: they are declared beside the form ([`super::steps`]);
+//! the table only says where they go ([`Part::Step`]).
 
-use super::{Action, Binding, ON_SERVICE, Part, Scope, b, code, ctrl, k};
-use crate::app::popup::PopupKind;
+use super::{Action, Binding, FormKind, ON_SERVICE, Part, PopupKind, Scope, b, code, ctrl, k};
 use crate::app::tabs::Tab;
 use crossterm::event::KeyCode;
 
@@ -40,7 +38,7 @@ pub const TABLE: &[Part] = &[
     Part::Rows(FIRST),
     Part::Step,
     Part::Rows(POPUPS_AND_TABS),
-    Part::Openers,
+    Part::Rows(OPEN_FORMS),
     Part::Rows(ON_ROWS),
 ];
 
@@ -97,6 +95,18 @@ const POPUPS_AND_TABS: &[Binding] = &[
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Billing)], Some("invoice"), "Open the selected invoice"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Network)], Some("service"), "Show the service of the selected server"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Alerts)], Some("go to"), "Show the service or invoice the alert is about"),
+];
+
+/// The keys that open the forms.
+#[rustfmt::skip]
+const OPEN_FORMS: &[Binding] = &[
+    b(&[k('o')], Action::OpenForm(FormKind::Order), &[Tab(Tab::Products), Popup(P::Product)], Some("order"), "Order the selected product"),
+    b(&[k('b')], Action::OpenForm(FormKind::BindIp), ON_SERVICE, Some("bind IP"), "Bind an IP to the selected static (fpr) service"),
+    b(&[k('p')], Action::OpenForm(FormKind::Password), ON_SERVICE, Some("passwd"), "Change the proxy password"),
+    b(&[k('u')], Action::OpenForm(FormKind::Refresh), ON_SERVICE, Some("refresh IPs"), "Refresh the IP list (the server throttles this)"),
+    b(&[k('i')], Action::OpenForm(FormKind::IpList), ON_SERVICE, Some("IP list"), "Show, copy or save the IP list"),
+    b(&[k('#')], Action::OpenForm(FormKind::InvoiceNumber), &[Tab(Tab::Billing)], Some("by number"), "Open an invoice by its number (as its e-mail gives it)"),
+    b(&[k('s')], Action::OpenForm(FormKind::Silence), &[Tab(Tab::Alerts)], Some("silence"), "Silence the selected alert's rule, service or both for a while, with a reason"),
 ];
 
 /// The actions on the selected row, the tabs' other keys, closing a popup, and the keys

@@ -3,15 +3,14 @@
 //! The footer and the `?` help are generated from [`TABLE`] by [`footer`] and [`help`],
 //! and [`action_for`] matches keys against the same table, so what the screen advertises is
 //! what the keys do. A binding applies in some [`Scope`]s; the [`Context`] (tab, top popup,
-//! filter input, a form's text field) decides which scopes are active. The forms bring
-//! their own keys, which the table splices in where they show: the keys of the form step
-//! on top ([`steps::FormStep`], declared beside the form's logic) and the keys that open
-//! the forms ([`crate::app::forms::registry`]). While the filter
+//! filter input, a form's text field) decides which scopes are active. The keys that
+//! open the forms are rows of the table like any ([`Action::OpenForm`]); a form's steps
+//! bring their own keys, which the table splices in while the step is on top
+//! ([`steps::FormStep`], declared beside the form's logic). While the filter
 //! input or a form's text field is active, keys that no binding claims are typed into it
 //! (so `q` and `j` are text there). When two bindings claim the same key in a context the
 //! first wins, and the footer and help list only the winner.
 
-use super::popup::PopupKind;
 use super::tabs::Tab;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -55,10 +54,10 @@ pub enum Action {
     /// `z` on Services and Products: the detail pane shown, hidden or zoomed.
     CycleDetail,
     Help,
-    /// The key of a form in [`crate::app::forms::registry::FORMS`] (its place there):
-    /// `o` orders, `b` binds an IP, `p` changes a password, `u` refreshes an IP list,
-    /// `i` shows the IP lists.
-    OpenForm(u8),
+    /// The key that opens a form: `o` orders, `b` binds an IP, `p` changes a password,
+    /// `u` refreshes an IP list, `i` shows the IP lists, `#` finds an invoice by number,
+    /// `s` silences an alert.
+    OpenForm(FormKind),
     /// `x` on Services: clear the IP-list refresh countdown.
     ClearCountdown,
     /// `h` on Services: probe every proxy of the service through itself.
@@ -85,9 +84,8 @@ pub enum Action {
     NextField,
     /// Shift-Tab in a form.
     PrevField,
-    /// A key one form step declares for itself (the bind form's `Ctrl-L`): the number
-    /// means what that form's const for it says.
-    FormKey(u8),
+    /// A key one form step declares for itself (the bind form's `Ctrl-L`).
+    FormKey(FormKey),
     /// `P`: switch to another profile.
     SwitchProfile,
     /// `m`: the message log.
@@ -109,6 +107,41 @@ pub enum Action {
     /// `Ctrl-Z`: the run loop suspends the program before the key reaches the app; listed
     /// so the help shows it.
     Suspend,
+}
+
+/// Which form a key opens (the form itself, with its state, is
+/// [`crate::app::forms::Form`], one variant per form as here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FormKind {
+    Order,
+    BindIp,
+    Password,
+    Refresh,
+    IpList,
+    InvoiceNumber,
+    Silence,
+}
+
+impl FormKind {
+    /// The form changes the account: a read-only profile does not advertise its key (the
+    /// key still answers, to say why nothing opens).
+    pub fn writes(self) -> bool {
+        match self {
+            FormKind::Order | FormKind::BindIp | FormKind::Password | FormKind::Refresh => true,
+            FormKind::IpList | FormKind::InvoiceNumber | FormKind::Silence => false,
+        }
+    }
+}
+
+/// The keys only one form's step takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FormKey {
+    /// `Ctrl-L` in the bind form: fill in this machine's public IP.
+    UseMyIp,
+    /// `Ctrl-G` in the password form: a generated strong password into both fields.
+    Generate,
+    /// `Ctrl-T` in the silence form: the next thing to silence (rule, service, both).
+    NextTarget,
 }
 
 /// Where a binding applies.
@@ -256,8 +289,10 @@ pub(super) const fn b(
 }
 
 mod bindings;
+mod popup_kind;
 pub mod steps;
 pub use bindings::TABLE;
+pub use popup_kind::PopupKind;
 
 /// A run of [`TABLE`], in the order the footer and the help list them.
 #[derive(Clone, Copy, Debug)]
@@ -266,8 +301,6 @@ pub enum Part {
     Rows(&'static [Binding]),
     /// The keys of the form step on top, all of them (they apply while it is on top).
     Step,
-    /// The keys that open the forms, one per form of the registry, in its order.
-    Openers,
 }
 
 impl Part {
@@ -279,12 +312,24 @@ impl Part {
                 Some(step) => step.bindings,
                 None => &[],
             },
-            Part::Openers => &crate::app::forms::registry::OPENERS[..],
         };
         let scoped = !matches!(self, Part::Step);
         rows.iter()
             .filter(move |b| !scoped || b.scopes.iter().any(|s| s.applies(ctx)))
     }
+}
+
+/// The rows of [`TABLE`] that open the forms, with the form each opens.
+#[cfg(test)]
+pub fn form_openers() -> impl Iterator<Item = (FormKind, &'static Binding)> {
+    let rows = TABLE.iter().flat_map(|part| match part {
+        Part::Rows(rows) => *rows,
+        Part::Step => &[],
+    });
+    rows.filter_map(|b| match b.action {
+        Action::OpenForm(kind) => Some((kind, b)),
+        _ => None,
+    })
 }
 
 /// The bindings active in `ctx`, in table order.
@@ -356,14 +401,9 @@ fn advertised(ctx: &Context) -> Vec<&'static Binding> {
 }
 
 impl Action {
-    /// Opens a form that changes the account (as its registry entry says).
+    /// Opens a form that changes the account.
     pub fn writes(self) -> bool {
-        match self {
-            Action::OpenForm(i) => crate::app::forms::registry::FORMS
-                .get(usize::from(i))
-                .is_some_and(|form| form.writes),
-            _ => false,
-        }
+        matches!(self, Action::OpenForm(form) if form.writes())
     }
 }
 

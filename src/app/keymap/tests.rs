@@ -1,7 +1,7 @@
 //! The key table's tests: what each context's keys do, and what the footer and help say.
 
 use super::*;
-use crate::app::forms::registry::{FORMS, opener_of};
+use crate::app::keymap::{FormKind, form_openers};
 
 fn ctx(tab: Tab) -> Context {
     Context {
@@ -109,9 +109,9 @@ fn a_read_only_profile_does_not_advertise_the_write_keys() {
     assert!(!help(&c).iter().any(|(_, h)| h.contains("Bind an IP")));
     // The key still answers, to say why nothing opens.
     let b = KeyEvent::new(KeyCode::Char('b'), KeyModifiers::NONE);
-    let bind = opener_of(&crate::app::forms::bind_ip::STEP);
-    assert_eq!(action_for(&c, &b), bind);
-    assert!(bind.is_some_and(Action::writes));
+    let bind = Action::OpenForm(FormKind::BindIp);
+    assert_eq!(action_for(&c, &b), Some(bind));
+    assert!(bind.writes());
 }
 
 #[test]
@@ -169,7 +169,7 @@ fn popup_contexts() -> Vec<(String, Context)> {
 /// Every step of every registered form, with the tab its form opens on.
 fn form_steps() -> Vec<(Tab, crate::app::popup::PopupKind)> {
     let mut out = Vec::new();
-    for form in FORMS {
+    for (kind, form) in form_openers() {
         let tab = form
             .scopes
             .iter()
@@ -178,7 +178,7 @@ fn form_steps() -> Vec<(Tab, crate::app::popup::PopupKind)> {
                 _ => None,
             })
             .unwrap_or(Tab::Services);
-        for step in form.steps {
+        for step in kind.steps() {
             out.push((tab, crate::app::popup::PopupKind::Step(step)));
         }
     }
@@ -189,9 +189,8 @@ fn form_steps() -> Vec<(Tab, crate::app::popup::PopupKind)> {
 /// first step).
 fn action_name(a: Action) -> String {
     match a {
-        Action::OpenForm(i) => {
-            let first = FORMS[usize::from(i)].steps.first();
-            format!("open({})", first.map_or("?", |s| s.title))
+        Action::OpenForm(kind) => {
+            format!("open({})", kind.steps()[0].title)
         }
         other => format!("{other:?}"),
     }

@@ -4,9 +4,18 @@
 use super::super::popup::Popup;
 use super::super::remote::Remote;
 use super::super::tabs::Tab;
-use super::super::{App, Command, RefreshGroup};
+use super::super::{App, Command};
 use crate::account::{Focus, Kind};
 use crate::api::Request;
+
+/// Groups of data that refresh together (`r` on a tab, `R`, after an order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RefreshGroup {
+    /// Services, and through them the per-service data of Network and Usage.
+    Services,
+    Products,
+    Billing,
+}
 
 impl App {
     /// Asks the engine for one group now (`r`, `R`, after an order), with what the app

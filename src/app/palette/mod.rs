@@ -29,7 +29,7 @@
 pub mod candidates;
 
 use super::forms::TextField;
-use super::keymap::Action;
+use super::keymap::{Action, FormKind};
 use super::popup::Popup;
 use super::tabs::Tab;
 use super::{App, Command};
@@ -375,7 +375,7 @@ impl App {
 
     /// An action, through its key's own path.
     fn palette_act(&mut self, act: Act, out: &mut Vec<Command>) {
-        use super::forms::{bind_ip, iplist, order, password, refresh};
+        use super::forms::iplist;
         // The key acts on the selected row: an action for a row no longer listed must not
         // fall on another one.
         let on = match (act.service(), act.product()) {
@@ -390,11 +390,11 @@ impl App {
             return;
         }
         let action = match act {
-            Act::Bind(_) => opener(&bind_ip::STEP),
-            Act::Password(_) => opener(&password::STEP),
-            Act::RefreshList(_) => opener(&refresh::STEP),
-            Act::CopyIpList(_) => opener(&iplist::CHOOSE),
-            Act::Order(_) => opener(&order::EDIT),
+            Act::Bind(_) => Some(Action::OpenForm(FormKind::BindIp)),
+            Act::Password(_) => Some(Action::OpenForm(FormKind::Password)),
+            Act::RefreshList(_) => Some(Action::OpenForm(FormKind::Refresh)),
+            Act::CopyIpList(_) => Some(Action::OpenForm(FormKind::IpList)),
+            Act::Order(_) => Some(Action::OpenForm(FormKind::Order)),
             Act::Probe(_) => Some(Action::Probe),
             Act::ServiceDetail(_) | Act::ProductDetail(_) => Some(Action::Open),
             Act::Refresh => Some(Action::Refresh),
@@ -419,11 +419,4 @@ impl App {
             form.copy_when_fetched = true;
         }
     }
-}
-
-/// The action of the key that opens the form whose first step is `step`.
-fn opener(step: &'static super::keymap::steps::FormStep) -> Option<Action> {
-    let forms = super::forms::registry::FORMS;
-    let i = forms.iter().position(|f| f.steps.first() == Some(&step))?;
-    u8::try_from(i).ok().map(Action::OpenForm)
 }

@@ -27,7 +27,7 @@ fn throttled(at: &str) -> ApiError {
     }
 }
 
-fn saved(cmds: &[Command]) -> Option<&crate::throttle::Throttles> {
+fn saved(cmds: &[Command]) -> Option<&crate::iplist_throttle::Throttles> {
     cmds.iter().find_map(|c| match c {
         Command::SaveThrottles(t) => Some(t),
         _ => None,
@@ -148,7 +148,7 @@ fn the_server_offset_is_applied_to_the_429_time() {
 
 #[test]
 fn countdowns_from_the_state_file_survive_a_restart() {
-    let mut throttles = crate::throttle::Throttles::default();
+    let mut throttles = crate::iplist_throttle::Throttles::default();
     throttles.set(5001, t0() + chrono::Duration::seconds(30));
     throttles.set(5002, t0() - chrono::Duration::seconds(30));
     let mut h = Harness::with(AppSettings {
@@ -175,7 +175,7 @@ fn a_far_future_429_is_capped_dated_and_can_be_cleared() {
     let saved = saved(&cmds).expect("SaveThrottles");
     assert_eq!(
         saved.until(5001, t0()),
-        Some(t0() + crate::throttle::BELIEVED_AT_MOST)
+        Some(t0() + crate::iplist_throttle::BELIEVED_AT_MOST)
     );
     assert_eq!(
         h.app.countdown(5001).as_deref(),

@@ -1,8 +1,8 @@
 //! The key map in form contexts: letters are text in a field, the form's own keys work,
 //! and every key the footer advertises does what it says.
 
-use crate::app::forms::registry::FORMS;
 use crate::app::forms::{bind_ip, iplist, order};
+use crate::app::keymap::form_openers;
 use crate::app::keymap::{self, Action, Context};
 use crate::app::popup::PopupKind;
 use crate::app::tabs::Tab;
@@ -86,7 +86,7 @@ fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
 #[test]
 fn every_form_footer_entry_does_what_it_says_and_none_is_shadowed() {
     // Every step of every registered form, and the busy and finished forms.
-    let steps = FORMS.iter().flat_map(|f| f.steps.iter().copied());
+    let steps = form_openers().flat_map(|(kind, _)| kind.steps());
     let kinds: Vec<PopupKind> = steps
         .map(PopupKind::Step)
         .chain([PopupKind::FormBusy, PopupKind::FormDone])

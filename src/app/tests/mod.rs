@@ -14,4 +14,5 @@ mod keys;
 mod orders;
 mod palette;
 mod profiles;
+mod readme_keys;
 mod redraw;

@@ -54,7 +54,7 @@ fn keys_redraw_and_a_visible_countdown_redraws_every_tick() {
     let mut h = loaded_and_drawn();
     h.code(KeyCode::Down);
     assert!(h.app.take_redraw());
-    let mut throttles = crate::throttle::Throttles::default();
+    let mut throttles = crate::iplist_throttle::Throttles::default();
     throttles.set(5001, t0() + chrono::Duration::seconds(30));
     let mut h = Harness::with(AppSettings {
         throttles,

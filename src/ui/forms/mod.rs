@@ -1,5 +1,5 @@
-//! The forms' views, one file per form (an `impl FormWidget` for the form's type), the
-//! one list that registers them (`WIDGETS`), and the pieces they share: the framed
+//! The forms' views, one file per form (an `impl FormWidget` for the form's type), and
+//! the pieces they share: the framed
 //! popup, a labelled text field (with the terminal cursor in it while it takes typing), an
 //! inline error under a field, and the line that says where the form's request is.
 
@@ -15,43 +15,21 @@ use super::theme::Theme;
 use super::{layout, widgets};
 use crate::api::Response;
 use crate::app::App;
-use crate::app::forms::{Form, FormState, TextField};
+use crate::app::forms::{Form, FormState, TextField, each};
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
-use std::any::Any;
 
 /// A form's view: draws the form over the body (the popup's frame included).
 pub trait FormWidget {
     fn render(&self, frame: &mut Frame, app: &App, theme: &Theme, body: Rect);
 }
 
-/// Finds a form's widget: `Some` when the form is an `F`.
-type Lookup = fn(&dyn Form) -> Option<&dyn FormWidget>;
-
-/// The registered forms, one line each (beside `pub mod <name>;` above).
-const WIDGETS: &[Lookup] = &[
-    widget::<crate::app::forms::order::OrderForm>,
-    widget::<crate::app::forms::bind_ip::BindIpForm>,
-    widget::<crate::app::forms::password::PasswordForm>,
-    widget::<crate::app::forms::refresh::RefreshForm>,
-    widget::<crate::app::forms::iplist::IpListForm>,
-    widget::<crate::app::forms::invoice_number::InvoiceNumberForm>,
-    widget::<crate::app::forms::silence::SilenceForm>,
-];
-
-fn widget<F: Form + FormWidget>(form: &dyn Form) -> Option<&dyn FormWidget> {
-    let any: &dyn Any = form;
-    any.downcast_ref::<F>().map(|f| f as &dyn FormWidget)
-}
-
-/// Draws a form with its registered widget (a form without one draws nothing).
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &dyn Form) {
-    if let Some(w) = WIDGETS.iter().find_map(|lookup| lookup(form)) {
-        w.render(frame, app, theme, body);
-    }
+/// Draws a form with its widget (every form has one: the match is exhaustive).
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Form) {
+    each!(form, f => f.render(frame, app, theme, body));
 }
 
 /// Width of the labels in front of fields and values.
@@ -166,47 +144,4 @@ pub fn row(area: Rect, i: u16) -> Rect {
 pub fn rows_from(area: Rect, from: u16) -> Rect {
     let from = from.min(area.height);
     Rect::new(area.x, area.y + from, area.width, area.height - from)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::app::Msg;
-    use crate::app::forms::registry::FORMS;
-    use crate::app::keymap::Scope;
-    use crate::app::popup::Popup;
-    use crate::testkit::Harness;
-    use crossterm::event::{KeyEvent, KeyModifiers};
-
-    /// A form without a widget would draw nothing: every registered form, opened by its
-    /// key on the standard account, has exactly one.
-    #[test]
-    fn every_form_has_a_widget() {
-        for entry in FORMS {
-            let mut h = Harness::loaded();
-            let tab = entry
-                .scopes
-                .iter()
-                .find_map(|s| match s {
-                    Scope::Tab(t) => Some(*t),
-                    _ => None,
-                })
-                .expect("a form opens on a tab");
-            let digit = char::from_digit(tab.number() as u32, 10).expect("tabs 1-6");
-            let cmds = h.key(digit);
-            h.settle(cmds);
-            let key = entry.keys[0];
-            let mods = if key.ctrl {
-                KeyModifiers::CONTROL
-            } else {
-                KeyModifiers::NONE
-            };
-            let cmds = h.send(Msg::Key(KeyEvent::new(key.code, mods)));
-            h.settle(cmds);
-            let form = h.app.popups().last().and_then(Popup::form);
-            let form = form.unwrap_or_else(|| panic!("{:?} opens no form", entry.help));
-            let found = WIDGETS.iter().filter(|w| w(form).is_some()).count();
-            assert_eq!(found, 1, "{form:?}");
-        }
-    }
 }

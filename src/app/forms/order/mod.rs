@@ -20,14 +20,12 @@
 //!   that alone confirms an order of a product in doubt) are in [`crate::app::orders`],
 //!   the glue in [`super::order_outcome`].
 
-use super::registry::FormEntry;
-use super::{Flow, Form, FormCore, FormState, TextField, failure};
+use super::{Flow, Form, FormCore, FormLogic, FormState, TextField, failure};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response};
 use crate::app::keymap::steps::{BACK, CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
-use crate::app::keymap::{Action, Scope, code, k};
-use crate::app::popup::{Popup, PopupKind};
-use crate::app::tabs::Tab;
+use crate::app::keymap::{Action, code};
+use crate::app::popup::Popup;
 use crate::app::{App, Command};
 use crate::text;
 use crossterm::event::KeyCode;
@@ -54,17 +52,6 @@ pub static CONFIRM: FormStep = FormStep {
         step_key(&[code(KeyCode::Enter)], Action::Submit, Some("place order"), "Place the order: one request, never repeated by itself"),
         BACK,
     ],
-};
-
-/// `o` on Products, or in a product's detail.
-pub const ENTRY: FormEntry = FormEntry {
-    keys: &[k('o')],
-    scopes: &[Scope::Tab(Tab::Products), Scope::Popup(PopupKind::Product)],
-    footer: Some("order"),
-    help: "Order the selected product",
-    writes: true,
-    steps: &[&EDIT, &CONFIRM],
-    open: App::open_order,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,7 +233,25 @@ pub fn done_message(r: &OrderResult) -> String {
     m
 }
 
-impl Form for OrderForm {
+impl FormLogic for OrderForm {
+    fn into_form(self) -> Form {
+        Form::Order(self)
+    }
+
+    fn of(form: &Form) -> Option<&Self> {
+        match form {
+            Form::Order(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn of_mut(form: &mut Form) -> Option<&mut Self> {
+        match form {
+            Form::Order(f) => Some(f),
+            _ => None,
+        }
+    }
+
     fn core(&self) -> &FormCore {
         &self.core
     }

@@ -1,6 +1,6 @@
-//! The `update_list` throttle (spec section 8): when the next IP-list refresh of each
-//! service is possible, how to say so, and a small state file so the countdowns survive a
-//! restart.
+//! The IP-list refresh throttle (`update_list`'s 429, spec section 8): when the next
+//! IP-list refresh of each service is possible, how to say so, and a small state file so
+//! the countdowns survive a restart. (Not the request budget: that is the scheduler's.)
 //!
 //! The 429 names a wall-clock time without a zone. It is read as UTC unless the settings
 //! name the server's offset ([`server_time_to_utc`]).

@@ -4,7 +4,7 @@
 //! `PROXYDASH_LOG` (`info` by default; `debug`, `trace`, or any `tracing` filter such as
 //! `proxydash=debug`). The file is created `0600` (an existing one is tightened to that)
 //! in a folder created `0700`, and appended to; it is rotated at 5 MiB with one `.1`
-//! backup, and a write that fails is counted, never printed ([`crate::log_file`]). Each
+//! backup, and a write that fails is counted, never printed ([`file`]). Each
 //! line names the time (UTC) and the process ID. A log that cannot be opened is said on
 //! standard error before the dashboard starts and in its status line; the program runs
 //! on without one.
@@ -18,9 +18,10 @@
 //! overrides. Every line is written through [`crate::text::sanitize`] (by the writer, so
 //! no event can forget it); line breaks between events stay.
 
-use std::io::Write;
+pub mod file;
 
-use crate::log_file::LogFile;
+use file::LogFile;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tracing_subscriber::EnvFilter;
