@@ -32,9 +32,10 @@ SHOTS = [
     ("usage", ["5"]),
 ]
 
-# The dashboard over three demo accounts: the All scope, then its Network tab.
+# The dashboard over three demo accounts: the All scope by due date (every account's
+# services in one order), then its Network tab.
 ACCOUNT_SHOTS = [
-    ("accounts", []),
+    ("accounts", ["s"]),
     ("accounts-network", ["4"]),
 ]
 
@@ -161,12 +162,12 @@ def tmux(*args):
     return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
 
 
-def shoot(binary, flags, shots):
+def shoot(binary, flags, shots, settle=2.0):
     subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
     env = "TERM=xterm-256color"
     tmux("new-session", "-d", "-s", SESSION, "-x", str(COLS), "-y", str(ROWS), f"{env} {binary} {flags}")
     try:
-        time.sleep(2.0)
+        time.sleep(settle)
         for name, keys in shots:
             for key in keys:
                 tmux("send-keys", "-t", SESSION, key)
@@ -189,7 +190,8 @@ def main():
     # Always from the current sources: a stale binary would show an older screen.
     subprocess.run(["cargo", "build", "--release"], cwd=ROOT, check=True)
     shoot(binary, "--demo --refresh 0", SHOTS)
-    shoot(binary, "--demo --all-profiles --refresh 0", ACCOUNT_SHOTS)
+    # Three accounts at 60 requests a minute each: a little longer for their first reads.
+    shoot(binary, "--demo --all-profiles --refresh 0", ACCOUNT_SHOTS, settle=6.0)
 
 
 if __name__ == "__main__":

@@ -97,8 +97,9 @@ impl Desk {
             KeyCode::Char('m') => self.log = Some(0),
             KeyCode::Char('?') => self.help = true,
             KeyCode::Char('o') if self.all.tab == Tab::Products => {
-                let at = self.all.selected().map_or(0, |(seat, _)| seat);
-                self.picker = Some(picker::Picker::new(at));
+                if let Some((at, _)) = self.all.selected() {
+                    self.picker = Some(picker::Picker::new(at));
+                }
             }
             _ if self.all.move_key(key) => self.sync_selection(),
             _ => {
@@ -155,6 +156,10 @@ impl Desk {
     }
 
     fn go_tab(&mut self, tab: Tab) {
+        if self.all.tab != tab {
+            // One filter line, and another tab's rows: it would only hide them.
+            self.all.clear_filter();
+        }
         self.all.tab = tab;
         let key = KeyEvent::new(
             KeyCode::Char((b'1' + tab_index(tab)) as char),
