@@ -159,19 +159,6 @@ impl DeskSession {
     /// Draws the desk and returns the screen as text, one line per row.
     pub fn screen(&mut self) -> String {
         self.draw();
-        let buffer = self.terminal.backend().buffer();
-        let width = buffer.area.width as usize;
-        buffer
-            .content
-            .chunks(width)
-            .map(|row| {
-                row.iter()
-                    .map(|cell| cell.symbol())
-                    .collect::<String>()
-                    .trim_end()
-                    .to_owned()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        super::text_of(self.terminal.backend().buffer())
     }
 }

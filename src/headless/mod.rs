@@ -178,19 +178,23 @@ impl Session {
         self.terminal
             .draw(|frame| ui::draw(&self.app, frame))
             .expect("a test backend never fails");
-        let buffer = self.terminal.backend().buffer();
-        let width = buffer.area.width as usize;
-        buffer
-            .content
-            .chunks(width)
-            .map(|row| {
-                row.iter()
-                    .map(|cell| cell.symbol())
-                    .collect::<String>()
-                    .trim_end()
-                    .to_owned()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        text_of(self.terminal.backend().buffer())
     }
+}
+
+/// A drawn buffer as text, one line per row, each without its trailing blanks.
+pub fn text_of(buffer: &ratatui::buffer::Buffer) -> String {
+    let width = buffer.area.width as usize;
+    buffer
+        .content
+        .chunks(width)
+        .map(|row| {
+            row.iter()
+                .map(|cell| cell.symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
