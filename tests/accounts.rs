@@ -108,6 +108,19 @@ async fn all_shows_every_account_and_marks_the_one_that_stopped() {
     assert!(one.contains("profile globex"), "{one}");
     s.press(KeyCode::Char('A'));
     assert_eq!(s.desk.scope(), Scope::All);
+
+    // On Alerts `s` silences, on the selected alert's account only (it sorts elsewhere).
+    s.press(KeyCode::Char('6'));
+    s.press(KeyCode::Char('s'));
+    let open: Vec<&str> = s
+        .desk
+        .seats()
+        .iter()
+        .filter(|seat| !seat.app.popups().is_empty())
+        .map(|seat| seat.name.as_str())
+        .collect();
+    assert!(open.len() <= 1, "a form opened on {open:?}");
+    assert_eq!(open.len(), usize::from(s.desk.owner().is_some()));
 }
 
 #[tokio::test]

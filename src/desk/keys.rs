@@ -88,12 +88,13 @@ impl Desk {
                 self.stale = true;
             }
             KeyCode::Esc => self.all.clear_filter(),
-            KeyCode::Char('s' | 'S' | 'r' | 'R') => {
-                for i in 0..self.seats.len() {
-                    self.send(i, Msg::Key(key));
-                }
-                self.stale = true;
+            // Where `s` sorts (on Alerts it silences the selected alert, on its account).
+            KeyCode::Char('s' | 'S')
+                if matches!(self.all.tab, Tab::Billing | Tab::Network | Tab::Products) =>
+            {
+                self.to_every_account(key);
             }
+            KeyCode::Char('r' | 'R') => self.to_every_account(key),
             KeyCode::Char('m') => self.log = Some(0),
             KeyCode::Char('?') => self.help = true,
             KeyCode::Char('o') if self.all.tab == Tab::Products => {
@@ -112,6 +113,16 @@ impl Desk {
                 self.after_forward(k);
             }
         }
+    }
+
+    /// A key every account takes (its own sort, its refresh); the All rows follow.
+    fn to_every_account(&mut self, key: KeyEvent) {
+        for i in 0..self.seats.len() {
+            if is_free(&self.seats[i].app) {
+                self.send(i, Msg::Key(key));
+            }
+        }
+        self.stale = true;
     }
 
     /// After a key went to seat `k`: a popup it opened over All is its; a tab it went to
