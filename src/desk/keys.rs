@@ -92,9 +92,9 @@ impl Desk {
             KeyCode::Char('s' | 'S')
                 if matches!(self.all.tab, Tab::Billing | Tab::Network | Tab::Products) =>
             {
-                self.to_every_account(key);
+                self.send_to_every_account(key);
             }
-            KeyCode::Char('r' | 'R') => self.to_every_account(key),
+            KeyCode::Char('r' | 'R') => self.send_to_every_account(key),
             KeyCode::Char('m') => self.log = Some(0),
             KeyCode::Char('?') => self.help = true,
             KeyCode::Char('o') if self.all.tab == Tab::Products => {
@@ -116,7 +116,7 @@ impl Desk {
     }
 
     /// A key every account takes (its own sort, its refresh); the All rows follow.
-    fn to_every_account(&mut self, key: KeyEvent) {
+    fn send_to_every_account(&mut self, key: KeyEvent) {
         for i in 0..self.seats.len() {
             if is_free(&self.seats[i].app) {
                 self.send(i, Msg::Key(key));
