@@ -189,7 +189,15 @@ impl Desk {
         self.stale = false;
         if self.all.reads_keys() || self.all.is_editing() {
             for seat in &mut self.seats {
-                seat.app.keys_up_to_date();
+                // Rows whose keys are only some answers behind are used as they are (one
+                // account a batch is brought up to date, `Desk::warm`); rows not made yet,
+                // or made from another list, are made now.
+                let app = &seat.app;
+                let made = app.table(Tab::Services).total() == app.services().rows().len()
+                    && app.table(Tab::Services).generation() > 0;
+                if self.all.tab != Tab::Services || !made {
+                    seat.app.keys_up_to_date();
+                }
             }
         }
         self.all.rebuild(&self.seats);

@@ -29,6 +29,8 @@
 //!
 //! The seats' messages (answers, connection changes, timers) arrive tagged with their
 //! seat ([`In::Seat`]); terminal input arrives untagged ([`In::Ui`]) and is routed here.
+//! A batch takes the outcomes of at most [`SEATS_PER_BATCH`] accounts (each works out
+//! its rows again once per batch), so a key never waits behind all of them at once.
 
 pub mod all;
 pub mod draw;
@@ -78,6 +80,9 @@ pub enum In {
     Seat(usize, Msg),
 }
 
+/// The most accounts whose outcomes go in one batch (see [`Desk::try_next_msg`]).
+const SEATS_PER_BATCH: usize = 2;
+
 /// The longest short name of an account on screen.
 const NAME_MAX: usize = 12;
 
@@ -98,6 +103,9 @@ pub struct Desk {
     stale: bool,
     /// The account whose deferred rows were last brought up to date ([`Desk::warm`]).
     warm_next: usize,
+    /// The accounts in the batch being gathered, and the one asked first for the next.
+    gathering: Vec<usize>,
+    first: usize,
     quit: bool,
     redraw: bool,
     /// The screen's size, as the terminal last said.
@@ -138,6 +146,8 @@ impl Desk {
             help: false,
             stale: true,
             warm_next: 0,
+            gathering: Vec::new(),
+            first: 0,
             quit: false,
             redraw: true,
             size: (80, 24),
@@ -225,6 +235,8 @@ impl Desk {
         }
         self.flush(&mut per_seat);
         self.after();
+        self.gathering.clear();
+        self.first = (self.first + 1) % self.seats.len();
     }
 
     fn flush(&mut self, per_seat: &mut [Vec<Msg>]) {
@@ -380,15 +392,45 @@ impl Desk {
                 }
             })
         });
-        futures::future::select_all(waits).await.0
+        let next = futures::future::select_all(waits).await.0;
+        if let In::Seat(i, _) = &next {
+            self.gather(*i);
+        }
+        next
     }
 
-    /// An outcome that has already arrived, if any (every account in turn).
+    /// An outcome that has already arrived, if any, for the batch being gathered: from
+    /// the accounts already in it, else (while it has fewer than [`SEATS_PER_BATCH`]) from
+    /// the next account in turn. What a batch costs grows with the accounts it touches
+    /// (each works out its rows again), and a key waits for at most one batch.
     pub fn try_next_msg(&mut self) -> Option<In> {
-        self.seats
-            .iter_mut()
-            .enumerate()
-            .find_map(|(i, seat)| seat.effects.try_next_msg().map(|msg| In::Seat(i, msg)))
+        for k in 0..self.gathering.len() {
+            let i = self.gathering[k];
+            if let Some(msg) = self.seats[i].effects.try_next_msg() {
+                return Some(In::Seat(i, msg));
+            }
+        }
+        if self.gathering.len() >= SEATS_PER_BATCH {
+            return None;
+        }
+        let n = self.seats.len();
+        for step in 0..n {
+            let i = (self.first + step) % n;
+            if self.gathering.contains(&i) {
+                continue;
+            }
+            if let Some(msg) = self.seats[i].effects.try_next_msg() {
+                self.gather(i);
+                return Some(In::Seat(i, msg));
+            }
+        }
+        None
+    }
+
+    fn gather(&mut self, i: usize) {
+        if !self.gathering.contains(&i) {
+            self.gathering.push(i);
+        }
     }
 
     /// Tells the shown account where the view laid things out; whether that changed.
