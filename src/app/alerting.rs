@@ -12,10 +12,10 @@ impl App {
     /// The engine swept the rules: the Alerts tab shows its book, the status line the
     /// most severe transition, and each transition goes on to the bell and `on_alert`.
     pub(super) fn on_swept(&mut self, swept: crate::account::Swept, out: &mut Vec<Command>) {
-        self.alerts.book = swept.book;
-        self.alerts.marks = swept.marks;
-        self.alerts.rebuild();
-        self.history.note_sweep();
+        self.tabs.alerts.book = swept.book;
+        self.tabs.alerts.marks = swept.marks;
+        self.tabs.alerts.rebuild();
+        self.account.history.note_sweep();
         if swept.transitions.is_empty() {
             return;
         }
@@ -25,25 +25,25 @@ impl App {
 
     /// The engine's acknowledgements and silences (asked here or in another process).
     pub(super) fn on_marked(&mut self, marks: Marks) {
-        self.alerts.marks = marks;
-        self.alerts.rebuild();
+        self.tabs.alerts.marks = marks;
+        self.tabs.alerts.rebuild();
     }
 
     /// `a` on Alerts: the selected open alert is acknowledged (the engine holds its
     /// deliveries back from its next sweep).
     pub(super) fn acknowledge(&mut self, out: &mut Vec<Command>) {
-        let Some(a) = self.alerts.selected() else {
+        let Some(a) = self.tabs.alerts.selected() else {
             return;
         };
         let id = alert_id(&a.key);
         if a.resolved.is_some() {
             let line = format!("{id} is resolved: nothing to acknowledge");
-            self.status.notify(status::NoticeKind::Info, line);
+            self.shell.status.notify(status::NoticeKind::Info, line);
             return;
         }
-        if let Some(ack) = self.alerts.marks.ack(&a.key) {
+        if let Some(ack) = self.tabs.alerts.marks.ack(&a.key) {
             let line = format!("{id} is already acknowledged by {}", ack.by);
-            self.status.notify(status::NoticeKind::Info, line);
+            self.shell.status.notify(status::NoticeKind::Info, line);
             return;
         }
         let ack = Ack {
@@ -51,7 +51,7 @@ impl App {
             by: who(),
             at: self.now(),
         };
-        self.status.notify(
+        self.shell.status.notify(
             status::NoticeKind::Done,
             format!("Acknowledged {id}: not delivered again until it resolves"),
         );
@@ -60,36 +60,37 @@ impl App {
 
     /// `u` on Alerts: the silence covering the selected alert ends now.
     pub(super) fn unsilence(&mut self, out: &mut Vec<Command>) {
-        let Some(a) = self.alerts.selected() else {
+        let Some(a) = self.tabs.alerts.selected() else {
             return;
         };
-        let Some(s) = self.alerts.marks.silence(&a.key, self.now()) else {
+        let Some(s) = self.tabs.alerts.marks.silence(&a.key, self.now()) else {
             let line = format!("No silence covers {}", alert_id(&a.key));
-            self.status.notify(status::NoticeKind::Info, line);
+            self.shell.status.notify(status::NoticeKind::Info, line);
             return;
         };
         let line = format!("Silence {} ({}) ended", s.id, s.target.describe());
         out.push(Command::Mark(MarkChange::Unsilence(s.id.clone())));
-        self.status.notify(status::NoticeKind::Done, line);
+        self.shell.status.notify(status::NoticeKind::Done, line);
     }
 
     /// The connection changed: said in the status line when it is lost and when it comes
     /// back (the header shows it all along).
     pub(super) fn on_connection(&mut self, c: crate::account::Connection) {
         use crate::account::Link;
-        let was_down = matches!(self.connection.link, Link::Unreachable { .. });
-        self.connection = c;
+        let was_down = matches!(self.account.connection.link, Link::Unreachable { .. });
+        self.account.connection = c;
         match c.link {
             Link::Unreachable { .. } => {
                 let line = format!(
                     "The API is {}; the data shown stays, marked with its age",
-                    c.describe(self.now(), self.utc_offset)
+                    c.describe(self.now(), self.shell.utc_offset)
                 );
-                self.status.notify(status::NoticeKind::Error, line);
+                self.shell.status.notify(status::NoticeKind::Error, line);
             }
             Link::Online if was_down => {
-                self.status.clear_reads();
-                self.status
+                self.shell.status.clear_reads();
+                self.shell
+                    .status
                     .notify(status::NoticeKind::Done, "The API answers again");
             }
             _ => {}
@@ -120,7 +121,8 @@ impl App {
         };
         // Below a pending failure: the fault guarantees keep a failed request on screen,
         // and the tab line's count shows the alerts meanwhile.
-        self.status
+        self.shell
+            .status
             .notify_below(kind, format!("Alert {what}{more}"));
     }
 }

@@ -28,7 +28,7 @@ impl App {
         let at = |d: std::time::Duration| {
             now + chrono::Duration::from_std(d).unwrap_or(chrono::Duration::days(1))
         };
-        self.budget = Some(Shown {
+        self.account.budget = Some(Shown {
             limit: view.limit,
             left: view.left,
             source: view.source,
@@ -39,12 +39,12 @@ impl App {
 
     /// The budget, once the scheduler has said anything.
     pub fn budget(&self) -> Option<&Shown> {
-        self.budget.as_ref()
+        self.account.budget.as_ref()
     }
 
     /// When the next request may go out, if that is in the future and something waits.
     pub fn budget_wait(&self) -> Option<DateTime<Utc>> {
-        let b = self.budget.as_ref()?;
+        let b = self.account.budget.as_ref()?;
         let now = self.now();
         b.paused_until
             .or(b.next_at)
@@ -57,17 +57,20 @@ impl App {
         use crate::account::Link;
         let now = self.now();
         let paused = self
+            .account
             .budget
             .as_ref()
             .and_then(|b| b.paused_until)
             .filter(|t| *t > now);
-        match (self.connection.link, paused) {
+        match (self.account.connection.link, paused) {
             (Link::Unreachable { .. }, _) | (Link::Throttled { .. }, None) => {
-                Some(self.connection.describe(now, self.utc_offset))
+                Some(self.account.connection.describe(now, self.shell.utc_offset))
             }
             (_, Some(until)) => Some(format!(
                 "throttled until {}",
-                until.with_timezone(&self.utc_offset).format("%H:%M:%S")
+                until
+                    .with_timezone(&self.shell.utc_offset)
+                    .format("%H:%M:%S")
             )),
             _ => None,
         }
@@ -75,13 +78,13 @@ impl App {
 
     /// While the API is unreachable, a tick every 10 s keeps "last answer N ago" true.
     pub(super) fn connection_wakeup(&self) -> Option<DateTime<Utc>> {
-        self.connection.unreachable_since()?;
+        self.account.connection.unreachable_since()?;
         Some(self.now() + chrono::Duration::seconds(10))
     }
 
     /// `60/min · 12 left` (a `~` before a limit not learned from the server's headers).
     pub fn budget_label(&self) -> Option<String> {
-        let b = self.budget.as_ref()?;
+        let b = self.account.budget.as_ref()?;
         let guess = if b.source == Source::Headers { "" } else { "~" };
         Some(format!(
             "{guess}{}/min · {} left",
@@ -94,7 +97,7 @@ impl App {
     pub fn budget_waiting(&self) -> Option<String> {
         let until = self.budget_wait()?;
         let secs = ((until - self.now()).num_milliseconds().max(0) + 999) / 1000;
-        let b = self.budget.as_ref()?;
+        let b = self.account.budget.as_ref()?;
         let why = if b.paused_until.is_some() {
             "the server's limit"
         } else {

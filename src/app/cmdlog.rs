@@ -109,7 +109,7 @@ impl App {
 
     /// The options that name this account on a command line (see [`super::cmdline`]).
     pub fn cli_account(&self) -> &[String] {
-        &self.settings.cli_args
+        &self.shell.settings.cli_args
     }
 
     /// Lists a line in the command log.
@@ -167,7 +167,7 @@ impl App {
 
     /// `L`: the command log.
     pub(super) fn open_command_log(&mut self) {
-        self.popups.push(Popup::CommandLog(0));
+        self.shell.popups.push(Popup::CommandLog(0));
     }
 
     /// A key in the command log: scrolling, `y` copies every line.
@@ -177,7 +177,7 @@ impl App {
         out: &mut Vec<Command>,
     ) -> bool {
         use super::keymap::Action;
-        if !matches!(self.popups.last(), Some(Popup::CommandLog(_))) {
+        if !matches!(self.shell.popups.last(), Some(Popup::CommandLog(_))) {
             return false;
         }
         if action == Action::Copy {
@@ -185,8 +185,8 @@ impl App {
             return true;
         }
         let last = self.cmdlog.len().saturating_sub(1);
-        let page = usize::from(self.size.1.saturating_sub(8)).max(1);
-        let Some(Popup::CommandLog(scroll)) = self.popups.last_mut() else {
+        let page = usize::from(self.shell.size.1.saturating_sub(8)).max(1);
+        let Some(Popup::CommandLog(scroll)) = self.shell.popups.last_mut() else {
             return false;
         };
         let to = match action {

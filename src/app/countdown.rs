@@ -20,12 +20,12 @@ use chrono::{DateTime, Duration, Utc};
 
 impl App {
     pub fn throttles(&self) -> &Throttles {
-        &self.throttles
+        &self.account.throttles
     }
 
     /// When the service's IP list may be refreshed again, while that is in the future.
     pub fn throttled_until(&self, service_id: u64) -> Option<DateTime<Utc>> {
-        self.throttles.until(service_id, self.now())
+        self.account.throttles.until(service_id, self.now())
     }
 
     /// `next refresh in 4m 12s (at 14:05:00)`, the time in the app's offset; a countdown
@@ -34,14 +34,16 @@ impl App {
         let until = self.throttled_until(service_id)?;
         // The server's 429 names its own wall-clock time; this one is the user's, so say
         // so: `(at 14:07:17 local)`.
-        let mut line = iplist_throttle::describe(until, self.now(), &self.utc_offset);
+        let mut line = iplist_throttle::describe(until, self.now(), &self.shell.utc_offset);
         if line.ends_with(')') {
             line.insert_str(line.len() - 1, " local");
         }
-        Some(match self.throttles.named(service_id) {
+        Some(match self.account.throttles.named(service_id) {
             Some(named) => format!(
                 "{line}; the server named {}",
-                named.with_timezone(&self.utc_offset).format("%Y-%m-%d")
+                named
+                    .with_timezone(&self.shell.utc_offset)
+                    .format("%Y-%m-%d")
             ),
             None => line,
         })
@@ -50,11 +52,11 @@ impl App {
     /// Whether a running countdown is drawn: a visible or selected row of the Services
     /// tab, a service popup, or a refresh form.
     pub fn countdown_visible(&self) -> bool {
-        if self.throttles.is_empty() {
+        if self.account.throttles.is_empty() {
             return false;
         }
         let running = |id: u64| self.throttled_until(id).is_some();
-        let in_popup = self.popups.iter().any(|p| match p {
+        let in_popup = self.shell.popups.iter().any(|p| match p {
             Popup::Service(id) => running(*id),
             _ => p
                 .form_as::<RefreshForm>()
@@ -63,15 +65,15 @@ impl App {
         if in_popup {
             return true;
         }
-        if self.tab != Tab::Services {
+        if self.shell.tab != Tab::Services {
             return false;
         }
-        let table = &self.services.table;
+        let table = &self.tabs.services.table;
         if table.selected_id().is_some_and(running) {
             return true;
         }
-        let page = self.geometry.page(Tab::Services);
-        let rows = self.services.rows();
+        let page = self.shell.geometry.page(Tab::Services);
+        let rows = self.tabs.services.rows();
         table
             .visible(page)
             .1
@@ -82,7 +84,7 @@ impl App {
     /// The next moment a countdown needs the app: the next change of the seconds shown
     /// (while one is visible), or the end of the soonest.
     pub(super) fn countdown_wakeup(&self) -> Option<DateTime<Utc>> {
-        let end = self.throttles.next_end()?;
+        let end = self.account.throttles.next_end()?;
         if !self.countdown_visible() {
             return Some(end);
         }
@@ -99,7 +101,7 @@ impl App {
 
     /// Ends the countdowns that ran out: the status line says so, the state file forgets.
     pub(super) fn expire_countdowns(&mut self, out: &mut Vec<Command>) {
-        let done = self.throttles.expire(self.now());
+        let done = self.account.throttles.expire(self.now());
         if done.is_empty() {
             return;
         }
@@ -113,10 +115,10 @@ impl App {
         } else {
             "Services"
         };
-        self.status.notify(
+        self.shell.status.notify(
             NoticeKind::Done,
             format!("{service} {ids}: the IP list can be refreshed again"),
         );
-        out.push(Command::SaveThrottles(self.throttles.clone()));
+        out.push(Command::SaveThrottles(self.account.throttles.clone()));
     }
 }

@@ -86,45 +86,45 @@ impl HistoryState {
 impl App {
     /// Turns recording and history questions on (see the module docs).
     pub fn enable_history(&mut self) -> Vec<Command> {
-        self.history.on = true;
+        self.account.history.on = true;
         vec![Command::AskHistory(Query::Overview { now: self.now() })]
     }
 
     pub fn history(&self) -> &HistoryState {
-        &self.history
+        &self.account.history
     }
 
     /// The records of the reads handled since the last call, as one sweep to write.
     pub fn take_history(&mut self) -> Option<Sweep> {
-        if self.history.pending.is_empty() {
+        if self.account.history.pending.is_empty() {
             return None;
         }
         Some(Sweep {
             at: self.now(),
-            records: std::mem::take(&mut self.history.pending),
+            records: std::mem::take(&mut self.account.history.pending),
         })
     }
 
     /// After a batch: the questions the history views need now.
     pub(super) fn ask_history(&mut self, out: &mut Vec<Command>) {
-        if !self.history.on {
+        if !self.account.history.on {
             return;
         }
         let now = self.now();
         // The Services detail's 7 days; the Usage chart's 24 hours of use.
-        let selected = match self.tab {
-            super::tabs::Tab::Services => self.services.table.selected_id(),
-            super::tabs::Tab::Usage => self.usage.selected(),
+        let selected = match self.shell.tab {
+            super::tabs::Tab::Services => self.tabs.services.table.selected_id(),
+            super::tabs::Tab::Usage => self.tabs.usage.selected(),
             _ => None,
         };
-        let sweep_done = std::mem::take(&mut self.history.changed);
+        let sweep_done = std::mem::take(&mut self.account.history.changed);
         if sweep_done {
             out.push(Command::AskHistory(Query::Overview { now }));
         }
         if let Some(id) = selected
-            && (sweep_done || self.history.asked_service != Some(id))
+            && (sweep_done || self.account.history.asked_service != Some(id))
         {
-            self.history.asked_service = Some(id);
+            self.account.history.asked_service = Some(id);
             out.push(Command::AskHistory(Query::Service {
                 service_id: id,
                 now,
@@ -134,14 +134,14 @@ impl App {
 
     pub(super) fn on_history(&mut self, answer: Answer) {
         match answer {
-            Answer::Overview(o) => self.history.overview = Some(*o),
-            Answer::Service(h) => self.history.service = Some(*h),
-            Answer::Probes(p) => self.history.probes = Some(*p),
+            Answer::Overview(o) => self.account.history.overview = Some(*o),
+            Answer::Service(h) => self.account.history.service = Some(*h),
+            Answer::Probes(p) => self.account.history.probes = Some(*p),
             Answer::Off(line) => {
-                self.history = HistoryState::default();
-                self.status.notify(status::NoticeKind::Error, line);
+                self.account.history = HistoryState::default();
+                self.shell.status.notify(status::NoticeKind::Error, line);
             }
-            Answer::Failed(line) => self.status.notify(status::NoticeKind::Error, line),
+            Answer::Failed(line) => self.shell.status.notify(status::NoticeKind::Error, line),
         }
     }
 }

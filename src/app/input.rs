@@ -18,7 +18,7 @@ impl App {
             return;
         }
         let ctx = self.context();
-        let before = self.services.table.selected_id();
+        let before = self.tabs.services.table.selected_id();
         match keymap::action_for(&ctx, &key) {
             Some(action) => {
                 self.perform(action, &key, out);
@@ -31,7 +31,7 @@ impl App {
                     .modifiers
                     .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
                 if let (KeyCode::Char(c), true) = (key.code, typed) {
-                    let _ = self.table_mut(self.tab).push_filter(&c.to_string());
+                    let _ = self.table_mut(self.shell.tab).push_filter(&c.to_string());
                 }
             }
             None => {}
@@ -47,8 +47,8 @@ impl App {
         } else if ctx.editing_filter {
             // One line only: a pasted newline must not end the input or reach the screen.
             let line = text.lines().next().unwrap_or_default();
-            if let Some(max) = self.table_mut(self.tab).push_filter(line) {
-                self.status.notify(
+            if let Some(max) = self.table_mut(self.shell.tab).push_filter(line) {
+                self.shell.status.notify(
                     super::status::NoticeKind::Info,
                     format!("Pasted text cut to {max} characters: a filter holds no more"),
                 );
@@ -66,7 +66,7 @@ impl App {
         }
         if self.top_form().is_some() {
             match action {
-                Action::Quit | Action::ForceQuit => self.quit = true,
+                Action::Quit | Action::ForceQuit => self.shell.quit = true,
                 Action::Back => self.form_back(),
                 Action::Help => self.open_help(),
                 _ => self.form_action(action, out),
@@ -77,7 +77,7 @@ impl App {
             return;
         }
         match action {
-            Action::Quit | Action::ForceQuit => self.quit = true,
+            Action::Quit | Action::ForceQuit => self.shell.quit = true,
             Action::GoTab
             | Action::NextTab
             | Action::PrevTab
@@ -100,11 +100,13 @@ impl App {
             Action::Refresh => self.refresh_tab(out),
             Action::RefreshAll => self.refresh_all(out),
             Action::CycleSort => self.cycle_sort(out),
-            Action::TogglePassword => self.services.show_password = !self.services.show_password,
+            Action::TogglePassword => {
+                self.tabs.services.show_password = !self.tabs.services.show_password
+            }
             Action::CycleDetail => self.cycle_detail(),
             Action::Help => {
-                if matches!(self.popups.last(), Some(Popup::Help)) {
-                    self.popups.pop();
+                if matches!(self.shell.popups.last(), Some(Popup::Help)) {
+                    self.shell.popups.pop();
                 } else {
                     self.open_help();
                 }
@@ -115,7 +117,7 @@ impl App {
             Action::Unsilence => self.unsilence(out),
             Action::Probe => self.open_probe_logged(out),
             Action::SwitchProfile => self.open_profiles(),
-            Action::Messages => self.popups.push(Popup::Messages(0)),
+            Action::Messages => self.shell.popups.push(Popup::Messages(0)),
             Action::Palette => self.open_palette(),
             Action::CommandLog => self.open_command_log(),
             // Handled by the form or picker on top (above).
@@ -137,12 +139,12 @@ impl App {
 
     /// `z`: the detail pane of Services or Products shown, hidden or zoomed.
     fn cycle_detail(&mut self) {
-        match self.tab {
+        match self.shell.tab {
             crate::app::tabs::Tab::Services => {
-                self.services.detail_pane = self.services.detail_pane.next()
+                self.tabs.services.detail_pane = self.tabs.services.detail_pane.next()
             }
             crate::app::tabs::Tab::Products => {
-                self.products.detail_pane = self.products.detail_pane.next()
+                self.tabs.products.detail_pane = self.tabs.products.detail_pane.next()
             }
             _ => {}
         }
@@ -151,18 +153,18 @@ impl App {
     /// The keys that move about the main screen without asking the server: tabs, rows,
     /// the filter, the local order, the day of Usage. [`App::perform`] sends only these.
     fn navigate(&mut self, action: Action, key: &KeyEvent) {
-        let tab = self.tab;
+        let tab = self.shell.tab;
         match action {
             Action::GoTab => {
                 if let KeyCode::Char(c) = key.code
                     && let Some(d) = c.to_digit(10)
                     && let Some(t) = Tab::ALL.get((d as usize).wrapping_sub(1))
                 {
-                    self.tab = *t;
+                    self.shell.tab = *t;
                 }
             }
-            Action::NextTab => self.tab = tab.next(),
-            Action::PrevTab => self.tab = tab.prev(),
+            Action::NextTab => self.shell.tab = tab.next(),
+            Action::PrevTab => self.shell.tab = tab.prev(),
             Action::Up => self.table_mut(tab).move_by(-1),
             Action::Down => self.table_mut(tab).move_by(1),
             Action::Top => self.table_mut(tab).top(),
@@ -177,11 +179,11 @@ impl App {
             Action::DayBack | Action::DayForward => {
                 let points = self.usage_chart().map_or(0, |c| c.points.len());
                 let back = if action == Action::DayBack { 1 } else { -1 };
-                self.usage.move_day(back, points);
+                self.tabs.usage.move_day(back, points);
             }
             Action::CycleRange => {
-                self.usage.range = self.usage.range.next();
-                self.usage.day_back = 0;
+                self.tabs.usage.range = self.tabs.usage.range.next();
+                self.tabs.usage.day_back = 0;
             }
             _ => {}
         }
@@ -193,9 +195,9 @@ impl App {
         if self.palette_action(action, out) || self.command_log_action(action, out) {
             return true;
         }
-        if let Some(Popup::Messages(scroll)) = self.popups.last_mut() {
-            let last = self.status.messages().len().saturating_sub(1);
-            let page = usize::from(self.size.1.saturating_sub(8)).max(1);
+        if let Some(Popup::Messages(scroll)) = self.shell.popups.last_mut() {
+            let last = self.shell.status.messages().len().saturating_sub(1);
+            let page = usize::from(self.shell.size.1.saturating_sub(8)).max(1);
             let moved = match action {
                 Action::Up => Some(scroll.saturating_sub(1)),
                 Action::Down => Some(*scroll + 1),
@@ -210,11 +212,11 @@ impl App {
                 return true;
             }
         }
-        if matches!(self.popups.last(), Some(Popup::Service(_))) {
+        if matches!(self.shell.popups.last(), Some(Popup::Service(_))) {
             // The drawing stops at the last line: scrolling past it shows the end.
-            let last = self.services.popup_last.get();
-            let scroll = &mut self.services.popup_scroll;
-            let page = self.size.1.saturating_sub(8).max(1);
+            let last = self.tabs.services.popup_last.get();
+            let scroll = &mut self.tabs.services.popup_scroll;
+            let page = self.shell.size.1.saturating_sub(8).max(1);
             let moved = match action {
                 Action::Up => Some(scroll.saturating_sub(1)),
                 Action::Down => Some(scroll.saturating_add(1)),
@@ -227,11 +229,13 @@ impl App {
                 return true;
             }
         }
-        if matches!(self.popups.last(), Some(Popup::Probe(_))) && self.probe_action(action, out) {
+        if matches!(self.shell.popups.last(), Some(Popup::Probe(_)))
+            && self.probe_action(action, out)
+        {
             return true;
         }
-        if matches!(self.popups.last(), Some(Popup::Help)) {
-            let page = usize::from(self.size.1.saturating_sub(8)).max(1) as isize;
+        if matches!(self.shell.popups.last(), Some(Popup::Help)) {
+            let page = usize::from(self.shell.size.1.saturating_sub(8)).max(1) as isize;
             let step = match action {
                 Action::Up => Some(-1),
                 Action::Down => Some(1),
@@ -242,14 +246,15 @@ impl App {
             if let Some(step) = step {
                 // At most to where the last line is at the bottom (the view's height is
                 // the body's less the border: the screen less six lines).
-                let lines = keymap::help(&self.help_context(self.popups.len() - 1)).len();
-                let room = usize::from(self.size.1.saturating_sub(6));
+                let lines = keymap::help(&self.help_context(self.shell.popups.len() - 1)).len();
+                let room = usize::from(self.shell.size.1.saturating_sub(6));
                 let last = lines.saturating_sub(room);
-                self.help_scroll = self.help_scroll.saturating_add_signed(step).min(last);
+                self.shell.help_scroll =
+                    self.shell.help_scroll.saturating_add_signed(step).min(last);
                 return true;
             }
         }
-        if matches!(self.popups.last(), Some(Popup::Profiles(_))) {
+        if matches!(self.shell.popups.last(), Some(Popup::Profiles(_))) {
             match action {
                 Action::Up => self.move_profile(-1),
                 Action::Down => self.move_profile(1),
@@ -262,21 +267,21 @@ impl App {
     }
 
     fn open_help(&mut self) {
-        self.help_scroll = 0;
-        self.popups.push(Popup::Help);
+        self.shell.help_scroll = 0;
+        self.shell.popups.push(Popup::Help);
     }
 
     /// `s`: Products asks the server for the next sort; the other tabs sort locally.
     fn cycle_sort(&mut self, out: &mut Vec<Command>) {
         use super::tabs::{billing, network, services};
-        match self.tab {
+        match self.shell.tab {
             Tab::Products => {
-                self.products.cycle_sort();
-                self.fetch(self.products.list_request(), out);
+                self.tabs.products.cycle_sort();
+                self.fetch(self.tabs.products.list_request(), out);
             }
-            Tab::Services => self.services.sort.cycle(services::SORTS.len()),
-            Tab::Billing => self.billing.sort.cycle(billing::SORTS.len()),
-            Tab::Network => self.network.sort.cycle(network::SORTS.len()),
+            Tab::Services => self.tabs.services.sort.cycle(services::SORTS.len()),
+            Tab::Billing => self.tabs.billing.sort.cycle(billing::SORTS.len()),
+            Tab::Network => self.tabs.network.sort.cycle(network::SORTS.len()),
             Tab::Usage | Tab::Alerts => {}
         }
         self.resort();
@@ -284,10 +289,10 @@ impl App {
 
     /// `S`: the local sort the other way round.
     fn reverse_sort(&mut self) {
-        match self.tab {
-            Tab::Services => self.services.sort.reverse(),
-            Tab::Billing => self.billing.sort.reverse(),
-            Tab::Network => self.network.sort.reverse(),
+        match self.shell.tab {
+            Tab::Services => self.tabs.services.sort.reverse(),
+            Tab::Billing => self.tabs.billing.sort.reverse(),
+            Tab::Network => self.tabs.network.sort.reverse(),
             Tab::Products | Tab::Usage | Tab::Alerts => {}
         }
         self.resort();
@@ -295,10 +300,10 @@ impl App {
 
     /// Rebuilds the rows of the tab on screen in its new order.
     fn resort(&mut self) {
-        match self.tab {
+        match self.shell.tab {
             Tab::Services => self.rebuild_services(),
-            Tab::Billing => self.billing.rebuild(),
-            Tab::Network => self.network_dirty = true,
+            Tab::Billing => self.tabs.billing.rebuild(),
+            Tab::Network => self.tabs.network_dirty = true,
             Tab::Products | Tab::Usage | Tab::Alerts => {}
         }
         self.rebuild_shown();
@@ -306,58 +311,58 @@ impl App {
 
     /// Esc: the popup, else the filter, else the status message. Never quits.
     fn back(&mut self) {
-        if self.popups.pop().is_some() {
+        if self.shell.popups.pop().is_some() {
             return;
         }
-        let table = self.table_mut(self.tab);
+        let table = self.table_mut(self.shell.tab);
         if table.is_editing() || !table.filter().is_empty() {
             table.clear_filter();
         } else {
-            self.status.dismiss();
+            self.shell.status.dismiss();
         }
     }
 
     /// Enter: the selected item's detail.
     fn open(&mut self, out: &mut Vec<Command>) {
-        match self.tab {
+        match self.shell.tab {
             Tab::Services => {
-                if let Some(id) = self.services.table.selected_id() {
-                    self.services.popup_scroll = 0;
-                    self.services.popup_last.set(0);
-                    self.popups.push(Popup::Service(id));
+                if let Some(id) = self.tabs.services.table.selected_id() {
+                    self.tabs.services.popup_scroll = 0;
+                    self.tabs.services.popup_last.set(0);
+                    self.shell.popups.push(Popup::Service(id));
                 }
             }
             Tab::Products => {
-                if let Some(id) = self.products.table.selected_id() {
-                    self.popups.push(Popup::Product(id));
+                if let Some(id) = self.tabs.products.table.selected_id() {
+                    self.shell.popups.push(Popup::Product(id));
                 }
             }
             Tab::Billing => {
-                if let Some(id) = self.billing.table.selected_id() {
-                    self.popups.push(Popup::Invoice(id));
+                if let Some(id) = self.tabs.billing.table.selected_id() {
+                    self.shell.popups.push(Popup::Invoice(id));
                     self.fetch(Request::Invoice(id), out);
                 }
             }
             Tab::Network => {
-                if let Some(row) = self.network.selected() {
+                if let Some(row) = self.tabs.network.selected() {
                     let id = row.service_id;
-                    self.tab = Tab::Services;
-                    if !self.services.table.select_id(id) {
-                        self.services.table.clear_filter();
-                        self.services.table.select_id(id);
+                    self.shell.tab = Tab::Services;
+                    if !self.tabs.services.table.select_id(id) {
+                        self.tabs.services.table.clear_filter();
+                        self.tabs.services.table.select_id(id);
                     }
                 }
             }
             Tab::Usage => {}
             Tab::Alerts => {
                 use crate::alerts::Subject;
-                let (tab, id) = match self.alerts.selected().map(|a| a.key.subject) {
+                let (tab, id) = match self.tabs.alerts.selected().map(|a| a.key.subject) {
                     Some(Subject::Service(id)) => (Tab::Services, id),
                     Some(Subject::Invoice(id)) => (Tab::Billing, id),
-                    Some(Subject::Account) => return self.tab = Tab::Billing,
+                    Some(Subject::Account) => return self.shell.tab = Tab::Billing,
                     None => return,
                 };
-                self.tab = tab;
+                self.shell.tab = tab;
                 let table = self.table_mut(tab);
                 if !table.select_id(id) {
                     table.clear_filter();
@@ -368,11 +373,11 @@ impl App {
     }
 
     pub(super) fn on_mouse(&mut self, mouse: MouseEvent, _out: &mut Vec<Command>) {
-        if !self.settings.mouse || !self.popups.is_empty() {
+        if !self.shell.settings.mouse || !self.shell.popups.is_empty() {
             return;
         }
-        let tab = self.tab;
-        let before = self.services.table.selected_id();
+        let tab = self.shell.tab;
+        let before = self.tabs.services.table.selected_id();
         match mouse.kind {
             MouseEventKind::ScrollDown => self.table_mut(tab).move_by(WHEEL_ROWS),
             MouseEventKind::ScrollUp => self.table_mut(tab).move_by(-WHEEL_ROWS),
@@ -384,20 +389,20 @@ impl App {
 
     /// `v` shows one service's password: moving to another service hides it again.
     fn hide_password_on_move(&mut self, before: Option<u64>) {
-        if self.services.table.selected_id() != before {
-            self.services.show_password = false;
+        if self.tabs.services.table.selected_id() != before {
+            self.tabs.services.show_password = false;
         }
     }
 
     fn click(&mut self, x: u16, y: u16) {
-        if let Some(t) = self.geometry.tab_at(x, y) {
-            self.tab = t;
+        if let Some(t) = self.shell.geometry.tab_at(x, y) {
+            self.shell.tab = t;
             return;
         }
-        if let Some(row) = self.geometry.row_at(self.tab, x, y) {
-            let page = self.geometry.page(self.tab);
-            let (first, _) = self.table(self.tab).visible(page);
-            self.table_mut(self.tab).select_position(first + row);
+        if let Some(row) = self.shell.geometry.row_at(self.shell.tab, x, y) {
+            let page = self.shell.geometry.page(self.shell.tab);
+            let (first, _) = self.table(self.shell.tab).visible(page);
+            self.table_mut(self.shell.tab).select_position(first + row);
         }
     }
 }

@@ -124,67 +124,90 @@ pub enum Popup {
     CommandLog(usize),
 }
 
+/// The dashboard's state: the shell everything shares, the tabs, the mirror of the
+/// account engine, and the state of the parts that outlive a popup (orders, forms'
+/// requests, probes, the command log, the palette's proxies). Each part is a type of its
+/// own with its own methods; the app routes messages between them.
 pub struct App {
-    settings: AppSettings,
-    clock: Clock,
-    utc_offset: FixedOffset,
-    tab: Tab,
-    quit: bool,
-    size: (u16, u16),
-    /// Where the view last laid things out.
-    geometry: geometry::Geometry,
-    services: ServicesTab,
-    products: ProductsTab,
-    billing: BillingTab,
-    network: NetworkTab,
-    usage: UsageTab,
-    alerts: AlertsTab,
-    popups: Vec<Popup>,
-    status: StatusLine,
-    /// The reseller's clients, for the order form's picker.
-    clients: Remote<Vec<Client>>,
-    my_ip: MyIp,
-    /// When each service's IP list may be refreshed again (429 countdowns).
-    throttles: Throttles,
-    /// What the engine has in flight, as its events and the app's own asks told: a
-    /// mirror for the loading marks, never a decision of what to send.
-    in_flight: HashMap<Request, DateTime<Utc>>,
-    /// The account's connection, as the engine last told.
-    connection: crate::account::Connection,
-    /// The services' types, as the engine knows them.
-    types: HashMap<u64, crate::api::ProductType>,
-    /// What the engine was last told the screen shows.
-    focus: Option<crate::account::Focus>,
-    /// The Network rows / the Usage list need rebuilding (done when their tab is shown, so
-    /// a burst of per-service results costs one rebuild, not one per result).
-    network_dirty: bool,
-    usage_dirty: bool,
-    /// The Services cells (proxies, over-limit marks) changed with the network or usage.
-    services_dirty: bool,
-    /// The first line of the help shown (j/k/PgUp/PgDn scroll it).
-    help_scroll: usize,
-    /// The profile chosen with `P`, until the run loop takes it.
-    switch_to: Option<String>,
-    /// Something the program waits for outside the app (a profile's token_command), shown
-    /// in the header until it ends.
-    waiting: Option<String>,
+    shell: Shell,
+    tabs: Tabs,
+    account: Mirror,
     /// The orders on their way and those whose outcome is unknown (see [`orders`]).
     orders: orders::Orders,
     /// The forms' request IDs, and the forms closed while waiting (see [`forms`]).
     sent: forms::Sent,
-    /// What is recorded for, and was answered by, the history store.
-    history: history::HistoryState,
-    /// The request budget as the scheduler last published it.
-    budget: Option<budget::Shown>,
     /// Each service's last proxy probe (`h`).
     probes: probe::Probes,
-    /// Something visible changed since the loop last drew (see [`redraw`]).
-    redraw: bool,
-    /// The service last selected on the Services tab: a newly selected one's cached
-    /// detail is read again when due (only the selected detail refreshes with the list).
-    detail_selected: Option<u64>,
     cmdlog: cmdlog::CommandLog,
     proxies: palette::Proxies,
+}
+
+/// What every part of the dashboard shares, and so the context each part gets beside its
+/// own state: the time and settings, the tab bar, the popup stack, the status line and
+/// message log, the screen's size and layout.
+pub struct Shell {
+    pub(in crate::app) settings: AppSettings,
+    pub(in crate::app) clock: Clock,
+    pub(in crate::app) utc_offset: FixedOffset,
+    pub(in crate::app) tab: Tab,
+    pub(in crate::app) quit: bool,
+    pub(in crate::app) size: (u16, u16),
+    /// Where the view last laid things out.
+    pub(in crate::app) geometry: geometry::Geometry,
+    pub(in crate::app) popups: Vec<Popup>,
+    pub(in crate::app) status: StatusLine,
+    /// The first line of the help shown (j/k/PgUp/PgDn scroll it).
+    pub(in crate::app) help_scroll: usize,
+    /// The profile chosen with `P`, until the run loop takes it.
+    pub(in crate::app) switch_to: Option<String>,
+    /// Something the program waits for outside the app (a profile's token_command), shown
+    /// in the header until it ends.
+    pub(in crate::app) waiting: Option<String>,
+    /// Something visible changed since the loop last drew (see [`redraw`]).
+    pub(in crate::app) redraw: bool,
+}
+
+/// The six tabs' state, and what derives from several of them.
+pub struct Tabs {
+    pub(in crate::app) services: ServicesTab,
+    pub(in crate::app) products: ProductsTab,
+    pub(in crate::app) billing: BillingTab,
+    pub(in crate::app) network: NetworkTab,
+    pub(in crate::app) usage: UsageTab,
+    pub(in crate::app) alerts: AlertsTab,
+    /// The Network rows / the Usage list need rebuilding (done when their tab is shown, so
+    /// a burst of per-service results costs one rebuild, not one per result).
+    pub(in crate::app) network_dirty: bool,
+    pub(in crate::app) usage_dirty: bool,
+    /// The Services cells (proxies, over-limit marks) changed with the network or usage.
+    pub(in crate::app) services_dirty: bool,
+    /// The service last selected on the Services tab: a newly selected one's cached
+    /// detail is read again when due (only the selected detail refreshes with the list).
+    pub(in crate::app) detail_selected: Option<u64>,
+}
+
+/// What the account engine told of the account, mirrored for the screen: never a decision
+/// of what to send.
+#[derive(Default)]
+pub struct Mirror {
+    /// The reseller's clients, for the order form's picker.
+    pub(in crate::app) clients: Remote<Vec<Client>>,
+    pub(in crate::app) my_ip: MyIp,
+    /// When each service's IP list may be refreshed again (429 countdowns).
+    pub(in crate::app) throttles: Throttles,
+    /// What the engine has in flight, as its events and the app's own asks told: a
+    /// mirror for the loading marks.
+    pub(in crate::app) in_flight: HashMap<Request, DateTime<Utc>>,
+    /// The account's connection, as the engine last told.
+    pub(in crate::app) connection: crate::account::Connection,
+    /// The services' types, as the engine knows them.
+    pub(in crate::app) types: HashMap<u64, crate::api::ProductType>,
+    /// What the engine was last told the screen shows.
+    pub(in crate::app) focus: Option<crate::account::Focus>,
+    /// What is recorded for, and was answered by, the history store.
+    pub(in crate::app) history: history::HistoryState,
+    /// The request budget as the scheduler last published it.
+    pub(in crate::app) budget: Option<budget::Shown>,
 }
 
 impl App {
@@ -196,41 +219,40 @@ impl App {
         let throttles = settings.throttles.clone();
         let alerts = AlertsTab::new(settings.alert_rules.clone(), settings.open_alerts.clone());
         Self {
-            settings,
-            clock,
-            utc_offset: FixedOffset::east_opt(0).expect("zero offset"),
-            tab: Tab::Services,
-            quit: false,
-            size: (80, 24),
-            geometry: geometry::Geometry::default(),
-            services: ServicesTab::default(),
-            products: ProductsTab::default(),
-            billing: BillingTab::default(),
-            network: NetworkTab::default(),
-            usage: UsageTab::default(),
-            alerts,
-            popups: Vec::new(),
-            status: StatusLine::default(),
-            clients: Remote::default(),
-            my_ip: MyIp::default(),
-            throttles,
-            in_flight: HashMap::new(),
-            connection: crate::account::Connection::default(),
-            types: HashMap::new(),
-            focus: None,
-            network_dirty: false,
-            usage_dirty: false,
-            services_dirty: false,
-            help_scroll: 0,
-            switch_to: None,
-            waiting: None,
+            shell: Shell {
+                settings,
+                clock,
+                utc_offset: FixedOffset::east_opt(0).expect("zero offset"),
+                tab: Tab::Services,
+                quit: false,
+                size: (80, 24),
+                geometry: geometry::Geometry::default(),
+                popups: Vec::new(),
+                status: StatusLine::default(),
+                help_scroll: 0,
+                switch_to: None,
+                waiting: None,
+                redraw: true,
+            },
+            tabs: Tabs {
+                services: ServicesTab::default(),
+                products: ProductsTab::default(),
+                billing: BillingTab::default(),
+                network: NetworkTab::default(),
+                usage: UsageTab::default(),
+                alerts,
+                network_dirty: false,
+                usage_dirty: false,
+                services_dirty: false,
+                detail_selected: None,
+            },
+            account: Mirror {
+                throttles,
+                ..Mirror::default()
+            },
             orders: orders::Orders::default(),
             sent: forms::Sent::default(),
-            detail_selected: None,
-            history: history::HistoryState::default(),
-            budget: None,
             probes: probe::Probes::default(),
-            redraw: true,
             cmdlog: cmdlog::CommandLog::default(),
             proxies: palette::Proxies::default(),
         }
@@ -240,22 +262,22 @@ impl App {
     /// file forgets countdowns that ended while the program was not running.
     pub fn start(&mut self) -> Vec<Command> {
         let mut out = Vec::new();
-        if !self.throttles.expire(self.now()).is_empty() {
-            out.push(Command::SaveThrottles(self.throttles.clone()));
+        if !self.account.throttles.expire(self.now()).is_empty() {
+            out.push(Command::SaveThrottles(self.account.throttles.clone()));
         }
         // The engine reads these first: shown as loading until its events say more.
         let now = self.now();
         for request in [
             Request::Services,
-            self.products.list_request(),
+            self.tabs.products.list_request(),
             Request::Credit,
             Request::Invoices,
         ] {
-            self.in_flight.insert(request.clone(), now);
+            self.account.in_flight.insert(request.clone(), now);
             self.begin(&request);
         }
         // Told at start whatever was told before (the engine may be new).
-        self.focus = None;
+        self.account.focus = None;
         self.tell_focus(&mut out);
         out
     }
@@ -263,8 +285,8 @@ impl App {
     /// The account engine's configuration for this app's settings (profile, address,
     /// refresh, alert rules and the alerts open when it last ran).
     pub fn engine_config(&self) -> crate::account::Config {
-        let mut config = self.settings.engine_config();
-        config.offset = self.utc_offset;
+        let mut config = self.shell.settings.engine_config();
+        config.offset = self.shell.utc_offset;
         config
     }
 
@@ -290,7 +312,7 @@ impl App {
         self.tell_focus(&mut out);
         self.want_my_ip(&mut out);
         self.ask_history(&mut out);
-        if self.quit && !out.contains(&Command::Quit) {
+        if self.shell.quit && !out.contains(&Command::Quit) {
             out.push(Command::Quit);
         }
         self.note_redraw(&before, loud, ticked);
@@ -298,36 +320,38 @@ impl App {
     }
 
     fn handle(&mut self, msg: Msg, out: &mut Vec<Command>) {
-        self.status.set_now(self.now());
+        self.shell.status.set_now(self.now());
         match msg {
             Msg::Key(key) => self.on_key(key, out),
             Msg::Mouse(mouse) => self.on_mouse(mouse, out),
             Msg::Paste(text) => self.on_paste(&text),
-            Msg::Resize(w, h) => self.size = (w, h),
+            Msg::Resize(w, h) => self.shell.size = (w, h),
             Msg::Geometry(geometry) => {
-                self.geometry = geometry;
+                self.shell.geometry = geometry;
                 self.update_pages();
             }
             Msg::Tick => self.on_tick(out),
             Msg::Loaded(loaded) => self.on_loaded(loaded, out),
             Msg::Sent(request) => {
-                self.in_flight.insert(request.clone(), self.now());
+                self.account.in_flight.insert(request.clone(), self.now());
                 self.begin(&request);
             }
             Msg::Connection(c) => self.on_connection(c),
             Msg::Types(types) => {
-                self.types = types;
-                self.usage_dirty = true;
-                self.services_dirty = true;
+                self.account.types = types;
+                self.tabs.usage_dirty = true;
+                self.tabs.services_dirty = true;
             }
             Msg::Swept(swept) => self.on_swept(swept, out),
             Msg::Marked(marks) => self.on_marked(marks),
             Msg::Copied { what, result } => self.on_copied(what, result),
             Msg::Written { path, result } => self.on_written(path, result),
             Msg::MyIp(result) => self.on_my_ip(result),
-            Msg::Diagnostic(text) => self.status.notify(status::NoticeKind::Error, text),
+            Msg::Diagnostic(text) => self.shell.status.notify(status::NoticeKind::Error, text),
             Msg::FileExists { path, free } => self.on_file_exists(path, free),
-            Msg::AlertDeliveryFailed(why) => self.status.notify(status::NoticeKind::Error, why),
+            Msg::AlertDeliveryFailed(why) => {
+                self.shell.status.notify(status::NoticeKind::Error, why)
+            }
             Msg::History(answer) => self.on_history(answer),
             Msg::Budget(view) => self.on_budget(view),
             Msg::Probe {
@@ -339,103 +363,103 @@ impl App {
     }
 
     pub fn should_quit(&self) -> bool {
-        self.quit
+        self.shell.quit
     }
 
     /// The offset times are shown in (the run loop sets the local one; UTC by default).
     pub fn set_utc_offset(&mut self, offset: FixedOffset) {
-        self.utc_offset = offset;
+        self.shell.utc_offset = offset;
     }
 
     pub fn utc_offset(&self) -> FixedOffset {
-        self.utc_offset
+        self.shell.utc_offset
     }
 
     pub fn now(&self) -> DateTime<Utc> {
-        (self.clock)()
+        (self.shell.clock)()
     }
 
     pub fn settings(&self) -> &AppSettings {
-        &self.settings
+        &self.shell.settings
     }
 
     pub fn tab(&self) -> Tab {
-        self.tab
+        self.shell.tab
     }
 
     pub fn size(&self) -> (u16, u16) {
-        self.size
+        self.shell.size
     }
 
     pub fn services(&self) -> &ServicesTab {
-        &self.services
+        &self.tabs.services
     }
 
     pub fn products(&self) -> &ProductsTab {
-        &self.products
+        &self.tabs.products
     }
 
     pub fn billing(&self) -> &BillingTab {
-        &self.billing
+        &self.tabs.billing
     }
 
     pub fn network(&self) -> &NetworkTab {
-        &self.network
+        &self.tabs.network
     }
 
     pub fn usage(&self) -> &UsageTab {
-        &self.usage
+        &self.tabs.usage
     }
 
     pub fn alerts(&self) -> &AlertsTab {
-        &self.alerts
+        &self.tabs.alerts
     }
 
     /// The popup stack, bottom first.
     pub fn popups(&self) -> &[Popup] {
-        &self.popups
+        &self.shell.popups
     }
 
     pub fn status(&self) -> &StatusLine {
-        &self.status
+        &self.shell.status
     }
 
     /// Says in the header what the program waits for (`None`: nothing any more).
     pub fn set_waiting(&mut self, what: Option<String>) {
-        self.waiting = what;
+        self.shell.waiting = what;
     }
 
     pub fn waiting(&self) -> Option<&str> {
-        self.waiting.as_deref()
+        self.shell.waiting.as_deref()
     }
 
     /// Tells the user something that is not a failure of a request, in the status line.
     pub fn notify(&mut self, line: impl AsRef<str>) {
-        self.status.set_now(self.now());
-        self.status.notify(status::NoticeKind::Info, line);
+        self.shell.status.set_now(self.now());
+        self.shell.status.notify(status::NoticeKind::Info, line);
     }
 
     /// The reseller's clients (loaded when the order form opens).
     pub fn clients(&self) -> &Remote<Vec<Client>> {
-        &self.clients
+        &self.account.clients
     }
 
     /// This machine's public IP, as far as it was looked up.
     pub fn my_ip(&self) -> &MyIp {
-        &self.my_ip
+        &self.account.my_ip
     }
 
     /// Requests sent and not answered yet.
     pub fn in_flight(&self) -> usize {
-        self.in_flight.len()
+        self.account.in_flight.len()
     }
 
     pub fn is_in_flight(&self, request: &Request) -> bool {
-        self.in_flight.contains_key(request)
+        self.account.in_flight.contains_key(request)
     }
 
     /// The account's connection, as the engine last told.
     pub fn connection(&self) -> &crate::account::Connection {
-        &self.connection
+        &self.account.connection
     }
 }

@@ -43,13 +43,16 @@ impl App {
         Glance {
             budget: self.budget_label(),
             waiting: self.budget_waiting(),
-            status: self.status.shown().map(|s| match s {
+            status: self.shell.status.shown().map(|s| match s {
                 Shown::Failure(line, more) => format!("{line} +{more}"),
                 Shown::Notice(n) => n.text.clone(),
             }),
             in_flight: self.in_flight(),
-            open_alerts: self.alerts.open_count(),
-            today: self.now().with_timezone(&self.utc_offset).date_naive(),
+            open_alerts: self.tabs.alerts.open_count(),
+            today: self
+                .now()
+                .with_timezone(&self.shell.utc_offset)
+                .date_naive(),
         }
     }
 
@@ -62,13 +65,13 @@ impl App {
     /// nature, `ticked` when the timer fired (a countdown on screen shows new seconds).
     pub(super) fn note_redraw(&mut self, before: &Glance, loud: bool, ticked: bool) {
         if loud || (ticked && self.countdown_visible()) || self.glance() != *before {
-            self.redraw = true;
+            self.shell.redraw = true;
         }
     }
 
     /// Whether something visible changed since this was last asked: the run loop draws
     /// only then.
     pub fn take_redraw(&mut self) -> bool {
-        std::mem::take(&mut self.redraw)
+        std::mem::take(&mut self.shell.redraw)
     }
 }

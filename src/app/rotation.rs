@@ -32,7 +32,7 @@ impl App {
     /// `R`: a rotation audit of the gateway of `id` (the first entry of its list).
     pub(super) fn start_audit(&mut self, id: u64, out: &mut Vec<Command>) {
         if self.service_type(id) == Some(crate::api::ProductType::Fpr) {
-            self.status.notify(
+            self.shell.status.notify(
                 NoticeKind::Info,
                 format!(
                     "Service {id} is static (fpr): a rotation audit is for rotating (ppr) services"
@@ -41,7 +41,8 @@ impl App {
             return;
         }
         if self.probes.audits.get(&id).is_some_and(|a| !a.done) {
-            self.status
+            self.shell
+                .status
                 .notify(NoticeKind::Info, "The rotation audit is still running");
             return;
         }
@@ -50,7 +51,7 @@ impl App {
             .get(id)
             .and_then(|r| r.targets.iter().find(|t| t.port != 0).cloned());
         let Some(gateway) = gateway else {
-            self.status.notify(
+            self.shell.status.notify(
                 NoticeKind::Info,
                 format!("Service {id}: no gateway yet (the IP list is not in)"),
             );
@@ -58,7 +59,7 @@ impl App {
         };
         self.probes.next_run += 1;
         let run = self.probes.next_run;
-        let asks = self.settings.probe_rotation_asks;
+        let asks = self.shell.settings.probe_rotation_asks;
         self.probes.audits.insert(
             id,
             Audit {
@@ -99,10 +100,11 @@ impl App {
                 audit.done = true;
                 let summary = audit.summary();
                 let gateway = audit.gateway.clone();
-                self.history
+                self.account
+                    .history
                     .remember_rotation(service_id, &gateway, &summary);
                 let line = format!("Rotation of service {service_id}: {}", summary.summary());
-                self.status.notify(NoticeKind::Done, line);
+                self.shell.status.notify(NoticeKind::Done, line);
                 self.ask_probe_trends(service_id, out);
             }
         }

@@ -13,50 +13,50 @@ pub const EAGER_ROWS: usize = 5_000;
 impl App {
     /// What decides which keys apply.
     pub fn context(&self) -> Context {
-        let top = self.popups.last();
+        let top = self.shell.popups.last();
         let popup = top.map(Popup::kind);
         Context {
-            tab: self.tab,
+            tab: self.shell.tab,
             popup,
-            editing_filter: popup.is_none() && self.table(self.tab).is_editing(),
+            editing_filter: popup.is_none() && self.table(self.shell.tab).is_editing(),
             typing: top.is_some_and(Popup::is_typing),
-            read_only: self.settings.read_only,
-            switchable: self.settings.profiles.len() > 1,
+            read_only: self.shell.settings.read_only,
+            switchable: self.shell.settings.profiles.len() > 1,
         }
     }
 
     /// The main table of a tab.
     pub fn table(&self, tab: Tab) -> &table::TableView {
         match tab {
-            Tab::Services => &self.services.table,
-            Tab::Products => &self.products.table,
-            Tab::Billing => &self.billing.table,
-            Tab::Network => &self.network.table,
-            Tab::Usage => &self.usage.table,
-            Tab::Alerts => &self.alerts.table,
+            Tab::Services => &self.tabs.services.table,
+            Tab::Products => &self.tabs.products.table,
+            Tab::Billing => &self.tabs.billing.table,
+            Tab::Network => &self.tabs.network.table,
+            Tab::Usage => &self.tabs.usage.table,
+            Tab::Alerts => &self.tabs.alerts.table,
         }
     }
 
     pub(super) fn table_mut(&mut self, tab: Tab) -> &mut table::TableView {
         match tab {
-            Tab::Services => &mut self.services.table,
-            Tab::Products => &mut self.products.table,
-            Tab::Billing => &mut self.billing.table,
-            Tab::Network => &mut self.network.table,
-            Tab::Usage => &mut self.usage.table,
-            Tab::Alerts => &mut self.alerts.table,
+            Tab::Services => &mut self.tabs.services.table,
+            Tab::Products => &mut self.tabs.products.table,
+            Tab::Billing => &mut self.tabs.billing.table,
+            Tab::Network => &mut self.tabs.network.table,
+            Tab::Usage => &mut self.tabs.usage.table,
+            Tab::Alerts => &mut self.tabs.alerts.table,
         }
     }
 
     /// Where the view last laid things out.
     pub fn geometry(&self) -> &super::geometry::Geometry {
-        &self.geometry
+        &self.shell.geometry
     }
 
     /// Tells every table how many rows fit, as the view last reported.
     pub(super) fn update_pages(&mut self) {
         for tab in Tab::ALL {
-            let rows = self.geometry.page(tab);
+            let rows = self.shell.geometry.page(tab);
             self.table_mut(tab).set_page(rows);
         }
     }
@@ -64,7 +64,7 @@ impl App {
     /// The context the help at `index` of the popups describes: what is under it.
     pub fn help_context(&self, index: usize) -> Context {
         let mut ctx = self.context();
-        ctx.popup = index.checked_sub(1).map(|i| self.popups[i].kind());
+        ctx.popup = index.checked_sub(1).map(|i| self.shell.popups[i].kind());
         ctx.editing_filter = false;
         ctx.typing = false;
         ctx
@@ -72,7 +72,7 @@ impl App {
 
     /// The first help line shown (the view clamps it).
     pub fn help_scroll(&self) -> usize {
-        self.help_scroll
+        self.shell.help_scroll
     }
 
     /// Selects the row of this identity in a tab's table, as a click would (the dashboard
@@ -91,20 +91,20 @@ impl App {
 
     /// Before `/`, `!`, `s` or `S` on Services: the keys they read are brought up to date.
     pub(super) fn rebuild_if_read(&mut self) {
-        if self.tab == Tab::Services && self.services_dirty {
+        if self.shell.tab == Tab::Services && self.tabs.services_dirty {
             self.rebuild_services();
         }
     }
 
     /// The Services rows' cells read the network status, the usage and today's date.
     pub(super) fn rebuild_services(&mut self) {
-        self.services_dirty = false;
+        self.tabs.services_dirty = false;
         let ctx = crate::app::tabs::services::CellContext {
             today: self.now().with_timezone(&self.utc_offset()).date_naive(),
-            network: &self.network,
-            usage: &self.usage,
+            network: &self.tabs.network,
+            usage: &self.tabs.usage,
         };
-        self.services.rebuild(&ctx);
+        self.tabs.services.rebuild(&ctx);
         self.update_pages();
     }
 }

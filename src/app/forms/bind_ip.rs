@@ -135,7 +135,7 @@ impl BindIpForm {
 
     /// Ctrl-L: this machine's IP, from the cache or looked up.
     fn use_my_ip(&mut self, app: &mut App, out: &mut Vec<Command>) {
-        match app.my_ip.known() {
+        match app.account.my_ip.known() {
             Some(ip) => {
                 self.ip.set(ip.to_string());
                 self.core.error = None;
@@ -145,8 +145,8 @@ impl BindIpForm {
                 self.core.error = None;
                 // The lookup made on first need may still be on its way: its answer
                 // serves this too.
-                if app.my_ip != MyIp::LookingUp {
-                    app.my_ip = MyIp::LookingUp;
+                if app.account.my_ip != MyIp::LookingUp {
+                    app.account.my_ip = MyIp::LookingUp;
                     out.push(Command::LookupMyIp);
                 }
             }
@@ -194,7 +194,7 @@ impl FormLogic for BindIpForm {
     }
 
     fn submit(&mut self, app: &App) -> Option<Request> {
-        let detail = app.services.detail(self.service_id).value();
+        let detail = app.tabs.services.detail(self.service_id).value();
         self.request(detail.and_then(|s| s.bound_ip.as_deref()))
     }
 
@@ -229,16 +229,17 @@ impl App {
         let Some(id) = self.writable_service("binding an IP") else {
             return;
         };
-        let detail = self.services.detail(id).value();
+        let detail = self.tabs.services.detail(id).value();
         match (self.service_type(id), detail) {
             (Some(ProductType::Fpr), Some(detail)) => {
                 let bound = detail.bound_ip.clone();
-                self.popups
+                self.shell
+                    .popups
                     .push(Popup::form_of(BindIpForm::new(id, bound.as_deref())));
             }
             (Some(other), _) if other != ProductType::Fpr => {
                 let kind = other.label();
-                self.status.notify(
+                self.shell.status.notify(
                     NoticeKind::Info,
                     format!(
                         "Service {id} is {kind}: only static (fpr) services have an IP to bind"
@@ -248,7 +249,7 @@ impl App {
             // The form shows the bound IP, which only the detail has.
             _ => {
                 self.fetch(Request::Service(id), out);
-                self.status.notify(
+                self.shell.status.notify(
                     NoticeKind::Info,
                     format!("Service {id}: its type is not known yet (loading); press b again in a moment"),
                 );
@@ -259,21 +260,26 @@ impl App {
     /// The answer to [`Command::LookupMyIp`].
     pub(in crate::app) fn on_my_ip(&mut self, result: Result<Ipv4Addr, String>) {
         let asked = self
+            .shell
             .popups
             .iter()
             .any(|p| p.form_as::<BindIpForm>().is_some_and(|f| f.looking_up));
-        for popup in &mut self.popups {
+        for popup in &mut self.shell.popups {
             if let Some(form) = popup.form_as_mut::<BindIpForm>() {
                 form.my_ip(&result);
             }
         }
-        self.my_ip = match result {
+        self.account.my_ip = match result {
             Ok(ip) => MyIp::Known(ip),
             Err(e) => {
                 // Said only when the user asked; the automatic lookup fails quietly.
-                let on_top = self.popups.last().and_then(Popup::form_as::<BindIpForm>);
+                let on_top = self
+                    .shell
+                    .popups
+                    .last()
+                    .and_then(Popup::form_as::<BindIpForm>);
                 if asked && on_top.is_none() {
-                    self.status.notify(NoticeKind::Error, &e);
+                    self.shell.status.notify(NoticeKind::Error, &e);
                 }
                 MyIp::Failed(e)
             }
@@ -283,11 +289,12 @@ impl App {
     /// Looks up this machine's IP the first time something on screen would use it: the
     /// Services tab showing an fpr service with a bound IP.
     pub(in crate::app) fn want_my_ip(&mut self, out: &mut Vec<Command>) {
-        if self.my_ip != MyIp::Unknown || self.tab != crate::app::tabs::Tab::Services {
+        if self.account.my_ip != MyIp::Unknown || self.shell.tab != crate::app::tabs::Tab::Services
+        {
             return;
         }
         let shows_bound_ip = self.target_service().is_some_and(|id| {
-            self.services.detail(id).value().is_some_and(|s| {
+            self.tabs.services.detail(id).value().is_some_and(|s| {
                 s.product_type == ProductType::Fpr
                     && s.bound_ip
                         .as_deref()
@@ -295,7 +302,7 @@ impl App {
             })
         });
         if shows_bound_ip {
-            self.my_ip = MyIp::LookingUp;
+            self.account.my_ip = MyIp::LookingUp;
             out.push(Command::LookupMyIp);
         }
     }

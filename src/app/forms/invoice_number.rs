@@ -155,7 +155,7 @@ impl FormLogic for InvoiceNumberForm {
         let why = match result {
             Ok(Response::Invoice(found)) if !found.is_empty() => {
                 if on_screen {
-                    app.popups.push(Popup::Invoice(id));
+                    app.shell.popups.push(Popup::Invoice(id));
                 }
                 return Flow::Close;
             }
@@ -175,7 +175,8 @@ impl FormLogic for InvoiceNumberForm {
 impl App {
     /// `#`: the form, empty.
     pub(in crate::app) fn open_invoice_number(&mut self, _out: &mut Vec<Command>) {
-        self.popups
+        self.shell
+            .popups
             .push(Popup::form_of(InvoiceNumberForm::default()));
     }
 }

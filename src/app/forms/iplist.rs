@@ -373,7 +373,8 @@ impl App {
             return;
         };
         let product_type = self.service_type(id).unwrap_or_default();
-        self.popups
+        self.shell
+            .popups
             .push(Popup::form_of(IpListForm::new(id, &product_type)));
     }
 

@@ -18,9 +18,11 @@ impl App {
         self.log_copied(&what, result.is_ok());
         match result {
             Ok(copied) => self
+                .shell
                 .status
                 .notify(NoticeKind::Done, format!("{what} {}", copied.verb())),
             Err(e) => self
+                .shell
                 .status
                 .notify(NoticeKind::Error, format!("{what} not copied: {e}")),
         }
@@ -28,7 +30,7 @@ impl App {
 
     /// The IP-list form whose file is being written.
     fn writing_iplist(&mut self) -> Option<&mut IpListForm> {
-        self.popups.iter_mut().rev().find_map(|p| {
+        self.shell.popups.iter_mut().rev().find_map(|p| {
             p.form_as_mut::<IpListForm>()
                 .filter(|f| f.save.as_ref().is_some_and(|s| s.writing))
         })
@@ -38,7 +40,7 @@ impl App {
     pub(in crate::app) fn on_file_exists(&mut self, path: PathBuf, free: Option<PathBuf>) {
         let form = self.writing_iplist();
         let Some(save) = form.and_then(|f| f.save.as_mut()) else {
-            self.status.notify(
+            self.shell.status.notify(
                 NoticeKind::Error,
                 format!("{} exists: not written", path.display()),
             );
@@ -78,7 +80,7 @@ impl App {
                     (form.service_id, form.list_type.clone(), form.format.clone());
                 form.save = None;
                 form.written = Some(full.clone());
-                self.status.notify(NoticeKind::Done, line);
+                self.shell.status.notify(NoticeKind::Done, line);
                 let command = crate::app::cmdline::iplist(
                     self.cli_account(),
                     id,
@@ -95,9 +97,10 @@ impl App {
                 }
             }
             (None, Ok(full)) => self
+                .shell
                 .status
                 .notify(NoticeKind::Done, format!("Written to {}", full.display())),
-            (None, Err(e)) => self.status.notify(
+            (None, Err(e)) => self.shell.status.notify(
                 NoticeKind::Error,
                 format!("{} not written: {e}", path.display()),
             ),

@@ -108,20 +108,20 @@ pub fn update_message(response: &Response, fallback: &str) -> String {
 impl App {
     /// The form on top of the stack, if the top popup is one.
     pub(super) fn top_form(&self) -> Option<&Form> {
-        self.popups.last().and_then(Popup::form)
+        self.shell.popups.last().and_then(Popup::form)
     }
 
     /// Runs `f` on the form on top, taken off the stack meanwhile (so it may use the whole
     /// app), then puts it back, or closes it if `f` says so.
     fn with_top_form(&mut self, f: impl FnOnce(&mut Form, &mut App) -> Flow) {
-        if !self.popups.last().is_some_and(Popup::is_form) {
+        if !self.shell.popups.last().is_some_and(Popup::is_form) {
             return;
         }
-        let Some(Popup::Form(mut form)) = self.popups.pop() else {
+        let Some(Popup::Form(mut form)) = self.shell.popups.pop() else {
             return;
         };
         match f(&mut form, self) {
-            Flow::Stay => self.popups.push(Popup::Form(form)),
+            Flow::Stay => self.shell.popups.push(Popup::Form(form)),
             Flow::Close => self.close_form(form),
         }
     }
@@ -145,7 +145,7 @@ impl App {
 
     /// A key no binding claimed, while a form's field takes typing.
     pub(super) fn form_key(&mut self, key: &KeyEvent) {
-        if let Some(form) = self.popups.last_mut().and_then(Popup::form_mut)
+        if let Some(form) = self.shell.popups.last_mut().and_then(Popup::form_mut)
             && let Some(field) = form.typing_field()
             && field.key(key)
         {
@@ -155,13 +155,13 @@ impl App {
 
     /// A paste while a form's field takes typing.
     pub(super) fn form_paste(&mut self, text: &str) {
-        if let Some(form) = self.popups.last_mut().and_then(Popup::form_mut)
+        if let Some(form) = self.shell.popups.last_mut().and_then(Popup::form_mut)
             && let Some(field) = form.typing_field()
         {
             let cut = field.paste(text);
             form.edited();
             if let Some(max) = cut {
-                self.status.notify(
+                self.shell.status.notify(
                     NoticeKind::Info,
                     format!("Pasted text cut to {max} characters: the field holds no more"),
                 );
@@ -221,7 +221,7 @@ impl App {
     /// Sends a write: exactly once, whatever is in flight (a second identical order is a
     /// second order), counted as in flight so the header shows activity.
     pub(super) fn send_write(&mut self, request: Request, out: &mut Vec<Command>) {
-        self.in_flight.insert(request.clone(), self.now());
+        self.account.in_flight.insert(request.clone(), self.now());
         out.push(Command::Fetch(request));
     }
 
@@ -236,7 +236,7 @@ impl App {
         // A success makes an earlier failure of the same request (reported while its form
         // was closed) moot.
         if result.is_ok() {
-            self.status.clear(&request);
+            self.shell.status.clear(&request);
         }
         self.log_write(&request, &result);
         if let (Request::IpList { service_id, .. }, Ok(Response::IpList(list))) =
@@ -305,17 +305,20 @@ impl App {
             form.answered(self, request, result, false, out);
             return;
         };
-        let above = self.popups.len();
+        let above = self.shell.popups.len();
         match form.answered(self, request, result, true, out) {
             Flow::Stay => {
-                let place = place.min(self.popups.len());
-                self.popups.insert(place, Popup::Form(form));
+                let place = place.min(self.shell.popups.len());
+                self.shell.popups.insert(place, Popup::Form(form));
             }
             Flow::Close => {
-                let opened: Vec<Popup> =
-                    self.popups.drain(above.min(self.popups.len())..).collect();
-                let place = place.min(self.popups.len());
-                self.popups.splice(place..place, opened);
+                let opened: Vec<Popup> = self
+                    .shell
+                    .popups
+                    .drain(above.min(self.shell.popups.len())..)
+                    .collect();
+                let place = place.min(self.shell.popups.len());
+                self.shell.popups.splice(place..place, opened);
             }
         }
     }
@@ -327,8 +330,8 @@ impl App {
             return None;
         }
         let awaits = |p: &Popup| p.form().and_then(|f| f.awaiting()) == Some(id);
-        if let Some(place) = self.popups.iter().position(awaits)
-            && let Popup::Form(form) = self.popups.remove(place)
+        if let Some(place) = self.shell.popups.iter().position(awaits)
+            && let Popup::Form(form) = self.shell.popups.remove(place)
         {
             return Some((Some(place), form));
         }
@@ -342,22 +345,22 @@ impl App {
 
     /// The profile is read-only: says so and returns true.
     pub(super) fn refuse_read_only(&mut self, what: &str) -> bool {
-        if self.settings.read_only {
+        if self.shell.settings.read_only {
             let line = format!(
                 "Profile {} is read-only: {what} is turned off",
-                self.settings.profile
+                self.shell.settings.profile
             );
-            self.status.notify(NoticeKind::Info, line);
+            self.shell.status.notify(NoticeKind::Info, line);
         }
-        self.settings.read_only
+        self.shell.settings.read_only
     }
 
     /// The service an action on the Services tab is for: the open service popup's, else
     /// the selected row's.
     pub(super) fn target_service(&self) -> Option<u64> {
-        match self.popups.last() {
+        match self.shell.popups.last() {
             Some(Popup::Service(id)) => Some(*id),
-            _ => self.services.table.selected_id(),
+            _ => self.tabs.services.table.selected_id(),
         }
     }
 
@@ -367,7 +370,7 @@ impl App {
     pub(super) fn writable_service(&mut self, what: &str) -> Option<u64> {
         use crate::api::ServiceStatus;
         let id = self.target_service()?;
-        let status = self.services.get(id).map(|s| s.status.clone());
+        let status = self.tabs.services.get(id).map(|s| s.status.clone());
         if let Some(
             status @ (ServiceStatus::Terminated | ServiceStatus::Cancelled | ServiceStatus::Fraud),
         ) = status
@@ -376,7 +379,7 @@ impl App {
                 "Service {id} is {}: {what} is not possible, nothing was sent",
                 status.as_str()
             );
-            self.status.notify(NoticeKind::Info, line);
+            self.shell.status.notify(NoticeKind::Info, line);
             return None;
         }
         Some(id)
@@ -395,7 +398,7 @@ impl App {
             Ok(r) => format!("{what}: {}", update_message(r, "done")),
             // The error line's own words (the token hint of a 401), under the same head.
             Err(e) => {
-                let line = super::status::error_line(request, e, &self.settings.profile);
+                let line = super::status::error_line(request, e, &self.shell.settings.profile);
                 let generic = super::status::what(request);
                 match line.strip_prefix(&generic) {
                     Some(rest) => format!("{what}{rest}"),
@@ -405,10 +408,10 @@ impl App {
         };
         let line = crate::text::sanitize(&line).into_owned();
         match (result, on_screen) {
-            (Ok(_), true) => self.status.log(super::messages::Level::Success, line),
-            (Err(_), true) => self.status.log(super::messages::Level::Error, line),
-            (Ok(_), false) => self.status.notify(NoticeKind::Done, line),
-            (Err(_), false) => self.status.report(request, line),
+            (Ok(_), true) => self.shell.status.log(super::messages::Level::Success, line),
+            (Err(_), true) => self.shell.status.log(super::messages::Level::Error, line),
+            (Ok(_), false) => self.shell.status.notify(NoticeKind::Done, line),
+            (Err(_), false) => self.shell.status.report(request, line),
         }
     }
 
@@ -430,6 +433,7 @@ impl App {
             did.push("IP list refresh".to_owned());
         }
         let name = self
+            .tabs
             .services
             .get(*service_id)
             .map(|s| s.product_name.trim())
@@ -437,7 +441,7 @@ impl App {
             .map_or_else(String::new, |n| format!("{n}, "));
         format!(
             "Service {service_id} ({name}account {}) · {}",
-            self.settings.profile,
+            self.shell.settings.profile,
             did.join(", ")
         )
     }

@@ -25,13 +25,13 @@ impl App {
 
     /// `05:41:02` in the app's offset.
     pub fn local_time(&self, at: DateTime<Utc>) -> String {
-        hms(self.utc_offset, at)
+        hms(self.shell.utc_offset, at)
     }
 
     /// Enter on an order's confirmation: the POST, unless an order of that product for
     /// that client is on its way, or the product is in doubt and its ID was not typed.
     pub(in crate::app) fn confirm_order(&mut self, form: &mut OrderForm, out: &mut Vec<Command>) {
-        let offset = self.utc_offset;
+        let offset = self.shell.utc_offset;
         let Some(Request::Order { product_id, body }) = &form.request else {
             return;
         };
@@ -65,11 +65,13 @@ impl App {
         }
         let attempt = self.next_form_id();
         let services_before = self
+            .tabs
             .services
             .list
             .value()
-            .map(|_| self.services.ids().into_iter().collect());
+            .map(|_| self.tabs.services.ids().into_iter().collect());
         let invoices_before = self
+            .tabs
             .billing
             .invoices
             .value()
@@ -88,7 +90,7 @@ impl App {
             services_before,
             invoices_before,
         });
-        self.status.log(Level::Info, format!("{label}: sent"));
+        self.shell.status.log(Level::Info, format!("{label}: sent"));
         self.send_form_as(&mut form.core, request, out);
     }
 
@@ -131,12 +133,14 @@ impl App {
         match result {
             Ok(Response::Order(r)) => {
                 self.orders.settle(product_id);
-                self.status
+                self.shell
+                    .status
                     .pin(NoticeKind::Done, format!("{label}: {}", done_message(r)));
             }
             Err(e) if !unknown => {
                 self.orders.settle(product_id);
-                self.status
+                self.shell
+                    .status
                     .pin(NoticeKind::Error, format!("{label}: not placed: {e}"));
             }
             _ => {
@@ -144,7 +148,7 @@ impl App {
                     Err(e) => failure(e),
                     Ok(_) => "Outcome unknown: the answer was not an order result.".into(),
                 };
-                self.status.pin(
+                self.shell.status.pin(
                     NoticeKind::Warn,
                     format!("{label}: {why} Checking services and invoices…"),
                 );
@@ -184,14 +188,15 @@ impl App {
         }
         let ids: Option<Vec<u64>> = match (ok, invoices) {
             (false, _) => None,
-            (true, false) => Some(self.services.ids()),
+            (true, false) => Some(self.tabs.services.ids()),
             (true, true) => self
+                .tabs
                 .billing
                 .invoices
                 .value()
                 .map(|list| list.iter().map(|i| i.id).collect()),
         };
-        let services = &self.services;
+        let services = &self.tabs.services;
         let name_of = |id: u64| services.get(id).map(|s| s.product_name.clone());
         let finished = self
             .orders
@@ -205,8 +210,8 @@ impl App {
                 Check::Found { .. } => NoticeKind::Done,
                 _ => NoticeKind::Warn,
             };
-            self.status.pin(kind, &line);
-            for popup in self.popups.iter_mut() {
+            self.shell.status.pin(kind, &line);
+            for popup in self.shell.popups.iter_mut() {
                 if let Some(form) = popup.form_as_mut::<OrderForm>()
                     && form.product_id == product
                     && matches!(form.core.state, FormState::Failed(_))

@@ -283,7 +283,9 @@ impl App {
             return;
         }
         if let Some(id) = self.writable_service("changing its password") {
-            self.popups.push(Popup::form_of(PasswordForm::new(id)));
+            self.shell
+                .popups
+                .push(Popup::form_of(PasswordForm::new(id)));
         }
     }
 }

@@ -124,15 +124,16 @@ impl App {
             return;
         };
         let now = self.now();
-        if let Some(until) = self.throttles.until(id, now) {
+        if let Some(until) = self.account.throttles.until(id, now) {
             let line = self
                 .countdown(id)
-                .unwrap_or_else(|| iplist_throttle::describe(until, now, &self.utc_offset));
-            self.status
+                .unwrap_or_else(|| iplist_throttle::describe(until, now, &self.shell.utc_offset));
+            self.shell
+                .status
                 .notify(NoticeKind::Info, format!("Service {id}: {line}"));
             return;
         }
-        self.popups.push(Popup::form_of(RefreshForm::new(id)));
+        self.shell.popups.push(Popup::form_of(RefreshForm::new(id)));
     }
 
     /// `x`: forget the selected service's countdown (the server still decides).
@@ -140,13 +141,13 @@ impl App {
         let Some(id) = self.target_service() else {
             return;
         };
-        let line = if self.throttles.clear(id) {
-            out.push(Command::SaveThrottles(self.throttles.clone()));
+        let line = if self.account.throttles.clear(id) {
+            out.push(Command::SaveThrottles(self.account.throttles.clone()));
             format!("Service {id}: countdown cleared; the server decides at the next refresh")
         } else {
             format!("Service {id}: no countdown to clear")
         };
-        self.status.notify(NoticeKind::Info, line);
+        self.shell.status.notify(NoticeKind::Info, line);
     }
 
     /// A 429 named the next possible refresh of `service_id`: its countdown starts (or
@@ -157,10 +158,14 @@ impl App {
         at: chrono::NaiveDateTime,
         out: &mut Vec<Command>,
     ) {
-        let named = self.settings.server_zone.to_utc(at);
+        let named = self.shell.settings.server_zone.to_utc(at);
         let now = self.now();
-        if self.throttles.set_from_server(service_id, named, now) {
-            self.status.notify(
+        if self
+            .account
+            .throttles
+            .set_from_server(service_id, named, now)
+        {
+            self.shell.status.notify(
                 NoticeKind::Info,
                 format!(
                     "Service {service_id}: the server names {} for the next refresh; \
@@ -170,7 +175,7 @@ impl App {
                 ),
             );
         }
-        out.push(Command::SaveThrottles(self.throttles.clone()));
+        out.push(Command::SaveThrottles(self.account.throttles.clone()));
     }
 }
 

@@ -213,7 +213,7 @@ impl FormLogic for SilenceForm {
                         .format("%Y-%m-%d %H:%M"),
                     s.reason
                 );
-                app.status.notify(NoticeKind::Done, line);
+                app.shell.status.notify(NoticeKind::Done, line);
                 out.push(Command::Mark(MarkChange::Silence(s)));
                 Flow::Close
             }
@@ -253,16 +253,16 @@ impl App {
     /// `s` on Alerts: the form for the selected alert (editing the silence that covers
     /// it, if one does), or for a rule when none is selected.
     pub(in crate::app) fn open_silence(&mut self, _out: &mut Vec<Command>) {
-        let alert = self.alerts.selected().cloned();
+        let alert = self.tabs.alerts.selected().cloned();
         let now = self.now();
         let form = match alert
             .as_ref()
-            .map(|a| (a, self.alerts.marks.silence(&a.key, now)))
+            .map(|a| (a, self.tabs.alerts.marks.silence(&a.key, now)))
         {
             Some((a, Some(s))) => SilenceForm::edit(a, s, now),
             Some((a, None)) => SilenceForm::new(Some(a)),
             None => SilenceForm::new(None),
         };
-        self.popups.push(Popup::form_of(form));
+        self.shell.popups.push(Popup::form_of(form));
     }
 }

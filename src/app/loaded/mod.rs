@@ -22,7 +22,7 @@ impl App {
     /// what it loads as loading.
     pub(super) fn fetch(&mut self, request: Request, out: &mut Vec<Command>) {
         let now = self.now();
-        if let Some(sent) = self.in_flight.get(&request)
+        if let Some(sent) = self.account.in_flight.get(&request)
             && now
                 .signed_duration_since(*sent)
                 .to_std()
@@ -31,31 +31,31 @@ impl App {
         {
             return;
         }
-        self.in_flight.insert(request.clone(), now);
+        self.account.in_flight.insert(request.clone(), now);
         self.begin(&request);
         out.push(Command::Fetch(request));
     }
 
     /// The remote a request fills, marked loading by the tab that keeps it.
     pub(super) fn begin(&mut self, request: &Request) {
-        self.services.begin(request);
-        self.products.begin(request);
-        self.billing.begin(request);
-        self.network.begin(request);
-        self.usage.begin(request);
+        self.tabs.services.begin(request);
+        self.tabs.products.begin(request);
+        self.tabs.billing.begin(request);
+        self.tabs.network.begin(request);
+        self.tabs.usage.begin(request);
         if *request == Request::Clients {
-            self.clients.begin();
+            self.account.clients.begin();
         }
     }
 
     pub(super) fn on_loaded(&mut self, loaded: Loaded, out: &mut Vec<Command>) {
         if let Loaded::Order(..) | Loaded::UpdateService(..) | Loaded::IpList(..) = loaded {
             let (request, result) = loaded.into_parts();
-            self.in_flight.remove(&request);
+            self.account.in_flight.remove(&request);
             return self.on_form_result(request, result, out);
         }
         let request = loaded.request();
-        let sent = self.in_flight.remove(&request);
+        let sent = self.account.in_flight.remove(&request);
         let for_form = self
             .form_reads(&request)
             .then(|| loaded.clone().into_parts().1);
@@ -72,9 +72,10 @@ impl App {
         match error {
             None => match cut {
                 Some(kept) if reported => self
+                    .shell
                     .status
                     .report(&request, status::cut_line(&request, kept)),
-                _ => self.status.clear(&request),
+                _ => self.shell.status.clear(&request),
             },
             // While the API is unreachable, a read that got no answer is that outage:
             // the header and the notice say it once, the line goes to the log only (the
@@ -83,14 +84,16 @@ impl App {
                 if reported
                     && !request.is_write()
                     && e.status().is_none()
-                    && self.connection.unreachable_since().is_some() =>
+                    && self.account.connection.unreachable_since().is_some() =>
             {
-                let line = status::error_line(&request, &e, &self.settings.profile);
-                self.status.log(crate::app::messages::Level::Error, line);
+                let line = status::error_line(&request, &e, &self.shell.settings.profile);
+                self.shell
+                    .status
+                    .log(crate::app::messages::Level::Error, line);
             }
             Some(e) if reported => {
-                let line = status::error_line(&request, &e, &self.settings.profile);
-                self.status.report(&request, line);
+                let line = status::error_line(&request, &e, &self.shell.settings.profile);
+                self.shell.status.report(&request, line);
             }
             Some(_) => {}
         }
@@ -110,42 +113,42 @@ impl App {
             Loaded::Services(result) => self.finish_services(result, sent, out),
             Loaded::Service(id, result) => {
                 self.cares_about_service(id).then_some(())?;
-                self.services.finish_detail(id, result, now);
+                self.tabs.services.finish_detail(id, result, now);
                 self.after_detail(id);
             }
             Loaded::Stats(id, result) => {
                 let failed = result.as_ref().err();
                 self.wants_usage(id, failed)?;
-                self.usage.finish_stats(id, result, now);
+                self.tabs.usage.finish_stats(id, result, now);
             }
             Loaded::Rate(id, result) => {
                 let failed = result.as_ref().err();
                 self.wants_usage(id, failed)?;
-                self.usage.finish_rate(id, result, now);
+                self.tabs.usage.finish_rate(id, result, now);
             }
             Loaded::NetworkErrors(id, result) => {
                 let reported = self.wants_network(id, result.as_ref().err())?;
-                self.network.finish_errors(id, result, now);
+                self.tabs.network.finish_errors(id, result, now);
                 return Some(reported);
             }
             Loaded::NetworkInactive(id, result) => {
                 let reported = self.wants_network(id, result.as_ref().err())?;
-                self.network.finish_inactive(id, result, now);
+                self.tabs.network.finish_inactive(id, result, now);
                 return Some(reported);
             }
             Loaded::Products(result) => self.finish_products(None, result)?,
             Loaded::ProductsOrderedBy(field, result) => {
                 self.finish_products(Some(field), result)?
             }
-            Loaded::Product(id, result) => self.products.finish_detail(id, result, now),
-            Loaded::Credit(result) => self.billing.finish_credit(result, now),
+            Loaded::Product(id, result) => self.tabs.products.finish_detail(id, result, now),
+            Loaded::Credit(result) => self.tabs.billing.finish_credit(result, now),
             Loaded::Invoices(result) => {
                 let ok = result.is_ok();
-                self.billing.finish_invoices(result, now);
+                self.tabs.billing.finish_invoices(result, now);
                 self.check_orders(&Request::Invoices, sent, ok, out);
             }
-            Loaded::Invoice(id, result) => self.billing.finish_invoice(id, result, now),
-            Loaded::Clients(result) => self.clients.finish(result, now),
+            Loaded::Invoice(id, result) => self.tabs.billing.finish_invoice(id, result, now),
+            Loaded::Clients(result) => self.account.clients.finish(result, now),
             // Routed to the forms by `on_loaded`.
             Loaded::Order(..) | Loaded::UpdateService(..) | Loaded::IpList(..) => return None,
         }
@@ -159,7 +162,7 @@ impl App {
         out: &mut Vec<Command>,
     ) {
         let ok = result.is_ok();
-        self.services.finish_list(result, self.now());
+        self.tabs.services.finish_list(result, self.now());
         self.after_services();
         self.check_orders(&Request::Services, sent, ok, out);
     }
@@ -170,7 +173,10 @@ impl App {
         result: Result<Vec<crate::api::ProductSummary>, ApiError>,
     ) -> Option<()> {
         let now = self.now();
-        self.products.finish_list(sort, result, now).then_some(())?;
+        self.tabs
+            .products
+            .finish_list(sort, result, now)
+            .then_some(())?;
         self.update_pages();
         Some(())
     }
@@ -183,14 +189,14 @@ impl App {
             self.drop_usage(id);
             return None;
         }
-        self.usage_dirty = true;
-        let unknown = self.services.product_type(id).is_none();
+        self.tabs.usage_dirty = true;
+        let unknown = self.tabs.services.product_type(id).is_none();
         if unknown && matches!(failed, Some(ApiError::Unprocessable { .. })) {
-            self.usage.not_ppr.insert(id);
+            self.tabs.usage.not_ppr.insert(id);
             self.drop_usage(id);
             return None;
         }
-        self.services_dirty = true;
+        self.tabs.services_dirty = true;
         Some(())
     }
 
@@ -200,13 +206,13 @@ impl App {
     fn wants_network(&mut self, id: u64, failed: Option<&ApiError>) -> Option<bool> {
         self.cares_about_service(id).then_some(())?;
         // Rebuilt once the burst is handled (rebuild_shown), not per answer.
-        self.network_dirty = true;
-        self.services_dirty = true;
+        self.tabs.network_dirty = true;
+        self.tabs.services_dirty = true;
         Some(!matches!(failed, Some(ApiError::ClientIdNotFound { .. })))
     }
 
     /// A per-service result matters while the service is listed (or no list is known).
     fn cares_about_service(&self, id: u64) -> bool {
-        self.services.list.value().is_none() || self.services.knows(id)
+        self.tabs.services.list.value().is_none() || self.tabs.services.knows(id)
     }
 }

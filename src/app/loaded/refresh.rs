@@ -27,9 +27,9 @@ impl App {
             }
             RefreshGroup::Products => {
                 out.push(Command::Refresh(vec![Kind::Products]));
-                self.fetch(self.products.list_request(), out);
-                if self.tab == Tab::Products
-                    && let Some(id) = self.products.table.selected_id()
+                self.fetch(self.tabs.products.list_request(), out);
+                if self.shell.tab == Tab::Products
+                    && let Some(id) = self.tabs.products.table.selected_id()
                 {
                     self.fetch(Request::Product(id), out);
                 }
@@ -46,7 +46,7 @@ impl App {
 
     /// `r`: the current tab's data.
     pub(in crate::app) fn refresh_tab(&mut self, out: &mut Vec<Command>) {
-        match self.tab {
+        match self.shell.tab {
             Tab::Services => self.refresh_group(RefreshGroup::Services, out),
             Tab::Products => self.refresh_group(RefreshGroup::Products, out),
             Tab::Billing => self.refresh_group(RefreshGroup::Billing, out),
@@ -70,17 +70,17 @@ impl App {
     /// reads. Told when it changed.
     pub(in crate::app) fn tell_focus(&mut self, out: &mut Vec<Command>) {
         let mut focus = Focus::default();
-        match self.tab {
+        match self.shell.tab {
             Tab::Services => {
                 focus.kinds = vec![Kind::Services];
-                if let Some(id) = self.services.table.selected_id() {
+                if let Some(id) = self.tabs.services.table.selected_id() {
                     focus.requests.push(Request::Service(id));
                 }
             }
             Tab::Products => {
                 focus.kinds = vec![Kind::Products];
-                focus.requests.push(self.products.list_request());
-                if let Some(id) = self.products.table.selected_id() {
+                focus.requests.push(self.tabs.products.list_request());
+                if let Some(id) = self.tabs.products.table.selected_id() {
                     focus.requests.push(Request::Product(id));
                 }
             }
@@ -88,7 +88,7 @@ impl App {
             Tab::Network => focus.kinds = vec![Kind::Network],
             Tab::Usage => {
                 focus.kinds = vec![Kind::Rate];
-                if let Some(id) = self.usage.selected() {
+                if let Some(id) = self.tabs.usage.selected() {
                     focus
                         .requests
                         .extend([Request::Stats(id), Request::Rate(id)]);
@@ -96,28 +96,28 @@ impl App {
             }
             Tab::Alerts => {}
         }
-        for popup in &self.popups {
+        for popup in &self.shell.popups {
             if let Popup::Invoice(id) = popup {
                 focus.requests.push(Request::Invoice(*id));
             }
         }
-        if self.focus.as_ref() != Some(&focus) {
-            self.focus = Some(focus.clone());
+        if self.account.focus.as_ref() != Some(&focus) {
+            self.account.focus = Some(focus.clone());
             out.push(Command::Focus(focus));
         }
     }
 
     /// Fetches what the selection of the current tab shows but was never asked for.
     pub(in crate::app) fn fetch_for_selection(&mut self, out: &mut Vec<Command>) {
-        match self.tab {
+        match self.shell.tab {
             Tab::Services => {
                 // Asked when never read, or newly selected and due again (only the selected
                 // detail is refreshed with the list: see after_services).
-                if let Some(id) = self.services.table.selected_id() {
-                    let newly = self.detail_selected.replace(id) != Some(id);
-                    let detail = self.services.detail(id);
+                if let Some(id) = self.tabs.services.table.selected_id() {
+                    let newly = self.tabs.detail_selected.replace(id) != Some(id);
+                    let detail = self.tabs.services.detail(id);
                     let due = newly
-                        && self.settings.refresh.is_some()
+                        && self.shell.settings.refresh.is_some()
                         && !detail.is_loading()
                         && self.is_due(detail.answered_at(), false);
                     if matches!(detail, Remote::NotRequested) || due {
@@ -126,18 +126,18 @@ impl App {
                 }
             }
             Tab::Products => {
-                if let Some(id) = self.products.table.selected_id()
-                    && matches!(self.products.detail(id), Remote::NotRequested)
+                if let Some(id) = self.tabs.products.table.selected_id()
+                    && matches!(self.tabs.products.detail(id), Remote::NotRequested)
                 {
                     self.fetch(Request::Product(id), out);
                 }
             }
             Tab::Usage => {
-                if let Some(id) = self.usage.selected() {
-                    if matches!(self.usage.stats_of(id), Remote::NotRequested) {
+                if let Some(id) = self.tabs.usage.selected() {
+                    if matches!(self.tabs.usage.stats_of(id), Remote::NotRequested) {
                         self.fetch(Request::Stats(id), out);
                     }
-                    if matches!(self.usage.rate_of(id), Remote::NotRequested) {
+                    if matches!(self.tabs.usage.rate_of(id), Remote::NotRequested) {
                         self.fetch(Request::Rate(id), out);
                     }
                 }

@@ -12,15 +12,15 @@ impl App {
     /// the catalogue), else inferred from its usage calls (stats or rate answered: ppr;
     /// the generic 422 to them: fpr).
     pub(in crate::app) fn service_type(&self, id: u64) -> Option<ProductType> {
-        if let Some(t) = self.services.product_type(id) {
+        if let Some(t) = self.tabs.services.product_type(id) {
             return Some(t.clone());
         }
-        if let Some(t) = self.types.get(&id) {
+        if let Some(t) = self.account.types.get(&id) {
             return Some(t.clone());
         }
-        if self.usage.answered(id) {
+        if self.tabs.usage.answered(id) {
             Some(ProductType::Ppr)
-        } else if self.usage.not_ppr.contains(&id) {
+        } else if self.tabs.usage.not_ppr.contains(&id) {
             Some(ProductType::Fpr)
         } else {
             None
@@ -37,38 +37,44 @@ impl App {
 
     pub(super) fn after_services(&mut self) {
         self.rebuild_services();
-        let ids = self.services.ids();
+        let ids = self.tabs.services.ids();
         // Forget per-service data of services that are gone.
         let listed: std::collections::HashSet<u64> = ids.iter().copied().collect();
-        self.services.details.retain(|id, _| listed.contains(id));
-        self.network.errors.retain(|id, _| listed.contains(id));
-        self.network.inactive.retain(|id, _| listed.contains(id));
-        self.usage.stats.retain(|id, _| listed.contains(id));
-        self.usage.rate.retain(|id, _| listed.contains(id));
-        self.usage.not_ppr.retain(|id| listed.contains(id));
-        self.network_dirty = true;
-        self.usage_dirty = true;
+        self.tabs
+            .services
+            .details
+            .retain(|id, _| listed.contains(id));
+        self.tabs.network.errors.retain(|id, _| listed.contains(id));
+        self.tabs
+            .network
+            .inactive
+            .retain(|id, _| listed.contains(id));
+        self.tabs.usage.stats.retain(|id, _| listed.contains(id));
+        self.tabs.usage.rate.retain(|id, _| listed.contains(id));
+        self.tabs.usage.not_ppr.retain(|id| listed.contains(id));
+        self.tabs.network_dirty = true;
+        self.tabs.usage_dirty = true;
     }
 
     pub(super) fn after_detail(&mut self, id: u64) {
-        match self.services.product_type(id) {
+        match self.tabs.services.product_type(id) {
             Some(ProductType::Fpr) => self.drop_usage(id),
             // The detail outranks a guess from a 422: its usage is asked for again when it
             // is selected on the Usage tab (fetch_for_selection), and a 422 then is shown.
             Some(_) => {
-                self.usage.not_ppr.remove(&id);
+                self.tabs.usage.not_ppr.remove(&id);
             }
             None => {}
         }
-        self.usage_dirty = true;
+        self.tabs.usage_dirty = true;
     }
 
     /// An fpr service has no usage: forget what was asked and any error it gave.
     pub(super) fn drop_usage(&mut self, id: u64) {
-        self.usage.stats.remove(&id);
-        self.usage.rate.remove(&id);
-        self.status.clear(&Request::Stats(id));
-        self.status.clear(&Request::Rate(id));
+        self.tabs.usage.stats.remove(&id);
+        self.tabs.usage.rate.remove(&id);
+        self.shell.status.clear(&Request::Stats(id));
+        self.shell.status.clear(&Request::Rate(id));
     }
 
     /// Rebuilds the derived rows of the tab on screen, if they changed.
@@ -77,37 +83,38 @@ impl App {
         // search keys, problem marks, health order and widths of every row. On a big
         // account that is deferred until something reads them (see `rebuild_if_read`), so
         // a stream of per-service answers does not cost a pass over every row each.
-        if self.tab == Tab::Services
-            && self.services_dirty
-            && (self.services.rows().len() <= self.settings.eager_rows
-                || self.services.reads_keys())
+        if self.shell.tab == Tab::Services
+            && self.tabs.services_dirty
+            && (self.tabs.services.rows().len() <= self.shell.settings.eager_rows
+                || self.tabs.services.reads_keys())
         {
             self.rebuild_services();
         }
-        if self.tab == Tab::Network && self.network_dirty {
-            self.network_dirty = false;
+        if self.shell.tab == Tab::Network && self.tabs.network_dirty {
+            self.tabs.network_dirty = false;
             self.rebuild_network();
         }
-        if self.tab == Tab::Usage && self.usage_dirty {
-            self.usage_dirty = false;
+        if self.shell.tab == Tab::Usage && self.tabs.usage_dirty {
+            self.tabs.usage_dirty = false;
             self.rebuild_usage();
         }
     }
 
     fn rebuild_network(&mut self) {
         let ids = self.swept_ids();
-        let services = &self.services;
+        let services = &self.tabs.services;
         let product_of = |id: u64| {
             services
                 .get(id)
                 .map(|s| crate::text::sanitize(&s.product_name).into_owned())
                 .unwrap_or_default()
         };
-        self.network.rebuild(&ids, product_of);
+        self.tabs.network.rebuild(&ids, product_of);
     }
 
     fn rebuild_usage(&mut self) {
         let ppr = self
+            .tabs
             .services
             .rows()
             .iter()
@@ -119,6 +126,6 @@ impl App {
                 )
             })
             .collect();
-        self.usage.rebuild(ppr);
+        self.tabs.usage.rebuild(ppr);
     }
 }

@@ -250,16 +250,16 @@ impl App {
 
     /// `:` or Ctrl-P: the palette, its actions for the selected service and product.
     pub(super) fn open_palette(&mut self) {
-        let service = self.services.table.selected_id();
-        let product = self.products.table.selected_id();
+        let service = self.tabs.services.table.selected_id();
+        let product = self.tabs.products.table.selected_id();
         let candidates = candidates::gather(self, service, product);
-        self.popups.push(Popup::Palette(Box::new(Palette::new(
+        self.shell.popups.push(Popup::Palette(Box::new(Palette::new(
             candidates, service, product,
         ))));
     }
 
     fn top_palette(&mut self) -> Option<&mut Palette> {
-        match self.popups.last_mut() {
+        match self.shell.popups.last_mut() {
             Some(Popup::Palette(p)) => Some(p),
             _ => None,
         }
@@ -305,30 +305,30 @@ impl App {
 
     /// `Tab` on a service or product: its actions, the query cleared.
     fn palette_retarget(&mut self) {
-        let Some(Popup::Palette(mut p)) = self.popups.pop() else {
+        let Some(Popup::Palette(mut p)) = self.shell.popups.pop() else {
             return;
         };
         match p.selected().map(|c| c.target.clone()) {
             Some(Target::Service(id)) => p.service = Some(id),
             Some(Target::Product(id)) => p.product = Some(id),
             _ => {
-                self.popups.push(Popup::Palette(p));
+                self.shell.popups.push(Popup::Palette(p));
                 return;
             }
         }
         let candidates = candidates::gather(self, p.service, p.product);
         let fresh = Palette::new(candidates, p.service, p.product);
-        self.popups.push(Popup::Palette(Box::new(fresh)));
+        self.shell.popups.push(Popup::Palette(Box::new(fresh)));
     }
 
     /// Enter: the palette closes and its highlighted match is gone to or run.
     fn palette_run(&mut self, out: &mut Vec<Command>) {
-        let target = match self.popups.last() {
+        let target = match self.shell.popups.last() {
             Some(Popup::Palette(p)) => p.selected().map(|c| c.target.clone()),
             _ => return,
         };
         let Some(target) = target else { return };
-        self.popups.pop();
+        self.shell.popups.pop();
         match target {
             Target::Service(id) => {
                 self.jump(Tab::Services, id);
@@ -339,7 +339,7 @@ impl App {
             Target::Invoice(id) => {
                 self.jump(Tab::Billing, id);
             }
-            Target::Tab(tab) => self.tab = tab,
+            Target::Tab(tab) => self.shell.tab = tab,
             Target::Profile(name) => self.palette_profile(&name),
             Target::Action(act) => self.palette_act(act, out),
         }
@@ -348,8 +348,8 @@ impl App {
     /// Shows `tab` with the row of `id` selected (clearing a filter or `!` that hides it);
     /// whether the row is there to select.
     fn jump(&mut self, tab: Tab, id: u64) -> bool {
-        self.tab = tab;
-        if tab == Tab::Services && self.services_dirty {
+        self.shell.tab = tab;
+        if tab == Tab::Services && self.tabs.services_dirty {
             self.rebuild_services();
         }
         let table = self.table_mut(tab);
@@ -366,8 +366,8 @@ impl App {
     /// A profile: as `P` and Enter on it would.
     fn palette_profile(&mut self, name: &str) {
         self.open_profiles();
-        let at = self.settings.profiles.iter().position(|p| p == name);
-        if let (Some(Popup::Profiles(picker)), Some(at)) = (self.popups.last_mut(), at) {
+        let at = self.shell.settings.profiles.iter().position(|p| p == name);
+        if let (Some(Popup::Profiles(picker)), Some(at)) = (self.shell.popups.last_mut(), at) {
             picker.selected = at;
             self.choose_profile();
         }
@@ -412,6 +412,7 @@ impl App {
         );
         if let Act::CopyIpList(_) = act
             && let Some(form) = self
+                .shell
                 .popups
                 .last_mut()
                 .and_then(Popup::form_as_mut::<iplist::IpListForm>)

@@ -120,7 +120,7 @@ impl App {
 
     /// The export templates: the built-ins, then the profile's.
     pub fn probe_templates(&self) -> Vec<export::Template> {
-        export::all(&self.settings.probe_templates)
+        export::all(&self.shell.settings.probe_templates)
     }
 
     /// The provider's mark of a proxy of a service (network status, once loaded).
@@ -133,8 +133,8 @@ impl App {
         };
         Mark::of(
             host,
-            &list(&self.network.errors),
-            &list(&self.network.inactive),
+            &list(&self.tabs.network.errors),
+            &list(&self.tabs.network.inactive),
         )
     }
 
@@ -151,7 +151,7 @@ impl App {
             self.start_probe(id, false, out);
         }
         self.ask_probe_trends(id, out);
-        self.popups.push(Popup::Probe(ProbeView {
+        self.shell.popups.push(Popup::Probe(ProbeView {
             service_id: id,
             sort: SortBy::List,
             top: 0,
@@ -185,7 +185,7 @@ impl App {
 
     /// The history of `id`'s probes, for the view's trends.
     pub(super) fn ask_probe_trends(&self, id: u64, out: &mut Vec<Command>) {
-        if self.history.is_on() {
+        if self.account.history.is_on() {
             out.push(Command::AskHistory(crate::history::Query::Probes {
                 service_id: id,
                 now: self.now(),
@@ -204,6 +204,7 @@ impl App {
             return;
         };
         let creds = self
+            .tabs
             .services
             .detail(*service_id)
             .value()
@@ -276,14 +277,15 @@ impl App {
         match event {
             ProbeEvent::Started { note, .. } => {
                 if let Some(note) = &note {
-                    self.status
+                    self.shell
+                        .status
                         .notify(NoticeKind::Info, format!("Probe of {service_id}: {note}"));
                 }
                 run.note = note;
             }
             ProbeEvent::Checked { index, result } => {
                 if let Some(slot) = run.results.get_mut(index) {
-                    self.history.remember_probe(service_id, &result);
+                    self.account.history.remember_probe(service_id, &result);
                     *slot = Some(result);
                     run.pending = run.pending.saturating_sub(1);
                 }
@@ -291,7 +293,7 @@ impl App {
             ProbeEvent::Finished => {
                 run.stage = Stage::Done;
                 let line = format!("Probe of service {service_id}: {}", run.health());
-                self.status.notify(NoticeKind::Done, line);
+                self.shell.status.notify(NoticeKind::Done, line);
                 self.ask_probe_trends(service_id, out);
             }
         }
@@ -299,9 +301,9 @@ impl App {
 
     /// Keys of the probe view; false when the key is not the view's (Esc, help, quit).
     pub(super) fn probe_action(&mut self, action: Action, out: &mut Vec<Command>) -> bool {
-        let page = self.size.1.saturating_sub(12).max(1) as usize;
+        let page = self.shell.size.1.saturating_sub(12).max(1) as usize;
         let templates = self.probe_templates();
-        let Some(Popup::Probe(view)) = self.popups.last_mut() else {
+        let Some(Popup::Probe(view)) = self.shell.popups.last_mut() else {
             return false;
         };
         let id = view.service_id;
@@ -324,7 +326,8 @@ impl App {
                 self.export_working(id, action, template, out);
             }
             Action::RecheckFailed | Action::ProbeAgain | Action::ProbeBoth if busy => {
-                self.status
+                self.shell
+                    .status
                     .notify(NoticeKind::Info, "The probe is still running");
             }
             Action::RecheckFailed => self.recheck_failed(id, out),
@@ -363,7 +366,7 @@ impl App {
         let results = run.finished();
         let working = results.iter().filter(|r| r.verdict.is_alive()).count();
         if working == 0 {
-            self.status.notify(
+            self.shell.status.notify(
                 NoticeKind::Info,
                 format!("Service {id}: no working proxy to export yet"),
             );
@@ -396,7 +399,7 @@ impl App {
             .map(|(i, _)| (i, run.targets[i].clone()))
             .collect();
         if failed.is_empty() {
-            self.status.notify(
+            self.shell.status.notify(
                 NoticeKind::Info,
                 format!("Service {id}: no failed proxy to re-check"),
             );

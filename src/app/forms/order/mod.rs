@@ -319,8 +319,9 @@ impl FormLogic for OrderForm {
     }
 
     fn action(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) -> Flow {
-        let clients = app.clients.value().map(Vec::as_slice);
+        let clients = app.account.clients.value().map(Vec::as_slice);
         let product_type = app
+            .tabs
             .products
             .detail(self.product_id)
             .value()
@@ -369,24 +370,30 @@ impl App {
         if self.refuse_read_only("ordering") {
             return;
         }
-        let id = match self.popups.last() {
+        let id = match self.shell.popups.last() {
             Some(Popup::Product(id)) => Some(*id),
-            _ => self.products.table.selected_id(),
+            _ => self.tabs.products.table.selected_id(),
         };
         let Some(id) = id else { return };
-        let summary = self.products.rows().iter().find(|p| p.product_id == id);
-        let detail = self.products.detail(id).value();
+        let summary = self
+            .tabs
+            .products
+            .rows()
+            .iter()
+            .find(|p| p.product_id == id);
+        let detail = self.tabs.products.detail(id).value();
         let name = summary
             .map(|p| p.product_name.clone())
             .or_else(|| detail.and_then(|p| p.product_name.clone()))
             .unwrap_or_default();
         let price = detail.map(|p| p.price).or(summary.map(|p| p.price));
         let Some(price) = price else { return };
-        self.popups
+        self.shell
+            .popups
             .push(Popup::form_of(OrderForm::new(id, &name, price)));
         self.fetch(Request::Clients, out);
         self.fetch(Request::Credit, out);
-        if !self.products.detail(id).is_ready() {
+        if !self.tabs.products.detail(id).is_ready() {
             self.fetch(Request::Product(id), out);
         }
     }
