@@ -210,16 +210,16 @@ fn switched(
 ) {
     match resolved {
         Ok(Ok((settings, client))) => {
-            let log = only.app.take_message_log();
+            let log = only.app.shell_mut().take_message_log();
             let commands = only.app.take_command_log();
             let from = only.app.settings().profile.clone();
             *only = seat(settings, client, false, clock, &[]);
-            only.app.continue_message_log(log, &from);
+            only.app.shell_mut().continue_message_log(log, &from);
             only.app.continue_command_log(commands);
         }
         Ok(Err(e)) => {
             only.app.set_waiting(None);
-            only.app.profile_switch_failed(name, &e);
+            only.app.shell_mut().profile_switch_failed(name, &e);
         }
         Err(e) => {
             only.app.set_waiting(None);

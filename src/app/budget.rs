@@ -6,9 +6,9 @@
 //! app turns its relative times into times of its own clock when it arrives, so the label
 //! counts down on the app's clock (a tick a second while a wait is on screen).
 
-use super::App;
+use super::Mirror;
 use crate::scheduler::{Source, View};
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, FixedOffset, Utc};
 
 /// The last budget the scheduler published, with its waits as times of the app's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,13 +22,12 @@ pub struct Shown {
     pub next_at: Option<DateTime<Utc>>,
 }
 
-impl App {
-    pub(super) fn on_budget(&mut self, view: View) {
-        let now = self.now();
+impl Mirror {
+    pub(super) fn on_budget(&mut self, view: View, now: DateTime<Utc>) {
         let at = |d: std::time::Duration| {
             now + chrono::Duration::from_std(d).unwrap_or(chrono::Duration::days(1))
         };
-        self.account.budget = Some(Shown {
+        self.budget = Some(Shown {
             limit: view.limit,
             left: view.left,
             source: view.source,
@@ -39,52 +38,47 @@ impl App {
 
     /// The budget, once the scheduler has said anything.
     pub fn budget(&self) -> Option<&Shown> {
-        self.account.budget.as_ref()
+        self.budget.as_ref()
     }
 
     /// When the next request may go out, if that is in the future and something waits.
-    pub fn budget_wait(&self) -> Option<DateTime<Utc>> {
-        let b = self.account.budget.as_ref()?;
-        let now = self.now();
+    pub fn budget_wait(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        let b = self.budget.as_ref()?;
         b.paused_until
             .or(b.next_at)
-            .filter(|t| *t > now && self.in_flight() > 0)
+            .filter(|t| *t > now && !self.in_flight.is_empty())
     }
 
     /// The account's connection when it is not simply online, for the header:
     /// `unreachable since 14:03:10 (last answer 2 min ago)`, `throttled until 14:05:00`.
-    pub fn connection_label(&self) -> Option<String> {
+    pub fn connection_label(&self, now: DateTime<Utc>, offset: FixedOffset) -> Option<String> {
         use crate::account::Link;
-        let now = self.now();
         let paused = self
-            .account
             .budget
             .as_ref()
             .and_then(|b| b.paused_until)
             .filter(|t| *t > now);
-        match (self.account.connection.link, paused) {
+        match (self.connection.link, paused) {
             (Link::Unreachable { .. }, _) | (Link::Throttled { .. }, None) => {
-                Some(self.account.connection.describe(now, self.shell.utc_offset))
+                Some(self.connection.describe(now, offset))
             }
             (_, Some(until)) => Some(format!(
                 "throttled until {}",
-                until
-                    .with_timezone(&self.shell.utc_offset)
-                    .format("%H:%M:%S")
+                until.with_timezone(&offset).format("%H:%M:%S")
             )),
             _ => None,
         }
     }
 
     /// While the API is unreachable, a tick every 10 s keeps "last answer N ago" true.
-    pub(super) fn connection_wakeup(&self) -> Option<DateTime<Utc>> {
-        self.account.connection.unreachable_since()?;
-        Some(self.now() + chrono::Duration::seconds(10))
+    pub(super) fn connection_wakeup(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        self.connection.unreachable_since()?;
+        Some(now + chrono::Duration::seconds(10))
     }
 
     /// `60/min · 12 left` (a `~` before a limit not learned from the server's headers).
     pub fn budget_label(&self) -> Option<String> {
-        let b = self.account.budget.as_ref()?;
+        let b = self.budget.as_ref()?;
         let guess = if b.source == Source::Headers { "" } else { "~" };
         Some(format!(
             "{guess}{}/min · {} left",
@@ -94,10 +88,10 @@ impl App {
     }
 
     /// "waiting for the server's limit (next in 23 s)" while requests are held back.
-    pub fn budget_waiting(&self) -> Option<String> {
-        let until = self.budget_wait()?;
-        let secs = ((until - self.now()).num_milliseconds().max(0) + 999) / 1000;
-        let b = self.account.budget.as_ref()?;
+    pub fn budget_waiting(&self, now: DateTime<Utc>) -> Option<String> {
+        let until = self.budget_wait(now)?;
+        let secs = ((until - now).num_milliseconds().max(0) + 999) / 1000;
+        let b = self.budget.as_ref()?;
         let why = if b.paused_until.is_some() {
             "the server's limit"
         } else {
@@ -107,9 +101,9 @@ impl App {
     }
 
     /// A tick a second while a wait is shown.
-    pub(super) fn budget_wakeup(&self) -> Option<DateTime<Utc>> {
-        self.budget_wait()?;
-        Some(self.now() + chrono::Duration::seconds(1))
+    pub(super) fn budget_wakeup(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        self.budget_wait(now)?;
+        Some(now + chrono::Duration::seconds(1))
     }
 }
 

@@ -116,7 +116,7 @@ impl App {
             Action::Acknowledge => self.acknowledge(out),
             Action::Unsilence => self.unsilence(out),
             Action::Probe => self.open_probe_logged(out),
-            Action::SwitchProfile => self.open_profiles(),
+            Action::SwitchProfile => self.shell.open_profiles(),
             Action::Messages => self.shell.popups.push(Popup::Messages(0)),
             Action::Palette => self.open_palette(),
             Action::CommandLog => self.open_command_log(),
@@ -256,9 +256,9 @@ impl App {
         }
         if matches!(self.shell.popups.last(), Some(Popup::Profiles(_))) {
             match action {
-                Action::Up => self.move_profile(-1),
-                Action::Down => self.move_profile(1),
-                Action::Submit => self.choose_profile(),
+                Action::Up => self.shell.move_profile(-1),
+                Action::Down => self.shell.move_profile(1),
+                Action::Submit => self.shell.choose_profile(),
                 _ => return false,
             }
             return true;

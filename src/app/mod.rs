@@ -66,6 +66,8 @@ mod loaded;
 mod msg;
 mod redraw;
 mod settings;
+mod shell;
+mod view;
 mod sweep;
 
 #[cfg(test)]
@@ -79,6 +81,7 @@ pub use msg::{Command, Msg};
 pub use remote::Remote;
 pub use screen::EAGER_ROWS;
 pub use settings::AppSettings;
+pub use shell::Shell;
 use status::StatusLine;
 use std::collections::HashMap;
 use std::time::Duration;
@@ -140,31 +143,6 @@ pub struct App {
     probes: probe::Probes,
     cmdlog: cmdlog::CommandLog,
     proxies: palette::Proxies,
-}
-
-/// What every part of the dashboard shares, and so the context each part gets beside its
-/// own state: the time and settings, the tab bar, the popup stack, the status line and
-/// message log, the screen's size and layout.
-pub struct Shell {
-    pub(in crate::app) settings: AppSettings,
-    pub(in crate::app) clock: Clock,
-    pub(in crate::app) utc_offset: FixedOffset,
-    pub(in crate::app) tab: Tab,
-    pub(in crate::app) quit: bool,
-    pub(in crate::app) size: (u16, u16),
-    /// Where the view last laid things out.
-    pub(in crate::app) geometry: geometry::Geometry,
-    pub(in crate::app) popups: Vec<Popup>,
-    pub(in crate::app) status: StatusLine,
-    /// The first line of the help shown (j/k/PgUp/PgDn scroll it).
-    pub(in crate::app) help_scroll: usize,
-    /// The profile chosen with `P`, until the run loop takes it.
-    pub(in crate::app) switch_to: Option<String>,
-    /// Something the program waits for outside the app (a profile's token_command), shown
-    /// in the header until it ends.
-    pub(in crate::app) waiting: Option<String>,
-    /// Something visible changed since the loop last drew (see [`redraw`]).
-    pub(in crate::app) redraw: bool,
 }
 
 /// The six tabs' state, and what derives from several of them.
@@ -353,113 +331,12 @@ impl App {
                 self.shell.status.notify(status::NoticeKind::Error, why)
             }
             Msg::History(answer) => self.on_history(answer),
-            Msg::Budget(view) => self.on_budget(view),
+            Msg::Budget(view) => self.account.on_budget(view, self.now()),
             Msg::Probe {
                 service_id,
                 run,
                 event,
             } => self.on_probe_event(service_id, run, event, out),
         }
-    }
-
-    pub fn should_quit(&self) -> bool {
-        self.shell.quit
-    }
-
-    /// The offset times are shown in (the run loop sets the local one; UTC by default).
-    pub fn set_utc_offset(&mut self, offset: FixedOffset) {
-        self.shell.utc_offset = offset;
-    }
-
-    pub fn utc_offset(&self) -> FixedOffset {
-        self.shell.utc_offset
-    }
-
-    pub fn now(&self) -> DateTime<Utc> {
-        (self.shell.clock)()
-    }
-
-    pub fn settings(&self) -> &AppSettings {
-        &self.shell.settings
-    }
-
-    pub fn tab(&self) -> Tab {
-        self.shell.tab
-    }
-
-    pub fn size(&self) -> (u16, u16) {
-        self.shell.size
-    }
-
-    pub fn services(&self) -> &ServicesTab {
-        &self.tabs.services
-    }
-
-    pub fn products(&self) -> &ProductsTab {
-        &self.tabs.products
-    }
-
-    pub fn billing(&self) -> &BillingTab {
-        &self.tabs.billing
-    }
-
-    pub fn network(&self) -> &NetworkTab {
-        &self.tabs.network
-    }
-
-    pub fn usage(&self) -> &UsageTab {
-        &self.tabs.usage
-    }
-
-    pub fn alerts(&self) -> &AlertsTab {
-        &self.tabs.alerts
-    }
-
-    /// The popup stack, bottom first.
-    pub fn popups(&self) -> &[Popup] {
-        &self.shell.popups
-    }
-
-    pub fn status(&self) -> &StatusLine {
-        &self.shell.status
-    }
-
-    /// Says in the header what the program waits for (`None`: nothing any more).
-    pub fn set_waiting(&mut self, what: Option<String>) {
-        self.shell.waiting = what;
-    }
-
-    pub fn waiting(&self) -> Option<&str> {
-        self.shell.waiting.as_deref()
-    }
-
-    /// Tells the user something that is not a failure of a request, in the status line.
-    pub fn notify(&mut self, line: impl AsRef<str>) {
-        self.shell.status.set_now(self.now());
-        self.shell.status.notify(status::NoticeKind::Info, line);
-    }
-
-    /// The reseller's clients (loaded when the order form opens).
-    pub fn clients(&self) -> &Remote<Vec<Client>> {
-        &self.account.clients
-    }
-
-    /// This machine's public IP, as far as it was looked up.
-    pub fn my_ip(&self) -> &MyIp {
-        &self.account.my_ip
-    }
-
-    /// Requests sent and not answered yet.
-    pub fn in_flight(&self) -> usize {
-        self.account.in_flight.len()
-    }
-
-    pub fn is_in_flight(&self, request: &Request) -> bool {
-        self.account.in_flight.contains_key(request)
-    }
-
-    /// The account's connection, as the engine last told.
-    pub fn connection(&self) -> &crate::account::Connection {
-        &self.account.connection
     }
 }

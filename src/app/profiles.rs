@@ -5,7 +5,7 @@
 //! can show under another's name.
 
 use super::status::NoticeKind;
-use super::{App, popup::Popup};
+use super::{Shell, popup::Popup};
 
 /// The list of profiles, with the one under the cursor.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,45 +13,45 @@ pub struct ProfilePicker {
     pub selected: usize,
 }
 
-impl App {
-    pub(super) fn open_profiles(&mut self) {
-        let profiles = &self.shell.settings.profiles;
+impl Shell {
+    pub(in crate::app) fn open_profiles(&mut self) {
+        let profiles = &self.settings.profiles;
         if profiles.len() < 2 {
             let why = if profiles.is_empty() {
                 "no profiles in the config file (proxydash config init writes an example)"
             } else {
                 "the config file has only this profile"
             };
-            self.shell
+            self
                 .status
                 .notify(NoticeKind::Info, format!("Nothing to switch to: {why}"));
             return;
         }
         let selected = profiles
             .iter()
-            .position(|p| *p == self.shell.settings.profile)
+            .position(|p| *p == self.settings.profile)
             .unwrap_or(0);
-        self.shell
+        self
             .popups
             .push(Popup::Profiles(ProfilePicker { selected }));
     }
 
-    pub(super) fn move_profile(&mut self, by: isize) {
-        let count = self.shell.settings.profiles.len();
-        if let Some(Popup::Profiles(p)) = self.shell.popups.last_mut()
+    pub(in crate::app) fn move_profile(&mut self, by: isize) {
+        let count = self.settings.profiles.len();
+        if let Some(Popup::Profiles(p)) = self.popups.last_mut()
             && count > 0
         {
             p.selected = p.selected.saturating_add_signed(by).min(count - 1);
         }
     }
 
-    pub(super) fn choose_profile(&mut self) {
-        if let Some(Popup::Profiles(p)) = self.shell.popups.last() {
-            let name = self.shell.settings.profiles.get(p.selected).cloned();
-            self.shell.popups.pop();
+    pub(in crate::app) fn choose_profile(&mut self) {
+        if let Some(Popup::Profiles(p)) = self.popups.last() {
+            let name = self.settings.profiles.get(p.selected).cloned();
+            self.popups.pop();
             match name {
-                Some(name) if name != self.shell.settings.profile => {
-                    self.shell.switch_to = Some(name)
+                Some(name) if name != self.settings.profile => {
+                    self.switch_to = Some(name)
                 }
                 _ => {}
             }
@@ -60,24 +60,24 @@ impl App {
 
     /// The message log, taken out to go on under the next profile's session.
     pub fn take_message_log(&mut self) -> super::messages::MessageLog {
-        self.shell.status.take_messages()
+        self.status.take_messages()
     }
 
     /// Puts the log of the session before (of profile `from`) under this one's, with a
     /// line that marks the switch: a profile switch keeps the log.
     pub fn continue_message_log(&mut self, older: super::messages::MessageLog, from: &str) {
-        self.shell.status.continue_messages(older);
+        self.status.continue_messages(older);
         let line = format!(
             "Switched from profile {from} to profile {}",
-            self.shell.settings.profile
+            self.settings.profile
         );
         // `log` sanitizes (profile names come from the config file).
-        self.shell.status.log(super::messages::Level::Info, &line);
+        self.status.log(super::messages::Level::Info, &line);
     }
 
     /// The profile the user chose to switch to; the run loop takes it and reconnects.
     pub fn take_profile_switch(&mut self) -> Option<String> {
-        self.shell.switch_to.take()
+        self.switch_to.take()
     }
 
     /// The switch to `name` failed (`error` is the config's message, which may already
@@ -89,12 +89,12 @@ impl App {
             Some(head) if head.eq_ignore_ascii_case(&prefix) => &error[prefix.len()..],
             _ => error,
         };
-        self.shell.status.set_now(self.now());
-        self.shell.status.pin(
+        self.status.set_now(self.now());
+        self.status.pin(
             NoticeKind::Error,
             format!(
                 "Cannot switch to profile {name}: {why} (still on {})",
-                self.shell.settings.profile
+                self.settings.profile
             ),
         );
     }

@@ -6,8 +6,10 @@
 //! on screen) before and after, so an idle dashboard does not redraw. And when the loop
 //! must wake the app with a tick at all ([`App::next_wakeup`]).
 
-use super::{App, Msg};
-use chrono::{DateTime, NaiveDate, Utc};
+use super::forms::refresh::RefreshForm;
+use super::tabs::Tab;
+use super::{App, Msg, Popup};
+use chrono::{DateTime, Duration, NaiveDate, Utc};
 
 impl App {
     /// When the loop must send [`Msg::Tick`] next: the next second of a countdown on
@@ -16,8 +18,8 @@ impl App {
     pub fn next_wakeup(&self) -> Option<DateTime<Utc>> {
         [
             self.countdown_wakeup(),
-            self.budget_wakeup(),
-            self.connection_wakeup(),
+            self.account.budget_wakeup(self.now()),
+            self.account.connection_wakeup(self.now()),
         ]
         .into_iter()
         .flatten()
@@ -73,5 +75,55 @@ impl App {
     /// only then.
     pub fn take_redraw(&mut self) -> bool {
         std::mem::take(&mut self.shell.redraw)
+    }
+
+    /// Whether a running countdown is drawn: a visible or selected row of the Services
+    /// tab, a service popup, or a refresh form.
+    pub fn countdown_visible(&self) -> bool {
+        if self.account.throttles.is_empty() {
+            return false;
+        }
+        let running = |id: u64| self.account.throttled_until(id, self.now()).is_some();
+        let in_popup = self.shell.popups.iter().any(|p| match p {
+            Popup::Service(id) => running(*id),
+            _ => p
+                .form_as::<RefreshForm>()
+                .is_some_and(|f| running(f.service_id)),
+        });
+        if in_popup {
+            return true;
+        }
+        if self.shell.tab != Tab::Services {
+            return false;
+        }
+        let table = &self.tabs.services.table;
+        if table.selected_id().is_some_and(running) {
+            return true;
+        }
+        let page = self.shell.geometry.page(Tab::Services);
+        let rows = self.tabs.services.rows();
+        table
+            .visible(page)
+            .1
+            .iter()
+            .any(|&i| rows.get(i).is_some_and(|s| running(s.service_id)))
+    }
+
+    /// The next moment a countdown needs the app: the next change of the seconds shown
+    /// (while one is visible), or the end of the soonest.
+    pub(super) fn countdown_wakeup(&self) -> Option<DateTime<Utc>> {
+        let end = self.account.throttles.next_end()?;
+        if !self.countdown_visible() {
+            return Some(end);
+        }
+        // The label rounds up to the second, so it changes when a whole number of seconds
+        // is left before the end.
+        let now = self.now();
+        let left = (end - now).num_milliseconds();
+        let step = match left.rem_euclid(1000) {
+            0 => 1000,
+            ms => ms,
+        };
+        Some((now + Duration::milliseconds(step)).min(end.max(now)))
     }
 }

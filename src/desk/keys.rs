@@ -143,7 +143,7 @@ impl Desk {
                 }
             }
         }
-        if let Some(name) = self.seats[k].app.take_profile_switch() {
+        if let Some(name) = self.seats[k].app.shell_mut().take_profile_switch() {
             match self.seats.iter().position(|s| s.app.settings().profile == name) {
                 Some(j) => {
                     self.owner = None;

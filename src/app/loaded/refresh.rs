@@ -63,7 +63,8 @@ impl App {
     }
 
     pub(in crate::app) fn on_tick(&mut self, out: &mut Vec<Command>) {
-        self.expire_countdowns(out);
+        self.account
+            .expire_countdowns(self.shell.now(), &mut self.shell.status, out);
     }
 
     /// What the screen shows, for the engine: the tab's whole kinds and the selection's

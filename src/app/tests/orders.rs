@@ -209,7 +209,7 @@ fn m_opens_the_message_log_and_it_scrolls() {
 #[test]
 fn a_failed_profile_switch_is_one_error_naming_the_profile_once() {
     let mut h = Harness::loaded();
-    h.app.profile_switch_failed(
+    h.app.shell_mut().profile_switch_failed(
         "delta",
         "profile delta: the token command `pass show x` failed: exit status 1",
     );

@@ -25,8 +25,8 @@ fn p_lists_the_profiles_and_enter_asks_the_loop_to_reconnect() {
     assert!(matches!(h.top(), Some(Popup::Profiles(p)) if p.selected == 2));
     h.code(KeyCode::Enter);
     assert!(h.app.popups().is_empty());
-    assert_eq!(h.app.take_profile_switch().as_deref(), Some("work"));
-    assert_eq!(h.app.take_profile_switch(), None, "taken once");
+    assert_eq!(h.app.shell_mut().take_profile_switch().as_deref(), Some("work"));
+    assert_eq!(h.app.shell_mut().take_profile_switch(), None, "taken once");
 }
 
 #[test]
@@ -38,12 +38,12 @@ fn choosing_the_current_profile_or_esc_changes_nothing() {
         "the cursor starts on the current one"
     );
     h.code(KeyCode::Enter);
-    assert_eq!(h.app.take_profile_switch(), None);
+    assert_eq!(h.app.shell_mut().take_profile_switch(), None);
     h.key('P');
     h.key('k');
     h.code(KeyCode::Esc);
     assert!(h.app.popups().is_empty());
-    assert_eq!(h.app.take_profile_switch(), None);
+    assert_eq!(h.app.shell_mut().take_profile_switch(), None);
 }
 
 #[test]
@@ -64,10 +64,10 @@ fn without_other_profiles_p_says_why() {
 fn a_profile_switch_keeps_the_message_log() {
     let mut before = with_profiles(&["main", "work"], "main");
     before.send(crate::app::Msg::Diagnostic("Something under main".into()));
-    let log = before.app.take_message_log();
+    let log = before.app.shell_mut().take_message_log();
     let mut after = with_profiles(&["main", "work"], "work");
     after.send(crate::app::Msg::Diagnostic("First under work".into()));
-    after.app.continue_message_log(log, "main");
+    after.app.shell_mut().continue_message_log(log, "main");
     let texts: Vec<String> = after
         .app
         .status()

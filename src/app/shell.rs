@@ -1,0 +1,47 @@
+//! [`Shell`]: what every part of the dashboard shares, given to each part as its context.
+
+use super::status::{self, StatusLine};
+use super::tabs::Tab;
+use super::{AppSettings, Clock, Popup, geometry};
+use chrono::{DateTime, FixedOffset, Utc};
+
+/// What every part of the dashboard shares, and so the context each part gets beside its
+/// own state: the time and settings, the tab bar, the popup stack, the status line and
+/// message log, the screen's size and layout.
+pub struct Shell {
+    pub(in crate::app) settings: AppSettings,
+    pub(in crate::app) clock: Clock,
+    pub(in crate::app) utc_offset: FixedOffset,
+    pub(in crate::app) tab: Tab,
+    pub(in crate::app) quit: bool,
+    pub(in crate::app) size: (u16, u16),
+    /// Where the view last laid things out.
+    pub(in crate::app) geometry: geometry::Geometry,
+    pub(in crate::app) popups: Vec<Popup>,
+    pub(in crate::app) status: StatusLine,
+    /// The first line of the help shown (j/k/PgUp/PgDn scroll it).
+    pub(in crate::app) help_scroll: usize,
+    /// The profile chosen with `P`, until the run loop takes it.
+    pub(in crate::app) switch_to: Option<String>,
+    /// Something the program waits for outside the app (a profile's token_command), shown
+    /// in the header until it ends.
+    pub(in crate::app) waiting: Option<String>,
+    /// Something visible changed since the loop last drew (see [`redraw`]).
+    pub(in crate::app) redraw: bool,
+}
+
+impl Shell {
+    pub fn now(&self) -> DateTime<Utc> {
+        (self.clock)()
+    }
+
+    pub fn settings(&self) -> &AppSettings {
+        &self.settings
+    }
+
+    /// Tells the user something that is not a failure of a request, in the status line.
+    pub fn notify(&mut self, line: impl AsRef<str>) {
+        self.status.set_now(self.now());
+        self.status.notify(status::NoticeKind::Info, line);
+    }
+}

@@ -1,0 +1,158 @@
+//! What the view reads of the app: each part's state, and the labels worked out from the
+//! engine's mirror in the app's clock and offset. Read-only, except what the run loop sets
+//! (the offset, what it waits for) and says (a notice).
+
+use super::forms::bind_ip::MyIp;
+use super::status::StatusLine;
+use super::tabs::{
+    Tab, alerts::AlertsTab, billing::BillingTab, network::NetworkTab, products::ProductsTab,
+    services::ServicesTab, usage::UsageTab,
+};
+use super::{App, AppSettings, Mirror, Popup, Remote};
+use crate::api::{Client, Request};
+use chrono::{DateTime, FixedOffset, Utc};
+
+impl App {
+    pub fn should_quit(&self) -> bool {
+        self.shell.quit
+    }
+
+    /// The offset times are shown in (the run loop sets the local one; UTC by default).
+    pub fn set_utc_offset(&mut self, offset: FixedOffset) {
+        self.shell.utc_offset = offset;
+    }
+
+    pub fn utc_offset(&self) -> FixedOffset {
+        self.shell.utc_offset
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        self.shell.now()
+    }
+
+    pub fn settings(&self) -> &AppSettings {
+        &self.shell.settings
+    }
+
+    pub fn tab(&self) -> Tab {
+        self.shell.tab
+    }
+
+    pub fn size(&self) -> (u16, u16) {
+        self.shell.size
+    }
+
+    pub fn services(&self) -> &ServicesTab {
+        &self.tabs.services
+    }
+
+    pub fn products(&self) -> &ProductsTab {
+        &self.tabs.products
+    }
+
+    pub fn billing(&self) -> &BillingTab {
+        &self.tabs.billing
+    }
+
+    pub fn network(&self) -> &NetworkTab {
+        &self.tabs.network
+    }
+
+    pub fn usage(&self) -> &UsageTab {
+        &self.tabs.usage
+    }
+
+    pub fn alerts(&self) -> &AlertsTab {
+        &self.tabs.alerts
+    }
+
+    /// The popup stack, bottom first.
+    pub fn popups(&self) -> &[Popup] {
+        &self.shell.popups
+    }
+
+    pub fn status(&self) -> &StatusLine {
+        &self.shell.status
+    }
+
+    /// Says in the header what the program waits for (`None`: nothing any more).
+    pub fn set_waiting(&mut self, what: Option<String>) {
+        self.shell.waiting = what;
+    }
+
+    pub fn waiting(&self) -> Option<&str> {
+        self.shell.waiting.as_deref()
+    }
+
+    /// Tells the user something that is not a failure of a request, in the status line.
+    pub fn notify(&mut self, line: impl AsRef<str>) {
+        self.shell.notify(line);
+    }
+
+    /// The reseller's clients (loaded when the order form opens).
+    pub fn clients(&self) -> &Remote<Vec<Client>> {
+        &self.account.clients
+    }
+
+    /// This machine's public IP, as far as it was looked up.
+    pub fn my_ip(&self) -> &MyIp {
+        &self.account.my_ip
+    }
+
+    /// Requests sent and not answered yet.
+    pub fn in_flight(&self) -> usize {
+        self.account.in_flight.len()
+    }
+
+    pub fn is_in_flight(&self, request: &Request) -> bool {
+        self.account.in_flight.contains_key(request)
+    }
+
+    /// The account's connection, as the engine last told.
+    pub fn connection(&self) -> &crate::account::Connection {
+        &self.account.connection
+    }
+}
+
+impl App {
+    /// The shell, for what the run loop asks of it (the profile switch, the message log).
+    pub fn shell_mut(&mut self) -> &mut super::Shell {
+        &mut self.shell
+    }
+
+    /// The engine's mirror: the budget, the connection, what is in flight.
+    pub fn account(&self) -> &Mirror {
+        &self.account
+    }
+
+    /// See [`Mirror::budget_waiting`].
+    pub fn budget_waiting(&self) -> Option<String> {
+        self.account.budget_waiting(self.now())
+    }
+
+    /// See [`Mirror::connection_label`].
+    pub fn connection_label(&self) -> Option<String> {
+        self.account.connection_label(self.now(), self.shell.utc_offset)
+    }
+
+    /// See [`Mirror::budget_label`].
+    pub fn budget_label(&self) -> Option<String> {
+        self.account.budget_label()
+    }
+
+    /// See [`Mirror::budget`].
+    pub fn budget(&self) -> Option<&super::budget::Shown> {
+        self.account.budget()
+    }
+
+    /// See [`Mirror::throttled_until`].
+    pub fn throttled_until(&self, service_id: u64) -> Option<DateTime<Utc>> {
+        self.account.throttled_until(service_id, self.now())
+    }
+
+    /// See [`Mirror::countdown`].
+    pub fn countdown(&self, service_id: u64) -> Option<String> {
+        self.account
+            .countdown(service_id, self.now(), self.shell.utc_offset)
+    }
+}
