@@ -89,7 +89,7 @@ fn checked(s: &Session) -> (usize, usize) {
         .collect();
     let done = swept
         .iter()
-        .filter(|id| s.app.network_checked_at(**id).is_some())
+        .filter(|id| s.app.network().checked_at(**id).is_some())
         .count();
     (done, swept.len())
 }
@@ -99,7 +99,7 @@ fn unchecked(s: &Session) {
     let net = s.app.network();
     for x in s.app.services().rows() {
         let id = x.service_id;
-        if !proxydash::app::is_swept(&x.status) || s.app.network_checked_at(id).is_some() {
+        if !proxydash::app::is_swept(&x.status) || s.app.network().checked_at(id).is_some() {
             continue;
         }
         let e = net.errors.get(&id).map(|r| r.freshness());

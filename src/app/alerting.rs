@@ -4,54 +4,59 @@
 //! change of the connection says.
 
 use super::tabs::Tab;
-use super::{App, Command, status};
+use super::tabs::alerts::AlertsTab;
+use super::{Command, Mirror, Shell, status};
 use crate::alerts::marks::{Ack, MarkChange, Marks, alert_id, who};
 use crate::alerts::{Change, Level, Transition};
 
-impl App {
+impl AlertsTab {
     /// The engine swept the rules: the Alerts tab shows its book, the status line the
     /// most severe transition, and each transition goes on to the bell and `on_alert`.
-    pub(super) fn on_swept(&mut self, swept: crate::account::Swept, out: &mut Vec<Command>) {
-        self.tabs.alerts.book = swept.book;
-        self.tabs.alerts.marks = swept.marks;
-        self.tabs.alerts.rebuild();
-        self.account.history.note_sweep();
+    pub(super) fn on_swept(
+        &mut self,
+        shell: &mut Shell,
+        swept: crate::account::Swept,
+        out: &mut Vec<Command>,
+    ) {
+        self.book = swept.book;
+        self.marks = swept.marks;
+        self.rebuild();
         if swept.transitions.is_empty() {
             return;
         }
-        self.announce(&swept.transitions);
+        announce(shell, &swept.transitions);
         out.extend(swept.transitions.into_iter().map(Command::Alert));
     }
 
     /// The engine's acknowledgements and silences (asked here or in another process).
     pub(super) fn on_marked(&mut self, marks: Marks) {
-        self.tabs.alerts.marks = marks;
-        self.tabs.alerts.rebuild();
+        self.marks = marks;
+        self.rebuild();
     }
 
     /// `a` on Alerts: the selected open alert is acknowledged (the engine holds its
     /// deliveries back from its next sweep).
-    pub(super) fn acknowledge(&mut self, out: &mut Vec<Command>) {
-        let Some(a) = self.tabs.alerts.selected() else {
+    pub(super) fn acknowledge(&mut self, shell: &mut Shell, out: &mut Vec<Command>) {
+        let Some(a) = self.selected() else {
             return;
         };
         let id = alert_id(&a.key);
         if a.resolved.is_some() {
             let line = format!("{id} is resolved: nothing to acknowledge");
-            self.shell.status.notify(status::NoticeKind::Info, line);
+            shell.status.notify(status::NoticeKind::Info, line);
             return;
         }
-        if let Some(ack) = self.tabs.alerts.marks.ack(&a.key) {
+        if let Some(ack) = self.marks.ack(&a.key) {
             let line = format!("{id} is already acknowledged by {}", ack.by);
-            self.shell.status.notify(status::NoticeKind::Info, line);
+            shell.status.notify(status::NoticeKind::Info, line);
             return;
         }
         let ack = Ack {
             key: a.key,
             by: who(),
-            at: self.now(),
+            at: shell.now(),
         };
-        self.shell.status.notify(
+        shell.status.notify(
             status::NoticeKind::Done,
             format!("Acknowledged {id}: not delivered again until it resolves"),
         );
@@ -59,70 +64,72 @@ impl App {
     }
 
     /// `u` on Alerts: the silence covering the selected alert ends now.
-    pub(super) fn unsilence(&mut self, out: &mut Vec<Command>) {
-        let Some(a) = self.tabs.alerts.selected() else {
+    pub(super) fn unsilence(&mut self, shell: &mut Shell, out: &mut Vec<Command>) {
+        let Some(a) = self.selected() else {
             return;
         };
-        let Some(s) = self.tabs.alerts.marks.silence(&a.key, self.now()) else {
+        let Some(s) = self.marks.silence(&a.key, shell.now()) else {
             let line = format!("No silence covers {}", alert_id(&a.key));
-            self.shell.status.notify(status::NoticeKind::Info, line);
+            shell.status.notify(status::NoticeKind::Info, line);
             return;
         };
         let line = format!("Silence {} ({}) ended", s.id, s.target.describe());
         out.push(Command::Mark(MarkChange::Unsilence(s.id.clone())));
-        self.shell.status.notify(status::NoticeKind::Done, line);
+        shell.status.notify(status::NoticeKind::Done, line);
     }
+}
 
+/// The status line for a sweep's transitions: the most severe, and how many more.
+fn announce(shell: &mut Shell, transitions: &[Transition]) {
+    let Some(first) = transitions.first() else {
+        return;
+    };
+    let a = &first.alert;
+    let what = match first.change {
+        Change::Opened => format!("{}: {}", a.level.as_str(), a.message),
+        Change::Escalated { .. } => format!("now {}: {}", a.level.as_str(), a.message),
+        Change::Repeated => format!("still {}: {}", a.level.as_str(), a.message),
+        Change::Resolved => format!("resolved: {}", a.message),
+    };
+    let more = match transitions.len() - 1 {
+        0 => String::new(),
+        n => format!(" (+{n} more on tab {})", Tab::Alerts.number()),
+    };
+    let kind = match (first.change, a.level) {
+        (Change::Resolved, _) => status::NoticeKind::Done,
+        (_, Level::Critical) => status::NoticeKind::Error,
+        (_, Level::Warn) => status::NoticeKind::Warn,
+        _ => status::NoticeKind::Info,
+    };
+    // Below a pending failure: the fault guarantees keep a failed request on screen,
+    // and the tab line's count shows the alerts meanwhile.
+    shell
+        .status
+        .notify_below(kind, format!("Alert {what}{more}"));
+}
+
+impl Mirror {
     /// The connection changed: said in the status line when it is lost and when it comes
     /// back (the header shows it all along).
-    pub(super) fn on_connection(&mut self, c: crate::account::Connection) {
+    pub(super) fn on_connection(&mut self, shell: &mut Shell, c: crate::account::Connection) {
         use crate::account::Link;
-        let was_down = matches!(self.account.connection.link, Link::Unreachable { .. });
-        self.account.connection = c;
+        let was_down = matches!(self.connection.link, Link::Unreachable { .. });
+        self.connection = c;
         match c.link {
             Link::Unreachable { .. } => {
                 let line = format!(
                     "The API is {}; the data shown stays, marked with its age",
-                    c.describe(self.now(), self.shell.utc_offset)
+                    c.describe(shell.now(), shell.utc_offset)
                 );
-                self.shell.status.notify(status::NoticeKind::Error, line);
+                shell.status.notify(status::NoticeKind::Error, line);
             }
             Link::Online if was_down => {
-                self.shell.status.clear_reads();
-                self.shell
+                shell.status.clear_reads();
+                shell
                     .status
                     .notify(status::NoticeKind::Done, "The API answers again");
             }
             _ => {}
         }
-    }
-
-    /// The status line for a sweep's transitions: the most severe, and how many more.
-    fn announce(&mut self, transitions: &[Transition]) {
-        let Some(first) = transitions.first() else {
-            return;
-        };
-        let a = &first.alert;
-        let what = match first.change {
-            Change::Opened => format!("{}: {}", a.level.as_str(), a.message),
-            Change::Escalated { .. } => format!("now {}: {}", a.level.as_str(), a.message),
-            Change::Repeated => format!("still {}: {}", a.level.as_str(), a.message),
-            Change::Resolved => format!("resolved: {}", a.message),
-        };
-        let more = match transitions.len() - 1 {
-            0 => String::new(),
-            n => format!(" (+{n} more on tab {})", Tab::Alerts.number()),
-        };
-        let kind = match (first.change, a.level) {
-            (Change::Resolved, _) => status::NoticeKind::Done,
-            (_, Level::Critical) => status::NoticeKind::Error,
-            (_, Level::Warn) => status::NoticeKind::Warn,
-            _ => status::NoticeKind::Info,
-        };
-        // Below a pending failure: the fault guarantees keep a failed request on screen,
-        // and the tab line's count shows the alerts meanwhile.
-        self.shell
-            .status
-            .notify_below(kind, format!("Alert {what}{more}"));
     }
 }

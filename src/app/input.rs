@@ -113,8 +113,8 @@ impl App {
             }
             Action::OpenForm(form) => self.open_form(form, out),
             Action::ClearCountdown => self.clear_countdown(out),
-            Action::Acknowledge => self.acknowledge(out),
-            Action::Unsilence => self.unsilence(out),
+            Action::Acknowledge => self.tabs.alerts.acknowledge(&mut self.shell, out),
+            Action::Unsilence => self.tabs.alerts.unsilence(&mut self.shell, out),
             Action::Probe => self.open_probe_logged(out),
             Action::SwitchProfile => self.shell.open_profiles(),
             Action::Messages => self.shell.popups.push(Popup::Messages(0)),

@@ -68,11 +68,11 @@ mod redraw;
 mod settings;
 mod shell;
 mod view;
-mod sweep;
 
 #[cfg(test)]
 mod tests;
 
+pub use crate::account::planner::is_swept;
 use crate::api::{Client, Request};
 use crate::iplist_throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
@@ -85,7 +85,6 @@ pub use shell::Shell;
 use status::StatusLine;
 use std::collections::HashMap;
 use std::time::Duration;
-pub use sweep::is_swept;
 use tabs::Tab;
 use tabs::alerts::AlertsTab;
 use tabs::billing::BillingTab;
@@ -314,14 +313,17 @@ impl App {
                 self.account.in_flight.insert(request.clone(), self.now());
                 self.begin(&request);
             }
-            Msg::Connection(c) => self.on_connection(c),
+            Msg::Connection(c) => self.account.on_connection(&mut self.shell, c),
             Msg::Types(types) => {
                 self.account.types = types;
                 self.tabs.usage_dirty = true;
                 self.tabs.services_dirty = true;
             }
-            Msg::Swept(swept) => self.on_swept(swept, out),
-            Msg::Marked(marks) => self.on_marked(marks),
+            Msg::Swept(swept) => {
+                self.account.history.note_sweep();
+                self.tabs.alerts.on_swept(&mut self.shell, swept, out);
+            }
+            Msg::Marked(marks) => self.tabs.alerts.on_marked(marks),
             Msg::Copied { what, result } => self.on_copied(what, result),
             Msg::Written { path, result } => self.on_written(path, result),
             Msg::MyIp(result) => self.on_my_ip(result),

@@ -22,8 +22,7 @@ impl Shell {
             } else {
                 "the config file has only this profile"
             };
-            self
-                .status
+            self.status
                 .notify(NoticeKind::Info, format!("Nothing to switch to: {why}"));
             return;
         }
@@ -31,8 +30,7 @@ impl Shell {
             .iter()
             .position(|p| *p == self.settings.profile)
             .unwrap_or(0);
-        self
-            .popups
+        self.popups
             .push(Popup::Profiles(ProfilePicker { selected }));
     }
 
@@ -50,9 +48,7 @@ impl Shell {
             let name = self.settings.profiles.get(p.selected).cloned();
             self.popups.pop();
             match name {
-                Some(name) if name != self.settings.profile => {
-                    self.switch_to = Some(name)
-                }
+                Some(name) if name != self.settings.profile => self.switch_to = Some(name),
                 _ => {}
             }
         }

@@ -45,3 +45,14 @@ impl Shell {
         self.status.notify(status::NoticeKind::Info, line);
     }
 }
+
+impl Shell {
+    /// Whether data that arrived at `at` (or never) is due again.
+    pub(in crate::app) fn is_due(&self, at: Option<DateTime<Utc>>, failed: bool) -> bool {
+        let Some(at) = at else { return true };
+        let every = self.settings.refresh.unwrap_or(super::DEFAULT_REFRESH);
+        failed
+            || self.now().signed_duration_since(at)
+                >= chrono::Duration::from_std(every).unwrap_or(chrono::Duration::MAX)
+    }
+}

@@ -132,7 +132,8 @@ impl App {
 
     /// See [`Mirror::connection_label`].
     pub fn connection_label(&self) -> Option<String> {
-        self.account.connection_label(self.now(), self.shell.utc_offset)
+        self.account
+            .connection_label(self.now(), self.shell.utc_offset)
     }
 
     /// See [`Mirror::budget_label`].

@@ -374,7 +374,8 @@ impl Desk {
 
     /// The profile picked with `P` on a desk over one account (the loop reconnects).
     pub fn take_profile_switch(&mut self) -> Option<String> {
-        self.only().and_then(|seat| seat.app.shell_mut().take_profile_switch())
+        self.only()
+            .and_then(|seat| seat.app.shell_mut().take_profile_switch())
     }
 
     /// When the loop must send a tick next: the soonest of the accounts'.

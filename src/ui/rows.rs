@@ -103,7 +103,8 @@ fn server(app: &App, i: usize) -> Option<Vec<CellText>> {
     let r = net.rows.get(i)?;
     let mut row = network::cells(r, net.products.get(i).map_or("", String::as_str));
     let checked = app
-        .network_checked_at(r.service_id)
+        .network()
+        .checked_at(r.service_id)
         .map(|at| age(app.now(), at))
         .unwrap_or_default();
     row.push(CellText::new(checked).tone(Tone::Dim));

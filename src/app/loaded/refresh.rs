@@ -120,7 +120,7 @@ impl App {
                     let due = newly
                         && self.shell.settings.refresh.is_some()
                         && !detail.is_loading()
-                        && self.is_due(detail.answered_at(), false);
+                        && self.shell.is_due(detail.answered_at(), false);
                     if matches!(detail, Remote::NotRequested) || due {
                         self.fetch(Request::Service(id), out);
                     }

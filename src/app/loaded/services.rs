@@ -101,7 +101,7 @@ impl App {
     }
 
     fn rebuild_network(&mut self) {
-        let ids = self.swept_ids();
+        let ids = self.tabs.services.swept_ids();
         let services = &self.tabs.services;
         let product_of = |id: u64| {
             services

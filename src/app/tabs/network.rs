@@ -238,3 +238,13 @@ impl ServerRow {
         (self.service_id, self.state, &self.ip)
     }
 }
+
+impl NetworkTab {
+    /// When a service's network status was last checked (the older of its two lists),
+    /// with an answer or with an error the server gave for it.
+    pub fn checked_at(&self, id: u64) -> Option<chrono::DateTime<chrono::Utc>> {
+        let e = self.errors.get(&id)?.answered_at()?;
+        let i = self.inactive.get(&id)?.answered_at()?;
+        Some(e.min(i))
+    }
+}

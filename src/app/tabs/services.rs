@@ -306,3 +306,15 @@ fn cmp_due(a: Option<NaiveDate>, b: Option<NaiveDate>) -> Ordering {
         (None, None) => Ordering::Equal,
     }
 }
+
+impl ServicesTab {
+    /// The listed services that are swept (the account engine plans the sweeps:
+    /// [`crate::account::planner`]), in the services' order.
+    pub(in crate::app) fn swept_ids(&self) -> Vec<u64> {
+        self.rows()
+            .iter()
+            .filter(|s| crate::account::planner::is_swept(&s.status))
+            .map(|s| s.service_id)
+            .collect()
+    }
+}

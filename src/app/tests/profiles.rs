@@ -25,7 +25,10 @@ fn p_lists_the_profiles_and_enter_asks_the_loop_to_reconnect() {
     assert!(matches!(h.top(), Some(Popup::Profiles(p)) if p.selected == 2));
     h.code(KeyCode::Enter);
     assert!(h.app.popups().is_empty());
-    assert_eq!(h.app.shell_mut().take_profile_switch().as_deref(), Some("work"));
+    assert_eq!(
+        h.app.shell_mut().take_profile_switch().as_deref(),
+        Some("work")
+    );
     assert_eq!(h.app.shell_mut().take_profile_switch(), None, "taken once");
 }
 
