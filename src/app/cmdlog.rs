@@ -90,20 +90,20 @@ impl CommandLog {
 impl App {
     /// The command log of this session.
     pub fn command_log(&self) -> &CommandLog {
-        &self.cmdlog
+        &self.work.cmdlog
     }
 
     /// The command log, taken out to go on under the next profile's session (as the
     /// message log does).
     pub fn take_command_log(&mut self) -> CommandLog {
-        std::mem::take(&mut self.cmdlog)
+        std::mem::take(&mut self.work.cmdlog)
     }
 
     /// Puts the log of the session before under this one's.
     pub fn continue_command_log(&mut self, older: CommandLog) {
-        let mine = std::mem::replace(&mut self.cmdlog, older);
+        let mine = std::mem::replace(&mut self.work.cmdlog, older);
         for e in mine.entries {
-            self.cmdlog.push(e.at, e.line);
+            self.work.cmdlog.push(e.at, e.line);
         }
     }
 
@@ -115,7 +115,7 @@ impl App {
     /// Lists a line in the command log.
     pub(super) fn log_command(&mut self, line: String) {
         let now = self.now();
-        self.cmdlog.push(now, line);
+        self.work.cmdlog.push(now, line);
     }
 
     /// A write was answered: its command line is listed when it was carried out (or may
@@ -142,7 +142,7 @@ impl App {
 
     /// The clipboard took (or refused) the copy called `what`.
     pub(super) fn log_copied(&mut self, what: &str, ok: bool) {
-        if let Some(line) = self.cmdlog.take_copy(what)
+        if let Some(line) = self.work.cmdlog.take_copy(what)
             && ok
         {
             self.log_command(line);
@@ -184,7 +184,7 @@ impl App {
             self.copy_command_log(out);
             return true;
         }
-        let last = self.cmdlog.len().saturating_sub(1);
+        let last = self.work.cmdlog.len().saturating_sub(1);
         let page = usize::from(self.shell.size.1.saturating_sub(8)).max(1);
         let Some(Popup::CommandLog(scroll)) = self.shell.popups.last_mut() else {
             return false;
@@ -204,14 +204,14 @@ impl App {
 
     /// `y` in the command log: every line to the clipboard.
     fn copy_command_log(&mut self, out: &mut Vec<Command>) {
-        if self.cmdlog.is_empty() {
+        if self.work.cmdlog.is_empty() {
             self.notify("The command log is empty: nothing was copied");
             return;
         }
-        let n = self.cmdlog.len();
+        let n = self.work.cmdlog.len();
         out.push(Command::Copy {
             what: format!("Command log ({n} line{})", if n == 1 { "" } else { "s" }),
-            text: self.cmdlog.script(),
+            text: self.work.cmdlog.script(),
         });
     }
 }

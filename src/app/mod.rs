@@ -65,6 +65,7 @@ mod input;
 mod loaded;
 mod msg;
 mod redraw;
+mod cx;
 mod settings;
 mod shell;
 mod view;
@@ -80,6 +81,7 @@ use forms::bind_ip::MyIp;
 pub use msg::{Command, Msg};
 pub use remote::Remote;
 pub use screen::EAGER_ROWS;
+pub use cx::{Cx, Work};
 pub use settings::AppSettings;
 pub use shell::Shell;
 use status::StatusLine;
@@ -134,13 +136,9 @@ pub struct App {
     shell: Shell,
     tabs: Tabs,
     account: Mirror,
-    /// The orders on their way and those whose outcome is unknown (see [`orders`]).
-    orders: orders::Orders,
-    /// The forms' request IDs, and the forms closed while waiting (see [`forms`]).
-    sent: forms::Sent,
+    work: Work,
     /// Each service's last proxy probe (`h`).
     probes: probe::Probes,
-    cmdlog: cmdlog::CommandLog,
     proxies: palette::Proxies,
 }
 
@@ -227,10 +225,8 @@ impl App {
                 throttles,
                 ..Mirror::default()
             },
-            orders: orders::Orders::default(),
-            sent: forms::Sent::default(),
+            work: Work::default(),
             probes: probe::Probes::default(),
-            cmdlog: cmdlog::CommandLog::default(),
             proxies: palette::Proxies::default(),
         }
     }
@@ -251,7 +247,7 @@ impl App {
             Request::Invoices,
         ] {
             self.account.in_flight.insert(request.clone(), now);
-            self.begin(&request);
+            self.tabs.begin(&request, &mut self.account);
         }
         // Told at start whatever was told before (the engine may be new).
         self.account.focus = None;
@@ -311,7 +307,7 @@ impl App {
             Msg::Loaded(loaded) => self.on_loaded(loaded, out),
             Msg::Sent(request) => {
                 self.account.in_flight.insert(request.clone(), self.now());
-                self.begin(&request);
+                self.tabs.begin(&request, &mut self.account);
             }
             Msg::Connection(c) => self.account.on_connection(&mut self.shell, c),
             Msg::Types(types) => {

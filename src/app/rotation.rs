@@ -31,7 +31,7 @@ impl Audit {
 impl App {
     /// `R`: a rotation audit of the gateway of `id` (the first entry of its list).
     pub(super) fn start_audit(&mut self, id: u64, out: &mut Vec<Command>) {
-        if self.service_type(id) == Some(crate::api::ProductType::Fpr) {
+        if self.tabs.service_type(id, &self.account) == Some(crate::api::ProductType::Fpr) {
             self.shell.status.notify(
                 NoticeKind::Info,
                 format!(

@@ -230,7 +230,7 @@ impl App {
             return;
         };
         let detail = self.tabs.services.detail(id).value();
-        match (self.service_type(id), detail) {
+        match (self.tabs.service_type(id, &self.account), detail) {
             (Some(ProductType::Fpr), Some(detail)) => {
                 let bound = detail.bound_ip.clone();
                 self.shell

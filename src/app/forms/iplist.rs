@@ -328,7 +328,7 @@ impl IpListForm {
                 if action == Action::CopyUrls {
                     line.push_str("   # copied as URLs: the command prints the list as served");
                 }
-                app.cmdlog.expect_copy(what.clone(), line);
+                app.work.cmdlog.expect_copy(what.clone(), line);
                 out.push(Command::Copy { what, text });
             }
             Action::WriteFile => {
@@ -372,7 +372,7 @@ impl App {
         let Some(id) = self.target_service() else {
             return;
         };
-        let product_type = self.service_type(id).unwrap_or_default();
+        let product_type = self.tabs.service_type(id, &self.account).unwrap_or_default();
         self.shell
             .popups
             .push(Popup::form_of(IpListForm::new(id, &product_type)));

@@ -129,7 +129,7 @@ impl App {
     /// A form leaves the screen; one whose request is on its way is kept for the answer.
     fn close_form(&mut self, form: Box<Form>) {
         if form.awaiting().is_some() {
-            self.sent.closed.push(*form);
+            self.work.sent.closed.push(*form);
         }
     }
 
@@ -171,8 +171,8 @@ impl App {
 
     /// A new ID for a form's request (never 0, which is "not a form's").
     pub(super) fn next_form_id(&mut self) -> u64 {
-        self.sent.last_id += 1;
-        self.sent.last_id
+        self.work.sent.last_id += 1;
+        self.work.sent.last_id
     }
 
     /// Sends a form's request under a new ID, which the form keeps and waits for: a write
@@ -187,7 +187,7 @@ impl App {
         let request = request.with_attempt(id);
         if request.attempt() != id {
             // A read with no room for the ID: its answer is known by the request itself.
-            self.sent.reads.push((request.clone(), id));
+            self.work.sent.reads.push((request.clone(), id));
         }
         self.dispatch_form(core, id, request, out);
     }
@@ -261,7 +261,7 @@ impl App {
 
     /// Whether a form waits for the answer to `request`, a read with no ID of its own.
     pub(super) fn form_reads(&self, request: &Request) -> bool {
-        self.sent.reads.iter().any(|(r, _)| r == request)
+        self.work.sent.reads.iter().any(|(r, _)| r == request)
     }
 
     /// The answer to a read forms wait for, once the tab that keeps it has it: to each of
@@ -274,7 +274,7 @@ impl App {
         out: &mut Vec<Command>,
     ) -> bool {
         let mut ids = Vec::new();
-        self.sent.reads.retain(|(r, id)| {
+        self.work.sent.reads.retain(|(r, id)| {
             let waits = r == request;
             if waits {
                 ids.push(*id);
@@ -336,11 +336,12 @@ impl App {
             return Some((Some(place), form));
         }
         let i = self
+            .work
             .sent
             .closed
             .iter()
             .position(|f| f.awaiting() == Some(id))?;
-        Some((None, Box::new(self.sent.closed.swap_remove(i))))
+        Some((None, Box::new(self.work.sent.closed.swap_remove(i))))
     }
 
     /// The profile is read-only: says so and returns true.

@@ -15,12 +15,12 @@ impl App {
     /// An order was sent and its outcome is unknown, and no later order of that product
     /// got a definite answer.
     pub fn order_in_doubt(&self) -> bool {
-        self.orders.any_doubt()
+        self.work.orders.any_doubt()
     }
 
     /// The doubt over `product_id`'s last order, if any.
     pub fn order_doubt(&self, product_id: u64) -> Option<&Doubt> {
-        self.orders.doubt(product_id)
+        self.work.orders.doubt(product_id)
     }
 
     /// `05:41:02` in the app's offset.
@@ -36,7 +36,7 @@ impl App {
             return;
         };
         let (product_id, client) = (*product_id, body.clientid);
-        if let Some(a) = self.orders.in_flight_for(product_id, client) {
+        if let Some(a) = self.work.orders.in_flight_for(product_id, client) {
             let sent = a.sent;
             form.note = Some(format!(
                 "Not sent: the order of product {product_id} for client {client} sent at {} \
@@ -45,7 +45,7 @@ impl App {
             ));
             return;
         }
-        if let Some(d) = self.orders.doubt(product_id) {
+        if let Some(d) = self.work.orders.doubt(product_id) {
             let sent = hms(offset, d.attempt.sent);
             let typed = form.retype.as_ref().map(|f| f.value().trim().to_owned());
             let checked = d.check.is_done();
@@ -81,7 +81,7 @@ impl App {
             return;
         };
         let label = label(form, client);
-        self.orders.sent(Attempt {
+        self.work.orders.sent(Attempt {
             attempt,
             product_id,
             product_name: form.product_name.clone(),
@@ -107,7 +107,7 @@ impl App {
         };
         let product_id = *product_id;
         let now = self.now();
-        let attempt = self.orders.answered(body).unwrap_or_else(|| Attempt {
+        let attempt = self.work.orders.answered(body).unwrap_or_else(|| Attempt {
             attempt: body.attempt,
             product_id,
             product_name: String::new(),
@@ -132,13 +132,13 @@ impl App {
             == Some(Unprocessable::NotEnoughFunds);
         match result {
             Ok(Response::Order(r)) => {
-                self.orders.settle(product_id);
+                self.work.orders.settle(product_id);
                 self.shell
                     .status
                     .pin(NoticeKind::Done, format!("{label}: {}", done_message(r)));
             }
             Err(e) if !unknown => {
-                self.orders.settle(product_id);
+                self.work.orders.settle(product_id);
                 self.shell
                     .status
                     .pin(NoticeKind::Error, format!("{label}: not placed: {e}"));
@@ -152,7 +152,7 @@ impl App {
                     NoticeKind::Warn,
                     format!("{label}: {why} Checking services and invoices…"),
                 );
-                self.orders.put_in_doubt(attempt, now);
+                self.work.orders.put_in_doubt(attempt, now);
             }
         }
         if placed || unknown {
@@ -183,7 +183,7 @@ impl App {
             _ => return,
         };
         let sent = sent.unwrap_or(DateTime::<Utc>::MIN_UTC);
-        if self.orders.checking().any(|d| sent < d.lost_at) {
+        if self.work.orders.checking().any(|d| sent < d.lost_at) {
             self.fetch(request.clone(), out);
         }
         let ids: Option<Vec<u64>> = match (ok, invoices) {
@@ -199,10 +199,11 @@ impl App {
         let services = &self.tabs.services;
         let name_of = |id: u64| services.get(id).map(|s| s.product_name.clone());
         let finished = self
+            .work
             .orders
             .observe(invoices, ids.as_deref(), &name_of, sent);
         for product in finished {
-            let Some(d) = self.orders.doubt(product) else {
+            let Some(d) = self.work.orders.doubt(product) else {
                 continue;
             };
             let line = check_line(d, &self.local_time(d.attempt.sent));

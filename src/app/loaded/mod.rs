@@ -13,39 +13,25 @@
 mod refresh;
 mod services;
 
-use super::{App, Command, IN_FLIGHT_TIMEOUT, status};
+use super::{App, Command, Cx, Mirror, Tabs, status};
 use crate::api::{ApiError, Loaded, Request, ServiceSummary, limits};
 use chrono::{DateTime, Utc};
 
 impl App {
-    /// Asks the engine for `request` (a one-off) unless it is already in flight, and marks
-    /// what it loads as loading.
-    pub(super) fn fetch(&mut self, request: Request, out: &mut Vec<Command>) {
-        let now = self.now();
-        if let Some(sent) = self.account.in_flight.get(&request)
-            && now
-                .signed_duration_since(*sent)
-                .to_std()
-                .unwrap_or_default()
-                < IN_FLIGHT_TIMEOUT
-        {
-            return;
+    /// The context the parts get ([`Cx`]), with `out` for the commands they send.
+    pub(in crate::app) fn cx<'a>(&'a mut self, out: &'a mut Vec<Command>) -> Cx<'a> {
+        Cx {
+            shell: &mut self.shell,
+            tabs: &mut self.tabs,
+            account: &mut self.account,
+            work: &mut self.work,
+            out,
         }
-        self.account.in_flight.insert(request.clone(), now);
-        self.begin(&request);
-        out.push(Command::Fetch(request));
     }
 
-    /// The remote a request fills, marked loading by the tab that keeps it.
-    pub(super) fn begin(&mut self, request: &Request) {
-        self.tabs.services.begin(request);
-        self.tabs.products.begin(request);
-        self.tabs.billing.begin(request);
-        self.tabs.network.begin(request);
-        self.tabs.usage.begin(request);
-        if *request == Request::Clients {
-            self.account.clients.begin();
-        }
+    /// See [`Cx::fetch`].
+    pub(super) fn fetch(&mut self, request: Request, out: &mut Vec<Command>) {
+        self.cx(out).fetch(request);
     }
 
     pub(super) fn on_loaded(&mut self, loaded: Loaded, out: &mut Vec<Command>) {
@@ -214,5 +200,19 @@ impl App {
     /// A per-service result matters while the service is listed (or no list is known).
     fn cares_about_service(&self, id: u64) -> bool {
         self.tabs.services.list.value().is_none() || self.tabs.services.knows(id)
+    }
+}
+
+impl Tabs {
+    /// The remote a request fills, marked loading by the tab that keeps it.
+    pub(in crate::app) fn begin(&mut self, request: &Request, account: &mut Mirror) {
+        self.services.begin(request);
+        self.products.begin(request);
+        self.billing.begin(request);
+        self.network.begin(request);
+        self.usage.begin(request);
+        if *request == Request::Clients {
+            account.clients.begin();
+        }
     }
 }

@@ -3,36 +3,17 @@
 //! whether it has usage), and the Network and Usage rows are rebuilt from the services
 //! once a burst of answers is handled.
 
-use super::super::App;
+use super::super::{App, Mirror, Tabs};
 use super::super::tabs::Tab;
 use crate::api::{ProductType, Request};
 
 impl App {
-    /// The service's product type: from its detail, else as the engine learnt it (from
-    /// the catalogue), else inferred from its usage calls (stats or rate answered: ppr;
-    /// the generic 422 to them: fpr).
-    pub(in crate::app) fn service_type(&self, id: u64) -> Option<ProductType> {
-        if let Some(t) = self.tabs.services.product_type(id) {
-            return Some(t.clone());
-        }
-        if let Some(t) = self.account.types.get(&id) {
-            return Some(t.clone());
-        }
-        if self.tabs.usage.answered(id) {
-            Some(ProductType::Ppr)
-        } else if self.tabs.usage.not_ppr.contains(&id) {
-            Some(ProductType::Fpr)
-        } else {
-            None
-        }
-    }
-
     pub(super) fn is_fpr(&self, id: u64) -> bool {
-        self.service_type(id) == Some(ProductType::Fpr)
+        self.tabs.service_type(id, &self.account) == Some(ProductType::Fpr)
     }
 
     fn is_ppr(&self, id: u64) -> bool {
-        self.service_type(id) == Some(ProductType::Ppr)
+        self.tabs.service_type(id, &self.account) == Some(ProductType::Ppr)
     }
 
     pub(super) fn after_services(&mut self) {
@@ -127,5 +108,26 @@ impl App {
             })
             .collect();
         self.tabs.usage.rebuild(ppr);
+    }
+}
+
+impl Tabs {
+    /// The service's product type: from its detail, else as the engine learnt it (from
+    /// the catalogue), else inferred from its usage calls (stats or rate answered: ppr;
+    /// the generic 422 to them: fpr).
+    pub(in crate::app) fn service_type(&self, id: u64, account: &Mirror) -> Option<ProductType> {
+        if let Some(t) = self.services.product_type(id) {
+            return Some(t.clone());
+        }
+        if let Some(t) = account.types.get(&id) {
+            return Some(t.clone());
+        }
+        if self.usage.answered(id) {
+            Some(ProductType::Ppr)
+        } else if self.usage.not_ppr.contains(&id) {
+            Some(ProductType::Fpr)
+        } else {
+            None
+        }
     }
 }

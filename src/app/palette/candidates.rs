@@ -171,7 +171,7 @@ fn actions(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Candida
         let refresh = cmd(&[Arg::v("refresh-list"), v()]);
         out.push(on(Act::RefreshList(id), "refresh IP list", "u", refresh));
         let mut iplist = vec![Arg::v("iplist"), v()];
-        if let Some(t) = app.service_type(id) {
+        if let Some(t) = app.tabs.service_type(id, &app.account) {
             iplist.extend([
                 Arg::v("--type"),
                 Arg::v(IpListType::default_for(&t).as_str()),

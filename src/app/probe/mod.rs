@@ -161,7 +161,7 @@ impl App {
 
     /// A new run of `id` from its list, or its two lists with `both`.
     fn start_probe(&mut self, id: u64, both: bool, out: &mut Vec<Command>) {
-        let product_type = self.service_type(id).unwrap_or_default();
+        let product_type = self.tabs.service_type(id, &self.account).unwrap_or_default();
         let list_types = targets::types_for(&product_type, both);
         let requests: Vec<Request> = list_types
             .iter()

@@ -335,7 +335,7 @@ impl FormLogic for OrderForm {
                 self.check(clients, product_type);
                 // A product in doubt is confirmed by typing its ID, never by Enter alone.
                 if self.core.state == FormState::Confirming
-                    && app.orders.doubt(self.product_id).is_some()
+                    && app.work.orders.doubt(self.product_id).is_some()
                 {
                     self.retype = Some(TextField::default());
                 }
