@@ -16,7 +16,7 @@
 //! log keeps the last [`MAX_ENTRIES`] lines.
 
 use super::popup::Popup;
-use super::{App, Command};
+use super::{Command, Cx};
 use chrono::{DateTime, Utc};
 use std::collections::VecDeque;
 
@@ -87,31 +87,17 @@ impl CommandLog {
     }
 }
 
-impl App {
-    /// The command log of this session.
-    pub fn command_log(&self) -> &CommandLog {
-        &self.work.cmdlog
-    }
-
-    /// The command log, taken out to go on under the next profile's session (as the
-    /// message log does).
-    pub fn take_command_log(&mut self) -> CommandLog {
-        std::mem::take(&mut self.work.cmdlog)
-    }
-
-    /// Puts the log of the session before under this one's.
-    pub fn continue_command_log(&mut self, older: CommandLog) {
-        let mine = std::mem::replace(&mut self.work.cmdlog, older);
+impl CommandLog {
+    /// Puts `older` (the log of the session before) under this one's entries.
+    pub fn continue_after(&mut self, older: CommandLog) {
+        let mine = std::mem::replace(self, older);
         for e in mine.entries {
-            self.work.cmdlog.push(e.at, e.line);
+            self.push(e.at, e.line);
         }
     }
+}
 
-    /// The options that name this account on a command line (see [`super::cmdline`]).
-    pub fn cli_account(&self) -> &[String] {
-        &self.shell.settings.cli_args
-    }
-
+impl Cx<'_> {
     /// Lists a line in the command log.
     pub(super) fn log_command(&mut self, line: String) {
         let now = self.now();
@@ -128,7 +114,7 @@ impl App {
         if !request.is_write() {
             return;
         }
-        let Some(line) = super::cmdline::of_request(self.cli_account(), request) else {
+        let Some(line) = super::cmdline::of_request(&self.shell.settings.cli_args, request) else {
             return;
         };
         match result {
@@ -148,70 +134,51 @@ impl App {
             self.log_command(line);
         }
     }
+}
 
-    /// `h`: the probe, listed as `proxydash probe ID` when a run started (not when it only
-    /// shows the last run's results).
-    pub(super) fn open_probe_logged(&mut self, out: &mut Vec<Command>) {
-        let id = self.target_service();
-        let run_of = |app: &Self| id.and_then(|id| app.probes.get(id)).map(|r| r.run);
-        let before = run_of(self);
-        self.open_probe(out);
-        if let Some(id) = id
-            && run_of(self) != before
-        {
-            use super::cmdline::{Arg, line};
-            let line = line(self.cli_account(), &[Arg::v("probe"), Arg::v(id)]);
-            self.log_command(line);
-        }
-    }
+/// `L`: the command log.
+pub(super) fn open(cx: &mut Cx<'_>) {
+    cx.shell.popups.push(Popup::CommandLog(0));
+}
 
-    /// `L`: the command log.
-    pub(super) fn open_command_log(&mut self) {
-        self.shell.popups.push(Popup::CommandLog(0));
+/// A key in the command log: scrolling, `y` copies every line.
+pub(super) fn action(cx: &mut Cx<'_>, action: super::keymap::Action) -> bool {
+    use super::keymap::Action;
+    if !matches!(cx.shell.popups.last(), Some(Popup::CommandLog(_))) {
+        return false;
     }
+    if action == Action::Copy {
+        copy(cx);
+        return true;
+    }
+    let last = cx.work.cmdlog.len().saturating_sub(1);
+    let page = usize::from(cx.shell.size.1.saturating_sub(8)).max(1);
+    let Some(Popup::CommandLog(scroll)) = cx.shell.popups.last_mut() else {
+        return false;
+    };
+    let to = match action {
+        Action::Up => scroll.saturating_sub(1),
+        Action::Down => *scroll + 1,
+        Action::Top => 0,
+        Action::Bottom => last,
+        Action::PageUp => scroll.saturating_sub(page),
+        Action::PageDown => *scroll + page,
+        _ => return false,
+    };
+    *scroll = to.min(last);
+    true
+}
 
-    /// A key in the command log: scrolling, `y` copies every line.
-    pub(super) fn command_log_action(
-        &mut self,
-        action: super::keymap::Action,
-        out: &mut Vec<Command>,
-    ) -> bool {
-        use super::keymap::Action;
-        if !matches!(self.shell.popups.last(), Some(Popup::CommandLog(_))) {
-            return false;
-        }
-        if action == Action::Copy {
-            self.copy_command_log(out);
-            return true;
-        }
-        let last = self.work.cmdlog.len().saturating_sub(1);
-        let page = usize::from(self.shell.size.1.saturating_sub(8)).max(1);
-        let Some(Popup::CommandLog(scroll)) = self.shell.popups.last_mut() else {
-            return false;
-        };
-        let to = match action {
-            Action::Up => scroll.saturating_sub(1),
-            Action::Down => *scroll + 1,
-            Action::Top => 0,
-            Action::Bottom => last,
-            Action::PageUp => scroll.saturating_sub(page),
-            Action::PageDown => *scroll + page,
-            _ => return false,
-        };
-        *scroll = to.min(last);
-        true
+/// `y` in the command log: every line to the clipboard.
+fn copy(cx: &mut Cx<'_>) {
+    if cx.work.cmdlog.is_empty() {
+        cx.shell
+            .notify("The command log is empty: nothing was copied");
+        return;
     }
-
-    /// `y` in the command log: every line to the clipboard.
-    fn copy_command_log(&mut self, out: &mut Vec<Command>) {
-        if self.work.cmdlog.is_empty() {
-            self.notify("The command log is empty: nothing was copied");
-            return;
-        }
-        let n = self.work.cmdlog.len();
-        out.push(Command::Copy {
-            what: format!("Command log ({n} line{})", if n == 1 { "" } else { "s" }),
-            text: self.work.cmdlog.script(),
-        });
-    }
+    let n = cx.work.cmdlog.len();
+    cx.out.push(Command::Copy {
+        what: format!("Command log ({n} line{})", if n == 1 { "" } else { "s" }),
+        text: cx.work.cmdlog.script(),
+    });
 }

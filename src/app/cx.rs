@@ -5,7 +5,7 @@
 //! and never sees the other parts' state (the probes, the palette's proxies).
 
 use super::{Command, Mirror, Shell, Tabs, cmdlog, forms, orders};
-use crate::api::{ProductType, Request};
+use crate::api::Request;
 use chrono::{DateTime, Utc};
 
 /// What the forms' writes leave behind, whichever form is open.
@@ -56,10 +56,5 @@ impl Cx<'_> {
     pub(in crate::app) fn send_write(&mut self, request: Request) {
         self.account.in_flight.insert(request.clone(), self.now());
         self.out.push(Command::Fetch(request));
-    }
-
-    /// See [`Tabs::service_type`].
-    pub(in crate::app) fn service_type(&self, id: u64) -> Option<ProductType> {
-        self.tabs.service_type(id, self.account)
     }
 }

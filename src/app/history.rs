@@ -19,8 +19,10 @@
 //!   of the list is never recorded. A rotation audit is one [`Record::Rotation`] when it
 //!   ends.
 
-use super::{App, Command, status};
+use super::Command;
+use super::status::{NoticeKind, StatusLine};
 use crate::history::{Answer, Overview, ProbeTrends, Query, Record, ServiceHistory, Sweep};
+use chrono::{DateTime, Utc};
 
 #[derive(Debug, Default)]
 pub struct HistoryState {
@@ -83,48 +85,44 @@ impl HistoryState {
     }
 }
 
-impl App {
+impl HistoryState {
     /// Turns recording and history questions on (see the module docs).
-    pub fn enable_history(&mut self) -> Vec<Command> {
-        self.account.history.on = true;
-        vec![Command::AskHistory(Query::Overview { now: self.now() })]
-    }
-
-    pub fn history(&self) -> &HistoryState {
-        &self.account.history
+    pub(super) fn enable(&mut self, now: DateTime<Utc>) -> Vec<Command> {
+        self.on = true;
+        vec![Command::AskHistory(Query::Overview { now })]
     }
 
     /// The records of the reads handled since the last call, as one sweep to write.
-    pub fn take_history(&mut self) -> Option<Sweep> {
-        if self.account.history.pending.is_empty() {
+    pub(super) fn take(&mut self, now: DateTime<Utc>) -> Option<Sweep> {
+        if self.pending.is_empty() {
             return None;
         }
         Some(Sweep {
-            at: self.now(),
-            records: std::mem::take(&mut self.account.history.pending),
+            at: now,
+            records: std::mem::take(&mut self.pending),
         })
     }
 
-    /// After a batch: the questions the history views need now.
-    pub(super) fn ask_history(&mut self, out: &mut Vec<Command>) {
-        if !self.account.history.on {
+    /// After a batch: the questions the history views need now (`selected`: the service
+    /// whose history is on screen, the Services detail's 7 days or the Usage chart's 24
+    /// hours of use).
+    pub(super) fn ask(
+        &mut self,
+        now: DateTime<Utc>,
+        selected: Option<u64>,
+        out: &mut Vec<Command>,
+    ) {
+        if !self.on {
             return;
         }
-        let now = self.now();
-        // The Services detail's 7 days; the Usage chart's 24 hours of use.
-        let selected = match self.shell.tab {
-            super::tabs::Tab::Services => self.tabs.services.table.selected_id(),
-            super::tabs::Tab::Usage => self.tabs.usage.selected(),
-            _ => None,
-        };
-        let sweep_done = std::mem::take(&mut self.account.history.changed);
+        let sweep_done = std::mem::take(&mut self.changed);
         if sweep_done {
             out.push(Command::AskHistory(Query::Overview { now }));
         }
         if let Some(id) = selected
-            && (sweep_done || self.account.history.asked_service != Some(id))
+            && (sweep_done || self.asked_service != Some(id))
         {
-            self.account.history.asked_service = Some(id);
+            self.asked_service = Some(id);
             out.push(Command::AskHistory(Query::Service {
                 service_id: id,
                 now,
@@ -132,16 +130,16 @@ impl App {
         }
     }
 
-    pub(super) fn on_history(&mut self, answer: Answer) {
+    pub(super) fn on_answer(&mut self, answer: Answer, status: &mut StatusLine) {
         match answer {
-            Answer::Overview(o) => self.account.history.overview = Some(*o),
-            Answer::Service(h) => self.account.history.service = Some(*h),
-            Answer::Probes(p) => self.account.history.probes = Some(*p),
+            Answer::Overview(o) => self.overview = Some(*o),
+            Answer::Service(h) => self.service = Some(*h),
+            Answer::Probes(p) => self.probes = Some(*p),
             Answer::Off(line) => {
-                self.account.history = HistoryState::default();
-                self.shell.status.notify(status::NoticeKind::Error, line);
+                *self = HistoryState::default();
+                status.notify(NoticeKind::Error, line);
             }
-            Answer::Failed(line) => self.shell.status.notify(status::NoticeKind::Error, line),
+            Answer::Failed(line) => status.notify(NoticeKind::Error, line),
         }
     }
 }

@@ -111,15 +111,15 @@ impl App {
                     self.open_help();
                 }
             }
-            Action::OpenForm(form) => self.open_form(form, out),
-            Action::ClearCountdown => self.clear_countdown(out),
+            Action::OpenForm(form) => super::forms::open(&mut self.cx(out), form),
+            Action::ClearCountdown => super::forms::refresh::clear_countdown(&mut self.cx(out)),
             Action::Acknowledge => self.tabs.alerts.acknowledge(&mut self.shell, out),
             Action::Unsilence => self.tabs.alerts.unsilence(&mut self.shell, out),
             Action::Probe => self.open_probe_logged(out),
             Action::SwitchProfile => self.shell.open_profiles(),
             Action::Messages => self.shell.popups.push(Popup::Messages(0)),
             Action::Palette => self.open_palette(),
-            Action::CommandLog => self.open_command_log(),
+            Action::CommandLog => super::cmdlog::open(&mut self.cx(out)),
             // Handled by the form or picker on top (above).
             Action::Submit
             | Action::NextField
@@ -192,7 +192,7 @@ impl App {
     /// The keys a list popup on top takes (the messages, the probe results, the help, the
     /// profiles): whether it took this one.
     fn popup_action(&mut self, action: Action, out: &mut Vec<Command>) -> bool {
-        if self.palette_action(action, out) || self.command_log_action(action, out) {
+        if self.palette_action(action, out) || super::cmdlog::action(&mut self.cx(out), action) {
             return true;
         }
         if let Some(Popup::Messages(scroll)) = self.shell.popups.last_mut() {

@@ -59,13 +59,13 @@ pub mod testdata;
 mod alerting;
 mod budget;
 mod countdown;
+mod cx;
 pub mod geometry;
 pub mod history;
 mod input;
 mod loaded;
 mod msg;
 mod redraw;
-mod cx;
 mod settings;
 mod shell;
 mod view;
@@ -77,11 +77,11 @@ pub use crate::account::planner::is_swept;
 use crate::api::{Client, Request};
 use crate::iplist_throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
+pub use cx::{Cx, Work};
 use forms::bind_ip::MyIp;
 pub use msg::{Command, Msg};
 pub use remote::Remote;
 pub use screen::EAGER_ROWS;
-pub use cx::{Cx, Work};
 pub use settings::AppSettings;
 pub use shell::Shell;
 use status::StatusLine;
@@ -283,8 +283,15 @@ impl App {
         self.rebuild_shown();
         self.fetch_for_selection(&mut out);
         self.tell_focus(&mut out);
-        self.want_my_ip(&mut out);
-        self.ask_history(&mut out);
+        forms::bind_ip::want_my_ip(&mut self.cx(&mut out));
+        // The Services detail's 7 days; the Usage chart's 24 hours of use.
+        let selected = match self.shell.tab {
+            Tab::Services => self.tabs.services.table.selected_id(),
+            Tab::Usage => self.tabs.usage.selected(),
+            _ => None,
+        };
+        let now = self.now();
+        self.account.history.ask(now, selected, &mut out);
         if self.shell.quit && !out.contains(&Command::Quit) {
             out.push(Command::Quit);
         }
@@ -320,15 +327,24 @@ impl App {
                 self.tabs.alerts.on_swept(&mut self.shell, swept, out);
             }
             Msg::Marked(marks) => self.tabs.alerts.on_marked(marks),
-            Msg::Copied { what, result } => self.on_copied(what, result),
-            Msg::Written { path, result } => self.on_written(path, result),
-            Msg::MyIp(result) => self.on_my_ip(result),
+            Msg::Copied { what, result } => {
+                forms::iplist_files::on_copied(&mut self.cx(out), what, result)
+            }
+            Msg::Written { path, result } => {
+                forms::iplist_files::on_written(&mut self.cx(out), path, result)
+            }
+            Msg::MyIp(result) => forms::bind_ip::on_my_ip(&mut self.cx(out), result),
             Msg::Diagnostic(text) => self.shell.status.notify(status::NoticeKind::Error, text),
-            Msg::FileExists { path, free } => self.on_file_exists(path, free),
+            Msg::FileExists { path, free } => {
+                forms::iplist_files::on_file_exists(&mut self.cx(out), path, free)
+            }
             Msg::AlertDeliveryFailed(why) => {
                 self.shell.status.notify(status::NoticeKind::Error, why)
             }
-            Msg::History(answer) => self.on_history(answer),
+            Msg::History(answer) => self
+                .account
+                .history
+                .on_answer(answer, &mut self.shell.status),
             Msg::Budget(view) => self.account.on_budget(view, self.now()),
             Msg::Probe {
                 service_id,

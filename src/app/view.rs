@@ -156,4 +156,54 @@ impl App {
         self.account
             .countdown(service_id, self.now(), self.shell.utc_offset)
     }
+
+    /// An order was sent and its outcome is unknown, and no later order of that product
+    /// got a definite answer.
+    pub fn order_in_doubt(&self) -> bool {
+        self.work.orders.any_doubt()
+    }
+
+    /// The doubt over `product_id`'s last order, if any.
+    pub fn order_doubt(&self, product_id: u64) -> Option<&super::orders::Doubt> {
+        self.work.orders.doubt(product_id)
+    }
+
+    /// `05:41:02` in the app's offset.
+    pub fn local_time(&self, at: DateTime<Utc>) -> String {
+        at.with_timezone(&self.shell.utc_offset)
+            .format("%H:%M:%S")
+            .to_string()
+    }
+
+    /// The command log of this session.
+    pub fn command_log(&self) -> &super::cmdlog::CommandLog {
+        &self.work.cmdlog
+    }
+
+    /// The command log, taken out to go on under the next profile's session (as the
+    /// message log does).
+    pub fn take_command_log(&mut self) -> super::cmdlog::CommandLog {
+        std::mem::take(&mut self.work.cmdlog)
+    }
+
+    /// Puts the log of the session before under this one's.
+    pub fn continue_command_log(&mut self, older: super::cmdlog::CommandLog) {
+        self.work.cmdlog.continue_after(older);
+    }
+
+    /// Turns recording and history questions on (see [`super::history`]).
+    pub fn enable_history(&mut self) -> Vec<super::Command> {
+        let now = self.now();
+        self.account.history.enable(now)
+    }
+
+    pub fn history(&self) -> &super::history::HistoryState {
+        &self.account.history
+    }
+
+    /// The records of the reads handled since the last call, as one sweep to write.
+    pub fn take_history(&mut self) -> Option<crate::history::Sweep> {
+        let now = self.now();
+        self.account.history.take(now)
+    }
 }

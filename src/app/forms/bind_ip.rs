@@ -17,11 +17,12 @@
 use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, ProductType, Request, Response, ServiceUpdate};
+use crate::app::Command;
+use crate::app::Cx;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
 use crate::app::popup::Popup;
 use crate::app::status::NoticeKind;
-use crate::app::{App, Command};
 use crossterm::event::KeyCode;
 use std::net::Ipv4Addr;
 
@@ -134,8 +135,8 @@ impl BindIpForm {
     }
 
     /// Ctrl-L: this machine's IP, from the cache or looked up.
-    fn use_my_ip(&mut self, app: &mut App, out: &mut Vec<Command>) {
-        match app.account.my_ip.known() {
+    fn use_my_ip(&mut self, cx: &mut Cx<'_>) {
+        match cx.account.my_ip.known() {
             Some(ip) => {
                 self.ip.set(ip.to_string());
                 self.core.error = None;
@@ -145,9 +146,9 @@ impl BindIpForm {
                 self.core.error = None;
                 // The lookup made on first need may still be on its way: its answer
                 // serves this too.
-                if app.account.my_ip != MyIp::LookingUp {
-                    app.account.my_ip = MyIp::LookingUp;
-                    out.push(Command::LookupMyIp);
+                if cx.account.my_ip != MyIp::LookingUp {
+                    cx.account.my_ip = MyIp::LookingUp;
+                    cx.out.push(Command::LookupMyIp);
                 }
             }
         }
@@ -193,118 +194,114 @@ impl FormLogic for BindIpForm {
         self.core.state.is_editable()
     }
 
-    fn submit(&mut self, app: &App) -> Option<Request> {
-        let detail = app.tabs.services.detail(self.service_id).value();
+    fn submit(&mut self, cx: &Cx<'_>) -> Option<Request> {
+        let detail = cx.tabs.services.detail(self.service_id).value();
         self.request(detail.and_then(|s| s.bound_ip.as_deref()))
     }
 
-    fn other(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) {
+    fn other(&mut self, cx: &mut Cx<'_>, action: Action) {
         if action == USE_MY_IP && self.core.state.is_editable() {
-            self.use_my_ip(app, out);
+            self.use_my_ip(cx);
         }
     }
 
     fn answered(
         &mut self,
-        app: &mut App,
+        cx: &mut Cx<'_>,
         request: &Request,
         result: Result<Response, ApiError>,
         on_screen: bool,
-        out: &mut Vec<Command>,
     ) -> Flow {
-        app.update_answered(request, &result, on_screen);
+        cx.update_answered(request, &result, on_screen);
         self.core.finish(result);
         // Success, failure or unknown: the detail says what is bound now.
-        app.fetch(Request::Service(self.service_id), out);
+        cx.fetch(Request::Service(self.service_id));
         Flow::Stay
     }
 }
 
-impl App {
-    /// `b`: the bind form for the selected service, if it is fpr.
-    pub(in crate::app) fn open_bind_ip(&mut self, out: &mut Vec<Command>) {
-        if self.refuse_read_only("binding an IP") {
-            return;
+/// `b`: the bind form for the selected service, if it is fpr.
+pub(in crate::app) fn open(cx: &mut Cx<'_>) {
+    if cx.refuse_read_only("binding an IP") {
+        return;
+    }
+    let Some(id) = cx.writable_service("binding an IP") else {
+        return;
+    };
+    let detail = cx.tabs.services.detail(id).value();
+    match (cx.tabs.service_type(id, &cx.account), detail) {
+        (Some(ProductType::Fpr), Some(detail)) => {
+            let bound = detail.bound_ip.clone();
+            cx.shell
+                .popups
+                .push(Popup::form_of(BindIpForm::new(id, bound.as_deref())));
         }
-        let Some(id) = self.writable_service("binding an IP") else {
-            return;
-        };
-        let detail = self.tabs.services.detail(id).value();
-        match (self.tabs.service_type(id, &self.account), detail) {
-            (Some(ProductType::Fpr), Some(detail)) => {
-                let bound = detail.bound_ip.clone();
-                self.shell
-                    .popups
-                    .push(Popup::form_of(BindIpForm::new(id, bound.as_deref())));
-            }
-            (Some(other), _) if other != ProductType::Fpr => {
-                let kind = other.label();
-                self.shell.status.notify(
-                    NoticeKind::Info,
-                    format!(
-                        "Service {id} is {kind}: only static (fpr) services have an IP to bind"
-                    ),
-                );
-            }
-            // The form shows the bound IP, which only the detail has.
-            _ => {
-                self.fetch(Request::Service(id), out);
-                self.shell.status.notify(
-                    NoticeKind::Info,
-                    format!("Service {id}: its type is not known yet (loading); press b again in a moment"),
-                );
-            }
+        (Some(other), _) if other != ProductType::Fpr => {
+            let kind = other.label();
+            cx.shell.status.notify(
+                NoticeKind::Info,
+                format!("Service {id} is {kind}: only static (fpr) services have an IP to bind"),
+            );
+        }
+        // The form shows the bound IP, which only the detail has.
+        _ => {
+            cx.fetch(Request::Service(id));
+            cx.shell.status.notify(
+                NoticeKind::Info,
+                format!(
+                    "Service {id}: its type is not known yet (loading); press b again in a moment"
+                ),
+            );
         }
     }
+}
 
-    /// The answer to [`Command::LookupMyIp`].
-    pub(in crate::app) fn on_my_ip(&mut self, result: Result<Ipv4Addr, String>) {
-        let asked = self
-            .shell
-            .popups
-            .iter()
-            .any(|p| p.form_as::<BindIpForm>().is_some_and(|f| f.looking_up));
-        for popup in &mut self.shell.popups {
-            if let Some(form) = popup.form_as_mut::<BindIpForm>() {
-                form.my_ip(&result);
-            }
+/// The answer to [`Command::LookupMyIp`].
+pub(in crate::app) fn on_my_ip(cx: &mut Cx<'_>, result: Result<Ipv4Addr, String>) {
+    let asked = cx
+        .shell
+        .popups
+        .iter()
+        .any(|p| p.form_as::<BindIpForm>().is_some_and(|f| f.looking_up));
+    for popup in &mut cx.shell.popups {
+        if let Some(form) = popup.form_as_mut::<BindIpForm>() {
+            form.my_ip(&result);
         }
-        self.account.my_ip = match result {
-            Ok(ip) => MyIp::Known(ip),
-            Err(e) => {
-                // Said only when the user asked; the automatic lookup fails quietly.
-                let on_top = self
-                    .shell
-                    .popups
-                    .last()
-                    .and_then(Popup::form_as::<BindIpForm>);
-                if asked && on_top.is_none() {
-                    self.shell.status.notify(NoticeKind::Error, &e);
-                }
-                MyIp::Failed(e)
-            }
-        };
     }
+    cx.account.my_ip = match result {
+        Ok(ip) => MyIp::Known(ip),
+        Err(e) => {
+            // Said only when the user asked; the automatic lookup fails quietly.
+            let on_top = cx
+                .shell
+                .popups
+                .last()
+                .and_then(Popup::form_as::<BindIpForm>);
+            if asked && on_top.is_none() {
+                cx.shell.status.notify(NoticeKind::Error, &e);
+            }
+            MyIp::Failed(e)
+        }
+    };
+}
 
-    /// Looks up this machine's IP the first time something on screen would use it: the
-    /// Services tab showing an fpr service with a bound IP.
-    pub(in crate::app) fn want_my_ip(&mut self, out: &mut Vec<Command>) {
-        if self.account.my_ip != MyIp::Unknown || self.shell.tab != crate::app::tabs::Tab::Services
-        {
-            return;
-        }
-        let shows_bound_ip = self.target_service().is_some_and(|id| {
-            self.tabs.services.detail(id).value().is_some_and(|s| {
-                s.product_type == ProductType::Fpr
-                    && s.bound_ip
-                        .as_deref()
-                        .is_some_and(|ip| !ip.trim().is_empty())
-            })
-        });
-        if shows_bound_ip {
-            self.account.my_ip = MyIp::LookingUp;
-            out.push(Command::LookupMyIp);
-        }
+/// Looks up this machine's IP the first time something on screen would use it: the
+/// Services tab showing an fpr service with a bound IP.
+pub(in crate::app) fn want_my_ip(cx: &mut Cx<'_>) {
+    if cx.account.my_ip != MyIp::Unknown || cx.shell.tab != crate::app::tabs::Tab::Services {
+        return;
+    }
+    let shows_bound_ip = cx.target_service().is_some_and(|id| {
+        cx.tabs.services.detail(id).value().is_some_and(|s| {
+            s.product_type == ProductType::Fpr
+                && s.bound_ip
+                    .as_deref()
+                    .is_some_and(|ip| !ip.trim().is_empty())
+        })
+    });
+    if shows_bound_ip {
+        cx.account.my_ip = MyIp::LookingUp;
+        cx.out.push(Command::LookupMyIp);
     }
 }
 

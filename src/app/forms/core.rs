@@ -6,10 +6,10 @@
 
 use super::{Form, TextField};
 use crate::api::{ApiError, Request, Response};
+use crate::app::Cx;
 use crate::app::keymap::Action;
 use crate::app::keymap::steps::FormStep;
 use crate::app::popup::PopupKind;
-use crate::app::{App, Command};
 use std::fmt::Debug;
 
 /// The step a form is at.
@@ -155,28 +155,28 @@ pub trait FormLogic: Debug + Sized {
 
     /// Enter on the step that sends: the request to send (its ID is added by the app), or
     /// `None` with an inline error.
-    fn submit(&mut self, _app: &App) -> Option<Request> {
+    fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
         None
     }
 
     /// An action other than Enter (Tab between fields, Ctrl-L…).
-    fn other(&mut self, _app: &mut App, _action: Action, _out: &mut Vec<Command>) {}
+    fn other(&mut self, _cx: &mut Cx<'_>, _action: Action) {}
 
     /// An action while the form is on top: Enter closes a finished form, else sends what
     /// [`FormLogic::submit`] gives (once: the form is then `Submitting`).
-    fn action(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) -> Flow {
+    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Flow {
         match action {
             Action::Submit if self.finished() => Flow::Close,
             Action::Submit => {
                 if !self.core().state.is_submitting()
-                    && let Some(request) = self.submit(app)
+                    && let Some(request) = self.submit(cx)
                 {
-                    app.send_form(self.core_mut(), request, out);
+                    cx.send_form(self.core_mut(), request);
                 }
                 Flow::Stay
             }
             _ => {
-                self.other(app, action, out);
+                self.other(cx, action);
                 Flow::Stay
             }
         }
@@ -195,10 +195,9 @@ pub trait FormLogic: Debug + Sized {
     /// takes the form's place in the stack).
     fn answered(
         &mut self,
-        app: &mut App,
+        cx: &mut Cx<'_>,
         request: &Request,
         result: Result<Response, ApiError>,
         on_screen: bool,
-        out: &mut Vec<Command>,
     ) -> Flow;
 }

@@ -11,9 +11,10 @@ use super::refresh::RefreshForm;
 use super::silence::SilenceForm;
 use super::{Flow, FormCore, FormLogic, TextField};
 use crate::api::{ApiError, Request, Response};
+use crate::app::Cx;
+use crate::app::Popup;
 use crate::app::keymap::PopupKind;
 use crate::app::keymap::{Action, FormKind};
-use crate::app::{App, Command, Popup};
 
 /// A form on the popup stack, with its state.
 // The popup stack keeps it boxed (`Popup::Form`), so the variants' sizes cost nothing.
@@ -77,8 +78,8 @@ impl Form {
     }
 
     /// An action while the form is on top.
-    pub fn action(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) -> Flow {
-        each!(self, f => f.action(app, action, out))
+    pub fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Flow {
+        each!(self, f => f.action(cx, action))
     }
 
     /// Esc: back one step, or close.
@@ -89,13 +90,12 @@ impl Form {
     /// The answer to the request this form sent ([`FormLogic::answered`]).
     pub fn answered(
         &mut self,
-        app: &mut App,
+        cx: &mut Cx<'_>,
         request: &Request,
         result: Result<Response, ApiError>,
         on_screen: bool,
-        out: &mut Vec<Command>,
     ) -> Flow {
-        each!(self, f => f.answered(app, request, result, on_screen, out))
+        each!(self, f => f.answered(cx, request, result, on_screen))
     }
 }
 
@@ -135,18 +135,17 @@ impl Popup {
     }
 }
 
-impl App {
-    /// The key of a form: that form opens (or the status line says why not).
-    pub(in crate::app) fn open_form(&mut self, kind: FormKind, out: &mut Vec<Command>) {
-        match kind {
-            FormKind::Order => self.open_order(out),
-            FormKind::BindIp => self.open_bind_ip(out),
-            FormKind::Password => self.open_password(out),
-            FormKind::Refresh => self.open_refresh(out),
-            FormKind::IpList => self.open_iplist(out),
-            FormKind::InvoiceNumber => self.open_invoice_number(out),
-            FormKind::Silence => self.open_silence(out),
-        }
+/// The key of a form: that form opens (or the status line says why not).
+pub(in crate::app) fn open(cx: &mut Cx<'_>, kind: FormKind) {
+    use super::{bind_ip, invoice_number, iplist, order, password, refresh, silence};
+    match kind {
+        FormKind::Order => order::open(cx),
+        FormKind::BindIp => bind_ip::open(cx),
+        FormKind::Password => password::open(cx),
+        FormKind::Refresh => refresh::open(cx),
+        FormKind::IpList => iplist::open(cx),
+        FormKind::InvoiceNumber => invoice_number::open(cx),
+        FormKind::Silence => silence::open(cx),
     }
 }
 

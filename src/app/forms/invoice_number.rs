@@ -12,10 +12,10 @@
 
 use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
 use crate::api::{ApiError, Request, Response, Unprocessable};
+use crate::app::Cx;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
 use crate::app::popup::Popup;
-use crate::app::{App, Command};
 use crossterm::event::KeyCode;
 
 /// The one step: the number.
@@ -135,7 +135,7 @@ impl FormLogic for InvoiceNumberForm {
         self.core.state.is_editable()
     }
 
-    fn submit(&mut self, _app: &App) -> Option<Request> {
+    fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
         self.request()
     }
 
@@ -143,11 +143,10 @@ impl FormLogic for InvoiceNumberForm {
     /// Closed while waiting: nothing more to do, the tab kept the answer.
     fn answered(
         &mut self,
-        app: &mut App,
+        cx: &mut Cx<'_>,
         request: &Request,
         result: Result<Response, ApiError>,
         on_screen: bool,
-        _out: &mut Vec<Command>,
     ) -> Flow {
         let &Request::Invoice(id) = request else {
             return Flow::Stay;
@@ -155,7 +154,7 @@ impl FormLogic for InvoiceNumberForm {
         let why = match result {
             Ok(Response::Invoice(found)) if !found.is_empty() => {
                 if on_screen {
-                    app.shell.popups.push(Popup::Invoice(id));
+                    cx.shell.popups.push(Popup::Invoice(id));
                 }
                 return Flow::Close;
             }
@@ -172,13 +171,11 @@ impl FormLogic for InvoiceNumberForm {
     }
 }
 
-impl App {
-    /// `#`: the form, empty.
-    pub(in crate::app) fn open_invoice_number(&mut self, _out: &mut Vec<Command>) {
-        self.shell
-            .popups
-            .push(Popup::form_of(InvoiceNumberForm::default()));
-    }
+/// `#`: the form, empty.
+pub(in crate::app) fn open(cx: &mut Cx<'_>) {
+    cx.shell
+        .popups
+        .push(Popup::form_of(InvoiceNumberForm::default()));
 }
 
 #[cfg(test)]

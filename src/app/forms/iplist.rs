@@ -15,10 +15,11 @@
 
 use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
 use crate::api::{ApiError, IpList, IpListFormat, IpListType, ProductType, Request, Response};
+use crate::app::Command;
+use crate::app::Cx;
 use crate::app::keymap::steps::{self, BACK, CANCEL, CLOSE, FormStep, step_key};
 use crate::app::keymap::{Action, code, k};
 use crate::app::popup::{Popup, PopupKind};
-use crate::app::{App, Command};
 use crossterm::event::KeyCode;
 use std::path::PathBuf;
 
@@ -239,7 +240,7 @@ impl FormLogic for IpListForm {
         }
     }
 
-    fn action(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) -> Flow {
+    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Flow {
         if self.at(&CHOOSE) {
             match action {
                 Action::Up => self.cycle(-1),
@@ -247,15 +248,15 @@ impl FormLogic for IpListForm {
                 Action::NextField | Action::PrevField => self.switch_column(),
                 Action::Submit => {
                     if let Some(request) = self.request() {
-                        app.send_form(&mut self.core, request, out);
+                        cx.send_form(&mut self.core, request);
                     }
                 }
                 _ => {}
             }
         } else if self.at(&VIEW) {
-            self.view_action(app, action, out);
+            self.view_action(cx, action);
         } else if self.at(&SAVE) && action == Action::Submit {
-            self.write(out);
+            self.write(cx.out);
         }
         Flow::Stay
     }
@@ -272,16 +273,15 @@ impl FormLogic for IpListForm {
     /// asked to copy is copied when it is shown.
     fn answered(
         &mut self,
-        app: &mut App,
+        cx: &mut Cx<'_>,
         _request: &Request,
         result: Result<Response, ApiError>,
         on_screen: bool,
-        out: &mut Vec<Command>,
     ) -> Flow {
         self.finish(result);
         if self.copy_when_fetched && on_screen && self.list().is_some() {
             self.copy_when_fetched = false;
-            self.view_action(app, Action::Copy, out);
+            self.view_action(cx, Action::Copy);
         }
         Flow::Stay
     }
@@ -295,9 +295,9 @@ impl IpListForm {
 
     /// A key in the list view: scrolling, copying (its command line waits in the command
     /// log for the clipboard's answer), `w`.
-    fn view_action(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) {
+    fn view_action(&mut self, cx: &mut Cx<'_>, action: Action) {
         let id = self.service_id;
-        let page = app.iplist_page();
+        let page = iplist_page(cx);
         let Some(list) = self.list() else { return };
         match action {
             Action::Copy | Action::CopyUrls => {
@@ -319,7 +319,7 @@ impl IpListForm {
                     )
                 };
                 let mut line = crate::app::cmdline::iplist(
-                    app.cli_account(),
+                    &cx.shell.settings.cli_args,
                     id,
                     &self.list_type,
                     &self.format,
@@ -328,8 +328,8 @@ impl IpListForm {
                 if action == Action::CopyUrls {
                     line.push_str("   # copied as URLs: the command prints the list as served");
                 }
-                app.work.cmdlog.expect_copy(what.clone(), line);
-                out.push(Command::Copy { what, text });
+                cx.work.cmdlog.expect_copy(what.clone(), line);
+                cx.out.push(Command::Copy { what, text });
             }
             Action::WriteFile => {
                 self.save = Some(SavePrompt {
@@ -366,22 +366,20 @@ impl IpListForm {
     }
 }
 
-impl App {
-    /// `i`: the IP-list chooser for the selected service.
-    pub(in crate::app) fn open_iplist(&mut self, _out: &mut Vec<Command>) {
-        let Some(id) = self.target_service() else {
-            return;
-        };
-        let product_type = self.tabs.service_type(id, &self.account).unwrap_or_default();
-        self.shell
-            .popups
-            .push(Popup::form_of(IpListForm::new(id, &product_type)));
-    }
+/// `i`: the IP-list chooser for the selected service.
+pub(in crate::app) fn open(cx: &mut Cx<'_>) {
+    let Some(id) = cx.target_service() else {
+        return;
+    };
+    let product_type = cx.tabs.service_type(id, &cx.account).unwrap_or_default();
+    cx.shell
+        .popups
+        .push(Popup::form_of(IpListForm::new(id, &product_type)));
+}
 
-    /// Lines an IP-list view shows at the current screen size (for paging).
-    pub(in crate::app) fn iplist_page(&self) -> usize {
-        usize::from(self.geometry().iplist_lines).max(1)
-    }
+/// Lines an IP-list view shows at the current screen size (for paging).
+pub(in crate::app) fn iplist_page(cx: &Cx<'_>) -> usize {
+    usize::from(cx.shell.geometry.iplist_lines).max(1)
 }
 
 #[cfg(test)]

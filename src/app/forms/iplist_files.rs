@@ -3,107 +3,105 @@
 
 use super::TextField;
 use super::iplist::IpListForm;
-use crate::app::App;
+use crate::app::Cx;
 use crate::app::status::NoticeKind;
 use crate::clipboard::{ClipboardError, Copied};
 use std::path::PathBuf;
 
-impl App {
-    /// The answer to [`Command::Copy`].
-    pub(in crate::app) fn on_copied(
-        &mut self,
-        what: String,
-        result: Result<Copied, ClipboardError>,
-    ) {
-        self.log_copied(&what, result.is_ok());
-        match result {
-            Ok(copied) => self
-                .shell
-                .status
-                .notify(NoticeKind::Done, format!("{what} {}", copied.verb())),
-            Err(e) => self
-                .shell
-                .status
-                .notify(NoticeKind::Error, format!("{what} not copied: {e}")),
-        }
+/// The answer to [`Command::Copy`].
+pub(in crate::app) fn on_copied(
+    cx: &mut Cx<'_>,
+    what: String,
+    result: Result<Copied, ClipboardError>,
+) {
+    cx.log_copied(&what, result.is_ok());
+    match result {
+        Ok(copied) => cx
+            .shell
+            .status
+            .notify(NoticeKind::Done, format!("{what} {}", copied.verb())),
+        Err(e) => cx
+            .shell
+            .status
+            .notify(NoticeKind::Error, format!("{what} not copied: {e}")),
     }
+}
 
-    /// The IP-list form whose file is being written.
-    fn writing_iplist(&mut self) -> Option<&mut IpListForm> {
-        self.shell.popups.iter_mut().rev().find_map(|p| {
-            p.form_as_mut::<IpListForm>()
-                .filter(|f| f.save.as_ref().is_some_and(|s| s.writing))
-        })
-    }
+/// The IP-list form whose file is being written.
+fn writing_iplist<'a>(cx: &'a mut Cx<'_>) -> Option<&'a mut IpListForm> {
+    cx.shell.popups.iter_mut().rev().find_map(|p| {
+        p.form_as_mut::<IpListForm>()
+            .filter(|f| f.save.as_ref().is_some_and(|s| s.writing))
+    })
+}
 
-    /// The file to write exists: nothing was written; the prompt offers the free name.
-    pub(in crate::app) fn on_file_exists(&mut self, path: PathBuf, free: Option<PathBuf>) {
-        let form = self.writing_iplist();
-        let Some(save) = form.and_then(|f| f.save.as_mut()) else {
-            self.shell.status.notify(
-                NoticeKind::Error,
-                format!("{} exists: not written", path.display()),
-            );
-            return;
-        };
-        save.writing = false;
-        save.error = Some(match free {
-            Some(free) => {
-                let name = free
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                save.path = TextField::new(free.display().to_string());
-                format!(
-                    "{} exists (never replaced). Enter writes {name}",
-                    path.display()
-                )
-            }
-            None => format!(
-                "{} exists (never replaced); type another name",
+/// The file to write exists: nothing was written; the prompt offers the free name.
+pub(in crate::app) fn on_file_exists(cx: &mut Cx<'_>, path: PathBuf, free: Option<PathBuf>) {
+    let form = writing_iplist(cx);
+    let Some(save) = form.and_then(|f| f.save.as_mut()) else {
+        cx.shell.status.notify(
+            NoticeKind::Error,
+            format!("{} exists: not written", path.display()),
+        );
+        return;
+    };
+    save.writing = false;
+    save.error = Some(match free {
+        Some(free) => {
+            let name = free
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            save.path = TextField::new(free.display().to_string());
+            format!(
+                "{} exists (never replaced). Enter writes {name}",
                 path.display()
-            ),
-        });
-    }
-
-    /// The answer to [`Command::WriteFile`].
-    pub(in crate::app) fn on_written(&mut self, path: PathBuf, result: Result<PathBuf, String>) {
-        let form = self.writing_iplist();
-        match (form, result) {
-            (Some(form), Ok(full)) => {
-                let line = format!(
-                    "IP list of service {} written to {}",
-                    form.service_id,
-                    full.display()
-                );
-                let (id, list_type, format) =
-                    (form.service_id, form.list_type.clone(), form.format.clone());
-                form.save = None;
-                form.written = Some(full.clone());
-                self.shell.status.notify(NoticeKind::Done, line);
-                let command = crate::app::cmdline::iplist(
-                    self.cli_account(),
-                    id,
-                    &list_type,
-                    &format,
-                    Some(&full),
-                );
-                self.log_command(command);
-            }
-            (Some(form), Err(e)) => {
-                if let Some(save) = &mut form.save {
-                    save.writing = false;
-                    save.error = Some(e);
-                }
-            }
-            (None, Ok(full)) => self
-                .shell
-                .status
-                .notify(NoticeKind::Done, format!("Written to {}", full.display())),
-            (None, Err(e)) => self.shell.status.notify(
-                NoticeKind::Error,
-                format!("{} not written: {e}", path.display()),
-            ),
+            )
         }
+        None => format!(
+            "{} exists (never replaced); type another name",
+            path.display()
+        ),
+    });
+}
+
+/// The answer to [`Command::WriteFile`].
+pub(in crate::app) fn on_written(cx: &mut Cx<'_>, path: PathBuf, result: Result<PathBuf, String>) {
+    let form = writing_iplist(cx);
+    match (form, result) {
+        (Some(form), Ok(full)) => {
+            let line = format!(
+                "IP list of service {} written to {}",
+                form.service_id,
+                full.display()
+            );
+            let (id, list_type, format) =
+                (form.service_id, form.list_type.clone(), form.format.clone());
+            form.save = None;
+            form.written = Some(full.clone());
+            cx.shell.status.notify(NoticeKind::Done, line);
+            let command = crate::app::cmdline::iplist(
+                &cx.shell.settings.cli_args,
+                id,
+                &list_type,
+                &format,
+                Some(&full),
+            );
+            cx.log_command(command);
+        }
+        (Some(form), Err(e)) => {
+            if let Some(save) = &mut form.save {
+                save.writing = false;
+                save.error = Some(e);
+            }
+        }
+        (None, Ok(full)) => cx
+            .shell
+            .status
+            .notify(NoticeKind::Done, format!("Written to {}", full.display())),
+        (None, Err(e)) => cx.shell.status.notify(
+            NoticeKind::Error,
+            format!("{} not written: {e}", path.display()),
+        ),
     }
 }

@@ -56,7 +56,7 @@ pub mod field;
 mod form;
 pub mod invoice_number;
 pub mod iplist;
-mod iplist_files;
+pub(in crate::app) mod iplist_files;
 pub mod iplist_view;
 pub mod order;
 pub mod order_outcome;
@@ -68,11 +68,12 @@ pub use self::core::{Flow, FormCore, FormLogic, FormState};
 pub use field::TextField;
 pub use form::Form;
 pub(crate) use form::each;
+pub(in crate::app) use form::open;
 
 use super::keymap::Action;
 use super::popup::Popup;
 use super::status::NoticeKind;
-use super::{App, Command};
+use super::{App, Command, Cx};
 use crate::api::{ApiError, Request, Response};
 use crossterm::event::KeyEvent;
 
@@ -113,14 +114,18 @@ impl App {
 
     /// Runs `f` on the form on top, taken off the stack meanwhile (so it may use the whole
     /// app), then puts it back, or closes it if `f` says so.
-    fn with_top_form(&mut self, f: impl FnOnce(&mut Form, &mut App) -> Flow) {
+    fn with_top_form(
+        &mut self,
+        out: &mut Vec<Command>,
+        f: impl FnOnce(&mut Form, &mut Cx<'_>) -> Flow,
+    ) {
         if !self.shell.popups.last().is_some_and(Popup::is_form) {
             return;
         }
         let Some(Popup::Form(mut form)) = self.shell.popups.pop() else {
             return;
         };
-        match f(&mut form, self) {
+        match f(&mut form, &mut self.cx(out)) {
             Flow::Stay => self.shell.popups.push(Popup::Form(form)),
             Flow::Close => self.close_form(form),
         }
@@ -135,12 +140,17 @@ impl App {
 
     /// An action while a form is on top.
     pub(super) fn form_action(&mut self, action: Action, out: &mut Vec<Command>) {
-        self.with_top_form(|form, app| form.action(app, action, out));
+        self.with_top_form(out, |form, cx| form.action(cx, action));
     }
 
     /// Esc on a form: back one step, or close.
     pub(super) fn form_back(&mut self) {
-        self.with_top_form(|form, _| form.back());
+        if let Some(form) = self.shell.popups.last_mut().and_then(Popup::form_mut)
+            && form.back() == Flow::Close
+            && let Some(Popup::Form(form)) = self.shell.popups.pop()
+        {
+            self.close_form(form);
+        }
     }
 
     /// A key no binding claimed, while a form's field takes typing.
@@ -169,62 +179,6 @@ impl App {
         }
     }
 
-    /// A new ID for a form's request (never 0, which is "not a form's").
-    pub(super) fn next_form_id(&mut self) -> u64 {
-        self.work.sent.last_id += 1;
-        self.work.sent.last_id
-    }
-
-    /// Sends a form's request under a new ID, which the form keeps and waits for: a write
-    /// exactly once, a read (an IP list, an invoice) through [`App::fetch`].
-    pub(super) fn send_form(
-        &mut self,
-        core: &mut FormCore,
-        request: Request,
-        out: &mut Vec<Command>,
-    ) {
-        let id = self.next_form_id();
-        let request = request.with_attempt(id);
-        if request.attempt() != id {
-            // A read with no room for the ID: its answer is known by the request itself.
-            self.work.sent.reads.push((request.clone(), id));
-        }
-        self.dispatch_form(core, id, request, out);
-    }
-
-    /// Sends a form's request that already carries its ID (an order's attempt).
-    pub(super) fn send_form_as(
-        &mut self,
-        core: &mut FormCore,
-        request: Request,
-        out: &mut Vec<Command>,
-    ) {
-        self.dispatch_form(core, request.attempt(), request, out);
-    }
-
-    fn dispatch_form(
-        &mut self,
-        core: &mut FormCore,
-        id: u64,
-        request: Request,
-        out: &mut Vec<Command>,
-    ) {
-        core.sent = Some(id);
-        core.state = FormState::Submitting;
-        if request.is_write() {
-            self.send_write(request, out);
-        } else {
-            self.fetch(request, out);
-        }
-    }
-
-    /// Sends a write: exactly once, whatever is in flight (a second identical order is a
-    /// second order), counted as in flight so the header shows activity.
-    pub(super) fn send_write(&mut self, request: Request, out: &mut Vec<Command>) {
-        self.account.in_flight.insert(request.clone(), self.now());
-        out.push(Command::Fetch(request));
-    }
-
     /// The answer to a write or to an IP list: to the record of orders (an order), to the
     /// probe (its own lists), and to the form holding the request's ID, open or closed.
     pub(super) fn on_form_result(
@@ -238,14 +192,16 @@ impl App {
         if result.is_ok() {
             self.shell.status.clear(&request);
         }
-        self.log_write(&request, &result);
+        self.cx(out).log_write(&request, &result);
         if let (Request::IpList { service_id, .. }, Ok(Response::IpList(list))) =
             (&request, &result)
         {
             self.proxies.learn(*service_id, list);
         }
         match &request {
-            Request::Order { .. } => self.on_order_result(&request, &result, out),
+            Request::Order { .. } => {
+                order_outcome::on_order_result(&mut self.cx(out), &request, &result)
+            }
             Request::IpList { .. } => self.on_probe_list(&request, &result, out),
             _ => {}
         }
@@ -253,7 +209,7 @@ impl App {
             Some((place, form)) => self.answer_form(place, form, &request, result, out),
             // No form sent it (or the app started again): the status line says it.
             None if request.is_write() && !matches!(request, Request::Order { .. }) => {
-                self.update_answered(&request, &result, false)
+                self.cx(out).update_answered(&request, &result, false)
             }
             None => {}
         }
@@ -302,11 +258,11 @@ impl App {
         out: &mut Vec<Command>,
     ) {
         let Some(place) = place else {
-            form.answered(self, request, result, false, out);
+            form.answered(&mut self.cx(out), request, result, false);
             return;
         };
         let above = self.shell.popups.len();
-        match form.answered(self, request, result, true, out) {
+        match form.answered(&mut self.cx(out), request, result, true) {
             Flow::Stay => {
                 let place = place.min(self.shell.popups.len());
                 self.shell.popups.insert(place, Popup::Form(form));
@@ -342,6 +298,42 @@ impl App {
             .iter()
             .position(|f| f.awaiting() == Some(id))?;
         Some((None, Box::new(self.work.sent.closed.swap_remove(i))))
+    }
+}
+
+/// What the forms ask of the context: IDs for their requests, the service they act on.
+impl Cx<'_> {
+    /// A new ID for a form's request (never 0, which is "not a form's").
+    pub(super) fn next_form_id(&mut self) -> u64 {
+        self.work.sent.last_id += 1;
+        self.work.sent.last_id
+    }
+
+    /// Sends a form's request under a new ID, which the form keeps and waits for: a write
+    /// exactly once, a read (an IP list, an invoice) through [`App::fetch`].
+    pub(super) fn send_form(&mut self, core: &mut FormCore, request: Request) {
+        let id = self.next_form_id();
+        let request = request.with_attempt(id);
+        if request.attempt() != id {
+            // A read with no room for the ID: its answer is known by the request itself.
+            self.work.sent.reads.push((request.clone(), id));
+        }
+        self.dispatch_form(core, id, request);
+    }
+
+    /// Sends a form's request that already carries its ID (an order's attempt).
+    pub(super) fn send_form_as(&mut self, core: &mut FormCore, request: Request) {
+        self.dispatch_form(core, request.attempt(), request);
+    }
+
+    fn dispatch_form(&mut self, core: &mut FormCore, id: u64, request: Request) {
+        core.sent = Some(id);
+        core.state = FormState::Submitting;
+        if request.is_write() {
+            self.send_write(request);
+        } else {
+            self.fetch(request);
+        }
     }
 
     /// The profile is read-only: says so and returns true.

@@ -5,221 +5,201 @@
 use super::order::{OrderForm, done_message};
 use super::{FormState, TextField, failure};
 use crate::api::{ApiError, Request, Response, Unprocessable};
+use crate::app::Cx;
 use crate::app::messages::Level;
 use crate::app::orders::{Attempt, Check, Doubt};
 use crate::app::status::NoticeKind;
-use crate::app::{App, Command};
 use chrono::{DateTime, Utc};
 
-impl App {
-    /// An order was sent and its outcome is unknown, and no later order of that product
-    /// got a definite answer.
-    pub fn order_in_doubt(&self) -> bool {
-        self.work.orders.any_doubt()
+/// Enter on an order's confirmation: the POST, unless an order of that product for
+/// that client is on its way, or the product is in doubt and its ID was not typed.
+pub(in crate::app) fn confirm_order(cx: &mut Cx<'_>, form: &mut OrderForm) {
+    let offset = cx.shell.utc_offset;
+    let Some(Request::Order { product_id, body }) = &form.request else {
+        return;
+    };
+    let (product_id, client) = (*product_id, body.clientid);
+    if let Some(a) = cx.work.orders.in_flight_for(product_id, client) {
+        let sent = a.sent;
+        form.note = Some(format!(
+            "Not sent: the order of product {product_id} for client {client} sent at {} \
+             is still on its way. Wait for its answer (m lists every outcome).",
+            hms(offset, sent)
+        ));
+        return;
     }
-
-    /// The doubt over `product_id`'s last order, if any.
-    pub fn order_doubt(&self, product_id: u64) -> Option<&Doubt> {
-        self.work.orders.doubt(product_id)
-    }
-
-    /// `05:41:02` in the app's offset.
-    pub fn local_time(&self, at: DateTime<Utc>) -> String {
-        hms(self.shell.utc_offset, at)
-    }
-
-    /// Enter on an order's confirmation: the POST, unless an order of that product for
-    /// that client is on its way, or the product is in doubt and its ID was not typed.
-    pub(in crate::app) fn confirm_order(&mut self, form: &mut OrderForm, out: &mut Vec<Command>) {
-        let offset = self.shell.utc_offset;
-        let Some(Request::Order { product_id, body }) = &form.request else {
-            return;
-        };
-        let (product_id, client) = (*product_id, body.clientid);
-        if let Some(a) = self.work.orders.in_flight_for(product_id, client) {
-            let sent = a.sent;
+    if let Some(d) = cx.work.orders.doubt(product_id) {
+        let sent = hms(offset, d.attempt.sent);
+        let typed = form.retype.as_ref().map(|f| f.value().trim().to_owned());
+        let checked = d.check.is_done();
+        form.retype.get_or_insert_with(TextField::default);
+        if !checked {
             form.note = Some(format!(
-                "Not sent: the order of product {product_id} for client {client} sent at {} \
-                 is still on its way. Wait for its answer (m lists every outcome).",
-                hms(offset, sent)
+                "Not sent: still checking whether the order sent at {sent} went through."
             ));
             return;
         }
-        if let Some(d) = self.work.orders.doubt(product_id) {
-            let sent = hms(offset, d.attempt.sent);
-            let typed = form.retype.as_ref().map(|f| f.value().trim().to_owned());
-            let checked = d.check.is_done();
-            form.retype.get_or_insert_with(TextField::default);
-            if !checked {
-                form.note = Some(format!(
-                    "Not sent: still checking whether the order sent at {sent} went through."
-                ));
-                return;
-            }
-            if typed.as_deref() != Some(product_id.to_string().as_str()) {
-                form.note = Some(format!(
-                    "Not sent: type the product ID ({product_id}), then Enter, to order it again."
-                ));
-                return;
-            }
+        if typed.as_deref() != Some(product_id.to_string().as_str()) {
+            form.note = Some(format!(
+                "Not sent: type the product ID ({product_id}), then Enter, to order it again."
+            ));
+            return;
         }
-        let attempt = self.next_form_id();
-        let services_before = self
-            .tabs
-            .services
-            .list
-            .value()
-            .map(|_| self.tabs.services.ids().into_iter().collect());
-        let invoices_before = self
+    }
+    let attempt = cx.next_form_id();
+    let services_before = cx
+        .tabs
+        .services
+        .list
+        .value()
+        .map(|_| cx.tabs.services.ids().into_iter().collect());
+    let invoices_before = cx
+        .tabs
+        .billing
+        .invoices
+        .value()
+        .map(|list| list.iter().map(|i| i.id).collect());
+    let now = cx.now();
+    let Some(request) = form.confirmed(attempt) else {
+        return;
+    };
+    let label = label(form, client);
+    cx.work.orders.sent(Attempt {
+        attempt,
+        product_id,
+        product_name: form.product_name.clone(),
+        client,
+        sent: now,
+        services_before,
+        invoices_before,
+    });
+    cx.shell.status.log(Level::Info, format!("{label}: sent"));
+    cx.send_form_as(&mut form.core, request);
+}
+
+/// The record of orders takes every order's answer, by its attempt ID, whatever became
+/// of the form that sent it (which then shows it, [`OrderForm::finish`]).
+pub(in crate::app) fn on_order_result(
+    cx: &mut Cx<'_>,
+    request: &Request,
+    result: &Result<Response, ApiError>,
+) {
+    let Request::Order { product_id, body } = request else {
+        return;
+    };
+    let product_id = *product_id;
+    let now = cx.now();
+    let attempt = cx.work.orders.answered(body).unwrap_or_else(|| Attempt {
+        attempt: body.attempt,
+        product_id,
+        product_name: String::new(),
+        client: body.clientid,
+        sent: now,
+        services_before: None,
+        invoices_before: None,
+    });
+    let label = format!(
+        "Order of product {product_id}{} for client {}",
+        named(&attempt.product_name),
+        attempt.client
+    );
+    // A 200 that is not an order result cannot say what the server did.
+    let unknown = match result {
+        Ok(Response::Order(_)) => false,
+        Ok(_) => true,
+        Err(e) => e.outcome_unknown(),
+    };
+    let placed = matches!(result, Ok(Response::Order(_)));
+    let short = result.as_ref().err().and_then(ApiError::unprocessable)
+        == Some(Unprocessable::NotEnoughFunds);
+    match result {
+        Ok(Response::Order(r)) => {
+            cx.work.orders.settle(product_id);
+            cx.shell
+                .status
+                .pin(NoticeKind::Done, format!("{label}: {}", done_message(r)));
+        }
+        Err(e) if !unknown => {
+            cx.work.orders.settle(product_id);
+            cx.shell
+                .status
+                .pin(NoticeKind::Error, format!("{label}: not placed: {e}"));
+        }
+        _ => {
+            let why = match result {
+                Err(e) => failure(e),
+                Ok(_) => "Outcome unknown: the answer was not an order result.".into(),
+            };
+            cx.shell.status.pin(
+                NoticeKind::Warn,
+                format!("{label}: {why} Checking services and invoices…"),
+            );
+            cx.work.orders.put_in_doubt(attempt, now);
+        }
+    }
+    if placed || unknown {
+        // The new service, the lower credit and the new invoice; after an unknown
+        // outcome these reads are also the check. Asked as one-offs, ahead of the
+        // engine's plan: a person waits on them.
+        for request in [Request::Services, Request::Credit, Request::Invoices] {
+            cx.fetch(request);
+        }
+    } else if short {
+        cx.fetch(Request::Credit);
+    }
+}
+
+/// A services or invoices list arrived (`sent`: when it was asked, `ok`: it was read):
+/// the checks of orders in doubt take it if it was asked after the outcome was lost,
+/// and ask it again if not.
+pub(in crate::app) fn check_orders(
+    cx: &mut Cx<'_>,
+    request: &Request,
+    sent: Option<DateTime<Utc>>,
+    ok: bool,
+) {
+    let invoices = match request {
+        Request::Services => false,
+        Request::Invoices => true,
+        _ => return,
+    };
+    let sent = sent.unwrap_or(DateTime::<Utc>::MIN_UTC);
+    if cx.work.orders.checking().any(|d| sent < d.lost_at) {
+        cx.fetch(request.clone());
+    }
+    let ids: Option<Vec<u64>> = match (ok, invoices) {
+        (false, _) => None,
+        (true, false) => Some(cx.tabs.services.ids()),
+        (true, true) => cx
             .tabs
             .billing
             .invoices
             .value()
-            .map(|list| list.iter().map(|i| i.id).collect());
-        let now = self.now();
-        let Some(request) = form.confirmed(attempt) else {
-            return;
+            .map(|list| list.iter().map(|i| i.id).collect()),
+    };
+    let services = &cx.tabs.services;
+    let name_of = |id: u64| services.get(id).map(|s| s.product_name.clone());
+    let finished = cx
+        .work
+        .orders
+        .observe(invoices, ids.as_deref(), &name_of, sent);
+    for product in finished {
+        let Some(d) = cx.work.orders.doubt(product) else {
+            continue;
         };
-        let label = label(form, client);
-        self.work.orders.sent(Attempt {
-            attempt,
-            product_id,
-            product_name: form.product_name.clone(),
-            client,
-            sent: now,
-            services_before,
-            invoices_before,
-        });
-        self.shell.status.log(Level::Info, format!("{label}: sent"));
-        self.send_form_as(&mut form.core, request, out);
-    }
-
-    /// The record of orders takes every order's answer, by its attempt ID, whatever became
-    /// of the form that sent it (which then shows it, [`OrderForm::finish`]).
-    pub(in crate::app) fn on_order_result(
-        &mut self,
-        request: &Request,
-        result: &Result<Response, ApiError>,
-        out: &mut Vec<Command>,
-    ) {
-        let Request::Order { product_id, body } = request else {
-            return;
+        let line = check_line(d, &hms(cx.shell.utc_offset, d.attempt.sent));
+        let kind = match d.check {
+            Check::Found { .. } => NoticeKind::Done,
+            _ => NoticeKind::Warn,
         };
-        let product_id = *product_id;
-        let now = self.now();
-        let attempt = self.work.orders.answered(body).unwrap_or_else(|| Attempt {
-            attempt: body.attempt,
-            product_id,
-            product_name: String::new(),
-            client: body.clientid,
-            sent: now,
-            services_before: None,
-            invoices_before: None,
-        });
-        let label = format!(
-            "Order of product {product_id}{} for client {}",
-            named(&attempt.product_name),
-            attempt.client
-        );
-        // A 200 that is not an order result cannot say what the server did.
-        let unknown = match result {
-            Ok(Response::Order(_)) => false,
-            Ok(_) => true,
-            Err(e) => e.outcome_unknown(),
-        };
-        let placed = matches!(result, Ok(Response::Order(_)));
-        let short = result.as_ref().err().and_then(ApiError::unprocessable)
-            == Some(Unprocessable::NotEnoughFunds);
-        match result {
-            Ok(Response::Order(r)) => {
-                self.work.orders.settle(product_id);
-                self.shell
-                    .status
-                    .pin(NoticeKind::Done, format!("{label}: {}", done_message(r)));
-            }
-            Err(e) if !unknown => {
-                self.work.orders.settle(product_id);
-                self.shell
-                    .status
-                    .pin(NoticeKind::Error, format!("{label}: not placed: {e}"));
-            }
-            _ => {
-                let why = match result {
-                    Err(e) => failure(e),
-                    Ok(_) => "Outcome unknown: the answer was not an order result.".into(),
-                };
-                self.shell.status.pin(
-                    NoticeKind::Warn,
-                    format!("{label}: {why} Checking services and invoices…"),
-                );
-                self.work.orders.put_in_doubt(attempt, now);
-            }
-        }
-        if placed || unknown {
-            // The new service, the lower credit and the new invoice; after an unknown
-            // outcome these reads are also the check. Asked as one-offs, ahead of the
-            // engine's plan: a person waits on them.
-            for request in [Request::Services, Request::Credit, Request::Invoices] {
-                self.fetch(request, out);
-            }
-        } else if short {
-            self.fetch(Request::Credit, out);
-        }
-    }
-
-    /// A services or invoices list arrived (`sent`: when it was asked, `ok`: it was read):
-    /// the checks of orders in doubt take it if it was asked after the outcome was lost,
-    /// and ask it again if not.
-    pub(in crate::app) fn check_orders(
-        &mut self,
-        request: &Request,
-        sent: Option<DateTime<Utc>>,
-        ok: bool,
-        out: &mut Vec<Command>,
-    ) {
-        let invoices = match request {
-            Request::Services => false,
-            Request::Invoices => true,
-            _ => return,
-        };
-        let sent = sent.unwrap_or(DateTime::<Utc>::MIN_UTC);
-        if self.work.orders.checking().any(|d| sent < d.lost_at) {
-            self.fetch(request.clone(), out);
-        }
-        let ids: Option<Vec<u64>> = match (ok, invoices) {
-            (false, _) => None,
-            (true, false) => Some(self.tabs.services.ids()),
-            (true, true) => self
-                .tabs
-                .billing
-                .invoices
-                .value()
-                .map(|list| list.iter().map(|i| i.id).collect()),
-        };
-        let services = &self.tabs.services;
-        let name_of = |id: u64| services.get(id).map(|s| s.product_name.clone());
-        let finished = self
-            .work
-            .orders
-            .observe(invoices, ids.as_deref(), &name_of, sent);
-        for product in finished {
-            let Some(d) = self.work.orders.doubt(product) else {
-                continue;
-            };
-            let line = check_line(d, &self.local_time(d.attempt.sent));
-            let kind = match d.check {
-                Check::Found { .. } => NoticeKind::Done,
-                _ => NoticeKind::Warn,
-            };
-            self.shell.status.pin(kind, &line);
-            for popup in self.shell.popups.iter_mut() {
-                if let Some(form) = popup.form_as_mut::<OrderForm>()
-                    && form.product_id == product
-                    && matches!(form.core.state, FormState::Failed(_))
-                {
-                    form.core.state =
-                        FormState::Failed(format!("Outcome unknown, so it was checked. {line}"));
-                }
+        cx.shell.status.pin(kind, &line);
+        for popup in cx.shell.popups.iter_mut() {
+            if let Some(form) = popup.form_as_mut::<OrderForm>()
+                && form.product_id == product
+                && matches!(form.core.state, FormState::Failed(_))
+            {
+                form.core.state =
+                    FormState::Failed(format!("Outcome unknown, so it was checked. {line}"));
             }
         }
     }

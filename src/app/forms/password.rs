@@ -15,10 +15,10 @@
 
 use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
+use crate::app::Cx;
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
 use crate::app::popup::Popup;
-use crate::app::{App, Command};
 use crate::secret::Secret;
 use crossterm::event::KeyCode;
 
@@ -240,7 +240,7 @@ impl FormLogic for PasswordForm {
         self.core.state.is_editable()
     }
 
-    fn submit(&mut self, _app: &App) -> Option<Request> {
+    fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
         self.request()
     }
 
@@ -249,7 +249,7 @@ impl FormLogic for PasswordForm {
         self.generated = false;
     }
 
-    fn other(&mut self, _app: &mut App, action: Action, _out: &mut Vec<Command>) {
+    fn other(&mut self, _cx: &mut Cx<'_>, action: Action) {
         if action == GENERATE && self.core.state.is_editable() {
             self.generate();
             return;
@@ -262,31 +262,26 @@ impl FormLogic for PasswordForm {
 
     fn answered(
         &mut self,
-        app: &mut App,
+        cx: &mut Cx<'_>,
         request: &Request,
         result: Result<Response, ApiError>,
         on_screen: bool,
-        out: &mut Vec<Command>,
     ) -> Flow {
-        app.update_answered(request, &result, on_screen);
+        cx.update_answered(request, &result, on_screen);
         self.finish(result);
         // Success, failure or unknown: the detail shows the password in force.
-        app.fetch(Request::Service(self.service_id), out);
+        cx.fetch(Request::Service(self.service_id));
         Flow::Stay
     }
 }
 
-impl App {
-    /// `p`: the password form for the selected service.
-    pub(in crate::app) fn open_password(&mut self, _out: &mut Vec<Command>) {
-        if self.refuse_read_only("changing a password") {
-            return;
-        }
-        if let Some(id) = self.writable_service("changing its password") {
-            self.shell
-                .popups
-                .push(Popup::form_of(PasswordForm::new(id)));
-        }
+/// `p`: the password form for the selected service.
+pub(in crate::app) fn open(cx: &mut Cx<'_>) {
+    if cx.refuse_read_only("changing a password") {
+        return;
+    }
+    if let Some(id) = cx.writable_service("changing its password") {
+        cx.shell.popups.push(Popup::form_of(PasswordForm::new(id)));
     }
 }
 

@@ -8,11 +8,12 @@
 
 use super::{Flow, Form, FormCore, FormLogic, FormState};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
+use crate::app::Command;
+use crate::app::Cx;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
 use crate::app::popup::Popup;
 use crate::app::status::NoticeKind;
-use crate::app::{App, Command};
 use crate::iplist_throttle;
 use crossterm::event::KeyCode;
 
@@ -89,94 +90,85 @@ impl FormLogic for RefreshForm {
     }
 
     /// Enter on the confirmation: the PUT; `None` otherwise.
-    fn submit(&mut self, _app: &App) -> Option<Request> {
+    fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
         (self.core.state == FormState::Confirming).then(|| self.request())
     }
 
     fn answered(
         &mut self,
-        app: &mut App,
+        cx: &mut Cx<'_>,
         request: &Request,
         result: Result<Response, ApiError>,
         on_screen: bool,
-        out: &mut Vec<Command>,
     ) -> Flow {
         if let Err(ApiError::Throttled {
             next_possible: Some(at),
             ..
         }) = &result
         {
-            app.start_countdown(self.service_id, *at, out);
+            start_countdown(cx, self.service_id, *at);
         }
-        app.update_answered(request, &result, on_screen);
+        cx.update_answered(request, &result, on_screen);
         self.core.finish(result);
         Flow::Stay
     }
 }
 
-impl App {
-    /// `u`: the confirmation, unless the service is still throttled.
-    pub(in crate::app) fn open_refresh(&mut self, _out: &mut Vec<Command>) {
-        if self.refuse_read_only("refreshing an IP list") {
-            return;
-        }
-        let Some(id) = self.writable_service("refreshing its IP list") else {
-            return;
-        };
-        let now = self.now();
-        if let Some(until) = self.account.throttles.until(id, now) {
-            let line = self
-                .countdown(id)
-                .unwrap_or_else(|| iplist_throttle::describe(until, now, &self.shell.utc_offset));
-            self.shell
-                .status
-                .notify(NoticeKind::Info, format!("Service {id}: {line}"));
-            return;
-        }
-        self.shell.popups.push(Popup::form_of(RefreshForm::new(id)));
+/// `u`: the confirmation, unless the service is still throttled.
+pub(in crate::app) fn open(cx: &mut Cx<'_>) {
+    if cx.refuse_read_only("refreshing an IP list") {
+        return;
     }
-
-    /// `x`: forget the selected service's countdown (the server still decides).
-    pub(in crate::app) fn clear_countdown(&mut self, out: &mut Vec<Command>) {
-        let Some(id) = self.target_service() else {
-            return;
-        };
-        let line = if self.account.throttles.clear(id) {
-            out.push(Command::SaveThrottles(self.account.throttles.clone()));
-            format!("Service {id}: countdown cleared; the server decides at the next refresh")
-        } else {
-            format!("Service {id}: no countdown to clear")
-        };
-        self.shell.status.notify(NoticeKind::Info, line);
-    }
-
-    /// A 429 named the next possible refresh of `service_id`: its countdown starts (or
-    /// the state file is told again).
-    fn start_countdown(
-        &mut self,
-        service_id: u64,
-        at: chrono::NaiveDateTime,
-        out: &mut Vec<Command>,
-    ) {
-        let named = self.shell.settings.server_zone.to_utc(at);
-        let now = self.now();
-        if self
+    let Some(id) = cx.writable_service("refreshing its IP list") else {
+        return;
+    };
+    let now = cx.now();
+    if let Some(until) = cx.account.throttles.until(id, now) {
+        let line = cx
             .account
-            .throttles
-            .set_from_server(service_id, named, now)
-        {
-            self.shell.status.notify(
-                NoticeKind::Info,
-                format!(
-                    "Service {service_id}: the server names {} for the next refresh; \
-                     proxydash waits {} days at most (x clears the countdown)",
-                    at.format("%Y-%m-%d %H:%M:%S"),
-                    iplist_throttle::BELIEVED_AT_MOST.num_days()
-                ),
-            );
-        }
-        out.push(Command::SaveThrottles(self.account.throttles.clone()));
+            .countdown(id, now, cx.shell.utc_offset)
+            .unwrap_or_else(|| iplist_throttle::describe(until, now, &cx.shell.utc_offset));
+        cx.shell
+            .status
+            .notify(NoticeKind::Info, format!("Service {id}: {line}"));
+        return;
     }
+    cx.shell.popups.push(Popup::form_of(RefreshForm::new(id)));
+}
+
+/// `x`: forget the selected service's countdown (the server still decides).
+pub(in crate::app) fn clear_countdown(cx: &mut Cx<'_>) {
+    let Some(id) = cx.target_service() else {
+        return;
+    };
+    let line = if cx.account.throttles.clear(id) {
+        cx.out
+            .push(Command::SaveThrottles(cx.account.throttles.clone()));
+        format!("Service {id}: countdown cleared; the server decides at the next refresh")
+    } else {
+        format!("Service {id}: no countdown to clear")
+    };
+    cx.shell.status.notify(NoticeKind::Info, line);
+}
+
+/// A 429 named the next possible refresh of `service_id`: its countdown starts (or
+/// the state file is told again).
+fn start_countdown(cx: &mut Cx<'_>, service_id: u64, at: chrono::NaiveDateTime) {
+    let named = cx.shell.settings.server_zone.to_utc(at);
+    let now = cx.now();
+    if cx.account.throttles.set_from_server(service_id, named, now) {
+        cx.shell.status.notify(
+            NoticeKind::Info,
+            format!(
+                "Service {service_id}: the server names {} for the next refresh; \
+                 proxydash waits {} days at most (x clears the countdown)",
+                at.format("%Y-%m-%d %H:%M:%S"),
+                iplist_throttle::BELIEVED_AT_MOST.num_days()
+            ),
+        );
+    }
+    cx.out
+        .push(Command::SaveThrottles(cx.account.throttles.clone()));
 }
 
 #[cfg(test)]

@@ -12,11 +12,12 @@
 use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
 use crate::alerts::marks::{self, MarkChange, PRESETS, Silence, Target};
 use crate::alerts::{Alert, Rule, Subject};
+use crate::app::Command;
+use crate::app::Cx;
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
 use crate::app::popup::Popup;
 use crate::app::status::NoticeKind;
-use crate::app::{App, Command};
 use crossterm::event::KeyCode;
 
 #[rustfmt::skip]
@@ -199,22 +200,22 @@ impl FormLogic for SilenceForm {
         true
     }
 
-    fn action(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) -> Flow {
+    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Flow {
         match action {
             Action::Submit => {
-                let Some(s) = self.silence(app.now()) else {
+                let Some(s) = self.silence(cx.now()) else {
                     return Flow::Stay;
                 };
                 let line = format!(
                     "Silenced {} until {} ({})",
                     s.target.describe(),
                     s.until
-                        .with_timezone(&app.utc_offset())
+                        .with_timezone(&cx.shell.utc_offset)
                         .format("%Y-%m-%d %H:%M"),
                     s.reason
                 );
-                app.shell.status.notify(NoticeKind::Done, line);
-                out.push(Command::Mark(MarkChange::Silence(s)));
+                cx.shell.status.notify(NoticeKind::Done, line);
+                cx.out.push(Command::Mark(MarkChange::Silence(s)));
                 Flow::Close
             }
             NEXT_TARGET => {
@@ -239,30 +240,27 @@ impl FormLogic for SilenceForm {
     /// It sends nothing to the account, so no answer is its.
     fn answered(
         &mut self,
-        _app: &mut App,
+        _cx: &mut Cx<'_>,
         _request: &crate::api::Request,
         _result: Result<crate::api::Response, crate::api::ApiError>,
         _on_screen: bool,
-        _out: &mut Vec<Command>,
     ) -> Flow {
         Flow::Stay
     }
 }
 
-impl App {
-    /// `s` on Alerts: the form for the selected alert (editing the silence that covers
-    /// it, if one does), or for a rule when none is selected.
-    pub(in crate::app) fn open_silence(&mut self, _out: &mut Vec<Command>) {
-        let alert = self.tabs.alerts.selected().cloned();
-        let now = self.now();
-        let form = match alert
-            .as_ref()
-            .map(|a| (a, self.tabs.alerts.marks.silence(&a.key, now)))
-        {
-            Some((a, Some(s))) => SilenceForm::edit(a, s, now),
-            Some((a, None)) => SilenceForm::new(Some(a)),
-            None => SilenceForm::new(None),
-        };
-        self.shell.popups.push(Popup::form_of(form));
-    }
+/// `s` on Alerts: the form for the selected alert (editing the silence that covers
+/// it, if one does), or for a rule when none is selected.
+pub(in crate::app) fn open(cx: &mut Cx<'_>) {
+    let alert = cx.tabs.alerts.selected().cloned();
+    let now = cx.now();
+    let form = match alert
+        .as_ref()
+        .map(|a| (a, cx.tabs.alerts.marks.silence(&a.key, now)))
+    {
+        Some((a, Some(s))) => SilenceForm::edit(a, s, now),
+        Some((a, None)) => SilenceForm::new(Some(a)),
+        None => SilenceForm::new(None),
+    };
+    cx.shell.popups.push(Popup::form_of(form));
 }

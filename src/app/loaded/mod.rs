@@ -13,6 +13,7 @@
 mod refresh;
 mod services;
 
+use super::forms::order_outcome::check_orders;
 use super::{App, Command, Cx, Mirror, Tabs, status};
 use crate::api::{ApiError, Loaded, Request, ServiceSummary, limits};
 use chrono::{DateTime, Utc};
@@ -131,7 +132,7 @@ impl App {
             Loaded::Invoices(result) => {
                 let ok = result.is_ok();
                 self.tabs.billing.finish_invoices(result, now);
-                self.check_orders(&Request::Invoices, sent, ok, out);
+                check_orders(&mut self.cx(out), &Request::Invoices, sent, ok);
             }
             Loaded::Invoice(id, result) => self.tabs.billing.finish_invoice(id, result, now),
             Loaded::Clients(result) => self.account.clients.finish(result, now),
@@ -150,7 +151,7 @@ impl App {
         let ok = result.is_ok();
         self.tabs.services.finish_list(result, self.now());
         self.after_services();
-        self.check_orders(&Request::Services, sent, ok, out);
+        check_orders(&mut self.cx(out), &Request::Services, sent, ok);
     }
 
     fn finish_products(

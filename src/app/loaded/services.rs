@@ -3,8 +3,8 @@
 //! whether it has usage), and the Network and Usage rows are rebuilt from the services
 //! once a burst of answers is handled.
 
-use super::super::{App, Mirror, Tabs};
 use super::super::tabs::Tab;
+use super::super::{App, Mirror, Tabs};
 use crate::api::{ProductType, Request};
 
 impl App {

@@ -151,7 +151,7 @@ fn services(app: &App, out: &mut Vec<Candidate>) {
 /// The actions: on `service`, on `product`, and those of the whole screen.
 fn actions(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Candidate> {
     let mut out = Vec::new();
-    let account = app.cli_account();
+    let account = &app.shell.settings.cli_args;
     let cmd = |args: &[Arg]| Some(line(account, args));
     if let Some(id) = service {
         let v = || Arg::v(id);

@@ -114,6 +114,25 @@ impl ProbeRun {
 }
 
 impl App {
+    /// `h`: the probe, listed as `proxydash probe ID` when a run started (not when it only
+    /// shows the last run's results).
+    pub(super) fn open_probe_logged(&mut self, out: &mut Vec<Command>) {
+        let id = self.cx(out).target_service();
+        let run_of = |app: &Self| id.and_then(|id| app.probes.get(id)).map(|r| r.run);
+        let before = run_of(self);
+        self.open_probe(out);
+        if let Some(id) = id
+            && run_of(self) != before
+        {
+            use super::cmdline::{Arg, line};
+            let line = line(
+                &self.shell.settings.cli_args,
+                &[Arg::v("probe"), Arg::v(id)],
+            );
+            self.cx(out).log_command(line);
+        }
+    }
+
     pub fn probes(&self) -> &Probes {
         &self.probes
     }
@@ -140,7 +159,7 @@ impl App {
 
     /// `h`: the probe view of the selected service; starts a run when there is none.
     pub(super) fn open_probe(&mut self, out: &mut Vec<Command>) {
-        let Some(id) = self.target_service() else {
+        let Some(id) = self.cx(out).target_service() else {
             return;
         };
         let needs_run = self
@@ -161,7 +180,10 @@ impl App {
 
     /// A new run of `id` from its list, or its two lists with `both`.
     fn start_probe(&mut self, id: u64, both: bool, out: &mut Vec<Command>) {
-        let product_type = self.tabs.service_type(id, &self.account).unwrap_or_default();
+        let product_type = self
+            .tabs
+            .service_type(id, &self.account)
+            .unwrap_or_default();
         let list_types = targets::types_for(&product_type, both);
         let requests: Vec<Request> = list_types
             .iter()

@@ -23,10 +23,10 @@
 use super::{Flow, Form, FormCore, FormLogic, FormState, TextField, failure};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response};
+use crate::app::Cx;
 use crate::app::keymap::steps::{BACK, CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, code};
 use crate::app::popup::Popup;
-use crate::app::{App, Command};
 use crate::text;
 use crossterm::event::KeyCode;
 
@@ -318,9 +318,9 @@ impl FormLogic for OrderForm {
         Flow::Close
     }
 
-    fn action(&mut self, app: &mut App, action: Action, out: &mut Vec<Command>) -> Flow {
-        let clients = app.account.clients.value().map(Vec::as_slice);
-        let product_type = app
+    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Flow {
+        let clients = cx.account.clients.value().map(Vec::as_slice);
+        let product_type = cx
             .tabs
             .products
             .detail(self.product_id)
@@ -335,12 +335,14 @@ impl FormLogic for OrderForm {
                 self.check(clients, product_type);
                 // A product in doubt is confirmed by typing its ID, never by Enter alone.
                 if self.core.state == FormState::Confirming
-                    && app.work.orders.doubt(self.product_id).is_some()
+                    && cx.work.orders.doubt(self.product_id).is_some()
                 {
                     self.retype = Some(TextField::default());
                 }
             }
-            (Action::Submit, FormState::Confirming) => app.confirm_order(self, out),
+            (Action::Submit, FormState::Confirming) => {
+                super::order_outcome::confirm_order(cx, self)
+            }
             (Action::Submit, FormState::Done(_)) => return Flow::Close,
             (Action::NextField | Action::PrevField, _) if editable => self.next_field(fpr),
             (Action::Up, _) if editable => self.move_client(-1, clients.unwrap_or(&[])),
@@ -353,49 +355,41 @@ impl FormLogic for OrderForm {
     /// The record of orders took the answer first (by the same attempt ID); the form shows it.
     fn answered(
         &mut self,
-        _app: &mut App,
+        _cx: &mut Cx<'_>,
         _request: &Request,
         result: Result<Response, ApiError>,
         _on_screen: bool,
-        _out: &mut Vec<Command>,
     ) -> Flow {
         self.finish(result);
         Flow::Stay
     }
 }
 
-impl App {
-    /// `o`: the order form for the selected product (or the open product's).
-    pub(in crate::app) fn open_order(&mut self, out: &mut Vec<Command>) {
-        if self.refuse_read_only("ordering") {
-            return;
-        }
-        let id = match self.shell.popups.last() {
-            Some(Popup::Product(id)) => Some(*id),
-            _ => self.tabs.products.table.selected_id(),
-        };
-        let Some(id) = id else { return };
-        let summary = self
-            .tabs
-            .products
-            .rows()
-            .iter()
-            .find(|p| p.product_id == id);
-        let detail = self.tabs.products.detail(id).value();
-        let name = summary
-            .map(|p| p.product_name.clone())
-            .or_else(|| detail.and_then(|p| p.product_name.clone()))
-            .unwrap_or_default();
-        let price = detail.map(|p| p.price).or(summary.map(|p| p.price));
-        let Some(price) = price else { return };
-        self.shell
-            .popups
-            .push(Popup::form_of(OrderForm::new(id, &name, price)));
-        self.fetch(Request::Clients, out);
-        self.fetch(Request::Credit, out);
-        if !self.tabs.products.detail(id).is_ready() {
-            self.fetch(Request::Product(id), out);
-        }
+/// `o`: the order form for the selected product (or the open product's).
+pub(in crate::app) fn open(cx: &mut Cx<'_>) {
+    if cx.refuse_read_only("ordering") {
+        return;
+    }
+    let id = match cx.shell.popups.last() {
+        Some(Popup::Product(id)) => Some(*id),
+        _ => cx.tabs.products.table.selected_id(),
+    };
+    let Some(id) = id else { return };
+    let summary = cx.tabs.products.rows().iter().find(|p| p.product_id == id);
+    let detail = cx.tabs.products.detail(id).value();
+    let name = summary
+        .map(|p| p.product_name.clone())
+        .or_else(|| detail.and_then(|p| p.product_name.clone()))
+        .unwrap_or_default();
+    let price = detail.map(|p| p.price).or(summary.map(|p| p.price));
+    let Some(price) = price else { return };
+    cx.shell
+        .popups
+        .push(Popup::form_of(OrderForm::new(id, &name, price)));
+    cx.fetch(Request::Clients);
+    cx.fetch(Request::Credit);
+    if !cx.tabs.products.detail(id).is_ready() {
+        cx.fetch(Request::Product(id));
     }
 }
 
