@@ -115,7 +115,10 @@ impl App {
             Action::ClearCountdown => super::forms::refresh::clear_countdown(&mut self.cx(out)),
             Action::Acknowledge => self.tabs.alerts.acknowledge(&mut self.shell, out),
             Action::Unsilence => self.tabs.alerts.unsilence(&mut self.shell, out),
-            Action::Probe => self.open_probe_logged(out),
+            Action::Probe => {
+                let (probes, mut cx) = self.probes_cx(out);
+                probes.open_probe_logged(&mut cx);
+            }
             Action::SwitchProfile => self.shell.open_profiles(),
             Action::Messages => self.shell.popups.push(Popup::Messages(0)),
             Action::Palette => self.open_palette(),
@@ -229,9 +232,10 @@ impl App {
                 return true;
             }
         }
-        if matches!(self.shell.popups.last(), Some(Popup::Probe(_)))
-            && self.probe_action(action, out)
-        {
+        if matches!(self.shell.popups.last(), Some(Popup::Probe(_))) && {
+            let (probes, mut cx) = self.probes_cx(out);
+            probes.probe_action(&mut cx, action)
+        } {
             return true;
         }
         if matches!(self.shell.popups.last(), Some(Popup::Help)) {

@@ -350,7 +350,10 @@ impl App {
                 service_id,
                 run,
                 event,
-            } => self.on_probe_event(service_id, run, event, out),
+            } => {
+                let (probes, mut cx) = self.probes_cx(out);
+                probes.on_probe_event(&mut cx, service_id, run, event);
+            }
         }
     }
 }

@@ -7,8 +7,9 @@
 //! service says what the audit is for and sends nothing. When it ends it is recorded as
 //! one history row and the view asks for the service's trends again.
 
+use super::probe::Probes;
 use super::status::NoticeKind;
-use super::{App, Command};
+use super::{Command, Cx};
 use crate::probe::{ProbeEvent, ProbeResult, ProxyTarget, rotation};
 
 /// A rotation audit of a service's gateway: its asks' results, in order.
@@ -28,11 +29,11 @@ impl Audit {
     }
 }
 
-impl App {
+impl Probes {
     /// `R`: a rotation audit of the gateway of `id` (the first entry of its list).
-    pub(super) fn start_audit(&mut self, id: u64, out: &mut Vec<Command>) {
-        if self.tabs.service_type(id, &self.account) == Some(crate::api::ProductType::Fpr) {
-            self.shell.status.notify(
+    pub(super) fn start_audit(&mut self, cx: &mut Cx<'_>, id: u64) {
+        if cx.tabs.service_type(id, cx.account) == Some(crate::api::ProductType::Fpr) {
+            cx.shell.status.notify(
                 NoticeKind::Info,
                 format!(
                     "Service {id} is static (fpr): a rotation audit is for rotating (ppr) services"
@@ -40,27 +41,26 @@ impl App {
             );
             return;
         }
-        if self.probes.audits.get(&id).is_some_and(|a| !a.done) {
-            self.shell
+        if self.audits.get(&id).is_some_and(|a| !a.done) {
+            cx.shell
                 .status
                 .notify(NoticeKind::Info, "The rotation audit is still running");
             return;
         }
         let gateway = self
-            .probes
             .get(id)
             .and_then(|r| r.targets.iter().find(|t| t.port != 0).cloned());
         let Some(gateway) = gateway else {
-            self.shell.status.notify(
+            cx.shell.status.notify(
                 NoticeKind::Info,
                 format!("Service {id}: no gateway yet (the IP list is not in)"),
             );
             return;
         };
-        self.probes.next_run += 1;
-        let run = self.probes.next_run;
-        let asks = self.shell.settings.probe_rotation_asks;
-        self.probes.audits.insert(
+        self.next_run += 1;
+        let run = self.next_run;
+        let asks = cx.shell.settings.probe_rotation_asks;
+        self.audits.insert(
             id,
             Audit {
                 run,
@@ -71,7 +71,7 @@ impl App {
                 note: None,
             },
         );
-        out.push(Command::Rotation {
+        cx.out.push(Command::Rotation {
             service_id: id,
             run,
             gateway,
@@ -82,12 +82,12 @@ impl App {
     /// An event of a rotation audit; false when `run_no` is not the audit's.
     pub(super) fn on_audit_event(
         &mut self,
+        cx: &mut Cx<'_>,
         service_id: u64,
         run_no: u64,
         event: &ProbeEvent,
-        out: &mut Vec<Command>,
     ) -> bool {
-        let Some(audit) = self.probes.audits.get_mut(&service_id) else {
+        let Some(audit) = self.audits.get_mut(&service_id) else {
             return false;
         };
         if audit.run != run_no {
@@ -100,12 +100,12 @@ impl App {
                 audit.done = true;
                 let summary = audit.summary();
                 let gateway = audit.gateway.clone();
-                self.account
+                cx.account
                     .history
                     .remember_rotation(service_id, &gateway, &summary);
                 let line = format!("Rotation of service {service_id}: {}", summary.summary());
-                self.shell.status.notify(NoticeKind::Done, line);
-                self.ask_probe_trends(service_id, out);
+                cx.shell.status.notify(NoticeKind::Done, line);
+                self.ask_probe_trends(cx, service_id);
             }
         }
         true

@@ -206,4 +206,26 @@ impl App {
         let now = self.now();
         self.account.history.take(now)
     }
+
+    pub fn probes(&self) -> &super::probe::Probes {
+        &self.probes
+    }
+
+    pub fn probe_templates(&self) -> Vec<crate::probe::export::Template> {
+        crate::probe::export::all(&self.shell.settings.probe_templates)
+    }
+
+    pub fn provider_mark(&self, service_id: u64, host: &str) -> Option<crate::probe::report::Mark> {
+        let list = |m: &std::collections::HashMap<u64, super::Remote<Vec<String>>>| {
+            m.get(&service_id)
+                .and_then(|r| r.value())
+                .cloned()
+                .unwrap_or_default()
+        };
+        crate::probe::report::Mark::of(
+            host,
+            &list(&self.tabs.network.errors),
+            &list(&self.tabs.network.inactive),
+        )
+    }
 }

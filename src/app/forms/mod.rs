@@ -202,7 +202,10 @@ impl App {
             Request::Order { .. } => {
                 order_outcome::on_order_result(&mut self.cx(out), &request, &result)
             }
-            Request::IpList { .. } => self.on_probe_list(&request, &result, out),
+            Request::IpList { .. } => {
+                let (probes, mut cx) = self.probes_cx(out);
+                probes.on_probe_list(&mut cx, &request, &result);
+            }
             _ => {}
         }
         match self.take_form_awaiting(request.attempt()) {

@@ -30,6 +30,22 @@ impl App {
         }
     }
 
+    /// The probes with the context, for the probe view's work (the probes are no part of
+    /// the context: no other part sees them).
+    pub(in crate::app) fn probes_cx<'a>(
+        &'a mut self,
+        out: &'a mut Vec<Command>,
+    ) -> (&'a mut super::probe::Probes, Cx<'a>) {
+        let cx = Cx {
+            shell: &mut self.shell,
+            tabs: &mut self.tabs,
+            account: &mut self.account,
+            work: &mut self.work,
+            out,
+        };
+        (&mut self.probes, cx)
+    }
+
     /// See [`Cx::fetch`].
     pub(super) fn fetch(&mut self, request: Request, out: &mut Vec<Command>) {
         self.cx(out).fetch(request);

@@ -32,9 +32,8 @@
 use super::keymap::Action;
 use super::popup::Popup;
 use super::status::NoticeKind;
-use super::{App, Command, Msg};
+use super::{Command, Cx, Msg};
 use crate::api::{ApiError, IpListFormat, IpListType, Request, Response};
-use crate::probe::report::Mark;
 use crate::probe::{ProbeEvent, ProbeResult, ProxyTarget, export, targets};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -113,64 +112,38 @@ impl ProbeRun {
     }
 }
 
-impl App {
+impl Probes {
     /// `h`: the probe, listed as `proxydash probe ID` when a run started (not when it only
     /// shows the last run's results).
-    pub(super) fn open_probe_logged(&mut self, out: &mut Vec<Command>) {
-        let id = self.cx(out).target_service();
-        let run_of = |app: &Self| id.and_then(|id| app.probes.get(id)).map(|r| r.run);
+    pub(super) fn open_probe_logged(&mut self, cx: &mut Cx<'_>) {
+        let id = cx.target_service();
+        let run_of = |probes: &Self| id.and_then(|id| probes.get(id)).map(|r| r.run);
         let before = run_of(self);
-        self.open_probe(out);
+        self.open_probe(cx);
         if let Some(id) = id
             && run_of(self) != before
         {
             use super::cmdline::{Arg, line};
-            let line = line(
-                &self.shell.settings.cli_args,
-                &[Arg::v("probe"), Arg::v(id)],
-            );
-            self.cx(out).log_command(line);
+            let line = line(&cx.shell.settings.cli_args, &[Arg::v("probe"), Arg::v(id)]);
+            cx.log_command(line);
         }
-    }
-
-    pub fn probes(&self) -> &Probes {
-        &self.probes
     }
 
     /// The export templates: the built-ins, then the profile's.
-    pub fn probe_templates(&self) -> Vec<export::Template> {
-        export::all(&self.shell.settings.probe_templates)
-    }
-
     /// The provider's mark of a proxy of a service (network status, once loaded).
-    pub fn provider_mark(&self, service_id: u64, host: &str) -> Option<Mark> {
-        let list = |m: &HashMap<u64, super::Remote<Vec<String>>>| {
-            m.get(&service_id)
-                .and_then(|r| r.value())
-                .cloned()
-                .unwrap_or_default()
-        };
-        Mark::of(
-            host,
-            &list(&self.tabs.network.errors),
-            &list(&self.tabs.network.inactive),
-        )
-    }
-
     /// `h`: the probe view of the selected service; starts a run when there is none.
-    pub(super) fn open_probe(&mut self, out: &mut Vec<Command>) {
-        let Some(id) = self.cx(out).target_service() else {
+    pub(super) fn open_probe(&mut self, cx: &mut Cx<'_>) {
+        let Some(id) = cx.target_service() else {
             return;
         };
         let needs_run = self
-            .probes
             .get(id)
             .is_none_or(|r| matches!(r.stage, Stage::Failed(_)));
         if needs_run {
-            self.start_probe(id, false, out);
+            self.start_probe(cx, id, false);
         }
-        self.ask_probe_trends(id, out);
-        self.shell.popups.push(Popup::Probe(ProbeView {
+        self.ask_probe_trends(cx, id);
+        cx.shell.popups.push(Popup::Probe(ProbeView {
             service_id: id,
             sort: SortBy::List,
             top: 0,
@@ -179,19 +152,16 @@ impl App {
     }
 
     /// A new run of `id` from its list, or its two lists with `both`.
-    fn start_probe(&mut self, id: u64, both: bool, out: &mut Vec<Command>) {
-        let product_type = self
-            .tabs
-            .service_type(id, &self.account)
-            .unwrap_or_default();
+    fn start_probe(&mut self, cx: &mut Cx<'_>, id: u64, both: bool) {
+        let product_type = cx.tabs.service_type(id, cx.account).unwrap_or_default();
         let list_types = targets::types_for(&product_type, both);
         let requests: Vec<Request> = list_types
             .iter()
             .map(|t| Request::ip_list(id, t.clone(), IpListFormat::Txt))
             .collect();
-        self.probes.next_run += 1;
+        self.next_run += 1;
         let run = ProbeRun {
-            run: self.probes.next_run,
+            run: self.next_run,
             list_types,
             stage: Stage::FetchingList(requests.clone()),
             targets: Vec::new(),
@@ -199,39 +169,40 @@ impl App {
             pending: 0,
             note: None,
         };
-        self.probes.runs.insert(id, run);
+        self.runs.insert(id, run);
         for request in requests {
-            self.fetch(request, out);
+            cx.fetch(request);
         }
     }
 
     /// The history of `id`'s probes, for the view's trends.
-    pub(super) fn ask_probe_trends(&self, id: u64, out: &mut Vec<Command>) {
-        if self.account.history.is_on() {
-            out.push(Command::AskHistory(crate::history::Query::Probes {
-                service_id: id,
-                now: self.now(),
-            }));
+    pub(super) fn ask_probe_trends(&self, cx: &mut Cx<'_>, id: u64) {
+        if cx.account.history.is_on() {
+            cx.out
+                .push(Command::AskHistory(crate::history::Query::Probes {
+                    service_id: id,
+                    now: cx.now(),
+                }));
         }
     }
 
     /// An IP list arrived: the run waiting for it starts probing.
     pub(super) fn on_probe_list(
         &mut self,
+        cx: &mut Cx<'_>,
         request: &Request,
         result: &Result<Response, ApiError>,
-        out: &mut Vec<Command>,
     ) {
         let Request::IpList { service_id, .. } = request else {
             return;
         };
-        let creds = self
+        let creds = cx
             .tabs
             .services
             .detail(*service_id)
             .value()
             .map(|s| (s.username.clone(), s.password.expose().to_owned()));
-        let Some(run) = self.probes.runs.get_mut(service_id) else {
+        let Some(run) = self.runs.get_mut(service_id) else {
             return;
         };
         let Stage::FetchingList(waiting) = &mut run.stage else {
@@ -273,7 +244,7 @@ impl App {
         }
         run.pending = run.targets.len();
         run.stage = Stage::Running;
-        out.push(Command::Probe {
+        cx.out.push(Command::Probe {
             service_id: *service_id,
             run: run.run,
             targets: run.targets.iter().cloned().enumerate().collect(),
@@ -282,15 +253,15 @@ impl App {
 
     pub(super) fn on_probe_event(
         &mut self,
+        cx: &mut Cx<'_>,
         service_id: u64,
         run_no: u64,
         event: ProbeEvent,
-        out: &mut Vec<Command>,
     ) {
-        if self.on_audit_event(service_id, run_no, &event, out) {
+        if self.on_audit_event(cx, service_id, run_no, &event) {
             return;
         }
-        let Some(run) = self.probes.runs.get_mut(&service_id) else {
+        let Some(run) = self.runs.get_mut(&service_id) else {
             return;
         };
         if run.run != run_no {
@@ -299,7 +270,7 @@ impl App {
         match event {
             ProbeEvent::Started { note, .. } => {
                 if let Some(note) = &note {
-                    self.shell
+                    cx.shell
                         .status
                         .notify(NoticeKind::Info, format!("Probe of {service_id}: {note}"));
                 }
@@ -307,7 +278,7 @@ impl App {
             }
             ProbeEvent::Checked { index, result } => {
                 if let Some(slot) = run.results.get_mut(index) {
-                    self.account.history.remember_probe(service_id, &result);
+                    cx.account.history.remember_probe(service_id, &result);
                     *slot = Some(result);
                     run.pending = run.pending.saturating_sub(1);
                 }
@@ -315,21 +286,21 @@ impl App {
             ProbeEvent::Finished => {
                 run.stage = Stage::Done;
                 let line = format!("Probe of service {service_id}: {}", run.health());
-                self.shell.status.notify(NoticeKind::Done, line);
-                self.ask_probe_trends(service_id, out);
+                cx.shell.status.notify(NoticeKind::Done, line);
+                self.ask_probe_trends(cx, service_id);
             }
         }
     }
 
     /// Keys of the probe view; false when the key is not the view's (Esc, help, quit).
-    pub(super) fn probe_action(&mut self, action: Action, out: &mut Vec<Command>) -> bool {
-        let page = self.shell.size.1.saturating_sub(12).max(1) as usize;
-        let templates = self.probe_templates();
-        let Some(Popup::Probe(view)) = self.shell.popups.last_mut() else {
+    pub(super) fn probe_action(&mut self, cx: &mut Cx<'_>, action: Action) -> bool {
+        let page = cx.shell.size.1.saturating_sub(12).max(1) as usize;
+        let templates = export::all(&cx.shell.settings.probe_templates);
+        let Some(Popup::Probe(view)) = cx.shell.popups.last_mut() else {
             return false;
         };
         let id = view.service_id;
-        let Some(run) = self.probes.runs.get(&id) else {
+        let Some(run) = self.runs.get(&id) else {
             return false;
         };
         let rows = run.targets.len();
@@ -345,23 +316,23 @@ impl App {
             Action::CycleTemplate => view.template = (view.template + 1) % templates.len().max(1),
             Action::Copy | Action::CopyUrls | Action::WriteFile => {
                 let template = templates.get(view.template).cloned();
-                self.export_working(id, action, template, out);
+                self.export_working(cx, id, action, template);
             }
             Action::RecheckFailed | Action::ProbeAgain | Action::ProbeBoth if busy => {
-                self.shell
+                cx.shell
                     .status
                     .notify(NoticeKind::Info, "The probe is still running");
             }
-            Action::RecheckFailed => self.recheck_failed(id, out),
+            Action::RecheckFailed => self.recheck_failed(cx, id),
             Action::ProbeAgain => {
                 let both = run.both();
-                self.start_probe(id, both, out);
+                self.start_probe(cx, id, both);
             }
             Action::ProbeBoth => {
                 let both = !run.both();
-                self.start_probe(id, both, out);
+                self.start_probe(cx, id, both);
             }
-            Action::RotationAudit => self.start_audit(id, out),
+            Action::RotationAudit => self.start_audit(cx, id),
             _ => return false,
         }
         true
@@ -371,12 +342,12 @@ impl App {
     /// the clipboard or a new file.
     fn export_working(
         &mut self,
+        cx: &mut Cx<'_>,
         id: u64,
         action: Action,
         template: Option<export::Template>,
-        out: &mut Vec<Command>,
     ) {
-        let Some(run) = self.probes.runs.get(&id) else {
+        let Some(run) = self.runs.get(&id) else {
             return;
         };
         let (name, pattern) = match (action, &template) {
@@ -388,7 +359,7 @@ impl App {
         let results = run.finished();
         let working = results.iter().filter(|r| r.verdict.is_alive()).count();
         if working == 0 {
-            self.shell.status.notify(
+            cx.shell.status.notify(
                 NoticeKind::Info,
                 format!("Service {id}: no working proxy to export yet"),
             );
@@ -396,21 +367,21 @@ impl App {
         }
         let text = export::working(&pattern, &results);
         if action == Action::WriteFile {
-            let now = self.now().format("%H%M%S");
-            out.push(Command::WriteFile {
+            let now = cx.now().format("%H%M%S");
+            cx.out.push(Command::WriteFile {
                 path: PathBuf::from(format!("proxies-{id}-working-{now}.txt")),
                 contents: text,
             });
         } else {
             let what = format!("{working} working proxies of service {id} ({name})");
-            out.push(Command::Copy { what, text });
+            cx.out.push(Command::Copy { what, text });
         }
     }
 
     /// `r`: probes again only the proxies of `id` that failed, with the first run's
     /// credentials.
-    fn recheck_failed(&mut self, id: u64, out: &mut Vec<Command>) {
-        let Some(run) = self.probes.runs.get_mut(&id) else {
+    fn recheck_failed(&mut self, cx: &mut Cx<'_>, id: u64) {
+        let Some(run) = self.runs.get_mut(&id) else {
             return;
         };
         let failed: Vec<(usize, ProxyTarget)> = run
@@ -421,7 +392,7 @@ impl App {
             .map(|(i, _)| (i, run.targets[i].clone()))
             .collect();
         if failed.is_empty() {
-            self.shell.status.notify(
+            cx.shell.status.notify(
                 NoticeKind::Info,
                 format!("Service {id}: no failed proxy to re-check"),
             );
@@ -430,11 +401,11 @@ impl App {
         for (i, _) in &failed {
             run.results[*i] = None;
         }
-        self.probes.next_run += 1;
-        run.run = self.probes.next_run;
+        self.next_run += 1;
+        run.run = self.next_run;
         run.pending = failed.len();
         run.stage = Stage::Running;
-        out.push(Command::Probe {
+        cx.out.push(Command::Probe {
             service_id: id,
             run: run.run,
             targets: failed,
