@@ -115,10 +115,7 @@ impl App {
             Action::ClearCountdown => super::forms::refresh::clear_countdown(&mut self.cx(out)),
             Action::Acknowledge => self.tabs.alerts.acknowledge(&mut self.shell, out),
             Action::Unsilence => self.tabs.alerts.unsilence(&mut self.shell, out),
-            Action::Probe => {
-                let (probes, mut cx) = self.probes_cx(out);
-                probes.open_probe_logged(&mut cx);
-            }
+            Action::Probe => self.open_probe(out),
             Action::SwitchProfile => self.shell.open_profiles(),
             Action::Messages => self.shell.popups.push(Popup::Messages(0)),
             Action::Palette => self.open_palette(),
@@ -138,6 +135,12 @@ impl App {
             | Action::CycleTemplate
             | Action::Suspend => {}
         }
+    }
+
+    /// `h`: the probe of the target service.
+    fn open_probe(&mut self, out: &mut Vec<Command>) {
+        let (probes, mut cx) = self.probes_cx(out);
+        probes.open_probe_logged(&mut cx);
     }
 
     /// `z`: the detail pane of Services or Products shown, hidden or zoomed.

@@ -48,7 +48,6 @@ pub mod popup;
 pub mod probe;
 pub mod profiles;
 pub mod remote;
-pub mod rotation;
 mod screen;
 pub mod status;
 pub mod table;

@@ -38,6 +38,7 @@ use crate::probe::{ProbeEvent, ProbeResult, ProxyTarget, export, targets};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+pub mod rotation;
 mod view;
 pub use view::{ProbeView, SortBy, order};
 
@@ -45,7 +46,7 @@ pub use view::{ProbeView, SortBy, order};
 #[derive(Debug, Default)]
 pub struct Probes {
     runs: HashMap<u64, ProbeRun>,
-    pub(super) audits: HashMap<u64, super::rotation::Audit>,
+    pub(super) audits: HashMap<u64, rotation::Audit>,
     pub(super) next_run: u64,
 }
 
@@ -55,7 +56,7 @@ impl Probes {
     }
 
     /// The last rotation audit of a service.
-    pub fn audit(&self, service_id: u64) -> Option<&super::rotation::Audit> {
+    pub fn audit(&self, service_id: u64) -> Option<&rotation::Audit> {
         self.audits.get(&service_id)
     }
 

@@ -7,9 +7,9 @@
 //! service says what the audit is for and sends nothing. When it ends it is recorded as
 //! one history row and the view asks for the service's trends again.
 
-use super::probe::Probes;
-use super::status::NoticeKind;
-use super::{Command, Cx};
+use super::Probes;
+use crate::app::status::NoticeKind;
+use crate::app::{Command, Cx};
 use crate::probe::{ProbeEvent, ProbeResult, ProxyTarget, rotation};
 
 /// A rotation audit of a service's gateway: its asks' results, in order.
