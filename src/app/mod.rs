@@ -3,6 +3,15 @@
 //! `ui::draw` renders the state. Every rule lives here; nothing here names the view (the
 //! view reports its layout back as [`Msg::Geometry`], see [`geometry`]).
 //!
+//! # Parts
+//!
+//! [`App`] holds parts, each a type with its own methods: the [`Shell`] every part shares
+//! (time, settings, tab bar, popup stack, status line), the [`Tabs`], the [`Mirror`] of
+//! what the engine told, the [`Work`] the writes leave, and the probes. A part acts through
+//! a context ([`Cx`]: the shell, the data, the commands out), never through `&mut App`;
+//! `impl App` is the routing between them (messages, keys, answers) and what the view
+//! reads ([`view`]).
+//!
 //! # What is fetched, and when
 //!
 //! Not here: the account engine ([`crate::account`]) decides what is read and when, from

@@ -21,11 +21,12 @@
 //!    `into_form`/`of`/`of_mut`, which name its variant); a `pub static FormStep` per
 //!    step, listing the step's keys (`FormLogic::step` says which one the form is at; a
 //!    key only this form knows, like the bind form's `Ctrl-L`, is an
-//!    [`Action::FormKey`] of its own); and `App::open_<name>(&mut self, out)`, which
-//!    pushes the form or says in the status line why not.
+//!    [`Action::FormKey`] of its own); and `pub(in crate::app) fn open(cx: &mut Cx)`,
+//!    which pushes the form or says in the status line why not. The form reads and asks
+//!    through the context ([`Cx`]), never the whole app.
 //! 2. `src/ui/forms/<name>.rs`: `impl FormWidget for <Name>Form`, how it looks.
 //! 3. The variant: in [`Form`] and [`FormKind`](crate::app::keymap::FormKind) (what its
-//!    key opens), then the arms the compiler asks for ([`form::each`], `App::open_form`,
+//!    key opens), then the arms the compiler asks for ([`form::each`], [`open`],
 //!    `FormKind::writes`), and the key that opens it, a row of the key map's table
 //!    (`OPEN_FORMS` in `src/app/keymap/bindings.rs`).
 //!
@@ -46,7 +47,7 @@
 //! whether its form was open or not. Orders are also answered to the record of orders
 //! ([`crate::app::orders`]), by the same attempt ID, whatever became of their form.
 //!
-//! Writes are sent with [`App::send_write`]: never deduplicated, never retried. When a
+//! Writes are sent with [`Cx::send_write`]: never deduplicated, never retried. When a
 //! write's outcome is unknown (timeout, connection lost after sending) the form says so and
 //! the data it may have changed is re-read.
 
@@ -313,7 +314,7 @@ impl Cx<'_> {
     }
 
     /// Sends a form's request under a new ID, which the form keeps and waits for: a write
-    /// exactly once, a read (an IP list, an invoice) through [`App::fetch`].
+    /// exactly once, a read (an IP list, an invoice) through [`Cx::fetch`].
     pub(super) fn send_form(&mut self, core: &mut FormCore, request: Request) {
         let id = self.next_form_id();
         let request = request.with_attempt(id);
