@@ -67,7 +67,7 @@ pub async fn start_scaled(
 /// sandbox's probe judge, and its `/myip` for this machine's address (Ctrl-L, `bind
 /// --mine`), so a demo asks nothing of any server on the internet; no fallbacks.
 pub fn settings(
-    cli: &crate::cli::Cli,
+    cli: &crate::options::Options,
     server: &Server,
 ) -> Result<crate::config::Settings, crate::config::ConfigError> {
     let mut settings = crate::config::Settings::demo(cli, server.base_url(), server.token())?;

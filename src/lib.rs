@@ -22,6 +22,7 @@ pub mod iplist_throttle;
 pub mod logging;
 pub mod metrics;
 pub mod net;
+pub mod options;
 pub mod probe;
 pub mod run;
 #[cfg(feature = "sandbox")]

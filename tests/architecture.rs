@@ -1,7 +1,7 @@
 //! The shape of the source tree, checked by reading it: dependencies go one way (`app`
 //! never names `ui`; the account engine names no observer; `watch` names nothing of the
 //! dashboard; `api` names nothing but the leaves; no circle of imports between top-level
-//! modules, nor between the children of `app` or `probe`; see docs/DESIGN.md "Direction of
+//! modules, nor between the children of any folder module; see docs/DESIGN.md "Direction of
 //! dependencies"), files stay small
 //! enough to read in one sitting, and the app's functions short enough to take in at once.
 
@@ -222,38 +222,65 @@ fn circles_text(found: &[(Vec<String>, Vec<String>)]) -> String {
     text.join("\n")
 }
 
-/// The modules whose children are checked for circles among themselves (`account`,
-/// `history`, `sandbox` and `ui` still have some).
-const CHECKED_INSIDE: &[&str] = &[
-    "alerts",
-    "api",
-    "app",
-    "net",
-    "probe",
-    "scheduler",
-    "term",
-    "text",
+/// The folder modules whose children are not checked for circles among themselves, each
+/// with why.
+const NOT_CHECKED_INSIDE: &[&str] = &[
+    // `draw` <-> `popups` (draw.rs draws the popups, popups.rs uses draw's helpers); left
+    // to the restructuring of the dashboard's state under way there.
+    "desk",
 ];
+
+/// Every folder module under `src` (`app`, `app/forms`, `app/forms/order`, …) but test
+/// folders, each as its path from `src`.
+fn folder_modules(dir: &Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.is_dir()
+            && !is_test_code(&path)
+            && path.file_name().is_some_and(|n| n != "snapshots")
+        {
+            let rel = path.strip_prefix(src()).unwrap().to_string_lossy();
+            out.push(rel.replace('\\', "/"));
+            folder_modules(&path, out);
+        }
+    }
+}
 
 /// Issue 24: inside a module too, no child names another that names it back (the key
 /// types are the key map's, which names no form or popup; the popup stack's type is the
-/// app's own; a probe's verdict is made from an error by `Verdict` itself).
+/// app's own; a probe's verdict is made from an error by `Verdict` itself), in every
+/// folder module at every depth.
 #[test]
 fn no_import_circle_inside_modules() {
-    for parent in CHECKED_INSIDE {
+    let mut parents = Vec::new();
+    folder_modules(&src(), &mut parents);
+    parents.sort();
+    for nested in ["app/forms", "ui/forms/order", "script", "desk"] {
+        assert!(
+            parents.iter().any(|p| p == nested),
+            "{nested} is found: {parents:?}"
+        );
+    }
+    let mut found_inside = Vec::new();
+    for parent in parents
+        .iter()
+        .filter(|p| !NOT_CHECKED_INSIDE.contains(&p.as_str()))
+    {
         let files = sources(parent);
-        assert!(files.len() > 1, "the files of {parent} are found");
         let found = circles::circles(
             &files,
             |rel| circles::child_of(parent, rel),
             |rel, line| circles::named_inside(parent, rel, line),
         );
-        assert!(
-            found.is_empty(),
-            "import circles inside {parent}:\n{}",
-            circles_text(&found)
-        );
+        if !found.is_empty() {
+            found_inside.push(format!("inside {parent}:\n{}", circles_text(&found)));
+        }
     }
+    assert!(
+        found_inside.is_empty(),
+        "import circles {}",
+        found_inside.join("\n")
+    );
 }
 
 #[test]
@@ -290,6 +317,32 @@ fn the_circle_rule_sees_a_circle_inside_a_module() {
             .any(|l| l == "popup -> forms: src/app/popup.rs:1"),
         "{found:?}"
     );
+}
+
+/// A nested folder module (`app/forms`) is read with its own children: `super::` climbs
+/// from a file of `app/forms/order/` into `app/forms`, `crate::app::forms::…` names them.
+#[test]
+fn the_circle_rule_sees_a_circle_inside_a_nested_module() {
+    let file = |rel: &str, text: &str| (rel.to_owned(), text.to_owned());
+    let files = [
+        file("app/forms/mod.rs", "mod order;\nmod core;\n"),
+        file(
+            "app/forms/core.rs",
+            "use crate::app::forms::order::Order;\n",
+        ),
+        file("app/forms/order/mod.rs", "use super::core::Field;\n"),
+        file(
+            "app/forms/order/steps.rs",
+            "use super::super::super::keymap::Action;\n",
+        ),
+    ];
+    let found = circles::circles(
+        &files,
+        |rel| circles::child_of("app/forms", rel),
+        |rel, line| circles::named_inside("app/forms", rel, line),
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, ["core", "order"]);
 }
 
 #[test]

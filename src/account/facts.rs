@@ -143,7 +143,7 @@ pub fn oldest(store: &Store, types: &Types, now: DateTime<Utc>) -> Vec<(Kind, Op
         note(kind, answered(request));
     }
     for s in store.services().into_iter().flatten() {
-        if !super::planner::is_swept(&s.status) {
+        if !super::freshness::is_swept(&s.status) {
             continue;
         }
         let id = s.service_id;

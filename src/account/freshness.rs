@@ -20,8 +20,16 @@
 //! With `refresh` off (`--refresh 0`), nothing is asked again by itself: every datum is
 //! read once, then on `r`/`R`.
 
-use crate::api::Request;
+use crate::api::{Request, ServiceStatus};
 use std::time::Duration;
+
+/// Whether a service of this status is watched (its proxies exist).
+pub fn is_swept(status: &ServiceStatus) -> bool {
+    !matches!(
+        status,
+        ServiceStatus::Terminated | ServiceStatus::Cancelled | ServiceStatus::Fraud
+    )
+}
 
 /// How often the rarely-changing data (the catalogue, clients) and the statistics of
 /// services nobody looks at are read again.

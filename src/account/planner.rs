@@ -26,6 +26,9 @@
 
 use super::connection::Link;
 use super::freshness::Kind;
+/// Named here too for the dashboard (`crate::app::is_swept`); the rule is the freshness
+/// table's.
+pub use super::freshness::is_swept;
 use super::store::Store;
 use super::types::Types;
 use crate::api::{Request, ServiceStatus};
@@ -38,14 +41,6 @@ pub const PROBE: Request = Request::Credit;
 
 /// How often it is sent while the API is unreachable.
 pub const PROBE_EVERY: Duration = Duration::from_secs(10);
-
-/// Whether a service of this status is watched (its proxies exist).
-pub fn is_swept(status: &ServiceStatus) -> bool {
-    !matches!(
-        status,
-        ServiceStatus::Terminated | ServiceStatus::Cancelled | ServiceStatus::Fraud
-    )
-}
 
 /// What observers show: whole kinds (the Network tab shows every network list) and single
 /// reads (the selected service's detail and usage).

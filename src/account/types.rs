@@ -93,7 +93,7 @@ impl Types {
         };
         let unknown: Vec<&ServiceSummary> = services
             .iter()
-            .filter(|s| super::planner::is_swept(&s.status) && self.get(s.service_id).is_none())
+            .filter(|s| super::freshness::is_swept(&s.status) && self.get(s.service_id).is_none())
             .collect();
         if unknown.is_empty() {
             return needed;

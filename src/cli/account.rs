@@ -156,7 +156,7 @@ mod tests {
         let cli = Cli::try_parse_from(args).unwrap();
         match cli.command.as_ref().and_then(Command::account) {
             Some(after) => cli.connection.with(after),
-            None => cli.connection,
+            None => cli.options.connection,
         }
     }
 

@@ -1,5 +1,5 @@
-//! The arguments of the subcommands that do not ask an account: `sandbox`, `config`,
-//! `history` and `completions`.
+//! The arguments of the subcommands that do not ask an account: `sandbox`, `history` and
+//! `completions` (`config`'s are in [`crate::config::command`]).
 
 use super::sandbox_help::FAULTS_HELP;
 use clap::{Args, Subcommand};
@@ -40,33 +40,6 @@ pub struct CompletionsArgs {
     /// The shell to write completions for.
     #[arg(value_name = "SHELL")]
     pub shell: clap_complete::Shell,
-}
-
-/// `config`: the file and the profile are the only account options that apply.
-#[derive(Debug, Clone, Args)]
-pub struct ConfigArgs {
-    #[command(subcommand)]
-    pub command: ConfigCommand,
-    /// The profile to show (PROXYDASH_PROFILE) [default: the file's default_profile].
-    #[arg(long, value_name = "NAME", global = true)]
-    pub profile: Option<String>,
-    /// The config file (PROXYDASH_CONFIG) [default: $XDG_CONFIG_HOME/proxydash/config.toml].
-    #[arg(long, value_name = "PATH", global = true)]
-    pub config: Option<PathBuf>,
-}
-
-#[derive(Debug, Clone, Subcommand)]
-pub enum ConfigCommand {
-    /// Print the path of the config file proxydash reads.
-    #[command(after_help = "Example:\n  $EDITOR \"$(proxydash config path)\"")]
-    Path,
-    /// Write a commented example config file (never overwrites one; created 0600).
-    #[command(after_help = "Example:\n  proxydash config init && proxydash config path")]
-    Init,
-    /// Print the settings as resolved from flags, environment, profile and defaults
-    /// (secrets left out).
-    #[command(after_help = "Example:\n  PROXYDASH_PROFILE=monitor proxydash config show")]
-    Show,
 }
 
 #[derive(Debug, Clone, Args)]

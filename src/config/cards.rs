@@ -3,7 +3,7 @@
 //! `--base-url` and `--read-only` apply to every profile).
 
 use super::file::FileConfig;
-use crate::cli::Cli;
+use crate::options::Options;
 
 /// A profile as the `P` chooser shows it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -14,7 +14,7 @@ pub struct ProfileCard {
 }
 
 /// Every profile of `file`, under the flags of `cli`.
-pub fn of(file: &FileConfig, cli: &Cli) -> Vec<ProfileCard> {
+pub fn of(file: &FileConfig, cli: &Options) -> Vec<ProfileCard> {
     let c = &cli.connection;
     file.profiles
         .iter()

@@ -2,10 +2,39 @@
 
 use super::{Settings, file};
 use crate::api::Credentials;
-use crate::cli::{Cli, ConfigCommand};
+use crate::options::Options;
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub fn run(cli: &Cli, command: &ConfigCommand) -> ExitCode {
+/// `config`: the file and the profile are the only account options that apply.
+#[derive(Debug, Clone, Args)]
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    pub command: ConfigCommand,
+    /// The profile to show (PROXYDASH_PROFILE) [default: the file's default_profile].
+    #[arg(long, value_name = "NAME", global = true)]
+    pub profile: Option<String>,
+    /// The config file (PROXYDASH_CONFIG) [default: $XDG_CONFIG_HOME/proxydash/config.toml].
+    #[arg(long, value_name = "PATH", global = true)]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the path of the config file proxydash reads.
+    #[command(after_help = "Example:\n  $EDITOR \"$(proxydash config path)\"")]
+    Path,
+    /// Write a commented example config file (never overwrites one; created 0600).
+    #[command(after_help = "Example:\n  proxydash config init && proxydash config path")]
+    Init,
+    /// Print the settings as resolved from flags, environment, profile and defaults
+    /// (secrets left out).
+    #[command(after_help = "Example:\n  PROXYDASH_PROFILE=monitor proxydash config show")]
+    Show,
+}
+
+pub fn run(cli: &Options, command: &ConfigCommand) -> ExitCode {
     let path = cli.connection.config.clone().or_else(file::default_path);
     match command {
         ConfigCommand::Path => match path {
@@ -85,7 +114,7 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> ExitCode {
 /// `config show` with no config file: the defaults under the environment's and flags'
 /// values, the missing base URL or credentials named with `why`.
 fn without_file(
-    cli: &Cli,
+    cli: &Options,
     path: Option<std::path::PathBuf>,
     why: &super::ConfigError,
 ) -> Result<String, super::ConfigError> {

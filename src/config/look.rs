@@ -14,4 +14,4 @@ pub enum Look {
 
 /// The colour theme asked for, a value of the command line (`--theme`) that a profile's
 /// `theme =` is read through too.
-pub use crate::cli::ThemeName;
+pub use crate::options::ThemeName;

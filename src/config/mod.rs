@@ -19,10 +19,10 @@ pub mod secrets;
 pub mod selection;
 
 use crate::api::{ClientConfig, Credentials};
-use crate::cli::Cli;
 use crate::clipboard::ClipboardMode;
 use crate::iplist_throttle::ServerZone;
 use crate::net::myip::DEFAULT_MY_IP_URL;
+use crate::options::Options;
 use crate::secret::Secret;
 pub use cards::ProfileCard;
 use file::{FileConfig, Profile};
@@ -109,24 +109,28 @@ impl Settings {
     /// Settings for a real account: flags and environment over the chosen profile. Works
     /// on one account: several profiles, or `--all-profiles`, are refused
     /// ([`selection::one`]; [`selection::resolve_all`] takes several).
-    pub fn resolve(cli: &Cli) -> Result<Self, ConfigError> {
+    pub fn resolve(cli: &Options) -> Result<Self, ConfigError> {
         Self::resolve_profile(cli, selection::one(cli)?)
     }
 
     /// Like [`Settings::resolve`] for a profile named by the caller (switching accounts in
     /// the dashboard), still under the command line's flags.
-    pub fn resolve_profile(cli: &Cli, profile: Option<&str>) -> Result<Self, ConfigError> {
+    pub fn resolve_profile(cli: &Options, profile: Option<&str>) -> Result<Self, ConfigError> {
         Self::resolve_with(cli, profile, false)
     }
 
     /// For `config show`: like [`Settings::resolve`], but a `token_command` or
     /// `password_command` that fails does not hide the rest of the settings; its reason
     /// is kept in [`Settings::secret_unavailable`].
-    pub fn resolve_for_show(cli: &Cli) -> Result<Self, ConfigError> {
+    pub fn resolve_for_show(cli: &Options) -> Result<Self, ConfigError> {
         Self::resolve_with(cli, selection::one(cli)?, true)
     }
 
-    fn resolve_with(cli: &Cli, profile: Option<&str>, lenient: bool) -> Result<Self, ConfigError> {
+    fn resolve_with(
+        cli: &Options,
+        profile: Option<&str>,
+        lenient: bool,
+    ) -> Result<Self, ConfigError> {
         let (file, config_path, warnings) = read_file(cli)?;
         let name = choose_profile(&file, profile, config_path.as_deref())?;
         let p = file.profiles.get(&name).cloned().unwrap_or_default();
@@ -159,7 +163,7 @@ impl Settings {
 
     /// Settings for the in-process sandbox at `base_url`: the command line's look and feel,
     /// no profile.
-    pub fn demo(cli: &Cli, base_url: String, token: &str) -> Result<Self, ConfigError> {
+    pub fn demo(cli: &Options, base_url: String, token: &str) -> Result<Self, ConfigError> {
         let credentials = Credentials::Token(Secret::new(token));
         let mut settings = Self::with(
             cli,
@@ -200,7 +204,7 @@ impl Settings {
     }
 
     fn with(
-        cli: &Cli,
+        cli: &Options,
         p: &Profile,
         profile: String,
         base_url: String,
@@ -314,7 +318,7 @@ impl Settings {
 
 /// The config file named by `--config`, or the default one; a missing default file is an
 /// empty config, a missing named one is an error.
-fn read_file(cli: &Cli) -> Result<(FileConfig, Option<PathBuf>, Vec<String>), ConfigError> {
+fn read_file(cli: &Options) -> Result<(FileConfig, Option<PathBuf>, Vec<String>), ConfigError> {
     let named = cli.connection.config.clone();
     let path = named.clone().or_else(file::default_path);
     let Some(path) = path else {
@@ -333,7 +337,7 @@ fn read_file(cli: &Cli) -> Result<(FileConfig, Option<PathBuf>, Vec<String>), Co
 /// The profile a command would use (`--profile`, `PROXYDASH_PROFILE`, the file's
 /// `default_profile`, its only profile, or `default`), and its `history_days`, without
 /// resolving any credentials.
-pub fn profile_name(cli: &Cli) -> Result<(String, u32), ConfigError> {
+pub fn profile_name(cli: &Options) -> Result<(String, u32), ConfigError> {
     let (file, path, _) = read_file(cli)?;
     let name = choose_profile(&file, selection::one(cli)?, path.as_deref())?;
     let days = file
@@ -378,7 +382,7 @@ fn choose_profile(
     })
 }
 
-fn credentials(cli: &Cli, p: &Profile, profile: &str) -> Result<Credentials, ConfigError> {
+fn credentials(cli: &Options, p: &Profile, profile: &str) -> Result<Credentials, ConfigError> {
     let c = &cli.connection;
     let separator = p.separator.clone().unwrap_or_else(|| ":".into());
     let login = |login: &str, password: Secret| Credentials::Login {

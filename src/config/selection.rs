@@ -15,7 +15,7 @@
 
 use super::{ConfigError, Settings, read_file};
 use crate::api::ApiClient;
-use crate::cli::Cli;
+use crate::options::Options;
 
 /// What a command without `--profile` and `--all-profiles` works on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +31,7 @@ pub enum Unnamed {
 /// The profiles selected, in the order given (the file's order for `--all-profiles`),
 /// each once. `None` is the profile chosen without a name ([`Unnamed::DefaultProfile`]).
 /// Names are checked when each is resolved ([`Settings::resolve_profile`]).
-pub fn profiles(cli: &Cli, unnamed: Unnamed) -> Result<Vec<Option<String>>, ConfigError> {
+pub fn profiles(cli: &Options, unnamed: Unnamed) -> Result<Vec<Option<String>>, ConfigError> {
     let c = &cli.connection;
     let named = named(cli)?;
     if c.all_profiles {
@@ -65,7 +65,7 @@ pub fn profiles(cli: &Cli, unnamed: Unnamed) -> Result<Vec<Option<String>>, Conf
 
 /// The profile named for a command that works on one account, `None` when none is
 /// named; several profiles or `--all-profiles` are refused.
-pub fn one(cli: &Cli) -> Result<Option<&str>, ConfigError> {
+pub fn one(cli: &Options) -> Result<Option<&str>, ConfigError> {
     if cli.connection.all_profiles {
         return Err(ConfigError::Invalid(
             "--all-profiles: this command works on one account; name it with --profile NAME \
@@ -90,7 +90,10 @@ pub fn one(cli: &Cli) -> Result<Option<&str>, ConfigError> {
 /// what `watch` and the dashboard over several accounts run. A profile that cannot be
 /// resolved (unknown, no base URL, a failing `token_command`) stops it all, so a typo is
 /// not a silent gap. The settings' warnings are left for the caller to show.
-pub fn resolve_all(cli: &Cli, unnamed: Unnamed) -> Result<Vec<(Settings, ApiClient)>, ConfigError> {
+pub fn resolve_all(
+    cli: &Options,
+    unnamed: Unnamed,
+) -> Result<Vec<(Settings, ApiClient)>, ConfigError> {
     profiles(cli, unnamed)?
         .into_iter()
         .map(|name| {
@@ -104,7 +107,7 @@ pub fn resolve_all(cli: &Cli, unnamed: Unnamed) -> Result<Vec<(Settings, ApiClie
 
 /// The profiles named by `--profile`, each once; refused beside `--all-profiles` unless
 /// they are only `PROXYDASH_PROFILE`'s.
-fn named(cli: &Cli) -> Result<Vec<String>, ConfigError> {
+fn named(cli: &Options) -> Result<Vec<String>, ConfigError> {
     let c = &cli.connection;
     if !c.all_profiles || c.profile.is_empty() {
         return Ok(unique(&c.profile));

@@ -2,6 +2,7 @@
 //! binary in `tests/config.rs`, since it is process-wide.
 
 use super::*;
+use crate::cli::Cli;
 use clap::Parser;
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 
 use super::Record;
 use super::read::{DAY, time};
-use super::store::cut;
+use super::schema::cut;
 use super::{Store, TREND_POINTS};
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, params};

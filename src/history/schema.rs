@@ -5,6 +5,17 @@
 
 use rusqlite::{Connection, TransactionBehavior};
 
+/// A server name longer than this is cut: a hostile list must not fill the disk.
+const MAX_SERVER_CHARS: usize = 255;
+
+/// A server name (or a proxy's scheme) as it is stored: at most [`MAX_SERVER_CHARS`].
+pub(super) fn cut(s: &str) -> &str {
+    match s.char_indices().nth(MAX_SERVER_CHARS) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
 /// Version `i + 1` is reached by `MIGRATIONS[i]`.
 const MIGRATIONS: &[&str] = &[
     // 1: the first schema. Times are Unix seconds (UTC); days are `YYYY-MM-DD`.

@@ -2,14 +2,13 @@
 //! the module docs of [`super`]). What was last written is kept in memory, read back from
 //! the file when it opens, so telling a change from a repeat costs no query.
 
+use super::schema::cut;
 use super::{MAX_GAP, RATE_EVERY, Record, ServerList, Sweep};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::Duration;
 
-/// A server name longer than this is cut: a hostile list must not fill the disk.
-const MAX_SERVER_CHARS: usize = 255;
 /// At most this many days of stats are taken from one answer (the latest ones).
 const MAX_USAGE_DAYS: usize = 400;
 
@@ -393,11 +392,4 @@ fn day_cutoff(now: i64, days: u32) -> String {
     chrono::DateTime::from_timestamp(now - i64::from(days) * 86_400, 0)
         .map(|t| t.date_naive().to_string())
         .unwrap_or_default()
-}
-
-pub(super) fn cut(s: &str) -> &str {
-    match s.char_indices().nth(MAX_SERVER_CHARS) {
-        Some((i, _)) => &s[..i],
-        None => s,
-    }
 }

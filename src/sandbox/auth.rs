@@ -22,7 +22,6 @@ use super::bodies::BASE64_LENIENT;
 use super::errors::{
     INVALID_AUTHORIZATION_HEADER, INVALID_CREDENTIALS_FORMAT, UNAUTHENTICATED, text,
 };
-use super::server::Shared;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
@@ -88,8 +87,12 @@ fn looks_like_token(s: &str) -> bool {
 }
 
 /// The middleware on every API route.
-pub async fn require(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
-    match check(request.headers().get(header::AUTHORIZATION), &shared.auth) {
+pub async fn require(
+    State(auth): State<Arc<AuthConfig>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match check(request.headers().get(header::AUTHORIZATION), &auth) {
         Verdict::Accepted => next.run(request).await,
         Verdict::Unauthenticated => text(StatusCode::UNAUTHORIZED, UNAUTHENTICATED),
         Verdict::InvalidHeader => text(StatusCode::BAD_REQUEST, INVALID_AUTHORIZATION_HEADER),

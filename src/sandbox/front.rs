@@ -12,7 +12,7 @@ use super::RecordedRequest;
 use super::conn::Conn;
 use super::errors::{text, with_type};
 use super::faults::{FaultKind, nginx_page};
-use super::server::Shared;
+use super::shared::Shared;
 use axum::body::{Body, to_bytes};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};

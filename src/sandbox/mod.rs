@@ -9,7 +9,8 @@
 //! | file | job |
 //! |---|---|
 //! | `mod.rs` | configuration, public types, [`run_cli`] |
-//! | `server.rs` | start, stop, the handle, the shared state of requests |
+//! | `server.rs` | start, stop, the handle |
+//! | `shared.rs` | the state every request shares |
 //! | `conn.rs` | a listener whose connections a fault can kill, and which closes idle ones |
 //! | `front.rs` | request log, latency, fault injection |
 //! | `faults.rs` | [`FaultSpec`]: syntax and kinds (see there) |
@@ -22,7 +23,7 @@
 //! | `wire.rs` | records → the JSON shapes of section 2 |
 //! | `iplist.rs` | IP lists: addresses, types, formats |
 //! | `usage.rs` | ppr statistics and rate |
-//! | `proxies.rs`, `proxy_conn.rs` | `--proxies`: loopback HTTP/SOCKS5 proxies and a judge (see there) |
+//! | `proxies/` | `--proxies`: loopback HTTP/SOCKS5 proxies and a judge (see there) |
 //! | `seed.rs`, `scale.rs` | the starting data: `assets/seed.json`, or N generated services |
 //!
 //! # Choices where the spec says "not shown"
@@ -85,7 +86,6 @@ mod front;
 mod iplist;
 mod myip;
 pub mod proxies;
-mod proxy_conn;
 mod ratelimit;
 mod records;
 mod routes;
@@ -93,6 +93,7 @@ mod scale;
 mod seed;
 mod seed_dates;
 mod server;
+mod shared;
 mod state;
 mod usage;
 mod wire;

@@ -9,7 +9,6 @@
 //! IP, see [`crate::net::myip`]); a body that is not an IPv4 address answers 422 and changes
 //! nothing.
 
-use super::server::Shared;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -40,17 +39,17 @@ impl PublicIp {
     }
 }
 
-pub async fn get(State(shared): State<Arc<Shared>>) -> Response {
-    format!("{}\n", shared.public_ip.get()).into_response()
+pub async fn get(State(public_ip): State<Arc<PublicIp>>) -> Response {
+    format!("{}\n", public_ip.get()).into_response()
 }
 
-pub async fn put(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
+pub async fn put(State(public_ip): State<Arc<PublicIp>>, body: Bytes) -> Response {
     match std::str::from_utf8(&body)
         .ok()
         .and_then(|s| s.trim().parse::<Ipv4Addr>().ok())
     {
         Some(ip) => {
-            shared.public_ip.set(ip);
+            public_ip.set(ip);
             format!("{ip}\n").into_response()
         }
         None => (StatusCode::UNPROCESSABLE_ENTITY, "not an IPv4 address\n").into_response(),

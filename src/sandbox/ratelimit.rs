@@ -18,7 +18,6 @@
 //!   budget does, without waiting for it in real time.
 
 use super::errors::with_type;
-use super::server::Shared;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
@@ -69,8 +68,7 @@ impl Limiter {
     }
 }
 
-pub async fn limit(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
-    let limiter = &shared.rate_limit;
+pub async fn limit(State(limiter): State<Arc<Limiter>>, request: Request, next: Next) -> Response {
     let Some(limit) = limiter.per_minute else {
         return next.run(request).await;
     };

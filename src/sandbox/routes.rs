@@ -14,7 +14,7 @@ use super::bodies::parse_id;
 use super::errors::{Failure, text, with_type};
 use super::front;
 use super::iplist;
-use super::server::Shared;
+use super::shared::Shared;
 use super::usage;
 use super::wire;
 use crate::api::model::{Credit, IpListFormat, IpListType, SortField};
@@ -49,10 +49,18 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/service/{id}", get(service).put(update_service))
         .route("/api/services", get(services))
         .route("/api/iplist/{typel}/{formatl}/{id}", get(ip_list))
-        .route_layer(from_fn_with_state(shared.clone(), super::ratelimit::limit))
-        .route_layer(from_fn_with_state(shared.clone(), auth::require))
+        .route_layer(from_fn_with_state(
+            shared.rate_limit.clone(),
+            super::ratelimit::limit,
+        ))
+        .route_layer(from_fn_with_state(shared.auth.clone(), auth::require))
         // Not the API: the public-IP stub, without authentication.
-        .route("/myip", get(super::myip::get).put(super::myip::put))
+        .route(
+            "/myip",
+            get(super::myip::get)
+                .put(super::myip::put)
+                .with_state(shared.public_ip.clone()),
+        )
         .fallback(not_found)
         .layer(from_fn_with_state(shared.clone(), front::handle))
         .with_state(shared)

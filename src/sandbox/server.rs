@@ -2,16 +2,16 @@
 
 use super::auth::AuthConfig;
 use super::conn::{Conn, KillableListener};
-use super::faults::{FaultKind, FaultSpec};
-use super::proxies::{self, BoundFarm, ProxyFarm};
-use super::proxy_conn::Credentials;
+use super::faults::FaultSpec;
+use super::proxies::{self, BoundFarm, Credentials};
 use super::records::{cents, dollars};
+use super::shared::{Shared, lock};
 use super::state::Store;
 use super::{RecordedRequest, SandboxConfig, SandboxState, routes, scale, seed};
 use chrono::{TimeDelta, Utc};
 use std::io;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -19,77 +19,6 @@ use tokio::task::JoinHandle;
 
 /// How long `shutdown` waits for open connections to finish before cutting them off.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
-
-pub struct Shared {
-    store: Mutex<Store>,
-    pub auth: AuthConfig,
-    pub throttle: TimeDelta,
-    pub rate_limit: super::ratelimit::Limiter,
-    latency: Mutex<Duration>,
-    faults: Mutex<Option<(FaultSpec, fastrand::Rng)>>,
-    log: Mutex<Vec<RecordedRequest>>,
-    stop: watch::Receiver<bool>,
-    /// `--proxies`: the fixtures the IP lists point at.
-    pub farm: std::sync::OnceLock<ProxyFarm>,
-    /// What `GET /myip` answers (see [`super::myip`]).
-    pub public_ip: super::myip::PublicIp,
-}
-
-/// A poisoned lock only means another request panicked mid-way; the data is still the
-/// best there is, and the server must keep answering.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-impl Shared {
-    pub fn store(&self) -> MutexGuard<'_, Store> {
-        lock(&self.store)
-    }
-
-    pub fn latency(&self) -> Duration {
-        *lock(&self.latency)
-    }
-
-    /// Appends to the log; returns the entry's index for [`Self::set_status`].
-    pub fn record(&self, entry: RecordedRequest) -> usize {
-        let mut log = lock(&self.log);
-        log.push(entry);
-        log.len() - 1
-    }
-
-    pub fn set_status(&self, index: usize, status: u16) {
-        if let Some(entry) = lock(&self.log).get_mut(index) {
-            entry.status = status;
-        }
-    }
-
-    /// The fault for this request, if any, with the `slow` delay of the spec.
-    pub fn draw_fault(&self, method: &str, path: &str) -> Option<(FaultKind, Duration)> {
-        let mut faults = lock(&self.faults);
-        let (spec, rng) = faults.as_mut()?;
-        if !spec.applies_to(method, path) {
-            return None;
-        }
-        spec.pick(rng).map(|kind| (kind, spec.slow))
-    }
-
-    /// Sleeps `d`, or less if the sandbox is stopping (so no sleeper holds up shutdown).
-    pub async fn pause(&self, d: Duration) {
-        if d.is_zero() {
-            return;
-        }
-        tokio::select! {
-            _ = tokio::time::sleep(d) => {}
-            _ = self.until_shutdown() => {}
-        }
-    }
-
-    pub async fn until_shutdown(&self) {
-        let mut stop = self.stop.clone();
-        // An error means the handle is gone: that is a shutdown too.
-        let _ = stop.wait_for(|stopping| *stopping).await;
-    }
-}
 
 pub struct Sandbox;
 
@@ -131,22 +60,22 @@ impl Sandbox {
         let (stop_tx, stop_rx) = watch::channel(false);
         let shared = Arc::new(Shared {
             store: Mutex::new(store),
-            auth: AuthConfig {
+            auth: Arc::new(AuthConfig {
                 token: config.token,
                 login: config.login,
-            },
+            }),
             throttle: TimeDelta::from_std(config.throttle).unwrap_or(TimeDelta::MAX),
-            rate_limit: super::ratelimit::Limiter::new(
+            rate_limit: Arc::new(super::ratelimit::Limiter::new(
                 config.rate_limit,
                 config.rate_limit_headers,
                 config.rate_window,
-            ),
+            )),
             latency: Mutex::new(config.latency),
             faults: Mutex::new(config.faults.map(armed)),
             log: Mutex::new(Vec::new()),
             stop: stop_rx.clone(),
             farm: std::sync::OnceLock::new(),
-            public_ip: super::myip::PublicIp::default(),
+            public_ip: Arc::default(),
         });
         if let Some(bound) = bound {
             // The proxies accept the credentials of any service, read when a client

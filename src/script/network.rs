@@ -108,7 +108,7 @@ pub(super) async fn every(s: &mut Session<'_>) -> Result<Vec<Servers>, Failure> 
     futures::stream::iter(
         services
             .iter()
-            .filter(|v| crate::account::planner::is_swept(&v.status))
+            .filter(|v| crate::account::freshness::is_swept(&v.status))
             .map(|v| async move {
                 match servers(client, v.service_id).await {
                     Err(Failure::NotFound { .. }) => Ok(Servers {

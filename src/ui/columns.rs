@@ -1,7 +1,7 @@
 //! Tables drawn from a column spec ([`crate::app::columns`]): the space is shared by
 //! priority and content, a cut text ends with `…`, a number is hidden rather than cut.
 
-use super::layout::Pane;
+use super::pane::Pane;
 use super::theme::Theme;
 use crate::app::columns::{CellText, Column, Tone, widen, width};
 use crate::app::table::TableView;

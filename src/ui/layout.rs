@@ -8,6 +8,9 @@ use crate::app::geometry::Geometry;
 use crate::app::tabs::{DetailPane, Tab};
 use ratatui::layout::{Constraint, Layout, Margin, Rect};
 
+/// Named here too: the dashboard over several accounts draws into `layout::Pane`.
+pub use super::pane::Pane;
+
 /// The smallest screen anything useful fits on: the tab line, one line of a table under
 /// its header, the status and the footer. The layout is made for 80×24 and up; below it
 /// what fits is drawn (narrower tables drop columns, a detail pane gives way to the list)
@@ -106,34 +109,6 @@ pub fn tab_titles(line: Rect, open_alerts: usize) -> Vec<(Tab, Rect)> {
         x = x.saturating_add(w + gap);
     }
     out
-}
-
-/// A bordered table: its outer area and where its data rows go (below the header line).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pane {
-    pub block: Rect,
-    pub rows: Rect,
-}
-
-impl Pane {
-    fn with_header(block: Rect) -> Self {
-        let inner = block.inner(Margin::new(1, 1));
-        let rows = Rect {
-            y: inner.y.saturating_add(1),
-            height: inner.height.saturating_sub(1),
-            ..inner
-        };
-        Pane { block, rows }
-    }
-
-    /// The header line, inside the border.
-    pub fn header(&self) -> Rect {
-        let inner = self.block.inner(Margin::new(1, 1));
-        Rect {
-            height: 1.min(inner.height),
-            ..inner
-        }
-    }
 }
 
 /// A table with a detail pane beside it, or below it when the screen is narrow or the

@@ -16,6 +16,7 @@ pub mod messages;
 pub mod more;
 pub mod network;
 pub mod palette;
+pub mod pane;
 pub mod popup;
 pub mod probe;
 pub mod products;

@@ -24,7 +24,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let oldest = s
         .oldest
         .filter(|at| s.checked > 0 && (now - *at).num_seconds() >= 10)
-        .map(|at| format!(" · oldest {}", age(now, at)))
+        .map(|at| format!(" · oldest {}", super::rows::age(now, at)))
         .unwrap_or_default();
     let mut summary = vec![
         Span::raw(format!(
@@ -125,16 +125,4 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         view,
         |i| super::rows::cells(app, Tab::Network, i),
     );
-}
-
-/// How long ago `at` was: `just now`, `45s ago`, `2m ago`, `3h ago`, `2d ago`.
-pub fn age(now: chrono::DateTime<chrono::Utc>, at: chrono::DateTime<chrono::Utc>) -> String {
-    let secs = (now - at).num_seconds().max(0);
-    match secs {
-        0..10 => "just now".into(),
-        10..60 => format!("{secs}s ago"),
-        60..3600 => format!("{}m ago", secs / 60),
-        3600..86_400 => format!("{}h ago", secs / 3600),
-        _ => format!("{}d ago", secs / 86_400),
-    }
 }

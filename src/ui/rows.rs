@@ -3,7 +3,6 @@
 //! over several accounts (`crate::desk`), which puts an Account column before them.
 
 use super::history;
-use super::network::age;
 use crate::app::App;
 use crate::app::columns::{CellText, Column, Tone};
 use crate::app::tabs::Tab;
@@ -80,10 +79,10 @@ pub fn cells(app: &App, tab: Tab, i: usize) -> Vec<CellText> {
 
 fn service(app: &App, i: usize) -> Option<Vec<CellText>> {
     let s = app.services().rows().get(i)?;
-    let ctx = super::services::cell_context(app);
+    let ctx = cell_context(app);
     let mut cells = services::cells(s, &ctx);
     if !app.probes().is_empty() {
-        cells.push(super::services::health_cell(app, s.service_id));
+        cells.push(health_cell(app, s.service_id));
     }
     if let Some(until) = app.throttled_until(s.service_id) {
         // The IP-list refresh countdown follows the name, which gives way to it but stays
@@ -151,4 +150,45 @@ fn alert(app: &App, i: usize) -> Option<Vec<CellText>> {
         CellText::new(crate::text::sanitize(&a.message).into_owned()).tone(rest),
         CellText::new(super::alerts::short_time(app, a.first_seen)).tone(Tone::Dim),
     ])
+}
+
+/// The last probe (`h`) of the service: working of probed and the p50 latency, or its
+/// progress; empty when it was never probed.
+pub fn health_cell(app: &App, id: u64) -> CellText {
+    use crate::app::probe::Stage;
+    let Some(run) = app.probes().get(id) else {
+        return CellText::new("");
+    };
+    let results = run.finished();
+    let alive = results.iter().filter(|r| r.verdict.is_alive()).count();
+    let dead = results.iter().filter(|r| r.verdict.is_dead()).count();
+    let tone = match &run.stage {
+        Stage::Failed(_) => Tone::Bad,
+        Stage::FetchingList(_) | Stage::Running => Tone::Dim,
+        Stage::Done if dead == 0 => Tone::Good,
+        Stage::Done if alive == 0 => Tone::Bad,
+        Stage::Done => Tone::Warn,
+    };
+    CellText::new(run.health()).tone(tone)
+}
+
+/// What the Services cells read besides the service.
+pub fn cell_context(app: &App) -> services::CellContext<'_> {
+    services::CellContext {
+        today: app.now().with_timezone(&app.utc_offset()).date_naive(),
+        network: app.network(),
+        usage: app.usage(),
+    }
+}
+
+/// How long ago `at` was: `just now`, `45s ago`, `2m ago`, `3h ago`, `2d ago`.
+pub fn age(now: chrono::DateTime<chrono::Utc>, at: chrono::DateTime<chrono::Utc>) -> String {
+    let secs = (now - at).num_seconds().max(0);
+    match secs {
+        0..10 => "just now".into(),
+        10..60 => format!("{secs}s ago"),
+        60..3600 => format!("{}m ago", secs / 60),
+        3600..86_400 => format!("{}h ago", secs / 3600),
+        _ => format!("{}d ago", secs / 86_400),
+    }
 }

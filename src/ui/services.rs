@@ -7,9 +7,8 @@ use super::theme::Theme;
 use super::widgets;
 use crate::api::{Request, Service, ServiceStatus};
 use crate::app::App;
-use crate::app::columns::{CellText, Tone};
 use crate::app::remote::Remote;
-use crate::app::tabs::services::{CellContext, SORTS, status_tone};
+use crate::app::tabs::services::{SORTS, status_tone};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -61,35 +60,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             widgets::pane(theme, "Service".into(), Span::raw("")),
             detail_area,
         ),
-    }
-}
-
-/// The last probe (`h`) of the service: working of probed and the p50 latency, or its
-/// progress; empty when it was never probed.
-pub fn health_cell(app: &App, id: u64) -> CellText {
-    use crate::app::probe::Stage;
-    let Some(run) = app.probes().get(id) else {
-        return CellText::new("");
-    };
-    let results = run.finished();
-    let alive = results.iter().filter(|r| r.verdict.is_alive()).count();
-    let dead = results.iter().filter(|r| r.verdict.is_dead()).count();
-    let tone = match &run.stage {
-        Stage::Failed(_) => Tone::Bad,
-        Stage::FetchingList(_) | Stage::Running => Tone::Dim,
-        Stage::Done if dead == 0 => Tone::Good,
-        Stage::Done if alive == 0 => Tone::Bad,
-        Stage::Done => Tone::Warn,
-    };
-    CellText::new(run.health()).tone(tone)
-}
-
-/// What the Services cells read besides the service.
-pub fn cell_context(app: &App) -> CellContext<'_> {
-    CellContext {
-        today: app.now().with_timezone(&app.utc_offset()).date_naive(),
-        network: app.network(),
-        usage: app.usage(),
     }
 }
 

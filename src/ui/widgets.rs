@@ -2,7 +2,7 @@
 //! their visible rows, placeholders for loading/empty/failed lists, and label–value detail
 //! lists.
 
-use super::layout::Pane;
+use super::pane::Pane;
 use super::text;
 use super::theme::Theme;
 use crate::app::remote::{Freshness, Remote};

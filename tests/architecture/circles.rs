@@ -40,10 +40,10 @@ pub fn child_of(parent: &str, rel: &str) -> Option<String> {
     (name != "mod").then(|| name.to_owned())
 }
 
-/// The modules inside `parent` that a line of the file `rel` names: `crate::app::forms`,
-/// `super::keymap` (from `app/x.rs`), `super::super::{popup, tabs}` (from `app/x/y.rs`),
-/// outside comments. Names that are not modules (`crate::app::App`) are dropped by
-/// [`circles`].
+/// The modules inside `parent` (a folder under `src`: `app`, `app/forms`) that a line of
+/// the file `rel` names: `crate::app::forms`, `super::keymap` (from `app/x.rs`),
+/// `super::super::{popup, tabs}` (from `app/x/y.rs`), outside comments. Names that are not
+/// modules (`crate::app::App`) are dropped by [`circles`].
 pub fn named_inside(parent: &str, rel: &str, line: &str) -> Vec<String> {
     let code = line.split("//").next().unwrap_or("");
     // The file's module path: `app/forms/mod.rs` is `app::forms`.
@@ -53,7 +53,8 @@ pub fn named_inside(parent: &str, rel: &str, line: &str) -> Vec<String> {
         .filter(|s| *s != "mod")
         .collect();
     let mut out = Vec::new();
-    let crate_prefix = format!("crate::{parent}::");
+    let parent_path: Vec<&str> = parent.split('/').collect();
+    let crate_prefix = format!("crate::{}::", parent_path.join("::"));
     let mut rest = code;
     while let Some(i) = rest.find(&crate_prefix) {
         rest = &rest[i + crate_prefix.len()..];
@@ -69,7 +70,7 @@ pub fn named_inside(parent: &str, rel: &str, line: &str) -> Vec<String> {
             climbed += 1;
         }
         let at = path.len().saturating_sub(climbed);
-        if climbed <= path.len() && path[..at] == [parent] {
+        if climbed <= path.len() && path[..at] == parent_path[..] {
             out.extend(first_segments(tail));
         }
         rest = tail;

@@ -1,10 +1,10 @@
-//! One connection to a fixture proxy of [`super::proxies`]: HTTP proxy (absolute-form
+//! One connection to a fixture proxy of [`super`]: HTTP proxy (absolute-form
 //! requests and `CONNECT`) or SOCKS5 with username/password, told apart by the first byte.
 //! This is the server side of the test fixture, kept small: one request per HTTP
 //! connection (`Connection: close` is sent on), heads up to 16 KiB, onward connections to
 //! loopback only.
 
-use super::proxies::{Behaviour, Fixture};
+use super::{Behaviour, Fixture};
 use base64::Engine as _;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

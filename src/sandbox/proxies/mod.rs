@@ -41,11 +41,13 @@
 //!   `{"remote": "ip:port", "headers": {name: [value]}}`, `/ip` `{"ip": …}`, `/text` the
 //!   bare address, `/env` a PHP judge's `REMOTE_ADDR = …` / `HTTP_… = …` lines.
 
-use super::proxy_conn::{self, Credentials};
+mod conn;
+
 use axum::Json;
 use axum::Router;
 use axum::extract::ConnectInfo;
 use axum::http::HeaderMap;
+pub use conn::Credentials;
 use std::collections::BTreeMap;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -333,7 +335,7 @@ async fn accept_loop(
         let mut stop = stop.clone();
         tokio::spawn(async move {
             tokio::select! {
-                _ = proxy_conn::handle(stream, peer, fixture, exit, &credentials) => {}
+                _ = conn::handle(stream, peer, fixture, exit, &credentials) => {}
                 _ = stop.wait_for(|s| *s) => {}
             }
         });
