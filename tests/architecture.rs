@@ -224,11 +224,7 @@ fn circles_text(found: &[(Vec<String>, Vec<String>)]) -> String {
 
 /// The folder modules whose children are not checked for circles among themselves, each
 /// with why.
-const NOT_CHECKED_INSIDE: &[&str] = &[
-    // `draw` <-> `popups` (draw.rs draws the popups, popups.rs uses draw's helpers); left
-    // to the restructuring of the dashboard's state under way there.
-    "desk",
-];
+const NOT_CHECKED_INSIDE: &[&str] = &[];
 
 /// Every folder module under `src` (`app`, `app/forms`, `app/forms/order`, …) but test
 /// folders, each as its path from `src`.

@@ -12,54 +12,6 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-/// The keys of the All view: the footer shows the words, `?` the whole lines.
-pub const ALL_KEYS: &[(&str, &str, &str)] = &[
-    ("?", "help", "These keys"),
-    ("q", "quit", "Quit"),
-    (
-        "1-6",
-        "tabs",
-        "Services, Products, Billing, Network, Usage, Alerts of every account",
-    ),
-    (
-        "A",
-        "one account",
-        "Show the selected row's account alone (A again: all)",
-    ),
-    ("P", "focus", "Pick an account to show alone"),
-    (
-        "/",
-        "filter",
-        "Filter every account's rows (the account's name too)",
-    ),
-    (
-        "s S",
-        "sort",
-        "Sort every account's rows (Services: all together)",
-    ),
-    (
-        "!",
-        "problems",
-        "Only the rows with a problem, of every account",
-    ),
-    (
-        "o",
-        "order",
-        "Products: order the selected product, asking which account",
-    ),
-    ("m", "messages", "Every account's messages, newest first"),
-    (
-        "r R",
-        "refresh",
-        "Refresh this tab / everything, on every account",
-    ),
-    (
-        "b p u i h …",
-        "on the row",
-        "Every other key acts on the selected row, in its account",
-    ),
-];
-
 pub fn draw(desk: &Desk, frame: &mut Frame) {
     let seats = desk.seats();
     if !desk.is_multi() {
@@ -433,7 +385,7 @@ fn draw_footer(frame: &mut Frame, theme: &Theme, area: Rect) {
     let room = usize::from(area.width).saturating_sub(MORE.chars().count());
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
-    for (key, word, _) in ALL_KEYS {
+    for (key, word, _) in super::keys::ALL_KEYS {
         let w = key.chars().count() + word.chars().count() + 3;
         if used + w > room {
             spans.push(Span::styled(MORE, theme.dim));

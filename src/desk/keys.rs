@@ -7,6 +7,54 @@ use crate::app::tabs::Tab;
 use crate::app::{App, Msg};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+/// The keys of the All view: the footer shows the words, `?` the whole lines.
+pub const ALL_KEYS: &[(&str, &str, &str)] = &[
+    ("?", "help", "These keys"),
+    ("q", "quit", "Quit"),
+    (
+        "1-6",
+        "tabs",
+        "Services, Products, Billing, Network, Usage, Alerts of every account",
+    ),
+    (
+        "A",
+        "one account",
+        "Show the selected row's account alone (A again: all)",
+    ),
+    ("P", "focus", "Pick an account to show alone"),
+    (
+        "/",
+        "filter",
+        "Filter every account's rows (the account's name too)",
+    ),
+    (
+        "s S",
+        "sort",
+        "Sort every account's rows (Services: all together)",
+    ),
+    (
+        "!",
+        "problems",
+        "Only the rows with a problem, of every account",
+    ),
+    (
+        "o",
+        "order",
+        "Products: order the selected product, asking which account",
+    ),
+    ("m", "messages", "Every account's messages, newest first"),
+    (
+        "r R",
+        "refresh",
+        "Refresh this tab / everything, on every account",
+    ),
+    (
+        "b p u i h …",
+        "on the row",
+        "Every other key acts on the selected row, in its account",
+    ),
+];
+
 impl Desk {
     pub(super) fn on_key(&mut self, key: KeyEvent) {
         if self.picker.is_some() {

@@ -1,7 +1,7 @@
 //! The desk's own popups over several accounts: which account orders (`o`), every
 //! account's messages (`m`) and the All view's keys (`?`).
 
-use super::draw::ALL_KEYS;
+use super::keys::ALL_KEYS;
 use super::{Desk, Seat};
 use crate::ui::theme::Theme;
 use crate::ui::{layout, text, widgets};

@@ -229,7 +229,7 @@ pub(in crate::app) fn open(cx: &mut Cx<'_>) {
         return;
     };
     let detail = cx.tabs.services.detail(id).value();
-    match (cx.tabs.service_type(id, &cx.account), detail) {
+    match (cx.tabs.service_type(id, cx.account), detail) {
         (Some(ProductType::Fpr), Some(detail)) => {
             let bound = detail.bound_ip.clone();
             cx.shell

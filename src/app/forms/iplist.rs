@@ -371,7 +371,7 @@ pub(in crate::app) fn open(cx: &mut Cx<'_>) {
     let Some(id) = cx.target_service() else {
         return;
     };
-    let product_type = cx.tabs.service_type(id, &cx.account).unwrap_or_default();
+    let product_type = cx.tabs.service_type(id, cx.account).unwrap_or_default();
     cx.shell
         .popups
         .push(Popup::form_of(IpListForm::new(id, &product_type)));

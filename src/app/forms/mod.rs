@@ -60,7 +60,6 @@ pub mod iplist;
 pub(in crate::app) mod iplist_files;
 pub mod iplist_view;
 pub mod order;
-pub mod order_outcome;
 pub mod password;
 pub mod refresh;
 pub mod silence;
@@ -201,7 +200,7 @@ impl App {
         }
         match &request {
             Request::Order { .. } => {
-                order_outcome::on_order_result(&mut self.cx(out), &request, &result)
+                order::outcome::on_order_result(&mut self.cx(out), &request, &result)
             }
             Request::IpList { .. } => {
                 let (probes, mut cx) = self.probes_cx(out);

@@ -13,7 +13,7 @@
 mod refresh;
 mod services;
 
-use super::forms::order_outcome::check_orders;
+use super::forms::order::outcome::check_orders;
 use super::{App, Command, Cx, Mirror, Tabs, status};
 use crate::api::{ApiError, Loaded, Request, ServiceSummary, limits};
 use chrono::{DateTime, Utc};

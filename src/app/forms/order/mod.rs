@@ -18,7 +18,9 @@
 //!   timeout or a connection lost after sending) is said to be unknown and checked: the
 //!   rules (one order in flight per product and client, the check, the typed product ID
 //!   that alone confirms an order of a product in doubt) are in [`crate::app::orders`],
-//!   the glue in [`super::order_outcome`].
+//!   the glue in [`outcome`].
+
+pub mod outcome;
 
 use super::{Flow, Form, FormCore, FormLogic, FormState, TextField, failure};
 use crate::api::ipv4::parse_ipv4;
@@ -340,9 +342,7 @@ impl FormLogic for OrderForm {
                     self.retype = Some(TextField::default());
                 }
             }
-            (Action::Submit, FormState::Confirming) => {
-                super::order_outcome::confirm_order(cx, self)
-            }
+            (Action::Submit, FormState::Confirming) => outcome::confirm_order(cx, self),
             (Action::Submit, FormState::Done(_)) => return Flow::Close,
             (Action::NextField | Action::PrevField, _) if editable => self.next_field(fpr),
             (Action::Up, _) if editable => self.move_client(-1, clients.unwrap_or(&[])),

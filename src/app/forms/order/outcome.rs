@@ -2,10 +2,10 @@
 //! routing each answer to the attempt that sent it, and checking an unknown outcome by
 //! reading the account again. The rules are written down in [`crate::app::orders`].
 
-use super::order::{OrderForm, done_message};
-use super::{FormState, TextField, failure};
+use super::{OrderForm, done_message};
 use crate::api::{ApiError, Request, Response, Unprocessable};
 use crate::app::Cx;
+use crate::app::forms::{FormState, TextField, failure};
 use crate::app::messages::Level;
 use crate::app::orders::{Attempt, Check, Doubt};
 use crate::app::status::NoticeKind;
