@@ -31,7 +31,10 @@ impl App {
                     .modifiers
                     .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
                 if let (KeyCode::Char(c), true) = (key.code, typed) {
-                    let _ = self.table_mut(self.shell.tab).push_filter(&c.to_string());
+                    let _ = self
+                        .tabs
+                        .table_mut(self.shell.tab)
+                        .push_filter(&c.to_string());
                 }
             }
             None => {}
@@ -47,7 +50,7 @@ impl App {
         } else if ctx.editing_filter {
             // One line only: a pasted newline must not end the input or reach the screen.
             let line = text.lines().next().unwrap_or_default();
-            if let Some(max) = self.table_mut(self.shell.tab).push_filter(line) {
+            if let Some(max) = self.tabs.table_mut(self.shell.tab).push_filter(line) {
                 self.shell.status.notify(
                     super::status::NoticeKind::Info,
                     format!("Pasted text cut to {max} characters: a filter holds no more"),
@@ -171,17 +174,17 @@ impl App {
             }
             Action::NextTab => self.shell.tab = tab.next(),
             Action::PrevTab => self.shell.tab = tab.prev(),
-            Action::Up => self.table_mut(tab).move_by(-1),
-            Action::Down => self.table_mut(tab).move_by(1),
-            Action::Top => self.table_mut(tab).top(),
-            Action::Bottom => self.table_mut(tab).bottom(),
-            Action::PageUp => self.table_mut(tab).page_up(),
-            Action::PageDown => self.table_mut(tab).page_down(),
-            Action::Filter => self.table_mut(tab).start_editing(),
-            Action::FilterAccept => self.table_mut(tab).stop_editing(),
-            Action::FilterBackspace => self.table_mut(tab).pop_filter(),
+            Action::Up => self.tabs.table_mut(tab).move_by(-1),
+            Action::Down => self.tabs.table_mut(tab).move_by(1),
+            Action::Top => self.tabs.table_mut(tab).top(),
+            Action::Bottom => self.tabs.table_mut(tab).bottom(),
+            Action::PageUp => self.tabs.table_mut(tab).page_up(),
+            Action::PageDown => self.tabs.table_mut(tab).page_down(),
+            Action::Filter => self.tabs.table_mut(tab).start_editing(),
+            Action::FilterAccept => self.tabs.table_mut(tab).stop_editing(),
+            Action::FilterBackspace => self.tabs.table_mut(tab).pop_filter(),
             Action::ReverseSort => self.reverse_sort(),
-            Action::ProblemsOnly => self.table_mut(tab).toggle_problems(),
+            Action::ProblemsOnly => self.tabs.table_mut(tab).toggle_problems(),
             Action::DayBack | Action::DayForward => {
                 let points = self.usage_chart().map_or(0, |c| c.points.len());
                 let back = if action == Action::DayBack { 1 } else { -1 };
@@ -321,7 +324,7 @@ impl App {
         if self.shell.popups.pop().is_some() {
             return;
         }
-        let table = self.table_mut(self.shell.tab);
+        let table = self.tabs.table_mut(self.shell.tab);
         if table.is_editing() || !table.filter().is_empty() {
             table.clear_filter();
         } else {
@@ -370,7 +373,7 @@ impl App {
                     None => return,
                 };
                 self.shell.tab = tab;
-                let table = self.table_mut(tab);
+                let table = self.tabs.table_mut(tab);
                 if !table.select_id(id) {
                     table.clear_filter();
                     table.select_id(id);
@@ -386,8 +389,8 @@ impl App {
         let tab = self.shell.tab;
         let before = self.tabs.services.table.selected_id();
         match mouse.kind {
-            MouseEventKind::ScrollDown => self.table_mut(tab).move_by(WHEEL_ROWS),
-            MouseEventKind::ScrollUp => self.table_mut(tab).move_by(-WHEEL_ROWS),
+            MouseEventKind::ScrollDown => self.tabs.table_mut(tab).move_by(WHEEL_ROWS),
+            MouseEventKind::ScrollUp => self.tabs.table_mut(tab).move_by(-WHEEL_ROWS),
             MouseEventKind::Down(MouseButton::Left) => self.click(mouse.column, mouse.row),
             _ => {}
         }
@@ -409,7 +412,9 @@ impl App {
         if let Some(row) = self.shell.geometry.row_at(self.shell.tab, x, y) {
             let page = self.shell.geometry.page(self.shell.tab);
             let (first, _) = self.table(self.shell.tab).visible(page);
-            self.table_mut(self.shell.tab).select_position(first + row);
+            self.tabs
+                .table_mut(self.shell.tab)
+                .select_position(first + row);
         }
     }
 }

@@ -126,4 +126,27 @@ impl App {
         };
         Some((now + Duration::milliseconds(step)).min(end.max(now)))
     }
+
+    /// Tells every table how many rows fit, as the view last reported.
+    pub(super) fn update_pages(&mut self) {
+        self.tabs.set_pages(&self.shell.geometry);
+    }
+
+    /// The Services rows' cells read the network status, the usage and today's date.
+    pub(super) fn rebuild_services(&mut self) {
+        let today = self.now().with_timezone(&self.utc_offset()).date_naive();
+        self.tabs.rebuild_services(today, &self.shell.geometry);
+    }
+
+    /// Rebuilds the derived rows of the tab on screen, if they changed.
+    pub(in crate::app) fn rebuild_shown(&mut self) {
+        let today = self.now().with_timezone(&self.utc_offset()).date_naive();
+        self.tabs.rebuild_shown(
+            self.shell.tab,
+            self.shell.settings.eager_rows,
+            &self.account,
+            today,
+            &self.shell.geometry,
+        );
+    }
 }

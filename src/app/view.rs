@@ -228,4 +228,63 @@ impl App {
             &list(&self.tabs.network.inactive),
         )
     }
+
+    /// What decides which keys apply.
+    pub fn context(&self) -> super::keymap::Context {
+        let top = self.shell.popups.last();
+        let popup = top.map(Popup::kind);
+        super::keymap::Context {
+            tab: self.shell.tab,
+            popup,
+            editing_filter: popup.is_none() && self.table(self.shell.tab).is_editing(),
+            typing: top.is_some_and(Popup::is_typing),
+            read_only: self.shell.settings.read_only,
+            switchable: self.shell.settings.profiles.len() > 1,
+        }
+    }
+
+    /// The main table of a tab.
+    pub fn table(&self, tab: Tab) -> &super::table::TableView {
+        self.tabs.table(tab)
+    }
+
+    /// Where the view last laid things out.
+    pub fn geometry(&self) -> &super::geometry::Geometry {
+        &self.shell.geometry
+    }
+
+    /// The context the help at `index` of the popups describes: what is under it.
+    pub fn help_context(&self, index: usize) -> super::keymap::Context {
+        let mut ctx = self.context();
+        ctx.popup = index.checked_sub(1).map(|i| self.shell.popups[i].kind());
+        ctx.editing_filter = false;
+        ctx.typing = false;
+        ctx
+    }
+
+    /// The first help line shown (the view clamps it).
+    pub fn help_scroll(&self) -> usize {
+        self.shell.help_scroll
+    }
+
+    /// Selects the row of this identity in a tab's table, as a click would (the dashboard
+    /// over several accounts selects in each account's tab what its All view selects),
+    /// and works out what follows (the detail read, the engine's focus).
+    pub fn select_row(&mut self, tab: Tab, id: u64) -> Vec<super::Command> {
+        self.tabs.table_mut(tab).select_id(id);
+        self.update_all([])
+    }
+
+    /// Brings the search keys, problem marks and order of the tab on screen up to date
+    /// (a big account defers them until something reads them: here, the All view).
+    pub fn keys_up_to_date(&mut self) {
+        self.rebuild_if_read();
+    }
+
+    /// Before `/`, `!`, `s` or `S` on Services: the keys they read are brought up to date.
+    pub(super) fn rebuild_if_read(&mut self) {
+        if self.shell.tab == Tab::Services && self.tabs.services_dirty {
+            self.rebuild_services();
+        }
+    }
 }

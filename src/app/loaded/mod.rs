@@ -117,7 +117,7 @@ impl App {
             Loaded::Service(id, result) => {
                 self.cares_about_service(id).then_some(())?;
                 self.tabs.services.finish_detail(id, result, now);
-                self.after_detail(id);
+                self.tabs.after_detail(id, &mut self.shell.status);
             }
             Loaded::Stats(id, result) => {
                 let failed = result.as_ref().err();
@@ -166,7 +166,8 @@ impl App {
     ) {
         let ok = result.is_ok();
         self.tabs.services.finish_list(result, self.now());
-        self.after_services();
+        let today = self.now().with_timezone(&self.utc_offset()).date_naive();
+        self.tabs.after_services(today, &self.shell.geometry);
         check_orders(&mut self.cx(out), &Request::Services, sent, ok);
     }
 
@@ -188,15 +189,15 @@ impl App {
     /// has none, so its answer is dropped; before any detail says ppr, a 422 means "not a
     /// rotating service" and is not an error.
     fn wants_usage(&mut self, id: u64, failed: Option<&ApiError>) -> Option<()> {
-        if !self.cares_about_service(id) || self.is_fpr(id) {
-            self.drop_usage(id);
+        if !self.cares_about_service(id) || self.tabs.is_fpr(id, &self.account) {
+            self.tabs.drop_usage(id, &mut self.shell.status);
             return None;
         }
         self.tabs.usage_dirty = true;
         let unknown = self.tabs.services.product_type(id).is_none();
         if unknown && matches!(failed, Some(ApiError::Unprocessable { .. })) {
             self.tabs.usage.not_ppr.insert(id);
-            self.drop_usage(id);
+            self.tabs.drop_usage(id, &mut self.shell.status);
             return None;
         }
         self.tabs.services_dirty = true;

@@ -3,103 +3,105 @@
 //! whether it has usage), and the Network and Usage rows are rebuilt from the services
 //! once a burst of answers is handled.
 
+use super::super::geometry::Geometry;
+use super::super::status::StatusLine;
 use super::super::tabs::Tab;
-use super::super::{App, Mirror, Tabs};
+use super::super::{Mirror, Tabs};
 use crate::api::{ProductType, Request};
+use chrono::NaiveDate;
 
-impl App {
-    pub(super) fn is_fpr(&self, id: u64) -> bool {
-        self.tabs.service_type(id, &self.account) == Some(ProductType::Fpr)
+impl Tabs {
+    pub(in crate::app) fn is_fpr(&self, id: u64, account: &Mirror) -> bool {
+        self.service_type(id, account) == Some(ProductType::Fpr)
     }
 
-    fn is_ppr(&self, id: u64) -> bool {
-        self.tabs.service_type(id, &self.account) == Some(ProductType::Ppr)
+    fn is_ppr(&self, id: u64, account: &Mirror) -> bool {
+        self.service_type(id, account) == Some(ProductType::Ppr)
     }
 
-    pub(super) fn after_services(&mut self) {
-        self.rebuild_services();
-        let ids = self.tabs.services.ids();
+    pub(in crate::app) fn after_services(&mut self, today: NaiveDate, geometry: &Geometry) {
+        self.rebuild_services(today, geometry);
+        let ids = self.services.ids();
         // Forget per-service data of services that are gone.
         let listed: std::collections::HashSet<u64> = ids.iter().copied().collect();
-        self.tabs
-            .services
-            .details
-            .retain(|id, _| listed.contains(id));
-        self.tabs.network.errors.retain(|id, _| listed.contains(id));
-        self.tabs
-            .network
-            .inactive
-            .retain(|id, _| listed.contains(id));
-        self.tabs.usage.stats.retain(|id, _| listed.contains(id));
-        self.tabs.usage.rate.retain(|id, _| listed.contains(id));
-        self.tabs.usage.not_ppr.retain(|id| listed.contains(id));
-        self.tabs.network_dirty = true;
-        self.tabs.usage_dirty = true;
+        self.services.details.retain(|id, _| listed.contains(id));
+        self.network.errors.retain(|id, _| listed.contains(id));
+        self.network.inactive.retain(|id, _| listed.contains(id));
+        self.usage.stats.retain(|id, _| listed.contains(id));
+        self.usage.rate.retain(|id, _| listed.contains(id));
+        self.usage.not_ppr.retain(|id| listed.contains(id));
+        self.network_dirty = true;
+        self.usage_dirty = true;
     }
 
-    pub(super) fn after_detail(&mut self, id: u64) {
-        match self.tabs.services.product_type(id) {
-            Some(ProductType::Fpr) => self.drop_usage(id),
+    pub(in crate::app) fn after_detail(&mut self, id: u64, status: &mut StatusLine) {
+        match self.services.product_type(id) {
+            Some(ProductType::Fpr) => self.drop_usage(id, status),
             // The detail outranks a guess from a 422: its usage is asked for again when it
             // is selected on the Usage tab (fetch_for_selection), and a 422 then is shown.
             Some(_) => {
-                self.tabs.usage.not_ppr.remove(&id);
+                self.usage.not_ppr.remove(&id);
             }
             None => {}
         }
-        self.tabs.usage_dirty = true;
+        self.usage_dirty = true;
     }
 
     /// An fpr service has no usage: forget what was asked and any error it gave.
-    pub(super) fn drop_usage(&mut self, id: u64) {
-        self.tabs.usage.stats.remove(&id);
-        self.tabs.usage.rate.remove(&id);
-        self.shell.status.clear(&Request::Stats(id));
-        self.shell.status.clear(&Request::Rate(id));
+    pub(in crate::app) fn drop_usage(&mut self, id: u64, status: &mut StatusLine) {
+        self.usage.stats.remove(&id);
+        self.usage.rate.remove(&id);
+        status.clear(&Request::Stats(id));
+        status.clear(&Request::Rate(id));
     }
 
     /// Rebuilds the derived rows of the tab on screen, if they changed.
-    pub(in crate::app) fn rebuild_shown(&mut self) {
+    pub(in crate::app) fn rebuild_shown(
+        &mut self,
+        tab: Tab,
+        eager_rows: usize,
+        account: &Mirror,
+        today: NaiveDate,
+        geometry: &Geometry,
+    ) {
         // The cells on screen are drawn from the live data; what a rebuild refreshes is the
         // search keys, problem marks, health order and widths of every row. On a big
         // account that is deferred until something reads them (see `rebuild_if_read`), so
         // a stream of per-service answers does not cost a pass over every row each.
-        if self.shell.tab == Tab::Services
-            && self.tabs.services_dirty
-            && (self.tabs.services.rows().len() <= self.shell.settings.eager_rows
-                || self.tabs.services.reads_keys())
+        if tab == Tab::Services
+            && self.services_dirty
+            && (self.services.rows().len() <= eager_rows || self.services.reads_keys())
         {
-            self.rebuild_services();
+            self.rebuild_services(today, geometry);
         }
-        if self.shell.tab == Tab::Network && self.tabs.network_dirty {
-            self.tabs.network_dirty = false;
+        if tab == Tab::Network && self.network_dirty {
+            self.network_dirty = false;
             self.rebuild_network();
         }
-        if self.shell.tab == Tab::Usage && self.tabs.usage_dirty {
-            self.tabs.usage_dirty = false;
-            self.rebuild_usage();
+        if tab == Tab::Usage && self.usage_dirty {
+            self.usage_dirty = false;
+            self.rebuild_usage(account);
         }
     }
 
     fn rebuild_network(&mut self) {
-        let ids = self.tabs.services.swept_ids();
-        let services = &self.tabs.services;
+        let ids = self.services.swept_ids();
+        let services = &self.services;
         let product_of = |id: u64| {
             services
                 .get(id)
                 .map(|s| crate::text::sanitize(&s.product_name).into_owned())
                 .unwrap_or_default()
         };
-        self.tabs.network.rebuild(&ids, product_of);
+        self.network.rebuild(&ids, product_of);
     }
 
-    fn rebuild_usage(&mut self) {
+    fn rebuild_usage(&mut self, account: &Mirror) {
         let ppr = self
-            .tabs
             .services
             .rows()
             .iter()
-            .filter(|s| self.is_ppr(s.service_id))
+            .filter(|s| self.is_ppr(s.service_id, account))
             .map(|s| {
                 (
                     s.service_id,
@@ -107,7 +109,7 @@ impl App {
                 )
             })
             .collect();
-        self.tabs.usage.rebuild(ppr);
+        self.usage.rebuild(ppr);
     }
 }
 

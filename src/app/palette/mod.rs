@@ -352,7 +352,7 @@ impl App {
         if tab == Tab::Services && self.tabs.services_dirty {
             self.rebuild_services();
         }
-        let table = self.table_mut(tab);
+        let table = self.tabs.table_mut(tab);
         if table.select_id(id) {
             return true;
         }
