@@ -4,7 +4,7 @@
 
 use super::iplist::IpList;
 use super::model::*;
-use super::{ApiError, Request, Response, Unprocessable, error, lenient};
+use super::{ApiError, Unprocessable, error, lenient};
 use reqwest::StatusCode;
 use serde::de::DeserializeOwned;
 
@@ -31,34 +31,34 @@ impl<'de> serde::Deserialize<'de> for Address {
     }
 }
 
-/// What the client makes of a 2xx body for `request` (the table's decoder, see
-/// [`Request::decode`]), with the answer apart from its request: for tests and fuzzing.
-pub fn decode_body(request: &Request, bytes: &[u8]) -> Result<Response, ApiError> {
-    request
-        .decode(bytes::Bytes::copy_from_slice(bytes))
-        .into_parts()
-        .1
+/// What a decoder needs of the request it decodes for (this module names no request, so
+/// the request table may name the decoders): the endpoint's label, for errors, and how
+/// many entries of a list are kept.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Asked {
+    pub label: &'static str,
+    pub cap: Option<usize>,
 }
 
-pub(crate) fn decode<T: DeserializeOwned>(request: &Request, bytes: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(bytes).map_err(|e| decode_error(request, bytes, e))
+pub(crate) fn decode<T: DeserializeOwned>(asked: Asked, bytes: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes).map_err(|e| decode_error(asked, bytes, e))
 }
 
 /// A list, leniently (see [`lenient::vec`]), at most [`limits::list_cap`] entries of it
 /// kept, and nothing after it.
 pub(crate) fn decode_list<T: DeserializeOwned>(
-    request: &Request,
+    asked: Asked,
     bytes: &[u8],
 ) -> Result<Vec<T>, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let cap = request.list_cap().unwrap_or(usize::MAX);
+    let cap = asked.cap.unwrap_or(usize::MAX);
     lenient::vec_capped(&mut de, cap)
         .and_then(|v| de.end().map(|_| v))
-        .map_err(|e| decode_error(request, bytes, e))
+        .map_err(|e| decode_error(asked, bytes, e))
 }
 
-pub(crate) fn decode_addresses(request: &Request, bytes: &[u8]) -> Result<Vec<String>, ApiError> {
-    Ok(decode_list::<Address>(request, bytes)?
+pub(crate) fn decode_addresses(asked: Asked, bytes: &[u8]) -> Result<Vec<String>, ApiError> {
+    Ok(decode_list::<Address>(asked, bytes)?
         .into_iter()
         .map(|a| a.0)
         .collect())
@@ -67,15 +67,15 @@ pub(crate) fn decode_addresses(request: &Request, bytes: &[u8]) -> Result<Vec<St
 /// The answer to a PUT; one that confirms none of the requested operations is a decode
 /// error, since the caller cannot tell what was done.
 pub(crate) fn decode_update(
-    request: &Request,
+    asked: Asked,
     update: &ServiceUpdate,
     bytes: &[u8],
 ) -> Result<UpdateResult, ApiError> {
-    let result: UpdateResult = decode(request, bytes)?;
-    let asked = update.setip.is_some() || update.update_list || update.password.is_some();
-    if asked && result.messages().is_empty() {
+    let result: UpdateResult = decode(asked, bytes)?;
+    let changes = update.setip.is_some() || update.update_list || update.password.is_some();
+    if changes && result.messages().is_empty() {
         return Err(ApiError::Decode {
-            endpoint: request.label(),
+            endpoint: asked.label,
             detail: format!(
                 "the answer confirms none of the requested changes: {}",
                 error::excerpt(&String::from_utf8_lossy(bytes), 80)
@@ -95,7 +95,7 @@ pub(crate) fn parse_ip_list(
     IpList::parse(list_type.clone(), format.clone(), raw)
 }
 
-pub(crate) fn decode_error(request: &Request, bytes: &[u8], e: serde_json::Error) -> ApiError {
+pub(crate) fn decode_error(asked: Asked, bytes: &[u8], e: serde_json::Error) -> ApiError {
     let detail = if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         "empty body".to_owned()
     } else if e.is_eof() {
@@ -109,7 +109,7 @@ pub(crate) fn decode_error(request: &Request, bytes: &[u8], e: serde_json::Error
         e.to_string()
     };
     ApiError::Decode {
-        endpoint: request.label(),
+        endpoint: asked.label,
         detail,
     }
 }
@@ -170,6 +170,7 @@ pub fn parse_retry_after(value: &str, now: chrono::DateTime<chrono::Utc>) -> Opt
 mod tests {
     use super::super::limits;
     use super::*;
+    use crate::api::{Request, Response, decode_body};
     use chrono::TimeZone;
 
     /// 60 MB of `[{},{},…]` used to become 15 million entries (3.3 GB); a list keeps at

@@ -51,7 +51,7 @@ pub mod model;
 pub mod request;
 
 pub use base_url::{check_base_url, is_loopback};
-pub use decode::{decode_body, parse_next_possible, parse_retry_after, status_error};
+pub use decode::{parse_next_possible, parse_retry_after, status_error};
 pub use error::{ApiError, Unprocessable};
 pub use iplist::{IpEntry, IpList};
 pub use model::*;
@@ -223,6 +223,25 @@ impl ApiClient {
         }
         url
     }
+}
+
+impl Request {
+    /// What the decoders need of this request.
+    pub(crate) fn asked(&self) -> decode::Asked {
+        decode::Asked {
+            label: self.label(),
+            cap: self.list_cap(),
+        }
+    }
+}
+
+/// What the client makes of a 2xx body for `request` (the table's decoder, see
+/// [`Request::decode`]), with the answer apart from its request: for tests and fuzzing.
+pub fn decode_body(request: &Request, bytes: &[u8]) -> Result<Response, ApiError> {
+    request
+        .decode(bytes::Bytes::copy_from_slice(bytes))
+        .into_parts()
+        .1
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 //! log keeps the last [`MAX_ENTRIES`] lines.
 
 use super::popup::Popup;
-use super::{Command, Cx};
+use super::{Command, Shell};
 use chrono::{DateTime, Utc};
 use std::collections::VecDeque;
 
@@ -81,7 +81,7 @@ impl CommandLog {
     }
 
     /// The clipboard answered the copy called `what`: its line, if one waited.
-    fn take_copy(&mut self, what: &str) -> Option<String> {
+    pub(super) fn take_copy(&mut self, what: &str) -> Option<String> {
         let i = self.pending.iter().position(|(w, _)| w == what)?;
         self.pending.remove(i).map(|(_, line)| line)
     }
@@ -97,63 +97,29 @@ impl CommandLog {
     }
 }
 
-impl Cx<'_> {
-    /// Lists a line in the command log.
-    pub(super) fn log_command(&mut self, line: String) {
-        let now = self.now();
-        self.work.cmdlog.push(now, line);
-    }
-
-    /// A write was answered: its command line is listed when it was carried out (or may
-    /// have been: then as a comment).
-    pub(super) fn log_write(
-        &mut self,
-        request: &crate::api::Request,
-        result: &Result<crate::api::Response, crate::api::ApiError>,
-    ) {
-        if !request.is_write() {
-            return;
-        }
-        let Some(line) = super::cmdline::of_request(&self.shell.settings.cli_args, request) else {
-            return;
-        };
-        match result {
-            Ok(_) => self.log_command(line),
-            Err(e) if e.outcome_unknown() => self.log_command(format!(
-                "# {line}   (outcome unknown: check before running it again)"
-            )),
-            Err(_) => {}
-        }
-    }
-
-    /// The clipboard took (or refused) the copy called `what`.
-    pub(super) fn log_copied(&mut self, what: &str, ok: bool) {
-        if let Some(line) = self.work.cmdlog.take_copy(what)
-            && ok
-        {
-            self.log_command(line);
-        }
-    }
-}
-
 /// `L`: the command log.
-pub(super) fn open(cx: &mut Cx<'_>) {
-    cx.shell.popups.push(Popup::CommandLog(0));
+pub(super) fn open(shell: &mut Shell) {
+    shell.popups.push(Popup::CommandLog(0));
 }
 
 /// A key in the command log: scrolling, `y` copies every line.
-pub(super) fn action(cx: &mut Cx<'_>, action: super::keymap::Action) -> bool {
+pub(super) fn action(
+    shell: &mut Shell,
+    log: &CommandLog,
+    action: super::keymap::Action,
+    out: &mut Vec<Command>,
+) -> bool {
     use super::keymap::Action;
-    if !matches!(cx.shell.popups.last(), Some(Popup::CommandLog(_))) {
+    if !matches!(shell.popups.last(), Some(Popup::CommandLog(_))) {
         return false;
     }
     if action == Action::Copy {
-        copy(cx);
+        copy(shell, log, out);
         return true;
     }
-    let last = cx.work.cmdlog.len().saturating_sub(1);
-    let page = usize::from(cx.shell.size.1.saturating_sub(8)).max(1);
-    let Some(Popup::CommandLog(scroll)) = cx.shell.popups.last_mut() else {
+    let last = log.len().saturating_sub(1);
+    let page = usize::from(shell.size.1.saturating_sub(8)).max(1);
+    let Some(Popup::CommandLog(scroll)) = shell.popups.last_mut() else {
         return false;
     };
     let to = match action {
@@ -170,15 +136,14 @@ pub(super) fn action(cx: &mut Cx<'_>, action: super::keymap::Action) -> bool {
 }
 
 /// `y` in the command log: every line to the clipboard.
-fn copy(cx: &mut Cx<'_>) {
-    if cx.work.cmdlog.is_empty() {
-        cx.shell
-            .notify("The command log is empty: nothing was copied");
+fn copy(shell: &mut Shell, log: &CommandLog, out: &mut Vec<Command>) {
+    if log.is_empty() {
+        shell.notify("The command log is empty: nothing was copied");
         return;
     }
-    let n = cx.work.cmdlog.len();
-    cx.out.push(Command::Copy {
+    let n = log.len();
+    out.push(Command::Copy {
         what: format!("Command log ({n} line{})", if n == 1 { "" } else { "s" }),
-        text: cx.work.cmdlog.script(),
+        text: log.script(),
     });
 }

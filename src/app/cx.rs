@@ -4,7 +4,7 @@
 //! commands to run. A part sends intents through it (a read, a write, a popup to open)
 //! and never sees the other parts' state (the probes, the palette's proxies).
 
-use super::{Command, Mirror, Shell, Tabs, cmdlog, forms, orders};
+use super::{Command, Mirror, Shell, Tabs, cmdlog, orders};
 use crate::api::Request;
 use chrono::{DateTime, Utc};
 
@@ -13,10 +13,20 @@ use chrono::{DateTime, Utc};
 pub struct Work {
     /// The orders on their way and those whose outcome is unknown (see [`orders`]).
     pub(in crate::app) orders: orders::Orders,
-    /// The forms' request IDs, and the forms closed while waiting (see [`forms`]).
-    pub(in crate::app) sent: forms::Sent,
+    /// The forms' request IDs (see [`super::forms`]).
+    pub(in crate::app) sent: Sent,
     /// What was run or copied, as commands to run again (`L`).
     pub(in crate::app) cmdlog: cmdlog::CommandLog,
+}
+
+/// The forms' requests the app keeps track of: the last ID given, and the reads forms wait
+/// for (the forms closed while their request is on its way are the app's).
+#[derive(Debug, Default)]
+pub struct Sent {
+    pub(in crate::app) last_id: u64,
+    /// The reads forms wait for that carry no ID of their own, with the ID of the form
+    /// waiting for each.
+    pub(in crate::app) reads: Vec<(Request, u64)>,
 }
 
 /// See the module docs.
@@ -56,5 +66,44 @@ impl Cx<'_> {
     pub(in crate::app) fn send_write(&mut self, request: Request) {
         self.account.in_flight.insert(request.clone(), self.now());
         self.out.push(Command::Fetch(request));
+    }
+}
+
+impl Cx<'_> {
+    /// Lists a line in the command log.
+    pub(super) fn log_command(&mut self, line: String) {
+        let now = self.now();
+        self.work.cmdlog.push(now, line);
+    }
+
+    /// A write was answered: its command line is listed when it was carried out (or may
+    /// have been: then as a comment).
+    pub(super) fn log_write(
+        &mut self,
+        request: &crate::api::Request,
+        result: &Result<crate::api::Response, crate::api::ApiError>,
+    ) {
+        if !request.is_write() {
+            return;
+        }
+        let Some(line) = super::cmdline::of_request(&self.shell.settings.cli_args, request) else {
+            return;
+        };
+        match result {
+            Ok(_) => self.log_command(line),
+            Err(e) if e.outcome_unknown() => self.log_command(format!(
+                "# {line}   (outcome unknown: check before running it again)"
+            )),
+            Err(_) => {}
+        }
+    }
+
+    /// The clipboard took (or refused) the copy called `what`.
+    pub(super) fn log_copied(&mut self, what: &str, ok: bool) {
+        if let Some(line) = self.work.cmdlog.take_copy(what)
+            && ok
+        {
+            self.log_command(line);
+        }
     }
 }

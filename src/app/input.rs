@@ -122,7 +122,7 @@ impl App {
             Action::SwitchProfile => self.shell.open_profiles(),
             Action::Messages => self.shell.popups.push(Popup::Messages(0)),
             Action::Palette => self.open_palette(),
-            Action::CommandLog => super::cmdlog::open(&mut self.cx(out)),
+            Action::CommandLog => super::cmdlog::open(&mut self.shell),
             // Handled by the form or picker on top (above).
             Action::Submit
             | Action::NextField
@@ -201,7 +201,9 @@ impl App {
     /// The keys a list popup on top takes (the messages, the probe results, the help, the
     /// profiles): whether it took this one.
     fn popup_action(&mut self, action: Action, out: &mut Vec<Command>) -> bool {
-        if self.palette_action(action, out) || super::cmdlog::action(&mut self.cx(out), action) {
+        if self.palette_action(action, out)
+            || super::cmdlog::action(&mut self.shell, &self.work.cmdlog, action, out)
+        {
             return true;
         }
         if let Some(Popup::Messages(scroll)) = self.shell.popups.last_mut() {

@@ -85,7 +85,7 @@ pub use crate::account::planner::is_swept;
 use crate::api::{Client, Request};
 use crate::iplist_throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
-pub use cx::{Cx, Work};
+pub use cx::{Cx, Sent, Work};
 use forms::bind_ip::MyIp;
 pub use msg::{Command, Msg};
 pub use remote::Remote;
@@ -145,6 +145,8 @@ pub struct App {
     tabs: Tabs,
     account: Mirror,
     work: Work,
+    /// The forms closed while their request was on its way, kept until it is answered.
+    closed_forms: Vec<forms::Form>,
     /// Each service's last proxy probe (`h`).
     probes: probe::Probes,
     proxies: palette::Proxies,
@@ -234,6 +236,7 @@ impl App {
                 ..Mirror::default()
             },
             work: Work::default(),
+            closed_forms: Vec::new(),
             probes: probe::Probes::default(),
             proxies: palette::Proxies::default(),
         }

@@ -3,9 +3,8 @@
 //! proxy's last [`super::TREND_POINTS`] results and the service's last audits.
 
 use super::Record;
-use super::read::{DAY, time};
-use super::schema::cut;
-use super::{Store, TREND_POINTS};
+use super::TREND_POINTS;
+use super::schema::{DAY, cut, time};
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, params};
 use std::collections::HashMap;
@@ -47,12 +46,6 @@ pub fn proxy_key(scheme: Option<&str>, server: &str) -> String {
     match scheme {
         Some(s) if !s.is_empty() => format!("{s}://{server}"),
         _ => server.to_owned(),
-    }
-}
-
-impl Store {
-    pub fn probes(&self, id: u64, now: DateTime<Utc>) -> rusqlite::Result<ProbeTrends> {
-        probes(&self.conn, id, now)
     }
 }
 

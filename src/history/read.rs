@@ -3,13 +3,13 @@
 //! and one service's last 7 days in detail.
 
 use super::intervals::{self, Span};
+use super::schema::{DAY, time};
 use super::{ServerList, Store};
 use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::{Connection, params};
 use std::collections::HashMap;
 
 const HOUR: i64 = 3600;
-pub(super) const DAY: i64 = 86_400;
 /// Spells listed in a service's detail, newest first.
 const MAX_SPELLS: usize = 200;
 
@@ -325,8 +325,4 @@ fn list_of(code: i64) -> ServerList {
     } else {
         ServerList::Inactive
     }
-}
-
-pub(super) fn time(secs: i64) -> DateTime<Utc> {
-    DateTime::from_timestamp(secs, 0).unwrap_or_default()
 }

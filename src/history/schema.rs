@@ -92,6 +92,14 @@ pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     }
 }
 
+/// Seconds in a day, the unit of the stored rows' spans.
+pub(super) const DAY: i64 = 86_400;
+
+/// A stored time (seconds since the epoch) as a time.
+pub(super) fn time(secs: i64) -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::from_timestamp(secs, 0).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -393,3 +393,13 @@ fn day_cutoff(now: i64, days: u32) -> String {
         .map(|t| t.date_naive().to_string())
         .unwrap_or_default()
 }
+
+impl Store {
+    pub fn probes(
+        &self,
+        id: u64,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> rusqlite::Result<super::ProbeTrends> {
+        super::probes::probes(&self.conn, id, now)
+    }
+}

@@ -14,7 +14,8 @@ pub fn module_of(rel: &str) -> Option<String> {
     (!matches!(name, "lib" | "main")).then(|| name.to_owned())
 }
 
-/// `text` without its `#[cfg(test)]` module (kept at the end of a file by custom).
+/// `text` without its `#[cfg(test)]` module written inline (kept at the end of a file by
+/// custom); a `#[cfg(test)] mod tests;` declared among the modules cuts nothing.
 pub fn without_tests(text: &str) -> &str {
     let mut offset = 0;
     let mut lines = text.lines().peekable();
@@ -22,7 +23,7 @@ pub fn without_tests(text: &str) -> &str {
         if line.trim() == "#[cfg(test)]"
             && lines
                 .peek()
-                .is_some_and(|next| next.trim_start().starts_with("mod "))
+                .is_some_and(|next| next.trim_start().starts_with("mod ") && next.contains('{'))
         {
             return &text[..offset];
         }
@@ -74,6 +75,53 @@ pub fn named_inside(parent: &str, rel: &str, line: &str) -> Vec<String> {
             out.extend(first_segments(tail));
         }
         rest = tail;
+    }
+    out
+}
+
+/// What the parent's own file (`text`: `app/mod.rs`) re-exports from its children, by the
+/// name it is re-exported under: `pub use cx::{Cx, Work};` → `Cx` → `cx`, `Work` → `cx`.
+/// A child naming `crate::app::Cx` or `super::Cx` names `cx` through it.
+pub fn reexports(text: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (_, line) in statements(without_tests(text)) {
+        let code = line.split("//").next().unwrap_or("").trim();
+        let Some(rest) = code.strip_prefix("pub") else {
+            continue;
+        };
+        // `pub use`, `pub(crate) use`, `pub(in crate::app) use`.
+        let rest = match rest.strip_prefix('(') {
+            Some(r) => r.split_once(')').map_or("", |(_, r)| r),
+            None => rest,
+        };
+        let Some(path) = rest.trim_start().strip_prefix("use ") else {
+            continue;
+        };
+        let path = path
+            .trim_start_matches("self::")
+            .trim_start_matches("super::");
+        let Some((child, names)) = path.split_once("::") else {
+            continue;
+        };
+        if matches!(child, "crate" | "std") || child.contains('{') {
+            continue;
+        }
+        let names = names.trim_end_matches(';');
+        let listed: Vec<String> = match names.strip_prefix('{') {
+            Some(group) => group
+                .trim_end_matches('}')
+                .split(',')
+                .map(|n| n.split("::").last().unwrap_or("").trim().to_owned())
+                .collect(),
+            None => vec![names.split("::").last().unwrap_or("").trim().to_owned()],
+        };
+        for name in listed {
+            // `Foo as Bar` is re-exported as `Bar`.
+            let name = name.rsplit(" as ").next().unwrap_or("").trim().to_owned();
+            if !name.is_empty() && name != "*" && name != "self" {
+                out.insert(name, child.to_owned());
+            }
+        }
     }
     out
 }

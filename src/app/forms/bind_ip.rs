@@ -14,7 +14,7 @@
 //! On a ppr service `b` opens nothing and the status line says why; while the service's
 //! type is unknown (its detail is loading) it says to try again.
 
-use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
+use super::{Flow, FormCore, FormLogic, FormState, TextField};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, ProductType, Request, Response, ServiceUpdate};
 use crate::app::Command;
@@ -156,24 +156,6 @@ impl BindIpForm {
 }
 
 impl FormLogic for BindIpForm {
-    fn into_form(self) -> Form {
-        Form::BindIp(self)
-    }
-
-    fn of(form: &Form) -> Option<&Self> {
-        match form {
-            Form::BindIp(f) => Some(f),
-            _ => None,
-        }
-    }
-
-    fn of_mut(form: &mut Form) -> Option<&mut Self> {
-        match form {
-            Form::BindIp(f) => Some(f),
-            _ => None,
-        }
-    }
-
     fn core(&self) -> &FormCore {
         &self.core
     }

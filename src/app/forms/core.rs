@@ -4,7 +4,7 @@
 //! form, else sends", "a field was edited, the inline error goes"). The recipe for a new
 //! form is in [`super`].
 
-use super::{Form, TextField};
+use super::field::TextField;
 use crate::api::{ApiError, Request, Response};
 use crate::app::Cx;
 use crate::app::keymap::Action;
@@ -100,16 +100,9 @@ pub enum Flow {
     Close,
 }
 
-/// A form's logic: one form's type implements it, and [`Form`] has a variant holding it.
+/// A form's logic: one form's type implements it, and [`Form`](super::Form) has a variant
+/// holding it (this module names no form and not the enum of them, so each form may name it).
 pub trait FormLogic: Debug + Sized {
-    /// This form as the one [`Form`] variant that holds it.
-    fn into_form(self) -> Form;
-
-    /// The form, if `form` is this one.
-    fn of(form: &Form) -> Option<&Self>;
-
-    fn of_mut(form: &mut Form) -> Option<&mut Self>;
-
     fn core(&self) -> &FormCore;
     fn core_mut(&mut self) -> &mut FormCore;
 

@@ -30,6 +30,47 @@ pub enum Form {
     Silence(SilenceForm),
 }
 
+/// Each form as its variant, and back (`Popup::form_of`, `Popup::form_as`): written here,
+/// where the enum names the forms, so no form names the enum.
+pub trait Variant: Sized {
+    fn into_form(self) -> Form;
+    /// The form, if `form` is this one.
+    fn of(form: &Form) -> Option<&Self>;
+    fn of_mut(form: &mut Form) -> Option<&mut Self>;
+}
+
+macro_rules! variants {
+    ($($variant:ident($form:ty)),* $(,)?) => {$(
+        impl Variant for $form {
+            fn into_form(self) -> Form {
+                Form::$variant(self)
+            }
+            fn of(form: &Form) -> Option<&Self> {
+                match form {
+                    Form::$variant(f) => Some(f),
+                    _ => None,
+                }
+            }
+            fn of_mut(form: &mut Form) -> Option<&mut Self> {
+                match form {
+                    Form::$variant(f) => Some(f),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+variants!(
+    Order(OrderForm),
+    BindIp(BindIpForm),
+    Password(PasswordForm),
+    Refresh(RefreshForm),
+    IpList(IpListForm),
+    InvoiceNumber(InvoiceNumberForm),
+    Silence(SilenceForm),
+);
+
 /// `each!(form, f => expr)`: `expr` with `f` bound to the form inside whichever variant
 /// `form` is (the ui draws with it too).
 macro_rules! each {
@@ -102,7 +143,7 @@ impl Form {
 /// What the app asks of a popup that may be a form.
 impl Popup {
     /// A form, as a popup.
-    pub fn form_of(form: impl FormLogic) -> Self {
+    pub fn form_of(form: impl Variant) -> Self {
         Popup::Form(Box::new(form.into_form()))
     }
 
@@ -122,11 +163,11 @@ impl Popup {
     }
 
     /// The form, if this popup is the form `F`.
-    pub fn form_as<F: FormLogic>(&self) -> Option<&F> {
+    pub fn form_as<F: Variant>(&self) -> Option<&F> {
         F::of(self.form()?)
     }
 
-    pub fn form_as_mut<F: FormLogic>(&mut self) -> Option<&mut F> {
+    pub fn form_as_mut<F: Variant>(&mut self) -> Option<&mut F> {
         F::of_mut(self.form_mut()?)
     }
 

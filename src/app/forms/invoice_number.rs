@@ -10,7 +10,7 @@
 //! says so; any other failure is the server's words. Either way the number stays, to
 //! correct and send again. It only reads, so a read-only profile has it too.
 
-use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
+use super::{Flow, FormCore, FormLogic, FormState, TextField};
 use crate::api::{ApiError, Request, Response, Unprocessable};
 use crate::app::Cx;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
@@ -97,24 +97,6 @@ impl InvoiceNumberForm {
 }
 
 impl FormLogic for InvoiceNumberForm {
-    fn into_form(self) -> Form {
-        Form::InvoiceNumber(self)
-    }
-
-    fn of(form: &Form) -> Option<&Self> {
-        match form {
-            Form::InvoiceNumber(f) => Some(f),
-            _ => None,
-        }
-    }
-
-    fn of_mut(form: &mut Form) -> Option<&mut Self> {
-        match form {
-            Form::InvoiceNumber(f) => Some(f),
-            _ => None,
-        }
-    }
-
     fn core(&self) -> &FormCore {
         &self.core
     }

@@ -13,7 +13,7 @@
 //! Lists can have 100,000 lines: the line starts are indexed once when the list arrives,
 //! and the view draws only the lines on screen ([`super::iplist_view`]).
 
-use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
+use super::{Flow, FormCore, FormLogic, FormState, TextField};
 use crate::api::{ApiError, IpList, IpListFormat, IpListType, ProductType, Request, Response};
 use crate::app::Command;
 use crate::app::Cx;
@@ -183,24 +183,6 @@ impl IpListForm {
 }
 
 impl FormLogic for IpListForm {
-    fn into_form(self) -> Form {
-        Form::IpList(self)
-    }
-
-    fn of(form: &Form) -> Option<&Self> {
-        match form {
-            Form::IpList(f) => Some(f),
-            _ => None,
-        }
-    }
-
-    fn of_mut(form: &mut Form) -> Option<&mut Self> {
-        match form {
-            Form::IpList(f) => Some(f),
-            _ => None,
-        }
-    }
-
     fn core(&self) -> &FormCore {
         &self.core
     }

@@ -40,7 +40,7 @@
 //! goes to the form holding that ID, never to one guessed from the payload. A read that
 //! has no room for an ID (an invoice: it fills a tab's cache like any read, and the same
 //! GET from elsewhere is the same request) is remembered beside the form's ID
-//! ([`Sent`]); its answer goes to the tab first, then to that form. A form closed
+//! ([`Sent`](super::Sent)); its answer goes to the tab first, then to that form. A form closed
 //! while its request is on its way is kept out of sight until the answer comes, so what
 //! the answer implies still happens (a countdown set, the detail re-read) and the outcome
 //! goes to the status line. Every write's outcome also goes to the message log (`m`),
@@ -66,9 +66,9 @@ pub mod silence;
 
 pub use self::core::{Flow, FormCore, FormLogic, FormState};
 pub use field::TextField;
-pub use form::Form;
 pub(crate) use form::each;
 pub(in crate::app) use form::open;
+pub use form::{Form, Variant};
 
 use super::keymap::Action;
 use super::popup::Popup;
@@ -76,17 +76,6 @@ use super::status::NoticeKind;
 use super::{App, Command, Cx};
 use crate::api::{ApiError, Request, Response};
 use crossterm::event::KeyEvent;
-
-/// The forms' requests the app keeps track of: the last ID given, and the forms closed
-/// while their request was on its way (kept until it is answered).
-#[derive(Debug, Default)]
-pub struct Sent {
-    last_id: u64,
-    closed: Vec<Form>,
-    /// The reads forms wait for that carry no ID of their own, with the ID of the form
-    /// waiting for each.
-    reads: Vec<(Request, u64)>,
-}
 
 /// What a failed write says in its form: the server's own message where it sent one.
 pub fn failure(error: &ApiError) -> String {
@@ -134,7 +123,7 @@ impl App {
     /// A form leaves the screen; one whose request is on its way is kept for the answer.
     fn close_form(&mut self, form: Box<Form>) {
         if form.awaiting().is_some() {
-            self.work.sent.closed.push(*form);
+            self.closed_forms.push(*form);
         }
     }
 
@@ -295,12 +284,10 @@ impl App {
             return Some((Some(place), form));
         }
         let i = self
-            .work
-            .sent
-            .closed
+            .closed_forms
             .iter()
             .position(|f| f.awaiting() == Some(id))?;
-        Some((None, Box::new(self.work.sent.closed.swap_remove(i))))
+        Some((None, Box::new(self.closed_forms.swap_remove(i))))
     }
 }
 

@@ -13,7 +13,7 @@
 //! operating system's random source; no symbols, so it stays usable in proxy URLs and
 //! `user:pass` lines) into both fields; the detail shows it after the change (`v`).
 
-use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
+use super::{Flow, FormCore, FormLogic, FormState, TextField};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
 use crate::app::Cx;
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
@@ -196,24 +196,6 @@ impl PasswordForm {
 }
 
 impl FormLogic for PasswordForm {
-    fn into_form(self) -> Form {
-        Form::Password(self)
-    }
-
-    fn of(form: &Form) -> Option<&Self> {
-        match form {
-            Form::Password(f) => Some(f),
-            _ => None,
-        }
-    }
-
-    fn of_mut(form: &mut Form) -> Option<&mut Self> {
-        match form {
-            Form::Password(f) => Some(f),
-            _ => None,
-        }
-    }
-
     fn core(&self) -> &FormCore {
         &self.core
     }

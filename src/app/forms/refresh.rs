@@ -6,7 +6,7 @@
 //! service's row, its detail and this form. While it runs, `u` on that service says so in
 //! the status line and sends nothing.
 
-use super::{Flow, Form, FormCore, FormLogic, FormState};
+use super::{Flow, FormCore, FormLogic, FormState};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
 use crate::app::Command;
 use crate::app::Cx;
@@ -54,24 +54,6 @@ impl RefreshForm {
 }
 
 impl FormLogic for RefreshForm {
-    fn into_form(self) -> Form {
-        Form::Refresh(self)
-    }
-
-    fn of(form: &Form) -> Option<&Self> {
-        match form {
-            Form::Refresh(f) => Some(f),
-            _ => None,
-        }
-    }
-
-    fn of_mut(form: &mut Form) -> Option<&mut Self> {
-        match form {
-            Form::Refresh(f) => Some(f),
-            _ => None,
-        }
-    }
-
     fn core(&self) -> &FormCore {
         &self.core
     }

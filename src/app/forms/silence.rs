@@ -9,7 +9,7 @@
 //! read is an inline error and the form keeps what was typed. A read-only profile has
 //! it (it changes nothing on the account).
 
-use super::{Flow, Form, FormCore, FormLogic, FormState, TextField};
+use super::{Flow, FormCore, FormLogic, FormState, TextField};
 use crate::alerts::marks::{self, MarkChange, PRESETS, Silence, Target};
 use crate::alerts::{Alert, Rule, Subject};
 use crate::app::Command;
@@ -159,24 +159,6 @@ impl SilenceForm {
 }
 
 impl FormLogic for SilenceForm {
-    fn into_form(self) -> Form {
-        Form::Silence(self)
-    }
-
-    fn of(form: &Form) -> Option<&Self> {
-        match form {
-            Form::Silence(f) => Some(f),
-            _ => None,
-        }
-    }
-
-    fn of_mut(form: &mut Form) -> Option<&mut Self> {
-        match form {
-            Form::Silence(f) => Some(f),
-            _ => None,
-        }
-    }
-
     fn core(&self) -> &FormCore {
         &self.core
     }

@@ -22,7 +22,7 @@
 
 pub mod outcome;
 
-use super::{Flow, Form, FormCore, FormLogic, FormState, TextField, failure};
+use super::{Flow, FormCore, FormLogic, FormState, TextField, failure};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response};
 use crate::app::Cx;
@@ -236,24 +236,6 @@ pub fn done_message(r: &OrderResult) -> String {
 }
 
 impl FormLogic for OrderForm {
-    fn into_form(self) -> Form {
-        Form::Order(self)
-    }
-
-    fn of(form: &Form) -> Option<&Self> {
-        match form {
-            Form::Order(f) => Some(f),
-            _ => None,
-        }
-    }
-
-    fn of_mut(form: &mut Form) -> Option<&mut Self> {
-        match form {
-            Form::Order(f) => Some(f),
-            _ => None,
-        }
-    }
-
     fn core(&self) -> &FormCore {
         &self.core
     }
