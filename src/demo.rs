@@ -77,8 +77,9 @@ pub fn settings(
     Ok(settings)
 }
 
-#[cfg(all(test, feature = "sandbox"))]
+#[cfg(test)]
 mod tests {
+    #![cfg(feature = "sandbox")]
     use clap::Parser;
 
     /// Issue 26.8: the demo's my-IP lookup (Ctrl-L, `bind --mine`) stays on its sandbox.
