@@ -218,6 +218,7 @@ proxydash completions zsh > ~/.zfunc/_proxydash"
     /// as JSON lines on standard output, optionally Prometheus metrics and keeping
     /// services bound to this machine's public IP.
     Watch(WatchArgs),
+    Doctor(DoctorArgs in doctor),
 }
 
 /// The options read through the command line: `cli.connection` is `cli.options.connection`.
