@@ -1,22 +1,57 @@
-//! Command-line definitions (clap) and nothing else: what the flags are, not what they do.
+//! The command line: the options (`crate::options`), the list of subcommands, and running
+//! the one given. The top of the command line: nothing below it names it.
+//!
+//! # A new subcommand
+//!
+//! One new file here (`cli/NAME.rs`) holding its arguments (a `clap::Args` struct whose
+//! doc comment is the subcommand's help) and how it runs (`impl Subcommand`, or `impl
+//! Script` for one that prints an answer from an account the common way), plus one line
+//! in [`commands!`]'s list below: `Name(NameArgs in NAME),` (`in NAME` declares the file).
+//! See `cli/doctor.rs`.
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
+use std::process::ExitCode;
 
-mod account;
-mod alerts;
+mod completions;
+mod sandbox;
 mod sandbox_help;
-mod scripting;
-mod tools;
-mod watch;
-
-pub use account::{AccountArgs, AccountOptions};
-pub use alerts::{AlertsArgs, AlertsCommand};
-pub use scripting::*;
-pub use tools::*;
-pub use watch::WatchArgs;
 
 pub use crate::config::command::{ConfigArgs, ConfigCommand};
-pub use crate::options::{ConnectionArgs, Options, ThemeName};
+pub use crate::options::{
+    AccountArgs, AccountOptions, ConnectionArgs, Options, Subcommand, ThemeName,
+};
+pub use crate::script::{
+    AlertsArgs, AlertsCommand, BindArgs, ClientsArgs, CreditArgs, HistoryCommand,
+    HistoryExportArgs, InvoiceArgs, InvoicesArgs, IplistArgs, NetworkArgs, OrderArgs, OutputArgs,
+    PasswordArgs, ProbeArgs, ProductArgs, ProductsArgs, RateArgs, RefreshListArgs, ServiceArgs,
+    ServiceIdArgs, ServicesArgs, StatsArgs,
+};
+pub use crate::watch::WatchArgs;
+pub use completions::CompletionsArgs;
+pub use sandbox::SandboxArgs;
+
+/// The subcommands: `Name(Args)` (the arguments, which implement [`Subcommand`]) or, for
+/// one in a file of its own here, `Name(Args in file)`. Makes [`Command`] (clap's enum of
+/// them) and [`Command::run`].
+macro_rules! commands {
+    ($( $(#[$attr:meta])* $name:ident($args:ident $(in $file:ident)?), )*) => {
+        $($( mod $file; )?)*
+
+        #[derive(Debug, Clone, clap::Subcommand)]
+        pub enum Command {
+            $( $(#[$attr])* $name($($file::)? $args), )*
+        }
+
+        impl Command {
+            /// Runs the subcommand with the options given before its name.
+            pub async fn run(&self, options: &Options) -> ExitCode {
+                match self {
+                    $( Command::$name(args) => Subcommand::run(args, options).await, )*
+                }
+            }
+        }
+    };
+}
 
 #[derive(Debug, Clone, Parser)]
 #[command(
@@ -38,8 +73,7 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-#[derive(Debug, Clone, Subcommand)]
-pub enum Command {
+commands! {
     /// Run the local sandbox server that answers the reseller API from demo data.
     #[command(
         after_help = "Example:\n  proxydash sandbox --listen 127.0.0.1:8787 --latency-ms 200 --scale 10000"
@@ -50,7 +84,7 @@ pub enum Command {
     #[command(
         after_help = "Example:\n  proxydash clients\n  proxydash clients --json | jq -r '.[].email'"
     )]
-    Clients(OutputArgs),
+    Clients(ClientsArgs),
 
     /// List the products, optionally sorted by one of the API's fields.
     #[command(
@@ -77,7 +111,7 @@ through: check `proxydash services` before ordering again."
     #[command(
         after_help = "Example:\n  proxydash services\n  proxydash services --json | jq '.[] | select(.status == \"Active\") | .service_id'\n  proxydash services --all-profiles   # a PROFILE column first; \"profile\" in each --json row"
     )]
-    Services(OutputArgs),
+    Services(ServicesArgs),
 
     /// Show one service with its proxy credentials.
     ///
@@ -111,7 +145,7 @@ pass show proxies/1001 | proxydash password 1001"
     /// The server throttles this: when it is too soon, prints the next possible time and
     /// exits 6.
     #[command(after_help = "Example:\n  proxydash refresh-list 1001")]
-    RefreshList(ServiceIdArgs),
+    RefreshList(RefreshListArgs),
 
     /// Print the IP list of a service exactly as served, or write it to a new file.
     #[command(
@@ -135,13 +169,13 @@ proxychains, curl, those of the profile's probe_templates, or a pattern given in
     #[command(
         after_help = "Example:\n  proxydash credit\n  proxydash credit --json | jq .credit\n  proxydash credit --profile shop --profile resale   # each, and the total"
     )]
-    Credit(OutputArgs),
+    Credit(CreditArgs),
 
     /// List the invoices.
     #[command(
         after_help = "Example:\n  proxydash invoices\n  proxydash invoices --json | jq '.[] | select(.status == \"Unpaid\")'\n  proxydash invoices --all-profiles --json | jq '.[] | select(.status == \"Unpaid\") | .profile'"
     )]
-    Invoices(OutputArgs),
+    Invoices(InvoicesArgs),
 
     /// Show one invoice.
     #[command(after_help = "Example:\n  proxydash invoice 7001")]
@@ -149,11 +183,11 @@ proxychains, curl, those of the profile's probe_templates, or a pattern given in
 
     /// Daily usage statistics of a rotating (ppr) service.
     #[command(after_help = "Example:\n  proxydash stats 1003\n  proxydash stats 1003 --json")]
-    Stats(ServiceIdArgs),
+    Stats(StatsArgs),
 
     /// Usage against the limit of a rotating (ppr) service.
     #[command(after_help = "Example:\n  proxydash rate 1003")]
-    Rate(ServiceIdArgs),
+    Rate(RateArgs),
 
     /// Proxy servers of a service that are in an error state or inactive; without an ID,
     /// those of every service not Terminated, Cancelled or Fraud.
@@ -184,6 +218,7 @@ proxydash completions zsh > ~/.zfunc/_proxydash"
     /// as JSON lines on standard output, optionally Prometheus metrics and keeping
     /// services bound to this machine's public IP.
     Watch(WatchArgs),
+    Doctor(DoctorArgs in doctor),
 }
 
 /// The options read through the command line: `cli.connection` is `cli.options.connection`.
@@ -197,5 +232,55 @@ impl std::ops::Deref for Cli {
 impl std::ops::DerefMut for Cli {
     fn deref_mut(&mut self) -> &mut Options {
         &mut self.options
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Cli, Command, ConnectionArgs};
+    use clap::Parser;
+
+    /// The options before the subcommand with those after it (watch's, a scripting one's).
+    fn merged(args: &[&str]) -> ConnectionArgs {
+        let cli = Cli::try_parse_from(args).unwrap();
+        let after = match &cli.command {
+            Some(Command::Watch(w)) => Some(&w.account),
+            Some(Command::Services(s)) => Some(&s.output.account),
+            Some(Command::Invoices(s)) => Some(&s.output.account),
+            Some(Command::Credit(s)) => Some(&s.output.account),
+            _ => None,
+        };
+        match after {
+            Some(after) => cli.connection.with(after),
+            None => cli.options.connection,
+        }
+    }
+
+    #[test]
+    fn the_account_options_work_after_watch_and_the_scripting_commands() {
+        for command in ["watch", "services"] {
+            let c = merged(&["proxydash", command, "--max-rpm", "60"]);
+            assert_eq!(c.max_rpm, Some(60));
+        }
+    }
+
+    #[test]
+    fn profiles_are_chosen_before_or_after_the_subcommand_and_after_wins_whole() {
+        let c = merged(&["proxydash", "watch", "--profile", "a", "--profile", "b"]);
+        assert_eq!(
+            (c.profile, c.all_profiles),
+            (vec!["a".into(), "b".into()], false)
+        );
+        let c = merged(&["proxydash", "--profile", "a", "services", "--all-profiles"]);
+        assert_eq!((c.profile.len(), c.all_profiles), (0, true));
+        let c = merged(&["proxydash", "--all-profiles", "credit", "--profile", "b"]);
+        assert_eq!((c.profile, c.all_profiles), (vec!["b".into()], false));
+        let c = merged(&["proxydash", "--profile", "a", "--profile", "b", "invoices"]);
+        assert_eq!(c.profile, ["a", "b"]);
+        let c = merged(&["proxydash", "--all-profiles"]);
+        assert!(c.all_profiles);
+        // After a subcommand, clap itself refuses both at once.
+        let both = ["proxydash", "watch", "--all-profiles", "--profile", "a"];
+        assert!(Cli::try_parse_from(both).is_err());
     }
 }

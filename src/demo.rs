@@ -85,8 +85,14 @@ mod tests {
     #[tokio::test]
     async fn the_demo_looks_up_this_machines_ip_on_its_sandbox() {
         let server = super::start(None).await.unwrap();
-        let cli = crate::cli::Cli::parse_from(["proxydash", "--demo"]);
-        let settings = super::settings(&cli, &server).unwrap();
+        /// The options alone, as the command line gives them.
+        #[derive(clap::Parser)]
+        struct Given {
+            #[command(flatten)]
+            options: crate::options::Options,
+        }
+        let given = Given::parse_from(["proxydash", "--demo"]);
+        let settings = super::settings(&given.options, &server).unwrap();
         let url = url::Url::parse(&settings.my_ip_url).unwrap();
         assert_eq!(url.host_str(), Some("127.0.0.1"), "{url}");
         assert!(settings.my_ip_fallbacks.is_empty());

@@ -1,10 +1,8 @@
-//! The binary: parse the command line, then run the dashboard, the sandbox or a scripting
-//! subcommand (`proxydash::script`).
+//! The binary: parse the command line, then run the dashboard or the subcommand given
+//! (`proxydash::cli`).
 
 use clap::Parser;
-use proxydash::cli::{Cli, Command, SandboxArgs};
-#[cfg(feature = "sandbox")]
-use proxydash::sandbox::{FaultSpec, SandboxConfig};
+use proxydash::cli::Cli;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -35,25 +33,7 @@ fn main() -> ExitCode {
     };
     let code = runtime.block_on(async move {
         match &cli.command {
-            Some(Command::Sandbox(args)) => sandbox(&cli, args).await,
-            Some(Command::Config(args)) => {
-                // `config show --profile x`: the options after `config` count too.
-                let mut with = cli.clone();
-                with.connection = cli
-                    .connection
-                    .with_file(args.profile.as_ref(), args.config.as_ref());
-                proxydash::config::command::run(&with, &args.command)
-            }
-            Some(Command::History(command)) => proxydash::script::history::run(&cli, command),
-            Some(Command::Alerts(args)) => proxydash::script::alerts::run(&cli, args),
-            Some(Command::Watch(args)) => {
-                // `watch --all-profiles --max-rpm 60`: the account options after `watch`
-                // count too.
-                let mut with = cli.clone();
-                with.connection = cli.connection.with(&args.account);
-                proxydash::watch::run(&with, args).await
-            }
-            Some(command) => proxydash::script::run(&cli, command).await,
+            Some(command) => command.run(&cli.options).await,
             None => proxydash::dashboard::run(&cli).await,
         }
     });
@@ -61,53 +41,6 @@ fn main() -> ExitCode {
     // in the runtime (a dead network, a hung-up terminal) must not keep the process alive.
     runtime.shutdown_timeout(Duration::from_millis(500));
     code
-}
-
-#[cfg(not(feature = "sandbox"))]
-async fn sandbox(_: &Cli, _: &SandboxArgs) -> ExitCode {
-    eprintln!("proxydash sandbox: {}", proxydash::demo::NO_SANDBOX);
-    ExitCode::from(2)
-}
-
-#[cfg(feature = "sandbox")]
-async fn sandbox(cli: &Cli, args: &SandboxArgs) -> ExitCode {
-    let faults = match args
-        .faults
-        .as_deref()
-        .map(str::parse::<FaultSpec>)
-        .transpose()
-    {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("proxydash sandbox: --faults: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut config = SandboxConfig {
-        listen: args.listen,
-        latency: Duration::from_millis(args.latency_ms),
-        scale: args.scale,
-        throttle: Duration::from_secs(args.throttle_secs),
-        faults,
-        seed: args.seed.clone(),
-        quirks: args.quirks,
-        rate_limit: args.rate_limit.filter(|n| *n > 0),
-        rate_limit_headers: args.rate_limit_headers == "on",
-        proxies: args.proxies,
-        ..SandboxConfig::default()
-    };
-    // `sandbox --token`, or (as before) --token / PROXYDASH_TOKEN before the subcommand,
-    // names the token the sandbox accepts.
-    if let Some(token) = args.token.as_ref().or(cli.connection.token.as_ref()) {
-        config.token = token.clone();
-    }
-    match proxydash::sandbox::run_cli(config).await {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("proxydash sandbox: {e}");
-            ExitCode::FAILURE
-        }
-    }
 }
 
 /// glibc gives each thread that allocates its own malloc arena (up to 8 per core), and an

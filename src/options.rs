@@ -4,6 +4,21 @@
 
 use clap::Args;
 use std::path::PathBuf;
+use std::process::ExitCode;
+
+mod account;
+
+pub use account::{AccountArgs, AccountOptions};
+
+/// How a subcommand runs, given its arguments: each subcommand's arguments implement it,
+/// and the list of subcommands (`crate::cli`) calls it. A scripting subcommand implements
+/// `crate::script::Script` instead, which runs it on an account the common way.
+// Run by `block_on` on the main thread: the future need not be `Send`.
+#[allow(async_fn_in_trait)]
+pub trait Subcommand {
+    /// Runs with the options given before the subcommand's name; answers the exit status.
+    async fn run(&self, options: &Options) -> ExitCode;
+}
 
 /// The options given before any subcommand (`proxydash --profile shop --refresh 10`), and
 /// the environment's.

@@ -2,7 +2,7 @@
 
 use super::{Settings, file};
 use crate::api::Credentials;
-use crate::options::Options;
+use crate::options::{Options, Subcommand as RunsAs};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,6 +32,17 @@ pub enum ConfigCommand {
     /// (secrets left out).
     #[command(after_help = "Example:\n  PROXYDASH_PROFILE=monitor proxydash config show")]
     Show,
+}
+
+impl RunsAs for ConfigArgs {
+    async fn run(&self, options: &Options) -> ExitCode {
+        // `config show --profile x`: the options after `config` count too.
+        let mut with = options.clone();
+        with.connection = options
+            .connection
+            .with_file(self.profile.as_ref(), self.config.as_ref());
+        run(&with, &self.command)
+    }
 }
 
 pub fn run(cli: &Options, command: &ConfigCommand) -> ExitCode {

@@ -10,9 +10,9 @@
 //! differ. With one account selected the command runs as it always did, byte for byte.
 
 use super::output::{Align, Details, Table, json, money};
-use super::{Failure, Session, billing, network, services, status};
+use super::{Failure, Session, Several, billing, network, services, status};
 use crate::api::{Credit, Invoice, ServiceSummary};
-use crate::cli::{Cli, Command};
+use crate::options::Options;
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -24,16 +24,8 @@ enum Answer {
     Network(Vec<network::Servers>),
 }
 
-/// Whether `command` is a read that takes several accounts.
-pub fn reads_several(command: &Command) -> bool {
-    matches!(
-        command,
-        Command::Services(_) | Command::Invoices(_) | Command::Credit(_) | Command::Network(_)
-    )
-}
-
 /// `cli` on the one profile `name`.
-pub fn narrowed(cli: &Cli, name: Option<String>) -> Cli {
+pub fn narrowed(cli: &Options, name: Option<String>) -> Options {
     let mut one = cli.clone();
     one.connection.profile = name.into_iter().collect();
     one.connection.all_profiles = false;
@@ -41,17 +33,20 @@ pub fn narrowed(cli: &Cli, name: Option<String>) -> Cli {
 }
 
 /// Reads each of `profiles` (two or more) and prints what they answered.
-pub async fn run(cli: &Cli, command: &Command, profiles: Vec<Option<String>>) -> ExitCode {
-    if let Command::Network(a) = command
-        && let Some(id) = a.id
-    {
+pub async fn run(
+    cli: &Options,
+    command: Several,
+    json: bool,
+    profiles: Vec<Option<String>>,
+) -> ExitCode {
+    if let Several::Network(Some(id)) = command {
         eprintln!(
             "proxydash: network {id} reads one service of one account; without an ID it reads \
              every service of each profile"
         );
         return ExitCode::from(status::USAGE);
     }
-    let accounts: Vec<(String, Cli)> = profiles
+    let accounts: Vec<(String, Options)> = profiles
         .into_iter()
         .map(|name| (name.clone().unwrap_or_default(), narrowed(cli, name)))
         .collect();
@@ -71,11 +66,6 @@ pub async fn run(cli: &Cli, command: &Command, profiles: Vec<Option<String>>) ->
             }
         }
     }
-    let json = match command {
-        Command::Services(o) | Command::Invoices(o) | Command::Credit(o) => o.json,
-        Command::Network(a) => a.output.json,
-        _ => false,
-    };
     if !read.is_empty()
         && let Err(e) = super::output::emit(&render(&read, json))
     {
@@ -90,13 +80,13 @@ pub async fn run(cli: &Cli, command: &Command, profiles: Vec<Option<String>>) ->
 }
 
 /// One account's answer, through a session of its own.
-async fn read(cli: &Cli, command: &Command) -> Result<Answer, Failure> {
+async fn read(cli: &Options, command: Several) -> Result<Answer, Failure> {
     let mut s = Session::new(cli);
     let answer = match command {
-        Command::Services(_) => services::list(&mut s).await.map(Answer::Services),
-        Command::Invoices(_) => billing::list(&mut s).await.map(Answer::Invoices),
-        Command::Credit(_) => billing::read_credit(&mut s).await.map(Answer::Credit),
-        _ => network::every(&mut s).await.map(Answer::Network),
+        Several::Services => services::list(&mut s).await.map(Answer::Services),
+        Several::Invoices => billing::list(&mut s).await.map(Answer::Invoices),
+        Several::Credit => billing::read_credit(&mut s).await.map(Answer::Credit),
+        Several::Network(_) => network::every(&mut s).await.map(Answer::Network),
     };
     s.save_budget();
     answer

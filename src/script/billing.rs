@@ -1,9 +1,9 @@
 //! `credit`, `invoices`, `invoice`: the account's money.
 
+use super::args::{CreditArgs, InvoiceArgs, InvoicesArgs, OutputArgs};
 use super::output::{Align, Details, date, id, json, money, or_missing};
-use super::{Failure, Printed, Session};
+use super::{Failure, Printed, Script, Session, Several};
 use crate::api::{Credit, Invoice};
-use crate::cli::{InvoiceArgs, OutputArgs};
 
 pub async fn credit(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
     let credit = read_credit(s).await?;
@@ -118,4 +118,37 @@ pub async fn invoice(s: &mut Session<'_>, a: &InvoiceArgs) -> Printed {
 /// An invoice's service; 0 means "not tied to a service" (adding funds).
 fn service_id(i: &Invoice) -> String {
     id(i.service_id.filter(|&s| s != 0))
+}
+
+impl Script for CreditArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        credit(s, &self.output).await
+    }
+    fn several(&self) -> Option<Several> {
+        Some(Several::Credit)
+    }
+}
+
+impl Script for InvoicesArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        invoices(s, &self.output).await
+    }
+    fn several(&self) -> Option<Several> {
+        Some(Several::Invoices)
+    }
+}
+
+impl Script for InvoiceArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        invoice(s, self).await
+    }
 }

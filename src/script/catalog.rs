@@ -1,8 +1,8 @@
 //! `clients`, `products`, `product`: what can be ordered, and for whom.
 
+use super::args::{ClientsArgs, OutputArgs, ProductArgs, ProductsArgs};
 use super::output::{Align, Details, Table, date, id, json, money, or_missing, yes_no};
-use super::{Failure, Printed, Session};
-use crate::cli::{OutputArgs, ProductArgs, ProductsArgs};
+use super::{Failure, Printed, Script, Session};
 
 pub async fn clients(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
     let clients = s
@@ -107,4 +107,31 @@ pub async fn product(s: &mut Session<'_>, a: &ProductArgs) -> Printed {
         },
     );
     Ok(d.render())
+}
+
+impl Script for ClientsArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        clients(s, &self.output).await
+    }
+}
+
+impl Script for ProductsArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        products(s, self).await
+    }
+}
+
+impl Script for ProductArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        product(s, self).await
+    }
 }

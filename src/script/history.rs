@@ -3,20 +3,27 @@
 //! read-only connection, so it can run beside a dashboard that is writing it, and asks no
 //! server anything (no credentials are resolved).
 
-use crate::cli::{Cli, HistoryCommand, HistoryExportArgs};
 use crate::history::export::{self, Format};
 use crate::history::{self, Store};
+use crate::options::{Options, Subcommand};
+use clap::{Args, Subcommand as Subcommands};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(cli: &Cli, command: &HistoryCommand) -> ExitCode {
+impl Subcommand for HistoryCommand {
+    async fn run(&self, options: &Options) -> ExitCode {
+        run(options, self)
+    }
+}
+
+pub fn run(cli: &Options, command: &HistoryCommand) -> ExitCode {
     match command {
         HistoryCommand::Export(args) => export_command(cli, args),
     }
 }
 
-fn export_command(cli: &Cli, args: &HistoryExportArgs) -> ExitCode {
+fn export_command(cli: &Options, args: &HistoryExportArgs) -> ExitCode {
     let since = match export::parse_since(&args.since, chrono::Utc::now()) {
         Ok(s) => s,
         Err(e) => {
@@ -90,4 +97,33 @@ pub fn export_file(
         .map_err(|e| format!("cannot read the history file {}: {e}", path.display()))?;
     export::export(&conn, since, format, out)
         .map_err(|e| format!("cannot read the history file {}: {e}", path.display()))
+}
+
+#[derive(Debug, Clone, Subcommands)]
+pub enum HistoryCommand {
+    /// Print every change kept since a time, oldest first, as CSV (default) or JSON.
+    #[command(
+        after_help = "Example:\n  proxydash history export --since 7d --csv > week.csv\n  \
+proxydash history export --profile monitor --since 2026-11-01 --json | jq '.[] | select(.kind == \"error_start\")'"
+    )]
+    Export(HistoryExportArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct HistoryExportArgs {
+    /// The profile whose history to export [default: the config file's default_profile].
+    #[arg(long, env = "PROXYDASH_PROFILE", value_name = "NAME")]
+    pub profile: Option<String>,
+    /// The config file that names the profiles.
+    #[arg(long, env = "PROXYDASH_CONFIG", value_name = "PATH")]
+    pub config: Option<std::path::PathBuf>,
+    /// From when: a span back from now (`7d`, `12h`, `30m`) or a date (`2026-11-01`, UTC).
+    #[arg(long, value_name = "WHEN", default_value = "7d")]
+    pub since: String,
+    /// Print JSON: an array of objects.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print CSV with a header line (the default).
+    #[arg(long)]
+    pub csv: bool,
 }

@@ -1,10 +1,11 @@
 //! `iplist`: the IP list of a service, exactly as served, to standard output or to a new
 //! file (`0600`, never overwriting one).
 
+use super::args::{IplistArgs, OutputArgs};
 use super::output::{as_served, json, stdout_is_terminal};
-use super::{Failure, Printed, Session};
+use super::{Failure, Printed, Script, Session};
 use crate::api::IpListType;
-use crate::cli::IplistArgs;
+use crate::options::AccountArgs;
 use std::io;
 
 pub async fn iplist(s: &mut Session<'_>, a: &IplistArgs) -> Printed {
@@ -88,4 +89,19 @@ fn exists(path: &std::path::Path) -> Failure {
         "{} already exists; it is never overwritten, choose another name",
         path.display()
     ))
+}
+
+impl Script for IplistArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        None
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        iplist(s, self).await
+    }
+    fn account(&self) -> Option<&AccountArgs> {
+        Some(&self.account)
+    }
+    fn json(&self) -> bool {
+        self.json
+    }
 }

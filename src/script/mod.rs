@@ -62,6 +62,7 @@
 
 mod accounts;
 pub mod alerts;
+pub mod args;
 mod billing;
 mod catalog;
 mod failure;
@@ -76,20 +77,66 @@ mod services;
 mod update;
 
 use crate::api::{ApiClient, ApiError};
-use crate::cli::{Cli, Command, CompletionsArgs};
 use crate::config::Settings;
 use crate::demo::Server as SandboxHandle;
+use crate::options::{AccountArgs, Options, Subcommand};
 use std::process::ExitCode;
 
+pub use alerts::{AlertsArgs, AlertsCommand};
+pub use args::*;
 pub use failure::{Failure, status};
+pub use history::{HistoryCommand, HistoryExportArgs};
 
 /// What a subcommand prints on success.
 pub type Printed = Result<String, Failure>;
 
+/// A scripting subcommand: what it prints, asked through a [`Session`] on the account.
+/// Its arguments implement it, and it runs (as a [`Subcommand`]) the common way: the
+/// account options after its name merged in, several accounts where it reads several,
+/// the answer or the failure printed and the exit status decided ([`run`]).
+// Run by `block_on` on the main thread: the future need not be `Send`.
+#[allow(async_fn_in_trait)]
+pub trait Script {
+    /// Its `--json` and account options (`OutputArgs`); `None` when it has none of its
+    /// own (then override [`Script::account`] and [`Script::json`] where it has them).
+    fn output(&self) -> Option<&OutputArgs>;
+    /// What it prints on success, asked through the session.
+    async fn print(&self, s: &mut Session<'_>) -> Printed;
+    /// The account options given after the subcommand's name.
+    fn account(&self) -> Option<&AccountArgs> {
+        self.output().map(|o| &o.account)
+    }
+    /// Whether it asked for `--json` (its failures are then printed as JSON too).
+    fn json(&self) -> bool {
+        self.output().is_some_and(|o| o.json)
+    }
+    /// The read it is over several accounts, when it takes several.
+    fn several(&self) -> Option<Several> {
+        None
+    }
+}
+
+/// The reads that take several accounts (`--all-profiles`, `--profile` repeated): see
+/// `accounts.rs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Several {
+    Services,
+    Invoices,
+    Credit,
+    /// `network`, with the ID it was given (refused with several accounts).
+    Network(Option<u64>),
+}
+
+impl<T: Script> Subcommand for T {
+    async fn run(&self, options: &Options) -> ExitCode {
+        run(options, self).await
+    }
+}
+
 /// The account a subcommand talks to, connected on first use (so usage errors are found
 /// before an account is needed, and `completions` needs none).
 pub struct Session<'a> {
-    cli: &'a Cli,
+    cli: &'a Options,
     /// With `--demo`: the sandbox, alive as long as the session.
     sandbox: Option<SandboxHandle>,
     /// The profile of the account, once connected.
@@ -108,7 +155,7 @@ pub struct Session<'a> {
 }
 
 impl<'a> Session<'a> {
-    fn new(cli: &'a Cli) -> Self {
+    fn new(cli: &'a Options) -> Self {
         Self {
             cli,
             sandbox: None,
@@ -259,7 +306,7 @@ impl Session<'_> {
 }
 
 /// Runs a scripting subcommand and answers the exit status (see the module docs).
-pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
+pub async fn run<S: Script>(cli: &Options, command: &S) -> ExitCode {
     // The account options given after the subcommand's name count too.
     let merged;
     let cli = match command.account() {
@@ -273,27 +320,35 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
     };
     // The reads that take several accounts; with one selected, the command as always.
     let one;
-    let cli = if accounts::reads_several(command) && !cli.demo {
-        use crate::config::selection::{Unnamed, profiles};
-        match profiles(cli, Unnamed::DefaultProfile) {
-            Ok(several) if several.len() > 1 => return accounts::run(cli, command, several).await,
-            Ok(mut just) => {
-                one = accounts::narrowed(cli, just.pop().flatten());
-                &one
-            }
-            Err(e) => {
-                eprintln!("proxydash: {e}");
-                return ExitCode::from(status::USAGE);
+    let cli = match command.several() {
+        Some(several) if !cli.demo => {
+            use crate::config::selection::{Unnamed, profiles};
+            match profiles(cli, Unnamed::DefaultProfile) {
+                Ok(names) if names.len() > 1 => {
+                    return accounts::run(cli, several, command.json(), names).await;
+                }
+                Ok(mut just) => {
+                    one = accounts::narrowed(cli, just.pop().flatten());
+                    &one
+                }
+                Err(e) => {
+                    eprintln!("proxydash: {e}");
+                    return ExitCode::from(status::USAGE);
+                }
             }
         }
-    } else {
-        cli
+        _ => cli,
     };
     let mut session = Session::new(cli);
-    let result = dispatch(&mut session, command).await;
+    let result = command.print(&mut session).await;
     session.save_budget();
     let profile = session.profile.take();
     drop(session);
+    finish(result, profile.as_deref(), command.json())
+}
+
+/// Prints the answer or the failure; answers the exit status.
+fn finish(result: Printed, profile: Option<&str>, json: bool) -> ExitCode {
     match result {
         Ok(text) => match output::emit(&text) {
             Ok(()) => ExitCode::SUCCESS,
@@ -308,74 +363,11 @@ pub async fn run(cli: &Cli, command: &Command) -> ExitCode {
             {
                 eprintln!("proxydash: {e}");
             }
-            eprintln!("proxydash: {}", failure.shown(profile.as_deref()));
-            if wants_json(command) && !matches!(failure, Failure::Usage(_) | Failure::Found { .. })
-            {
-                let _ = output::emit(&failure.json(profile.as_deref()));
+            eprintln!("proxydash: {}", failure.shown(profile));
+            if json && !matches!(failure, Failure::Usage(_) | Failure::Found { .. }) {
+                let _ = output::emit(&failure.json(profile));
             }
             failure.exit_code()
         }
     }
-}
-
-async fn dispatch(s: &mut Session<'_>, command: &Command) -> Printed {
-    match command {
-        Command::Sandbox(_)
-        | Command::Config(_)
-        | Command::History(_)
-        | Command::Alerts(_)
-        | Command::Watch(_) => Err(Failure::Usage("not a scripting subcommand".into())),
-        Command::Completions(args) => Ok(completions(args)),
-        Command::Clients(o) => catalog::clients(s, o).await,
-        Command::Products(a) => catalog::products(s, a).await,
-        Command::Product(a) => catalog::product(s, a).await,
-        Command::Order(a) => order::order(s, a).await,
-        Command::Services(o) => services::services(s, o).await,
-        Command::Service(a) => services::service(s, a).await,
-        Command::Bind(a) => update::bind(s, a).await,
-        Command::Password(a) => update::password(s, a).await,
-        Command::RefreshList(a) => update::refresh_list(s, a).await,
-        Command::Iplist(a) => iplist::iplist(s, a).await,
-        Command::Probe(a) => probe::probe(s, a).await,
-        Command::Credit(o) => billing::credit(s, o).await,
-        Command::Invoices(o) => billing::invoices(s, o).await,
-        Command::Invoice(a) => billing::invoice(s, a).await,
-        Command::Stats(a) => services::stats(s, a).await,
-        Command::Rate(a) => services::rate(s, a).await,
-        Command::Network(a) => network::network(s, a).await,
-    }
-}
-
-/// Whether the command asked for `--json` (its failures are then printed as JSON too).
-fn wants_json(command: &Command) -> bool {
-    match command {
-        Command::Clients(o) | Command::Services(o) | Command::Credit(o) | Command::Invoices(o) => {
-            o.json
-        }
-        Command::Products(a) => a.output.json,
-        Command::Product(a) => a.output.json,
-        Command::Order(a) => a.output.json,
-        Command::Service(a) => a.output.json,
-        Command::Bind(a) => a.output.json,
-        Command::Password(a) => a.output.json,
-        Command::RefreshList(a) | Command::Stats(a) | Command::Rate(a) => a.output.json,
-        Command::Network(a) => a.output.json,
-        Command::Iplist(a) => a.json,
-        Command::Probe(a) => a.output.json,
-        Command::Invoice(a) => a.output.json,
-        Command::Sandbox(_)
-        | Command::Config(_)
-        | Command::Completions(_)
-        | Command::History(_)
-        | Command::Alerts(_)
-        | Command::Watch(_) => false,
-    }
-}
-
-fn completions(args: &CompletionsArgs) -> String {
-    use clap::CommandFactory;
-    let mut command = Cli::command();
-    let mut buf = Vec::new();
-    clap_complete::generate(args.shell, &mut command, "proxydash", &mut buf);
-    String::from_utf8_lossy(&buf).into_owned()
 }

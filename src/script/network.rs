@@ -3,10 +3,10 @@
 //! Terminated, Cancelled or Fraud: the others have no proxies), the one form that reads
 //! several accounts ([`super::accounts`]).
 
+use super::args::{NetworkArgs, OutputArgs};
 use super::output::{Align, Table, json};
-use super::{Failure, Printed, Session};
+use super::{Failure, Printed, Script, Session, Several};
 use crate::api::ApiClient;
-use crate::cli::NetworkArgs;
 use futures::StreamExt;
 
 /// Services whose lists are read at once by `network` without an ID; the account's
@@ -137,4 +137,16 @@ async fn servers(client: &ApiClient, id: u64) -> Result<Servers, Failure> {
         inactive: inactive.map_err(Failure::read(format!("Inactive servers of service {id}")))?,
         checkable: true,
     })
+}
+
+impl Script for NetworkArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        network(s, self).await
+    }
+    fn several(&self) -> Option<Several> {
+        Some(Several::Network(self.id))
+    }
 }

@@ -2,11 +2,11 @@
 //! confirmed first unless `--yes` (and without a terminal to ask on, `--yes` is required);
 //! the POST is sent once; a lost answer is reported as an unknown outcome, never retried.
 
+use super::args::{OrderArgs, OutputArgs};
 use super::input;
 use super::output::{Details, id, json, money, or_missing, sanitize};
-use super::{Failure, Printed, Session};
+use super::{Failure, Printed, Script, Session};
 use crate::api::{OrderRequest, ProductType};
-use crate::cli::OrderArgs;
 use std::net::Ipv4Addr;
 
 pub async fn order(s: &mut Session<'_>, a: &OrderArgs) -> Printed {
@@ -118,4 +118,13 @@ fn refuse_ip_on_ppr(pid: u64, ip: Ipv4Addr, product_type: &ProductType) -> Resul
         )));
     }
     Ok(())
+}
+
+impl Script for OrderArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        order(s, self).await
+    }
 }

@@ -18,9 +18,9 @@
 //! - What was found goes to the profile's history like the dashboard's probes (one row
 //!   per proxy contacted, one per audit); not on `--demo`, nor with `history_days = 0`.
 
+use super::args::{OutputArgs, ProbeArgs};
 use super::output::{Align, MISSING, Table, json};
-use super::{Failure, Printed, Session};
-use crate::cli::ProbeArgs;
+use super::{Failure, Printed, Script, Session};
 use crate::probe::report::{Mark, Row, health};
 use crate::probe::rotation::{self, Rotation};
 use crate::probe::runner::probe_collect;
@@ -281,4 +281,13 @@ fn audit_text(via: &str, r: &Rotation) -> String {
         );
     }
     out + &format!("VERDICT  {}\n", r.kind())
+}
+
+impl Script for ProbeArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        probe(s, self).await
+    }
 }

@@ -1,9 +1,9 @@
 //! `services`, `service`, `stats`, `rate`, `network`: reading services.
 
+use super::args::{OutputArgs, RateArgs, ServiceArgs, ServiceIdArgs, ServicesArgs, StatsArgs};
 use super::output::{Align, Details, MISSING, Table, date, id, json, money, number, or_missing};
-use super::{Failure, Printed, Session};
+use super::{Failure, Printed, Script, Session, Several};
 use crate::api::{ApiClient, ApiError, ProductType, ServiceSummary, Unprocessable};
-use crate::cli::{OutputArgs, ServiceArgs, ServiceIdArgs};
 
 /// What a masked password shows.
 const MASK: &str = "********";
@@ -168,5 +168,44 @@ async fn ppr_only(client: &ApiClient, what: String, id: u64, error: ApiError) ->
             not_found @ Failure::NotFound { .. } => not_found,
             _ => Failure::api(what)(error),
         },
+    }
+}
+
+impl Script for ServicesArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        services(s, &self.output).await
+    }
+    fn several(&self) -> Option<Several> {
+        Some(Several::Services)
+    }
+}
+
+impl Script for ServiceArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        service(s, self).await
+    }
+}
+
+impl Script for StatsArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.service.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        stats(s, &self.service).await
+    }
+}
+
+impl Script for RateArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.service.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        rate(s, &self.service).await
     }
 }

@@ -1,11 +1,11 @@
 //! `bind`, `password`, `refresh-list`: the three operations of a service update (spec 4.3).
 //! Each is one PUT, sent once; a lost answer is reported as an unknown outcome.
 
+use super::args::{BindArgs, OutputArgs, PasswordArgs, RefreshListArgs, ServiceIdArgs};
 use super::input;
 use super::output::json;
-use super::{Failure, Printed, Session};
+use super::{Failure, Printed, Script, Session};
 use crate::api::{ApiClient, ApiError, ProductType, ServiceUpdate, Unprocessable, UpdateResult};
-use crate::cli::{BindArgs, OutputArgs, PasswordArgs, ServiceIdArgs};
 use crate::secret::Secret;
 
 pub async fn bind(s: &mut Session<'_>, a: &BindArgs) -> Printed {
@@ -117,4 +117,31 @@ fn done(result: &UpdateResult, service_id: u64, o: &OutputArgs) -> String {
         .iter()
         .map(|m| format!("Service {service_id}: {m}\n"))
         .collect()
+}
+
+impl Script for BindArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        bind(s, self).await
+    }
+}
+
+impl Script for PasswordArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        password(s, self).await
+    }
+}
+
+impl Script for RefreshListArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.service.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        refresh_list(s, &self.service).await
+    }
 }

@@ -12,7 +12,7 @@
 //!   to this machine's public IP ([`keep_bound`]).
 //! - SIGINT or SIGTERM stops every watcher gracefully ([`watcher`]: rebinds answered,
 //!   history flushed, output written) and exits 0; the exit statuses are in `--help`
-//!   (`cli/watch.rs`) and the README.
+//!   (`watch/args.rs`) and the README.
 //!
 //! Choices where the issue leaves room: no profile named watches the default profile (as
 //! a one-account command would; `dashboard_profiles` is the screen's own choice);
@@ -22,6 +22,7 @@
 //! failing `token_command`) stops `watch` before anything starts, so a typo is not a
 //! silent gap in the monitoring.
 
+mod args;
 pub mod collect;
 pub mod keep_bound;
 pub mod myip;
@@ -31,7 +32,6 @@ pub mod watcher;
 
 use crate::account::Clock;
 use crate::api::ApiClient;
-use crate::cli::{Cli, WatchArgs};
 use crate::config::Settings;
 use crate::metrics::Board;
 use output::Output;
@@ -40,12 +40,26 @@ use std::sync::Arc;
 use std::time::Duration;
 use watcher::{KeepOptions, Options, Watcher};
 
+pub use args::WatchArgs;
+
+/// The options given before `watch`.
+type Cli = crate::options::Options;
+
 /// The exit statuses (see `proxydash watch --help`).
 pub mod status {
     pub const STOPPED: u8 = 0;
     pub const FAILED: u8 = 1;
     pub const USAGE: u8 = 2;
     pub const METRICS_ADDRESS: u8 = 3;
+}
+
+impl crate::options::Subcommand for WatchArgs {
+    async fn run(&self, options: &Cli) -> ExitCode {
+        // `watch --all-profiles --max-rpm 60`: the account options after `watch` count too.
+        let mut with = options.clone();
+        with.connection = options.connection.with(&self.account);
+        run(&with, self).await
+    }
 }
 
 /// Runs `watch` until SIGINT or SIGTERM.

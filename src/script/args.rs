@@ -1,8 +1,8 @@
 //! The arguments of the scripting subcommands (`services`, `order`, `iplist`, …): what each
-//! takes after its name, with the account options ([`super::AccountArgs`]) flattened in.
+//! takes after its name, with the account options ([`AccountArgs`]) flattened in.
 
-use super::AccountArgs;
 use crate::api::{IpListFormat, IpListType, SortField};
+use crate::options::AccountArgs;
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;
@@ -17,6 +17,35 @@ pub struct OutputArgs {
     pub account: AccountArgs,
 }
 
+// `clients` (no doc comment: the subcommand's help is its entry's in `crate::cli`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct ClientsArgs {
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+// `services` (no doc comment: the subcommand's help is its entry's in `crate::cli`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct ServicesArgs {
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+// `credit` (no doc comment: the subcommand's help is its entry's in `crate::cli`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct CreditArgs {
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+// `invoices` (no doc comment: the subcommand's help is its entry's in `crate::cli`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct InvoicesArgs {
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+// One service's ID: `refresh-list`, `stats` and `rate` take it (each in its own struct).
 #[derive(Debug, Clone, Args)]
 pub struct ServiceIdArgs {
     /// Service ID.
@@ -24,6 +53,27 @@ pub struct ServiceIdArgs {
     pub id: u64,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+// `refresh-list` (no doc comment: the subcommand's help is its entry's in `crate::cli`).
+#[derive(Debug, Clone, Args)]
+pub struct RefreshListArgs {
+    #[command(flatten)]
+    pub service: ServiceIdArgs,
+}
+
+// `stats` (no doc comment: the subcommand's help is its entry's in `crate::cli`).
+#[derive(Debug, Clone, Args)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub service: ServiceIdArgs,
+}
+
+// `rate` (no doc comment: the subcommand's help is its entry's in `crate::cli`).
+#[derive(Debug, Clone, Args)]
+pub struct RateArgs {
+    #[command(flatten)]
+    pub service: ServiceIdArgs,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -1,7 +1,7 @@
 //! The account options after a scripting subcommand's name, and how they combine with the
 //! ones given before it.
 
-use super::{Command, ConnectionArgs};
+use super::ConnectionArgs;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -47,36 +47,6 @@ impl ConnectionArgs {
             timeout: after.timeout.or(self.timeout),
             max_rpm: after.max_rpm.or(self.max_rpm),
         }
-    }
-}
-
-impl Command {
-    /// The account options given after the subcommand's name, for the subcommands that
-    /// talk to an account.
-    pub fn account(&self) -> Option<&AccountArgs> {
-        Some(match self {
-            Command::Clients(o)
-            | Command::Services(o)
-            | Command::Credit(o)
-            | Command::Invoices(o) => &o.account,
-            Command::Products(a) => &a.output.account,
-            Command::Product(a) => &a.output.account,
-            Command::Order(a) => &a.output.account,
-            Command::Service(a) => &a.output.account,
-            Command::Bind(a) => &a.output.account,
-            Command::Password(a) => &a.output.account,
-            Command::RefreshList(a) | Command::Stats(a) | Command::Rate(a) => &a.output.account,
-            Command::Network(a) => &a.output.account,
-            Command::Iplist(a) => &a.account,
-            Command::Probe(a) => &a.output.account,
-            Command::Invoice(a) => &a.output.account,
-            Command::Sandbox(_)
-            | Command::Config(_)
-            | Command::Completions(_)
-            | Command::History(_)
-            | Command::Alerts(_) => return None,
-            Command::Watch(a) => &a.account,
-        })
     }
 }
 
@@ -136,47 +106,4 @@ pub struct AccountOptions {
     /// server's X-RateLimit-Limit; 60 while it shows none]. Profile: max_requests_per_minute.
     #[arg(long, value_name = "N")]
     pub max_rpm: Option<u32>,
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::cli::{Cli, Command};
-    use clap::Parser;
-
-    #[test]
-    fn the_account_options_work_after_watch_and_the_scripting_commands() {
-        for command in ["watch", "services"] {
-            let cli = Cli::try_parse_from(["proxydash", command, "--max-rpm", "60"]).unwrap();
-            let after = cli.command.as_ref().and_then(Command::account).unwrap();
-            assert_eq!(cli.connection.with(after).max_rpm, Some(60));
-        }
-    }
-
-    fn merged(args: &[&str]) -> crate::cli::ConnectionArgs {
-        let cli = Cli::try_parse_from(args).unwrap();
-        match cli.command.as_ref().and_then(Command::account) {
-            Some(after) => cli.connection.with(after),
-            None => cli.options.connection,
-        }
-    }
-
-    #[test]
-    fn profiles_are_chosen_before_or_after_the_subcommand_and_after_wins_whole() {
-        let c = merged(&["proxydash", "watch", "--profile", "a", "--profile", "b"]);
-        assert_eq!(
-            (c.profile, c.all_profiles),
-            (vec!["a".into(), "b".into()], false)
-        );
-        let c = merged(&["proxydash", "--profile", "a", "services", "--all-profiles"]);
-        assert_eq!((c.profile.len(), c.all_profiles), (0, true));
-        let c = merged(&["proxydash", "--all-profiles", "credit", "--profile", "b"]);
-        assert_eq!((c.profile, c.all_profiles), (vec!["b".into()], false));
-        let c = merged(&["proxydash", "--profile", "a", "--profile", "b", "invoices"]);
-        assert_eq!(c.profile, ["a", "b"]);
-        let c = merged(&["proxydash", "--all-profiles"]);
-        assert!(c.all_profiles);
-        // After a subcommand, clap itself refuses both at once.
-        let both = ["proxydash", "watch", "--all-profiles", "--profile", "a"];
-        assert!(Cli::try_parse_from(both).is_err());
-    }
 }

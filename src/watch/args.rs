@@ -1,4 +1,4 @@
-//! `proxydash watch`: its flags (what they are, not what they do; see [`crate::watch`]).
+//! `proxydash watch`: its flags (what they are, not what they do; see [`super`]).
 
 use clap::Args;
 use std::net::SocketAddr;
@@ -46,5 +46,5 @@ pub struct WatchArgs {
     /// The account options (`watch --profile a --profile b`, `watch --all-profiles`,
     /// `watch --max-rpm 60`), on top of those given before `watch`.
     #[command(flatten)]
-    pub account: crate::cli::AccountArgs,
+    pub account: crate::options::AccountArgs,
 }

@@ -1,46 +1,11 @@
-//! The arguments of the subcommands that do not ask an account: `sandbox`, `history` and
-//! `completions` (`config`'s are in [`crate::config::command`]).
+//! `proxydash sandbox`: its arguments, and starting the sandbox server with them.
 
 use super::sandbox_help::FAULTS_HELP;
-use clap::{Args, Subcommand};
+use crate::options::{Options, Subcommand};
+use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-
-#[derive(Debug, Clone, Subcommand)]
-pub enum HistoryCommand {
-    /// Print every change kept since a time, oldest first, as CSV (default) or JSON.
-    #[command(
-        after_help = "Example:\n  proxydash history export --since 7d --csv > week.csv\n  \
-proxydash history export --profile monitor --since 2026-11-01 --json | jq '.[] | select(.kind == \"error_start\")'"
-    )]
-    Export(HistoryExportArgs),
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct HistoryExportArgs {
-    /// The profile whose history to export [default: the config file's default_profile].
-    #[arg(long, env = "PROXYDASH_PROFILE", value_name = "NAME")]
-    pub profile: Option<String>,
-    /// The config file that names the profiles.
-    #[arg(long, env = "PROXYDASH_CONFIG", value_name = "PATH")]
-    pub config: Option<std::path::PathBuf>,
-    /// From when: a span back from now (`7d`, `12h`, `30m`) or a date (`2026-11-01`, UTC).
-    #[arg(long, value_name = "WHEN", default_value = "7d")]
-    pub since: String,
-    /// Print JSON: an array of objects.
-    #[arg(long, conflicts_with = "csv")]
-    pub json: bool,
-    /// Print CSV with a header line (the default).
-    #[arg(long)]
-    pub csv: bool,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct CompletionsArgs {
-    /// The shell to write completions for.
-    #[arg(value_name = "SHELL")]
-    pub shell: clap_complete::Shell,
-}
+use std::process::ExitCode;
 
 #[derive(Debug, Clone, Args)]
 pub struct SandboxArgs {
@@ -90,4 +55,59 @@ pub struct SandboxArgs {
     /// lists at them, so `proxydash probe` and `h` have something to check.
     #[arg(long)]
     pub proxies: bool,
+}
+
+impl Subcommand for SandboxArgs {
+    async fn run(&self, options: &Options) -> ExitCode {
+        run(options, self).await
+    }
+}
+
+#[cfg(not(feature = "sandbox"))]
+async fn run(_: &Options, _: &SandboxArgs) -> ExitCode {
+    eprintln!("proxydash sandbox: {}", crate::demo::NO_SANDBOX);
+    ExitCode::from(2)
+}
+
+#[cfg(feature = "sandbox")]
+async fn run(cli: &Options, args: &SandboxArgs) -> ExitCode {
+    use crate::sandbox::{FaultSpec, SandboxConfig};
+    use std::time::Duration;
+    let faults = match args
+        .faults
+        .as_deref()
+        .map(str::parse::<FaultSpec>)
+        .transpose()
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("proxydash sandbox: --faults: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut config = SandboxConfig {
+        listen: args.listen,
+        latency: Duration::from_millis(args.latency_ms),
+        scale: args.scale,
+        throttle: Duration::from_secs(args.throttle_secs),
+        faults,
+        seed: args.seed.clone(),
+        quirks: args.quirks,
+        rate_limit: args.rate_limit.filter(|n| *n > 0),
+        rate_limit_headers: args.rate_limit_headers == "on",
+        proxies: args.proxies,
+        ..SandboxConfig::default()
+    };
+    // `sandbox --token`, or (as before) --token / PROXYDASH_TOKEN before the subcommand,
+    // names the token the sandbox accepts.
+    if let Some(token) = args.token.as_ref().or(cli.connection.token.as_ref()) {
+        config.token = token.clone();
+    }
+    match crate::sandbox::run_cli(config).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("proxydash sandbox: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

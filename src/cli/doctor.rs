@@ -1,0 +1,321 @@
+//! `proxydash doctor`: checks that a profile is set up to work, one line per check with
+//! the reason, before a dashboard or a cron job finds out the hard way.
+//!
+//! The API is asked one cheap read (the credit) through the scheduler like every request
+//! (the account's saved budget, the client's bounded bodies); nothing else is sent. Secrets
+//! are never printed: a credential is named by its kind and where it came from.
+
+use super::{AccountArgs, Options, Subcommand};
+use crate::api::{ApiClient, Credentials};
+use crate::config::file::FileConfig;
+use crate::config::selection::{Unnamed, profiles};
+use crate::config::{Settings, file};
+use crate::scheduler::{Budget, Door, Source, bucket::ASSUMED_LIMIT, store::Store};
+use crate::script::{Failure, output, status};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Check the setup: the config file, the credentials, the file's permissions, one read of
+/// the API and its rate limit, the state directory.
+///
+/// One line per check of each profile selected: ✓ fine, ! worth knowing, ✗ a problem, with
+/// the reason. Asks the API one cheap read (the credit); never prints a secret.
+#[derive(Debug, Clone, clap::Args)]
+#[command(after_help = "Example:\n  proxydash doctor\n  proxydash doctor --all-profiles\n  \
+proxydash doctor --json | jq '.[] | select(.ok | not)'\n\n\
+Exit status: 0 when no check failed (warnings allowed); otherwise that of the first failed \
+check: 2 the config file or the credentials, 3 authentication, 5 unreachable, 6 throttled, \
+1 anything else (permissions, the state directory, another API error).")]
+pub struct DoctorArgs {
+    /// Print the checks as JSON: an array of {"check", "ok", "detail"}.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub account: AccountArgs,
+}
+
+/// How a check came out; a failure carries its exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mark {
+    Pass,
+    Warn,
+    Fail(u8),
+}
+
+struct Check {
+    name: String,
+    mark: Mark,
+    detail: String,
+}
+
+fn check(name: &str, mark: Mark, detail: impl Into<String>) -> Check {
+    Check {
+        name: name.to_owned(),
+        mark,
+        detail: detail.into(),
+    }
+}
+
+impl Subcommand for DoctorArgs {
+    async fn run(&self, options: &Options) -> ExitCode {
+        let mut given = options.clone();
+        given.connection = options.connection.with(&self.account);
+        // A config file that does not parse still gets its line: then the one selection.
+        let selected = match given.demo {
+            true => vec![None],
+            false => profiles(&given, Unnamed::DefaultProfile)
+                .unwrap_or_else(|_| vec![given.connection.profile.first().cloned()]),
+        };
+        let several = selected.len() > 1;
+        let mut checks = Vec::new();
+        for name in selected {
+            let mut one = given.clone();
+            one.connection.profile = name.clone().into_iter().collect();
+            one.connection.all_profiles = false;
+            for mut c in profile_checks(&one).await {
+                if several {
+                    c.name = format!("{}: {}", name.as_deref().unwrap_or("default"), c.name);
+                }
+                checks.push(c);
+            }
+        }
+        let text = if self.json { json(&checks) } else { lines(&checks) };
+        if let Err(e) = output::emit(&text) {
+            eprintln!("proxydash: {e}");
+            return ExitCode::from(status::FAILED);
+        }
+        let failed = checks.iter().find_map(|c| match c.mark {
+            Mark::Fail(code) => Some(code),
+            _ => None,
+        });
+        ExitCode::from(failed.unwrap_or(status::OK))
+    }
+}
+
+/// The checks of one profile, in order.
+async fn profile_checks(options: &Options) -> Vec<Check> {
+    let path = options.connection.config.clone().or_else(file::default_path);
+    let (config, read) = config_check(options.demo, path.as_deref());
+    let mut checks = vec![config];
+    // With --demo: its sandbox, alive while the API is asked.
+    let mut sandbox = None;
+    let settings = match options.demo {
+        true => match crate::demo::start(None).await {
+            Ok(server) => crate::demo::settings(options, sandbox.insert(server))
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(format!("cannot start the demo sandbox: {e}")),
+        },
+        false => Settings::resolve(options).map_err(|e| e.to_string()),
+    };
+    checks.push(credentials_check(&settings, read.as_ref()));
+    if let (Some(path), Some(read)) = (&path, &read) {
+        checks.push(permissions_check(path, read));
+    }
+    match &settings {
+        Ok(settings) => checks.extend(api_checks(settings, options.demo).await),
+        Err(_) => checks.push(check("api", Mark::Warn, "not asked: no usable account")),
+    }
+    checks.push(state_check());
+    drop(sandbox);
+    checks
+}
+
+/// The config file: found, readable, parses. Answers what it holds.
+fn config_check(demo: bool, path: Option<&Path>) -> (Check, Option<FileConfig>) {
+    if demo {
+        let c = check("config", Mark::Pass, "not read: --demo runs on a built-in sandbox");
+        return (c, None);
+    }
+    let Some(path) = path else {
+        let why = "no config directory (set XDG_CONFIG_HOME or HOME); flags and environment only";
+        return (check("config", Mark::Warn, why), None);
+    };
+    let shown = crate::files::tilde(path);
+    match file::load(path) {
+        Ok(Some((config, _))) => {
+            let c = check("config", Mark::Pass, format!("{shown}: read and parsed"));
+            (c, Some(config))
+        }
+        Ok(None) => {
+            let why = format!("{shown}: none; the account comes from flags and environment");
+            (check("config", Mark::Warn, why), None)
+        }
+        Err(e) => (check("config", Mark::Fail(status::USAGE), clean(&e)), None),
+    }
+}
+
+/// The credentials resolve (a `token_command` runs, a key is there), named by kind only.
+fn credentials_check(settings: &Result<Settings, String>, read: Option<&FileConfig>) -> Check {
+    let settings = match settings {
+        Ok(s) => s,
+        Err(e) => return check("credentials", Mark::Fail(status::USAGE), clean(e)),
+    };
+    let profile = read.and_then(|f| f.profiles.get(&settings.profile));
+    let kind = match &settings.credentials {
+        Credentials::Token(_) if profile.is_some_and(|p| p.token_command.is_some()) => {
+            "a token from token_command"
+        }
+        Credentials::Token(_) => "a token",
+        Credentials::Login { .. } if profile.is_some_and(|p| p.password_command.is_some()) => {
+            "a login and a password from password_command"
+        }
+        Credentials::Login { .. } => "a login and a password",
+    };
+    let detail = format!(
+        "profile {}: {kind} (not shown) for {}",
+        settings.profile,
+        clean(&settings.base_url)
+    );
+    check("credentials", Mark::Pass, detail)
+}
+
+/// A file that holds a key is readable by its owner only (unix).
+fn permissions_check(path: &Path, read: &FileConfig) -> Check {
+    let holds_key = read
+        .profiles
+        .values()
+        .any(|p| p.token.is_some() || p.password.is_some());
+    if !holds_key {
+        return check("permissions", Mark::Pass, "the config file holds no key");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).map_or(0, |m| m.permissions().mode() & 0o777);
+        if mode & 0o077 != 0 {
+            let why = format!(
+                "mode {mode:04o} and it holds a key: others can read it; chmod 600 {}",
+                crate::files::tilde(path)
+            );
+            return check("permissions", Mark::Fail(status::FAILED), why);
+        }
+        check("permissions", Mark::Pass, format!("mode {mode:04o}: only you can read the key"))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        check("permissions", Mark::Pass, "not checked on this system")
+    }
+}
+
+/// One read of the credit through the scheduler, and what the budget learned from it.
+async fn api_checks(settings: &Settings, demo: bool) -> Vec<Check> {
+    let client = match ApiClient::new(settings.client_config()) {
+        Ok(c) => c,
+        Err(e) => return vec![check("api", Mark::Fail(status::USAGE), clean(&e.to_string()))],
+    };
+    // The account's budget as every command keeps it (none for the demo's new sandbox).
+    let store = Store::default_location().filter(|_| !demo);
+    let key = settings.budget_key();
+    let budget = match &store {
+        Some(store) => Budget::new(store.load(&key, settings.max_rpm)),
+        None => settings.budget(),
+    };
+    let client = Door::new(client, budget.clone()).client;
+    let started = Instant::now();
+    let answer = client.credit().await;
+    let took = started.elapsed().as_millis();
+    if let Some(store) = &store {
+        // Losing it only means the next command starts from less knowledge.
+        let _ = store.save(&key, &budget.snapshot());
+    }
+    let api = match answer {
+        Ok(c) => check(
+            "api",
+            Mark::Pass,
+            format!("answered the credit read in {took} ms (credit {})", output::money(c.credit)),
+        ),
+        Err(error) => {
+            let failure = Failure::Api {
+                what: "Read the credit".into(),
+                error,
+            };
+            let detail = failure.shown(Some(&settings.profile));
+            check("api", Mark::Fail(failure.status()), detail)
+        }
+    };
+    let answered = api.mark == Mark::Pass;
+    vec![api, rate_limit_check(&budget, settings.max_rpm, answered)]
+}
+
+/// The request limit the server announced, or the one the budget keeps without it.
+fn rate_limit_check(budget: &Budget, ceiling: Option<u32>, answered: bool) -> Check {
+    let view = budget.view();
+    let (mark, detail) = match view.source {
+        Source::Headers => (
+            Mark::Pass,
+            format!("X-RateLimit-Limit: {}/min ({} left now)", view.limit, view.left),
+        ),
+        Source::Learned => (
+            Mark::Warn,
+            format!("no headers; {}/min learned from 429 answers", view.limit),
+        ),
+        Source::Assumed if !answered => (
+            Mark::Warn,
+            format!("not known: no answer; staying at {}/min", view.limit),
+        ),
+        Source::Assumed => match ceiling {
+            Some(n) => (Mark::Pass, format!("none: staying at your limit of {n}/min")),
+            None => (
+                Mark::Pass,
+                format!("none: staying at the documented default of {ASSUMED_LIMIT}/min"),
+            ),
+        },
+    };
+    check("rate limit", mark, detail)
+}
+
+/// The state directory (history, budget, alerts) can be written.
+fn state_check() -> Check {
+    let Some(dir) = crate::files::state_dir() else {
+        let why = "no state directory (set XDG_STATE_HOME or HOME)";
+        return check("state", Mark::Fail(status::FAILED), why);
+    };
+    let shown = crate::files::tilde(&dir);
+    let probe: PathBuf = dir.join(format!(".doctor-{}", std::process::id()));
+    let written = crate::files::create_private_dir(&dir)
+        .and_then(|()| std::fs::write(&probe, b"doctor"))
+        .and_then(|()| std::fs::remove_file(&probe));
+    match written {
+        Ok(()) => check("state", Mark::Pass, format!("{shown}: writable")),
+        Err(e) => check(
+            "state",
+            Mark::Fail(status::FAILED),
+            format!("{shown}: not writable: {e}"),
+        ),
+    }
+}
+
+/// Server or file text made safe for one line.
+fn clean(text: &str) -> String {
+    output::sanitize(text).into_owned()
+}
+
+fn lines(checks: &[Check]) -> String {
+    let width = checks.iter().map(|c| c.name.chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for c in checks {
+        let mark = match c.mark {
+            Mark::Pass => '✓',
+            Mark::Warn => '!',
+            Mark::Fail(_) => '✗',
+        };
+        out.push_str(&format!("{mark} {:<width$}  {}\n", c.name, c.detail));
+    }
+    out
+}
+
+fn json(checks: &[Check]) -> String {
+    let rows: Vec<_> = checks
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "check": c.name,
+                "ok": !matches!(c.mark, Mark::Fail(_)),
+                "detail": c.detail,
+            })
+        })
+        .collect();
+    output::json(&rows)
+}

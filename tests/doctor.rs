@@ -1,0 +1,174 @@
+//! `proxydash doctor`, run as a user would run it: against a sandbox on loopback, and
+//! against a loopback address nothing listens on.
+
+use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use tokio::process::Command;
+
+/// A folder of its own for this test (config and state), empty.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("proxydash-doctor-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The binary with nothing of this environment that could change where it connects or
+/// what it reads, its config and state under `home`.
+fn proxydash(home: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_proxydash"));
+    for var in [
+        "PROXYDASH_BASE_URL",
+        "PROXYDASH_TOKEN",
+        "PROXYDASH_LOGIN",
+        "PROXYDASH_PASSWORD",
+        "PROXYDASH_PROFILE",
+        "PROXYDASH_CONFIG",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    cmd
+}
+
+/// Runs `cmd` to its end: the exit status and standard output.
+async fn finish(cmd: &mut Command) -> (Option<i32>, String, String) {
+    let out = cmd.output().await.expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The line of the check `name`.
+fn line<'a>(out: &'a str, name: &str) -> &'a str {
+    out.lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(name))
+        .unwrap_or_else(|| panic!("no {name} line in:\n{out}"))
+}
+
+async fn sandbox() -> SandboxHandle {
+    Sandbox::start(SandboxConfig {
+        listen: ([127, 0, 0, 1], 0).into(),
+        rate_limit: Some(120),
+        rate_limit_headers: true,
+        ..SandboxConfig::default()
+    })
+    .await
+    .expect("sandbox starts")
+}
+
+#[tokio::test]
+async fn doctor_passes_against_the_sandbox_asking_one_credit_read() {
+    let sb = sandbox().await;
+    let home = temp_dir("sandbox");
+    let config = home.join("config/proxydash/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    let text = format!(
+        "default_profile = \"shop\"\n[profiles.shop]\nbase_url = \"{}\"\ntoken = \"{}\"\n",
+        sb.base_url(),
+        sb.token()
+    );
+    std::fs::write(&config, text).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+
+    let (code, out, err) = finish(proxydash(&home).arg("doctor")).await;
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    for name in ["config", "credentials", "permissions", "api", "state"] {
+        assert!(line(&out, name).starts_with('✓'), "{name}:\n{out}");
+    }
+    assert!(line(&out, "config").contains("read and parsed"), "{out}");
+    assert!(line(&out, "credentials").contains("profile shop: a token (not shown)"));
+    assert!(
+        !out.contains(sb.token()),
+        "the token is never printed:\n{out}"
+    );
+    #[cfg(unix)]
+    assert!(line(&out, "permissions").contains("mode 0600"), "{out}");
+    assert!(line(&out, "api").contains("credit $"), "{out}");
+    // The sandbox sends its limit in the headers; the budget reports what it read.
+    assert!(
+        out.contains("rate limit") && out.contains("X-RateLimit-Limit: 120/min"),
+        "{out}"
+    );
+    assert!(line(&out, "state").contains("writable"), "{out}");
+
+    // What the sandbox saw: one read of the credit, with the profile's token.
+    let seen = sb.requests();
+    assert_eq!(seen.len(), 1, "{seen:#?}");
+    assert_eq!(seen[0].method, "GET");
+    assert_eq!(seen[0].path, "/api/billing/credit");
+    assert!(seen[0].authorization.is_some());
+
+    // --json: the same checks as an array of {check, ok, detail}.
+    let (code, out, _) = finish(proxydash(&home).args(["doctor", "--json"])).await;
+    assert_eq!(code, Some(0));
+    let checks: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = checks
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["check"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "config",
+            "credentials",
+            "permissions",
+            "api",
+            "rate limit",
+            "state"
+        ]
+    );
+    assert!(checks.as_array().unwrap().iter().all(|c| c["ok"] == true));
+    assert!(checks[3]["detail"].as_str().unwrap().contains("credit"));
+}
+
+#[tokio::test]
+async fn doctor_against_a_stopped_address_fails_the_api_check_with_status_5() {
+    let closed = {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        listener.local_addr().unwrap()
+        // Dropped here: nothing listens on it any more.
+    };
+    let home = temp_dir("stopped");
+    let base = format!("http://{closed}");
+    let (code, out, err) = finish(proxydash(&home).args([
+        "--base-url",
+        &base,
+        "--token",
+        "t0ken-not-printed",
+        "--connect-timeout",
+        "2",
+        "doctor",
+    ]))
+    .await;
+    assert_eq!(code, Some(5), "unreachable is 5:\n{out}\n{err}");
+    let api = line(&out, "api");
+    assert!(api.starts_with('✗'), "{out}");
+    assert!(api.contains("Read the credit"), "{out}");
+    assert!(line(&out, "credentials").starts_with('✓'), "{out}");
+    // No config file is worth knowing, not a failure.
+    assert!(line(&out, "config").starts_with('!'), "{out}");
+    assert!(!out.contains("t0ken-not-printed"), "{out}");
+    // The rate limit is not known without an answer.
+    assert!(out.contains("not known"), "{out}");
+}
