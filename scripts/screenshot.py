@@ -23,21 +23,26 @@ CELL_W, CELL_H = 8.4, 17
 # One session per run, so two worktrees taking screenshots at once do not share one.
 SESSION = f"proxydash-shot-{os.getpid()}"
 
-# (file name, keys to press before the shot)
+# (file name, keys to press before the shot, what the screen shows once it is worth a
+# shot: the engine reads at the sandbox's 60 requests a minute, so a shot waits for its
+# data, not for a stretch of time that a loaded machine may not give it)
 SHOTS = [
-    ("services", []),
-    ("products", ["2"]),
-    ("billing", ["3"]),
-    ("network", ["4"]),
-    ("usage", ["5"]),
+    ("services", [], r"\d+ err"),
+    ("products", ["2"], r"Products · \d+"),
+    ("billing", ["3"], r"Invoices · \d+"),
+    ("network", ["4"], r"Services checked: 10 of 10"),
+    ("usage", ["5"], r"ppr services · \d+"),
 ]
 
 # The dashboard over three demo accounts: the All scope by due date (every account's
 # services in one order), then its Network tab.
 ACCOUNT_SHOTS = [
-    ("accounts", ["s"]),
-    ("accounts-network", ["4"]),
+    ("accounts", ["s"], r"\d+ err"),
+    ("accounts-network", ["4"], r"Servers in error: [1-9]"),
 ]
+
+# How long a shot waits for what it shows before it is taken anyway (with a warning).
+READY_WITHIN = 120.0
 
 PALETTE16 = [
     "#1e1e1e", "#cd3131", "#0dbc79", "#e5e510", "#2472c8", "#bc3fbc", "#11a8cd", "#e5e5e5",
@@ -162,18 +167,31 @@ def tmux(*args):
     return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
 
 
+def wait_for(ready):
+    """The screen once `ready` (a regex) is on it, or None after READY_WITHIN seconds."""
+    deadline = time.monotonic() + READY_WITHIN
+    while time.monotonic() < deadline:
+        if re.search(ready, tmux("capture-pane", "-t", SESSION, "-p")):
+            time.sleep(0.3)  # the frame after the one that showed it
+            return tmux("capture-pane", "-t", SESSION, "-e", "-p")
+        time.sleep(0.25)
+    return None
+
+
 def shoot(binary, flags, shots, settle=2.0):
     subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
     env = "TERM=xterm-256color"
     tmux("new-session", "-d", "-s", SESSION, "-x", str(COLS), "-y", str(ROWS), f"{env} {binary} {flags}")
     try:
         time.sleep(settle)
-        for name, keys in shots:
+        for name, keys, ready in shots:
             for key in keys:
                 tmux("send-keys", "-t", SESSION, key)
                 time.sleep(0.4)
-            time.sleep(0.6)
-            captured = tmux("capture-pane", "-t", SESSION, "-e", "-p")
+            captured = wait_for(ready)
+            if captured is None:
+                print(f"{name}: {ready!r} not on screen after {READY_WITHIN:.0f} s; shot anyway")
+                captured = tmux("capture-pane", "-t", SESSION, "-e", "-p")
             path = os.path.join(OUT, f"{name}.svg")
             with open(path, "w") as f:
                 f.write(svg(parse(captured.split("\n"))))

@@ -98,7 +98,7 @@ async fn profile_checks(options: &Options) -> Vec<Check> {
     let path = options.connection.config.clone().or_else(file::default_path);
     let (config, read) = config_check(options.demo, path.as_deref());
     let mut checks = vec![config];
-    // With --demo: its sandbox, alive while the API is asked.
+    // With --demo: its sandbox, alive while the API is asked (to the end of this function).
     let mut sandbox = None;
     let settings = match options.demo {
         true => match crate::demo::start(None).await {
@@ -117,7 +117,6 @@ async fn profile_checks(options: &Options) -> Vec<Check> {
         Err(_) => checks.push(check("api", Mark::Warn, "not asked: no usable account")),
     }
     checks.push(state_check());
-    drop(sandbox);
     checks
 }
 
