@@ -6,7 +6,7 @@
 //! One new file here (`cli/NAME.rs`) holding its arguments (a `clap::Args` struct whose
 //! doc comment is the subcommand's help) and how it runs (`impl Subcommand`, or `impl
 //! Script` for one that prints an answer from an account the common way), plus one line
-//! in [`commands!`]'s list below: `Name(NameArgs in NAME),` (`in NAME` declares the file).
+//! in `commands!`'s list below: `Name(NameArgs in NAME),` (`in NAME` declares the file).
 //! See `cli/doctor.rs`.
 
 use clap::Parser;

@@ -1,10 +1,10 @@
 //! What the app keeps of the history store: the records of successful reads waiting to be
 //! written, and the last answers to its questions.
 //!
-//! - Off until [`App::enable_history`] (the dashboard turns it on once it has a file).
+//! - Off until [`App::enable_history`](crate::app::App::enable_history) (the dashboard turns it on once it has a file).
 //!   The reads are recorded by the account engine ([`crate::history::records`]); the app
 //!   records only its probes, which the run loop takes after each batch with
-//!   [`App::take_history`].
+//!   [`App::take_history`](crate::app::App::take_history).
 //! - The overview is asked for after each sweep of the engine (one question per sweep),
 //!   and on start.
 //!   The selected service's 7-day history is asked for when the selection of the

@@ -19,7 +19,7 @@ pub enum Msg {
     Resize(u16, u16),
     /// Where the view laid things out (sent by the run loop when it changed).
     Geometry(super::geometry::Geometry),
-    /// A timer set from [`App::next_wakeup`] fired.
+    /// A timer set from [`App::next_wakeup`](crate::app::App::next_wakeup) fired.
     Tick,
     /// A request's typed answer (see [`crate::api::Loaded`]), from the account engine.
     Loaded(Loaded),

@@ -3,7 +3,7 @@
 //!
 //! One field, digits only (a paste is trimmed by the field); anything else, 0, or more
 //! than 20 digits is an inline error and nothing is sent. Enter sends endpoint 12 as any
-//! read is sent ([`App::fetch`]: through the scheduler, one GET however often it is
+//! read is sent ([`Cx::fetch`](crate::app::Cx::fetch): through the scheduler, one GET however often it is
 //! asked), so its answer fills the Billing tab's cache of opened invoices like the
 //! viewer's own request does; found, the viewer takes the form's place and shows it from
 //! there without asking again. Not found (an empty array, a 404, the API's generic 422)

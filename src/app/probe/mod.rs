@@ -27,7 +27,7 @@
 //! - **History**: each result is recorded (protocol, alive, latency, exit IP), and the
 //!   view asks for the service's probe trends when it opens and when a run or an audit
 //!   ends (after its records, which the run loop hands the writer first).
-//! - **Rotation audit** (issue 27.4): `R`, in [`super::rotation`].
+//! - **Rotation audit** (issue 27.4): `R`, in [`rotation`].
 
 use super::keymap::Action;
 use super::popup::Popup;

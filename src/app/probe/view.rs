@@ -38,7 +38,7 @@ pub struct ProbeView {
     pub sort: SortBy,
     /// The first row on screen.
     pub top: usize,
-    /// Index into [`App::probe_templates`].
+    /// Index into [`App::probe_templates`](crate::app::App::probe_templates).
     pub template: usize,
 }
 
