@@ -67,10 +67,8 @@ impl Cx<'_> {
         self.account.in_flight.insert(request.clone(), self.now());
         self.out.push(Command::Fetch(request));
     }
-}
 
-impl Cx<'_> {
-    /// Lists a line in the command log.
+    /// Lists a line in the command log (`L`).
     pub(super) fn log_command(&mut self, line: String) {
         let now = self.now();
         self.work.cmdlog.push(now, line);

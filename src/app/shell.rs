@@ -44,9 +44,7 @@ impl Shell {
         self.status.set_now(self.now());
         self.status.notify(status::NoticeKind::Info, line);
     }
-}
 
-impl Shell {
     /// Whether data that arrived at `at` (or never) is due again.
     pub(in crate::app) fn is_due(&self, at: Option<DateTime<Utc>>, failed: bool) -> bool {
         let Some(at) = at else { return true };
