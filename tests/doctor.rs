@@ -1,47 +1,11 @@
 //! `proxydash doctor`, run as a user would run it: against a sandbox on loopback, and
 //! against a loopback address nothing listens on.
 
+mod support;
+
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use support::{proxydash_in as proxydash, temp_dir};
 use tokio::process::Command;
-
-/// A folder of its own for this test (config and state), empty.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("proxydash-doctor-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The binary with nothing of this environment that could change where it connects or
-/// what it reads, its config and state under `home`.
-fn proxydash(home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_proxydash"));
-    for var in [
-        "PROXYDASH_BASE_URL",
-        "PROXYDASH_TOKEN",
-        "PROXYDASH_LOGIN",
-        "PROXYDASH_PASSWORD",
-        "PROXYDASH_PROFILE",
-        "PROXYDASH_CONFIG",
-        "HTTP_PROXY",
-        "HTTPS_PROXY",
-        "ALL_PROXY",
-        "http_proxy",
-        "https_proxy",
-        "all_proxy",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    cmd
-}
 
 /// Runs `cmd` to its end: the exit status and standard output.
 async fn finish(cmd: &mut Command) -> (Option<i32>, String, String) {

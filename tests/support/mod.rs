@@ -17,7 +17,7 @@ use proxydash::clipboard::Recording;
 use proxydash::effects::Effects;
 use proxydash::headless::{OFFLINE_MY_IP_URL, Session};
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -34,6 +34,35 @@ pub fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temporary folder");
     dir
+}
+
+/// The binary with nothing of this environment that could change where it connects or
+/// what it reads, its config and state under `home`.
+pub fn proxydash_in(home: &Path) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_proxydash"));
+    for var in [
+        "PROXYDASH_BASE_URL",
+        "PROXYDASH_TOKEN",
+        "PROXYDASH_LOGIN",
+        "PROXYDASH_PASSWORD",
+        "PROXYDASH_PROFILE",
+        "PROXYDASH_CONFIG",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    cmd
 }
 
 /// The built-in seed as JSON.

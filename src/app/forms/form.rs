@@ -16,20 +16,6 @@ use crate::app::Popup;
 use crate::app::keymap::PopupKind;
 use crate::app::keymap::{Action, FormKind};
 
-/// A form on the popup stack, with its state.
-// The popup stack keeps it boxed (`Popup::Form`), so the variants' sizes cost nothing.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug)]
-pub enum Form {
-    Order(OrderForm),
-    BindIp(BindIpForm),
-    Password(PasswordForm),
-    Refresh(RefreshForm),
-    IpList(IpListForm),
-    InvoiceNumber(InvoiceNumberForm),
-    Silence(SilenceForm),
-}
-
 /// Each form as its variant, and back (`Popup::form_of`, `Popup::form_as`): written here,
 /// where the enum names the forms, so no form names the enum.
 pub trait Variant: Sized {
@@ -39,9 +25,18 @@ pub trait Variant: Sized {
     fn of_mut(form: &mut Form) -> Option<&mut Self>;
 }
 
-macro_rules! variants {
-    ($($variant:ident($form:ty)),* $(,)?) => {$(
-        impl Variant for $form {
+/// The one list of the forms: [`Form`], one variant each, and each form's [`Variant`].
+macro_rules! forms {
+    ($($variant:ident($form:ty)),* $(,)?) => {
+        /// A form on the popup stack, with its state.
+        // The popup stack keeps it boxed (`Popup::Form`), so the variants' sizes cost nothing.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Debug)]
+        pub enum Form {
+            $($variant($form),)*
+        }
+
+        $(impl Variant for $form {
             fn into_form(self) -> Form {
                 Form::$variant(self)
             }
@@ -57,11 +52,11 @@ macro_rules! variants {
                     _ => None,
                 }
             }
-        }
-    )*};
+        })*
+    };
 }
 
-variants!(
+forms!(
     Order(OrderForm),
     BindIp(BindIpForm),
     Password(PasswordForm),

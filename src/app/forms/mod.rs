@@ -17,16 +17,17 @@
 //! [`FormStep`](crate::app::keymap::steps::FormStep) per step).
 //!
 //! **Adding a form** (the one place this recipe is written):
-//! 1. `src/app/forms/<name>.rs`: the form's state and its `impl FormLogic` (with
-//!    `into_form`/`of`/`of_mut`, which name its variant); a `pub static FormStep` per
+//! 1. `src/app/forms/<name>.rs`: the form's state and its `impl FormLogic` (it names no
+//!    variant: `form.rs` converts); a `pub static FormStep` per
 //!    step, listing the step's keys (`FormLogic::step` says which one the form is at; a
 //!    key only this form knows, like the bind form's `Ctrl-L`, is an
 //!    [`Action::FormKey`] of its own); and `pub(in crate::app) fn open(cx: &mut Cx)`,
 //!    which pushes the form or says in the status line why not. The form reads and asks
 //!    through the context ([`Cx`]), never the whole app.
 //! 2. `src/ui/forms/<name>.rs`: `impl FormWidget for <Name>Form`, how it looks.
-//! 3. The variant: in [`Form`] and [`FormKind`](crate::app::keymap::FormKind) (what its
-//!    key opens), then the arms the compiler asks for ([`form::each`], [`open`],
+//! 3. The variant: a line in `form.rs`'s `forms!` list (the [`Form`] enum and its
+//!    [`Variant`]) and one in [`FormKind`](crate::app::keymap::FormKind) (what its key
+//!    opens), then the arms the compiler asks for ([`form::each`], [`open`],
 //!    `FormKind::writes`), and the key that opens it, a row of the key map's table
 //!    (`OPEN_FORMS` in `src/app/keymap/bindings.rs`).
 //!
