@@ -1,13 +1,16 @@
-//! The tabs: one file per tab (its state and its [`TabPane`]), and the one list of them
-//! (`tabs!`), which writes the [`Tab`] enum, the [`Tabs`] that hold their state and the
-//! questions the app asks the tab on screen.
+//! The tabs: one file per tab (its state and its [`TabPane`]), and the `tabs!` macro that
+//! turns the one list of them (in the app's root, `src/app/mod.rs`) into the [`Tab`]
+//! enum, the [`Tabs`] that hold their state and the questions the app asks the tab on
+//! screen, each one match over the list.
 //!
 //! **Adding a tab** (the one place this recipe is written): a file here with the tab's
-//! state (`Default`, with a [`TableView`]) and its `impl TabPane` (its title, kinds,
-//! columns and cells, and whatever keys it answers), and one line in the list below. The
-//! ui draws a tab it has no pane of its own for as a plain list, from its columns, cells
-//! and [`Listing`]; the keys `1`…`n` and `Tab`, the palette, the footer and the dashboard
-//! over several accounts take it from the list.
+//! state (`Default`, with a [`TableView`](crate::app::table::TableView)) and its
+//! `impl TabPane` (its title, kinds, columns and cells, and whatever keys it answers),
+//! and one line in the list. The ui draws a tab it has no pane of its own for as a plain
+//! list, from its columns, cells and [`Listing`]; the keys `1`…`n` and `Tab`, the
+//! palette, the footer and the dashboard over several accounts take it from the list.
+//! (The list is in the root so that what names a tab, the key map and the shell, need
+//! not sit above the tabs, which act through the context.)
 
 pub mod alerts;
 pub mod billing;
