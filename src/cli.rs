@@ -222,6 +222,38 @@ proxydash completions zsh > ~/.zfunc/_proxydash"
 }
 
 /// The options read through the command line: `cli.connection` is `cli.options.connection`.
+impl Cli {
+    /// The command line as it is read: the environment is stripped from every
+    /// subcommand's arguments, so the variables are read once, for the options before any
+    /// subcommand. A flag given after a subcommand's name always wins, and one given
+    /// before it is not undone by a variable (the account flags are declared once,
+    /// [`AccountOptions`], for both places).
+    pub fn command_line() -> clap::Command {
+        fn strip(command: clap::Command) -> clap::Command {
+            command.mut_args(|a| a.env(None)).mut_subcommands(strip)
+        }
+        <Self as clap::CommandFactory>::command().mut_subcommands(strip)
+    }
+
+    /// This process's command line ([`Cli::command_line`]); exits with clap's message and
+    /// status on a mistake, `--help` or `--version`.
+    pub fn parse() -> Self {
+        Self::try_parse_from(std::env::args_os()).unwrap_or_else(|e| e.exit())
+    }
+
+    /// `args` read as the command line ([`Cli::command_line`]).
+    pub fn try_parse_from<I, T>(args: I) -> Result<Self, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::FromArgMatches;
+        let mut command = Self::command_line();
+        let matches = command.try_get_matches_from_mut(args)?;
+        Self::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
+    }
+}
+
 impl std::ops::Deref for Cli {
     type Target = Options;
     fn deref(&self) -> &Options {
@@ -238,7 +270,6 @@ impl std::ops::DerefMut for Cli {
 #[cfg(test)]
 mod tests {
     use super::{Cli, Command, ConnectionArgs};
-    use clap::Parser;
 
     /// The options before the subcommand with those after it (watch's, a scripting one's).
     fn merged(args: &[&str]) -> ConnectionArgs {
@@ -260,8 +291,33 @@ mod tests {
     fn the_account_options_work_after_watch_and_the_scripting_commands() {
         for command in ["watch", "services"] {
             let c = merged(&["proxydash", command, "--max-rpm", "60"]);
-            assert_eq!(c.max_rpm, Some(60));
+            assert_eq!(c.account.max_rpm, Some(60));
         }
+    }
+
+    /// The environment is read for the options before a subcommand only: an account flag
+    /// after a subcommand's name has no variable behind it that could stand for it.
+    #[test]
+    fn the_environment_fills_the_options_before_a_subcommand_only() {
+        let command = Cli::command_line();
+        let env_of = |c: &clap::Command, id: &str| {
+            c.get_arguments()
+                .find(|a| a.get_id() == id)
+                .map(|a| a.get_env().is_some())
+        };
+        assert_eq!(env_of(&command, "token"), Some(true));
+        assert_eq!(env_of(&command, "profile"), Some(true));
+        let mut seen = 0;
+        for sub in command.get_subcommands() {
+            if let Some(env) = env_of(sub, "token") {
+                seen += 1;
+                assert!(!env, "{} --token reads a variable", sub.get_name());
+            }
+        }
+        assert!(
+            seen >= 5,
+            "the account flags are found after {seen} subcommands"
+        );
     }
 
     #[test]

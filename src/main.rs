@@ -1,7 +1,6 @@
 //! The binary: parse the command line, then run the dashboard or the subcommand given
 //! (`proxydash::cli`).
 
-use clap::Parser;
 use proxydash::cli::Cli;
 use std::process::ExitCode;
 use std::time::Duration;

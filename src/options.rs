@@ -55,7 +55,9 @@ pub struct Options {
 }
 
 /// Where the API is and how to log in to it: the dashboard's options, given before any
-/// subcommand (`proxydash --read-only order …`), read from the environment too.
+/// subcommand (`proxydash --read-only order …`), read from the environment too. The
+/// account flags but the profiles are [`AccountOptions`], declared once for here and for
+/// after a subcommand's name ([`AccountArgs`]).
 #[derive(Debug, Args, Clone, Default)]
 pub struct ConnectionArgs {
     /// The profile (account) of the config file to use [default: the file's default_profile];
@@ -69,47 +71,8 @@ pub struct ConnectionArgs {
     #[arg(long)]
     pub all_profiles: bool,
 
-    /// The config file [default: $XDG_CONFIG_HOME/proxydash/config.toml].
-    #[arg(long, env = "PROXYDASH_CONFIG", value_name = "PATH")]
-    pub config: Option<PathBuf>,
-
-    /// Base URL of the reseller API (https://…).
-    #[arg(long, env = "PROXYDASH_BASE_URL", value_name = "URL")]
-    pub base_url: Option<String>,
-
-    /// API token generated in the account area (sent as Basic credentials).
-    #[arg(long, env = "PROXYDASH_TOKEN", hide_env_values = true)]
-    pub token: Option<String>,
-
-    /// Login, used with --password instead of a token.
-    #[arg(long, env = "PROXYDASH_LOGIN")]
-    pub login: Option<String>,
-
-    /// Password for --login. Prefer the environment variable: arguments end up in shell history.
-    #[arg(long, env = "PROXYDASH_PASSWORD", hide_env_values = true)]
-    pub password: Option<String>,
-
-    /// Allow plain http:// to a host that is not loopback (the token travels unencrypted;
-    /// a my-IP lookup could be answered by anyone on the path).
-    #[arg(long)]
-    pub allow_insecure_http: bool,
-
-    /// Turn every write action off (ordering, binding, passwords, IP-list refreshes).
-    #[arg(long)]
-    pub read_only: bool,
-
-    /// Seconds to wait for a connection [default: 5].
-    #[arg(long, value_name = "SECS")]
-    pub connect_timeout: Option<u64>,
-
-    /// Seconds to wait for a whole answer [default: 30].
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<u64>,
-
-    /// The most requests a minute to send to the account, spread evenly [default: the
-    /// server's X-RateLimit-Limit; 60 while it shows none]. Profile: max_requests_per_minute.
-    #[arg(long, value_name = "N")]
-    pub max_rpm: Option<u32>,
+    #[command(flatten)]
+    pub account: AccountOptions,
 }
 
 /// The colour theme asked for: `--theme` (clap's own parsing) or `theme =` in a profile

@@ -134,7 +134,6 @@ mod tests {
     use super::*;
     use crate::api::{OrderRequest, ServiceUpdate};
     use crate::cli::{Cli, Command};
-    use clap::Parser;
 
     /// A line as `sh` would split it.
     fn words(line: &str) -> Vec<String> {

@@ -16,8 +16,7 @@ impl Script for CompletionsArgs {
         None
     }
     async fn print(&self, _: &mut Session<'_>) -> Printed {
-        use clap::CommandFactory;
-        let mut command = Cli::command();
+        let mut command = Cli::command_line();
         let mut buf = Vec::new();
         clap_complete::generate(self.shell, &mut command, "proxydash", &mut buf);
         Ok(String::from_utf8_lossy(&buf).into_owned())

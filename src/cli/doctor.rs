@@ -95,7 +95,7 @@ impl Subcommand for DoctorArgs {
 
 /// The checks of one profile, in order.
 async fn profile_checks(options: &Options) -> Vec<Check> {
-    let path = options.connection.config.clone().or_else(file::default_path);
+    let path = options.connection.account.config.clone().or_else(file::default_path);
     let (config, read) = config_check(options.demo, path.as_deref());
     let mut checks = vec![config];
     // With --demo: its sandbox, alive while the API is asked (to the end of this function).

@@ -100,7 +100,11 @@ async fn run(cli: &Options, args: &SandboxArgs) -> ExitCode {
     };
     // `sandbox --token`, or (as before) --token / PROXYDASH_TOKEN before the subcommand,
     // names the token the sandbox accepts.
-    if let Some(token) = args.token.as_ref().or(cli.connection.token.as_ref()) {
+    if let Some(token) = args
+        .token
+        .as_ref()
+        .or(cli.connection.account.token.as_ref())
+    {
         config.token = token.clone();
     }
     match crate::sandbox::run_cli(config).await {

@@ -20,8 +20,8 @@ pub fn of(file: &FileConfig, cli: &Options) -> Vec<ProfileCard> {
         .iter()
         .map(|(name, p)| ProfileCard {
             name: name.clone(),
-            base_url: c.base_url.clone().or_else(|| p.base_url.clone()),
-            read_only: c.read_only || p.read_only.unwrap_or(false),
+            base_url: c.account.base_url.clone().or_else(|| p.base_url.clone()),
+            read_only: c.account.read_only || p.read_only.unwrap_or(false),
         })
         .collect()
 }

@@ -46,7 +46,12 @@ impl RunsAs for ConfigArgs {
 }
 
 pub fn run(cli: &Options, command: &ConfigCommand) -> ExitCode {
-    let path = cli.connection.config.clone().or_else(file::default_path);
+    let path = cli
+        .connection
+        .account
+        .config
+        .clone()
+        .or_else(file::default_path);
     match command {
         ConfigCommand::Path => match path {
             Some(p) => {
@@ -100,7 +105,7 @@ pub fn run(cli: &Options, command: &ConfigCommand) -> ExitCode {
             // show (issue 26.12); what the environment and the defaults give, and what is
             // missing.
             Err(e)
-                if cli.connection.config.is_none()
+                if cli.connection.account.config.is_none()
                     && !path.as_deref().is_some_and(std::path::Path::exists) =>
             {
                 match without_file(cli, path, &e) {
@@ -130,7 +135,7 @@ fn without_file(
     why: &super::ConfigError,
 ) -> Result<String, super::ConfigError> {
     let c = &cli.connection;
-    let base_url = c.base_url.clone().filter(|u| !u.trim().is_empty());
+    let base_url = c.account.base_url.clone().filter(|u| !u.trim().is_empty());
     let mut s = Settings::demo(cli, base_url.clone().unwrap_or_default(), "")?;
     s.profile = super::selection::one(cli)?.unwrap_or("default").to_owned();
     s.config_path = path;
@@ -141,7 +146,7 @@ fn without_file(
             "base_url = none (--base-url or PROXYDASH_BASE_URL)\n",
         );
     }
-    if c.token.is_none() && c.login.is_none() {
+    if c.account.token.is_none() && c.account.login.is_none() {
         text = text.replace("credentials = token\n", "credentials = none\n");
     }
     let why = why.to_string();

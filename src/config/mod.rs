@@ -140,6 +140,7 @@ impl Settings {
         };
         let base_url = cli
             .connection
+            .account
             .base_url
             .clone()
             .or_else(|| p.base_url.clone())
@@ -223,13 +224,14 @@ impl Settings {
             refresh: (refresh > 0).then(|| Duration::from_secs(refresh)),
             mouse: cli.mouse || p.mouse.unwrap_or(false),
             connect_timeout: secs(
-                c.connect_timeout,
+                c.account.connect_timeout,
                 p.connect_timeout,
                 DEFAULT_CONNECT_TIMEOUT_SECS,
             ),
-            request_timeout: secs(c.timeout, p.timeout, DEFAULT_TIMEOUT_SECS),
-            allow_insecure_http: c.allow_insecure_http || p.allow_insecure_http.unwrap_or(false),
-            read_only: c.read_only || p.read_only.unwrap_or(false),
+            request_timeout: secs(c.account.timeout, p.timeout, DEFAULT_TIMEOUT_SECS),
+            allow_insecure_http: c.account.allow_insecure_http
+                || p.allow_insecure_http.unwrap_or(false),
+            read_only: c.account.read_only || p.read_only.unwrap_or(false),
             colour: match &p.colour {
                 Some(name) => Some(colour::account_colour(name).map_err(|e| invalid("colour", e))?),
                 None => None,
@@ -288,7 +290,11 @@ impl Settings {
             alert_rules: crate::alerts::Rules::default(),
             alert_delivery: crate::alerts::rules::Delivery::default(),
             history_days: p.history_days.unwrap_or(crate::history::DEFAULT_DAYS),
-            max_rpm: c.max_rpm.or(p.max_requests_per_minute).filter(|n| *n > 0),
+            max_rpm: c
+                .account
+                .max_rpm
+                .or(p.max_requests_per_minute)
+                .filter(|n| *n > 0),
             keep_bound: p.keep_bound.clone().unwrap_or_default(),
             default_profile: true,
             my_ip_fallbacks: p.my_ip_fallbacks.clone().unwrap_or_default(),
@@ -319,7 +325,7 @@ impl Settings {
 /// The config file named by `--config`, or the default one; a missing default file is an
 /// empty config, a missing named one is an error.
 fn read_file(cli: &Options) -> Result<(FileConfig, Option<PathBuf>, Vec<String>), ConfigError> {
-    let named = cli.connection.config.clone();
+    let named = cli.connection.account.config.clone();
     let path = named.clone().or_else(file::default_path);
     let Some(path) = path else {
         return Ok((FileConfig::default(), None, Vec::new()));
@@ -402,11 +408,17 @@ fn credentials(cli: &Options, p: &Profile, profile: &str) -> Result<Credentials,
         })
     };
     // Flags and environment first, as a unit.
-    if let Some(token) = c.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+    if let Some(token) = c
+        .account
+        .token
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    {
         return Ok(Credentials::Token(Secret::new(token)));
     }
-    if let Some(name) = &c.login {
-        return match &c.password {
+    if let Some(name) = &c.account.login {
+        return match &c.account.password {
             Some(pw) => Ok(login(name, Secret::new(pw.as_str()))),
             None => Err(ConfigError::Invalid(
                 "--login needs a password: set PROXYDASH_PASSWORD (or --password)".into(),

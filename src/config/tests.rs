@@ -3,7 +3,6 @@
 
 use super::*;
 use crate::cli::Cli;
-use clap::Parser;
 use std::path::Path;
 
 fn temp_config(name: &str, text: &str, mode: u32) -> PathBuf {

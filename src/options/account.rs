@@ -27,7 +27,7 @@ impl ConnectionArgs {
             with.profile = vec![name.clone()];
             with.all_profiles = false;
         }
-        with.config = config.cloned().or(with.config);
+        with.account.config = config.cloned().or(with.account.config);
         with
     }
 
@@ -36,16 +36,7 @@ impl ConnectionArgs {
         ConnectionArgs {
             profile: self.profile.clone(),
             all_profiles: self.all_profiles,
-            config: after.config.clone().or_else(|| self.config.clone()),
-            base_url: after.base_url.clone().or_else(|| self.base_url.clone()),
-            token: after.token.clone().or_else(|| self.token.clone()),
-            login: after.login.clone().or_else(|| self.login.clone()),
-            password: after.password.clone().or_else(|| self.password.clone()),
-            allow_insecure_http: after.allow_insecure_http || self.allow_insecure_http,
-            read_only: after.read_only || self.read_only,
-            connect_timeout: after.connect_timeout.or(self.connect_timeout),
-            timeout: after.timeout.or(self.timeout),
-            max_rpm: after.max_rpm.or(self.max_rpm),
+            account: after.over(&self.account),
         }
     }
 }
@@ -70,40 +61,76 @@ pub struct AccountArgs {
     pub options: AccountOptions,
 }
 
-/// The account options but the profiles: declared once, for the scripting subcommands
-/// and `watch` (in [`AccountArgs`]).
+/// The account options but the profiles: declared once, for before any subcommand (in
+/// [`ConnectionArgs`], where the environment fills them) and after the name of a
+/// subcommand that talks to an account (in [`AccountArgs`], where it does not: the
+/// command line is read with the environment stripped from every subcommand's arguments,
+/// `crate::cli::Cli::command_line`, so a flag given there always wins and one given
+/// before the subcommand is not undone by a variable).
 #[derive(Debug, Args, Clone, Default)]
 #[command(next_help_heading = "Account")]
 pub struct AccountOptions {
-    /// The config file (PROXYDASH_CONFIG).
-    #[arg(long, value_name = "PATH")]
+    /// The config file [default: $XDG_CONFIG_HOME/proxydash/config.toml].
+    #[arg(long, env = "PROXYDASH_CONFIG", value_name = "PATH")]
     pub config: Option<PathBuf>,
-    /// Base URL of the reseller API (PROXYDASH_BASE_URL).
-    #[arg(long, value_name = "URL")]
+
+    /// Base URL of the reseller API (https://…; PROXYDASH_BASE_URL).
+    #[arg(long, env = "PROXYDASH_BASE_URL", value_name = "URL")]
     pub base_url: Option<String>,
-    /// API token (PROXYDASH_TOKEN; prefer the variable: arguments end up in shell history).
-    #[arg(long)]
+
+    /// API token generated in the account area, sent as Basic credentials (PROXYDASH_TOKEN;
+    /// prefer the variable: arguments end up in shell history).
+    #[arg(long, env = "PROXYDASH_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
+
     /// Login, used with --password instead of a token (PROXYDASH_LOGIN).
-    #[arg(long)]
+    #[arg(long, env = "PROXYDASH_LOGIN")]
     pub login: Option<String>,
-    /// Password for --login (PROXYDASH_PASSWORD; prefer the variable).
-    #[arg(long)]
+
+    /// Password for --login (PROXYDASH_PASSWORD; prefer the variable: arguments end up in
+    /// shell history).
+    #[arg(long, env = "PROXYDASH_PASSWORD", hide_env_values = true)]
     pub password: Option<String>,
-    /// Allow plain http:// to a host that is not loopback (the API, the my-IP lookup).
+
+    /// Allow plain http:// to a host that is not loopback (the token travels unencrypted;
+    /// a my-IP lookup could be answered by anyone on the path).
     #[arg(long)]
     pub allow_insecure_http: bool,
-    /// Refuse every write (order, bind, password, refresh-list) with status 7.
+
+    /// Turn every write off (ordering, binding, passwords, IP-list refreshes; a
+    /// subcommand's write exits with status 7).
     #[arg(long)]
     pub read_only: bool,
+
     /// Seconds to wait for a connection [default: 5].
     #[arg(long, value_name = "SECS")]
     pub connect_timeout: Option<u64>,
+
     /// Seconds to wait for a whole answer [default: 30].
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<u64>,
+
     /// The most requests a minute to send to the account, spread evenly [default: the
     /// server's X-RateLimit-Limit; 60 while it shows none]. Profile: max_requests_per_minute.
     #[arg(long, value_name = "N")]
     pub max_rpm: Option<u32>,
+}
+
+impl AccountOptions {
+    /// These options over `base`: what is given here wins, a switch given either place
+    /// is on.
+    pub fn over(&self, base: &AccountOptions) -> AccountOptions {
+        AccountOptions {
+            config: self.config.clone().or_else(|| base.config.clone()),
+            base_url: self.base_url.clone().or_else(|| base.base_url.clone()),
+            token: self.token.clone().or_else(|| base.token.clone()),
+            login: self.login.clone().or_else(|| base.login.clone()),
+            password: self.password.clone().or_else(|| base.password.clone()),
+            allow_insecure_http: self.allow_insecure_http || base.allow_insecure_http,
+            read_only: self.read_only || base.read_only,
+            connect_timeout: self.connect_timeout.or(base.connect_timeout),
+            timeout: self.timeout.or(base.timeout),
+            max_rpm: self.max_rpm.or(base.max_rpm),
+        }
+    }
 }
