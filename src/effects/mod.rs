@@ -23,21 +23,38 @@ pub use crate::net::myip::DEFAULT_MY_IP_URL;
 
 type OffLoopCopy = (String, String, Result<Copied, ClipboardError>);
 
+/// Both ends of a channel the effects send to from off the UI task and read on it.
+struct Channel<T> {
+    tx: mpsc::UnboundedSender<T>,
+    rx: mpsc::UnboundedReceiver<T>,
+}
+
+impl<T> Channel<T> {
+    fn new() -> Self {
+        let (tx, rx) = mpsc::unbounded_channel();
+        Self { tx, rx }
+    }
+}
+
+/// Where this machine's public IP is looked up.
+struct MyIpLookup {
+    url: String,
+    /// Plain `http://` lookups of a host that is not loopback are allowed
+    /// (`--allow-insecure-http`).
+    allow_http: bool,
+}
+
 pub struct Effects {
     account: AccountHandle,
     budget: tokio::sync::watch::Receiver<Option<crate::scheduler::View>>,
     events: mpsc::UnboundedReceiver<Event>,
-    later_tx: mpsc::UnboundedSender<Msg>,
-    later_rx: mpsc::UnboundedReceiver<Msg>,
+    /// Outcomes done off the UI task (a file written, a lookup answered).
+    later: Channel<Msg>,
     clipboard: Box<dyn Clipboard>,
     /// Copies done off the UI task: (what, text, outcome); a failure is handed to the
     /// clipboard's fallback on the UI task.
-    copies_tx: mpsc::UnboundedSender<OffLoopCopy>,
-    copies_rx: mpsc::UnboundedReceiver<OffLoopCopy>,
-    my_ip_url: String,
-    /// Plain `http://` lookups of a host that is not loopback are allowed
-    /// (`--allow-insecure-http`).
-    my_ip_allow_http: bool,
+    copies: Channel<OffLoopCopy>,
+    my_ip: MyIpLookup,
     /// The state file and the key of this account in it.
     throttles: Option<(StateFile, String)>,
     /// Failed log writes, watched until the first is said (once, in the status line).
@@ -60,19 +77,17 @@ impl Effects {
         my_ip_url: String,
         throttles: Option<(StateFile, String)>,
     ) -> Self {
-        let (later_tx, later_rx) = mpsc::unbounded_channel();
-        let (copies_tx, copies_rx) = mpsc::unbounded_channel();
         Self {
-            copies_tx,
-            copies_rx,
+            copies: Channel::new(),
             budget: account.budget(),
             account,
             events,
-            later_tx,
-            later_rx,
+            later: Channel::new(),
             clipboard,
-            my_ip_url,
-            my_ip_allow_http: false,
+            my_ip: MyIpLookup {
+                url: my_ip_url,
+                allow_http: false,
+            },
             throttles,
             log_failures: Some(crate::logging::file::watch_failures()),
             alert_sink: None,
@@ -104,7 +119,7 @@ impl Effects {
 
     /// Allows plain `http://` my-IP lookups of a host that is not loopback.
     pub fn with_my_ip_allow_http(mut self, allow: bool) -> Self {
-        self.my_ip_allow_http = allow;
+        self.my_ip.allow_http = allow;
         self
     }
 
@@ -127,7 +142,7 @@ impl Effects {
         days: u32,
         off: impl Fn(&str) + Send + 'static,
     ) -> crate::history::History {
-        let tx = self.later_tx.clone();
+        let tx = self.later.tx.clone();
         let history = crate::history::History::spawn(
             path,
             days,
@@ -157,7 +172,7 @@ impl Effects {
     /// Delivers alerts with the bell and the `on_alert` command as `delivery` says; a
     /// failed command comes back as [`Msg::AlertDeliveryFailed`].
     pub fn with_alert_delivery(self, delivery: &Delivery, profile: &str) -> Self {
-        let tx = self.later_tx.clone();
+        let tx = self.later.tx.clone();
         let report = std::sync::Arc::new(move |why: String| {
             let _ = tx.send(Msg::AlertDeliveryFailed(why));
         });
@@ -201,7 +216,7 @@ impl Effects {
             // Off the UI task: a slow or full disk must not stop the screen.
             Command::WriteFile { path, contents } => {
                 self.outstanding += 1;
-                let tx = self.later_tx.clone();
+                let tx = self.later.tx.clone();
                 tokio::task::spawn_blocking(move || {
                     let _ = tx.send(write_export(path, contents.as_bytes()));
                 });
@@ -209,8 +224,8 @@ impl Effects {
             }
             Command::LookupMyIp => {
                 self.outstanding += 1;
-                let (url, allow_http) = (self.my_ip_url.clone(), self.my_ip_allow_http);
-                let tx = self.later_tx.clone();
+                let (url, allow_http) = (self.my_ip.url.clone(), self.my_ip.allow_http);
+                let tx = self.later.tx.clone();
                 tokio::spawn(async move {
                     let _ = tx.send(Msg::MyIp(lookup_my_ip(&url, allow_http).await));
                 });
@@ -278,7 +293,7 @@ impl Effects {
         run: u64,
         mut rx: mpsc::UnboundedReceiver<crate::probe::ProbeEvent>,
     ) {
-        let later = self.later_tx.clone();
+        let later = self.later.tx.clone();
         tokio::spawn(async move {
             while let Some(event) = rx.recv().await {
                 let msg = crate::app::probe::msg(service_id, run, event);
@@ -295,7 +310,7 @@ impl Effects {
             return Some(Msg::Copied { what, result });
         };
         self.outstanding += 1;
-        let tx = self.copies_tx.clone();
+        let tx = self.copies.tx.clone();
         tokio::task::spawn_blocking(move || {
             let result = copy(&text);
             let _ = tx.send((what, text, result));
@@ -311,13 +326,13 @@ impl Effects {
 
     /// An outcome that has already arrived, without waiting.
     pub fn try_next_msg(&mut self) -> Option<Msg> {
-        if let Ok(copy) = self.copies_rx.try_recv() {
+        if let Ok(copy) = self.copies.rx.try_recv() {
             let msg = self.copied(copy);
             return Some(self.arrived(msg));
         }
         match self.events.try_recv() {
             Ok(event) => Some(msg_of(event)),
-            Err(_) => match self.later_rx.try_recv() {
+            Err(_) => match self.later.rx.try_recv() {
                 Ok(msg) => Some(self.arrived(msg)),
                 Err(_) => self.budget_changed(),
             },
@@ -334,12 +349,12 @@ impl Effects {
             }
         };
         tokio::select! {
-            Some(copy) = self.copies_rx.recv() => {
+            Some(copy) = self.copies.rx.recv() => {
                 let msg = self.copied(copy);
                 Some(self.arrived(msg))
             }
             Some(event) = self.events.recv() => Some(msg_of(event)),
-            Some(msg) = self.later_rx.recv() => Some(self.arrived(msg)),
+            Some(msg) = self.later.rx.recv() => Some(self.arrived(msg)),
             true = log_failed => {
                 self.log_failures = None;
                 Some(Msg::Diagnostic(
