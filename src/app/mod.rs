@@ -95,6 +95,7 @@ use status::StatusLine;
 use std::collections::HashMap;
 use std::time::Duration;
 use tabs::alerts::AlertsTab;
+use tabs::tab_parts;
 
 /// The source of the current time; tests inject a fake one.
 pub use crate::account::Clock;
@@ -145,16 +146,18 @@ pub struct App {
     proxies: palette::Proxies,
 }
 
-// The one list of the tabs, in the order of the tab line (how to add one: [`tabs`]).
-tabs::tabs!(
-    Services(services: tabs::services::ServicesTab),
-    Products(products: tabs::products::ProductsTab),
-    Billing(billing: tabs::billing::BillingTab),
-    Network(network: tabs::network::NetworkTab),
-    Usage(usage: tabs::usage::UsageTab),
-    Alerts(alerts: tabs::alerts::AlertsTab),
-    Clients(clients: tabs::clients::ClientsTab),
-);
+// The one list of the tabs, in the order of the tab line and of the keys `1`, `2`, …:
+// `Variant(module: State)`. A new tab is a file in `tabs/` and a line here (the recipe:
+// [`tabs`]).
+tab_parts! {
+    Services(services: ServicesTab),
+    Products(products: ProductsTab),
+    Billing(billing: BillingTab),
+    Network(network: NetworkTab),
+    Usage(usage: UsageTab),
+    Alerts(alerts: AlertsTab),
+    Clients(clients: ClientsTab),
+}
 
 /// What the account engine told of the account, mirrored for the screen: never a decision
 /// of what to send.

@@ -15,13 +15,13 @@ pub struct ProfileCard {
 
 /// Every profile of `file`, under the flags of `cli`.
 pub fn of(file: &FileConfig, cli: &Options) -> Vec<ProfileCard> {
-    let c = &cli.connection;
+    let c = &cli.connection.account;
     file.profiles
         .iter()
         .map(|(name, p)| ProfileCard {
             name: name.clone(),
-            base_url: c.account.base_url.clone().or_else(|| p.base_url.clone()),
-            read_only: c.account.read_only || p.read_only.unwrap_or(false),
+            base_url: c.base_url.clone().or_else(|| p.base_url.clone()),
+            read_only: c.read_only || p.read_only.unwrap_or(false),
         })
         .collect()
 }

@@ -134,8 +134,8 @@ fn without_file(
     path: Option<std::path::PathBuf>,
     why: &super::ConfigError,
 ) -> Result<String, super::ConfigError> {
-    let c = &cli.connection;
-    let base_url = c.account.base_url.clone().filter(|u| !u.trim().is_empty());
+    let c = &cli.connection.account;
+    let base_url = c.base_url.clone().filter(|u| !u.trim().is_empty());
     let mut s = Settings::demo(cli, base_url.clone().unwrap_or_default(), "")?;
     s.profile = super::selection::one(cli)?.unwrap_or("default").to_owned();
     s.config_path = path;
@@ -146,7 +146,7 @@ fn without_file(
             "base_url = none (--base-url or PROXYDASH_BASE_URL)\n",
         );
     }
-    if c.account.token.is_none() && c.account.login.is_none() {
+    if c.token.is_none() && c.login.is_none() {
         text = text.replace("credentials = token\n", "credentials = none\n");
     }
     let why = why.to_string();

@@ -138,9 +138,8 @@ impl Settings {
             Err(ConfigError::Command { placeholder, why }) if lenient => (*placeholder, Some(why)),
             other => (other?, None),
         };
-        let base_url = cli
-            .connection
-            .account
+        let given = &cli.connection.account;
+        let base_url = given
             .base_url
             .clone()
             .or_else(|| p.base_url.clone())
@@ -211,7 +210,7 @@ impl Settings {
         base_url: String,
         credentials: Credentials,
     ) -> Result<Self, ConfigError> {
-        let c = &cli.connection;
+        let c = &cli.connection.account;
         let invalid = |what: &str, e: String| ConfigError::Invalid(format!("{what}: {e}"));
         let refresh = cli.refresh.or(p.refresh).unwrap_or(DEFAULT_REFRESH_SECS);
         let secs = |flag: Option<u64>, profile: Option<u64>, default: u64| {
@@ -224,14 +223,13 @@ impl Settings {
             refresh: (refresh > 0).then(|| Duration::from_secs(refresh)),
             mouse: cli.mouse || p.mouse.unwrap_or(false),
             connect_timeout: secs(
-                c.account.connect_timeout,
+                c.connect_timeout,
                 p.connect_timeout,
                 DEFAULT_CONNECT_TIMEOUT_SECS,
             ),
-            request_timeout: secs(c.account.timeout, p.timeout, DEFAULT_TIMEOUT_SECS),
-            allow_insecure_http: c.account.allow_insecure_http
-                || p.allow_insecure_http.unwrap_or(false),
-            read_only: c.account.read_only || p.read_only.unwrap_or(false),
+            request_timeout: secs(c.timeout, p.timeout, DEFAULT_TIMEOUT_SECS),
+            allow_insecure_http: c.allow_insecure_http || p.allow_insecure_http.unwrap_or(false),
+            read_only: c.read_only || p.read_only.unwrap_or(false),
             colour: match &p.colour {
                 Some(name) => Some(colour::account_colour(name).map_err(|e| invalid("colour", e))?),
                 None => None,
@@ -290,11 +288,7 @@ impl Settings {
             alert_rules: crate::alerts::Rules::default(),
             alert_delivery: crate::alerts::rules::Delivery::default(),
             history_days: p.history_days.unwrap_or(crate::history::DEFAULT_DAYS),
-            max_rpm: c
-                .account
-                .max_rpm
-                .or(p.max_requests_per_minute)
-                .filter(|n| *n > 0),
+            max_rpm: c.max_rpm.or(p.max_requests_per_minute).filter(|n| *n > 0),
             keep_bound: p.keep_bound.clone().unwrap_or_default(),
             default_profile: true,
             my_ip_fallbacks: p.my_ip_fallbacks.clone().unwrap_or_default(),
@@ -389,7 +383,7 @@ fn choose_profile(
 }
 
 fn credentials(cli: &Options, p: &Profile, profile: &str) -> Result<Credentials, ConfigError> {
-    let c = &cli.connection;
+    let c = &cli.connection.account;
     let separator = p.separator.clone().unwrap_or_else(|| ":".into());
     let login = |login: &str, password: Secret| Credentials::Login {
         login: login.to_owned(),
@@ -408,17 +402,11 @@ fn credentials(cli: &Options, p: &Profile, profile: &str) -> Result<Credentials,
         })
     };
     // Flags and environment first, as a unit.
-    if let Some(token) = c
-        .account
-        .token
-        .as_deref()
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-    {
+    if let Some(token) = c.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         return Ok(Credentials::Token(Secret::new(token)));
     }
-    if let Some(name) = &c.account.login {
-        return match &c.account.password {
+    if let Some(name) = &c.login {
+        return match &c.password {
             Some(pw) => Ok(login(name, Secret::new(pw.as_str()))),
             None => Err(ConfigError::Invalid(
                 "--login needs a password: set PROXYDASH_PASSWORD (or --password)".into(),
