@@ -65,7 +65,7 @@ pub mod password;
 pub mod refresh;
 pub mod silence;
 
-pub use self::core::{Flow, FormCore, FormLogic, FormState};
+pub use self::core::{Flow, FormCore, FormLogic, FormRow, FormState, FormView};
 pub use field::TextField;
 pub(crate) use form::each;
 pub(in crate::app) use form::open;
