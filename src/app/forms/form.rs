@@ -1,5 +1,5 @@
 //! [`Form`]: the forms, one variant each, and what the app asks of whichever is on top.
-//! Every question is one exhaustive match ([`each`]), so a new variant is a compile error
+//! Every question is one exhaustive match (`each!`), so a new variant is a compile error
 //! until it is handled everywhere.
 
 use super::{Flow, FormCore, FormLogic, TextField};
@@ -19,7 +19,7 @@ pub trait Variant: Sized {
 }
 
 /// From the one list of the forms ([`crate::app::form_list`]): [`Form`], one variant
-/// each, each form's [`Variant`], [`each`], [`open`] and `FormKind::steps`.
+/// each, each form's [`Variant`], `each!`, [`open`] and `FormKind::steps`.
 macro_rules! forms {
     ($d:tt $($variant:ident {
         form: $module:ident :: $form:ident,
@@ -85,7 +85,6 @@ macro_rules! forms {
     };
 }
 crate::app::form_list::with_forms!(forms $);
-pub(crate) use each;
 
 impl Form {
     pub fn core(&self) -> &FormCore {

@@ -67,7 +67,6 @@ pub mod silence;
 
 pub use self::core::{Flow, FormCore, FormLogic, FormRow, FormState, FormView};
 pub use field::TextField;
-pub(crate) use form::each;
 pub(in crate::app) use form::open;
 pub use form::{Form, Variant};
 
