@@ -73,6 +73,13 @@ macro_rules! with_forms {
                 footer: Some("silence"), help: "Silence the selected alert's rule, service or both for a while, with a reason",
                 steps: [STEP],
             },
+            ServiceNumber {
+                form: service_number::ServiceNumberForm,
+                writes: false,
+                keys: [k('#')], scopes: &[Tab(Tab::Services)],
+                footer: None, help: "Open a service by its ID (as an e-mail or a ticket gives it)",
+                steps: [STEP],
+            },
         }
     };
 }

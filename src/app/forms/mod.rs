@@ -63,6 +63,7 @@ pub mod iplist_view;
 pub mod order;
 pub mod password;
 pub mod refresh;
+pub mod service_number;
 pub mod silence;
 
 pub use self::core::{Flow, FormCore, FormLogic, FormRow, FormState, FormView};
