@@ -3,7 +3,7 @@
 //! tab, and [`Command::Alert`] for the bell and the `on_alert` command), and what a
 //! change of the connection says.
 
-use super::tabs::Tab;
+use super::Tab;
 use super::tabs::alerts::AlertsTab;
 use super::{Command, Mirror, Shell, status};
 use crate::alerts::marks::{Ack, MarkChange, Marks, alert_id, who};

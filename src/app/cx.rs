@@ -104,4 +104,58 @@ impl Cx<'_> {
             self.log_command(line);
         }
     }
+
+    /// Asks the engine for one group now (`r`, after an order), with what the app itself
+    /// shows of it (the selected product's detail).
+    pub(in crate::app) fn refresh_group(&mut self, group: RefreshGroup) {
+        use crate::account::Kind;
+        match group {
+            RefreshGroup::Services => {
+                self.out
+                    .push(Command::Refresh(vec![Kind::Services, Kind::ServiceDetail]));
+            }
+            RefreshGroup::Products => {
+                self.out.push(Command::Refresh(vec![Kind::Products]));
+                self.fetch(self.tabs.products.list_request());
+                if self.shell.tab == super::Tab::Products
+                    && let Some(id) = self.tabs.products.table.selected_id()
+                {
+                    self.fetch(Request::Product(id));
+                }
+            }
+            RefreshGroup::Billing => {
+                self.out.push(Command::Refresh(vec![
+                    Kind::Credit,
+                    Kind::Invoices,
+                    Kind::Invoice,
+                ]));
+            }
+        }
+    }
+
+    /// The Services rows rebuilt (their cells read the network status, the usage and
+    /// today's date).
+    pub(in crate::app) fn rebuild_services(&mut self) {
+        let today = self.shell.today();
+        self.tabs.rebuild_services(today, &self.shell.geometry);
+    }
+
+    /// Shows `tab` with the row `id` selected (clearing a filter that hides it).
+    pub(in crate::app) fn go_to(&mut self, tab: super::Tab, id: u64) {
+        self.shell.tab = tab;
+        let table = tab.table_mut(self.tabs);
+        if !table.select_id(id) {
+            table.clear_filter();
+            table.select_id(id);
+        }
+    }
+}
+
+/// Groups of data that refresh together (`r` on a tab, after an order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RefreshGroup {
+    /// Services, and through them the per-service data of Network and Usage.
+    Services,
+    Products,
+    Billing,
 }

@@ -7,7 +7,7 @@
 //! Until the first geometry arrives (the loop sends it right after the first frame) every
 //! table pages by its default page and clicks hit nothing.
 
-use super::tabs::Tab;
+use super::Tab;
 use ratatui::layout::{Position, Rect};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

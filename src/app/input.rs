@@ -1,10 +1,9 @@
 //! Keys, mouse and paste: what the user's input does to the state.
 
+use super::Tab;
 use super::keymap::{self, Action};
 use super::popup::Popup;
-use super::tabs::Tab;
 use super::{App, Command};
-use crate::api::Request;
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -93,7 +92,6 @@ impl App {
             | Action::Filter
             | Action::FilterAccept
             | Action::FilterBackspace
-            | Action::ReverseSort
             | Action::ProblemsOnly
             | Action::DayBack
             | Action::DayForward
@@ -103,6 +101,7 @@ impl App {
             Action::Refresh => self.refresh_tab(out),
             Action::RefreshAll => self.refresh_all(out),
             Action::CycleSort => self.cycle_sort(out),
+            Action::ReverseSort => self.reverse_sort(out),
             Action::TogglePassword => {
                 self.tabs.services.show_password = !self.tabs.services.show_password
             }
@@ -149,10 +148,10 @@ impl App {
     /// `z`: the detail pane of Services or Products shown, hidden or zoomed.
     fn cycle_detail(&mut self) {
         match self.shell.tab {
-            crate::app::tabs::Tab::Services => {
+            crate::app::Tab::Services => {
                 self.tabs.services.detail_pane = self.tabs.services.detail_pane.next()
             }
-            crate::app::tabs::Tab::Products => {
+            crate::app::Tab::Products => {
                 self.tabs.products.detail_pane = self.tabs.products.detail_pane.next()
             }
             _ => {}
@@ -183,7 +182,6 @@ impl App {
             Action::Filter => self.tabs.table_mut(tab).start_editing(),
             Action::FilterAccept => self.tabs.table_mut(tab).stop_editing(),
             Action::FilterBackspace => self.tabs.table_mut(tab).pop_filter(),
-            Action::ReverseSort => self.reverse_sort(),
             Action::ProblemsOnly => self.tabs.table_mut(tab).toggle_problems(),
             Action::DayBack | Action::DayForward => {
                 let points = self.usage_chart().map_or(0, |c| c.points.len());
@@ -283,41 +281,20 @@ impl App {
         self.shell.popups.push(Popup::Help);
     }
 
-    /// `s`: Products asks the server for the next sort; the other tabs sort locally.
+    /// `s`: the tab's next sort (Products asks the server for it; the others sort
+    /// locally), then its rows in the new order.
     fn cycle_sort(&mut self, out: &mut Vec<Command>) {
-        use super::tabs::{billing, network, services};
-        match self.shell.tab {
-            Tab::Products => {
-                self.tabs.products.cycle_sort();
-                self.fetch(self.tabs.products.list_request(), out);
-            }
-            Tab::Services => self.tabs.services.sort.cycle(services::SORTS.len()),
-            Tab::Billing => self.tabs.billing.sort.cycle(billing::SORTS.len()),
-            Tab::Network => self.tabs.network.sort.cycle(network::SORTS.len()),
-            Tab::Usage | Tab::Alerts => {}
-        }
-        self.resort();
+        let tab = self.shell.tab;
+        tab.cycle_sort(&mut self.cx(out));
+        tab.resort(&mut self.cx(out));
+        self.rebuild_shown();
     }
 
     /// `S`: the local sort the other way round.
-    fn reverse_sort(&mut self) {
-        match self.shell.tab {
-            Tab::Services => self.tabs.services.sort.reverse(),
-            Tab::Billing => self.tabs.billing.sort.reverse(),
-            Tab::Network => self.tabs.network.sort.reverse(),
-            Tab::Products | Tab::Usage | Tab::Alerts => {}
-        }
-        self.resort();
-    }
-
-    /// Rebuilds the rows of the tab on screen in its new order.
-    fn resort(&mut self) {
-        match self.shell.tab {
-            Tab::Services => self.rebuild_services(),
-            Tab::Billing => self.tabs.billing.rebuild(),
-            Tab::Network => self.tabs.network_dirty = true,
-            Tab::Products | Tab::Usage | Tab::Alerts => {}
-        }
+    fn reverse_sort(&mut self, out: &mut Vec<Command>) {
+        let tab = self.shell.tab;
+        tab.reverse_sort(&mut self.tabs);
+        tab.resort(&mut self.cx(out));
         self.rebuild_shown();
     }
 
@@ -334,54 +311,10 @@ impl App {
         }
     }
 
-    /// Enter: the selected item's detail.
+    /// Enter: the selected item's detail, or where it leads (the tab's own).
     fn open(&mut self, out: &mut Vec<Command>) {
-        match self.shell.tab {
-            Tab::Services => {
-                if let Some(id) = self.tabs.services.table.selected_id() {
-                    self.tabs.services.popup_scroll = 0;
-                    self.tabs.services.popup_last.set(0);
-                    self.shell.popups.push(Popup::Service(id));
-                }
-            }
-            Tab::Products => {
-                if let Some(id) = self.tabs.products.table.selected_id() {
-                    self.shell.popups.push(Popup::Product(id));
-                }
-            }
-            Tab::Billing => {
-                if let Some(id) = self.tabs.billing.table.selected_id() {
-                    self.shell.popups.push(Popup::Invoice(id));
-                    self.fetch(Request::Invoice(id), out);
-                }
-            }
-            Tab::Network => {
-                if let Some(row) = self.tabs.network.selected() {
-                    let id = row.service_id;
-                    self.shell.tab = Tab::Services;
-                    if !self.tabs.services.table.select_id(id) {
-                        self.tabs.services.table.clear_filter();
-                        self.tabs.services.table.select_id(id);
-                    }
-                }
-            }
-            Tab::Usage => {}
-            Tab::Alerts => {
-                use crate::alerts::Subject;
-                let (tab, id) = match self.tabs.alerts.selected().map(|a| a.key.subject) {
-                    Some(Subject::Service(id)) => (Tab::Services, id),
-                    Some(Subject::Invoice(id)) => (Tab::Billing, id),
-                    Some(Subject::Account) => return self.shell.tab = Tab::Billing,
-                    None => return,
-                };
-                self.shell.tab = tab;
-                let table = self.tabs.table_mut(tab);
-                if !table.select_id(id) {
-                    table.clear_filter();
-                    table.select_id(id);
-                }
-            }
-        }
+        let tab = self.shell.tab;
+        tab.open(&mut self.cx(out));
     }
 
     pub(super) fn on_mouse(&mut self, mouse: MouseEvent, _out: &mut Vec<Command>) {

@@ -86,23 +86,16 @@ pub use crate::account::planner::is_swept;
 use crate::api::{Client, Request};
 use crate::iplist_throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
-pub use cx::{Cx, Sent, Work};
+pub use cx::{Cx, RefreshGroup, Sent, Work};
 use forms::bind_ip::MyIp;
 pub use msg::{Command, Msg};
 pub use remote::Remote;
-pub use screen::EAGER_ROWS;
-pub use settings::AppSettings;
+pub use settings::{AppSettings, EAGER_ROWS};
 pub use shell::Shell;
 use status::StatusLine;
 use std::collections::HashMap;
 use std::time::Duration;
-use tabs::Tab;
 use tabs::alerts::AlertsTab;
-use tabs::billing::BillingTab;
-use tabs::network::NetworkTab;
-use tabs::products::ProductsTab;
-use tabs::services::ServicesTab;
-use tabs::usage::UsageTab;
 
 /// The source of the current time; tests inject a fake one.
 pub use crate::account::Clock;
@@ -153,24 +146,16 @@ pub struct App {
     proxies: palette::Proxies,
 }
 
-/// The six tabs' state, and what derives from several of them.
-pub struct Tabs {
-    pub(in crate::app) services: ServicesTab,
-    pub(in crate::app) products: ProductsTab,
-    pub(in crate::app) billing: BillingTab,
-    pub(in crate::app) network: NetworkTab,
-    pub(in crate::app) usage: UsageTab,
-    pub(in crate::app) alerts: AlertsTab,
-    /// The Network rows / the Usage list need rebuilding (done when their tab is shown, so
-    /// a burst of per-service results costs one rebuild, not one per result).
-    pub(in crate::app) network_dirty: bool,
-    pub(in crate::app) usage_dirty: bool,
-    /// The Services cells (proxies, over-limit marks) changed with the network or usage.
-    pub(in crate::app) services_dirty: bool,
-    /// The service last selected on the Services tab: a newly selected one's cached
-    /// detail is read again when due (only the selected detail refreshes with the list).
-    pub(in crate::app) detail_selected: Option<u64>,
-}
+// The one list of the tabs, in the order of the tab line (how to add one: [`tabs`]).
+tabs::tabs!(
+    Services(services: tabs::services::ServicesTab),
+    Products(products: tabs::products::ProductsTab),
+    Billing(billing: tabs::billing::BillingTab),
+    Network(network: tabs::network::NetworkTab),
+    Usage(usage: tabs::usage::UsageTab),
+    Alerts(alerts: tabs::alerts::AlertsTab),
+    Clients(clients: tabs::clients::ClientsTab),
+);
 
 /// What the account engine told of the account, mirrored for the screen: never a decision
 /// of what to send.
@@ -221,16 +206,8 @@ impl App {
                 redraw: true,
             },
             tabs: Tabs {
-                services: ServicesTab::default(),
-                products: ProductsTab::default(),
-                billing: BillingTab::default(),
-                network: NetworkTab::default(),
-                usage: UsageTab::default(),
                 alerts,
-                network_dirty: false,
-                usage_dirty: false,
-                services_dirty: false,
-                detail_selected: None,
+                ..Tabs::default()
             },
             account: Mirror {
                 throttles,
@@ -293,15 +270,13 @@ impl App {
             self.handle(msg, &mut out);
         }
         self.rebuild_shown();
+        let tab = self.shell.tab;
+        tab.sync(&mut self.cx(&mut out));
         self.fetch_for_selection(&mut out);
         self.tell_focus(&mut out);
         forms::bind_ip::want_my_ip(&mut self.cx(&mut out));
         // The Services detail's 7 days; the Usage chart's 24 hours of use.
-        let selected = match self.shell.tab {
-            Tab::Services => self.tabs.services.table.selected_id(),
-            Tab::Usage => self.tabs.usage.selected(),
-            _ => None,
-        };
+        let selected = tab.selected_service(&self.tabs);
         let now = self.now();
         self.account.history.ask(now, selected, &mut out);
         if self.shell.quit && !out.contains(&Command::Quit) {

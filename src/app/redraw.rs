@@ -6,8 +6,8 @@
 //! on screen) before and after, so an idle dashboard does not redraw. And when the loop
 //! must wake the app with a tick at all ([`App::next_wakeup`]).
 
+use super::Tab;
 use super::forms::refresh::RefreshForm;
-use super::tabs::Tab;
 use super::{App, Msg, Popup};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 

@@ -5,6 +5,9 @@ use super::DEFAULT_REFRESH;
 use crate::iplist_throttle::Throttles;
 use std::time::Duration;
 
+/// Accounts up to this many services have their Services rows rebuilt with every change.
+pub const EAGER_ROWS: usize = 5_000;
+
 #[derive(Clone, Debug)]
 pub struct AppSettings {
     /// The profile (account) name shown in the header and in 401 messages.
@@ -70,7 +73,7 @@ impl Default for AppSettings {
             throttles: Throttles::default(),
             read_only: false,
             among_accounts: false,
-            eager_rows: crate::app::EAGER_ROWS,
+            eager_rows: EAGER_ROWS,
             colour: None,
             look: crate::config::Look::default(),
             profiles: Vec::new(),

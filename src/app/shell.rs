@@ -1,7 +1,7 @@
 //! [`Shell`]: what every part of the dashboard shares, given to each part as its context.
 
+use super::Tab;
 use super::status::{self, StatusLine};
-use super::tabs::Tab;
 use super::{AppSettings, Clock, Popup, geometry};
 use chrono::{DateTime, FixedOffset, Utc};
 
@@ -31,6 +31,11 @@ pub struct Shell {
 }
 
 impl Shell {
+    /// Today, in local time.
+    pub fn today(&self) -> chrono::NaiveDate {
+        self.now().with_timezone(&self.utc_offset).date_naive()
+    }
+
     pub fn now(&self) -> DateTime<Utc> {
         (self.clock)()
     }

@@ -2,11 +2,12 @@
 //! engine's mirror in the app's clock and offset. Read-only, except what the run loop sets
 //! (the offset, what it waits for) and says (a notice).
 
+use super::columns::{CellText, Column};
 use super::forms::bind_ip::MyIp;
 use super::status::StatusLine;
 use super::tabs::{
-    Tab, alerts::AlertsTab, billing::BillingTab, network::NetworkTab, products::ProductsTab,
-    services::ServicesTab, usage::UsageTab,
+    Listing, Tab, alerts::AlertsTab, billing::BillingTab, network::NetworkTab,
+    products::ProductsTab, services::ServicesTab, usage::UsageTab,
 };
 use super::{App, AppSettings, Mirror, Popup, Remote};
 use crate::api::{Client, Request};
@@ -40,6 +41,26 @@ impl App {
 
     pub fn size(&self) -> (u16, u16) {
         self.shell.size
+    }
+
+    /// A tab's columns as shown now (see [`TabPane`](super::tabs::TabPane)).
+    pub fn tab_columns(&self, tab: Tab) -> Vec<Column> {
+        tab.columns(self)
+    }
+
+    /// The natural width of each searched column of a tab over all its rows.
+    pub fn tab_natural(&self, tab: Tab) -> &[u16] {
+        tab.natural(&self.tabs)
+    }
+
+    /// The cells of a tab's row `i` (an index into its rows).
+    pub fn tab_cells(&self, tab: Tab, i: usize) -> Vec<CellText> {
+        tab.cells(self, i)
+    }
+
+    /// Where a plain list tab's rows come from.
+    pub fn tab_listing(&self, tab: Tab) -> Option<Listing> {
+        tab.listing(self)
     }
 
     pub fn services(&self) -> &ServicesTab {

@@ -211,7 +211,7 @@ impl AllView {
     pub fn columns(&self, seats: &[Seat]) -> Vec<Column> {
         let tab_columns = seats
             .iter()
-            .map(|s| crate::ui::rows::columns(&s.app, self.tab))
+            .map(|s| s.app.tab_columns(self.tab))
             .max_by_key(Vec::len)
             .unwrap_or_default();
         std::iter::once(ACCOUNT).chain(tab_columns).collect()
@@ -226,7 +226,7 @@ impl AllView {
             return Vec::new();
         };
         let mut cells = vec![CellText::new(seat.name.clone()).tone(Tone::Account(seat.colour))];
-        cells.extend(crate::ui::rows::cells(&seat.app, self.tab, row));
+        cells.extend(seat.app.tab_cells(self.tab, row));
         cells.resize(width, CellText::default());
         cells
     }
@@ -251,7 +251,7 @@ fn natural(seats: &[Seat], tab: Tab) -> Vec<u16> {
         .max(ACCOUNT.header.len() as u16);
     let mut out = vec![name];
     for seat in seats {
-        for (i, w) in crate::ui::rows::natural(&seat.app, tab).iter().enumerate() {
+        for (i, w) in seat.app.tab_natural(tab).iter().enumerate() {
             match out.get_mut(i + 1) {
                 Some(x) => *x = (*x).max(*w),
                 None => out.push(*w),

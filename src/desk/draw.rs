@@ -181,6 +181,7 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
                 ui::alerts::draw_detail(frame, app, theme, detail, app.alerts().rows.get(row));
             }
         }
+        tab => draw_table(frame, desk, theme, layout::list(body), tab.title()),
     }
     draw_status(frame, desk, theme, screen.status);
     match desk.owner() {

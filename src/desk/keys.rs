@@ -11,11 +11,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 pub const ALL_KEYS: &[(&str, &str, &str)] = &[
     ("?", "help", "These keys"),
     ("q", "quit", "Quit"),
-    (
-        "1-6",
-        "tabs",
-        "Services, Products, Billing, Network, Usage, Alerts of every account",
-    ),
+    (Tab::KEYS, "tabs", "Each tab, over every account"),
     (
         "A",
         "one account",
@@ -101,8 +97,9 @@ impl Desk {
                 let k = self.all.selected().map_or(0, |(seat, _)| seat);
                 self.scope = Scope::One(k);
             }
-            KeyCode::Char(c @ '1'..='6') => {
-                let tab = Tab::ALL[usize::from(c as u8 - b'1')];
+            KeyCode::Char(c @ '1'..='9')
+                if let Some(&tab) = Tab::ALL.get(usize::from(c as u8 - b'1')) =>
+            {
                 self.go_tab(tab);
             }
             KeyCode::Tab | KeyCode::BackTab => {

@@ -6,9 +6,15 @@
 //! |---|---|
 //! | `sanitize.rs` | server text without escapes, controls, bidi and zero-width characters, measured one character at a time |
 //! | `format.rs` | money, counts, numbers, dates, IDs, `—` for what is missing |
+//! | `when.rs` | how long ago, since when, a short local time |
+//! | `spark.rs` | sparklines as block characters |
 
 mod format;
 mod sanitize;
+mod spark;
+mod when;
 
 pub use format::*;
 pub use sanitize::{is_invisible, sanitize};
+pub use spark::{spark, spark_counts};
+pub use when::{age, short_time, since, span_text};

@@ -40,13 +40,7 @@ fn level_cell(theme: &Theme, a: &Alert) -> (String, Style) {
 }
 
 pub fn short_time(app: &App, at: DateTime<Utc>) -> String {
-    let offset = app.utc_offset();
-    let local = at.with_timezone(&offset);
-    if local.date_naive() == app.now().with_timezone(&offset).date_naive() {
-        local.format("%H:%M").to_string()
-    } else {
-        local.format("%m-%d %H:%M").to_string()
-    }
+    crate::text::short_time(app.now(), app.utc_offset(), at)
 }
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {

@@ -51,7 +51,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         block,
         (&COLUMNS, &tab.natural),
         view,
-        |i| super::rows::cells(app, crate::app::tabs::Tab::Billing, i),
+        |i| app.tab_cells(crate::app::tabs::Tab::Billing, i),
     );
 }
 

@@ -6,89 +6,13 @@ use super::theme::Theme;
 use crate::app::App;
 use crate::history::ServiceOverview;
 use chrono::{DateTime, Utc};
-use ratatui::symbols::bar::NINE_LEVELS;
 use ratatui::text::{Line, Span};
 
-/// `values` as block characters, at most `width` of them (neighbouring values merged by
-/// their maximum), scaled to the largest; `None` (no data) is a blank. Zero is the
-/// lowest bar, so "watched, nothing wrong" and "not watched" look different.
-pub fn spark(values: &[Option<f64>], width: usize) -> String {
-    scaled(values, width, false)
-}
-
-/// A count per bucket (errors per hour) as a sparkline scaled from zero: a steady one
-/// error must not look like a row of nothing.
-pub fn spark_counts(values: &[u64], width: usize) -> String {
-    let v: Vec<Option<f64>> = values.iter().map(|&n| Some(n as f64)).collect();
-    scaled(&v, width, true)
-}
-
-fn scaled(values: &[Option<f64>], width: usize, from_zero: bool) -> String {
-    if values.is_empty() || width == 0 {
-        return String::new();
-    }
-    let per = values.len().div_ceil(width);
-    let merged: Vec<Option<f64>> = values
-        .chunks(per)
-        .map(|c| c.iter().flatten().copied().reduce(f64::max))
-        .collect();
-    let known = merged.iter().flatten().copied().filter(|v| v.is_finite());
-    let (mut lo, hi) = known.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
-    });
-    if from_zero {
-        lo = lo.min(0.0);
-    }
-    let symbols = [
-        NINE_LEVELS.one_eighth,
-        NINE_LEVELS.one_quarter,
-        NINE_LEVELS.three_eighths,
-        NINE_LEVELS.half,
-        NINE_LEVELS.five_eighths,
-        NINE_LEVELS.three_quarters,
-        NINE_LEVELS.seven_eighths,
-        NINE_LEVELS.full,
-    ];
-    merged
-        .iter()
-        .map(|v| match v {
-            Some(v) if v.is_finite() => {
-                let level = if hi > lo {
-                    ((v - lo) / (hi - lo) * 7.0).round() as usize
-                } else if hi > 0.0 {
-                    7
-                } else {
-                    0
-                };
-                symbols[level.min(7)]
-            }
-            _ => " ",
-        })
-        .collect()
-}
+pub use crate::text::{span_text, spark, spark_counts};
 
 /// `since 14:02, 3h 5m`; a time not today also names the day.
 pub fn since(app: &App, at: DateTime<Utc>) -> String {
-    let offset = app.utc_offset();
-    let local = at.with_timezone(&offset);
-    let now = app.now();
-    let when = if local.date_naive() == now.with_timezone(&offset).date_naive() {
-        local.format("%H:%M").to_string()
-    } else {
-        local.format("%b %-d %H:%M").to_string()
-    };
-    format!("since {when}, {}", span_text(now - at))
-}
-
-/// `3h 5m`, `2d 4h`, `45s`.
-pub fn span_text(d: chrono::TimeDelta) -> String {
-    let s = d.num_seconds().max(0);
-    match s {
-        0..60 => format!("{s}s"),
-        60..3600 => format!("{}m", s / 60),
-        3600..86_400 => format!("{}h {}m", s / 3600, s % 3600 / 60),
-        _ => format!("{}d {}h", s / 86_400, s % 86_400 / 3600),
-    }
+    crate::text::since(app.now(), app.utc_offset(), at)
 }
 
 fn percent(x: Option<f64>) -> String {

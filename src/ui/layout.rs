@@ -195,6 +195,11 @@ pub fn alerts(body: Rect) -> (Pane, Rect) {
     (Pane::with_header(table), detail)
 }
 
+/// A tab drawn as a plain list (see [`super::list`]): the table takes the body.
+pub fn list(body: Rect) -> Pane {
+    Pane::with_header(body)
+}
+
 /// The data rows of a tab's main table on a screen of `area`, the table wanting `wants`
 /// columns (see [`table_and_detail`]), with or without the `history` lines of a detail.
 pub fn table_rows(
@@ -212,6 +217,7 @@ pub fn table_rows(
         Tab::Network => network(body).1.rows,
         Tab::Usage => usage(body, wants).0.rows,
         Tab::Alerts => alerts(body).0.rows,
+        _ => list(body).rows,
     })
 }
 
@@ -244,7 +250,7 @@ pub fn table_wants(app: &App, tab: Tab) -> u16 {
         Tab::Services => &app.services().natural,
         Tab::Products => &app.products().natural,
         Tab::Usage => &app.usage().natural,
-        Tab::Billing | Tab::Network | Tab::Alerts => return 0,
+        _ => return 0,
     };
     super::columns::table_width(natural)
 }

@@ -12,6 +12,7 @@ pub mod events;
 pub mod forms;
 pub mod history;
 pub mod layout;
+pub mod list;
 pub mod messages;
 pub mod more;
 pub mod network;
@@ -20,7 +21,6 @@ pub mod pane;
 pub mod popup;
 pub mod probe;
 pub mod products;
-pub mod rows;
 pub mod services;
 pub mod text;
 pub mod theme;
@@ -74,6 +74,7 @@ pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect) {
         Tab::Network => network::draw(frame, app, theme, screen.body),
         Tab::Usage => usage::draw(frame, app, theme, screen.body),
         Tab::Alerts => alerts::draw(frame, app, theme, screen.body),
+        tab => list::draw(frame, app, theme, screen.body, tab),
     }
     draw_status(frame, app, theme, screen.status);
     draw_footer(frame, app, theme, screen.footer);

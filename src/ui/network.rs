@@ -24,7 +24,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let oldest = s
         .oldest
         .filter(|at| s.checked > 0 && (now - *at).num_seconds() >= 10)
-        .map(|at| format!(" · oldest {}", super::rows::age(now, at)))
+        .map(|at| format!(" · oldest {}", crate::text::age(now, at)))
         .unwrap_or_default();
     let mut summary = vec![
         Span::raw(format!(
@@ -115,7 +115,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     // Beside the searched columns, what changes with time: when each service was checked
     // and, with history, since when each server is listed and its service's errors per
     // hour over 24 h (lowest priority: hidden first on a narrow screen).
-    let columns = super::rows::columns(app, Tab::Network);
+    let columns = app.tab_columns(Tab::Network);
     columns::draw(
         frame,
         theme,
@@ -123,6 +123,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         block,
         (&columns, &net.natural),
         view,
-        |i| super::rows::cells(app, Tab::Network, i),
+        |i| app.tab_cells(Tab::Network, i),
     );
 }

@@ -45,7 +45,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             block,
             (&COLUMNS, &tab.natural),
             view,
-            |i| super::rows::cells(app, crate::app::tabs::Tab::Products, i),
+            |i| app.tab_cells(crate::app::tabs::Tab::Products, i),
         );
     }
     match tab.selected() {

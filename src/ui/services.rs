@@ -43,7 +43,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         frame.render_widget(block, pane.block);
         widgets::message(frame, pane.header(), &msg, style);
     } else {
-        let columns = super::rows::columns(app, crate::app::tabs::Tab::Services);
+        let columns = app.tab_columns(crate::app::tabs::Tab::Services);
         columns::draw(
             frame,
             theme,
@@ -51,7 +51,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             block,
             (&columns, &tab.natural),
             view,
-            |i| super::rows::cells(app, crate::app::tabs::Tab::Services, i),
+            |i| app.tab_cells(crate::app::tabs::Tab::Services, i),
         );
     }
     match tab.selected() {

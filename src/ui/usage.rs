@@ -83,7 +83,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             block,
             (&COLUMNS, &usage.natural),
             view,
-            |i| super::rows::cells(app, crate::app::tabs::Tab::Usage, i),
+            |i| app.tab_cells(crate::app::tabs::Tab::Usage, i),
         );
     }
     match usage.selected() {

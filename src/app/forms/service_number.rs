@@ -80,8 +80,7 @@ pub fn parse(text: &str) -> Result<u64, String> {
 fn show_listed(cx: &mut Cx<'_>, id: u64) {
     cx.shell.tab = Tab::Services;
     if cx.tabs.services_dirty {
-        let today = cx.now().with_timezone(&cx.shell.utc_offset).date_naive();
-        cx.tabs.rebuild_services(today, &cx.shell.geometry);
+        cx.rebuild_services();
     }
     let table = &mut cx.tabs.services.table;
     if !table.select_id(id) {

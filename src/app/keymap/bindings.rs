@@ -2,8 +2,8 @@
 //! form step's keys are not here: they are declared beside the form ([`super::steps`]);
 //! the table only says where they go ([`Part::Step`]).
 
-use super::{Action, Binding, ON_SERVICE, Part, PopupKind, Scope, b, code, ctrl, k};
-use crate::app::tabs::Tab;
+use super::{Action, Binding, Key, ON_SERVICE, Part, PopupKind, Scope, b, code, ctrl, k};
+use crate::app::Tab;
 use crossterm::event::KeyCode;
 
 use PopupKind as P;
@@ -30,6 +30,17 @@ const PROBLEMS: &[Scope] = &[
     Tab(Tab::Network),
     Tab(Tab::Usage),
 ];
+
+/// `1`, `2`, …: a digit per tab, in the order of the tabs' list.
+const TAB_KEYS: [Key; Tab::ALL.len()] = {
+    let mut keys = [k('1'); Tab::ALL.len()];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = k((b'1' + i as u8) as char);
+        i += 1;
+    }
+    keys
+};
 
 /// The default bindings, in the order the footer and the help list them: the step on top
 /// right after help (so the footer shows its keys first), the forms' keys after the
@@ -81,7 +92,7 @@ const POPUPS_AND_TABS: &[Binding] = &[
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Profiles)], Some("switch"), "Reconnect with the chosen profile"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormBusy)], None, "Ignored while the request is on its way"),
     // The tabs.
-    b(&[k('1'), k('2'), k('3'), k('4'), k('5'), k('6')], Action::GoTab, &[Main], Some("tabs"), "Go to a tab: Services, Products, … Alerts"),
+    b(&TAB_KEYS, Action::GoTab, &[Main], Some("tabs"), "Go to a tab by its number (as the tab line shows it)"),
     b(&[code(KeyCode::Tab)], Action::NextTab, &[Main], None, "Next tab"),
     b(&[code(KeyCode::BackTab)], Action::PrevTab, &[Main], None, "Previous tab"),
     b(&[k('j'), code(KeyCode::Down)], Action::Down, SCROLLS, None, "Move down"),

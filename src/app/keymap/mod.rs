@@ -11,7 +11,7 @@
 //! (so `q` and `j` are text there). When two bindings claim the same key in a context the
 //! first wins, and the footer and help list only the winner.
 
-use super::tabs::Tab;
+use super::Tab;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// Everything a key can ask for.

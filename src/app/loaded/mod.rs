@@ -46,11 +46,6 @@ impl App {
         (&mut self.probes, cx)
     }
 
-    /// See [`Cx::fetch`].
-    pub(super) fn fetch(&mut self, request: Request, out: &mut Vec<Command>) {
-        self.cx(out).fetch(request);
-    }
-
     pub(super) fn on_loaded(&mut self, loaded: Loaded, out: &mut Vec<Command>) {
         if let Loaded::Order(..) | Loaded::UpdateService(..) | Loaded::IpList(..) = loaded {
             let (request, result) = loaded.into_parts();

@@ -3,9 +3,9 @@
 //! whether it has usage), and the Network and Usage rows are rebuilt from the services
 //! once a burst of answers is handled.
 
+use super::super::Tab;
 use super::super::geometry::Geometry;
 use super::super::status::StatusLine;
-use super::super::tabs::Tab;
 use super::super::{Mirror, Tabs};
 use crate::api::{ProductType, Request};
 use chrono::NaiveDate;

@@ -5,8 +5,8 @@
 use super::Act;
 use crate::api::{IpListType, ProductType};
 use crate::app::App;
+use crate::app::Tab;
 use crate::app::cmdline::{Arg, line};
-use crate::app::tabs::Tab;
 use crate::text;
 
 /// What a candidate is, in the order equal scores are listed.
@@ -266,13 +266,8 @@ fn on_row(app: &App, act: Act, name: &str, key: &str, command: Option<String>) -
     }
 }
 
-/// What `r` reads on the tab under the palette, as one command: the lists of Services,
-/// Products and Billing (Network and Usage read every service's, which no one command does).
+/// What `r` reads on the tab under the palette, as one command (the tab says which:
+/// Network and Usage read every service's lists, which no one command does).
 fn refresh_command(app: &App) -> Option<Vec<Arg>> {
-    Some(vec![Arg::v(match app.tab() {
-        Tab::Services => "services",
-        Tab::Products => "products",
-        Tab::Billing => "invoices",
-        Tab::Network | Tab::Usage | Tab::Alerts => return None,
-    })])
+    Some(vec![Arg::v(app.tab().command()?)])
 }

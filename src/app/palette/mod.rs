@@ -28,10 +28,10 @@
 
 pub mod candidates;
 
+use super::Tab;
 use super::forms::TextField;
 use super::keymap::{Action, FormKind};
 use super::popup::Popup;
-use super::tabs::Tab;
 use super::{App, Command};
 use candidates::{Candidate, Target};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

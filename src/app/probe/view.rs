@@ -1,6 +1,7 @@
 //! The probe view's own state: how its rows are sorted and scrolled, and the template.
 
-use super::ProbeRun;
+use super::{ProbeRun, Stage};
+use crate::app::columns::{CellText, Tone};
 use crate::probe::Verdict;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,4 +68,22 @@ pub fn order(run: &ProbeRun, sort: SortBy) -> Vec<usize> {
         }),
     }
     idx
+}
+
+impl ProbeRun {
+    /// The Health cell of the service's row: working of probed and the p50 latency, or the
+    /// progress, in the tone of the verdict.
+    pub fn health_cell(&self) -> CellText {
+        let results = self.finished();
+        let alive = results.iter().filter(|r| r.verdict.is_alive()).count();
+        let dead = results.iter().filter(|r| r.verdict.is_dead()).count();
+        let tone = match &self.stage {
+            Stage::Failed(_) => Tone::Bad,
+            Stage::FetchingList(_) | Stage::Running => Tone::Dim,
+            Stage::Done if dead == 0 => Tone::Good,
+            Stage::Done if alive == 0 => Tone::Bad,
+            Stage::Done => Tone::Warn,
+        };
+        CellText::new(self.health()).tone(tone)
+    }
 }

@@ -5,9 +5,13 @@
 //! most recently resolved first (see [`AlertBook::listing`]). The selection follows its
 //! alert across rebuilds.
 
+use super::{Tab, TabPane};
+use crate::account::Kind;
 use crate::alerts::marks::Marks;
 use crate::alerts::{Alert, AlertBook, Rules};
+use crate::app::columns::{CellText, Column, Tone};
 use crate::app::table::{TableView, search_key};
+use crate::app::{App, Command, Cx};
 use std::hash::{Hash, Hasher};
 
 #[derive(Debug)]
@@ -85,4 +89,76 @@ fn row_id(a: &Alert) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (a.key, a.first_seen).hash(&mut h);
     h.finish()
+}
+
+/// The Alerts columns as the dashboard over several accounts lists them (the Alerts pane
+/// of one account lays its table out by itself, with the message taking the rest).
+pub const COLUMNS: [Column; 5] = [
+    Column::text("Level", 0, 10),
+    Column::text("Subject", 2, 13),
+    Column::text("Rule", 3, 16),
+    Column::text("Message", 1, 20),
+    Column::text("Since", 4, 11),
+];
+
+impl TabPane for AlertsTab {
+    const TITLE: &'static str = "Alerts";
+
+    fn table(&self) -> &TableView {
+        &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
+    }
+    fn columns(_app: &App) -> Vec<Column> {
+        COLUMNS.to_vec()
+    }
+    fn natural(&self) -> &[u16] {
+        &[10, 13, 16, 40, 11]
+    }
+    fn cells(app: &App, i: usize) -> Vec<CellText> {
+        app.alerts()
+            .rows
+            .get(i)
+            .map_or_else(Vec::new, |a| cells(app, a))
+    }
+
+    /// The alerts rest on everything.
+    fn refresh(cx: &mut Cx<'_>) {
+        cx.out.push(Command::Refresh(Kind::ALL.to_vec()));
+    }
+    /// The alert's subject: its service, its invoice, or the credit.
+    fn open(cx: &mut Cx<'_>) {
+        use crate::alerts::Subject;
+        match cx.tabs.alerts.selected().map(|a| a.key.subject) {
+            Some(Subject::Service(id)) => cx.go_to(Tab::Services, id),
+            Some(Subject::Invoice(id)) => cx.go_to(Tab::Billing, id),
+            Some(Subject::Account) => cx.shell.tab = Tab::Billing,
+            None => {}
+        }
+    }
+}
+
+fn cells(app: &App, a: &Alert) -> Vec<CellText> {
+    use crate::alerts::Level;
+    let tone = match (a.resolved, a.level) {
+        (Some(_), _) => Tone::Dim,
+        (None, Level::Critical) => Tone::Bad,
+        (None, Level::Warn) => Tone::Warn,
+        (None, Level::Info) => Tone::Base,
+    };
+    let mark = if a.resolved.is_some() { "✓" } else { "●" };
+    let rest = if a.resolved.is_some() {
+        Tone::Dim
+    } else {
+        Tone::Base
+    };
+    let since = crate::text::short_time(app.now(), app.utc_offset(), a.first_seen);
+    vec![
+        CellText::new(format!("{mark} {}", a.level.as_str())).tone(tone),
+        CellText::new(a.key.subject.to_string()).tone(rest),
+        CellText::new(a.key.rule.as_str()).tone(rest),
+        CellText::new(crate::text::sanitize(&a.message).into_owned()).tone(rest),
+        CellText::new(since).tone(Tone::Dim),
+    ]
 }

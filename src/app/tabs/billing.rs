@@ -6,10 +6,13 @@
 //! `Pending` is not billed yet, so they are shown but not counted. `s` sorts locally by
 //! [`SORTS`].
 
+use super::TabPane;
+use crate::account::Kind;
 use crate::api::{ApiError, Credit, Invoice, InvoiceStatus, Request};
 use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
+use crate::app::{App, Cx, Popup, RefreshGroup};
 use crate::text;
 use chrono::{DateTime, Utc};
 use std::cmp::Ordering;
@@ -162,5 +165,49 @@ impl BillingTab {
         });
         let ids = rows.iter().map(|i| i.id).collect();
         self.table.set_rows_with(keys, ids, order, problems);
+    }
+}
+
+impl TabPane for BillingTab {
+    const TITLE: &'static str = "Billing";
+    const KINDS: &'static [Kind] = &[Kind::Credit, Kind::Invoices];
+
+    fn table(&self) -> &TableView {
+        &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
+    }
+    fn columns(_app: &App) -> Vec<Column> {
+        COLUMNS.to_vec()
+    }
+    fn natural(&self) -> &[u16] {
+        &self.natural
+    }
+    fn cells(app: &App, i: usize) -> Vec<CellText> {
+        app.billing().rows().get(i).map(cells).unwrap_or_default()
+    }
+
+    fn cycle_sort(cx: &mut Cx<'_>) {
+        cx.tabs.billing.sort.cycle(SORTS.len());
+    }
+    fn reverse_sort(&mut self) {
+        self.sort.reverse();
+    }
+    fn resort(cx: &mut Cx<'_>) {
+        cx.tabs.billing.rebuild();
+    }
+    /// The invoice, read afresh.
+    fn open(cx: &mut Cx<'_>) {
+        if let Some(id) = cx.tabs.billing.table.selected_id() {
+            cx.shell.popups.push(Popup::Invoice(id));
+            cx.fetch(Request::Invoice(id));
+        }
+    }
+    fn refresh(cx: &mut Cx<'_>) {
+        cx.refresh_group(RefreshGroup::Billing);
+    }
+    fn command() -> Option<&'static str> {
+        Some("invoices")
     }
 }

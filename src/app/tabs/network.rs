@@ -3,10 +3,13 @@
 //! Only the services that are swept count (not Terminated, Cancelled or Fraud: see
 //! `app/sweep.rs`).
 
+use super::TabPane;
+use crate::account::Kind;
 use crate::api::{ApiError, Request};
 use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
+use crate::app::{App, Cx};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -247,4 +250,82 @@ impl NetworkTab {
         let i = self.inactive.get(&id)?.answered_at()?;
         Some(e.min(i))
     }
+}
+
+impl TabPane for NetworkTab {
+    const TITLE: &'static str = "Network";
+    const KINDS: &'static [Kind] = &[Kind::Network];
+
+    fn table(&self) -> &TableView {
+        &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
+    }
+    /// When each service was checked; with the history on, since when each server is
+    /// listed and its errors of the last 24 hours.
+    fn columns(app: &App) -> Vec<Column> {
+        let mut columns = COLUMNS.to_vec();
+        columns.push(Column::text("Checked", 4, 8));
+        // Hidden, not cut, when short of room: each is only useful whole.
+        if app.history().overview().is_some() {
+            columns.push(Column::text("Listed", 5, 15));
+            columns.push(Column::text("Errors 24h", 6, 12));
+        }
+        columns
+    }
+    fn natural(&self) -> &[u16] {
+        &self.natural
+    }
+    fn cells(app: &App, i: usize) -> Vec<CellText> {
+        row_cells(app, i).unwrap_or_default()
+    }
+
+    fn cycle_sort(cx: &mut Cx<'_>) {
+        cx.tabs.network.sort.cycle(SORTS.len());
+    }
+    fn reverse_sort(&mut self) {
+        self.sort.reverse();
+    }
+    fn resort(cx: &mut Cx<'_>) {
+        cx.tabs.network_dirty = true;
+    }
+    /// The server's service, on the Services tab.
+    fn open(cx: &mut Cx<'_>) {
+        if let Some(row) = cx.tabs.network.selected() {
+            let id = row.service_id;
+            cx.go_to(super::Tab::Services, id);
+        }
+    }
+}
+
+fn row_cells(app: &App, i: usize) -> Option<Vec<CellText>> {
+    use crate::history::ServerList;
+    let net = app.network();
+    let r = net.rows.get(i)?;
+    let mut row = cells(r, net.products.get(i).map_or("", String::as_str));
+    let checked = net
+        .checked_at(r.service_id)
+        .map(|at| crate::text::age(app.now(), at))
+        .unwrap_or_default();
+    row.push(CellText::new(checked).tone(Tone::Dim));
+    if let Some(o) = app.history().overview() {
+        let list = match r.state {
+            ServerState::Error => ServerList::Errors,
+            ServerState::Inactive => ServerList::Inactive,
+        };
+        let listed = o
+            .open
+            .get(&(r.service_id, list, r.ip.clone()))
+            .map(|at| crate::text::since(app.now(), app.utc_offset(), *at))
+            .unwrap_or_default();
+        row.push(CellText::new(listed).tone(Tone::Dim));
+        let spark = o
+            .services
+            .get(&r.service_id)
+            .map(|s| crate::text::spark_counts(&s.errors_24h, 12))
+            .unwrap_or_default();
+        row.push(CellText::new(spark).tone(Tone::Bad));
+    }
+    Some(row)
 }

@@ -5,10 +5,13 @@
 //! `s` cycles through the six fields of `SortField::ALL` and wraps around; the server
 //! decides the direction. A list that arrives for a sort no longer chosen is dropped.
 
+use super::TabPane;
+use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Product, ProductSummary, Request, SortField};
 use crate::app::columns::{self, CellText, Column};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
+use crate::app::{App, Cx, Popup, RefreshGroup};
 use crate::text;
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
@@ -128,5 +131,58 @@ impl ProductsTab {
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let ids = rows.iter().map(|p| p.product_id).collect();
         self.table.set_rows(keys, ids);
+    }
+}
+
+impl TabPane for ProductsTab {
+    const TITLE: &'static str = "Products";
+    const KINDS: &'static [Kind] = &[Kind::Products];
+
+    fn table(&self) -> &TableView {
+        &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
+    }
+    fn columns(_app: &App) -> Vec<Column> {
+        COLUMNS.to_vec()
+    }
+    fn natural(&self) -> &[u16] {
+        &self.natural
+    }
+    fn cells(app: &App, i: usize) -> Vec<CellText> {
+        app.products().rows().get(i).map(cells).unwrap_or_default()
+    }
+
+    /// The server sorts the catalogue: the next order is asked for.
+    fn cycle_sort(cx: &mut Cx<'_>) {
+        cx.tabs.products.cycle_sort();
+        cx.fetch(cx.tabs.products.list_request());
+    }
+    fn open(cx: &mut Cx<'_>) {
+        if let Some(id) = cx.tabs.products.table.selected_id() {
+            cx.shell.popups.push(Popup::Product(id));
+        }
+    }
+
+    fn refresh(cx: &mut Cx<'_>) {
+        cx.refresh_group(RefreshGroup::Products);
+    }
+    fn focus(&self, focus: &mut Focus) {
+        focus.kinds = Self::KINDS.to_vec();
+        focus.requests.push(self.list_request());
+        if let Some(id) = self.table.selected_id() {
+            focus.requests.push(Request::Product(id));
+        }
+    }
+    fn fetch_for_selection(cx: &mut Cx<'_>) {
+        if let Some(id) = cx.tabs.products.table.selected_id()
+            && matches!(cx.tabs.products.detail(id), Remote::NotRequested)
+        {
+            cx.fetch(Request::Product(id));
+        }
+    }
+    fn command() -> Option<&'static str> {
+        Some("products")
     }
 }

@@ -6,12 +6,15 @@
 //! (not Active, due within 7 days or late, proxy servers in error or inactive, over the
 //! usage limit, or not checkable).
 
+use super::TabPane;
+use crate::account::{Focus, Kind};
 use crate::api::{ApiError, ProductType, Request, Service, ServiceStatus, ServiceSummary};
 use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::app::tabs::network::NetworkTab;
 use crate::app::tabs::usage::UsageTab;
+use crate::app::{App, Cx, Popup, RefreshGroup};
 use crate::text::{self, MISSING};
 use chrono::{DateTime, NaiveDate, Utc};
 use std::cmp::Ordering;
@@ -316,5 +319,117 @@ impl ServicesTab {
             .filter(|s| crate::account::planner::is_swept(&s.status))
             .map(|s| s.service_id)
             .collect()
+    }
+}
+
+impl TabPane for ServicesTab {
+    const TITLE: &'static str = "Services";
+    const KINDS: &'static [Kind] = &[Kind::Services];
+
+    fn table(&self) -> &TableView {
+        &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
+    }
+
+    /// A Health column once a service was probed.
+    fn columns(app: &App) -> Vec<Column> {
+        let mut columns = COLUMNS.to_vec();
+        // It changes with each probe, so it is drawn beside the searched columns.
+        if !app.probes().is_empty() {
+            columns.push(Column::text("Health", 2, 16));
+        }
+        columns
+    }
+    fn natural(&self) -> &[u16] {
+        &self.natural
+    }
+    fn cells(app: &App, i: usize) -> Vec<CellText> {
+        row_cells(app, i).unwrap_or_default()
+    }
+
+    fn cycle_sort(cx: &mut Cx<'_>) {
+        cx.tabs.services.sort.cycle(SORTS.len());
+    }
+    fn reverse_sort(&mut self) {
+        self.sort.reverse();
+    }
+    fn resort(cx: &mut Cx<'_>) {
+        cx.rebuild_services();
+    }
+    fn open(cx: &mut Cx<'_>) {
+        if let Some(id) = cx.tabs.services.table.selected_id() {
+            cx.tabs.services.popup_scroll = 0;
+            cx.tabs.services.popup_last.set(0);
+            cx.shell.popups.push(Popup::Service(id));
+        }
+    }
+
+    fn refresh(cx: &mut Cx<'_>) {
+        cx.refresh_group(RefreshGroup::Services);
+    }
+    fn focus(&self, focus: &mut Focus) {
+        focus.kinds = Self::KINDS.to_vec();
+        if let Some(id) = self.table.selected_id() {
+            focus.requests.push(Request::Service(id));
+        }
+    }
+    /// The selected service's detail, when never read, or newly selected and due again
+    /// (only the selected detail is refreshed with the list: see `after_services`).
+    fn fetch_for_selection(cx: &mut Cx<'_>) {
+        let Some(id) = cx.tabs.services.table.selected_id() else {
+            return;
+        };
+        let newly = cx.tabs.detail_selected.replace(id) != Some(id);
+        let detail = cx.tabs.services.detail(id);
+        let due = newly
+            && cx.shell.settings.refresh.is_some()
+            && !detail.is_loading()
+            && cx.shell.is_due(detail.answered_at(), false);
+        if matches!(detail, Remote::NotRequested) || due {
+            cx.fetch(Request::Service(id));
+        }
+    }
+    fn selected_service(&self) -> Option<u64> {
+        self.table.selected_id()
+    }
+    fn command() -> Option<&'static str> {
+        Some("services")
+    }
+}
+
+/// A Services row's cells: the service's, its last probe's health, and the IP-list
+/// refresh countdown after the name.
+fn row_cells(app: &App, i: usize) -> Option<Vec<CellText>> {
+    let s = app.services().rows().get(i)?;
+    let ctx = cell_context(app);
+    let mut cells = cells(s, &ctx);
+    if !app.probes().is_empty() {
+        cells.push(
+            app.probes()
+                .get(s.service_id)
+                .map_or_else(|| CellText::new(""), |run| run.health_cell()),
+        );
+    }
+    if let Some(until) = app.throttled_until(s.service_id) {
+        // The IP-list refresh countdown follows the name, which gives way to it but stays
+        // (the detail has the countdown in words).
+        let tail = format!(
+            " ⟳ {}",
+            crate::iplist_throttle::format_remaining(until, app.now())
+        );
+        let name = std::mem::take(&mut cells[PRODUCT]);
+        cells[PRODUCT] = name.with_tail(tail, Tone::Stale);
+    }
+    Some(cells)
+}
+
+/// What the Services cells read besides the service.
+pub fn cell_context(app: &App) -> CellContext<'_> {
+    CellContext {
+        today: app.now().with_timezone(&app.utc_offset()).date_naive(),
+        network: app.network(),
+        usage: app.usage(),
     }
 }

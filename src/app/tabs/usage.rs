@@ -7,10 +7,13 @@
 //! stats/rate answered the generic 422 before any detail was known
 //! ([`UsageTab::not_ppr`]). The list holds the ppr services, in the services' order.
 
+use super::TabPane;
+use crate::account::{Focus, Kind};
 use crate::api::{ApiError, RateEntry, Request, StatEntry};
 use crate::app::columns::{self, CellText, Column, Tone};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
+use crate::app::{App, Command, Cx};
 use chrono::{DateTime, Utc};
 use std::collections::{HashMap, HashSet};
 
@@ -145,5 +148,58 @@ impl UsageTab {
         let ids = ppr.iter().map(|(id, _)| *id).collect();
         self.services = ppr;
         self.table.set_rows_with(keys, ids, Vec::new(), problems);
+    }
+}
+
+impl TabPane for UsageTab {
+    const TITLE: &'static str = "Usage";
+    /// The rate of every ppr service is the tab's list; the statistics are read for the
+    /// selected one (and by the engine for the alerts).
+    const KINDS: &'static [Kind] = &[Kind::Rate];
+
+    fn table(&self) -> &TableView {
+        &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
+    }
+    fn columns(_app: &App) -> Vec<Column> {
+        COLUMNS.to_vec()
+    }
+    fn natural(&self) -> &[u16] {
+        &self.natural
+    }
+    fn cells(app: &App, i: usize) -> Vec<CellText> {
+        let usage = app.usage();
+        usage
+            .services
+            .get(i)
+            .map(|(id, name)| usage.cells(*id, name))
+            .unwrap_or_default()
+    }
+
+    fn refresh(cx: &mut Cx<'_>) {
+        cx.out.push(Command::Refresh(vec![Kind::Rate, Kind::Stats]));
+    }
+    fn focus(&self, focus: &mut Focus) {
+        focus.kinds = Self::KINDS.to_vec();
+        if let Some(id) = self.selected() {
+            focus
+                .requests
+                .extend([Request::Stats(id), Request::Rate(id)]);
+        }
+    }
+    fn fetch_for_selection(cx: &mut Cx<'_>) {
+        if let Some(id) = cx.tabs.usage.selected() {
+            if matches!(cx.tabs.usage.stats_of(id), Remote::NotRequested) {
+                cx.fetch(Request::Stats(id));
+            }
+            if matches!(cx.tabs.usage.rate_of(id), Remote::NotRequested) {
+                cx.fetch(Request::Rate(id));
+            }
+        }
+    }
+    fn selected_service(&self) -> Option<u64> {
+        self.selected()
     }
 }

@@ -18,9 +18,13 @@ fn digits_tab_and_backtab_switch_tabs() {
     h.code(KeyCode::Tab);
     assert_eq!(h.app.tab(), Tab::Alerts);
     h.code(KeyCode::Tab);
+    assert_eq!(h.app.tab(), Tab::Clients);
+    h.code(KeyCode::Tab);
     assert_eq!(h.app.tab(), Tab::Services, "Tab wraps around");
     h.code(KeyCode::BackTab);
-    assert_eq!(h.app.tab(), Tab::Alerts, "Shift-Tab wraps back");
+    assert_eq!(h.app.tab(), Tab::Clients, "Shift-Tab wraps back");
+    h.code(KeyCode::BackTab);
+    assert_eq!(h.app.tab(), Tab::Alerts);
     h.code(KeyCode::BackTab);
     assert_eq!(h.app.tab(), Tab::Usage);
     h.key('6');

@@ -2,6 +2,7 @@
 //! clock.
 
 mod alerts;
+mod clients;
 mod countdown;
 mod errors;
 mod fetching;

@@ -9,7 +9,7 @@ const README: &str = include_str!("../../../README.md");
 
 /// The keys the README's `## Keys` table names in its first column, as the key map labels
 /// them (`Ctrl-P`, `PgUp`, `↑`): what is in backticks, and the bare arrows and page keys;
-/// `` `1`…`6` `` is the run of digits.
+/// `` `1`…`7` `` is the run of digits (`1` to the last).
 fn readme_keys() -> BTreeSet<String> {
     let mut lines = README.lines().skip_while(|l| *l != "## Keys");
     assert!(lines.next().is_some(), "the README has a Keys section");
@@ -26,7 +26,10 @@ fn readme_keys() -> BTreeSet<String> {
         });
     let mut keys = BTreeSet::new();
     for cell in cells {
-        let cell = cell.replace("`1`…`6`", "`1` `2` `3` `4` `5` `6`");
+        let cell = (2..=9).fold(cell.to_owned(), |cell, last| {
+            let run: Vec<String> = (1..=last).map(|d| format!("`{d}`")).collect();
+            cell.replace(&format!("`1`…`{last}`"), &run.join(" "))
+        });
         for (i, part) in cell.split('`').enumerate() {
             if i % 2 == 1 {
                 keys.insert(part.to_owned());

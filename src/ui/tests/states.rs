@@ -22,6 +22,7 @@ fn empty() -> Harness {
     let _ = h.ok(Request::Services, Response::Services(vec![]));
     let _ = h.ok(Request::Products, Response::Products(vec![]));
     let _ = h.ok(Request::Invoices, Response::Invoices(vec![]));
+    let _ = h.ok(Request::Clients, Response::Clients(vec![]));
     let _ = h.ok(
         Request::Credit,
         Response::Credit(crate::api::Credit { credit: 0.0 }),
@@ -37,6 +38,7 @@ fn failed() -> Harness {
         Request::Products,
         Request::Credit,
         Request::Invoices,
+        Request::Clients,
     ] {
         let _ = h.fail(r, ApiError::Unauthenticated);
     }
@@ -51,6 +53,7 @@ fn loading_every_tab() {
         ('3', "billing"),
         ('4', "network"),
         ('5', "usage"),
+        ('7', "clients"),
     ] {
         let mut h = started();
         h.key(key);
@@ -66,6 +69,7 @@ fn empty_every_tab() {
         ('3', "billing"),
         ('4', "network"),
         ('5', "usage"),
+        ('7', "clients"),
     ] {
         let mut h = empty();
         h.key(key);
@@ -81,6 +85,7 @@ fn error_every_tab() {
         ('3', "billing"),
         ('4', "network"),
         ('5', "usage"),
+        ('7', "clients"),
     ] {
         let mut h = failed();
         h.key(key);

@@ -186,3 +186,42 @@ fn a_hundred_thousand_products_filter_and_render() {
     let screen = render(&mut h.app, 100, 30);
     assert!(screen.contains("11 of 100,000"), "{screen}");
 }
+
+#[test]
+fn clients_loaded() {
+    use crate::api::{Client, Request, Response};
+    let mut h = Harness::loaded();
+    let long = "a.very.long.mailbox.name.for.the.reseller@clients.example.com";
+    h.answers.insert(
+        Request::Clients,
+        Response::Clients(vec![
+            Client {
+                id: 7,
+                email: "ann@example.com".into(),
+            },
+            Client {
+                id: 12,
+                email: long.into(),
+            },
+            // A server's control characters are not drawn.
+            Client {
+                id: 9,
+                email: "bob\u{1b}[31m@example.org".into(),
+            },
+        ]),
+    );
+    let cmds = h.key('7');
+    h.settle(cmds);
+    let screen = render(&mut h.app, 80, 24);
+    assert!(screen.contains("Clients · 3"), "{screen}");
+    assert!(screen.contains("ann@example.com"), "{screen}");
+    assert!(screen.contains(long), "{screen}");
+    assert!(!screen.contains('\u{1b}'), "{screen}");
+    assert_snapshot!(screen);
+    h.keys("/zzz");
+    let screen = render(&mut h.app, 80, 24);
+    assert!(
+        screen.contains("No clients match \"zzz\" (Esc clears the filter)."),
+        "{screen}"
+    );
+}

@@ -1,0 +1,91 @@
+//! The Clients tab: the reseller's clients (`GET /api/clients`), by ID, with their
+//! e-mail: the list the order form's client picker offers, to look up and filter.
+//!
+//! The list is read once the tab is shown and then kept fresh by the engine like the
+//! catalogue (it rarely changes; `r` reads it now). The rows are rebuilt once per answer.
+
+use super::{Listing, TabPane};
+use crate::account::Kind;
+use crate::api::{Client, Request};
+use crate::app::columns::{self, CellText, Column};
+use crate::app::remote::Remote;
+use crate::app::table::TableView;
+use crate::app::{App, Cx};
+use chrono::{DateTime, Utc};
+
+/// The columns, in the order drawn.
+pub const COLUMNS: [Column; 2] = [Column::number("ID", 0), Column::text("E-mail", 1, 24)];
+
+#[derive(Debug, Default)]
+pub struct ClientsTab {
+    pub table: TableView,
+    /// The natural width of each column over all rows.
+    natural: Vec<u16>,
+    /// The answer the rows were built from (when it arrived).
+    built: Option<DateTime<Utc>>,
+}
+
+/// A client's cells, as drawn and searched.
+fn cells(c: &Client) -> Vec<CellText> {
+    vec![
+        CellText::new(c.id.to_string()),
+        CellText::new(crate::text::or_missing(&crate::text::sanitize(&c.email))),
+    ]
+}
+
+fn listed(app: &App) -> &[Client] {
+    app.clients().value().map_or(&[], Vec::as_slice)
+}
+
+impl TabPane for ClientsTab {
+    const TITLE: &'static str = "Clients";
+    const KINDS: &'static [Kind] = &[Kind::Clients];
+
+    fn table(&self) -> &TableView {
+        &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
+    }
+    fn columns(_app: &App) -> Vec<Column> {
+        COLUMNS.to_vec()
+    }
+    fn natural(&self) -> &[u16] {
+        &self.natural
+    }
+    fn cells(app: &App, i: usize) -> Vec<CellText> {
+        listed(app).get(i).map(cells).unwrap_or_default()
+    }
+    fn listing(app: &App) -> Option<Listing> {
+        Some(Listing::of(
+            app,
+            "clients",
+            app.clients(),
+            &Request::Clients,
+        ))
+    }
+
+    /// The list, the first time the tab is shown (the engine keeps it fresh after).
+    fn fetch_for_selection(cx: &mut Cx<'_>) {
+        if matches!(cx.account.clients, Remote::NotRequested) {
+            cx.fetch(Request::Clients);
+        }
+    }
+    fn sync(cx: &mut Cx<'_>) {
+        let clients = &cx.account.clients;
+        let tab = &mut cx.tabs.clients;
+        if clients.answered_at() == tab.built {
+            return;
+        }
+        tab.built = clients.answered_at();
+        let rows = clients.value().map_or(&[][..], Vec::as_slice);
+        let all: Vec<Vec<CellText>> = rows.iter().map(cells).collect();
+        tab.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
+        let keys = all.iter().map(|c| columns::search_key(c)).collect();
+        tab.table
+            .set_rows(keys, rows.iter().map(|c| c.id).collect());
+    }
+    fn command() -> Option<&'static str> {
+        Some("clients")
+    }
+}

@@ -1,0 +1,88 @@
+//! The Clients tab: read once it is shown, kept fresh by the engine, filtered like any
+//! table; its rows follow each answer.
+
+use crate::account::Kind;
+use crate::api::{Client, Request, Response};
+use crate::app::Command;
+use crate::app::tabs::Tab;
+use crate::testkit::*;
+
+fn client(id: u64, email: &str) -> Client {
+    Client {
+        id,
+        email: email.into(),
+    }
+}
+
+fn clients(list: Vec<Client>) -> Response {
+    Response::Clients(list)
+}
+
+#[test]
+fn the_clients_are_read_once_the_tab_is_shown_and_listed() {
+    let mut h = Harness::loaded();
+    assert!(
+        !h.asked.contains(&Request::Clients),
+        "nothing shows the clients yet: {:?}",
+        h.asked
+    );
+    h.answers.insert(
+        Request::Clients,
+        clients(vec![
+            client(7, "ann@example.com"),
+            client(9, "bob@example.org"),
+        ]),
+    );
+    let cmds = h.key('7');
+    assert_eq!(h.app.tab(), Tab::Clients);
+    assert_eq!(fetches(&cmds), vec![Request::Clients], "{cmds:?}");
+    assert!(
+        cmds.iter()
+            .any(|c| matches!(c, Command::Focus(f) if f.kinds == vec![Kind::Clients])),
+        "the engine is told the clients are on screen: {cmds:?}"
+    );
+    h.settle(cmds);
+    assert_eq!(
+        h.asked.iter().filter(|r| **r == Request::Clients).count(),
+        1
+    );
+    assert_eq!(h.app.table(Tab::Clients).len(), 2);
+    assert_eq!(h.app.table(Tab::Clients).selected_id(), Some(7));
+
+    h.keys("/bob");
+    assert_eq!(h.app.table(Tab::Clients).len(), 1);
+    assert_eq!(h.app.table(Tab::Clients).selected_id(), Some(9));
+}
+
+#[test]
+fn r_reads_the_clients_again_and_the_rows_follow_the_answer() {
+    let mut h = Harness::loaded();
+    h.answers.insert(
+        Request::Clients,
+        clients(vec![client(7, "ann@example.com")]),
+    );
+    let cmds = h.key('7');
+    h.settle(cmds);
+    assert_eq!(h.app.table(Tab::Clients).len(), 1);
+
+    h.answers.insert(
+        Request::Clients,
+        clients(vec![
+            client(7, "ann@example.com"),
+            client(8, "cy@example.net"),
+            client(9, "bob@example.org"),
+        ]),
+    );
+    h.advance(5);
+    let cmds = h.key('r');
+    assert!(
+        cmds.contains(&Command::Refresh(vec![Kind::Clients])),
+        "{cmds:?}"
+    );
+    h.settle(cmds);
+    assert_eq!(
+        h.asked.iter().filter(|r| **r == Request::Clients).count(),
+        2
+    );
+    assert_eq!(h.app.table(Tab::Clients).len(), 3);
+}
