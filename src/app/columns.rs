@@ -29,6 +29,8 @@ pub enum Tone {
     Bad,
     Dim,
     Stale,
+    /// A heading's emphasis (what a form acts on).
+    Title,
     /// An account's own colour (the dashboard over several accounts), by its place.
     Account(u8),
 }

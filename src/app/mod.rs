@@ -48,6 +48,7 @@
 pub mod cmdline;
 pub mod cmdlog;
 pub mod columns;
+pub mod form_list;
 pub mod forms;
 pub mod keymap;
 pub mod messages;

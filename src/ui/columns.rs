@@ -173,6 +173,7 @@ pub fn style(theme: &Theme, tone: Tone) -> Style {
         Tone::Bad => theme.bad,
         Tone::Dim => theme.dim,
         Tone::Stale => theme.stale,
+        Tone::Title => theme.title,
         Tone::Account(n) => theme.account(n),
     }
 }

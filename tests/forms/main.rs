@@ -8,6 +8,7 @@ mod iplist;
 mod order;
 mod password;
 mod refresh;
+mod service_number;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proxydash::api::{ApiClient, ClientConfig, Credentials};

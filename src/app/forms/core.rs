@@ -3,13 +3,20 @@
 //! the glue the forms used to copy (busy and finished steps, "Enter closes a finished
 //! form, else sends", "a field was edited, the inline error goes"). The recipe for a new
 //! form is in [`super`].
+//!
+//! And how a form looks, as data: a [`FormView`] is a framed popup of rows (a labelled
+//! text field, a value, text, a hint or the inline error under a field, where the request
+//! is), which the ui draws the same way for every form. A form whose look is no more than
+//! that returns one from [`FormLogic::view`] and needs no ui code; a form whose look needs
+//! more (the order's pickers, the IP-list viewer) keeps a widget of its own in the ui.
 
 use super::field::TextField;
 use crate::api::{ApiError, Request, Response};
-use crate::app::Cx;
+use crate::app::columns::Tone;
 use crate::app::keymap::Action;
 use crate::app::keymap::steps::FormStep;
 use crate::app::popup::PopupKind;
+use crate::app::{App, Cx};
 use std::fmt::Debug;
 
 /// The step a form is at.
@@ -180,6 +187,12 @@ pub trait FormLogic: Debug + Sized {
         Flow::Close
     }
 
+    /// How the form looks, as data the ui draws ([`FormView`]); `None` (the default): the
+    /// form has a widget of its own in the ui.
+    fn view<'a>(&'a self, _app: &'a App) -> Option<FormView<'a>> {
+        None
+    }
+
     /// The answer to the request this form sent, routed by its ID. `on_screen`: the form is
     /// open (false once it was closed while waiting: the app kept it for this answer).
     ///
@@ -193,4 +206,81 @@ pub trait FormLogic: Debug + Sized {
         result: Result<Response, ApiError>,
         on_screen: bool,
     ) -> Flow;
+}
+
+/// A form's look: its popup's title and size, and what is in it, from the top.
+#[derive(Debug)]
+pub struct FormView<'a> {
+    pub title: String,
+    /// Width and height of the popup, frame included.
+    pub size: (u16, u16),
+    /// Row `i` starts at row `i` of the popup's inside. A field, a value and a blank take
+    /// their row only; text, a hint, an error and the state wrap onto the rows below, and
+    /// the rows after them are drawn over what ran into theirs.
+    pub rows: Vec<FormRow<'a>>,
+}
+
+/// One row of a [`FormView`].
+#[derive(Debug)]
+pub enum FormRow<'a> {
+    /// `›Label     [text      ]`: the marker and, while it takes typing, the terminal
+    /// cursor, when `focused`.
+    Field {
+        label: &'a str,
+        field: &'a TextField,
+        focused: bool,
+        typing: bool,
+    },
+    /// `Label     value`, the label dim, the value in its tone.
+    Value {
+        label: &'a str,
+        text: String,
+        tone: Tone,
+    },
+    /// Lines of text, each in its tone, wrapped as one paragraph.
+    Text(Vec<(String, Tone)>),
+    /// A line under a field, indented to the field's text.
+    Hint(String, Tone),
+    /// The inline error under a field (`✗ …`), or nothing.
+    Error(Option<&'a str>),
+    /// Nothing.
+    Blank,
+    /// Where the form's request is: `sending` while on its way, `done` once answered (the
+    /// answer worded by the form), the server's words if it failed; nothing while editing.
+    State {
+        state: &'a FormState,
+        sending: String,
+        done: String,
+    },
+}
+
+impl<'a> FormView<'a> {
+    pub fn new(title: impl Into<String>, size: (u16, u16)) -> Self {
+        Self {
+            title: title.into(),
+            size,
+            rows: Vec::new(),
+        }
+    }
+
+    /// The next row.
+    pub fn row(mut self, row: FormRow<'a>) -> Self {
+        self.rows.push(row);
+        self
+    }
+
+    /// Blank rows up to row `at`, so the next row starts there.
+    pub fn at(mut self, at: usize) -> Self {
+        while self.rows.len() < at {
+            self.rows.push(FormRow::Blank);
+        }
+        self
+    }
+}
+
+impl FormRow<'_> {
+    /// A line of text in one tone.
+    pub fn text(text: impl Into<String>, tone: Tone) -> Self {
+        FormRow::Text(vec![(text.into(), tone)])
+    }
 }

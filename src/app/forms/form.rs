@@ -1,14 +1,7 @@
 //! [`Form`]: the forms, one variant each, and what the app asks of whichever is on top.
-//! Every question is one exhaustive match ([`each`]), so a new variant is a compile error
+//! Every question is one exhaustive match (`each!`), so a new variant is a compile error
 //! until it is handled everywhere.
 
-use super::bind_ip::BindIpForm;
-use super::invoice_number::InvoiceNumberForm;
-use super::iplist::IpListForm;
-use super::order::OrderForm;
-use super::password::PasswordForm;
-use super::refresh::RefreshForm;
-use super::silence::SilenceForm;
 use super::{Flow, FormCore, FormLogic, TextField};
 use crate::api::{ApiError, Request, Response};
 use crate::app::Cx;
@@ -25,63 +18,73 @@ pub trait Variant: Sized {
     fn of_mut(form: &mut Form) -> Option<&mut Self>;
 }
 
-/// The one list of the forms: [`Form`], one variant each, and each form's [`Variant`].
+/// From the one list of the forms ([`crate::app::form_list`]): [`Form`], one variant
+/// each, each form's [`Variant`], `each!`, [`open`] and `FormKind::steps`.
 macro_rules! forms {
-    ($($variant:ident($form:ty)),* $(,)?) => {
+    ($d:tt $($variant:ident {
+        form: $module:ident :: $form:ident,
+        writes: $writes:literal,
+        keys: [$($key:expr),* $(,)?], scopes: $scopes:expr,
+        footer: $footer:expr, help: $help:literal,
+        steps: [$($step:ident),* $(,)?] $(,)?
+    }),* $(,)?) => {
         /// A form on the popup stack, with its state.
         // The popup stack keeps it boxed (`Popup::Form`), so the variants' sizes cost nothing.
         #[allow(clippy::large_enum_variant)]
         #[derive(Debug)]
         pub enum Form {
-            $($variant($form),)*
+            $($variant(super::$module::$form),)*
         }
 
-        $(impl Variant for $form {
+        $(impl Variant for super::$module::$form {
             fn into_form(self) -> Form {
                 Form::$variant(self)
             }
             fn of(form: &Form) -> Option<&Self> {
                 match form {
                     Form::$variant(f) => Some(f),
+                    #[allow(unreachable_patterns)]
                     _ => None,
                 }
             }
             fn of_mut(form: &mut Form) -> Option<&mut Self> {
                 match form {
                     Form::$variant(f) => Some(f),
+                    #[allow(unreachable_patterns)]
                     _ => None,
                 }
             }
         })*
-    };
-}
 
-forms!(
-    Order(OrderForm),
-    BindIp(BindIpForm),
-    Password(PasswordForm),
-    Refresh(RefreshForm),
-    IpList(IpListForm),
-    InvoiceNumber(InvoiceNumberForm),
-    Silence(SilenceForm),
-);
+        /// `each!(form, f => expr)`: `expr` with `f` bound to the form inside whichever
+        /// variant `form` is.
+        macro_rules! each {
+            ($d form:expr, $d f:ident => $d body:expr) => {
+                match $d form {
+                    $($d crate::app::forms::Form::$variant($d f) => $d body,)*
+                }
+            };
+        }
 
-/// `each!(form, f => expr)`: `expr` with `f` bound to the form inside whichever variant
-/// `form` is (the ui draws with it too).
-macro_rules! each {
-    ($form:expr, $f:ident => $body:expr) => {
-        match $form {
-            $crate::app::forms::Form::Order($f) => $body,
-            $crate::app::forms::Form::BindIp($f) => $body,
-            $crate::app::forms::Form::Password($f) => $body,
-            $crate::app::forms::Form::Refresh($f) => $body,
-            $crate::app::forms::Form::IpList($f) => $body,
-            $crate::app::forms::Form::InvoiceNumber($f) => $body,
-            $crate::app::forms::Form::Silence($f) => $body,
+        /// The key of a form: that form opens (or the status line says why not).
+        pub(in crate::app) fn open(cx: &mut Cx<'_>, kind: FormKind) {
+            match kind {
+                $(FormKind::$variant => super::$module::open(cx),)*
+            }
+        }
+
+        impl FormKind {
+            /// The form's steps, for the checks that every step's keys do what they say.
+            #[cfg(test)]
+            pub fn steps(self) -> Vec<&'static crate::app::keymap::steps::FormStep> {
+                match self {
+                    $(FormKind::$variant => vec![$(&super::$module::$step),*],)*
+                }
+            }
         }
     };
 }
-pub(crate) use each;
+crate::app::form_list::with_forms!(forms $);
 
 impl Form {
     pub fn core(&self) -> &FormCore {
@@ -121,6 +124,11 @@ impl Form {
     /// Esc: back one step, or close.
     pub fn back(&mut self) -> Flow {
         each!(self, f => f.back())
+    }
+
+    /// How the form looks, as data ([`FormLogic::view`]); `None` if it has a widget.
+    pub fn view<'a>(&'a self, app: &'a crate::app::App) -> Option<super::FormView<'a>> {
+        each!(self, f => f.view(app))
     }
 
     /// The answer to the request this form sent ([`FormLogic::answered`]).
@@ -168,36 +176,5 @@ impl Popup {
 
     pub fn is_form(&self) -> bool {
         matches!(self, Popup::Form(_))
-    }
-}
-
-/// The key of a form: that form opens (or the status line says why not).
-pub(in crate::app) fn open(cx: &mut Cx<'_>, kind: FormKind) {
-    use super::{bind_ip, invoice_number, iplist, order, password, refresh, silence};
-    match kind {
-        FormKind::Order => order::open(cx),
-        FormKind::BindIp => bind_ip::open(cx),
-        FormKind::Password => password::open(cx),
-        FormKind::Refresh => refresh::open(cx),
-        FormKind::IpList => iplist::open(cx),
-        FormKind::InvoiceNumber => invoice_number::open(cx),
-        FormKind::Silence => silence::open(cx),
-    }
-}
-
-impl FormKind {
-    /// The form's steps, for the checks that every step's keys do what they say.
-    #[cfg(test)]
-    pub fn steps(self) -> Vec<&'static crate::app::keymap::steps::FormStep> {
-        use super::{bind_ip, invoice_number, iplist, order, password, refresh, silence};
-        match self {
-            FormKind::Order => vec![&order::EDIT, &order::CONFIRM],
-            FormKind::BindIp => vec![&bind_ip::STEP],
-            FormKind::Password => vec![&password::STEP],
-            FormKind::Refresh => vec![&refresh::STEP],
-            FormKind::IpList => vec![&iplist::CHOOSE, &iplist::VIEW, &iplist::SAVE],
-            FormKind::InvoiceNumber => vec![&invoice_number::STEP],
-            FormKind::Silence => vec![&silence::STEP],
-        }
     }
 }

@@ -10,12 +10,13 @@
 //! says so; any other failure is the server's words. Either way the number stays, to
 //! correct and send again. It only reads, so a read-only profile has it too.
 
-use super::{Flow, FormCore, FormLogic, FormState, TextField};
+use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
 use crate::api::{ApiError, Request, Response, Unprocessable};
-use crate::app::Cx;
+use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
 use crate::app::popup::Popup;
+use crate::app::{App, Cx};
 use crossterm::event::KeyCode;
 
 /// The one step: the number.
@@ -119,6 +120,30 @@ impl FormLogic for InvoiceNumberForm {
 
     fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
         self.request()
+    }
+
+    /// The field, its inline error, and where the request is (found, the viewer takes the
+    /// form's place, so there is no "done" to show).
+    fn view<'a>(&'a self, _app: &'a App) -> Option<FormView<'a>> {
+        let asked = self.asked.map(|id| format!(" {id}")).unwrap_or_default();
+        let number = FormRow::Field {
+            label: "Number",
+            field: &self.number,
+            focused: true,
+            typing: self.core.state.is_editable(),
+        };
+        let hint = "The invoice number, as its e-mail gives it.";
+        let view = FormView::new("Open invoice", (64, 9))
+            .row(FormRow::text(hint, Tone::Dim))
+            .row(FormRow::Blank)
+            .row(number)
+            .row(FormRow::Error(self.core.error.as_deref()))
+            .row(FormRow::State {
+                state: &self.core.state,
+                sending: format!("Fetching invoice{asked}…"),
+                done: String::new(),
+            });
+        Some(view)
     }
 
     /// Found: the viewer takes the form's place (the Billing tab has the invoice by now).

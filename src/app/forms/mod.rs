@@ -1,13 +1,13 @@
 //! The forms: popups that change the account (order, bind an IP, change a password,
-//! refresh an IP list) or fetch something on request (IP lists, an invoice by number), and
-//! the silence of an alert. [`Form`] has one variant per form, holding its state; each
-//! form's logic is one file here implementing [`FormLogic`] ([`core`]); this file routes
-//! keys, pastes and answers to the form on top.
+//! refresh an IP list) or fetch something on request (IP lists, an invoice or a service by
+//! its number), and the silence of an alert. [`Form`] has one variant per form, holding its
+//! state; each form is one file here implementing [`FormLogic`] ([`core`]); this file
+//! routes keys, pastes and answers to the form on top.
 //!
 //! Every form goes through [`FormState`]: `Editing` (fields take typing), `Confirming`
 //! (what will be sent is repeated), `Submitting` (the one request is on its way: Enter is
 //! ignored, nothing is sent twice), `Done(answer)` (the server's typed answer, worded by
-//! the form's widget) or `Failed(message)` (the server's own words; the values stay, so
+//! the form's look) or `Failed(message)` (the server's own words; the values stay, so
 //! the user can correct them and send again).
 //!
 //! Keys: `Enter` submits the step, `Esc` goes back a step or closes, `Tab`/`Shift-Tab`
@@ -16,20 +16,34 @@
 //! anywhere. Each form declares its steps' keys itself, beside its logic (a `static`
 //! [`FormStep`](crate::app::keymap::steps::FormStep) per step).
 //!
-//! **Adding a form** (the one place this recipe is written):
-//! 1. `src/app/forms/<name>.rs`: the form's state and its `impl FormLogic` (it names no
-//!    variant: `form.rs` converts); a `pub static FormStep` per
-//!    step, listing the step's keys (`FormLogic::step` says which one the form is at; a
-//!    key only this form knows, like the bind form's `Ctrl-L`, is an
-//!    [`Action::FormKey`] of its own); and `pub(in crate::app) fn open(cx: &mut Cx)`,
-//!    which pushes the form or says in the status line why not. The form reads and asks
-//!    through the context ([`Cx`]), never the whole app.
-//! 2. `src/ui/forms/<name>.rs`: `impl FormWidget for <Name>Form`, how it looks.
-//! 3. The variant: a line in `form.rs`'s `forms!` list (the [`Form`] enum and its
-//!    [`Variant`]) and one in [`FormKind`](crate::app::keymap::FormKind) (what its key
-//!    opens), then the arms the compiler asks for ([`form::each`], [`open`],
-//!    `FormKind::writes`), and the key that opens it, a row of the key map's table
-//!    (`OPEN_FORMS` in `src/app/keymap/bindings.rs`).
+//! **Adding a form** (the one place this recipe is written): one new file and one entry.
+//! 1. `src/app/forms/<name>.rs` (and its `pub mod <name>;` line here, which `cargo fmt`
+//!    needs to find the file), holding the whole form:
+//!    - its state and its `impl FormLogic` (it names no variant: the list makes them);
+//!    - a `pub static FormStep` per step, listing the step's keys (`FormLogic::step` says
+//!      which one the form is at; a key only this form knows, like the bind form's
+//!      `Ctrl-L`, is an [`Action::FormKey`] of its own);
+//!    - `pub(in crate::app) fn open(cx: &mut Cx)`, which pushes the form or says in the
+//!      status line why not; the form reads and asks through the context ([`Cx`]), never
+//!      the whole app;
+//!    - its look, as data: `FormLogic::view` returns a [`FormView`] (title, size, rows: a
+//!      field, a value, text, a hint, the inline error, where the request is, each in a
+//!      [`Tone`](crate::app::columns::Tone)), which the ui draws for every form alike, the
+//!      cursor in the focused field included. Only a look that needs more (the order's
+//!      pickers, the IP-list viewer, the bind form's fitted lines) keeps the default `None`
+//!      and a widget in `src/ui/forms/<name>.rs` (`impl FormWidget`, and its arm in
+//!      `ui::forms::draw`).
+//! 2. Its entry in the one list of the forms, `src/app/form_list.rs`: the variant, the
+//!    form's module and type, whether it writes (a read-only profile does not advertise
+//!    it), the key that opens it with its scopes, footer word and help line, and its
+//!    steps. From that entry the key map makes the [`FormKind`](crate::app::keymap::FormKind)
+//!    variant and the key's row of its table, and `form.rs` makes the [`Form`] variant,
+//!    its [`Variant`], its arm of `each!` (every question the app asks a form) and of
+//!    [`open`], and its steps for the key checks. The entry's place in the list is its
+//!    key's place in the footer and the help.
+//!
+//! Then the key goes in the README's `## Keys` table (a test holds it to the key map).
+//! Built this way: `service_number.rs` (`#` on Services).
 //!
 //! A form may send a write or any read (`FormLogic::submit`); a read a tab keeps (an
 //! invoice) fills the tab's cache as any read does before `FormLogic::answered` sees it,
@@ -63,11 +77,11 @@ pub mod iplist_view;
 pub mod order;
 pub mod password;
 pub mod refresh;
+pub mod service_number;
 pub mod silence;
 
-pub use self::core::{Flow, FormCore, FormLogic, FormState};
+pub use self::core::{Flow, FormCore, FormLogic, FormRow, FormState, FormView};
 pub use field::TextField;
-pub(crate) use form::each;
 pub(in crate::app) use form::open;
 pub use form::{Form, Variant};
 

@@ -13,12 +13,13 @@
 //! operating system's random source; no symbols, so it stays usable in proxy URLs and
 //! `user:pass` lines) into both fields; the detail shows it after the change (`v`).
 
-use super::{Flow, FormCore, FormLogic, FormState, TextField};
+use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
-use crate::app::Cx;
+use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
 use crate::app::popup::Popup;
+use crate::app::{App, Cx};
 use crate::secret::Secret;
 use crossterm::event::KeyCode;
 
@@ -184,6 +185,31 @@ impl PasswordForm {
         })
     }
 
+    /// The line under the fields: the inline error, else what was generated, else how
+    /// strong the password typed is.
+    fn below(&self) -> FormRow<'_> {
+        if self.core.error.is_some() {
+            return FormRow::Error(self.core.error.as_deref());
+        }
+        let (hint, tone) = if self.generated {
+            (
+                format!("✓ generated: {GENERATED_LENGTH} letters and digits"),
+                Tone::Good,
+            )
+        } else if self.new.value().is_empty() {
+            (
+                "typed twice, shown as • · Ctrl-G generates one".into(),
+                Tone::Dim,
+            )
+        } else {
+            match weakness(self.new.value()) {
+                Some(weak) => (weak, Tone::Warn),
+                None => ("strong enough".into(), Tone::Good),
+            }
+        };
+        FormRow::Hint(hint, tone)
+    }
+
     /// The server answered: on success the fields are emptied.
     pub fn finish(&mut self, result: Result<Response, ApiError>) {
         if result.is_ok() {
@@ -240,6 +266,35 @@ impl FormLogic for PasswordForm {
         {
             self.next_field();
         }
+    }
+
+    /// The two masked fields, what is wrong with them or how strong the password is, and
+    /// the outcome.
+    fn view<'a>(&'a self, _app: &'a App) -> Option<FormView<'a>> {
+        let typing = self.core.state.is_editable();
+        let field = |label, field, which| FormRow::Field {
+            label,
+            field,
+            focused: self.focus == which,
+            typing,
+        };
+        let done = self.core.state.answer().map_or_else(String::new, |r| {
+            super::update_message(r, "Password updated successfully")
+        });
+        let view = FormView::new(
+            format!("New proxy password · service {}", self.service_id),
+            (64, 10),
+        )
+        .row(field("New", &self.new, PasswordField::New))
+        .row(field("Repeat", &self.repeat, PasswordField::Repeat))
+        .row(self.below())
+        .row(FormRow::Blank)
+        .row(FormRow::State {
+            state: &self.core.state,
+            sending: "Changing the password…".into(),
+            done,
+        });
+        Some(view)
     }
 
     fn answered(

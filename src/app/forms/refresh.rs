@@ -6,14 +6,14 @@
 //! service's row, its detail and this form. While it runs, `u` on that service says so in
 //! the status line and sends nothing.
 
-use super::{Flow, FormCore, FormLogic, FormState};
+use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
-use crate::app::Command;
-use crate::app::Cx;
+use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
 use crate::app::popup::Popup;
 use crate::app::status::NoticeKind;
+use crate::app::{App, Command, Cx};
 use crate::iplist_throttle;
 use crossterm::event::KeyCode;
 
@@ -74,6 +74,51 @@ impl FormLogic for RefreshForm {
     /// Enter on the confirmation: the PUT; `None` otherwise.
     fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
         (self.core.state == FormState::Confirming).then(|| self.request())
+    }
+
+    /// The question, the countdown while the server throttles the service, then the
+    /// outcome.
+    fn view<'a>(&'a self, app: &'a App) -> Option<FormView<'a>> {
+        let id = self.service_id;
+        let product = app
+            .services()
+            .get(id)
+            .map(|s| format!(" ({})", crate::text::or_missing(&s.product_name)))
+            .unwrap_or_default();
+        let mut lines = vec![
+            (
+                format!("Refresh the IP list of service {id}{product}?"),
+                Tone::Base,
+            ),
+            ("The server allows this only so often.".into(), Tone::Dim),
+        ];
+        if let Some(countdown) = app.countdown(id) {
+            lines.push((String::new(), Tone::Base));
+            lines.push((countdown, Tone::Warn));
+            if matches!(self.core.state, FormState::Failed(_)) {
+                // The server's message below names its own clock, without a zone.
+                let zone = app.settings().server_zone;
+                let line = format!("Times in the server's message are server time ({zone}).");
+                lines.push((line, Tone::Dim));
+            }
+        }
+        let foot = match &self.core.state {
+            FormState::Confirming => FormRow::text("Enter refreshes, Esc cancels.", Tone::Dim),
+            state => FormRow::State {
+                state,
+                sending: "Refreshing…".into(),
+                done: state.answer().map_or_else(String::new, |r| {
+                    super::update_message(r, "IP list updated successfully")
+                }),
+            },
+        };
+        let title = format!("Refresh IP list · service {id}");
+        Some(
+            FormView::new(title, (64, 10))
+                .row(FormRow::Text(lines))
+                .at(5)
+                .row(foot),
+        )
     }
 
     fn answered(

@@ -9,15 +9,15 @@
 //! read is an inline error and the form keeps what was typed. A read-only profile has
 //! it (it changes nothing on the account).
 
-use super::{Flow, FormCore, FormLogic, FormState, TextField};
+use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
 use crate::alerts::marks::{self, MarkChange, PRESETS, Silence, Target};
 use crate::alerts::{Alert, Rule, Subject};
-use crate::app::Command;
-use crate::app::Cx;
+use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
 use crate::app::popup::Popup;
 use crate::app::status::NoticeKind;
+use crate::app::{App, Command, Cx};
 use crossterm::event::KeyCode;
 
 #[rustfmt::skip]
@@ -217,6 +217,36 @@ impl FormLogic for SilenceForm {
             }
             _ => Flow::Stay,
         }
+    }
+
+    /// What it covers, the length and the reason, the inline error under them, and how
+    /// to choose.
+    fn view<'a>(&'a self, _app: &'a App) -> Option<FormView<'a>> {
+        let title = if self.editing.is_some() {
+            "Edit silence"
+        } else {
+            "Silence alerts"
+        };
+        let field = |label, field, which| FormRow::Field {
+            label,
+            field,
+            focused: self.focus == which,
+            typing: true,
+        };
+        let tip = "Ctrl-T: what · ↑/↓: 1h, 8h, 24h, or type 90m, 2h30m, 2d";
+        let view = FormView::new(title, (64, 9))
+            .row(FormRow::Value {
+                label: " What",
+                text: self.chosen().describe(),
+                tone: Tone::Title,
+            })
+            .row(FormRow::Blank)
+            .row(field("For", &self.length, SilenceField::Length))
+            .row(field("Reason", &self.reason, SilenceField::Reason))
+            .row(FormRow::Error(self.core.error.as_deref()))
+            .row(FormRow::Blank)
+            .row(FormRow::text(tip, Tone::Dim));
+        Some(view)
     }
 
     /// It sends nothing to the account, so no answer is its.

@@ -54,9 +54,8 @@ pub enum Action {
     /// `z` on Services and Products: the detail pane shown, hidden or zoomed.
     CycleDetail,
     Help,
-    /// The key that opens a form: `o` orders, `b` binds an IP, `p` changes a password,
-    /// `u` refreshes an IP list, `i` shows the IP lists, `#` finds an invoice by number,
-    /// `s` silences an alert.
+    /// The key that opens a form (the keys are the list of the forms':
+    /// [`crate::app::form_list`]).
     OpenForm(FormKind),
     /// `x` on Services: clear the IP-list refresh countdown.
     ClearCountdown,
@@ -107,30 +106,6 @@ pub enum Action {
     /// `Ctrl-Z`: the run loop suspends the program before the key reaches the app; listed
     /// so the help shows it.
     Suspend,
-}
-
-/// Which form a key opens (the form itself, with its state, is
-/// [`crate::app::forms::Form`], one variant per form as here).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FormKind {
-    Order,
-    BindIp,
-    Password,
-    Refresh,
-    IpList,
-    InvoiceNumber,
-    Silence,
-}
-
-impl FormKind {
-    /// The form changes the account: a read-only profile does not advertise its key (the
-    /// key still answers, to say why nothing opens).
-    pub fn writes(self) -> bool {
-        match self {
-            FormKind::Order | FormKind::BindIp | FormKind::Password | FormKind::Refresh => true,
-            FormKind::IpList | FormKind::InvoiceNumber | FormKind::Silence => false,
-        }
-    }
 }
 
 /// The keys only one form's step takes.
@@ -291,7 +266,7 @@ pub(super) const fn b(
 mod bindings;
 mod popup_kind;
 pub mod steps;
-pub use bindings::TABLE;
+pub use bindings::{FormKind, TABLE};
 pub use popup_kind::PopupKind;
 
 /// A run of [`TABLE`], in the order the footer and the help list them.

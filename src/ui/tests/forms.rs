@@ -674,3 +674,126 @@ fn invoice_number_form() {
         "the viewer took its place:\n{screen}"
     );
 }
+
+fn service_number() -> Harness {
+    let mut h = Harness::loaded();
+    h.key('#');
+    h
+}
+
+#[test]
+fn service_number_form() {
+    check(
+        "service_number_empty",
+        service_number(),
+        &["Open service", "›Service", "Enter open"],
+    );
+
+    let mut h = service_number();
+    h.keys("50o1");
+    h.code(KeyCode::Enter);
+    check(
+        "service_number_invalid",
+        h,
+        &["50o1", "✗ Digits only: \"o\" is not one."],
+    );
+
+    let mut h = service_number();
+    h.keys("7001");
+    h.code(KeyCode::Enter);
+    check("service_number_in_flight", h, &["⟳ Fetching service 7001…"]);
+
+    let mut h = service_number();
+    h.keys("7001");
+    h.code(KeyCode::Enter);
+    let found = Service {
+        product_name: "Residential DE 5GB".into(),
+        ..crate::app::testdata::service(7001, ProductType::Ppr)
+    };
+    h.ok(Request::Service(7001), Response::Service(found));
+    check(
+        "service_number_not_listed",
+        h,
+        &[
+            "Service 7001",
+            "✓ Not in the Services list",
+            "Product    Residential DE 5GB",
+            "Status     Active",
+            "Price",
+        ],
+    );
+
+    let mut h = service_number();
+    h.keys("5003");
+    h.code(KeyCode::Enter);
+    h.answer(&Request::Service(5003));
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("Service 5003"), "{screen}");
+    assert!(
+        !screen.contains("Open service"),
+        "the detail took its place:\n{screen}"
+    );
+}
+
+/// Any form's look given as data: every kind of row where it says, and the terminal cursor
+/// in the focused field while it takes typing.
+#[test]
+fn a_look_given_as_data_is_drawn_row_by_row_with_the_cursor_in_the_field() {
+    use crate::app::columns::Tone;
+    use crate::app::forms::{FormRow, FormState, FormView, TextField};
+    use ratatui::backend::{Backend, TestBackend};
+    use ratatui::{Terminal, layout::Position};
+    let mut field = TextField::default();
+    field.paste("abc");
+    let state = FormState::Failed("The server says no".into());
+    let draw = |typing: bool| {
+        let view = FormView::new("A look", (50, 10))
+            .row(FormRow::text("Some text", Tone::Dim))
+            .row(FormRow::Field {
+                label: "Name",
+                field: &field,
+                focused: true,
+                typing,
+            })
+            .row(FormRow::Error(Some("Not a name")))
+            .row(FormRow::Hint("a hint".into(), Tone::Good))
+            .row(FormRow::Value {
+                label: "Value",
+                text: "42".into(),
+                tone: Tone::Title,
+            })
+            .at(6)
+            .row(FormRow::State {
+                state: &state,
+                sending: "Sending…".into(),
+                done: String::new(),
+            });
+        let mut terminal = Terminal::new(TestBackend::new(60, 12)).unwrap();
+        let theme = crate::ui::theme::Theme::default();
+        let body = ratatui::layout::Rect::new(0, 0, 60, 12);
+        terminal
+            .draw(|f| crate::ui::forms::view::draw(f, &theme, body, &view))
+            .unwrap();
+        let cursor = terminal.backend_mut().get_cursor_position().unwrap();
+        (terminal.backend().to_string(), cursor)
+    };
+    let (screen, cursor) = draw(true);
+    let lines: Vec<&str> = screen.lines().collect();
+    let row = |i: usize| lines[2 + i];
+    assert!(lines[1].contains("╭ A look "), "{screen}");
+    assert!(row(0).contains("│Some text"), "{screen}");
+    assert!(row(1).contains("│›Name       [abc"), "{screen}");
+    assert!(row(2).contains("│             ✗ Not a name"), "{screen}");
+    assert!(row(3).contains("│             a hint"), "{screen}");
+    assert!(row(4).contains("│Value      42"), "{screen}");
+    assert!(row(5).trim_matches(['"', '│', ' ']).is_empty(), "{screen}");
+    assert!(row(6).contains("│✗ The server says no"), "{screen}");
+    // Inside starts at (6, 2): `›Name       [` is 13 wide, then 3 characters typed.
+    assert_eq!(cursor, Position::new(6 + 13 + 3, 3));
+    let (_, cursor) = draw(false);
+    assert_eq!(
+        cursor,
+        Position::new(0, 0),
+        "not put where nothing is typed"
+    );
+}
