@@ -140,12 +140,15 @@ impl Cx<'_> {
         self.tabs.rebuild_services(today, &self.shell.geometry);
     }
 
-    /// Shows `tab` with the row `id` selected (clearing a filter that hides it).
+    /// Shows `tab` with the row `id` selected (clearing a filter or `!` that hides it).
     pub(in crate::app) fn go_to(&mut self, tab: super::Tab, id: u64) {
         self.shell.tab = tab;
         let table = tab.table_mut(self.tabs);
         if !table.select_id(id) {
             table.clear_filter();
+            if table.problems_only() {
+                table.toggle_problems();
+            }
             table.select_id(id);
         }
     }

@@ -78,21 +78,12 @@ pub fn parse(text: &str) -> Result<u64, String> {
 /// Shows service `id` on the Services tab: its row selected (clearing a filter or `!`
 /// that hides it) and its detail open.
 fn show_listed(cx: &mut Cx<'_>, id: u64) {
-    cx.shell.tab = Tab::Services;
     if cx.tabs.services_dirty {
         cx.rebuild_services();
     }
-    let table = &mut cx.tabs.services.table;
-    if !table.select_id(id) {
-        table.clear_filter();
-        if table.problems_only() {
-            table.toggle_problems();
-        }
-        table.select_id(id);
-    }
-    cx.tabs.services.popup_scroll = 0;
-    cx.tabs.services.popup_last.set(0);
-    cx.shell.popups.push(Popup::Service(id));
+    cx.go_to(Tab::Services, id);
+    // Enter on the row: its detail.
+    Tab::Services.open(cx);
 }
 
 /// Every field of spec 2.4 but the password, as the form's rows.
