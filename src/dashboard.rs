@@ -18,6 +18,7 @@
 use crate::account::types::TypesFile;
 use crate::alerts::store::AlertFile;
 use crate::api::ApiClient;
+use crate::app::settings::{AlertStart, Among, IpListStart, ProbeSettings, Profiles};
 use crate::app::{App, AppSettings, Clock};
 use crate::cli::Cli;
 use crate::clipboard;
@@ -27,7 +28,7 @@ use crate::demo::Server as SandboxHandle;
 use crate::desk::{Desk, Seat};
 use crate::effects::Effects;
 use crate::iplist_throttle::StateFile;
-use crate::run::{self, Exit, Input};
+use crate::run::{self, Exit};
 use crate::term;
 use crate::ui::theme::Look;
 use futures::StreamExt;
@@ -58,7 +59,7 @@ pub async fn run(cli: &Cli) -> ExitCode {
         eprintln!("proxydash: standard output is not a terminal; the dashboard needs one.");
         return ExitCode::from(2);
     }
-    let signals = signals();
+    let signals = term::input::signals();
     let (mut terminal, guard) = match term::enter(accounts.iter().any(|(s, _)| s.mouse)) {
         // Never dropped: ratatui's `Terminal` shows the cursor when dropped and reports a
         // failure with `eprintln!`, which panics when standard error is gone (a closed
@@ -260,23 +261,29 @@ fn seat(
                 demo,
                 refresh: settings.refresh,
                 mouse: settings.mouse,
-                server_zone: settings.server_zone,
-                throttles,
                 read_only: settings.read_only,
-                among_accounts: !among.is_empty(),
                 eager_rows: crate::app::EAGER_ROWS / among.len().max(1),
-                colour: settings.colour,
                 look: match (settings.no_color, settings.theme) {
                     (true, _) => Look::Plain,
                     (false, ThemeName::Dark) => Look::Dark,
                     (false, ThemeName::Light) => Look::Light,
                 },
-                profiles: if among.is_empty() {
-                    settings.profiles.clone()
-                } else {
-                    among.to_vec()
+                profiles: Profiles {
+                    names: if among.is_empty() {
+                        settings.profiles.clone()
+                    } else {
+                        among.to_vec()
+                    },
+                    cards: settings.profile_cards.clone(),
                 },
-                profile_cards: settings.profile_cards.clone(),
+                among: Among {
+                    accounts: !among.is_empty(),
+                    colour: settings.colour,
+                },
+                iplist: IpListStart {
+                    server_zone: settings.server_zone,
+                    throttles,
+                },
                 // The header keeps them; a log that cannot be opened is one too.
                 warnings: settings
                     .warnings
@@ -284,10 +291,14 @@ fn seat(
                     .cloned()
                     .chain(crate::logging::problem().map(|p| format!("no log: {p}")))
                     .collect(),
-                alert_rules: settings.alert_rules.clone(),
-                open_alerts,
-                probe_templates: settings.probe.templates.clone(),
-                probe_rotation_asks: settings.probe.rotation_asks,
+                alerts: AlertStart {
+                    rules: settings.alert_rules.clone(),
+                    open: open_alerts,
+                },
+                probe: ProbeSettings {
+                    templates: settings.probe.templates.clone(),
+                    rotation_asks: settings.probe.rotation_asks,
+                },
                 cli_args: cli_args(&settings, demo),
             },
             clock.clone(),
@@ -415,32 +426,3 @@ async fn first_accounts(
 /// third with [`DEMO_SCALED`] generated services.
 const DEMO_ACCOUNTS: [&str; 3] = ["acme", "globex", "initech"];
 const DEMO_SCALED: usize = 40;
-
-/// SIGINT, SIGTERM and SIGHUP as a stream of [`Input::Signal`], so the loop can restore the
-/// terminal and exit with 128 + the signal's number; and SIGTSTP from outside (`kill
-/// -TSTP`; the terminal's own Ctrl-Z arrives as a key in raw mode) as [`Input::Suspend`],
-/// so the terminal is given back before the process stops (see `term::suspend`).
-fn signals() -> impl futures::Stream<Item = Input> + Unpin {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    for (kind, input) in [
-        (SignalKind::interrupt(), Input::Signal(2)),
-        (SignalKind::terminate(), Input::Signal(15)),
-        (SignalKind::hangup(), Input::Signal(1)),
-        (SignalKind::from_raw(libc::SIGTSTP), Input::Suspend),
-    ] {
-        if let Ok(mut stream) = signal(kind) {
-            let tx = tx.clone();
-            tokio::spawn(async move {
-                while stream.recv().await.is_some() {
-                    if tx.send(input.clone()).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-    }
-    Box::pin(futures::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|input| (input, rx))
-    }))
-}

@@ -5,6 +5,7 @@ use crossterm::event::KeyCode;
 use futures::StreamExt;
 use proxydash::api::{ApiClient, ClientConfig, Credentials};
 use proxydash::app::AppSettings;
+use proxydash::app::settings::Profiles;
 use proxydash::clipboard::Recording;
 use proxydash::headless::Session;
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
@@ -214,7 +215,10 @@ async fn the_run_loop_hands_a_chosen_profile_back_to_reconnect() {
     let clock: Clock = Arc::new(chrono::Utc::now);
     let settings = AppSettings {
         profile: "main".into(),
-        profiles: vec!["main".into(), "work".into()],
+        profiles: Profiles {
+            names: vec!["main".into(), "work".into()],
+            ..Profiles::default()
+        },
         refresh: None,
         mouse: false,
         ..AppSettings::default()

@@ -75,7 +75,7 @@ mod input;
 mod loaded;
 mod msg;
 mod redraw;
-mod settings;
+pub mod settings;
 mod shell;
 mod view;
 
@@ -190,8 +190,8 @@ impl App {
     /// (tables page by a default page, clicks hit nothing): the run loop sends the size
     /// before the first frame and the geometry right after it.
     pub fn new(settings: AppSettings, clock: Clock) -> Self {
-        let throttles = settings.throttles.clone();
-        let alerts = AlertsTab::new(settings.alert_rules.clone(), settings.open_alerts.clone());
+        let throttles = settings.iplist.throttles.clone();
+        let alerts = AlertsTab::new(settings.alerts.rules.clone(), settings.alerts.open.clone());
         Self {
             shell: Shell {
                 settings,

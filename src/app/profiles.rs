@@ -15,7 +15,7 @@ pub struct ProfilePicker {
 
 impl Shell {
     pub(in crate::app) fn open_profiles(&mut self) {
-        let profiles = &self.settings.profiles;
+        let profiles = &self.settings.profiles.names;
         if profiles.len() < 2 {
             let why = if profiles.is_empty() {
                 "no profiles in the config file (proxydash config init writes an example)"
@@ -35,7 +35,7 @@ impl Shell {
     }
 
     pub(in crate::app) fn move_profile(&mut self, by: isize) {
-        let count = self.settings.profiles.len();
+        let count = self.settings.profiles.names.len();
         if let Some(Popup::Profiles(p)) = self.popups.last_mut()
             && count > 0
         {
@@ -45,7 +45,7 @@ impl Shell {
 
     pub(in crate::app) fn choose_profile(&mut self) {
         if let Some(Popup::Profiles(p)) = self.popups.last() {
-            let name = self.settings.profiles.get(p.selected).cloned();
+            let name = self.settings.profiles.names.get(p.selected).cloned();
             self.popups.pop();
             match name {
                 Some(name) if name != self.settings.profile => self.switch_to = Some(name),

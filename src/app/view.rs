@@ -233,7 +233,7 @@ impl App {
     }
 
     pub fn probe_templates(&self) -> Vec<crate::probe::export::Template> {
-        crate::probe::export::all(&self.shell.settings.probe_templates)
+        crate::probe::export::all(&self.shell.settings.probe.templates)
     }
 
     pub fn provider_mark(&self, service_id: u64, host: &str) -> Option<crate::probe::report::Mark> {
@@ -260,7 +260,7 @@ impl App {
             editing_filter: popup.is_none() && self.table(self.shell.tab).is_editing(),
             typing: top.is_some_and(Popup::is_typing),
             read_only: self.shell.settings.read_only,
-            switchable: self.shell.settings.profiles.len() > 1,
+            switchable: self.shell.settings.profiles.names.len() > 1,
         }
     }
 

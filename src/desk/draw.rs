@@ -74,9 +74,9 @@ fn draw_accounts(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
     let mut spans = vec![Span::styled(
         " All ",
         if all {
-            theme.tab_active
+            theme.bar.tab_active
         } else {
-            theme.tab_inactive
+            theme.bar.tab_inactive
         },
     )];
     // Whole words where they fit, the marks alone where not.
@@ -88,7 +88,7 @@ fn draw_accounts(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
             out.push(Span::raw(" "));
             out.push(Span::styled(format!("{mark} "), style));
             let name_style = if shown {
-                theme.tab_active
+                theme.bar.tab_active
             } else {
                 theme.account(seat.colour)
             };
@@ -242,17 +242,17 @@ fn draw_tabs(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
         .sum();
     if layout::shows_app_title(area, open) {
         frame.render_widget(
-            Paragraph::new(Span::styled(layout::APP_TITLE, theme.app_title)),
+            Paragraph::new(Span::styled(layout::APP_TITLE, theme.bar.app_title)),
             area,
         );
     }
     for (tab, r) in layout::tab_titles(area, open) {
         let style = if tab == desk.all().tab {
-            theme.tab_active
+            theme.bar.tab_active
         } else if tab == Tab::Alerts && open > 0 {
             theme.bad
         } else {
-            theme.tab_inactive
+            theme.bar.tab_inactive
         };
         frame.render_widget(
             Paragraph::new(Span::styled(layout::tab_title(tab, open), style)),

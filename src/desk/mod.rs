@@ -122,11 +122,11 @@ impl Desk {
         // not chosen, in order.
         let chosen: Vec<u8> = seats
             .iter()
-            .filter_map(|s| s.app.settings().colour)
+            .filter_map(|s| s.app.settings().among.colour)
             .collect();
         let mut free = (0..=u8::MAX).filter(|c| !chosen.contains(c));
         for seat in &mut seats {
-            seat.colour = match seat.app.settings().colour {
+            seat.colour = match seat.app.settings().among.colour {
                 Some(c) => c,
                 None => free.next().unwrap_or(0),
             };

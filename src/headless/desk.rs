@@ -29,8 +29,8 @@ impl DeskSession {
             .into_iter()
             .map(|(mut settings, door)| {
                 if several {
-                    settings.among_accounts = true;
-                    settings.profiles = names.clone();
+                    settings.among.accounts = true;
+                    settings.profiles.names = names.clone();
                     settings.eager_rows = crate::app::EAGER_ROWS / names.len();
                 }
                 let app = App::new(settings, clock.clone());

@@ -1,5 +1,5 @@
-//! Terminal input for the run loop, read on a thread of its own, and a watch for the
-//! terminal going away.
+//! Terminal input for the run loop, read on a thread of its own, a watch for the
+//! terminal going away, and the signals that end or suspend the program ([`signals`]).
 //!
 //! Why not crossterm's `EventStream`: once the terminal is gone (its window closed, the
 //! SSH connection dropped), crossterm 0.29's reader retries forever, at full speed, on a
@@ -126,4 +126,33 @@ impl Terminal {
             }
         }
     }
+}
+
+/// SIGINT, SIGTERM and SIGHUP as a stream of [`Input::Signal`], so the loop can restore the
+/// terminal and exit with 128 + the signal's number; and SIGTSTP from outside (`kill
+/// -TSTP`; the terminal's own Ctrl-Z arrives as a key in raw mode) as [`Input::Suspend`],
+/// so the terminal is given back before the process stops (see `super::suspend`).
+pub fn signals() -> impl futures::Stream<Item = Input> + Unpin {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    for (kind, input) in [
+        (SignalKind::interrupt(), Input::Signal(2)),
+        (SignalKind::terminate(), Input::Signal(15)),
+        (SignalKind::hangup(), Input::Signal(1)),
+        (SignalKind::from_raw(libc::SIGTSTP), Input::Suspend),
+    ] {
+        if let Ok(mut stream) = signal(kind) {
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                while stream.recv().await.is_some() {
+                    if tx.send(input.clone()).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+    }
+    Box::pin(futures::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|input| (input, rx))
+    }))
 }

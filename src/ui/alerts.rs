@@ -24,7 +24,7 @@ pub fn count_style(app: &App, theme: &Theme) -> Style {
     match app.alerts().book.open().map(|a| a.level).max() {
         Some(Level::Critical) => theme.bad,
         Some(Level::Warn) => theme.warn,
-        _ => theme.tab_inactive,
+        _ => theme.bar.tab_inactive,
     }
 }
 

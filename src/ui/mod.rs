@@ -87,17 +87,17 @@ fn draw_tabs(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let open = app.alerts().open_count();
     if layout::shows_app_title(area, open) {
         frame.render_widget(
-            Paragraph::new(Span::styled(layout::APP_TITLE, theme.app_title)),
+            Paragraph::new(Span::styled(layout::APP_TITLE, theme.bar.app_title)),
             area,
         );
     }
     for (tab, r) in layout::tab_titles(area, open) {
         let style = if tab == app.tab() {
-            theme.tab_active
+            theme.bar.tab_active
         } else if tab == Tab::Alerts && open > 0 {
             alerts::count_style(app, theme)
         } else {
-            theme.tab_inactive
+            theme.bar.tab_inactive
         };
         frame.render_widget(
             Paragraph::new(Span::styled(layout::tab_title(tab, open), style)),
@@ -130,13 +130,13 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     }
     if s.demo {
         spans.push(Span::raw("  "));
-        spans.push(Span::styled(" DEMO ", theme.badge));
+        spans.push(Span::styled(" DEMO ", theme.bar.badge));
     }
     // Said where the account is named, so a monitoring screen is never taken for one that
     // can order (issue 16.8).
     if s.read_only {
         spans.push(Span::raw("  "));
-        spans.push(Span::styled(" READ-ONLY ", theme.badge));
+        spans.push(Span::styled(" READ-ONLY ", theme.bar.badge));
     }
     if let Some(waiting) = app.waiting() {
         spans.push(Span::styled(

@@ -38,12 +38,14 @@ fn draw_profiles(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, select
     let settings = app.settings();
     let name_width = settings
         .profiles
+        .names
         .iter()
         .map(|n| n.chars().count())
         .max()
         .unwrap_or(0);
     let lines: Vec<Line> = settings
         .profiles
+        .names
         .iter()
         .enumerate()
         .map(|(i, name)| {
@@ -58,7 +60,7 @@ fn draw_profiles(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, select
             } else {
                 theme.base
             };
-            let card = settings.profile_cards.iter().find(|c| c.name == *name);
+            let card = settings.profiles.cards.iter().find(|c| c.name == *name);
             let url = card.and_then(|c| c.base_url.as_deref()).map_or_else(
                 || "no base URL".to_owned(),
                 |u| text::sanitize(u).into_owned(),

@@ -10,10 +10,8 @@ pub use crate::config::Look;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Theme {
     pub base: Style,
-    pub app_title: Style,
-    pub tab_active: Style,
-    pub tab_inactive: Style,
-    pub badge: Style,
+    /// The tab line and the header's badges.
+    pub bar: Bar,
     pub dim: Style,
     pub border: Style,
     pub title: Style,
@@ -26,9 +24,25 @@ pub struct Theme {
     pub error_line: Style,
     pub key: Style,
     pub big: Style,
+    /// The Usage chart and gauge.
+    pub chart: Chart,
+}
+
+/// The tab line and the header's badges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bar {
+    pub app_title: Style,
+    pub tab_active: Style,
+    pub tab_inactive: Style,
+    pub badge: Style,
+}
+
+/// The Usage chart's line and its gauge, under and over the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chart {
+    pub line: Style,
     pub gauge: Style,
     pub gauge_over: Style,
-    pub chart: Style,
 }
 
 impl Default for Theme {
@@ -73,19 +87,21 @@ impl Theme {
         let s = Style::new();
         Self {
             base: s,
-            app_title: s
-                .fg(Color::Black)
-                .bg(Color::Cyan)
-                .add_modifier(Modifier::BOLD),
-            tab_active: s
-                .fg(Color::Black)
-                .bg(Color::White)
-                .add_modifier(Modifier::BOLD),
-            tab_inactive: s.fg(Color::Gray),
-            badge: s
-                .fg(Color::Black)
-                .bg(Color::Yellow)
-                .add_modifier(Modifier::BOLD),
+            bar: Bar {
+                app_title: s
+                    .fg(Color::Black)
+                    .bg(Color::Cyan)
+                    .add_modifier(Modifier::BOLD),
+                tab_active: s
+                    .fg(Color::Black)
+                    .bg(Color::White)
+                    .add_modifier(Modifier::BOLD),
+                tab_inactive: s.fg(Color::Gray),
+                badge: s
+                    .fg(Color::Black)
+                    .bg(Color::Yellow)
+                    .add_modifier(Modifier::BOLD),
+            },
             dim: s.fg(Color::DarkGray),
             border: s.fg(Color::DarkGray),
             title: s.add_modifier(Modifier::BOLD),
@@ -98,9 +114,11 @@ impl Theme {
             error_line: s.fg(Color::Red),
             key: s.fg(Color::Cyan).add_modifier(Modifier::BOLD),
             big: s.fg(Color::Green).add_modifier(Modifier::BOLD),
-            gauge: s.fg(Color::Green),
-            gauge_over: s.fg(Color::Red),
-            chart: s.fg(Color::Cyan),
+            chart: Chart {
+                line: s.fg(Color::Cyan),
+                gauge: s.fg(Color::Green),
+                gauge_over: s.fg(Color::Red),
+            },
         }
     }
 
@@ -109,19 +127,21 @@ impl Theme {
         let s = Style::new();
         Self {
             base: s,
-            app_title: s
-                .fg(Color::White)
-                .bg(Color::Blue)
-                .add_modifier(Modifier::BOLD),
-            tab_active: s
-                .fg(Color::White)
-                .bg(Color::Black)
-                .add_modifier(Modifier::BOLD),
-            tab_inactive: s.fg(Color::DarkGray),
-            badge: s
-                .fg(Color::Black)
-                .bg(Color::LightYellow)
-                .add_modifier(Modifier::BOLD),
+            bar: Bar {
+                app_title: s
+                    .fg(Color::White)
+                    .bg(Color::Blue)
+                    .add_modifier(Modifier::BOLD),
+                tab_active: s
+                    .fg(Color::White)
+                    .bg(Color::Black)
+                    .add_modifier(Modifier::BOLD),
+                tab_inactive: s.fg(Color::DarkGray),
+                badge: s
+                    .fg(Color::Black)
+                    .bg(Color::LightYellow)
+                    .add_modifier(Modifier::BOLD),
+            },
             dim: s.fg(Color::DarkGray),
             border: s.fg(Color::DarkGray),
             title: s.add_modifier(Modifier::BOLD),
@@ -134,9 +154,11 @@ impl Theme {
             error_line: s.fg(Color::Red),
             key: s.fg(Color::Blue).add_modifier(Modifier::BOLD),
             big: s.fg(Color::Blue).add_modifier(Modifier::BOLD),
-            gauge: s.fg(Color::Green),
-            gauge_over: s.fg(Color::Red),
-            chart: s.fg(Color::Blue),
+            chart: Chart {
+                line: s.fg(Color::Blue),
+                gauge: s.fg(Color::Green),
+                gauge_over: s.fg(Color::Red),
+            },
         }
     }
 
@@ -146,10 +168,12 @@ impl Theme {
         let bold = s.add_modifier(Modifier::BOLD);
         Self {
             base: s,
-            app_title: s.add_modifier(Modifier::REVERSED | Modifier::BOLD),
-            tab_active: s.add_modifier(Modifier::REVERSED | Modifier::BOLD),
-            tab_inactive: s,
-            badge: s.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            bar: Bar {
+                app_title: s.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+                tab_active: s.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+                tab_inactive: s,
+                badge: s.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            },
             dim: s.add_modifier(Modifier::DIM),
             border: s,
             title: bold,
@@ -162,9 +186,11 @@ impl Theme {
             error_line: bold,
             key: bold,
             big: bold,
-            gauge: s,
-            gauge_over: bold,
-            chart: s,
+            chart: Chart {
+                line: s,
+                gauge: s,
+                gauge_over: bold,
+            },
         }
     }
 }

@@ -197,7 +197,7 @@ pub fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u
             .name("used")
             .marker(Marker::Braille)
             .graph_type(GraphType::Line)
-            .style(theme.chart)
+            .style(theme.chart.line)
             .data(&c.points),
     ];
     if !reached.is_empty() {
@@ -344,7 +344,11 @@ pub fn draw_gauge(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u
         .block(block)
         .ratio(ratio)
         .label(Span::styled(label, theme.title))
-        .gauge_style(if over { theme.gauge_over } else { theme.gauge })
+        .gauge_style(if over {
+            theme.chart.gauge_over
+        } else {
+            theme.chart.gauge
+        })
         .use_unicode(true);
     frame.render_widget(gauge, area);
 }

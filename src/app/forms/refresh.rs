@@ -97,7 +97,7 @@ impl FormLogic for RefreshForm {
             lines.push((countdown, Tone::Warn));
             if matches!(self.core.state, FormState::Failed(_)) {
                 // The server's message below names its own clock, without a zone.
-                let zone = app.settings().server_zone;
+                let zone = app.settings().iplist.server_zone;
                 let line = format!("Times in the server's message are server time ({zone}).");
                 lines.push((line, Tone::Dim));
             }
@@ -181,7 +181,7 @@ pub(in crate::app) fn clear_countdown(cx: &mut Cx<'_>) {
 /// A 429 named the next possible refresh of `service_id`: its countdown starts (or
 /// the state file is told again).
 fn start_countdown(cx: &mut Cx<'_>, service_id: u64, at: chrono::NaiveDateTime) {
-    let named = cx.shell.settings.server_zone.to_utc(at);
+    let named = cx.shell.settings.iplist.server_zone.to_utc(at);
     let now = cx.now();
     if cx.account.throttles.set_from_server(service_id, named, now) {
         cx.shell.status.notify(

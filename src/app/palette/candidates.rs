@@ -84,7 +84,7 @@ pub fn gather(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Cand
             format!("key {}", tab.number()),
         ));
     }
-    for name in &app.settings().profiles {
+    for name in &app.settings().profiles.names {
         let current = *name == app.settings().profile;
         let note = if current { "current" } else { "switch (P)" };
         out.push(Candidate::new(

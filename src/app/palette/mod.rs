@@ -366,7 +366,13 @@ impl App {
     /// A profile: as `P` and Enter on it would.
     fn palette_profile(&mut self, name: &str) {
         self.shell.open_profiles();
-        let at = self.shell.settings.profiles.iter().position(|p| p == name);
+        let at = self
+            .shell
+            .settings
+            .profiles
+            .names
+            .iter()
+            .position(|p| p == name);
         if let (Some(Popup::Profiles(picker)), Some(at)) = (self.shell.popups.last_mut(), at) {
             picker.selected = at;
             self.shell.choose_profile();

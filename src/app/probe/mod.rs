@@ -296,7 +296,7 @@ impl Probes {
     /// Keys of the probe view; false when the key is not the view's (Esc, help, quit).
     pub(super) fn probe_action(&mut self, cx: &mut Cx<'_>, action: Action) -> bool {
         let page = cx.shell.size.1.saturating_sub(12).max(1) as usize;
-        let templates = export::all(&cx.shell.settings.probe_templates);
+        let templates = export::all(&cx.shell.settings.probe.templates);
         let Some(Popup::Probe(view)) = cx.shell.popups.last_mut() else {
             return false;
         };

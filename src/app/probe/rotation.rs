@@ -59,7 +59,7 @@ impl Probes {
         };
         self.next_run += 1;
         let run = self.next_run;
-        let asks = cx.shell.settings.probe_rotation_asks;
+        let asks = cx.shell.settings.probe.rotation_asks;
         self.audits.insert(
             id,
             Audit {

@@ -135,7 +135,10 @@ fn the_countdown_ticks_only_while_visible_and_needs_no_refresh_interval() {
 fn the_server_offset_is_applied_to_the_429_time() {
     let (h, _) = refreshed_and_refused(
         AppSettings {
-            server_zone: "+02:00".parse().unwrap(),
+            iplist: crate::app::settings::IpListStart {
+                server_zone: "+02:00".parse().unwrap(),
+                ..Default::default()
+            },
             ..settings()
         },
         "2026-01-02 16:07:17",
@@ -152,7 +155,10 @@ fn countdowns_from_the_state_file_survive_a_restart() {
     throttles.set(5001, t0() + chrono::Duration::seconds(30));
     throttles.set(5002, t0() - chrono::Duration::seconds(30));
     let mut h = Harness::with(AppSettings {
-        throttles,
+        iplist: crate::app::settings::IpListStart {
+            throttles,
+            ..Default::default()
+        },
         ..settings()
     });
     let cmds = h.app.start();

@@ -8,7 +8,10 @@ use crossterm::event::KeyCode;
 fn with_profiles(profiles: &[&str], current: &str) -> Harness {
     Harness::with(AppSettings {
         profile: current.into(),
-        profiles: profiles.iter().map(|p| (*p).to_owned()).collect(),
+        profiles: crate::app::settings::Profiles {
+            names: profiles.iter().map(|p| (*p).to_owned()).collect(),
+            ..Default::default()
+        },
         ..settings()
     })
 }

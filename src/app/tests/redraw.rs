@@ -57,7 +57,10 @@ fn keys_redraw_and_a_visible_countdown_redraws_every_tick() {
     let mut throttles = crate::iplist_throttle::Throttles::default();
     throttles.set(5001, t0() + chrono::Duration::seconds(30));
     let mut h = Harness::with(AppSettings {
-        throttles,
+        iplist: crate::app::settings::IpListStart {
+            throttles,
+            ..Default::default()
+        },
         refresh: None,
         ..settings()
     });

@@ -329,19 +329,21 @@ fn p_shows_each_profiles_url_and_read_only() {
     use crate::config::ProfileCard;
     let mut h = Harness::with(crate::app::AppSettings {
         profile: "main".into(),
-        profiles: vec!["main".into(), "monitor".into()],
-        profile_cards: vec![
-            ProfileCard {
-                name: "main".into(),
-                base_url: Some("https://main.example".into()),
-                read_only: false,
-            },
-            ProfileCard {
-                name: "monitor".into(),
-                base_url: Some("https://monitor.example".into()),
-                read_only: true,
-            },
-        ],
+        profiles: crate::app::settings::Profiles {
+            names: vec!["main".into(), "monitor".into()],
+            cards: vec![
+                ProfileCard {
+                    name: "main".into(),
+                    base_url: Some("https://main.example".into()),
+                    read_only: false,
+                },
+                ProfileCard {
+                    name: "monitor".into(),
+                    base_url: Some("https://monitor.example".into()),
+                    read_only: true,
+                },
+            ],
+        },
         ..settings()
     });
     h.key('P');

@@ -55,7 +55,7 @@ pub(super) fn draw_confirm(
         value_line(theme, "Credit", credit_span(app, theme, form.price)),
         Line::from(""),
     ];
-    if app.settings().among_accounts {
+    if app.settings().among.accounts {
         // Beside other accounts, the one that pays is said before anything is sent.
         lines.insert(
             1,
