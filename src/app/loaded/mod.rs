@@ -1,5 +1,8 @@
 //! Requests out and results in: sending fetches, and handing each typed answer
-//! ([`Loaded`]) to what keeps it (see the module docs of [`super`] for the rules).
+//! ([`Loaded`]) to what keeps it (see the module docs of [`super`] for the rules). When
+//! data is asked for (`r`, `R`, the engine told what the screen shows, what the
+//! selection shows but was never asked for) is each tab's own answer
+//! ([`TabPane`](crate::app::tabs::TabPane)); the app adds what its popups show.
 //!
 //! Each tab marks what it loads ([`begin`](super::tabs::services::ServicesTab::begin)) and
 //! keeps what arrives (`finish_*`); [`App::on_loaded`] is the dispatch between them, plus
@@ -10,11 +13,12 @@
 //! read, then handed to the form ([`App::on_form_read`]), which then shows its failure
 //! instead of the status line.
 
-mod refresh;
 mod services;
 
 use super::forms::order::outcome::check_orders;
+use super::popup::Popup;
 use super::{App, Command, Cx, Mirror, Tabs, status};
+use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Loaded, Request, ServiceSummary, limits};
 use chrono::{DateTime, Utc};
 
@@ -213,6 +217,44 @@ impl App {
     /// A per-service result matters while the service is listed (or no list is known).
     fn cares_about_service(&self, id: u64) -> bool {
         self.tabs.services.list.value().is_none() || self.tabs.services.knows(id)
+    }
+
+    /// `r`: the current tab's data.
+    pub(in crate::app) fn refresh_tab(&mut self, out: &mut Vec<Command>) {
+        let tab = self.shell.tab;
+        tab.refresh(&mut self.cx(out));
+    }
+
+    /// `R`: everything.
+    pub(in crate::app) fn refresh_all(&mut self, out: &mut Vec<Command>) {
+        out.push(Command::Refresh(Kind::ALL.to_vec()));
+    }
+
+    pub(in crate::app) fn on_tick(&mut self, out: &mut Vec<Command>) {
+        self.account
+            .expire_countdowns(self.shell.now(), &mut self.shell.status, out);
+    }
+
+    /// What the screen shows, for the engine: the tab's whole kinds and the selection's
+    /// reads. Told when it changed.
+    pub(in crate::app) fn tell_focus(&mut self, out: &mut Vec<Command>) {
+        let mut focus = Focus::default();
+        self.shell.tab.focus(&self.tabs, &mut focus);
+        for popup in &self.shell.popups {
+            if let Popup::Invoice(id) = popup {
+                focus.requests.push(Request::Invoice(*id));
+            }
+        }
+        if self.account.focus.as_ref() != Some(&focus) {
+            self.account.focus = Some(focus.clone());
+            out.push(Command::Focus(focus));
+        }
+    }
+
+    /// Fetches what the selection of the current tab shows but was never asked for.
+    pub(in crate::app) fn fetch_for_selection(&mut self, out: &mut Vec<Command>) {
+        let tab = self.shell.tab;
+        tab.fetch_for_selection(&mut self.cx(out));
     }
 }
 
