@@ -4,7 +4,7 @@
 //! rows has a default ("nothing to do"), so a plain list tab says only what is its own.
 //!
 //! The app asks the tab on screen through [`Tab`](super::Tab)'s methods, which the
-//! `tabs!` list writes (one match per question, over every tab). A tab acts through the
+//! `tab_parts!` list writes (one match per question, over every tab). A tab acts through the
 //! context ([`Cx`]): a read, a popup, a switch of tab.
 
 use crate::account::{Focus, Kind};
