@@ -148,12 +148,8 @@ impl App {
     /// `z`: the detail pane of Services or Products shown, hidden or zoomed.
     fn cycle_detail(&mut self) {
         match self.shell.tab {
-            crate::app::Tab::Services => {
-                self.tabs.services.detail_pane = self.tabs.services.detail_pane.next()
-            }
-            crate::app::Tab::Products => {
-                self.tabs.products.detail_pane = self.tabs.products.detail_pane.next()
-            }
+            Tab::Services => self.tabs.services.detail_pane = self.tabs.services.detail_pane.next(),
+            Tab::Products => self.tabs.products.detail_pane = self.tabs.products.detail_pane.next(),
             _ => {}
         }
     }
