@@ -269,6 +269,27 @@ impl<'a> FormView<'a> {
         self
     }
 
+    /// A form that asks for one ID (an invoice number, a service ID): the hint, the
+    /// field, its inline error and where the request is (`sending` while on its way).
+    pub fn asking_id(
+        title: &str,
+        hint: &str,
+        field: FormRow<'a>,
+        core: &'a FormCore,
+        sending: String,
+    ) -> Self {
+        FormView::new(title, (64, 9))
+            .row(FormRow::text(hint, Tone::Dim))
+            .row(FormRow::Blank)
+            .row(field)
+            .row(FormRow::Error(core.error.as_deref()))
+            .row(FormRow::State {
+                state: &core.state,
+                sending,
+                done: String::new(),
+            })
+    }
+
     /// Blank rows up to row `at`, so the next row starts there.
     pub fn at(mut self, at: usize) -> Self {
         while self.rows.len() < at {

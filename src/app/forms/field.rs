@@ -24,6 +24,30 @@ pub const DEFAULT_MAX: usize = 256;
 /// An IPv4 address in dotted-quad form: `255.255.255.255`.
 pub const IPV4_MAX: usize = 15;
 
+/// The most digits an ID typed in a field has (`u64::MAX` has 20).
+pub const ID_DIGITS: usize = 20;
+
+/// The ID typed (an invoice number, a service ID), or why it is none: `what` names it in
+/// the messages ("invoice number"), `zero` says why 0 is none.
+pub fn parse_id(text: &str, what: &str, zero: &str) -> Result<u64, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(format!("Type the {what}."));
+    }
+    if let Some(c) = text.chars().find(|c| !c.is_ascii_digit()) {
+        return Err(format!("Digits only: \"{c}\" is not one."));
+    }
+    if text.len() > ID_DIGITS {
+        return Err(format!("At most {ID_DIGITS} digits."));
+    }
+    match text.parse::<u64>() {
+        Ok(0) => Err(zero.to_owned()),
+        Ok(id) => Ok(id),
+        // 20 digits above u64::MAX.
+        Err(_) => Err(format!("No {what} is that large.")),
+    }
+}
+
 #[derive(Clone)]
 pub struct TextField {
     input: Input,

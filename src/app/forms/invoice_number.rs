@@ -10,9 +10,9 @@
 //! says so; any other failure is the server's words. Either way the number stays, to
 //! correct and send again. It only reads, so a read-only profile has it too.
 
+use super::field::parse_id;
 use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
 use crate::api::{ApiError, Request, Response, Unprocessable};
-use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
 use crate::app::popup::Popup;
@@ -28,9 +28,6 @@ pub static STEP: FormStep = FormStep {
         CANCEL,
     ],
 };
-
-/// The most digits an invoice number has (`u64::MAX` has 20).
-pub const MAX_DIGITS: usize = 20;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct InvoiceNumberForm {
@@ -53,22 +50,11 @@ impl Default for InvoiceNumberForm {
 
 /// The invoice number typed, or why it is none.
 pub fn parse(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err("Type the invoice number.".into());
-    }
-    if let Some(c) = text.chars().find(|c| !c.is_ascii_digit()) {
-        return Err(format!("Digits only: \"{c}\" is not one."));
-    }
-    if text.len() > MAX_DIGITS {
-        return Err(format!("At most {MAX_DIGITS} digits."));
-    }
-    match text.parse::<u64>() {
-        Ok(0) => Err("There is no invoice 0: numbers start at 1.".into()),
-        Ok(id) => Ok(id),
-        // 20 digits above u64::MAX.
-        Err(_) => Err("No invoice number is that large.".into()),
-    }
+    parse_id(
+        text,
+        "invoice number",
+        "There is no invoice 0: numbers start at 1.",
+    )
 }
 
 /// The server's way of saying it has no such invoice: a 404, or the API's generic 422 (an
@@ -133,17 +119,14 @@ impl FormLogic for InvoiceNumberForm {
             typing: self.core.state.is_editable(),
         };
         let hint = "The invoice number, as its e-mail gives it.";
-        let view = FormView::new("Open invoice", (64, 9))
-            .row(FormRow::text(hint, Tone::Dim))
-            .row(FormRow::Blank)
-            .row(number)
-            .row(FormRow::Error(self.core.error.as_deref()))
-            .row(FormRow::State {
-                state: &self.core.state,
-                sending: format!("Fetching invoice{asked}…"),
-                done: String::new(),
-            });
-        Some(view)
+        let sending = format!("Fetching invoice{asked}…");
+        Some(FormView::asking_id(
+            "Open invoice",
+            hint,
+            number,
+            &self.core,
+            sending,
+        ))
     }
 
     /// Found: the viewer takes the form's place (the Billing tab has the invoice by now).

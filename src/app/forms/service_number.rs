@@ -11,6 +11,7 @@
 //! generic 422): the server's words in the form, the number kept to correct and send
 //! again. It only reads, so a read-only profile has it too.
 
+use super::field::parse_id;
 use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
 use crate::api::{ApiError, Request, Response, Service, Unprocessable};
 use crate::app::columns::Tone;
@@ -32,9 +33,6 @@ pub static STEP: FormStep = FormStep {
         CANCEL,
     ],
 };
-
-/// The most digits a service ID has (`u64::MAX` has 20).
-pub const MAX_DIGITS: usize = 20;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServiceNumberForm {
@@ -58,21 +56,7 @@ impl Default for ServiceNumberForm {
 
 /// The service ID typed, or why it is none.
 pub fn parse(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err("Type the service ID.".into());
-    }
-    if let Some(c) = text.chars().find(|c| !c.is_ascii_digit()) {
-        return Err(format!("Digits only: \"{c}\" is not one."));
-    }
-    if text.len() > MAX_DIGITS {
-        return Err(format!("At most {MAX_DIGITS} digits."));
-    }
-    match text.parse::<u64>() {
-        Ok(0) => Err("There is no service 0: IDs start at 1.".into()),
-        Ok(id) => Ok(id),
-        Err(_) => Err("No service ID is that large.".into()),
-    }
+    parse_id(text, "service ID", "There is no service 0: IDs start at 1.")
 }
 
 /// Shows service `id` on the Services tab: its row selected (clearing a filter or `!`
@@ -216,17 +200,14 @@ impl FormLogic for ServiceNumberForm {
         }
         let asked = self.asked.map(|id| format!(" {id}")).unwrap_or_default();
         let hint = "The service ID, as an e-mail or the Services tab gives it.";
-        let view = FormView::new("Open service", (64, 9))
-            .row(FormRow::text(hint, Tone::Dim))
-            .row(FormRow::Blank)
-            .row(number)
-            .row(FormRow::Error(self.core.error.as_deref()))
-            .row(FormRow::State {
-                state: &self.core.state,
-                sending: format!("Fetching service{asked}…"),
-                done: String::new(),
-            });
-        Some(view)
+        let sending = format!("Fetching service{asked}…");
+        Some(FormView::asking_id(
+            "Open service",
+            hint,
+            number,
+            &self.core,
+            sending,
+        ))
     }
 }
 
