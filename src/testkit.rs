@@ -169,7 +169,7 @@ impl Harness {
     }
 
     /// The popup on top.
-    pub fn top(&self) -> Option<&crate::app::popup::Popup> {
+    pub fn top(&self) -> Option<&crate::app::popups::Popup> {
         self.app.popups().last()
     }
 

@@ -8,7 +8,7 @@ mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proxydash::app::palette::candidates::Target;
-use proxydash::app::popup::Popup;
+use proxydash::app::popups::Popup;
 use proxydash::app::{App, Msg};
 use proxydash::headless::Session;
 use proxydash::sandbox::{RecordedRequest, Sandbox, SandboxConfig, SandboxHandle};

@@ -15,8 +15,6 @@
 //! Reads (`r`, `R`, the tabs) are not listed: the dashboard makes them all the time. The
 //! log keeps the last [`MAX_ENTRIES`] lines.
 
-use super::popup::Popup;
-use super::{Command, Shell};
 use chrono::{DateTime, Utc};
 use std::collections::VecDeque;
 
@@ -95,55 +93,4 @@ impl CommandLog {
             self.push(e.at, e.line);
         }
     }
-}
-
-/// `L`: the command log.
-pub(super) fn open(shell: &mut Shell) {
-    shell.popups.push(Popup::CommandLog(0));
-}
-
-/// A key in the command log: scrolling, `y` copies every line.
-pub(super) fn action(
-    shell: &mut Shell,
-    log: &CommandLog,
-    action: super::keymap::Action,
-    out: &mut Vec<Command>,
-) -> bool {
-    use super::keymap::Action;
-    if !matches!(shell.popups.last(), Some(Popup::CommandLog(_))) {
-        return false;
-    }
-    if action == Action::Copy {
-        copy(shell, log, out);
-        return true;
-    }
-    let last = log.len().saturating_sub(1);
-    let page = usize::from(shell.size.1.saturating_sub(8)).max(1);
-    let Some(Popup::CommandLog(scroll)) = shell.popups.last_mut() else {
-        return false;
-    };
-    let to = match action {
-        Action::Up => scroll.saturating_sub(1),
-        Action::Down => *scroll + 1,
-        Action::Top => 0,
-        Action::Bottom => last,
-        Action::PageUp => scroll.saturating_sub(page),
-        Action::PageDown => *scroll + page,
-        _ => return false,
-    };
-    *scroll = to.min(last);
-    true
-}
-
-/// `y` in the command log: every line to the clipboard.
-fn copy(shell: &mut Shell, log: &CommandLog, out: &mut Vec<Command>) {
-    if log.is_empty() {
-        shell.notify("The command log is empty: nothing was copied");
-        return;
-    }
-    let n = log.len();
-    out.push(Command::Copy {
-        what: format!("Command log ({n} line{})", if n == 1 { "" } else { "s" }),
-        text: log.script(),
-    });
 }

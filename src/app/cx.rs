@@ -140,17 +140,22 @@ impl Cx<'_> {
         self.tabs.rebuild_services(today, &self.shell.geometry);
     }
 
-    /// Shows `tab` with the row `id` selected (clearing a filter or `!` that hides it).
-    pub(in crate::app) fn go_to(&mut self, tab: super::Tab, id: u64) {
+    /// Shows `tab` with the row `id` selected (clearing a filter or `!` that hides it):
+    /// whether the row is there to select.
+    pub(in crate::app) fn go_to(&mut self, tab: super::Tab, id: u64) -> bool {
         self.shell.tab = tab;
-        let table = tab.table_mut(self.tabs);
-        if !table.select_id(id) {
-            table.clear_filter();
-            if table.problems_only() {
-                table.toggle_problems();
-            }
-            table.select_id(id);
+        if tab == super::Tab::Services && self.tabs.services_dirty {
+            self.rebuild_services();
         }
+        let table = tab.table_mut(self.tabs);
+        if table.select_id(id) {
+            return true;
+        }
+        table.clear_filter();
+        if table.problems_only() {
+            table.toggle_problems();
+        }
+        table.select_id(id)
     }
 }
 

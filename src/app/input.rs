@@ -2,7 +2,7 @@
 
 use super::Tab;
 use super::keymap::{self, Action};
-use super::popup::Popup;
+use super::popups::{self, Popup, Reply};
 use super::{App, Command};
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -23,7 +23,7 @@ impl App {
                 self.perform(action, &key, out);
                 self.hide_password_on_move(before);
             }
-            None if ctx.typing && self.palette_key(&key) => {}
+            None if ctx.typing && self.popup_key(&key) => {}
             None if ctx.typing => self.form_key(&key),
             None if ctx.editing_filter => {
                 let typed = !key
@@ -43,7 +43,7 @@ impl App {
     pub(super) fn on_paste(&mut self, text: &str) {
         let ctx = self.context();
         if ctx.typing {
-            if !self.palette_paste(text) {
+            if !self.popup_paste(text) {
                 self.form_paste(text);
             }
         } else if ctx.editing_filter {
@@ -75,7 +75,7 @@ impl App {
             }
             return;
         }
-        if self.popup_action(action, out) {
+        if self.popup_action(action, key, out) {
             return;
         }
         match action {
@@ -107,7 +107,7 @@ impl App {
             }
             Action::CycleDetail => self.cycle_detail(),
             Action::Help => {
-                if matches!(self.shell.popups.last(), Some(Popup::Help)) {
+                if matches!(self.shell.popups.last(), Some(Popup::Help(_))) {
                     self.shell.popups.pop();
                 } else {
                     self.open_help();
@@ -118,10 +118,10 @@ impl App {
             Action::Acknowledge => self.tabs.alerts.acknowledge(&mut self.shell, out),
             Action::Unsilence => self.tabs.alerts.unsilence(&mut self.shell, out),
             Action::Probe => self.open_probe(out),
-            Action::SwitchProfile => self.shell.open_profiles(),
-            Action::Messages => self.shell.popups.push(Popup::Messages(0)),
+            Action::SwitchProfile => popups::profiles::open(&mut self.shell),
+            Action::Messages => self.shell.popups.push(Popup::Messages(Default::default())),
             Action::Palette => self.open_palette(),
-            Action::CommandLog => super::cmdlog::open(&mut self.shell),
+            Action::CommandLog => popups::command_log::open(&mut self.shell),
             // Handled by the form or picker on top (above).
             Action::Submit
             | Action::NextField
@@ -192,89 +192,71 @@ impl App {
         }
     }
 
-    /// The keys a list popup on top takes (the messages, the probe results, the help, the
-    /// profiles): whether it took this one.
-    fn popup_action(&mut self, action: Action, out: &mut Vec<Command>) -> bool {
-        if self.palette_action(action, out)
-            || super::cmdlog::action(&mut self.shell, &self.work.cmdlog, action, out)
-        {
-            return true;
+    /// A key's action to the popup on top, unless it is a form (the forms' are routed by
+    /// [`super::forms`]): whether it took it. The popup is off the stack meanwhile, so it
+    /// acts through the context like any part; it goes back where it was.
+    fn popup_action(&mut self, action: Action, key: &KeyEvent, out: &mut Vec<Command>) -> bool {
+        let Some(at) = self.shell.popups.len().checked_sub(1) else {
+            return false;
+        };
+        if self.shell.popups[at].is_form() {
+            return false;
         }
-        if let Some(Popup::Messages(scroll)) = self.shell.popups.last_mut() {
-            let last = self.shell.status.messages().len().saturating_sub(1);
-            let page = usize::from(self.shell.size.1.saturating_sub(8)).max(1);
-            let moved = match action {
-                Action::Up => Some(scroll.saturating_sub(1)),
-                Action::Down => Some(*scroll + 1),
-                Action::Top => Some(0),
-                Action::Bottom => Some(last),
-                Action::PageUp => Some(scroll.saturating_sub(page)),
-                Action::PageDown => Some(*scroll + page),
-                _ => None,
-            };
-            if let Some(to) = moved {
-                *scroll = to.min(last);
-                return true;
+        let mut popup = self.shell.popups.remove(at);
+        let reply = popup.action(&mut self.cx(out), action);
+        if matches!(reply, Reply::Ignored | Reply::Taken | Reply::ToProbes(_)) {
+            let at = at.min(self.shell.popups.len());
+            self.shell.popups.insert(at, popup);
+        }
+        match reply {
+            Reply::Ignored => false,
+            Reply::Taken | Reply::Close => true,
+            Reply::Perform(action) => {
+                self.perform(action, key, out);
+                true
+            }
+            Reply::ToProbes(action) => {
+                let (probes, mut cx) = self.probes_cx(out);
+                probes.probe_action(&mut cx, action)
             }
         }
-        if matches!(self.shell.popups.last(), Some(Popup::Service(_))) {
-            // The drawing stops at the last line: scrolling past it shows the end.
-            let last = self.tabs.services.popup_last.get();
-            let scroll = &mut self.tabs.services.popup_scroll;
-            let page = self.shell.size.1.saturating_sub(8).max(1);
-            let moved = match action {
-                Action::Up => Some(scroll.saturating_sub(1)),
-                Action::Down => Some(scroll.saturating_add(1)),
-                Action::PageUp => Some(scroll.saturating_sub(page)),
-                Action::PageDown => Some(scroll.saturating_add(page)),
-                _ => None,
-            };
-            if let Some(to) = moved {
-                *scroll = to.min(last);
-                return true;
-            }
-        }
-        if matches!(self.shell.popups.last(), Some(Popup::Probe(_))) && {
-            let (probes, mut cx) = self.probes_cx(out);
-            probes.probe_action(&mut cx, action)
-        } {
-            return true;
-        }
-        if matches!(self.shell.popups.last(), Some(Popup::Help)) {
-            let page = usize::from(self.shell.size.1.saturating_sub(8)).max(1) as isize;
-            let step = match action {
-                Action::Up => Some(-1),
-                Action::Down => Some(1),
-                Action::PageUp => Some(-page),
-                Action::PageDown => Some(page),
-                _ => None,
-            };
-            if let Some(step) = step {
-                // At most to where the last line is at the bottom (the view's height is
-                // the body's less the border: the screen less six lines).
-                let lines = keymap::help(&self.help_context(self.shell.popups.len() - 1)).len();
-                let room = usize::from(self.shell.size.1.saturating_sub(6));
-                let last = lines.saturating_sub(room);
-                self.shell.help_scroll =
-                    self.shell.help_scroll.saturating_add_signed(step).min(last);
-                return true;
-            }
-        }
-        if matches!(self.shell.popups.last(), Some(Popup::Profiles(_))) {
-            match action {
-                Action::Up => self.shell.move_profile(-1),
-                Action::Down => self.shell.move_profile(1),
-                Action::Submit => self.shell.choose_profile(),
-                _ => return false,
-            }
-            return true;
-        }
-        false
     }
 
+    /// A typed key no binding claimed, to the popup on top (a form's: [`super::forms`]).
+    fn popup_key(&mut self, key: &KeyEvent) -> bool {
+        self.shell.popups.last_mut().is_some_and(|p| p.key(key))
+    }
+
+    /// A paste, to the popup on top (a form's: [`super::forms`]).
+    fn popup_paste(&mut self, text: &str) -> bool {
+        let Some(mut popup) = self.shell.popups.pop() else {
+            return false;
+        };
+        let mut out = Vec::new();
+        let took = popup.paste(&mut self.cx(&mut out), text);
+        self.shell.popups.push(popup);
+        took
+    }
+
+    /// `?`: the keys of what is under the help.
     fn open_help(&mut self) {
-        self.shell.help_scroll = 0;
-        self.shell.popups.push(Popup::Help);
+        let under = self.help_context(self.shell.popups.len());
+        let lines = keymap::help(&under).len();
+        self.shell
+            .popups
+            .push(Popup::Help(popups::help::HelpPopup::new(lines)));
+    }
+
+    /// `:` or Ctrl-P: the palette, its actions for the selected service and product.
+    fn open_palette(&mut self) {
+        let service = self.tabs.services.table.selected_id();
+        let product = self.tabs.products.table.selected_id();
+        let candidates = super::palette::candidates::gather(self, service, product);
+        self.shell
+            .popups
+            .push(Popup::Palette(Box::new(super::palette::Palette::new(
+                candidates, service, product,
+            ))));
     }
 
     /// `s`: the tab's next sort (Products asks the server for it; the others sort

@@ -54,7 +54,7 @@ pub mod keymap;
 pub mod messages;
 pub mod orders;
 pub mod palette;
-pub mod popup;
+pub mod popups;
 pub mod probe;
 pub mod profiles;
 pub mod remote;
@@ -89,6 +89,7 @@ use chrono::{DateTime, FixedOffset, Utc};
 pub use cx::{Cx, RefreshGroup, Sent, Work};
 use forms::bind_ip::MyIp;
 pub use msg::{Command, Msg};
+use popups::popup_parts;
 pub use remote::Remote;
 pub use settings::{AppSettings, EAGER_ROWS};
 pub use shell::Shell;
@@ -106,30 +107,6 @@ pub const IN_FLIGHT_TIMEOUT: Duration = crate::account::store::IN_FLIGHT_TIMEOUT
 
 /// The default auto-refresh interval.
 pub const DEFAULT_REFRESH: Duration = Duration::from_secs(30);
-
-/// The popup stack's entries: the shell's type, naming each component (a form, the
-/// palette…); [`popup`] has what they do, and names no component.
-#[derive(Debug)]
-pub enum Popup {
-    /// Key help for the context under it.
-    Help,
-    /// The full detail of one invoice, service or product, by ID.
-    Invoice(u64),
-    Service(u64),
-    Product(u64),
-    /// A form (boxed: the forms are large beside the other popups).
-    Form(Box<forms::Form>),
-    /// `P`: switch to another profile.
-    Profiles(profiles::ProfilePicker),
-    /// `m`: the message log, scrolled this many entries down from the newest.
-    Messages(usize),
-    /// `h`: the proxy probe of a service.
-    Probe(probe::ProbeView),
-    /// `:` or Ctrl-P: the command palette.
-    Palette(Box<palette::Palette>),
-    /// `L`: the command log, scrolled this many lines down from the oldest.
-    CommandLog(usize),
-}
 
 /// The dashboard's state: the shell everything shares, the tabs, the mirror of the
 /// account engine, and the state of the parts that outlive a popup (orders, forms'
@@ -158,6 +135,23 @@ tab_parts! {
     Usage(usage: UsageTab),
     Alerts(alerts: AlertsTab),
     Clients(clients: ClientsTab),
+}
+
+// The one list of the popups (the forms are one variant, with a list of their own):
+// `Variant(State)`. A new popup is a file in `popups/` and a line here (the recipe:
+// [`popups`]).
+popup_parts! {
+    Form(Box<forms::Form>);
+    Help(popups::help::HelpPopup),
+    Invoice(popups::invoice::InvoiceViewer),
+    Service(popups::service::ServiceViewer),
+    Product(popups::product::ProductViewer),
+    Profiles(popups::profiles::ProfilePicker),
+    Messages(popups::messages::MessagesPopup),
+    Probe(probe::ProbeView),
+    Palette(Box<palette::Palette>),
+    CommandLog(popups::command_log::CommandLogPopup),
+    Client(popups::client::ClientCard),
 }
 
 /// What the account engine told of the account, mirrored for the screen: never a decision
@@ -203,7 +197,6 @@ impl App {
                 geometry: geometry::Geometry::default(),
                 popups: Vec::new(),
                 status: StatusLine::default(),
-                help_scroll: 0,
                 switch_to: None,
                 waiting: None,
                 redraw: true,

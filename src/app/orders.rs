@@ -22,10 +22,16 @@
 //!   later order of that product gets a definite answer (placed, or refused).
 //! - Every outcome (placed, refused, unknown, and what the check found) is pinned to the
 //!   status line until Esc and written to the message log (`m`).
+//! - The orders placed this session are kept (the last [`MAX_PLACED`]), with the client
+//!   each was for: the client's card (Enter on the Clients tab) lists them, since the
+//!   server's services name no client.
 
-use crate::api::OrderRequest;
+use crate::api::{OrderRequest, OrderResult};
 use chrono::{DateTime, Utc};
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// The most placed orders kept (the oldest go first).
+pub const MAX_PLACED: usize = 200;
 
 /// One POST sent for an order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,10 +81,22 @@ pub struct Doubt {
     pub check: Check,
 }
 
+/// An order the server placed this session.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placed {
+    pub client: u64,
+    pub product_id: u64,
+    pub product_name: String,
+    pub at: DateTime<Utc>,
+    /// The server's answer: the new service, its order, invoice, amount and IP.
+    pub result: OrderResult,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Orders {
     in_flight: Vec<Attempt>,
     doubts: HashMap<u64, Doubt>,
+    placed: VecDeque<Placed>,
 }
 
 impl Orders {
@@ -123,6 +141,37 @@ impl Orders {
                 check,
             },
         );
+    }
+
+    /// The server placed an order: kept for its client's card.
+    pub fn placed(&mut self, placed: Placed) {
+        if self.placed.len() == MAX_PLACED {
+            self.placed.pop_front();
+        }
+        self.placed.push_back(placed);
+    }
+
+    /// What this session did for `client`, newest first: the orders placed, and those on
+    /// their way or in doubt.
+    pub fn for_client(&self, client: u64) -> ClientOrders<'_> {
+        ClientOrders {
+            placed: self
+                .placed
+                .iter()
+                .rev()
+                .filter(|p| p.client == client)
+                .collect(),
+            in_flight: self
+                .in_flight
+                .iter()
+                .filter(|a| a.client == client)
+                .collect(),
+            doubts: self
+                .doubts
+                .values()
+                .filter(|d| d.attempt.client == client)
+                .collect(),
+        }
     }
 
     /// A later order of the product got a definite answer.
@@ -177,6 +226,20 @@ impl Orders {
             }
         }
         finished
+    }
+}
+
+/// The orders of one client this session ([`Orders::for_client`]).
+#[derive(Debug, Default)]
+pub struct ClientOrders<'a> {
+    pub placed: Vec<&'a Placed>,
+    pub in_flight: Vec<&'a Attempt>,
+    pub doubts: Vec<&'a Doubt>,
+}
+
+impl ClientOrders<'_> {
+    pub fn is_empty(&self) -> bool {
+        self.placed.is_empty() && self.in_flight.is_empty() && self.doubts.is_empty()
     }
 }
 

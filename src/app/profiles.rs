@@ -1,59 +1,11 @@
-//! `P`: switching to another profile (account) of the config file.
-//!
-//! The app only picks the name; the run loop ends this account's session and starts a
-//! fresh one for the chosen profile (new client, empty panes), so nothing of one account
-//! can show under another's name.
+//! Switching to another profile (account) of the config file, as the shell sees it: the
+//! name chosen (`P`, [`super::popups::profiles`]) for the run loop to take, the message
+//! log carried over to the next profile's session, and a switch that failed.
 
+use super::Shell;
 use super::status::NoticeKind;
-use super::{Shell, popup::Popup};
-
-/// The list of profiles, with the one under the cursor.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProfilePicker {
-    pub selected: usize,
-}
 
 impl Shell {
-    pub(in crate::app) fn open_profiles(&mut self) {
-        let profiles = &self.settings.profiles.names;
-        if profiles.len() < 2 {
-            let why = if profiles.is_empty() {
-                "no profiles in the config file (proxydash config init writes an example)"
-            } else {
-                "the config file has only this profile"
-            };
-            self.status
-                .notify(NoticeKind::Info, format!("Nothing to switch to: {why}"));
-            return;
-        }
-        let selected = profiles
-            .iter()
-            .position(|p| *p == self.settings.profile)
-            .unwrap_or(0);
-        self.popups
-            .push(Popup::Profiles(ProfilePicker { selected }));
-    }
-
-    pub(in crate::app) fn move_profile(&mut self, by: isize) {
-        let count = self.settings.profiles.names.len();
-        if let Some(Popup::Profiles(p)) = self.popups.last_mut()
-            && count > 0
-        {
-            p.selected = p.selected.saturating_add_signed(by).min(count - 1);
-        }
-    }
-
-    pub(in crate::app) fn choose_profile(&mut self) {
-        if let Some(Popup::Profiles(p)) = self.popups.last() {
-            let name = self.settings.profiles.names.get(p.selected).cloned();
-            self.popups.pop();
-            match name {
-                Some(name) if name != self.settings.profile => self.switch_to = Some(name),
-                _ => {}
-            }
-        }
-    }
-
     /// The message log, taken out to go on under the next profile's session.
     pub fn take_message_log(&mut self) -> super::messages::MessageLog {
         self.status.take_messages()

@@ -85,7 +85,7 @@ impl App {
         }
         let running = |id: u64| self.account.throttled_until(id, self.now()).is_some();
         let in_popup = self.shell.popups.iter().any(|p| match p {
-            Popup::Service(id) => running(*id),
+            Popup::Service(viewer) => running(viewer.id),
             _ => p
                 .form_as::<RefreshForm>()
                 .is_some_and(|f| running(f.service_id)),

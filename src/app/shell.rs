@@ -19,8 +19,6 @@ pub struct Shell {
     pub(in crate::app) geometry: geometry::Geometry,
     pub(in crate::app) popups: Vec<Popup>,
     pub(in crate::app) status: StatusLine,
-    /// The first line of the help shown (j/k/PgUp/PgDn scroll it).
-    pub(in crate::app) help_scroll: usize,
     /// The profile chosen with `P`, until the run loop takes it.
     pub(in crate::app) switch_to: Option<String>,
     /// Something the program waits for outside the app (a profile's token_command), shown

@@ -196,6 +196,11 @@ impl App {
             .to_string()
     }
 
+    /// The record of the orders sent this session.
+    pub fn orders(&self) -> &super::orders::Orders {
+        &self.work.orders
+    }
+
     /// The command log of this session.
     pub fn command_log(&self) -> &super::cmdlog::CommandLog {
         &self.work.cmdlog
@@ -283,9 +288,9 @@ impl App {
         ctx
     }
 
-    /// The first help line shown (the view clamps it).
-    pub fn help_scroll(&self) -> usize {
-        self.shell.help_scroll
+    /// The proxy IPs of the lists loaded this session (the palette searches them).
+    pub fn palette_proxies(&self) -> &super::palette::Proxies {
+        &self.proxies
     }
 
     /// Selects the row of this identity in a tab's table, as a click would (the dashboard

@@ -191,7 +191,7 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
             let app = &seats[k].app;
             ui::draw_footer(frame, app, theme, screen.footer);
             for i in 0..app.popups().len() {
-                ui::popup::draw(frame, app, theme, body, i);
+                ui::popups::draw(frame, app, theme, body, i);
             }
         }
         None => draw_footer(frame, theme, screen.footer),

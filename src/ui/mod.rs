@@ -13,13 +13,9 @@ pub mod forms;
 pub mod history;
 pub mod layout;
 pub mod list;
-pub mod messages;
-pub mod more;
 pub mod network;
-pub mod palette;
 pub mod pane;
-pub mod popup;
-pub mod probe;
+pub mod popups;
 pub mod products;
 pub mod services;
 pub mod text;
@@ -81,7 +77,7 @@ pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect) {
     draw_status(frame, app, theme, screen.status);
     draw_footer(frame, app, theme, screen.footer);
     for i in 0..app.popups().len() {
-        popup::draw(frame, app, theme, screen.body, i);
+        popups::draw(frame, app, theme, screen.body, i);
     }
 }
 

@@ -2,7 +2,8 @@
 //! selected past the filter and its detail opens; an unknown ID says so in the form.
 
 use super::*;
-use proxydash::app::popup::Popup;
+use proxydash::app::popups::Popup;
+use proxydash::app::popups::service::ServiceViewer;
 use proxydash::sandbox::SandboxConfig;
 
 #[tokio::test]
@@ -30,7 +31,10 @@ async fn an_id_is_one_get_then_its_row_and_detail_and_an_unknown_one_says_so() {
     );
     let gets = sent.iter().filter(|r| *r == "GET /api/service/1002");
     assert_eq!(gets.count(), 1, "one GET: {sent:?}");
-    assert_eq!(e.s.app.popups(), &[Popup::Service(1002)]);
+    assert_eq!(
+        e.s.app.popups(),
+        &[Popup::Service(ServiceViewer::new(1002))]
+    );
     assert_eq!(e.s.app.services().table.selected_id(), Some(1002));
     assert_eq!(e.s.app.services().table.filter(), "", "the filter hid it");
     e.shows("Service 1002");

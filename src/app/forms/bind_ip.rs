@@ -21,7 +21,7 @@ use crate::app::Command;
 use crate::app::Cx;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
-use crate::app::popup::Popup;
+use crate::app::popups::Popup;
 use crate::app::status::NoticeKind;
 use crossterm::event::KeyCode;
 use std::net::Ipv4Addr;

@@ -15,7 +15,7 @@ use crate::api::{ApiError, Request, Response};
 use crate::app::columns::Tone;
 use crate::app::keymap::Action;
 use crate::app::keymap::steps::FormStep;
-use crate::app::popup::PopupKind;
+use crate::app::popups::PopupKind;
 use crate::app::{App, Cx};
 use std::fmt::Debug;
 

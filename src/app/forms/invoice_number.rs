@@ -15,7 +15,8 @@ use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
 use crate::api::{ApiError, Request, Response, Unprocessable};
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
-use crate::app::popup::Popup;
+use crate::app::popups::Popup;
+use crate::app::popups::invoice::InvoiceViewer;
 use crate::app::{App, Cx};
 use crossterm::event::KeyCode;
 
@@ -144,7 +145,7 @@ impl FormLogic for InvoiceNumberForm {
         let why = match result {
             Ok(Response::Invoice(found)) if !found.is_empty() => {
                 if on_screen {
-                    cx.shell.popups.push(Popup::Invoice(id));
+                    cx.shell.popups.push(Popup::Invoice(InvoiceViewer(id)));
                 }
                 return Flow::Close;
             }
@@ -171,6 +172,7 @@ pub(in crate::app) fn open(cx: &mut Cx<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::popups::PopupKind;
     use crate::app::status::Shown;
     use crate::testkit::{Harness, fetches, settings};
     use crossterm::event::KeyCode;
@@ -199,7 +201,7 @@ mod tests {
         assert!(fetches(&h.code(KeyCode::Enter)).is_empty(), "not twice");
         let after = h.answer(&Request::Invoice(102));
         assert!(fetches(&after).is_empty(), "the viewer asks nothing more");
-        assert_eq!(h.app.popups(), &[Popup::Invoice(102)]);
+        assert_eq!(h.app.popups(), &[Popup::Invoice(InvoiceViewer(102))]);
         let shown = h.app.billing().invoice(102).value();
         assert_eq!(shown.and_then(|l| l.first()).map(|i| i.id), Some(102));
     }
@@ -212,7 +214,11 @@ mod tests {
         h.code(KeyCode::Enter);
         h.key('?');
         h.answer(&Request::Invoice(103));
-        assert_eq!(h.app.popups(), &[Popup::Invoice(103), Popup::Help]);
+        assert_eq!(
+            h.app.popups().iter().map(Popup::kind).collect::<Vec<_>>(),
+            [PopupKind::Invoice, PopupKind::Help]
+        );
+        assert_eq!(h.app.popups()[0], Popup::Invoice(InvoiceViewer(103)));
     }
 
     #[test]
@@ -285,7 +291,7 @@ mod tests {
             vec![Request::Invoice(101)]
         );
         h.answer(&Request::Invoice(101));
-        assert_eq!(h.app.popups(), &[Popup::Invoice(101)]);
+        assert_eq!(h.app.popups(), &[Popup::Invoice(InvoiceViewer(101))]);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::app::Command;
 use crate::app::Cx;
 use crate::app::keymap::steps::{self, BACK, CANCEL, CLOSE, FormStep, step_key};
 use crate::app::keymap::{Action, code, k};
-use crate::app::popup::{Popup, PopupKind};
+use crate::app::popups::{Popup, PopupKind};
 use crossterm::event::KeyCode;
 use std::path::PathBuf;
 

@@ -86,7 +86,7 @@ pub(in crate::app) use form::open;
 pub use form::{Form, Variant};
 
 use super::keymap::Action;
-use super::popup::Popup;
+use super::popups::Popup;
 use super::status::NoticeKind;
 use super::{App, Command, Cx};
 use crate::api::{ApiError, Request, Response};
@@ -357,7 +357,7 @@ impl Cx<'_> {
     /// the selected row's.
     pub(super) fn target_service(&self) -> Option<u64> {
         match self.shell.popups.last() {
-            Some(Popup::Service(id)) => Some(*id),
+            Some(Popup::Service(viewer)) => Some(viewer.id),
             _ => self.tabs.services.table.selected_id(),
         }
     }

@@ -18,7 +18,7 @@ use crate::api::{ApiError, Request, Response, ServiceUpdate};
 use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
-use crate::app::popup::Popup;
+use crate::app::popups::Popup;
 use crate::app::{App, Cx};
 use crate::secret::Secret;
 use crossterm::event::KeyCode;

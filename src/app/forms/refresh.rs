@@ -11,7 +11,7 @@ use crate::api::{ApiError, Request, Response, ServiceUpdate};
 use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
-use crate::app::popup::Popup;
+use crate::app::popups::Popup;
 use crate::app::status::NoticeKind;
 use crate::app::{App, Command, Cx};
 use crate::iplist_throttle;
@@ -201,7 +201,7 @@ fn start_countdown(cx: &mut Cx<'_>, service_id: u64, at: chrono::NaiveDateTime) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::popup::PopupKind;
+    use crate::app::popups::PopupKind;
 
     #[test]
     fn confirm_send_once_and_finish() {

@@ -17,7 +17,7 @@ use crate::api::{ApiError, Request, Response, Service, Unprocessable};
 use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
-use crate::app::popup::Popup;
+use crate::app::popups::Popup;
 use crate::app::tabs::Tab;
 use crate::app::tabs::services::status_tone;
 use crate::app::{App, Cx};
@@ -62,9 +62,6 @@ pub fn parse(text: &str) -> Result<u64, String> {
 /// Shows service `id` on the Services tab: its row selected (clearing a filter or `!`
 /// that hides it) and its detail open.
 fn show_listed(cx: &mut Cx<'_>, id: u64) {
-    if cx.tabs.services_dirty {
-        cx.rebuild_services();
-    }
     cx.go_to(Tab::Services, id);
     // Enter on the row: its detail.
     Tab::Services.open(cx);
@@ -222,6 +219,7 @@ pub(in crate::app) fn open(cx: &mut Cx<'_>) {
 mod tests {
     use super::*;
     use crate::api::ProductType;
+    use crate::app::popups::service::ServiceViewer;
     use crate::app::testdata as td;
     use crate::testkit::{Harness, fetches};
 
@@ -307,7 +305,7 @@ mod tests {
         assert!(fetches(&h.code(KeyCode::Enter)).is_empty(), "not twice");
         let after = h.answer(&Request::Service(5003));
         assert!(fetches(&after).is_empty(), "the detail asks nothing more");
-        assert_eq!(h.app.popups(), &[Popup::Service(5003)]);
+        assert_eq!(h.app.popups(), &[Popup::Service(ServiceViewer::new(5003))]);
         assert_eq!(h.app.services().table.selected_id(), Some(5003));
         assert_eq!(h.app.services().table.filter(), "", "the filter hid it");
         assert!(h.app.services().detail(5003).value().is_some());
@@ -364,7 +362,7 @@ mod tests {
             vec![Request::Service(5002)]
         );
         h.answer(&Request::Service(5002));
-        assert_eq!(h.app.popups(), &[Popup::Service(5002)]);
+        assert_eq!(h.app.popups(), &[Popup::Service(ServiceViewer::new(5002))]);
     }
 
     #[test]

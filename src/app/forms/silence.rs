@@ -15,7 +15,7 @@ use crate::alerts::{Alert, Rule, Subject};
 use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
-use crate::app::popup::Popup;
+use crate::app::popups::Popup;
 use crate::app::status::NoticeKind;
 use crate::app::{App, Command, Cx};
 use crossterm::event::KeyCode;

@@ -1,6 +1,7 @@
 //! The default bindings: one table, in the order the footer and the help list them. A
-//! form step's keys are not here: they are declared beside the form ([`super::steps`]);
-//! the table only says where they go ([`Part::Step`]).
+//! popup's own keys and a form step's are not here: they are declared beside the popup
+//! ([`crate::app::popups`]) or the form ([`super::steps`]); the table only says where they
+//! go ([`Part::Step`]).
 
 use super::{Action, Binding, Key, ON_SERVICE, Part, PopupKind, Scope, b, code, ctrl, k};
 use crate::app::Tab;
@@ -9,16 +10,6 @@ use crossterm::event::KeyCode;
 use PopupKind as P;
 use Scope::*;
 
-/// Lists a popup scrolls with the movement keys.
-const SCROLLS: &[Scope] = &[
-    Main,
-    Popup(P::Service),
-    Popup(P::Probe),
-    Popup(P::Help),
-    Popup(P::Profiles),
-    Popup(P::Messages),
-    Popup(P::CommandLog),
-];
 /// Where Esc closes.
 const CLOSES: &[Scope] = &[Viewer, Popup(P::FormBusy), Popup(P::FormDone)];
 /// Tabs sorted locally with `s`/`S`.
@@ -70,42 +61,25 @@ const FIRST: &[Binding] = &[
 /// The popups' own keys, then the tabs' up to their Enter.
 #[rustfmt::skip]
 const POPUPS_AND_TABS: &[Binding] = &[
-    // The palette: its query takes every other key.
-    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Palette)], Some("go/run"), "Go to the match, or run the action (through its key's form and confirmation)"),
-    b(&[code(KeyCode::Tab)], Action::NextField, &[Popup(P::Palette)], Some("its actions"), "List the actions of the service or product matched"),
-    b(&[code(KeyCode::Down)], Action::Down, &[Popup(P::Palette)], None, "Next match"),
-    b(&[code(KeyCode::Up)], Action::Up, &[Popup(P::Palette)], None, "Previous match"),
-    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Popup(P::Palette)], None, "Ten matches down"),
-    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Popup(P::Palette)], None, "Ten matches up"),
-    b(&[code(KeyCode::Esc)], Action::Back, &[Popup(P::Palette)], Some("close"), "Close the palette"),
-    b(&[k('y')], Action::Copy, &[Popup(P::CommandLog)], Some("copy all"), "Copy every command line, ready for a script"),
-    b(&[k('r')], Action::RecheckFailed, &[Popup(P::Probe)], Some("re-check failed"), "Probe the failed proxies again"),
-    b(&[k('a')], Action::ProbeAgain, &[Popup(P::Probe)], Some("all again"), "Fetch the list and probe every proxy again"),
-    b(&[k('b')], Action::ProbeBoth, &[Popup(P::Probe)], Some("both protocols"), "Probe again as HTTP and as SOCKS5 (again: one protocol)"),
-    b(&[k('R')], Action::RotationAudit, &[Popup(P::Probe)], Some("rotation"), "Rotating (ppr) service: ask the judge 20 times through the gateway, count the exits"),
-    b(&[k('s')], Action::CycleSort, &[Popup(P::Probe)], Some("sort"), "Sort by list order, latency, state or exit IP"),
-    b(&[k('y')], Action::Copy, &[Popup(P::Probe)], Some("copy working"), "Copy the working proxies with the template"),
-    b(&[k('Y')], Action::CopyUrls, &[Popup(P::Probe)], Some("copy URLs"), "Copy the working proxies as URLs"),
-    b(&[k('w')], Action::WriteFile, &[Popup(P::Probe)], Some("write"), "Write the working proxies with the template to a new file"),
-    b(&[k('t')], Action::CycleTemplate, &[Popup(P::Probe)], Some("template"), "Next export template"),
+    // A form that is busy or shows its outcome (its steps' keys are its own).
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormDone)], None, "Close"),
-    b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::Profiles)], Some("switch"), "Reconnect with the chosen profile"),
     b(&[code(KeyCode::Enter)], Action::Submit, &[Popup(P::FormBusy)], None, "Ignored while the request is on its way"),
     // The tabs.
     b(&TAB_KEYS, Action::GoTab, &[Main], Some("tabs"), "Go to a tab by its number (as the tab line shows it)"),
     b(&[code(KeyCode::Tab)], Action::NextTab, &[Main], None, "Next tab"),
     b(&[code(KeyCode::BackTab)], Action::PrevTab, &[Main], None, "Previous tab"),
-    b(&[k('j'), code(KeyCode::Down)], Action::Down, SCROLLS, None, "Move down"),
-    b(&[k('k'), code(KeyCode::Up)], Action::Up, SCROLLS, None, "Move up"),
-    b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main, Popup(P::Messages), Popup(P::Probe), Popup(P::CommandLog)], None, "Go to the top"),
-    b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main, Popup(P::Messages), Popup(P::Probe), Popup(P::CommandLog)], None, "Go to the bottom"),
-    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main, Popup(P::Messages), Popup(P::Probe), Popup(P::Help), Popup(P::CommandLog)], None, "Page down"),
-    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main, Popup(P::Messages), Popup(P::Probe), Popup(P::Help), Popup(P::CommandLog)], None, "Page up"),
+    b(&[k('j'), code(KeyCode::Down)], Action::Down, &[Main], None, "Move down"),
+    b(&[k('k'), code(KeyCode::Up)], Action::Up, &[Main], None, "Move up"),
+    b(&[k('g'), code(KeyCode::Home)], Action::Top, &[Main], None, "Go to the top"),
+    b(&[k('G'), code(KeyCode::End)], Action::Bottom, &[Main], None, "Go to the bottom"),
+    b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main], None, "Page down"),
+    b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main], None, "Page up"),
     b(&[k('/')], Action::Filter, &[Main], Some("filter"), "Filter the table by any visible text"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Services), Tab(Tab::Products)], Some("details"), "Open the selected item's detail"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Billing)], Some("invoice"), "Open the selected invoice"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Network)], Some("service"), "Show the service of the selected server"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Alerts)], Some("go to"), "Show the service or invoice the alert is about"),
+    b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Clients)], Some("card"), "The selected client's card: their e-mail to copy, the orders placed for them this session"),
 ];
 
 /// [`FormKind`], [`FormKind::writes`] and the keys that open the forms (`OPEN_FORMS`),

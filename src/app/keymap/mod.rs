@@ -4,9 +4,10 @@
 //! and [`action_for`] matches keys against the same table, so what the screen advertises is
 //! what the keys do. A binding applies in some [`Scope`]s; the [`Context`] (tab, top popup,
 //! filter input, a form's text field) decides which scopes are active. The keys that
-//! open the forms are rows of the table like any ([`Action::OpenForm`]); a form's steps
-//! bring their own keys, which the table splices in while the step is on top
-//! ([`steps::FormStep`], declared beside the form's logic). While the filter
+//! open the forms are rows of the table like any ([`Action::OpenForm`]); a popup and a
+//! form's steps bring their own keys, which the table splices in while it is on top
+//! ([`PopupKind::keys`]: a popup's `KEYS` beside its logic, a [`steps::FormStep`] beside
+//! the form's). While the filter
 //! input or a form's text field is active, keys that no binding claims are typed into it
 //! (so `q` and `j` are text there). When two bindings claim the same key in a context the
 //! first wins, and the footer and help list only the winner.
@@ -21,7 +22,7 @@ pub enum Action {
     Quit,
     /// `Ctrl-C`: quit from anywhere.
     ForceQuit,
-    /// `1`…`6`: the tab of the digit typed.
+    /// `1`, `2`, …: the tab of the digit typed.
     GoTab,
     NextTab,
     PrevTab,
@@ -264,17 +265,17 @@ pub(super) const fn b(
 }
 
 mod bindings;
-mod popup_kind;
 pub mod steps;
+pub use super::PopupKind;
 pub use bindings::{FormKind, TABLE};
-pub use popup_kind::PopupKind;
 
 /// A run of [`TABLE`], in the order the footer and the help list them.
 #[derive(Clone, Copy, Debug)]
 pub enum Part {
     /// Bindings that apply in their scopes.
     Rows(&'static [Binding]),
-    /// The keys of the form step on top, all of them (they apply while it is on top).
+    /// The own keys of the popup on top (its file's, or its form step's), all of them
+    /// (they apply while it is on top).
     Step,
 }
 
@@ -283,10 +284,7 @@ impl Part {
     fn active(self, ctx: &Context) -> impl Iterator<Item = &'static Binding> + '_ {
         let rows: &'static [Binding] = match self {
             Part::Rows(rows) => rows,
-            Part::Step => match ctx.popup.and_then(PopupKind::step) {
-                Some(step) => step.bindings,
-                None => &[],
-            },
+            Part::Step => ctx.popup.map_or(&[], PopupKind::keys),
         };
         let scoped = !matches!(self, Part::Step);
         rows.iter()

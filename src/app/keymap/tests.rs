@@ -129,7 +129,7 @@ fn the_profile_switch_is_advertised_only_with_somewhere_to_go() {
 /// The popups a context can have on top, with the tab under them; a form's steps with and
 /// without a field taking typing.
 fn popup_contexts() -> Vec<(String, Context)> {
-    use crate::app::popup::PopupKind::*;
+    use crate::app::popups::PopupKind::*;
     let mut out = Vec::new();
     for (tab, kind) in [
         (Tab::Services, Help),
@@ -143,6 +143,7 @@ fn popup_contexts() -> Vec<(String, Context)> {
         (Tab::Services, FormDone),
         (Tab::Services, Palette),
         (Tab::Billing, CommandLog),
+        (Tab::Clients, Client),
     ] {
         let c = Context {
             popup: Some(kind),
@@ -167,7 +168,7 @@ fn popup_contexts() -> Vec<(String, Context)> {
 }
 
 /// Every step of every registered form, with the tab its form opens on.
-fn form_steps() -> Vec<(Tab, crate::app::popup::PopupKind)> {
+fn form_steps() -> Vec<(Tab, crate::app::popups::PopupKind)> {
     let mut out = Vec::new();
     for (kind, form) in form_openers() {
         let tab = form
@@ -179,7 +180,7 @@ fn form_steps() -> Vec<(Tab, crate::app::popup::PopupKind)> {
             })
             .unwrap_or(Tab::Services);
         for step in kind.steps() {
-            out.push((tab, crate::app::popup::PopupKind::Step(step)));
+            out.push((tab, crate::app::popups::PopupKind::Step(step)));
         }
     }
     out
@@ -295,7 +296,7 @@ fn the_palette_opens_on_every_tab_and_its_query_takes_the_letters() {
         assert_eq!(action_for(&ctx(tab), &big_l), Some(Action::CommandLog));
     }
     let palette = Context {
-        popup: Some(crate::app::popup::PopupKind::Palette),
+        popup: Some(crate::app::popups::PopupKind::Palette),
         typing: true,
         ..ctx(Tab::Services)
     };
@@ -311,7 +312,7 @@ fn the_palette_opens_on_every_tab_and_its_query_takes_the_letters() {
     assert_eq!(action_for(&palette, &esc), Some(Action::Back));
     // Not while a form's field takes typing: `:` is text there.
     let typing_form = Context {
-        popup: Some(crate::app::popup::PopupKind::Step(
+        popup: Some(crate::app::popups::PopupKind::Step(
             &crate::app::forms::bind_ip::STEP,
         )),
         typing: true,

@@ -16,7 +16,8 @@
 mod services;
 
 use super::forms::order::outcome::check_orders;
-use super::popup::Popup;
+use super::popups::Popup;
+use super::popups::invoice::InvoiceViewer;
 use super::{App, Command, Cx, Mirror, Tabs, status};
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Loaded, Request, ServiceSummary, limits};
@@ -241,7 +242,7 @@ impl App {
         let mut focus = Focus::default();
         self.shell.tab.focus(&self.tabs, &mut focus);
         for popup in &self.shell.popups {
-            if let Popup::Invoice(id) = popup {
+            if let Popup::Invoice(InvoiceViewer(id)) = popup {
                 focus.requests.push(Request::Invoice(*id));
             }
         }

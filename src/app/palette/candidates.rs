@@ -4,9 +4,8 @@
 
 use super::Act;
 use crate::api::{IpListType, ProductType};
-use crate::app::App;
-use crate::app::Tab;
 use crate::app::cmdline::{Arg, line};
+use crate::app::{App, Mirror, Shell, Tab, Tabs};
 use crate::text;
 
 /// What a candidate is, in the order equal scores are listed.
@@ -75,7 +74,12 @@ impl Candidate {
 
 /// Everything the palette can find, the actions for `service` and `product` first.
 pub fn gather(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Candidate> {
-    let mut out = actions(app, service, product);
+    let held = Held {
+        shell: &app.shell,
+        tabs: &app.tabs,
+        account: &app.account,
+    };
+    let mut out = actions(&held, service, product);
     for tab in Tab::ALL {
         out.push(Candidate::new(
             Kind::Tab,
@@ -148,8 +152,15 @@ fn services(app: &App, out: &mut Vec<Candidate>) {
     }
 }
 
+/// What the actions are worded from: the app's parts a popup reads through its context.
+pub struct Held<'a> {
+    pub shell: &'a Shell,
+    pub tabs: &'a Tabs,
+    pub account: &'a Mirror,
+}
+
 /// The actions: on `service`, on `product`, and those of the whole screen.
-fn actions(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Candidate> {
+pub fn actions(app: &Held<'_>, service: Option<u64>, product: Option<u64>) -> Vec<Candidate> {
     let mut out = Vec::new();
     let account = &app.shell.settings.cli_args;
     let cmd = |args: &[Arg]| Some(line(account, args));
@@ -171,7 +182,7 @@ fn actions(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Candida
         let refresh = cmd(&[Arg::v("refresh-list"), v()]);
         out.push(on(Act::RefreshList(id), "refresh IP list", "u", refresh));
         let mut iplist = vec![Arg::v("iplist"), v()];
-        if let Some(t) = app.tabs.service_type(id, &app.account) {
+        if let Some(t) = app.tabs.service_type(id, app.account) {
             iplist.extend([
                 Arg::v("--type"),
                 Arg::v(IpListType::default_for(&t).as_str()),
@@ -200,7 +211,7 @@ fn actions(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Candida
             Arg::v("--client"),
             Arg::Hole("CLIENT_ID"),
         ];
-        let detail = app.products().detail(id).value();
+        let detail = app.tabs.products.detail(id).value();
         if detail.is_some_and(|p| p.product_type == ProductType::Fpr) {
             order.push(Arg::Optional("--ip", "IP"));
         }
@@ -230,17 +241,17 @@ fn actions(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Candida
 
 /// An action, named with the service or product it acts on: `bind IP · service 1001
 /// Datacenter US 10`.
-fn on_row(app: &App, act: Act, name: &str, key: &str, command: Option<String>) -> Candidate {
+fn on_row(app: &Held<'_>, act: Act, name: &str, key: &str, command: Option<String>) -> Candidate {
     let row = match (act.service(), act.product()) {
         (Some(id), _) => {
-            let product = app.services().get(id).map(|s| s.product_name.as_str());
+            let product = app.tabs.services.get(id).map(|s| s.product_name.as_str());
             format!(
                 " · service {id} {}",
                 text::sanitize(product.unwrap_or_default())
             )
         }
         (None, Some(id)) => {
-            let rows = app.products().rows();
+            let rows = app.tabs.products.rows();
             let product = rows.iter().find(|p| p.product_id == id);
             let name = product.map(|p| p.product_name.as_str()).unwrap_or_default();
             format!(" · product {id} {}", text::sanitize(name))
@@ -252,7 +263,7 @@ fn on_row(app: &App, act: Act, name: &str, key: &str, command: Option<String>) -
         act,
         Act::Bind(_) | Act::Password(_) | Act::RefreshList(_) | Act::Order(_)
     );
-    let note = if writes && app.settings().read_only {
+    let note = if writes && app.shell.settings.read_only {
         format!("{key} · off: read-only")
     } else {
         key.to_owned()
@@ -268,6 +279,6 @@ fn on_row(app: &App, act: Act, name: &str, key: &str, command: Option<String>) -
 
 /// What `r` reads on the tab under the palette, as one command (the tab says which:
 /// Network and Usage read every service's lists, which no one command does).
-fn refresh_command(app: &App) -> Option<Vec<Arg>> {
-    Some(vec![Arg::v(app.tab().command()?)])
+fn refresh_command(app: &Held<'_>) -> Option<Vec<Arg>> {
+    Some(vec![Arg::v(app.shell.tab.command()?)])
 }

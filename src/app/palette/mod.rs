@@ -18,7 +18,7 @@
 //!
 //! **Enter** on a service, product or invoice goes to its tab and selects its row (a
 //! filter hiding it is cleared); on a tab shows it; on a profile switches as `P` does; on
-//! an action runs it through exactly the path of its key (`App::perform`): the same
+//! an action runs it through exactly the path of its key ([`Reply::Perform`]): the same
 //! form, the same confirmation, the same refusals (a read-only profile, an ended service),
 //! nothing sent that the key would not send. "copy IP list" is `i` whose list, once
 //! fetched, is copied as `y` would.
@@ -28,13 +28,13 @@
 
 pub mod candidates;
 
-use super::Tab;
 use super::forms::TextField;
-use super::keymap::{Action, FormKind};
-use super::popup::Popup;
-use super::{App, Command};
+use super::keymap::steps::step_key;
+use super::keymap::{Action, Binding, FormKind, code};
+use super::popups::{self, Popup, PopupPane, Reply};
+use super::{Cx, Tab};
 use candidates::{Candidate, Target};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 use nucleo_matcher::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
@@ -242,188 +242,147 @@ impl Proxies {
     }
 }
 
-impl App {
-    /// The proxy IPs of the lists loaded this session.
-    pub fn palette_proxies(&self) -> &Proxies {
-        &self.proxies
+impl PopupPane for Palette {
+    const TITLE: &'static str = "palette";
+    // Its query takes every other key.
+    #[rustfmt::skip]
+    const KEYS: &'static [Binding] = &[
+        step_key(&[code(KeyCode::Enter)], Action::Submit, Some("go/run"), "Go to the match, or run the action (through its key's form and confirmation)"),
+        step_key(&[code(KeyCode::Tab)], Action::NextField, Some("its actions"), "List the actions of the service or product matched"),
+        step_key(&[code(KeyCode::Down)], Action::Down, None, "Next match"),
+        step_key(&[code(KeyCode::Up)], Action::Up, None, "Previous match"),
+        step_key(&[code(KeyCode::PageDown)], Action::PageDown, None, "Ten matches down"),
+        step_key(&[code(KeyCode::PageUp)], Action::PageUp, None, "Ten matches up"),
+        step_key(&[code(KeyCode::Esc)], Action::Back, Some("close"), "Close the palette"),
+    ];
+
+    fn is_typing(&self) -> bool {
+        true
     }
 
-    /// `:` or Ctrl-P: the palette, its actions for the selected service and product.
-    pub(super) fn open_palette(&mut self) {
-        let service = self.tabs.services.table.selected_id();
-        let product = self.tabs.products.table.selected_id();
-        let candidates = candidates::gather(self, service, product);
-        self.shell.popups.push(Popup::Palette(Box::new(Palette::new(
-            candidates, service, product,
-        ))));
-    }
-
-    fn top_palette(&mut self) -> Option<&mut Palette> {
-        match self.shell.popups.last_mut() {
-            Some(Popup::Palette(p)) => Some(p),
-            _ => None,
+    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
+        match action {
+            Action::Up => self.move_by(-1),
+            Action::Down => self.move_by(1),
+            Action::PageUp => self.move_by(-10),
+            Action::PageDown => self.move_by(10),
+            Action::NextField => self.retarget(cx),
+            Action::Submit => return self.run(cx),
+            _ => return Reply::Ignored,
         }
+        Reply::Taken
     }
 
-    /// A key typed into the palette's query; whether the palette took it.
-    pub(super) fn palette_key(&mut self, key: &KeyEvent) -> bool {
-        let Some(p) = self.top_palette() else {
-            return false;
-        };
-        if p.query.key(key) {
-            p.rematch();
+    /// A key typed into the query.
+    fn key(&mut self, key: &KeyEvent) -> bool {
+        if self.query.key(key) {
+            self.rematch();
         }
         true
     }
 
     /// A paste into the query (its first line).
-    pub(super) fn palette_paste(&mut self, text: &str) -> bool {
-        let Some(p) = self.top_palette() else {
-            return false;
-        };
-        p.query.paste(text.lines().next().unwrap_or_default());
-        p.rematch();
+    fn paste(&mut self, _cx: &mut Cx<'_>, text: &str) -> bool {
+        self.query.paste(text.lines().next().unwrap_or_default());
+        self.rematch();
         true
     }
+}
 
-    /// The palette's keys: moving, `Tab` to choose a target, Enter.
-    pub(super) fn palette_action(&mut self, action: Action, out: &mut Vec<Command>) -> bool {
-        let Some(p) = self.top_palette() else {
-            return false;
-        };
-        match action {
-            Action::Up => p.move_by(-1),
-            Action::Down => p.move_by(1),
-            Action::PageUp => p.move_by(-10),
-            Action::PageDown => p.move_by(10),
-            Action::NextField => self.palette_retarget(),
-            Action::Submit => self.palette_run(out),
-            _ => return false,
-        }
-        true
+/// A palette is itself (it is not compared field by field).
+impl PartialEq for Palette {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
     }
+}
 
-    /// `Tab` on a service or product: its actions, the query cleared.
-    fn palette_retarget(&mut self) {
-        let Some(Popup::Palette(mut p)) = self.shell.popups.pop() else {
-            return;
-        };
-        match p.selected().map(|c| c.target.clone()) {
-            Some(Target::Service(id)) => p.service = Some(id),
-            Some(Target::Product(id)) => p.product = Some(id),
-            _ => {
-                self.shell.popups.push(Popup::Palette(p));
-                return;
-            }
+impl Palette {
+    /// `Tab` on a service or product: its actions first, the query cleared.
+    fn retarget(&mut self, cx: &mut Cx<'_>) {
+        match self.selected().map(|c| c.target.clone()) {
+            Some(Target::Service(id)) => self.service = Some(id),
+            Some(Target::Product(id)) => self.product = Some(id),
+            _ => return,
         }
-        let candidates = candidates::gather(self, p.service, p.product);
-        let fresh = Palette::new(candidates, p.service, p.product);
-        self.shell.popups.push(Popup::Palette(Box::new(fresh)));
+        let held = candidates::Held {
+            shell: cx.shell,
+            tabs: cx.tabs,
+            account: cx.account,
+        };
+        let mut candidates = candidates::actions(&held, self.service, self.product);
+        candidates.extend(
+            std::mem::take(&mut self.candidates)
+                .into_iter()
+                .filter(|c| c.kind != candidates::Kind::Action),
+        );
+        *self = Palette::new(candidates, self.service, self.product);
     }
 
     /// Enter: the palette closes and its highlighted match is gone to or run.
-    fn palette_run(&mut self, out: &mut Vec<Command>) {
-        let target = match self.shell.popups.last() {
-            Some(Popup::Palette(p)) => p.selected().map(|c| c.target.clone()),
-            _ => return,
+    fn run(&mut self, cx: &mut Cx<'_>) -> Reply {
+        let Some(target) = self.selected().map(|c| c.target.clone()) else {
+            return Reply::Taken;
         };
-        let Some(target) = target else { return };
-        self.shell.popups.pop();
         match target {
             Target::Service(id) => {
-                self.jump(Tab::Services, id);
+                cx.go_to(Tab::Services, id);
             }
             Target::Product(id) => {
-                self.jump(Tab::Products, id);
+                cx.go_to(Tab::Products, id);
             }
             Target::Invoice(id) => {
-                self.jump(Tab::Billing, id);
+                cx.go_to(Tab::Billing, id);
             }
-            Target::Tab(tab) => self.shell.tab = tab,
-            Target::Profile(name) => self.palette_profile(&name),
-            Target::Action(act) => self.palette_act(act, out),
+            Target::Tab(tab) => cx.shell.tab = tab,
+            Target::Profile(name) => popups::profiles::switch_to(cx.shell, &name),
+            Target::Action(act) => return run_action(cx, act),
         }
+        Reply::Close
     }
+}
 
-    /// Shows `tab` with the row of `id` selected (clearing a filter or `!` that hides it);
-    /// whether the row is there to select.
-    fn jump(&mut self, tab: Tab, id: u64) -> bool {
-        self.shell.tab = tab;
-        if tab == Tab::Services && self.tabs.services_dirty {
-            self.rebuild_services();
-        }
-        let table = self.tabs.table_mut(tab);
-        if table.select_id(id) {
-            return true;
-        }
-        table.clear_filter();
-        if table.problems_only() {
-            table.toggle_problems();
-        }
-        table.select_id(id)
+/// An action, through its key's own path.
+fn run_action(cx: &mut Cx<'_>, act: Act) -> Reply {
+    use super::forms::iplist;
+    // The key acts on the selected row: an action for a row no longer listed must not
+    // fall on another one.
+    let on = match (act.service(), act.product()) {
+        (Some(id), _) => Some(("Service", cx.go_to(Tab::Services, id), id)),
+        (None, Some(id)) => Some(("Product", cx.go_to(Tab::Products, id), id)),
+        (None, None) => None,
+    };
+    if let Some((what, false, id)) = on {
+        cx.shell.notify(format!(
+            "{what} {id} is not listed any more: nothing was opened"
+        ));
+        return Reply::Close;
     }
-
-    /// A profile: as `P` and Enter on it would.
-    fn palette_profile(&mut self, name: &str) {
-        self.shell.open_profiles();
-        let at = self
-            .shell
-            .settings
-            .profiles
-            .names
-            .iter()
-            .position(|p| p == name);
-        if let (Some(Popup::Profiles(picker)), Some(at)) = (self.shell.popups.last_mut(), at) {
-            picker.selected = at;
-            self.shell.choose_profile();
-        }
-    }
-
-    /// An action, through its key's own path.
-    fn palette_act(&mut self, act: Act, out: &mut Vec<Command>) {
-        use super::forms::iplist;
-        // The key acts on the selected row: an action for a row no longer listed must not
-        // fall on another one.
-        let on = match (act.service(), act.product()) {
-            (Some(id), _) => Some(("Service", self.jump(Tab::Services, id), id)),
-            (None, Some(id)) => Some(("Product", self.jump(Tab::Products, id), id)),
-            (None, None) => None,
-        };
-        if let Some((what, false, id)) = on {
-            self.notify(format!(
-                "{what} {id} is not listed any more: nothing was opened"
-            ));
-            return;
-        }
-        let action = match act {
-            Act::Bind(_) => Some(Action::OpenForm(FormKind::BindIp)),
-            Act::Password(_) => Some(Action::OpenForm(FormKind::Password)),
-            Act::RefreshList(_) => Some(Action::OpenForm(FormKind::Refresh)),
-            Act::CopyIpList(_) => Some(Action::OpenForm(FormKind::IpList)),
-            Act::Order(_) => Some(Action::OpenForm(FormKind::Order)),
-            Act::Probe(_) => Some(Action::Probe),
-            Act::ServiceDetail(_) | Act::ProductDetail(_) => Some(Action::Open),
-            Act::Refresh => Some(Action::Refresh),
-            Act::RefreshAll => Some(Action::RefreshAll),
-            Act::CommandLog => Some(Action::CommandLog),
-            Act::Messages => Some(Action::Messages),
-            Act::SwitchProfile => Some(Action::SwitchProfile),
-            Act::Help => Some(Action::Help),
-        };
-        let Some(action) = action else { return };
-        self.perform(
-            action,
-            &KeyEvent::new(KeyCode::Null, KeyModifiers::NONE),
-            out,
-        );
-        if let Act::CopyIpList(_) = act
-            && let Some(form) = self
+    let action = match act {
+        Act::Bind(_) => Action::OpenForm(FormKind::BindIp),
+        Act::Password(_) => Action::OpenForm(FormKind::Password),
+        Act::RefreshList(_) => Action::OpenForm(FormKind::Refresh),
+        Act::CopyIpList(_) => {
+            // `i`, whose list is copied once fetched, as `y` would.
+            super::forms::open(cx, FormKind::IpList);
+            if let Some(form) = cx
                 .shell
                 .popups
                 .last_mut()
                 .and_then(Popup::form_as_mut::<iplist::IpListForm>)
-        {
-            form.copy_when_fetched = true;
+            {
+                form.copy_when_fetched = true;
+            }
+            return Reply::Close;
         }
-    }
+        Act::Order(_) => Action::OpenForm(FormKind::Order),
+        Act::Probe(_) => Action::Probe,
+        Act::ServiceDetail(_) | Act::ProductDetail(_) => Action::Open,
+        Act::Refresh => Action::Refresh,
+        Act::RefreshAll => Action::RefreshAll,
+        Act::CommandLog => Action::CommandLog,
+        Act::Messages => Action::Messages,
+        Act::SwitchProfile => Action::SwitchProfile,
+        Act::Help => Action::Help,
+    };
+    Reply::Perform(action)
 }

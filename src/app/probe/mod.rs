@@ -30,7 +30,7 @@
 //! - **Rotation audit** (issue 27.4): `R`, in [`rotation`].
 
 use super::keymap::Action;
-use super::popup::Popup;
+use super::popups::Popup;
 use super::status::NoticeKind;
 use super::{Command, Cx, Msg};
 use crate::api::{ApiError, IpListFormat, IpListType, Request, Response};

@@ -1,7 +1,11 @@
 //! The probe view's own state: how its rows are sorted and scrolled, and the template.
 
 use super::{ProbeRun, Stage};
+use crate::app::Cx;
 use crate::app::columns::{CellText, Tone};
+use crate::app::keymap::steps::{BOTTOM, MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP, TOP, step_key};
+use crate::app::keymap::{Action, Binding, k};
+use crate::app::popups::{PopupPane, Reply};
 use crate::probe::Verdict;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +45,34 @@ pub struct ProbeView {
     pub top: usize,
     /// Index into [`App::probe_templates`](crate::app::App::probe_templates).
     pub template: usize,
+}
+
+impl PopupPane for ProbeView {
+    const TITLE: &'static str = "proxy probe";
+    #[rustfmt::skip]
+    const KEYS: &'static [Binding] = &[
+        step_key(&[k('r')], Action::RecheckFailed, Some("re-check failed"), "Probe the failed proxies again"),
+        step_key(&[k('a')], Action::ProbeAgain, Some("all again"), "Fetch the list and probe every proxy again"),
+        step_key(&[k('b')], Action::ProbeBoth, Some("both protocols"), "Probe again as HTTP and as SOCKS5 (again: one protocol)"),
+        step_key(&[k('R')], Action::RotationAudit, Some("rotation"), "Rotating (ppr) service: ask the judge 20 times through the gateway, count the exits"),
+        step_key(&[k('s')], Action::CycleSort, Some("sort"), "Sort by list order, latency, state or exit IP"),
+        step_key(&[k('y')], Action::Copy, Some("copy working"), "Copy the working proxies with the template"),
+        step_key(&[k('Y')], Action::CopyUrls, Some("copy URLs"), "Copy the working proxies as URLs"),
+        step_key(&[k('w')], Action::WriteFile, Some("write"), "Write the working proxies with the template to a new file"),
+        step_key(&[k('t')], Action::CycleTemplate, Some("template"), "Next export template"),
+        MOVE_DOWN,
+        MOVE_UP,
+        TOP,
+        BOTTOM,
+        PAGE_DOWN,
+        PAGE_UP,
+    ];
+
+    /// Every key of the view goes to the runs ([`super::Probes::probe_action`]): they
+    /// outlive the view, and its rows are theirs.
+    fn action(&mut self, _cx: &mut Cx<'_>, action: Action) -> Reply {
+        Reply::ToProbes(action)
+    }
 }
 
 /// The order rows are shown in: indices into the run's targets.

@@ -131,8 +131,12 @@ impl TabPane for AlertsTab {
     fn open(cx: &mut Cx<'_>) {
         use crate::alerts::Subject;
         match cx.tabs.alerts.selected().map(|a| a.key.subject) {
-            Some(Subject::Service(id)) => cx.go_to(Tab::Services, id),
-            Some(Subject::Invoice(id)) => cx.go_to(Tab::Billing, id),
+            Some(Subject::Service(id)) => {
+                cx.go_to(Tab::Services, id);
+            }
+            Some(Subject::Invoice(id)) => {
+                cx.go_to(Tab::Billing, id);
+            }
             Some(Subject::Account) => cx.shell.tab = Tab::Billing,
             None => {}
         }

@@ -10,6 +10,7 @@ use super::TabPane;
 use crate::account::Kind;
 use crate::api::{ApiError, Credit, Invoice, InvoiceStatus, Request};
 use crate::app::columns::{self, CellText, Column, Sort, Tone};
+use crate::app::popups::invoice::InvoiceViewer;
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::app::{App, Cx, Popup, RefreshGroup};
@@ -200,7 +201,7 @@ impl TabPane for BillingTab {
     /// The invoice, read afresh.
     fn open(cx: &mut Cx<'_>) {
         if let Some(id) = cx.tabs.billing.table.selected_id() {
-            cx.shell.popups.push(Popup::Invoice(id));
+            cx.shell.popups.push(Popup::Invoice(InvoiceViewer(id)));
             cx.fetch(Request::Invoice(id));
         }
     }

@@ -1,6 +1,8 @@
 //! The Clients tab: the reseller's clients (`GET /api/clients`), by ID, with their
 //! e-mail: the list the order form's client picker offers, to look up and filter.
 //!
+//! Enter opens the selected client's card ([`crate::app::popups::client`]).
+//!
 //! The list is read once the tab is shown and then kept fresh by the engine like the
 //! catalogue (it rarely changes; `r` reads it now). The rows are rebuilt once per answer.
 
@@ -84,6 +86,10 @@ impl TabPane for ClientsTab {
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         tab.table
             .set_rows(keys, rows.iter().map(|c| c.id).collect());
+    }
+    /// Enter: the selected client's card.
+    fn open(cx: &mut Cx<'_>) {
+        crate::app::popups::client::open(cx);
     }
     fn command() -> Option<&'static str> {
         Some("clients")

@@ -9,6 +9,7 @@ use super::TabPane;
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Product, ProductSummary, Request, SortField};
 use crate::app::columns::{self, CellText, Column};
+use crate::app::popups::product::ProductViewer;
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::app::{App, Cx, Popup, RefreshGroup};
@@ -161,7 +162,7 @@ impl TabPane for ProductsTab {
     }
     fn open(cx: &mut Cx<'_>) {
         if let Some(id) = cx.tabs.products.table.selected_id() {
-            cx.shell.popups.push(Popup::Product(id));
+            cx.shell.popups.push(Popup::Product(ProductViewer(id)));
         }
     }
 

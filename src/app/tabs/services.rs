@@ -10,6 +10,7 @@ use super::TabPane;
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, ProductType, Request, Service, ServiceStatus, ServiceSummary};
 use crate::app::columns::{self, CellText, Column, Sort, Tone};
+use crate::app::popups::service::ServiceViewer;
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::app::tabs::network::NetworkTab;
@@ -180,11 +181,6 @@ pub struct ServicesTab {
     pub show_password: bool,
     /// Shown, hidden or zoomed (`z`).
     pub detail_pane: super::DetailPane,
-    /// Lines the service popup (Enter) is scrolled down by (`j`/`k`); 0 when it opens.
-    pub popup_scroll: u16,
-    /// How far the popup can scroll, as last drawn (the drawing knows its lines and the
-    /// screen), so `j` stops at the end instead of counting past it.
-    pub popup_last: std::cell::Cell<u16>,
     pub sort: Sort,
     /// The natural width of each column over all rows.
     pub natural: Vec<u16>,
@@ -360,9 +356,7 @@ impl TabPane for ServicesTab {
     }
     fn open(cx: &mut Cx<'_>) {
         if let Some(id) = cx.tabs.services.table.selected_id() {
-            cx.tabs.services.popup_scroll = 0;
-            cx.tabs.services.popup_last.set(0);
-            cx.shell.popups.push(Popup::Service(id));
+            cx.shell.popups.push(Popup::Service(ServiceViewer::new(id)));
         }
     }
 

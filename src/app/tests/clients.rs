@@ -86,3 +86,65 @@ fn r_reads_the_clients_again_and_the_rows_follow_the_answer() {
     );
     assert_eq!(h.app.table(Tab::Clients).len(), 3);
 }
+
+/// Enter on a client: their card, which lists the orders this session placed for them
+/// (the services list names no client: only the app knows), and `y` copies the e-mail.
+#[test]
+fn enter_opens_the_clients_card_with_its_orders_and_y_copies_the_e_mail() {
+    use crate::api::{OrderRequest, OrderResult};
+    use crate::app::popups::client::ClientCard;
+    use crate::app::popups::{Popup, PopupKind};
+    use crossterm::event::KeyCode;
+
+    let mut h = super::forms::order_form();
+    h.keys("ops");
+    h.code(KeyCode::Enter);
+    let sent = Request::order(
+        1,
+        OrderRequest {
+            clientid: 102,
+            setip: None,
+            attempt: 1,
+        },
+    );
+    assert_eq!(
+        super::forms::writes(&h.code(KeyCode::Enter)),
+        vec![sent.clone()]
+    );
+    h.ok(
+        sent,
+        Response::Order(OrderResult {
+            service_id: 5004,
+            order_id: Some(15004),
+            invoice_id: Some(104),
+            amount: 11.0,
+            ip: None,
+        }),
+    );
+    h.code(KeyCode::Enter);
+    assert!(h.app.popups().is_empty(), "{:?}", h.app.popups());
+
+    let cmds = h.key('7');
+    h.settle(cmds);
+    h.code(KeyCode::Down);
+    assert_eq!(h.app.table(Tab::Clients).selected_id(), Some(102));
+    h.code(KeyCode::Enter);
+    assert_eq!(h.app.popups(), &[Popup::Client(ClientCard(102))]);
+    assert_eq!(h.app.context().popup, Some(PopupKind::Client));
+    let placed = h.app.orders().for_client(102).placed;
+    assert_eq!(placed.len(), 1, "{placed:?}");
+    assert_eq!(placed[0].result.service_id, 5004);
+    assert!(h.app.orders().for_client(101).is_empty());
+
+    let cmds = h.key('y');
+    assert_eq!(
+        cmds,
+        vec![Command::Copy {
+            what: "E-mail of client 102".into(),
+            text: "ops@brightline.example".into(),
+        }]
+    );
+    // Keys the card does not take are the shared ones: Esc closes it.
+    h.code(KeyCode::Esc);
+    assert!(h.app.popups().is_empty());
+}

@@ -3,7 +3,7 @@
 
 use crate::api::*;
 use crate::app::forms::refresh::RefreshForm;
-use crate::app::popup::Popup;
+use crate::app::popups::Popup;
 use crate::app::{AppSettings, Command, Msg};
 use crate::testkit::*;
 use chrono::NaiveDateTime;

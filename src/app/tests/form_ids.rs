@@ -7,7 +7,7 @@ use crate::api::*;
 use crate::app::Command;
 use crate::app::forms::FormState;
 use crate::app::forms::bind_ip::BindIpForm;
-use crate::app::popup::{Popup, PopupKind};
+use crate::app::popups::{Popup, PopupKind};
 use crate::testkit::*;
 use crossterm::event::KeyCode;
 

@@ -4,7 +4,7 @@
 use crate::app::forms::{bind_ip, iplist, order};
 use crate::app::keymap::form_openers;
 use crate::app::keymap::{self, Action, Context};
-use crate::app::popup::PopupKind;
+use crate::app::popups::PopupKind;
 use crate::app::tabs::Tab;
 use crossterm::event::{KeyCode, KeyModifiers};
 

@@ -6,7 +6,7 @@ use crate::app::forms::bind_ip::BindIpForm;
 use crate::app::forms::iplist::IpListForm;
 use crate::app::forms::order::{self, done_message};
 use crate::app::forms::password::PasswordForm;
-use crate::app::popup::{Popup, PopupKind};
+use crate::app::popups::{Popup, PopupKind};
 use crate::app::{AppSettings, Command, Msg};
 use crate::testkit::*;
 use crossterm::event::KeyCode;

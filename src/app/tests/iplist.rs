@@ -2,7 +2,7 @@
 
 use crate::api::*;
 use crate::app::forms::iplist::{self, IpListForm};
-use crate::app::popup::{Popup, PopupKind};
+use crate::app::popups::{Popup, PopupKind};
 use crate::app::{Command, Msg};
 use crate::clipboard::{ClipboardError, Copied};
 use crate::testkit::*;

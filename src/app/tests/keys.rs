@@ -1,7 +1,8 @@
 use crate::api::{Request, Response, SortField};
 use crate::app::Command;
 use crate::app::Msg;
-use crate::app::popup::Popup;
+use crate::app::popups::invoice::InvoiceViewer;
+use crate::app::popups::{Popup, PopupKind};
 use crate::app::tabs::Tab;
 use crate::app::testdata as td;
 use crate::testkit::*;
@@ -234,14 +235,18 @@ fn enter_on_billing_opens_the_invoice_and_esc_closes_it() {
     h.key('j');
     let cmds = h.code(KeyCode::Enter);
     assert_eq!(fetches(&cmds), vec![Request::Invoice(102)]);
-    assert_eq!(h.app.popups(), &[Popup::Invoice(102)]);
+    assert_eq!(h.app.popups(), &[Popup::Invoice(InvoiceViewer(102))]);
     // The popup gets the keys: j does not move the table under it.
     h.key('j');
     assert_eq!(h.app.billing().selected().unwrap().id, 102);
     h.key('?');
-    assert_eq!(h.app.popups(), &[Popup::Invoice(102), Popup::Help]);
+    assert_eq!(
+        h.app.popups().iter().map(Popup::kind).collect::<Vec<_>>(),
+        [PopupKind::Invoice, PopupKind::Help]
+    );
+    assert_eq!(h.app.popups()[0], Popup::Invoice(InvoiceViewer(102)));
     h.code(KeyCode::Esc);
-    assert_eq!(h.app.popups(), &[Popup::Invoice(102)]);
+    assert_eq!(h.app.popups(), &[Popup::Invoice(InvoiceViewer(102))]);
     h.answer(&Request::Invoice(102));
     assert!(h.app.billing().invoice(102).is_ready());
     h.code(KeyCode::Esc);
@@ -291,7 +296,10 @@ fn q_quits_and_ctrl_c_quits_from_anywhere() {
 fn help_is_a_popup_toggled_by_question_mark() {
     let mut h = Harness::loaded();
     h.key('?');
-    assert_eq!(h.app.popups(), &[Popup::Help]);
+    assert_eq!(
+        h.app.popups().iter().map(Popup::kind).collect::<Vec<_>>(),
+        [PopupKind::Help]
+    );
     h.key('?');
     assert!(h.app.popups().is_empty());
 }

@@ -5,7 +5,8 @@ use crate::api::*;
 use crate::app::forms::FormState;
 use crate::app::forms::order::done_message;
 use crate::app::messages::Level;
-use crate::app::popup::Popup;
+use crate::app::popups::Popup;
+use crate::app::popups::messages::MessagesPopup;
 use crate::app::status::{NoticeKind, Shown};
 use crate::testkit::*;
 // The order form as the form tests open it: product 1, clients and credit loaded.
@@ -196,12 +197,12 @@ fn m_opens_the_message_log_and_it_scrolls() {
         h.fail(Request::Invoice(i), unprocessable());
     }
     h.key('m');
-    assert_eq!(h.top(), Some(&Popup::Messages(0)));
+    assert_eq!(h.top(), Some(&Popup::Messages(MessagesPopup { scroll: 0 })));
     h.key('j');
     h.code(KeyCode::End);
-    assert_eq!(h.top(), Some(&Popup::Messages(4)));
+    assert_eq!(h.top(), Some(&Popup::Messages(MessagesPopup { scroll: 4 })));
     h.key('k');
-    assert_eq!(h.top(), Some(&Popup::Messages(3)));
+    assert_eq!(h.top(), Some(&Popup::Messages(MessagesPopup { scroll: 3 })));
     h.code(KeyCode::Esc);
     assert!(h.app.popups().is_empty());
 }

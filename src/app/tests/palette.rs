@@ -9,7 +9,7 @@ use crate::app::forms::iplist::{self, IpListForm};
 use crate::app::forms::{order, refresh};
 use crate::app::palette::candidates::{Kind, Target};
 use crate::app::palette::{Act, MAX_SHOWN};
-use crate::app::popup::{Popup, PopupKind};
+use crate::app::popups::{Popup, PopupKind};
 use crate::app::tabs::Tab;
 use crate::app::{AppSettings, Command, Msg};
 use crate::clipboard::Copied;

@@ -1,7 +1,7 @@
 //! `P`: switching profiles.
 
 use crate::app::AppSettings;
-use crate::app::popup::Popup;
+use crate::app::popups::Popup;
 use crate::testkit::*;
 use crossterm::event::KeyCode;
 

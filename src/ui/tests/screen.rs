@@ -5,6 +5,7 @@
 use super::render;
 use crate::api::{ApiError, Request, Response, ServiceStatus};
 use crate::app::Msg;
+use crate::app::popups::Popup;
 use crate::testkit::*;
 use crossterm::event::KeyCode;
 
@@ -495,10 +496,14 @@ fn the_service_popup_scrolls_and_shows_recent_events() {
     let screen = render(&mut h.app, 80, 24);
     assert!(screen.contains("Recent events"), "{screen}");
     assert!(screen.contains("bind IP 198.51.100.200"), "{screen}");
-    let end = h.app.services().popup_scroll;
+    let scroll = |h: &Harness| match h.app.popups().last() {
+        Some(Popup::Service(viewer)) => viewer.scroll,
+        other => panic!("the service popup is on top: {other:?}"),
+    };
+    let end = scroll(&h);
     assert!(end > 0 && end < 40, "stops at the end: {end}");
     h.key('k');
-    assert_eq!(h.app.services().popup_scroll, end - 1);
+    assert_eq!(scroll(&h), end - 1);
 }
 
 /// Issue 26.2: at 200×60 the tables' columns grow into the width and the detail beside

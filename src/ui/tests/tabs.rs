@@ -225,3 +225,89 @@ fn clients_loaded() {
         "{screen}"
     );
 }
+
+/// Enter on a client: the card, with the orders this session placed for that client (one
+/// placed, one whose outcome is unknown and being checked), newest first.
+#[test]
+fn client_card_lists_this_sessions_orders() {
+    use crate::api::{
+        ApiError, Client, OrderRequest, OrderResult, ProductSummary, Request, Response,
+    };
+    use crossterm::event::KeyCode;
+    let mut h = Harness::loaded();
+    let clients = vec![
+        Client {
+            id: 101,
+            email: "alice@example.com".into(),
+        },
+        Client {
+            id: 102,
+            email: "ops@brightline.example".into(),
+        },
+    ];
+    h.answers
+        .insert(Request::Clients, Response::Clients(clients.clone()));
+    let cmds = h.key('2');
+    h.settle(cmds);
+    let first: ProductSummary = h.app.products().rows()[0].clone();
+    // Two orders for client 102: the first placed, the second lost on its way.
+    for (attempt, answer) in [(1, Ok(())), (2, Err(()))] {
+        let cmds = h.key('o');
+        h.settle(cmds);
+        h.keys("ops");
+        h.code(KeyCode::Enter);
+        let sent = Request::order(
+            first.product_id,
+            OrderRequest {
+                clientid: 102,
+                setip: None,
+                attempt,
+            },
+        );
+        let cmds = h.code(KeyCode::Enter);
+        assert!(
+            cmds.iter()
+                .any(|c| matches!(c, crate::app::Command::Fetch(r) if *r == sent))
+        );
+        h.advance(60);
+        match answer {
+            Ok(()) => h.ok(
+                sent,
+                Response::Order(OrderResult {
+                    service_id: 5004,
+                    order_id: Some(15004),
+                    invoice_id: Some(104),
+                    amount: 11.0,
+                    ip: Some("203.0.113.9".into()),
+                }),
+            ),
+            Err(()) => h.fail(
+                sent,
+                ApiError::Timeout {
+                    url: "https://api.example/api/product/1".into(),
+                    secs: 30,
+                },
+            ),
+        };
+        // Esc until the form is gone (a failed form goes back a step, then asks).
+        for _ in 0..4 {
+            if h.app.popups().is_empty() {
+                break;
+            }
+            h.code(KeyCode::Esc);
+        }
+        assert!(h.app.popups().is_empty(), "{:?}", h.app.popups());
+    }
+    let cmds = h.key('7');
+    h.settle(cmds);
+    h.code(KeyCode::Down);
+    h.code(KeyCode::Enter);
+    let screen = render(&mut h.app, 80, 24);
+    assert!(
+        screen.contains("Client 102 · ops@brightline.example"),
+        "{screen}"
+    );
+    assert!(screen.contains("service 5004"), "{screen}");
+    assert!(screen.contains("in doubt"), "{screen}");
+    insta::assert_snapshot!(screen);
+}

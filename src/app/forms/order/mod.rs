@@ -28,7 +28,8 @@ use crate::api::{ApiError, Client, OrderRequest, OrderResult, ProductType, Reque
 use crate::app::Cx;
 use crate::app::keymap::steps::{BACK, CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, code};
-use crate::app::popup::Popup;
+use crate::app::popups::Popup;
+use crate::app::popups::product::ProductViewer;
 use crate::text;
 use crossterm::event::KeyCode;
 
@@ -353,7 +354,7 @@ pub(in crate::app) fn open(cx: &mut Cx<'_>) {
         return;
     }
     let id = match cx.shell.popups.last() {
-        Some(Popup::Product(id)) => Some(*id),
+        Some(Popup::Product(ProductViewer(id))) => Some(*id),
         _ => cx.tabs.products.table.selected_id(),
     };
     let Some(id) = id else { return };

@@ -7,7 +7,7 @@ use crate::api::{ApiError, Request, Response, Unprocessable};
 use crate::app::Cx;
 use crate::app::forms::{FormState, TextField, failure};
 use crate::app::messages::Level;
-use crate::app::orders::{Attempt, Check, Doubt};
+use crate::app::orders::{Attempt, Check, Doubt, Placed};
 use crate::app::status::NoticeKind;
 use chrono::{DateTime, Utc};
 
@@ -115,6 +115,13 @@ pub(in crate::app) fn on_order_result(
     match result {
         Ok(Response::Order(r)) => {
             cx.work.orders.settle(product_id);
+            cx.work.orders.placed(Placed {
+                client: attempt.client,
+                product_id,
+                product_name: attempt.product_name.clone(),
+                at: now,
+                result: r.clone(),
+            });
             cx.shell
                 .status
                 .pin(NoticeKind::Done, format!("{label}: {}", done_message(r)));

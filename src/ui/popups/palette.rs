@@ -1,24 +1,19 @@
-//! The command palette (`:`, Ctrl-P) and the command log (`L`).
-//!
-//! The palette: the query on top (the terminal cursor in it), then the matches best first,
+//! The command palette (`:`, Ctrl-P): the query on top (the terminal cursor in it), then the matches best first,
 //! each with its kind, its text, a note (an action's key, a service's status) and, for an
 //! action, its `proxydash …` command line; the highlighted match's command line is repeated
 //! whole on the last line, where a narrow screen cannot cut it short.
-//! The command log: one command line per line, oldest first, each after its time.
 
-use super::layout;
-use super::theme::Theme;
-use super::widgets;
-use crate::app::App;
 use crate::app::palette::Palette;
 use crate::app::palette::candidates::{Candidate, Kind};
+use crate::ui::theme::Theme;
+use crate::ui::{layout, widgets};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
 /// The palette's widest, as wide as a long command line needs.
-const WIDEST: u16 = 120;
+pub(super) const WIDEST: u16 = 120;
 
 pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, p: &Palette) {
     // The query, the matches (at least a few), the command line: borders and all.
@@ -53,7 +48,7 @@ pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, p: &Palette) {
         return;
     }
     let query = Rect { height: 1, ..inner };
-    super::forms::draw_field(frame, theme, query, "find", &p.query, true, true);
+    crate::ui::forms::draw_field(frame, theme, query, "find", &p.query, true, true);
     let list = Rect {
         y: inner.y + 1,
         height: inner.height - 2,
@@ -123,55 +118,4 @@ fn row<'a>(theme: &Theme, c: &'a Candidate, selected: bool, column: usize) -> Li
         spans.push(Span::styled(format!("   $ {command}"), theme.dim));
     }
     Line::from(spans)
-}
-
-/// `L`: what was done this session as command lines, oldest first.
-pub fn draw_command_log(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, scroll: usize) {
-    let log = app.command_log();
-    let r = layout::centered(area, area.width.saturating_sub(4).min(WIDEST), area.height);
-    frame.render_widget(Clear, r);
-    let title = if log.is_empty() {
-        "Command log".to_owned()
-    } else {
-        format!(
-            "Command log · {} line{} · y copies them all",
-            log.len(),
-            if log.len() == 1 { "" } else { "s" }
-        )
-    };
-    let block = widgets::pane(theme, title, Span::raw(""));
-    let inner = block.inner(r);
-    frame.render_widget(block, r);
-    let width = usize::from(inner.width);
-    let mut lines: Vec<Line> = log
-        .entries()
-        .skip(scroll)
-        .take(usize::from(inner.height))
-        .map(|e| {
-            let style = if e.line.starts_with('#') {
-                theme.warn
-            } else {
-                theme.base
-            };
-            widgets::fit_line(
-                Line::from(vec![
-                    Span::styled(format!("{} ", widgets::clock_time(app, e.at)), theme.dim),
-                    Span::styled(e.line.clone(), style),
-                ]),
-                width,
-            )
-        })
-        .collect();
-    if lines.is_empty() {
-        lines.push(Line::from(Span::styled(
-            "Nothing yet: binds, password changes, IP-list refreshes, orders, copies and probes are listed here as proxydash command lines.",
-            theme.dim,
-        )));
-        frame.render_widget(
-            Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: true }),
-            inner,
-        );
-        return;
-    }
-    frame.render_widget(Paragraph::new(lines), inner);
 }

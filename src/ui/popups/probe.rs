@@ -10,15 +10,15 @@
 //! probed the Proxy cell starts with the protocol (`H`/`S` below 100 columns). A rotation audit (`R`) is a line under
 //! the progress, with the distinct exits of the earlier audits kept in the history.
 
-use super::layout;
-use super::text::{self, MISSING};
-use super::theme::Theme;
-use super::widgets;
 use crate::app::App;
 use crate::app::probe::{ProbeRun, ProbeView, Stage, order};
 use crate::history::{ProbePoint, ProbeTrends};
 use crate::probe::report::disagrees;
 use crate::probe::{Verdict, report};
+use crate::ui::layout;
+use crate::ui::text::{self, MISSING};
+use crate::ui::theme::Theme;
+use crate::ui::widgets;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};

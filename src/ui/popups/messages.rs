@@ -2,11 +2,11 @@
 //! level, and the text, wrapped so a long server message can be read whole. A line said
 //! several times in a row shows how many times. Scrolls by entry (↑↓, PgUp/PgDn, g/G).
 
-use super::layout;
-use super::theme::Theme;
-use super::widgets;
 use crate::app::App;
 use crate::app::messages::Level;
+use crate::ui::layout;
+use crate::ui::theme::Theme;
+use crate::ui::widgets;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

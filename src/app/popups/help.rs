@@ -1,0 +1,44 @@
+//! `?`: the keys of the context under the help, generated from the key bindings (the
+//! same table the footer reads and the keys obey), scrolled with `j`/`k`/`PgUp`/`PgDn`
+//! when they do not fit.
+
+use super::{PopupPane, Reply, scrolled};
+use crate::app::Cx;
+use crate::app::keymap::steps::{MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP};
+use crate::app::keymap::{Action, Binding};
+
+/// The help: its first line shown, and how many lines it has (the context under it does
+/// not change while it is on top).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HelpPopup {
+    pub scroll: usize,
+    pub lines: usize,
+}
+
+impl HelpPopup {
+    /// A help of `lines` lines, from its top.
+    pub fn new(lines: usize) -> Self {
+        Self { scroll: 0, lines }
+    }
+}
+
+impl PopupPane for HelpPopup {
+    const TITLE: &'static str = "help";
+    const KEYS: &'static [Binding] = &[MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP];
+
+    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
+        // At most to where the last line is at the bottom (the view's height is the
+        // body's less the border: the screen less six lines).
+        let height = cx.shell.size.1;
+        let room = usize::from(height.saturating_sub(6));
+        let last = self.lines.saturating_sub(room);
+        let page = usize::from(height.saturating_sub(8)).max(1);
+        match scrolled(self.scroll, action, page, last) {
+            Some(to) => {
+                self.scroll = to;
+                Reply::Taken
+            }
+            None => Reply::Ignored,
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! `P`: the profiles of the config file, the current one marked; Enter switches.
+//!
+//! The popup only picks the name; the run loop ends this account's session and starts a
+//! fresh one for the chosen profile (new client, empty panes), so nothing of one account
+//! can show under another's name ([`crate::app::profiles`]).
+
+use super::{Popup, PopupPane, Reply};
+use crate::app::keymap::steps::{MOVE_DOWN, MOVE_UP, step_key};
+use crate::app::keymap::{Action, Binding, code};
+use crate::app::{Cx, Shell};
+use crossterm::event::KeyCode;
+
+/// The list of profiles, with the one under the cursor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProfilePicker {
+    pub selected: usize,
+}
+
+impl PopupPane for ProfilePicker {
+    const TITLE: &'static str = "profiles";
+    const KEYS: &'static [Binding] = &[
+        step_key(
+            &[code(KeyCode::Enter)],
+            Action::Submit,
+            Some("switch"),
+            "Reconnect with the chosen profile",
+        ),
+        MOVE_DOWN,
+        MOVE_UP,
+    ];
+
+    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
+        let count = cx.shell.settings.profiles.names.len();
+        match action {
+            Action::Up => self.selected = self.selected.saturating_sub(1),
+            Action::Down => self.selected = (self.selected + 1).min(count.saturating_sub(1)),
+            Action::Submit => {
+                choose(cx.shell, self.selected);
+                return Reply::Close;
+            }
+            _ => return Reply::Ignored,
+        }
+        Reply::Taken
+    }
+}
+
+/// `P`: the picker, on the current profile; or why there is nothing to switch to.
+pub(in crate::app) fn open(shell: &mut Shell) {
+    let profiles = &shell.settings.profiles.names;
+    if profiles.len() < 2 {
+        let why = if profiles.is_empty() {
+            "no profiles in the config file (proxydash config init writes an example)"
+        } else {
+            "the config file has only this profile"
+        };
+        shell.notify(format!("Nothing to switch to: {why}"));
+        return;
+    }
+    let selected = profiles
+        .iter()
+        .position(|p| *p == shell.settings.profile)
+        .unwrap_or(0);
+    shell
+        .popups
+        .push(Popup::Profiles(ProfilePicker { selected }));
+}
+
+/// The profile named `name`, as `P` and Enter on it would (the palette's profiles).
+pub(in crate::app) fn switch_to(shell: &mut Shell, name: &str) {
+    let names = &shell.settings.profiles.names;
+    match names.iter().position(|p| p == name) {
+        Some(at) if names.len() >= 2 => choose(shell, at),
+        _ => open(shell),
+    }
+}
+
+/// The profile at `at` of the list: the run loop takes it, unless it is this one.
+fn choose(shell: &mut Shell, at: usize) {
+    match shell.settings.profiles.names.get(at).cloned() {
+        Some(name) if name != shell.settings.profile => shell.switch_to = Some(name),
+        _ => {}
+    }
+}
