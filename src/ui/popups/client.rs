@@ -2,7 +2,7 @@
 //! did for the client, newest first: the orders placed (time, new service, product,
 //! amount, invoice, IP), those on their way and those in doubt, cut with `… and N more`.
 
-use super::viewer::{capped, popup_area, section};
+use super::viewer::{capped, section};
 use crate::app::App;
 use crate::app::orders::{Check, ClientOrders};
 use crate::ui::theme::Theme;
@@ -11,6 +11,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
+
+/// The widest the card is drawn.
+const WIDEST: u16 = 104;
 
 /// The most lines of orders shown (the rest are counted).
 const MAX_ORDERS: usize = 12;
@@ -39,7 +42,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, id: u64) {
     let orders = app.orders().for_client(id);
     if orders.is_empty() {
         lines.push(Line::from(Span::styled(
-            "  None yet: an order placed for this client (o on Products) is listed here.",
+            "  None yet: orders for this client (o on Products) are listed here.",
             theme.dim,
         )));
     } else {
@@ -50,7 +53,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, id: u64) {
         "  y copies the e-mail · Esc closes",
         theme.dim,
     )));
-    let area = popup_area(body, lines.len() as u16);
+    // Wider than the other viewers where the screen allows: an order's line is long.
+    let area = crate::ui::layout::centered(
+        body,
+        body.width.saturating_sub(4).clamp(76, WIDEST),
+        lines.len() as u16 + 2,
+    );
     frame.render_widget(Clear, area);
     let block = widgets::pane(
         theme,
