@@ -2,7 +2,7 @@
 //! of proxydash's CLI, oldest first ([`crate::app::cmdlog`] keeps them); `y` copies them
 //! all, ready for a script.
 
-use super::{Popup, PopupPane, Reply, scrolled};
+use super::{Popup, PopupPane, Reply, scroll};
 use crate::app::keymap::steps::{BOTTOM, MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP, TOP, step_key};
 use crate::app::keymap::{Action, Binding, k};
 use crate::app::{Command, Cx, Shell};
@@ -36,14 +36,7 @@ impl PopupPane for CommandLogPopup {
             return Reply::Taken;
         }
         let last = cx.work.cmdlog.len().saturating_sub(1);
-        let page = usize::from(cx.shell.size.1.saturating_sub(8)).max(1);
-        match scrolled(self.scroll, action, page, last) {
-            Some(to) => {
-                self.scroll = to;
-                Reply::Taken
-            }
-            None => Reply::Ignored,
-        }
+        scroll(&mut self.scroll, action, cx, last)
     }
 }
 

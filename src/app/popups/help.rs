@@ -2,7 +2,7 @@
 //! same table the footer reads and the keys obey), scrolled with `j`/`k`/`PgUp`/`PgDn`
 //! when they do not fit.
 
-use super::{PopupPane, Reply, scrolled};
+use super::{PopupPane, Reply, scroll};
 use crate::app::Cx;
 use crate::app::keymap::steps::{MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP};
 use crate::app::keymap::{Action, Binding};
@@ -29,16 +29,8 @@ impl PopupPane for HelpPopup {
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         // At most to where the last line is at the bottom (the view's height is the
         // body's less the border: the screen less six lines).
-        let height = cx.shell.size.1;
-        let room = usize::from(height.saturating_sub(6));
+        let room = usize::from(cx.shell.size.1.saturating_sub(6));
         let last = self.lines.saturating_sub(room);
-        let page = usize::from(height.saturating_sub(8)).max(1);
-        match scrolled(self.scroll, action, page, last) {
-            Some(to) => {
-                self.scroll = to;
-                Reply::Taken
-            }
-            None => Reply::Ignored,
-        }
+        scroll(&mut self.scroll, action, cx, last)
     }
 }

@@ -1,7 +1,7 @@
 //! `m`: the message log (every status line and outcome of this session, newest first),
 //! scrolled with the movement keys.
 
-use super::{PopupPane, Reply, scrolled};
+use super::{PopupPane, Reply, scroll};
 use crate::app::Cx;
 use crate::app::keymap::steps::{BOTTOM, MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP, TOP};
 use crate::app::keymap::{Action, Binding};
@@ -18,13 +18,6 @@ impl PopupPane for MessagesPopup {
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         let last = cx.shell.status.messages().len().saturating_sub(1);
-        let page = usize::from(cx.shell.size.1.saturating_sub(8)).max(1);
-        match scrolled(self.scroll, action, page, last) {
-            Some(to) => {
-                self.scroll = to;
-                Reply::Taken
-            }
-            None => Reply::Ignored,
-        }
+        scroll(&mut self.scroll, action, cx, last)
     }
 }

@@ -105,9 +105,11 @@ impl<T: PopupPane> PopupPane for Box<T> {
     }
 }
 
-/// A scroll position moved by a list's movement key, at most to `last`; `None` for any
-/// other key. `page`: the rows a page moves.
-pub fn scrolled(at: usize, action: Action, page: usize, last: usize) -> Option<usize> {
+/// A list popup's movement key: the first line shown, `at`, moved by it, at most to
+/// `last` (a page is the screen's height less the popup's frame and the bars); any other
+/// key is not the list's.
+pub fn scroll(at: &mut usize, action: Action, cx: &Cx<'_>, last: usize) -> Reply {
+    let page = usize::from(cx.shell.size.1.saturating_sub(8)).max(1);
     let to = match action {
         Action::Up => at.saturating_sub(1),
         Action::Down => at.saturating_add(1),
@@ -115,9 +117,10 @@ pub fn scrolled(at: usize, action: Action, page: usize, last: usize) -> Option<u
         Action::Bottom => last,
         Action::PageUp => at.saturating_sub(page),
         Action::PageDown => at.saturating_add(page),
-        _ => return None,
+        _ => return Reply::Ignored,
     };
-    Some(to.min(last))
+    *at = to.min(last);
+    Reply::Taken
 }
 
 /// The one list of the popups: `Form(Type); Variant(State), …`. Writes [`Popup`] (with

@@ -3,7 +3,7 @@
 //! when it is taller than the screen. The writes on a service (`b`, `p`, `u`, `i`, `h`,
 //! `x`) and `v` take it from here as from its row (the key map's scopes).
 
-use super::{PopupPane, Reply, scrolled};
+use super::{PopupPane, Reply, scroll};
 use crate::app::Cx;
 use crate::app::keymap::steps::{MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP};
 use crate::app::keymap::{Action, Binding};
@@ -14,7 +14,7 @@ use std::cell::Cell;
 pub struct ServiceViewer {
     pub id: u64,
     /// Lines scrolled down by; 0 when it opens.
-    pub scroll: u16,
+    pub scroll: usize,
     /// How far it can scroll, as last drawn (the drawing knows its lines and the screen),
     /// so `j` stops at the end instead of counting past it.
     pub last: Cell<u16>,
@@ -35,14 +35,7 @@ impl PopupPane for ServiceViewer {
     const KEYS: &'static [Binding] = &[MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP];
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
-        let page = usize::from(cx.shell.size.1.saturating_sub(8)).max(1);
         let last = usize::from(self.last.get());
-        match scrolled(usize::from(self.scroll), action, page, last) {
-            Some(to) => {
-                self.scroll = u16::try_from(to).unwrap_or(u16::MAX);
-                Reply::Taken
-            }
-            None => Reply::Ignored,
-        }
+        scroll(&mut self.scroll, action, cx, last)
     }
 }

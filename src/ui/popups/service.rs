@@ -99,7 +99,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, viewer: &Se
     let inner_height = area.height.saturating_sub(2);
     // Scrolled at most to where the last line is at the bottom.
     let last = (lines.len() as u16).saturating_sub(inner_height);
-    let scroll = viewer.scroll.min(last);
+    let scroll = u16::try_from(viewer.scroll).unwrap_or(u16::MAX).min(last);
     viewer.last.set(last);
     let mut title = format!("Service {id}");
     if last > 0 {
