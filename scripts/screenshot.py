@@ -31,7 +31,8 @@ SHOTS = [
     ("products", ["2"], r"Products · \d+"),
     ("billing", ["3"], r"Invoices · \d+"),
     ("network", ["4"], r"Services checked: 10 of 10"),
-    ("usage", ["5"], r"ppr services · \d+"),
+    # The chart, not only the list: its pane says "updated" once the statistics arrived.
+    ("usage", ["5"], r"Usage · \d+ · [^─]*─+ updated"),
 ]
 
 # The dashboard over three demo accounts: the All scope by due date (every account's

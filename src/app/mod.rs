@@ -137,9 +137,9 @@ tab_parts! {
     Clients(clients: ClientsTab),
 }
 
-// The one list of the popups (the forms are one variant, with a list of their own):
-// `Variant(State)`. A new popup is a file in `popups/` and a line here (the recipe:
-// [`popups`]).
+// The one list of the popups: the forms' type first (the forms are one variant, with a
+// list of their own, `form_list.rs`), then `Variant(State)` per popup. A new popup is a
+// file in `popups/`, a line here and its look in `ui/popups/` (the recipe: [`popups`]).
 popup_parts! {
     Form(Box<forms::Form>);
     Help(popups::help::HelpPopup),
