@@ -2,7 +2,7 @@
 //! did for the client, newest first: the orders placed (time, new service, product,
 //! amount, invoice, IP), those on their way and those in doubt, cut with `… and N more`.
 
-use super::viewer::{capped, section};
+use super::viewer::section;
 use crate::app::App;
 use crate::app::orders::{Check, ClientOrders};
 use crate::ui::theme::Theme;
@@ -15,8 +15,8 @@ use ratatui::widgets::{Clear, Paragraph};
 /// The widest the card is drawn.
 const WIDEST: u16 = 104;
 
-/// The most lines of orders shown (the rest are counted).
-const MAX_ORDERS: usize = 12;
+/// The most orders shown (the rest are counted).
+const MAX_ORDERS: usize = 8;
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, id: u64) {
     let client = app
@@ -46,7 +46,27 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, id: u64) {
             theme.dim,
         )));
     } else {
-        lines.extend(capped(theme, order_lines(app, theme, &orders), MAX_ORDERS));
+        // As many as the screen holds (at most MAX_ORDERS) beside the card's other
+        // lines: its frame, the three above, the count of the rest, the two below.
+        let mut room = usize::from(body.height).saturating_sub(2 + 3 + 1 + 2);
+        let each = order_lines(app, theme, &orders);
+        let total = each.len();
+        let mut shown = 0;
+        for order in each.into_iter().take(MAX_ORDERS) {
+            if order.len() > room {
+                break;
+            }
+            room -= order.len();
+            lines.extend(order);
+            shown += 1;
+        }
+        let more = total - shown;
+        if more > 0 {
+            lines.push(Line::from(Span::styled(
+                format!("  … and {} more", text::count(more as u64)),
+                theme.dim,
+            )));
+        }
     }
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled(
@@ -71,68 +91,72 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, id: u64) {
     );
 }
 
-/// One line per order: those on their way and in doubt first, then those placed.
-fn order_lines<'a>(app: &App, theme: &Theme, orders: &ClientOrders<'_>) -> Vec<Line<'a>> {
-    let mut lines = Vec::new();
+/// The orders, each as its lines: those on their way and in doubt first (a line each),
+/// then those placed (a line, and one for the invoice and IP).
+fn order_lines<'a>(app: &App, theme: &Theme, orders: &ClientOrders<'_>) -> Vec<Vec<Line<'a>>> {
+    let at = |t| Span::styled(format!("  {}  ", widgets::clock_time(app, t)), theme.dim);
+    let mut out = Vec::new();
     for a in &orders.in_flight {
-        lines.push(Line::from(vec![
-            Span::styled(
-                format!("  {}  ", widgets::clock_time(app, a.sent)),
-                theme.dim,
-            ),
+        out.push(vec![Line::from(vec![
+            at(a.sent),
             Span::styled("on its way  ", theme.warn),
             Span::raw(product(a.product_id, &a.product_name)),
-        ]));
+        ])]);
     }
     for d in &orders.doubts {
-        let check = match &d.check {
-            Check::Checking { .. } => "checking whether it went through".to_owned(),
-            Check::Found { services, .. } if services.is_empty() => {
-                "went through (a new invoice)".to_owned()
-            }
-            Check::Found { services, .. } => format!(
-                "went through: service {}",
-                services
-                    .iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            Check::NotFound => "most likely not placed".to_owned(),
-            Check::Unknown(why) => format!("cannot tell: {}", text::sanitize(why)),
-        };
-        lines.push(Line::from(vec![
-            Span::styled(
-                format!("  {}  ", widgets::clock_time(app, d.attempt.sent)),
-                theme.dim,
-            ),
+        let what = product(d.attempt.product_id, &d.attempt.product_name);
+        out.push(vec![Line::from(vec![
+            at(d.attempt.sent),
             Span::styled("in doubt  ", theme.bad),
-            Span::raw(format!(
-                "{} · {check}",
-                product(d.attempt.product_id, &d.attempt.product_name)
-            )),
-        ]));
+            Span::raw(format!("{what} · {}", check(&d.check))),
+        ])]);
     }
     for p in &orders.placed {
         let r = &p.result;
-        let mut spans = vec![
-            Span::styled(format!("  {}  ", widgets::clock_time(app, p.at)), theme.dim),
-            Span::styled(format!("service {:<6} ", r.service_id), theme.good),
+        let mut lines = vec![Line::from(vec![
+            at(p.at),
+            Span::styled(format!("service {}  ", r.service_id), theme.good),
             Span::raw(product(p.product_id, &p.product_name)),
             Span::raw(format!("  {}", text::money(r.amount))),
-        ];
+        ])];
+        // The invoice and the IP under it, so an 80-column card cuts neither.
+        let mut more = Vec::new();
         if let Some(invoice) = r.invoice_id {
-            spans.push(Span::styled(format!("  invoice {invoice}"), theme.dim));
+            more.push(format!("invoice {invoice}"));
         }
         if let Some(ip) = r.ip.as_deref().map(str::trim).filter(|ip| !ip.is_empty()) {
-            spans.push(Span::styled(
-                format!("  IP {}", text::sanitize(ip)),
-                theme.dim,
-            ));
+            more.push(format!("IP {}", text::sanitize(ip)));
         }
-        lines.push(Line::from(spans));
+        if !more.is_empty() {
+            let indent = " ".repeat(widgets::clock_time(app, p.at).chars().count() + 4);
+            lines.push(Line::from(Span::styled(
+                format!("{indent}{}", more.join(" · ")),
+                theme.dim,
+            )));
+        }
+        out.push(lines);
     }
-    lines
+    out
+}
+
+/// What the check of an order in doubt found, in a few words.
+fn check(check: &Check) -> String {
+    match check {
+        Check::Checking { .. } => "checking whether it went through".to_owned(),
+        Check::Found { services, .. } if services.is_empty() => {
+            "went through (a new invoice)".to_owned()
+        }
+        Check::Found { services, .. } => format!(
+            "went through: service {}",
+            services
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Check::NotFound => "most likely not placed".to_owned(),
+        Check::Unknown(why) => format!("cannot tell: {}", text::sanitize(why)),
+    }
 }
 
 /// `product 5 Static US 25`, or its ID alone when its name is not known.

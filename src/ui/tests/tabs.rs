@@ -226,14 +226,62 @@ fn clients_loaded() {
     );
 }
 
-/// Enter on a client: the card, with the orders this session placed for that client (one
-/// placed, one whose outcome is unknown and being checked), newest first.
-#[test]
-fn client_card_lists_this_sessions_orders() {
-    use crate::api::{
-        ApiError, Client, OrderRequest, OrderResult, ProductSummary, Request, Response,
-    };
+/// Orders product 1 for client 102 through the order form, as attempt `attempt`: placed
+/// as service `Ok(id)`, or lost on its way (`Err`), and the form closed.
+fn order_for_client_102(h: &mut Harness, attempt: u64, answer: Result<u64, ()>) {
+    use crate::api::{ApiError, OrderRequest, OrderResult, Request, Response};
     use crossterm::event::KeyCode;
+    let cmds = h.key('o');
+    h.settle(cmds);
+    h.keys("ops");
+    h.code(KeyCode::Enter);
+    let sent = Request::order(
+        1,
+        OrderRequest {
+            clientid: 102,
+            setip: None,
+            attempt,
+        },
+    );
+    let cmds = h.code(KeyCode::Enter);
+    assert!(
+        cmds.iter()
+            .any(|c| matches!(c, crate::app::Command::Fetch(r) if *r == sent)),
+        "{cmds:?}"
+    );
+    h.advance(60);
+    match answer {
+        Ok(service_id) => h.ok(
+            sent,
+            Response::Order(OrderResult {
+                service_id,
+                order_id: Some(15004),
+                invoice_id: Some(104),
+                amount: 11.0,
+                ip: Some("203.0.113.9".into()),
+            }),
+        ),
+        Err(()) => h.fail(
+            sent,
+            ApiError::Timeout {
+                url: "https://api.example/api/product/1".into(),
+                secs: 30,
+            },
+        ),
+    };
+    // Esc until the form is gone (a failed form goes back a step, then asks).
+    for _ in 0..4 {
+        if h.app.popups().is_empty() {
+            break;
+        }
+        h.code(KeyCode::Esc);
+    }
+    assert!(h.app.popups().is_empty(), "{:?}", h.app.popups());
+}
+
+/// The Products tab read, with the order form's clients (101 and 102) ready.
+fn on_products_with_clients() -> Harness {
+    use crate::api::{Client, Request, Response};
     let mut h = Harness::loaded();
     let clients = vec![
         Client {
@@ -246,58 +294,16 @@ fn client_card_lists_this_sessions_orders() {
         },
     ];
     h.answers
-        .insert(Request::Clients, Response::Clients(clients.clone()));
+        .insert(Request::Clients, Response::Clients(clients));
     let cmds = h.key('2');
     h.settle(cmds);
-    let first: ProductSummary = h.app.products().rows()[0].clone();
-    // Two orders for client 102: the first placed, the second lost on its way.
-    for (attempt, answer) in [(1, Ok(())), (2, Err(()))] {
-        let cmds = h.key('o');
-        h.settle(cmds);
-        h.keys("ops");
-        h.code(KeyCode::Enter);
-        let sent = Request::order(
-            first.product_id,
-            OrderRequest {
-                clientid: 102,
-                setip: None,
-                attempt,
-            },
-        );
-        let cmds = h.code(KeyCode::Enter);
-        assert!(
-            cmds.iter()
-                .any(|c| matches!(c, crate::app::Command::Fetch(r) if *r == sent))
-        );
-        h.advance(60);
-        match answer {
-            Ok(()) => h.ok(
-                sent,
-                Response::Order(OrderResult {
-                    service_id: 5004,
-                    order_id: Some(15004),
-                    invoice_id: Some(104),
-                    amount: 11.0,
-                    ip: Some("203.0.113.9".into()),
-                }),
-            ),
-            Err(()) => h.fail(
-                sent,
-                ApiError::Timeout {
-                    url: "https://api.example/api/product/1".into(),
-                    secs: 30,
-                },
-            ),
-        };
-        // Esc until the form is gone (a failed form goes back a step, then asks).
-        for _ in 0..4 {
-            if h.app.popups().is_empty() {
-                break;
-            }
-            h.code(KeyCode::Esc);
-        }
-        assert!(h.app.popups().is_empty(), "{:?}", h.app.popups());
-    }
+    assert_eq!(h.app.products().rows()[0].product_id, 1);
+    h
+}
+
+/// Client 102's card, from the Clients tab, drawn at 80×24.
+fn card_of_client_102(h: &mut Harness) -> String {
+    use crossterm::event::KeyCode;
     let cmds = h.key('7');
     h.settle(cmds);
     h.code(KeyCode::Down);
@@ -307,7 +313,42 @@ fn client_card_lists_this_sessions_orders() {
         screen.contains("Client 102 · ops@brightline.example"),
         "{screen}"
     );
+    screen
+}
+
+/// Enter on a client: the card, with the orders this session placed for that client (one
+/// placed, one whose outcome is unknown and being checked), newest first.
+#[test]
+fn client_card_lists_this_sessions_orders() {
+    let mut h = on_products_with_clients();
+    order_for_client_102(&mut h, 1, Ok(5004));
+    order_for_client_102(&mut h, 2, Err(()));
+    let screen = card_of_client_102(&mut h);
     assert!(screen.contains("service 5004"), "{screen}");
     assert!(screen.contains("in doubt"), "{screen}");
     insta::assert_snapshot!(screen);
+}
+
+/// More orders than the card holds: the newest are shown, the rest counted.
+#[test]
+fn client_card_counts_the_orders_it_does_not_show() {
+    let mut h = on_products_with_clients();
+    for n in 1..=10 {
+        order_for_client_102(&mut h, n, Ok(6000 + n));
+    }
+    // At 80×24 the screen holds six (two lines each), and the card stays whole.
+    let screen = card_of_client_102(&mut h);
+    assert!(
+        screen.contains("service 6010"),
+        "the newest first: {screen}"
+    );
+    assert!(screen.contains("service 6005"), "{screen}");
+    assert!(!screen.contains("service 6004"), "{screen}");
+    assert!(screen.contains("… and 4 more"), "{screen}");
+    assert!(screen.contains("y copies the e-mail"), "{screen}");
+    // A taller screen shows at most eight.
+    let screen = render(&mut h.app, 120, 40);
+    assert!(screen.contains("service 6003"), "{screen}");
+    assert!(!screen.contains("service 6002"), "{screen}");
+    assert!(screen.contains("… and 2 more"), "{screen}");
 }
