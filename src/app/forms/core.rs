@@ -270,14 +270,17 @@ impl<'a> FormView<'a> {
     }
 
     /// A form that asks for one ID (an invoice number, a service ID): the hint, the
-    /// field, its inline error and where the request is (`sending` while on its way).
+    /// field, its inline error and where the request is ("Fetching `what` N…", N the ID
+    /// `asked`, while on its way).
     pub fn asking_id(
         title: &str,
         hint: &str,
         field: FormRow<'a>,
         core: &'a FormCore,
-        sending: String,
+        (what, asked): (&str, Option<u64>),
     ) -> Self {
+        let asked = asked.map(|id| format!(" {id}")).unwrap_or_default();
+        let sending = format!("Fetching {what}{asked}…");
         FormView::new(title, (64, 9))
             .row(FormRow::text(hint, Tone::Dim))
             .row(FormRow::Blank)

@@ -10,9 +10,9 @@
 //! says so; any other failure is the server's words. Either way the number stays, to
 //! correct and send again. It only reads, so a read-only profile has it too.
 
-use super::field::parse_id;
+use super::field::{ask_id, is_unknown_id, parse_id};
 use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
-use crate::api::{ApiError, Request, Response, Unprocessable};
+use crate::api::{ApiError, Request, Response};
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
 use crate::app::popups::Popup;
@@ -58,32 +58,6 @@ pub fn parse(text: &str) -> Result<u64, String> {
     )
 }
 
-/// The server's way of saying it has no such invoice: a 404, or the API's generic 422 (an
-/// ID is all this request has that could be unprocessable).
-fn is_unknown(error: &ApiError) -> bool {
-    error.status() == Some(404) || error.unprocessable() == Some(Unprocessable::Generic)
-}
-
-impl InvoiceNumberForm {
-    /// Enter: the GET for the number typed, or an inline error and nothing.
-    pub fn request(&mut self) -> Option<Request> {
-        if !self.core.state.is_editable() {
-            return None;
-        }
-        match parse(self.number.value()) {
-            Ok(id) => {
-                self.core.error = None;
-                self.asked = Some(id);
-                Some(Request::Invoice(id))
-            }
-            Err(why) => {
-                self.core.error = Some(why);
-                None
-            }
-        }
-    }
-}
-
 impl FormLogic for InvoiceNumberForm {
     fn core(&self) -> &FormCore {
         &self.core
@@ -105,14 +79,14 @@ impl FormLogic for InvoiceNumberForm {
         self.core.state.is_editable()
     }
 
+    /// Enter: the GET for the number typed, or an inline error and nothing.
     fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
-        self.request()
+        ask_id(&self.number, &mut self.asked, &mut self.core, parse).map(Request::Invoice)
     }
 
     /// The field, its inline error, and where the request is (found, the viewer takes the
     /// form's place, so there is no "done" to show).
     fn view<'a>(&'a self, _app: &'a App) -> Option<FormView<'a>> {
-        let asked = self.asked.map(|id| format!(" {id}")).unwrap_or_default();
         let number = FormRow::Field {
             label: "Number",
             field: &self.number,
@@ -120,13 +94,12 @@ impl FormLogic for InvoiceNumberForm {
             typing: self.core.state.is_editable(),
         };
         let hint = "The invoice number, as its e-mail gives it.";
-        let sending = format!("Fetching invoice{asked}…");
         Some(FormView::asking_id(
             "Open invoice",
             hint,
             number,
             &self.core,
-            sending,
+            ("invoice", self.asked),
         ))
     }
 
@@ -150,7 +123,7 @@ impl FormLogic for InvoiceNumberForm {
                 return Flow::Close;
             }
             Ok(Response::Invoice(_)) => format!("No invoice {id} on this account."),
-            Err(e) if is_unknown(&e) => {
+            Err(e) if is_unknown_id(&e) => {
                 format!("No invoice {id} on this account (the server answers \"{e}\").")
             }
             Ok(_) => "The server's answer was not an invoice.".into(),

@@ -11,9 +11,9 @@
 //! generic 422): the server's words in the form, the number kept to correct and send
 //! again. It only reads, so a read-only profile has it too.
 
-use super::field::parse_id;
+use super::field::{ask_id, is_unknown_id, parse_id};
 use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
-use crate::api::{ApiError, Request, Response, Service, Unprocessable};
+use crate::api::{ApiError, Request, Response, Service};
 use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
@@ -127,20 +127,7 @@ impl FormLogic for ServiceNumberForm {
 
     /// Enter: the GET for the ID typed, or an inline error and nothing.
     fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
-        if !self.core.state.is_editable() {
-            return None;
-        }
-        match parse(self.number.value()) {
-            Ok(id) => {
-                self.core.error = None;
-                self.asked = Some(id);
-                Some(Request::Service(id))
-            }
-            Err(why) => {
-                self.core.error = Some(why);
-                None
-            }
-        }
+        ask_id(&self.number, &mut self.asked, &mut self.core, parse).map(Request::Service)
     }
 
     /// Listed: the row is selected and the detail takes the form's place (closed while
@@ -164,13 +151,9 @@ impl FormLogic for ServiceNumberForm {
             }
             Ok(found @ Response::Service(_)) => FormState::Done(found),
             Ok(_) => FormState::Failed("The server's answer was not a service.".into()),
-            Err(e)
-                if e.status() == Some(404) || e.unprocessable() == Some(Unprocessable::Generic) =>
-            {
-                FormState::Failed(format!(
-                    "No service {id} on this account (the server answers \"{e}\")."
-                ))
-            }
+            Err(e) if is_unknown_id(&e) => FormState::Failed(format!(
+                "No service {id} on this account (the server answers \"{e}\")."
+            )),
             // A read: nothing changed, whatever became of it.
             Err(e) => FormState::Failed(e.to_string()),
         };
@@ -195,15 +178,13 @@ impl FormLogic for ServiceNumberForm {
             view.rows.extend(fields(s));
             return Some(view);
         }
-        let asked = self.asked.map(|id| format!(" {id}")).unwrap_or_default();
         let hint = "The service ID, as an e-mail or the Services tab gives it.";
-        let sending = format!("Fetching service{asked}…");
         Some(FormView::asking_id(
             "Open service",
             hint,
             number,
             &self.core,
-            sending,
+            ("service", self.asked),
         ))
     }
 }
