@@ -229,22 +229,12 @@ impl App {
 
     /// A paste, to the popup on top (a form's: [`super::forms`]).
     fn popup_paste(&mut self, text: &str) -> bool {
-        let Some(mut popup) = self.shell.popups.pop() else {
-            return false;
-        };
-        let mut out = Vec::new();
-        let took = popup.paste(&mut self.cx(&mut out), text);
-        self.shell.popups.push(popup);
-        took
+        self.shell.popups.last_mut().is_some_and(|p| p.paste(text))
     }
 
-    /// `?`: the keys of what is under the help.
+    /// `?`: the keys of what is under the help, from their top.
     fn open_help(&mut self) {
-        let under = self.help_context(self.shell.popups.len());
-        let lines = keymap::help(&under).len();
-        self.shell
-            .popups
-            .push(Popup::Help(popups::help::HelpPopup::new(lines)));
+        self.shell.popups.push(Popup::Help(Default::default()));
     }
 
     /// `:` or Ctrl-P: the palette, its actions for the selected service and product.

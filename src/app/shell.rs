@@ -48,6 +48,19 @@ impl Shell {
         self.status.notify(status::NoticeKind::Info, line);
     }
 
+    /// The context the help at `index` of the popups describes: what is under it (never
+    /// a filter or a field taking typing: the help is on top of them).
+    pub fn help_context(&self, index: usize) -> super::keymap::Context {
+        super::keymap::Context {
+            tab: self.tab,
+            popup: index.checked_sub(1).map(|i| self.popups[i].kind()),
+            editing_filter: false,
+            typing: false,
+            read_only: self.settings.read_only,
+            switchable: self.settings.profiles.names.len() > 1,
+        }
+    }
+
     /// Whether data that arrived at `at` (or never) is due again.
     pub(in crate::app) fn is_due(&self, at: Option<DateTime<Utc>>, failed: bool) -> bool {
         let Some(at) = at else { return true };

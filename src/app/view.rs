@@ -281,11 +281,7 @@ impl App {
 
     /// The context the help at `index` of the popups describes: what is under it.
     pub fn help_context(&self, index: usize) -> super::keymap::Context {
-        let mut ctx = self.context();
-        ctx.popup = index.checked_sub(1).map(|i| self.shell.popups[i].kind());
-        ctx.editing_filter = false;
-        ctx.typing = false;
-        ctx
+        self.shell.help_context(index)
     }
 
     /// The proxy IPs of the lists loaded this session (the palette searches them).

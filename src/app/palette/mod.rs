@@ -282,7 +282,7 @@ impl PopupPane for Palette {
     }
 
     /// A paste into the query (its first line).
-    fn paste(&mut self, _cx: &mut Cx<'_>, text: &str) -> bool {
+    fn paste(&mut self, text: &str) -> bool {
         self.query.paste(text.lines().next().unwrap_or_default());
         self.rematch();
         true

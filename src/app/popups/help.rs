@@ -5,21 +5,12 @@
 use super::{PopupPane, Reply, scroll};
 use crate::app::Cx;
 use crate::app::keymap::steps::{MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP};
-use crate::app::keymap::{Action, Binding};
+use crate::app::keymap::{self, Action, Binding};
 
-/// The help: its first line shown, and how many lines it has (the context under it does
-/// not change while it is on top).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The help, scrolled down to this line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HelpPopup {
     pub scroll: usize,
-    pub lines: usize,
-}
-
-impl HelpPopup {
-    /// A help of `lines` lines, from its top.
-    pub fn new(lines: usize) -> Self {
-        Self { scroll: 0, lines }
-    }
 }
 
 impl PopupPane for HelpPopup {
@@ -29,8 +20,11 @@ impl PopupPane for HelpPopup {
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         // At most to where the last line is at the bottom (the view's height is the
         // body's less the border: the screen less six lines).
+        // Off the stack while it acts: what it describes is the stack's top.
+        let under = cx.shell.help_context(cx.shell.popups.len());
+        let lines = keymap::help(&under).len();
         let room = usize::from(cx.shell.size.1.saturating_sub(6));
-        let last = self.lines.saturating_sub(room);
+        let last = lines.saturating_sub(room);
         scroll(&mut self.scroll, action, cx, last)
     }
 }

@@ -63,7 +63,7 @@ pub trait PopupPane {
     }
 
     /// A paste while it takes typing: whether it took it.
-    fn paste(&mut self, _cx: &mut Cx<'_>, _text: &str) -> bool {
+    fn paste(&mut self, _text: &str) -> bool {
         false
     }
 }
@@ -100,8 +100,8 @@ impl<T: PopupPane> PopupPane for Box<T> {
     fn key(&mut self, key: &KeyEvent) -> bool {
         (**self).key(key)
     }
-    fn paste(&mut self, cx: &mut Cx<'_>, text: &str) -> bool {
-        (**self).paste(cx, text)
+    fn paste(&mut self, text: &str) -> bool {
+        (**self).paste(text)
     }
 }
 
@@ -243,10 +243,10 @@ macro_rules! popup_parts {
             }
 
             /// A paste, to a popup that is not a form.
-            pub(in crate::app) fn paste(&mut self, cx: &mut $crate::app::Cx<'_>, text: &str) -> bool {
+            pub(in crate::app) fn paste(&mut self, text: &str) -> bool {
                 use $crate::app::popups::PopupPane;
                 match self {
-                    $(Popup::$variant(p) => p.paste(cx, text),)*
+                    $(Popup::$variant(p) => p.paste(text),)*
                     Popup::Form(_) => false,
                 }
             }
