@@ -78,6 +78,30 @@ pub struct FormCore {
 }
 
 impl FormCore {
+    /// Enter on a form that asks for one ID: the ID `parse` reads in `field`, remembered
+    /// as `asked` (what "Fetching … N" names), or the inline error and none.
+    pub fn ask_id(
+        &mut self,
+        field: &TextField,
+        asked: &mut Option<u64>,
+        parse: fn(&str) -> Result<u64, String>,
+    ) -> Option<u64> {
+        if !self.state.is_editable() {
+            return None;
+        }
+        match parse(field.value()) {
+            Ok(id) => {
+                self.error = None;
+                *asked = Some(id);
+                Some(id)
+            }
+            Err(why) => {
+                self.error = Some(why);
+                None
+            }
+        }
+    }
+
     pub fn new(state: FormState) -> Self {
         Self {
             state,

@@ -48,30 +48,6 @@ pub fn parse_id(text: &str, what: &str, zero: &str) -> Result<u64, String> {
     }
 }
 
-/// Enter on a form that asks for one ID: the ID `parse` reads in `field`, remembered as
-/// `asked` (what "Fetching … N" names), or the inline error in `core` and none.
-pub fn ask_id(
-    field: &TextField,
-    asked: &mut Option<u64>,
-    core: &mut super::FormCore,
-    parse: fn(&str) -> Result<u64, String>,
-) -> Option<u64> {
-    if !core.state.is_editable() {
-        return None;
-    }
-    match parse(field.value()) {
-        Ok(id) => {
-            core.error = None;
-            *asked = Some(id);
-            Some(id)
-        }
-        Err(why) => {
-            core.error = Some(why);
-            None
-        }
-    }
-}
-
 /// The server's way of saying it has no such ID: a 404, or the API's generic 422 (an ID is
 /// all a read by ID has that could be unprocessable).
 pub fn is_unknown_id(error: &crate::api::ApiError) -> bool {

@@ -10,7 +10,7 @@
 //! says so; any other failure is the server's words. Either way the number stays, to
 //! correct and send again. It only reads, so a read-only profile has it too.
 
-use super::field::{ask_id, is_unknown_id, parse_id};
+use super::field::{is_unknown_id, parse_id};
 use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
 use crate::api::{ApiError, Request, Response};
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
@@ -81,7 +81,9 @@ impl FormLogic for InvoiceNumberForm {
 
     /// Enter: the GET for the number typed, or an inline error and nothing.
     fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
-        ask_id(&self.number, &mut self.asked, &mut self.core, parse).map(Request::Invoice)
+        self.core
+            .ask_id(&self.number, &mut self.asked, parse)
+            .map(Request::Invoice)
     }
 
     /// The field, its inline error, and where the request is (found, the viewer takes the

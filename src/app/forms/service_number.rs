@@ -11,7 +11,7 @@
 //! generic 422): the server's words in the form, the number kept to correct and send
 //! again. It only reads, so a read-only profile has it too.
 
-use super::field::{ask_id, is_unknown_id, parse_id};
+use super::field::{is_unknown_id, parse_id};
 use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
 use crate::api::{ApiError, Request, Response, Service};
 use crate::app::columns::Tone;
@@ -127,7 +127,9 @@ impl FormLogic for ServiceNumberForm {
 
     /// Enter: the GET for the ID typed, or an inline error and nothing.
     fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
-        ask_id(&self.number, &mut self.asked, &mut self.core, parse).map(Request::Service)
+        self.core
+            .ask_id(&self.number, &mut self.asked, parse)
+            .map(Request::Service)
     }
 
     /// Listed: the row is selected and the detail takes the form's place (closed while
