@@ -322,7 +322,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("budget/try_take", |b| {
         b.iter(|| {
             let now = std::time::Instant::now();
-            if let Ok(t) = bucket.try_take(now, proxydash::scheduler::Priority::Sweep) {
+            if let Ok(t) = bucket.try_take(now, proxydash::scheduler::Lane::Background) {
                 bucket.unanswered(t);
             }
         })

@@ -286,7 +286,7 @@ impl Harness {
                     _ => {}
                 }
             }
-            while let Some(r) = self.engine.next_request(now) {
+            while let Some((r, _)) = self.engine.next_request(now, true) {
                 cmds.extend(self.send(Msg::Sent(r.clone())));
                 asked.push(r);
             }

@@ -18,7 +18,7 @@ use proxydash::clipboard::Recording;
 use proxydash::effects::Effects;
 use proxydash::headless::{OFFLINE_MY_IP_URL, Session};
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
-use proxydash::scheduler::{Bucket, Budget, Door};
+use proxydash::scheduler::{Bucket, Budget, Door, Lane};
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::time::Instant;
@@ -295,14 +295,17 @@ async fn a_write_refused_by_the_limit_is_answered_as_it_is_and_never_resent() {
     client(&sb).credit().await.unwrap();
     let (handle, mut results) = proxydash::scheduler::fetcher::spawn(budgeted(&sb), 4);
     let orders = sb.state().orders;
-    handle.fetch(Request::order(
-        11,
-        OrderRequest {
-            clientid: 101,
-            setip: None,
-            ..OrderRequest::default()
-        },
-    ));
+    handle.fetch(
+        Request::order(
+            11,
+            OrderRequest {
+                clientid: 101,
+                setip: None,
+                ..OrderRequest::default()
+            },
+        ),
+        Lane::Person,
+    );
     let loaded = next_result(&mut results).await;
     assert!(loaded.request().is_write());
     let e = loaded.error().expect("refused").clone();
@@ -321,7 +324,7 @@ async fn a_get_refused_by_the_limit_is_sent_again_after_the_pause() {
     let sb = sandbox(1, true, None).await;
     client(&sb).credit().await.unwrap();
     let (handle, mut results) = proxydash::scheduler::fetcher::spawn(budgeted(&sb), 4);
-    handle.fetch(Request::Credit);
+    handle.fetch(Request::Credit, Lane::Person);
     let loaded = next_result(&mut results).await;
     assert!(matches!(loaded, Loaded::Credit(Ok(_))), "{loaded:?}");
     let statuses: Vec<u16> = sb.requests().iter().map(|r| r.status).collect();

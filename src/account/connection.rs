@@ -62,8 +62,15 @@ impl Connection {
                 self.silent = 0;
                 self.silent_since = None;
                 self.link = match e {
+                    // The server's word within the budget's bound (an hour).
                     ApiError::RateLimited { retry_after } => Link::Throttled {
-                        until: now + chrono::Duration::seconds(retry_after.unwrap_or(60) as i64),
+                        until: now
+                            + chrono::Duration::seconds(
+                                retry_after
+                                    .unwrap_or(60)
+                                    .min(crate::api::gate::PAUSE_CAP.as_secs())
+                                    as i64,
+                            ),
                     },
                     _ => Link::Online,
                 };

@@ -9,9 +9,12 @@
 //! - a [`Summary`] on a watch channel after every sweep and every change of the
 //!   connection (`watch`'s lines and `/metrics` read only that).
 //!
-//! At most [`WINDOW`] planned reads are handed to the scheduler at a time, so the
-//! engine's order (the oldest first, the screen's share capped) is the order they go out
-//! in; what a person asks goes to the scheduler at once, ahead of the plan.
+//! At most [`WINDOW`] planned reads of the sweep are handed to the scheduler at a time, so
+//! the engine's order (the oldest first) is the order they go out in; the screen's reads
+//! (bounded by the screen) are handed over as soon as they are planned, in the
+//! scheduler's screen lane, and what a person asks goes at once in the person's lane,
+//! ahead of both. A planned read still waiting in the scheduler that a person then asks
+//! for, or that comes on screen, moves up to their lane.
 //!
 //! The task ends when every [`AccountHandle`] is dropped or the event receiver is.
 
@@ -28,16 +31,17 @@ use crate::api::{Loaded, ProductType, Request};
 use crate::history::marks::MarksFile;
 use crate::history::{History, Sweep};
 use crate::scheduler::fetcher::{self, FetcherHandle};
-use crate::scheduler::{Door, View};
+use crate::scheduler::{Door, Lane, View};
 use chrono::{DateTime, Utc};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 
 /// The source of the current time; tests inject a fake one.
 pub type Clock = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
 
-/// Planned reads handed to the scheduler at once (its own polite concurrency).
+/// Planned reads of the sweep handed to the scheduler at once (its own polite
+/// concurrency).
 pub const WINDOW: usize = crate::scheduler::bucket::POLITE_CONCURRENCY;
 
 /// The most answers taken in one step.
@@ -211,7 +215,7 @@ pub fn spawn(setup: Setup) -> (AccountHandle, mpsc::UnboundedReceiver<Event>) {
         summary: summary_tx,
         idle: idle_tx,
         taken: 0,
-        planned: HashSet::new(),
+        planned: HashMap::new(),
         setup,
     };
     tokio::spawn(driver.run());
@@ -228,8 +232,8 @@ struct Driver {
     idle: watch::Sender<Idle>,
     /// Asks taken so far.
     taken: u64,
-    /// Planned reads with the scheduler.
-    planned: HashSet<Request>,
+    /// Planned reads with the scheduler, and whether each went in the sweep's lane.
+    planned: HashMap<Request, bool>,
     setup: Setup,
 }
 
@@ -242,7 +246,7 @@ impl Driver {
         loop {
             let now = self.now();
             self.send_planned(now);
-            if self.engine.sweep_due(now) {
+            if self.engine.sweep_due(now).is_some() {
                 self.read_marks().await;
             }
             if let Some(swept) = self.engine.sweep(now) {
@@ -258,7 +262,7 @@ impl Driver {
             };
             self.idle
                 .send_if_modified(|was| std::mem::replace(was, idle) != idle);
-            let room = self.planned.len() < WINDOW;
+            let room = self.background() < WINDOW;
             let after = self
                 .engine
                 .next_wakeup(room)
@@ -294,12 +298,18 @@ impl Driver {
         }
     }
 
+    /// Planned reads of the sweep's lane with the scheduler.
+    fn background(&self) -> usize {
+        self.planned.values().filter(|sweep| **sweep).count()
+    }
+
     fn send_planned(&mut self, now: DateTime<Utc>) {
-        while self.planned.len() < WINDOW
-            && let Some(request) = self.engine.next_request(now)
-        {
-            self.planned.insert(request.clone());
-            self.fetcher.fetch(request.clone());
+        let mut background = self.background();
+        while let Some((request, lane)) = self.engine.next_request(now, background < WINDOW) {
+            let sweep = lane == Lane::Background;
+            background += usize::from(sweep);
+            self.planned.insert(request.clone(), sweep);
+            self.fetcher.fetch(request.clone(), lane);
             let _ = self.events.send(Event::Sent(request));
         }
     }
@@ -309,14 +319,25 @@ impl Driver {
         let now = self.now();
         match ask {
             Ask::Fetch(request) => {
-                if self.engine.ask(&request, now) {
-                    self.fetcher.ask(request.clone());
-                    if !request.is_write() {
+                let planned = self.planned.contains_key(&request);
+                if self.engine.ask(&request, now) || planned {
+                    // A planned read already waiting moves up (one answer serves both).
+                    self.fetcher.fetch(request.clone(), Lane::Person);
+                    if !request.is_write() && !planned {
                         let _ = self.events.send(Event::Sent(request));
                     }
                 }
             }
-            Ask::Focus(focus) => self.engine.set_focus(focus),
+            Ask::Focus(focus) => {
+                self.engine.set_focus(focus);
+                // What came on screen while waiting in the sweep's lane moves up.
+                for (request, sweep) in &mut self.planned {
+                    if *sweep && self.engine.wants_on_screen(request) {
+                        *sweep = false;
+                        self.fetcher.fetch(request.clone(), Lane::Screen);
+                    }
+                }
+            }
             Ask::Refresh(kinds) => self.engine.refresh(&kinds),
             Ask::History(history) => self.setup.history = Some(history),
             Ask::Mark(change) => {

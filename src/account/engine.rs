@@ -5,14 +5,17 @@
 use super::connection::Connection;
 use super::facts::{self, Summary};
 use super::freshness::Kind;
-use super::planner::{self, Due, Focus};
+use super::planner::{self, Focus, Pick};
+use super::queue::Queue;
 use super::store::Store;
+use super::sweeper::{Reach, Sweeper};
 use super::types::Types;
 use crate::alerts::marks::{MarkChange, Marks};
-use crate::alerts::{AlertBook, AlertKey, Observation, Rule, Transition, evaluate};
+use crate::alerts::{AlertBook, AlertKey, Transition};
 use crate::api::{ApiError, Loaded, ProductType, Request};
+use crate::scheduler::Lane;
 use chrono::{DateTime, Utc};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 pub use super::config::Config;
@@ -36,7 +39,8 @@ pub struct Swept {
 }
 
 /// The least time between two replans while the queue still has work (a burst of answers
-/// that each teach something costs one plan a second, not one per answer).
+/// that each teach something costs one plan a second, not one per answer). A change of
+/// what is on screen, `r`/`R` and the first services list replan at once: a person waits.
 const REPLAN_EVERY: chrono::Duration = chrono::Duration::seconds(1);
 
 pub struct Engine {
@@ -47,58 +51,33 @@ pub struct Engine {
     focus: Focus,
     /// Kinds `r`/`R` asked for, with the store's count of sends at the press.
     forced: HashMap<Kind, u64>,
-    /// The plan in hand: what is on screen, and everything due (the screen's too), each
-    /// oldest first.
-    shown: VecDeque<Due>,
-    rest: VecDeque<Due>,
-    /// What is neither watched nor shown, oldest first (see [`planner::SLOW_SHARE`]).
-    slow: VecDeque<Due>,
-    /// Picks since the slow data last had one.
-    since_slow: u32,
+    /// The plan in hand, in its lines.
+    queue: Queue,
     planned_at: Option<DateTime<Utc>>,
     /// Something changed what would be planned.
     dirty: bool,
-    /// The last pick jumped the queue for the screen (so the next one goes by age alone).
-    last_shown: bool,
+    /// …and a person waits on it: plan again now, not within [`REPLAN_EVERY`].
+    urgent: bool,
     next_due: Option<DateTime<Utc>>,
-    book: AlertBook,
-    /// Acknowledgements and silences, applied to each sweep's transitions.
-    marks: Marks,
-    /// A successful read arrived since the last sweep / an answer of any kind did.
-    new_data: bool,
-    new_answer: bool,
-    last_sweep: Option<DateTime<Utc>>,
-    first_answer: Option<DateTime<Utc>>,
-    sweeps: u64,
+    sweeper: Sweeper,
 }
 
 impl Engine {
     pub fn new(config: Config) -> Self {
-        let mut book = AlertBook::new(&config.rules);
-        book.restore(config.open_alerts.clone());
         let types = Types::default().with_saved(config.saved_types.clone());
         Self {
+            sweeper: Sweeper::new(&config),
             config,
             store: Store::default(),
             types,
             connection: Connection::default(),
             focus: Focus::default(),
             forced: HashMap::new(),
-            shown: VecDeque::new(),
-            rest: VecDeque::new(),
-            slow: VecDeque::new(),
-            since_slow: 0,
+            queue: Queue::default(),
             planned_at: None,
             dirty: true,
-            last_shown: false,
+            urgent: true,
             next_due: None,
-            book,
-            marks: Marks::default(),
-            new_data: false,
-            new_answer: false,
-            last_sweep: None,
-            first_answer: None,
-            sweeps: 0,
         }
     }
 
@@ -115,33 +94,39 @@ impl Engine {
     }
 
     pub fn book(&self) -> &AlertBook {
-        &self.book
+        self.sweeper.book()
     }
 
     pub fn marks(&self) -> &Marks {
-        &self.marks
+        self.sweeper.marks()
     }
 
     /// The marks as the file has them (another process may have changed them); whether
     /// they differ from those held.
     pub fn set_marks(&mut self, marks: Marks) -> bool {
-        std::mem::replace(&mut self.marks, marks) != self.marks
+        self.sweeper.set_marks(marks)
     }
 
     /// An acknowledgement or silence an observer asks for; it holds from the next sweep.
     pub fn mark(&mut self, change: MarkChange) {
-        self.marks.apply(change);
+        self.sweeper.mark(change);
     }
 
     pub fn config(&self) -> &Config {
         &self.config
     }
 
-    /// What observers show now; what they show goes first (see [`planner`]).
+    pub fn focus(&self) -> &Focus {
+        &self.focus
+    }
+
+    /// What observers show now: what they show and have not shown yet goes first (see
+    /// [`planner`]).
     pub fn set_focus(&mut self, focus: Focus) {
         if focus != self.focus {
             self.focus = focus;
             self.dirty = true;
+            self.urgent = true;
         }
     }
 
@@ -151,8 +136,7 @@ impl Engine {
             self.forced.insert(*kind, self.store.sends());
         }
         self.dirty = true;
-        // Now, not at the next replan: a person is waiting.
-        self.planned_at = None;
+        self.urgent = true;
     }
 
     /// A one-off read or a write an observer asks for; whether it is to be sent (a read
@@ -165,70 +149,56 @@ impl Engine {
         true
     }
 
-    /// The next planned read to send now, if any is due (marked in flight).
-    pub fn next_request(&mut self, now: DateTime<Utc>) -> Option<Request> {
-        loop {
-            let stale_plan = self
-                .planned_at
-                .is_none_or(|at| now - at >= REPLAN_EVERY || at > now);
-            let watched_empty = self.shown.is_empty() && self.rest.is_empty();
-            let empty = watched_empty && self.slow.is_empty();
-            let due_again = self.next_due.is_some_and(|n| n <= now);
-            // Watched data fallen due goes ahead of the slow data still in hand; and data
-            // fallen due since the plan was made joins it within a second, even behind a
-            // long backlog (else the screen's list waited for a whole first sweep).
-            if ((self.dirty || due_again) && (empty || stale_plan)) || (watched_empty && due_again)
-            {
-                self.replan(now);
-            }
-            // A list or a detail on screen jumps the queue every other pick (the others go
-            // by age alone, which may pick the screen's too) when it has waited as long as
-            // the oldest (a first load, `r`/`R`), or once it is a whole refresh overdue,
-            // before its pane would show its age. In between it goes by age: on an account
-            // whose budget keeps up that is at once, and on a budget-bound one the screen
-            // takes no more than one extra read of each per two refreshes, so every list
-            // is still read once a sweep. Per-service data (every network list, rate,
-            // statistics) never jumps (see [`planner::Due::single`]).
-            let jump = self
-                .shown
-                .front()
-                .zip(self.rest.front())
-                .is_some_and(|(s, r)| {
-                    let overdue = self
-                        .config
-                        .refresh
-                        .and_then(|r| chrono::Duration::from_std(r).ok())
-                        .is_some_and(|r| now - s.since >= r);
-                    s.since <= r.since || overdue
-                });
-            let take_shown =
-                !self.shown.is_empty() && (self.rest.is_empty() || (!self.last_shown && jump));
-            let take_slow = !self.slow.is_empty()
-                && ((self.shown.is_empty() && self.rest.is_empty())
-                    || self.since_slow + 1 >= planner::SLOW_SHARE);
-            let due = if take_slow {
-                self.slow.pop_front()
-            } else if take_shown {
-                self.shown.pop_front()
-            } else {
-                self.rest.pop_front()
-            }?;
-            // Answered or sent since it was planned: no longer due. (Not a pick: the slow
-            // data's share counts only what is sent.)
-            let stale = self.store.get(&due.request).is_some_and(|e| {
+    /// The next planned read to send now, if any is due (marked in flight), with the
+    /// scheduler's lane it goes in. `background`: the caller takes a read of the sweep's
+    /// lines now (the screen's line is always taken: it is bounded by the screen).
+    pub fn next_request(
+        &mut self,
+        now: DateTime<Utc>,
+        background: bool,
+    ) -> Option<(Request, Lane)> {
+        let stale_plan = self
+            .planned_at
+            .is_none_or(|at| now - at >= REPLAN_EVERY || at > now);
+        let due_again = self.next_due.is_some_and(|n| n <= now);
+        // Watched data fallen due goes ahead of the slow data still in hand; and data
+        // fallen due since the plan was made joins it within a second, even behind a
+        // long backlog.
+        if ((self.dirty || due_again) && (self.queue.is_empty() || stale_plan || self.urgent))
+            || (self.queue.watched_empty() && due_again)
+        {
+            self.replan(now);
+        }
+        if !background && !self.queue.screen_next() {
+            return None;
+        }
+        let (store, planned_at) = (&self.store, self.planned_at);
+        // Answered or sent since it was planned: no longer due.
+        let due = self.queue.pick(|due| {
+            store.get(&due.request).is_some_and(|e| {
                 e.is_in_flight(now)
                     || e.answered_at()
-                        .zip(self.planned_at)
+                        .zip(planned_at)
                         .is_some_and(|(answered, planned)| answered > planned)
-            });
-            if stale {
-                continue;
-            }
-            self.since_slow = if take_slow { 0 } else { self.since_slow + 1 };
-            self.last_shown = take_shown && !take_slow;
-            self.store.sent(&due.request, now);
-            return Some(due.request);
-        }
+            })
+        })?;
+        self.store.sent(&due.request, now);
+        let lane = if due.pick == Pick::Screen {
+            Lane::Screen
+        } else {
+            Lane::Background
+        };
+        Some((due.request, lane))
+    }
+
+    /// Whether `request`, planned and on its way, is now on screen and never shown: the
+    /// driver asks the scheduler to move it up.
+    pub fn wants_on_screen(&self, request: &Request) -> bool {
+        self.focus.shows_itself(request)
+            && self
+                .store
+                .get(request)
+                .is_none_or(|e| e.answered_at().is_none())
     }
 
     fn replan(&mut self, now: DateTime<Utc>) {
@@ -241,27 +211,18 @@ impl Engine {
             link: self.connection.link,
             now,
         });
-        let (slow, watched): (Vec<Due>, Vec<Due>) = plan.due.into_iter().partition(|d| d.slow);
-        self.shown = watched.iter().filter(|d| d.single).cloned().collect();
-        self.rest = watched.into();
-        self.slow = slow.into();
+        self.queue.fill(plan.due);
         self.next_due = plan.next;
         self.planned_at = Some(now);
         self.dirty = false;
+        self.urgent = false;
     }
 
     /// When the engine next has something to do by itself: a read falls due (`room`:
     /// the caller can send one now; without room an answer wakes it anyway), or a sweep
-    /// of the rules is due while reads keep coming.
+    /// of the rules falls due.
     pub fn next_wakeup(&self, room: bool) -> Option<DateTime<Utc>> {
-        let sweep = self
-            .new_answer
-            .then(|| {
-                self.last_sweep
-                    .or(self.first_answer)
-                    .map(|at| at + self.sweep_every())
-            })
-            .flatten();
+        let sweep = self.sweeper.next_due(self.sweep_every());
         let due = self.next_due.filter(|_| room);
         [due, sweep].into_iter().flatten().min()
     }
@@ -274,14 +235,12 @@ impl Engine {
             out.connection = Some(self.connection);
             // The plan in hand was made for another connection (nothing is sent into
             // the void once the API stops answering): plan again now.
-            self.shown.clear();
-            self.rest.clear();
-            self.slow.clear();
+            self.queue.clear();
             self.planned_at = None;
             self.dirty = true;
         }
-        self.new_answer = true;
-        self.first_answer.get_or_insert(now);
+        self.sweeper
+            .answered(&request, loaded.error().is_none(), now);
         // A 422 to a usage read says "not a rotating service": learnt, not a failure.
         if let (Request::Rate(id) | Request::Stats(id), Some(ApiError::Unprocessable { .. })) =
             (&request, loaded.error())
@@ -304,8 +263,10 @@ impl Engine {
         if loaded.error().is_some() {
             return out;
         }
-        self.new_data |= affects_alerts(&request);
         match &request {
+            // The list tells what the screen's rows are, and the catalogue what the types
+            // need next: both are planned now, not within a second (a first screen is a
+            // chain of these).
             Request::Services => {
                 if let Some(list) = self.store.services() {
                     let listed: HashSet<u64> = list.iter().map(|s| s.service_id).collect();
@@ -313,11 +274,14 @@ impl Engine {
                 }
                 self.types.learn_from(&self.store);
                 self.dirty = true;
+                self.urgent = true;
             }
-            // What the types still need changes with each of these, learnt or not.
+            // What the types still need changes with each of these, learnt or not; a type
+            // learnt tells whether the rows on screen have a rate to read.
             Request::Products | Request::Product(_) | Request::Service(_) => {
-                self.types.learn_from(&self.store);
+                let learnt = self.types.learn_from(&self.store);
                 self.dirty = true;
+                self.urgent |= learnt || request == Request::Products;
             }
             _ => {}
         }
@@ -335,57 +299,17 @@ impl Engine {
         chrono::Duration::from_std(every).unwrap_or(chrono::Duration::MAX)
     }
 
-    /// Evaluates the rules when a sweep is due: the reads of a round are all in (nothing
-    /// planned is left and nothing is in flight), or `refresh` has passed since the last
-    /// sweep while reads still come (a budget that cannot do a whole round within
-    /// `refresh` must not keep the rules blind). A sweep with no new successful read
-    /// evaluates only `api_unreachable`: the same stale data seen again is not a second
-    /// sighting.
+    /// Evaluates the rules when a sweep is due (see [`super::sweeper`]).
     pub fn sweep(&mut self, now: DateTime<Utc>) -> Option<Swept> {
-        if !self.sweep_due(now) {
-            return None;
-        }
+        let reach = self.sweep_due(now)?;
         let snapshot = self.snapshot(now);
-        let mut observations = evaluate(&snapshot, &self.config.rules, now);
-        if !self.new_data {
-            observations.retain(|o| match o {
-                Observation::Seen { key, .. } => key.rule == Rule::ApiUnreachable,
-                Observation::Covered(rule) => *rule == Rule::ApiUnreachable,
-            });
-        }
-        self.new_data = false;
-        self.new_answer = false;
-        self.last_sweep = Some(now);
-        self.sweeps += 1;
-        let transitions = self.book.sweep(&observations, now);
-        let (transitions, mut unacked) = self.marks.deliverable(transitions, now);
-        unacked.extend(self.marks.stale_acks(&self.book, &observations));
-        for key in &unacked {
-            self.marks.apply(MarkChange::Unack(*key));
-        }
-        Some(Swept {
-            transitions,
-            book: self.book.clone(),
-            marks: self.marks.clone(),
-            unacked,
-        })
+        Some(self.sweeper.sweep(reach, &snapshot, &self.config, now))
     }
 
-    /// Whether [`Engine::sweep`] would sweep now (the driver reads the marks first).
-    pub fn sweep_due(&self, now: DateTime<Utc>) -> bool {
-        if !self.new_answer {
-            return false;
-        }
-        let idle = self.store.in_flight() == 0
-            && self.shown.is_empty()
-            && self.rest.is_empty()
-            && self.slow.is_empty();
-        // Before the first sweep, counted from the first answer.
-        let overdue = self
-            .last_sweep
-            .or(self.first_answer)
-            .is_some_and(|at| now - at >= self.sweep_every());
-        idle || overdue
+    /// The sweep [`Engine::sweep`] would run now (the driver reads the marks first).
+    pub fn sweep_due(&self, now: DateTime<Utc>) -> Option<Reach> {
+        let idle = self.store.in_flight() == 0 && self.queue.is_empty();
+        self.sweeper.due(idle, self.sweep_every(), now)
     }
 
     fn snapshot(&self, now: DateTime<Utc>) -> crate::alerts::Snapshot {
@@ -407,7 +331,7 @@ impl Engine {
             connection: self.connection,
             snapshot: self.snapshot(now),
             oldest: facts::oldest(&self.store, &self.types, now),
-            sweeps: self.sweeps,
+            sweeps: self.sweeper.sweeps(),
             failing: self
                 .store
                 .entries()
@@ -425,19 +349,4 @@ impl Engine {
         }
         None
     }
-}
-
-/// Whether a read brings data the alert rules read.
-fn affects_alerts(request: &Request) -> bool {
-    matches!(
-        request,
-        Request::Services
-            | Request::Credit
-            | Request::Invoices
-            | Request::NetworkErrors(_)
-            | Request::NetworkInactive(_)
-            | Request::Stats(_)
-            | Request::Rate(_)
-            | Request::Service(_)
-    )
 }

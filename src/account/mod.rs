@@ -16,7 +16,9 @@ pub mod engine;
 pub mod facts;
 pub mod freshness;
 pub mod planner;
+pub mod queue;
 pub mod store;
+pub mod sweeper;
 pub mod types;
 
 #[cfg(test)]

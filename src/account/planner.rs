@@ -9,14 +9,17 @@
 //!   forever), ties by kind (the services list first, since everything else hangs on it;
 //!   then the catalogue and product details, which tell the types; then credit,
 //!   invoices, rates, network lists, statistics) and by the services' order, Active
-//!   services first. The engine then lets a single read on screen (a list, the
-//!   selection's detail or usage) jump the queue every other pick, the picks between
-//!   going by age alone ([`super::engine`]); the per-service data a whole tab shows
-//!   (every network list, every rate) is what every sweep reads anyway, and goes by age
-//!   too. So the screen's own reads come first, yet the oldest datum anywhere is never
-//!   older than about one whole sweep at the budget's pace, so nothing starves. What is neither watched nor shown
-//!   (statistics nobody looks at, the catalogue) gets one pick in [`SLOW_SHARE`] while
-//!   watched data waits, and everything once it does not.
+//!   services first.
+//! - **Lanes** ([`Pick`]): what is on screen and has never been shown (a first load, or
+//!   asked again with `r`/`R`), and a single read on screen (a tab's list, the selected
+//!   detail or chart) a whole `refresh` overdue, go in the screen's lane, ahead of the
+//!   rest and at once within the budget's burst ([`crate::scheduler::Lane::Screen`]).
+//!   Everything else goes by age in the sweep, the visible rows' cells too once shown:
+//!   they are what every sweep reads anyway, so the oldest datum anywhere is never older
+//!   than about one whole sweep at the budget's pace, whichever tab is open. What is
+//!   neither watched nor shown (statistics nobody looks at, the catalogue) gets one pick
+//!   in [`SLOW_SHARE`] while watched data waits, and everything once it does not. The
+//!   screen changes only the order: what is due is decided by the freshness rules.
 //! - **Unreachable**: while no answer comes, one request every [`PROBE_EVERY`] (the
 //!   first of the plan, so a faulty endpoint does not hide a working one; [`PROBE`]
 //!   when nothing is due) finds out when the API is back; nothing else is sent into the
@@ -42,19 +45,39 @@ pub const PROBE: Request = Request::Credit;
 /// How often it is sent while the API is unreachable.
 pub const PROBE_EVERY: Duration = Duration::from_secs(10);
 
-/// What observers show: whole kinds (the Network tab shows every network list) and single
-/// reads (the selected service's detail and usage).
+/// What observers show: whole kinds (the Network tab shows every network list), single
+/// reads (a tab's list, the selected service's detail and usage) and the cells of the
+/// rows on screen (each visible service's network lists and rate).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Focus {
     pub kinds: Vec<Kind>,
     pub requests: Vec<Request>,
+    pub rows: Vec<Request>,
 }
 
 impl Focus {
     pub fn shows(&self, request: &Request) -> bool {
         self.requests.contains(request)
+            || self.rows.contains(request)
             || Kind::of(request).is_some_and(|k| self.kinds.contains(&k))
     }
+
+    /// On screen as itself: a list, a detail, a chart, a visible row's cell (not only as
+    /// one of a whole kind's many).
+    pub fn shows_itself(&self, request: &Request) -> bool {
+        self.requests.contains(request) || self.rows.contains(request)
+    }
+}
+
+/// Which of the engine's lines a due read waits in (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// On screen and not shown yet, or a list or detail on screen a whole refresh overdue.
+    Screen,
+    /// Watched: by age.
+    Sweep,
+    /// Neither watched nor shown: one pick in [`SLOW_SHARE`] while watched data waits.
+    Slow,
 }
 
 /// One read that is due.
@@ -62,22 +85,10 @@ impl Focus {
 pub struct Due {
     pub request: Request,
     pub since: DateTime<Utc>,
-    pub shown: bool,
-    /// On screen as a list or a detail, which may jump the queue; per-service data
-    /// (network lists, rates, statistics) is what every sweep reads anyway and goes by
-    /// age, on screen or not (see [`super::engine`]).
-    pub single: bool,
-    /// Not watched and not on screen (statistics nobody looks at, the catalogue): it
-    /// takes a small share of the budget while watched data waits (see [`SLOW_SHARE`]).
-    pub slow: bool,
+    pub pick: Pick,
 }
 
-/// While watched data waits, one pick in this many goes to the slow data, so the
-/// statistics still arrive on a large account and the watched data keeps the rest (on an
-/// account whose budget keeps up, the slow data also takes every moment nothing watched
-/// is due). A budget-bound account reads its watched data within under 2 % of the
-/// limit's pace: 100 services at 60 a minute read every list twice in five minutes.
-pub const SLOW_SHARE: u32 = 64;
+pub use super::queue::SLOW_SHARE;
 
 #[derive(Debug, Default)]
 pub struct Plan {
@@ -141,52 +152,61 @@ fn plan_all(input: &Input) -> Plan {
     let mut due: Vec<(DateTime<Utc>, u8, usize, Due)> = Vec::new();
     let mut next: Option<DateTime<Utc>> = None;
     // `cadence_override`: a read of the types' needs, asked once and ahead of the slow.
-    let mut consider =
-        |request: Request, cadence_override: Option<Option<Duration>>, order: usize| {
-            if !seen.insert(request.clone()) {
-                return;
-            }
-            let Some(kind) = Kind::of(&request) else {
-                return;
-            };
-            let shown = input.focus.shows(&request);
-            let cadence = cadence_override.unwrap_or_else(|| kind.cadence(input.refresh, shown));
-            let entry = input.store.get(&request);
-            let at = match entry {
-                None => Some(DateTime::<Utc>::MIN_UTC),
-                Some(e) => {
-                    let forced = input
-                        .forced
-                        .get(&kind)
-                        .is_some_and(|f| !e.is_in_flight(now) && e.asked <= *f);
-                    if forced {
-                        Some(DateTime::<Utc>::MIN_UTC)
-                    } else {
-                        e.due_at(cadence, input.refresh, now)
-                    }
-                }
-            };
-            let slow = !kind.is_watched() && !shown && cadence_override.is_none();
-            // Per-service data (network lists, rates, statistics) is what every sweep reads
-            // anyway: on screen or not, it goes by age.
-            let single = shown && !matches!(kind, Kind::Network | Kind::Rate | Kind::Stats);
-            match at {
-                Some(at) if at <= now => due.push((
-                    at,
-                    rank(kind),
-                    order,
-                    Due {
-                        request,
-                        since: at,
-                        shown,
-                        single,
-                        slow,
-                    },
-                )),
-                Some(at) => next = Some(next.map_or(at, |n: DateTime<Utc>| n.min(at))),
-                None => {}
-            }
+    let refresh = input
+        .refresh
+        .and_then(|r| chrono::Duration::from_std(r).ok());
+    let mut consider = |request: Request,
+                        cadence_override: Option<Option<Duration>>,
+                        order: usize| {
+        if !seen.insert(request.clone()) {
+            return;
+        }
+        let Some(kind) = Kind::of(&request) else {
+            return;
         };
+        let shown = input.focus.shows(&request);
+        let cadence = cadence_override.unwrap_or_else(|| kind.cadence(input.refresh, shown));
+        let entry = input.store.get(&request);
+        let forced = entry.is_some_and(|e| {
+            input
+                .forced
+                .get(&kind)
+                .is_some_and(|f| !e.is_in_flight(now) && e.asked <= *f)
+        });
+        let at = match entry {
+            None => Some(DateTime::<Utc>::MIN_UTC),
+            Some(_) if forced => Some(DateTime::<Utc>::MIN_UTC),
+            Some(e) => e.due_at(cadence, input.refresh, now),
+        };
+        let Some(at) = at else { return };
+        if at > now {
+            next = Some(next.map_or(at, |n: DateTime<Utc>| n.min(at)));
+            return;
+        }
+        let never_shown = entry.is_none_or(|e| e.answered_at().is_none());
+        // A list, a detail or a chart on screen a whole refresh overdue: its pane is
+        // about to show its age.
+        let single_overdue =
+            input.focus.requests.contains(&request) && refresh.is_some_and(|r| now - at >= r);
+        let pick =
+            if input.focus.shows_itself(&request) && (never_shown || forced || single_overdue) {
+                Pick::Screen
+            } else if !kind.is_watched() && !shown && cadence_override.is_none() {
+                Pick::Slow
+            } else {
+                Pick::Sweep
+            };
+        due.push((
+            at,
+            rank(kind),
+            order,
+            Due {
+                request,
+                since: at,
+                pick,
+            },
+        ));
+    };
     for request in [
         Request::Services,
         Request::Products,
@@ -272,9 +292,7 @@ fn probe(input: &Input, first: Option<Due>) -> Plan {
             due: vec![first.unwrap_or(Due {
                 request: PROBE,
                 since: input.now,
-                shown: false,
-                single: false,
-                slow: false,
+                pick: Pick::Sweep,
             })],
             next: Some(input.now + every),
         },

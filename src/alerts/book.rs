@@ -1,7 +1,8 @@
 //! [`AlertBook`]: observations of one sweep in, notifications ([`Transition`]s) out.
 //!
-//! Per alert key it counts consecutive sweeps: `debounce` sweeps with a problem open the
-//! alert (at the lowest level seen in them, so a single sweep's spike does not decide the
+//! Per alert key it counts consecutive sweeps (but for `api_unreachable` and the rules
+//! that read a record, [`super::Rule::reads_a_record`], which take one): `debounce` sweeps
+//! with a problem open the alert (at the lowest level seen in them, so a single sweep's spike does not decide the
 //! level), `debounce` sweeps without one resolve it, `debounce` sweeps at another level
 //! move it there (a notification when going up, quietly when going down). A critical
 //! alert is announced again after `repeat_after`, then after twice as long each time, at
@@ -177,9 +178,10 @@ impl AlertBook {
         now: DateTime<Utc>,
         out: &mut Vec<Transition>,
     ) {
-        // `api_unreachable` waited its own minute before it was seen: it opens and resolves
-        // at once.
-        let debounce = if key.rule == super::Rule::ApiUnreachable {
+        // `api_unreachable` waited its own minute before it was seen, and a record (a
+        // status, a due date, an invoice's state) does not blip: they open and resolve at
+        // once.
+        let debounce = if key.rule == super::Rule::ApiUnreachable || key.rule.reads_a_record() {
             1
         } else {
             self.debounce

@@ -107,6 +107,18 @@ impl Rule {
         Rule::ApiUnreachable,
     ];
 
+    /// Whether the rule reads a record the server keeps (a service's status, its due
+    /// date, an invoice's state) rather than a measurement: a record does not blip, so
+    /// its alert opens and resolves at the first sweep that sees it (no debounce), and a
+    /// sweep runs as soon as the services list or the invoices arrive, not after a whole
+    /// round of reads.
+    pub fn reads_a_record(self) -> bool {
+        matches!(
+            self,
+            Rule::ServiceStatus | Rule::ServiceDue | Rule::UnpaidInvoice
+        )
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Rule::CreditLow => "credit_low",

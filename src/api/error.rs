@@ -121,13 +121,24 @@ pub enum ApiError {
 }
 
 fn rate_limited_text(retry_after: Option<u64>) -> String {
-    match retry_after {
-        Some(secs) => format!(
-            "Too many requests: the server's limit is reached; try again in {secs} s (at {})",
-            (chrono::Local::now() + chrono::Duration::seconds(secs.min(86_400) as i64))
-                .format("%H:%M:%S")
-        ),
-        None => "Too many requests: the server's limit is reached; try again in a minute".into(),
+    let Some(secs) = retry_after else {
+        return "Too many requests: the server's limit is reached; try again in a minute".into();
+    };
+    let cap = super::gate::PAUSE_CAP.as_secs();
+    let waited = secs.min(cap);
+    let at =
+        crate::text::clock_time(chrono::Local::now() + chrono::Duration::seconds(waited as i64));
+    if secs > cap {
+        format!(
+            "Too many requests: the server asks to wait {secs} s ({}); proxydash pauses the account for at most {}: try again after {at}",
+            crate::text::span_words(secs),
+            crate::text::span_words(cap)
+        )
+    } else {
+        format!(
+            "Too many requests: the server's limit is reached; try again in {} (at {at})",
+            crate::text::span_words(secs)
+        )
     }
 }
 

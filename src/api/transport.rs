@@ -35,7 +35,7 @@ impl ApiClient {
         loop {
             attempt += 1;
             let started = Instant::now();
-            let ticket = self.ticket(attempt).await;
+            let ticket = self.ticket(attempt).await?;
             let started = if ticket.is_some() {
                 Instant::now()
             } else {
@@ -67,18 +67,28 @@ impl ApiClient {
     }
 
     /// The token for `attempt`: the one the fetcher took for a first attempt, else one
-    /// waited for. `None` without a gate.
-    async fn ticket(&self, attempt: u32) -> Option<super::gate::Ticket> {
-        let gate = self.gate.as_ref()?;
+    /// waited for. `None` without a gate. A gate that refuses (the account is paused for
+    /// longer than its caller waits) is answered as the server's own 429 would be, with
+    /// the time: nothing is sent.
+    async fn ticket(&self, attempt: u32) -> Result<Option<super::gate::Ticket>, ApiError> {
+        let Some(gate) = self.gate.as_ref() else {
+            return Ok(None);
+        };
         let prepaid = if attempt == 1 {
             super::gate::PREPAID.try_with(|t| t.take()).ok().flatten()
         } else {
             None
         };
-        Some(match prepaid {
-            Some(ticket) => ticket,
-            None => gate.take().await,
-        })
+        match prepaid {
+            Some(ticket) => Ok(Some(ticket)),
+            None => gate
+                .take()
+                .await
+                .map(Some)
+                .map_err(|refused| ApiError::RateLimited {
+                    retry_after: Some(refused.wait.as_secs_f64().ceil() as u64),
+                }),
+        }
     }
 
     /// How long to wait before the next attempt; `None`: do not retry (the server asked

@@ -1,6 +1,9 @@
-//! The account's request budget as the screen shows it: the limit learned from the server
-//! (`60/min · 12 left`), and while the server's limit holds requests back, "waiting for the
-//! server's limit (next in 23 s)" instead of failures (the scheduler sends them later).
+//! The account's request budget as the screen shows it, in plain words: the limit in use
+//! and where it comes from (`60/min · 12 left` from the server's headers, `~60/min
+//! assumed`, `30/min after a 429`, `600/min (server says 1,000,000)`), and while
+//! something holds requests back, why and for how long ("waiting for the server's limit
+//! (next in 23 s)", "paced by the request budget (next in 3 s)") instead of failures (the
+//! scheduler sends them later).
 //!
 //! The scheduler publishes its budget ([`crate::scheduler::View`]) whenever it changes; the
 //! app turns its relative times into times of its own clock when it arrives, so the label
@@ -14,8 +17,12 @@ use chrono::{DateTime, FixedOffset, Utc};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shown {
     pub limit: u32,
+    /// The server's own figure, when it differs from the limit used.
+    pub claimed: Option<u32>,
     pub left: u32,
     pub source: Source,
+    /// The pause the server asked for, in seconds, when it was longer than the cap.
+    pub asked_pause: Option<u64>,
     /// Nothing is sent until then (a 429's pause, or the server's count is spent).
     pub paused_until: Option<DateTime<Utc>>,
     /// The bucket is empty: the next request goes out then.
@@ -29,8 +36,10 @@ impl Mirror {
         };
         self.budget = Some(Shown {
             limit: view.limit,
+            claimed: view.claimed,
             left: view.left,
             source: view.source,
+            asked_pause: view.asked_pause,
             paused_until: view.paused_for.filter(|d| !d.is_zero()).map(at),
             next_at: view.next_in.filter(|d| !d.is_zero()).map(at),
         });
@@ -62,10 +71,20 @@ impl Mirror {
             (Link::Unreachable { .. }, _) | (Link::Throttled { .. }, None) => {
                 Some(self.connection.describe(now, offset))
             }
-            (_, Some(until)) => Some(format!(
-                "throttled until {}",
-                until.with_timezone(&offset).format("%H:%M:%S")
-            )),
+            (_, Some(until)) => {
+                let asked = self.budget.as_ref().and_then(|b| b.asked_pause);
+                Some(format!(
+                    "throttled until {}{}",
+                    until.with_timezone(&offset).format("%H:%M:%S"),
+                    asked
+                        .map(|secs| format!(
+                            " (the server asked for {}; at most {})",
+                            crate::text::span_words(secs),
+                            crate::text::span_words(crate::api::gate::PAUSE_CAP.as_secs())
+                        ))
+                        .unwrap_or_default()
+                ))
+            }
             _ => None,
         }
     }
@@ -76,15 +95,23 @@ impl Mirror {
         Some(now + chrono::Duration::seconds(10))
     }
 
-    /// `60/min · 12 left` (a `~` before a limit not learned from the server's headers).
+    /// The limit in use in plain words, with the tokens left: `60/min · 12 left` (the
+    /// server's headers said it), `~60/min assumed · 60 left` (nothing said yet),
+    /// `~30/min after a 429 · 4 left` (halved, climbing back), `600/min (server says
+    /// 1,000,000) · 590 left` (a claim believed only up to the ceiling).
     pub fn budget_label(&self) -> Option<String> {
         let b = self.budget.as_ref()?;
-        let guess = if b.source == Source::Headers { "" } else { "~" };
-        Some(format!(
-            "{guess}{}/min · {} left",
-            crate::text::count(u64::from(b.limit)),
-            crate::text::count(u64::from(b.left))
-        ))
+        let count = |n: u32| crate::text::count(u64::from(n));
+        let limit = match b.source {
+            Source::Headers => format!("{}/min", count(b.limit)),
+            Source::Assumed => format!("~{}/min assumed", count(b.limit)),
+            Source::Learned => format!("~{}/min after a 429", count(b.limit)),
+        };
+        let claimed = b
+            .claimed
+            .map(|c| format!(" (server says {})", count(c)))
+            .unwrap_or_default();
+        Some(format!("{limit}{claimed} · {} left", count(b.left)))
     }
 
     /// "waiting for the server's limit (next in 23 s)" while requests are held back.
@@ -93,11 +120,11 @@ impl Mirror {
         let secs = ((until - now).num_milliseconds().max(0) + 999) / 1000;
         let b = self.budget.as_ref()?;
         let why = if b.paused_until.is_some() {
-            "the server's limit"
+            "waiting for the server's limit"
         } else {
-            "the request budget"
+            "paced by the request budget"
         };
-        Some(format!("waiting for {why} (next in {})", short_secs(secs)))
+        Some(format!("{why} (next in {})", short_secs(secs)))
     }
 
     /// A tick a second while a wait is shown.

@@ -153,6 +153,20 @@ impl TableView {
         self.clamp();
     }
 
+    /// The identities of the rows on screen (the page the view was last told of), for the
+    /// engine: their cells are read first while never shown.
+    pub fn on_screen(&self) -> impl Iterator<Item = u64> + '_ {
+        self.visible(self.page_rows())
+            .1
+            .iter()
+            .map(|i| self.ids[*i])
+    }
+
+    /// Rows that fit on screen (as last told; a default before).
+    pub fn page_rows(&self) -> usize {
+        self.page()
+    }
+
     fn page(&self) -> usize {
         if self.page == 0 {
             DEFAULT_PAGE

@@ -210,7 +210,8 @@ async fn api_checks(settings: &Settings, demo: bool) -> Vec<Check> {
     let budget = match &store {
         Some(store) => Budget::new(store.load(&key, settings.max_rpm)),
         None => settings.budget(),
-    };
+    }
+    .patience(crate::script::PATIENCE);
     let client = Door::new(client, budget.clone()).client;
     let started = Instant::now();
     let answer = client.credit().await;
@@ -219,6 +220,8 @@ async fn api_checks(settings: &Settings, demo: bool) -> Vec<Check> {
         // Losing it only means the next command starts from less knowledge.
         let _ = store.save(&key, &budget.snapshot());
     }
+    // A refusal with a status (a 400, a 401) is an answer too: the server spoke.
+    let answered = answer.as_ref().map_or_else(|e| e.status().is_some(), |_| true);
     let api = match answer {
         Ok(c) => check(
             "api",
@@ -234,7 +237,6 @@ async fn api_checks(settings: &Settings, demo: bool) -> Vec<Check> {
             check("api", Mark::Fail(failure.status()), detail)
         }
     };
-    let answered = api.mark == Mark::Pass;
     vec![api, rate_limit_check(&budget, settings.max_rpm, answered)]
 }
 
@@ -242,10 +244,21 @@ async fn api_checks(settings: &Settings, demo: bool) -> Vec<Check> {
 fn rate_limit_check(budget: &Budget, ceiling: Option<u32>, answered: bool) -> Check {
     let view = budget.view();
     let (mark, detail) = match view.source {
-        Source::Headers => (
-            Mark::Pass,
-            format!("X-RateLimit-Limit: {}/min ({} left now)", view.limit, view.left),
-        ),
+        Source::Headers => match view.claimed {
+            Some(claimed) => (
+                Mark::Warn,
+                format!(
+                    "X-RateLimit-Limit: {}/min, believed up to {}/min ({} left now; --max-rpm vouches for more)",
+                    crate::text::count(u64::from(claimed)),
+                    view.limit,
+                    view.left
+                ),
+            ),
+            None => (
+                Mark::Pass,
+                format!("X-RateLimit-Limit: {}/min ({} left now)", view.limit, view.left),
+            ),
+        },
         Source::Learned => (
             Mark::Warn,
             format!("no headers; {}/min learned from 429 answers", view.limit),

@@ -304,7 +304,7 @@ fn draw_info(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
     if busy > 0 {
         let right = Span::styled(
-            format!(" ⟳ {} loading ", text::count(busy as u64)),
+            format!(" ⟳ {} pending ", text::count(busy as u64)),
             theme.dim,
         );
         frame.render_widget(Paragraph::new(Line::from(right).right_aligned()), area);

@@ -1,55 +1,53 @@
-//! The request budget of one account: a bucket of `limit` tokens in which a token spent comes
-//! back one window ([`WINDOW`] plus [`MARGIN`]) after it was spent. Pure: every method takes
-//! the time as an argument (the injected clock), so tests drive hours in microseconds.
+//! The request budget of one account: **one model**, stated here and in the README's
+//! "Request limits". Pure: every method takes the time as an argument (the injected clock),
+//! so tests drive hours in microseconds (`sim.rs` runs it against simulated servers).
 //!
-//! Choices (the spec says rate limits are "not shown"):
-//! - A spent token comes back a whole window later (a log of send times) rather than
-//!   dripping back at `limit / 60` a second: the common server throttle counts requests in a
-//!   fixed window, and no 60-second span of our sends holding more than `limit` means no
-//!   window of the server's can hold more either. The [`MARGIN`] of a second covers a
-//!   request that reaches the server later than it left.
-//! - Nothing known: the budget assumes [`ASSUMED_LIMIT`] a minute (the common framework's
-//!   default for an API), or the user's `--max-rpm` / `max_requests_per_minute` when given
-//!   (the user vouches for the account's limit). Silence is not permission: the assumed
-//!   figure never grows on answers that say nothing (many servers ban, bill or silently
-//!   drop instead of answering 429), only on the server's own `X-RateLimit-Limit`.
-//! - Learning from headers: `X-RateLimit-Limit` becomes the limit; `X-RateLimit-Remaining`
-//!   (less what is still in flight) caps what is sent until `X-RateLimit-Reset` (or the
-//!   window's end), so another program on the same token is accounted for.
-//! - Learning without headers: a 429 sets the limit to what the server took (answered
-//!   without a 429) in the last window, and answers of the same burst that arrive after
-//!   it and were taken raise it to their count (the server allows at least that); a later
-//!   429 sets it again to what was taken. Never above what was assumed before.
-//! - Spread evenly: under any limit, requests go out at most one per `(window + margin) /
-//!   limit` (a generic cell rate: one a second at 60 a minute), with a burst of at most
-//!   [`BURST`] (a tenth of the limit, at least one) after a quiet spell, so a first
-//!   screen's few lists go at once and no second ever holds a minute's worth.
-//! - A 429 pauses every request of the account until its `Retry-After` (or
-//!   `X-RateLimit-Reset`); without either, until the first token comes back, and at least
-//!   [`MIN_PAUSE`].
-//! - The user's ceiling (`max_requests_per_minute`, `--max-rpm`) caps all of the above.
-//! - Once a limit is known, the sweeps (per-service background calls) are paced evenly over
-//!   the window and leave a tenth of the budget (the reserve, at least one token) to what
-//!   the user waits on, and the tabs' lists (refreshed on a timer as well as asked for)
-//!   leave half of it: so a selected service's detail or a form's list never waits for a
-//!   window of background requests to come back. The reserve is kept in both counts: ours
-//!   (the log of send times) and the server's (`X-RateLimit-Remaining`), since a server
-//!   counting in fixed windows gives nothing back until its window ends, which may be most
-//!   of a minute away.
-//! - The reserve is kept for a window after a person last asked for something
-//!   ([`Bucket::asked`]); while nobody has, it is lent to the background ([`LENT_RESERVE`]):
-//!   an account nobody touches (`watch`, a dashboard left open) is read at the whole
-//!   limit. A person coming back waits at most one pace interval for their first token
-//!   (the background is spread evenly, so one comes back every interval: a second at 60 a
-//!   minute), and from that ask the background stops short of the reserve again, so their
-//!   next requests find tokens at once. (Keeping even one token back cost a budget-bound
-//!   account its second read of some lists within five minutes; see `tests/engine.rs`.)
-//!   The price: when another program on the same token has spent most of a fixed-window
-//!   server's count, the person's first ask may wait for that window's end.
-//! - Concurrency is [`POLITE_CONCURRENCY`] requests at once, always, as a browser keeps to
-//!   a host: the bucket bounds how many go in a window, this how many arrive at once.
+//! The spec says rate limits are "not shown"; what a robust client does:
+//!
+//! 1. **A log of sends.** A spent token comes back one window ([`WINDOW`] plus a
+//!    [`MARGIN`] for a request that reaches the server later than it left) after it was
+//!    spent. No span of that length holds more than the limit, so no fixed window of the
+//!    server's can either (the common framework counts a fixed minute).
+//! 2. **The person first.** A request of the [`Lane::Person`] or [`Lane::Screen`] lane (a
+//!    person's ask, a write, what is on screen and never shown yet) goes **at once**
+//!    while the log has room, up to half the limit back to back ([`Bucket::burst`]);
+//!    past that burst it keeps the limit's even pace (`61 s ÷ limit` apart). The
+//!    [`Lane::Background`] sweeps are spread evenly, one every `61 s ÷ (limit − reserve)`,
+//!    and stop short of the **reserve** (a twentieth of the limit, at least one token) in
+//!    both counts, ours and the server's `X-RateLimit-Remaining`, so a person's next asks
+//!    find tokens at once even while a sweep of every service runs. Which waiting request
+//!    takes the next token is the fetcher's queue (person, then screen, then sweeps).
+//! 3. **Believe down at once, up within bounds.** Nothing known, the limit is
+//!    [`ASSUMED_LIMIT`] a minute, or the user's `--max-rpm` / `max_requests_per_minute`
+//!    (the user vouches for the account), and it never grows on answers that say nothing:
+//!    silence is not permission (many servers ban, bill or drop instead of answering 429).
+//!    `X-RateLimit-Limit` lower than that is taken at once; a higher one up to
+//!    [`TRUST_CEILING`] (ten times the assumed figure), or up to the user's figure when
+//!    they gave one: `--max-rpm` is a cap whatever the server says. The figure the server
+//!    claimed is kept beside the one used, for the screen (`600/min (server says
+//!    1,000,000)`).
+//! 4. **Forgive.** A 429 on a server that shows no limit halves the limit (at most once
+//!    per pause: the answers to requests sent before the cut teach nothing new), never
+//!    below [`FLOOR`]; every whole window without a 429 gives back [`STEP`], up to the
+//!    assumed figure, as TCP's additive increase, multiplicative decrease does. So one 429
+//!    (another program on the same token, a burst of the server's) costs a few minutes at
+//!    half speed, not the account for good; and a fresh process never starts from such a
+//!    figure (see [`super::store`]).
+//! 5. **Bound every wait.** A 429 pauses the account until its `Retry-After` (or
+//!    `X-RateLimit-Reset`), at least a second, at most [`PAUSE_CAP`] (an hour; the figure
+//!    the server asked for is kept for the screen); a 429 that names no time pauses for
+//!    [`MIN_PAUSE`]. An `X-RateLimit-Remaining` of 0 holds requests until the reset, under
+//!    the same cap. What waits is told: the [`View`] says when the next request goes and
+//!    why, the scripting commands say it on standard error and do not wait on a pause
+//!    longer than their patience (see [`super::Budget::take`]).
+//! 6. **State is a hint, not an order**: what [`Bucket::resume`] takes from the state
+//!    file is validated and clamped, and a limit saved from headers counts only once an
+//!    answer confirms it (see [`super::store`]).
+//!
+//! Concurrency is [`POLITE_CONCURRENCY`] requests at once, always, as a browser keeps to a
+//! host: the budget bounds how many go in a window, this how many arrive at once.
 
-pub use crate::api::gate::{Signal, Ticket};
+pub use crate::api::gate::{PAUSE_CAP, Signal, Ticket};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
@@ -59,259 +57,315 @@ pub const WINDOW: Duration = Duration::from_secs(60);
 pub const MARGIN: Duration = Duration::from_secs(1);
 /// The limit assumed while the server has said nothing.
 pub const ASSUMED_LIMIT: u32 = 60;
-/// The shortest pause after a 429 that named no time.
+/// The most a server's `X-RateLimit-Limit` is believed, unless the user's own figure
+/// vouches for more: ten times the assumed limit.
+pub const TRUST_CEILING: u32 = 10 * ASSUMED_LIMIT;
+/// The least a limit learned from 429s falls to (a tenth of the assumed figure).
+pub const FLOOR: u32 = ASSUMED_LIMIT / 10;
+/// What each whole window without a 429 gives back to a limit learned from 429s.
+pub const STEP: u32 = ASSUMED_LIMIT / 10;
+/// The pause after a 429 that named no time.
 pub const MIN_PAUSE: Duration = Duration::from_secs(5);
-/// The most requests sent back to back after a quiet spell (see [`Bucket::burst`]).
-pub const BURST: u32 = 6;
 /// The shortest wait for the budget the screen is told of (a sweep paced a second apart
 /// is the budget working, not waiting).
 pub const SHOWN_WAIT: Duration = Duration::from_secs(2);
-/// The reserve left to a person while nobody has asked for anything for a window: none,
-/// it is all lent to the background (see the module docs).
-pub const LENT_RESERVE: u32 = 0;
 /// Requests at once to the account's host (a browser uses about 6 per host).
 pub const POLITE_CONCURRENCY: usize = 6;
 
-/// Who a token is for, which decides how much of the budget it may spend (see the module
-/// docs): the user's lines all of it, the lists all but half the reserve, the sweeps all
-/// but the reserve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Priority {
-    /// What the user waits on: a form's request, a write, a selected item's detail; a
-    /// script's request.
-    User,
-    /// A tab's list, the credit.
-    List,
-    /// The per-service calls made in bulk.
-    Sweep,
+/// Who waits on a request, which decides when it may take a token (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lane {
+    /// A person waits on it: a form's data, a write, an IP list, a selected item's detail
+    /// asked for, a scripting command's request.
+    Person,
+    /// On screen and never shown yet (or asked again with `r`): the first screen's lists,
+    /// the visible rows' cells, the selected detail or chart.
+    Screen,
+    /// The engine's sweeps: everything kept fresh whether shown or not.
+    Background,
 }
 
-/// Where the current limit comes from.
+impl Lane {
+    pub const ALL: [Lane; 3] = [Lane::Person, Lane::Screen, Lane::Background];
+
+    /// The person's lanes: at once, up to the burst.
+    pub fn is_foreground(self) -> bool {
+        self != Lane::Background
+    }
+}
+
+/// Where the limit in use comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
-    /// Nothing seen yet: [`ASSUMED_LIMIT`], or the user's ceiling. Never grows on silence,
+    /// Nothing seen yet: [`ASSUMED_LIMIT`], or the user's figure. Never grows on silence,
     /// and never saved as a figure (see [`super::store`]).
     Assumed,
-    /// `X-RateLimit-Limit`.
+    /// `X-RateLimit-Limit`, within [`TRUST_CEILING`].
     Headers,
-    /// 429s without headers.
+    /// 429s without headers: halved on each, climbing back between them.
     Learned,
+}
+
+/// Why requests wait, for the screen and standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hold {
+    /// A 429 paused the account (or the server's own count is spent until its reset).
+    Paused,
+    /// Our own count: the window is full, or the even pace spaces the requests.
+    Budget,
 }
 
 /// The budget as the screen and the log show it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct View {
-    /// Requests a minute.
+    /// Requests a minute, as used.
     pub limit: u32,
+    /// The server's `X-RateLimit-Limit` when it differs from what is used (believed only
+    /// up to the ceiling).
+    pub claimed: Option<u32>,
     /// Tokens left now.
     pub left: u32,
     pub source: Source,
     /// Paused by a 429 (or an exhausted server count) until this long from the view's time.
     pub paused_for: Option<Duration>,
-    /// Requests wait for the budget: the next goes out in this long (the bucket is empty,
-    /// or the queue's next request is held back for the reserve or the sweeps' pace; a
-    /// wait shorter than [`SHOWN_WAIT`] is not told).
+    /// The pause the server asked for, in seconds, when it was longer than [`PAUSE_CAP`].
+    pub asked_pause: Option<u64>,
+    /// Requests wait for the budget: the next goes out in this long (a wait shorter than
+    /// [`SHOWN_WAIT`] is not told).
     pub next_in: Option<Duration>,
     /// 429s answered so far.
     pub throttled: u64,
+}
+
+impl View {
+    /// Why the next request waits, if it does.
+    pub fn hold(&self) -> Option<(Hold, Duration)> {
+        self.paused_for
+            .filter(|d| !d.is_zero())
+            .map(|d| (Hold::Paused, d))
+            .or(self.next_in.map(|d| (Hold::Budget, d)))
+    }
 }
 
 #[derive(Clone, Debug)]
 pub struct Bucket {
     /// [`WINDOW`], or a shorter one in tests against a sandbox of the same window.
     window: Duration,
+    /// The user's figure (`--max-rpm`): assumed while nothing is known, and a cap.
+    cap: Option<u32>,
     limit: u32,
-    ceiling: Option<u32>,
     source: Source,
+    /// The server's `X-RateLimit-Limit`, as sent.
+    claimed: Option<u32>,
+    /// A limit from an earlier run's headers, not yet confirmed by an answer.
+    provisional: bool,
     /// When each token still out was spent, oldest first.
     spent: VecDeque<Instant>,
-    /// When each answer the server took (not a 429) arrived, within the window.
-    accepted: VecDeque<Instant>,
+    /// The foreground's theoretical arrival time (a generic cell rate with a burst).
+    foreground_at: Option<Instant>,
+    /// When the background may send next.
+    background_at: Option<Instant>,
     paused_until: Option<Instant>,
+    asked_pause: Option<u64>,
     /// The server's own count: requests it still takes until the instant.
     server_left: Option<(u32, Instant)>,
+    /// The last halving (of a limit learned from 429s): a 429 to a request sent before it
+    /// teaches nothing new.
+    cut_at: Option<Instant>,
+    /// The start of the current window without a 429 (a learned limit climbs a
+    /// [`STEP`] each whole one).
+    clean_since: Option<Instant>,
     in_flight: u32,
-    /// The generic cell rate's theoretical arrival time: requests are spaced
-    /// [`Bucket::interval`] apart, with [`Bucket::burst`] of slack.
-    paced_until: Option<Instant>,
-    /// When the last sweep request was let go (sweeps are paced).
-    last_sweep: Option<Instant>,
     /// When the fetcher's next waiting request may go (told by the fetcher).
     next_send: Option<Instant>,
-    /// When a person last asked for something: the reserve is theirs for a window after.
-    asked_at: Option<Instant>,
     throttled: u64,
 }
 
 impl Bucket {
-    /// A bucket knowing nothing, under the user's `ceiling` (requests a minute).
-    pub fn new(ceiling: Option<u32>) -> Self {
-        let ceiling = ceiling.map(|c| c.max(1));
+    /// A bucket knowing nothing, under the user's `cap` (requests a minute).
+    pub fn new(cap: Option<u32>) -> Self {
+        let cap = cap.map(|c| c.max(1));
         Self {
             window: WINDOW,
-            limit: ceiling.unwrap_or(ASSUMED_LIMIT),
-            ceiling,
+            cap,
+            limit: cap.unwrap_or(ASSUMED_LIMIT),
             source: Source::Assumed,
+            claimed: None,
+            provisional: false,
             spent: VecDeque::new(),
-            accepted: VecDeque::new(),
+            foreground_at: None,
+            background_at: None,
             paused_until: None,
+            asked_pause: None,
             server_left: None,
+            cut_at: None,
+            clean_since: None,
             in_flight: 0,
-            paced_until: None,
-            last_sweep: None,
             next_send: None,
-            asked_at: None,
             throttled: 0,
         }
     }
 
     /// A bucket counting in another window than the server's minute: for tests against a
     /// sandbox whose window is as short, so minutes of behaviour take seconds.
-    pub fn with_window(ceiling: Option<u32>, window: Duration) -> Self {
+    pub fn with_window(cap: Option<u32>, window: Duration) -> Self {
         Self {
             window,
-            ..Self::new(ceiling)
+            ..Self::new(cap)
         }
     }
 
-    /// A bucket that starts from what an earlier run learned (see [`super::store`]): the
-    /// `limit` only if the server showed it (headers or 429s); an assumed figure is
-    /// assumed afresh under today's ceiling. The pace is replayed from the sends.
+    /// A bucket that starts from what an earlier run left (see [`super::store`]), each
+    /// figure a hint: a limit the server's headers showed counts only when lower than what
+    /// is assumed, and only until the first answer says otherwise (an answer without the
+    /// header drops it); a limit learned from 429s is not taken at all (a fresh process
+    /// starts from the assumed figure); the sends still inside the window count (at most a
+    /// limit's worth); a pause counts up to [`PAUSE_CAP`] from `now`.
     pub fn resume(
-        ceiling: Option<u32>,
-        learned: Option<(u32, Source)>,
+        cap: Option<u32>,
+        headers_limit: Option<u32>,
         spent: impl IntoIterator<Item = Instant>,
         paused_until: Option<Instant>,
+        now: Instant,
     ) -> Self {
-        let mut b = Self::new(ceiling);
-        if let Some((limit, source)) = learned.filter(|(_, s)| *s != Source::Assumed) {
-            b.source = source;
-            b.limit = b.capped(limit.max(1));
+        let mut b = Self::new(cap);
+        if let Some(saved) = headers_limit.filter(|l| (1..b.limit).contains(l)) {
+            b.limit = saved;
+            b.source = Source::Headers;
+            b.provisional = true;
         }
-        b.spent = spent.into_iter().collect();
-        b.spent.make_contiguous().sort();
-        let interval = b.interval();
-        b.paced_until = b.spent.iter().fold(None, |tat: Option<Instant>, t| {
-            Some(tat.map_or(*t, |tat| tat.max(*t)) + interval)
-        });
-        b.paused_until = paused_until;
+        let mut spent: Vec<Instant> = spent
+            .into_iter()
+            .filter(|t| *t <= now && now.duration_since(*t) < b.span())
+            .collect();
+        spent.sort();
+        let keep = spent.len().saturating_sub(b.limit as usize);
+        b.spent = spent.drain(keep..).collect();
+        b.paused_until = paused_until
+            .filter(|t| *t > now)
+            .map(|t| t.min(now + PAUSE_CAP));
         b
     }
 
-    /// The spacing of requests under the limit: a window (with its margin) over the limit.
+    /// The window and its margin: how long a spent token stays out.
+    fn span(&self) -> Duration {
+        self.window + MARGIN
+    }
+
+    /// The figure assumed while the server says nothing.
+    fn assumed(&self) -> u32 {
+        self.cap.unwrap_or(ASSUMED_LIMIT)
+    }
+
+    /// The most a server's figure is believed.
+    fn ceiling(&self) -> u32 {
+        self.cap.unwrap_or(TRUST_CEILING)
+    }
+
+    /// Tokens the background leaves to a person, in both counts.
+    fn reserve(&self) -> u32 {
+        (self.limit / 20).max(1).min(self.limit.saturating_sub(1))
+    }
+
+    /// How many foreground requests may go back to back: half the limit, at least one.
+    pub fn burst(&self) -> u32 {
+        self.limit.div_ceil(2).max(1)
+    }
+
+    /// The even pace of the foreground past its burst.
     fn interval(&self) -> Duration {
-        (self.window + MARGIN) / self.limit.max(1)
+        self.span() / self.limit.max(1)
     }
 
-    /// How many requests may go back to back after a quiet spell: a tenth of the limit,
-    /// at least one, at most [`BURST`].
-    fn burst(&self) -> u32 {
-        (self.limit / 10).clamp(1, BURST)
-    }
-
-    /// When the pace lets the next request go (now or earlier: it may go).
-    fn paced(&self, now: Instant) -> Instant {
-        let slack = self.interval() * (self.burst() - 1);
-        self.paced_until
-            .map_or(now, |tat| tat.checked_sub(slack).unwrap_or(now))
-    }
-
-    fn capped(&self, limit: u32) -> u32 {
-        self.ceiling.map_or(limit, |c| limit.min(c)).max(1)
+    /// The even pace of the background: its share of the window, spread.
+    fn background_interval(&self) -> Duration {
+        self.span() / (self.limit - self.reserve()).max(1)
     }
 
     fn prune(&mut self, now: Instant) {
+        let span = self.span();
         while self
             .spent
             .front()
-            .is_some_and(|t| now.saturating_duration_since(*t) >= self.window + MARGIN)
+            .is_some_and(|t| now.saturating_duration_since(*t) >= span)
         {
             self.spent.pop_front();
         }
-        while self
-            .accepted
-            .front()
-            .is_some_and(|t| now.saturating_duration_since(*t) >= self.window)
-        {
-            self.accepted.pop_front();
-        }
         if self.paused_until.is_some_and(|t| t <= now) {
             self.paused_until = None;
+            self.asked_pause = None;
         }
         if self.server_left.is_some_and(|(_, until)| until <= now) {
             self.server_left = None;
         }
+        self.forgive(now);
     }
 
-    /// A person asked for something (a detail, a form's list, a write): the whole reserve
-    /// is kept for them from now until a window has passed without another ask.
-    pub fn asked(&mut self, now: Instant) {
-        self.asked_at = Some(self.asked_at.map_or(now, |t| t.max(now)));
-    }
-
-    /// Tokens a sweep leaves for what the user waits on: a tenth of the limit while a
-    /// person is about, else [`LENT_RESERVE`] (see the module docs).
-    fn reserve(&self, now: Instant) -> u32 {
-        let full = (self.limit / 10).max(1).min(self.limit.saturating_sub(1));
-        let kept = self
-            .asked_at
-            .is_some_and(|t| now.saturating_duration_since(t) < self.window + MARGIN);
-        if kept { full } else { LENT_RESERVE }
-    }
-
-    /// Tokens a request of `priority` leaves to those above it.
-    fn leaves(&self, priority: Priority, now: Instant) -> u32 {
-        match priority {
-            Priority::User => 0,
-            Priority::List => self.reserve(now) / 2,
-            Priority::Sweep => self.reserve(now),
+    /// A limit learned from 429s climbs back a [`STEP`] per whole window without one.
+    fn forgive(&mut self, now: Instant) {
+        if self.source != Source::Learned {
+            return;
+        }
+        let span = self.span();
+        while let Some(since) = self.clean_since
+            && now.saturating_duration_since(since) >= span
+        {
+            self.limit = (self.limit + STEP).min(self.assumed());
+            self.clean_since = Some(since + span);
+            if self.limit >= self.assumed() {
+                self.source = Source::Assumed;
+                self.clean_since = None;
+            }
         }
     }
 
-    /// Takes a token for a request of `priority`, or says when to ask again. Every request
-    /// keeps the pace (see the module docs); the sweeps are paced slower still, and the
-    /// background leaves a reserve in both counts, so what the user asks for next finds a
-    /// token at once.
-    pub fn try_take(&mut self, now: Instant, priority: Priority) -> Result<Ticket, Instant> {
-        self.prune(now);
+    /// When a request of `lane` may take a token: `Ok` now, or the instant to ask again.
+    fn allowed(&self, now: Instant, lane: Lane) -> Result<(), Instant> {
         if let Some(until) = self.paused_until {
             return Err(until);
         }
-        let leave = self.leaves(priority, now);
+        let foreground = lane.is_foreground();
+        let leave = if foreground { 0 } else { self.reserve() };
         if let Some((left, until)) = self.server_left
             && left <= leave
         {
             return Err(until);
         }
-        let used = self.spent.len() as u32;
-        if used >= self.limit - leave {
-            let back = self
-                .spent
-                .front()
-                .map_or(now, |t| *t + self.window + MARGIN);
+        let room = self.limit - leave;
+        if self.spent.len() as u32 >= room {
+            let i = self.spent.len() - room as usize;
+            let back = self.spent.get(i).map_or(now, |t| *t + self.span());
             return Err(back.max(now + Duration::from_millis(1)));
         }
-        let paced = self.paced(now);
-        if paced > now {
-            return Err(paced);
+        let paced = if foreground {
+            let slack = self.interval() * (self.burst() - 1);
+            self.foreground_at
+                .map_or(now, |tat| tat.checked_sub(slack).unwrap_or(now))
+        } else {
+            self.background_at.unwrap_or(now)
+        };
+        if paced > now { Err(paced) } else { Ok(()) }
+    }
+
+    /// Takes a token for a request of `lane`, or says when to ask again (see the module
+    /// docs).
+    pub fn try_take(&mut self, now: Instant, lane: Lane) -> Result<Ticket, Instant> {
+        self.prune(now);
+        self.allowed(now, lane)?;
+        if lane.is_foreground() {
+            let at = self.foreground_at.map_or(now, |t| t.max(now));
+            self.foreground_at = Some(at + self.interval());
+        } else {
+            let at = self.background_at.map_or(now, |t| t.max(now));
+            self.background_at = Some(at + self.background_interval());
         }
-        if priority == Priority::Sweep {
-            let share = self.limit - self.reserve(now);
-            let pace = (self.window + MARGIN) / share.max(1);
-            let paced = self.last_sweep.map_or(now, |t| t + pace);
-            if paced > now {
-                return Err(paced);
-            }
-            self.last_sweep = Some(now);
-        }
-        self.paced_until = Some(self.paced_until.map_or(now, |t| t.max(now)) + self.interval());
         self.spent.push_back(now);
         self.in_flight += 1;
         if let Some((left, _)) = &mut self.server_left {
             *left = left.saturating_sub(1);
         }
-        Ok(Ticket::Normal)
+        Ok(Ticket { sent: now })
     }
 
     /// A request taken with `ticket` ended without an answer from the server (it never
@@ -324,67 +378,79 @@ impl Bucket {
     pub fn observe(&mut self, ticket: Ticket, signal: &Signal, now: Instant) {
         self.unanswered(ticket);
         self.prune(now);
-        if let Some(limit) = signal.limit.filter(|l| *l > 0) {
-            self.source = Source::Headers;
-            self.limit = self.capped(limit);
+        match signal.limit.filter(|l| *l > 0) {
+            Some(claimed) => {
+                self.claimed = Some(claimed);
+                self.limit = claimed.min(self.ceiling());
+                self.source = Source::Headers;
+                self.provisional = false;
+                self.clean_since = None;
+            }
+            // An earlier run's figure that this server no longer shows.
+            None if self.provisional => {
+                self.provisional = false;
+                self.limit = self.assumed();
+                self.source = Source::Assumed;
+            }
+            None => {}
         }
-        let window_end = signal
-            .reset_in
-            .or(signal.retry_after)
-            .map(|s| now + Duration::from_secs(s.min(86_400)));
+        // Whatever the server named, at most the cap: a server's word is believed within
+        // bounds, and the pause is said to be cut.
+        let named = signal.reset_in.or(signal.retry_after);
+        let window_end = named.map(|s| now + Duration::from_secs(s).min(PAUSE_CAP));
         if let Some(remaining) = signal.remaining {
-            let until = window_end.unwrap_or_else(|| self.server_window_end(remaining, now));
+            // The window's end is worked out once per window of the server's (a count that
+            // went up by more than the requests at once is a new one), so a count others
+            // keep spending never holds us past the end first reckoned.
+            let known = self.server_left.filter(|(left, until)| {
+                *until > now && remaining <= left + POLITE_CONCURRENCY as u32
+            });
+            let until = window_end
+                .or(known.map(|(_, until)| until))
+                .unwrap_or_else(|| self.server_window_end(remaining, now));
             self.server_left = Some((remaining, until));
         }
-        if signal.throttled {
-            self.throttled += 1;
-            if self.source != Source::Headers {
-                // What the server took in the window is what it allows.
-                self.limit = self.capped(self.accepted.len() as u32);
+        if !signal.throttled {
+            return;
+        }
+        self.throttled += 1;
+        if self.source != Source::Headers {
+            let news = self.cut_at.is_none_or(|cut| ticket.sent >= cut);
+            if news {
+                self.limit = (self.limit / 2).max(FLOOR.min(self.assumed())).max(1);
                 self.source = Source::Learned;
+                self.cut_at = Some(now);
             }
-            // At least a second, so a server answering `Retry-After: 0` is not hammered.
-            let until = window_end.map(|t| t.max(now + Duration::from_secs(1)));
-            let until = until.unwrap_or_else(|| {
-                let back = self
-                    .spent
-                    .front()
-                    .map_or(now, |t| *t + self.window + MARGIN);
-                back.max(now + MIN_PAUSE)
-            });
-            self.paused_until = Some(self.paused_until.map_or(until, |p| p.max(until)));
-        } else {
-            self.accepted.push_back(now);
-            // Answers of a burst arrive after its first 429: the server took them, so it
-            // allows at least that many. (An answer that says nothing teaches nothing else.)
-            if self.source == Source::Learned {
-                self.limit = self.capped(self.limit.max(self.accepted.len() as u32));
-            }
+            self.clean_since = Some(now);
+        }
+        // At least a second, so a server answering `Retry-After: 0` is not hammered.
+        let until = window_end
+            .map(|t| t.max(now + Duration::from_secs(1)))
+            .unwrap_or(now + MIN_PAUSE);
+        if self.paused_until.is_none_or(|p| until > p) {
+            self.paused_until = Some(until);
+            self.asked_pause = named.filter(|s| Duration::from_secs(*s) > PAUSE_CAP);
         }
     }
 
     /// When the server's window ends, as far as our sends tell, for an answer that said
     /// `remaining` without saying when its count resets. The server has counted
-    /// `limit - remaining` requests since its window began, so it began no later than the
-    /// send that many back, and ends a window after it. (Kept a whole window from the
-    /// answer instead, a count of 0 held every request, the user's too, for up to a minute
-    /// after the server had started counting afresh.) Forgetting the server's count early
-    /// is safe: our own log keeps to the limit in any window on its own; the count is there
-    /// for what others spend on the same token.
+    /// `limit - remaining` requests since its window began. When our own sends explain
+    /// them all, the window began no later than the send that many back, and ends a window
+    /// after it (kept a whole window from the answer instead, a count of 0 held every
+    /// request, the user's too, for up to a minute after the server had started counting
+    /// afresh). When they do not, another program spends the same token and nothing tells
+    /// when its window began: the count is kept a whole window from now.
     fn server_window_end(&self, remaining: u32, now: Instant) -> Instant {
         let counted = self.limit.saturating_sub(remaining) as usize;
+        if counted > self.spent.len() {
+            return now + self.span();
+        }
         let began = match counted {
             0 => now,
-            n => self
-                .spent
-                .len()
-                .checked_sub(n)
-                .and_then(|i| self.spent.get(i))
-                .or(self.spent.front())
-                .copied()
-                .unwrap_or(now),
+            n => self.spent[self.spent.len() - n],
         };
-        (began + self.window + MARGIN).max(now)
+        (began + self.span()).max(now)
     }
 
     /// How many requests may run at once: [`POLITE_CONCURRENCY`], or `bound` if lower.
@@ -404,14 +470,13 @@ impl Bucket {
             .or(self.server_left.filter(|(l, _)| *l == 0).map(|(_, t)| t));
         View {
             limit: self.limit,
+            claimed: self.claimed.filter(|c| *c != self.limit),
             left,
             source: self.source,
             paused_for: paused.map(|t| t.saturating_duration_since(now)),
+            asked_pause: self.asked_pause,
             next_in: self
                 .next_send
-                .or((left == 0)
-                    .then(|| self.spent.front().map(|t| *t + self.window + MARGIN))
-                    .flatten())
                 .map(|t| t.saturating_duration_since(now))
                 .filter(|d| *d >= SHOWN_WAIT),
             throttled: self.throttled,
@@ -423,12 +488,38 @@ impl Bucket {
         self.next_send = at;
     }
 
+    /// When a request of `lane` could go, as things stand (`now` if at once).
+    pub fn next_for(&mut self, now: Instant, lane: Lane) -> Instant {
+        self.prune(now);
+        self.allowed(now, lane).err().unwrap_or(now)
+    }
+
+    /// Why a request of `lane` would wait now, and how long.
+    pub fn hold_for(&mut self, now: Instant, lane: Lane) -> Option<(Hold, Duration)> {
+        let at = self.next_for(now, lane);
+        if at <= now {
+            return None;
+        }
+        let paused = self.paused_until.is_some()
+            || self
+                .server_left
+                .is_some_and(|(left, _)| left == 0 || !lane.is_foreground());
+        let hold = if paused { Hold::Paused } else { Hold::Budget };
+        Some((hold, at - now))
+    }
+
     pub fn limit(&self) -> u32 {
         self.limit
     }
 
     pub fn source(&self) -> Source {
         self.source
+    }
+
+    /// The limit to keep in the state file: one the server's headers showed (and an answer
+    /// confirmed in this run), else none.
+    pub fn headers_limit(&self) -> Option<u32> {
+        (self.source == Source::Headers && !self.provisional).then_some(self.limit)
     }
 
     pub fn paused_until(&self) -> Option<Instant> {
@@ -444,7 +535,3 @@ impl Bucket {
 #[cfg(test)]
 #[path = "bucket_tests.rs"]
 mod tests;
-
-#[cfg(test)]
-#[path = "bucket_reserve_tests.rs"]
-mod reserve_tests;

@@ -1,319 +1,352 @@
-use super::*;
+//! The budget model's rules one by one on a fake clock, then as a whole against simulated
+//! servers ([`super::super::sim`]).
 
-pub(super) fn at(base: Instant, secs: f64) -> Instant {
+use super::*;
+use crate::scheduler::sim::{self, Demand, Server};
+
+fn at(base: Instant, secs: f64) -> Instant {
     base + Duration::from_secs_f64(secs)
 }
 
-/// A server with a fixed window of `limit` requests a minute starting at its first request,
-/// as the common framework throttle counts: answers whether request at `t` is taken.
-struct FixedWindow {
-    limit: u32,
-    start: Option<f64>,
-    count: u32,
+fn ticket(sent: Instant) -> Ticket {
+    Ticket { sent }
 }
 
-impl FixedWindow {
-    fn take(&mut self, t: f64) -> bool {
-        match self.start {
-            Some(s) if t - s < 60.0 => {}
-            _ => {
-                self.start = Some(t);
-                self.count = 0;
-            }
-        }
-        self.count += 1;
-        self.count <= self.limit
-    }
-}
+const SILENT: Signal = Signal {
+    throttled: false,
+    limit: None,
+    remaining: None,
+    reset_in: None,
+    retry_after: None,
+};
 
-/// Drives a bucket against a fixed-window server for `secs` seconds, sending whenever a
-/// token is free (answers come back at once); returns (sent, 429s in the first minute,
-/// 429s after it).
-fn drive(bucket: &mut Bucket, limit: u32, headers: bool, secs: f64) -> (u32, u32, u32) {
-    let base = Instant::now();
-    let mut server = FixedWindow {
-        limit,
-        start: None,
-        count: 0,
-    };
-    let (mut sent, mut early, mut late) = (0, 0, 0);
-    let mut t = 0.0;
-    while t < secs {
-        let now = at(base, t);
-        match bucket.try_take(now, Priority::User) {
-            Ok(ticket) => {
-                sent += 1;
-                let ok = server.take(t);
-                let left = limit.saturating_sub(server.count);
-                let signal = Signal {
-                    throttled: !ok,
-                    limit: headers.then_some(limit),
-                    remaining: headers.then_some(left),
-                    reset_in: None,
-                    retry_after: (!ok && headers)
-                        .then(|| (60.0 - (t - server.start.unwrap())).ceil() as u64),
-                };
-                if !ok {
-                    if t < 60.0 { early += 1 } else { late += 1 }
-                }
-                bucket.observe(ticket, &signal, now);
-                // A request takes a millisecond.
-                t += 0.001;
-            }
-            Err(next) => {
-                let wait = next.saturating_duration_since(now).as_secs_f64();
-                t += wait.max(0.001);
-            }
-        }
-    }
-    (sent, early, late)
-}
-
+/// The person first: half the limit at once, then the even pace; the sweep spread evenly
+/// from the start, and stopping short of the reserve.
 #[test]
-fn with_headers_a_limit_of_60_is_never_exceeded() {
-    let mut b = Bucket::new(None);
-    let (sent, early, late) = drive(&mut b, 60, true, 600.0);
-    assert_eq!((early, late), (0, 0));
-    assert_eq!(b.source(), Source::Headers);
-    assert_eq!(b.limit(), 60);
-    // Ten minutes at 60 a minute, less the margin.
-    assert!(sent >= 580, "{sent}");
-}
-
-#[test]
-fn without_headers_the_default_holds_and_nothing_is_throttled() {
-    let mut b = Bucket::new(None);
-    let (sent, early, late) = drive(&mut b, 60, false, 900.0);
-    assert_eq!((early, late), (0, 0));
-    assert_eq!((b.source(), b.limit()), (Source::Assumed, ASSUMED_LIMIT));
-    assert!(sent >= 850, "{sent}");
-}
-
-/// Takes tokens greedily for `secs` (answers without any header, at once); the send times.
-fn greedy(b: &mut Bucket, secs: f64) -> Vec<f64> {
-    let base = Instant::now();
-    let (mut sends, mut t) = (Vec::new(), 0.0);
-    while t < secs {
-        let now = at(base, t);
-        match b.try_take(now, Priority::User) {
-            Ok(ticket) => {
-                sends.push(t);
-                b.observe(ticket, &Signal::default(), now);
-                t += 0.001;
-            }
-            Err(next) => t += next.saturating_duration_since(now).as_secs_f64().max(0.001),
-        }
-    }
-    sends
-}
-
-/// The most sends in any span of `span` seconds.
-fn busiest(sends: &[f64], span: f64) -> usize {
-    (0..sends.len())
-        .map(|i| {
-            sends[i..]
-                .iter()
-                .take_while(|s| **s < sends[i] + span)
-                .count()
-        })
-        .max()
-        .unwrap_or(0)
-}
-
-#[test]
-fn silence_is_not_permission() {
-    // A server that never says a limit and never answers 429 (it might ban instead).
-    let mut b = Bucket::new(None);
-    let sends = greedy(&mut b, 600.0);
-    assert_eq!((b.source(), b.limit()), (Source::Assumed, ASSUMED_LIMIT));
-    assert!(busiest(&sends, 60.0) <= 60, "{}", busiest(&sends, 60.0));
-    assert!(
-        busiest(&sends, 1.0) <= BURST as usize,
-        "{} in one second",
-        busiest(&sends, 1.0)
-    );
-    assert!(sends.len() >= 580, "{}", sends.len());
-}
-
-#[test]
-fn the_users_figure_is_assumed_and_spread_over_the_minute() {
-    let mut b = Bucket::new(Some(60));
-    let sends = greedy(&mut b, 300.0);
-    assert!(busiest(&sends, 60.0) <= 60);
-    assert!(
-        busiest(&sends, 1.0) <= BURST as usize,
-        "{}",
-        busiest(&sends, 1.0)
-    );
-    // A higher figure of the user's is taken as the limit, and still spread.
-    let mut b = Bucket::new(Some(600));
-    assert_eq!((b.source(), b.limit()), (Source::Assumed, 600));
-    let sends = greedy(&mut b, 300.0);
-    assert!(busiest(&sends, 60.0) <= 600);
-    assert!(busiest(&sends, 1.0) <= 6 + 10, "{}", busiest(&sends, 1.0));
-}
-
-#[test]
-fn without_headers_a_lower_limit_is_learned() {
-    let mut b = Bucket::new(None);
-    let (_, _, late) = drive(&mut b, 20, false, 600.0);
-    assert_eq!(late, 0);
-    assert_eq!(b.limit(), 20);
-}
-
-#[test]
-fn the_ceiling_holds_whatever_the_server_allows() {
-    let mut b = Bucket::new(Some(600));
-    let base = Instant::now();
-    let mut sends = Vec::new();
-    let mut t = 0.0;
-    while t < 300.0 {
-        let now = at(base, t);
-        match b.try_take(now, Priority::User) {
-            Ok(ticket) => {
-                sends.push(t);
-                b.observe(ticket, &Signal::default(), now);
-                t += 0.001;
-            }
-            Err(next) => t += next.saturating_duration_since(now).as_secs_f64().max(0.001),
-        }
-    }
-    // Any 60 s span holds at most 600.
-    for (i, start) in sends.iter().enumerate() {
-        let within = sends[i..].iter().take_while(|s| **s < start + 60.0).count();
-        assert!(within <= 600, "{within} from {start}");
-    }
-    assert!(b.limit() <= 600);
-    assert!(sends.len() >= 2900, "{}", sends.len());
-}
-
-#[test]
-fn a_429_pauses_everything_until_retry_after() {
-    let mut b = Bucket::new(None);
+fn a_person_gets_half_the_limit_at_once_and_the_sweep_is_spread() {
     let now = Instant::now();
-    let t = b.try_take(now, Priority::User).unwrap();
+    let mut b = Bucket::new(None);
+    for i in 0..30 {
+        assert!(b.try_take(now, Lane::Screen).is_ok(), "foreground {i}");
+    }
+    let next = b.try_take(now, Lane::Person).unwrap_err();
+    let pace = Duration::from_secs(61) / 60;
+    assert_eq!(next, now + pace);
+    // The sweep is spread from its own first token: one now, the next 61 s ÷ 57 later.
+    let mut s = Bucket::new(None);
+    assert!(s.try_take(now, Lane::Background).is_ok());
+    assert_eq!(
+        s.try_take(now, Lane::Background),
+        Err(now + Duration::from_secs(61) / 57)
+    );
+}
+
+#[test]
+fn the_sweep_leaves_the_reserve_to_a_person() {
+    let now = Instant::now();
+    let mut b = Bucket::new(None);
+    let mut t = 0.0;
+    let mut swept = 0;
+    // A minute of sweeping as fast as the budget lets it.
+    while t < 60.0 {
+        match b.try_take(at(now, t), Lane::Background) {
+            Ok(_) => swept += 1,
+            Err(next) => t = next.duration_since(now).as_secs_f64(),
+        }
+    }
+    assert_eq!(swept, 57, "the sweep stops short of the reserve of 3");
+    for _ in 0..3 {
+        assert!(b.try_take(at(now, 60.0), Lane::Person).is_ok());
+    }
+    assert!(b.try_take(at(now, 60.0), Lane::Person).is_err());
+}
+
+#[test]
+fn a_lower_limit_is_believed_at_once_a_higher_one_up_to_the_ceiling() {
+    let now = Instant::now();
+    let claim = |limit: u32| Signal {
+        limit: Some(limit),
+        ..SILENT
+    };
+    let mut b = Bucket::new(None);
+    b.observe(ticket(now), &claim(20), now);
+    assert_eq!((b.limit(), b.source()), (20, Source::Headers));
+    b.observe(ticket(now), &claim(1_000_000), now);
+    assert_eq!(b.limit(), TRUST_CEILING);
+    let view = b.view(now);
+    assert_eq!((view.limit, view.claimed), (600, Some(1_000_000)));
+    // The user vouches for more, and caps at their figure whatever the server says.
+    let mut vouched = Bucket::new(Some(2_000));
+    vouched.observe(ticket(now), &claim(1_000_000), now);
+    assert_eq!(vouched.limit(), 2_000);
+    let mut capped = Bucket::new(Some(30));
+    capped.observe(ticket(now), &claim(1_000), now);
+    assert_eq!(capped.limit(), 30);
+    // Silence never raises the assumed figure.
+    let mut quiet = Bucket::new(None);
+    for i in 0..100 {
+        quiet.observe(ticket(now), &SILENT, at(now, i as f64));
+    }
+    assert_eq!((quiet.limit(), quiet.source()), (60, Source::Assumed));
+}
+
+#[test]
+fn a_429_without_headers_halves_once_per_pause_and_is_forgiven() {
+    let now = Instant::now();
+    let mut b = Bucket::new(None);
+    let sent: Vec<Ticket> = (0..6)
+        .map(|_| b.try_take(now, Lane::Screen).unwrap())
+        .collect();
+    let refused = Signal {
+        throttled: true,
+        retry_after: Some(0),
+        ..SILENT
+    };
+    // Six requests of one burst all refused: one halving, not six.
+    for t in &sent {
+        b.observe(*t, &refused, at(now, 0.1));
+    }
+    assert_eq!((b.limit(), b.source()), (30, Source::Learned));
+    let view = b.view(at(now, 0.1));
+    assert_eq!(view.throttled, 6);
+    // Paused a second at least (`Retry-After: 0` is not "hammer me").
+    assert_eq!(b.paused_until(), Some(at(now, 1.1)));
+    // A later 429, to a request sent after the cut, halves again; never below the floor.
+    let mut last = now;
+    for i in 0..5 {
+        last = at(now, 2.0 + 2.0 * i as f64);
+        b.observe(ticket(last), &refused, last);
+    }
+    assert_eq!(b.limit(), FLOOR);
+    // Each whole window without a 429 gives a step back, up to the assumed figure.
+    let mut limits = Vec::new();
+    for w in 1..=10 {
+        b.prune(last + (WINDOW + MARGIN) * w);
+        limits.push(b.limit());
+    }
+    assert_eq!(limits, vec![12, 18, 24, 30, 36, 42, 48, 54, 60, 60]);
+    assert_eq!(b.source(), Source::Assumed);
+}
+
+#[test]
+fn a_huge_retry_after_pauses_an_hour_and_says_what_was_asked() {
+    let now = Instant::now();
+    let mut b = Bucket::new(None);
+    let t = b.try_take(now, Lane::Person).unwrap();
     b.observe(
         t,
         &Signal {
             throttled: true,
-            limit: Some(60),
-            remaining: Some(0),
-            retry_after: Some(23),
-            reset_in: None,
+            retry_after: Some(999_999),
+            ..SILENT
         },
         now,
     );
-    assert_eq!(b.try_take(at(now, 1.0), Priority::User), Err(at(now, 23.0)));
-    let view = b.view(at(now, 1.0));
-    assert_eq!(view.paused_for, Some(Duration::from_secs(22)));
-    assert!(b.try_take(at(now, 23.0), Priority::User).is_ok());
-}
-
-#[test]
-fn the_servers_remaining_count_is_respected() {
-    // Another program spends the same token: the server says 2 left although we sent 1.
-    let mut b = Bucket::new(None);
-    let now = Instant::now();
-    let t = b.try_take(now, Priority::User).unwrap();
-    let signal = Signal {
-        limit: Some(60),
-        remaining: Some(2),
-        reset_in: Some(30),
-        ..Signal::default()
-    };
-    b.observe(t, &signal, now);
-    assert!(b.try_take(now, Priority::User).is_ok());
-    assert!(b.try_take(now, Priority::User).is_ok());
-    assert_eq!(b.try_take(now, Priority::User), Err(at(now, 30.0)));
-    assert_eq!(b.view(now).left, 0);
-    assert!(b.try_take(at(now, 30.0), Priority::User).is_ok());
-}
-
-#[test]
-fn concurrency_is_polite_whatever_the_server_shows() {
-    let mut b = Bucket::new(None);
-    assert_eq!(b.concurrency(64), POLITE_CONCURRENCY, "before any answer");
-    let now = Instant::now();
-    let t = b.try_take(now, Priority::User).unwrap();
-    b.observe(t, &Signal::default(), now);
-    assert_eq!(b.concurrency(64), POLITE_CONCURRENCY, "no limit shown");
-    assert_eq!(b.concurrency(2), 2, "a lower bound of the caller's holds");
-}
-
-#[test]
-fn a_burst_refused_halfway_learns_what_the_server_took() {
-    // 60 sent within the minute to a server that takes 30 a minute, answered in order.
-    let mut b = Bucket::new(None);
-    let now = Instant::now();
-    let pace = |i: usize| at(now, i as f64 * 61.0 / 60.0);
-    let tickets: Vec<Ticket> = (0..60)
-        .map(|i| b.try_take(pace(i), Priority::User).unwrap())
-        .collect();
-    for (i, t) in tickets.into_iter().enumerate() {
-        let signal = Signal {
-            throttled: i >= 30,
-            ..Signal::default()
-        };
-        b.observe(t, &signal, at(now, 60.5));
-    }
-    assert_eq!((b.limit(), b.source()), (30, Source::Learned));
-    // Answers arriving after the first 429 (out of order) still count.
-    let mut b = Bucket::new(None);
-    let tickets: Vec<Ticket> = (0..60)
-        .map(|i| b.try_take(pace(i), Priority::User).unwrap())
-        .collect();
-    for (i, t) in tickets.into_iter().enumerate() {
-        let signal = Signal {
-            throttled: i % 2 == 0,
-            ..Signal::default()
-        };
-        b.observe(t, &signal, at(now, 60.5));
-    }
-    assert_eq!(b.limit(), 30);
-}
-
-#[test]
-fn a_wait_the_fetcher_tells_is_shown_from_two_seconds() {
-    let mut b = Bucket::new(None);
-    let now = Instant::now();
-    b.set_next_send(Some(at(now, 5.0)));
-    assert_eq!(b.view(now).next_in, Some(Duration::from_secs(5)));
-    // A sweep paced a second apart is not a wait worth telling.
-    b.set_next_send(Some(at(now, 1.0)));
-    assert_eq!(b.view(now).next_in, None);
-    b.set_next_send(None);
-    assert_eq!(b.view(now).next_in, None);
-}
-
-#[test]
-fn a_spent_server_count_without_a_reset_time_ends_with_the_servers_window() {
-    let mut b = Bucket::new(None);
-    let now = Instant::now();
-    // One request a second for a minute; the last answer says the server's 60 are spent
-    // and not when its window ends.
-    let mut last = None;
-    for i in 0..60 {
-        let t = b.try_take(at(now, i as f64), Priority::User).unwrap();
-        let remaining = 59 - i;
-        let signal = Signal {
-            limit: Some(60),
-            remaining: Some(remaining),
-            ..Signal::default()
-        };
-        b.observe(t, &signal, at(now, i as f64 + 0.5));
-        last = Some(remaining);
-    }
-    assert_eq!(last, Some(0));
-    assert!(b.try_take(at(now, 60.0), Priority::User).is_err());
-    // The server's window began with the first of those 60: it ends a window after it,
-    // not a window after the last answer (120.5 s).
+    assert_eq!(b.paused_until(), Some(now + PAUSE_CAP));
+    let view = b.view(now);
+    assert_eq!(view.paused_for, Some(PAUSE_CAP));
+    assert_eq!(view.asked_pause, Some(999_999));
     assert_eq!(
-        b.try_take(at(now, 61.0), Priority::User),
-        Ok(Ticket::Normal)
+        b.hold_for(now, Lane::Person),
+        Some((Hold::Paused, PAUSE_CAP))
+    );
+    // A reset that far away holds the server's count no longer than the cap either.
+    let mut r = Bucket::new(None);
+    let t = r.try_take(now, Lane::Person).unwrap();
+    r.observe(
+        t,
+        &Signal {
+            limit: Some(60),
+            remaining: Some(0),
+            reset_in: Some(10_000_000),
+            ..SILENT
+        },
+        now,
+    );
+    assert_eq!(
+        r.try_take(now, Lane::Person),
+        Err(now + PAUSE_CAP),
+        "held until the capped reset"
     );
 }
 
 #[test]
-fn the_clients_idle_connections_match_what_runs_at_once() {
-    assert_eq!(crate::api::POOL_MAX_IDLE, POLITE_CONCURRENCY);
+fn what_an_earlier_run_saved_is_a_hint() {
+    let now = Instant::now();
+    // A figure from headers above the assumed one is not believed before an answer says it.
+    let b = Bucket::resume(None, Some(u32::MAX), [], None, now);
+    assert_eq!((b.limit(), b.source()), (60, Source::Assumed));
+    // A lower one counts until the first answer without the header drops it.
+    let mut low = Bucket::resume(None, Some(20), [], None, now);
+    assert_eq!((low.limit(), low.source()), (20, Source::Headers));
+    assert_eq!(low.headers_limit(), None, "not confirmed: not saved again");
+    let t = low.try_take(now, Lane::Person).unwrap();
+    low.observe(t, &SILENT, now);
+    assert_eq!((low.limit(), low.source()), (60, Source::Assumed));
+    // …and is confirmed by one that says it.
+    let mut said = Bucket::resume(None, Some(20), [], None, now);
+    let t = said.try_take(now, Lane::Person).unwrap();
+    said.observe(
+        t,
+        &Signal {
+            limit: Some(20),
+            ..SILENT
+        },
+        now,
+    );
+    assert_eq!(said.headers_limit(), Some(20));
+    // Sends in the future or long ago do not count, nor more than a limit's worth; a pause
+    // counts up to an hour.
+    let past = |secs: f64| now - Duration::from_secs_f64(secs);
+    let spent = (0..10_000)
+        .map(|i| past(30.0 - i as f64 * 0.001))
+        .chain([at(now, 50.0), past(500.0)]);
+    let mut b = Bucket::resume(None, None, spent, Some(at(now, 1e7)), now);
+    assert_eq!(b.spent().count(), 60);
+    assert_eq!(b.paused_until(), Some(now + PAUSE_CAP));
+    assert_eq!(b.view(now).left, 0);
+}
+
+// ---- The model against simulated servers (see `sim.rs`). ----
+
+const LATENCY: Duration = Duration::from_millis(200);
+
+fn minutes(n: u64) -> Duration {
+    Duration::from_secs(60 * n)
+}
+
+#[test]
+fn a_fixed_window_with_headers_is_never_exceeded_and_the_person_goes_first() {
+    let f = sim::run(
+        Server::FixedWindow {
+            limit: 60,
+            headers: true,
+        },
+        &[(None, Demand::DASHBOARD)],
+        LATENCY,
+        minutes(10),
+    );
+    assert_eq!(f.throttled.len(), 0, "{:?}", f.throttled);
+    assert!(f.busiest(WINDOW) <= 60, "{}", f.busiest(WINDOW));
+    // Four lists, then ten rows at 6 at once: three round trips.
+    let screen = f.first_screen.expect("the first screen");
+    assert!(
+        screen <= LATENCY * 3 + Duration::from_millis(50),
+        "{screen:?}"
+    );
+    assert!(
+        f.person_worst <= Duration::from_secs(2),
+        "{:?}",
+        f.person_worst
+    );
+    // The sweep uses what is left: near the limit every minute.
+    assert!(f.sent_between(minutes(5), minutes(10)) >= 5 * 55);
+}
+
+#[test]
+fn a_fixed_window_without_headers_is_never_exceeded() {
+    let f = sim::run(
+        Server::FixedWindow {
+            limit: 60,
+            headers: false,
+        },
+        &[(None, Demand::DASHBOARD)],
+        LATENCY,
+        minutes(10),
+    );
+    let (first, after) = f.throttled_split(minutes(1));
+    assert!(first <= 2, "{first}");
+    assert_eq!(after, 0);
+    assert!(f.busiest(WINDOW) <= 60);
+    assert!(f.first_screen.unwrap() <= LATENCY * 3 + Duration::from_millis(50));
+}
+
+#[test]
+fn a_lying_header_is_believed_only_up_to_the_ceiling() {
+    let f = sim::run(
+        Server::Lying { claim: 1_000_000 },
+        &[(None, Demand::DASHBOARD)],
+        LATENCY,
+        minutes(5),
+    );
+    assert!(f.busiest(WINDOW) <= 600, "{}", f.busiest(WINDOW));
+    // Spread, not a minute's worth in a second.
+    assert!(
+        f.busiest(Duration::from_secs(1)) <= 30,
+        "{}",
+        f.busiest(Duration::from_secs(1))
+    );
+}
+
+#[test]
+fn one_429_without_headers_is_forgiven_within_minutes() {
+    let f = sim::run(
+        Server::OnceThrottled {
+            at: 10,
+            retry_after: Some(0),
+        },
+        &[(None, Demand::DASHBOARD)],
+        LATENCY,
+        minutes(10),
+    );
+    assert_eq!(f.throttled.len(), 1);
+    // Halved once, never near 1 a minute, back to 60 within six windows.
+    assert_eq!(f.limits.iter().min(), Some(&30), "{:?}", f.limits);
+    assert_eq!(f.limits.last(), Some(&60), "{:?}", f.limits);
+    assert!(f.sent_between(minutes(8), minutes(9)) >= 55);
+}
+
+#[test]
+fn a_huge_retry_after_costs_an_hour_not_a_day() {
+    let f = sim::run(
+        Server::OnceThrottled {
+            at: 5,
+            retry_after: Some(999_999),
+        },
+        &[(None, Demand::SWEEP)],
+        LATENCY,
+        minutes(70),
+    );
+    let paused_at = f.throttled[0];
+    let resumed = f
+        .sent
+        .iter()
+        .find(|t| **t > paused_at)
+        .copied()
+        .expect("sends again");
+    let pause = resumed - paused_at;
+    assert!(
+        pause >= PAUSE_CAP && pause <= PAUSE_CAP + Duration::from_secs(2),
+        "{pause:?}"
+    );
+}
+
+/// Two programs on one token: with the headers, the server's count tells each what the
+/// other spent (0 answers 429, the token used whole); without them they learn from the
+/// 429s (halving and climbing back, about one 429 a minute at worst) and keep using it.
+#[test]
+fn two_programs_on_one_token_share_it() {
+    let with = sim::run(
+        Server::FixedWindow {
+            limit: 60,
+            headers: true,
+        },
+        &[(None, Demand::DASHBOARD), (None, Demand::SWEEP)],
+        LATENCY,
+        minutes(10),
+    );
+    assert!(with.busiest(WINDOW) <= 60, "{}", with.busiest(WINDOW));
+    assert_eq!(with.throttled.len(), 0, "{:?}", with.throttled);
+    assert!(with.sent_between(minutes(1), minutes(10)) >= 9 * 55);
+    let without = sim::run(
+        Server::FixedWindow {
+            limit: 60,
+            headers: false,
+        },
+        &[(None, Demand::DASHBOARD), (None, Demand::SWEEP)],
+        LATENCY,
+        minutes(10),
+    );
+    assert!(without.throttled.len() <= 10, "{:?}", without.throttled);
+    assert!(without.sent_between(minutes(5), minutes(10)) >= 5 * 36);
 }

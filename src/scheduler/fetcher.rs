@@ -5,14 +5,15 @@
 //! request starts only when a slot is free
 //! ([`crate::scheduler::bucket::POLITE_CONCURRENCY`] at once, as a browser keeps to a
 //! host, or the caller's bound if lower) and the budget gives a token for the request's
-//! [`Class`] (the background leaves a reserve for what the user waits on), which is handed
-//! to the request's first attempt. The rest wait in a queue
-//! as values, by priority ([`Class`]): what the user waits on (a form's request, a write,
-//! an IP list, one item's detail), then the tabs' lists and the credit, then the
-//! per-service sweeps in the order the app asked for them (it asks oldest data first). An
-//! identical GET that is already queued or in flight is not sent again: its one answer
-//! serves both askers. Writes (POST, PUT) are never deduplicated and never retried: the
-//! client sends each exactly once.
+//! [`Lane`], which is handed to the request's first attempt. The rest wait in a queue as
+//! values, a line per lane: what a person waits on (a form's request, a write, an IP list,
+//! a detail asked for), then what is on screen and not shown yet, then the engine's sweeps
+//! in the order the engine handed them over (oldest data first). Nothing of a lower line
+//! goes while the first waiting request of a higher one waits for a token, so the
+//! background never takes the token a person waits for. An identical GET that is already
+//! queued or in flight is not sent again: its one answer serves both askers (asked again
+//! in a higher lane, the queued one moves up). Writes (POST, PUT) are never deduplicated
+//! and never retried: the client sends each exactly once.
 //!
 //! A GET answered with the account's throttle ([`ApiError::RateLimited`]) is not reported:
 //! the budget is paused by it, and the request goes back to the head of its line, to be
@@ -28,9 +29,9 @@
 //! is the truth: the request may have been sent.
 
 use crate::api::{ApiClient, ApiError, Loaded, Request};
-use crate::scheduler::{Budget, Door, PREPAID, Priority, View};
+use crate::scheduler::{Budget, Door, Lane, PREPAID, View};
 use futures::FutureExt;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
@@ -45,24 +46,15 @@ pub const DEFAULT_CONCURRENCY: usize = 64;
 /// The UI side of the fetcher: cheap to clone, never blocks.
 #[derive(Clone, Debug)]
 pub struct FetcherHandle {
-    commands: mpsc::UnboundedSender<Request>,
+    commands: mpsc::UnboundedSender<(Request, Lane)>,
     budget: watch::Receiver<Option<View>>,
-    /// The budget itself, to tell it a person asked (see [`FetcherHandle::ask`]).
-    keeper: Budget,
 }
 
 impl FetcherHandle {
-    /// Queues `request`; its result arrives on the results channel.
-    pub fn fetch(&self, request: Request) {
+    /// Queues `request` in `lane`; its result arrives on the results channel.
+    pub fn fetch(&self, request: Request, lane: Lane) {
         // A closed channel means the fetcher is gone because the program is ending.
-        let _ = self.commands.send(request);
-    }
-
-    /// Queues `request`, asked by a person: the budget keeps its reserve for them for a
-    /// window (see [`crate::scheduler::bucket`]).
-    pub fn ask(&self, request: Request) {
-        self.keeper.asked(crate::scheduler::now());
-        self.fetch(request);
+        let _ = self.commands.send((request, lane));
     }
 
     /// The budget's changes, for the screen.
@@ -83,7 +75,6 @@ pub fn spawn(
     let handle = FetcherHandle {
         commands: command_tx,
         budget: budget.watch(),
-        keeper: budget.clone(),
     };
     tokio::spawn(run(
         client,
@@ -99,12 +90,13 @@ async fn run(
     client: ApiClient,
     budget: Budget,
     concurrency: usize,
-    mut commands: mpsc::UnboundedReceiver<Request>,
+    mut commands: mpsc::UnboundedReceiver<(Request, Lane)>,
     results: mpsc::UnboundedSender<Fetched>,
 ) {
     let mut queue = Queue::default();
-    // Task → its request, to forget a GET whose task ended without an answer.
-    let mut running: HashMap<tokio::task::Id, Request> = HashMap::new();
+    // Task → its request and lane, to forget a GET whose task ended without an answer,
+    // and to queue one the server's throttle postponed in the lane it waited in.
+    let mut running: HashMap<tokio::task::Id, (Request, Lane)> = HashMap::new();
     // Each task keeps its request as the queue's key beside the typed answer.
     let mut tasks: JoinSet<(Request, Loaded)> = JoinSet::new();
     let mut accepting = true;
@@ -115,17 +107,16 @@ async fn run(
         // not as spawned futures: 40,000 per-service calls of a large account cost a few
         // MB queued, where 40,000 parked tasks cost well over a hundred.
         let mut next_token = None;
-        while tasks.len() < budget.concurrency(concurrency)
-            && let Some(class) = queue.next_class()
-        {
-            let ticket = match budget.try_take(crate::scheduler::now(), class.priority()) {
-                Ok(ticket) => ticket,
-                Err(at) => {
-                    next_token = Some(at);
-                    break;
-                }
-            };
-            let Some(request) = queue.pop() else { break };
+        while tasks.len() < budget.concurrency(concurrency) {
+            let (request, lane, ticket) =
+                match queue.pick(|lane| budget.try_take(crate::scheduler::now(), lane)) {
+                    Ok(Some(picked)) => picked,
+                    Ok(None) => break,
+                    Err(at) => {
+                        next_token = Some(at);
+                        break;
+                    }
+                };
             let client = client.clone();
             let key = request.clone();
             let task = tasks.spawn(
@@ -137,7 +128,7 @@ async fn run(
                     (request, loaded)
                 }),
             );
-            running.insert(task.id(), key);
+            running.insert(task.id(), (key, lane));
         }
         if next_token != told {
             told = next_token;
@@ -151,15 +142,15 @@ async fn run(
         };
         tokio::select! {
             command = commands.recv(), if accepting => match command {
-                Some(request) => queue.push(request),
+                Some((request, lane)) => queue.push(request, lane),
                 None => accepting = false,
             },
             Some(joined) = tasks.join_next_with_id(), if !tasks.is_empty() => match joined {
                 Ok((id, (request, loaded))) => {
-                    running.remove(&id);
+                    let lane = running.remove(&id).map_or(Lane::Background, |(_, lane)| lane);
                     // Postponed, not failed: sent again when the pause is over.
                     if !request.is_write() && loaded.error().is_some_and(ApiError::is_rate_limited) {
-                        queue.again(request);
+                        queue.again(request, lane);
                         continue;
                     }
                     queue.done(&request);
@@ -170,7 +161,7 @@ async fn run(
                 // Panics are caught inside the task, so this is a cancelled task: forget
                 // its request so the same GET can be asked again.
                 Err(e) => {
-                    if let Some(request) = running.remove(&e.id()) {
+                    if let Some((request, _)) = running.remove(&e.id()) {
                         queue.done(&request);
                     }
                 }
@@ -184,53 +175,58 @@ async fn run(
     }
 }
 
-/// The class of a request is a column of the endpoint table; how much of the budget each
-/// class may spend is the scheduler's business, so it is said here.
-pub use crate::api::Class;
-
-impl Class {
-    /// How much of the budget a request of this class may spend.
-    pub fn priority(self) -> Priority {
-        match self {
-            Class::Waited | Class::Detail => Priority::User,
-            Class::List => Priority::List,
-            Class::Sweep => Priority::Sweep,
-        }
-    }
-}
-
-/// Requests waiting for a slot and a token, one line per [`Class`].
+/// Requests waiting for a slot and a token, one line per [`Lane`], in the lanes' order.
 #[derive(Default)]
 struct Queue {
-    lines: [VecDeque<Request>; 4],
-    /// GETs queued or running; an identical one is not queued again.
-    known: HashSet<Request>,
+    lines: [VecDeque<Request>; 3],
+    /// GETs queued or running, with the lane they wait in (`None`: running); an
+    /// identical one is not queued again.
+    known: HashMap<Request, Option<Lane>>,
 }
 
 impl Queue {
-    fn push(&mut self, request: Request) {
-        if !request.is_write() && !self.known.insert(request.clone()) {
-            return;
+    fn push(&mut self, request: Request, lane: Lane) {
+        if !request.is_write() {
+            match self.known.get(&request).copied() {
+                // Running, or already waiting as high: its one answer serves both.
+                Some(None) => return,
+                Some(Some(queued)) if queued <= lane => return,
+                // Asked again by someone who waits more: it moves up.
+                Some(Some(queued)) => self.lines[queued as usize].retain(|r| *r != request),
+                None => {}
+            }
+            self.known.insert(request.clone(), Some(lane));
         }
-        self.lines[request.class() as usize].push_back(request);
+        self.lines[lane as usize].push_back(request);
     }
 
     /// A GET postponed by the server's throttle: first of its line again.
-    fn again(&mut self, request: Request) {
-        self.lines[request.class() as usize].push_front(request);
+    fn again(&mut self, request: Request, lane: Lane) {
+        self.known.insert(request.clone(), Some(lane));
+        self.lines[lane as usize].push_front(request);
     }
 
-    /// The class of the request [`Queue::pop`] would give.
-    fn next_class(&self) -> Option<Class> {
-        self.lines
-            .iter()
-            .position(|line| !line.is_empty())
-            .and_then(|i| self.lines[i].front())
-            .map(Request::class)
-    }
-
-    fn pop(&mut self) -> Option<Request> {
-        self.lines.iter_mut().find_map(VecDeque::pop_front)
+    /// The first waiting request of the first line that has one, with the token `take`
+    /// gives for its lane; `Err` with when to ask again when it gives none (nothing of a
+    /// lower line goes meanwhile); `Ok(None)` when nothing waits.
+    fn pick<T>(
+        &mut self,
+        mut take: impl FnMut(Lane) -> Result<T, std::time::Instant>,
+    ) -> Result<Option<(Request, Lane, T)>, std::time::Instant> {
+        let Some(lane) = Lane::ALL
+            .into_iter()
+            .find(|lane| !self.lines[*lane as usize].is_empty())
+        else {
+            return Ok(None);
+        };
+        let ticket = take(lane)?;
+        let request = self.lines[lane as usize]
+            .pop_front()
+            .expect("the line is not empty");
+        if !request.is_write() {
+            self.known.insert(request.clone(), None);
+        }
+        Ok(Some((request, lane, ticket)))
     }
 
     /// `request` was answered (or given up): the same GET may be asked again.
@@ -285,7 +281,7 @@ mod tests {
     }
 
     #[test]
-    fn the_queue_puts_what_the_user_waits_on_first_and_asks_a_get_once() {
+    fn the_queue_serves_the_lanes_in_order_and_asks_a_get_once() {
         use crate::api::{OrderRequest, Request};
         let order = Request::order(
             11,
@@ -296,28 +292,53 @@ mod tests {
             },
         );
         let mut q = Queue::default();
-        q.push(Request::NetworkErrors(1));
-        q.push(Request::Stats(1));
-        q.push(Request::NetworkErrors(1)); // already queued
-        q.push(Request::Services);
-        q.push(order.clone());
-        q.push(order.clone()); // a write is never merged with another
-        let order_of: Vec<Request> = std::iter::from_fn(|| q.pop()).collect();
+        let pop = |q: &mut Queue| q.pick(|_| Ok::<_, std::time::Instant>(())).unwrap();
+        q.push(Request::NetworkErrors(1), Lane::Background);
+        q.push(Request::Stats(1), Lane::Background);
+        q.push(Request::NetworkErrors(1), Lane::Background); // already queued
+        q.push(Request::Services, Lane::Screen);
+        q.push(order.clone(), Lane::Person);
+        q.push(order.clone(), Lane::Person); // a write is never merged with another
+        // Asked again by a person: it moves up, and is not sent twice.
+        q.push(Request::Stats(1), Lane::Person);
+        let order_of: Vec<(Request, Lane)> =
+            std::iter::from_fn(|| pop(&mut q).map(|(r, l, ())| (r, l))).collect();
         assert_eq!(
             order_of,
             vec![
-                order.clone(),
-                order,
-                Request::Services,
-                Request::NetworkErrors(1),
-                Request::Stats(1)
+                (order.clone(), Lane::Person),
+                (order, Lane::Person),
+                (Request::Stats(1), Lane::Person),
+                (Request::Services, Lane::Screen),
+                (Request::NetworkErrors(1), Lane::Background),
             ]
         );
-        // Still running (popped, not done): not asked again.
-        q.push(Request::Services);
-        assert_eq!(q.pop(), None);
+        // Still running (picked, not done): not asked again.
+        q.push(Request::Services, Lane::Person);
+        assert_eq!(pop(&mut q), None);
         q.done(&Request::Services);
-        q.push(Request::Services);
-        assert_eq!(q.pop(), Some(Request::Services));
+        q.push(Request::Services, Lane::Screen);
+        assert_eq!(pop(&mut q), Some((Request::Services, Lane::Screen, ())));
+    }
+
+    /// While the first request of a higher line waits for a token, nothing of a lower
+    /// line takes one: the background never spends the token a person waits for.
+    #[test]
+    fn a_lower_lane_never_goes_ahead_of_a_waiting_higher_one() {
+        let mut q = Queue::default();
+        let later = std::time::Instant::now() + std::time::Duration::from_secs(3);
+        q.push(Request::NetworkErrors(1), Lane::Background);
+        q.push(Request::Credit, Lane::Person);
+        let mut asked = Vec::new();
+        let picked = q.pick(|lane| {
+            asked.push(lane);
+            if lane == Lane::Person {
+                Err(later)
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!(picked, Err(later));
+        assert_eq!(asked, vec![Lane::Person]);
     }
 }

@@ -6,7 +6,9 @@
 //!
 //! - Every attempt takes a token first: the fetcher takes the first attempt's (so the
 //!   queue's order decides who goes next) and hands it over in [`PREPAID`]; a retry of a
-//!   5xx, or a request of a script, waits here for its own.
+//!   5xx, or a request of a script, waits here for its own ([`Budget::take`]: it waits
+//!   out the budget's own pace, saying so through [`Budget::on_wait`] when the wait is
+//!   long enough to notice, and refuses a pause longer than [`Budget::patience`]).
 //! - Every answer's `X-RateLimit-*` / `Retry-After` headers and status go back to the
 //!   bucket ([`crate::api::gate::headers::signal`]).
 //! - The budget as it stands is published on a watch channel for the screen, and logged
@@ -14,10 +16,12 @@
 
 pub mod bucket;
 pub mod fetcher;
+#[cfg(any(test, feature = "testdata"))]
+pub mod sim;
 pub mod store;
 
-pub use crate::api::gate::{PREPAID, Signal, Ticket};
-pub use bucket::{Bucket, Priority, Source, View};
+pub use crate::api::gate::{PREPAID, Refused, Signal, Ticket};
+pub use bucket::{Bucket, Hold, Lane, Source, View};
 
 use crate::api::ApiClient;
 use crate::api::gate::Gate;
@@ -61,11 +65,28 @@ impl From<ApiClient> for Door {
     }
 }
 
+/// Told of a wait for the budget long enough to notice ([`bucket::SHOWN_WAIT`] or more):
+/// why, and how long.
+pub type WaitHook = Arc<dyn Fn(Hold, std::time::Duration, &View) + Send + Sync>;
+
 /// The budget of one account, shared by the clients, the fetcher and the screen.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Budget {
     bucket: Arc<Mutex<Bucket>>,
     views: Arc<watch::Sender<Option<View>>>,
+    /// The longest pause [`Budget::take`] waits out; `None`: any (within the bucket's own
+    /// cap of an hour).
+    patience: Option<std::time::Duration>,
+    on_wait: Option<WaitHook>,
+}
+
+impl std::fmt::Debug for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Budget")
+            .field("bucket", &self.bucket)
+            .field("patience", &self.patience)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Budget {
@@ -74,7 +95,22 @@ impl Budget {
         Self {
             bucket: Arc::new(Mutex::new(bucket)),
             views: Arc::new(views),
+            patience: None,
+            on_wait: None,
         }
+    }
+
+    /// A budget whose [`Budget::take`] refuses a pause longer than `patience` instead of
+    /// sleeping through it (a scripting command exits with the time instead of hanging).
+    pub fn patience(mut self, patience: std::time::Duration) -> Self {
+        self.patience = Some(patience);
+        self
+    }
+
+    /// A budget that tells `hook` of each wait long enough to notice.
+    pub fn on_wait(mut self, hook: WaitHook) -> Self {
+        self.on_wait = Some(hook);
+        self
     }
 
     fn lock(&self) -> MutexGuard<'_, Bucket> {
@@ -82,38 +118,42 @@ impl Budget {
         self.bucket.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A token now, or the instant to ask again (see [`Bucket::try_take`]).
-    pub fn try_take(&self, now: Instant, priority: Priority) -> Result<Ticket, Instant> {
-        let taken = self.lock().try_take(now, priority);
+    /// A token now for a request of `lane`, or the instant to ask again (see
+    /// [`Bucket::try_take`]).
+    pub fn try_take(&self, now: Instant, lane: Lane) -> Result<Ticket, Instant> {
+        let taken = self.lock().try_take(now, lane);
         self.publish(now);
         taken
     }
 
-    /// Waits for a token (a script, or a retry).
-    pub async fn take(&self) -> Ticket {
+    /// Waits for a token of the person's lane (a script's request, a retry), or refuses
+    /// when the account is paused for longer than [`Budget::patience`]. A wait of
+    /// [`bucket::SHOWN_WAIT`] or more is told to [`Budget::on_wait`] and the log first.
+    pub async fn take(&self) -> Result<Ticket, Refused> {
         loop {
             let now = now();
-            match self.try_take(now, Priority::User) {
-                Ok(ticket) => return ticket,
-                Err(at) => {
-                    let wait = at.saturating_duration_since(now);
-                    if wait.as_secs() >= 2 {
-                        tracing::info!(
-                            wait_secs = wait.as_secs(),
-                            "waiting for the server's limit"
-                        );
-                    }
-                    tokio::time::sleep(wait).await;
+            if let Ok(ticket) = self.try_take(now, Lane::Person) {
+                return Ok(ticket);
+            }
+            let Some((hold, wait)) = self.lock().hold_for(now, Lane::Person) else {
+                continue;
+            };
+            if hold == Hold::Paused && self.patience.is_some_and(|p| wait > p) {
+                return Err(Refused { wait });
+            }
+            if wait >= bucket::SHOWN_WAIT {
+                let view = self.view();
+                tracing::info!(
+                    wait_secs = wait.as_secs(),
+                    ?hold,
+                    "waiting for the request budget"
+                );
+                if let Some(hook) = &self.on_wait {
+                    hook(hold, wait, &view);
                 }
             }
+            tokio::time::sleep(wait).await;
         }
-    }
-
-    /// A person asked for something: the reserve is theirs for a window (see
-    /// [`Bucket::asked`]).
-    pub fn asked(&self, now: Instant) {
-        self.lock().asked(now);
-        self.publish(now);
     }
 
     /// The answer to a request taken with `ticket`: `None` if no answer came.
@@ -131,6 +171,7 @@ impl Budget {
                 tracing::info!(
                     limit = after.0,
                     source = ?after.1,
+                    claimed = ?signal.and_then(|s| s.limit),
                     throttled = signal.is_some_and(|s| s.throttled),
                     "request budget"
                 );
@@ -177,7 +218,7 @@ impl Budget {
 }
 
 impl Gate for Budget {
-    fn take(&self) -> Pin<Box<dyn Future<Output = Ticket> + Send + '_>> {
+    fn take(&self) -> Pin<Box<dyn Future<Output = Result<Ticket, Refused>> + Send + '_>> {
         Box::pin(Budget::take(self))
     }
 

@@ -3,15 +3,26 @@
 //! nothing known and together exceed the server's limit.
 //!
 //! `$XDG_STATE_HOME/proxydash/budget.json` holds, per account (base URL and profile), the
-//! limit, where it came from, the send times still inside the window and the end of a
-//! pause. Times are wall-clock milliseconds in the file and become instants on loading.
-//! Only a limit the server showed (headers, 429s) is kept: an assumed one is written
-//! without a figure, and a figure read beside `"source": "assumed"` (an older file) is
-//! ignored, so nothing assumed in one run becomes the next run's starting point.
-//! Choices: a missing or unreadable file is nothing known (never an error); two scripts
-//! running at the same moment may each miss the other's last sends (the file is read at
-//! the start and written after the answer), which the margin of the window and the server's
-//! own `X-RateLimit-Remaining` absorb.
+//! limit the server's headers showed (only that: an assumed figure, or one learned from
+//! 429s, is never a next run's starting point), the send times still inside the window
+//! and the end of a pause. Times are wall-clock milliseconds in the file and become
+//! instants on loading.
+//!
+//! The file is a hint, not an order (anyone who can write the state folder can write it):
+//! - each account's entry is read on its own, so one entry that does not parse (a figure
+//!   too large, a wrong type) is skipped with a warning in the log, and is kept as it is
+//!   when the file is written again: nothing else is lost;
+//! - every figure is clamped where [`Bucket::resume`] takes it: a limit counts only when
+//!   lower than the assumed one and until an answer says otherwise, send times only
+//!   inside the window and not in the future (at most a limit's worth), a pause at most
+//!   an hour;
+//! - the file is read as a state file is (at most [`MAX_FILE`]; a link, a FIFO or a device
+//!   is not read).
+//!
+//! A missing or unreadable file is nothing known (never an error); two scripts running at
+//! the same moment may each miss the other's last sends (the file is read at the start and
+//! written after the answer), which the margin of the window and the server's own
+//! `X-RateLimit-Remaining` absorb.
 
 use super::{Bucket, Source};
 use serde::{Deserialize, Serialize};
@@ -19,15 +30,19 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// The most of `budget.json` that is read: a few hundred accounts' entries are a few KB.
+pub const MAX_FILE: usize = 1 << 20;
+
+/// The file: each account's entry kept as the JSON it is, parsed on its own.
 #[derive(Default, Serialize, Deserialize)]
 struct Body {
     #[serde(default)]
-    accounts: BTreeMap<String, Saved>,
+    accounts: BTreeMap<String, serde_json::Value>,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
 struct Saved {
-    /// The limit the server showed; none when it was assumed.
+    /// The limit the server's headers showed; none when it was assumed or learned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     limit: Option<u32>,
     source: Source,
@@ -53,52 +68,70 @@ impl Store {
     }
 
     fn read(&self) -> Body {
-        std::fs::read(&self.path)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default()
+        // MERGE: crate::files::read_state (harden38) replaces this.
+        let Ok(bytes) = std::fs::read(&self.path) else {
+            return Body::default();
+        };
+        serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+            tracing::warn!("budget.json is not a budget file ({e}); starting afresh");
+            Body::default()
+        })
     }
 
-    /// The bucket `account` left behind, under today's `ceiling`.
-    pub fn load(&self, account: &str, ceiling: Option<u32>) -> Bucket {
-        let Some(saved) = self.read().accounts.remove(account) else {
-            return Bucket::new(ceiling);
+    /// The bucket `account` left behind, under today's `cap`.
+    pub fn load(&self, account: &str, cap: Option<u32>) -> Bucket {
+        let now = super::now();
+        let Some(entry) = self.read().accounts.remove(account) else {
+            return Bucket::new(cap);
         };
-        let (now, wall) = (super::now(), chrono::Utc::now().timestamp_millis());
+        let saved = match serde_json::from_value::<Saved>(entry) {
+            Ok(saved) => saved,
+            Err(e) => {
+                tracing::warn!("budget.json: the entry of {account} is skipped ({e})");
+                return Bucket::new(cap);
+            }
+        };
+        let wall = chrono::Utc::now().timestamp_millis();
         let instant = |ms: i64| {
-            let ago = Duration::from_millis(u64::try_from(wall - ms).unwrap_or(0));
-            now.checked_sub(ago).unwrap_or(now)
+            let ago = Duration::from_millis(u64::try_from(wall.saturating_sub(ms)).unwrap_or(0));
+            now.checked_sub(ago)
         };
-        let ahead = |ms: i64| now + Duration::from_millis(u64::try_from(ms - wall).unwrap_or(0));
+        let ahead = |ms: i64| {
+            let ahead = u64::try_from(ms.saturating_sub(wall)).unwrap_or(0);
+            now + Duration::from_millis(ahead).min(super::bucket::PAUSE_CAP)
+        };
         let window = (super::bucket::WINDOW + super::bucket::MARGIN).as_millis() as i64;
         let spent = saved
             .spent
             .iter()
-            .filter(|ms| wall - **ms < window && **ms <= wall)
-            .map(|ms| instant(*ms))
-            .take(100_000);
-        let paused = saved
-            .paused_until
-            .filter(|ms| *ms > wall)
-            .map(|ms| ahead(ms.min(wall + 86_400_000)));
-        let learned = saved.limit.map(|l| (l, saved.source));
-        Bucket::resume(ceiling, learned, spent, paused)
+            .filter(|ms| **ms <= wall && wall.saturating_sub(**ms) < window)
+            .take(100_000)
+            .filter_map(|ms| instant(*ms));
+        let paused = saved.paused_until.filter(|ms| *ms > wall).map(ahead);
+        let headers = saved.limit.filter(|_| saved.source == Source::Headers);
+        Bucket::resume(cap, headers, spent, paused, now)
     }
 
     pub fn save(&self, account: &str, bucket: &Bucket) -> std::io::Result<()> {
         let (now, wall) = (super::now(), chrono::Utc::now().timestamp_millis());
         let ms = |t: Instant| wall - now.saturating_duration_since(t).as_millis() as i64;
         let mut body = self.read();
+        let limit = bucket.headers_limit();
+        let saved = Saved {
+            limit,
+            source: if limit.is_some() {
+                Source::Headers
+            } else {
+                Source::Assumed
+            },
+            spent: bucket.spent().map(ms).collect(),
+            paused_until: bucket
+                .paused_until()
+                .map(|t| wall + t.saturating_duration_since(now).as_millis() as i64),
+        };
         body.accounts.insert(
             account.to_owned(),
-            Saved {
-                limit: (bucket.source() != Source::Assumed).then(|| bucket.limit()),
-                source: bucket.source(),
-                spent: bucket.spent().map(ms).collect(),
-                paused_until: bucket
-                    .paused_until()
-                    .map(|t| wall + t.saturating_duration_since(now).as_millis() as i64),
-            },
+            serde_json::to_value(saved).map_err(std::io::Error::other)?,
         );
         let json = serde_json::to_vec(&body).map_err(std::io::Error::other)?;
         crate::files::replace(&self.path, &json)
@@ -119,8 +152,8 @@ mod tests {
         let base = super::super::now() - Duration::from_secs(60);
         for i in 0..60 {
             let at = base + Duration::from_secs(i);
-            b.try_take(at, crate::scheduler::Priority::User).unwrap();
-            b.unanswered(super::super::Ticket::Normal);
+            b.try_take(at, crate::scheduler::Lane::Person).unwrap();
+            b.unanswered(super::super::Ticket { sent: at });
         }
         store.save("main@http://x", &b).unwrap();
         let mut again = store.load("main@http://x", None);

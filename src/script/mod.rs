@@ -206,8 +206,9 @@ impl<'a> Session<'a> {
         let budget = match &store {
             Some(store) => crate::scheduler::Budget::new(store.load(&key, settings.max_rpm)),
             None => settings.budget(),
-        };
-        tell_waits(&budget);
+        }
+        .patience(PATIENCE)
+        .on_wait(std::sync::Arc::new(tell_wait));
         if store.is_some() {
             self.budget = Some((budget.clone(), key));
         }
@@ -226,18 +227,27 @@ impl<'a> Session<'a> {
     }
 }
 
-/// Says on standard error when a command waits for the server's limit (longer than a
-/// couple of seconds), so a script that seems stuck explains itself.
-fn tell_waits(budget: &crate::scheduler::Budget) {
-    let view = budget.view();
-    let wait = view.paused_for.or(view.next_in).unwrap_or_default();
-    if view.left == 0 && wait.as_secs() >= 2 {
-        eprintln!(
-            "proxydash: waiting {} s for the server's limit ({} requests a minute)",
-            wait.as_secs(),
-            view.limit
-        );
-    }
+/// The longest pause (a 429's, or the server's spent count) a command waits out before
+/// sending: a longer one ends the command with status 6 and the time to try again,
+/// instead of a process that seems to hang.
+pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Says on standard error when a command waits for the budget (a couple of seconds or
+/// more), so a script that seems stuck explains itself.
+fn tell_wait(
+    hold: crate::scheduler::Hold,
+    wait: std::time::Duration,
+    view: &crate::scheduler::View,
+) {
+    let why = match hold {
+        crate::scheduler::Hold::Paused => "the server's limit",
+        crate::scheduler::Hold::Budget => "the request budget",
+    };
+    eprintln!(
+        "proxydash: waiting {} s for {why} ({} requests a minute)",
+        wait.as_secs_f64().ceil(),
+        view.limit
+    );
 }
 
 impl Session<'_> {

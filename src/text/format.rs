@@ -118,13 +118,30 @@ pub fn or_missing(s: &str) -> Cow<'_, str> {
     }
 }
 
-/// A span of time for people: `12 s`, `4 min`, `3 h`.
+/// A span of time for people: `12 s`, `4 min`, `3 h`, `11 days`.
 pub fn ago(d: chrono::Duration) -> String {
     let s = d.num_seconds().max(0);
     match s {
         0..120 => format!("{s} s"),
         120..7200 => format!("{} min", s / 60),
-        _ => format!("{} h", s / 3600),
+        7200..172_800 => format!("{} h", s / 3600),
+        _ => format!("{} days", s / 86_400),
+    }
+}
+
+/// [`ago`] of a number of seconds.
+pub fn span_words(secs: u64) -> String {
+    ago(chrono::Duration::seconds(
+        secs.min(u64::from(u32::MAX)) as i64
+    ))
+}
+
+/// `09:41:05` for a time today, `Dec 9 09:41:05` another day (local time).
+pub fn clock_time(at: chrono::DateTime<chrono::Local>) -> String {
+    if at.date_naive() == chrono::Local::now().date_naive() {
+        at.format("%H:%M:%S").to_string()
+    } else {
+        at.format("%b %-d %H:%M:%S").to_string()
     }
 }
 

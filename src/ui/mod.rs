@@ -162,9 +162,10 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     } else if let Some(budget) = app.budget_label() {
         right.push(Span::styled(format!(" {budget} "), theme.dim));
     }
+    // The reads on their way: sent, or queued for the budget.
     if busy > 0 {
         right.push(Span::styled(
-            format!(" ⟳ {} loading ", text::count(busy as u64)),
+            format!(" ⟳ {} pending ", text::count(busy as u64)),
             theme.dim,
         ));
     }

@@ -3,8 +3,10 @@
 //! ([`crate::scheduler::Budget`]) implements it; the client knows nothing of the scheduler.
 //!
 //! - [`Gate::take`] waits for the right to send one attempt (a script's request, a
-//!   retry). The fetcher takes the first attempt's token itself, so the queue's order
-//!   decides who goes next, and hands it over in [`PREPAID`].
+//!   retry), or refuses when the account is paused for longer than the caller will wait
+//!   ([`Refused`]: the client answers it as the server's 429, with the time). The fetcher
+//!   takes the first attempt's token itself, so the queue's order decides who goes next,
+//!   and hands it over in [`PREPAID`].
 //! - [`Gate::observe`] is told what each answer's status and headers said ([`Signal`],
 //!   read by [`headers::signal`]), or that no answer came.
 
@@ -12,6 +14,12 @@ pub mod headers;
 
 use std::future::Future;
 use std::pin::Pin;
+use std::time::{Duration, Instant};
+
+/// The longest pause a server's `Retry-After` or `X-RateLimit-Reset` is believed for: a
+/// server asking for more is paused for this long, and the screen and messages say the
+/// pause was cut.
+pub const PAUSE_CAP: Duration = Duration::from_secs(3600);
 
 tokio::task_local! {
     /// The token the fetcher took for the first attempt of the request this task runs.
@@ -20,8 +28,8 @@ tokio::task_local! {
 
 /// Who counts the client's attempts.
 pub trait Gate: Send + Sync + std::fmt::Debug {
-    /// Waits for the right to send one attempt.
-    fn take(&self) -> Pin<Box<dyn Future<Output = Ticket> + Send + '_>>;
+    /// Waits for the right to send one attempt, or refuses (see [`Refused`]).
+    fn take(&self) -> Pin<Box<dyn Future<Output = Result<Ticket, Refused>> + Send + '_>>;
 
     /// The answer to an attempt sent with `ticket`: `None` if no answer came.
     fn observe(&self, ticket: Ticket, signal: Option<&Signal>);
@@ -42,6 +50,16 @@ pub struct Signal {
 
 /// The right to send one request, handed back with the answer's [`Signal`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ticket {
-    Normal,
+pub struct Ticket {
+    /// When the token was taken: an answer to a request sent before the budget last
+    /// changed its mind teaches it nothing new.
+    pub sent: Instant,
+}
+
+/// The account is paused (by a 429, or by the server's own count) for longer than the
+/// caller waits: the attempt is not sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// How long until the pause ends.
+    pub wait: Duration,
 }

@@ -4,7 +4,7 @@
 //! `app/sweep.rs`).
 
 use super::TabPane;
-use crate::account::Kind;
+use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Request};
 use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::remote::Remote;
@@ -296,6 +296,23 @@ impl TabPane for NetworkTab {
             let id = row.service_id;
             cx.go_to(super::Tab::Services, id);
         }
+    }
+    /// Every network list, and those of the services whose servers are on screen (a row
+    /// is a server, not a service).
+    fn focus(&self, focus: &mut Focus) {
+        focus.kinds = Self::KINDS.to_vec();
+        let (_, visible) = self.table.visible(self.table.page_rows());
+        let mut services: Vec<u64> = visible
+            .iter()
+            .filter_map(|i| self.rows.get(*i))
+            .map(|r| r.service_id)
+            .collect();
+        services.dedup();
+        focus.rows.extend(
+            services
+                .into_iter()
+                .flat_map(|id| [Request::NetworkErrors(id), Request::NetworkInactive(id)]),
+        );
     }
 }
 

@@ -53,9 +53,10 @@ pub trait TabPane {
             cx.out.push(Command::Refresh(Self::KINDS.to_vec()));
         }
     }
-    /// What the tab shows, for the engine: its kinds and the selection's reads.
+    /// What the tab shows, for the engine: its kinds, its lists, the cells of the rows
+    /// on screen ([`on_screen`]) and the selection's reads.
     fn focus(&self, focus: &mut Focus) {
-        focus.kinds = Self::KINDS.to_vec();
+        on_screen(Self::KINDS, self.table(), focus);
     }
     /// Reads what the selection shows but was never asked for.
     fn fetch_for_selection(_cx: &mut Cx<'_>) {}
@@ -109,4 +110,26 @@ impl Listing {
 
 fn failure(request: &Request, error: &ApiError, app: &App) -> String {
     crate::app::status::error_line(request, error, &app.settings().profile)
+}
+
+/// What a table of `kinds` shows, for the engine: the kinds whole, the lists among them,
+/// and the cells of the rows on screen (a row's ID is its service's): each visible
+/// service's network lists where the tab shows them, its rate where it shows that.
+pub fn on_screen(kinds: &[Kind], table: &TableView, focus: &mut Focus) {
+    focus.kinds = kinds.to_vec();
+    for kind in kinds {
+        match kind {
+            Kind::Services => focus.requests.push(Request::Services),
+            Kind::Credit => focus.requests.push(Request::Credit),
+            Kind::Invoices => focus.requests.push(Request::Invoices),
+            Kind::Clients => focus.requests.push(Request::Clients),
+            Kind::Network => focus.rows.extend(
+                table
+                    .on_screen()
+                    .flat_map(|id| [Request::NetworkErrors(id), Request::NetworkInactive(id)]),
+            ),
+            Kind::Rate => focus.rows.extend(table.on_screen().map(Request::Rate)),
+            _ => {}
+        }
+    }
 }

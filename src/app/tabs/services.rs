@@ -364,7 +364,12 @@ impl TabPane for ServicesTab {
         cx.refresh_group(RefreshGroup::Services);
     }
     fn focus(&self, focus: &mut Focus) {
+        // Each row on screen shows its proxies (the network lists) and whether it is over
+        // its limit (the rate of a rotating service): read first while never shown, but
+        // only the list is the tab's whole kind.
+        super::pane::on_screen(&[Kind::Network, Kind::Rate], &self.table, focus);
         focus.kinds = Self::KINDS.to_vec();
+        focus.requests.push(Request::Services);
         if let Some(id) = self.table.selected_id() {
             focus.requests.push(Request::Service(id));
         }

@@ -182,7 +182,7 @@ impl TabPane for UsageTab {
         cx.out.push(Command::Refresh(vec![Kind::Rate, Kind::Stats]));
     }
     fn focus(&self, focus: &mut Focus) {
-        focus.kinds = Self::KINDS.to_vec();
+        super::pane::on_screen(Self::KINDS, &self.table, focus);
         if let Some(id) = self.selected() {
             focus
                 .requests

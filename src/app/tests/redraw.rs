@@ -14,6 +14,8 @@ fn view(left: u32) -> View {
         paused_for: None,
         next_in: None,
         throttled: 0,
+        claimed: None,
+        asked_pause: None,
     }
 }
 

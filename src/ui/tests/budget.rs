@@ -15,6 +15,8 @@ fn view(limit: u32, left: u32, paused: Option<u64>) -> View {
         paused_for: paused.map(Duration::from_secs),
         next_in: None,
         throttled: 0,
+        claimed: None,
+        asked_pause: None,
     }
 }
 

@@ -1,0 +1,194 @@
+//! When the alert rules run, and what a run may count: the engine's other job beside
+//! deciding what to read, kept apart from it.
+//!
+//! - **A full sweep** evaluates every rule when a round of reads is in (the engine is
+//!   idle), or when `refresh` has passed since the last one while reads still come (a
+//!   budget too small for a round within `refresh` must not keep the rules blind).
+//! - **A records sweep** runs as soon as the services list or the invoices (or a
+//!   service's detail) arrive, at most every [`RECORDS_GAP`]: the rules that read a record
+//!   ([`crate::alerts::Rule::reads_a_record`]: a Suspended status, a near due date, an
+//!   unpaid invoice) open within seconds of start instead of after a whole round, and it
+//!   counts nothing else (a measurement seen twice without being read again is not two
+//!   sightings).
+//! - A sweep with no new successful read evaluates only `api_unreachable`: the same stale
+//!   data seen again is not a second sighting. Nothing resolves because data is missing:
+//!   the rules cover a rule's subjects only when every datum they read has arrived.
+
+use crate::alerts::marks::{MarkChange, Marks};
+use crate::alerts::{AlertBook, Observation, Rule, Snapshot, evaluate};
+use crate::api::Request;
+use chrono::{DateTime, Utc};
+
+use super::engine::{Config, Swept};
+
+/// The least time between two records sweeps.
+pub const RECORDS_GAP: chrono::Duration = chrono::Duration::seconds(2);
+
+/// What a sweep due now may count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// Every rule.
+    Full,
+    /// The rules that read a record, and `api_unreachable`.
+    Records,
+}
+
+pub struct Sweeper {
+    book: AlertBook,
+    /// Acknowledgements and silences, applied to each sweep's transitions.
+    marks: Marks,
+    /// A successful read arrived since the last full sweep.
+    new_data: bool,
+    /// A record (the services list, invoices, a service's detail) arrived since the last
+    /// sweep of any reach.
+    new_records: bool,
+    /// An answer of any kind arrived since the last full sweep.
+    new_answer: bool,
+    last_full: Option<DateTime<Utc>>,
+    last_records: Option<DateTime<Utc>>,
+    first_answer: Option<DateTime<Utc>>,
+    sweeps: u64,
+}
+
+impl Sweeper {
+    pub fn new(config: &Config) -> Self {
+        let mut book = AlertBook::new(&config.rules);
+        book.restore(config.open_alerts.clone());
+        Self {
+            book,
+            marks: Marks::default(),
+            new_data: false,
+            new_records: false,
+            new_answer: false,
+            last_full: None,
+            last_records: None,
+            first_answer: None,
+            sweeps: 0,
+        }
+    }
+
+    pub fn book(&self) -> &AlertBook {
+        &self.book
+    }
+
+    pub fn marks(&self) -> &Marks {
+        &self.marks
+    }
+
+    pub fn sweeps(&self) -> u64 {
+        self.sweeps
+    }
+
+    /// The marks as the file has them; whether they differ from those held.
+    pub fn set_marks(&mut self, marks: Marks) -> bool {
+        std::mem::replace(&mut self.marks, marks) != self.marks
+    }
+
+    pub fn mark(&mut self, change: MarkChange) {
+        self.marks.apply(change);
+    }
+
+    /// An answer arrived (`ok`: a successful read of `request`).
+    pub fn answered(&mut self, request: &Request, ok: bool, now: DateTime<Utc>) {
+        self.new_answer = true;
+        self.first_answer.get_or_insert(now);
+        if ok && affects_alerts(request) {
+            self.new_data = true;
+            self.new_records |= is_record(request);
+        }
+    }
+
+    /// The sweep due now, if any (`idle`: a round of reads is in).
+    pub fn due(&self, idle: bool, every: chrono::Duration, now: DateTime<Utc>) -> Option<Reach> {
+        if self.new_answer {
+            // Before the first sweep, counted from the first answer.
+            let overdue = self
+                .last_full
+                .or(self.first_answer)
+                .is_some_and(|at| now - at >= every);
+            if idle || overdue {
+                return Some(Reach::Full);
+            }
+        }
+        let gap = self.last_records.is_none_or(|at| now - at >= RECORDS_GAP);
+        (self.new_records && gap).then_some(Reach::Records)
+    }
+
+    /// When a sweep falls due by itself (reads keep coming, or records wait out their gap).
+    pub fn next_due(&self, every: chrono::Duration) -> Option<DateTime<Utc>> {
+        let full = self
+            .new_answer
+            .then(|| self.last_full.or(self.first_answer).map(|at| at + every))
+            .flatten();
+        let records = self
+            .new_records
+            .then(|| self.last_records.map(|at| at + RECORDS_GAP))
+            .flatten();
+        [full, records].into_iter().flatten().min()
+    }
+
+    /// Runs the rules over `snapshot` as far as `reach` allows.
+    pub fn sweep(
+        &mut self,
+        reach: Reach,
+        snapshot: &Snapshot,
+        config: &Config,
+        now: DateTime<Utc>,
+    ) -> Swept {
+        let mut observations = evaluate(snapshot, &config.rules, now);
+        let counts = |rule: Rule| {
+            rule == Rule::ApiUnreachable
+                || match reach {
+                    Reach::Full => self.new_data,
+                    Reach::Records => rule.reads_a_record(),
+                }
+        };
+        observations.retain(|o| match o {
+            Observation::Seen { key, .. } => counts(key.rule),
+            Observation::Covered(rule) => counts(*rule),
+        });
+        self.new_records = false;
+        self.last_records = Some(now);
+        if reach == Reach::Full {
+            self.new_data = false;
+            self.new_answer = false;
+            self.last_full = Some(now);
+        }
+        self.sweeps += 1;
+        let transitions = self.book.sweep(&observations, now);
+        let (transitions, mut unacked) = self.marks.deliverable(transitions, now);
+        unacked.extend(self.marks.stale_acks(&self.book, &observations));
+        for key in &unacked {
+            self.marks.apply(MarkChange::Unack(*key));
+        }
+        Swept {
+            transitions,
+            book: self.book.clone(),
+            marks: self.marks.clone(),
+            unacked,
+        }
+    }
+}
+
+/// Whether a read brings data the alert rules read.
+fn affects_alerts(request: &Request) -> bool {
+    matches!(
+        request,
+        Request::Services
+            | Request::Credit
+            | Request::Invoices
+            | Request::NetworkErrors(_)
+            | Request::NetworkInactive(_)
+            | Request::Stats(_)
+            | Request::Rate(_)
+            | Request::Service(_)
+    )
+}
+
+/// Whether a read brings a record the record rules read.
+fn is_record(request: &Request) -> bool {
+    matches!(
+        request,
+        Request::Services | Request::Invoices | Request::Service(_)
+    )
+}
