@@ -225,8 +225,8 @@ fn seen(rule: Rule, id: u64, level: Option<Level>) -> Observation {
 #[test]
 fn an_alert_opens_on_the_second_sweep_and_resolves_on_the_second_clear_one() {
     let mut book = AlertBook::new(&Rules::default());
-    let bad = [seen(Rule::ServiceStatus, 1, Some(Level::Critical))];
-    let good = [seen(Rule::ServiceStatus, 1, None)];
+    let bad = [seen(Rule::ServersInError, 1, Some(Level::Critical))];
+    let good = [seen(Rule::ServersInError, 1, None)];
     assert!(book.sweep(&good, t(0)).is_empty());
     assert!(book.sweep(&bad, t(1)).is_empty(), "one sweep is a blip");
     let opened = book.sweep(&bad, t(2));
@@ -243,10 +243,29 @@ fn an_alert_opens_on_the_second_sweep_and_resolves_on_the_second_clear_one() {
     assert_eq!(book.recent().len(), 1);
 }
 
+/// A record (a status, a due date, an invoice's state) does not blip: its alert opens and
+/// resolves at the first sweep that sees it, whatever the debounce.
+#[test]
+fn a_record_opens_and_resolves_at_the_first_sweep() {
+    let mut book = AlertBook::new(&Rules {
+        debounce: 3,
+        ..Rules::default()
+    });
+    for rule in [Rule::ServiceStatus, Rule::ServiceDue, Rule::UnpaidInvoice] {
+        let opened = book.sweep(&[seen(rule, 1, Some(Level::Critical))], t(0));
+        assert_eq!(opened.len(), 1, "{rule:?}");
+        assert_eq!(opened[0].change, Change::Opened);
+        let resolved = book.sweep(&[seen(rule, 1, None)], t(1));
+        assert_eq!(resolved[0].change, Change::Resolved, "{rule:?}");
+    }
+    // A measurement keeps the debounce.
+    assert!(book.sweep(&[seen(Rule::RateLimit, 1, Some(Level::Warn))], t(2)).is_empty());
+}
+
 #[test]
 fn unknown_is_not_fine_but_a_covered_rule_resolves_what_is_gone() {
     let mut book = AlertBook::new(&Rules::default());
-    let bad = [seen(Rule::ServiceStatus, 1, Some(Level::Warn))];
+    let bad = [seen(Rule::ServersInError, 1, Some(Level::Warn))];
     book.sweep(&bad, t(0));
     book.sweep(&bad, t(1));
     assert_eq!(book.open_count(), 1);
@@ -256,7 +275,7 @@ fn unknown_is_not_fine_but_a_covered_rule_resolves_what_is_gone() {
     }
     assert_eq!(book.open_count(), 1);
     // The whole rule was checked and service 1 was not among them: it is gone.
-    let covered = [Observation::Covered(Rule::ServiceStatus)];
+    let covered = [Observation::Covered(Rule::ServersInError)];
     assert!(book.sweep(&covered, t(10)).is_empty());
     let out = book.sweep(&covered, t(11));
     assert_eq!(out.len(), 1);
@@ -285,7 +304,7 @@ fn a_critical_alert_repeats_with_back_off() {
         ..Rules::default()
     };
     let mut book = AlertBook::new(&rules);
-    let bad = [seen(Rule::ServiceStatus, 1, Some(Level::Critical))];
+    let bad = [seen(Rule::ServersInError, 1, Some(Level::Critical))];
     book.sweep(&bad, t(0));
     book.sweep(&bad, t(1));
     // Sweep every minute for a day: repeats after 30, 60, 120, 240, 480 minutes...

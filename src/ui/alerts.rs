@@ -62,8 +62,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let placeholder = if tab.rows.is_empty() && tab.book.sweeps() < u64::from(tab.rules.debounce) {
         Some((
             format!(
-                "No alerts yet: the rules are checked after each refresh, and a change must be \
-                 seen {} in a row before it is announced.",
+                "No alerts yet: a service's status, a due date or an unpaid invoice is \
+                 announced as soon as it is read; other problems must be seen {} in a row \
+                 (one refresh each) before they are announced.",
                 match tab.rules.debounce {
                     1 => "once".to_owned(),
                     2 => "twice".to_owned(),

@@ -199,10 +199,11 @@ fn m_opens_the_message_log_and_it_scrolls() {
     h.key('m');
     assert_eq!(h.top(), Some(&Popup::Messages(MessagesPopup { scroll: 0 })));
     h.key('j');
+    // Five failures and the first sweep's alert.
     h.code(KeyCode::End);
-    assert_eq!(h.top(), Some(&Popup::Messages(MessagesPopup { scroll: 4 })));
+    assert_eq!(h.top(), Some(&Popup::Messages(MessagesPopup { scroll: 5 })));
     h.key('k');
-    assert_eq!(h.top(), Some(&Popup::Messages(MessagesPopup { scroll: 3 })));
+    assert_eq!(h.top(), Some(&Popup::Messages(MessagesPopup { scroll: 4 })));
     h.code(KeyCode::Esc);
     assert!(h.app.popups().is_empty());
 }

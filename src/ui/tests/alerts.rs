@@ -39,7 +39,8 @@ fn the_tab_line_counts_open_alerts_and_the_tab_lists_them() {
 
 #[test]
 fn before_the_first_alert_the_tab_says_how_it_works() {
-    let mut h = Harness::loaded();
+    let mut h = Harness::new();
+    let _ = h.app.start();
     h.key('6');
     let screen = render(&mut h.app, 80, 24);
     assert!(screen.contains("seen twice in a row"), "{screen}");

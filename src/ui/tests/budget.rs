@@ -26,12 +26,27 @@ fn the_learned_budget_is_in_the_header() {
     h.send(Msg::Budget(view(60, 12, None)));
     let screen = render(&mut h.app, 100, 30);
     assert!(screen.contains("60/min · 12 left"), "{screen}");
-    // A limit not told by the server's headers is marked as a guess.
+    // A limit not told by the server's headers says where it comes from.
     h.send(Msg::Budget(View {
         source: Source::Assumed,
         ..view(60, 60, None)
     }));
-    assert!(render(&mut h.app, 80, 24).contains("~60/min · 60 left"));
+    assert!(render(&mut h.app, 80, 24).contains("~60/min assumed · 60 left"));
+    h.send(Msg::Budget(View {
+        source: Source::Learned,
+        ..view(30, 4, None)
+    }));
+    assert!(render(&mut h.app, 80, 24).contains("~30/min after a 429 · 4 left"));
+    // A claim above the ceiling is shown beside what is used.
+    h.send(Msg::Budget(View {
+        claimed: Some(1_000_000),
+        ..view(600, 590, None)
+    }));
+    let screen = render(&mut h.app, 100, 30);
+    assert!(
+        screen.contains("600/min (server says 1,000,000) · 590 left"),
+        "{screen}"
+    );
 }
 
 #[test]
