@@ -259,7 +259,10 @@ fn a_record_opens_and_resolves_at_the_first_sweep() {
         assert_eq!(resolved[0].change, Change::Resolved, "{rule:?}");
     }
     // A measurement keeps the debounce.
-    assert!(book.sweep(&[seen(Rule::RateLimit, 1, Some(Level::Warn))], t(2)).is_empty());
+    assert!(
+        book.sweep(&[seen(Rule::RateLimit, 1, Some(Level::Warn))], t(2))
+            .is_empty()
+    );
 }
 
 #[test]

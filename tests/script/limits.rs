@@ -54,3 +54,178 @@ async fn a_429_of_the_accounts_limit_exits_6_saying_when_to_try_again() {
     assert!(run.stderr.contains("limit"), "{run:#?}");
     assert_eq!(requests(&sb, "GET").len(), 2, "not retried");
 }
+
+/// A loopback server whose every answer is decided by `answer` from the request's number
+/// (from 1): a status and extra header lines; a 200 is a credit, anything else the common
+/// framework's throttle body. It counts the requests it saw.
+struct Scripted {
+    url: String,
+    seen: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Scripted {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Scripted {
+    async fn start(answer: fn(usize) -> (u16, &'static str)) -> Self {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let count = seen.clone();
+        let task = tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                let count = count.clone();
+                tokio::spawn(async move {
+                    let mut head = Vec::new();
+                    let mut buf = [0u8; 1024];
+                    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match stream.read(&mut buf).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => head.extend_from_slice(&buf[..n]),
+                        }
+                    }
+                    let n = count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                    let (status, headers) = answer(n);
+                    let body = if status == 200 {
+                        r#"{"credit": 12.5}"#
+                    } else {
+                        r#"{"message":"Too Many Attempts."}"#
+                    };
+                    let reply = format!(
+                        "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n{headers}\r\n{body}",
+                        body.len()
+                    );
+                    let _ = stream.write_all(reply.as_bytes()).await;
+                });
+            }
+        });
+        Self { url, seen, task }
+    }
+
+    fn seen(&self) -> usize {
+        self.seen.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    async fn run(&self, state: &std::path::Path, args: &[&str]) -> Run {
+        let mut cmd = proxydash();
+        cmd.env("XDG_STATE_HOME", state)
+            .args(["--base-url", &self.url, "--token", "t"])
+            .args(args);
+        // Generous: a command that sleeps on the server's pause would take a day.
+        tokio::time::timeout(std::time::Duration::from_secs(60), finish(&mut cmd, None))
+            .await
+            .expect("the command ends instead of sleeping on the pause")
+    }
+
+    fn saved(&self, state: &std::path::Path) -> Value {
+        let kept: Value = serde_json::from_str(
+            &std::fs::read_to_string(state.join("proxydash/budget.json")).expect("written"),
+        )
+        .unwrap();
+        kept["accounts"][format!("default@{}", self.url)].clone()
+    }
+}
+
+/// `Retry-After: 999999` pauses the account for an hour at most, and the command line
+/// never sleeps on it: it exits 6 at once with the time, and so does the next command,
+/// without sending anything.
+#[tokio::test]
+async fn a_huge_retry_after_exits_6_at_once_and_the_next_command_sends_nothing() {
+    let server = Scripted::start(|n| match n {
+        1 => (429, "retry-after: 999999\r\n"),
+        _ => (200, ""),
+    })
+    .await;
+    let state = temp_dir("budget-huge-pause");
+    let run = server.run(&state, &["credit"]).await;
+    let run = run.fails(6, "999999 s");
+    assert!(run.stderr.contains("at most 60 min"), "{run:#?}");
+    assert_eq!(server.seen(), 1);
+    let paused = server.saved(&state)["paused_until"].as_i64().expect("kept");
+    let hour = chrono::Utc::now().timestamp_millis() + 3_600_000;
+    assert!(paused <= hour + 1_000, "{paused} past an hour from now");
+    let again = server
+        .run(&state, &["credit"])
+        .await
+        .fails(6, "try again in");
+    assert!(again.stderr.contains("min (at "), "{again:#?}");
+    assert_eq!(server.seen(), 1, "nothing sent while paused");
+}
+
+/// One 429 without rate headers (`Retry-After: 0`) is not carried to the next command: it
+/// starts from the assumed figure, at once.
+#[tokio::test]
+async fn one_429_without_headers_is_not_carried_to_the_next_command() {
+    let server = Scripted::start(|n| match n {
+        1 => (429, "retry-after: 0\r\n"),
+        _ => (200, ""),
+    })
+    .await;
+    let state = temp_dir("budget-one-429");
+    server.run(&state, &["credit"]).await.fails(6, "try again");
+    let saved = server.saved(&state);
+    assert!(saved.get("limit").is_none(), "{saved}");
+    // The pause of a second is over by the time the next command starts; it waits for
+    // nothing (a wait would be said on standard error).
+    while server.saved(&state)["paused_until"]
+        .as_i64()
+        .is_some_and(|t| t > chrono::Utc::now().timestamp_millis())
+    {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let run = server.run(&state, &["credit", "--json"]).await.ok();
+    assert_eq!(run.json()["credit"], 12.5);
+}
+
+/// A planted `budget.json`: a figure too large to believe (or to read), a pause of ten
+/// days. The figure is not believed, the pause is cut to an hour (the command exits 6
+/// at once), and the other accounts' entries, readable or not, are kept as they were.
+#[tokio::test]
+async fn a_planted_budget_file_is_a_hint_and_loses_nothing() {
+    let server = Scripted::start(|_| (200, "")).await;
+    let state = temp_dir("budget-planted");
+    std::fs::create_dir_all(state.join("proxydash")).unwrap();
+    let path = state.join("proxydash/budget.json");
+    let write = |mine: &str| {
+        std::fs::write(
+            &path,
+            format!(
+                r#"{{"accounts":{{"default@{}":{mine},"other@http://x":{{"limit":99999999999999999999,"source":"headers"}},"third@http://y":{{"limit":30,"source":"headers","spent":[]}}}}}}"#,
+                server.url
+            ),
+        )
+        .unwrap()
+    };
+    write(r#"{"limit":4294967295,"source":"headers","spent":[]}"#);
+    for _ in 0..3 {
+        server.run(&state, &["credit"]).await.ok();
+    }
+    assert_eq!(server.seen(), 3);
+    let kept: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mine = &kept["accounts"][format!("default@{}", server.url)];
+    assert!(
+        mine.get("limit").is_none(),
+        "not confirmed by an answer: {kept}"
+    );
+    assert_eq!(kept["accounts"]["third@http://y"]["limit"], 30, "{kept}");
+    assert!(
+        kept["accounts"]["other@http://x"].get("limit").is_some(),
+        "an unreadable entry is kept as it was: {kept}"
+    );
+    // A pause of ten days: an hour at most, and no sleep.
+    let ten_days = chrono::Utc::now().timestamp_millis() + 10 * 86_400_000;
+    write(&format!(
+        r#"{{"source":"assumed","spent":[],"paused_until":{ten_days}}}"#
+    ));
+    let run = server
+        .run(&state, &["credit"])
+        .await
+        .fails(6, "try again in");
+    assert!(run.stderr.contains("60 min"), "{run:#?}");
+    assert_eq!(server.seen(), 3, "nothing sent");
+}

@@ -11,8 +11,11 @@
 //! uses the same cache to say whether the bound IP is this machine's. The lookup is made
 //! on first need: when the Services tab shows an fpr service with a bound IP, or on Ctrl-L.
 //!
-//! On a ppr service `b` opens nothing and the status line says why; while the service's
-//! type is unknown (its detail is loading) it says to try again.
+//! On a ppr service `b` opens nothing and the status line says why. While the service's
+//! type is unknown (its detail is loading, asked for at once) the form opens all the
+//! same and waits for it: "Bound now" says it is checking, and Enter before the detail is
+//! in says so inline; a detail that shows a rotating service turns Enter into that
+//! refusal, nothing sent.
 
 use super::{Flow, FormCore, FormLogic, FormState, TextField};
 use crate::api::ipv4::parse_ipv4;
@@ -177,8 +180,21 @@ impl FormLogic for BindIpForm {
     }
 
     fn submit(&mut self, cx: &Cx<'_>) -> Option<Request> {
-        let detail = cx.tabs.services.detail(self.service_id).value();
-        self.request(detail.and_then(|s| s.bound_ip.as_deref()))
+        let id = self.service_id;
+        let Some(detail) = cx.tabs.services.detail(id).value() else {
+            self.core.error = Some(format!(
+                "service {id}'s detail (its type and bound IP) is still loading; nothing was sent"
+            ));
+            return None;
+        };
+        if detail.product_type != ProductType::Fpr {
+            self.core.error = Some(format!(
+                "service {id} is {}: only static (fpr) services have an IP to bind; nothing was sent",
+                detail.product_type.label()
+            ));
+            return None;
+        }
+        self.request(detail.bound_ip.as_deref())
     }
 
     fn other(&mut self, cx: &mut Cx<'_>, action: Action) {
@@ -225,15 +241,13 @@ pub(in crate::app) fn open(cx: &mut Cx<'_>) {
                 format!("Service {id} is {kind}: only static (fpr) services have an IP to bind"),
             );
         }
-        // The form shows the bound IP, which only the detail has.
+        // The form shows the bound IP, which only the detail has: it opens and waits for
+        // it (asked now, ahead of everything else).
         _ => {
             cx.fetch(Request::Service(id));
-            cx.shell.status.notify(
-                NoticeKind::Info,
-                format!(
-                    "Service {id}: its type is not known yet (loading); press b again in a moment"
-                ),
-            );
+            cx.shell
+                .popups
+                .push(Popup::form_of(BindIpForm::new(id, None)));
         }
     }
 }

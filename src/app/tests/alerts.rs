@@ -25,7 +25,11 @@ fn sweep(h: &mut Harness, suspended: bool) -> Vec<Transition> {
 /// debounce counts refreshes of it).
 fn sweep_errors(h: &mut Harness, bad: bool) -> Vec<Transition> {
     h.advance(30);
-    let errors = if bad { vec!["198.51.100.7".to_owned()] } else { vec![] };
+    let errors = if bad {
+        vec!["198.51.100.7".to_owned()]
+    } else {
+        vec![]
+    };
     h.answers.insert(
         crate::api::Request::NetworkErrors(5001),
         crate::api::Response::NetworkErrors(errors),

@@ -290,6 +290,48 @@ fn bind_on_a_ppr_service_says_so() {
     );
 }
 
+/// `b` pressed before the service's detail (its type) is in opens the form at once and
+/// asks for the detail; the form says it is checking, and Enter waits for it instead of
+/// sending the person away.
+#[test]
+fn bind_before_the_type_is_known_opens_the_form_and_waits_for_the_detail() {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    // The services list only: no detail, no type yet.
+    let mut asked = fetches(&h.send(Msg::Loaded(crate::api::Loaded::Services(Ok(services())))));
+    asked.extend(fetches(&h.key('b')));
+    assert!(
+        asked.contains(&Request::Service(5001)),
+        "the detail is asked for: {asked:?}"
+    );
+    assert!(
+        h.top().and_then(Popup::form_as::<BindIpForm>).is_some(),
+        "the form opened: {:?} / {}",
+        h.top(),
+        h.status_text()
+    );
+    h.keys("198.51.100.23");
+    assert!(writes(&h.code(KeyCode::Enter)).is_empty(), "nothing sent");
+    let f = h.top().and_then(Popup::form_as::<BindIpForm>).unwrap();
+    assert!(
+        f.core
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("still loading")),
+        "{:?}",
+        f.core.error
+    );
+    // The detail arrives: the same Enter binds.
+    let detail = h.answer_of(&Request::Service(5001)).unwrap();
+    h.send(Msg::Loaded(detail));
+    let sent = writes(&h.code(KeyCode::Enter));
+    assert!(
+        matches!(&sent[..], [Request::UpdateService { service_id: 5001, update }]
+            if update.setip.as_deref() == Some("198.51.100.23")),
+        "{sent:?}"
+    );
+}
+
 #[test]
 fn bind_checks_the_address_then_sends_it() {
     let mut h = Harness::loaded();

@@ -28,15 +28,14 @@ fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &BindIpFo
         (64, 11),
         format!("Bind IP · service {}", form.service_id),
     );
-    let bound = app
-        .services()
-        .detail(form.service_id)
-        .value()
+    let detail = app.services().detail(form.service_id).value();
+    let bound = detail
         .and_then(|s| s.bound_ip.clone())
         .filter(|ip| !ip.trim().is_empty());
-    let bound_span = match bound {
-        Some(ip) => Span::raw(format!("{}{}", text::sanitize(&ip), this_machine(app, &ip))),
-        None => Span::styled(MISSING, theme.dim),
+    let bound_span = match (detail, bound) {
+        (_, Some(ip)) => Span::raw(format!("{}{}", text::sanitize(&ip), this_machine(app, &ip))),
+        (Some(_), None) => Span::styled(MISSING, theme.dim),
+        (None, _) => Span::styled("checking the service…", theme.dim),
     };
     let mine = match app.my_ip() {
         MyIp::Known(ip) => Span::raw(ip.to_string()),

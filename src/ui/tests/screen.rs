@@ -184,7 +184,10 @@ fn a_service_the_server_cannot_check_is_marked_once_not_reported() {
     assert!(!screen.contains("ClientID"), "{screen}");
     // The status line says nothing of it (it shows the first sweep's alert).
     let status = screen.lines().rev().nth(1).unwrap();
-    assert!(!status.contains("5002") && !status.contains("Network"), "{status}");
+    assert!(
+        !status.contains("5002") && !status.contains("Network"),
+        "{status}"
+    );
     // `!` counts it as a problem.
     h.key('!');
     assert!(row_ids(&render(&mut h.app, 100, 30)).contains(&5002));
