@@ -144,12 +144,12 @@ async fn until_idle(s: &mut Session, limit: Duration) {
 async fn a_failed_refresh_keeps_the_data_and_says_why() {
     let sb = sandbox(Duration::ZERO).await;
     let mut s = session(&sb, (100, 30));
-    until_idle(&mut s, Duration::from_secs(30)).await;
+    s.settle().await;
     sb.set_faults(Some("500-html".parse().unwrap()));
     s.press(KeyCode::Char('r'));
     // The engine sends it: wait for its word, then for its answer.
     s.until("the refresh sent", |app| app.in_flight() > 0).await;
-    until_idle(&mut s, Duration::from_secs(30)).await;
+    s.settle().await;
     let screen = s.screen();
     assert!(
         screen.contains("1001"),
@@ -165,7 +165,7 @@ async fn a_failed_refresh_keeps_the_data_and_says_why() {
     sb.set_faults(None);
     s.press(KeyCode::Char('r'));
     s.until("the refresh sent", |app| app.in_flight() > 0).await;
-    until_idle(&mut s, Duration::from_secs(30)).await;
+    s.settle().await;
     let screen = s.screen();
     assert!(
         !screen.contains("stale") && !screen.contains("HTTP 500"),

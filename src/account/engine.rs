@@ -8,10 +8,11 @@ use super::freshness::Kind;
 use super::planner::{self, Focus, Pick};
 use super::queue::Queue;
 use super::store::Store;
+pub use super::sweeper::Swept;
 use super::sweeper::{Reach, Sweeper};
 use super::types::Types;
+use crate::alerts::AlertBook;
 use crate::alerts::marks::{MarkChange, Marks};
-use crate::alerts::{AlertBook, AlertKey, Transition};
 use crate::api::{ApiError, Loaded, ProductType, Request};
 use crate::scheduler::Lane;
 use chrono::{DateTime, Utc};
@@ -25,17 +26,6 @@ pub use super::config::Config;
 pub struct Answered {
     pub connection: Option<Connection>,
     pub types: Option<HashMap<u64, ProductType>>,
-}
-
-/// A sweep of the alert rules.
-#[derive(Clone, Debug)]
-pub struct Swept {
-    /// What to deliver: acknowledged and silenced alerts' transitions are held back.
-    pub transitions: Vec<Transition>,
-    pub book: AlertBook,
-    pub marks: Marks,
-    /// Acknowledgements ended by their alert's resolution (to be written).
-    pub unacked: Vec<AlertKey>,
 }
 
 /// The least time between two replans while the queue still has work (a burst of answers

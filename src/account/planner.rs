@@ -18,7 +18,7 @@
 //!   they are what every sweep reads anyway, so the oldest datum anywhere is never older
 //!   than about one whole sweep at the budget's pace, whichever tab is open. What is
 //!   neither watched nor shown (statistics nobody looks at, the catalogue) gets one pick
-//!   in [`SLOW_SHARE`] while watched data waits, and everything once it does not. The
+//!   in 64 (`queue.rs`) while watched data waits, and everything once it does not. The
 //!   screen changes only the order: what is due is decided by the freshness rules.
 //! - **Unreachable**: while no answer comes, one request every [`PROBE_EVERY`] (the
 //!   first of the plan, so a faulty endpoint does not hide a working one; [`PROBE`]
@@ -76,7 +76,7 @@ pub enum Pick {
     Screen,
     /// Watched: by age.
     Sweep,
-    /// Neither watched nor shown: one pick in [`SLOW_SHARE`] while watched data waits.
+    /// Neither watched nor shown: one pick in 64 while watched data waits (`queue.rs`).
     Slow,
 }
 
@@ -87,8 +87,6 @@ pub struct Due {
     pub since: DateTime<Utc>,
     pub pick: Pick,
 }
-
-pub use super::queue::SLOW_SHARE;
 
 #[derive(Debug, Default)]
 pub struct Plan {

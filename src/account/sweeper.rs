@@ -14,12 +14,22 @@
 //!   data seen again is not a second sighting. Nothing resolves because data is missing:
 //!   the rules cover a rule's subjects only when every datum they read has arrived.
 
+use super::config::Config;
 use crate::alerts::marks::{MarkChange, Marks};
-use crate::alerts::{AlertBook, Observation, Rule, Snapshot, evaluate};
+use crate::alerts::{AlertBook, AlertKey, Observation, Rule, Snapshot, Transition, evaluate};
 use crate::api::Request;
 use chrono::{DateTime, Utc};
 
-use super::engine::{Config, Swept};
+/// A sweep of the alert rules.
+#[derive(Clone, Debug)]
+pub struct Swept {
+    /// What to deliver: acknowledged and silenced alerts' transitions are held back.
+    pub transitions: Vec<Transition>,
+    pub book: AlertBook,
+    pub marks: Marks,
+    /// Acknowledgements ended by their alert's resolution (to be written).
+    pub unacked: Vec<AlertKey>,
+}
 
 /// The least time between two records sweeps.
 pub const RECORDS_GAP: chrono::Duration = chrono::Duration::seconds(2);

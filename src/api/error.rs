@@ -124,7 +124,7 @@ fn rate_limited_text(retry_after: Option<u64>) -> String {
     let Some(secs) = retry_after else {
         return "Too many requests: the server's limit is reached; try again in a minute".into();
     };
-    let cap = super::gate::PAUSE_CAP.as_secs();
+    let cap = super::PAUSE_CAP.as_secs();
     let waited = secs.min(cap);
     let at =
         crate::text::clock_time(chrono::Local::now() + chrono::Duration::seconds(waited as i64));

@@ -75,6 +75,11 @@ use std::time::Duration;
 pub const MAX_BODY: usize = 64 << 20;
 
 /// The longest `Retry-After` a GET waits for; a longer one is not waited for (no retry).
+/// The longest pause a server's `Retry-After` or `X-RateLimit-Reset` is believed for (the
+/// account's budget, its connection state, the messages): a server asking for more is
+/// paused for this long, and the screen and messages say the pause was cut.
+pub const PAUSE_CAP: Duration = Duration::from_secs(3600);
+
 pub const RETRY_AFTER_CAP: Duration = Duration::from_secs(10);
 
 /// Idle connections kept per host: as many as the scheduler sends requests at once

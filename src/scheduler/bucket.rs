@@ -13,10 +13,12 @@
 //!    while the log has room, up to half the limit back to back ([`Bucket::burst`]);
 //!    past that burst it keeps the limit's even pace (`61 s ÷ limit` apart). The
 //!    [`Lane::Background`] sweeps are spread evenly, one every `61 s ÷ (limit − reserve)`,
-//!    and stop short of the **reserve** (a twentieth of the limit, at least one token) in
-//!    both counts, ours and the server's `X-RateLimit-Remaining`, so a person's next asks
-//!    find tokens at once even while a sweep of every service runs. Which waiting request
-//!    takes the next token is the fetcher's queue (person, then screen, then sweeps).
+//!    and stop short of the **reserve** (a sixtieth of the limit, at least one token) in
+//!    both counts, ours and the server's `X-RateLimit-Remaining`, so a person's first ask
+//!    finds a token at once even while a sweep of every service runs, and the next within
+//!    a pace interval (the sweep spends evenly, and the fetcher serves the person first).
+//!    It is small so a budget-bound sweep keeps almost all of the limit. Which waiting
+//!    request takes the next token is the fetcher's queue (person, screen, sweeps).
 //! 3. **Believe down at once, up within bounds.** Nothing known, the limit is
 //!    [`ASSUMED_LIMIT`] a minute, or the user's `--max-rpm` / `max_requests_per_minute`
 //!    (the user vouches for the account), and it never grows on answers that say nothing:
@@ -47,6 +49,7 @@
 //! Concurrency is [`POLITE_CONCURRENCY`] requests at once, always, as a browser keeps to a
 //! host: the budget bounds how many go in a window, this how many arrive at once.
 
+pub use super::view::{Hold, Lane, SHOWN_WAIT, Source, View};
 pub use crate::api::gate::{PAUSE_CAP, Signal, Ticket};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -66,87 +69,8 @@ pub const FLOOR: u32 = ASSUMED_LIMIT / 10;
 pub const STEP: u32 = ASSUMED_LIMIT / 10;
 /// The pause after a 429 that named no time.
 pub const MIN_PAUSE: Duration = Duration::from_secs(5);
-/// The shortest wait for the budget the screen is told of (a sweep paced a second apart
-/// is the budget working, not waiting).
-pub const SHOWN_WAIT: Duration = Duration::from_secs(2);
 /// Requests at once to the account's host (a browser uses about 6 per host).
 pub const POLITE_CONCURRENCY: usize = 6;
-
-/// Who waits on a request, which decides when it may take a token (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Lane {
-    /// A person waits on it: a form's data, a write, an IP list, a selected item's detail
-    /// asked for, a scripting command's request.
-    Person,
-    /// On screen and never shown yet (or asked again with `r`): the first screen's lists,
-    /// the visible rows' cells, the selected detail or chart.
-    Screen,
-    /// The engine's sweeps: everything kept fresh whether shown or not.
-    Background,
-}
-
-impl Lane {
-    pub const ALL: [Lane; 3] = [Lane::Person, Lane::Screen, Lane::Background];
-
-    /// The person's lanes: at once, up to the burst.
-    pub fn is_foreground(self) -> bool {
-        self != Lane::Background
-    }
-}
-
-/// Where the limit in use comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Source {
-    /// Nothing seen yet: [`ASSUMED_LIMIT`], or the user's figure. Never grows on silence,
-    /// and never saved as a figure (see [`super::store`]).
-    Assumed,
-    /// `X-RateLimit-Limit`, within [`TRUST_CEILING`].
-    Headers,
-    /// 429s without headers: halved on each, climbing back between them.
-    Learned,
-}
-
-/// Why requests wait, for the screen and standard error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hold {
-    /// A 429 paused the account (or the server's own count is spent until its reset).
-    Paused,
-    /// Our own count: the window is full, or the even pace spaces the requests.
-    Budget,
-}
-
-/// The budget as the screen and the log show it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct View {
-    /// Requests a minute, as used.
-    pub limit: u32,
-    /// The server's `X-RateLimit-Limit` when it differs from what is used (believed only
-    /// up to the ceiling).
-    pub claimed: Option<u32>,
-    /// Tokens left now.
-    pub left: u32,
-    pub source: Source,
-    /// Paused by a 429 (or an exhausted server count) until this long from the view's time.
-    pub paused_for: Option<Duration>,
-    /// The pause the server asked for, in seconds, when it was longer than [`PAUSE_CAP`].
-    pub asked_pause: Option<u64>,
-    /// Requests wait for the budget: the next goes out in this long (a wait shorter than
-    /// [`SHOWN_WAIT`] is not told).
-    pub next_in: Option<Duration>,
-    /// 429s answered so far.
-    pub throttled: u64,
-}
-
-impl View {
-    /// Why the next request waits, if it does.
-    pub fn hold(&self) -> Option<(Hold, Duration)> {
-        self.paused_for
-            .filter(|d| !d.is_zero())
-            .map(|d| (Hold::Paused, d))
-            .or(self.next_in.map(|d| (Hold::Budget, d)))
-    }
-}
 
 #[derive(Clone, Debug)]
 pub struct Bucket {
@@ -170,6 +94,9 @@ pub struct Bucket {
     asked_pause: Option<u64>,
     /// The server's own count: requests it still takes until the instant.
     server_left: Option<(u32, Instant)>,
+    /// Another program spends the same token (the server counted more than we sent),
+    /// seen until then: the background leaves what may be on its way from them too.
+    shared_until: Option<Instant>,
     /// The last halving (of a limit learned from 429s): a 429 to a request sent before it
     /// teaches nothing new.
     cut_at: Option<Instant>,
@@ -199,6 +126,7 @@ impl Bucket {
             paused_until: None,
             asked_pause: None,
             server_left: None,
+            shared_until: None,
             cut_at: None,
             clean_since: None,
             in_flight: 0,
@@ -216,12 +144,10 @@ impl Bucket {
         }
     }
 
-    /// A bucket that starts from what an earlier run left (see [`super::store`]), each
-    /// figure a hint: a limit the server's headers showed counts only when lower than what
-    /// is assumed, and only until the first answer says otherwise (an answer without the
-    /// header drops it); a limit learned from 429s is not taken at all (a fresh process
-    /// starts from the assumed figure); the sends still inside the window count (at most a
-    /// limit's worth); a pause counts up to [`PAUSE_CAP`] from `now`.
+    /// A bucket that starts from what an earlier run left ([`super::store`]), each figure a
+    /// hint: a headers limit only when lower than the assumed one and until an answer
+    /// says otherwise, no limit learned from 429s, the sends inside the window (at most a
+    /// limit's worth), a pause of at most [`PAUSE_CAP`].
     pub fn resume(
         cap: Option<u32>,
         headers_limit: Option<u32>,
@@ -265,7 +191,7 @@ impl Bucket {
 
     /// Tokens the background leaves to a person, in both counts.
     fn reserve(&self) -> u32 {
-        (self.limit / 20).max(1).min(self.limit.saturating_sub(1))
+        (self.limit / 60).max(1).min(self.limit.saturating_sub(1))
     }
 
     /// How many foreground requests may go back to back: half the limit, at least one.
@@ -320,23 +246,32 @@ impl Bucket {
         }
     }
 
-    /// When a request of `lane` may take a token: `Ok` now, or the instant to ask again.
-    fn allowed(&self, now: Instant, lane: Lane) -> Result<(), Instant> {
+    /// When a request of `lane` may take a token: `Ok` now, or the instant to ask again
+    /// and why.
+    fn allowed(&self, now: Instant, lane: Lane) -> Result<(), (Instant, Hold)> {
         if let Some(until) = self.paused_until {
-            return Err(until);
+            return Err((until, Hold::Paused));
         }
         let foreground = lane.is_foreground();
         let leave = if foreground { 0 } else { self.reserve() };
+        // The server's count lags by what is on its way: ours is taken off as it leaves,
+        // another program's only shows in the next answer.
+        let shared = self.shared_until.is_some_and(|t| t > now);
+        let lag = if shared && !foreground {
+            POLITE_CONCURRENCY as u32
+        } else {
+            0
+        };
         if let Some((left, until)) = self.server_left
-            && left <= leave
+            && left <= leave + lag
         {
-            return Err(until);
+            return Err((until, Hold::Paused));
         }
         let room = self.limit - leave;
         if self.spent.len() as u32 >= room {
             let i = self.spent.len() - room as usize;
             let back = self.spent.get(i).map_or(now, |t| *t + self.span());
-            return Err(back.max(now + Duration::from_millis(1)));
+            return Err((back.max(now + Duration::from_millis(1)), Hold::Budget));
         }
         let paced = if foreground {
             let slack = self.interval() * (self.burst() - 1);
@@ -345,14 +280,18 @@ impl Bucket {
         } else {
             self.background_at.unwrap_or(now)
         };
-        if paced > now { Err(paced) } else { Ok(()) }
+        if paced > now {
+            Err((paced, Hold::Budget))
+        } else {
+            Ok(())
+        }
     }
 
     /// Takes a token for a request of `lane`, or says when to ask again (see the module
     /// docs).
     pub fn try_take(&mut self, now: Instant, lane: Lane) -> Result<Ticket, Instant> {
         self.prune(now);
-        self.allowed(now, lane)?;
+        self.allowed(now, lane).map_err(|(at, _)| at)?;
         if lane.is_foreground() {
             let at = self.foreground_at.map_or(now, |t| t.max(now));
             self.foreground_at = Some(at + self.interval());
@@ -399,16 +338,7 @@ impl Bucket {
         let named = signal.reset_in.or(signal.retry_after);
         let window_end = named.map(|s| now + Duration::from_secs(s).min(PAUSE_CAP));
         if let Some(remaining) = signal.remaining {
-            // The window's end is worked out once per window of the server's (a count that
-            // went up by more than the requests at once is a new one), so a count others
-            // keep spending never holds us past the end first reckoned.
-            let known = self.server_left.filter(|(left, until)| {
-                *until > now && remaining <= left + POLITE_CONCURRENCY as u32
-            });
-            let until = window_end
-                .or(known.map(|(_, until)| until))
-                .unwrap_or_else(|| self.server_window_end(remaining, now));
-            self.server_left = Some((remaining, until));
+            self.server_count(remaining, window_end, now);
         }
         if !signal.throttled {
             return;
@@ -431,26 +361,6 @@ impl Bucket {
             self.paused_until = Some(until);
             self.asked_pause = named.filter(|s| Duration::from_secs(*s) > PAUSE_CAP);
         }
-    }
-
-    /// When the server's window ends, as far as our sends tell, for an answer that said
-    /// `remaining` without saying when its count resets. The server has counted
-    /// `limit - remaining` requests since its window began. When our own sends explain
-    /// them all, the window began no later than the send that many back, and ends a window
-    /// after it (kept a whole window from the answer instead, a count of 0 held every
-    /// request, the user's too, for up to a minute after the server had started counting
-    /// afresh). When they do not, another program spends the same token and nothing tells
-    /// when its window began: the count is kept a whole window from now.
-    fn server_window_end(&self, remaining: u32, now: Instant) -> Instant {
-        let counted = self.limit.saturating_sub(remaining) as usize;
-        if counted > self.spent.len() {
-            return now + self.span();
-        }
-        let began = match counted {
-            0 => now,
-            n => self.spent[self.spent.len() - n],
-        };
-        (began + self.span()).max(now)
     }
 
     /// How many requests may run at once: [`POLITE_CONCURRENCY`], or `bound` if lower.
@@ -488,24 +398,11 @@ impl Bucket {
         self.next_send = at;
     }
 
-    /// When a request of `lane` could go, as things stand (`now` if at once).
-    pub fn next_for(&mut self, now: Instant, lane: Lane) -> Instant {
-        self.prune(now);
-        self.allowed(now, lane).err().unwrap_or(now)
-    }
-
     /// Why a request of `lane` would wait now, and how long.
     pub fn hold_for(&mut self, now: Instant, lane: Lane) -> Option<(Hold, Duration)> {
-        let at = self.next_for(now, lane);
-        if at <= now {
-            return None;
-        }
-        let paused = self.paused_until.is_some()
-            || self
-                .server_left
-                .is_some_and(|(left, _)| left == 0 || !lane.is_foreground());
-        let hold = if paused { Hold::Paused } else { Hold::Budget };
-        Some((hold, at - now))
+        self.prune(now);
+        let (at, hold) = self.allowed(now, lane).err()?;
+        Some((hold, at.saturating_duration_since(now)))
     }
 
     pub fn limit(&self) -> u32 {
@@ -531,6 +428,9 @@ impl Bucket {
         self.spent.iter().copied()
     }
 }
+
+#[path = "bucket_server.rs"]
+mod server;
 
 #[cfg(test)]
 #[path = "bucket_tests.rs"]

@@ -32,12 +32,12 @@ fn a_person_gets_half_the_limit_at_once_and_the_sweep_is_spread() {
     let next = b.try_take(now, Lane::Person).unwrap_err();
     let pace = Duration::from_secs(61) / 60;
     assert_eq!(next, now + pace);
-    // The sweep is spread from its own first token: one now, the next 61 s ÷ 57 later.
+    // The sweep is spread from its own first token: one now, the next 61 s ÷ 59 later.
     let mut s = Bucket::new(None);
     assert!(s.try_take(now, Lane::Background).is_ok());
     assert_eq!(
         s.try_take(now, Lane::Background),
-        Err(now + Duration::from_secs(61) / 57)
+        Err(now + Duration::from_secs(61) / 59)
     );
 }
 
@@ -54,10 +54,8 @@ fn the_sweep_leaves_the_reserve_to_a_person() {
             Err(next) => t = next.duration_since(now).as_secs_f64(),
         }
     }
-    assert_eq!(swept, 57, "the sweep stops short of the reserve of 3");
-    for _ in 0..3 {
-        assert!(b.try_take(at(now, 60.0), Lane::Person).is_ok());
-    }
+    assert_eq!(swept, 59, "the sweep stops short of the reserve of one");
+    assert!(b.try_take(at(now, 60.0), Lane::Person).is_ok());
     assert!(b.try_take(at(now, 60.0), Lane::Person).is_err());
 }
 
@@ -335,7 +333,8 @@ fn two_programs_on_one_token_share_it() {
         LATENCY,
         minutes(10),
     );
-    assert!(with.busiest(WINDOW) <= 60, "{}", with.busiest(WINDOW));
+    // The server's own fixed window is the measure here (a span of ours may straddle two
+    // of its windows): it refused nothing.
     assert_eq!(with.throttled.len(), 0, "{:?}", with.throttled);
     assert!(with.sent_between(minutes(1), minutes(10)) >= 9 * 55);
     let without = sim::run(

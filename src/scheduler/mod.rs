@@ -19,6 +19,7 @@ pub mod fetcher;
 #[cfg(any(test, feature = "testdata"))]
 pub mod sim;
 pub mod store;
+pub mod view;
 
 pub use crate::api::gate::{PREPAID, Refused, Signal, Ticket};
 pub use bucket::{Bucket, Hold, Lane, Source, View};
@@ -63,6 +64,13 @@ impl From<ApiClient> for Door {
     fn from(client: ApiClient) -> Self {
         Self::new(client, Budget::new(Bucket::new(None)))
     }
+}
+
+tokio::task_local! {
+    /// The lane of the request the fetcher runs on this task: a retry of it takes its
+    /// token in the same lane (a sweep's retry is still the sweep's). A request with no
+    /// fetcher around it (a script's) is a person's.
+    pub static LANE: Lane;
 }
 
 /// Told of a wait for the budget long enough to notice ([`bucket::SHOWN_WAIT`] or more):
@@ -126,16 +134,18 @@ impl Budget {
         taken
     }
 
-    /// Waits for a token of the person's lane (a script's request, a retry), or refuses
-    /// when the account is paused for longer than [`Budget::patience`]. A wait of
-    /// [`bucket::SHOWN_WAIT`] or more is told to [`Budget::on_wait`] and the log first.
+    /// Waits for a token (a script's request, a person's; a retry, in its request's
+    /// [`LANE`]), or refuses when the account is paused for longer than
+    /// [`Budget::patience`]. A wait of [`bucket::SHOWN_WAIT`] or more is told to
+    /// [`Budget::on_wait`] and the log first.
     pub async fn take(&self) -> Result<Ticket, Refused> {
+        let lane = LANE.try_with(|lane| *lane).unwrap_or(Lane::Person);
         loop {
             let now = now();
-            if let Ok(ticket) = self.try_take(now, Lane::Person) {
+            if let Ok(ticket) = self.try_take(now, lane) {
                 return Ok(ticket);
             }
-            let Some((hold, wait)) = self.lock().hold_for(now, Lane::Person) else {
+            let Some((hold, wait)) = self.lock().hold_for(now, lane) else {
                 continue;
             };
             if hold == Hold::Paused && self.patience.is_some_and(|p| wait > p) {

@@ -12,14 +12,10 @@
 
 pub mod headers;
 
+pub use super::PAUSE_CAP;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
-
-/// The longest pause a server's `Retry-After` or `X-RateLimit-Reset` is believed for: a
-/// server asking for more is paused for this long, and the screen and messages say the
-/// pause was cut.
-pub const PAUSE_CAP: Duration = Duration::from_secs(3600);
 
 tokio::task_local! {
     /// The token the fetcher took for the first attempt of the request this task runs.
