@@ -52,9 +52,10 @@ impl Store {
             }
         }
         // No link at the database or its WAL and shared-memory files (SQLite would follow
-        // one, creating the files where it points); what is there is made `0600`.
+        // one, creating the files where it points), and nothing but regular files (SQLite
+        // would wait for ever reading a FIFO); what is there is made `0600`.
         for file in companions(path) {
-            crate::files::refuse_symlink(&file).map_err(|e| {
+            crate::files::check_state(&file).map_err(|e| {
                 let cannot = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN);
                 rusqlite::Error::SqliteFailure(cannot, Some(e.to_string()))
             })?;
