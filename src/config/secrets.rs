@@ -189,20 +189,30 @@ fn too_much() -> String {
     )
 }
 
+/// A word of a command that may be a secret embedded in it: 12 characters or more, or
+/// 8 or more mixing letters and digits, and not a path or a host name (no `/`, no `.`):
+/// `sk_live_4eC39HqLyj`, not `reseller/main-token` or `password`.
+fn looks_secret(word: &str) -> bool {
+    let n = word.chars().count();
+    let mixed = word.chars().any(|c| c.is_ascii_digit()) && word.chars().any(char::is_alphabetic);
+    !word.contains(['/', '.']) && (n >= 12 || (n >= 8 && mixed))
+}
+
 /// The first line of the error output, cut to [`SHOWN_ERROR`] and cleaned, unless it may
 /// hold the secret: when it repeats what the command printed on standard output (the
-/// secret, written before it failed), a word of the command itself of six characters or
-/// more (a command may embed its secret, and a shell's error quotes the command), or is
-/// one long word alone (a bare secret printed to the wrong stream).
+/// secret, written before it failed), or a word of the command that looks like a key
+/// ([`looks_secret`]: a command may embed its secret, and a shell's error quotes the
+/// command), or is one word alone (a bare secret printed to the wrong stream).
 fn error_line(err: &[u8], out: &[u8], command: &str) -> Option<String> {
     let err = String::from_utf8_lossy(err);
     let line = err.lines().map(str::trim).find(|l| !l.is_empty())?;
     let out = String::from_utf8_lossy(out);
     let printed = out.lines().map(str::trim).filter(|l| l.len() >= 4);
     let words = command
-        .split(|c: char| c.is_whitespace() || "'\"`=;|&()$<>{}".contains(c))
-        .filter(|w| w.chars().count() >= 6);
-    let bare = !line.contains(char::is_whitespace) && line.chars().count() >= 8;
+        .split(|c: char| c.is_whitespace() || "'\"`=;|&()$<>{},".contains(c))
+        .map(|w| w.trim_matches([':', '-']))
+        .filter(|w| looks_secret(w));
+    let bare = !line.contains(char::is_whitespace) && line.chars().count() >= 6;
     let mut repeats = printed.chain(words);
     if bare || repeats.any(|w| line.contains(w)) {
         return Some(

@@ -65,6 +65,40 @@ impl LogFile {
         Self::with_max(path, MAX_LOG)
     }
 
+    /// `--log-file PATH`, the user's own choice: as [`LogFile::open`], but a character
+    /// device or a FIFO named there (`/dev/stderr`, a pipe to a log collector) is written
+    /// to as it is and never rotated. It is opened without waiting (a FIFO without a
+    /// reader fails at once instead of holding the start-up), then written to blocking.
+    pub fn open_named(path: &Path) -> io::Result<Self> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+            let special = fs::symlink_metadata(path)
+                .is_ok_and(|m| m.file_type().is_char_device() || m.file_type().is_fifo());
+            if special {
+                let file = OpenOptions::new()
+                    .append(true)
+                    .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+                    .open(path)?;
+                use std::os::fd::AsRawFd;
+                // SAFETY: fcntl on a descriptor this function owns.
+                unsafe {
+                    let flags = libc::fcntl(file.as_raw_fd(), libc::F_GETFL);
+                    libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK);
+                }
+                return Ok(Self {
+                    inner: Mutex::new(Inner {
+                        path: path.to_owned(),
+                        file: Some(file),
+                        size: 0,
+                    }),
+                    max: u64::MAX,
+                });
+            }
+        }
+        Self::open(path)
+    }
+
     pub fn with_max(path: &Path, max: u64) -> io::Result<Self> {
         let file = open_append(path)?;
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -116,7 +150,8 @@ impl Inner {
 
 fn open_append(path: &Path) -> io::Result<File> {
     // Nothing but a regular file (or none yet): a FIFO would block the open until a
-    // reader came (before anything is printed), a device is no log.
+    // reader came (before anything is printed), a device is no log (unless the user
+    // named it: `LogFile::open_named`).
     crate::files::check_state(path).map_err(crate::files::StateFileError::into_io)?;
     let mut options = OpenOptions::new();
     options.create(true).append(true);

@@ -48,15 +48,16 @@ pub async fn iplist(s: &mut Session<'_>, a: &IplistArgs) -> Printed {
         None if a.json => Ok(json_for_terminal(&text)),
         None => {
             if list.skipped > 0 {
+                let n = list.skipped;
                 eprintln!(
                     "proxydash: {} of the list {} no entry and {} not shown on a terminal; a pipe or -o FILE gets the list exactly as served",
-                    crate::text::count(list.skipped as u64),
-                    if list.skipped == 1 {
-                        "piece holds"
+                    if n == 1 {
+                        "1 line".to_owned()
                     } else {
-                        "pieces hold"
+                        format!("{} lines", crate::text::count(n as u64))
                     },
-                    if list.skipped == 1 { "is" } else { "are" },
+                    if n == 1 { "holds" } else { "hold" },
+                    if n == 1 { "is" } else { "are" },
                 );
             }
             Ok(list.shown_lines())
