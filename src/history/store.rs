@@ -83,6 +83,11 @@ impl Store {
 
     /// A read-only connection, for `history export` beside a running dashboard.
     pub fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
+        // A FIFO or a device there would hold SQLite's first read for ever.
+        crate::files::check_state(path).map_err(|e| {
+            let cannot = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN);
+            rusqlite::Error::SqliteFailure(cannot, Some(e.to_string()))
+        })?;
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
