@@ -555,10 +555,7 @@ fn a_fifo_at_the_database_is_refused_at_once() {
         let e = Store::open(&db, 90).err().expect("refused").to_string();
         assert!(e.contains(name) && e.contains("FIFO"), "{e}");
         if name == "history.sqlite" {
-            let e = Store::open_read_only(&db)
-                .err()
-                .expect("refused")
-                .to_string();
+            let e = Store::open_read_only(&db).expect_err("refused").to_string();
             assert!(e.contains("FIFO"), "{e}");
         }
         std::fs::remove_file(&fifo).unwrap();
