@@ -60,6 +60,8 @@ pub async fn run(cli: &Cli) -> ExitCode {
         return ExitCode::from(2);
     }
     let signals = term::input::signals();
+    // Registered: from now on the loop turns each into a restore and an exit.
+    crate::signals::take_over(&crate::signals::HANDLED, false);
     let (mut terminal, guard) = match term::enter(accounts.iter().any(|(s, _)| s.mouse)) {
         // Never dropped: ratatui's `Terminal` shows the cursor when dropped and reports a
         // failure with `eprintln!`, which panics when standard error is gone (a closed
@@ -247,13 +249,23 @@ fn seat(
         // its sandbox is new on each start (and on a new port), so nothing of it is worth
         // keeping, and the user's own state must not see it.
         let state = StateFile::default_location().filter(|_| !demo);
-        let throttles = state.as_ref().map(|f| f.load(&account)).unwrap_or_default();
+        // A state file that cannot be read (a FIFO, a device, a broken entry) is gone on
+        // without; the header says which and why.
+        let (throttles, throttles_said) =
+            state.as_ref().map(|f| f.load(&account)).unwrap_or_default();
         let alert_file = AlertFile::default_location().filter(|_| !demo);
-        let open_alerts = alert_file
+        let (open_alerts, alerts_said) = alert_file
             .as_ref()
             .map(|f| f.load(&account))
             .unwrap_or_default();
         let types_file = TypesFile::default_location().filter(|_| !demo);
+        let (saved_types, types_said) = types_file
+            .as_ref()
+            .map(|f| f.load(&account))
+            .unwrap_or_default();
+        let said = [throttles_said, alerts_said, types_said]
+            .into_iter()
+            .flatten();
         let mut app = App::new(
             AppSettings {
                 profile: settings.profile.clone(),
@@ -290,6 +302,7 @@ fn seat(
                     .iter()
                     .cloned()
                     .chain(crate::logging::problem().map(|p| format!("no log: {p}")))
+                    .chain(said)
                     .collect(),
                 alerts: AlertStart {
                     rules: settings.alert_rules.clone(),
@@ -305,10 +318,7 @@ fn seat(
         );
         app.set_utc_offset(*chrono::Local::now().offset());
         let mut config = app.engine_config();
-        config.saved_types = types_file
-            .as_ref()
-            .map(|f| f.load(&account))
-            .unwrap_or_default();
+        config.saved_types = saved_types;
         let engine = crate::account::spawn(crate::account::Setup {
             config,
             door: crate::scheduler::Door::new(client, settings.budget()),

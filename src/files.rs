@@ -1,9 +1,155 @@
 //! Files proxydash writes: exported IP lists, the state file, later the config and logs.
 //! All are created `0600` (owner read/write only), since they may hold proxy credentials.
+//!
+//! State files are read through one door, [`read_state`]: never through a link, never
+//! blocking (a FIFO or a device at a state file's name is refused, not opened for a read
+//! that waits for a writer or never ends), and never more than a cap. The per-account JSON
+//! files (alerts, service types, IP-list countdowns) share one type, [`state::AccountsFile`].
+
+pub mod state;
 
 use std::fs::{self, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+
+/// The most read of a state file: each is a few hundred kilobytes at most, so anything
+/// past this was not written by proxydash (or is `/dev/zero` behind a name).
+pub const STATE_CAP: u64 = 8 << 20;
+
+/// Why a state file was not read (or opened). Each names the file, so the line it makes
+/// says which file and why.
+#[derive(Debug, thiserror::Error)]
+pub enum StateFileError {
+    #[error(
+        "{} is a symbolic link; proxydash does not open its state files through links (remove the link, or point the setting at a real file)",
+        .0.display()
+    )]
+    Link(PathBuf),
+    #[error("{} is {kind}, not a regular file", path.display())]
+    NotRegular { path: PathBuf, kind: &'static str },
+    #[error("{} is over {} MiB, far more than proxydash writes", path.display(), cap >> 20)]
+    TooBig { path: PathBuf, cap: u64 },
+    #[error("cannot read {}: {error}", path.display())]
+    Io { path: PathBuf, error: io::Error },
+}
+
+impl StateFileError {
+    /// As an `io::Error`, for callers that report one.
+    pub fn into_io(self) -> io::Error {
+        match self {
+            StateFileError::Io { error, .. } => error,
+            other => io::Error::other(other.to_string()),
+        }
+    }
+}
+
+/// What kind of file `meta` says it is, in words; `None` for a regular file.
+fn special_kind(meta: &fs::Metadata) -> Option<&'static str> {
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return Some("a FIFO (named pipe)");
+        }
+        if kind.is_char_device() {
+            return Some("a character device");
+        }
+        if kind.is_block_device() {
+            return Some("a block device");
+        }
+        if kind.is_socket() {
+            return Some("a socket");
+        }
+    }
+    Some(if kind.is_dir() {
+        "a folder"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
+    })
+}
+
+/// Whether a state file is at `path`: `Ok(false)` when nothing is, `Ok(true)` for a
+/// regular file, and the refusal for a link, a FIFO, a device, a folder or a socket
+/// (looked at with `lstat`, so nothing is opened: opening a FIFO or a device can block or
+/// act). The history database and the log are checked with it before they are opened.
+pub fn check_state(path: &Path) -> Result<bool, StateFileError> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(StateFileError::Link(path.to_owned())),
+        Ok(meta) => match special_kind(&meta) {
+            None => Ok(true),
+            Some(kind) => Err(StateFileError::NotRegular {
+                path: path.to_owned(),
+                kind,
+            }),
+        },
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(error) => Err(StateFileError::Io {
+            path: path.to_owned(),
+            error,
+        }),
+    }
+}
+
+/// Reads the state file at `path`: `None` when there is none; at most `cap` bytes, and a
+/// longer file is refused whole (a cut JSON file would only fail to parse later).
+///
+/// Opened `O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC` after an `lstat` that refuses anything
+/// but a regular file, and checked again with `fstat` on what was opened (the name may
+/// have been swapped in between): a FIFO never makes the read wait for a writer, a device
+/// such as `/dev/zero` is never read, and a link is never followed.
+pub fn read_state(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, StateFileError> {
+    if !check_state(path)? {
+        return Ok(None);
+    }
+    let io_error = |error: io::Error| StateFileError::Io {
+        path: path.to_owned(),
+        error,
+    };
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
+    }
+    let file = match options.open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(StateFileError::Link(path.to_owned()));
+        }
+        Err(e) => return Err(io_error(e)),
+    };
+    let meta = file.metadata().map_err(io_error)?;
+    if let Some(kind) = special_kind(&meta) {
+        return Err(StateFileError::NotRegular {
+            path: path.to_owned(),
+            kind,
+        });
+    }
+    let too_big = || StateFileError::TooBig {
+        path: path.to_owned(),
+        cap,
+    };
+    if meta.len() > cap {
+        return Err(too_big());
+    }
+    // One byte past the cap tells a file that grew since `fstat` from one at the cap.
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_error)?;
+    if bytes.len() as u64 > cap {
+        return Err(too_big());
+    }
+    Ok(Some(bytes))
+}
 
 #[cfg(unix)]
 fn private(options: &mut OpenOptions) -> &mut OpenOptions {
@@ -207,87 +353,4 @@ pub fn state_dir() -> Option<PathBuf> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("proxydash-test-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        dir
-    }
-
-    #[test]
-    fn write_new_refuses_to_overwrite_and_is_private() {
-        let dir = temp_dir("files");
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("list.txt");
-        write_new(&path, b"a").unwrap();
-        assert_eq!(
-            write_new(&path, b"b").unwrap_err().kind(),
-            io::ErrorKind::AlreadyExists
-        );
-        assert_eq!(fs::read(&path).unwrap(), b"a");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            assert_eq!(
-                fs::metadata(&path).unwrap().permissions().mode() & 0o777,
-                0o600
-            );
-        }
-        let _ = fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn a_failed_write_leaves_no_file_and_a_retry_works() {
-        let dir = temp_dir("enospc");
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("list.txt");
-        let full = |file: &mut fs::File| {
-            file.write_all(b"half")?;
-            Err(io::Error::from_raw_os_error(28)) // ENOSPC
-        };
-        let e = write_new_with(&path, full).unwrap_err();
-        assert_eq!(e.raw_os_error(), Some(28));
-        let left: Vec<_> = fs::read_dir(&dir).unwrap().collect();
-        assert!(left.is_empty(), "no file, no temporary file: {left:?}");
-        write_new(&path, b"all of it").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"all of it");
-        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
-        let _ = fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn free_names_and_typed_names() {
-        let dir = temp_dir("free");
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("list.txt");
-        assert_eq!(free_name(&path), Some(dir.join("list (1).txt")));
-        write_new(&dir.join("list (1).txt"), b"x").unwrap();
-        assert_eq!(free_name(&path), Some(dir.join("list (2).txt")));
-        let home = std::env::var_os("HOME").map(PathBuf::from);
-        if let Some(home) = home.filter(|h| !h.as_os_str().is_empty()) {
-            assert_eq!(resolve_typed("~/a.txt").unwrap(), home.join("a.txt"));
-        }
-        assert_eq!(
-            resolve_typed("b.txt").unwrap(),
-            std::env::current_dir().unwrap().join("b.txt")
-        );
-        assert_eq!(
-            resolve_typed("/x/c.txt").unwrap(),
-            PathBuf::from("/x/c.txt")
-        );
-        let _ = fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn replace_creates_the_folder_and_replaces() {
-        let dir = temp_dir("replace");
-        let path = dir.join("sub/state.json");
-        replace(&path, b"one").unwrap();
-        replace(&path, b"two").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"two");
-        let _ = fs::remove_dir_all(&dir);
-    }
-}
+mod tests;

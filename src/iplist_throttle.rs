@@ -13,6 +13,7 @@
 //! - A countdown whose end is not today (in the user's zone) shows its date.
 //! - The user may clear a countdown (`x`): nothing is lost, the server still decides.
 
+use crate::files::state::AccountsFile;
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -192,21 +193,18 @@ impl Throttles {
     }
 }
 
-/// Where countdowns are kept: one JSON file in the state directory, keyed by account.
+/// Where countdowns are kept: one JSON file in the state directory, keyed by account
+/// (read through [`AccountsFile`]: never a FIFO, a device or a link, at most a few MB).
 #[derive(Clone, Debug)]
 pub struct StateFile {
-    path: PathBuf,
-}
-
-#[derive(Default, Serialize, Deserialize)]
-struct StateFileBody {
-    #[serde(default)]
-    accounts: BTreeMap<String, Throttles>,
+    file: AccountsFile<Throttles>,
 }
 
 impl StateFile {
     pub fn new(path: PathBuf) -> Self {
-        Self { path }
+        Self {
+            file: AccountsFile::new(path),
+        }
     }
 
     /// `throttle.json` in the XDG state directory.
@@ -215,13 +213,14 @@ impl StateFile {
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     /// The countdowns of `account`; a missing or unreadable file gives none (a broken state
-    /// file must never stop the dashboard).
-    pub fn load(&self, account: &str) -> Throttles {
-        self.read().accounts.remove(account).unwrap_or_default()
+    /// file must never stop the dashboard), with what was wrong with it if anything was.
+    pub fn load(&self, account: &str) -> (Throttles, Option<String>) {
+        let (throttles, problem) = self.file.load(account);
+        (throttles.unwrap_or_default(), problem)
     }
 
     pub fn save(&self, account: &str, throttles: &Throttles) -> io::Result<()> {
@@ -237,27 +236,19 @@ impl StateFile {
         throttles: &Throttles,
         now: DateTime<Utc>,
     ) -> io::Result<()> {
-        let mut body = self.read();
-        for other in body.accounts.values_mut() {
-            other.expire(now);
-        }
-        body.accounts.retain(|_, t| !t.is_empty());
         let mut throttles = throttles.clone();
         throttles.expire(now);
-        if throttles.is_empty() {
-            body.accounts.remove(account);
-        } else {
-            body.accounts.insert(account.to_owned(), throttles);
-        }
-        let json = serde_json::to_vec_pretty(&body).map_err(io::Error::other)?;
-        crate::files::replace(&self.path, &json)
-    }
-
-    fn read(&self) -> StateFileBody {
-        std::fs::read(&self.path)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default()
+        self.file.update(|accounts| {
+            for other in accounts.values_mut() {
+                other.expire(now);
+            }
+            accounts.retain(|_, t| !t.is_empty());
+            if throttles.is_empty() {
+                accounts.remove(account);
+            } else {
+                accounts.insert(account.to_owned(), throttles);
+            }
+        })
     }
 }
 
@@ -360,10 +351,10 @@ mod tests {
         file.save_at("https://a.example default", &a, now).unwrap();
         file.save_at("https://b.example work", &Throttles::default(), now)
             .unwrap();
-        assert_eq!(file.load("https://a.example default"), a);
-        assert!(file.load("https://b.example work").is_empty());
+        assert_eq!(file.load("https://a.example default").0, a);
+        assert!(file.load("https://b.example work").0.is_empty());
         std::fs::write(file.path(), b"{not json").unwrap();
-        assert!(file.load("https://a.example default").is_empty());
+        assert!(file.load("https://a.example default").0.is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -383,11 +374,12 @@ mod tests {
         let text = std::fs::read_to_string(file.path()).unwrap();
         assert!(!text.contains("gone account"), "{text}");
         assert_eq!(
-            file.load("mine").until(3, t("2026-11-22 12:00:00")),
+            file.load("mine").0.until(3, t("2026-11-22 12:00:00")),
             Some(t("2026-11-22 13:00:00"))
         );
         assert!(
             file.load("mine")
+                .0
                 .until(2, t("2026-11-22 10:00:00"))
                 .is_none(),
             "{text}"

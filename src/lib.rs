@@ -30,6 +30,7 @@ pub mod sandbox;
 pub mod scheduler;
 pub mod script;
 pub mod secret;
+pub mod signals;
 pub mod term;
 /// The app's test harness: it stands in for the run loop, which alone knows both the app
 /// and the view, so it lives beside both rather than inside `app`.

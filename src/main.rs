@@ -7,16 +7,25 @@ use std::time::Duration;
 
 fn main() -> ExitCode {
     limit_malloc_arenas();
+    // Before any state file or command is touched: SIGINT and SIGTERM end the program
+    // until a part that stops gracefully takes them over (`proxydash::signals`).
+    proxydash::signals::install();
     let cli = Cli::parse();
     // Logging is a convenience: without a writable log file the program still runs.
     // A log file that was asked for (or the dashboard's own) and cannot be used is said
     // once, here, before the terminal is taken; the dashboard says it in its status line too.
-    if let Some(path) = cli
-        .log_file
-        .clone()
-        .or_else(proxydash::logging::default_path)
-        && let Err(e) = proxydash::logging::init(&path)
-        && (cli.log_file.is_some() || cli.command.is_none())
+    // A FIFO, a device or a link at the default log's name is said whatever the command:
+    // it was put there by someone. (A device or a FIFO the user names is written to.)
+    type Init = fn(&std::path::Path) -> Result<(), String>;
+    let log: Option<(std::path::PathBuf, Init)> = match &cli.log_file {
+        Some(named) => Some((named.clone(), proxydash::logging::init_named)),
+        None => proxydash::logging::default_path().map(|p| (p, proxydash::logging::init as Init)),
+    };
+    if let Some((path, init)) = log
+        && let Err(e) = init(&path)
+        && (cli.log_file.is_some()
+            || cli.command.is_none()
+            || proxydash::files::check_state(&path).is_err())
     {
         eprintln!("proxydash: warning: {e}; diagnostics are off");
     }

@@ -200,10 +200,89 @@ read_only = true
     let out = show(proxydash().arg("--config").arg(&path));
     assert!(out.contains("base_url = https://main.example"), "{out}");
     assert!(out.contains("read_only = true"), "{out}");
+    // Named by its key; its error output is `doctor`'s alone (issue 38 item 6).
     assert!(
-        out.contains("secret unavailable") && out.contains("not in the password store"),
+        out.contains("secret unavailable: profiles.main.token_command failed: exit 1"),
         "{out}"
     );
+    assert!(!out.contains("password store"), "{out}");
+}
+
+/// Issue 38 item 6: a failing `token_command` used to show its text and the first line
+/// of its error output in `doctor`, `config show` and every error, so a command that
+/// embeds its secret, or prints it to standard error, showed it. Now it is named by its
+/// profile and key; only `doctor` shows the error output, cut, and never a line that
+/// may hold the secret.
+#[test]
+fn a_failing_secret_command_never_shows_its_text_or_its_secret() {
+    let secret = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";
+    for (name, command) in [
+        (
+            "embedded",
+            format!("curl -fsS -H 'Authorization: Bearer {secret}' http://127.0.0.1:9/ || exit 1"),
+        ),
+        ("stderr", format!("echo {secret} >&2; exit 1")),
+        (
+            "both",
+            format!("printf '%s' {secret}; echo \"token {secret}\" >&2; exit 7"),
+        ),
+        ("quoted", format!("{secret}; exit 1")),
+    ] {
+        let path = config_file(
+            &format!("secret-{name}"),
+            &format!(
+                "[profiles.resale]\nbase_url = \"http://127.0.0.1:9\"\ntoken_command = {command:?}\n"
+            ),
+        );
+        let mut all = String::new();
+        for args in [&["config", "show"][..], &["credit"], &["doctor"]] {
+            let out = proxydash()
+                .arg("--config")
+                .arg(&path)
+                .args(args)
+                .output()
+                .unwrap();
+            all.push_str(&String::from_utf8_lossy(&out.stdout));
+            all.push_str(&String::from_utf8_lossy(&out.stderr));
+        }
+        assert!(!all.contains(secret), "{name}: the secret shows:\n{all}");
+        assert!(
+            !all.contains("Bearer") && !all.contains("-fsS"),
+            "{name}: the command shows:\n{all}"
+        );
+        assert!(
+            all.contains("profiles.resale.token_command failed: exit"),
+            "{name}:\n{all}"
+        );
+    }
+    // A harmless error line is shown by `doctor`, and by nothing else.
+    let path = config_file(
+        "secret-harmless",
+        "[profiles.resale]\nbase_url = \"http://127.0.0.1:9\"\ntoken_command = \"echo 'gpg: decryption failed: No secret key' >&2; exit 2\"\n",
+    );
+    let doctor = proxydash()
+        .arg("--config")
+        .arg(&path)
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let doctor = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        doctor.contains("profiles.resale.token_command failed: exit 2; its error output: gpg: decryption failed: No secret key"),
+        "{doctor}"
+    );
+    let credit = proxydash()
+        .arg("--config")
+        .arg(&path)
+        .arg("credit")
+        .output()
+        .unwrap();
+    let credit = String::from_utf8_lossy(&credit.stderr);
+    assert!(
+        credit.contains("profiles.resale.token_command failed: exit 2"),
+        "{credit}"
+    );
+    assert!(!credit.contains("decryption"), "{credit}");
 }
 
 /// Issue 11.5: a token command that hangs is stopped at `command_timeout`, with a message

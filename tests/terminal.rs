@@ -515,3 +515,77 @@ fn the_demo_leaves_the_users_state_files_alone() {
     );
     let _ = std::fs::remove_dir_all(&state);
 }
+
+/// Issue 38 item 3: `iplist ID` on a terminal used to strip escapes and bells but let a
+/// served username's CR-LF forge a line of its own (`FAKE:…` at the start of a line) and
+/// U+202E reach the terminal. On a terminal each entry is one line without control or
+/// bidi characters; into a pipe the list keeps its exact bytes.
+#[test]
+fn iplist_on_a_terminal_is_one_clean_line_per_entry_and_exact_into_a_pipe() {
+    use proxydash::sandbox::{Sandbox, SandboxConfig};
+    let hostile = "pd1001\r\nFAKE: account locked, call +1 555 0100 \u{202e}exe.txt";
+    let mut seed: serde_json::Value =
+        serde_json::from_str(include_str!("../assets/seed.json")).unwrap();
+    for s in seed["services"].as_array_mut().unwrap() {
+        if s["id"] == 1001 {
+            s["username"] = hostile.into();
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("proxydash-iplist38-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let seed_path = dir.join("seed.json");
+    std::fs::write(&seed_path, seed.to_string()).unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let sandbox = runtime
+        .block_on(Sandbox::start(SandboxConfig {
+            seed: Some(seed_path),
+            ..SandboxConfig::ephemeral()
+        }))
+        .unwrap();
+    let url = sandbox.base_url();
+    let args = [
+        "--base-url",
+        url.as_str(),
+        "iplist",
+        "1001",
+        "--type",
+        "http-auth",
+    ];
+    let token = sandbox.token().to_owned();
+
+    let mut pty = Pty::spawn(BIN, &args, &[("PROXYDASH_TOKEN", token.as_str())]);
+    assert_eq!(pty.exit().code(), Some(0), "{}", pty.text());
+    let shown = pty.text();
+    // The terminal turns each line break into CR-LF: a lone CR would be the server's.
+    let lines: Vec<&str> = shown.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert!(lines.len() > 1, "{shown:?}");
+    for line in &lines {
+        assert!(!line.starts_with("FAKE"), "a forged line: {shown:?}");
+        assert!(
+            !line.chars().any(|c| c.is_control() || c == '\u{202e}'),
+            "a control or bidi character: {line:?}"
+        );
+    }
+    assert_eq!(
+        lines.iter().filter(|l| l.contains(":8080:pd1001")).count(),
+        10,
+        "one line per entry: {shown:?}"
+    );
+
+    let piped = Command::new(BIN)
+        .args(args)
+        .env("PROXYDASH_TOKEN", &token)
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("PROXYDASH_LOG", "off")
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), Some(0));
+    let exact = String::from_utf8(piped.stdout).unwrap();
+    assert!(
+        exact.contains(hostile),
+        "the exact bytes into a pipe: {exact:?}"
+    );
+    drop(sandbox);
+    let _ = std::fs::remove_dir_all(&dir);
+}

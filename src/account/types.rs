@@ -16,7 +16,7 @@
 
 use super::store::Store;
 use crate::api::{ProductType, ServiceSummary};
-use serde::{Deserialize, Serialize};
+use crate::files::state::AccountsFile;
 use std::collections::{BTreeMap, HashMap};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -158,16 +158,12 @@ fn catalogue_types(store: &Store) -> HashMap<&str, ProductType> {
         .collect()
 }
 
-/// `service_types.json` in the state directory: learned types by account.
+/// `service_types.json` in the state directory: learned types by account (read through
+/// [`AccountsFile`]: never a FIFO, a device or a link, at most a few MB, one account's
+/// broken entry losing no other).
 #[derive(Clone, Debug)]
 pub struct TypesFile {
-    path: PathBuf,
-}
-
-#[derive(Default, Serialize, Deserialize)]
-struct Body {
-    #[serde(default)]
-    accounts: BTreeMap<String, BTreeMap<u64, String>>,
+    file: AccountsFile<BTreeMap<u64, String>>,
 }
 
 /// The most services kept per account, so a hostile server cannot grow the file without end.
@@ -175,45 +171,41 @@ const MAX_KEPT: usize = 100_000;
 
 impl TypesFile {
     pub fn new(path: PathBuf) -> Self {
-        Self { path }
+        Self {
+            file: AccountsFile::new(path),
+        }
     }
 
+    /// `service_types.json` in the XDG state directory.
     pub fn default_location() -> Option<Self> {
         crate::files::state_dir().map(|d| Self::new(d.join("service_types.json")))
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
-    /// The saved types of `account`; a missing or broken file gives none.
-    pub fn load(&self, account: &str) -> HashMap<u64, ProductType> {
-        self.read()
-            .accounts
-            .remove(account)
+    /// The saved types of `account` (a missing or broken file gives none), and what was
+    /// wrong with the file if anything was.
+    pub fn load(&self, account: &str) -> (HashMap<u64, ProductType>, Option<String>) {
+        let (saved, problem) = self.file.load(account);
+        let types = saved
             .unwrap_or_default()
             .into_iter()
             .map(|(id, t)| (id, ProductType::parse(&t)))
             .filter(|(_, t)| matches!(t, ProductType::Fpr | ProductType::Ppr))
-            .collect()
+            .collect();
+        (types, problem)
     }
 
     pub fn save(&self, account: &str, types: &HashMap<u64, ProductType>) -> io::Result<()> {
-        let mut body = self.read();
         let kept = types
             .iter()
             .take(MAX_KEPT)
             .map(|(id, t)| (*id, t.as_str().to_owned()))
             .collect();
-        body.accounts.insert(account.to_owned(), kept);
-        let json = serde_json::to_vec_pretty(&body).map_err(io::Error::other)?;
-        crate::files::replace(&self.path, &json)
-    }
-
-    fn read(&self) -> Body {
-        std::fs::read(&self.path)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default()
+        self.file.update(|accounts| {
+            accounts.insert(account.to_owned(), kept);
+        })
     }
 }

@@ -36,6 +36,10 @@ pub struct Alert {
     pub repeats: u32,
     #[serde(default)]
     pub next_repeat: Option<DateTime<Utc>>,
+    /// Restored from a file whose record of its level could not be read: it was announced
+    /// then, so the first sweep that sees it gives it its level without a notification.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub level_unsure: bool,
 }
 
 /// What happened to an alert.
@@ -236,6 +240,7 @@ impl AlertBook {
                     resolved: None,
                     repeats: 0,
                     next_repeat: (level == Level::Critical).then(|| later(now, repeat_after)),
+                    level_unsure: false,
                 };
                 track.open = Some(alert.clone());
                 out.push(Transition {
@@ -249,6 +254,12 @@ impl AlertBook {
         alert.last_seen = now;
         if alert.message != message {
             alert.message = message.to_owned();
+        }
+        if std::mem::take(&mut alert.level_unsure) {
+            alert.level = level;
+            alert.next_repeat = (level == Level::Critical).then(|| later(now, repeat_after));
+            track.shift = 0;
+            return;
         }
         if level == alert.level {
             track.shift = 0;

@@ -27,6 +27,7 @@ fn transition(key: AlertKey, change: Change) -> Transition {
             resolved: None,
             repeats: 0,
             next_repeat: None,
+            level_unsure: false,
         },
         at: t(0),
     }

@@ -2,12 +2,21 @@
 //! account like the refresh countdowns, so a restart does not announce them again.
 //!
 //! Only open alerts are kept; the history of transitions is the history store's job. A
-//! missing, unreadable or corrupt file gives no alerts (they are then announced again,
-//! which is harmless) and never stops the dashboard.
+//! missing or unreadable file gives no alerts and never stops the dashboard (the file is
+//! read through [`crate::files::state::AccountsFile`]: never a FIFO, a device or a link,
+//! at most a few MB).
+//!
+//! Each alert is read on its own, so one that does not read loses no other: the good ones
+//! are kept, the file is moved aside with a line saying so. An alert whose identity (its
+//! `key`) reads but whose level (or another part) does not is kept too, as open and
+//! already announced: the first sweep that sees it again gives it its level quietly
+//! ([`Alert::level_unsure`]), so what was delivered is never announced again. Only an
+//! alert without a readable key is lost (nothing could tell it again from a new one).
 
-use super::Alert;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use super::{Alert, AlertKey, Level};
+use crate::files::state::AccountsFile;
+use chrono::{DateTime, Utc};
+use serde_json::Value;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -16,18 +25,63 @@ const MAX_KEPT: usize = 10_000;
 
 #[derive(Clone, Debug)]
 pub struct AlertFile {
-    path: PathBuf,
+    file: AccountsFile<Vec<Alert>>,
 }
 
-#[derive(Default, Serialize, Deserialize)]
-struct Body {
-    #[serde(default)]
-    accounts: BTreeMap<String, Vec<Alert>>,
+/// An account's alerts, one by one: those that read (or could be salvaged), and how many
+/// could not.
+fn read_alerts(value: Value) -> Result<(Vec<Alert>, usize), String> {
+    let Value::Array(items) = value else {
+        return Err("the account's alerts are not a list".into());
+    };
+    let mut lost = 0;
+    let mut kept = Vec::with_capacity(items.len().min(MAX_KEPT));
+    for item in items.into_iter().take(MAX_KEPT) {
+        match serde_json::from_value::<Alert>(item.clone()) {
+            Ok(alert) => kept.push(alert),
+            Err(_) => match salvage(item) {
+                Some(alert) => {
+                    kept.push(alert);
+                    lost += 1;
+                }
+                None => lost += 1,
+            },
+        }
+    }
+    Ok((kept, lost))
+}
+
+/// An alert whose key reads, with what else of it reads; the level, when it does not, is
+/// left for the next sweep to give.
+fn salvage(mut item: Value) -> Option<Alert> {
+    let key: AlertKey = serde_json::from_value(item.get_mut("key")?.take()).ok()?;
+    let mut part = |name: &str| item.get_mut(name).map(Value::take);
+    let level = part("level").and_then(|v| serde_json::from_value::<Level>(v).ok());
+    let time = |v: Option<Value>| v.and_then(|v| serde_json::from_value::<DateTime<Utc>>(v).ok());
+    let now = Utc::now();
+    let first_seen = time(part("first_seen")).unwrap_or(now);
+    let last_seen = time(part("last_seen")).unwrap_or(now);
+    let message = part("message")
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    Some(Alert {
+        key,
+        level: level.unwrap_or(Level::Info),
+        message,
+        first_seen,
+        last_seen,
+        resolved: None,
+        repeats: 0,
+        next_repeat: None,
+        level_unsure: level.is_none(),
+    })
 }
 
 impl AlertFile {
     pub fn new(path: PathBuf) -> Self {
-        Self { path }
+        Self {
+            file: AccountsFile::with_reader(path, read_alerts),
+        }
     }
 
     /// `alerts.json` in the XDG state directory.
@@ -36,41 +90,38 @@ impl AlertFile {
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
-    pub fn load(&self, account: &str) -> Vec<Alert> {
-        self.read().accounts.remove(account).unwrap_or_default()
+    /// The open alerts of `account`, and what was wrong with the file if anything was.
+    pub fn load(&self, account: &str) -> (Vec<Alert>, Option<String>) {
+        let (alerts, problem) = self.file.load(account);
+        (alerts.unwrap_or_default(), problem)
     }
 
     /// The open alerts of every account of `profile` (the key is the base URL, a space
-    /// and the profile; `proxydash alerts` resolves no base URL, which may need a secret).
-    pub fn load_profile(&self, profile: &str) -> Vec<Alert> {
+    /// and the profile; `proxydash alerts` resolves no base URL, which may need a secret),
+    /// and what was wrong with the file if anything was.
+    pub fn load_profile(&self, profile: &str) -> (Vec<Alert>, Option<String>) {
         let suffix = format!(" {profile}");
-        self.read()
+        let read = self.file.read();
+        let alerts = read
             .accounts
             .into_iter()
             .filter(|(k, _)| k.ends_with(&suffix) && !k[..k.len() - suffix.len()].contains(' '))
             .flat_map(|(_, v)| v)
-            .collect()
+            .collect();
+        (alerts, read.problem)
     }
 
     pub fn save(&self, account: &str, open: &[Alert]) -> io::Result<()> {
-        let mut body = self.read();
-        if open.is_empty() {
-            body.accounts.remove(account);
-        } else {
-            let kept = open.iter().take(MAX_KEPT).cloned().collect();
-            body.accounts.insert(account.to_owned(), kept);
-        }
-        let json = serde_json::to_vec_pretty(&body).map_err(io::Error::other)?;
-        crate::files::replace(&self.path, &json)
-    }
-
-    fn read(&self) -> Body {
-        std::fs::read(&self.path)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default()
+        self.file.update(|accounts| {
+            if open.is_empty() {
+                accounts.remove(account);
+            } else {
+                let kept = open.iter().take(MAX_KEPT).cloned().collect();
+                accounts.insert(account.to_owned(), kept);
+            }
+        })
     }
 }

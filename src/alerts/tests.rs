@@ -361,10 +361,81 @@ fn restored_alerts_are_not_announced_again() {
     let file = store::AlertFile::new(dir.join("alerts.json"));
     file.save("acct", &open).unwrap();
     let mut again = AlertBook::new(&Rules::default());
-    again.restore(file.load("acct"));
+    again.restore(file.load("acct").0);
     assert_eq!(again.open_count(), 1);
     assert!(again.sweep(&bad, t(5)).is_empty());
-    assert!(file.load("other").is_empty());
+    assert!(file.load("other").0.is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 38 item 2: one alert with a bad level used to lose every open alert (and each
+/// was announced again); now the good ones are kept, the one whose key reads is kept as
+/// announced, and the file is moved aside with a line saying so.
+#[test]
+fn a_corrupt_alert_file_loses_no_alert_and_announces_none_again() {
+    let mut book = AlertBook::new(&Rules::default());
+    let bad = [
+        seen(Rule::ServiceStatus, 1, Some(Level::Warn)),
+        seen(Rule::ServiceStatus, 2, Some(Level::Critical)),
+        seen(Rule::ServiceStatus, 3, Some(Level::Warn)),
+    ];
+    book.sweep(&bad, t(0));
+    assert_eq!(book.sweep(&bad, t(1)).len(), 3);
+    let open: Vec<Alert> = book.open().cloned().collect();
+    let dir = std::env::temp_dir().join(format!("proxydash-alerts-bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let file = store::AlertFile::new(dir.join("alerts.json"));
+    file.save("acct", &open).unwrap();
+    file.save("other", &open[..1]).unwrap();
+    // Service 2's level is one no version wrote; service 3's key is unreadable.
+    let text = std::fs::read_to_string(file.path()).unwrap();
+    let text = text.replacen("\"critical\"", "\"severe\"", 1).replacen(
+        "\"service\": 3",
+        "\"server\": 3",
+        1,
+    );
+    assert!(text.contains("severe") && text.contains("server"), "{text}");
+    std::fs::write(file.path(), &text).unwrap();
+
+    let (restored, said) = file.load("acct");
+    let said = said.expect("the problem is said");
+    assert!(
+        said.contains("alerts.json") && said.contains("2 entries"),
+        "{said}"
+    );
+    assert!(said.contains("alerts.json.bad"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("alerts.json.bad")).unwrap(),
+        text
+    );
+    assert_eq!(
+        restored.len(),
+        2,
+        "service 1 whole, service 2 without its level"
+    );
+    assert_eq!(
+        file.load("other").0.len(),
+        1,
+        "the other account is untouched"
+    );
+
+    let mut again = AlertBook::new(&Rules::default());
+    again.restore(file.load("acct").0);
+    let announced = again.sweep(&bad[..2], t(5));
+    assert!(
+        announced.is_empty(),
+        "nothing announced again: {announced:?}"
+    );
+    let level = again
+        .open()
+        .find(|a| a.key.subject == Subject::Service(2))
+        .unwrap()
+        .level;
+    assert_eq!(
+        level,
+        Level::Critical,
+        "the level is taken quietly from the sweep"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -402,6 +473,7 @@ fn transition() -> Transition {
             resolved: None,
             repeats: 0,
             next_repeat: None,
+            level_unsure: false,
         },
         at: t(1),
     }

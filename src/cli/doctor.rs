@@ -9,7 +9,8 @@ use super::{AccountArgs, Options, Subcommand};
 use crate::api::{ApiClient, Credentials};
 use crate::config::file::FileConfig;
 use crate::config::selection::{Unnamed, profiles};
-use crate::config::{Settings, file};
+use crate::config::secrets::CommandFailed;
+use crate::config::{ConfigError, Settings, file};
 use crate::scheduler::{Budget, Door, Source, bucket::ASSUMED_LIMIT, store::Store};
 use crate::script::{Failure, output, status};
 use std::path::{Path, PathBuf};
@@ -106,7 +107,7 @@ async fn profile_checks(options: &Options) -> Vec<Check> {
                 .map_err(|e| e.to_string()),
             Err(e) => Err(format!("cannot start the demo sandbox: {e}")),
         },
-        false => Settings::resolve(options).map_err(|e| e.to_string()),
+        false => Settings::resolve(options).map_err(|e| with_error_output(&e)),
     };
     checks.push(credentials_check(&settings, read.as_ref()));
     if let (Some(path), Some(read)) = (&path, &read) {
@@ -300,6 +301,23 @@ fn state_check() -> Check {
 }
 
 /// Server or file text made safe for one line.
+/// A settings error; a failing `token_command` or `password_command` with the first
+/// line of its error output (cut, and withheld when it may hold the secret): shown here
+/// alone, where the user looks for why, never in the errors every command prints.
+fn with_error_output(e: &ConfigError) -> String {
+    match e {
+        ConfigError::Command {
+            failed:
+                CommandFailed {
+                    error_output: Some(said),
+                    ..
+                },
+            ..
+        } => format!("{e}; its error output: {said}"),
+        _ => e.to_string(),
+    }
+}
+
 fn clean(text: &str) -> String {
     output::sanitize(text).into_owned()
 }

@@ -96,12 +96,13 @@ pub enum ConfigError {
     NoAccount,
     #[error("{0}")]
     Invalid(String),
-    /// A `token_command` or `password_command` failed; `placeholder` is the credentials
-    /// with an empty secret, for showing the settings anyway.
-    #[error("{why}")]
+    /// A `token_command` or `password_command` failed (named by its key, never by its
+    /// text); `placeholder` is the credentials with an empty secret, for showing the
+    /// settings anyway.
+    #[error("{failed}")]
     Command {
         placeholder: Box<Credentials>,
-        why: String,
+        failed: secrets::CommandFailed,
     },
 }
 
@@ -134,8 +135,11 @@ impl Settings {
         let (file, config_path, warnings) = read_file(cli)?;
         let name = choose_profile(&file, profile, config_path.as_deref())?;
         let p = file.profiles.get(&name).cloned().unwrap_or_default();
-        let (credentials, secret_unavailable) = match credentials(cli, &p, &name) {
-            Err(ConfigError::Command { placeholder, why }) if lenient => (*placeholder, Some(why)),
+        let (credentials, secret_unavailable) = match secrets::credentials(cli, &p, &name) {
+            Err(ConfigError::Command {
+                placeholder,
+                failed,
+            }) if lenient => (*placeholder, Some(failed.to_string())),
             other => (other?, None),
         };
         let given = &cli.connection.account;
@@ -380,64 +384,6 @@ fn choose_profile(
         Some(only) if file.profiles.len() == 1 => only.clone(),
         _ => "default".into(),
     })
-}
-
-fn credentials(cli: &Options, p: &Profile, profile: &str) -> Result<Credentials, ConfigError> {
-    let c = &cli.connection.account;
-    let separator = p.separator.clone().unwrap_or_else(|| ":".into());
-    let login = |login: &str, password: Secret| Credentials::Login {
-        login: login.to_owned(),
-        password,
-        separator: separator.clone(),
-    };
-    let limits = secrets::Limits {
-        timeout: p
-            .command_timeout
-            .map_or(secrets::DEFAULT_TIMEOUT, |s| Duration::from_secs(s.max(1))),
-    };
-    let secret_of = |command: &str, what: &str, placeholder: Credentials| {
-        secrets::run_with(command, what, limits).map_err(|e| ConfigError::Command {
-            placeholder: Box::new(placeholder),
-            why: format!("profile {profile}: {e}"),
-        })
-    };
-    // Flags and environment first, as a unit.
-    if let Some(token) = c.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        return Ok(Credentials::Token(Secret::new(token)));
-    }
-    if let Some(name) = &c.login {
-        return match &c.password {
-            Some(pw) => Ok(login(name, Secret::new(pw.as_str()))),
-            None => Err(ConfigError::Invalid(
-                "--login needs a password: set PROXYDASH_PASSWORD (or --password)".into(),
-            )),
-        };
-    }
-    // Then the profile.
-    if let Some(token) = p.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        return Ok(Credentials::Token(Secret::new(token)));
-    }
-    if let Some(command) = &p.token_command {
-        let placeholder = Credentials::Token(Secret::new(""));
-        return Ok(Credentials::Token(secret_of(
-            command,
-            "token",
-            placeholder,
-        )?));
-    }
-    if let Some(name) = &p.login {
-        if let Some(pw) = &p.password {
-            return Ok(login(name, Secret::new(pw.as_str())));
-        }
-        if let Some(command) = &p.password_command {
-            let placeholder = login(name, Secret::new(""));
-            return Ok(login(name, secret_of(command, "password", placeholder)?));
-        }
-        return Err(ConfigError::Invalid(format!(
-            "profile {profile} has a login but no password or password_command"
-        )));
-    }
-    Err(ConfigError::NoAccount)
 }
 
 #[cfg(test)]

@@ -2,8 +2,11 @@
 //! `op read`, `gopass show -o`), so it never has to sit in the config file.
 //!
 //! The command runs through `sh -c` with no input. Its standard output, without the final
-//! line break, is the secret; a failing command is reported with its exit status and the
-//! first line of its standard error — never with its output, which may hold the secret.
+//! line break, is the secret. A failing command is reported by its profile and key and
+//! how it ended ([`CommandFailed`]: `profiles.resale.token_command failed: exit 1`),
+//! never with its text or its output, either of which may hold the secret; the first
+//! line of its error output is kept for `doctor` alone, cut, and withheld when it may
+//! hold the secret ([`error_line`]).
 //!
 //! Bounded, because it is someone else's program:
 //! - it has [`Limits::timeout`] to finish (`command_timeout` in the profile, 10 s by
@@ -16,6 +19,10 @@
 //! This blocks the calling thread for up to the timeout: the dashboard calls it off its
 //! UI task (see [`crate::dashboard`]), the command line before anything else happens.
 
+use super::ConfigError;
+use super::file::Profile;
+use crate::api::Credentials;
+use crate::options::Options;
 use crate::secret::Secret;
 use std::io::Read;
 use std::process::{Child, Command, Stdio};
@@ -44,11 +51,56 @@ impl Default for Limits {
     }
 }
 
-pub fn run(command: &str, what: &str) -> Result<Secret, String> {
-    run_with(command, what, Limits::default())
+/// Why a command gave no secret. Its words name the profile and key
+/// (`profiles.resale.token_command failed: exit 1`), never the command's text nor its
+/// output: a command may embed its secret, and may print it (to either stream) on its
+/// way to failing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandFailed {
+    /// `profiles.<profile>.token_command`, or `password_command`.
+    pub key: String,
+    /// What happened: `failed: exit 1`, `did not finish within 10 s …`.
+    pub why: String,
+    /// The first line of its error output, cut and cleaned, for `doctor` alone (it may
+    /// help, and it is the user's own program), or why it is withheld; `None` when it
+    /// wrote none.
+    pub error_output: Option<String>,
 }
 
-pub fn run_with(command: &str, what: &str, limits: Limits) -> Result<Secret, String> {
+impl std::fmt::Display for CommandFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.key, self.why)
+    }
+}
+
+/// The config file's key of a profile's command: `profiles.resale.token_command`
+/// (`what`: `token` or `password`), the profile's name quoted where TOML would need it.
+pub fn key(profile: &str, what: &str) -> String {
+    let bare = !profile.is_empty()
+        && profile
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let name = if bare {
+        profile.to_owned()
+    } else {
+        format!("{profile:?}")
+    };
+    format!("profiles.{name}.{what}_command")
+}
+
+/// The most of its error output's first line `doctor` shows.
+const SHOWN_ERROR: usize = 160;
+
+pub fn run(command: &str, key: &str) -> Result<Secret, CommandFailed> {
+    run_with(command, key, Limits::default())
+}
+
+pub fn run_with(command: &str, key: &str, limits: Limits) -> Result<Secret, CommandFailed> {
+    let failed = |why: String, error_output: Option<String>| CommandFailed {
+        key: key.to_owned(),
+        why,
+        error_output,
+    };
     let mut shell = Command::new("sh");
     shell
         .arg("-c")
@@ -61,7 +113,7 @@ pub fn run_with(command: &str, what: &str, limits: Limits) -> Result<Secret, Str
     std::os::unix::process::CommandExt::process_group(&mut shell, 0);
     let mut child = shell
         .spawn()
-        .map_err(|e| format!("cannot run the {what} command: {e}"))?;
+        .map_err(|e| failed(format!("cannot be run: {e}"), None))?;
     let _running = Running::register(&child);
     let stdout = capped_reader(child.stdout.take());
     let stderr = capped_reader(child.stderr.take());
@@ -71,19 +123,22 @@ pub fn run_with(command: &str, what: &str, limits: Limits) -> Result<Secret, Str
             Ok(Some(status)) => break status,
             Ok(None) if Instant::now() >= deadline => {
                 kill(&mut child);
-                return Err(format!(
-                    "the {what} command `{command}` did not finish within {} s and was stopped (raise command_timeout in the profile if it needs longer)",
-                    limits.timeout.as_secs()
+                return Err(failed(
+                    format!(
+                        "did not finish within {} s and was stopped (raise command_timeout in the profile if it needs longer)",
+                        limits.timeout.as_secs()
+                    ),
+                    None,
                 ));
             }
             Ok(None) if stdout.is_full() => {
                 kill(&mut child);
-                return Err(too_much(what, command));
+                return Err(failed(too_much(), None));
             }
             Ok(None) => thread::sleep(Duration::from_millis(10)),
             Err(e) => {
                 kill(&mut child);
-                return Err(format!("cannot wait for the {what} command: {e}"));
+                return Err(failed(format!("could not be waited for: {e}"), None));
             }
         }
     };
@@ -93,35 +148,151 @@ pub fn run_with(command: &str, what: &str, limits: Limits) -> Result<Secret, Str
     let err = stderr.join();
     // Before the status: a command cut off at the cap dies of SIGPIPE.
     if out.len() > MAX_OUTPUT {
-        return Err(too_much(what, command));
+        return Err(failed(too_much(), None));
     }
     if !status.success() {
-        let stderr = String::from_utf8_lossy(&err);
-        let first = stderr.lines().next().unwrap_or("").trim();
-        return Err(format!(
-            "the {what} command `{command}` failed ({status}){}",
-            if first.is_empty() {
-                String::new()
-            } else {
-                format!(": {first}")
-            }
-        ));
+        let ended = match (status.code(), signal_of(&status)) {
+            (Some(code), _) => format!("exit {code}"),
+            (None, Some(signal)) => format!("killed by signal {signal}"),
+            (None, None) => status.to_string(),
+        };
+        let said = error_line(&err, &out, command);
+        return Err(failed(format!("failed: {ended}"), said));
     }
     let text = String::from_utf8(out)
-        .map_err(|_| format!("the {what} command printed something that is not text"))?;
+        .map_err(|_| failed("printed something that is not text".into(), None))?;
     let secret = text.strip_suffix('\n').unwrap_or(&text);
     let secret = secret.strip_suffix('\r').unwrap_or(secret);
     if secret.is_empty() {
-        return Err(format!("the {what} command `{command}` printed nothing"));
+        return Err(failed(
+            "printed nothing".into(),
+            error_line(&err, b"", command),
+        ));
     }
     Ok(Secret::new(secret))
 }
 
-fn too_much(what: &str, command: &str) -> String {
+#[cfg(unix)]
+fn signal_of(status: &std::process::ExitStatus) -> Option<i32> {
+    std::os::unix::process::ExitStatusExt::signal(status)
+}
+
+#[cfg(not(unix))]
+fn signal_of(_: &std::process::ExitStatus) -> Option<i32> {
+    None
+}
+
+fn too_much() -> String {
     format!(
-        "the {what} command `{command}` printed more than {} KiB, which is no {what}; it was stopped",
+        "printed more than {} KiB, which is no secret; it was stopped",
         MAX_OUTPUT >> 10
     )
+}
+
+/// A word of a command that may be a secret embedded in it: 12 characters or more, or
+/// 8 or more mixing letters and digits, and not a path or a host name (no `/`, no `.`):
+/// `sk_live_4eC39HqLyj`, not `reseller/main-token` or `password`.
+fn looks_secret(word: &str) -> bool {
+    let n = word.chars().count();
+    let mixed = word.chars().any(|c| c.is_ascii_digit()) && word.chars().any(char::is_alphabetic);
+    !word.contains(['/', '.']) && (n >= 12 || (n >= 8 && mixed))
+}
+
+/// The first line of the error output, cut to [`SHOWN_ERROR`] and cleaned, unless it may
+/// hold the secret: when it repeats what the command printed on standard output (the
+/// secret, written before it failed), or a word of the command that looks like a key
+/// ([`looks_secret`]: a command may embed its secret, and a shell's error quotes the
+/// command), or is one word alone (a bare secret printed to the wrong stream).
+fn error_line(err: &[u8], out: &[u8], command: &str) -> Option<String> {
+    let err = String::from_utf8_lossy(err);
+    let line = err.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let out = String::from_utf8_lossy(out);
+    let printed = out.lines().map(str::trim).filter(|l| l.len() >= 4);
+    let words = command
+        .split(|c: char| c.is_whitespace() || "'\"`=;|&()$<>{},".contains(c))
+        .map(|w| w.trim_matches([':', '-']))
+        .filter(|w| looks_secret(w));
+    let bare = !line.contains(char::is_whitespace) && line.chars().count() >= 6;
+    let mut repeats = printed.chain(words);
+    if bare || repeats.any(|w| line.contains(w)) {
+        return Some(
+            "(withheld: it repeats part of the command or of its output, which may hold the secret; run the command yourself to see it)"
+                .into(),
+        );
+    }
+    let clean = crate::text::sanitize(line);
+    let cut: String = clean.chars().take(SHOWN_ERROR).collect();
+    Some(if cut.len() < clean.len() {
+        format!("{cut}…")
+    } else {
+        cut
+    })
+}
+
+/// The credentials of profile `profile` (`p`): the flags and environment first, as a
+/// unit, then the profile's token, `token_command`, login and password or
+/// `password_command`.
+pub(super) fn credentials(
+    cli: &Options,
+    p: &Profile,
+    profile: &str,
+) -> Result<Credentials, ConfigError> {
+    let c = &cli.connection.account;
+    let separator = p.separator.clone().unwrap_or_else(|| ":".into());
+    let login = |login: &str, password: Secret| Credentials::Login {
+        login: login.to_owned(),
+        password,
+        separator: separator.clone(),
+    };
+    let limits = Limits {
+        timeout: p
+            .command_timeout
+            .map_or(DEFAULT_TIMEOUT, |s| Duration::from_secs(s.max(1))),
+    };
+    let secret_of = |command: &str, what: &str, placeholder: Credentials| {
+        let key = key(profile, what);
+        run_with(command, &key, limits).map_err(|failed| ConfigError::Command {
+            placeholder: Box::new(placeholder),
+            failed,
+        })
+    };
+    // Flags and environment first, as a unit.
+    if let Some(token) = c.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        return Ok(Credentials::Token(Secret::new(token)));
+    }
+    if let Some(name) = &c.login {
+        return match &c.password {
+            Some(pw) => Ok(login(name, Secret::new(pw.as_str()))),
+            None => Err(ConfigError::Invalid(
+                "--login needs a password: set PROXYDASH_PASSWORD (or --password)".into(),
+            )),
+        };
+    }
+    // Then the profile.
+    if let Some(token) = p.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        return Ok(Credentials::Token(Secret::new(token)));
+    }
+    if let Some(command) = &p.token_command {
+        let placeholder = Credentials::Token(Secret::new(""));
+        return Ok(Credentials::Token(secret_of(
+            command,
+            "token",
+            placeholder,
+        )?));
+    }
+    if let Some(name) = &p.login {
+        if let Some(pw) = &p.password {
+            return Ok(login(name, Secret::new(pw.as_str())));
+        }
+        if let Some(command) = &p.password_command {
+            let placeholder = login(name, Secret::new(""));
+            return Ok(login(name, secret_of(command, "password", placeholder)?));
+        }
+        return Err(ConfigError::Invalid(format!(
+            "profile {profile} has a login but no password or password_command"
+        )));
+    }
+    Err(ConfigError::NoAccount)
 }
 
 /// A pipe read on a thread of its own, up to one byte past [`MAX_OUTPUT`] (which is how
@@ -210,58 +381,5 @@ fn kill_group_id(id: u32) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn output_without_the_final_newline_is_the_secret() {
-        assert_eq!(
-            run("printf 'abc def\\n'", "token").unwrap().expose(),
-            "abc def"
-        );
-    }
-
-    #[test]
-    fn a_failing_command_says_so_without_its_output() {
-        let err = run(
-            "printf 'leaked-%s' secret; echo 'no such entry' >&2; exit 3",
-            "token",
-        )
-        .unwrap_err();
-        assert!(err.contains("no such entry"), "{err}");
-        assert!(!err.contains("leaked-secret"), "{err}");
-    }
-
-    #[test]
-    fn empty_output_is_an_error() {
-        assert!(run("true", "password").is_err());
-    }
-
-    #[test]
-    fn a_command_that_hangs_is_stopped_at_the_timeout() {
-        let limits = Limits {
-            timeout: Duration::from_millis(200),
-        };
-        let err = run_with("sleep 30", "token", limits).unwrap_err();
-        assert!(
-            err.contains("did not finish") && err.contains("command_timeout"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn endless_output_is_cut_and_refused() {
-        // `yes` never ends by itself: only the cap (or the timeout) stops it.
-        let err = run_with("yes", "token", Limits::default()).unwrap_err();
-        assert!(err.contains("more than 64 KiB"), "{err}");
-        let err = run("head -c 70000 /dev/zero | tr '\\0' x", "token").unwrap_err();
-        assert!(err.contains("more than 64 KiB"), "{err}");
-        assert_eq!(
-            run("head -c 65535 /dev/zero | tr '\\0' x", "token")
-                .unwrap()
-                .expose()
-                .len(),
-            65535
-        );
-    }
-}
+#[path = "secrets_tests.rs"]
+mod tests;

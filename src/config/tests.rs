@@ -159,7 +159,7 @@ fn token_command_supplies_the_token() {
     );
     let err = Settings::resolve(&parse(&failing, &[])).unwrap_err();
     assert!(
-        err.to_string().contains("profile p: the token command"),
+        err.to_string() == "profiles.p.token_command failed: exit 4",
         "{err}"
     );
 }

@@ -52,9 +52,10 @@ impl Store {
             }
         }
         // No link at the database or its WAL and shared-memory files (SQLite would follow
-        // one, creating the files where it points); what is there is made `0600`.
+        // one, creating the files where it points), and nothing but regular files (SQLite
+        // would wait for ever reading a FIFO); what is there is made `0600`.
         for file in companions(path) {
-            crate::files::refuse_symlink(&file).map_err(|e| {
+            crate::files::check_state(&file).map_err(|e| {
                 let cannot = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN);
                 rusqlite::Error::SqliteFailure(cannot, Some(e.to_string()))
             })?;
@@ -82,6 +83,11 @@ impl Store {
 
     /// A read-only connection, for `history export` beside a running dashboard.
     pub fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
+        // A FIFO or a device there would hold SQLite's first read for ever.
+        crate::files::check_state(path).map_err(|e| {
+            let cannot = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN);
+            rusqlite::Error::SqliteFailure(cannot, Some(e.to_string()))
+        })?;
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,

@@ -537,3 +537,28 @@ fn probe_results_keep_protocol_and_exit_and_the_trend_keeps_the_last_ones() {
         "{csv}"
     );
 }
+
+/// Issue 38 item 1: a FIFO at the history file (or its WAL) is refused at once, by the
+/// writer and by `history export`, instead of holding SQLite's first read for ever.
+#[cfg(unix)]
+#[test]
+fn a_fifo_at_the_database_is_refused_at_once() {
+    let dir = std::env::temp_dir().join(format!("proxydash-fifo-db-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["history.sqlite", "history.sqlite-wal"] {
+        let fifo = dir.join(name);
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo reads the path given.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let db = dir.join("history.sqlite");
+        let e = Store::open(&db, 90).err().expect("refused").to_string();
+        assert!(e.contains(name) && e.contains("FIFO"), "{e}");
+        if name == "history.sqlite" {
+            let e = Store::open_read_only(&db).expect_err("refused").to_string();
+            assert!(e.contains("FIFO"), "{e}");
+        }
+        std::fs::remove_file(&fifo).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

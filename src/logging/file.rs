@@ -65,6 +65,40 @@ impl LogFile {
         Self::with_max(path, MAX_LOG)
     }
 
+    /// `--log-file PATH`, the user's own choice: as [`LogFile::open`], but a character
+    /// device or a FIFO named there (`/dev/stderr`, a pipe to a log collector) is written
+    /// to as it is and never rotated. It is opened without waiting (a FIFO without a
+    /// reader fails at once instead of holding the start-up), then written to blocking.
+    pub fn open_named(path: &Path) -> io::Result<Self> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+            let special = fs::symlink_metadata(path)
+                .is_ok_and(|m| m.file_type().is_char_device() || m.file_type().is_fifo());
+            if special {
+                let file = OpenOptions::new()
+                    .append(true)
+                    .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+                    .open(path)?;
+                use std::os::fd::AsRawFd;
+                // SAFETY: fcntl on a descriptor this function owns.
+                unsafe {
+                    let flags = libc::fcntl(file.as_raw_fd(), libc::F_GETFL);
+                    libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK);
+                }
+                return Ok(Self {
+                    inner: Mutex::new(Inner {
+                        path: path.to_owned(),
+                        file: Some(file),
+                        size: 0,
+                    }),
+                    max: u64::MAX,
+                });
+            }
+        }
+        Self::open(path)
+    }
+
     pub fn with_max(path: &Path, max: u64) -> io::Result<Self> {
         let file = open_append(path)?;
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -115,14 +149,21 @@ impl Inner {
 }
 
 fn open_append(path: &Path) -> io::Result<File> {
+    // Nothing but a regular file (or none yet): a FIFO would block the open until a
+    // reader came (before anything is printed), a device is no log (unless the user
+    // named it: `LogFile::open_named`).
+    crate::files::check_state(path).map_err(crate::files::StateFileError::into_io)?;
     let mut options = OpenOptions::new();
     options.create(true).append(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
         // Never through a link: one planted at the log's path would have the lines
-        // appended (and the mode changed) wherever it points.
-        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+        // appended (and the mode changed) wherever it points. Never waiting: a FIFO
+        // swapped in after the check fails the open instead of blocking it.
+        options
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
     }
     let file = options.open(path).map_err(|e| {
         if e.raw_os_error() == Some(libc::ELOOP) {
@@ -131,6 +172,12 @@ fn open_append(path: &Path) -> io::Result<File> {
             e
         }
     })?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
     // A log file left readable by others (made by hand, or by an older version) is
     // tightened: `mode` above only applies when the file is created.
     #[cfg(unix)]
@@ -220,6 +267,24 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_device_at_the_log_path_is_refused_at_once() {
+        let dir = temp_dir("fifo");
+        let path = dir.join("proxydash.log");
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo reads the path given.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // Opened for writing, a FIFO without a reader would block here for ever.
+        let e = LogFile::open(&path).err().expect("refused").to_string();
+        assert!(e.contains("proxydash.log") && e.contains("FIFO"), "{e}");
+        let e = LogFile::open(Path::new("/dev/zero"))
+            .err()
+            .expect("refused");
+        assert!(e.to_string().contains("character device"), "{e}");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn the_log_is_rotated_at_its_cap_with_one_backup() {
         let dir = temp_dir("rotate");
@@ -240,9 +305,18 @@ mod tests {
 
     #[test]
     fn a_full_disk_is_counted_and_never_an_error_to_tracing() {
-        // /dev/full takes the open and fails every write with ENOSPC.
-        let Ok(log) = LogFile::open(Path::new("/dev/full")) else {
+        // /dev/full fails every write with ENOSPC. (`LogFile::open` refuses a device, so
+        // the log is made around it here, as if the disk had filled after the open.)
+        let Ok(full) = OpenOptions::new().append(true).open("/dev/full") else {
             return;
+        };
+        let log = LogFile {
+            inner: Mutex::new(Inner {
+                path: PathBuf::from("/dev/full"),
+                file: Some(full),
+                size: 0,
+            }),
+            max: MAX_LOG,
         };
         let before = failures();
         let mut rx = watch_failures();

@@ -41,10 +41,22 @@ pub fn init(path: &Path) -> Result<(), String> {
     init_with(path, &filter)
 }
 
+/// [`init`] for the file the user named (`--log-file`): a character device or a FIFO
+/// there is written to as it is ([`LogFile::open_named`]); at the default path only a
+/// regular file is.
+pub fn init_named(path: &Path) -> Result<(), String> {
+    let filter = std::env::var("PROXYDASH_LOG").unwrap_or_else(|_| "info".into());
+    let result = start(path, &filter, LogFile::open_named);
+    if let Err(e) = &result {
+        let _ = PROBLEM.set(e.clone());
+    }
+    result
+}
+
 /// Starts logging to `path` with a `tracing` filter (`debug`, `proxydash=trace`, …).
 /// Why it could not start is also kept for [`problem`].
 pub fn init_with(path: &Path, filter: &str) -> Result<(), String> {
-    let result = start(path, filter);
+    let result = start(path, filter, LogFile::open);
     if let Err(e) = &result {
         let _ = PROBLEM.set(e.clone());
     }
@@ -58,13 +70,17 @@ pub fn problem() -> Option<&'static str> {
     PROBLEM.get().map(String::as_str)
 }
 
-fn start(path: &Path, filter: &str) -> Result<(), String> {
+fn start(
+    path: &Path,
+    filter: &str,
+    open: fn(&Path) -> std::io::Result<LogFile>,
+) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         crate::files::create_private_dir(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let file = LogFile::open(path)
-        .map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?;
+    let file =
+        open(path).map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?;
     let filter = EnvFilter::try_new(filter).map_err(|e| format!("log filter {filter:?}: {e}"))?;
     tracing_subscriber::fmt()
         .with_env_filter(filter)

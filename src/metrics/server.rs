@@ -2,36 +2,47 @@
 //! of the [`Board`]; any other path is 404, any other method 405. It runs on the watch's
 //! runtime, binds the address given, and stops when told.
 //!
-//! Choices (clients of this port are not trusted: it may be bound beyond loopback, and it
-//! has no authentication):
-//! - hyper's HTTP/1 server directly (hyper is already here for the probe), so the slim
-//!   build without the sandbox (and axum) serves metrics too.
-//! - One request per connection (no keep-alive), and the whole connection within
-//!   [`DEADLINE`] (5 s): a client that sends half a request head, or none, or reads the
-//!   answer slowly, is dropped then. A scrape takes milliseconds.
-//! - At most [`connection_cap`] connections at once (64, fewer under a low descriptor
-//!   limit: the soft `RLIMIT_NOFILE` less [`RESERVE`] kept for the API, the history and
-//!   the log). Beyond it nothing more is accepted: the others wait in the kernel's queue,
-//!   holding no descriptor of ours, so a flood of idle clients delays scrapes by a
-//!   deadline at most and never starves the watcher's own requests of descriptors.
+//! Clients of this port are not trusted (it may be bound beyond loopback, and it has no
+//! authentication), and one local process must not be able to blind it: 300 connections
+//! that each sent half a request and then a header line a second once kept one scrape in
+//! three from being answered within Prometheus' 10 s. So:
+//! - **The request head within [`HEAD_DEADLINE`] (2 s)**, at most [`MAX_HEAD`] of it (a
+//!   larger one is answered 431), and the whole connection within [`DEADLINE`] (5 s).
+//!   One request per connection. A scrape sends its head at once and takes milliseconds.
+//! - **At most [`connection_cap`] connections held** (64, fewer under a low descriptor
+//!   limit: the soft `RLIMIT_NOFILE` less [`RESERVE`] kept for the API, the history and the
+//!   log), and **at most [`PER_PEER`] (8) from one address**.
+//! - **Room for a complete request before a slow one**: connections are always accepted
+//!   (the kernel's queue never fills with scrapes waiting behind idle clients); when one
+//!   would pass a cap, the oldest connection still sending its head (of that address, or
+//!   of any) is dropped to make room. A connection whose head is complete is never
+//!   dropped for another; only when every held one is being answered is the new one
+//!   closed at once. A head already waiting when the connection is accepted counts as
+//!   complete from the start.
 //! - An accept that fails (descriptors exhausted by something else) is retried after
 //!   [`ACCEPT_PAUSE`] rather than in a tight loop.
+//! - The answer is written by hand (`HTTP/1.1`, `Connection: close`), so the slim build
+//!   without the sandbox serves metrics too; the head is read with `httparse`.
 
 use super::{Board, CONTENT_TYPE, scrape};
-use bytes::Bytes;
-use http_body_util::Full;
-use hyper::{Method, Request, Response, StatusCode, header};
-use std::convert::Infallible;
-use std::net::SocketAddr;
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
-use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
 
-/// The longest one connection may take, request head included.
+/// The longest a client may take to send its request head.
+pub const HEAD_DEADLINE: Duration = Duration::from_secs(2);
+/// The longest one connection may take, its answer included.
 pub const DEADLINE: Duration = Duration::from_secs(5);
-/// The most connections served at once.
+/// The most connections held at once.
 pub const MAX_CONNECTIONS: usize = 64;
+/// The most connections held from one address.
+pub const PER_PEER: usize = 8;
+/// The largest request head read; a larger one is answered 431.
+pub const MAX_HEAD: usize = 16 << 10;
 /// Descriptors never taken by the metrics server, whatever the limit.
 pub const RESERVE: u64 = 256;
 /// The pause after a failed accept.
@@ -44,7 +55,7 @@ pub fn is_exposed(addr: &SocketAddr) -> bool {
     !addr.ip().is_loopback()
 }
 
-/// How many connections are served at once: [`MAX_CONNECTIONS`], or fewer when the soft
+/// How many connections are held at once: [`MAX_CONNECTIONS`], or fewer when the soft
 /// descriptor limit less [`RESERVE`] is lower (at least 1).
 pub fn connection_cap() -> usize {
     let mut limit = libc::rlimit {
@@ -64,6 +75,60 @@ fn cap_for(soft_limit: u64) -> usize {
     (spare.min(MAX_CONNECTIONS as u64) as usize).max(1)
 }
 
+/// One connection held.
+struct Held {
+    id: u64,
+    peer: IpAddr,
+    /// Still sending its head: may be dropped to make room.
+    reading: bool,
+    task: AbortHandle,
+}
+
+/// The connections held, oldest first, and the caps they are held to.
+struct Table {
+    held: VecDeque<Held>,
+    cap: usize,
+    per_peer: usize,
+}
+
+impl Table {
+    /// Makes room for one more connection from `peer`; false when there is none (every
+    /// connection in the way is being answered).
+    fn make_room(&mut self, peer: IpAddr) -> bool {
+        let of_peer = self.held.iter().filter(|h| h.peer == peer).count();
+        if of_peer >= self.per_peer && !self.drop_oldest(|h| h.peer == peer && h.reading) {
+            return false;
+        }
+        self.held.len() < self.cap || self.drop_oldest(|h| h.reading)
+    }
+
+    fn drop_oldest(&mut self, which: impl Fn(&Held) -> bool) -> bool {
+        let Some(i) = self.held.iter().position(which) else {
+            return false;
+        };
+        if let Some(h) = self.held.remove(i) {
+            h.task.abort();
+        }
+        true
+    }
+
+    fn head_read(&mut self, id: u64) {
+        if let Some(h) = self.held.iter_mut().find(|h| h.id == id) {
+            h.reading = false;
+        }
+    }
+
+    fn closed(&mut self, id: u64) {
+        self.held.retain(|h| h.id != id);
+    }
+}
+
+/// What a connection's task tells the accepting loop.
+enum Told {
+    HeadRead(u64),
+    Closed(u64),
+}
+
 /// Binds `addr` (port 0 picks one) and serves until `stop` resolves; returns the bound
 /// address and the server's task.
 pub async fn serve(
@@ -73,66 +138,189 @@ pub async fn serve(
 ) -> std::io::Result<(SocketAddr, tokio::task::JoinHandle<()>)> {
     let listener = TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
-    let slots = Arc::new(Semaphore::new(connection_cap()));
-    let task = tokio::spawn(async move {
-        tokio::pin!(stop);
-        let mut told = false;
-        loop {
-            let permit = tokio::select! {
-                () = &mut stop => break,
-                p = slots.clone().acquire_owned() => match p {
-                    Ok(p) => p,
-                    Err(_) => break,
-                },
-            };
-            let accepted = tokio::select! {
-                () = &mut stop => break,
-                a = listener.accept() => a,
-            };
-            let stream = match accepted {
-                Ok((stream, _)) => stream,
-                Err(e) => {
-                    if !std::mem::replace(&mut told, true) {
-                        tracing::warn!("metrics server: cannot accept a connection: {e}");
-                    }
-                    tokio::time::sleep(ACCEPT_PAUSE).await;
-                    continue;
-                }
-            };
-            let board = board.clone();
-            tokio::spawn(async move {
-                let _slot = permit;
-                let service = hyper::service::service_fn(move |request: Request<_>| {
-                    let answer = answer(request.method(), request.uri().path(), &board);
-                    async move { Ok::<_, Infallible>(answer) }
-                });
-                let connection = hyper::server::conn::http1::Builder::new()
-                    .keep_alive(false)
-                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
-                // A client too slow (or silent) is dropped with its connection.
-                let _ = tokio::time::timeout(DEADLINE, connection).await;
-            });
-        }
-    });
+    let table = Table {
+        held: VecDeque::new(),
+        cap: connection_cap(),
+        per_peer: PER_PEER,
+    };
+    let task = tokio::spawn(accept_loop(listener, board, table, stop));
     Ok((bound, task))
 }
 
-fn answer(method: &Method, path: &str, board: &Board) -> Response<Full<Bytes>> {
-    let (status, content_type, body) = match (method, path) {
-        (&Method::GET, "/metrics") => (StatusCode::OK, CONTENT_TYPE, scrape(board)),
-        (_, "/metrics") => (
-            StatusCode::METHOD_NOT_ALLOWED,
-            "text/plain",
-            "GET only\n".into(),
-        ),
-        _ => (StatusCode::NOT_FOUND, "text/plain", "not found\n".into()),
-    };
-    let mut response = Response::new(Full::new(Bytes::from(body)));
-    *response.status_mut() = status;
-    if let Ok(value) = header::HeaderValue::from_str(content_type) {
-        response.headers_mut().insert(header::CONTENT_TYPE, value);
+async fn accept_loop(
+    listener: TcpListener,
+    board: Board,
+    mut table: Table,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    tokio::pin!(stop);
+    let (tell, mut told) = mpsc::unbounded_channel();
+    let (mut next, mut warned) = (0u64, false);
+    loop {
+        let accepted = tokio::select! {
+            () = &mut stop => break,
+            Some(t) = told.recv() => {
+                match t {
+                    Told::HeadRead(id) => table.head_read(id),
+                    Told::Closed(id) => table.closed(id),
+                }
+                continue;
+            }
+            a = listener.accept() => a,
+        };
+        let (stream, peer) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                if !std::mem::replace(&mut warned, true) {
+                    tracing::warn!("metrics server: cannot accept a connection: {e}");
+                }
+                tokio::time::sleep(ACCEPT_PAUSE).await;
+                continue;
+            }
+        };
+        let complete = head_waiting(&stream);
+        if !table.make_room(peer.ip()) {
+            continue;
+        }
+        next += 1;
+        let id = next;
+        let task = tokio::spawn(connection(id, stream, board.clone(), tell.clone()));
+        table.held.push_back(Held {
+            id,
+            peer: peer.ip(),
+            reading: !complete,
+            task: task.abort_handle(),
+        });
     }
-    response
+    for h in table.held {
+        h.task.abort();
+    }
+}
+
+/// Whether the client's whole request head is already waiting (a scrape sends it at
+/// once, so it is there by the time a busy loop accepts the connection): looked at with
+/// `MSG_PEEK`, so the connection's task reads it as usual.
+fn head_waiting(stream: &TcpStream) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut buf = vec![0u8; MAX_HEAD];
+    // SAFETY: recv writes at most `buf.len()` bytes into `buf`, which outlives the call;
+    // MSG_DONTWAIT keeps it from blocking, MSG_PEEK from taking anything.
+    let got = unsafe {
+        libc::recv(
+            stream.as_raw_fd(),
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            libc::MSG_PEEK | libc::MSG_DONTWAIT,
+        )
+    };
+    usize::try_from(got).is_ok_and(|n| head_end(&buf[..n]).is_some())
+}
+
+/// One connection: its head within [`HEAD_DEADLINE`], then the answer, all within
+/// [`DEADLINE`]; the loop is told when the head is in and when it is over.
+async fn connection(
+    id: u64,
+    mut stream: TcpStream,
+    board: Board,
+    tell: mpsc::UnboundedSender<Told>,
+) {
+    let _ = tokio::time::timeout(DEADLINE, async {
+        let Ok(Some(head)) = tokio::time::timeout(HEAD_DEADLINE, read_head(&mut stream)).await
+        else {
+            return;
+        };
+        let _ = tell.send(Told::HeadRead(id));
+        let answer = match head {
+            Ok(head) => answer(&head, &board),
+            Err(status) => response(status, "text/plain", status_text(status)),
+        };
+        if stream.write_all(&answer).await.is_ok() {
+            let _ = stream.shutdown().await;
+            // Whatever else the client sent (the rest of a refused head) is read and
+            // dropped, so the close does not reset the connection before the answer is
+            // read.
+            let mut sink = [0u8; 4096];
+            for _ in 0..256 {
+                if !matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {
+                    break;
+                }
+            }
+        }
+    })
+    .await;
+    let _ = tell.send(Told::Closed(id));
+}
+
+/// Reads until the head is complete: `Some(Ok(head))`, `Some(Err(431))` when it passes
+/// [`MAX_HEAD`], `None` when the client closed first.
+async fn read_head(stream: &mut TcpStream) -> Option<Result<Vec<u8>, u16>> {
+    let (mut head, mut chunk) = (Vec::new(), [0u8; 2048]);
+    loop {
+        if let Some(end) = head_end(&head) {
+            head.truncate(end);
+            return Some(Ok(head));
+        }
+        if head.len() > MAX_HEAD {
+            return Some(Err(431));
+        }
+        match stream.read(&mut chunk).await {
+            Ok(0) | Err(_) => return None,
+            Ok(n) => head.extend_from_slice(&chunk[..n]),
+        }
+    }
+}
+
+/// Where the head ends (past its blank line), if it does.
+fn head_end(bytes: &[u8]) -> Option<usize> {
+    bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4)
+}
+
+fn answer(head: &[u8], board: &Board) -> Vec<u8> {
+    let mut headers = [httparse::EMPTY_HEADER; 64];
+    let mut request = httparse::Request::new(&mut headers);
+    match request.parse(head) {
+        Ok(httparse::Status::Complete(_)) => {}
+        Err(httparse::Error::TooManyHeaders) => {
+            return response(431, "text/plain", status_text(431));
+        }
+        _ => return response(400, "text/plain", status_text(400)),
+    }
+    let path = request.path.unwrap_or("");
+    let path = path.split_once('?').map_or(path, |(p, _)| p);
+    match (request.method, path) {
+        (Some("GET"), "/metrics") => response(200, CONTENT_TYPE, &scrape(board)),
+        (_, "/metrics") => response(405, "text/plain", "GET only\n"),
+        _ => response(404, "text/plain", "not found\n"),
+    }
+}
+
+fn status_text(status: u16) -> &'static str {
+    match status {
+        400 => "bad request\n",
+        431 => "request header fields too large\n",
+        _ => "\n",
+    }
+}
+
+fn response(status: u16, content_type: &str, body: &str) -> Vec<u8> {
+    let reason = match status {
+        200 => "OK",
+        400 => "Bad Request",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        431 => "Request Header Fields Too Large",
+        _ => "Error",
+    };
+    let mut out = format!(
+        "HTTP/1.1 {status} {reason}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    out.extend_from_slice(body.as_bytes());
+    out
 }
 
 #[cfg(test)]

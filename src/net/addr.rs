@@ -33,7 +33,7 @@ impl NotPublic {
             Self::Unspecified => "an unspecified (\"this network\") address",
             Self::Loopback => "a loopback address",
             Self::Private => "a private address",
-            Self::SharedCgnat => "a carrier-grade NAT address (100.64.0.0/10)",
+            Self::SharedCgnat => "a shared (carrier-grade NAT) address (100.64.0.0/10)",
             Self::LinkLocal => "a link-local address",
             Self::Multicast => "a multicast address",
             Self::Broadcast => "the broadcast address",
@@ -85,6 +85,22 @@ pub fn classify_v6(ip: Ipv6Addr) -> Option<NotPublic> {
     })
 }
 
+/// Why `ip` cannot be bound to a service (its proxies then take connections from that
+/// address only), if it cannot: the one rule of the dashboard's bind form, `proxydash
+/// bind` and `watch --keep-bound`. Every range that is not public unicast is refused but
+/// the documentation ones (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24), which the
+/// sandbox and the README use.
+pub fn unbindable(ip: Ipv4Addr) -> Option<NotPublic> {
+    classify_v4(ip).filter(|why| *why != NotPublic::Documentation)
+}
+
+/// The words of a refused bind: `127.0.0.1 is a loopback address: a proxy cannot be
+/// reached from it; nothing was sent`.
+pub fn bind_refusal(ip: Ipv4Addr) -> Option<String> {
+    unbindable(ip)
+        .map(|why| format!("{ip} is {why}: a proxy cannot be reached from it; nothing was sent"))
+}
+
 /// `None` when `ip` is public unicast; else which range it is in.
 pub fn classify(ip: IpAddr) -> Option<NotPublic> {
     match ip {
@@ -99,6 +115,37 @@ mod tests {
 
     fn v4(s: &str) -> Option<NotPublic> {
         classify_v4(s.parse().unwrap())
+    }
+
+    #[test]
+    fn one_bind_rule_refuses_what_no_proxy_user_comes_from() {
+        for (ip, why) in [
+            ("0.0.0.0", "unspecified"),
+            ("127.0.0.1", "loopback"),
+            ("10.0.0.8", "private"),
+            ("172.16.0.1", "private"),
+            ("192.168.1.1", "private"),
+            ("169.254.1.1", "link-local"),
+            ("224.0.0.1", "multicast"),
+            ("255.255.255.255", "broadcast"),
+            ("100.64.0.1", "shared"),
+            ("240.0.0.1", "reserved"),
+        ] {
+            let said = bind_refusal(ip.parse().unwrap()).unwrap_or_default();
+            assert!(
+                said.starts_with(ip) && said.contains(why) && said.ends_with("nothing was sent"),
+                "{ip}: {said}"
+            );
+        }
+        for ip in [
+            "8.8.8.8",
+            "203.0.113.7",
+            "198.51.100.1",
+            "172.32.0.1",
+            "100.128.0.1",
+        ] {
+            assert_eq!(unbindable(ip.parse().unwrap()), None, "{ip}");
+        }
     }
 
     #[test]

@@ -255,9 +255,13 @@ pub async fn run_cli(config: SandboxConfig) -> std::io::Result<()> {
     let _ = writeln!(out, "Press Ctrl-C to stop.");
     let _ = out.flush();
     drop(out);
-    let signal = tokio::signal::ctrl_c().await;
+    // Registered before it is taken over from the handler that ends the program
+    // (`crate::signals`), so no Ctrl-C falls between the two.
+    let mut interrupt = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
+    crate::signals::take_over(&[libc::SIGINT], true);
+    interrupt.recv().await;
     handle.shutdown().await;
-    signal
+    Ok(())
 }
 
 fn describe(config: &SandboxConfig) -> String {

@@ -65,9 +65,12 @@ fn run_at(cli: &Options, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String
     let file_error = |e: rusqlite::Error| Failed::File(format!("{}: {e}", path.display()));
     let mut db = MarksDb::open(&path).map_err(file_error)?;
     let marks = db.load().map_err(file_error)?;
-    let open = AlertFile::default_location()
+    let (open, said) = AlertFile::default_location()
         .map(|f| f.load_profile(&profile))
         .unwrap_or_default();
+    if let Some(said) = said {
+        eprintln!("proxydash alerts: warning: {said}");
+    }
     let command = args.command.clone().unwrap_or(AlertsCommand::List);
     let (change, said) = match command {
         AlertsCommand::List => return Ok(list(&open, &marks, now, args.json)),

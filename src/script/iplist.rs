@@ -1,8 +1,13 @@
 //! `iplist`: the IP list of a service, exactly as served, to standard output or to a new
 //! file (`0600`, never overwriting one).
+//!
+//! On a terminal the list is shown, not passed on: one line per entry, without control,
+//! bidi or zero-width characters ([`crate::api::IpList::shown_lines`]), so a served field
+//! holding a line break or U+202E cannot forge a line or turn the text around; `--json`
+//! has those characters escaped. A pipe, a redirect and `-o` get the exact bytes.
 
 use super::args::{IplistArgs, OutputArgs};
-use super::output::{as_served, json, stdout_is_terminal};
+use super::output::{json, json_for_terminal, stdout_is_terminal};
 use super::{Failure, Printed, Script, Session};
 use crate::api::IpListType;
 use crate::options::AccountArgs;
@@ -39,8 +44,24 @@ pub async fn iplist(s: &mut Session<'_>, a: &IplistArgs) -> Printed {
         list.raw.clone()
     };
     match &a.output {
-        None if a.json => Ok(text),
-        None => Ok(as_served(&text, stdout_is_terminal())),
+        None if !stdout_is_terminal() => Ok(text),
+        None if a.json => Ok(json_for_terminal(&text)),
+        None => {
+            if list.skipped > 0 {
+                let n = list.skipped;
+                eprintln!(
+                    "proxydash: {} of the list {} no entry and {} not shown on a terminal; a pipe or -o FILE gets the list exactly as served",
+                    if n == 1 {
+                        "1 line".to_owned()
+                    } else {
+                        format!("{} lines", crate::text::count(n as u64))
+                    },
+                    if n == 1 { "holds" } else { "hold" },
+                    if n == 1 { "is" } else { "are" },
+                );
+            }
+            Ok(list.shown_lines())
+        }
         Some(path) => match crate::files::write_new(path, text.as_bytes()) {
             Ok(()) => Ok(format!(
                 "Wrote {} ({} entries, {list_type}/{})\n",

@@ -168,16 +168,21 @@ pub fn number(x: f64) -> String {
     text::number(x)
 }
 
-/// Text served as it is (an IP list): unchanged into a pipe or a file; on a terminal each
-/// line is sanitised, so a hostile list cannot drive the terminal.
-pub fn as_served(raw: &str, to_terminal: bool) -> String {
-    if !to_terminal {
-        return raw.to_owned();
-    }
-    let mut out = String::with_capacity(raw.len());
-    for line in raw.lines() {
-        out.push_str(&sanitize(line));
-        out.push('\n');
+/// JSON for a terminal: what `serde_json` leaves as it is but a terminal would act on (C1
+/// controls such as U+009B, which starts a CSI; bidi overrides and isolates; zero-width
+/// and other invisible characters) written as `\uXXXX` escapes. They can only be inside
+/// strings, so the JSON means the same; a pipe or a file gets `serde_json`'s own text.
+pub fn json_for_terminal(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if (c.is_control() && c != '\n') || crate::text::is_invisible(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
     }
     out
 }
@@ -251,9 +256,13 @@ mod tests {
     }
 
     #[test]
-    fn served_text_is_exact_unless_on_a_terminal() {
-        let raw = "1.2.3.4:80\r\n\u{1b}[2J5.6.7.8:80\n";
-        assert_eq!(as_served(raw, false), raw);
-        assert_eq!(as_served(raw, true), "1.2.3.4:80\n5.6.7.8:80\n");
+    fn json_for_a_terminal_escapes_what_a_terminal_would_act_on() {
+        let value = serde_json::json!({"login": "u\u{9b}2J\u{202e}exe.txt\u{200b}"});
+        let text = json(&value);
+        let shown = json_for_terminal(&text);
+        assert!(shown.contains(r"u\u009b2J\u202eexe.txt\u200b"), "{shown}");
+        let back: serde_json::Value = serde_json::from_str(&shown).unwrap();
+        assert_eq!(back, value, "the same JSON");
+        assert_eq!(json_for_terminal("{\n}"), "{\n}");
     }
 }

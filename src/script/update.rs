@@ -13,6 +13,10 @@ pub async fn bind(s: &mut Session<'_>, a: &BindArgs) -> Printed {
         Some(text) if !a.mine => Some(input::require_ipv4(text, "bind")?),
         _ => None,
     };
+    // The dashboard's form refuses these too, for the same reasons (one rule).
+    if let Some(why) = ip.and_then(crate::net::addr::bind_refusal) {
+        return Err(Failure::Usage(format!("bind: {why}")));
+    }
     let client = s.writer(&format!("Bind an IP to service {}", a.id)).await?;
     let ip = match ip {
         Some(ip) => ip,

@@ -179,6 +179,11 @@ impl KeepBound {
         };
         self.lookup_failures = 0;
         self.next_check = later(now, self.every);
+        // The bind rule of the form and `proxydash bind`, whatever the lookups agreed on.
+        if let Some(why) = crate::net::addr::bind_refusal(ip) {
+            out.push(Action::Log(format!("keep-bound: not bound: {why}")));
+            return out;
+        }
         match self.public_ip.replace(ip) {
             Some(old) if old != ip => {
                 out.push(Action::Log(format!(

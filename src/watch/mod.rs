@@ -202,17 +202,21 @@ fn keep_options(args: &WatchArgs, settings: &Settings) -> Option<KeepOptions> {
     })
 }
 
-/// SIGINT and SIGTERM set the stop flag (a second one does not hurry anything: the
-/// finish is bounded anyway).
+/// SIGINT and SIGTERM set the stop flag; a second one ends the program at once (the
+/// finish is bounded anyway, but a stop that hangs is not waited for). Registered before
+/// this returns, and only then taken over from the handler that ends the program
+/// ([`crate::signals`]), so no signal falls between the two.
 fn signals(stop: tokio::sync::watch::Sender<bool>) -> tokio::task::JoinHandle<()> {
     use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut int), Ok(mut term)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) else {
+        // Not taken over: the signals end the program as their default does.
+        return tokio::spawn(async {});
+    };
+    crate::signals::take_over(&crate::signals::HANDLED, true);
     tokio::spawn(async move {
-        let (Ok(mut int), Ok(mut term)) = (
-            signal(SignalKind::interrupt()),
-            signal(SignalKind::terminate()),
-        ) else {
-            return;
-        };
         tokio::select! {
             _ = int.recv() => {}
             _ = term.recv() => {}

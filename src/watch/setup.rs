@@ -47,15 +47,26 @@ pub fn account_key(settings: &Settings) -> String {
     format!("{} {}", settings.base_url, settings.profile)
 }
 
-/// The engine's configuration from a profile's settings and the state files.
-pub fn engine_config(settings: &Settings, alerts: Option<&AlertFile>) -> account::Config {
+/// The engine's configuration from a profile's settings and the state files; a state
+/// file that cannot be read (a FIFO, a device, a broken entry) is gone on without, and
+/// said on standard error.
+pub fn engine_config(
+    settings: &Settings,
+    alerts: Option<&AlertFile>,
+    output: &Output,
+) -> account::Config {
     let key = account_key(settings);
     let mut config = account::Config::new(&settings.profile, &settings.base_url, settings.refresh);
     config.rules = settings.alert_rules.clone();
-    config.open_alerts = alerts.map(|f| f.load(&key)).unwrap_or_default();
-    config.saved_types = TypesFile::default_location()
+    let (open, alerts_said) = alerts.map(|f| f.load(&key)).unwrap_or_default();
+    let (types, types_said) = TypesFile::default_location()
         .map(|f| f.load(&key))
         .unwrap_or_default();
+    for said in [alerts_said, types_said].into_iter().flatten() {
+        output.log(format!("{}: warning: {said}", settings.profile));
+    }
+    config.open_alerts = open;
+    config.saved_types = types;
     config.offset = chrono::Local::now().fixed_offset().timezone();
     config
 }
@@ -86,7 +97,7 @@ pub fn build(settings: &Settings, client: ApiClient, output: &Output, clock: Clo
     };
     let history = history(settings, output);
     let setup = account::Setup {
-        config: engine_config(settings, alert_file.as_ref()),
+        config: engine_config(settings, alert_file.as_ref(), output),
         door: crate::scheduler::Door::new(client, settings.budget()),
         clock,
         speed: 1,

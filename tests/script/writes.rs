@@ -98,6 +98,26 @@ async fn order_errors_exit_1_and_a_lost_answer_is_an_unknown_outcome() {
     assert_eq!(sb.state().credit, 238.0);
 }
 
+/// Issue 38 item 5: the command line follows the bind form's rule, with its reasons:
+/// exit 2 and nothing sent.
+#[tokio::test]
+async fn bind_refuses_what_the_form_refuses_and_sends_nothing() {
+    let sb = sandbox().await;
+    for (ip, why) in [
+        ("0.0.0.0", "unspecified"),
+        ("127.0.0.1", "loopback"),
+        ("10.0.0.8", "private"),
+        ("224.0.0.1", "multicast"),
+        ("169.254.0.9", "link-local"),
+        ("100.64.0.1", "shared"),
+    ] {
+        let out = run(&sb, &["bind", "1002", ip]).await.fails(2, why);
+        assert!(out.stderr.contains(&format!("{ip} is a")), "{out:#?}");
+        assert!(out.stderr.contains("nothing was sent"), "{out:#?}");
+    }
+    assert!(sb.requests().is_empty(), "{:?}", sb.requests());
+}
+
 #[tokio::test]
 async fn bind_a_given_ip_and_refuse_a_malformed_one() {
     let sb = sandbox().await;

@@ -58,6 +58,24 @@ impl IpEntry {
         out
     }
 
+    /// The entry on one line for a person to read: `host:port:login:password` (as much of
+    /// it as it has), each part without control, bidi or zero-width characters, so a line
+    /// break or a U+202E in a served username can neither start a line of its own nor
+    /// turn the text around on a terminal. (Files, pipes and copies get the list as
+    /// served.)
+    pub fn shown(&self) -> String {
+        let mut out = crate::text::sanitize(&self.host).into_owned();
+        if let Some(port) = self.port {
+            out.push(':');
+            out.push_str(&port.to_string());
+        }
+        for part in [&self.login, &self.password].into_iter().flatten() {
+            out.push(':');
+            out.push_str(&crate::text::sanitize(part));
+        }
+        out
+    }
+
     /// `host:port` (or `host`), the form tools take when there are no credentials.
     pub fn host_port(&self) -> String {
         match self.port {
@@ -123,6 +141,19 @@ impl IpList {
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with('#') && parse_line(l).is_none())
             .collect()
+    }
+
+    /// The list as a terminal shows it: one line per entry ([`IpEntry::shown`]) and
+    /// nothing else (what holds no entry is counted in [`IpList::skipped`]), whatever the
+    /// format: where a served field holds a line break, the list's own lines are not its
+    /// entries.
+    pub fn shown_lines(&self) -> String {
+        let mut out = String::with_capacity(self.raw.len());
+        visit_entries(&self.format, &self.raw, &mut |e| {
+            out.push_str(&e.shown());
+            out.push('\n');
+        });
+        out
     }
 
     /// One URL per line (see [`IpEntry::to_url`]); entries without credentials are written

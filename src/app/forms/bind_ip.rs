@@ -2,7 +2,8 @@
 //! `bindedip`, checked as a strict IPv4 before anything is sent (an invalid address gets
 //! an inline error and no request), then one PUT with `setip`. An address no proxy user
 //! can come from (unspecified, loopback, private, shared, link-local, multicast, reserved:
-//! [`unusable`]) is refused with the reason, and the address already bound is "already
+//! [`crate::net::addr::unbindable`], the rule `proxydash bind` and `watch --keep-bound`
+//! follow too) is refused with the reason, and the address already bound is "already
 //! bound", both without sending.
 //!
 //! **Use my IP is `Ctrl-L`** ("look up"): it cannot collide with typing an address, and
@@ -26,6 +27,7 @@ use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
 use crate::app::popups::Popup;
 use crate::app::status::NoticeKind;
+use crate::net::addr::{bind_refusal, unbindable};
 use crossterm::event::KeyCode;
 use std::net::Ipv4Addr;
 
@@ -94,11 +96,8 @@ impl BindIpForm {
                 self.core.error = Some(e.to_string());
                 None
             }
-            Ok(ip) if unusable(ip).is_some() => {
-                let why = unusable(ip).unwrap_or_default();
-                self.core.error = Some(format!(
-                    "{ip} is {why}: a proxy cannot be reached from it; nothing was sent"
-                ));
+            Ok(ip) if unbindable(ip).is_some() => {
+                self.core.error = bind_refusal(ip);
                 None
             }
             Ok(ip) if bound.and_then(|b| parse_ipv4(b.trim()).ok()) == Some(ip) => {
@@ -301,49 +300,9 @@ pub(in crate::app) fn want_my_ip(cx: &mut Cx<'_>) {
     }
 }
 
-/// Why `ip` cannot be the address a proxy is bound to (its users connect from it), if it
-/// cannot: not a public unicast address. The documentation ranges (192.0.2.0/24,
-/// 198.51.100.0/24, 203.0.113.0/24) pass: the sandbox and the docs use them. A pure check
-/// of this form's own until the address rules are shared.
-pub fn unusable(ip: Ipv4Addr) -> Option<&'static str> {
-    let [a, b, ..] = ip.octets();
-    Some(match () {
-        _ if a == 0 => "an unspecified (\"this network\") address",
-        _ if ip.is_loopback() => "a loopback address (this machine only)",
-        _ if ip.is_private() => "a private address (10/8, 172.16/12, 192.168/16)",
-        _ if a == 100 && (64..128).contains(&b) => "a shared (carrier-grade NAT) address",
-        _ if ip.is_link_local() => "a link-local address",
-        _ if ip.is_multicast() => "a multicast address",
-        _ if ip.is_broadcast() => "the broadcast address",
-        _ if a >= 240 => "a reserved address",
-        _ => return None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn unusable_addresses_say_why() {
-        for (ip, why) in [
-            ("0.0.0.0", "unspecified"),
-            ("127.0.0.1", "loopback"),
-            ("10.1.2.3", "private"),
-            ("172.16.0.1", "private"),
-            ("192.168.1.1", "private"),
-            ("169.254.1.1", "link-local"),
-            ("224.0.0.1", "multicast"),
-            ("255.255.255.255", "broadcast"),
-            ("100.64.0.1", "shared"),
-        ] {
-            let found = unusable(ip.parse().unwrap());
-            assert!(found.is_some_and(|w| w.contains(why)), "{ip}: {found:?}");
-        }
-        for ip in ["8.8.8.8", "203.0.113.7", "172.32.0.1", "100.128.0.1"] {
-            assert_eq!(unusable(ip.parse().unwrap()), None, "{ip}");
-        }
-    }
 
     #[test]
     fn unusable_and_already_bound_addresses_are_not_sent() {

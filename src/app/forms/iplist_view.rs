@@ -1,6 +1,6 @@
-//! The view of a fetched IP list: where its lines start (indexed once when it arrives, so a
-//! list of 100,000 lines is drawn a screenful at a time) and where it is scrolled to, and
-//! how many entries it says it has.
+//! The view of a fetched IP list: its entries, one a line, and where each starts (indexed
+//! once when it arrives, so a list of 100,000 entries is drawn a screenful at a time),
+//! where it is scrolled to, and how many entries it says it has.
 
 use crate::api::IpList;
 use crate::app::keymap::Action;
@@ -9,7 +9,11 @@ use crate::app::keymap::Action;
 /// is the form's answer, kept once).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListView {
-    /// Byte offset of each line's start in the list's `raw`.
+    /// The list as shown: one line per entry ([`IpList::shown_lines`]), so a line break
+    /// inside a served field cannot split an entry over two lines or start a line of its
+    /// own. (Copies and files take the list as served.)
+    shown: String,
+    /// Byte offset of each line's start in `shown`.
     starts: Vec<usize>,
     /// The first line on screen.
     pub top: usize,
@@ -17,29 +21,33 @@ pub struct ListView {
 
 impl ListView {
     pub fn new(list: &IpList) -> Self {
-        let raw = &list.raw;
+        let shown = list.shown_lines();
         let mut starts = vec![0];
-        starts.extend(raw.match_indices('\n').map(|(i, _)| i + 1));
+        starts.extend(shown.match_indices('\n').map(|(i, _)| i + 1));
         // A final line break does not start another line.
-        if starts.len() > 1 && starts.last() == Some(&raw.len()) {
+        if starts.len() > 1 && starts.last() == Some(&shown.len()) {
             starts.pop();
         }
-        if raw.is_empty() {
+        if shown.is_empty() {
             starts.clear();
         }
-        Self { starts, top: 0 }
+        Self {
+            shown,
+            starts,
+            top: 0,
+        }
     }
 
     pub fn line_count(&self) -> usize {
         self.starts.len()
     }
 
-    /// Line `i` of `list` as served, without its line break.
-    pub fn line<'a>(&self, list: &'a IpList, i: usize) -> Option<&'a str> {
+    /// Entry `i` as shown, without its line break.
+    pub fn line(&self, i: usize) -> Option<&str> {
         let start = *self.starts.get(i)?;
-        let end = self.starts.get(i + 1).copied().unwrap_or(list.raw.len());
-        let line = list.raw.get(start..end)?;
-        Some(line.trim_end_matches(['\n', '\r']))
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.shown.len());
+        let line = self.shown.get(start..end)?;
+        Some(line.trim_end_matches('\n'))
     }
 
     /// A movement key, `page` lines to a page.
@@ -93,12 +101,33 @@ mod tests {
         let l = list("1.2.3.4:80:u:p\r\n5.6.7.8:80:u:p\n");
         let v = ListView::new(&l);
         assert_eq!(v.line_count(), 2);
-        assert_eq!(v.line(&l, 0), Some("1.2.3.4:80:u:p"));
-        assert_eq!(v.line(&l, 1), Some("5.6.7.8:80:u:p"));
-        assert_eq!(v.line(&l, 2), None);
+        assert_eq!(v.line(0), Some("1.2.3.4:80:u:p"));
+        assert_eq!(v.line(1), Some("5.6.7.8:80:u:p"));
+        assert_eq!(v.line(2), None);
         assert_eq!(ListView::new(&list("")).line_count(), 0);
         assert_eq!(ListView::new(&list("a")).line_count(), 1);
-        assert_eq!(ListView::new(&list("a\n\nb")).line_count(), 3);
+        assert_eq!(ListView::new(&list("a\n\nb")).line_count(), 2);
+    }
+
+    #[test]
+    fn a_line_break_or_bidi_control_in_a_served_field_stays_inside_its_entry() {
+        // A username holding CR-LF and U+202E: served as is, the list's second line
+        // would start with the server's words.
+        let raw = "203.0.113.5:8080:user\r\nFAKE: account locked:pw\n\
+                   203.0.113.6:8080:u\u{202e}txt.exe:pw\n";
+        let l = list(raw);
+        let v = ListView::new(&l);
+        assert_eq!(v.line_count(), 2, "one line per entry");
+        assert_eq!(v.line(0), Some("203.0.113.5:8080:user"));
+        assert_eq!(v.line(1), Some("203.0.113.6:8080:utxt.exe:pw"));
+        let json = IpList::parse(
+            IpListType::HttpAuth,
+            IpListFormat::Json,
+            r#"[{"ip":"203.0.113.5","port":8080,"login":"a\r\nFAKE: x","password":"p"}]"#.into(),
+        );
+        let v = ListView::new(&json);
+        assert_eq!(v.line_count(), 1);
+        assert_eq!(v.line(0), Some("203.0.113.5:8080:a  FAKE: x:p"));
     }
 
     #[test]

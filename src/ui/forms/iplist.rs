@@ -200,7 +200,7 @@ fn draw_view(
     }
     frame.render_widget(block, area);
     let lines: Vec<Line> = (first..last)
-        .filter_map(|i| view.line(list, i))
+        .filter_map(|i| view.line(i))
         .map(|l| {
             let shown = text::sanitize(l).into_owned();
             if marks.is_empty() {

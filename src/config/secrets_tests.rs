@@ -1,0 +1,84 @@
+//! `token_command` / `password_command`: what a failing one says, and what it never shows.
+
+use super::*;
+
+const KEY: &str = "profiles.p.token_command";
+
+#[test]
+fn output_without_the_final_newline_is_the_secret() {
+    assert_eq!(run("printf 'abc def\\n'", KEY).unwrap().expose(), "abc def");
+    assert_eq!(key("resale", "token"), "profiles.resale.token_command");
+    assert_eq!(
+        key("my shop", "password"),
+        "profiles.\"my shop\".password_command"
+    );
+}
+
+#[test]
+fn a_failing_command_is_named_by_its_key_and_its_error_output_kept_for_doctor() {
+    let err = run(
+        "printf 'leaked-%s' secret; echo 'no such entry' >&2; exit 3",
+        KEY,
+    )
+    .unwrap_err();
+    assert_eq!(err.to_string(), "profiles.p.token_command failed: exit 3");
+    assert_eq!(err.error_output.as_deref(), Some("no such entry"));
+}
+
+#[test]
+fn a_secret_in_the_command_or_its_error_output_is_never_shown() {
+    // Embedded in the command, which a shell's error then quotes.
+    let err = run("sk_live_4eC39HqLyj; exit 1", KEY).unwrap_err();
+    let all = format!("{err} {:?}", err.error_output);
+    assert!(!all.contains("sk_live_4eC39HqLyj"), "{all}");
+    // Printed on both streams before failing.
+    let err = run("echo hunter22; echo 'token hunter22' >&2; exit 1", KEY).unwrap_err();
+    let all = format!("{err} {:?}", err.error_output);
+    assert!(!all.contains("hunter22"), "{all}");
+    // A bare secret printed to standard error only.
+    let err = run("echo Zm9vYmFyYmF6cXV4 >&2; exit 1", KEY).unwrap_err();
+    let all = format!("{err} {:?}", err.error_output);
+    assert!(!all.contains("Zm9vYmFyYmF6cXV4"), "{all}");
+    assert!(all.contains("withheld"), "{all}");
+}
+
+#[test]
+fn empty_output_is_an_error() {
+    let err = run("true", "profiles.p.password_command").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "profiles.p.password_command printed nothing"
+    );
+}
+
+#[test]
+fn a_command_that_hangs_is_stopped_at_the_timeout() {
+    let limits = Limits {
+        timeout: Duration::from_millis(200),
+    };
+    let err = run_with("sleep 30", KEY, limits).unwrap_err().to_string();
+    assert!(
+        err.contains("did not finish") && err.contains("command_timeout"),
+        "{err}"
+    );
+}
+
+#[test]
+fn endless_output_is_cut_and_refused() {
+    // `yes` never ends by itself: only the cap (or the timeout) stops it.
+    let err = run_with("yes", KEY, Limits::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("more than 64 KiB"), "{err}");
+    let err = run("head -c 70000 /dev/zero | tr '\\0' x", KEY)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("more than 64 KiB"), "{err}");
+    assert_eq!(
+        run("head -c 65535 /dev/zero | tr '\\0' x", KEY)
+            .unwrap()
+            .expose()
+            .len(),
+        65535
+    );
+}
