@@ -126,17 +126,6 @@ async fn the_initial_requests_run_concurrently() {
     );
 }
 
-/// Feeds answers until nothing is in flight, or panics after `limit` on tokio's clock.
-async fn until_idle(s: &mut Session, limit: Duration) {
-    let give_up = tokio::time::Instant::now() + limit;
-    while s.app.in_flight() > 0 {
-        match tokio::time::timeout_at(give_up, s.effects.next_msg()).await {
-            Ok(Some(msg)) => s.send(msg),
-            Ok(None) | Err(_) => panic!("still {} in flight after {limit:?}", s.app.in_flight()),
-        }
-    }
-}
-
 /// On tokio's paused clock: the retries' backoff costs no real time, and the failure is
 /// looked at once every attempt has been answered, not after a quiet spell that a slow
 /// machine could outlast.

@@ -210,3 +210,50 @@ fn a_corrupt_alert_file_keeps_every_alert_it_can_read() {
     assert!(String::from_utf8_lossy(&again.stdout).contains("service_status:1002"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Item 1 for `budget.json`, which every command-line call reads first: a FIFO there hung
+/// the call, a link to `/dev/zero` grew it to gigabytes. Each is refused unread, with a
+/// line naming the file, and the command goes on and answers.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_fifo_or_a_device_at_the_budget_file_is_refused_and_the_command_answers() {
+    let sandbox = Sandbox::start(SandboxConfig {
+        listen: ([127, 0, 0, 1], 0).into(),
+        ..SandboxConfig::default()
+    })
+    .await
+    .unwrap();
+    for (name, plant) in [
+        ("fifo", (|p: &Path| mkfifo(p)) as fn(&Path)),
+        ("zero", |p: &Path| {
+            std::os::unix::fs::symlink("/dev/zero", p).unwrap();
+        }),
+    ] {
+        let dir = dir(&format!("budget-{name}"));
+        let budget = dir.join("state/proxydash/budget.json");
+        plant(&budget);
+        let mut child = command(&dir)
+            .args(["--base-url", &sandbox.base_url(), "credit", "--json"])
+            .env("PROXYDASH_TOKEN", sandbox.token())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(started.elapsed() < LIMIT, "{name}: still running");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(status.code(), Some(0), "{name}: {stderr}");
+        assert!(stderr.contains("budget.json"), "{name}: {stderr}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("credit"),
+            "{name}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

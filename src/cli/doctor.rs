@@ -209,7 +209,8 @@ async fn api_checks(settings: &Settings, demo: bool) -> Vec<Check> {
     let store = Store::default_location().filter(|_| !demo);
     let key = settings.budget_key();
     let budget = match &store {
-        Some(store) => Budget::new(store.load(&key, settings.max_rpm)),
+        // What is wrong with the file is said by the state folder's check.
+        Some(store) => Budget::new(store.load(&key, settings.max_rpm).0),
         None => settings.budget(),
     }
     .patience(crate::script::PATIENCE);

@@ -16,8 +16,9 @@
 //!   lower than the assumed one and until an answer says otherwise, send times only
 //!   inside the window and not in the future (at most a limit's worth), a pause at most
 //!   an hour;
-//! - the file is read as a state file is (at most [`MAX_FILE`]; a link, a FIFO or a device
-//!   is not read).
+//! - the file is read as every state file is ([`crate::files::read_state`]: at most
+//!   [`MAX_FILE`]; a link, a FIFO or a device is not read, and the command says so on
+//!   standard error, then goes on without it).
 //!
 //! A missing or unreadable file is nothing known (never an error); two scripts running at
 //! the same moment may each miss the other's last sends (the file is read at the start and
@@ -67,28 +68,47 @@ impl Store {
         crate::files::state_dir().map(|d| Self::new(d.join("budget.json")))
     }
 
-    fn read(&self) -> Body {
-        // MERGE: crate::files::read_state (harden38) replaces this.
-        let Ok(bytes) = std::fs::read(&self.path) else {
-            return Body::default();
+    /// The file's entries, or nothing known and why not.
+    fn read(&self) -> (Body, Option<String>) {
+        let bytes = match crate::files::read_state(&self.path, MAX_FILE as u64) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return (Body::default(), None),
+            Err(e) => {
+                let why = format!("{e}; the request budget starts afresh");
+                tracing::warn!("{why}");
+                return (Body::default(), Some(why));
+            }
         };
-        serde_json::from_slice(&bytes).unwrap_or_else(|e| {
-            tracing::warn!("budget.json is not a budget file ({e}); starting afresh");
-            Body::default()
-        })
+        match serde_json::from_slice(&bytes) {
+            Ok(body) => (body, None),
+            Err(e) => {
+                let why = format!(
+                    "{} is not a budget file ({e}); the request budget starts afresh",
+                    self.path.display()
+                );
+                tracing::warn!("{why}");
+                (Body::default(), Some(why))
+            }
+        }
     }
 
-    /// The bucket `account` left behind, under today's `cap`.
-    pub fn load(&self, account: &str, cap: Option<u32>) -> Bucket {
+    /// The bucket `account` left behind, under today's `cap`, and what was wrong with the
+    /// file when anything was (a line for the command to show).
+    pub fn load(&self, account: &str, cap: Option<u32>) -> (Bucket, Option<String>) {
         let now = super::now();
-        let Some(entry) = self.read().accounts.remove(account) else {
-            return Bucket::new(cap);
+        let (mut body, problem) = self.read();
+        let Some(entry) = body.accounts.remove(account) else {
+            return (Bucket::new(cap), problem);
         };
         let saved = match serde_json::from_value::<Saved>(entry) {
             Ok(saved) => saved,
             Err(e) => {
-                tracing::warn!("budget.json: the entry of {account} is skipped ({e})");
-                return Bucket::new(cap);
+                let why = format!(
+                    "{}: the entry of {account} is skipped ({e})",
+                    self.path.display()
+                );
+                tracing::warn!("{why}");
+                return (Bucket::new(cap), Some(why));
             }
         };
         let wall = chrono::Utc::now().timestamp_millis();
@@ -109,13 +129,15 @@ impl Store {
             .filter_map(|ms| instant(*ms));
         let paused = saved.paused_until.filter(|ms| *ms > wall).map(ahead);
         let headers = saved.limit.filter(|_| saved.source == Source::Headers);
-        Bucket::resume(cap, headers, spent, paused, now)
+        (Bucket::resume(cap, headers, spent, paused, now), problem)
     }
 
     pub fn save(&self, account: &str, bucket: &Bucket) -> std::io::Result<()> {
         let (now, wall) = (super::now(), chrono::Utc::now().timestamp_millis());
         let ms = |t: Instant| wall - now.saturating_duration_since(t).as_millis() as i64;
-        let mut body = self.read();
+        // A file that could not be read is replaced (the name may hold a FIFO or a link:
+        // `replace` writes a new file beside it and renames it over the name).
+        let (mut body, _) = self.read();
         let limit = bucket.headers_limit();
         let saved = Saved {
             limit,
@@ -156,13 +178,13 @@ mod tests {
             b.unanswered(super::super::Ticket { sent: at });
         }
         store.save("main@http://x", &b).unwrap();
-        let mut again = store.load("main@http://x", None);
+        let (mut again, _) = store.load("main@http://x", None);
         assert_eq!(
             again.view(super::super::now()).left,
             0,
             "the 60 sends count"
         );
-        let mut other = store.load("other@http://x", None);
+        let (mut other, _) = store.load("other@http://x", None);
         assert_eq!(other.view(super::super::now()).left, 60);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -179,14 +201,14 @@ mod tests {
             r#"{"accounts":{"a":{"limit":7680,"source":"assumed","spent":[]}}}"#,
         )
         .unwrap();
-        let b = store.load("a", None);
+        let (b, _) = store.load("a", None);
         assert_eq!((b.limit(), b.source()), (60, Source::Assumed));
         // Saved again, the assumed bucket carries no figure; under --max-rpm 600 it is
         // assumed at 600 in that run only.
-        store.save("a", &store.load("a", Some(600))).unwrap();
+        store.save("a", &store.load("a", Some(600)).0).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(!text.contains("limit"), "{text}");
-        assert_eq!(store.load("a", None).limit(), 60);
+        assert_eq!(store.load("a", None).0.limit(), 60);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

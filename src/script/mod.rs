@@ -204,7 +204,13 @@ impl<'a> Session<'a> {
         let store = crate::scheduler::store::Store::default_location().filter(|_| !self.cli.demo);
         let key = settings.budget_key();
         let budget = match &store {
-            Some(store) => crate::scheduler::Budget::new(store.load(&key, settings.max_rpm)),
+            Some(store) => {
+                let (bucket, problem) = store.load(&key, settings.max_rpm);
+                if let Some(problem) = problem {
+                    eprintln!("proxydash: warning: {}", output::sanitize(&problem));
+                }
+                crate::scheduler::Budget::new(bucket)
+            }
             None => settings.budget(),
         }
         .patience(PATIENCE)
