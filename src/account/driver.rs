@@ -314,6 +314,20 @@ impl Driver {
         }
     }
 
+    /// What the screen now waits on, still waiting in the sweep's lane, moves up (the
+    /// scheduler keeps its one place in the line).
+    fn promote(&mut self, now: DateTime<Utc>) {
+        let background = self
+            .planned
+            .iter()
+            .filter(|(_, sweep)| **sweep)
+            .map(|(r, _)| r);
+        for request in self.engine.wanted_on_screen(background, now) {
+            self.planned.insert(request.clone(), false);
+            self.fetcher.fetch(request, Lane::Screen);
+        }
+    }
+
     fn ask(&mut self, ask: Ask) {
         self.taken += 1;
         let now = self.now();
@@ -330,13 +344,7 @@ impl Driver {
             }
             Ask::Focus(focus) => {
                 self.engine.set_focus(focus);
-                // What came on screen while waiting in the sweep's lane moves up.
-                for (request, sweep) in &mut self.planned {
-                    if *sweep && self.engine.wants_on_screen(request) {
-                        *sweep = false;
-                        self.fetcher.fetch(request.clone(), Lane::Screen);
-                    }
-                }
+                self.promote(now);
             }
             Ask::Refresh(kinds) => self.engine.refresh(&kinds),
             Ask::History(history) => self.setup.history = Some(history),
@@ -384,6 +392,9 @@ impl Driver {
         if let Some(history) = &self.setup.history {
             history.record(Sweep { at: now, records });
         }
+        // An answer may tell what the screen waits on (the catalogue names the products
+        // whose details tell the visible rows' types).
+        self.promote(now);
     }
 
     fn connection_changed(&mut self, connection: Connection, now: DateTime<Utc>) {

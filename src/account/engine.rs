@@ -181,18 +181,25 @@ impl Engine {
         Some((due.request, lane))
     }
 
-    /// Whether `request`, planned and on its way, is now on screen and never shown: the
-    /// driver asks the scheduler to move it up.
-    pub fn wants_on_screen(&self, request: &Request) -> bool {
-        self.focus.shows_itself(request)
-            && self
-                .store
-                .get(request)
-                .is_none_or(|e| e.answered_at().is_none())
+    /// Of `planned` (reads on their way in the sweep's lane), those the screen now waits
+    /// on and never had (see [`planner::for_the_screen`]): the driver asks the scheduler
+    /// to move them up.
+    pub fn wanted_on_screen<'a>(
+        &self,
+        planned: impl IntoIterator<Item = &'a Request>,
+        now: DateTime<Utc>,
+    ) -> Vec<Request> {
+        let needs = planner::type_needs_on_screen(&self.planner_input(now));
+        planned
+            .into_iter()
+            .filter(|r| planner::for_the_screen(&self.focus, &needs, r))
+            .filter(|r| self.store.get(r).is_none_or(|e| e.answered_at().is_none()))
+            .cloned()
+            .collect()
     }
 
-    fn replan(&mut self, now: DateTime<Utc>) {
-        let plan = planner::plan(&planner::Input {
+    fn planner_input(&self, now: DateTime<Utc>) -> planner::Input<'_> {
+        planner::Input {
             store: &self.store,
             types: &self.types,
             focus: &self.focus,
@@ -200,7 +207,11 @@ impl Engine {
             forced: &self.forced,
             link: self.connection.link,
             now,
-        });
+        }
+    }
+
+    fn replan(&mut self, now: DateTime<Utc>) {
+        let plan = planner::plan(&self.planner_input(now));
         self.queue.fill(plan.due);
         self.next_due = plan.next;
         self.planned_at = Some(now);

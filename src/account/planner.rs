@@ -149,68 +149,63 @@ fn plan_all(input: &Input) -> Plan {
     // (since, rank, order, due)
     let mut due: Vec<(DateTime<Utc>, u8, usize, Due)> = Vec::new();
     let mut next: Option<DateTime<Utc>> = None;
+    let needs = type_needs_on_screen(input);
     // `cadence_override`: a read of the types' needs, asked once and ahead of the slow.
     let refresh = input
         .refresh
         .and_then(|r| chrono::Duration::from_std(r).ok());
-    let mut consider = |request: Request,
-                        cadence_override: Option<Option<Duration>>,
-                        order: usize| {
-        if !seen.insert(request.clone()) {
-            return;
-        }
-        let Some(kind) = Kind::of(&request) else {
-            return;
-        };
-        let shown = input.focus.shows(&request);
-        let cadence = cadence_override.unwrap_or_else(|| kind.cadence(input.refresh, shown));
-        let entry = input.store.get(&request);
-        let forced = entry.is_some_and(|e| {
-            input
-                .forced
-                .get(&kind)
-                .is_some_and(|f| !e.is_in_flight(now) && e.asked <= *f)
-        });
-        let at = match entry {
-            None => Some(DateTime::<Utc>::MIN_UTC),
-            Some(_) if forced => Some(DateTime::<Utc>::MIN_UTC),
-            Some(e) => e.due_at(cadence, input.refresh, now),
-        };
-        let Some(at) = at else { return };
-        if at > now {
-            next = Some(next.map_or(at, |n: DateTime<Utc>| n.min(at)));
-            return;
-        }
-        let never_shown = entry.is_none_or(|e| e.answered_at().is_none());
-        // A list, a detail or a chart on screen a whole refresh overdue: its pane is
-        // about to show its age.
-        let single_overdue =
-            input.focus.requests.contains(&request) && refresh.is_some_and(|r| now - at >= r);
-        let pick =
-            if input.focus.shows_itself(&request) && (never_shown || forced || single_overdue) {
+    let mut consider =
+        |request: Request, cadence_override: Option<Option<Duration>>, order: usize| {
+            if !seen.insert(request.clone()) {
+                return;
+            }
+            let Some(kind) = Kind::of(&request) else {
+                return;
+            };
+            let shown = input.focus.shows(&request);
+            let cadence = cadence_override.unwrap_or_else(|| kind.cadence(input.refresh, shown));
+            let entry = input.store.get(&request);
+            let forced = entry.is_some_and(|e| {
+                input
+                    .forced
+                    .get(&kind)
+                    .is_some_and(|f| !e.is_in_flight(now) && e.asked <= *f)
+            });
+            let at = match entry {
+                None => Some(DateTime::<Utc>::MIN_UTC),
+                Some(_) if forced => Some(DateTime::<Utc>::MIN_UTC),
+                Some(e) => e.due_at(cadence, input.refresh, now),
+            };
+            let Some(at) = at else { return };
+            if at > now {
+                next = Some(next.map_or(at, |n: DateTime<Utc>| n.min(at)));
+                return;
+            }
+            let never_shown = entry.is_none_or(|e| e.answered_at().is_none());
+            // A list, a detail or a chart on screen a whole refresh overdue: its pane is
+            // about to show its age.
+            let single_overdue =
+                input.focus.requests.contains(&request) && refresh.is_some_and(|r| now - at >= r);
+            let on_screen = for_the_screen(input.focus, &needs, &request);
+            let pick = if on_screen && (never_shown || forced || single_overdue) {
                 Pick::Screen
             } else if !kind.is_watched() && !shown && cadence_override.is_none() {
                 Pick::Slow
             } else {
                 Pick::Sweep
             };
-        due.push((
-            at,
-            rank(kind),
-            order,
-            Due {
-                request,
-                since: at,
-                pick,
-            },
-        ));
-    };
-    for request in [
-        Request::Services,
-        Request::Products,
-        Request::Credit,
-        Request::Invoices,
-    ] {
+            due.push((
+                at,
+                rank(kind),
+                order,
+                Due {
+                    request,
+                    since: at,
+                    pick,
+                },
+            ));
+        };
+    for request in FIRST_LISTS {
         consider(request, None, 0);
     }
     let listed: Option<HashSet<u64>> = input
@@ -263,6 +258,55 @@ fn plan_all(input: &Input) -> Plan {
         due: due.into_iter().map(|(.., d)| d).collect(),
         next,
     }
+}
+
+/// The lists every first screen shows (the services list, the catalogue, the credit and
+/// the invoices), read in the screen's line until first answered, on any tab: the header,
+/// the tab line and the other tabs read them, and the types need the catalogue.
+const FIRST_LISTS: [Request; 4] = [
+    Request::Services,
+    Request::Products,
+    Request::Credit,
+    Request::Invoices,
+];
+
+/// Whether `request` is one the screen waits on (see [`Pick::Screen`]): on screen itself,
+/// one of the first screen's lists, or what the visible rows need to learn their types.
+/// `needs` is [`type_needs_on_screen`]'s answer.
+pub fn for_the_screen(focus: &Focus, needs: &HashSet<Request>, request: &Request) -> bool {
+    focus.shows_itself(request) || FIRST_LISTS.contains(request) || needs.contains(request)
+}
+
+/// What the rows on screen whose type is unknown need to learn it (the catalogue, their
+/// products' details, their own details): the screen waits on these for its rates, so
+/// they go in its line while never read.
+pub fn type_needs_on_screen(input: &Input) -> HashSet<Request> {
+    let mut needs = HashSet::new();
+    let Some(services) = input.store.services() else {
+        return needs;
+    };
+    let rows: HashSet<u64> = input
+        .focus
+        .rows
+        .iter()
+        .filter_map(super::store::service_of)
+        .collect();
+    let unknown: Vec<&crate::api::ServiceSummary> = services
+        .iter()
+        .filter(|s| rows.contains(&s.service_id) && input.types.get(s.service_id).is_none())
+        .collect();
+    if unknown.is_empty() {
+        return needs;
+    }
+    needs.insert(Request::Products);
+    let names: HashSet<&str> = unknown.iter().map(|s| s.product_name.as_str()).collect();
+    for p in input.store.products().into_iter().flatten() {
+        if names.contains(p.product_name.as_str()) {
+            needs.insert(Request::Product(p.product_id));
+        }
+    }
+    needs.extend(unknown.iter().map(|s| Request::Service(s.service_id)));
+    needs
 }
 
 /// While unreachable: one request every [`PROBE_EVERY`]: `first` of the plan, else

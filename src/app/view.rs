@@ -121,6 +121,11 @@ impl App {
     }
 
     /// Requests sent and not answered yet.
+    /// A service's type as far as the app knows it (its detail, else the engine's).
+    pub fn service_type(&self, id: u64) -> Option<crate::api::ProductType> {
+        self.tabs.service_type(id, &self.account)
+    }
+
     pub fn in_flight(&self) -> usize {
         self.account.in_flight.len()
     }
