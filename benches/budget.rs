@@ -10,7 +10,14 @@
 //! 3. 10,000 services, no limit, `--max-rpm 600`: at most 600 requests in any minute over
 //!    5 minutes.
 //!
-//! `BUDGET_BENCH_SECS` shortens the runs (for a quick look; the targets need the default).
+//! Before them, the model itself against simulated servers on a fake clock
+//! (`proxydash::scheduler::sim`, instant): a fixed 60/min window with headers, the same
+//! without headers, a lying `X-RateLimit-Limit: 1000000`, a single 429 (`Retry-After: 0`),
+//! `Retry-After: 999999`, and two programs on one token, each with its busiest minute, its
+//! 429s, the first full screen, a person's worst wait and the time to recover.
+//!
+//! `BUDGET_BENCH_SECS` shortens the runs (for a quick look; the targets need the default);
+//! `BUDGET_BENCH_ONLY=model` runs the simulated scenarios alone.
 
 mod common;
 
@@ -298,7 +305,118 @@ async fn ceiling(limit_secs: u64) {
     );
 }
 
+/// The model against simulated servers (see the module docs).
+fn model() {
+    use proxydash::scheduler::sim::{self, Demand, Server};
+    let minutes = |n: u64| Duration::from_secs(60 * n);
+    let latency = Duration::from_millis(200);
+    let scenarios: [(&str, Server, Vec<(Option<u32>, Demand)>, u64); 7] = [
+        (
+            "fixed 60/min window, headers",
+            Server::FixedWindow {
+                limit: 60,
+                headers: true,
+            },
+            vec![(None, Demand::DASHBOARD)],
+            10,
+        ),
+        (
+            "fixed 60/min window, no headers",
+            Server::FixedWindow {
+                limit: 60,
+                headers: false,
+            },
+            vec![(None, Demand::DASHBOARD)],
+            10,
+        ),
+        (
+            "X-RateLimit-Limit: 1000000 (no real limit)",
+            Server::Lying { claim: 1_000_000 },
+            vec![(None, Demand::DASHBOARD)],
+            10,
+        ),
+        (
+            "one 429, Retry-After: 0, no headers",
+            Server::OnceThrottled {
+                at: 10,
+                retry_after: Some(0),
+            },
+            vec![(None, Demand::DASHBOARD)],
+            10,
+        ),
+        (
+            "one 429, Retry-After: 999999",
+            Server::OnceThrottled {
+                at: 10,
+                retry_after: Some(999_999),
+            },
+            vec![(None, Demand::DASHBOARD)],
+            70,
+        ),
+        (
+            "two programs on one token, 60/min, headers",
+            Server::FixedWindow {
+                limit: 60,
+                headers: true,
+            },
+            vec![(None, Demand::DASHBOARD), (None, Demand::SWEEP)],
+            10,
+        ),
+        (
+            "two programs on one token, 60/min, no headers",
+            Server::FixedWindow {
+                limit: 60,
+                headers: false,
+            },
+            vec![(None, Demand::DASHBOARD), (None, Demand::SWEEP)],
+            10,
+        ),
+    ];
+    for (name, server, programs, run) in scenarios {
+        let f = sim::run(server, &programs, latency, minutes(run));
+        let (first, after) = f.throttled_split(minutes(1));
+        // Recovered: the first whole minute, after the last 429, in which the first
+        // program's limit is back at the assumed 60.
+        let recovered = f.throttled.last().map(|last| {
+            let m = (last.as_secs() / 60) as usize;
+            f.limits
+                .iter()
+                .enumerate()
+                .skip(m + 1)
+                .find(|(_, l)| **l >= 60)
+                .map(|(i, _)| format!("{} s", i as u64 * 60 - last.as_secs()))
+                .unwrap_or_else(|| "not within the run".into())
+        });
+        let resumed = f.throttled.first().and_then(|t| {
+            f.sent
+                .iter()
+                .find(|s| *s > t)
+                .map(|s| format!("{:.0} s", (*s - *t).as_secs_f64()))
+        });
+        println!(
+            "[model] {name}: busiest minute {}, busiest second {}, 429s {first} in the first minute and {after} after, first full screen {}, a person's worst wait {:.2} s, sent in {run} min {}{}{}",
+            f.busiest(Duration::from_secs(60)),
+            f.busiest(Duration::from_secs(1)),
+            f.first_screen
+                .map(|d| format!("{:.2} s", d.as_secs_f64()))
+                .unwrap_or_else(|| "—".into()),
+            f.person_worst.as_secs_f64(),
+            f.sent.len(),
+            recovered
+                .map(|r| format!(", limit back to 60 {r} after the last 429"))
+                .unwrap_or_default(),
+            resumed
+                .map(|r| format!(", sends again {r} after the first 429"))
+                .unwrap_or_default(),
+        );
+    }
+}
+
 fn bench(c: &mut Criterion) {
+    model();
+    if std::env::var("BUDGET_BENCH_ONLY").is_ok_and(|o| o == "model") {
+        return;
+    }
     let secs: u64 = std::env::var("BUDGET_BENCH_SECS")
         .ok()
         .and_then(|s| s.parse().ok())
