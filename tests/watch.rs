@@ -761,3 +761,58 @@ async fn silenced_and_acknowledged_alerts_reach_no_on_alert_command_across_a_res
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert!(v["silences"].as_array().unwrap().is_empty(), "{json}");
 }
+
+/// Issue 35: a server that claims `X-RateLimit-Limit: 1000000` is believed up to 600 a
+/// minute, and an unattended watcher says so on standard error (and says when a 429
+/// pauses it, with the pause the server asked for cut to an hour).
+#[test]
+fn watch_says_what_it_makes_of_the_servers_limit() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let served = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = served.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { break };
+            let count = count.clone();
+            std::thread::spawn(move || {
+                let mut head = Vec::new();
+                let mut buf = [0u8; 1024];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match stream.read(&mut buf) {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => head.extend_from_slice(&buf[..n]),
+                    }
+                }
+                // The fourth request is refused with a pause of eleven days.
+                let n = count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                let reply = if n == 4 {
+                    "HTTP/1.1 429 X\r\nretry-after: 999999\r\nx-ratelimit-limit: 1000000\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}".to_owned()
+                } else {
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-ratelimit-limit: 1000000\r\ncontent-length: 2\r\nconnection: close\r\n\r\n[]".to_owned()
+                };
+                let _ = stream.write_all(reply.as_bytes());
+            });
+        }
+    });
+    let dir = dir("budget-news");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
+    command
+        .args(["--base-url", &url, "watch"])
+        .env("PROXYDASH_TOKEN", "t")
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env_remove("PROXYDASH_PROFILE")
+        .env_remove("PROXYDASH_CONFIG")
+        .env("PROXYDASH_LOG", "off");
+    let mut w = Watch::spawn(command);
+    w.wait_err(|l| l.contains("the server says 1,000,000/min; using 600/min"));
+    let paused = w.wait_err(|l| l.contains("paused by the server until"));
+    assert!(
+        paused.contains("the server asked for 11 days; at most 60 min"),
+        "{paused}"
+    );
+    let _ = w.child.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}

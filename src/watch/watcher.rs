@@ -72,6 +72,9 @@ pub struct Watcher {
         mpsc::UnboundedReceiver<Lookup>,
     ),
     metrics: ProfileMetrics,
+    /// The budget's changes, and what was last said of it.
+    budget: watch::Receiver<Option<crate::scheduler::View>>,
+    budget_told: Option<BudgetNews>,
     sweeps: u64,
     open_alerts: usize,
     /// The book and marks of the last sweep, for `/metrics`.
@@ -89,6 +92,72 @@ enum Woke {
     EngineGone,
     Ip(Lookup),
     Timer,
+    Budget,
+}
+
+/// What of the budget is worth a line (what an unattended watcher's reader must know:
+/// where the limit comes from, a claim not believed, a pause), not its every token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BudgetNews {
+    limit: u32,
+    source: crate::scheduler::Source,
+    claimed: Option<u32>,
+    paused: bool,
+}
+
+impl BudgetNews {
+    fn of(view: &crate::scheduler::View) -> Self {
+        Self {
+            limit: view.limit,
+            source: view.source,
+            claimed: view.claimed,
+            paused: view.paused_for.is_some_and(|d| !d.is_zero()),
+        }
+    }
+
+    /// The line that tells it, `None` when there is nothing to say (the assumed figure
+    /// at start).
+    fn line(&self, view: &crate::scheduler::View, now: DateTime<Utc>) -> Option<String> {
+        use crate::scheduler::Source;
+        let count = |n: u32| crate::text::count(u64::from(n));
+        if self.paused {
+            let until = now
+                + chrono::Duration::from_std(view.paused_for.unwrap_or_default())
+                    .unwrap_or_default();
+            let asked = view
+                .asked_pause
+                .map(|s| {
+                    format!(
+                        " (the server asked for {}; at most {})",
+                        crate::text::span_words(s),
+                        crate::text::span_words(crate::api::PAUSE_CAP.as_secs())
+                    )
+                })
+                .unwrap_or_default();
+            return Some(format!(
+                "request budget: paused by the server until {} UTC{asked}",
+                until.format("%H:%M:%S")
+            ));
+        }
+        Some(match (self.source, self.claimed) {
+            (Source::Headers, Some(claimed)) => format!(
+                "request budget: the server says {}/min; using {}/min (--max-rpm vouches for more)",
+                count(claimed),
+                count(self.limit)
+            ),
+            (Source::Headers, None) => format!(
+                "request budget: {}/min (the server's X-RateLimit-Limit)",
+                count(self.limit)
+            ),
+            (Source::Learned, _) => format!(
+                "request budget: ~{}/min after a 429 (a step back each minute without one)",
+                count(self.limit)
+            ),
+            (Source::Assumed, _) => {
+                format!("request budget: ~{}/min assumed", count(self.limit))
+            }
+        })
+    }
 }
 
 impl Watcher {
@@ -106,6 +175,8 @@ impl Watcher {
             .map(|k| KeepBound::new(&k.services, k.every, k.dry_run, now));
         Self {
             summary: account.summary(),
+            budget: account.budget(),
+            budget_told: None,
             account,
             events,
             sink,
@@ -163,6 +234,7 @@ impl Watcher {
                     let actions = self.keep.as_mut().map(|k| k.tick(now));
                     self.act(actions.unwrap_or_default());
                 }
+                Woke::Budget => self.on_budget(now),
             }
         };
         self.finish().await;
@@ -186,7 +258,28 @@ impl Watcher {
                 None => Woke::EngineGone,
             },
             Some(ip) = self.ips.1.recv() => Woke::Ip(ip),
+            Ok(()) = self.budget.changed() => Woke::Budget,
             () = timer => Woke::Timer,
+        }
+    }
+
+    /// A change of the budget worth a line (see [`BudgetNews`]), whatever `--verbose`
+    /// says: an unattended watcher held back by its server must say so, and why.
+    fn on_budget(&mut self, now: DateTime<Utc>) {
+        let Some(view) = *self.budget.borrow_and_update() else {
+            return;
+        };
+        let news = BudgetNews::of(&view);
+        let first = self.budget_told.is_none();
+        if self.budget_told.replace(news) == Some(news) {
+            return;
+        }
+        // The assumed figure at start is no news.
+        if first && news.source == crate::scheduler::Source::Assumed && !news.paused {
+            return;
+        }
+        if let Some(line) = news.line(&view, now) {
+            self.output.log(format!("{}: {line}", self.profile));
         }
     }
 
