@@ -14,11 +14,14 @@
 //!    past that burst it keeps the limit's even pace (`61 s ÷ limit` apart). The
 //!    [`Lane::Background`] sweeps are spread evenly, one every `61 s ÷ (limit − reserve)`,
 //!    and stop short of the **reserve** (a sixtieth of the limit, at least one token) in
-//!    both counts, ours and the server's `X-RateLimit-Remaining`, so a person's first ask
-//!    finds a token at once even while a sweep of every service runs, and the next within
-//!    a pace interval (the sweep spends evenly, and the fetcher serves the person first).
-//!    It is small so a budget-bound sweep keeps almost all of the limit. Which waiting
-//!    request takes the next token is the fetcher's queue (person, screen, sweeps).
+//!    our count, so a person's first ask finds a token at once even while a sweep of
+//!    every service runs, and the next within a pace interval (the sweep spends evenly,
+//!    and the fetcher serves the person first). The server's `X-RateLimit-Remaining`
+//!    only comes back when its window ends, so there the sweep and the screen leave the
+//!    person a tenth of the limit, released in the window's last seconds (see
+//!    `bucket_server.rs`). Both are small so a budget-bound sweep keeps almost all of the
+//!    limit. Which waiting request takes the next token is the fetcher's queue (person,
+//!    screen, sweeps).
 //! 3. **Believe down at once, up within bounds.** Nothing known, the limit is
 //!    [`ASSUMED_LIMIT`] a minute, or the user's `--max-rpm` / `max_requests_per_minute`
 //!    (the user vouches for the account), and it never grows on answers that say nothing:
@@ -86,6 +89,9 @@ pub struct Bucket {
     provisional: bool,
     /// When each token still out was spent, oldest first.
     spent: VecDeque<Instant>,
+    /// …and those of them of the person's lane: the pace the lanes below leave them of
+    /// the server's count.
+    person: VecDeque<Instant>,
     /// The foreground's theoretical arrival time (a generic cell rate with a burst).
     foreground_at: Option<Instant>,
     /// When the background may send next.
@@ -121,6 +127,7 @@ impl Bucket {
             claimed: None,
             provisional: false,
             spent: VecDeque::new(),
+            person: VecDeque::new(),
             foreground_at: None,
             background_at: None,
             paused_until: None,
@@ -189,7 +196,7 @@ impl Bucket {
         self.cap.unwrap_or(TRUST_CEILING)
     }
 
-    /// Tokens the background leaves to a person, in both counts.
+    /// Tokens the background leaves to a person in our count.
     fn reserve(&self) -> u32 {
         (self.limit / 60).max(1).min(self.limit.saturating_sub(1))
     }
@@ -217,6 +224,13 @@ impl Bucket {
             .is_some_and(|t| now.saturating_duration_since(*t) >= span)
         {
             self.spent.pop_front();
+        }
+        while self
+            .person
+            .front()
+            .is_some_and(|t| now.saturating_duration_since(*t) >= span)
+        {
+            self.person.pop_front();
         }
         if self.paused_until.is_some_and(|t| t <= now) {
             self.paused_until = None;
@@ -252,21 +266,9 @@ impl Bucket {
         if let Some(until) = self.paused_until {
             return Err((until, Hold::Paused));
         }
+        self.server_allows(now, lane)?;
         let foreground = lane.is_foreground();
         let leave = if foreground { 0 } else { self.reserve() };
-        // The server's count lags by what is on its way: ours is taken off as it leaves,
-        // another program's only shows in the next answer.
-        let shared = self.shared_until.is_some_and(|t| t > now);
-        let lag = if shared && !foreground {
-            POLITE_CONCURRENCY as u32
-        } else {
-            0
-        };
-        if let Some((left, until)) = self.server_left
-            && left <= leave + lag
-        {
-            return Err((until, Hold::Paused));
-        }
         let room = self.limit - leave;
         if self.spent.len() as u32 >= room {
             let i = self.spent.len() - room as usize;
@@ -295,6 +297,9 @@ impl Bucket {
         if lane.is_foreground() {
             let at = self.foreground_at.map_or(now, |t| t.max(now));
             self.foreground_at = Some(at + self.interval());
+            if lane == Lane::Person {
+                self.person.push_back(now);
+            }
         } else {
             let at = self.background_at.map_or(now, |t| t.max(now));
             self.background_at = Some(at + self.background_interval());
