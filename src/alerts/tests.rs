@@ -375,9 +375,9 @@ fn restored_alerts_are_not_announced_again() {
 fn a_corrupt_alert_file_loses_no_alert_and_announces_none_again() {
     let mut book = AlertBook::new(&Rules::default());
     let bad = [
-        seen(Rule::ServiceStatus, 1, Some(Level::Warn)),
-        seen(Rule::ServiceStatus, 2, Some(Level::Critical)),
-        seen(Rule::ServiceStatus, 3, Some(Level::Warn)),
+        seen(Rule::ServersInError, 1, Some(Level::Warn)),
+        seen(Rule::ServersInError, 2, Some(Level::Critical)),
+        seen(Rule::ServersInError, 3, Some(Level::Warn)),
     ];
     book.sweep(&bad, t(0));
     assert_eq!(book.sweep(&bad, t(1)).len(), 3);

@@ -114,6 +114,14 @@ impl Mirror {
         Some(format!("{limit}{claimed} · {} left", count(b.left)))
     }
 
+    /// `next in 23 s` while requests are held back, for the header beside the limit (the
+    /// status line, when free, says why too).
+    pub fn budget_next(&self, now: DateTime<Utc>) -> Option<String> {
+        let until = self.budget_wait(now)?;
+        let secs = ((until - now).num_milliseconds().max(0) + 999) / 1000;
+        Some(format!("next in {}", short_secs(secs)))
+    }
+
     /// "waiting for the server's limit (next in 23 s)" while requests are held back.
     pub fn budget_waiting(&self, now: DateTime<Utc>) -> Option<String> {
         let until = self.budget_wait(now)?;

@@ -162,6 +162,11 @@ impl App {
             .connection_label(self.now(), self.shell.utc_offset)
     }
 
+    /// See [`Mirror::budget_next`].
+    pub fn budget_next(&self) -> Option<String> {
+        self.account.budget_next(self.now())
+    }
+
     /// See [`Mirror::budget_label`].
     pub fn budget_label(&self) -> Option<String> {
         self.account.budget_label()

@@ -160,7 +160,14 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         };
         right.push(Span::styled(format!(" {mark} API {link} "), style));
     } else if let Some(budget) = app.budget_label() {
-        right.push(Span::styled(format!(" {budget} "), theme.dim));
+        // Whatever the status line shows, the header says when the budget holds reads.
+        match app.budget_next() {
+            Some(next) => {
+                right.push(Span::styled(format!(" {budget} · "), theme.dim));
+                right.push(Span::styled(format!("{next} "), theme.warn));
+            }
+            None => right.push(Span::styled(format!(" {budget} "), theme.dim)),
+        }
     }
     // The reads on their way: sent, or queued for the budget.
     if busy > 0 {

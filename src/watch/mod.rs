@@ -23,6 +23,7 @@
 //! silent gap in the monitoring.
 
 mod args;
+mod budget_news;
 pub mod collect;
 pub mod keep_bound;
 pub mod myip;

@@ -74,7 +74,7 @@ pub struct Watcher {
     metrics: ProfileMetrics,
     /// The budget's changes, and what was last said of it.
     budget: watch::Receiver<Option<crate::scheduler::View>>,
-    budget_told: Option<BudgetNews>,
+    budget_told: Option<super::budget_news::BudgetNews>,
     sweeps: u64,
     open_alerts: usize,
     /// The book and marks of the last sweep, for `/metrics`.
@@ -93,71 +93,6 @@ enum Woke {
     Ip(Lookup),
     Timer,
     Budget,
-}
-
-/// What of the budget is worth a line (what an unattended watcher's reader must know:
-/// where the limit comes from, a claim not believed, a pause), not its every token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct BudgetNews {
-    limit: u32,
-    source: crate::scheduler::Source,
-    claimed: Option<u32>,
-    paused: bool,
-}
-
-impl BudgetNews {
-    fn of(view: &crate::scheduler::View) -> Self {
-        Self {
-            limit: view.limit,
-            source: view.source,
-            claimed: view.claimed,
-            paused: view.paused_for.is_some_and(|d| !d.is_zero()),
-        }
-    }
-
-    /// The line that tells it, `None` when there is nothing to say (the assumed figure
-    /// at start).
-    fn line(&self, view: &crate::scheduler::View, now: DateTime<Utc>) -> Option<String> {
-        use crate::scheduler::Source;
-        let count = |n: u32| crate::text::count(u64::from(n));
-        if self.paused {
-            let until = now
-                + chrono::Duration::from_std(view.paused_for.unwrap_or_default())
-                    .unwrap_or_default();
-            let asked = view
-                .asked_pause
-                .map(|s| {
-                    format!(
-                        " (the server asked for {}; at most {})",
-                        crate::text::span_words(s),
-                        crate::text::span_words(crate::api::PAUSE_CAP.as_secs())
-                    )
-                })
-                .unwrap_or_default();
-            return Some(format!(
-                "request budget: paused by the server until {} UTC{asked}",
-                until.format("%H:%M:%S")
-            ));
-        }
-        Some(match (self.source, self.claimed) {
-            (Source::Headers, Some(claimed)) => format!(
-                "request budget: the server says {}/min; using {}/min (--max-rpm vouches for more)",
-                count(claimed),
-                count(self.limit)
-            ),
-            (Source::Headers, None) => format!(
-                "request budget: {}/min (the server's X-RateLimit-Limit)",
-                count(self.limit)
-            ),
-            (Source::Learned, _) => format!(
-                "request budget: ~{}/min after a 429 (a step back each minute without one)",
-                count(self.limit)
-            ),
-            (Source::Assumed, _) => {
-                format!("request budget: ~{}/min assumed", count(self.limit))
-            }
-        })
-    }
 }
 
 impl Watcher {
@@ -269,13 +204,13 @@ impl Watcher {
         let Some(view) = *self.budget.borrow_and_update() else {
             return;
         };
-        let news = BudgetNews::of(&view);
+        let news = super::budget_news::BudgetNews::of(&view);
         let first = self.budget_told.is_none();
         if self.budget_told.replace(news) == Some(news) {
             return;
         }
         // The assumed figure at start is no news.
-        if first && news.source == crate::scheduler::Source::Assumed && !news.paused {
+        if first && news.is_the_default() {
             return;
         }
         if let Some(line) = news.line(&view, now) {

@@ -75,6 +75,21 @@ fn while_throttled_the_screen_counts_down_to_the_next_request_not_failures() {
     assert!(!render(&mut h.app, 100, 30).contains("waiting for"));
 }
 
+/// Whatever the status line shows (an alert, a message), the header says when the budget
+/// holds reads back, beside the limit.
+#[test]
+fn the_header_says_when_the_budget_holds_reads() {
+    let mut h = Harness::loaded();
+    h.send(Msg::Sent(Request::Services));
+    h.send(Msg::Budget(View {
+        next_in: Some(Duration::from_secs(3)),
+        ..view(60, 0, None)
+    }));
+    let screen = render(&mut h.app, 120, 30);
+    let header = screen.lines().nth(1).unwrap();
+    assert!(header.contains("60/min · 0 left · next in 3 s"), "{header}");
+}
+
 #[test]
 fn network_rows_say_how_old_their_check_is() {
     let mut h = Harness::loaded();
