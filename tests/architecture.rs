@@ -536,21 +536,3 @@ fn app_functions_stay_short() {
         long.join("\n")
     );
 }
-
-#[test]
-fn debug_tmp() {
-    let files = sources("app");
-    let own = files.iter().find(|(r, _)| r == "app/mod.rs").unwrap();
-    let re = circles::reexports(&own.1);
-    eprintln!("RE {re:?}");
-    let f = files
-        .iter()
-        .find(|(r, _)| r == "app/forms/bind_ip.rs")
-        .unwrap();
-    for line in f.1.lines().take(30) {
-        let n = circles::named_inside("app", &f.0, line);
-        if !n.is_empty() {
-            eprintln!("NAMED {line} -> {n:?}");
-        }
-    }
-}

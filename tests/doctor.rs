@@ -1,7 +1,7 @@
 //! `proxydash doctor`, run as a user would run it: against a sandbox on loopback, and
 //! against a loopback address nothing listens on.
 
-mod support;
+use crate::support;
 
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use support::{proxydash_in as proxydash, temp_dir};

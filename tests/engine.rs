@@ -4,7 +4,7 @@
 //! sandbox's rate window all run on it, so minutes cost no real time, and every wait is
 //! for a named state under a limit on that clock.
 
-mod support;
+use crate::support;
 
 use proxydash::account::{self, Config};
 use proxydash::api::{ApiClient, ClientConfig, Credentials};

@@ -9,7 +9,7 @@
 //! leaves behind when only its ESC is dropped (`[2J`, `52;c;`, the hyperlink target…),
 //! which only sanitising whole sequences avoids.
 
-mod support;
+use crate::support;
 
 use crossterm::event::KeyCode;
 use proxydash::headless::Session;

@@ -5,15 +5,15 @@
 //! marked stale, the status line names the request in one line, GETs were retried a
 //! bounded number of times, and the next auto-refresh after the fault stops recovers.
 //!
-//! One `#[test]` per combination, named `<fault>_on_<endpoint>` inside `mod faults`, so
-//! one runs alone: `cargo test faults::html_502_on_services`. Each runs on tokio's paused
+//! One `#[test]` per combination, named `<fault>_on_<endpoint>` inside `mod matrix`, so
+//! one runs alone: `cargo test faults::matrix::html_502_on_services`. Each runs on tokio's paused
 //! clock (the app's clock follows it, see `support`): a `hang` or `slow` costs its timeout
 //! in virtual time only, the refresh that recovers is reached by waiting on that clock,
 //! and nothing is checked against the wall clock. How long the fault phase took is not
 //! asserted here: the client's timeout and `Retry-After` are checked on the same paused
 //! clock in `faults/client.rs` and `faults/raw.rs`.
 
-mod support;
+use crate::support;
 
 // The client alone under faults, and faults from a raw TCP server: `tests/faults/`.
 #[path = "faults/client.rs"]
@@ -353,7 +353,7 @@ macro_rules! matrix {
     };
 }
 
-mod faults {
+mod matrix {
     use super::*;
 
     #[test]

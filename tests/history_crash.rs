@@ -55,7 +55,8 @@ fn a_writer_killed_with_sigkill_leaves_every_committed_sweep() {
     let mut process = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "a_writer_killed_with_sigkill_leaves_every_committed_sweep",
+            // Its path in the one integration-test binary (tests/main.rs).
+            "history_crash::a_writer_killed_with_sigkill_leaves_every_committed_sweep",
             "--nocapture",
             "--test-threads=1",
         ])

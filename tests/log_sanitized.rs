@@ -1,16 +1,21 @@
 //! Server text reaches the log file sanitized (issue 11.8): a 429 whose message carries a
 //! terminal title change, a screen clear and a bidi override leaves none of them, and no
-//! remnant of them, in the log (which a user may `cat`). Its own test binary: the log is
-//! a process-wide subscriber.
+//! remnant of them, in the log (which a user may `cat`). In a process of its own: the log
+//! is a process-wide subscriber.
 
 use proxydash::api::{ApiClient, ApiError, ClientConfig, Credentials, ServiceUpdate};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
+use crate::support;
+
 const HOSTILE: &str = "Too Many Attempts (updateList). \u{1b}]0;pwned\u{7}\u{1b}[2J\u{202e}gnp.exe \u{9b}31mNext update possible: 2026-11-23 10:00:00";
 
 #[tokio::test]
 async fn a_hostile_error_message_reaches_the_log_sanitized() {
+    if !support::own_process("log_sanitized::a_hostile_error_message_reaches_the_log_sanitized") {
+        return;
+    }
     let dir = std::env::temp_dir().join(format!("proxydash-log-clean-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let log = dir.join("proxydash.log");

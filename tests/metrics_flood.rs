@@ -1,5 +1,5 @@
-//! The metrics port under a flood of slow clients, in its own test binary (each test alone
-//! in it: they flood the loopback interface).
+//! The metrics port under a flood of slow clients (slow, so the flood is of connections,
+//! not of bytes: the other tests on loopback beside it are not starved).
 //!
 //! On tokio's paused clock: the deadlines and the clients' pace are the program's own
 //! time, so "answered within 10 s" (Prometheus' default scrape timeout) is exact whatever

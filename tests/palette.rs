@@ -4,7 +4,7 @@
 //! its command log, run with the real binary against a fresh sandbox, send the very same
 //! request (method, path, body).
 
-mod support;
+use crate::support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proxydash::app::palette::candidates::Target;

@@ -10,7 +10,7 @@
 //! on that clock, so a budget that never lets a request go fails the test (saying what it
 //! waited for) instead of hanging it.
 
-mod support;
+use crate::support;
 
 use proxydash::api::{ApiClient, ClientConfig, Credentials, Loaded, OrderRequest, Request};
 use proxydash::app::{App, AppSettings, Msg};

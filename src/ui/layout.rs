@@ -35,7 +35,7 @@ pub struct Screen {
     pub footer: Rect,
 }
 
-/// The screen's areas, or `None` when it is smaller than 80×24.
+/// The screen's areas, or `None` when it is smaller than [`MIN_WIDTH`]×[`MIN_HEIGHT`] (40×8).
 pub fn screen(area: Rect) -> Option<Screen> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         return None;

@@ -3,7 +3,8 @@
 //! The screen is: the tab line (app name and numbered tabs), the info line (profile, host,
 //! DEMO badge, requests in flight), the current tab's body, the status line (the newest
 //! error, or activity), and the footer (the most relevant keys, generated from the key
-//! bindings). Popups stack on top. Below 80×24 one line asks for a bigger terminal.
+//! bindings). Popups stack on top. Made for 80×24 and up; below 40×8 one line asks for a
+//! bigger terminal.
 
 pub mod alerts;
 pub mod billing;

@@ -1,6 +1,6 @@
 //! Spec section 5 on every endpoint.
 
-use crate::*;
+use super::*;
 use proxydash::sandbox::DEMO_TOKEN;
 
 const ENDPOINTS: &[(&str, &str)] = &[

@@ -9,7 +9,7 @@
 //! spec's. A member may be absent only where the spec makes it conditional (fpr only) or
 //! where the sandbox documents a date as "not set"; an unknown member is a failure.
 
-use crate::*;
+use super::*;
 use chrono::{NaiveDate, NaiveDateTime};
 
 #[derive(Clone, Copy, Debug)]

@@ -1,7 +1,7 @@
 //! Every endpoint answers 200 with the spec's shape for valid input, and the answer
 //! decodes with the client's model types.
 
-use crate::*;
+use super::*;
 use chrono::{Days, NaiveDate, Utc};
 use proxydash::api::model::{
     Client, Credit, Invoice, OrderResult, Product, ProductSummary, RateEntry, Service,

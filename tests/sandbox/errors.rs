@@ -1,6 +1,6 @@
 //! Every row of spec section 7, one request each, with the exact status and body.
 
-use crate::*;
+use super::*;
 
 const GENERIC: &str = "Unprocessable Entity ";
 const CLIENT_ID: &str = "Unprocessable Entity. ClientID not found";

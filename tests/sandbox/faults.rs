@@ -2,7 +2,7 @@
 //! that check a duration run on tokio's paused clock (the sandbox's `slow`, `hang` and
 //! shutdown grace and the client's timeout are tokio timers): exact, and free of load.
 
-use crate::*;
+use super::*;
 use proxydash::sandbox::{FaultKind, FaultSpec};
 use std::time::Duration;
 use tokio::time::Instant;

@@ -1,7 +1,7 @@
 //! Endpoint 16: every type × format for fpr and ppr services, parsed with the client's
 //! own parser.
 
-use crate::*;
+use super::*;
 use proxydash::api::iplist::parse_entries;
 use proxydash::api::model::{IpListFormat, IpListType};
 use std::collections::HashSet;

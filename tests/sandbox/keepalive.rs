@@ -3,7 +3,7 @@
 //! descriptors forever), and never one whose answer is still being made. On tokio's
 //! paused clock: the durations are the sandbox's own timers, exact and free.
 
-use crate::*;
+use super::*;
 use proxydash::sandbox::IDLE_CLOSE;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

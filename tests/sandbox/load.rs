@@ -1,6 +1,6 @@
 //! Scale, latency and the request log.
 
-use crate::*;
+use super::*;
 use proxydash::api::iplist::parse_entries;
 use proxydash::api::model::IpListFormat;
 use std::time::{Duration, Instant};

@@ -1,6 +1,6 @@
 //! Endpoint 5: an order spends credit and creates a service, an order and an invoice.
 
-use crate::*;
+use super::*;
 
 const POSTED: &str = "Unprocessable Entity. Incorrect posted data";
 

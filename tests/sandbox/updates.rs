@@ -1,6 +1,6 @@
 //! Endpoint 15: setip, update_list (throttled), password.
 
-use crate::*;
+use super::*;
 use chrono::{NaiveDateTime, Utc};
 use serde_json::json;
 use std::time::Duration;

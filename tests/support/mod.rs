@@ -218,3 +218,31 @@ pub fn invisible(c: char) -> bool {
     matches!(c, '\u{61c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
         | '\u{2060}'..='\u{2069}' | '\u{feff}' | '\u{fe00}'..='\u{fe0f}')
 }
+
+/// The environment variable that marks a test's own process (see [`own_process`]).
+const OWN_PROCESS: &str = "PROXYDASH_TEST_OWN_PROCESS";
+
+/// For a test that sets something once per process (the global log subscriber): every
+/// integration test shares one binary, so the test runs again alone in a child process of
+/// that binary. True in the child (run the test's body); in the parent, runs the child,
+/// fails with its output when it fails, and returns false (the body is not run twice).
+/// `name` is the test's path in the binary (`module::test`).
+pub fn own_process(name: &str) -> bool {
+    if std::env::var(OWN_PROCESS).is_ok_and(|n| n == name) {
+        return true;
+    }
+    let out = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(OWN_PROCESS, name)
+        .output()
+        .expect("the test binary runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{name} in its own process:\n{text}");
+    // `--exact` with a name that is not a test runs nothing and succeeds: say so.
+    assert!(text.contains("1 passed"), "{name} did not run:\n{text}");
+    false
+}

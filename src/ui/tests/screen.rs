@@ -420,10 +420,14 @@ fn every_tab_draws_at_every_size() {
         (160, 20),
         (200, 60),
     ] {
-        for tab in ['1', '2', '3', '4', '5', '6'] {
+        for tab in ['1', '2', '3', '4', '5', '6', '7'] {
             h.key(tab);
             let _ = render(&mut h.app, w, hgt);
         }
+        // The Clients tab's card (Enter), too.
+        h.code(KeyCode::Enter);
+        let _ = render(&mut h.app, w, hgt);
+        h.code(KeyCode::Esc);
         h.key('1');
         for popup in ["\r", "b", "p", "m", "?", ":", ":1001", "L"] {
             match popup {
