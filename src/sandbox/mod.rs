@@ -61,7 +61,9 @@
 //!   without brackets. Shapes stay the spec's. The client decodes both.
 //! - **Faults** (`faults.rs`) sit in front of everything, after the latency; `drop-after`
 //!   processes the request and then drops the connection, so the client cannot know.
-//! - **Time** is UTC throughout (dates, the throttle).
+//! - **Time** is UTC throughout (dates, the throttle), and the sandbox's "now" follows
+//!   tokio's clock from its start (`Shared::now`): on a running clock it is the wall time;
+//!   a test on tokio's paused clock steps past the throttle's five minutes by advancing it.
 //! - **`geo`** (2.3): an array of objects `{"country": "US", "city": "Ashburn"}`, as the
 //!   seed writes them; empty for a product without locations.
 //! - **Status transitions** (3.1, 3.2): the API has no call that changes a status, so the

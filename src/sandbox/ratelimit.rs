@@ -37,6 +37,9 @@ pub struct Limiter {
     window: Duration,
     headers: bool,
     windows: Mutex<HashMap<String, (Instant, u32)>>,
+    /// The wall time when it was made and tokio's instant then: `X-RateLimit-Reset` is on
+    /// tokio's clock as the windows are (a paused test clock included).
+    started: Option<(i64, Instant)>,
 }
 
 impl Limiter {
@@ -46,6 +49,7 @@ impl Limiter {
             window,
             headers,
             windows: Mutex::default(),
+            started: Some((chrono::Utc::now().timestamp(), Instant::now())),
         }
     }
 
@@ -95,7 +99,8 @@ pub async fn limit(State(limiter): State<Arc<Limiter>>, request: Request, next: 
         h.insert("x-ratelimit-remaining", HeaderValue::from(remaining));
         if let Some(secs) = retry {
             h.insert(header::RETRY_AFTER, HeaderValue::from(secs));
-            let reset = chrono::Utc::now().timestamp() + secs as i64;
+            let (wall, at) = limiter.started.unwrap_or((0, Instant::now()));
+            let reset = wall + at.elapsed().as_secs() as i64 + secs as i64;
             h.insert("x-ratelimit-reset", HeaderValue::from(reset));
         }
     }

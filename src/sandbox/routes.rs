@@ -26,7 +26,6 @@ use axum::http::StatusCode;
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use chrono::Utc;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -95,13 +94,13 @@ async fn clients(State(shared): Shr) -> Response {
 
 async fn stats(State(shared): Shr, path: Id) -> Response {
     let store = shared.store();
-    let today = Utc::now().date_naive();
+    let today = shared.now().date_naive();
     reply(store.ppr_service(id(path)).map(|s| usage::stats(s, today)))
 }
 
 async fn rate(State(shared): Shr, path: Id) -> Response {
     let store = shared.store();
-    let today = Utc::now().date_naive();
+    let today = shared.now().date_naive();
     reply(store.ppr_service(id(path)).map(|s| [usage::rate(s, today)]))
 }
 
@@ -119,7 +118,7 @@ async fn product(State(shared): Shr, path: Id) -> Response {
 
 async fn order(State(shared): Shr, path: Id, body: Bytes) -> Response {
     let mut store = shared.store();
-    reply(store.order(id(path), &body, Utc::now()))
+    reply(store.order(id(path), &body, shared.now()))
 }
 
 async fn products(State(shared): Shr) -> Response {
@@ -209,7 +208,7 @@ async fn services(State(shared): Shr) -> Response {
 
 async fn update_service(State(shared): Shr, path: Id, body: Bytes) -> Response {
     let mut store = shared.store();
-    reply(store.update(id(path), &body, Utc::now(), shared.throttle))
+    reply(store.update(id(path), &body, shared.now(), shared.throttle))
 }
 
 async fn ip_list(

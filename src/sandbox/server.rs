@@ -26,7 +26,8 @@ impl Sandbox {
     /// Loads the seed (or the given seed file), applies `scale`, binds `listen` and serves
     /// until the handle is shut down or dropped.
     pub async fn start(config: SandboxConfig) -> io::Result<SandboxHandle> {
-        let today = Utc::now().date_naive();
+        let started = (Utc::now(), tokio::time::Instant::now());
+        let today = started.0.date_naive();
         let text = match &config.seed {
             Some(path) => tokio::fs::read_to_string(path).await.map_err(|e| {
                 io::Error::new(e.kind(), format!("seed file {}: {e}", path.display()))
@@ -73,6 +74,7 @@ impl Sandbox {
             latency: Mutex::new(config.latency),
             faults: Mutex::new(config.faults.map(armed)),
             log: Mutex::new(Vec::new()),
+            started,
             stop: stop_rx.clone(),
             farm: std::sync::OnceLock::new(),
             public_ip: Arc::default(),

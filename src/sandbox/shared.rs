@@ -9,7 +9,7 @@ use super::myip::PublicIp;
 use super::proxies::ProxyFarm;
 use super::ratelimit::Limiter;
 use super::state::Store;
-use chrono::TimeDelta;
+use chrono::{DateTime, TimeDelta, Utc};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio::sync::watch;
@@ -27,6 +27,8 @@ pub struct Shared {
     pub farm: std::sync::OnceLock<ProxyFarm>,
     /// What `GET /myip` answers (see [`super::myip`]).
     pub public_ip: Arc<PublicIp>,
+    /// The wall time at the start and tokio's instant then: see [`Shared::now`].
+    pub(super) started: (DateTime<Utc>, tokio::time::Instant),
 }
 
 /// A poisoned lock only means another request panicked mid-way; the data is still the
@@ -36,6 +38,15 @@ pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
+    /// The sandbox's "now" (orders' dates, the IP-list throttle, today's usage): the wall
+    /// time at its start plus tokio's time since. A test on tokio's paused clock steps past
+    /// the throttle's five minutes by advancing that clock, not by waiting five minutes;
+    /// on a running clock it is the wall time.
+    pub fn now(&self) -> DateTime<Utc> {
+        let (wall, at) = self.started;
+        wall + TimeDelta::from_std(at.elapsed()).unwrap_or(TimeDelta::MAX)
+    }
+
     pub fn store(&self) -> MutexGuard<'_, Store> {
         lock(&self.store)
     }

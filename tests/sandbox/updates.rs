@@ -74,30 +74,34 @@ fn next_possible(message: &str) -> NaiveDateTime {
     NaiveDateTime::parse_from_str(stamp, "%Y-%m-%d %H:%M:%S").expect("timestamp")
 }
 
-#[tokio::test]
+/// On tokio's paused clock, which the sandbox's own time follows: the spec's five
+/// minutes pass in no real time, and the next possible time it names is exact.
+#[tokio::test(start_paused = true)]
 async fn update_list_is_throttled_per_service() {
-    let sb = start_with(|c| c.throttle = Duration::from_secs(1)).await;
+    let sb = start().await;
     let api = Api::new(&sb);
     let refresh = r#"{"update_list":"true"}"#;
     let before = api.get("/api/iplist/http-ip/txt/1001").await.body;
 
+    let started = Utc::now().naive_utc();
     api.put("/api/service/1001", refresh).await.ok();
     let r = api.put("/api/service/1001", refresh).await;
     assert_eq!(r.status, 429, "{}", r.body);
     let next = next_possible(r.json()["error"].as_str().expect("error"));
-    let ahead = next - Utc::now().naive_utc();
+    let ahead = next - started;
     assert!(
-        ahead > chrono::TimeDelta::zero() && ahead <= chrono::TimeDelta::milliseconds(2000),
-        "next possible {next} is {ahead} ahead (UTC expected ~1 s)"
+        ahead >= chrono::TimeDelta::seconds(299) && ahead <= chrono::TimeDelta::seconds(302),
+        "next possible {next} is {ahead} after the first refresh (5 minutes expected)"
     );
     // Another service has its own interval.
     api.put("/api/service/1002", refresh).await.ok();
 
-    // Waiting until the named second is enough: wait on the clock passing it (short
-    // polls; the sandbox's throttle reads the wall clock), then the first try succeeds.
-    while Utc::now().naive_utc() <= next {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    // A second before the named time: still throttled.
+    tokio::time::advance(Duration::from_secs(298)).await;
+    let r = api.put("/api/service/1001", refresh).await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    // Past it: the first try succeeds.
+    tokio::time::advance(Duration::from_secs(4)).await;
     api.put("/api/service/1001", r#"{"update_list":"1"}"#)
         .await
         .ok();
