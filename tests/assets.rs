@@ -30,13 +30,14 @@ fn exported() -> BTreeSet<String> {
         inactive: Some(0),
         rate_ratio: Some(0.5),
         due_seconds: Some(86_400),
-        probe_alive_ratio: Some(1.0),
     };
     let mut p = ProfileMetrics {
         credit_usd: Some(10.0),
         services: vec![service],
         budget_remaining: Some(3),
-        api_up: Some(true),
+        api_up: Some(false),
+        api_down: Some(("failing".into(), 60)),
+        runway_seconds: Some(86_400),
         last_success: Some(1_700_000_000),
         oldest: vec![("services".into(), 12)],
         alerts: vec![AlertMetrics {

@@ -62,9 +62,7 @@ pub fn page_rows((w, h): (u16, u16)) -> usize {
 fn link(seat: &Seat, theme: &Theme) -> (String, Style, String) {
     match seat.app.connection_label() {
         None => ("●".into(), theme.good, String::new()),
-        Some(label) if seat.app.connection().unreachable_since().is_some() => {
-            ("✗".into(), theme.bad, label)
-        }
+        Some(label) if seat.app.connection().down().is_some() => ("✗".into(), theme.bad, label),
         Some(label) => ("⏸".into(), theme.warn, label),
     }
 }

@@ -199,6 +199,7 @@ fn list(open: &[Alert], marks: &Marks, now: DateTime<Utc>, json: bool) -> String
                     "level": a.level.as_str(),
                     "message": a.message,
                     "first_seen": a.first_seen.to_rfc3339(),
+                    "not_checked_since": a.unchecked_since.map(|t| t.to_rfc3339()),
                     "acknowledged": marks.ack(&a.key).map(|k| serde_json::json!({"by": k.by, "at": k.at.to_rfc3339()})),
                     "silenced_by": marks.silence(&a.key, now).map(|s| s.id.clone()),
                 })
@@ -236,7 +237,10 @@ fn list(open: &[Alert], marks: &Marks, now: DateTime<Utc>, json: bool) -> String
             a.level.as_str(),
             alert_id(&a.key),
             mark,
-            crate::text::sanitize(&a.message)
+            match a.not_checked(chrono::FixedOffset::east_opt(0).expect("zero offset")) {
+                Some(when) => format!("{} ({when})", crate::text::sanitize(&a.message)),
+                None => crate::text::sanitize(&a.message).into_owned(),
+            }
         ));
     }
     if !silences.is_empty() {

@@ -225,6 +225,19 @@ impl Watcher {
                 for t in &swept.transitions {
                     self.sink.record(t);
                 }
+                // Absence of data resolves nothing: an open alert whose data did not come
+                // is said once as not checked, and stays open.
+                let utc = chrono::FixedOffset::east_opt(0).expect("zero offset");
+                for a in &swept.unchecked {
+                    if let Some(when) = a.not_checked(utc) {
+                        self.output.log(format!(
+                            "{}: {} {} still open, {when} (its data has not come since)",
+                            self.profile,
+                            a.key.rule.as_str(),
+                            a.key.subject
+                        ));
+                    }
+                }
                 self.open_alerts = swept.book.open_count();
                 self.book = Some(swept.book);
                 self.marks = swept.marks;
@@ -272,16 +285,15 @@ impl Watcher {
     /// The connection changed: one line, whatever `--verbose` says (an unattended
     /// watcher that stops seeing its account must say so).
     fn on_connection(&mut self, c: Connection) {
-        let was_down = matches!(self.connection.link, Link::Unreachable { .. });
+        let was_down = self.connection.down().is_some();
+        let went_down = c.down().map(|(state, _)| state) != self.connection.down().map(|(s, _)| s);
         self.connection = c;
         let now = self.now();
         let offset = chrono::FixedOffset::east_opt(0).expect("zero offset");
         match c.link {
-            Link::Unreachable { .. } => self.output.log(format!(
-                "{}: the API is {}",
-                self.profile,
-                c.describe(now, offset)
-            )),
+            Link::Unreachable { .. } | Link::Failing { .. } if went_down => self.output.log(
+                format!("{}: the API is {}", self.profile, c.describe(now, offset)),
+            ),
             Link::Online if was_down => self
                 .output
                 .log(format!("{}: the API answers again", self.profile)),
