@@ -174,11 +174,7 @@ fn scrape(addr: &str) -> String {
 async fn alerts_come_as_json_lines_metrics_parse_and_sigterm_exits_0() {
     let dir = dir("alerts");
     let sandbox = sandbox().await;
-    let mut watch = Watch::start(
-        &dir,
-        &sandbox,
-        &["--verbose", "--metrics-listen", "127.0.0.1:0"],
-    );
+    let mut watch = Watch::start(&dir, &sandbox, &["-vv", "--metrics-listen", "127.0.0.1:0"]);
     let at = watch.wait_err(|l| l.starts_with("metrics at http://"));
     let addr = at
         .trim_start_matches("metrics at http://")
@@ -423,7 +419,7 @@ async fn all_profiles_are_watched_each_with_its_own_alerts() {
     std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
     command
-        .args(["watch", "--all-profiles", "--verbose"])
+        .args(["watch", "--all-profiles", "-vv"])
         .env("XDG_STATE_HOME", dir.join("state"))
         .env("XDG_CONFIG_HOME", dir.join("config"))
         .env_remove("PROXYDASH_PROFILE")
@@ -500,7 +496,7 @@ async fn a_stopped_watcher_leaves_no_connection_open() {
     let options = Options {
         clock,
         speed: 1,
-        verbose: false,
+        verbose: 0,
         board: None,
         keep: None,
         history: None,
@@ -613,7 +609,7 @@ async fn silenced_and_acknowledged_alerts_reach_no_on_alert_command_across_a_res
     let watch = || {
         let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
         command
-            .args(["watch", "--verbose", "--metrics-listen", "127.0.0.1:0"])
+            .args(["watch", "-vv", "--metrics-listen", "127.0.0.1:0"])
             .env("XDG_STATE_HOME", dir.join("state"))
             .env("XDG_CONFIG_HOME", dir.join("config"))
             .env_remove("PROXYDASH_PROFILE")

@@ -50,7 +50,8 @@ pub struct Options {
     /// How much faster than real time `clock` runs (1 in real use; tests and the soak
     /// bench run a fake clock faster): real sleeps are the waits divided by it.
     pub speed: u32,
-    pub verbose: bool,
+    /// `--verbose` given once (a line when it changes) or more (a line per sweep).
+    pub verbose: u8,
     pub board: Option<Board>,
     pub keep: Option<KeepOptions>,
     /// The history writer and its answers: flushed on stop.
@@ -76,6 +77,7 @@ pub struct Watcher {
     budget: watch::Receiver<Option<crate::scheduler::View>>,
     budget_told: Option<super::budget_news::BudgetNews>,
     sweeps: u64,
+    sweep_news: super::sweep_news::SweepNews,
     open_alerts: usize,
     /// The book and marks of the last sweep, for `/metrics`.
     book: Option<crate::alerts::AlertBook>,
@@ -122,6 +124,7 @@ impl Watcher {
             ips: mpsc::unbounded_channel(),
             metrics: ProfileMetrics::default(),
             sweeps: 0,
+            sweep_news: Default::default(),
             open_alerts: 0,
             book: None,
             marks: Default::default(),
@@ -333,16 +336,25 @@ impl Watcher {
     fn sweep_done(&mut self) {
         self.sweeps += 1;
         self.publish();
-        if self.options.verbose {
-            let summary = self.summary.borrow().clone();
-            let line = collect::summary(
-                &self.profile,
-                &summary,
-                &self.metrics,
-                self.open_alerts,
-                self.now(),
-            );
-            self.output.log(line);
+        if self.options.verbose == 0 {
+            return;
+        }
+        let summary = self.summary.borrow().clone();
+        let now = self.now();
+        let line = |m: &ProfileMetrics| {
+            collect::summary(&self.profile, &summary, m, self.open_alerts, now)
+        };
+        // The budget left moves with every request, and an outage's age with every
+        // sweep: neither is news.
+        let news = match summary.connection.down() {
+            Some((state, since)) => format!("{state} since {since}, {} open", self.open_alerts),
+            None => line(&ProfileMetrics {
+                budget_remaining: None,
+                ..self.metrics.clone()
+            }),
+        };
+        if self.options.verbose > 1 || self.sweep_news.worth_a_line(&news, now) {
+            self.output.log(line(&self.metrics));
         }
     }
 
