@@ -24,7 +24,8 @@
 //!   before. Nothing short within [`HORIZON_DAYS`] is "covers every renewal for a year".
 //! - **Spend per month** is the paid invoices' amounts by the month they were paid (their
 //!   creation month when no payment date is given); refunded and cancelled ones are not
-//!   spend.
+//!   spend, nor is a top-up ("Add Funds": an invoice for no service), which is credit
+//!   the renewals are then paid from.
 
 use crate::api::{BillingCycle, Invoice, InvoiceStatus, ProductSummary, Service, ServiceSummary};
 use chrono::{Datelike, Months, NaiveDate};
@@ -318,7 +319,13 @@ pub fn spend(invoices: &[Invoice], today: NaiveDate) -> Vec<(NaiveDate, f64)> {
         .map(|m| (m, 0.0))
         .collect();
     for i in invoices {
-        if i.status != InvoiceStatus::Paid || !i.amount.is_finite() || i.amount < 0.0 {
+        // A top-up ("Add Funds") has no service: it is credit, not spend.
+        let for_a_service = i.service_id.is_some_and(|id| id != 0);
+        if i.status != InvoiceStatus::Paid
+            || !for_a_service
+            || !i.amount.is_finite()
+            || i.amount < 0.0
+        {
             continue;
         }
         let Some(day) = i.date_paid.or(i.created_at) else {

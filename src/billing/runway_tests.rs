@@ -104,6 +104,11 @@ fn account() -> Account {
             ..paid(9103, 100.0, Some("2026-02-11"), "2026-02-11")
         },
         paid(9104, 30.0, Some("2025-01-01"), "2025-01-01"),
+        Invoice {
+            service_id: None,
+            description: "Add Funds".into(),
+            ..paid(9105, 200.0, Some("2026-02-12"), "2026-02-12")
+        },
     ];
     Account {
         services,
@@ -251,7 +256,7 @@ fn spend_per_month_from_the_paid_invoices() {
     assert_eq!(r.spend.len(), SPEND_MONTHS);
     assert_eq!(r.spend.first().unwrap().0, date("2025-04-01"));
     // February: 40 paid on the 10th and 15 with only a creation date; the refund is no
-    // spend. March: 25. January 2025 is past the twelve months.
+    // spend, nor the $200 top-up. March: 25. January 2025 is past the twelve months.
     assert_eq!(r.this_and_last_month(), (25.0, 55.0));
     assert_eq!(r.spend.iter().map(|(_, v)| v).sum::<f64>(), 80.0);
 }

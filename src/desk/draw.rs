@@ -146,8 +146,14 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
             }
         }
         Tab::Billing => {
-            let (credit, pane) = layout::billing(body);
+            let (credit, ahead, pane) = layout::billing(body);
             draw_credit(frame, desk, theme, credit);
+            let runways: Vec<_> = desk
+                .seats()
+                .iter()
+                .map(|s| (s.name.clone(), s.colour, s.app.runway()))
+                .collect();
+            ui::ahead::draw_accounts(frame, theme, ahead, &runways);
             draw_table(frame, desk, theme, pane, "Invoices");
         }
         Tab::Network => {

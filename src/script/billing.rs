@@ -6,11 +6,8 @@ use super::{Failure, Printed, Script, Session, Several};
 use crate::api::{Credit, Invoice};
 
 pub async fn credit(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
-    let credit = read_credit(s).await?;
-    if o.json {
-        return Ok(json(&credit));
-    }
-    Ok(Details::new().add("Credit", money(credit.credit)).render())
+    let (credit, runway) = super::ahead::read(s).await?;
+    Ok(super::ahead::one(&credit, runway.as_ref(), o.json))
 }
 
 /// The credit of the session's account.

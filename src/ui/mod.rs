@@ -5,6 +5,7 @@
 //! error, or activity), and the footer (the most relevant keys, generated from the key
 //! bindings). Popups stack on top. Below 80×24 one line asks for a bigger terminal.
 
+pub mod ahead;
 pub mod alerts;
 pub mod billing;
 pub mod columns;
