@@ -20,7 +20,7 @@ use std::process::ExitCode;
 enum Answer {
     Services(Vec<ServiceSummary>),
     Invoices(Vec<Invoice>),
-    Credit(Credit, Option<crate::billing::Runway>),
+    Credit(Credit, super::ahead::Ahead),
     Network(Vec<network::Servers>),
 }
 
@@ -111,7 +111,7 @@ fn render(read: &[(&str, Answer)], as_json: bool) -> String {
                 docs.extend(list.iter().map(|i| labelled(profile, i)));
                 rows.extend(list.iter().map(|i| (profile, billing::row(i))));
             }
-            Answer::Credit(c, r) => credits.push((profile, c.credit, r.as_ref())),
+            Answer::Credit(c, r) => credits.push((profile, c.credit, r.as_ref().ok())),
             Answer::Network(list) => {
                 services_read += list.len();
                 docs.extend(list.iter().map(|v| labelled(profile, &v.to_json())));

@@ -7,7 +7,9 @@
 //! service's detail, so every price is the catalogue's or an unpaid invoice's, and every
 //! cycle is taken as Monthly, the shortest, which never overstates the runway). A
 //! catalogue that cannot be read leaves those prices unknown (said), it does not fail
-//! the command.
+//! the command; nor does a failed read of the services or the invoices: the credit is
+//! printed and the `Ahead` line (`runway_unknown` in JSON) says why the rest is not
+//! known.
 
 use super::output::{Details, json, money};
 use super::{Failure, Session, billing, services};
@@ -15,22 +17,36 @@ use crate::api::Credit;
 use crate::billing::{Records, Runway};
 use serde_json::{Value, json as doc};
 
-/// The credit and the money ahead of the session's account.
-pub(super) async fn read(s: &mut Session<'_>) -> Result<(Credit, Option<Runway>), Failure> {
+/// What is known of the money ahead: the runway, or why it is not known.
+pub(super) type Ahead = Result<Runway, String>;
+
+/// The credit and the money ahead of the session's account. The credit is the command's
+/// answer: a read of the rest that fails says why on the `Ahead` line and loses the
+/// credit nothing.
+pub(super) async fn read(s: &mut Session<'_>) -> Result<(Credit, Ahead), Failure> {
     let credit = billing::read_credit(s).await?;
-    let services = services::list(s).await?;
-    let invoices = billing::list(s).await?;
-    let products = s.client().await?.products().await.ok();
+    let ahead = runway(s, &credit).await;
+    Ok((credit, ahead))
+}
+
+async fn runway(s: &mut Session<'_>, credit: &Credit) -> Ahead {
+    let why = |f: Failure| format!("not known: {}", f.shown(None));
+    let services = services::list(s).await.map_err(why)?;
+    let invoices = billing::list(s).await.map_err(why)?;
+    let products = match s.client().await {
+        Ok(client) => client.products().await.ok(),
+        Err(_) => None,
+    };
     let today = chrono::Local::now().date_naive();
-    let runway = crate::billing::runway::runway(&Records {
+    crate::billing::runway::runway(&Records {
         today,
         credit: Some(credit.credit),
         services: Some(&services),
         details: None,
         products: products.as_deref(),
         invoices: Some(&invoices),
-    });
-    Ok((credit, runway))
+    })
+    .ok_or_else(|| "not known".to_owned())
 }
 
 /// The figures of `--json`.
@@ -51,16 +67,20 @@ pub(super) fn figures(r: &Runway) -> Value {
 }
 
 /// `credit` on one account.
-pub(super) fn one(credit: &Credit, runway: Option<&Runway>, as_json: bool) -> String {
+pub(super) fn one(credit: &Credit, ahead: &Ahead, as_json: bool) -> String {
     if as_json {
         return json(&doc!({
             "credit": credit.credit,
-            "runway": runway.map(figures),
+            "runway": ahead.as_ref().ok().map(figures),
+            "runway_unknown": ahead.as_ref().err(),
         }));
     }
     let mut d = Details::new();
     d.add("Credit", money(credit.credit));
-    if let Some(r) = runway {
+    if let Err(why) = ahead {
+        d.add("Ahead", why.clone());
+    }
+    if let Ok(r) = ahead {
         d.add("Ahead", r.line());
         let (this, last) = r.this_and_last_month();
         d.add(

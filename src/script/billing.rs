@@ -6,8 +6,8 @@ use super::{Failure, Printed, Script, Session, Several};
 use crate::api::{Credit, Invoice};
 
 pub async fn credit(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
-    let (credit, runway) = super::ahead::read(s).await?;
-    Ok(super::ahead::one(&credit, runway.as_ref(), o.json))
+    let (credit, ahead) = super::ahead::read(s).await?;
+    Ok(super::ahead::one(&credit, &ahead, o.json))
 }
 
 /// The credit of the session's account.
