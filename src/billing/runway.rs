@@ -343,5 +343,5 @@ fn first_of_month(d: NaiveDate) -> NaiveDate {
 }
 
 #[cfg(test)]
-#[path = "runway_tests.rs"]
+#[path = "tests.rs"]
 mod tests;

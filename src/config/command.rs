@@ -13,9 +13,17 @@ pub struct ConfigArgs {
     #[command(subcommand)]
     pub command: ConfigCommand,
     /// The profile to show (PROXYDASH_PROFILE) [default: the file's default_profile].
-    #[arg(long, value_name = "NAME", global = true, conflicts_with = "all_profiles")]
+    // Its own ID: clap copies a value of the top-level `--profile` into a global
+    // argument of the same ID, the first of several only.
+    #[arg(
+        long = "profile",
+        id = "config_profile",
+        value_name = "NAME",
+        global = true,
+        conflicts_with = "all_profiles"
+    )]
     pub profile: Option<String>,
-    /// `show`: every profile of the file, one after the other.
+    /// `show`: every profile of the file, one after the other (by name).
     #[arg(long, global = true)]
     pub all_profiles: bool,
     /// The config file (PROXYDASH_CONFIG) [default: $XDG_CONFIG_HOME/proxydash/config.toml].
@@ -48,15 +56,19 @@ impl RunsAs for ConfigArgs {
             with.connection.all_profiles = true;
             with.connection.profile.clear();
         }
-        match (&self.command, with.connection.all_profiles) {
+        let named = &with.connection.profile;
+        let several = with.connection.all_profiles || named.iter().any(|n| *n != named[0]);
+        match (&self.command, several) {
             (ConfigCommand::Show, true) => show_all(&with),
             _ => run(&with, &self.command),
         }
     }
 }
 
-/// `config show --all-profiles`: each profile's settings in the file's order, a blank
-/// line between them; a profile that does not resolve says why and the others are shown.
+/// `config show --all-profiles` (or `--profile` repeated before `config`): each profile's
+/// settings (by name for `--all-profiles`, as given otherwise), a blank line between
+/// them; a profile that does not resolve says why on standard error, the others are
+/// shown, and the status is 2.
 fn show_all(cli: &Options) -> ExitCode {
     let names = match super::selection::profiles(cli, super::selection::Unnamed::DefaultProfile) {
         Ok(names) => names,

@@ -11,11 +11,25 @@
 //! printed and the `Ahead` line (`runway_unknown` in JSON) says why the rest is not
 //! known.
 
+use super::args::{CreditArgs, OutputArgs};
 use super::output::{Details, json, money};
-use super::{Failure, Session, billing, services};
+use super::{Failure, Printed, Script, Session, Several, billing, services};
 use crate::api::Credit;
 use crate::billing::{Records, Runway};
 use serde_json::{Value, json as doc};
+
+impl Script for CreditArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        let (credit, ahead) = read(s).await?;
+        Ok(one(&credit, &ahead, self.output.json))
+    }
+    fn several(&self) -> Option<Several> {
+        Some(Several::Credit)
+    }
+}
 
 /// What is known of the money ahead: the runway, or why it is not known.
 pub(super) type Ahead = Result<Runway, String>;
