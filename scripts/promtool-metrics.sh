@@ -2,8 +2,8 @@
 # `promtool check metrics` on a real scrape of `proxydash watch --metrics-listen`, in
 # both formats the port serves: the Prometheus text format (what curl and promtool ask
 # for) and OpenMetrics (what Prometheus asks for). Against the sandbox, on loopback, with
-# its own state directories; every wait bounded. .ci/run runs it where promtool and curl
-# are installed.
+# its own state directories; every wait bounded. .ci/run runs it where promtool is
+# installed; the scrapes are made with Python (on every machine CI runs on), not curl.
 #
 #   scripts/promtool-metrics.sh [path/to/proxydash]
 set -euo pipefail
@@ -40,15 +40,34 @@ XDG_STATE_HOME="$tmp/state" XDG_CONFIG_HOME="$tmp/config" PROXYDASH_LOG=off \
 pids+=($!)
 url=$(line "$tmp/watch.err" '^metrics at http://' | sed 's/^metrics at //')
 
+# GET $1 with the Accept header $2 (none when empty) to standard output; fails on an
+# error status or no answer within 10 s.
+fetch() {
+  python3 - "$1" "$2" <<'PY'
+import sys, urllib.request
+url, accept = sys.argv[1], sys.argv[2]
+req = urllib.request.Request(url, headers={"Accept": accept} if accept else {})
+with urllib.request.urlopen(req, timeout=10) as r:
+    sys.stdout.write(r.read().decode("utf-8"))
+PY
+}
+
 # Once a sweep is in, the scrape names the credit and the services.
 for _ in $(seq 600); do
-  if curl -sf "$url" | grep -q '^proxydash_service_up'; then break; fi
+  if fetch "$url" '' >"$tmp/first.prom" 2>/dev/null && grep -q '^proxydash_service_up' "$tmp/first.prom"; then
+    break
+  fi
   sleep 0.1
 done
-curl -sf "$url" >"$tmp/text.prom"
-curl -sf -H 'Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' \
-  "$url" >"$tmp/openmetrics.prom"
+# What curl and promtool send, and what Prometheus sends.
+fetch "$url" '*/*' >"$tmp/text.prom"
+fetch "$url" 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' \
+  >"$tmp/openmetrics.prom"
 grep -q '^proxydash_service_up' "$tmp/text.prom"
+if grep -q '^# EOF' "$tmp/text.prom"; then
+  echo "OpenMetrics served to a scraper that did not ask for it" >&2
+  exit 1
+fi
 grep -q '^# EOF' "$tmp/openmetrics.prom"
 echo "promtool check metrics: the text format"
 promtool check metrics <"$tmp/text.prom"
