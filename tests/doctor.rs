@@ -170,6 +170,18 @@ async fn doctor_names_the_source_the_level_and_the_profile() {
         line(&out, "credentials").contains("a token from the profile's token_command"),
         "{out}"
     );
+    // One profile named: its name in each JSON row, the text as it was.
+    let (_, out, _) =
+        finish(proxydash(&home).args(["doctor", "--profile", "resale", "--json"])).await;
+    let checks: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        checks
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["profile"] == "resale"),
+        "{out}"
+    );
     let (_, out, _) = finish(proxydash(&home).args(["doctor", "--all-profiles", "--json"])).await;
     let checks: serde_json::Value = serde_json::from_str(&out).unwrap();
     let rows = checks.as_array().unwrap();

@@ -46,7 +46,8 @@ enum Mark {
 }
 
 struct Check {
-    /// The profile checked, when several are (the text names it before the check).
+    /// The profile checked, when one is named or several are (the text names it before
+    /// the check when several are).
     profile: Option<String>,
     name: String,
     mark: Mark,
@@ -79,13 +80,17 @@ impl Subcommand for DoctorArgs {
             one.connection.profile = name.clone().into_iter().collect();
             one.connection.all_profiles = false;
             for mut c in profile_checks(&one).await {
-                if several {
+                if several || name.is_some() {
                     c.profile = Some(name.clone().unwrap_or_else(|| "default".into()));
                 }
                 checks.push(c);
             }
         }
-        let text = if self.json { json(&checks) } else { lines(&checks) };
+        let text = if self.json {
+            json(&checks)
+        } else {
+            lines(&checks, several)
+        };
         if let Err(e) = output::emit(&text) {
             eprintln!("proxydash: {e}");
             return ExitCode::from(status::FAILED);
@@ -379,10 +384,10 @@ fn clean(text: &str) -> String {
     output::sanitize(text).into_owned()
 }
 
-fn lines(checks: &[Check]) -> String {
+fn lines(checks: &[Check], several: bool) -> String {
     let named = |c: &Check| match &c.profile {
-        Some(p) => format!("{p}: {}", c.name),
-        None => c.name.clone(),
+        Some(p) if several => format!("{p}: {}", c.name),
+        _ => c.name.clone(),
     };
     let width = checks.iter().map(|c| named(c).chars().count()).max().unwrap_or(0);
     let mut out = String::new();

@@ -149,12 +149,7 @@ fn unsilence(marks: &Marks, id: &str) -> Result<(MarkChange, String), Failed> {
 
 /// What a change prints: `said`, or with `--json` the line and the ID a script goes on
 /// with (and the profiles it was made in, over several).
-fn done(
-    change: &MarkChange,
-    said: String,
-    profiles: Option<&[String]>,
-    json: bool,
-) -> String {
+fn done(change: &MarkChange, said: String, profiles: Option<&[String]>, json: bool) -> String {
     if !json {
         return said;
     }
