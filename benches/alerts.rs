@@ -35,7 +35,7 @@ fn snapshot(n: u64) -> Snapshot {
             });
             if id % 2 == 0 {
                 s.rate = Some((9_300.0, 10_000.0));
-                s.daily = vec![400.0; 30];
+                s.daily = Some(vec![400.0; 30]);
             }
             s.usage_known = true;
             s
@@ -60,6 +60,7 @@ fn snapshot(n: u64) -> Snapshot {
         services: Some(services),
         invoices: Some(invoices),
         unreachable: None,
+        failing: None,
     }
 }
 

@@ -305,13 +305,20 @@ async fn ceiling(limit_secs: u64) {
     );
 }
 
+/// One scenario: its name, the server, the programs on it (their `--max-rpm` and
+/// demand), and how many minutes it runs.
+type Scenario = (
+    &'static str,
+    proxydash::scheduler::sim::Server,
+    Vec<(Option<u32>, proxydash::scheduler::sim::Demand)>,
+    u64,
+);
+
 /// The model against simulated servers (see the module docs).
 fn model() {
     use proxydash::scheduler::sim::{self, Demand, Server};
     let minutes = |n: u64| Duration::from_secs(60 * n);
     let latency = Duration::from_millis(200);
-    // (name, server, the programs on the token: (--max-rpm, demand), minutes simulated)
-    type Scenario = (&'static str, Server, Vec<(Option<u32>, Demand)>, u64);
     let scenarios: [Scenario; 7] = [
         (
             "fixed 60/min window, headers",

@@ -164,7 +164,7 @@ async fn soak(minutes: u64) {
         Options {
             clock,
             speed: SPEED,
-            verbose: false,
+            verbose: 0,
             board: Some(board.clone()),
             keep: None,
             history: None,

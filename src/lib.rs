@@ -8,6 +8,7 @@ pub mod account;
 pub mod alerts;
 pub mod api;
 pub mod app;
+pub mod billing;
 pub mod cli;
 pub mod clipboard;
 pub mod config;

@@ -62,12 +62,12 @@ pub struct Options {
 pub struct ConnectionArgs {
     /// The profile (account) of the config file to use [default: the file's default_profile];
     /// repeat for several where a command reads several (watch, services, invoices,
-    /// credit, network).
+    /// credit, network, alerts, config show).
     #[arg(long, env = "PROXYDASH_PROFILE", value_name = "NAME")]
     pub profile: Vec<String>,
 
     /// Every profile of the config file, where a command reads several (watch, services,
-    /// invoices, credit, network).
+    /// invoices, credit, network, alerts, config show).
     #[arg(long)]
     pub all_profiles: bool,
 

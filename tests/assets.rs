@@ -30,13 +30,14 @@ fn exported() -> BTreeSet<String> {
         inactive: Some(0),
         rate_ratio: Some(0.5),
         due_seconds: Some(86_400),
-        probe_alive_ratio: Some(1.0),
     };
     let mut p = ProfileMetrics {
         credit_usd: Some(10.0),
         services: vec![service],
         budget_remaining: Some(3),
-        api_up: Some(true),
+        api_up: Some(false),
+        api_down: Some(("failing".into(), 60)),
+        runway_seconds: Some(86_400),
         last_success: Some(1_700_000_000),
         oldest: vec![("services".into(), 12)],
         alerts: vec![AlertMetrics {
@@ -219,7 +220,8 @@ fn every_alert_rule_is_complete_and_names_exported_metrics_only() {
     // What issue 25 asks the rules to cover: API unreachable, service down, servers in
     // error, usage near limit, credit low, invoice overdue.
     for metric in [
-        "proxydash_api_up",
+        "proxydash_api_down_seconds",
+        "proxydash_credit_runway_seconds",
         "proxydash_service_up",
         "proxydash_service_servers",
         "proxydash_ppr_rate_ratio",
@@ -286,4 +288,59 @@ fn the_grafana_dashboard_is_importable_and_names_exported_metrics_only() {
     // Every series proxydash exports has a panel.
     let missing: Vec<_> = exported.difference(&named).collect();
     assert!(missing.is_empty(), "no panel shows {missing:?}");
+}
+
+/// Issue 37: the shipped rules agree with proxydash's own. Pending (every fresh order for
+/// a while) pages nobody, the due-date rule flags Active services only (as
+/// `service_due`), no rule's text hard-codes a duration its expression could change, the
+/// watch-down rule names the instance, and a table of several queries merges them.
+#[test]
+fn the_shipped_rules_agree_with_the_built_in_ones() {
+    let doc: serde_norway::Value =
+        serde_norway::from_str(&asset("proxydash-alerts.yml")).expect("the rules are YAML");
+    let rules = doc["groups"][0]["rules"].as_sequence().expect("rules");
+    let rule = |name: &str| {
+        rules
+            .iter()
+            .find(|r| r["alert"].as_str() == Some(name))
+            .unwrap_or_else(|| panic!("no rule {name}"))
+    };
+    for r in rules {
+        let expr = r["expr"].as_str().unwrap_or_default();
+        assert!(!expr.contains("Pending"), "{expr}");
+        let text = format!("{:?}", r["annotations"]);
+        for words in ["minutes", "5m", "hour"] {
+            assert!(!text.contains(words), "a duration in {text}");
+        }
+    }
+    assert!(
+        rule("ProxydashServiceDueSoon")["expr"]
+            .as_str()
+            .unwrap()
+            .contains("proxydash_service_up == 1")
+    );
+    assert!(
+        rule("ProxydashWatchDown")["annotations"]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("$labels.instance")
+    );
+    assert!(
+        rule("ProxydashApiFailing")["expr"]
+            .as_str()
+            .unwrap()
+            .contains("state=\"failing\"")
+    );
+    let grafana: Value = serde_json::from_str(&asset("proxydash-grafana.json")).unwrap();
+    for panel in grafana["panels"].as_array().unwrap() {
+        let targets = panel["targets"].as_array().map_or(0, Vec::len);
+        let merged = panel["transformations"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t["id"] == "merge"));
+        assert!(
+            panel["type"] != "table" || targets < 2 || merged,
+            "{}: {targets} queries and no merge",
+            panel["title"]
+        );
+    }
 }

@@ -463,3 +463,222 @@ fn refresh_list_help_names_exit_6() {
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains("exits 6"), "{help}");
 }
+
+const THREE: &str = r#"
+default_profile = "shop"
+dashboard_profiles = ["shop", "resale"]
+[profiles.shop]
+base_url = "https://shop.example"
+token = "sentinel-shop"
+[profiles.resale]
+base_url = "https://resale.example"
+token = "sentinel-resale"
+[profiles.lab]
+base_url = "https://lab.example"
+token = "sentinel-lab"
+"#;
+
+/// `proxydash …` with the config file at `config` and the state in `state`; its status,
+/// standard output and standard error.
+fn run_in(
+    config: &std::path::Path,
+    state: &std::path::Path,
+    args: &[&str],
+) -> (i32, String, String) {
+    let out = proxydash()
+        .env("PROXYDASH_CONFIG", config)
+        .env("XDG_STATE_HOME", state)
+        .env_remove("PROXYDASH_PROFILE")
+        .env("PROXYDASH_LOG", "off")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Issue 37 item 12: `config show` rejected `--all-profiles` (with a tip about
+/// `--log-file`) and never said `dashboard_profiles`.
+#[test]
+fn config_show_reads_every_profile_and_names_dashboard_profiles() {
+    let path = config_file("all-profiles-show", THREE);
+    let state = path.with_file_name("state");
+    let (code, one, err) = run_in(&path, &state, &["config", "show"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(one.contains("profile = shop\n"), "{one}");
+    assert!(one.contains("dashboard_profiles = shop, resale"), "{one}");
+    for args in [
+        &["config", "show", "--all-profiles"][..],
+        &["--all-profiles", "config", "show"],
+    ] {
+        let (code, out, err) = run_in(&path, &state, args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(!err.contains("--log-file"), "{err}");
+        for (name, url) in [
+            ("lab", "https://lab.example"),
+            ("resale", "https://resale.example"),
+            ("shop", "https://shop.example"),
+        ] {
+            assert!(out.contains(&format!("profile = {name}\n")), "{out}");
+            assert!(out.contains(&format!("base_url = {url}\n")), "{out}");
+        }
+        assert!(!out.contains("sentinel"), "{out}");
+    }
+    // `--profile` repeated before `config` shows those two, not the first alone.
+    let (code, out, err) = run_in(
+        &path,
+        &state,
+        &["--profile", "lab", "--profile", "resale", "config", "show"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("profile = lab\n") && out.contains("profile = resale\n"),
+        "{out}"
+    );
+    assert!(!out.contains("profile = shop\n"), "{out}");
+    // Both ways of choosing at once is still a mistake.
+    let (code, _, err) = run_in(
+        &path,
+        &state,
+        &["config", "show", "--all-profiles", "--profile", "lab"],
+    );
+    assert_eq!(code, 2, "{err}");
+}
+
+/// Issue 37 item 12: `alerts` rejected `--all-profiles`, and `alerts unsilence ID` without
+/// `--profile` said `no silence` when another profile held it.
+#[test]
+fn alerts_read_every_profile_and_unsilence_finds_the_profile_that_holds_it() {
+    let path = config_file("all-profiles-alerts", THREE);
+    let state = path.with_file_name("state");
+    let _ = std::fs::remove_dir_all(&state);
+    std::fs::create_dir_all(state.join("proxydash")).unwrap();
+    // Open alerts as `watch` leaves them: a suspended service on lab and on resale.
+    let alert = |service: u64| {
+        format!(
+            r#"{{"key": {{"rule": "service_status", "subject": {{"service": {service}}}}},
+                "level": "critical", "message": "Service {service} is Suspended",
+                "first_seen": "2026-01-01T00:00:00Z", "last_seen": "2026-01-01T00:01:00Z",
+                "resolved": null}}"#
+        )
+    };
+    std::fs::write(
+        state.join("proxydash/alerts.json"),
+        format!(
+            r#"{{"accounts": {{"https://lab.example lab": [{}], "https://resale.example resale": [{}, {}]}}}}"#,
+            alert(1001),
+            alert(1001),
+            alert(2002)
+        ),
+    )
+    .unwrap();
+    let run = |args: &[&str]| run_in(&path, &state, args);
+
+    // A silence on lab only; found without naming lab.
+    let (code, out, err) = run(&[
+        "alerts",
+        "silence",
+        "--profile",
+        "lab",
+        "--rule",
+        "credit_low",
+        "--for",
+        "2h",
+        "--reason",
+        "top-up",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lab_only = serde_json::from_str::<serde_json::Value>(&out).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    for args in [
+        &["alerts", "--all-profiles"][..],
+        &["--all-profiles", "alerts"],
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(!err.contains("--log-file"), "{err}");
+        assert!(out.starts_with("PROFILE"), "{out}");
+        for row in ["lab ", "resale "] {
+            assert!(
+                out.lines()
+                    .any(|l| l.starts_with(row) && l.contains("service_status:1001")),
+                "{row}: {out}"
+            );
+        }
+        assert!(out.contains("service_status:2002"), "{out}");
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("lab ") && l.contains(&lab_only)),
+            "{out}"
+        );
+    }
+    // The default profile (shop) has no alerts of its own.
+    let (code, out, _) = run(&["alerts"]);
+    assert_eq!((code, out.trim()), (0, "No open alerts."));
+    let (code, out, _) = run(&["alerts", "--all-profiles", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let profiles: Vec<&str> = v["alerts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["profile"].as_str().unwrap())
+        .collect();
+    assert_eq!(profiles.len(), 3, "{out}");
+    assert_eq!(v["silences"][0]["profile"], "lab", "{out}");
+    // `--profile` repeated before `alerts` lists those profiles, not the first alone.
+    let (_, out, _) = run(&["--profile", "shop", "--profile", "resale", "alerts"]);
+    assert!(out.contains("service_status:2002"), "{out}");
+
+    let (code, out, err) = run(&["alerts", "unsilence", &lab_only]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("in profile lab"), "{out}");
+    let (code, _, err) = run(&["alerts", "unsilence", &lab_only]);
+    assert_eq!(code, 4, "{err}");
+    assert!(err.contains("no silence"), "{err}");
+
+    // One silence on every profile: unsilence without a profile names them and ends none.
+    let (code, out, err) = run(&[
+        "alerts",
+        "--all-profiles",
+        "silence",
+        "--service",
+        "1001",
+        "--for",
+        "1h",
+        "--reason",
+        "maintenance",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let everywhere = serde_json::from_str::<serde_json::Value>(&out).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (code, _, err) = run(&["alerts", "unsilence", &everywhere]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("lab, resale, shop"), "{err}");
+    let (_, out, _) = run(&["alerts", "--all-profiles", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["silences"].as_array().unwrap().len(), 3, "{out}");
+    let (code, _, err) = run(&["alerts", "unsilence", &everywhere, "--profile", "shop"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(&["alerts", "unsilence", &everywhere, "--all-profiles"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("in profiles lab, resale"), "{out}");
+
+    // An acknowledgement over every profile lands where the alert is open.
+    let (code, out, err) = run(&["alerts", "--all-profiles", "ack", "service_status:1001"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("in profiles lab, resale"), "{out}");
+    let (code, _, err) = run(&["alerts", "--all-profiles", "ack", "service_status:9999"]);
+    assert_eq!(code, 4, "{err}");
+    let _ = std::fs::remove_dir_all(&state);
+}

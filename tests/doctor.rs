@@ -59,7 +59,11 @@ async fn doctor_passes_against_the_sandbox_asking_one_credit_read() {
         assert!(line(&out, name).starts_with('✓'), "{name}:\n{out}");
     }
     assert!(line(&out, "config").contains("read and parsed"), "{out}");
-    assert!(line(&out, "credentials").contains("profile shop: a token (not shown)"));
+    assert!(
+        line(&out, "credentials")
+            .contains("profile shop: a token from the profile's token key (not shown)"),
+        "{out}"
+    );
     assert!(
         !out.contains(sb.token()),
         "the token is never printed:\n{out}"
@@ -135,4 +139,81 @@ async fn doctor_against_a_stopped_address_fails_the_api_check_with_status_5() {
     assert!(!out.contains("t0ken-not-printed"), "{out}");
     // The rate limit is not known without an answer.
     assert!(out.contains("not known"), "{out}");
+}
+
+/// Issue 37 item 11: the credentials check names the source used (a flag replaces the
+/// profile's token_command); `--json` keeps the level and the profile apart from the
+/// check's name; a config file others can write is said once, naming the profile and the
+/// key of the command it refuses.
+#[tokio::test]
+async fn doctor_names_the_source_the_level_and_the_profile() {
+    let sb = sandbox().await;
+    let home = temp_dir("sources");
+    let config = home.join("config/proxydash/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    let text = format!(
+        "[profiles.resale]\nbase_url = \"{url}\"\ntoken_command = \"echo {token}\"\n\n[profiles.shop]\nbase_url = \"{url}\"\ntoken = \"{token}\"\n",
+        url = sb.base_url(),
+        token = sb.token()
+    );
+    std::fs::write(&config, &text).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let (_, out, _) =
+        finish(proxydash(&home).args(["doctor", "--token", "wrong", "--profile", "resale"])).await;
+    assert!(
+        line(&out, "credentials").contains("a token from the --token flag"),
+        "{out}"
+    );
+    let (_, out, _) = finish(proxydash(&home).args(["doctor", "--profile", "resale"])).await;
+    assert!(
+        line(&out, "credentials").contains("a token from the profile's token_command"),
+        "{out}"
+    );
+    // One profile named: its name in each JSON row, the text as it was.
+    let (_, out, _) =
+        finish(proxydash(&home).args(["doctor", "--profile", "resale", "--json"])).await;
+    let checks: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        checks
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["profile"] == "resale"),
+        "{out}"
+    );
+    let (_, out, _) = finish(proxydash(&home).args(["doctor", "--all-profiles", "--json"])).await;
+    let checks: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = checks.as_array().unwrap();
+    assert!(
+        rows.iter()
+            .all(|c| !c["check"].as_str().unwrap().contains(':')),
+        "{out}"
+    );
+    assert!(rows.iter().any(|c| c["profile"] == "resale"), "{out}");
+    assert!(rows.iter().any(|c| c["profile"] == "shop"), "{out}");
+    for c in rows {
+        let level = c["level"].as_str().unwrap();
+        assert!(["ok", "warn", "fail"].contains(&level), "{c}");
+        assert_eq!(c["ok"] == true, level != "fail", "{c}");
+    }
+    // Writable by others, with an on_alert in shop and a token_command in resale.
+    let text = text.replace(
+        "[profiles.shop]\n",
+        "[profiles.shop]\nalerts = { on_alert = \"true\" }\n",
+    );
+    std::fs::write(&config, text).unwrap();
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let (code, out, _) = finish(proxydash(&home).args(["doctor", "--profile", "shop"])).await;
+    assert_eq!(code, Some(2), "{out}");
+    assert_eq!(
+        out.matches("writable by other users").count(),
+        1,
+        "said once:\n{out}"
+    );
+    assert!(!out.contains("  proxydash run"), "no gap:\n{out}");
+    assert!(
+        out.contains("token_command of profile resale") && out.contains("on_alert of profile shop"),
+        "{out}"
+    );
 }

@@ -48,7 +48,7 @@ fn watcher(
     let options = Options {
         clock,
         speed: 1,
-        verbose: true,
+        verbose: 2,
         board: Some(board.clone()),
         keep: None,
         history: None,

@@ -174,11 +174,7 @@ fn scrape(addr: &str) -> String {
 async fn alerts_come_as_json_lines_metrics_parse_and_sigterm_exits_0() {
     let dir = dir("alerts");
     let sandbox = sandbox().await;
-    let mut watch = Watch::start(
-        &dir,
-        &sandbox,
-        &["--verbose", "--metrics-listen", "127.0.0.1:0"],
-    );
+    let mut watch = Watch::start(&dir, &sandbox, &["-vv", "--metrics-listen", "127.0.0.1:0"]);
     let at = watch.wait_err(|l| l.starts_with("metrics at http://"));
     let addr = at
         .trim_start_matches("metrics at http://")
@@ -423,7 +419,7 @@ async fn all_profiles_are_watched_each_with_its_own_alerts() {
     std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
     command
-        .args(["watch", "--all-profiles", "--verbose"])
+        .args(["watch", "--all-profiles", "-vv"])
         .env("XDG_STATE_HOME", dir.join("state"))
         .env("XDG_CONFIG_HOME", dir.join("config"))
         .env_remove("PROXYDASH_PROFILE")
@@ -500,7 +496,7 @@ async fn a_stopped_watcher_leaves_no_connection_open() {
     let options = Options {
         clock,
         speed: 1,
-        verbose: false,
+        verbose: 0,
         board: None,
         keep: None,
         history: None,
@@ -613,7 +609,7 @@ async fn silenced_and_acknowledged_alerts_reach_no_on_alert_command_across_a_res
     let watch = || {
         let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
         command
-            .args(["watch", "--verbose", "--metrics-listen", "127.0.0.1:0"])
+            .args(["watch", "-vv", "--metrics-listen", "127.0.0.1:0"])
             .env("XDG_STATE_HOME", dir.join("state"))
             .env("XDG_CONFIG_HOME", dir.join("config"))
             .env_remove("PROXYDASH_PROFILE")
@@ -814,5 +810,162 @@ fn watch_says_what_it_makes_of_the_servers_limit() {
         "{paused}"
     );
     let _ = w.child.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 37 items 1, 2, 4 and 6 as a user meets them, on a sandbox of 30 services (every
+/// status, ended ones among the rotating ones) whose statistics cannot be read, with an
+/// alert file a dashboard left: `watch` resolves no forecast it has no statistics for,
+/// keeps every alert's first sighting, ends the usage alert of a Cancelled service as
+/// "service ended", exports due dates for live services only and raises no usage alert
+/// for ended ones; run a second time on the same state, the same holds.
+#[tokio::test(flavor = "multi_thread")]
+async fn watch_twice_on_one_state_resolves_nothing_unread_and_leaves_ended_services_alone() {
+    let dir = dir("truth");
+    let sandbox = Sandbox::start(SandboxConfig {
+        scale: Some(30),
+        faults: Some("500-html,path=/api/stats".parse().unwrap()),
+        ..SandboxConfig::ephemeral()
+    })
+    .await
+    .unwrap();
+    // Scale 30: services 2 and 14 are Active rotating ones, 10 a Cancelled rotating one,
+    // 1 an Active static one with a server in error.
+    let an_hour_ago = chrono::Utc::now() - chrono::Duration::hours(1);
+    let alert = |rule: &str, service: u64, message: &str| {
+        serde_json::json!({
+            "key": {"rule": rule, "subject": {"service": service}},
+            "level": "warn", "message": message,
+            "first_seen": an_hour_ago.to_rfc3339(), "last_seen": an_hour_ago.to_rfc3339(),
+            "resolved": null,
+        })
+    };
+    let file = dir.join("state/proxydash/alerts.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let account = format!("{} default", sandbox.base_url());
+    std::fs::write(
+        &file,
+        serde_json::json!({"accounts": {account.clone(): [
+            alert("rate_forecast", 2, "Service 2: the limit is reached before its due date"),
+            alert("rate_forecast", 14, "Service 14: the limit is reached before its due date"),
+            alert("servers_in_error", 1, "Service 1: 1 proxy server in error"),
+            alert("rate_limit", 10, "Service 10: 95% of its limit used"),
+        ]}})
+        .to_string(),
+    )
+    .unwrap();
+    let first_seen = |rule: &str, service: u64| -> Option<chrono::DateTime<chrono::Utc>> {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        v["accounts"][&account]
+            .as_array()?
+            .iter()
+            .find(|a| a["key"]["rule"] == rule && a["key"]["subject"]["service"] == service)
+            .and_then(|a| a["first_seen"].as_str()?.parse().ok())
+    };
+    let ended = |status: &str| ["Terminated", "Cancelled", "Fraud"].contains(&status);
+
+    for run in 1..=2 {
+        let mut w = Watch::start(&dir, &sandbox, &["-vv", "--metrics-listen", "127.0.0.1:0"]);
+        let at = w.wait_err(|l| l.starts_with("metrics at http://"));
+        let addr = at
+            .trim_start_matches("metrics at http://")
+            .trim_end_matches("/metrics")
+            .to_owned();
+        // Sweeps enough for the debounce, the network lists and the rates.
+        w.sweeps(6);
+        wait_until("every service's status is exported", || {
+            scrape(&addr).matches("proxydash_service_up{").count() == 30
+        });
+        let metrics = scrape(&addr);
+        let (code, outs, errs) = w.terminate();
+        assert_eq!(code, 0, "run {run}: {errs:?}");
+        let lines: Vec<serde_json::Value> = outs
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+
+        // Item 1: no statistics were read, so no forecast resolved.
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l["rule"] == "rate_forecast" && l["state"] == "resolved"),
+            "run {run}: {outs:#?}"
+        );
+        for service in [2, 14] {
+            assert_eq!(
+                first_seen("rate_forecast", service),
+                Some(an_hour_ago),
+                "run {run}: the forecast on {service} is still open as first seen"
+            );
+        }
+        // Item 4: the dashboard's first sighting stands.
+        assert_eq!(
+            first_seen("servers_in_error", 1),
+            Some(an_hour_ago),
+            "run {run}"
+        );
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l["rule"] == "servers_in_error" && l["service_id"] == 1),
+            "run {run}: an alert already open is not announced again: {outs:#?}"
+        );
+
+        // Items 2 and 6, from what the scrape says of each service.
+        let statuses: Vec<(u64, String)> = metrics
+            .lines()
+            .filter(|l| l.starts_with("proxydash_service_up{"))
+            .map(|l| {
+                let label = |name: &str| {
+                    let from = l.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+                    l[from..][..l[from..].find('"').unwrap()].to_owned()
+                };
+                (label("service").parse().unwrap(), label("status"))
+            })
+            .collect();
+        assert!(statuses.iter().any(|(_, s)| ended(s)), "{metrics}");
+        assert!(
+            metrics.contains("proxydash_service_due_seconds{profile=\"default\",service=\"2\"}"),
+            "the live ones' are: {metrics}"
+        );
+        for (id, status) in &statuses {
+            let due =
+                format!("proxydash_service_due_seconds{{profile=\"default\",service=\"{id}\"}}");
+            // A live one without a due date (a trial) has none to export.
+            if !ended(status) {
+                continue;
+            }
+            assert!(
+                !metrics.contains(&due),
+                "run {run}: service {id} ({status}):\n{metrics}"
+            );
+            {
+                for rule in ["rate_limit", "rate_forecast"] {
+                    assert!(
+                        !lines.iter().any(|l| l["rule"] == rule
+                            && l["service_id"] == *id
+                            && l["state"] == "opened"),
+                        "run {run}: {rule} opened on {status} service {id}: {outs:#?}"
+                    );
+                    assert!(
+                        !metrics.contains(&format!("alert=\"{rule}:{id}\"")),
+                        "run {run}: {rule} open on {status} service {id}:\n{metrics}"
+                    );
+                }
+            }
+        }
+        if run == 1 {
+            let ended_10 = lines
+                .iter()
+                .find(|l| l["rule"] == "rate_limit" && l["service_id"] == 10)
+                .unwrap_or_else(|| panic!("the usage alert of Cancelled service 10: {outs:#?}"));
+            assert_eq!(ended_10["state"], "resolved", "{ended_10}");
+            assert!(
+                ended_10.to_string().contains("ended"),
+                "resolved as the service ended: {ended_10}"
+            );
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

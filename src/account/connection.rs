@@ -2,7 +2,14 @@
 //! time, or unreachable since a time, with the time of the last answer. The header, the
 //! status line, `watch`'s lines, the `api_unreachable` alert and the metrics all read it.
 //!
-//! - Any HTTP answer (even an error) means the server is there: online.
+//! - A success, or an answer the spec documents (its 400s, 401, 422s and 429s: the
+//!   server's word about the request, such as a service's permanent `ClientID not
+//!   found`), means the API works: online.
+//! - Answers that are none of those (a 500, an undocumented status, a 200 whose body is
+//!   not the endpoint's shape), [`FAILING_AFTER_ANSWERS`] in a row over
+//!   [`UNREACHABLE_AFTER_SILENCE`] with nothing of use between them, make the account
+//!   **failing** since the first of them: the server is there but nothing works (an API
+//!   answering 500 to everything is not "up"). One answer of use ends it.
 //! - A 429 of the account's budget means throttled until its `Retry-After` (a minute when
 //!   it names none).
 //! - Requests that got no answer at all (the connection refused or lost, a timeout),
@@ -26,18 +33,44 @@ pub enum Link {
     Unreachable {
         since: DateTime<Utc>,
     },
+    /// Answers, but none of use (no success, no documented answer) since `since`.
+    Failing {
+        since: DateTime<Utc>,
+    },
 }
 
 /// Failures without an answer in a row that make the account unreachable, over at least
 /// [`UNREACHABLE_AFTER_SILENCE`] (a burst of failures of one endpoint is not an outage).
 pub const UNREACHABLE_AFTER_FAILURES: u32 = 3;
 pub const UNREACHABLE_AFTER_SILENCE: chrono::Duration = chrono::Duration::seconds(10);
+/// Answers of no use in a row that make the account failing (over at least
+/// [`UNREACHABLE_AFTER_SILENCE`]).
+pub const FAILING_AFTER_ANSWERS: u32 = 3;
+
+/// Whether an error is an answer the spec documents (the server's word about the
+/// request), as opposed to a server that does not work (a 500, an undocumented status, a
+/// body of the wrong shape) or no answer at all.
+pub fn is_documented(e: &ApiError) -> bool {
+    matches!(
+        e,
+        ApiError::Unauthenticated
+            | ApiError::InvalidAuthorizationHeader
+            | ApiError::InvalidCredentialsFormat
+            | ApiError::ClientIdNotFound { .. }
+            | ApiError::Unprocessable { .. }
+            | ApiError::Throttled { .. }
+            | ApiError::RateLimited { .. }
+    )
+}
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Connection {
     /// Failures without any answer since the last answer, and when the first came.
     silent: u32,
     silent_since: Option<DateTime<Utc>>,
+    /// Answers of no use since the last one of use, and when the first came.
+    useless: u32,
+    useless_since: Option<DateTime<Utc>>,
     pub link: Link,
     /// When the server last answered anything.
     pub last_answer: Option<DateTime<Utc>>,
@@ -56,11 +89,30 @@ impl Connection {
                 self.link = Link::Online;
                 self.silent = 0;
                 self.silent_since = None;
+                self.useless = 0;
+                self.useless_since = None;
+            }
+            Some(e) if e.status().is_some() && !is_documented(e) => {
+                self.last_answer = Some(now);
+                self.silent = 0;
+                self.silent_since = None;
+                self.useless += 1;
+                let since = *self.useless_since.get_or_insert(now);
+                let failing = self.useless >= FAILING_AFTER_ANSWERS
+                    && now - since >= UNREACHABLE_AFTER_SILENCE;
+                if failing && !matches!(self.link, Link::Failing { .. }) {
+                    self.link = Link::Failing { since };
+                } else if matches!(self.link, Link::Unreachable { .. } | Link::Unknown) {
+                    // The server is there again, though not of use yet.
+                    self.link = Link::Online;
+                }
             }
             Some(e) if e.status().is_some() => {
                 self.last_answer = Some(now);
                 self.silent = 0;
                 self.silent_since = None;
+                self.useless = 0;
+                self.useless_since = None;
                 self.link = match e {
                     // The server's word within the budget's bound (an hour).
                     ApiError::RateLimited { retry_after } => Link::Throttled {
@@ -109,9 +161,27 @@ impl Connection {
         }
     }
 
-    /// Whether the API answers (for the `proxydash_api_up` gauge): online or throttled.
+    /// Whether the API works (for the `proxydash_api_up` gauge): online or throttled;
+    /// neither unreachable nor failing.
     pub fn is_up(&self) -> bool {
         matches!(self.link, Link::Online | Link::Throttled { .. })
+    }
+
+    /// Since when the API has answered nothing of use, while it is failing.
+    pub fn failing_since(&self) -> Option<DateTime<Utc>> {
+        match self.link {
+            Link::Failing { since } => Some(since),
+            _ => None,
+        }
+    }
+
+    /// Since when the API is down (unreachable or failing), and the state's name.
+    pub fn down(&self) -> Option<(&'static str, DateTime<Utc>)> {
+        match self.link {
+            Link::Unreachable { since } => Some(("unreachable", since)),
+            Link::Failing { since } => Some(("failing", since)),
+            _ => None,
+        }
     }
 
     /// One line for people: `online`, `throttled until 14:05:00`, `unreachable since
@@ -135,6 +205,16 @@ impl Connection {
                     None => "no answer yet".into(),
                 };
                 format!("unreachable since {} ({last})", at(since))
+            }
+            Link::Failing { since } => {
+                let last = match self.last_success {
+                    Some(t) => format!("last success {} ago", crate::text::ago(now - t)),
+                    None => "no success yet".into(),
+                };
+                format!(
+                    "failing since {} (it answers, but only errors; {last})",
+                    at(since)
+                )
             }
         }
     }
@@ -178,6 +258,38 @@ mod tests {
         assert_eq!(c.link, Link::Online);
         assert_eq!(c.last_answer, Some(t(20)));
         assert_eq!(c.last_success, None);
+    }
+
+    /// A server that answers 500 to everything is failing, not online; a documented
+    /// answer (a service's permanent `ClientID not found`) is of use, and ends it.
+    #[test]
+    fn answers_of_no_use_make_it_failing_and_a_documented_one_ends_it() {
+        let broken = Request::Credit.failed(ApiError::Http {
+            status: 500,
+            excerpt: "Server Error".into(),
+            retry_after: None,
+        });
+        let mut c = Connection::default();
+        c.observe(&broken, t(0));
+        c.observe(&broken, t(5));
+        assert!(c.is_up(), "three in 10 s first");
+        assert!(c.observe(&broken, t(10)));
+        assert_eq!(c.link, Link::Failing { since: t(0) });
+        assert!(!c.is_up());
+        assert_eq!(c.down(), Some(("failing", t(0))));
+        let off = chrono::FixedOffset::east_opt(0).unwrap();
+        let said = c.describe(t(20), off);
+        assert!(said.starts_with("failing since"), "{said}");
+        let documented = Request::NetworkErrors(6).failed(ApiError::ClientIdNotFound {
+            message: "Unprocessable Entity. ClientID not found".into(),
+        });
+        assert!(c.observe(&documented, t(30)));
+        assert_eq!(c.link, Link::Online);
+        // Documented answers alone never make it failing.
+        for s in 0..10 {
+            c.observe(&documented, t(40 + s * 10));
+        }
+        assert_eq!(c.link, Link::Online);
     }
 
     #[test]

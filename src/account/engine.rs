@@ -93,6 +93,11 @@ impl Engine {
 
     /// The marks as the file has them (another process may have changed them); whether
     /// they differ from those held.
+    /// Alerts other processes on the account have open (see [`crate::alerts::AlertBook::adopt`]).
+    pub fn adopt_alerts(&mut self, open: Vec<crate::alerts::Alert>) {
+        self.sweeper.adopt(open);
+    }
+
     pub fn set_marks(&mut self, marks: Marks) -> bool {
         self.sweeper.set_marks(marks)
     }
@@ -329,11 +334,18 @@ impl Engine {
             snapshot: self.snapshot(now),
             oldest: facts::oldest(&self.store, &self.types, now),
             sweeps: self.sweeper.sweeps(),
+            // A documented answer (a service's permanent `ClientID not found`) is the
+            // server's word, checked: not a read that fails.
             failing: self
                 .store
                 .entries()
-                .filter(|(_, e)| e.error.is_some())
+                .filter(|(_, e)| {
+                    e.error
+                        .as_ref()
+                        .is_some_and(|(err, _)| !super::connection::is_documented(err))
+                })
                 .count(),
+            runway: facts::runway(&self.store, self.config.offset, now),
             at: Some(now),
         }
     }

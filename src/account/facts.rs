@@ -29,8 +29,12 @@ pub struct Summary {
     pub oldest: Vec<(Kind, Option<i64>)>,
     /// Sweeps evaluated so far.
     pub sweeps: u64,
-    /// Reads whose last attempt failed.
+    /// Reads whose last attempt failed with no answer or an answer the spec does not
+    /// document (a documented one, such as `ClientID not found`, is the server's word).
     pub failing: usize,
+    /// The money ahead (renewals, the day the credit runs short), once the services are
+    /// known.
+    pub runway: Option<crate::billing::Runway>,
     /// When this summary was made.
     pub at: Option<DateTime<Utc>>,
 }
@@ -90,9 +94,12 @@ pub fn snapshot(
                 if let Some(stats) = store.stats(id) {
                     let mut days: Vec<_> = stats.iter().map(|e| (e.date, e.rate)).collect();
                     days.sort_by_key(|(date, _)| *date);
-                    f.daily = days.into_iter().map(|(_, rate)| rate).collect();
+                    f.daily = Some(days.into_iter().map(|(_, rate)| rate).collect());
                 }
-                f.usage_known = rate.is_some() || types.get(id) == Some(&ProductType::Fpr);
+                // An ended service's usage is never read again: nothing to wait for.
+                f.usage_known = rate.is_some()
+                    || types.get(id) == Some(&ProductType::Fpr)
+                    || s.status.has_ended();
                 f
             })
             .collect()
@@ -118,7 +125,35 @@ pub fn snapshot(
             last_answer: connection.last_answer,
             base_url: base_url.to_owned(),
         }),
+        failing: connection.failing_since().map(|since| Unreachable {
+            since,
+            last_answer: connection.last_success,
+            base_url: base_url.to_owned(),
+        }),
     }
+}
+
+/// The money ahead from what the store holds: the details read so far give services'
+/// own prices and cycles, the catalogue the others' prices.
+pub fn runway(
+    store: &Store,
+    offset: FixedOffset,
+    now: DateTime<Utc>,
+) -> Option<crate::billing::Runway> {
+    let services = store.services()?;
+    let details: HashMap<u64, crate::api::Service> = services
+        .iter()
+        .filter_map(|s| store.service(s.service_id).cloned())
+        .map(|d| (d.service_id, d))
+        .collect();
+    crate::billing::runway::runway(&crate::billing::Records {
+        today: now.with_timezone(&offset).date_naive(),
+        credit: store.credit().map(|c| c.credit),
+        services: Some(services),
+        details: Some(&details),
+        products: store.products(),
+        invoices: store.invoices(),
+    })
 }
 
 /// The age of the oldest datum of each watched kind: what the freshness rules promise to

@@ -25,10 +25,7 @@ use std::time::Duration;
 
 /// Whether a service of this status is watched (its proxies exist).
 pub fn is_swept(status: &ServiceStatus) -> bool {
-    !matches!(
-        status,
-        ServiceStatus::Terminated | ServiceStatus::Cancelled | ServiceStatus::Fraud
-    )
+    !status.has_ended()
 }
 
 /// How often the rarely-changing data (the catalogue, clients) and the statistics of

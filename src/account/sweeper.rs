@@ -12,7 +12,9 @@
 //!   sightings).
 //! - A sweep with no new successful read evaluates only `api_unreachable`: the same stale
 //!   data seen again is not a second sighting. Nothing resolves because data is missing:
-//!   the rules cover a rule's subjects only when every datum they read has arrived.
+//!   the rules cover a rule's subjects only when every datum they read has arrived. An
+//!   open alert a full sweep could not check is marked "not checked since" its last
+//!   check ([`crate::alerts::Alert::unchecked_since`]) and stays open.
 
 use super::config::Config;
 use crate::alerts::marks::{MarkChange, Marks};
@@ -29,6 +31,9 @@ pub struct Swept {
     pub marks: Marks,
     /// Acknowledgements ended by their alert's resolution (to be written).
     pub unacked: Vec<AlertKey>,
+    /// Open alerts this (full) sweep could not check and the one before could: their
+    /// data has not come since (said as "not checked since …", never resolved).
+    pub unchecked: Vec<crate::alerts::Alert>,
 }
 
 /// The least time between two records sweeps.
@@ -89,6 +94,10 @@ impl Sweeper {
         self.sweeps
     }
 
+    pub fn adopt(&mut self, open: Vec<crate::alerts::Alert>) {
+        self.book.adopt(open);
+    }
+
     /// The marks as the file has them; whether they differ from those held.
     pub fn set_marks(&mut self, marks: Marks) -> bool {
         std::mem::replace(&mut self.marks, marks) != self.marks
@@ -147,7 +156,7 @@ impl Sweeper {
     ) -> Swept {
         let mut observations = evaluate(snapshot, &config.rules, now);
         let counts = |rule: Rule| {
-            rule == Rule::ApiUnreachable
+            rule.reads_the_connection()
                 || match reach {
                     Reach::Full => self.new_data,
                     Reach::Records => rule.reads_a_record(),
@@ -156,6 +165,8 @@ impl Sweeper {
         observations.retain(|o| match o {
             Observation::Seen { key, .. } => counts(key.rule),
             Observation::Covered(rule) => counts(*rule),
+            // A service's end is read off a record (its status): it counts in any sweep.
+            Observation::Ended { .. } => true,
         });
         self.new_records = false;
         self.last_records = Some(now);
@@ -166,6 +177,10 @@ impl Sweeper {
         }
         self.sweeps += 1;
         let transitions = self.book.sweep(&observations, now);
+        let unchecked = match reach {
+            Reach::Full => self.book.note_checked(&observations, now),
+            Reach::Records => Vec::new(),
+        };
         let (transitions, mut unacked) = self.marks.deliverable(transitions, now);
         unacked.extend(self.marks.stale_acks(&self.book, &observations));
         for key in &unacked {
@@ -176,6 +191,7 @@ impl Sweeper {
             book: self.book.clone(),
             marks: self.marks.clone(),
             unacked,
+            unchecked,
         }
     }
 }

@@ -15,7 +15,17 @@
 //!   limit of 0 is "unlimited" and never alerts.
 //! - `rate_forecast`: at the pace of the last 7 days of use ([`super::forecast`], the
 //!   Usage chart's projection too), the limit is reached before the due date: a warning.
+//!   Its message counts the days rounded up (the limit is reached during that day) and
+//!   names the date the same way: reached during the due date itself is "on its due
+//!   date". No statistics read yet is no observation (not checked), never "fine".
+//! - **Ended services** (Terminated, Cancelled, Fraud) raise no usage alert
+//!   (`rate_limit`, `rate_forecast`): their usage is never read again, and an open one
+//!   resolves at once as "service ended" ([`Observation::Ended`]).
 //! - `unpaid_invoice`: Unpaid is a warning, Collections critical.
+//! - `api_failing`: answers, but none of use (no success, no answer the spec documents:
+//!   a server answering 500 to everything) for [`UNREACHABLE_AFTER`] is critical, like
+//!   `api_unreachable` and with the same debounce; one alert for the account, whatever
+//!   the endpoints.
 //! - `api_unreachable`: no answer at all from the API for [`UNREACHABLE_AFTER`] is
 //!   critical; it is its own debounce (the book opens and resolves it at the first sweep
 //!   that sees it), so it resolves with the first answer.
@@ -37,6 +47,9 @@ pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<O
     let on = |r: Rule| rules.enabled(r);
     if on(Rule::ApiUnreachable) {
         out.push(api_unreachable(snapshot, now));
+    }
+    if on(Rule::ApiFailing) {
+        out.push(api_failing(snapshot, now));
     }
     if let Some(services) = &snapshot.services {
         for s in services {
@@ -70,7 +83,14 @@ pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<O
         }
         if services.iter().all(|s| s.usage_known) {
             out.push(Observation::Covered(Rule::RateLimit));
-            out.push(Observation::Covered(Rule::RateForecast));
+            // The forecast reads the statistics too: covered only once every rotating
+            // service that is still live has them.
+            if services
+                .iter()
+                .all(|s| s.has_ended() || s.rate.is_none() || s.daily.is_some())
+            {
+                out.push(Observation::Covered(Rule::RateForecast));
+            }
         }
         if on(Rule::CreditLow)
             && let Some(credit) = snapshot.credit
@@ -129,6 +149,28 @@ fn api_unreachable(snapshot: &Snapshot, now: DateTime<Utc>) -> Observation {
             };
             let message = format!(
                 "The API at {} is unreachable since {} UTC ({last})",
+                crate::text::sanitize(&u.base_url),
+                u.since.format("%H:%M:%S")
+            );
+            Observation::problem(key, Level::Critical, message)
+        }
+        _ => Observation::fine(key),
+    }
+}
+
+fn api_failing(snapshot: &Snapshot, now: DateTime<Utc>) -> Observation {
+    let key = AlertKey {
+        rule: Rule::ApiFailing,
+        subject: super::Subject::Account,
+    };
+    match &snapshot.failing {
+        Some(u) if now - u.since >= UNREACHABLE_AFTER => {
+            let last = match u.last_answer {
+                Some(at) => format!("last success {} ago", crate::text::ago(now - at)),
+                None => "no success since start".into(),
+            };
+            let message = format!(
+                "The API at {} answers, but only with errors, since {} UTC ({last})",
                 crate::text::sanitize(&u.base_url),
                 u.since.format("%H:%M:%S")
             );
@@ -225,7 +267,18 @@ fn usage(s: &ServiceFacts) -> Option<(f64, f64)> {
     (rate.is_finite() && limit.is_finite() && limit > 0.0).then_some((rate.max(0.0), limit))
 }
 
+/// An ended service's usage alert resolves, saying why; it raises none.
+fn ended(rule: Rule, s: &ServiceFacts) -> Option<Observation> {
+    s.has_ended().then(|| Observation::Ended {
+        key: key(rule, s),
+        message: format!("{}: service ended ({})", s.label(), s.status),
+    })
+}
+
 fn rate_limit(s: &ServiceFacts, rules: &Rules) -> Option<Observation> {
+    if let Some(o) = ended(Rule::RateLimit, s) {
+        return Some(o);
+    }
     s.rate?;
     let k = key(Rule::RateLimit, s);
     let Some((rate, limit)) = usage(s) else {
@@ -250,13 +303,19 @@ fn rate_limit(s: &ServiceFacts, rules: &Rules) -> Option<Observation> {
 }
 
 fn rate_forecast(s: &ServiceFacts, snapshot: &Snapshot) -> Option<Observation> {
+    if let Some(o) = ended(Rule::RateForecast, s) {
+        return Some(o);
+    }
     s.rate?;
+    // No statistics yet: not checked (they come hourly when nothing shows them), which
+    // is not "fine".
+    let daily = s.daily.as_deref()?;
     let k = key(Rule::RateForecast, s);
     let fine = Some(Observation::fine(k));
     let (Some((rate, limit)), Some(days)) = (usage(s), days_left(s, snapshot)) else {
         return fine;
     };
-    let Some(projection) = super::forecast::project(rate, limit, &s.daily) else {
+    let Some(projection) = super::forecast::project(rate, limit, daily) else {
         return fine;
     };
     // Already at the limit is `rate_limit`'s business; nothing is left to forecast.
@@ -266,13 +325,21 @@ fn rate_forecast(s: &ServiceFacts, snapshot: &Snapshot) -> Option<Observation> {
     let Some(reached_in) = projection.days_to_limit().filter(|d| *d < days as f64) else {
         return fine;
     };
-    let due = s.nextduedate.map(|d| d.to_string()).unwrap_or_default();
+    // The day it is reached and the days counted are one rounding (up: it is reached
+    // during that day), so "in about 15 days" and the date never disagree.
+    let in_days = reached_in.ceil().max(1.0);
+    let when = match (s.nextduedate, projection.reached_on(snapshot.today)) {
+        (Some(due), Some(on)) if on >= due => format!("on its due date {due}"),
+        (Some(due), _) => format!("before its due date {due}"),
+        (None, _) => "before its due date".to_owned(),
+    };
     let message = format!(
-        "{}: at {} a day the limit of {} is reached in about {} days, before its due date {due}",
+        "{}: at {} a day the limit of {} is reached in about {} {}, {when}",
         s.label(),
         number(projection.per_day.round()),
         number(limit),
-        number(reached_in.ceil().max(1.0))
+        number(in_days),
+        if in_days == 1.0 { "day" } else { "days" },
     );
     Some(Observation::problem(k, Level::Warn, message))
 }

@@ -119,7 +119,7 @@ mod tests {
     fn the_forecast_alert_uses_the_same_computation() {
         let facts = |due_in: u64| ServiceFacts {
             rate: Some((6_000.0, 10_000.0)),
-            daily: HISTORY.to_vec(),
+            daily: Some(HISTORY.to_vec()),
             usage_known: true,
             nextduedate: Some(day(1) + chrono::Days::new(due_in)),
             ..ServiceFacts::new(7, crate::api::ServiceStatus::Active)

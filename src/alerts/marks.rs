@@ -196,7 +196,8 @@ impl Marks {
                 }
                 Observation::Seen {
                     key, level: None, ..
-                } => {
+                }
+                | Observation::Ended { key, .. } => {
                     fine.insert(*key);
                 }
                 Observation::Covered(rule) => {
@@ -230,8 +231,8 @@ pub fn parse_alert_id(text: &str) -> Result<AlertKey, String> {
     };
     let rule: Rule = rule.parse()?;
     let subject = match (rule, number) {
-        (Rule::CreditLow | Rule::ApiUnreachable, None) => Subject::Account,
-        (Rule::CreditLow | Rule::ApiUnreachable, Some(_)) => {
+        (Rule::CreditLow | Rule::ApiUnreachable | Rule::ApiFailing, None) => Subject::Account,
+        (Rule::CreditLow | Rule::ApiUnreachable | Rule::ApiFailing, Some(_)) => {
             return Err(format!(
                 "{} is about the account: no number after it",
                 rule.as_str()

@@ -28,6 +28,7 @@ fn transition(key: AlertKey, change: Change) -> Transition {
             repeats: 0,
             next_repeat: None,
             level_unsure: false,
+            unchecked_since: None,
         },
         at: t(0),
     }

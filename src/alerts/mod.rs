@@ -46,6 +46,8 @@ pub mod store;
 mod marks_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod truth_tests;
 
 pub use book::{Alert, AlertBook, Change, Transition};
 pub use evaluate::evaluate;
@@ -93,10 +95,13 @@ pub enum Rule {
     UnpaidInvoice,
     /// The API has not answered anything for [`evaluate::UNREACHABLE_AFTER`].
     ApiUnreachable,
+    /// The API answers, but nothing of use (no success, no documented answer) for
+    /// [`evaluate::UNREACHABLE_AFTER`]: a server answering 500 to everything.
+    ApiFailing,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 8] = [
+    pub const ALL: [Rule; 9] = [
         Rule::CreditLow,
         Rule::ServiceDue,
         Rule::ServiceStatus,
@@ -105,6 +110,7 @@ impl Rule {
         Rule::RateForecast,
         Rule::UnpaidInvoice,
         Rule::ApiUnreachable,
+        Rule::ApiFailing,
     ];
 
     /// Whether the rule reads a record the server keeps (a service's status, its due
@@ -112,6 +118,13 @@ impl Rule {
     /// its alert opens and resolves at the first sweep that sees it (no debounce), and a
     /// sweep runs as soon as the services list or the invoices arrive, not after a whole
     /// round of reads.
+    /// Whether the rule watches the connection (`api_unreachable`, `api_failing`): it
+    /// waited its own minute before it was seen, so it opens and resolves at once, and it
+    /// is evaluated in every sweep (it needs no new data).
+    pub fn reads_the_connection(self) -> bool {
+        matches!(self, Rule::ApiUnreachable | Rule::ApiFailing)
+    }
+
     pub fn reads_a_record(self) -> bool {
         matches!(
             self,
@@ -129,6 +142,7 @@ impl Rule {
             Rule::RateForecast => "rate_forecast",
             Rule::UnpaidInvoice => "unpaid_invoice",
             Rule::ApiUnreachable => "api_unreachable",
+            Rule::ApiFailing => "api_failing",
         }
     }
 }
@@ -183,6 +197,9 @@ pub enum Observation {
     },
     /// Every subject of this rule was checked: a key of it not seen in this sweep is fine.
     Covered(Rule),
+    /// The subject is gone for good (a service that ended): its alert resolves at once,
+    /// whatever the debounce, with `message` saying why.
+    Ended { key: AlertKey, message: String },
 }
 
 impl Observation {

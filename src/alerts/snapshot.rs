@@ -17,6 +17,9 @@ pub struct Snapshot {
     /// Since when the API has not answered at all, while it does not (the
     /// `api_unreachable` rule); with the last answer's time and the API's address.
     pub unreachable: Option<Unreachable>,
+    /// Since when the API has answered nothing of use, while it does not (the
+    /// `api_failing` rule); `last_answer` is then the last success.
+    pub failing: Option<Unreachable>,
 }
 
 /// The API is not answering.
@@ -46,9 +49,12 @@ pub struct ServiceFacts {
     pub inactive: Option<usize>,
     /// Rotating services: use and limit in the current period.
     pub rate: Option<(f64, f64)>,
-    /// Rotating services: daily use, oldest first.
-    pub daily: Vec<f64>,
-    /// Its usage is known: `rate` arrived, or it is known to be static (fpr, no usage).
+    /// Rotating services: daily use, oldest first; `None` until the statistics arrived
+    /// (read hourly when nothing shows them: the forecast waits for them, it never
+    /// takes their absence for a pace of nothing).
+    pub daily: Option<Vec<f64>>,
+    /// Its usage is known: `rate` arrived, or it is known to be static (fpr, no usage),
+    /// or it has ended (Terminated, Cancelled, Fraud: no usage to watch).
     pub usage_known: bool,
 }
 
@@ -64,9 +70,15 @@ impl ServiceFacts {
             errors: None,
             inactive: None,
             rate: None,
-            daily: Vec::new(),
+            daily: None,
             usage_known: false,
         }
+    }
+
+    /// Whether the service has ended (Terminated, Cancelled, Fraud): it raises no usage
+    /// alert, and its open ones resolve as "service ended".
+    pub fn has_ended(&self) -> bool {
+        self.status.has_ended()
     }
 
     /// `service 1001 (Datacenter US 10)`, or without the name when there is none.

@@ -1,7 +1,13 @@
 //! Open alerts kept across restarts: `alerts.json` in the state directory, keyed by
 //! account like the refresh countdowns, so a restart does not announce them again.
 //!
-//! Only open alerts are kept; the history of transitions is the history store's job. A
+//! Only open alerts are kept; the history of transitions is the history store's job.
+//!
+//! **One file for every process on the account**: the dashboard and `watch` (or two of
+//! either) share the account's entry. Each writes only what its sweep changed (opened,
+//! updated, resolved) and reads the entry again before each sweep
+//! ([`super::AlertBook::adopt`]), so an alert has one first-seen time whoever saw it
+//! first, and a process that starts beside another knows what is open. A
 //! missing or unreadable file gives no alerts and never stops the dashboard (the file is
 //! read through [`crate::files::state::AccountsFile`]: never a FIFO, a device or a link,
 //! at most a few MB).
@@ -74,6 +80,7 @@ fn salvage(mut item: Value) -> Option<Alert> {
         repeats: 0,
         next_repeat: None,
         level_unsure: level.is_none(),
+        unchecked_since: None,
     })
 }
 
@@ -114,12 +121,25 @@ impl AlertFile {
         (alerts, read.problem)
     }
 
-    pub fn save(&self, account: &str, open: &[Alert]) -> io::Result<()> {
+    /// Writes what one process's sweep changed into the account's shared entry: its open
+    /// alerts go in (an alert another process saw first keeps that first sighting), the
+    /// ones it resolved go out, and every other process's alerts stay.
+    pub fn save(&self, account: &str, open: &[Alert], resolved: &[AlertKey]) -> io::Result<()> {
         self.file.update(|accounts| {
-            if open.is_empty() {
-                accounts.remove(account);
-            } else {
-                let kept = open.iter().take(MAX_KEPT).cloned().collect();
+            let mut kept = accounts.remove(account).unwrap_or_default();
+            kept.retain(|a| !resolved.contains(&a.key));
+            for alert in open {
+                match kept.iter_mut().find(|a| a.key == alert.key) {
+                    Some(there) => {
+                        let first_seen = there.first_seen.min(alert.first_seen);
+                        *there = alert.clone();
+                        there.first_seen = first_seen;
+                    }
+                    None => kept.push(alert.clone()),
+                }
+            }
+            kept.truncate(MAX_KEPT);
+            if !kept.is_empty() {
                 accounts.insert(account.to_owned(), kept);
             }
         })

@@ -33,6 +33,7 @@ fn snapshot(services: Vec<ServiceFacts>) -> Snapshot {
         services: Some(services),
         invoices: Some(Vec::new()),
         unreachable: None,
+        failing: None,
     }
 }
 
@@ -124,7 +125,7 @@ fn each_rule_fires_at_its_level() {
             },
             ServiceFacts {
                 rate: Some((100.0, 1000.0)),
-                daily: vec![50.0; 10],
+                daily: Some(vec![50.0; 10]),
                 ..service(6)
             },
             ServiceFacts {
@@ -195,7 +196,7 @@ fn absurd_numbers_alert_nothing_and_panic_nowhere() {
         credit: Some(f64::NAN),
         ..snapshot(vec![ServiceFacts {
             rate: Some((f64::INFINITY, f64::MAX)),
-            daily: vec![f64::NAN, -5.0, f64::MAX],
+            daily: Some(vec![f64::NAN, -5.0, f64::MAX]),
             price: Some(f64::INFINITY),
             nextduedate: Some(NaiveDate::MAX),
             servers: Some(0),
@@ -359,7 +360,7 @@ fn restored_alerts_are_not_announced_again() {
     let open: Vec<Alert> = book.open().cloned().collect();
     let dir = std::env::temp_dir().join(format!("proxydash-alerts-{}", std::process::id()));
     let file = store::AlertFile::new(dir.join("alerts.json"));
-    file.save("acct", &open).unwrap();
+    file.save("acct", &open, &[]).unwrap();
     let mut again = AlertBook::new(&Rules::default());
     again.restore(file.load("acct").0);
     assert_eq!(again.open_count(), 1);
@@ -385,8 +386,8 @@ fn a_corrupt_alert_file_loses_no_alert_and_announces_none_again() {
     let dir = std::env::temp_dir().join(format!("proxydash-alerts-bad-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let file = store::AlertFile::new(dir.join("alerts.json"));
-    file.save("acct", &open).unwrap();
-    file.save("other", &open[..1]).unwrap();
+    file.save("acct", &open, &[]).unwrap();
+    file.save("other", &open[..1], &[]).unwrap();
     // Service 2's level is one no version wrote; service 3's key is unreadable.
     let text = std::fs::read_to_string(file.path()).unwrap();
     let text = text.replacen("\"critical\"", "\"severe\"", 1).replacen(
@@ -474,6 +475,7 @@ fn transition() -> Transition {
             repeats: 0,
             next_repeat: None,
             level_unsure: false,
+            unchecked_since: None,
         },
         at: t(1),
     }

@@ -113,10 +113,11 @@ impl Mirror {
     /// back (the header shows it all along).
     pub(super) fn on_connection(&mut self, shell: &mut Shell, c: crate::account::Connection) {
         use crate::account::Link;
-        let was_down = matches!(self.connection.link, Link::Unreachable { .. });
+        let was_down = c.down().is_none() && self.connection.down().is_some();
+        let went_down = c.down().map(|(state, _)| state) != self.connection.down().map(|(s, _)| s);
         self.connection = c;
         match c.link {
-            Link::Unreachable { .. } => {
+            Link::Unreachable { .. } | Link::Failing { .. } if went_down => {
                 let line = format!(
                     "The API is {}; the data shown stays, marked with its age",
                     c.describe(shell.now(), shell.utc_offset)

@@ -68,9 +68,8 @@ impl Mirror {
             .and_then(|b| b.paused_until)
             .filter(|t| *t > now);
         match (self.connection.link, paused) {
-            (Link::Unreachable { .. }, _) | (Link::Throttled { .. }, None) => {
-                Some(self.connection.describe(now, offset))
-            }
+            (Link::Unreachable { .. } | Link::Failing { .. }, _)
+            | (Link::Throttled { .. }, None) => Some(self.connection.describe(now, offset)),
             (_, Some(until)) => {
                 let asked = self.budget.as_ref().and_then(|b| b.asked_pause);
                 Some(format!(
@@ -91,7 +90,7 @@ impl Mirror {
 
     /// While the API is unreachable, a tick every 10 s keeps "last answer N ago" true.
     pub(super) fn connection_wakeup(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        self.connection.unreachable_since()?;
+        self.connection.down()?;
         Some(now + chrono::Duration::seconds(10))
     }
 

@@ -31,6 +31,27 @@ impl App {
         self.shell.now()
     }
 
+    /// The money ahead from what the tabs hold (the services, their details read so far,
+    /// the catalogue, the invoices, the credit): pure and quick, so the Billing tab works
+    /// it out when drawn; `None` until the services list arrived.
+    pub fn runway(&self) -> Option<crate::billing::Runway> {
+        let services = self.services();
+        let details: std::collections::HashMap<u64, crate::api::Service> = services
+            .details
+            .iter()
+            .filter_map(|(id, d)| Some((*id, d.value()?.clone())))
+            .collect();
+        let billing = self.billing();
+        crate::billing::runway::runway(&crate::billing::Records {
+            today: self.now().with_timezone(&self.utc_offset()).date_naive(),
+            credit: billing.credit.value().map(|c| c.credit),
+            services: services.list.value().map(Vec::as_slice),
+            details: Some(&details),
+            products: self.products().list.value().map(Vec::as_slice),
+            invoices: billing.invoices.value().map(Vec::as_slice),
+        })
+    }
+
     pub fn settings(&self) -> &AppSettings {
         &self.shell.settings
     }

@@ -29,7 +29,8 @@ Exit status: 0 when no check failed (warnings allowed); otherwise that of the fi
 check: 2 the config file or the credentials, 3 authentication, 5 unreachable, 6 throttled, \
 1 anything else (permissions, the state directory, another API error).")]
 pub struct DoctorArgs {
-    /// Print the checks as JSON: an array of {"check", "ok", "detail"}.
+    /// Print the checks as JSON: an array of {"profile", "check", "level", "ok",
+    /// "detail"} (level: ok, warn or fail).
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -45,6 +46,9 @@ enum Mark {
 }
 
 struct Check {
+    /// The profile checked, when one is named or several are (the text names it before
+    /// the check when several are).
+    profile: Option<String>,
     name: String,
     mark: Mark,
     detail: String,
@@ -52,6 +56,7 @@ struct Check {
 
 fn check(name: &str, mark: Mark, detail: impl Into<String>) -> Check {
     Check {
+        profile: None,
         name: name.to_owned(),
         mark,
         detail: detail.into(),
@@ -75,13 +80,17 @@ impl Subcommand for DoctorArgs {
             one.connection.profile = name.clone().into_iter().collect();
             one.connection.all_profiles = false;
             for mut c in profile_checks(&one).await {
-                if several {
-                    c.name = format!("{}: {}", name.as_deref().unwrap_or("default"), c.name);
+                if several || name.is_some() {
+                    c.profile = Some(name.clone().unwrap_or_else(|| "default".into()));
                 }
                 checks.push(c);
             }
         }
-        let text = if self.json { json(&checks) } else { lines(&checks) };
+        let text = if self.json {
+            json(&checks)
+        } else {
+            lines(&checks, several)
+        };
         if let Err(e) = output::emit(&text) {
             eprintln!("proxydash: {e}");
             return ExitCode::from(status::FAILED);
@@ -98,6 +107,7 @@ impl Subcommand for DoctorArgs {
 async fn profile_checks(options: &Options) -> Vec<Check> {
     let path = options.connection.account.config.clone().or_else(file::default_path);
     let (config, read) = config_check(options.demo, path.as_deref());
+    let config_failed = matches!(config.mark, Mark::Fail(_));
     let mut checks = vec![config];
     // With --demo: its sandbox, alive while the API is asked (to the end of this function).
     let mut sandbox = None;
@@ -109,7 +119,15 @@ async fn profile_checks(options: &Options) -> Vec<Check> {
         },
         false => Settings::resolve(options).map_err(|e| with_error_output(&e)),
     };
-    checks.push(credentials_check(&settings, read.as_ref()));
+    checks.push(match (&settings, config_failed) {
+        // The file's problem is the config check's line; said once.
+        (Err(_), true) => check(
+            "credentials",
+            Mark::Fail(status::USAGE),
+            "not resolved: the config file cannot be used (see above)",
+        ),
+        _ => credentials_check(&settings, read.as_ref(), options),
+    });
     if let (Some(path), Some(read)) = (&path, &read) {
         checks.push(permissions_check(path, read));
     }
@@ -145,22 +163,65 @@ fn config_check(demo: bool, path: Option<&Path>) -> (Check, Option<FileConfig>) 
     }
 }
 
-/// The credentials resolve (a `token_command` runs, a key is there), named by kind only.
-fn credentials_check(settings: &Result<Settings, String>, read: Option<&FileConfig>) -> Check {
+/// Where a secret used came from, in the order they win: the command line's flag, the
+/// environment, the profile's command, the profile's key.
+fn source(
+    flag: &str,
+    variable: &str,
+    given: bool,
+    command: Option<&str>,
+    key: &str,
+) -> String {
+    let on_command_line = std::env::args().any(|a| a == flag || a.starts_with(&format!("{flag}=")));
+    let in_environment = std::env::var_os(variable).is_some_and(|v| !v.is_empty());
+    match (given, on_command_line, in_environment, command) {
+        (true, true, _, _) => format!("the {flag} flag"),
+        (true, false, true, _) => format!("the environment variable {variable}"),
+        (_, _, _, Some(command)) => format!("the profile's {command}"),
+        _ => format!("the profile's {key} key"),
+    }
+}
+
+/// The credentials resolve (a `token_command` runs, a key is there), named by kind and
+/// by the source used (the flag, the variable, the profile's command or key), never shown.
+fn credentials_check(
+    settings: &Result<Settings, String>,
+    read: Option<&FileConfig>,
+    options: &Options,
+) -> Check {
     let settings = match settings {
         Ok(s) => s,
         Err(e) => return check("credentials", Mark::Fail(status::USAGE), clean(e)),
     };
     let profile = read.and_then(|f| f.profiles.get(&settings.profile));
+    let given = &options.connection.account;
     let kind = match &settings.credentials {
-        Credentials::Token(_) if profile.is_some_and(|p| p.token_command.is_some()) => {
-            "a token from token_command"
+        Credentials::Token(_) => {
+            let command = profile
+                .and_then(|p| p.token_command.as_ref())
+                .map(|_| "token_command");
+            let from = source(
+                "--token",
+                "PROXYDASH_TOKEN",
+                given.token.is_some(),
+                command,
+                "token",
+            );
+            format!("a token from {from}")
         }
-        Credentials::Token(_) => "a token",
-        Credentials::Login { .. } if profile.is_some_and(|p| p.password_command.is_some()) => {
-            "a login and a password from password_command"
+        Credentials::Login { .. } => {
+            let command = profile
+                .and_then(|p| p.password_command.as_ref())
+                .map(|_| "password_command");
+            let from = source(
+                "--password",
+                "PROXYDASH_PASSWORD",
+                given.password.is_some(),
+                command,
+                "password",
+            );
+            format!("a login and a password from {from}")
         }
-        Credentials::Login { .. } => "a login and a password",
     };
     let detail = format!(
         "profile {}: {kind} (not shown) for {}",
@@ -323,8 +384,12 @@ fn clean(text: &str) -> String {
     output::sanitize(text).into_owned()
 }
 
-fn lines(checks: &[Check]) -> String {
-    let width = checks.iter().map(|c| c.name.chars().count()).max().unwrap_or(0);
+fn lines(checks: &[Check], several: bool) -> String {
+    let named = |c: &Check| match &c.profile {
+        Some(p) if several => format!("{p}: {}", c.name),
+        _ => c.name.clone(),
+    };
+    let width = checks.iter().map(|c| named(c).chars().count()).max().unwrap_or(0);
     let mut out = String::new();
     for c in checks {
         let mark = match c.mark {
@@ -332,7 +397,7 @@ fn lines(checks: &[Check]) -> String {
             Mark::Warn => '!',
             Mark::Fail(_) => '✗',
         };
-        out.push_str(&format!("{mark} {:<width$}  {}\n", c.name, c.detail));
+        out.push_str(&format!("{mark} {:<width$}  {}\n", named(c), c.detail));
     }
     out
 }
@@ -341,8 +406,15 @@ fn json(checks: &[Check]) -> String {
     let rows: Vec<_> = checks
         .iter()
         .map(|c| {
+            let level = match c.mark {
+                Mark::Pass => "ok",
+                Mark::Warn => "warn",
+                Mark::Fail(_) => "fail",
+            };
             serde_json::json!({
+                "profile": c.profile,
                 "check": c.name,
+                "level": level,
                 "ok": !matches!(c.mark, Mark::Fail(_)),
                 "detail": c.detail,
             })

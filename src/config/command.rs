@@ -13,8 +13,19 @@ pub struct ConfigArgs {
     #[command(subcommand)]
     pub command: ConfigCommand,
     /// The profile to show (PROXYDASH_PROFILE) [default: the file's default_profile].
-    #[arg(long, value_name = "NAME", global = true)]
+    // Its own ID: clap copies a value of the top-level `--profile` into a global
+    // argument of the same ID, the first of several only.
+    #[arg(
+        long = "profile",
+        id = "config_profile",
+        value_name = "NAME",
+        global = true,
+        conflicts_with = "all_profiles"
+    )]
     pub profile: Option<String>,
+    /// `show`: every profile of the file, one after the other (by name).
+    #[arg(long, global = true)]
+    pub all_profiles: bool,
     /// The config file (PROXYDASH_CONFIG) [default: $XDG_CONFIG_HOME/proxydash/config.toml].
     #[arg(long, value_name = "PATH", global = true)]
     pub config: Option<PathBuf>,
@@ -41,7 +52,53 @@ impl RunsAs for ConfigArgs {
         with.connection = options
             .connection
             .with_file(self.profile.as_ref(), self.config.as_ref());
-        run(&with, &self.command)
+        if self.all_profiles {
+            with.connection.all_profiles = true;
+            with.connection.profile.clear();
+        }
+        let named = &with.connection.profile;
+        let several = with.connection.all_profiles || named.iter().any(|n| *n != named[0]);
+        match (&self.command, several) {
+            (ConfigCommand::Show, true) => show_all(&with),
+            _ => run(&with, &self.command),
+        }
+    }
+}
+
+/// `config show --all-profiles` (or `--profile` repeated before `config`): each profile's
+/// settings (by name for `--all-profiles`, as given otherwise), a blank line between
+/// them; a profile that does not resolve says why on standard error, the others are
+/// shown, and the status is 2.
+fn show_all(cli: &Options) -> ExitCode {
+    let names = match super::selection::profiles(cli, super::selection::Unnamed::DefaultProfile) {
+        Ok(names) => names,
+        Err(e) => {
+            eprintln!("proxydash: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut failed = false;
+    let mut shown = Vec::new();
+    for name in names {
+        let mut one = cli.clone();
+        one.connection.all_profiles = false;
+        one.connection.profile = name.clone().into_iter().collect();
+        match Settings::resolve_for_show(&one) {
+            Ok(s) => shown.push(describe(&s)),
+            Err(e) => {
+                failed = true;
+                eprintln!(
+                    "proxydash: profile {}: {e}",
+                    name.as_deref().unwrap_or("default")
+                );
+            }
+        }
+    }
+    print!("{}", shown.join("\n"));
+    if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
@@ -178,6 +235,16 @@ pub fn describe(s: &Settings) -> String {
         },
     );
     line("profile", s.profile.clone());
+    line(
+        "dashboard_profiles",
+        match &s.dashboard_profiles {
+            Some(names) if !names.is_empty() => format!(
+                "{} (what the dashboard opens without --profile)",
+                names.join(", ")
+            ),
+            _ => "none (the dashboard opens the default profile)".into(),
+        },
+    );
     line("base_url", s.base_url.clone());
     line("credentials", credentials);
     line(

@@ -141,25 +141,26 @@ fn holds_secret(config: &FileConfig) -> bool {
         .any(|p| p.token.is_some() || p.password.is_some())
 }
 
-/// The commands the file would have run (`token_command`, `password_command`,
-/// `on_alert`), named for the message.
-fn commands(config: &FileConfig) -> Vec<&'static str> {
-    let alerts = std::iter::once(&config.alerts)
-        .chain(config.profiles.values().map(|p| &p.alerts))
-        .flatten();
+/// The commands the file would have run, each named by its key and where it is
+/// (`token_command of profile resale`, `on_alert of [alerts]`), for the message.
+fn commands(config: &FileConfig) -> Vec<String> {
     let mut named = Vec::new();
-    if config.profiles.values().any(|p| p.token_command.is_some()) {
-        named.push("token_command");
+    if config.alerts.as_ref().is_some_and(|a| a.on_alert.is_some()) {
+        named.push("on_alert of [alerts]".to_owned());
     }
-    if config
-        .profiles
-        .values()
-        .any(|p| p.password_command.is_some())
-    {
-        named.push("password_command");
-    }
-    if alerts.into_iter().any(|a| a.on_alert.is_some()) {
-        named.push("on_alert");
+    for (name, p) in &config.profiles {
+        for (key, set) in [
+            ("token_command", p.token_command.is_some()),
+            ("password_command", p.password_command.is_some()),
+            (
+                "on_alert",
+                p.alerts.as_ref().is_some_and(|a| a.on_alert.is_some()),
+            ),
+        ] {
+            if set {
+                named.push(format!("{key} of profile {name}"));
+            }
+        }
     }
     named
 }
@@ -180,8 +181,9 @@ fn commands_writable_by_others(config: &FileConfig, path: &Path) -> Option<Strin
         .into_iter()
         .find(|(p, _)| writable_by_others(p))?;
     Some(format!(
-        "refusing to run {} from {}: {} is writable by other users, who could make          proxydash run their commands. Fix: chmod go-w {}",
-        named.join(" and "),
+        "refusing to run {} from {}: {} is writable by other users, who could make \
+         proxydash run their commands. Fix: chmod go-w {}",
+        named.join(", "),
         crate::files::tilde(path),
         open.1,
         crate::files::tilde(open.0)

@@ -81,6 +81,9 @@ pub struct Settings {
     pub default_profile: bool,
     /// Where this machine's public IP is looked up after `my_ip_url` fails.
     pub my_ip_fallbacks: Vec<String>,
+    /// The file's `dashboard_profiles`: what the dashboard opens without `--profile`
+    /// (`None`: not set, the dashboard opens the one profile a command would use).
+    pub dashboard_profiles: Option<Vec<String>>,
 }
 
 /// Why settings could not be made; shown to the user as it is, with exit status 2.
@@ -157,6 +160,7 @@ impl Settings {
         settings.set_alerts(file.alerts.as_ref(), p.alerts.as_ref())?;
         settings.warnings = warnings;
         settings.profiles = file.profiles.keys().cloned().collect();
+        settings.dashboard_profiles = file.dashboard_profiles.clone();
         settings.profile_cards = cards::of(&file, cli);
         settings.default_profile = choose_profile(&file, None, config_path.as_deref())
             .is_ok_and(|d| d == settings.profile);
@@ -296,6 +300,7 @@ impl Settings {
             keep_bound: p.keep_bound.clone().unwrap_or_default(),
             default_profile: true,
             my_ip_fallbacks: p.my_ip_fallbacks.clone().unwrap_or_default(),
+            dashboard_profiles: None,
         })
     }
 

@@ -2,8 +2,9 @@
 //! `--profile NAME` (repeatable, or `PROXYDASH_PROFILE`), `--all-profiles`, and for the
 //! dashboard the config file's `dashboard_profiles`.
 //!
-//! `watch`, the read commands (`services`, `invoices`, `credit`, `network`) and the
-//! dashboard take several accounts ([`profiles`], [`resolve_all`]). Every other command
+//! `watch`, the read commands (`services`, `invoices`, `credit`, `network`), `alerts`
+//! (state files only), `config show` and the dashboard take several accounts
+//! ([`profiles`], [`resolve_all`]). Every other command
 //! (order, bind, password, refresh-list, the dashboard over one account, …) works on one
 //! and asks [`one`], which refuses several with a message, status 2 like any bad setting:
 //! a write must never go to an account the user did not mean.
@@ -28,7 +29,7 @@ pub enum Unnamed {
     DashboardProfiles,
 }
 
-/// The profiles selected, in the order given (the file's order for `--all-profiles`),
+/// The profiles selected, in the order given (by name for `--all-profiles`),
 /// each once. `None` is the profile chosen without a name ([`Unnamed::DefaultProfile`]).
 /// Names are checked when each is resolved ([`Settings::resolve_profile`]).
 pub fn profiles(cli: &Options, unnamed: Unnamed) -> Result<Vec<Option<String>>, ConfigError> {
@@ -69,7 +70,8 @@ pub fn one(cli: &Options) -> Result<Option<&str>, ConfigError> {
     if cli.connection.all_profiles {
         return Err(ConfigError::Invalid(
             "--all-profiles: this command works on one account; name it with --profile NAME \
-             (several accounts are read by watch, services, invoices, credit and network)"
+             (several accounts are read by watch, services, invoices, credit, network, alerts \
+             and config show)"
                 .into(),
         ));
     }
@@ -78,8 +80,8 @@ pub fn one(cli: &Options) -> Result<Option<&str>, ConfigError> {
         [first, rest @ ..] if rest.iter().all(|n| n == first) => Ok(Some(first)),
         several => Err(ConfigError::Invalid(format!(
             "{} profiles named ({}): this command works on one account; name one with \
-             --profile NAME (several accounts are read by watch, services, invoices, credit \
-             and network)",
+             --profile NAME (several accounts are read by watch, services, invoices, credit, \
+             network, alerts and config show)",
             several.len(),
             unique(several).join(", ")
         ))),

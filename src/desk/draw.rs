@@ -62,9 +62,7 @@ pub fn page_rows((w, h): (u16, u16)) -> usize {
 fn link(seat: &Seat, theme: &Theme) -> (String, Style, String) {
     match seat.app.connection_label() {
         None => ("●".into(), theme.good, String::new()),
-        Some(label) if seat.app.connection().unreachable_since().is_some() => {
-            ("✗".into(), theme.bad, label)
-        }
+        Some(label) if seat.app.connection().down().is_some() => ("✗".into(), theme.bad, label),
         Some(label) => ("⏸".into(), theme.warn, label),
     }
 }
@@ -148,8 +146,14 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
             }
         }
         Tab::Billing => {
-            let (credit, pane) = layout::billing(body);
+            let (credit, ahead, pane) = layout::billing(body);
             draw_credit(frame, desk, theme, credit);
+            let runways: Vec<_> = desk
+                .seats()
+                .iter()
+                .map(|s| (s.name.clone(), s.colour, s.app.runway()))
+                .collect();
+            ui::ahead::draw_accounts(frame, theme, ahead, &runways);
             draw_table(frame, desk, theme, pane, "Invoices");
         }
         Tab::Network => {

@@ -57,6 +57,8 @@ pub mod export;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wal_tests;
 
 pub use intervals::Span;
 pub use probes::{ProbePoint, ProbeTrends, RotationRow};

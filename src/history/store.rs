@@ -12,6 +12,11 @@ use std::time::Duration;
 /// At most this many days of stats are taken from one answer (the latest ones).
 const MAX_USAGE_DAYS: usize = 400;
 
+/// Pages of write-ahead log after which a write checkpoints (SQLite's default is 1,000).
+pub const WAL_PAGES: i64 = 64;
+/// Bytes the write-ahead file is cut back to after a checkpoint lets it start over.
+pub const WAL_LIMIT: i64 = 512 * 1024;
+
 pub struct Store {
     pub(super) conn: Connection,
     days: u32,
@@ -105,6 +110,12 @@ impl Store {
         // by index, so a quarter of that costs nothing measurable and keeps the dashboard's
         // memory with 10,000 services under its target (BENCHMARKS.md target 6).
         conn.pragma_update(None, "cache_size", -512)?;
+        // A bounded write-ahead file: SQLite checkpoints at 1,000 pages (4 MB) by default
+        // and never shrinks the file, so two dashboards and `watch` on one profile left a
+        // 4.1 MB `-wal` beside an 80 KB database. Checkpoint at 64 pages (256 KB) and cut
+        // the file back to WAL_LIMIT when a checkpoint lets it start over.
+        conn.pragma_update(None, "wal_autocheckpoint", WAL_PAGES)?;
+        conn.pragma_update(None, "journal_size_limit", WAL_LIMIT)?;
         super::schema::migrate(&mut conn)?;
         let mut store = Self {
             conn,

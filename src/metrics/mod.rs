@@ -11,13 +11,23 @@
 //!   escapes `\`, `"` and newlines.
 //! - `proxydash_service_up` is 1 for an `Active` service and 0 otherwise, with the status
 //!   as a label; `proxydash_service_due_seconds` counts from now to the start of the due
-//!   date (UTC midnight), negative when late.
+//!   date (UTC midnight), negative when late, for live services only: an ended one
+//!   (Terminated, Cancelled, Fraud) will not be renewed, and its date would flag it
+//!   forever.
+//! - `proxydash_credit_runway_seconds` is how long the credit covers the renewals at
+//!   their schedule ([`crate::billing::runway`]): the seconds until the start of the day
+//!   of the first renewal it cannot pay (0 when one due already cannot be paid); absent
+//!   while the credit covers every renewal of the horizon, or nothing is known.
 //! - `proxydash_api_requests_total` counts answers by endpoint (the spec's path with its
 //!   parameters as `{id}`) and status: the HTTP status, or `timeout`, `connect`,
 //!   `transport`, `refused` when none came. A 429 of a GET is not counted: the scheduler
 //!   pauses and sends it again, and the answer that comes is counted.
-//! - `proxydash_api_up` is 1 while the account's API answers (online, or throttled by
-//!   it), 0 while no answer comes; `proxydash_api_last_success_timestamp_seconds` is the
+//! - `proxydash_api_up` is 1 while the account's API works (online, or throttled by
+//!   it), 0 while no answer comes (unreachable) or only answers of no use do (failing:
+//!   a 500 to everything; the spec's documented errors, such as a service's permanent
+//!   `ClientID not found`, are answers of use); `proxydash_api_down_seconds{state}` is
+//!   there only while it is down, the seconds since, so a rule's text can say how long
+//!   without hard-coding a duration; `proxydash_api_last_success_timestamp_seconds` is the
 //!   last successful answer; `proxydash_oldest_datum_age_seconds{kind}` is the age of the
 //!   oldest watched datum of each kind, the figure the freshness rules bound.
 //! - `proxydash_alert_open` is 1 per open alert, with `acknowledged` and `silenced`
@@ -26,9 +36,13 @@
 //! - `proxydash_invoice_unpaid_usd` and `proxydash_invoice_unpaid_age_seconds` list each
 //!   invoice not paid (`Unpaid`, or in `Collections`), its status as a label: the API
 //!   gives an invoice no due date, so "overdue" is an age an alert rule chooses.
+//!   `Payment Pending` and `Pending` invoices are left out on purpose: a payment is on
+//!   its way (or the invoice is not yet due for payment), nothing is asked of the
+//!   operator, and the built-in `unpaid_invoice` rule raises nothing for them either.
 //! - Absent data gives no series: a service whose network status was never read has no
 //!   `proxydash_service_servers`, rather than a 0 that would look healthy.
 
+pub mod format;
 pub mod server;
 
 use prometheus_client::encoding::text::encode;
@@ -43,9 +57,6 @@ use std::sync::{Arc, RwLock};
 /// Label values are cut to this many characters.
 pub const LABEL_WIDTH: usize = 60;
 
-/// The content type of the exposition `prometheus-client` writes (OpenMetrics text).
-pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
-
 /// What one watched profile knows, as last published by its watcher.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ProfileMetrics {
@@ -55,8 +66,14 @@ pub struct ProfileMetrics {
     pub requests: BTreeMap<(String, String), u64>,
     /// Requests the budget allows now.
     pub budget_remaining: Option<u32>,
-    /// The API answers (online or throttled); `None` before anything was asked.
+    /// The API works (online or throttled); `None` before anything was asked.
     pub api_up: Option<bool>,
+    /// While the API is down: `unreachable` or `failing`, and seconds since.
+    pub api_down: Option<(String, i64)>,
+    /// Seconds until the credit runs short of the next renewal (see
+    /// [`crate::billing::runway`]); `None` when it covers every renewal known or nothing
+    /// is known.
+    pub runway_seconds: Option<i64>,
     /// When the API last answered with success (Unix seconds).
     pub last_success: Option<i64>,
     /// Age in seconds of the oldest datum of each watched kind, by kind.
@@ -100,8 +117,6 @@ pub struct ServiceMetrics {
     /// rate / limit of a rotating service.
     pub rate_ratio: Option<f64>,
     pub due_seconds: Option<i64>,
-    /// Alive proxies / proxies checked, of the last finished probe.
-    pub probe_alive_ratio: Option<f64>,
 }
 
 /// Every watched profile's latest metrics, by profile name.
@@ -136,7 +151,8 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
     let due = Family::<Labels, GaugeF>::default();
     let requests = Family::<Labels, Counter>::default();
     let budget = Family::<Labels, GaugeF>::default();
-    let alive = Family::<Labels, GaugeF>::default();
+    let api_down = Family::<Labels, GaugeF>::default();
+    let runway = Family::<Labels, GaugeF>::default();
     let api_up = Family::<Labels, GaugeF>::default();
     let last_success = Family::<Labels, GaugeF>::default();
     let oldest = Family::<Labels, GaugeF>::default();
@@ -185,6 +201,16 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
                 .get_or_create(&vec![profile.clone(), ("kind", kind.clone())])
                 .set(*age as f64);
         }
+        if let Some((state, secs)) = &p.api_down {
+            api_down
+                .get_or_create(&vec![profile.clone(), ("state", state.clone())])
+                .set(*secs as f64);
+        }
+        if let Some(secs) = p.runway_seconds {
+            runway
+                .get_or_create(&vec![profile.clone()])
+                .set(secs as f64);
+        }
         if let Some(c) = p.credit_usd {
             credit.get_or_create(&vec![profile.clone()]).set(c);
         }
@@ -223,9 +249,6 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
             if let Some(d) = s.due_seconds {
                 due.get_or_create(&base).set(d as f64);
             }
-            if let Some(a) = s.probe_alive_ratio {
-                alive.get_or_create(&base).set(a);
-            }
         }
     }
     registry.register("proxydash_credit_usd", "The account credit in USD", credit);
@@ -260,13 +283,18 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
         budget,
     );
     registry.register(
-        "proxydash_probe_alive_ratio",
-        "Alive proxies over proxies checked in the service's last probe",
-        alive,
+        "proxydash_api_down_seconds",
+        "While the account's API is down: seconds since it went unreachable (no answer) or failing (answers, none of use), the state a label",
+        api_down,
+    );
+    registry.register(
+        "proxydash_credit_runway_seconds",
+        "Seconds from now until the credit no longer covers the next renewal at the current schedule (absent while it covers everything known)",
+        runway,
     );
     registry.register(
         "proxydash_api_up",
-        "1 while the account's API answers (online or throttled), 0 while it does not",
+        "1 while the account's API works (online or throttled), 0 while it is unreachable or failing",
         api_up,
     );
     registry.register(

@@ -21,10 +21,12 @@
 //!   complete from the start.
 //! - An accept that fails (descriptors exhausted by something else) is retried after
 //!   [`ACCEPT_PAUSE`] rather than in a tight loop.
+//! - The exposition is negotiated ([`format`]): OpenMetrics when asked for, the
+//!   Prometheus text format otherwise.
 //! - The answer is written by hand (`HTTP/1.1`, `Connection: close`), so the slim build
 //!   without the sandbox serves metrics too; the head is read with `httparse`.
 
-use super::{Board, CONTENT_TYPE, scrape};
+use super::{Board, format, scrape};
 use std::collections::VecDeque;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
@@ -291,7 +293,19 @@ fn answer(head: &[u8], board: &Board) -> Vec<u8> {
     let path = request.path.unwrap_or("");
     let path = path.split_once('?').map_or(path, |(p, _)| p);
     match (request.method, path) {
-        (Some("GET"), "/metrics") => response(200, CONTENT_TYPE, &scrape(board)),
+        (Some("GET"), "/metrics") => {
+            let accept = request
+                .headers
+                .iter()
+                .find(|h| h.name.eq_ignore_ascii_case("accept"))
+                .and_then(|h| std::str::from_utf8(h.value).ok());
+            let body = scrape(board);
+            if format::wants_openmetrics(accept) {
+                response(200, format::OPENMETRICS, &format::to_openmetrics(&body))
+            } else {
+                response(200, format::TEXT, &format::to_text(&body))
+            }
+        }
         (_, "/metrics") => response(405, "text/plain", "GET only\n"),
         _ => response(404, "text/plain", "not found\n"),
     }

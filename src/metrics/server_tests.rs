@@ -30,6 +30,14 @@ async fn metrics_and_nothing_else() {
     .unwrap();
     let ok = get(addr, "/metrics").await;
     assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
-    assert!(ok.contains("openmetrics-text"), "{ok}");
+    assert!(ok.contains("text/plain; version=0.0.4"), "{ok}");
+    assert!(!ok.contains("# EOF"), "{ok}");
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let ask = "GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5\r\n\r\n";
+    s.write_all(ask.as_bytes()).await.unwrap();
+    let mut om = String::new();
+    s.read_to_string(&mut om).await.unwrap();
+    assert!(om.contains("openmetrics-text"), "{om}");
+    assert!(om.contains("# EOF"), "{om}");
     assert!(get(addr, "/").await.starts_with("HTTP/1.1 404"));
 }

@@ -27,6 +27,8 @@ pub(crate) fn board_of(services: usize) -> BTreeMap<String, ProfileMetrics> {
     let mut p = ProfileMetrics {
         credit_usd: Some(123.45),
         budget_remaining: Some(41),
+        api_down: Some(("failing".into(), 75)),
+        runway_seconds: Some(86_400 * 9),
         ..ProfileMetrics::default()
     };
     p.requests
@@ -45,7 +47,6 @@ pub(crate) fn board_of(services: usize) -> BTreeMap<String, ProfileMetrics> {
             inactive: (i % 2 == 0).then_some(1),
             rate_ratio: (i % 4 == 0).then_some(0.25),
             due_seconds: Some(86_400 * (i as i64 % 40) - 3600),
-            probe_alive_ratio: (i % 5 == 0).then_some(0.9),
         });
     }
     BTreeMap::from([("main".to_owned(), p)])
@@ -124,10 +125,14 @@ fn every_metric_of_the_issue_is_served_and_parses() {
     assert_eq!(
         sample(
             &scrape,
-            "proxydash_probe_alive_ratio",
-            &[("service", "1000")]
+            "proxydash_api_down_seconds",
+            &[main, ("state", "failing")]
         ),
-        Some(0.9)
+        Some(75.0)
+    );
+    assert_eq!(
+        sample(&scrape, "proxydash_credit_runway_seconds", &[main]),
+        Some(86_400.0 * 9.0)
     );
     assert!(text.ends_with("# EOF\n"), "{text}");
 }

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 enum Answer {
     Services(Vec<ServiceSummary>),
     Invoices(Vec<Invoice>),
-    Credit(Credit),
+    Credit(Credit, super::ahead::Ahead),
     Network(Vec<network::Servers>),
 }
 
@@ -85,7 +85,9 @@ async fn read(cli: &Options, command: Several) -> Result<Answer, Failure> {
     let answer = match command {
         Several::Services => services::list(&mut s).await.map(Answer::Services),
         Several::Invoices => billing::list(&mut s).await.map(Answer::Invoices),
-        Several::Credit => billing::read_credit(&mut s).await.map(Answer::Credit),
+        Several::Credit => super::ahead::read(&mut s)
+            .await
+            .map(|(c, r)| Answer::Credit(c, r)),
         Several::Network(_) => network::every(&mut s).await.map(Answer::Network),
     };
     s.save_budget();
@@ -96,7 +98,7 @@ async fn read(cli: &Options, command: Several) -> Result<Answer, Failure> {
 fn render(read: &[(&str, Answer)], as_json: bool) -> String {
     let mut rows: Vec<(&str, Vec<String>)> = Vec::new();
     let mut docs: Vec<serde_json::Value> = Vec::new();
-    let mut credits: Vec<(&str, f64)> = Vec::new();
+    let mut credits: Vec<(&str, f64, Option<&crate::billing::Runway>)> = Vec::new();
     let mut services_read = 0;
     for (profile, answer) in read {
         let profile = *profile;
@@ -109,7 +111,7 @@ fn render(read: &[(&str, Answer)], as_json: bool) -> String {
                 docs.extend(list.iter().map(|i| labelled(profile, i)));
                 rows.extend(list.iter().map(|i| (profile, billing::row(i))));
             }
-            Answer::Credit(c) => credits.push((profile, c.credit)),
+            Answer::Credit(c, r) => credits.push((profile, c.credit, r.as_ref().ok())),
             Answer::Network(list) => {
                 services_read += list.len();
                 docs.extend(list.iter().map(|v| labelled(profile, &v.to_json())));
@@ -121,7 +123,7 @@ fn render(read: &[(&str, Answer)], as_json: bool) -> String {
         }
     }
     let columns: &[(&'static str, Align)] = match read.first().map(|(_, a)| a) {
-        Some(Answer::Credit(_)) => return credit(&credits, as_json),
+        Some(Answer::Credit(..)) => return credit(&credits, as_json),
         Some(Answer::Services(_)) => &services::COLUMNS,
         Some(Answer::Invoices(_)) => &billing::COLUMNS,
         Some(Answer::Network(_)) | None => &network::COLUMNS,
@@ -148,22 +150,56 @@ fn labelled(profile: &str, value: &impl Serialize) -> serde_json::Value {
     doc
 }
 
-/// Each account's credit and the total: `{"accounts": [{"profile", "credit"}…],
-/// "total": {"USD": …}}` in JSON.
-fn credit(credits: &[(&str, f64)], as_json: bool) -> String {
-    let total: f64 = credits.iter().map(|(_, c)| c).sum();
+/// Each account's credit and money ahead, the total and the earliest day one runs
+/// short: `{"accounts": [{"profile", "credit", "runway"}…], "total": {"USD": …},
+/// "earliest_short": {"profile", "date"}}` in JSON.
+fn credit(credits: &[(&str, f64, Option<&crate::billing::Runway>)], as_json: bool) -> String {
+    use super::ahead;
+    let total: f64 = credits.iter().map(|(_, c, _)| c).sum();
+    let runways: Vec<(&str, Option<&crate::billing::Runway>)> =
+        credits.iter().map(|(p, _, r)| (*p, *r)).collect();
+    let earliest = ahead::earliest(&runways);
     if as_json {
         let accounts: Vec<_> = credits
             .iter()
-            .map(|(profile, c)| serde_json::json!({"profile": profile, "credit": c}))
+            .map(|(profile, c, r)| {
+                serde_json::json!({"profile": profile, "credit": c, "runway": r.map(ahead::figures)})
+            })
             .collect();
-        return json(&serde_json::json!({"accounts": accounts, "total": {"USD": total}}));
+        let earliest = earliest.map(|(p, d)| serde_json::json!({"profile": p, "date": d}));
+        return json(&serde_json::json!({
+            "accounts": accounts,
+            "total": {"USD": total},
+            "earliest_short": earliest,
+        }));
     }
-    let mut t = Table::new(&[("PROFILE", Align::Left), ("CREDIT", Align::Right)]);
-    for (profile, c) in credits {
-        t.row([profile.to_string(), money(*c)]);
+    let mut t = Table::new(&[
+        ("PROFILE", Align::Left),
+        ("CREDIT", Align::Right),
+        ("DUE IN 30 DAYS", Align::Right),
+        ("COVERS RENEWALS UNTIL", Align::Left),
+    ]);
+    for (profile, c, r) in credits {
+        let until = match r {
+            None => "—".to_owned(),
+            Some(r) => match (r.short_on, r.covers_until()) {
+                (Some(short), _) if short <= r.today => "short today".to_owned(),
+                (_, Some(until)) => until.to_string(),
+                _ => "a year and more".to_owned(),
+            },
+        };
+        let due = r.map_or("—".to_owned(), |r| money(r.soon_total));
+        t.row([profile.to_string(), money(*c), due, until]);
     }
     let mut out = t.render();
-    out.push_str(&Details::new().add("Total (USD)", money(total)).render());
+    let mut d = Details::new();
+    d.add("Total (USD)", money(total));
+    d.add(
+        "Earliest short",
+        earliest.map_or("none within a year".to_owned(), |(p, day)| {
+            format!("{day} ({p})")
+        }),
+    );
+    out.push_str(&d.render());
     out
 }

@@ -1,17 +1,9 @@
 //! `credit`, `invoices`, `invoice`: the account's money.
 
-use super::args::{CreditArgs, InvoiceArgs, InvoicesArgs, OutputArgs};
+use super::args::{InvoiceArgs, InvoicesArgs, OutputArgs};
 use super::output::{Align, Details, date, id, json, money, or_missing};
 use super::{Failure, Printed, Script, Session, Several};
 use crate::api::{Credit, Invoice};
-
-pub async fn credit(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
-    let credit = read_credit(s).await?;
-    if o.json {
-        return Ok(json(&credit));
-    }
-    Ok(Details::new().add("Credit", money(credit.credit)).render())
-}
 
 /// The credit of the session's account.
 pub(super) async fn read_credit(s: &mut Session<'_>) -> Result<Credit, Failure> {
@@ -118,18 +110,6 @@ pub async fn invoice(s: &mut Session<'_>, a: &InvoiceArgs) -> Printed {
 /// An invoice's service; 0 means "not tied to a service" (adding funds).
 fn service_id(i: &Invoice) -> String {
     id(i.service_id.filter(|&s| s != 0))
-}
-
-impl Script for CreditArgs {
-    fn output(&self) -> Option<&OutputArgs> {
-        Some(&self.output)
-    }
-    async fn print(&self, s: &mut Session<'_>) -> Printed {
-        credit(s, &self.output).await
-    }
-    fn several(&self) -> Option<Several> {
-        Some(Several::Credit)
-    }
 }
 
 impl Script for InvoicesArgs {

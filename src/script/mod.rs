@@ -61,6 +61,7 @@
 //!   it is more than a second or two) instead of exceeding it. `--max-rpm` caps it.
 
 mod accounts;
+mod ahead;
 pub mod alerts;
 pub mod args;
 mod billing;

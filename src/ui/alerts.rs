@@ -137,7 +137,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             cells.push(Cell::new(a.key.rule.as_str()).style(dim));
         }
         cells.extend([
-            Cell::new(text::truncate(&a.message, message_width).into_owned()).style(dim),
+            Cell::new(
+                text::truncate(&crate::app::tabs::alerts::message(app, a), message_width)
+                    .into_owned(),
+            )
+            .style(dim),
             Cell::new(short_time(app, a.first_seen)).style(dim),
             Cell::new(
                 a.resolved
@@ -253,7 +257,10 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, aler
         format!("  ID {}", crate::alerts::marks::alert_id(&a.key)),
         theme.dim,
     ));
-    let mut lines = vec![Line::from(head), Line::from(a.message.clone())];
+    let mut lines = vec![
+        Line::from(head),
+        Line::from(crate::app::tabs::alerts::message(app, a)),
+    ];
     lines.extend(marks_lines(app, theme, Some(a)));
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),

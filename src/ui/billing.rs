@@ -16,9 +16,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
-    let (credit_area, pane) = layout::billing(body);
+    let (credit_area, ahead, pane) = layout::billing(body);
     let tab = app.billing();
     draw_credit(frame, app, theme, credit_area);
+    super::ahead::draw(frame, theme, ahead, app.runway().as_ref());
 
     let view = &tab.table;
     let block = widgets::pane(

@@ -164,9 +164,17 @@ pub fn products(body: Rect, wants: u16, mode: DetailPane) -> (Pane, Rect) {
 }
 
 /// Billing: the credit box above the invoices.
-pub fn billing(body: Rect) -> (Rect, Pane) {
-    let [credit, table] = Layout::vertical([Constraint::Length(3), Constraint::Min(0)]).areas(body);
-    (credit, Pane::with_header(table))
+/// Billing: the credit, the money ahead (a summary line, the spend per month and as many
+/// renewals as fit: more on a tall screen), and the invoices.
+pub fn billing(body: Rect) -> (Rect, Rect, Pane) {
+    let ahead = if body.height >= 30 { 9 } else { 5 };
+    let [credit, ahead, table] = Layout::vertical([
+        Constraint::Length(3),
+        Constraint::Length(ahead),
+        Constraint::Min(0),
+    ])
+    .areas(body);
+    (credit, ahead, Pane::with_header(table))
 }
 
 /// Network: the summary line above the table.
@@ -213,7 +221,7 @@ pub fn table_rows(
     Some(match tab {
         Tab::Services => services(body, wants, history, mode).0.rows,
         Tab::Products => products(body, wants, mode).0.rows,
-        Tab::Billing => billing(body).1.rows,
+        Tab::Billing => billing(body).2.rows,
         Tab::Network => network(body).1.rows,
         Tab::Usage => usage(body, wants).0.rows,
         Tab::Alerts => alerts(body).0.rows,

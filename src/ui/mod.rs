@@ -6,6 +6,7 @@
 //! bindings). Popups stack on top. Made for 80×24 and up; below 40×8 one line asks for a
 //! bigger terminal.
 
+pub mod ahead;
 pub mod alerts;
 pub mod billing;
 pub mod columns;
@@ -154,7 +155,7 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     // The connection outranks the budget: a budget is no news while nothing answers.
     if let Some(link) = app.connection_label() {
         // Throttled is a pause, not a failure.
-        let (mark, style) = if app.connection().unreachable_since().is_some() {
+        let (mark, style) = if app.connection().down().is_some() {
             ("✗", theme.bad)
         } else {
             ("⏸", theme.warn)

@@ -15,9 +15,10 @@ proxydash watch --keep-bound 1001 1002 --dry-run --verbose\n\n",
 1  anything else that stopped it (standard output closed, the runtime failed)"
 ))]
 pub struct WatchArgs {
-    /// A summary line per sweep on standard error.
-    #[arg(long, short = 'v')]
-    pub verbose: bool,
+    /// A summary line on standard error when what it says changes (and every ten
+    /// minutes); twice (-vv): one per sweep.
+    #[arg(long, short = 'v', action = clap::ArgAction::Count)]
+    pub verbose: u8,
 
     /// Serve Prometheus metrics at http://ADDR/metrics (loopback unless you mean
     /// otherwise: a warning is printed when bound elsewhere).

@@ -37,7 +37,12 @@ pub fn metrics(summary: &Summary, now: DateTime<Utc>, into: &mut ProfileMetrics)
         Link::Unknown => None,
         _ => Some(summary.connection.is_up()),
     };
+    into.api_down = summary
+        .connection
+        .down()
+        .map(|(state, since)| (state.to_owned(), (now - since).num_seconds().max(0)));
     into.last_success = summary.connection.last_success.map(|t| t.timestamp());
+    into.runway_seconds = summary.runway.as_ref().and_then(|r| r.seconds_left(now));
     into.oldest = summary
         .oldest
         .iter()
@@ -57,12 +62,12 @@ pub fn metrics(summary: &Summary, now: DateTime<Utc>, into: &mut ProfileMetrics)
                 .rate
                 .filter(|(_, limit)| *limit > 0.0)
                 .map(|(rate, limit)| rate / limit),
+            // An ended service will not be renewed: its date would flag it forever.
             due_seconds: s
                 .nextduedate
+                .filter(|_| !s.has_ended())
                 .and_then(|d| d.and_hms_opt(0, 0, 0))
                 .map(|d| (d.and_utc() - now).num_seconds()),
-            // Probes are the dashboard's; `watch` probes nothing.
-            probe_alive_ratio: None,
         })
         .collect();
     into.unpaid_invoices = snapshot
@@ -116,7 +121,7 @@ pub fn summary(
     let credit = m
         .credit_usd
         .map_or("unknown".to_owned(), |c| format!("{c:.2} USD"));
-    if let Link::Unreachable { .. } = summary.connection.link {
+    if summary.connection.down().is_some() {
         let utc = chrono::FixedOffset::east_opt(0).expect("zero offset");
         let data = match summary.connection.last_success {
             Some(at) => format!(

@@ -4,8 +4,9 @@
 //!
 //! - Alerts go to standard output as JSON lines (one object per transition, the same
 //!   object the `on_alert` command reads) and to the profile's `on_alert` command.
-//! - `--verbose` writes a summary line per sweep on standard error; rebinds, refusals
-//!   and failed lookups are always written there.
+//! - `--verbose` writes a summary line on standard error when what it says changes, and
+//!   at least every ten minutes (`sweep_news`); `-vv` one per sweep; rebinds, refusals,
+//!   failed lookups and the API's state are always written there.
 //! - `--metrics-listen ADDR` serves Prometheus metrics ([`crate::metrics`]); an address
 //!   that is not loopback gets a warning, as the metrics name an account's services.
 //! - `--keep-bound SERVICE…` (or the profile's `keep_bound`) keeps static services bound
@@ -29,6 +30,7 @@ pub mod keep_bound;
 pub mod myip;
 pub mod output;
 pub mod setup;
+mod sweep_news;
 pub mod watcher;
 
 use crate::account::Clock;

@@ -50,7 +50,8 @@ pub struct Options {
     /// How much faster than real time `clock` runs (1 in real use; tests and the soak
     /// bench run a fake clock faster): real sleeps are the waits divided by it.
     pub speed: u32,
-    pub verbose: bool,
+    /// `--verbose` given once (a line when it changes) or more (a line per sweep).
+    pub verbose: u8,
     pub board: Option<Board>,
     pub keep: Option<KeepOptions>,
     /// The history writer and its answers: flushed on stop.
@@ -76,6 +77,7 @@ pub struct Watcher {
     budget: watch::Receiver<Option<crate::scheduler::View>>,
     budget_told: Option<super::budget_news::BudgetNews>,
     sweeps: u64,
+    sweep_news: super::sweep_news::SweepNews,
     open_alerts: usize,
     /// The book and marks of the last sweep, for `/metrics`.
     book: Option<crate::alerts::AlertBook>,
@@ -122,6 +124,7 @@ impl Watcher {
             ips: mpsc::unbounded_channel(),
             metrics: ProfileMetrics::default(),
             sweeps: 0,
+            sweep_news: Default::default(),
             open_alerts: 0,
             book: None,
             marks: Default::default(),
@@ -225,6 +228,19 @@ impl Watcher {
                 for t in &swept.transitions {
                     self.sink.record(t);
                 }
+                // Absence of data resolves nothing: an open alert whose data did not come
+                // is said once as not checked, and stays open.
+                let utc = chrono::FixedOffset::east_opt(0).expect("zero offset");
+                for a in &swept.unchecked {
+                    if let Some(when) = a.not_checked(utc) {
+                        self.output.log(format!(
+                            "{}: {} {} still open, {when} (its data has not come since)",
+                            self.profile,
+                            a.key.rule.as_str(),
+                            a.key.subject
+                        ));
+                    }
+                }
                 self.open_alerts = swept.book.open_count();
                 self.book = Some(swept.book);
                 self.marks = swept.marks;
@@ -272,16 +288,15 @@ impl Watcher {
     /// The connection changed: one line, whatever `--verbose` says (an unattended
     /// watcher that stops seeing its account must say so).
     fn on_connection(&mut self, c: Connection) {
-        let was_down = matches!(self.connection.link, Link::Unreachable { .. });
+        let was_down = self.connection.down().is_some();
+        let went_down = c.down().map(|(state, _)| state) != self.connection.down().map(|(s, _)| s);
         self.connection = c;
         let now = self.now();
         let offset = chrono::FixedOffset::east_opt(0).expect("zero offset");
         match c.link {
-            Link::Unreachable { .. } => self.output.log(format!(
-                "{}: the API is {}",
-                self.profile,
-                c.describe(now, offset)
-            )),
+            Link::Unreachable { .. } | Link::Failing { .. } if went_down => self.output.log(
+                format!("{}: the API is {}", self.profile, c.describe(now, offset)),
+            ),
             Link::Online if was_down => self
                 .output
                 .log(format!("{}: the API answers again", self.profile)),
@@ -321,16 +336,25 @@ impl Watcher {
     fn sweep_done(&mut self) {
         self.sweeps += 1;
         self.publish();
-        if self.options.verbose {
-            let summary = self.summary.borrow().clone();
-            let line = collect::summary(
-                &self.profile,
-                &summary,
-                &self.metrics,
-                self.open_alerts,
-                self.now(),
-            );
-            self.output.log(line);
+        if self.options.verbose == 0 {
+            return;
+        }
+        let summary = self.summary.borrow().clone();
+        let now = self.now();
+        let line = |m: &ProfileMetrics| {
+            collect::summary(&self.profile, &summary, m, self.open_alerts, now)
+        };
+        // The budget left moves with every request, and an outage's age with every
+        // sweep: neither is news.
+        let news = match summary.connection.down() {
+            Some((state, since)) => format!("{state} since {since}, {} open", self.open_alerts),
+            None => line(&ProfileMetrics {
+                budget_remaining: None,
+                ..self.metrics.clone()
+            }),
+        };
+        if self.options.verbose > 1 || self.sweep_news.worth_a_line(&news, now) {
+            self.output.log(line(&self.metrics));
         }
     }
 

@@ -216,9 +216,59 @@ async fn credit_of_several_accounts_has_each_and_the_total() {
         .ok()
         .stdout;
     assert!(text.starts_with("PROFILE"), "{text}");
-    let last = text.lines().last().unwrap();
+    let total_line = text
+        .lines()
+        .find(|l| l.starts_with("Total (USD):"))
+        .unwrap();
+    assert!(total_line.ends_with(&format!("${total:.2}")), "{text}");
+}
+
+/// Issue 37: `credit` says the money ahead in a line, `--json` gives the figures, and
+/// over several accounts each account's runway and the earliest one.
+#[tokio::test]
+async fn credit_says_the_money_ahead_and_the_earliest_account_short() {
+    let (shop, resale) = (sandbox().await, sandbox().await);
+    // Nothing left: the sandbox's unpaid invoices are owed today. Plenty: a year covered.
+    shop.set_credit(0.0);
+    resale.set_credit(1_000_000.0);
+    let file = config(
+        "ahead",
+        &[account("shop", &shop), account("resale", &resale)],
+    );
+    let one = with_config(&file, &["--profile", "resale", "credit"])
+        .await
+        .ok()
+        .stdout;
+    let ahead = one
+        .lines()
+        .find(|l| l.starts_with("Ahead:"))
+        .unwrap_or_default();
     assert!(
-        last.starts_with("Total (USD):") && last.ends_with(&format!("${total:.2}")),
+        ahead.contains("covers every renewal for a year") && ahead.contains("due in 30 days"),
+        "{one}"
+    );
+    let json = with_config(&file, &["--profile", "shop", "credit", "--json"])
+        .await
+        .ok()
+        .json();
+    let runway = &json["runway"];
+    assert_eq!(runway["short_on"], runway["today"], "{json:#}");
+    assert!(runway["due_30_days"].as_f64().unwrap() > 0.0, "{json:#}");
+    assert!(runway["due"].as_array().is_some_and(|d| !d.is_empty()));
+    let all = with_config(&file, &["credit", "--all-profiles", "--json"])
+        .await
+        .ok()
+        .json();
+    assert_eq!(all["earliest_short"]["profile"], "shop", "{all:#}");
+    assert_eq!(all["accounts"][0]["runway"]["short_on"], Value::Null);
+    let text = with_config(&file, &["credit", "--all-profiles"])
+        .await
+        .ok()
+        .stdout;
+    assert!(text.contains("COVERS RENEWALS UNTIL"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("Earliest short:") && l.ends_with("(shop)")),
         "{text}"
     );
 }

@@ -164,7 +164,9 @@ async fn credit_and_invoices() {
     let table = run(&sb, &["credit"]).await.ok().stdout;
     assert!(table.contains("$250.00"), "{table}");
     let json = run(&sb, &["credit", "--json"]).await.ok().json();
-    assert_eq!(json, serde_json::json!({ "credit": 250.0 }));
+    // The credit as before, and the money ahead beside it (issue 37).
+    assert_eq!(json["credit"], 250.0);
+    assert!(json["runway"]["due_30_days"].is_number(), "{json:#}");
 
     let table = run(&sb, &["invoices"]).await.ok().stdout;
     assert_eq!(table.lines().count(), 21, "{table}");

@@ -151,6 +151,34 @@ impl Default for ServiceStatus {
     }
 }
 
+impl ServiceStatus {
+    /// Terminated, Cancelled or Fraud: the service will not come back, so nothing of it
+    /// is read again, watched or charged for (no usage alert, no due date exported, no
+    /// renewal counted).
+    pub fn has_ended(&self) -> bool {
+        matches!(
+            self,
+            ServiceStatus::Terminated | ServiceStatus::Cancelled | ServiceStatus::Fraud
+        )
+    }
+}
+
+impl BillingCycle {
+    /// How many months one period of the cycle is; `None` for `Free` (nothing to renew)
+    /// and for a cycle the spec does not list (its length is not known).
+    pub fn months(&self) -> Option<u32> {
+        match self {
+            BillingCycle::Monthly => Some(1),
+            BillingCycle::Quarterly => Some(3),
+            BillingCycle::SemiAnnually => Some(6),
+            BillingCycle::Annually => Some(12),
+            BillingCycle::Biennially => Some(24),
+            BillingCycle::Triennially => Some(36),
+            BillingCycle::Free | BillingCycle::Other(_) => None,
+        }
+    }
+}
+
 impl Default for InvoiceStatus {
     fn default() -> Self {
         InvoiceStatus::Other("".into())

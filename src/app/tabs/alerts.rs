@@ -162,7 +162,17 @@ fn cells(app: &App, a: &Alert) -> Vec<CellText> {
         CellText::new(format!("{mark} {}", a.level.as_str())).tone(tone),
         CellText::new(a.key.subject.to_string()).tone(rest),
         CellText::new(a.key.rule.as_str()).tone(rest),
-        CellText::new(crate::text::sanitize(&a.message).into_owned()).tone(rest),
+        CellText::new(message(app, a)).tone(rest),
         CellText::new(since).tone(Tone::Dim),
     ]
+}
+
+/// The alert's words; an open one its last full sweep could not check says since when it
+/// was last checked (it stays open: missing data resolves nothing).
+pub fn message(app: &App, a: &Alert) -> String {
+    let text = crate::text::sanitize(&a.message).into_owned();
+    match a.not_checked(app.utc_offset()) {
+        Some(when) if a.resolved.is_none() => format!("{text} ({when})"),
+        _ => text,
+    }
 }

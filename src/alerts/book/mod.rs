@@ -40,6 +40,28 @@ pub struct Alert {
     /// then, so the first sweep that sees it gives it its level without a notification.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub level_unsure: bool,
+    /// Open, but the last full sweep could not check it (its data has not come since):
+    /// since when it was last checked. Absence of data never resolves an alert; it is
+    /// said as "not checked since …" instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unchecked_since: Option<DateTime<Utc>>,
+}
+
+impl Alert {
+    /// `not checked since 14:05` (in `offset`), when the last full sweep could not check
+    /// it.
+    pub fn not_checked(&self, offset: chrono::FixedOffset) -> Option<String> {
+        let since = self.unchecked_since?;
+        let zone = if offset.local_minus_utc() == 0 {
+            " UTC"
+        } else {
+            ""
+        };
+        Some(format!(
+            "not checked since {}{zone}",
+            since.with_timezone(&offset).format("%Y-%m-%d %H:%M")
+        ))
+    }
 }
 
 /// What happened to an alert.
@@ -70,6 +92,8 @@ pub struct Transition {
     pub alert: Alert,
     pub at: DateTime<Utc>,
 }
+
+mod shared;
 
 #[derive(Clone, Debug)]
 struct Track {
@@ -152,6 +176,11 @@ impl AlertBook {
                 Observation::Covered(rule) => {
                     covered.insert(*rule);
                 }
+                Observation::Ended { key, message } => {
+                    if seen.insert(*key) {
+                        self.end(*key, message, now, &mut out);
+                    }
+                }
             }
         }
         let gone: Vec<AlertKey> = self
@@ -174,6 +203,27 @@ impl AlertBook {
         out
     }
 
+    /// The subject of `key` ended: an open alert resolves now with `message`; one that
+    /// was only counting is forgotten.
+    fn end(&mut self, key: AlertKey, message: &str, now: DateTime<Utc>, out: &mut Vec<Transition>) {
+        let Some(track) = self.tracks.remove(&key) else {
+            return;
+        };
+        let Some(mut alert) = track.open else {
+            return;
+        };
+        alert.resolved = Some(now);
+        alert.next_repeat = None;
+        alert.message = message.to_owned();
+        out.push(Transition {
+            change: Change::Resolved,
+            alert: alert.clone(),
+            at: now,
+        });
+        self.recent.push_front(alert);
+        self.recent.truncate(RECENT);
+    }
+
     fn observe(
         &mut self,
         key: AlertKey,
@@ -185,7 +235,7 @@ impl AlertBook {
         // `api_unreachable` waited its own minute before it was seen, and a record (a
         // status, a due date, an invoice's state) does not blip: they open and resolve at
         // once.
-        let debounce = if key.rule == super::Rule::ApiUnreachable || key.rule.reads_a_record() {
+        let debounce = if key.rule.reads_the_connection() || key.rule.reads_a_record() {
             1
         } else {
             self.debounce
@@ -241,6 +291,7 @@ impl AlertBook {
                     repeats: 0,
                     next_repeat: (level == Level::Critical).then(|| later(now, repeat_after)),
                     level_unsure: false,
+                    unchecked_since: None,
                 };
                 track.open = Some(alert.clone());
                 out.push(Transition {
@@ -252,6 +303,7 @@ impl AlertBook {
             return;
         };
         alert.last_seen = now;
+        alert.unchecked_since = None;
         if alert.message != message {
             alert.message = message.to_owned();
         }

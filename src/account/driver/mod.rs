@@ -24,7 +24,6 @@ use super::facts::Summary;
 use super::freshness::Kind;
 use super::planner::Focus;
 use super::types::TypesFile;
-use crate::alerts::Change;
 use crate::alerts::marks::{MarkChange, Marks};
 use crate::alerts::store::AlertFile;
 use crate::api::{Loaded, ProductType, Request};
@@ -248,6 +247,7 @@ impl Driver {
             self.send_planned(now);
             if self.engine.sweep_due(now).is_some() {
                 self.read_marks().await;
+                self.read_alerts().await;
             }
             if let Some(swept) = self.engine.sweep(now) {
                 self.swept(swept, now);
@@ -358,19 +358,6 @@ impl Driver {
         }
     }
 
-    /// Before a sweep: the marks another process may have written (one row read when
-    /// they did not change; off the task, on the marks file's thread).
-    async fn read_marks(&mut self) {
-        let Some(file) = self.setup.marks_file.clone() else {
-            return;
-        };
-        if let Some(marks) = file.changed().await
-            && self.engine.set_marks(marks)
-        {
-            let _ = self.events.send(Event::Marked(self.engine.marks().clone()));
-        }
-    }
-
     fn answered(&mut self, batch: Vec<Loaded>) {
         let now = self.now();
         let mut records = Vec::new();
@@ -402,44 +389,10 @@ impl Driver {
         self.publish(now);
     }
 
-    fn swept(&mut self, swept: Swept, now: DateTime<Utc>) {
-        if let Some(file) = &self.setup.marks_file {
-            for key in &swept.unacked {
-                file.apply(MarkChange::Unack(*key));
-            }
-        }
-        if swept
-            .transitions
-            .iter()
-            .any(|t| t.change != Change::Repeated)
-            && let Some((file, account)) = self.setup.alert_file.clone()
-        {
-            let open: Vec<_> = swept.book.open().cloned().collect();
-            // Off the task: losing the file only means the alerts are announced again
-            // after a restart.
-            tokio::task::spawn_blocking(move || {
-                if let Err(e) = file.save(&account, &open) {
-                    tracing::warn!("cannot save {}: {e}", file.path().display());
-                }
-            });
-        }
-        self.publish(now);
-        let _ = self.events.send(Event::Swept(swept));
-    }
-
     fn publish(&self, now: DateTime<Utc>) {
         self.summary
             .send_replace(Arc::new(self.engine.summary(now)));
     }
-
-    fn save_types(&self, types: &HashMap<u64, ProductType>) {
-        if let Some((file, account)) = self.setup.types_file.clone() {
-            let types = types.clone();
-            tokio::task::spawn_blocking(move || {
-                if let Err(e) = file.save(&account, &types) {
-                    tracing::warn!("cannot save {}: {e}", file.path().display());
-                }
-            });
-        }
-    }
 }
+
+mod files;

@@ -12,12 +12,18 @@ use crate::alerts::marks::{
 };
 use crate::alerts::store::AlertFile;
 use crate::alerts::{Alert, Rule};
+use crate::config::selection::{self, Unnamed};
 use crate::history::marks::MarksDb;
 use crate::options::{Options, Subcommand};
 use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand as Subcommands};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+mod list;
+mod several;
+
+use list::list;
 
 /// Why a command failed, with its exit status.
 enum Failed {
@@ -58,6 +64,25 @@ fn run_at(cli: &Options, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String
     with.connection = cli
         .connection
         .with_file(args.profile.as_ref(), args.config.as_ref());
+    if args.all_profiles {
+        with.connection.all_profiles = true;
+        with.connection.profile.clear();
+    }
+    let command = args.command.clone().unwrap_or(AlertsCommand::List);
+    let named = &with.connection.profile;
+    if with.connection.all_profiles || named.iter().any(|n| *n != named[0]) {
+        let names = selection::profiles(&with, Unnamed::DefaultProfile)
+            .map_err(|e| Failed::Usage(e.to_string()))?
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>();
+        return several::several(&names, command, args.json, now);
+    }
+    if let AlertsCommand::Unsilence { id } = &command
+        && named.is_empty()
+    {
+        return several::unsilence_anywhere(&with, id, args.json);
+    }
     let (profile, _) =
         crate::config::profile_name(&with).map_err(|e| Failed::Usage(e.to_string()))?;
     let path = crate::history::file_for(&profile)
@@ -65,15 +90,15 @@ fn run_at(cli: &Options, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String
     let file_error = |e: rusqlite::Error| Failed::File(format!("{}: {e}", path.display()));
     let mut db = MarksDb::open(&path).map_err(file_error)?;
     let marks = db.load().map_err(file_error)?;
-    let (open, said) = AlertFile::default_location()
-        .map(|f| f.load_profile(&profile))
-        .unwrap_or_default();
-    if let Some(said) = said {
-        eprintln!("proxydash alerts: warning: {said}");
-    }
-    let command = args.command.clone().unwrap_or(AlertsCommand::List);
+    let open = open_alerts(&profile);
     let (change, said) = match command {
-        AlertsCommand::List => return Ok(list(&open, &marks, now, args.json)),
+        AlertsCommand::List => {
+            return Ok(list(
+                &[(profile.as_str(), open.as_slice(), &marks)],
+                now,
+                args.json,
+            ));
+        }
         AlertsCommand::Ack { id, by } => ack(&open, &id, by, now)?,
         AlertsCommand::Silence {
             rule,
@@ -83,36 +108,62 @@ fn run_at(cli: &Options, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String
             edit,
             by,
         } => {
-            let target = Target {
-                rule: rule
-                    .map(|r| r.parse::<Rule>())
-                    .transpose()
-                    .map_err(Failed::Usage)?,
-                service,
-            };
+            let target = target(rule, service)?;
             silence(&marks, target, &length, &reason, edit, by, now)?
         }
-        AlertsCommand::Unsilence { id } => {
-            let s = marks.find(&id).ok_or_else(|| {
-                Failed::NotFound(format!("no silence {id:?} (proxydash alerts lists them)"))
-            })?;
-            let said = format!("ended silence {} ({})", s.id, s.target.describe());
-            (MarkChange::Unsilence(s.id.clone()), said)
-        }
+        AlertsCommand::Unsilence { id } => unsilence(&marks, &id)?,
     };
     db.apply(&change).map_err(file_error)?;
-    // A script that silences wants the ID to end it with.
-    let id = match &change {
-        MarkChange::Silence(s) => Some(s.id.clone()),
-        MarkChange::Unsilence(id) => Some(id.clone()),
-        MarkChange::Ack(a) => Some(alert_id(&a.key)),
-        MarkChange::Unack(key) => Some(alert_id(key)),
-    };
-    Ok(if args.json {
-        serde_json::json!({ "done": said, "id": id }).to_string()
-    } else {
-        said
+    Ok(done(&change, said, None, args.json))
+}
+
+/// The open alerts of `profile` as `watch` and the dashboard left them; what was wrong
+/// with the file is said on standard error.
+fn open_alerts(profile: &str) -> Vec<Alert> {
+    let (open, said) = AlertFile::default_location()
+        .map(|f| f.load_profile(profile))
+        .unwrap_or_default();
+    if let Some(said) = said {
+        eprintln!("proxydash alerts: warning: {said}");
+    }
+    open
+}
+
+fn target(rule: Option<String>, service: Option<u64>) -> Result<Target, Failed> {
+    Ok(Target {
+        rule: rule
+            .map(|r| r.parse::<Rule>())
+            .transpose()
+            .map_err(Failed::Usage)?,
+        service,
     })
+}
+
+fn unsilence(marks: &Marks, id: &str) -> Result<(MarkChange, String), Failed> {
+    let s = marks.find(id).ok_or_else(|| {
+        Failed::NotFound(format!("no silence {id:?} (proxydash alerts lists them)"))
+    })?;
+    let said = format!("ended silence {} ({})", s.id, s.target.describe());
+    Ok((MarkChange::Unsilence(s.id.clone()), said))
+}
+
+/// What a change prints: `said`, or with `--json` the line and the ID a script goes on
+/// with (and the profiles it was made in, over several).
+fn done(change: &MarkChange, said: String, profiles: Option<&[String]>, json: bool) -> String {
+    if !json {
+        return said;
+    }
+    // A script that silences wants the ID to end it with.
+    let id = match change {
+        MarkChange::Silence(s) => s.id.clone(),
+        MarkChange::Unsilence(id) => id.clone(),
+        MarkChange::Ack(a) => alert_id(&a.key),
+        MarkChange::Unack(key) => alert_id(key),
+    };
+    match profiles {
+        Some(p) => serde_json::json!({ "done": said, "id": id, "profiles": p }).to_string(),
+        None => serde_json::json!({ "done": said, "id": id }).to_string(),
+    }
 }
 
 fn ack(
@@ -183,80 +234,6 @@ fn clean_name(by: Option<String>) -> String {
         .unwrap_or_else(marks::who)
 }
 
-/// The open alerts (most severe first) and the silences in force, as a table or JSON.
-fn list(open: &[Alert], marks: &Marks, now: DateTime<Utc>, json: bool) -> String {
-    let mut open: Vec<&Alert> = open.iter().filter(|a| a.resolved.is_none()).collect();
-    open.sort_by(|a, b| b.level.cmp(&a.level).then(a.key.cmp(&b.key)));
-    let silences: Vec<&Silence> = marks.active(now).collect();
-    if json {
-        let alerts: Vec<_> = open
-            .iter()
-            .map(|a| {
-                serde_json::json!({
-                    "id": alert_id(&a.key),
-                    "rule": a.key.rule.as_str(),
-                    "subject": a.key.subject.to_string(),
-                    "level": a.level.as_str(),
-                    "message": a.message,
-                    "first_seen": a.first_seen.to_rfc3339(),
-                    "acknowledged": marks.ack(&a.key).map(|k| serde_json::json!({"by": k.by, "at": k.at.to_rfc3339()})),
-                    "silenced_by": marks.silence(&a.key, now).map(|s| s.id.clone()),
-                })
-            })
-            .collect();
-        let silences: Vec<_> = silences
-            .iter()
-            .map(|s| {
-                serde_json::json!({
-                    "id": s.id,
-                    "rule": s.target.rule.map(Rule::as_str),
-                    "service_id": s.target.service,
-                    "until": s.until.to_rfc3339(),
-                    "reason": s.reason,
-                    "by": s.by,
-                    "created": s.created.to_rfc3339(),
-                })
-            })
-            .collect();
-        let doc = serde_json::json!({ "alerts": alerts, "silences": silences });
-        return serde_json::to_string_pretty(&doc).unwrap_or_default();
-    }
-    let mut out = Vec::new();
-    if open.is_empty() {
-        out.push("No open alerts.".to_owned());
-    }
-    for a in &open {
-        let mark = match (marks.silence(&a.key, now), marks.ack(&a.key)) {
-            (Some(s), _) => format!("silenced ({})", s.id),
-            (None, Some(k)) => format!("acked by {}", k.by),
-            (None, None) => String::new(),
-        };
-        out.push(format!(
-            "{:<8} {:<28} {:<20} {}",
-            a.level.as_str(),
-            alert_id(&a.key),
-            mark,
-            crate::text::sanitize(&a.message)
-        ));
-    }
-    if !silences.is_empty() {
-        out.push(String::new());
-        out.push("Silences:".to_owned());
-    }
-    for s in silences {
-        out.push(format!(
-            "{:<8} {:<28} until {} UTC ({} left) · {} · {}",
-            s.id,
-            s.target.describe(),
-            s.until.format("%Y-%m-%d %H:%M"),
-            marks::format_duration(s.until - now),
-            crate::text::sanitize(&s.reason),
-            s.by
-        ));
-    }
-    out.join("\n")
-}
-
 #[derive(Debug, Clone, Args)]
 #[command(
     after_help = "Example:\n  proxydash alerts\n  proxydash alerts ack service_status:1002\n  \
@@ -271,9 +248,25 @@ pub struct AlertsArgs {
     /// Print JSON instead of a table (the list) or a line (the others).
     #[arg(long, global = true)]
     pub json: bool,
-    /// The profile [default: the config file's default_profile].
-    #[arg(long, env = "PROXYDASH_PROFILE", value_name = "NAME", global = true)]
+    /// The profile [default: the config file's default_profile; `unsilence` looks in every
+    /// profile].
+    // Its own ID: clap copies a value of the top-level `--profile` into a global
+    // argument of the same ID, the first of several only (`--profile a --profile b
+    // alerts` would list `a` alone).
+    #[arg(
+        long = "profile",
+        id = "alerts_profile",
+        env = "PROXYDASH_PROFILE",
+        value_name = "NAME",
+        global = true,
+        conflicts_with = "all_profiles"
+    )]
     pub profile: Option<String>,
+    /// Every profile of the config file: the list over all of them (a PROFILE column), an
+    /// acknowledgement where the alert is open, a silence in each, an unsilence in each
+    /// that holds it.
+    #[arg(long, global = true)]
+    pub all_profiles: bool,
     /// The config file that names the profiles.
     #[arg(long, env = "PROXYDASH_CONFIG", value_name = "PATH", global = true)]
     pub config: Option<PathBuf>,

@@ -1,0 +1,7 @@
+//! The account's money ahead, computed from its records: the renewals coming, their sum,
+//! the day the credit runs short of them, and the spend per month ([`runway`]). Pure: the
+//! dashboard's Billing tab, `proxydash credit` and `watch`'s metric read the same figures.
+
+pub mod runway;
+
+pub use runway::{Owed, PriceSource, Records, Runway};

@@ -1,0 +1,276 @@
+//! The runway on fixed data worked out by hand: every billing cycle of the spec, unpaid
+//! invoices standing for a renewal or owed alone, unknown prices and cycles, ended
+//! services, the day the credit runs short, spend per month, and several accounts.
+
+use super::*;
+use crate::api::{ProductType, ServiceStatus};
+use crate::app::testdata::{self as td, date};
+
+fn listed(id: u64, status: ServiceStatus, due: &str, product: &str) -> ServiceSummary {
+    ServiceSummary {
+        status,
+        nextduedate: Some(date(due)),
+        product_name: product.into(),
+        ..td::summary(id)
+    }
+}
+
+fn detail(id: u64, cycle: BillingCycle, due: &str, price: f64) -> Service {
+    Service {
+        billingcycle: cycle,
+        nextduedate: Some(date(due)),
+        price,
+        ..td::service(id, ProductType::Fpr)
+    }
+}
+
+fn unpaid(id: u64, amount: f64, service: Option<u64>, status: InvoiceStatus) -> Invoice {
+    Invoice {
+        status,
+        amount,
+        service_id: service,
+        date_paid: None,
+        created_at: Some(date("2026-02-25")),
+        ..td::invoice(id)
+    }
+}
+
+fn paid(id: u64, amount: f64, paid: Option<&str>, created: &str) -> Invoice {
+    Invoice {
+        amount,
+        date_paid: paid.map(date),
+        created_at: Some(date(created)),
+        ..td::invoice(id)
+    }
+}
+
+struct Account {
+    services: Vec<ServiceSummary>,
+    details: HashMap<u64, Service>,
+    products: Vec<ProductSummary>,
+    invoices: Vec<Invoice>,
+}
+
+/// Today 2026-03-01. Hand-worked owed amounts, by date:
+/// - today: invoice 9002 ($5, no service), invoice 9001 ($60, service 7's Semi-Annually
+///   renewal of 03-25 already invoiced);
+/// - 03-05: service 1, Monthly at its own $10; 03-20: service 2, Quarterly $30;
+/// - 04-15: service 3, no detail: the catalogue's $25, cycle taken as Monthly;
+/// - later: service 7 again 09-25, service 8 (Annually $120) 2027-01-10.
+///
+/// Left out: 4 (Terminated), 6 (Free), 5 (no price anywhere), invoice 9003 (Payment
+/// Pending).
+fn account() -> Account {
+    use BillingCycle::*;
+    let services = vec![
+        listed(1, ServiceStatus::Active, "2026-03-05", "Static 10"),
+        listed(2, ServiceStatus::Active, "2026-03-20", "Static 50"),
+        listed(3, ServiceStatus::Suspended, "2026-04-15", "Rotating 5"),
+        listed(4, ServiceStatus::Terminated, "2026-03-02", "Static 10"),
+        listed(5, ServiceStatus::Active, "2026-03-10", "Gone plan"),
+        listed(6, ServiceStatus::Active, "2026-03-03", "Trial"),
+        listed(7, ServiceStatus::Active, "2026-03-25", "Static 100"),
+        listed(8, ServiceStatus::Pending, "2027-01-10", "Static 200"),
+    ];
+    let details = HashMap::from([
+        (1, detail(1, Monthly, "2026-03-05", 10.0)),
+        (2, detail(2, Quarterly, "2026-03-20", 30.0)),
+        (4, detail(4, Monthly, "2026-03-02", 99.0)),
+        (6, detail(6, Free, "2026-03-03", 0.0)),
+        (7, detail(7, SemiAnnually, "2026-03-25", 60.0)),
+        (8, detail(8, Annually, "2027-01-10", 120.0)),
+    ]);
+    let products = vec![
+        ProductSummary {
+            product_name: "Rotating 5".into(),
+            price: 25.0,
+            ..td::product_summary(1)
+        },
+        ProductSummary {
+            product_name: "Static 10".into(),
+            price: 11.0,
+            ..td::product_summary(2)
+        },
+    ];
+    let invoices = vec![
+        unpaid(9001, 60.0, Some(7), InvoiceStatus::Unpaid),
+        unpaid(9002, 5.0, None, InvoiceStatus::Collections),
+        unpaid(9003, 50.0, Some(2), InvoiceStatus::PaymentPending),
+        paid(9100, 40.0, Some("2026-02-10"), "2026-02-09"),
+        paid(9101, 25.0, Some("2026-03-01"), "2026-03-01"),
+        paid(9102, 15.0, None, "2026-02-20"),
+        Invoice {
+            status: InvoiceStatus::Refunded,
+            ..paid(9103, 100.0, Some("2026-02-11"), "2026-02-11")
+        },
+        paid(9104, 30.0, Some("2025-01-01"), "2025-01-01"),
+        Invoice {
+            service_id: None,
+            description: "Add Funds".into(),
+            ..paid(9105, 200.0, Some("2026-02-12"), "2026-02-12")
+        },
+    ];
+    Account {
+        services,
+        details,
+        products,
+        invoices,
+    }
+}
+
+fn run(a: &Account, credit: Option<f64>) -> Runway {
+    runway(&Records {
+        today: date("2026-03-01"),
+        credit,
+        services: Some(&a.services),
+        details: Some(&a.details),
+        products: Some(&a.products),
+        invoices: Some(&a.invoices),
+    })
+    .expect("the services are known")
+}
+
+#[test]
+fn the_renewals_of_the_next_30_days_by_date_and_their_sum() {
+    let r = run(&account(), Some(100.0));
+    type Row = (String, Option<u64>, Option<u64>, f64, PriceSource);
+    let soon: Vec<Row> = r
+        .soon
+        .iter()
+        .map(|o| {
+            (
+                o.date.to_string(),
+                o.service_id,
+                o.invoice_id,
+                o.amount,
+                o.source,
+            )
+        })
+        .collect();
+    use PriceSource::*;
+    assert_eq!(
+        soon,
+        [
+            ("2026-03-01".into(), None, Some(9002), 5.0, Invoice),
+            ("2026-03-01".into(), Some(7), Some(9001), 60.0, Invoice),
+            ("2026-03-05".into(), Some(1), None, 10.0, Service),
+            ("2026-03-20".into(), Some(2), None, 30.0, Service),
+        ]
+    );
+    assert_eq!(r.soon_total, 105.0);
+    assert_eq!(r.unknown_prices, [5]);
+    assert_eq!(r.assumed_monthly, 1, "service 3 has no detail");
+}
+
+#[test]
+fn the_day_the_credit_runs_short() {
+    let a = account();
+    // 5 + 60 + 10 = 75 by 03-05; 105 by 03-20.
+    let r = run(&a, Some(100.0));
+    assert_eq!(r.short_on, Some(date("2026-03-20")));
+    assert_eq!(r.covers_until(), Some(date("2026-03-19")));
+    assert_eq!(
+        r.line(),
+        "covers renewals until 2026-03-19; $105.00 due in 30 days; 1 with no known price left out; 1 with the cycle unknown taken as Monthly"
+    );
+    let now = date("2026-03-01").and_hms_opt(12, 0, 0).unwrap().and_utc();
+    assert_eq!(r.seconds_left(now), Some(18 * 86_400 + 12 * 3600));
+    // Exactly 105: the 03-20 renewal is covered; then 04-05 (service 1 again, 115).
+    assert_eq!(run(&a, Some(105.0)).short_on, Some(date("2026-04-05")));
+    // Less than the invoices owed today.
+    let r = run(&a, Some(50.0));
+    assert_eq!(r.short_on, Some(date("2026-03-01")));
+    assert_eq!(r.seconds_left(now), Some(0));
+    assert!(
+        r.line().starts_with("does not cover what is owed today"),
+        "{}",
+        r.line()
+    );
+    // No credit known: no day.
+    assert_eq!(run(&a, None).short_on, None);
+    assert!(run(&a, None).line().starts_with("credit not known"));
+}
+
+/// A year ahead: service 1 Monthly $10 ×12 (03-05 … 2027-02-05), 2 Quarterly $30 ×4,
+/// 3 Monthly (assumed) $25 ×11 (04-15 … 2027-02-15), 7: the invoice $60 and 09-25 $60,
+/// 8 Annually $120, invoice 9002 $5: 120 + 120 + 275 + 120 + 120 + 5 = 760.
+#[test]
+fn every_cycle_repeats_at_its_length_over_a_year() {
+    let a = account();
+    assert_eq!(run(&a, Some(760.0)).short_on, None);
+    assert_eq!(
+        run(&a, Some(760.0)).line(),
+        "covers every renewal for a year; $105.00 due in 30 days; 1 with no known price left out; 1 with the cycle unknown taken as Monthly"
+    );
+    // 755 falls short on the year's last renewal: service 3's of 2027-02-15.
+    assert_eq!(run(&a, Some(755.0)).short_on, Some(date("2027-02-15")));
+}
+
+#[test]
+fn month_ends_clamp_and_an_overdue_renewal_is_owed_today_once() {
+    let services = vec![
+        listed(1, ServiceStatus::Active, "2026-01-31", "A"),
+        listed(2, ServiceStatus::Active, "2025-12-15", "B"),
+    ];
+    let details = HashMap::from([
+        (1, detail(1, BillingCycle::Monthly, "2026-01-31", 10.0)),
+        (2, detail(2, BillingCycle::Biennially, "2025-12-15", 200.0)),
+    ]);
+    let r = runway(&Records {
+        today: date("2026-01-20"),
+        credit: Some(0.0),
+        services: Some(&services),
+        details: Some(&details),
+        ..Records::default()
+    })
+    .unwrap();
+    let dates: Vec<(u64, String)> = r
+        .soon
+        .iter()
+        .map(|o| (o.service_id.unwrap(), o.date.to_string()))
+        .collect();
+    // Service 2 is overdue: owed today once; its next renewal is two years on.
+    assert_eq!(dates, [(2, "2026-01-20".into()), (1, "2026-01-31".into())]);
+    assert_eq!(r.short_on, Some(date("2026-01-20")));
+    let later = runway(&Records {
+        today: date("2026-02-10"),
+        credit: Some(0.0),
+        services: Some(&services),
+        details: Some(&details),
+        ..Records::default()
+    })
+    .unwrap();
+    assert!(
+        later
+            .soon
+            .iter()
+            .any(|o| o.service_id == Some(1) && o.date == date("2026-02-28")),
+        "January 31st plus a month is February 28th: {:?}",
+        later.soon
+    );
+}
+
+#[test]
+fn spend_per_month_from_the_paid_invoices() {
+    let r = run(&account(), Some(100.0));
+    assert_eq!(r.spend.len(), SPEND_MONTHS);
+    assert_eq!(r.spend.first().unwrap().0, date("2025-04-01"));
+    // February: 40 paid on the 10th and 15 with only a creation date; the refund is no
+    // spend, nor the $200 top-up. March: 25. January 2025 is past the twelve months.
+    assert_eq!(r.this_and_last_month(), (25.0, 55.0));
+    assert_eq!(r.spend.iter().map(|(_, v)| v).sum::<f64>(), 80.0);
+}
+
+#[test]
+fn nothing_is_known_before_the_services_list_and_several_accounts_give_the_earliest() {
+    assert_eq!(runway(&Records::default()), None);
+    let a = account();
+    let first = run(&a, Some(100.0));
+    let none = run(&a, Some(10_000.0));
+    let today = run(&a, Some(1.0));
+    assert_eq!(
+        earliest(&[Some(&first), None, Some(&none), Some(&today)]),
+        Some((3, date("2026-03-01")))
+    );
+    assert_eq!(earliest(&[Some(&none), None]), None);
+}

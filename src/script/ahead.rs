@@ -1,0 +1,114 @@
+//! `credit` with the money ahead: the credit, and in a line what the coming renewals
+//! cost and until when the credit covers them ([`crate::billing::runway`]); `--json` the
+//! figures; over several accounts each account's and the earliest day one runs short.
+//!
+//! It reads the credit, the services, the invoices and the catalogue (four requests; the
+//! catalogue is the renewals' price where no detail is read: the command reads no
+//! service's detail, so every price is the catalogue's or an unpaid invoice's, and every
+//! cycle is taken as Monthly, the shortest, which never overstates the runway). A
+//! catalogue that cannot be read leaves those prices unknown (said), it does not fail
+//! the command; nor does a failed read of the services or the invoices: the credit is
+//! printed and the `Ahead` line (`runway_unknown` in JSON) says why the rest is not
+//! known.
+
+use super::args::{CreditArgs, OutputArgs};
+use super::output::{Details, json, money};
+use super::{Failure, Printed, Script, Session, Several, billing, services};
+use crate::api::Credit;
+use crate::billing::{Records, Runway};
+use serde_json::{Value, json as doc};
+
+impl Script for CreditArgs {
+    fn output(&self) -> Option<&OutputArgs> {
+        Some(&self.output)
+    }
+    async fn print(&self, s: &mut Session<'_>) -> Printed {
+        let (credit, ahead) = read(s).await?;
+        Ok(one(&credit, &ahead, self.output.json))
+    }
+    fn several(&self) -> Option<Several> {
+        Some(Several::Credit)
+    }
+}
+
+/// What is known of the money ahead: the runway, or why it is not known.
+pub(super) type Ahead = Result<Runway, String>;
+
+/// The credit and the money ahead of the session's account. The credit is the command's
+/// answer: a read of the rest that fails says why on the `Ahead` line and loses the
+/// credit nothing.
+pub(super) async fn read(s: &mut Session<'_>) -> Result<(Credit, Ahead), Failure> {
+    let credit = billing::read_credit(s).await?;
+    let ahead = runway(s, &credit).await;
+    Ok((credit, ahead))
+}
+
+async fn runway(s: &mut Session<'_>, credit: &Credit) -> Ahead {
+    let why = |f: Failure| format!("not known: {}", f.shown(None));
+    let services = services::list(s).await.map_err(why)?;
+    let invoices = billing::list(s).await.map_err(why)?;
+    let products = match s.client().await {
+        Ok(client) => client.products().await.ok(),
+        Err(_) => None,
+    };
+    let today = chrono::Local::now().date_naive();
+    crate::billing::runway::runway(&Records {
+        today,
+        credit: Some(credit.credit),
+        services: Some(&services),
+        details: None,
+        products: products.as_deref(),
+        invoices: Some(&invoices),
+    })
+    .ok_or_else(|| "not known".to_owned())
+}
+
+/// The figures of `--json`.
+pub(super) fn figures(r: &Runway) -> Value {
+    let (this_month, last_month) = r.this_and_last_month();
+    doc!({
+        "today": r.today,
+        "short_on": r.short_on,
+        "covers_until": r.covers_until(),
+        "due_30_days": r.soon_total,
+        "due": r.soon,
+        "unknown_prices": r.unknown_prices,
+        "cycles_taken_as_monthly": r.assumed_monthly,
+        "spend_by_month": r.spend.iter().map(|(m, v)| doc!({"month": m.format("%Y-%m").to_string(), "usd": v})).collect::<Vec<_>>(),
+        "spend_this_month": this_month,
+        "spend_last_month": last_month,
+    })
+}
+
+/// `credit` on one account.
+pub(super) fn one(credit: &Credit, ahead: &Ahead, as_json: bool) -> String {
+    if as_json {
+        return json(&doc!({
+            "credit": credit.credit,
+            "runway": ahead.as_ref().ok().map(figures),
+            "runway_unknown": ahead.as_ref().err(),
+        }));
+    }
+    let mut d = Details::new();
+    d.add("Credit", money(credit.credit));
+    if let Err(why) = ahead {
+        d.add("Ahead", why.clone());
+    }
+    if let Ok(r) = ahead {
+        d.add("Ahead", r.line());
+        let (this, last) = r.this_and_last_month();
+        d.add(
+            "Spent",
+            format!("{} this month, {} last month", money(this), money(last)),
+        );
+    }
+    d.render()
+}
+
+/// The earliest day one of the accounts runs short: `Earliest short  2026-12-07 (shop)`.
+pub(super) fn earliest(
+    accounts: &[(&str, Option<&Runway>)],
+) -> Option<(String, chrono::NaiveDate)> {
+    let runways: Vec<Option<&Runway>> = accounts.iter().map(|(_, r)| *r).collect();
+    crate::billing::runway::earliest(&runways).map(|(i, day)| (accounts[i].0.to_owned(), day))
+}

@@ -1,0 +1,203 @@
+//! "The money ahead" on the Billing tab ([`crate::billing::runway`]): the day the credit
+//! runs short at the renewals' schedule and what is due in the next 30 days, the spend
+//! per month as a small bar chart with this month against the last, and the renewals by
+//! date (as many as fit; a tall screen shows more). Over several accounts: a line per
+//! account and the earliest day any of them runs short.
+
+use super::text;
+use super::theme::Theme;
+use super::widgets;
+use crate::billing::{Owed, PriceSource, Runway, runway::SOON_DAYS};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, runway: Option<&Runway>) {
+    let block = widgets::pane(theme, "The money ahead".into(), Span::raw(""));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(r) = runway else {
+        let wait = Line::from(Span::styled(
+            " Waiting for the services, the credit and the invoices…",
+            theme.dim,
+        ));
+        frame.render_widget(Paragraph::new(wait), inner);
+        return;
+    };
+    let mut lines = vec![summary(theme, r), spend(theme, r)];
+    let room = usize::from(inner.height).saturating_sub(lines.len());
+    lines.extend(renewals(theme, r, room));
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// ` Covers renewals until 2026-12-14 · $182.50 due in 30 days · 1 with no price`
+fn summary(theme: &Theme, r: &Runway) -> Line<'static> {
+    let (words, style) = match (r.credit, r.short_on, r.covers_until()) {
+        (None, ..) => ("Credit not known yet".to_owned(), theme.dim),
+        (Some(_), Some(short), _) if short <= r.today => {
+            ("Does not cover what is owed today".to_owned(), theme.bad)
+        }
+        (Some(_), Some(_), Some(until)) => {
+            let soon = until < r.today + chrono::Days::new(SOON_DAYS);
+            let style = if soon { theme.warn } else { theme.title };
+            (format!("Covers renewals until {until}"), style)
+        }
+        (Some(_), _, _) => ("Covers every renewal for a year".to_owned(), theme.good),
+    };
+    let mut spans = vec![
+        Span::raw(" "),
+        Span::styled(words, style),
+        Span::styled(" · ", theme.dim),
+        Span::styled(text::money(r.soon_total), theme.title),
+        Span::styled(format!(" due in {SOON_DAYS} days"), theme.dim),
+    ];
+    let mut unsure = Vec::new();
+    if !r.unknown_prices.is_empty() {
+        unsure.push(format!("{} with no price", r.unknown_prices.len()));
+    }
+    if r.assumed_monthly > 0 {
+        unsure.push(format!(
+            "{} with the cycle taken as Monthly",
+            r.assumed_monthly
+        ));
+    }
+    if !unsure.is_empty() {
+        spans.push(Span::styled(format!(" · {}", unsure.join(", ")), theme.dim));
+    }
+    Line::from(spans)
+}
+
+/// ` Spend/month ▁▃▂▅▇█ this month $25.00, last $55.00` (twelve months, oldest first).
+fn spend(theme: &Theme, r: &Runway) -> Line<'static> {
+    // In cents, scaled from zero: a month with nothing paid is the lowest bar.
+    let cents: Vec<u64> = r
+        .spend
+        .iter()
+        .map(|(_, v)| (v.max(0.0) * 100.0).round() as u64)
+        .collect();
+    let (this, last) = r.this_and_last_month();
+    let first = r
+        .spend
+        .first()
+        .map(|(m, _)| m.format("%b %Y").to_string())
+        .unwrap_or_default();
+    let up = if this > last { theme.warn } else { theme.base };
+    Line::from(vec![
+        Span::styled(" Spend/month ", theme.dim),
+        Span::styled(format!("since {first} "), theme.dim),
+        Span::styled(text::spark_counts(&cents, cents.len()), theme.title),
+        Span::styled("  this month ", theme.dim),
+        Span::styled(text::money(this), up),
+        Span::styled(", last ", theme.dim),
+        Span::raw(text::money(last)),
+    ])
+}
+
+/// The renewals and unpaid invoices due soon, by date, at most `room` lines (the last
+/// saying how many more).
+fn renewals(theme: &Theme, r: &Runway, room: usize) -> Vec<Line<'static>> {
+    if room == 0 {
+        return Vec::new();
+    }
+    if r.soon.is_empty() {
+        return vec![Line::from(Span::styled(
+            format!(" Nothing due in the next {SOON_DAYS} days"),
+            theme.dim,
+        ))];
+    }
+    // One line for several: the next one and how many more.
+    if room == 1 && r.soon.len() > 1 {
+        let mut line = owed_line(theme, &r.soon[0], r);
+        let rest: f64 = r.soon[1..].iter().map(|o| o.amount).sum();
+        line.spans.insert(0, Span::styled(" Next", theme.dim));
+        line.spans.push(Span::styled(
+            format!(" · {} more, {}", r.soon.len() - 1, text::money(rest)),
+            theme.dim,
+        ));
+        return vec![line];
+    }
+    let fits = if r.soon.len() > room { room - 1 } else { room };
+    let mut lines: Vec<Line<'static>> = r
+        .soon
+        .iter()
+        .take(fits)
+        .map(|o| owed_line(theme, o, r))
+        .collect();
+    if r.soon.len() > fits {
+        let rest: f64 = r.soon[fits..].iter().map(|o| o.amount).sum();
+        lines.push(Line::from(Span::styled(
+            format!(" … {} more, {}", r.soon.len() - fits, text::money(rest)),
+            theme.dim,
+        )));
+    }
+    lines
+}
+
+fn owed_line(theme: &Theme, o: &Owed, r: &Runway) -> Line<'static> {
+    let short = r.short_on.is_some_and(|d| o.date >= d);
+    let what = match (o.invoice_id, o.service_id) {
+        (Some(inv), Some(s)) => format!("invoice {inv} (service {s})"),
+        (Some(inv), None) => format!("invoice {inv}"),
+        (None, Some(s)) => format!("service {s}"),
+        (None, None) => String::new(),
+    };
+    let source = match o.source {
+        PriceSource::Catalogue => " · catalogue price",
+        PriceSource::Service | PriceSource::Invoice => "",
+    };
+    Line::from(vec![
+        Span::styled(format!(" {} ", o.date), theme.dim),
+        Span::styled(
+            format!("{:>10} ", text::money(o.amount)),
+            if short { theme.bad } else { theme.base },
+        ),
+        Span::raw(what),
+        Span::styled(
+            format!("  {}{source}", text::truncate(&text::sanitize(&o.what), 28)),
+            theme.dim,
+        ),
+    ])
+}
+
+/// Over several accounts: the earliest day any runs short, then each account's line.
+pub fn draw_accounts(
+    frame: &mut Frame,
+    theme: &Theme,
+    area: Rect,
+    accounts: &[(String, u8, Option<Runway>)],
+) {
+    let block = widgets::pane(
+        theme,
+        "The money ahead · all accounts".into(),
+        Span::raw(""),
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let runways: Vec<Option<&Runway>> = accounts.iter().map(|(_, _, r)| r.as_ref()).collect();
+    let earliest = match crate::billing::runway::earliest(&runways) {
+        Some((i, day)) => Line::from(vec![
+            Span::styled(" Earliest short: ", theme.dim),
+            Span::styled(day.to_string(), theme.warn),
+            Span::styled(
+                format!(" ({})", accounts[i].0),
+                theme.account(accounts[i].1),
+            ),
+        ]),
+        None => Line::from(Span::styled(
+            " No account runs short of its renewals within a year (of what is known)",
+            theme.dim,
+        )),
+    };
+    let mut lines = vec![earliest];
+    for (name, colour, r) in accounts {
+        let said = r
+            .as_ref()
+            .map_or_else(|| "waiting for its services…".to_owned(), Runway::line);
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {name} "), theme.account(*colour)),
+            Span::raw(said),
+        ]));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
