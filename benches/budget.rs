@@ -310,7 +310,10 @@ fn model() {
     use proxydash::scheduler::sim::{self, Demand, Server};
     let minutes = |n: u64| Duration::from_secs(60 * n);
     let latency = Duration::from_millis(200);
-    let scenarios: [(&str, Server, Vec<(Option<u32>, Demand)>, u64); 7] = [
+    // A scenario: its name, the server, the demand over time (each with its `--max-rpm`),
+    // and its length in minutes.
+    type Scenario = (&'static str, Server, Vec<(Option<u32>, Demand)>, u64);
+    let scenarios: [Scenario; 7] = [
         (
             "fixed 60/min window, headers",
             Server::FixedWindow {

@@ -87,14 +87,14 @@ async fn time_to_first_screen(sb: &SandboxHandle, size: (u16, u16)) -> (Duration
     while !full(&s.app) && started.elapsed() < Duration::from_secs(60) {
         match s.effects.next_msg().await {
             Some(msg) => {
-                if std::env::var("DBG").is_ok() {
-                    if let proxydash::app::Msg::Loaded(l) = &msg {
-                        eprintln!(
-                            "{:>6} loaded {:?}",
-                            started.elapsed().as_millis(),
-                            l.request()
-                        );
-                    }
+                if std::env::var("DBG").is_ok()
+                    && let proxydash::app::Msg::Loaded(l) = &msg
+                {
+                    eprintln!(
+                        "{:>6} loaded {:?}",
+                        started.elapsed().as_millis(),
+                        l.request()
+                    );
                 }
                 s.send(msg)
             }

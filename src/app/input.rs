@@ -16,6 +16,7 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return;
         }
+        self.shell.status.person_acted();
         let ctx = self.context();
         let before = self.tabs.services.table.selected_id();
         match keymap::action_for(&ctx, &key) {
@@ -136,6 +137,8 @@ impl App {
             | Action::RotationAudit
             | Action::CycleTemplate
             | Action::Suspend => {}
+            // The desk's (over several accounts; the key is bound only there).
+            Action::AllAccounts => {}
         }
     }
 

@@ -92,7 +92,7 @@ pub use msg::{Command, Msg};
 use popups::popup_parts;
 pub use remote::Remote;
 pub use settings::{AppSettings, EAGER_ROWS};
-pub use shell::Shell;
+pub use shell::{Shell, Switch};
 use status::StatusLine;
 use std::collections::HashMap;
 use std::time::Duration;
@@ -152,6 +152,7 @@ popup_parts! {
     Palette(Box<palette::Palette>),
     CommandLog(popups::command_log::CommandLogPopup),
     Client(popups::client::ClientCard),
+    Accounts(popups::accounts::AccountPicker),
 }
 
 /// What the account engine told of the account, mirrored for the screen: never a decision
@@ -198,6 +199,8 @@ impl App {
                 popups: Vec::new(),
                 status: StatusLine::default(),
                 switch_to: None,
+                accounts: Default::default(),
+                chosen_account: None,
                 waiting: None,
                 redraw: true,
             },

@@ -236,8 +236,15 @@ impl TableView {
 
     /// `!`: only the problem rows, or all again.
     pub fn toggle_problems(&mut self) {
-        self.problems_only = !self.problems_only;
-        self.refilter_keeping_selection(false);
+        self.set_problems_only(!self.problems_only);
+    }
+
+    /// Only the problem rows (`true`), or all.
+    pub fn set_problems_only(&mut self, on: bool) {
+        if self.problems_only != on {
+            self.problems_only = on;
+            self.refilter_keeping_selection(false);
+        }
     }
 
     pub fn is_editing(&self) -> bool {
@@ -301,7 +308,7 @@ impl TableView {
         if narrowing {
             let needle = self.filter.to_lowercase();
             let keys = &self.keys;
-            self.filtered.retain(|&i| keys[i].contains(&needle));
+            self.filtered.retain(|&i| matches(&keys[i], &needle));
             // (the problems test already held for these rows)
         } else {
             self.refilter_all();
@@ -315,7 +322,7 @@ impl TableView {
     fn refilter_all(&mut self) {
         let needle = self.filter.to_lowercase();
         let passes = |i: usize| {
-            (needle.is_empty() || self.keys[i].contains(&needle))
+            matches(&self.keys[i], &needle)
                 && (!self.problems_only || self.problems.get(i).copied().unwrap_or(false))
         };
         self.filtered = if self.order.is_empty() {
@@ -350,6 +357,13 @@ pub fn search_key<'a>(cells: impl IntoIterator<Item = &'a str>) -> String {
         key.push_str(&cell.to_lowercase());
     }
     key
+}
+
+/// Whether a row's search key passes the filter: every word of it (space-separated, so
+/// `globex late` is a row of globex that is late), each anywhere in the key. A longer
+/// filter only narrows: a further character makes a word longer or adds one.
+fn matches(key: &str, needle: &str) -> bool {
+    needle.split_whitespace().all(|word| key.contains(word))
 }
 
 #[cfg(test)]
@@ -444,5 +458,24 @@ mod tests {
         let mut t = TableView::default();
         t.push_filter("ab\u{1b}[2Jc\u{7}");
         assert_eq!(t.filter(), "abc");
+    }
+
+    /// Issue 36.10: `/globex late` is every word, each in any column.
+    #[test]
+    fn every_word_of_the_filter_matches_somewhere_in_the_row() {
+        let mut t = TableView::default();
+        t.set_rows(
+            vec![
+                "globex 1003 active late".into(),
+                "acme 1003 active late".into(),
+                "globex 1004 active".into(),
+            ],
+            vec![1, 2, 3],
+        );
+        t.push_filter("globex late");
+        assert_eq!(t.filtered(), &[0]);
+        t.clear_filter();
+        t.push_filter("late   globex ");
+        assert_eq!(t.filtered(), &[0]);
     }
 }

@@ -276,6 +276,7 @@ impl App {
             typing: top.is_some_and(Popup::is_typing),
             read_only: self.shell.settings.read_only,
             switchable: self.shell.settings.profiles.names.len() > 1,
+            accounts: self.shell.accounts,
         }
     }
 
@@ -305,6 +306,47 @@ impl App {
     pub fn select_row(&mut self, tab: Tab, id: u64) -> Vec<super::Command> {
         self.tabs.table_mut(tab).select_id(id);
         self.update_all([])
+    }
+
+    /// Selects the row of `tab` with this identity, whatever this account's own filter
+    /// or `!` hid (the All view filters its merged rows itself), so what acts next acts
+    /// on it; `None` when the account does not list it (then nothing may act).
+    pub fn select_row_exactly(&mut self, tab: Tab, id: u64) -> Option<Vec<super::Command>> {
+        if self.table(tab).selected_id() == Some(id) {
+            return Some(Vec::new());
+        }
+        self.keys_up_to_date();
+        let table = self.tabs.table_mut(tab);
+        if !table.select_id(id) {
+            table.clear_filter();
+            table.set_problems_only(false);
+            if !table.select_id(id) {
+                return None;
+            }
+        }
+        Some(self.update_all([]))
+    }
+
+    /// Over several accounts, which of them the screen shows (the keys' context: the
+    /// footer and `?` say `A` and what `P` lists).
+    pub fn set_accounts(&mut self, accounts: super::keymap::Accounts) {
+        if self.shell.accounts != accounts {
+            self.shell.accounts = accounts;
+            self.shell.redraw = true;
+        }
+    }
+
+    /// Opens a popup the desk made (over several accounts: the account picker, every
+    /// account's messages or command lines, `P`'s accounts).
+    pub fn push_popup(&mut self, popup: Popup) {
+        self.shell.popups.push(popup);
+        self.shell.redraw = true;
+    }
+
+    /// The popup on top, for the desk to bring what it shows of the other accounts up
+    /// to date.
+    pub fn top_popup_mut(&mut self) -> Option<&mut Popup> {
+        self.shell.popups.last_mut()
     }
 
     /// Brings the search keys, problem marks and order of the tab on screen up to date

@@ -26,15 +26,6 @@ pub fn draw(desk: &Desk, frame: &mut Frame) {
         Scope::One(k) => ui::draw_in(&seats[k].app, frame, &theme, rest),
         Scope::All => draw_all(frame, desk, &theme, rest),
     }
-    if let Some(picker) = desk.picker() {
-        super::popups::draw_picker(frame, desk, &theme, rest, picker.at);
-    }
-    if let Some(scroll) = desk.log() {
-        super::popups::draw_log(frame, desk, &theme, rest, scroll);
-    }
-    if desk.help() {
-        super::popups::draw_help(frame, &theme, rest);
-    }
 }
 
 /// Where an account's own screen goes on a frame of `area`.
@@ -59,14 +50,22 @@ pub fn page_rows((w, h): (u16, u16)) -> usize {
 
 /// The mark and words of an account's connection: online, throttled until, unreachable
 /// since.
-fn link(seat: &Seat, theme: &Theme) -> (String, Style, String) {
+pub(super) fn link_words(seat: &Seat) -> (&'static str, String) {
     match seat.app.connection_label() {
-        None => ("●".into(), theme.good, String::new()),
-        Some(label) if seat.app.connection().unreachable_since().is_some() => {
-            ("✗".into(), theme.bad, label)
-        }
-        Some(label) => ("⏸".into(), theme.warn, label),
+        None => ("●", String::new()),
+        Some(label) if seat.app.connection().unreachable_since().is_some() => ("✗", label),
+        Some(label) => ("⏸", label),
     }
+}
+
+fn link(seat: &Seat, theme: &Theme) -> (String, Style, String) {
+    let (mark, words) = link_words(seat);
+    let style = match mark {
+        "✗" => theme.bad,
+        "⏸" => theme.warn,
+        _ => theme.good,
+    };
+    (mark.to_owned(), style, words)
 }
 
 fn draw_accounts(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
@@ -130,8 +129,8 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
         Tab::Services => {
             let (pane, detail) = layout::services(body, wants, false, DetailPane::Shown);
             draw_table(frame, desk, theme, pane, "Services");
-            if let Some((k, id)) = selected {
-                ui::services::draw_detail(frame, &seats[k].app, theme, detail, id);
+            if let Some(row) = selected {
+                ui::services::draw_detail(frame, &seats[row.seat].app, theme, detail, row.id);
             }
         }
         Tab::Products => {
@@ -143,8 +142,8 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
                 pane,
                 "Products (each account's own prices)",
             );
-            if let Some((k, id)) = selected {
-                ui::products::draw_detail(frame, &seats[k].app, theme, detail, id);
+            if let Some(row) = selected {
+                ui::products::draw_detail(frame, &seats[row.seat].app, theme, detail, row.id);
             }
         }
         Tab::Billing => {
@@ -166,9 +165,10 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
         Tab::Usage => {
             let (pane, chart, gauge) = layout::usage(body, wants);
             draw_table(frame, desk, theme, pane, "Rotating (ppr)");
-            if let Some((k, id)) = selected {
-                ui::usage::draw_chart(frame, &seats[k].app, theme, chart, id);
-                ui::usage::draw_gauge(frame, &seats[k].app, theme, gauge, id);
+            if let Some(row) = selected {
+                let app = &seats[row.seat].app;
+                ui::usage::draw_chart(frame, app, theme, chart, row.id);
+                ui::usage::draw_gauge(frame, app, theme, gauge, row.id);
             }
         }
         Tab::Alerts => {
@@ -194,7 +194,7 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
                 ui::popups::draw(frame, app, theme, body, i);
             }
         }
-        None => draw_footer(frame, theme, screen.footer),
+        None => ui::draw_footer_in(frame, &desk.all_context(), theme, screen.footer),
     }
 }
 
@@ -380,23 +380,4 @@ fn draw_status(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
         ..area
     };
     ui::draw_status(frame, &seat.app, theme, rest);
-}
-
-fn draw_footer(frame: &mut Frame, theme: &Theme, area: Rect) {
-    // What does not fit is in `?`, which says so last.
-    const MORE: &str = "…? more";
-    let room = usize::from(area.width).saturating_sub(MORE.chars().count());
-    let mut spans = vec![Span::raw(" ")];
-    let mut used = 1;
-    for (key, word, _) in super::keys::ALL_KEYS {
-        let w = key.chars().count() + word.chars().count() + 3;
-        if used + w > room {
-            spans.push(Span::styled(MORE, theme.dim));
-            break;
-        }
-        used += w;
-        spans.push(Span::styled(*key, theme.key));
-        spans.push(Span::raw(format!(" {word}  ")));
-    }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -249,7 +249,13 @@ pub fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 }
 
 pub fn draw_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let ctx = app.context();
+    draw_footer_in(frame, &app.context(), theme, area);
+}
+
+/// The footer of the keys of `ctx` (the All view over several accounts has its own
+/// context, and the same key map).
+pub fn draw_footer_in(frame: &mut Frame, ctx: &keymap::Context, theme: &Theme, area: Rect) {
+    let ctx = *ctx;
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
     if ctx.editing_filter {
