@@ -136,9 +136,8 @@ impl App {
             | Action::ProbeBoth
             | Action::RotationAudit
             | Action::CycleTemplate
+            | Action::AllAccounts // the desk's, over several accounts
             | Action::Suspend => {}
-            // The desk's (over several accounts; the key is bound only there).
-            Action::AllAccounts => {}
         }
     }
 

@@ -169,6 +169,10 @@ pub struct Mirror {
     pub(in crate::app) in_flight: HashMap<Request, DateTime<Utc>>,
     /// The account's connection, as the engine last told.
     pub(in crate::app) connection: crate::account::Connection,
+    /// The first request that got no answer at all (refused, lost, timed out) since the
+    /// last answer: the header says so at once, where the engine waits for a few such
+    /// failures over some seconds before it calls the account unreachable.
+    pub(in crate::app) no_answer_since: Option<DateTime<Utc>>,
     /// The services' types, as the engine knows them.
     pub(in crate::app) types: HashMap<u64, crate::api::ProductType>,
     /// What the engine was last told the screen shows.

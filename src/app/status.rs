@@ -110,6 +110,8 @@ pub struct StatusLine {
     held: bool,
     /// An alert announced while the line was held: shown at the next key.
     waiting: Option<(Notice, bool)>,
+    /// When what is shown was last replaced (several accounts show the newest).
+    shown_at: DateTime<Utc>,
     log: MessageLog,
     /// The time entries are logged with (set by the app before each message it handles).
     now: DateTime<Utc>,
@@ -122,6 +124,7 @@ impl StatusLine {
         self.errors.retain(|(r, _)| r != request);
         self.errors.push((request.clone(), line));
         self.notice_on_top = false;
+        self.shown_at = self.now;
     }
 
     /// Shows a notice (replacing the previous one), sanitized like every server text.
@@ -132,6 +135,7 @@ impl StatusLine {
         self.notice_on_top = true;
         self.held = true;
         self.waiting = None;
+        self.shown_at = self.now;
     }
 
     /// The person pressed a key: a notice no longer holds the line, and an alert that
@@ -141,7 +145,13 @@ impl StatusLine {
         if let Some((notice, on_top)) = self.waiting.take() {
             self.notice = Some(notice);
             self.notice_on_top = on_top && self.errors.is_empty();
+            self.shown_at = self.now;
         }
+    }
+
+    /// When what is shown was last replaced.
+    pub fn shown_at(&self) -> DateTime<Utc> {
+        self.shown_at
     }
 
     /// A notice holds the line (see the module docs).
@@ -154,6 +164,7 @@ impl StatusLine {
         let text = crate::text::sanitize(text.as_ref()).into_owned();
         self.log.push(self.now, kind.level(), &text);
         self.pinned = Some(Notice { text, kind });
+        self.shown_at = self.now;
     }
 
     /// Records a line in the log only (what a form on screen already shows).
@@ -198,6 +209,7 @@ impl StatusLine {
         }
         self.notice = Some(Notice { text, kind });
         self.notice_on_top = self.errors.is_empty();
+        self.shown_at = self.now;
     }
 
     pub fn notice(&self) -> Option<&Notice> {

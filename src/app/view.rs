@@ -138,6 +138,22 @@ impl App {
     pub fn connection(&self) -> &crate::account::Connection {
         &self.account.connection
     }
+
+    /// Since when the server gives no answer at all: the engine's outage, or, until it
+    /// calls one, the first request that got no answer since the last answer.
+    pub fn no_answer_since(&self) -> Option<DateTime<Utc>> {
+        self.account
+            .connection
+            .unreachable_since()
+            .or(self.account.no_answer_since)
+    }
+
+    /// Nothing was answered yet, nor failed without an answer: the header says
+    /// "connecting" rather than online.
+    pub fn is_connecting(&self) -> bool {
+        self.account.connection.link == crate::account::Link::Unknown
+            && self.account.no_answer_since.is_none()
+    }
 }
 
 impl App {
@@ -160,6 +176,15 @@ impl App {
     pub fn connection_label(&self) -> Option<String> {
         self.account
             .connection_label(self.now(), self.shell.utc_offset)
+            .or_else(|| {
+                let since = self.account.no_answer_since?;
+                Some(format!(
+                    "no answer since {}",
+                    since
+                        .with_timezone(&self.shell.utc_offset)
+                        .format("%H:%M:%S")
+                ))
+            })
     }
 
     /// See [`Mirror::budget_next`].

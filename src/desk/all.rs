@@ -156,6 +156,11 @@ impl AllView {
         self.rows.get(i).copied()
     }
 
+    /// The identity of merged row `i` (in the rows' own order, before filter and sort).
+    pub fn row_ref(&self, i: usize) -> Option<RowRef> {
+        self.refs.get(i).copied()
+    }
+
     /// The highlighted row's account and identity.
     pub fn selected(&self) -> Option<RowRef> {
         self.refs.get(self.table.selected_row()?).copied()
@@ -260,7 +265,14 @@ impl AllView {
         let Some(seat) = seats.get(s) else {
             return Vec::new();
         };
-        let mut cells = vec![CellText::new(seat.name.clone()).tone(Tone::Account(seat.colour))];
+        // An account that does not answer: its rows are its last, marked as such (one
+        // account's view marks its panes with their age).
+        let name = if seat.app.no_answer_since().is_some() {
+            format!("{} ✗", seat.name)
+        } else {
+            seat.name.clone()
+        };
+        let mut cells = vec![CellText::new(name).tone(Tone::Account(seat.colour))];
         cells.extend(seat.app.tab_cells(self.tab, row));
         cells.resize(width, CellText::default());
         cells
@@ -283,7 +295,14 @@ impl RowRef {
 fn natural(seats: &[Seat], tab: Tab) -> Vec<u16> {
     let name = seats
         .iter()
-        .map(|s| crate::app::columns::width(&s.name))
+        .map(|s| {
+            let mark = if s.app.no_answer_since().is_some() {
+                2
+            } else {
+                0
+            };
+            crate::app::columns::width(&s.name) + mark
+        })
         .max()
         .unwrap_or(0)
         .max(ACCOUNT.header.len() as u16);

@@ -153,7 +153,7 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     // The connection outranks the budget: a budget is no news while nothing answers.
     if let Some(link) = app.connection_label() {
         // Throttled is a pause, not a failure.
-        let (mark, style) = if app.connection().unreachable_since().is_some() {
+        let (mark, style) = if app.no_answer_since().is_some() {
             ("✗", theme.bad)
         } else {
             ("⏸", theme.warn)

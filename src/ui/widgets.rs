@@ -179,13 +179,15 @@ pub fn placeholder<T>(
 
 /// A filtered table with no row left: what the filter was and how to clear it.
 pub fn no_match(theme: &Theme, table: &TableView, noun: &str) -> (String, Style) {
-    (
-        format!(
-            "No {noun} match \"{}\" (Esc clears the filter).",
-            text::sanitize(table.filter())
+    let filter = text::sanitize(table.filter());
+    let line = match (filter.is_empty(), table.problems_only()) {
+        (true, true) => format!("No {noun} with a problem (! shows them all)."),
+        (false, true) => format!(
+            "No {noun} with a problem match \"{filter}\" (Esc clears the filter, ! shows every row)."
         ),
-        theme.dim,
-    )
+        _ => format!("No {noun} match \"{filter}\" (Esc clears the filter)."),
+    };
+    (line, theme.dim)
 }
 
 /// A message inside an area, wrapped.

@@ -104,6 +104,7 @@ fn draw_among(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, picker: &
         let mark_style = match *mark {
             "✗" => theme.bad,
             "⏸" => theme.warn,
+            "…" => theme.dim,
             _ => theme.good,
         };
         let name_style = if i + 1 == picker.selected {
