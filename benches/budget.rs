@@ -310,8 +310,7 @@ fn model() {
     use proxydash::scheduler::sim::{self, Demand, Server};
     let minutes = |n: u64| Duration::from_secs(60 * n);
     let latency = Duration::from_millis(200);
-    // A scenario: its name, the server, the demand over time (each with its `--max-rpm`),
-    // and its length in minutes.
+    // (name, server, the programs on the token: (--max-rpm, demand), minutes simulated)
     type Scenario = (&'static str, Server, Vec<(Option<u32>, Demand)>, u64);
     let scenarios: [Scenario; 7] = [
         (

@@ -86,18 +86,7 @@ async fn time_to_first_screen(sb: &SandboxHandle, size: (u16, u16)) -> (Duration
     let mut s = Session::with(App::new(settings, clock), effects, size);
     while !full(&s.app) && started.elapsed() < Duration::from_secs(60) {
         match s.effects.next_msg().await {
-            Some(msg) => {
-                if std::env::var("DBG").is_ok()
-                    && let proxydash::app::Msg::Loaded(l) = &msg
-                {
-                    eprintln!(
-                        "{:>6} loaded {:?}",
-                        started.elapsed().as_millis(),
-                        l.request()
-                    );
-                }
-                s.send(msg)
-            }
+            Some(msg) => s.send(msg),
             None => break,
         }
     }

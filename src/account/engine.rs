@@ -106,10 +106,6 @@ impl Engine {
         &self.config
     }
 
-    pub fn focus(&self) -> &Focus {
-        &self.focus
-    }
-
     /// What observers show now: what they show and have not shown yet goes first (see
     /// [`planner`]).
     pub fn set_focus(&mut self, focus: Focus) {

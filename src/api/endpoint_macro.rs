@@ -18,7 +18,6 @@
 //!     read: 1 << 20,                     // the most of a 2xx answer that is read
 //!     list: 3_660,                       // optional: the most entries of a list kept
 //!     what: "Usage of service {id}",     // the status line's words (format string)
-//!     class: Class::Sweep,               // who waits on it: the scheduler's order
 //!     client: /// 2: daily statistics…      // the typed method of `ApiClient`
 //!         fn stats(service_id: u64) = Request::Stats(service_id),
 //! }
@@ -48,7 +47,6 @@ macro_rules! endpoints {
             read: $read:expr,
             $(list: $cap:expr,)?
             what: $what:literal,
-            class: $class:expr,
             client: $(#[$cdoc:meta])* fn $fname:ident($($arg:ident: $argty:ty),* $(,)?) = $ctor:expr
             $(,)?
         }
@@ -98,11 +96,6 @@ macro_rules! endpoints {
                 match self {
                     $( Request::$name $(($id))? $({ $($field),+ })? => format!($what), )+
                 }
-            }
-
-            /// Who waits on the answer, which is the order the scheduler serves it in.
-            pub fn class(&self) -> Class {
-                match self { $( Request::$name { .. } => $class, )+ }
             }
 
             /// The most of a 2xx answer that is read (see [`super::limits`]).

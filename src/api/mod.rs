@@ -40,7 +40,6 @@ pub mod base_url;
 mod decode;
 #[macro_use]
 mod endpoint_macro;
-mod class;
 pub mod error;
 pub mod gate;
 pub mod iplist;
@@ -55,7 +54,7 @@ pub use decode::{parse_next_possible, parse_retry_after, status_error};
 pub use error::{ApiError, Unprocessable};
 pub use iplist::{IpEntry, IpList};
 pub use model::*;
-pub use request::{Class, IpListKind, Loaded, Request, Response};
+pub use request::{IpListKind, Loaded, Request, Response};
 
 mod transport;
 

@@ -8,7 +8,6 @@
 //!
 //! Read limits and list caps are the figures [`super::limits`] explains.
 
-pub use super::class::Class;
 use super::decode::{decode, decode_addresses, decode_list, decode_update, parse_ip_list};
 use super::error::ApiError;
 use super::iplist::IpList;
@@ -29,7 +28,6 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Clients",
-        class: Class::Waited,
         client:
             /// 1: the reseller's clients.
             fn clients() = Request::Clients,
@@ -45,7 +43,6 @@ endpoints! {
         // Ten years of days.
         list: 3_660,
         what: "Usage of service {id}",
-        class: Class::Sweep,
         client:
             /// 2: daily statistics of a ppr service.
             fn stats(service_id: u64) = Request::Stats(service_id),
@@ -60,7 +57,6 @@ endpoints! {
         read: 1 << 20,
         list: 100,
         what: "Rate of service {id}",
-        class: Class::Sweep,
         client:
             /// 3: rate against limit of a ppr service.
             fn rate(service_id: u64) = Request::Rate(service_id),
@@ -74,7 +70,6 @@ endpoints! {
         decode: |request, body| decode(request.asked(), &body),
         read: 1 << 20,
         what: "Product {id}",
-        class: Class::Detail,
         client:
             /// 4: one product.
             fn product(product_id: u64) = Request::Product(product_id),
@@ -94,7 +89,6 @@ endpoints! {
         sends: serde_json::to_vec(body).unwrap_or_default(),
         read: 1 << 20,
         what: "Order of product {product_id}",
-        class: Class::Waited,
         client:
             /// 5: orders a service. Sent exactly once; on a timeout or a lost connection the
             /// outcome is unknown ([`ApiError::outcome_unknown`]) and the caller must re-read the
@@ -112,7 +106,6 @@ endpoints! {
         read: 4 << 20,
         list: 10_000,
         what: "Products",
-        class: Class::List,
         client:
             /// 6: every product.
             fn products() = Request::Products,
@@ -127,7 +120,6 @@ endpoints! {
         read: 4 << 20,
         list: 10_000,
         what: "Products by {field}",
-        class: Class::List,
         client:
             /// 7: every product, ordered by `field` (the direction is the server's).
             fn products_ordered_by(field: &SortField) = Request::ProductsOrderedBy(field.clone()),
@@ -142,7 +134,6 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Servers in error of service {id}",
-        class: Class::Sweep,
         client:
             /// 8: proxy servers of a service in an error state.
             fn network_errors(service_id: u64) = Request::NetworkErrors(service_id),
@@ -157,7 +148,6 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Inactive servers of service {id}",
-        class: Class::Sweep,
         client:
             /// 9: inactive proxy servers of a service.
             fn network_inactive(service_id: u64) = Request::NetworkInactive(service_id),
@@ -171,7 +161,6 @@ endpoints! {
         decode: |request, body| decode(request.asked(), &body),
         read: 1 << 20,
         what: "Credit",
-        class: Class::List,
         client:
             /// 10: the account credit.
             fn credit() = Request::Credit,
@@ -186,7 +175,6 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Invoices",
-        class: Class::List,
         client:
             /// 11: every invoice.
             fn invoices() = Request::Invoices,
@@ -201,7 +189,6 @@ endpoints! {
         read: 1 << 20,
         list: 100,
         what: "Invoice {id}",
-        class: Class::Detail,
         client:
             /// 12: one invoice (the spec answers it as an array).
             fn invoice(invoice_id: u64) = Request::Invoice(invoice_id),
@@ -215,7 +202,6 @@ endpoints! {
         decode: |request, body| decode(request.asked(), &body),
         read: 1 << 20,
         what: "Service {id}",
-        class: Class::Detail,
         client:
             /// 13: one service with its credentials.
             fn service(service_id: u64) = Request::Service(service_id),
@@ -230,7 +216,6 @@ endpoints! {
         read: MAX_BODY,
         list: 100_000,
         what: "Services",
-        class: Class::List,
         client:
             /// 14: every service.
             fn services() = Request::Services,
@@ -249,7 +234,6 @@ endpoints! {
         sends: update_body(update),
         read: 1 << 20,
         what: "Update of service {service_id}",
-        class: Class::Waited,
         client:
             /// 15: binds an IP, refreshes the IP list and/or changes the password. Sent
             /// exactly once.
@@ -273,7 +257,6 @@ endpoints! {
         decode: |request, body| Ok(parse_ip_list(&list.list_type, &list.format, Vec::from(body))),
         read: MAX_BODY,
         what: "IP list of service {service_id}",
-        class: Class::Waited,
         client:
             /// 16: an IP list, as served and parsed.
             fn ip_list(service_id: u64, list_type: &IpListType, format: &IpListFormat) =
@@ -406,20 +389,6 @@ mod tests {
         assert_eq!(r.list_cap(), Some(10_000));
         assert_eq!(Request::Credit.list_cap(), None);
         assert!(Request::order(3, OrderRequest::default()).is_write());
-    }
-
-    #[test]
-    fn a_row_gives_the_class_the_scheduler_serves_it_in() {
-        // What the user waits on first, the sweeps last (issue 10's priorities).
-        assert_eq!(
-            Request::order(3, OrderRequest::default()).class(),
-            Class::Waited
-        );
-        assert_eq!(Request::Clients.class(), Class::Waited);
-        assert_eq!(Request::Service(5).class(), Class::Detail);
-        assert_eq!(Request::Services.class(), Class::List);
-        assert_eq!(Request::NetworkErrors(5).class(), Class::Sweep);
-        assert!(Class::Waited < Class::Detail && Class::List < Class::Sweep);
     }
 
     #[test]
