@@ -80,6 +80,14 @@ fn beta_seed() -> PathBuf {
 }
 
 async fn start(accounts: &[(&str, bool)], beta: bool) -> (Vec<SandboxHandle>, DeskSession) {
+    start_sized(accounts, beta, (160, 45)).await
+}
+
+async fn start_sized(
+    accounts: &[(&str, bool)],
+    beta: bool,
+    size: (u16, u16),
+) -> (Vec<SandboxHandle>, DeskSession) {
     let mut sbs = Vec::new();
     for (i, _) in accounts.iter().enumerate() {
         let seed = (beta && i == 1).then(beta_seed);
@@ -90,7 +98,7 @@ async fn start(accounts: &[(&str, bool)], beta: bool) -> (Vec<SandboxHandle>, De
         .zip(&sbs)
         .map(|((name, ro), sb)| account(sb, name, *ro))
         .collect();
-    (sbs, DeskSession::start(settings, (160, 45)))
+    (sbs, DeskSession::start(settings, size))
 }
 
 fn settled(tab: Tab) -> impl Fn(&Desk) -> bool {
@@ -324,4 +332,143 @@ async fn an_account_that_stops_answering_is_marked_everywhere_in_all() {
         "its credit and the total are marked:\n{screen}"
     );
     assert!(screen.contains("no answer since"), "{screen}");
+}
+
+/// The status line of a screen (the line above the footer).
+fn status_line(screen: &str) -> String {
+    let lines: Vec<&str> = screen.lines().collect();
+    lines[lines.len().saturating_sub(2)].to_owned()
+}
+
+/// Item 7: once the engine calls the account unreachable, the status line says that
+/// outage once; the next key does not bring back the reads that failed one by one.
+#[tokio::test]
+async fn an_unreachable_account_is_said_once_not_read_by_read() {
+    let (mut sbs, mut s) = start(&[("alpha", false), ("beta", false)], false).await;
+    s.until("both accounts' services", settled(Tab::Services))
+        .await;
+    drop(sbs.pop());
+    s.press(KeyCode::Char('R'));
+    s.until("beta unreachable for the engine", |d| {
+        d.seats()[1].app.connection().unreachable_since().is_some()
+    })
+    .await;
+    s.press(KeyCode::Char('j'));
+    s.press(KeyCode::Char('k'));
+    let screen = s.screen();
+    let line = status_line(&screen);
+    assert!(
+        !line.contains("Cannot reach"),
+        "the outage, not one read of it:\n{screen}"
+    );
+    assert!(
+        s.desk.seats()[1]
+            .app
+            .status()
+            .messages()
+            .newest_first()
+            .any(|e| e.text.contains("Cannot reach")),
+        "the reads that failed are in the log"
+    );
+}
+
+/// Item 7: a server down from the start is never shown online (`●`): `…` until its first
+/// request ends, `✗` as soon as one gets no answer, without waiting for the engine's
+/// outage (several failures over 10 s).
+#[tokio::test]
+async fn an_account_down_from_the_start_is_marked_at_its_first_failed_request() {
+    let alpha = sandbox(None).await;
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let (mut beta, door) = account(&alpha, "beta", false);
+    let url = format!("http://127.0.0.1:{port}");
+    beta.base_url = url.clone();
+    let door = {
+        let _ = door;
+        let client = ApiClient::new(ClientConfig::new(
+            url,
+            Credentials::Token(alpha.token().into()),
+        ))
+        .unwrap();
+        Door::new(client, Budget::new(Bucket::new(Some(60_000))))
+    };
+    let mut s = DeskSession::start(
+        vec![account(&alpha, "alpha", false), (beta, door)],
+        (120, 40),
+    );
+    let top = s.screen().lines().next().unwrap_or_default().to_owned();
+    assert!(
+        !top.contains("● beta"),
+        "not online before any answer: {top}"
+    );
+    s.until("beta's first request without an answer", |d| {
+        d.seats()[1].app.no_answer_since().is_some()
+    })
+    .await;
+    let top = s.screen().lines().next().unwrap_or_default().to_owned();
+    assert!(top.contains("✗ beta"), "{top}");
+    assert!(
+        s.desk.seats()[1]
+            .app
+            .connection()
+            .unreachable_since()
+            .is_none(),
+        "the header did not wait for the engine's outage"
+    );
+}
+
+/// Item 8: at 80×24 the info line keeps the total whole (the accounts' own credits give
+/// way first: Billing lists them), and a product name cut to fit keeps its last words
+/// whole (`Residen… 50 GB`), never a word cut in two (`Datacen…r US 10`, `Resi… GB`).
+#[tokio::test]
+async fn at_80x24_the_total_and_the_ends_of_names_stay_whole() {
+    let names = [
+        ("alpha-reseller", false),
+        ("beta-reseller", false),
+        ("gamma-reseller", false),
+    ];
+    let (_sbs, mut s) = start_sized(&names, false, (80, 24)).await;
+    s.until("every account's services and credit", |d| {
+        settled(Tab::Services)(d)
+            && d.seats()
+                .iter()
+                .all(|s| s.app.billing().credit.value().is_some())
+    })
+    .await;
+    let total: f64 = s
+        .desk
+        .seats()
+        .iter()
+        .filter_map(|seat| seat.app.billing().credit.value().map(|c| c.credit))
+        .sum();
+    // A read in flight puts `⟳ N pending` on the right: the total keeps its room anyway.
+    s.press(KeyCode::Char('R'));
+    let screen = s.screen();
+    let info = screen.lines().nth(2).unwrap_or_default();
+    assert!(
+        info.contains(&format!("total {}", proxydash::text::money(total))),
+        "{screen}"
+    );
+    for line in screen.lines() {
+        let cut_word = line
+            .char_indices()
+            .filter(|&(_, c)| c == '…')
+            .any(|(i, _)| {
+                line[i + '…'.len_utf8()..]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphanumeric)
+            });
+        assert!(!cut_word, "a word cut in two: {line:?}\n{screen}");
+    }
+    let row = |id: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(&format!(" {id} ")))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(row("1003").contains(" 5 GB"), "{screen}");
+    assert!(row("1004").contains(" 50 GB"), "{screen}");
 }

@@ -127,6 +127,10 @@ impl Mirror {
                     "The API is {}; the data shown stays, marked with its age",
                     c.describe(shell.now(), shell.utc_offset)
                 );
+                // The reads that got no answer are this outage, said once here (and in
+                // the header): their lines must not come back one by one at the next key.
+                // They are asked again when the API answers (the log keeps them).
+                shell.status.clear_reads();
                 shell.status.notify(status::NoticeKind::Error, line);
             }
             Link::Online if was_down => {

@@ -356,12 +356,13 @@ fn draw_info(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
     let (each, total) = credit_parts(desk, theme);
     let lead = Span::styled(format!(" {} accounts ·", desk.seats().len()), theme.dim);
     let credit = Span::styled(" Credit ", theme.dim);
-    let mut spans = vec![lead.clone(), credit.clone()];
+    let mut spans = vec![lead.clone(), credit];
     spans.extend(each);
     spans.extend(total.clone());
     if width(&spans) > room {
-        spans = vec![lead, credit];
-        spans.extend(total);
+        // The total alone, named as such: ` 3 accounts · Credit total $750.00`.
+        spans = vec![lead, Span::styled(" Credit total ", theme.dim)];
+        spans.extend(total.into_iter().skip(1));
     }
     let left = Rect {
         width: u16::try_from(room).unwrap_or(area.width).min(area.width),
