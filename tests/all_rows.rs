@@ -165,6 +165,17 @@ async fn every_key_that_acts_on_a_row_acts_on_the_highlighted_rows_account_and_i
                     beta.app.table(tab).selected_id()
                 ));
             }
+            // IDs repeat across accounts: what opens over All names its account.
+            let opened = !beta.app.popups().is_empty();
+            if opened && !s.screen().contains("· beta") {
+                failures.push(format!(
+                    "{what}: its popup does not name beta:\n{}",
+                    s.screen()
+                ));
+            }
+            let [_, beta] = s.desk.seats() else {
+                unreachable!()
+            };
             let services = matches!(
                 tab,
                 Tab::Services | Tab::Products | Tab::Billing | Tab::Clients

@@ -472,3 +472,41 @@ async fn at_80x24_the_total_and_the_ends_of_names_stay_whole() {
     assert!(row("1003").contains(" 5 GB"), "{screen}");
     assert!(row("1004").contains(" 50 GB"), "{screen}");
 }
+
+/// Item 6: the palette opened from All refreshes as `r` does there, every account, and
+/// shows no one account's command line for it.
+#[tokio::test]
+async fn the_palettes_refresh_in_all_is_every_accounts() {
+    let (sbs, mut s) = start(&[("alpha", false), ("beta", false)], false).await;
+    s.until("both accounts' services", settled(Tab::Services))
+        .await;
+    s.press(KeyCode::Char(':'));
+    s.type_text("refresh this tab");
+    let palette = s.screen();
+    let line = palette
+        .lines()
+        .find(|l| l.contains("action") && l.contains("refresh this tab"))
+        .unwrap_or_default();
+    assert!(line.contains("every account"), "{palette}");
+    assert!(!palette.contains("$ proxydash"), "{palette}");
+    for sb in &sbs {
+        sb.clear_requests();
+    }
+    s.press(KeyCode::Enter);
+    assert!(
+        s.desk
+            .seats()
+            .iter()
+            .all(|seat| seat.app.popups().is_empty()),
+        "{}",
+        s.screen()
+    );
+    s.until("every account read its services again", |_| {
+        sbs.iter().all(|sb| {
+            sb.requests()
+                .iter()
+                .any(|r| r.method == "GET" && r.path.starts_with("/api/services"))
+        })
+    })
+    .await;
+}

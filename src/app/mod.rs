@@ -205,6 +205,7 @@ impl App {
                 switch_to: None,
                 accounts: Default::default(),
                 chosen_account: None,
+                for_all: None,
                 waiting: None,
                 redraw: true,
             },

@@ -42,6 +42,11 @@ impl Shell {
         self.chosen_account.take()
     }
 
+    /// The whole screen's action chosen in a popup over All; the desk takes it.
+    pub fn take_for_all(&mut self) -> Option<super::keymap::Action> {
+        self.for_all.take()
+    }
+
     /// The switch to `name` failed (`error` is the config's message, which may already
     /// name the profile): one error line that names it once, pinned so the failures of the
     /// restarted session's reads do not hide it, and this session goes on.

@@ -26,6 +26,10 @@ pub struct Shell {
     pub(in crate::app) accounts: super::keymap::Accounts,
     /// The account chosen in the account picker (`o` in All), until the desk takes it.
     pub(in crate::app) chosen_account: Option<usize>,
+    /// An action of the whole screen chosen in a popup opened over All (the palette's
+    /// refresh, messages, command log, help, accounts): the All view carries it out over
+    /// every account, as its key does there; the desk takes it.
+    pub(in crate::app) for_all: Option<super::keymap::Action>,
     /// Something the program waits for outside the app (a profile's token_command), shown
     /// in the header until it ends.
     pub(in crate::app) waiting: Option<String>,

@@ -244,6 +244,27 @@ impl Desk {
         if let Some(chosen) = self.seats[k].app.shell_mut().take_chosen_account() {
             self.order_on(chosen);
         }
+        if let Some(action) = self.seats[k].app.shell_mut().take_for_all() {
+            if self.seats[k].app.popups().is_empty() {
+                self.owner = None;
+            }
+            let ctx = self.all_context();
+            let key = keymap::effective(&ctx)
+                .into_iter()
+                .find(|b| b.action == action)
+                .and_then(|b| b.keys.first())
+                .map(|key| {
+                    let modifiers = if key.ctrl {
+                        KeyModifiers::CONTROL
+                    } else {
+                        KeyModifiers::NONE
+                    };
+                    KeyEvent::new(key.code, modifiers)
+                });
+            if let Some(key) = key {
+                self.all_action(action, key);
+            }
+        }
         match self.seats[k].app.shell_mut().take_switch() {
             None => {}
             Some(Switch::All) => self.show_all(),

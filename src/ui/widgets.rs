@@ -72,7 +72,6 @@ pub fn freshness(app: &App, theme: &Theme, f: Freshness) -> Span<'static> {
     }
 }
 
-/// A bordered pane with a title on the left and the freshness on the right.
 /// A popup's title, naming its account over several accounts (IDs repeat across
 /// accounts: `Bind IP · service 1003 · acme`).
 pub fn of_account(app: &App, title: String) -> String {
@@ -84,6 +83,7 @@ pub fn of_account(app: &App, title: String) -> String {
     }
 }
 
+/// A bordered pane with a title on the left and the freshness on the right.
 pub fn pane<'a>(theme: &Theme, title: String, fresh: Span<'static>) -> Block<'a> {
     let mut block = Block::new()
         .borders(Borders::ALL)

@@ -225,13 +225,30 @@ pub fn actions(app: &Held<'_>, service: Option<u64>, product: Option<u64>) -> Ve
             detail,
         ));
     }
-    let refresh = refresh_command(app).map(|args| line(account, &args));
+    // Over All, `r` and `R` refresh every account: no one account's command line.
+    let all = app.shell.accounts == crate::app::keymap::Accounts::All;
+    let refresh = refresh_command(app)
+        .filter(|_| !all)
+        .map(|args| line(account, &args));
+    let (this_tab, everything) = if all {
+        (
+            "refresh this tab of every account",
+            "refresh everything of every account",
+        )
+    } else {
+        ("refresh this tab", "refresh everything")
+    };
+    let switch = if app.shell.accounts == crate::app::keymap::Accounts::Alone {
+        "switch profile"
+    } else {
+        "show one account or All"
+    };
     for (act, name, key, command) in [
-        (Act::Refresh, "refresh this tab", "r", refresh),
-        (Act::RefreshAll, "refresh everything", "R", None),
+        (Act::Refresh, this_tab, "r", refresh),
+        (Act::RefreshAll, everything, "R", None),
         (Act::CommandLog, "command log", "L", None),
         (Act::Messages, "messages", "m", None),
-        (Act::SwitchProfile, "switch profile", "P", None),
+        (Act::SwitchProfile, switch, "P", None),
         (Act::Help, "help", "?", None),
     ] {
         out.push(on_row(app, act, name, key, command));
