@@ -259,6 +259,10 @@ async fn the_command_log_in_all_is_every_accounts_and_popups_name_their_account(
             "{name}'s line:\n{log}"
         );
     }
+    // `y` copies every account's lines, not the highlighted row's account's.
+    s.press(KeyCode::Char('y'));
+    s.until_shown("Command log of every account (2 lines)")
+        .await;
     s.press(KeyCode::Esc);
     // The palette and a form opened from All name the row's account.
     s.press(KeyCode::Char(':'));

@@ -368,3 +368,13 @@ fn login_name() -> Option<String> {
         })
     }
 }
+
+/// Issue 36.10: without `$USER` and its kin (a service manager, `env -i`), the marks' `by`
+/// is the login name of the user ID (or its number), never `someone`.
+#[cfg(test)]
+#[test]
+fn without_the_user_variables_the_user_ids_login_name_says_who() {
+    let name = login_name().expect("a user ID always has a name or a number");
+    assert!(!name.trim().is_empty());
+    assert_ne!(name, "someone");
+}
