@@ -225,6 +225,14 @@ pub fn actions(app: &Held<'_>, service: Option<u64>, product: Option<u64>) -> Ve
             detail,
         ));
     }
+    out.extend(screen_actions(app));
+    out
+}
+
+/// The actions of the whole screen (refresh, the logs, help, the accounts).
+fn screen_actions(app: &Held<'_>) -> Vec<Candidate> {
+    let account = &app.shell.settings.cli_args;
+    let mut out = Vec::new();
     // Over All, `r` and `R` refresh every account: no one account's command line.
     let all = app.shell.accounts == crate::app::keymap::Accounts::All;
     let refresh = refresh_command(app)
