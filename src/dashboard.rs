@@ -368,11 +368,13 @@ fn seat(
 }
 
 /// The options that name this account on a command line (the palette's and the command
-/// log's lines): `--demo`, or `--config PATH` for a file not at its default place and
-/// `--profile NAME` for a profile not chosen by default. Never credentials.
+/// log's lines): `--config PATH` for a file not at its default place and `--profile NAME`
+/// for a profile not chosen by default, never credentials. The demo's are its running
+/// sandbox's address and that sandbox's public demo token (it holds no real account):
+/// `--demo` would start a fresh throwaway sandbox instead of doing what was done here.
 fn cli_args(settings: &Settings, demo: bool) -> Vec<String> {
     if demo {
-        return vec!["--demo".into()];
+        return crate::demo::command_args(&settings.base_url);
     }
     let mut out = Vec::new();
     if let Some(path) = &settings.config_path

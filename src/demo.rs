@@ -63,6 +63,25 @@ pub async fn start_scaled(
     Err(NO_SANDBOX.into())
 }
 
+/// The options that name the demo's running sandbox on a command line (the palette's
+/// and the command log's lines): its address and its public demo token (it holds no real
+/// account), so a line acts on what the dashboard shows while it runs.
+#[cfg(feature = "sandbox")]
+pub fn command_args(base_url: &str) -> Vec<String> {
+    vec![
+        "--base-url".into(),
+        base_url.into(),
+        "--token".into(),
+        crate::sandbox::DEMO_TOKEN.into(),
+    ]
+}
+
+/// A build without the sandbox has no demo.
+#[cfg(not(feature = "sandbox"))]
+pub fn command_args(_base_url: &str) -> Vec<String> {
+    vec!["--demo".into()]
+}
+
 /// The settings of the demo account on `server`: the command line's look and feel, the
 /// sandbox's probe judge, and its `/myip` for this machine's address (Ctrl-L, `bind
 /// --mine`), so a demo asks nothing of any server on the internet; no fallbacks.

@@ -8,6 +8,8 @@
 mod support;
 
 mod accounts;
+mod all_rows;
+mod all_view;
 mod architecture;
 mod assets;
 mod cli;

@@ -339,6 +339,43 @@ pub fn who() -> String {
     ["USER", "LOGNAME", "USERNAME"]
         .iter()
         .find_map(|v| std::env::var(v).ok().filter(|s| !s.trim().is_empty()))
+        // A service manager or `env -i` leaves no such variable: the user ID's login name
+        // still says who (`uid 1000` when the system has none for it).
+        .or_else(login_name)
         .map(|s| crate::text::truncate(&crate::text::sanitize(s.trim()), 32).into_owned())
         .unwrap_or_else(|| "someone".to_owned())
+}
+
+/// The login name of this process's user ID, from the password database.
+fn login_name() -> Option<String> {
+    // SAFETY: getuid cannot fail; getpwuid_r writes only into `entry` and `buf`, whose
+    // sizes it is given, and the name it points to lies in `buf`, read before either goes.
+    unsafe {
+        let uid = libc::getuid();
+        let mut entry: libc::passwd = std::mem::zeroed();
+        let mut buf = vec![0 as libc::c_char; 4096];
+        let mut found: *mut libc::passwd = std::ptr::null_mut();
+        let rc = libc::getpwuid_r(uid, &mut entry, buf.as_mut_ptr(), buf.len(), &mut found);
+        if rc != 0 || found.is_null() || entry.pw_name.is_null() {
+            return Some(format!("uid {uid}"));
+        }
+        let name = std::ffi::CStr::from_ptr(entry.pw_name)
+            .to_string_lossy()
+            .into_owned();
+        Some(if name.trim().is_empty() {
+            format!("uid {uid}")
+        } else {
+            name
+        })
+    }
+}
+
+/// Issue 36.10: without `$USER` and its kin (a service manager, `env -i`), the marks' `by`
+/// is the login name of the user ID (or its number), never `someone`.
+#[cfg(test)]
+#[test]
+fn without_the_user_variables_the_user_ids_login_name_says_who() {
+    let name = login_name().expect("a user ID always has a name or a number");
+    assert!(!name.trim().is_empty());
+    assert_ne!(name, "someone");
 }

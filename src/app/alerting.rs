@@ -89,7 +89,13 @@ fn announce(shell: &mut Shell, transitions: &[Transition]) {
         Change::Opened => format!("{}: {}", a.level.as_str(), a.message),
         Change::Escalated { .. } => format!("now {}: {}", a.level.as_str(), a.message),
         Change::Repeated => format!("still {}: {}", a.level.as_str(), a.message),
-        Change::Resolved => format!("resolved: {}", a.message),
+        // The message says what was wrong ("… is unreachable since …"): said after the
+        // rule, as what no longer holds, so the end of a failure never reads as one.
+        Change::Resolved => format!(
+            "resolved ({}): no longer \"{}\"",
+            a.key.rule.as_str(),
+            a.message
+        ),
     };
     let more = match transitions.len() - 1 {
         0 => String::new(),
@@ -122,6 +128,10 @@ impl Mirror {
                     "The API is {}; the data shown stays, marked with its age",
                     c.describe(shell.now(), shell.utc_offset)
                 );
+                // The reads that got no answer are this outage, said once here (and in
+                // the header): their lines must not come back one by one at the next key.
+                // They are asked again when the API answers (the log keeps them).
+                shell.status.clear_reads();
                 shell.status.notify(status::NoticeKind::Error, line);
             }
             Link::Online if was_down => {

@@ -16,6 +16,7 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return;
         }
+        self.shell.status.person_acted();
         let ctx = self.context();
         let before = self.tabs.services.table.selected_id();
         match keymap::action_for(&ctx, &key) {
@@ -135,6 +136,7 @@ impl App {
             | Action::ProbeBoth
             | Action::RotationAudit
             | Action::CycleTemplate
+            | Action::AllAccounts // the desk's, over several accounts
             | Action::Suspend => {}
         }
     }

@@ -92,7 +92,7 @@ pub use msg::{Command, Msg};
 use popups::popup_parts;
 pub use remote::Remote;
 pub use settings::{AppSettings, EAGER_ROWS};
-pub use shell::Shell;
+pub use shell::{Shell, Switch};
 use status::StatusLine;
 use std::collections::HashMap;
 use std::time::Duration;
@@ -152,6 +152,7 @@ popup_parts! {
     Palette(Box<palette::Palette>),
     CommandLog(popups::command_log::CommandLogPopup),
     Client(popups::client::ClientCard),
+    Accounts(popups::accounts::AccountPicker),
 }
 
 /// What the account engine told of the account, mirrored for the screen: never a decision
@@ -168,6 +169,10 @@ pub struct Mirror {
     pub(in crate::app) in_flight: HashMap<Request, DateTime<Utc>>,
     /// The account's connection, as the engine last told.
     pub(in crate::app) connection: crate::account::Connection,
+    /// The first request that got no answer at all (refused, lost, timed out) since the
+    /// last answer: the header says so at once, where the engine waits for a few such
+    /// failures over some seconds before it calls the account unreachable.
+    pub(in crate::app) no_answer_since: Option<DateTime<Utc>>,
     /// The services' types, as the engine knows them.
     pub(in crate::app) types: HashMap<u64, crate::api::ProductType>,
     /// What the engine was last told the screen shows.
@@ -198,6 +203,9 @@ impl App {
                 popups: Vec::new(),
                 status: StatusLine::default(),
                 switch_to: None,
+                accounts: Default::default(),
+                chosen_account: None,
+                for_all: None,
                 waiting: None,
                 redraw: true,
             },

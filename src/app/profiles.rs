@@ -25,7 +25,26 @@ impl Shell {
 
     /// The profile the user chose to switch to; the run loop takes it and reconnects.
     pub fn take_profile_switch(&mut self) -> Option<String> {
+        match self.switch_to.take()? {
+            super::Switch::Profile(name) => Some(name),
+            super::Switch::All => None,
+        }
+    }
+
+    /// What `P` chose over several accounts: an account to show alone, or All (the desk
+    /// takes it).
+    pub fn take_switch(&mut self) -> Option<super::Switch> {
         self.switch_to.take()
+    }
+
+    /// The account chosen in the account picker (`o` in All); the desk takes it.
+    pub fn take_chosen_account(&mut self) -> Option<usize> {
+        self.chosen_account.take()
+    }
+
+    /// The whole screen's action chosen in a popup over All; the desk takes it.
+    pub fn take_for_all(&mut self) -> Option<super::keymap::Action> {
+        self.for_all.take()
     }
 
     /// The switch to `name` failed (`error` is the config's message, which may already

@@ -19,13 +19,29 @@ pub struct Shell {
     pub(in crate::app) geometry: geometry::Geometry,
     pub(in crate::app) popups: Vec<Popup>,
     pub(in crate::app) status: StatusLine,
-    /// The profile chosen with `P`, until the run loop takes it.
-    pub(in crate::app) switch_to: Option<String>,
+    /// The profile chosen with `P` (or, over several accounts, All), until the run loop
+    /// or the desk takes it.
+    pub(in crate::app) switch_to: Option<Switch>,
+    /// Over several accounts: which of them the screen shows (the key map's context).
+    pub(in crate::app) accounts: super::keymap::Accounts,
+    /// The account chosen in the account picker (`o` in All), until the desk takes it.
+    pub(in crate::app) chosen_account: Option<usize>,
+    /// An action of the whole screen chosen in a popup opened over All (the palette's
+    /// refresh, messages, command log, help, accounts): the All view carries it out over
+    /// every account, as its key does there; the desk takes it.
+    pub(in crate::app) for_all: Option<super::keymap::Action>,
     /// Something the program waits for outside the app (a profile's token_command), shown
     /// in the header until it ends.
     pub(in crate::app) waiting: Option<String>,
     /// Something visible changed since the loop last drew (see [`redraw`]).
     pub(in crate::app) redraw: bool,
+}
+
+/// What `P` chose: a profile, or (over several accounts) every account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Switch {
+    Profile(String),
+    All,
 }
 
 impl Shell {
@@ -40,6 +56,17 @@ impl Shell {
 
     pub fn settings(&self) -> &AppSettings {
         &self.settings
+    }
+
+    /// The person pressed a key (over several accounts, wherever it went): an outcome
+    /// no longer holds the status line (see [`StatusLine`]).
+    pub fn person_acted(&mut self) {
+        self.status.person_acted();
+    }
+
+    /// Esc with nothing else to close: the status line's messages go.
+    pub fn dismiss_status(&mut self) {
+        self.status.dismiss();
     }
 
     /// Tells the user something that is not a failure of a request, in the status line.
@@ -58,6 +85,7 @@ impl Shell {
             typing: false,
             read_only: self.settings.read_only,
             switchable: self.settings.profiles.names.len() > 1,
+            accounts: self.accounts,
         }
     }
 

@@ -11,6 +11,11 @@
 //! at a time; whichever of the notice and the newest failure came last is shown, and Esc
 //! dismisses both.
 //!
+//! A notice *holds* the line until the person acts again (a key): an alert announced
+//! meanwhile waits its turn ([`StatusLine::notify_below`]) and comes at the next key, so
+//! the outcome of what the person just did (`✓ … IP list updated`) is not replaced
+//! within seconds by an unrelated alert (the Alerts tab and its count show it at once).
+//!
 //! A *pinned* notice is an outcome that must not be lost from view (an order placed,
 //! refused, or of unknown outcome): it is shown before anything else until Esc dismisses
 //! it, so a background failure arriving a moment later cannot overwrite it.
@@ -101,6 +106,12 @@ pub struct StatusLine {
     notice_on_top: bool,
     /// Shown before anything else until dismissed.
     pinned: Option<Notice>,
+    /// The notice holds the line until the person's next key.
+    held: bool,
+    /// An alert announced while the line was held: shown at the next key.
+    waiting: Option<(Notice, bool)>,
+    /// When what is shown was last replaced (several accounts show the newest).
+    shown_at: DateTime<Utc>,
     log: MessageLog,
     /// The time entries are logged with (set by the app before each message it handles).
     now: DateTime<Utc>,
@@ -113,6 +124,7 @@ impl StatusLine {
         self.errors.retain(|(r, _)| r != request);
         self.errors.push((request.clone(), line));
         self.notice_on_top = false;
+        self.shown_at = self.now;
     }
 
     /// Shows a notice (replacing the previous one), sanitized like every server text.
@@ -121,6 +133,30 @@ impl StatusLine {
         self.log.push(self.now, kind.level(), &text);
         self.notice = Some(Notice { text, kind });
         self.notice_on_top = true;
+        self.held = true;
+        self.waiting = None;
+        self.shown_at = self.now;
+    }
+
+    /// The person pressed a key: a notice no longer holds the line, and an alert that
+    /// waited for it is shown.
+    pub fn person_acted(&mut self) {
+        self.held = false;
+        if let Some((notice, on_top)) = self.waiting.take() {
+            self.notice = Some(notice);
+            self.notice_on_top = on_top && self.errors.is_empty();
+            self.shown_at = self.now;
+        }
+    }
+
+    /// When what is shown was last replaced.
+    pub fn shown_at(&self) -> DateTime<Utc> {
+        self.shown_at
+    }
+
+    /// A notice holds the line (see the module docs).
+    pub fn is_held(&self) -> bool {
+        self.held && self.notice.is_some()
     }
 
     /// Shows a notice that stays until Esc, above failures and later notices (and logs it).
@@ -128,6 +164,7 @@ impl StatusLine {
         let text = crate::text::sanitize(text.as_ref()).into_owned();
         self.log.push(self.now, kind.level(), &text);
         self.pinned = Some(Notice { text, kind });
+        self.shown_at = self.now;
     }
 
     /// Records a line in the log only (what a form on screen already shows).
@@ -166,8 +203,13 @@ impl StatusLine {
     pub fn notify_below(&mut self, kind: NoticeKind, text: impl AsRef<str>) {
         let text = crate::text::sanitize(text.as_ref()).into_owned();
         self.log.push(self.now, kind.level(), &text);
+        if self.is_held() {
+            self.waiting = Some((Notice { text, kind }, true));
+            return;
+        }
         self.notice = Some(Notice { text, kind });
         self.notice_on_top = self.errors.is_empty();
+        self.shown_at = self.now;
     }
 
     pub fn notice(&self) -> Option<&Notice> {
@@ -205,6 +247,8 @@ impl StatusLine {
         self.errors.clear();
         self.notice = None;
         self.pinned = None;
+        self.held = false;
+        self.waiting = None;
         had
     }
 
@@ -294,5 +338,24 @@ mod tests {
         assert!(matches!(s.shown(), Some(Shown::Notice(n)) if n.text == "Alert warn: …"));
         s.notify_below(NoticeKind::Info, "Alert info: …");
         assert!(matches!(s.shown(), Some(Shown::Notice(n)) if n.text == "Alert info: …"));
+    }
+
+    /// Issue 36.11: the outcome of what the person did stays until their next key; an
+    /// alert announced meanwhile waits its turn.
+    #[test]
+    fn an_alert_waits_behind_the_outcome_until_the_next_key() {
+        let mut s = StatusLine::default();
+        s.notify(NoticeKind::Done, "Service 1003: IP list updated");
+        s.notify_below(NoticeKind::Warn, "Alert warn: due in 3 days");
+        assert!(matches!(s.shown(), Some(Shown::Notice(n)) if n.text.contains("IP list updated")));
+        assert!(
+            s.messages()
+                .newest_first()
+                .any(|e| e.text.contains("due in 3 days"))
+        );
+        s.person_acted();
+        assert!(matches!(s.shown(), Some(Shown::Notice(n)) if n.text.contains("due in 3 days")));
+        s.notify_below(NoticeKind::Warn, "Alert warn: another");
+        assert!(matches!(s.shown(), Some(Shown::Notice(n)) if n.text.contains("another")));
     }
 }

@@ -236,8 +236,15 @@ impl TableView {
 
     /// `!`: only the problem rows, or all again.
     pub fn toggle_problems(&mut self) {
-        self.problems_only = !self.problems_only;
-        self.refilter_keeping_selection(false);
+        self.set_problems_only(!self.problems_only);
+    }
+
+    /// Only the problem rows (`true`), or all.
+    pub fn set_problems_only(&mut self, on: bool) {
+        if self.problems_only != on {
+            self.problems_only = on;
+            self.refilter_keeping_selection(false);
+        }
     }
 
     pub fn is_editing(&self) -> bool {
@@ -301,7 +308,7 @@ impl TableView {
         if narrowing {
             let needle = self.filter.to_lowercase();
             let keys = &self.keys;
-            self.filtered.retain(|&i| keys[i].contains(&needle));
+            self.filtered.retain(|&i| matches(&keys[i], &needle));
             // (the problems test already held for these rows)
         } else {
             self.refilter_all();
@@ -315,7 +322,7 @@ impl TableView {
     fn refilter_all(&mut self) {
         let needle = self.filter.to_lowercase();
         let passes = |i: usize| {
-            (needle.is_empty() || self.keys[i].contains(&needle))
+            matches(&self.keys[i], &needle)
                 && (!self.problems_only || self.problems.get(i).copied().unwrap_or(false))
         };
         self.filtered = if self.order.is_empty() {
@@ -352,97 +359,13 @@ pub fn search_key<'a>(cells: impl IntoIterator<Item = &'a str>) -> String {
     key
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn view(n: usize) -> TableView {
-        let mut v = TableView::default();
-        v.set_page(5);
-        v.set_rows(
-            (0..n).map(|i| format!("row {i}")).collect(),
-            (0..n as u64).collect(),
-        );
-        v
-    }
-
-    #[test]
-    fn moving_paging_and_ends() {
-        let mut v = view(23);
-        v.move_by(-1);
-        assert_eq!(v.selected_row(), Some(0));
-        v.page_down();
-        assert_eq!(v.selected_row(), Some(5));
-        assert_eq!(v.offset(), 1);
-        v.bottom();
-        assert_eq!(v.selected_row(), Some(22));
-        assert_eq!(v.offset(), 18);
-        v.move_by(1);
-        assert_eq!(v.selected_row(), Some(22));
-        v.page_up();
-        assert_eq!(v.selected_row(), Some(17));
-        v.top();
-        assert_eq!((v.selected_row(), v.offset()), (Some(0), 0));
-    }
-
-    #[test]
-    fn visible_holds_only_the_rows_on_screen() {
-        let mut v = view(100_000);
-        v.select_position(50_000);
-        let (first, rows) = v.visible(5);
-        assert_eq!(rows.len(), 5);
-        assert!(first <= 50_000 && 50_000 < first + 5);
-    }
-
-    #[test]
-    fn filter_narrows_and_keeps_the_selection() {
-        let mut v = view(30);
-        v.select_id(12);
-        v.push_filter("1");
-        assert_eq!(v.selected_id(), Some(12));
-        v.push_filter("2");
-        assert_eq!(v.len(), 1);
-        v.pop_filter();
-        assert_eq!(v.len(), 12); // 1, 10..19, 21
-        v.clear_filter();
-        assert_eq!(v.len(), 30);
-        assert_eq!(v.selected_id(), Some(12));
-    }
-
-    #[test]
-    fn new_rows_keep_the_selected_identity() {
-        let mut v = view(10);
-        v.select_id(7);
-        v.set_rows(vec!["a".into(), "b".into(), "c".into()], vec![9, 7, 3]);
-        assert_eq!(v.selected_row(), Some(1));
-        v.set_rows(vec![], vec![]);
-        assert_eq!(v.selected_row(), None);
-    }
-
-    #[test]
-    fn a_view_order_and_the_problems_toggle_narrow_the_rows() {
-        let mut v = TableView::default();
-        v.set_rows_with(
-            vec!["a".into(), "b".into(), "c".into()],
-            vec![1, 2, 3],
-            vec![2, 0, 1],
-            vec![true, false, true],
-        );
-        assert_eq!(v.filtered(), &[2, 0, 1]);
-        v.toggle_problems();
-        assert_eq!(v.filtered(), &[2, 0]);
-        v.push_filter("a");
-        assert_eq!(v.filtered(), &[0]);
-        v.toggle_problems();
-        assert_eq!(v.filtered(), &[0]);
-        v.clear_filter();
-        assert_eq!(v.len(), 3);
-    }
-
-    #[test]
-    fn a_pasted_escape_sequence_leaves_nothing_in_the_filter() {
-        let mut t = TableView::default();
-        t.push_filter("ab\u{1b}[2Jc\u{7}");
-        assert_eq!(t.filter(), "abc");
-    }
+/// Whether a row's search key passes the filter: every word of it (space-separated, so
+/// `globex late` is a row of globex that is late), each anywhere in the key. A longer
+/// filter only narrows: a further character makes a word longer or adds one.
+fn matches(key: &str, needle: &str) -> bool {
+    needle.split_whitespace().all(|word| key.contains(word))
 }
+
+#[cfg(test)]
+#[path = "table_tests.rs"]
+mod tests;

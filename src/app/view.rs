@@ -159,6 +159,28 @@ impl App {
     pub fn connection(&self) -> &crate::account::Connection {
         &self.account.connection
     }
+
+    /// Since when the server gives no answer at all: the engine's outage, or, until it
+    /// calls one, the first request that got no answer since the last answer.
+    pub fn no_answer_since(&self) -> Option<DateTime<Utc>> {
+        self.account
+            .connection
+            .unreachable_since()
+            .or(self.account.no_answer_since)
+    }
+
+    /// Marked `✗`: unreachable, failing (answers of no use for a while), or a request that
+    /// got no answer (before the engine's rule calls it unreachable).
+    pub fn is_down(&self) -> bool {
+        self.account.connection.down().is_some() || self.no_answer_since().is_some()
+    }
+
+    /// Nothing was answered yet, nor failed without an answer: the header says
+    /// "connecting" rather than online.
+    pub fn is_connecting(&self) -> bool {
+        self.account.connection.link == crate::account::Link::Unknown
+            && self.account.no_answer_since.is_none()
+    }
 }
 
 impl App {
@@ -181,6 +203,15 @@ impl App {
     pub fn connection_label(&self) -> Option<String> {
         self.account
             .connection_label(self.now(), self.shell.utc_offset)
+            .or_else(|| {
+                let since = self.account.no_answer_since?;
+                Some(format!(
+                    "no answer since {}",
+                    since
+                        .with_timezone(&self.shell.utc_offset)
+                        .format("%H:%M:%S")
+                ))
+            })
     }
 
     /// See [`Mirror::budget_next`].
@@ -297,6 +328,7 @@ impl App {
             typing: top.is_some_and(Popup::is_typing),
             read_only: self.shell.settings.read_only,
             switchable: self.shell.settings.profiles.names.len() > 1,
+            accounts: self.shell.accounts,
         }
     }
 
@@ -326,6 +358,47 @@ impl App {
     pub fn select_row(&mut self, tab: Tab, id: u64) -> Vec<super::Command> {
         self.tabs.table_mut(tab).select_id(id);
         self.update_all([])
+    }
+
+    /// Selects the row of `tab` with this identity, whatever this account's own filter
+    /// or `!` hid (the All view filters its merged rows itself), so what acts next acts
+    /// on it; `None` when the account does not list it (then nothing may act).
+    pub fn select_row_exactly(&mut self, tab: Tab, id: u64) -> Option<Vec<super::Command>> {
+        if self.table(tab).selected_id() == Some(id) {
+            return Some(Vec::new());
+        }
+        self.keys_up_to_date();
+        let table = self.tabs.table_mut(tab);
+        if !table.select_id(id) {
+            table.clear_filter();
+            table.set_problems_only(false);
+            if !table.select_id(id) {
+                return None;
+            }
+        }
+        Some(self.update_all([]))
+    }
+
+    /// Over several accounts, which of them the screen shows (the keys' context: the
+    /// footer and `?` say `A` and what `P` lists).
+    pub fn set_accounts(&mut self, accounts: super::keymap::Accounts) {
+        if self.shell.accounts != accounts {
+            self.shell.accounts = accounts;
+            self.shell.redraw = true;
+        }
+    }
+
+    /// Opens a popup the desk made (over several accounts: the account picker, every
+    /// account's messages or command lines, `P`'s accounts).
+    pub fn push_popup(&mut self, popup: Popup) {
+        self.shell.popups.push(popup);
+        self.shell.redraw = true;
+    }
+
+    /// The popup on top, for the desk to bring what it shows of the other accounts up
+    /// to date.
+    pub fn top_popup_mut(&mut self) -> Option<&mut Popup> {
+        self.shell.popups.last_mut()
     }
 
     /// Brings the search keys, problem marks and order of the tab on screen up to date

@@ -2,20 +2,31 @@
 //!
 //! Each account's app keeps its own rows, sort and problem marks for the tab (the desk
 //! shows every account the All view's tab, so they stay built); the All view holds only
-//! the merged order, a search key per row (the account's name, then the row's own key)
-//! and its own selection and filter. Rows go account by account in each account's own
-//! order, except under a sort of Services, which orders all of them together (all
-//! services due within 7 days first, whatever their account).
+//! the merged order, each row's identity ([`RowRef`]: its account and its own ID, never
+//! an index into another list), a search key per row (the account's name, then the row's
+//! own key) and its own selection, filter and problems toggle (one per tab, as in one
+//! account). Rows go account by account in each account's own order, except under a sort
+//! of Services, which orders all of them together (all services due within 7 days first,
+//! whatever their account).
 
 use super::Seat;
 use crate::app::columns::{CellText, Column, Sort, Tone};
+use crate::app::keymap::Action;
 use crate::app::table::TableView;
 use crate::app::tabs::Tab;
-use crossterm::event::{KeyCode, KeyEvent};
 use std::cmp::Ordering;
 
 /// The Account column, first: never hidden before the others.
 pub const ACCOUNT: Column = Column::text("Account", 0, 4);
+
+/// A row of the All view: its account (the seat) and its identity in that account's
+/// table (a service ID, a product ID, an invoice ID, an alert's key). What acts on a row
+/// takes this, and finds the row by it in its account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RowRef {
+    pub seat: usize,
+    pub id: u64,
+}
 
 pub struct AllView {
     pub tab: Tab,
@@ -23,6 +34,11 @@ pub struct AllView {
     pub sort: Sort,
     /// The merged rows of the tab shown: (seat, index into that seat's rows).
     rows: Vec<(usize, usize)>,
+    /// Each merged row's identity, beside `rows`.
+    refs: Vec<RowRef>,
+    /// The tabs whose rows `!` narrows to the problems (a toggle per tab, as in one
+    /// account's view).
+    problems: Vec<Tab>,
     table: TableView,
     /// Account, then the tab's columns, as wide as the widest account's.
     natural: Vec<u16>,
@@ -47,6 +63,8 @@ impl Default for AllView {
             tab: Tab::Services,
             sort: Sort::default(),
             rows: Vec::new(),
+            refs: Vec::new(),
+            problems: Vec::new(),
             table: TableView::default(),
             natural: Vec::new(),
             keyed: false,
@@ -62,6 +80,7 @@ impl AllView {
         let tab = self.tab;
         let keyed = self.reads_keys() || self.table.is_editing();
         let mut rows = Vec::new();
+        let mut refs = Vec::new();
         let mut keys = Vec::new();
         let mut ids = Vec::new();
         let mut problems = Vec::new();
@@ -72,7 +91,12 @@ impl AllView {
                 for (i, service) in seat.app.services().rows().iter().enumerate() {
                     rows.push((s, i));
                     keys.push(String::new());
-                    ids.push(encode(s, service.service_id));
+                    let row = RowRef {
+                        seat: s,
+                        id: service.service_id,
+                    };
+                    ids.push(row.key());
+                    refs.push(row);
                 }
                 continue;
             }
@@ -97,7 +121,9 @@ impl AllView {
                     Some(key) if keyed => key.clone(),
                     _ => String::new(),
                 });
-                ids.push(encode(s, id));
+                let row = RowRef { seat: s, id };
+                ids.push(row.key());
+                refs.push(row);
                 problems.push(table.is_problem(i));
             }
         }
@@ -108,8 +134,11 @@ impl AllView {
         };
         self.natural = natural(seats, tab);
         self.rows = rows;
+        self.refs = refs;
         self.keyed = keyed;
         self.table.set_rows_with(keys, ids, order, problems);
+        let on = self.problems.contains(&tab);
+        self.table.set_problems_only(on);
     }
 
     /// The merged table (its selection, filter and view order).
@@ -127,24 +156,45 @@ impl AllView {
         self.rows.get(i).copied()
     }
 
-    /// The selected row's account and identity.
-    pub fn selected(&self) -> Option<(usize, u64)> {
-        let i = self.table.selected_row()?;
-        let (seat, _) = self.rows.get(i)?;
-        Some((*seat, decode(self.table.selected_id()?)))
+    /// The identity of merged row `i` (in the rows' own order, before filter and sort).
+    pub fn row_ref(&self, i: usize) -> Option<RowRef> {
+        self.refs.get(i).copied()
     }
 
-    /// The selected product's (ID, name), with Products shown.
-    pub fn selected_product(&self, seats: &[Seat]) -> Option<(u64, String)> {
-        let i = self.table.selected_row()?;
-        let (seat, row) = *self.rows.get(i)?;
-        let p = seats.get(seat)?.app.products().rows().get(row)?;
-        Some((p.product_id, p.product_name.clone()))
+    /// The highlighted row's account and identity.
+    pub fn selected(&self) -> Option<RowRef> {
+        self.refs.get(self.table.selected_row()?).copied()
     }
 
-    /// Selects the row of account `seat` with this identity.
-    pub fn select(&mut self, seat: usize, id: u64) {
-        self.table.select_id(encode(seat, id));
+    /// The highlighted product, with Products shown: its account's own.
+    pub fn selected_product<'a>(
+        &self,
+        seats: &'a [Seat],
+    ) -> Option<&'a crate::api::ProductSummary> {
+        let row = self.selected()?;
+        seats
+            .get(row.seat)?
+            .app
+            .products()
+            .rows()
+            .iter()
+            .find(|p| p.product_id == row.id)
+    }
+
+    /// Highlights this row (of its account), if it is listed.
+    pub fn select(&mut self, row: RowRef) -> bool {
+        self.table.select_id(row.key())
+    }
+
+    /// `!` on the tab shown: its problem rows only, or all again.
+    pub fn toggle_problems(&mut self) {
+        let tab = self.tab;
+        if let Some(at) = self.problems.iter().position(|&t| t == tab) {
+            self.problems.remove(at);
+        } else {
+            self.problems.push(tab);
+        }
+        self.table.set_problems_only(self.problems.contains(&tab));
     }
 
     pub fn set_page(&mut self, rows: usize) {
@@ -153,7 +203,7 @@ impl AllView {
 
     /// Whether the filter, the problems or a sort read the accounts' search keys.
     pub fn reads_keys(&self) -> bool {
-        !self.table.filter().is_empty() || self.table.problems_only()
+        !self.table.filter().is_empty() || self.problems.contains(&self.tab)
     }
 
     /// A filter is being typed or `!` is on, and the rows have no keys yet.
@@ -169,38 +219,28 @@ impl AllView {
         self.table.start_editing();
     }
 
-    pub fn toggle_problems(&mut self) {
-        self.table.toggle_problems();
-    }
-
     pub fn clear_filter(&mut self) {
         self.table.clear_filter();
     }
 
-    /// A key while the filter is typed: Enter keeps it, Esc clears it.
-    pub fn filter_key(&mut self, key: KeyEvent) {
-        match key.code {
-            KeyCode::Enter => self.table.stop_editing(),
-            KeyCode::Esc => self.table.clear_filter(),
-            KeyCode::Backspace => self.table.pop_filter(),
-            KeyCode::Down => self.table.move_by(1),
-            KeyCode::Up => self.table.move_by(-1),
-            KeyCode::Char(c) => {
-                self.table.push_filter(c.encode_utf8(&mut [0; 4]));
-            }
-            _ => {}
-        }
+    /// A character typed into the filter.
+    pub fn type_filter(&mut self, c: char) {
+        self.table.push_filter(c.encode_utf8(&mut [0; 4]));
     }
 
-    /// The moving keys; whether `key` was one.
-    pub fn move_key(&mut self, key: KeyEvent) -> bool {
-        match key.code {
-            KeyCode::Char('j') | KeyCode::Down => self.table.move_by(1),
-            KeyCode::Char('k') | KeyCode::Up => self.table.move_by(-1),
-            KeyCode::Char('g') | KeyCode::Home => self.table.top(),
-            KeyCode::Char('G') | KeyCode::End => self.table.bottom(),
-            KeyCode::PageDown => self.table.page_down(),
-            KeyCode::PageUp => self.table.page_up(),
+    /// The keys of the merged table itself (the key map's actions): moving, the filter
+    /// input; whether `action` was one.
+    pub fn table_action(&mut self, action: Action) -> bool {
+        let t = &mut self.table;
+        match action {
+            Action::Down => t.move_by(1),
+            Action::Up => t.move_by(-1),
+            Action::Top => t.top(),
+            Action::Bottom => t.bottom(),
+            Action::PageDown => t.page_down(),
+            Action::PageUp => t.page_up(),
+            Action::FilterAccept => t.stop_editing(),
+            Action::FilterBackspace => t.pop_filter(),
             _ => return false,
         }
         true
@@ -225,27 +265,44 @@ impl AllView {
         let Some(seat) = seats.get(s) else {
             return Vec::new();
         };
-        let mut cells = vec![CellText::new(seat.name.clone()).tone(Tone::Account(seat.colour))];
+        // An account that does not answer: its rows are its last, marked as such (one
+        // account's view marks its panes with their age).
+        let name = if seat.app.no_answer_since().is_some() {
+            format!("{} ✗", seat.name)
+        } else {
+            seat.name.clone()
+        };
+        let mut cells = vec![CellText::new(name).tone(Tone::Account(seat.colour))];
         cells.extend(seat.app.tab_cells(self.tab, row));
         cells.resize(width, CellText::default());
         cells
     }
 }
 
-/// A merged row's identity: the seat in the top bits, the row's own below (service and
-/// product IDs stay far below 2^48).
-fn encode(seat: usize, id: u64) -> u64 {
-    ((seat as u64) << 48) | (id & ((1 << 48) - 1))
-}
-
-fn decode(id: u64) -> u64 {
-    id & ((1 << 48) - 1)
+impl RowRef {
+    /// The merged table's key of the row, which keeps the selection on it across
+    /// rebuilds. It is a hash of the whole identity (an alert's ID is a hash already, so
+    /// no bits of it can be spared); the identity itself is [`AllView::selected`]'s,
+    /// never worked back from this.
+    fn key(self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.hash(&mut h);
+        h.finish()
+    }
 }
 
 fn natural(seats: &[Seat], tab: Tab) -> Vec<u16> {
     let name = seats
         .iter()
-        .map(|s| crate::app::columns::width(&s.name))
+        .map(|s| {
+            let mark = if s.app.no_answer_since().is_some() {
+                2
+            } else {
+                0
+            };
+            crate::app::columns::width(&s.name) + mark
+        })
         .max()
         .unwrap_or(0)
         .max(ACCOUNT.header.len() as u16);

@@ -26,15 +26,6 @@ pub fn draw(desk: &Desk, frame: &mut Frame) {
         Scope::One(k) => ui::draw_in(&seats[k].app, frame, &theme, rest),
         Scope::All => draw_all(frame, desk, &theme, rest),
     }
-    if let Some(picker) = desk.picker() {
-        super::popups::draw_picker(frame, desk, &theme, rest, picker.at);
-    }
-    if let Some(scroll) = desk.log() {
-        super::popups::draw_log(frame, desk, &theme, rest, scroll);
-    }
-    if desk.help() {
-        super::popups::draw_help(frame, &theme, rest);
-    }
 }
 
 /// Where an account's own screen goes on a frame of `area`.
@@ -59,12 +50,25 @@ pub fn page_rows((w, h): (u16, u16)) -> usize {
 
 /// The mark and words of an account's connection: online, throttled until, unreachable
 /// since.
-fn link(seat: &Seat, theme: &Theme) -> (String, Style, String) {
+pub(super) fn link_words(seat: &Seat) -> (&'static str, String) {
     match seat.app.connection_label() {
-        None => ("●".into(), theme.good, String::new()),
-        Some(label) if seat.app.connection().down().is_some() => ("✗".into(), theme.bad, label),
-        Some(label) => ("⏸".into(), theme.warn, label),
+        // Not online before anything answered: a server down from the start is not `●`.
+        None if seat.app.is_connecting() => ("…", "connecting".into()),
+        None => ("●", String::new()),
+        Some(label) if seat.app.is_down() => ("✗", label),
+        Some(label) => ("⏸", label),
     }
+}
+
+fn link(seat: &Seat, theme: &Theme) -> (String, Style, String) {
+    let (mark, words) = link_words(seat);
+    let style = match mark {
+        "✗" => theme.bad,
+        "⏸" => theme.warn,
+        "…" => theme.dim,
+        _ => theme.good,
+    };
+    (mark.to_owned(), style, words)
 }
 
 fn draw_accounts(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
@@ -128,8 +132,8 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
         Tab::Services => {
             let (pane, detail) = layout::services(body, wants, false, DetailPane::Shown);
             draw_table(frame, desk, theme, pane, "Services");
-            if let Some((k, id)) = selected {
-                ui::services::draw_detail(frame, &seats[k].app, theme, detail, id);
+            if let Some(row) = selected {
+                ui::services::draw_detail(frame, &seats[row.seat].app, theme, detail, row.id);
             }
         }
         Tab::Products => {
@@ -141,8 +145,8 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
                 pane,
                 "Products (each account's own prices)",
             );
-            if let Some((k, id)) = selected {
-                ui::products::draw_detail(frame, &seats[k].app, theme, detail, id);
+            if let Some(row) = selected {
+                ui::products::draw_detail(frame, &seats[row.seat].app, theme, detail, row.id);
             }
         }
         Tab::Billing => {
@@ -170,9 +174,10 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
         Tab::Usage => {
             let (pane, chart, gauge) = layout::usage(body, wants);
             draw_table(frame, desk, theme, pane, "Rotating (ppr)");
-            if let Some((k, id)) = selected {
-                ui::usage::draw_chart(frame, &seats[k].app, theme, chart, id);
-                ui::usage::draw_gauge(frame, &seats[k].app, theme, gauge, id);
+            if let Some(row) = selected {
+                let app = &seats[row.seat].app;
+                ui::usage::draw_chart(frame, app, theme, chart, row.id);
+                ui::usage::draw_gauge(frame, app, theme, gauge, row.id);
             }
         }
         Tab::Alerts => {
@@ -198,19 +203,44 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
                 ui::popups::draw(frame, app, theme, body, i);
             }
         }
-        None => draw_footer(frame, theme, screen.footer),
+        None => ui::draw_footer_in(frame, &desk.all_context(), theme, screen.footer),
     }
 }
 
 fn draw_table(frame: &mut Frame, desk: &Desk, theme: &Theme, pane: layout::Pane, noun: &str) {
     let all = desk.all();
     let table = all.table();
-    let mut title = format!("{noun} · all accounts · {}", widgets::count_label(table));
+    let mut title = format!("{noun} · all accounts · ");
+    // As in one account's view, and as the tab line counts them: the open alerts first.
+    let open: usize = desk
+        .seats()
+        .iter()
+        .map(|s| s.app.alerts().open_count())
+        .sum();
+    if all.tab == Tab::Alerts && open > 0 {
+        title.push_str(&format!("{} open · ", text::count(open as u64)));
+    }
+    title.push_str(&widgets::count_label(table));
     if all.tab == Tab::Services && all.sort.by.is_some() {
         title.push_str(" · ");
         title.push_str(&all.sort.label(&crate::app::tabs::services::SORTS));
     }
-    let block = widgets::with_filter(widgets::pane(theme, title, Span::raw("")), table, theme);
+    if table.problems_only() {
+        title.push_str(" · problems only (!)");
+    }
+    // An account that does not answer: its rows are the last it gave, said so here as one
+    // account's pane says its age.
+    let stale: Vec<String> = desk
+        .seats()
+        .iter()
+        .filter_map(|s| {
+            let since = s.app.no_answer_since()?;
+            let at = widgets::clock_time(&s.app, since);
+            Some(format!("{} ✗ no answer since {at}", s.name))
+        })
+        .collect();
+    let block = widgets::pane(theme, title, Span::styled(stale.join(" · "), theme.bad));
+    let block = widgets::with_filter(block, table, theme);
     if table.is_empty() {
         frame.render_widget(block, pane.block);
         let (msg, style) = if table.total() == 0 {
@@ -269,48 +299,83 @@ fn draw_tabs(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
 
 /// The accounts' credit: each, then the total.
 fn credit_spans(desk: &Desk, theme: &Theme) -> Vec<Span<'static>> {
+    let (each, total) = credit_parts(desk, theme);
     let mut spans = vec![Span::styled(" Credit ", theme.dim)];
+    spans.extend(each);
+    spans.extend(total);
+    spans
+}
+
+/// Each account's credit (an account that does not answer: its last, marked `✗`), and
+/// the total: in full when every account's is known and fresh, else marked (`+` for one
+/// not read yet, `✗` for one that does not answer).
+fn credit_parts(desk: &Desk, theme: &Theme) -> (Vec<Span<'static>>, Vec<Span<'static>>) {
+    let mut each = Vec::new();
     let mut total = 0.0;
-    let mut known = true;
+    let mut unknown = false;
+    let mut stale = false;
     for seat in desk.seats() {
         let credit = seat.app.billing().credit.value().map(|c| c.credit);
-        spans.push(Span::styled(
+        let down = seat.app.no_answer_since().is_some();
+        each.push(Span::styled(
             format!(" {} ", seat.name),
             theme.account(seat.colour),
         ));
         match credit {
+            Some(c) if down => {
+                stale = true;
+                total += c;
+                each.push(Span::styled(format!("✗{}", text::money(c)), theme.bad));
+            }
             Some(c) => {
                 total += c;
-                spans.push(Span::raw(text::money(c)));
+                each.push(Span::raw(text::money(c)));
             }
             None => {
-                known = false;
-                spans.push(Span::styled("…", theme.dim));
+                unknown = true;
+                each.push(Span::styled("…", theme.dim));
             }
         }
     }
-    spans.push(Span::styled("  total ", theme.title));
-    spans.push(if known {
-        Span::styled(text::money(total), theme.big)
-    } else {
-        Span::styled(format!("{}+", text::money(total)), theme.dim)
+    let mut out = vec![Span::styled("  total ", theme.title)];
+    out.push(match (unknown, stale) {
+        (false, false) => Span::styled(text::money(total), theme.big),
+        (true, _) => Span::styled(format!("{}+", text::money(total)), theme.dim),
+        (false, true) => Span::styled(format!("✗{}", text::money(total)), theme.bad),
     });
-    spans
+    (each, out)
 }
 
+/// The accounts, their credit and the total; the reads pending on the right, in a room
+/// of their own. Where the line is short, the accounts' own credits go before the total
+/// is ever cut (Billing lists them).
 fn draw_info(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
     let busy: usize = desk.seats().iter().map(|s| s.app.in_flight()).sum();
-    let mut spans = vec![Span::styled(
-        format!(" {} accounts ·", desk.seats().len()),
-        theme.dim,
-    )];
-    spans.extend(credit_spans(desk, theme));
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
-    if busy > 0 {
-        let right = Span::styled(
+    let right = (busy > 0).then(|| {
+        Span::styled(
             format!(" ⟳ {} pending ", text::count(busy as u64)),
             theme.dim,
-        );
+        )
+    });
+    let room = usize::from(area.width).saturating_sub(right.as_ref().map_or(0, Span::width));
+    let width = |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>();
+    let (each, total) = credit_parts(desk, theme);
+    let lead = Span::styled(format!(" {} accounts ·", desk.seats().len()), theme.dim);
+    let credit = Span::styled(" Credit ", theme.dim);
+    let mut spans = vec![lead.clone(), credit];
+    spans.extend(each);
+    spans.extend(total.clone());
+    if width(&spans) > room {
+        // The total alone, named as such: ` 3 accounts · Credit total $750.00`.
+        spans = vec![lead, Span::styled(" Credit total ", theme.dim)];
+        spans.extend(total.into_iter().skip(1));
+    }
+    let left = Rect {
+        width: u16::try_from(room).unwrap_or(area.width).min(area.width),
+        ..area
+    };
+    frame.render_widget(Paragraph::new(Line::from(spans)), left);
+    if let Some(right) = right {
         frame.render_widget(Paragraph::new(Line::from(right).right_aligned()), area);
     }
 }
@@ -351,18 +416,14 @@ fn draw_network_summary(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rec
 
 /// The newest event of any account, after its name.
 fn draw_status(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
+    // The outcome of what the person did holds the line until their next key, whichever
+    // account's; else the newest line shown of any account (by when it was shown, not by
+    // what went to a log only: an account that does not answer logs every read).
     let newest = desk
         .seats()
         .iter()
         .filter(|s| s.app.status().shown().is_some())
-        .max_by_key(|s| {
-            s.app
-                .status()
-                .messages()
-                .newest_first()
-                .next()
-                .map(|e| e.at)
-        });
+        .max_by_key(|s| (s.app.status().is_held(), s.app.status().shown_at()));
     let Some(seat) = newest else {
         let line = if desk.seats().iter().any(|s| s.app.in_flight() > 0) {
             " Loading…"
@@ -384,23 +445,4 @@ fn draw_status(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
         ..area
     };
     ui::draw_status(frame, &seat.app, theme, rest);
-}
-
-fn draw_footer(frame: &mut Frame, theme: &Theme, area: Rect) {
-    // What does not fit is in `?`, which says so last.
-    const MORE: &str = "…? more";
-    let room = usize::from(area.width).saturating_sub(MORE.chars().count());
-    let mut spans = vec![Span::raw(" ")];
-    let mut used = 1;
-    for (key, word, _) in super::keys::ALL_KEYS {
-        let w = key.chars().count() + word.chars().count() + 3;
-        if used + w > room {
-            spans.push(Span::styled(MORE, theme.dim));
-            break;
-        }
-        used += w;
-        spans.push(Span::styled(*key, theme.key));
-        spans.push(Span::raw(format!(" {word}  ")));
-    }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -1,76 +1,81 @@
 //! Where a key goes on a desk over several accounts (the rules are in the module docs of
-//! [`super`]): the All view's own keys, the ones every account takes, and the ones the
-//! selected row's account takes on that row.
+//! [`super`]). The key map is the one table of every view: a key means in the All view
+//! what [`keymap::action_for`] says in the All view's context, and the desk decides only
+//! who carries the action out: the All view itself, every account, or the highlighted
+//! row's account on that row ([`acts_on_row`]).
 
-use super::{Desk, Scope, picker};
+use super::all::RowRef;
+use super::{Desk, Scope};
+use crate::app::keymap::{self, Accounts, Action, Context, FormKind};
+use crate::app::popups::Popup;
 use crate::app::tabs::Tab;
-use crate::app::{App, Msg};
+use crate::app::{App, Msg, Switch};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-/// The keys of the All view: the footer shows the words, `?` the whole lines.
-pub const ALL_KEYS: &[(&str, &str, &str)] = &[
-    ("?", "help", "These keys"),
-    ("q", "quit", "Quit"),
-    (Tab::KEYS, "tabs", "Each tab, over every account"),
-    (
-        "A",
-        "one account",
-        "Show the selected row's account alone (A again: all)",
-    ),
-    ("P", "focus", "Pick an account to show alone"),
-    (
-        "/",
-        "filter",
-        "Filter every account's rows (the account's name too)",
-    ),
-    (
-        "s S",
-        "sort",
-        "Sort every account's rows (Services: all together)",
-    ),
-    (
-        "!",
-        "problems",
-        "Only the rows with a problem, of every account",
-    ),
-    (
-        "o",
-        "order",
-        "Products: order the selected product, asking which account",
-    ),
-    ("m", "messages", "Every account's messages, newest first"),
-    (
-        "r R",
-        "refresh",
-        "Refresh this tab / everything, on every account",
-    ),
-    (
-        "b p u i h …",
-        "on the row",
-        "Every other key acts on the selected row, in its account",
-    ),
-];
+/// Whether the All view hands `action` to the highlighted row's account, to act on that
+/// row. Everything else is the All view's own (moving, the filter, `!`, the tabs), every
+/// account's (`r`, `R`, a sort), or opens a popup over every account (`m`, `L`, `?`,
+/// `P`, and `o`, which first asks which account orders).
+pub fn acts_on_row(action: Action) -> bool {
+    !matches!(
+        action,
+        Action::Quit
+            | Action::ForceQuit
+            | Action::Suspend
+            | Action::GoTab
+            | Action::NextTab
+            | Action::PrevTab
+            | Action::Up
+            | Action::Down
+            | Action::Top
+            | Action::Bottom
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Filter
+            | Action::FilterAccept
+            | Action::FilterBackspace
+            | Action::Back
+            | Action::ProblemsOnly
+            | Action::Refresh
+            | Action::RefreshAll
+            | Action::CycleSort
+            | Action::ReverseSort
+            | Action::Messages
+            | Action::CommandLog
+            | Action::Help
+            | Action::SwitchProfile
+            | Action::AllAccounts
+            | Action::OpenForm(FormKind::Order)
+    )
+}
 
 impl Desk {
+    /// The key map's context of the All view (no popup of an account open over it).
+    pub fn all_context(&self) -> Context {
+        Context {
+            tab: self.all.tab,
+            popup: None,
+            editing_filter: self.all.is_editing(),
+            typing: false,
+            // A write goes to the row's account, which refuses it if read-only: the keys
+            // are advertised unless every account is read-only.
+            read_only: self.seats.iter().all(|s| s.app.settings().read_only),
+            switchable: true,
+            accounts: Accounts::All,
+        }
+    }
+
     pub(super) fn on_key(&mut self, key: KeyEvent) {
-        if self.picker.is_some() {
-            return self.picker_key(key);
-        }
-        if self.log.is_some() {
-            return self.log_key(key);
-        }
-        if self.help {
-            // Any key closes it; `q` quits only from the view.
-            self.help = false;
-            return;
-        }
         match self.scope {
             Scope::One(k) => {
-                if key.code == KeyCode::Char('A') && is_free(&self.seats[k].app) {
-                    self.show_all();
-                } else {
-                    self.send(k, Msg::Key(key));
-                    self.after_forward(k);
+                let ctx = self.seats[k].app.context();
+                match keymap::action_for(&ctx, &key) {
+                    Some(Action::AllAccounts) => self.show_all(),
+                    Some(Action::SwitchProfile) => self.open_accounts(k),
+                    _ => {
+                        self.send(k, Msg::Key(key));
+                        self.after_forward(k);
+                    }
                 }
             }
             Scope::All => self.all_key(key),
@@ -82,82 +87,130 @@ impl Desk {
             self.send(k, Msg::Key(key));
             return self.after_forward(k);
         }
-        if self.all.is_editing() {
-            self.all.filter_key(key);
-            if self.all.needs_keys() {
-                self.rebuild();
-            }
-            return self.sync_selection();
-        }
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        match key.code {
-            KeyCode::Char('c') if ctrl => self.quit = true,
-            KeyCode::Char('q') => self.quit = true,
-            KeyCode::Char('A') => {
-                let k = self.all.selected().map_or(0, |(seat, _)| seat);
-                self.scope = Scope::One(k);
-            }
-            KeyCode::Char(c @ '1'..='9')
-                if let Some(&tab) = Tab::ALL.get(usize::from(c as u8 - b'1')) =>
+        let ctx = self.all_context();
+        let Some(action) = keymap::action_for(&ctx, &key) else {
+            // A character typed into the filter.
+            if let (true, KeyCode::Char(c)) = (self.all.is_editing(), key.code)
+                && !key
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
             {
-                self.go_tab(tab);
+                self.all.type_filter(c);
+                if self.all.needs_keys() {
+                    self.rebuild();
+                }
+                self.sync_selection();
             }
-            KeyCode::Tab | KeyCode::BackTab => {
-                let at = Tab::ALL
-                    .iter()
-                    .position(|&t| t == self.all.tab)
-                    .unwrap_or(0);
-                let n = Tab::ALL.len();
-                let next = if key.code == KeyCode::Tab {
-                    (at + 1) % n
-                } else {
-                    (at + n - 1) % n
-                };
-                self.go_tab(Tab::ALL[next]);
+            return;
+        };
+        self.all_action(action, key);
+    }
+
+    /// What `action` (the key map's, for `key`) does in the All view.
+    fn all_action(&mut self, action: Action, key: KeyEvent) {
+        match action {
+            Action::Quit | Action::ForceQuit => self.quit = true,
+            Action::Suspend => {}
+            Action::AllAccounts => {
+                let k = self.all.selected().map_or(0, |row| row.seat);
+                self.set_scope(Scope::One(k));
             }
-            KeyCode::Char('/') => {
+            Action::GoTab => {
+                if let KeyCode::Char(c) = key.code
+                    && let Some(d) = c.to_digit(10)
+                    && let Some(&tab) = Tab::ALL.get((d as usize).wrapping_sub(1))
+                {
+                    self.go_tab(tab);
+                }
+            }
+            Action::NextTab => self.go_tab(self.all.tab.next()),
+            Action::PrevTab => self.go_tab(self.all.tab.prev()),
+            Action::Filter => {
                 self.all.start_editing();
                 self.rebuild();
             }
-            KeyCode::Char('!') => {
+            Action::Back => {
+                if self.all.is_editing() || !self.all.table().filter().is_empty() {
+                    self.all.clear_filter();
+                } else {
+                    for seat in &mut self.seats {
+                        seat.app.shell_mut().dismiss_status();
+                    }
+                }
+            }
+            Action::ProblemsOnly => {
                 self.all.toggle_problems();
                 self.rebuild();
             }
-            // Services sort across accounts in the All view itself.
-            KeyCode::Char('s') if self.all.tab == Tab::Services => {
+            // Services sort across accounts in the All view itself; the other tabs in
+            // each account.
+            Action::CycleSort if self.all.tab == Tab::Services => {
                 self.all.sort.cycle(crate::app::tabs::services::SORTS.len());
                 self.stale = true;
             }
-            KeyCode::Char('S') if self.all.tab == Tab::Services => {
+            Action::ReverseSort if self.all.tab == Tab::Services => {
                 self.all.sort.reverse();
                 self.stale = true;
             }
-            KeyCode::Esc => self.all.clear_filter(),
-            // Where `s` sorts (on Alerts it silences the selected alert, on its account).
-            KeyCode::Char('s' | 'S')
-                if matches!(self.all.tab, Tab::Billing | Tab::Network | Tab::Products) =>
-            {
+            Action::CycleSort | Action::ReverseSort | Action::Refresh | Action::RefreshAll => {
                 self.send_to_every_account(key);
             }
-            KeyCode::Char('r' | 'R') => self.send_to_every_account(key),
-            KeyCode::Char('m') => self.log = Some(0),
-            KeyCode::Char('?') => self.help = true,
-            KeyCode::Char('o') if self.all.tab == Tab::Products => {
-                if let Some((at, _)) = self.all.selected() {
-                    self.picker = Some(picker::Picker::new(at));
-                }
+            Action::Messages => {
+                let k = self.target();
+                let all = Some(self.merged_messages());
+                self.open_over_all(
+                    k,
+                    Popup::Messages(crate::app::popups::messages::MessagesPopup { scroll: 0, all }),
+                );
             }
-            _ if self.all.move_key(key) => self.sync_selection(),
-            _ => {
-                // The selected row's account does it, on that row.
-                let Some((k, _)) = self.all.selected() else {
-                    return;
-                };
+            Action::CommandLog => {
+                let k = self.target();
+                let all = Some(self.merged_commands());
+                self.open_over_all(
+                    k,
+                    Popup::CommandLog(crate::app::popups::command_log::CommandLogPopup {
+                        scroll: 0,
+                        all,
+                    }),
+                );
+            }
+            Action::Help => {
+                let k = self.target();
+                self.open_over_all(k, Popup::Help(Default::default()));
+            }
+            Action::SwitchProfile => {
+                let k = self.target();
+                self.open_accounts(k);
+            }
+            Action::OpenForm(FormKind::Order) => self.open_order_picker(),
+            _ if self.all.table_action(action) => {
                 self.sync_selection();
-                self.send(k, Msg::Key(key));
-                self.after_forward(k);
             }
+            _ => self.on_row(key),
         }
+    }
+
+    /// A key that acts on the highlighted row: its account does it, on that row (found
+    /// by its identity). A row its account no longer lists is not acted on.
+    fn on_row(&mut self, key: KeyEvent) {
+        let Some(row) = self.all.selected() else {
+            return;
+        };
+        if !self.sync_selection() {
+            let name = self.seats[row.seat].name.clone();
+            self.seats[row.seat]
+                .app
+                .notify(format!("{name} no longer lists that row: nothing was done"));
+            return;
+        }
+        self.send(row.seat, Msg::Key(key));
+        self.after_forward(row.seat);
+    }
+
+    /// A popup of account `k` over the All view: keys go to it until it closes.
+    fn open_over_all(&mut self, k: usize, popup: Popup) {
+        self.seats[k].app.push_popup(popup);
+        self.owner = Some(k);
     }
 
     /// A key every account takes (its own sort, its refresh); the All rows follow.
@@ -171,9 +224,9 @@ impl Desk {
     }
 
     /// After a key went to seat `k`: a popup it opened over All is its; a tab it went to
-    /// (Enter on a server shows its service) the All view follows; a profile it picked
-    /// (`P`) is focused.
-    fn after_forward(&mut self, k: usize) {
+    /// (Enter on a server shows its service) the All view follows; what its `P` or the
+    /// account picker chose is done.
+    pub(super) fn after_forward(&mut self, k: usize) {
         if self.scope == Scope::All {
             if !self.seats[k].app.popups().is_empty() {
                 self.owner = Some(k);
@@ -184,30 +237,58 @@ impl Desk {
                 let id = self.seats[k].app.table(tab).selected_id();
                 self.rebuild();
                 if let Some(id) = id {
-                    self.all.select(k, id);
+                    self.all.select(RowRef { seat: k, id });
                 }
             }
         }
-        if let Some(name) = self.seats[k].app.shell_mut().take_profile_switch() {
-            match self.seats.iter().position(|s| s.app.settings().profile == name) {
-                Some(j) => {
-                    self.owner = None;
-                    self.scope = Scope::One(j);
+        if let Some(chosen) = self.seats[k].app.shell_mut().take_chosen_account() {
+            self.order_on(chosen);
+        }
+        if let Some(action) = self.seats[k].app.shell_mut().take_for_all() {
+            if self.seats[k].app.popups().is_empty() {
+                self.owner = None;
+            }
+            let ctx = self.all_context();
+            let key = keymap::effective(&ctx)
+                .into_iter()
+                .find(|b| b.action == action)
+                .and_then(|b| b.keys.first())
+                .map(|key| {
+                    let modifiers = if key.ctrl {
+                        KeyModifiers::CONTROL
+                    } else {
+                        KeyModifiers::NONE
+                    };
+                    KeyEvent::new(key.code, modifiers)
+                });
+            if let Some(key) = key {
+                self.all_action(action, key);
+            }
+        }
+        match self.seats[k].app.shell_mut().take_switch() {
+            None => {}
+            Some(Switch::All) => self.show_all(),
+            Some(Switch::Profile(name)) => {
+                match self.seats.iter().position(|s| s.app.settings().profile == name) {
+                    Some(j) => {
+                        self.owner = None;
+                        self.set_scope(Scope::One(j));
+                    }
+                    None => self.seats[k].app.notify(format!(
+                        "Profile {name} is not in this dashboard: start proxydash with --profile {name} (or --all-profiles)"
+                    )),
                 }
-                None => self.seats[k].app.notify(format!(
-                    "Profile {name} is not in this dashboard: start proxydash with --profile {name} (or --all-profiles)"
-                )),
             }
         }
     }
 
     /// Shows every account: each shows the All view's tab, so its rows stay merged.
-    fn show_all(&mut self) {
+    pub(super) fn show_all(&mut self) {
         let tab = match self.scope {
             Scope::One(k) => self.seats[k].app.tab(),
             Scope::All => self.all.tab,
         };
-        self.scope = Scope::All;
+        self.set_scope(Scope::All);
         self.go_tab(tab);
     }
 
@@ -218,7 +299,7 @@ impl Desk {
         }
         self.all.tab = tab;
         let key = KeyEvent::new(
-            KeyCode::Char((b'1' + tab_index(tab)) as char),
+            KeyCode::Char(char::from(b'1' + tab.index() as u8)),
             KeyModifiers::NONE,
         );
         for i in 0..self.seats.len() {
@@ -248,82 +329,19 @@ impl Desk {
         self.all.rebuild(&self.seats);
     }
 
-    /// Selects in the selected row's account what the All view selects, so its detail is
-    /// read and an action on it takes that row.
-    fn sync_selection(&mut self) {
-        if let Some((k, id)) = self.all.selected() {
-            let tab = self.all.tab;
-            if self.seats[k].app.table(tab).selected_id() != Some(id) {
-                let commands = self.seats[k].app.select_row(tab, id);
-                self.run(k, commands);
+    /// Selects in the highlighted row's account that row (by its identity), so its
+    /// detail is read and an action on it takes that row; whether the account lists it.
+    fn sync_selection(&mut self) -> bool {
+        let Some(row) = self.all.selected() else {
+            return false;
+        };
+        let tab = self.all.tab;
+        match self.seats[row.seat].app.select_row_exactly(tab, row.id) {
+            Some(commands) => {
+                self.run(row.seat, commands);
+                true
             }
-        }
-    }
-
-    fn picker_key(&mut self, key: KeyEvent) {
-        let Some(picker) = self.picker.as_mut() else {
-            return;
-        };
-        match picker.key(key, self.seats.len()) {
-            picker::Outcome::Stay => {}
-            picker::Outcome::Cancel => self.picker = None,
-            picker::Outcome::Chosen(k) => {
-                self.picker = None;
-                self.order_on(k);
-            }
-        }
-    }
-
-    /// Opens account `k`'s order form for the selected product (the same product ID in
-    /// its catalogue, else the same name): its form, its credit, its confirmation.
-    fn order_on(&mut self, k: usize) {
-        let Some(product) = self.all.selected_product(&self.seats) else {
-            return;
-        };
-        let app = &self.seats[k].app;
-        let found = app
-            .products()
-            .rows()
-            .iter()
-            .find(|p| p.product_id == product.0)
-            .or_else(|| {
-                app.products()
-                    .rows()
-                    .iter()
-                    .find(|p| p.product_name == product.1)
-            })
-            .map(|p| p.product_id);
-        let Some(id) = found else {
-            let name = self.seats[k].name.clone();
-            self.seats[k].app.notify(format!(
-                "{name} does not sell {} (not in its catalogue)",
-                product.1
-            ));
-            return;
-        };
-        let commands = self.seats[k].app.select_row(Tab::Products, id);
-        self.run(k, commands);
-        self.send(
-            k,
-            Msg::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::NONE)),
-        );
-        self.after_forward(k);
-        self.rebuild();
-        self.all.select(k, id);
-    }
-
-    fn log_key(&mut self, key: KeyEvent) {
-        let Some(scroll) = self.log.as_mut() else {
-            return;
-        };
-        match key.code {
-            KeyCode::Esc | KeyCode::Char('q' | 'm') => self.log = None,
-            KeyCode::Char('j') | KeyCode::Down => *scroll += 1,
-            KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
-            KeyCode::PageDown => *scroll += 10,
-            KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
-            KeyCode::Char('g') | KeyCode::Home => *scroll = 0,
-            _ => {}
+            None => false,
         }
     }
 }
@@ -331,8 +349,4 @@ impl Desk {
 /// Whether the app takes no typing now (no popup, no filter input): a desk key is free.
 pub(super) fn is_free(app: &App) -> bool {
     app.popups().is_empty() && !app.table(app.tab()).is_editing()
-}
-
-fn tab_index(tab: Tab) -> u8 {
-    Tab::ALL.iter().position(|&t| t == tab).unwrap_or(0) as u8
 }

@@ -16,16 +16,29 @@
 //!
 //! # Where a key goes in All
 //!
-//! - The tabs, moving, `/` filtering, and `m` (every account's messages, newest first) are
-//!   the All view's own.
-//! - `s` `S` `!` `r` `R` go to every account (each sorts, narrows or refreshes its own
-//!   rows; the All view merges them).
-//! - `o` on Products asks which account orders ([`picker`]: each account's credit and
-//!   read-only state), preselecting the row's, then opens that account's order form.
-//! - Every other key goes to the selected row's account, with that row selected in its
-//!   own tab: binding, passwords, refreshes, IP lists, probes, the detail. A popup it opens
-//!   is drawn over the All view, and keys go to it until it closes. A read-only account
-//!   refuses its writes there, before anything is sent; the others still allow theirs.
+//! A key means what the one key map says in the All view's context
+//! ([`Desk::all_context`]: the tab shown, `accounts: All`); the desk decides who does it.
+//!
+//! - The tabs, moving, `/` filtering and `!` (per tab, as in one account) are the All
+//!   view's own, on its merged rows.
+//! - `s` `S` `r` `R` go to every account (each sorts or refreshes its own rows; the All
+//!   view merges them; Services sort across accounts in the All view itself).
+//! - `m`, `L`, `?` and `P` open a popup over every account: every account's messages or
+//!   command lines, the All view's keys, the accounts to show ([`popups`]).
+//! - `o` on Products asks which account orders (each account's own product of that name
+//!   and group with its own price, or that it does not sell it; its credit and read-only
+//!   state), preselecting the row's, then opens that account's order form on its own
+//!   product.
+//! - Every other key acts on the highlighted row ([`keys::acts_on_row`]): the row carries
+//!   its account and its ID ([`all::RowRef`]), the account selects that ID in its own tab
+//!   (or refuses when it no longer lists it) and does the key there: binding, passwords,
+//!   refreshes, IP lists, probes, acknowledging and silencing alerts, the detail. A popup
+//!   it opens is drawn over the All view, and keys go to it until it closes. A read-only
+//!   account refuses its writes there, before anything is sent; the others still allow
+//!   theirs.
+//!
+//! Every popup is a popup of the one list (`crate::app::Popup`) on the stack of an
+//! account's app, so the footer, `?` and the keys follow the one key map in All too.
 //!
 //! The seats' messages (answers, connection changes, timers) arrive tagged with their
 //! seat ([`In::Seat`]); terminal input arrives untagged ([`In::Ui`]) and is routed here.
@@ -35,8 +48,7 @@
 pub mod all;
 mod batch;
 pub mod draw;
-mod keys;
-pub mod picker;
+pub mod keys;
 mod popups;
 
 use crate::app::{App, Command, Msg};
@@ -93,12 +105,6 @@ pub struct Desk {
     all: all::AllView,
     /// The seat whose popup is open over the All view (keys go to it while it is).
     owner: Option<usize>,
-    /// `o` in All: which account orders.
-    picker: Option<picker::Picker>,
-    /// `m` in All: every account's message log, scrolled by this many lines.
-    log: Option<usize>,
-    /// `?` in All: the All view's keys.
-    help: bool,
     /// The All rows must be merged again before the next frame (once per batch, however
     /// many keys and answers asked for it).
     stale: bool,
@@ -142,9 +148,6 @@ impl Desk {
             scope,
             all: all::AllView::default(),
             owner: None,
-            picker: None,
-            log: None,
-            help: false,
             stale: true,
             warm_next: 0,
             gathering: Vec::new(),
@@ -180,20 +183,6 @@ impl Desk {
         self.owner
     }
 
-    pub fn picker(&self) -> Option<&picker::Picker> {
-        self.picker.as_ref()
-    }
-
-    /// `m` in All: how far every account's message log is scrolled, when open.
-    pub fn log(&self) -> Option<usize> {
-        self.log
-    }
-
-    /// `?` in All: whether the All view's keys are shown.
-    pub fn help(&self) -> bool {
-        self.help
-    }
-
     /// Several accounts: the top line names them.
     pub fn is_multi(&self) -> bool {
         self.seats.len() > 1
@@ -212,6 +201,7 @@ impl Desk {
     pub fn start(&mut self) {
         let size = self.size;
         self.resize(size);
+        self.set_scope(self.scope);
         for i in 0..self.seats.len() {
             let commands = self.seats[i].app.start();
             self.run(i, commands);
@@ -295,6 +285,23 @@ impl Desk {
         {
             self.owner = None;
         }
+        self.refresh_over_all();
+    }
+
+    /// Shows `scope`, and tells every account what the screen shows (its keys' context:
+    /// `A`, and what `P` marks as shown).
+    fn set_scope(&mut self, scope: Scope) {
+        use crate::app::keymap::Accounts;
+        self.scope = scope;
+        let multi = self.is_multi();
+        for seat in &mut self.seats {
+            seat.app.set_accounts(match (multi, scope) {
+                (false, _) => Accounts::Alone,
+                (true, Scope::All) => Accounts::All,
+                (true, Scope::One(_)) => Accounts::OneOfSeveral,
+            });
+        }
+        self.redraw = true;
     }
 
     /// In All, one account's deferred rows are brought up to date per batch (the next in
@@ -318,7 +325,12 @@ impl Desk {
                     self.send(i, Msg::Tick);
                 }
             }
-            Msg::Key(key) if self.is_multi() => self.on_key(key),
+            Msg::Key(key) if self.is_multi() => {
+                for seat in &mut self.seats {
+                    seat.app.shell_mut().person_acted();
+                }
+                self.on_key(key);
+            }
             Msg::Mouse(mut mouse) if self.is_multi() => {
                 // The top line is the desk's: an account's screen starts below it.
                 if let (Scope::One(k), Some(row)) = (self.scope, mouse.row.checked_sub(1)) {
@@ -330,18 +342,6 @@ impl Desk {
                 let i = self.target();
                 self.send(i, msg);
             }
-        }
-    }
-
-    /// The seat keys go to when the desk does not take them: the account shown, or in
-    /// All the one with a popup open, else the selected row's.
-    fn target(&self) -> usize {
-        match self.scope {
-            Scope::One(k) => k,
-            Scope::All => self
-                .owner
-                .or_else(|| self.all.selected().map(|(seat, _)| seat))
-                .unwrap_or(0),
         }
     }
 

@@ -1,122 +1,189 @@
-//! The desk's own popups over several accounts: which account orders (`o`), every
-//! account's messages (`m`) and the All view's keys (`?`).
+//! The popups the All view opens over every account: which account orders (`o`), the
+//! accounts to show (`P`), every account's messages (`m`) and command lines (`L`). Each
+//! is a popup of the one list (`crate::app::popups`), pushed on the stack of the
+//! highlighted row's account, so the key map, the footer, `?` and the drawing are the
+//! same as everywhere; only what it lists of the other accounts comes from here, kept up
+//! to date while it is open ([`Desk::refresh_over_all`]).
 
-use super::keys::ALL_KEYS;
-use super::{Desk, Seat};
-use crate::ui::theme::Theme;
-use crate::ui::{layout, text, widgets};
-use ratatui::Frame;
-use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+use super::all::RowRef;
+use super::{Desk, Scope, Seat};
+use crate::app::popups::Popup;
+use crate::app::popups::accounts::{AccountPicker, Offer, same_product};
+use crate::app::popups::messages::Among;
+use crate::app::popups::profiles::{AccountLine, ProfilePicker};
+use crate::app::tabs::Tab;
+use crate::app::{Msg, cmdlog, messages};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-pub fn draw_help(frame: &mut Frame, theme: &Theme, area: Rect) {
-    let mut lines = vec![
-        Line::from(Span::styled(
-            "All accounts: every account's rows, each with its account",
-            theme.title,
-        )),
-        Line::raw(""),
-    ];
-    for (key, _, what) in ALL_KEYS {
-        lines.push(Line::from(vec![
-            Span::styled(format!("{key:<12}"), theme.key),
-            Span::raw(*what),
-        ]));
-    }
-    let h = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
-    let r = layout::centered(area, 90, h);
-    frame.render_widget(Clear, r);
-    frame.render_widget(
-        Paragraph::new(lines).block(popup_block(theme, "Help (Esc closes)")),
-        r,
-    );
-}
-
-fn popup_block<'a>(theme: &Theme, title: &str) -> Block<'a> {
-    Block::new()
-        .borders(Borders::ALL)
-        .border_type(BorderType::Rounded)
-        .border_style(theme.border)
-        .title(Span::styled(format!(" {title} "), theme.title))
-}
-
-pub fn draw_picker(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect, at: usize) {
-    let product = desk
-        .all()
-        .selected_product(desk.seats())
-        .map(|(_, name)| name)
-        .unwrap_or_default();
-    let mut lines = vec![
-        Line::from(Span::styled(
-            format!("Order {} for which account?", text::sanitize(&product)),
-            theme.title,
-        )),
-        Line::raw(""),
-    ];
-    for (i, seat) in desk.seats().iter().enumerate() {
-        let credit = seat.app.billing().credit.value().map_or_else(
-            || "credit …".to_owned(),
-            |c| format!("credit {}", text::money(c.credit)),
-        );
-        let mark = if i == at { "▶ " } else { "  " };
-        let mut spans = vec![
-            Span::styled(mark, theme.key),
-            Span::styled(format!("{} ", i + 1), theme.key),
-            Span::styled(format!("{:<13}", seat.name), theme.account(seat.colour)),
-            Span::raw(credit),
-        ];
-        if seat.app.settings().read_only {
-            spans.push(Span::styled("  read-only: cannot order", theme.bad));
+impl Desk {
+    /// The seat a popup over the All view goes to: the highlighted row's, else the first.
+    pub(super) fn target(&self) -> usize {
+        match self.scope {
+            Scope::One(k) => k,
+            Scope::All => self
+                .owner
+                .or_else(|| self.all.selected().map(|row| row.seat))
+                .unwrap_or(0),
         }
-        lines.push(Line::from(spans));
     }
-    lines.push(Line::raw(""));
-    lines.push(Line::from(Span::styled(
-        "Enter: that account's order form (it confirms before sending) · Esc: cancel",
-        theme.dim,
-    )));
-    let h = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
-    let r = layout::centered(area, 76, h);
-    frame.render_widget(Clear, r);
-    frame.render_widget(Paragraph::new(lines).block(popup_block(theme, "Order")), r);
+
+    /// `o` on Products in All: which account orders the highlighted product.
+    pub(super) fn open_order_picker(&mut self) {
+        let Some(row) = self.all.selected() else {
+            return;
+        };
+        let Some(product) = self.all.selected_product(&self.seats) else {
+            return;
+        };
+        let name = product.product_name.clone();
+        let group = product.group_name.clone();
+        let offers = self
+            .seats
+            .iter()
+            .map(|seat| {
+                let catalogue = seat.app.products().rows();
+                Offer {
+                    name: seat.name.clone(),
+                    colour: seat.colour,
+                    credit: seat.app.billing().credit.value().map(|c| c.credit),
+                    read_only: seat.app.settings().read_only,
+                    listed: seat.app.products().list.value().is_some(),
+                    product: same_product(catalogue, &name, &group)
+                        .map(|p| (p.product_id, p.price)),
+                }
+            })
+            .collect();
+        let picker = AccountPicker::new(name, group, offers, row.seat);
+        self.seats[row.seat].app.push_popup(Popup::Accounts(picker));
+        self.owner = Some(row.seat);
+    }
+
+    /// Opens account `k`'s order form on its own product of the picked one's name (the
+    /// picker found it): its form, its price, its credit, its confirmation.
+    pub(super) fn order_on(&mut self, k: usize) {
+        let Some(product) = self.all.selected_product(&self.seats) else {
+            return;
+        };
+        let name = product.product_name.clone();
+        let group = product.group_name.clone();
+        let Some(id) =
+            same_product(self.seats[k].app.products().rows(), &name, &group).map(|p| p.product_id)
+        else {
+            let who = self.seats[k].name.clone();
+            self.seats[k]
+                .app
+                .notify(format!("{who} does not sell {name} (not in its catalogue)"));
+            return;
+        };
+        let Some(commands) = self.seats[k].app.select_row_exactly(Tab::Products, id) else {
+            return;
+        };
+        self.run(k, commands);
+        self.send(
+            k,
+            Msg::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::NONE)),
+        );
+        if !self.seats[k].app.popups().is_empty() && self.scope == Scope::All {
+            self.owner = Some(k);
+        }
+        self.rebuild();
+        self.all.select(RowRef { seat: k, id });
+    }
+
+    /// `P` over several accounts: All and each account, on what is shown.
+    pub(super) fn open_accounts(&mut self, k: usize) {
+        let lines = self
+            .seats
+            .iter()
+            .map(|seat| {
+                let (mark, words) = super::draw::link_words(seat);
+                AccountLine {
+                    profile: seat.app.settings().profile.clone(),
+                    name: seat.name.clone(),
+                    colour: seat.colour,
+                    link: (mark, words),
+                    base_url: seat.app.settings().base_url.clone(),
+                    read_only: seat.app.settings().read_only,
+                }
+            })
+            .collect();
+        let shown = match self.scope {
+            Scope::One(j) => Some(j),
+            Scope::All => None,
+        };
+        self.seats[k]
+            .app
+            .push_popup(Popup::Profiles(ProfilePicker::among(lines, shown)));
+        if self.scope == Scope::All {
+            self.owner = Some(k);
+        }
+    }
+
+    /// Every account's messages, newest first, each with its account.
+    pub(super) fn merged_messages(&self) -> Vec<Among<messages::Entry>> {
+        let mut all: Vec<Among<messages::Entry>> = self
+            .seats
+            .iter()
+            .flat_map(|s| {
+                s.app
+                    .status()
+                    .messages()
+                    .newest_first()
+                    .map(move |e| among(s, e.clone()))
+            })
+            .collect();
+        all.sort_by_key(|a| std::cmp::Reverse(a.entry.at));
+        all
+    }
+
+    /// Every account's command lines, oldest first, each with its account.
+    pub(super) fn merged_commands(&self) -> Vec<Among<cmdlog::Entry>> {
+        let mut all: Vec<Among<cmdlog::Entry>> = self
+            .seats
+            .iter()
+            .flat_map(|s| {
+                s.app
+                    .command_log()
+                    .entries()
+                    .map(move |e| among(s, e.clone()))
+            })
+            .collect();
+        all.sort_by_key(|a| a.entry.at);
+        all
+    }
+
+    /// What a popup over the All view lists of every account, brought up to date (the
+    /// accounts go on meanwhile).
+    pub(super) fn refresh_over_all(&mut self) {
+        let Some(k) = self.owner else {
+            return;
+        };
+        let wants = match self.seats[k].app.popups().last() {
+            Some(Popup::Messages(m)) if m.all.is_some() => 1,
+            Some(Popup::CommandLog(l)) if l.all.is_some() => 2,
+            _ => return,
+        };
+        let (messages, commands) = match wants {
+            1 => (Some(self.merged_messages()), None),
+            _ => (None, Some(self.merged_commands())),
+        };
+        match self.seats[k].app.top_popup_mut() {
+            Some(Popup::Messages(m)) if messages.is_some() && m.all != messages => {
+                m.all = messages;
+            }
+            Some(Popup::CommandLog(l)) if commands.is_some() && l.all != commands => {
+                l.all = commands;
+            }
+            _ => return,
+        }
+        self.redraw = true;
+    }
 }
 
-pub fn draw_log(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect, scroll: usize) {
-    let mut entries: Vec<(&Seat, &crate::app::messages::Entry)> = desk
-        .seats()
-        .iter()
-        .flat_map(|s| {
-            s.app
-                .status()
-                .messages()
-                .newest_first()
-                .map(move |e| (s, e))
-        })
-        .collect();
-    entries.sort_by_key(|e| std::cmp::Reverse(e.1.at));
-    let r = area.inner(ratatui::layout::Margin::new(2, 1));
-    let room = usize::from(r.height.saturating_sub(2));
-    let lines: Vec<Line> = if entries.is_empty() {
-        vec![Line::from(Span::styled("No messages yet.", theme.dim))]
-    } else {
-        entries
-            .iter()
-            .skip(scroll.min(entries.len().saturating_sub(1)))
-            .take(room)
-            .map(|(seat, e)| {
-                Line::from(vec![
-                    Span::styled(widgets::clock_time(&seat.app, e.at), theme.dim),
-                    Span::styled(format!(" {:<12} ", seat.name), theme.account(seat.colour)),
-                    Span::styled(format!("{:<5} ", e.level.label()), theme.dim),
-                    Span::raw(text::sanitize(&e.text).into_owned()),
-                ])
-            })
-            .collect()
-    };
-    frame.render_widget(Clear, r);
-    frame.render_widget(
-        Paragraph::new(lines).block(popup_block(theme, "Messages · all accounts (Esc closes)")),
-        r,
-    );
+fn among<T>(seat: &Seat, entry: T) -> Among<T> {
+    Among {
+        name: seat.name.clone(),
+        colour: seat.colour,
+        entry,
+    }
 }

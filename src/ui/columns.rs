@@ -140,29 +140,40 @@ fn cell_line(theme: &Theme, c: &CellText, w: u16, middle: bool) -> Line<'static>
     }
 }
 
-/// `text` cut to `max` cells by taking out its middle: `Residen… 50 GB`.
+/// `text` cut to `max` cells by taking out its middle, so that its last words stay whole
+/// (`Residen… 50 GB`, `R… 50 GB`): names that differ only at their end (`Residential 5
+/// GB`, `Residential 50 GB`) never look the same, as they would with a word cut in two
+/// (`Resi… GB`). The tail is the longest run of whole last words that leaves the head at
+/// least one character; a last word too long for that is cut at the end instead.
 pub fn cut_middle(text: &str, max: u16) -> String {
-    if width(text) <= max || max < 5 {
+    if width(text) <= max || max < 4 {
         return cut(text, max);
     }
-    let room = usize::from(max - 1);
-    let tail_room = room / 2;
-    let mut tail: Vec<char> = Vec::new();
+    let max = usize::from(max);
+    // Where each whole-word tail starts (after a space), the longest that fits first.
+    let tail = text
+        .char_indices()
+        .filter(|&(_, c)| c == ' ')
+        .map(|(i, _)| &text[i..])
+        .filter(|t| !t.trim().is_empty() && usize::from(width(t)) + 2 <= max)
+        .max_by_key(|t| width(t));
+    let Some(tail) = tail else {
+        return cut(text, u16::try_from(max).unwrap_or(u16::MAX));
+    };
+    let head_text = &text[..text.len() - tail.len()];
+    let room = max - usize::from(width(tail)) - 1;
+    let mut head = String::new();
     let mut used = 0;
-    for c in text.chars().rev() {
+    for c in head_text.chars() {
         let w = c.width().unwrap_or(0);
-        if used + w > tail_room {
+        if used + w > room {
             break;
         }
         used += w;
-        tail.push(c);
+        head.push(c);
     }
-    let mut out = cut(text, u16::try_from(room - used + 1).unwrap_or(max));
-    if !out.ends_with('…') {
-        out.push('…');
-    }
-    out.extend(tail.into_iter().rev());
-    out
+    let head = head.trim_end();
+    format!("{head}…{tail}")
 }
 
 pub fn style(theme: &Theme, tone: Tone) -> Style {
@@ -302,7 +313,18 @@ mod tests {
     #[test]
     fn a_name_is_cut_in_the_middle_so_its_end_stays() {
         assert_eq!(cut_middle("Residential 50 GB", 14), "Residen… 50 GB");
-        assert_eq!(cut_middle("Residential 5 GB", 14), "Residen…l 5 GB");
+        assert_eq!(cut_middle("Residential 5 GB", 14), "Resident… 5 GB");
         assert_eq!(cut_middle("short", 14), "short");
+        // Issue 36.8: never a word cut in two at the end (`Datacen…r US 10`), and the
+        // numbers that tell two plans apart stay however narrow (`Resi… GB` was both).
+        assert_eq!(cut_middle("Datacenter US 10", 15), "Datacent… US 10");
+        assert_eq!(cut_middle("Residential 50 GB", 8), "R… 50 GB");
+        assert_eq!(cut_middle("Residential 5 GB", 8), "Re… 5 GB");
+        assert_eq!(
+            cut_middle("Datacenter US 100 (2022)", 15),
+            "Dat… 100 (2022)"
+        );
+        // One long word: cut at its end.
+        assert_eq!(cut_middle("Supercalifragilistic", 8), "Superca…");
     }
 }

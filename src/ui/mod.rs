@@ -155,7 +155,8 @@ fn draw_info(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     // The connection outranks the budget: a budget is no news while nothing answers.
     if let Some(link) = app.connection_label() {
         // Throttled is a pause, not a failure.
-        let (mark, style) = if app.connection().down().is_some() {
+        let (mark, style) = if app.connection().down().is_some() || app.no_answer_since().is_some()
+        {
             ("✗", theme.bad)
         } else {
             ("⏸", theme.warn)
@@ -251,7 +252,13 @@ pub fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 }
 
 pub fn draw_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let ctx = app.context();
+    draw_footer_in(frame, &app.context(), theme, area);
+}
+
+/// The footer of the keys of `ctx` (the All view over several accounts has its own
+/// context, and the same key map).
+pub fn draw_footer_in(frame: &mut Frame, ctx: &keymap::Context, theme: &Theme, area: Rect) {
+    let ctx = *ctx;
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
     if ctx.editing_filter {

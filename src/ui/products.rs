@@ -61,7 +61,8 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
     let remote = app.products().detail(id);
     let block = widgets::pane(
         theme,
-        format!("Product {id}"),
+        // IDs repeat across accounts: over several, the title names the account.
+        widgets::of_account(app, format!("Product {id}")),
         widgets::freshness(app, theme, remote.freshness()),
     );
     let inner = block.inner(area);

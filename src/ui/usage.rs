@@ -127,7 +127,7 @@ pub fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u
     let remote = usage.stats_of(id);
     let block = widgets::pane(
         theme,
-        format!("Usage · {id} · {}", usage.range.label()),
+        widgets::of_account(app, format!("Usage · {id} · {}", usage.range.label())),
         widgets::freshness(app, theme, remote.freshness()),
     );
     let inner = block.inner(area);

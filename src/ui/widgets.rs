@@ -72,6 +72,17 @@ pub fn freshness(app: &App, theme: &Theme, f: Freshness) -> Span<'static> {
     }
 }
 
+/// A popup's title, naming its account over several accounts (IDs repeat across
+/// accounts: `Bind IP · service 1003 · acme`).
+pub fn of_account(app: &App, title: String) -> String {
+    let s = app.settings();
+    if s.among.accounts {
+        format!("{title} · {}", text::sanitize(&s.profile))
+    } else {
+        title
+    }
+}
+
 /// A bordered pane with a title on the left and the freshness on the right.
 pub fn pane<'a>(theme: &Theme, title: String, fresh: Span<'static>) -> Block<'a> {
     let mut block = Block::new()
@@ -168,13 +179,15 @@ pub fn placeholder<T>(
 
 /// A filtered table with no row left: what the filter was and how to clear it.
 pub fn no_match(theme: &Theme, table: &TableView, noun: &str) -> (String, Style) {
-    (
-        format!(
-            "No {noun} match \"{}\" (Esc clears the filter).",
-            text::sanitize(table.filter())
+    let filter = text::sanitize(table.filter());
+    let line = match (filter.is_empty(), table.problems_only()) {
+        (true, true) => format!("No {noun} with a problem (! shows them all)."),
+        (false, true) => format!(
+            "No {noun} with a problem match \"{filter}\" (Esc clears the filter, ! shows every row)."
         ),
-        theme.dim,
-    )
+        _ => format!("No {noun} match \"{filter}\" (Esc clears the filter)."),
+    };
+    (line, theme.dim)
 }
 
 /// A message inside an area, wrapped.

@@ -78,7 +78,7 @@ impl BindIpForm {
     pub fn new(service_id: u64, bound_ip: Option<&str>) -> Self {
         Self {
             service_id,
-            ip: TextField::new(bound_ip.unwrap_or_default().trim())
+            ip: TextField::prefilled(bound_ip.unwrap_or_default().trim())
                 .with_max(super::field::IPV4_MAX),
             core: FormCore::new(FormState::Editing),
             looking_up: false,

@@ -9,6 +9,11 @@
 //! cut there, in one splice (the whole paste costs O(n), not a character-by-character
 //! insert into the string, which was quadratic: 1 MB froze the loop for minutes), and the
 //! form says it was cut.
+//!
+//! A prefilled value (a form's default, the address already bound, a silence's length) is
+//! *selected*, as a selected field is everywhere else: typing or pasting replaces it,
+//! Backspace or Delete clears it, and moving into it with the arrow keys (or Home, End)
+//! edits it from there.
 
 use crossterm::event::{Event, KeyEvent};
 use std::fmt;
@@ -59,6 +64,8 @@ pub struct TextField {
     input: Input,
     masked: bool,
     max: usize,
+    /// The value is a prefilled one, not typed: what is typed replaces it.
+    selected: bool,
 }
 
 impl Default for TextField {
@@ -67,6 +74,7 @@ impl Default for TextField {
             input: Input::default(),
             masked: false,
             max: DEFAULT_MAX,
+            selected: false,
         }
     }
 }
@@ -77,6 +85,24 @@ impl TextField {
             input: Input::new(value.into()),
             ..Self::default()
         }
+    }
+
+    /// A prefilled value, selected: typing replaces it (see the module docs).
+    pub fn prefilled(value: impl Into<String>) -> Self {
+        let mut field = Self::new(value);
+        field.selected = !field.value().is_empty();
+        field
+    }
+
+    /// Replaces the text with a prefilled value, selected.
+    pub fn set_prefilled(&mut self, value: impl Into<String>) {
+        self.set(value);
+        self.selected = !self.value().is_empty();
+    }
+
+    /// Whether the value is a prefilled one that typing replaces.
+    pub fn is_selected(&self) -> bool {
+        self.selected
     }
 
     pub fn masked() -> Self {
@@ -110,16 +136,40 @@ impl TextField {
     /// Replaces the text; the cursor goes to its end.
     pub fn set(&mut self, value: impl Into<String>) {
         self.input = Input::new(value.into());
+        self.selected = false;
     }
 
     pub fn clear(&mut self) {
         self.input = Input::default();
+        self.selected = false;
     }
 
     /// An editing key (a character, Backspace, ←, Home, Ctrl-U…); false when it is not one.
     /// A character past [`Self::max`] is taken (so it is not a shortcut) and dropped.
     pub fn key(&mut self, key: &KeyEvent) -> bool {
-        match to_input_request(&Event::Key(*key)) {
+        let request = to_input_request(&Event::Key(*key));
+        if self.selected && request.is_some() {
+            self.selected = false;
+            match request {
+                // Typed over: the prefilled value goes, the character comes in its place.
+                Some(InputRequest::InsertChar(_)) => self.input = Input::default(),
+                // Deleting a selection deletes it whole.
+                Some(
+                    InputRequest::DeletePrevChar
+                    | InputRequest::DeleteNextChar
+                    | InputRequest::DeletePrevWord
+                    | InputRequest::DeleteNextWord
+                    | InputRequest::DeleteLine
+                    | InputRequest::DeleteTillEnd,
+                ) => {
+                    self.input = Input::default();
+                    return true;
+                }
+                // Moving into it edits it.
+                _ => {}
+            }
+        }
+        match request {
             Some(InputRequest::InsertChar(_)) if self.input.value().chars().count() >= self.max => {
                 true
             }
@@ -140,6 +190,9 @@ impl TextField {
             .find(|l| !l.trim().is_empty())
             .unwrap_or("")
             .trim();
+        if std::mem::take(&mut self.selected) && !line.is_empty() {
+            self.input = Input::default();
+        }
         let value = self.input.value();
         let room = self.max.saturating_sub(value.chars().count());
         let mut clean = line.chars().filter(|c| !c.is_control());
@@ -248,5 +301,28 @@ mod tests {
         assert_eq!(f.display(), ("•••••••".into(), 7));
         assert_eq!(format!("{f:?}"), "TextField([redacted])");
         assert!(!format!("{:?}", TextField::new("x")).contains("redacted"));
+    }
+
+    /// Issue 36.9: typing over a prefilled value replaces it (the silence form's `1h`
+    /// and `2h30m` made `1h2h30m`); moving into it with the arrows edits it.
+    #[test]
+    fn a_prefilled_value_is_replaced_by_typing_and_edited_after_a_move() {
+        let mut f = TextField::prefilled("1h");
+        assert!(f.is_selected());
+        for c in "2h30m".chars() {
+            f.key(&key(KeyCode::Char(c)));
+        }
+        assert_eq!(f.value(), "2h30m");
+        let mut f = TextField::prefilled("192.0.2.50");
+        f.key(&key(KeyCode::Left));
+        f.key(&key(KeyCode::Backspace));
+        assert_eq!(f.value(), "192.0.2.0");
+        let mut f = TextField::prefilled("192.0.2.50");
+        f.key(&key(KeyCode::Backspace));
+        assert_eq!(f.value(), "");
+        let mut f = TextField::prefilled("192.0.2.50");
+        f.paste("45.83.220.10");
+        assert_eq!(f.value(), "45.83.220.10");
+        assert!(!TextField::prefilled("").is_selected());
     }
 }

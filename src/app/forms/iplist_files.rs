@@ -52,7 +52,7 @@ pub(in crate::app) fn on_file_exists(cx: &mut Cx<'_>, path: PathBuf, free: Optio
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            save.path = TextField::new(free.display().to_string());
+            save.path = TextField::prefilled(free.display().to_string());
             format!(
                 "{} exists (never replaced). Enter writes {name}",
                 path.display()

@@ -92,7 +92,7 @@ impl SilenceForm {
         Self {
             targets,
             target: 0,
-            length: TextField::new(PRESETS[0]).with_max(16),
+            length: TextField::prefilled(PRESETS[0]).with_max(16),
             reason: TextField::default().with_max(MAX_REASON),
             focus: SilenceField::Length,
             editing: None,
@@ -109,8 +109,9 @@ impl SilenceForm {
                 form.targets.insert(0, s.target);
             }
         }
-        form.length.set(marks::format_duration(s.until - now));
-        form.reason.set(s.reason.clone());
+        form.length
+            .set_prefilled(marks::format_duration(s.until - now));
+        form.reason.set_prefilled(s.reason.clone());
         form.editing = Some(s.id.clone());
         form
     }
@@ -126,7 +127,7 @@ impl SilenceForm {
             .iter()
             .position(|p| *p == now)
             .map_or(0, |i| (i + 1) % PRESETS.len());
-        self.length.set(PRESETS[next]);
+        self.length.set_prefilled(PRESETS[next]);
         self.core.error = None;
     }
 

@@ -56,6 +56,9 @@ const FIRST: &[Binding] = &[
     // Everywhere but in the filter input and form fields (first, so the footer never drops them).
     b(&[k('?')], Action::Help, &[Main, AnyPopup], Some("help"), "Help for the current context"),
     b(&[k('q')], Action::Quit, &[Main, Viewer], Some("quit"), "Quit"),
+    // Over several accounts (early, so no footer drops the way back to All).
+    b(&[k('A')], Action::AllAccounts, &[AllView], Some("one account"), "Show the highlighted row's account alone (A again: all accounts)"),
+    b(&[k('A')], Action::AllAccounts, &[Among], Some("all accounts"), "Show every account's rows together (the All view)"),
 ];
 
 /// The popups' own keys, then the tabs' up to their Enter.
@@ -136,6 +139,7 @@ const ON_ROWS: &[Binding] = &[
     b(&[k('v')], Action::TogglePassword, &[Tab(Tab::Services), Popup(P::Service)], Some("password"), "Show or hide the password"),
     b(&[k('r')], Action::Refresh, &[Main], Some("refresh"), "Refresh this tab"),
     b(&[k('R')], Action::RefreshAll, &[Main], Some("all"), "Refresh everything"),
+    b(&[k('P')], Action::SwitchProfile, &[Among], Some("accounts"), "Pick the account to show alone, or All"),
     b(&[k('P')], Action::SwitchProfile, &[Main], Some("profile"), "Switch to another profile (account) of the config file"),
     b(&[k('m')], Action::Messages, &[Main], Some("messages"), "The message log: every status line and order outcome, newest first"),
     b(&[k(':'), ctrl('p')], Action::Palette, &[Main], Some("palette"), "Command palette: find a service, product, invoice, tab or action, with its command line"),

@@ -107,6 +107,8 @@ pub enum Action {
     /// `Ctrl-Z`: the run loop suspends the program before the key reaches the app; listed
     /// so the help shows it.
     Suspend,
+    /// `A` over several accounts: the All view, or the highlighted row's account alone.
+    AllAccounts,
 }
 
 /// The keys only one form's step takes.
@@ -137,6 +139,22 @@ pub enum Scope {
     Viewer,
     /// This kind of popup on top.
     Popup(PopupKind),
+    /// The tabs of a dashboard over several accounts, in the All view or one account's.
+    Among,
+    /// The tabs of the All view (every account's rows).
+    AllView,
+}
+
+/// How many accounts the dashboard shows, and which.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Accounts {
+    /// One account: the dashboard is that account's.
+    #[default]
+    Alone,
+    /// One account of several, shown alone (`A` goes back to All).
+    OneOfSeveral,
+    /// Every account's rows (the All view).
+    All,
 }
 
 /// The actions on a service: on its row of the Services tab, or in its detail.
@@ -156,6 +174,8 @@ pub struct Context {
     /// The config file has another profile to switch to; without one, `P` is not
     /// advertised (it still answers, to say why nothing opens).
     pub switchable: bool,
+    /// One account, one of several, or all of them.
+    pub accounts: Accounts,
 }
 
 impl Scope {
@@ -169,6 +189,8 @@ impl Scope {
             Scope::AnyPopup => ctx.popup.is_some() && !ctx.typing,
             Scope::Viewer => ctx.popup.is_some_and(|k| !k.is_form()) && !ctx.typing,
             Scope::Popup(k) => ctx.popup == Some(k),
+            Scope::Among => main && ctx.accounts != Accounts::Alone,
+            Scope::AllView => main && ctx.accounts == Accounts::All,
         }
     }
 }

@@ -7,6 +7,7 @@ fn ctx(tab: Tab) -> Context {
     Context {
         read_only: false,
         switchable: true,
+        accounts: crate::app::keymap::Accounts::Alone,
         tab,
         popup: None,
         editing_filter: false,
@@ -47,6 +48,7 @@ fn keys_resolve_by_context() {
     let typing = Context {
         read_only: false,
         switchable: true,
+        accounts: crate::app::keymap::Accounts::Alone,
         editing_filter: true,
         ..main
     };

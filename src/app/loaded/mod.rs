@@ -63,6 +63,15 @@ impl App {
             .form_reads(&request)
             .then(|| loaded.clone().into_parts().1);
         let error = loaded.error().cloned();
+        // A request that got no answer at all, after others that got none: the outage the
+        // header shows; its line goes to the log only (below).
+        let silent_before = self.account.no_answer_since.is_some();
+        match &error {
+            Some(e) if e.status().is_none() => {
+                self.account.no_answer_since.get_or_insert(self.now());
+            }
+            _ => self.account.no_answer_since = None,
+        }
         // A list that reached the client's cap was (or may have been) cut: say so.
         let cut = loaded.kept().filter(|kept| limits::is_cut(&request, *kept));
         let finished = self.finish(loaded, sent, out);
@@ -87,7 +96,7 @@ impl App {
                 if reported
                     && !request.is_write()
                     && e.status().is_none()
-                    && self.account.connection.unreachable_since().is_some() =>
+                    && (silent_before || self.account.connection.unreachable_since().is_some()) =>
             {
                 let line = status::error_line(&request, &e, &self.shell.settings.profile);
                 self.shell

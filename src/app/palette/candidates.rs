@@ -225,13 +225,38 @@ pub fn actions(app: &Held<'_>, service: Option<u64>, product: Option<u64>) -> Ve
             detail,
         ));
     }
-    let refresh = refresh_command(app).map(|args| line(account, &args));
+    out.extend(screen_actions(app));
+    out
+}
+
+/// The actions of the whole screen (refresh, the logs, help, the accounts).
+fn screen_actions(app: &Held<'_>) -> Vec<Candidate> {
+    let account = &app.shell.settings.cli_args;
+    let mut out = Vec::new();
+    // Over All, `r` and `R` refresh every account: no one account's command line.
+    let all = app.shell.accounts == crate::app::keymap::Accounts::All;
+    let refresh = refresh_command(app)
+        .filter(|_| !all)
+        .map(|args| line(account, &args));
+    let (this_tab, everything) = if all {
+        (
+            "refresh this tab of every account",
+            "refresh everything of every account",
+        )
+    } else {
+        ("refresh this tab", "refresh everything")
+    };
+    let switch = if app.shell.accounts == crate::app::keymap::Accounts::Alone {
+        "switch profile"
+    } else {
+        "show one account or All"
+    };
     for (act, name, key, command) in [
-        (Act::Refresh, "refresh this tab", "r", refresh),
-        (Act::RefreshAll, "refresh everything", "R", None),
+        (Act::Refresh, this_tab, "r", refresh),
+        (Act::RefreshAll, everything, "R", None),
         (Act::CommandLog, "command log", "L", None),
         (Act::Messages, "messages", "m", None),
-        (Act::SwitchProfile, "switch profile", "P", None),
+        (Act::SwitchProfile, switch, "P", None),
         (Act::Help, "help", "?", None),
     ] {
         out.push(on_row(app, act, name, key, command));

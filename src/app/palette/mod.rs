@@ -384,5 +384,12 @@ fn run_action(cx: &mut Cx<'_>, act: Act) -> Reply {
         Act::SwitchProfile => Action::SwitchProfile,
         Act::Help => Action::Help,
     };
+    // Over All, the screen's actions are the All view's (`r` there refreshes every
+    // account): the desk does them, not the account the palette was opened on.
+    let whole_screen = act.service().is_none() && act.product().is_none();
+    if whole_screen && cx.shell.accounts == super::keymap::Accounts::All {
+        cx.shell.for_all = Some(action);
+        return Reply::Close;
+    }
     Reply::Perform(action)
 }

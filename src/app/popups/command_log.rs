@@ -11,6 +11,9 @@ use crate::app::{Command, Cx, Shell};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CommandLogPopup {
     pub scroll: usize,
+    /// Every account's lines, oldest first, each with its account (`L` in All: each line
+    /// names its own account by its options, so the whole list runs as it is).
+    pub all: Option<Vec<super::messages::Among<crate::app::cmdlog::Entry>>>,
 }
 
 impl PopupPane for CommandLogPopup {
@@ -32,10 +35,17 @@ impl PopupPane for CommandLogPopup {
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         if action == Action::Copy {
-            copy(cx);
+            match &self.all {
+                Some(all) => copy_all(cx, all),
+                None => copy(cx),
+            }
             return Reply::Taken;
         }
-        let last = cx.work.cmdlog.len().saturating_sub(1);
+        let len = match &self.all {
+            Some(all) => all.len(),
+            None => cx.work.cmdlog.len(),
+        };
+        let last = len.saturating_sub(1);
         scroll(&mut self.scroll, action, cx, last)
     }
 }
@@ -59,5 +69,33 @@ fn copy(cx: &mut Cx<'_>) {
     cx.out.push(Command::Copy {
         what: format!("Command log ({n} line{})", if n == 1 { "" } else { "s" }),
         text: log.script(),
+    });
+}
+
+/// `y` in All: every account's lines, oldest first, with a comment naming the account
+/// wherever the next line is another's.
+fn copy_all(cx: &mut Cx<'_>, all: &[super::messages::Among<crate::app::cmdlog::Entry>]) {
+    if all.is_empty() {
+        cx.shell
+            .notify("The command log is empty: nothing was copied");
+        return;
+    }
+    let mut text = String::new();
+    let mut last: Option<&str> = None;
+    for line in all {
+        if last != Some(line.name.as_str()) {
+            text.push_str(&format!("# {}\n", line.name));
+            last = Some(&line.name);
+        }
+        text.push_str(&line.entry.line);
+        text.push('\n');
+    }
+    let n = all.len();
+    cx.out.push(Command::Copy {
+        what: format!(
+            "Command log of every account ({n} line{})",
+            if n == 1 { "" } else { "s" }
+        ),
+        text,
     });
 }

@@ -1,5 +1,7 @@
 //! `m`: the message log (every status line and outcome of this session, newest first),
-//! scrolled with the movement keys.
+//! scrolled with the movement keys. In the All view over several accounts it lists every
+//! account's, newest first, each entry with its account ([`MessagesPopup::all`], which the
+//! desk keeps up to date while it is open).
 
 use super::{PopupPane, Reply, scroll};
 use crate::app::Cx;
@@ -10,6 +12,8 @@ use crate::app::keymap::{Action, Binding};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MessagesPopup {
     pub scroll: usize,
+    /// Every account's entries, newest first, each with its account (`m` in All).
+    pub all: Option<Vec<Among<crate::app::messages::Entry>>>,
 }
 
 impl PopupPane for MessagesPopup {
@@ -17,7 +21,19 @@ impl PopupPane for MessagesPopup {
     const KEYS: &'static [Binding] = &[MOVE_DOWN, MOVE_UP, TOP, BOTTOM, PAGE_DOWN, PAGE_UP];
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
-        let last = cx.shell.status.messages().len().saturating_sub(1);
+        let len = match &self.all {
+            Some(all) => all.len(),
+            None => cx.shell.status.messages().len(),
+        };
+        let last = len.saturating_sub(1);
         scroll(&mut self.scroll, action, cx, last)
     }
+}
+
+/// An entry of one account of several, with its account's name and colour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Among<T> {
+    pub name: String,
+    pub colour: u8,
+    pub entry: T,
 }

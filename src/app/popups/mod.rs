@@ -23,6 +23,7 @@
 //! help, `Esc` and `q` on one that only shows something, `Ctrl-C`) are the key map's.
 //! Built this way: [`client`] (Enter on the Clients tab).
 
+pub mod accounts;
 pub mod client;
 pub mod command_log;
 pub mod help;

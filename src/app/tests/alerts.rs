@@ -76,6 +76,19 @@ fn a_status_alert_opens_at_the_first_sweep_that_sees_it() {
     );
     assert!(about_5001(&sweep(&mut h, true)).is_empty(), "not again");
     assert_eq!(about_5001(&sweep(&mut h, false)), vec![Change::Resolved]);
+    // Issue 36.7: the end reads as an end, not as the failure again.
+    let line = h
+        .app
+        .status()
+        .messages()
+        .newest_first()
+        .find(|e| e.text.contains("resolved"))
+        .map(|e| e.text.clone())
+        .unwrap_or_default();
+    assert!(
+        line.starts_with("Alert resolved (service_status): no longer \""),
+        "{line}"
+    );
     let resolved = &h.app.alerts().rows;
     assert!(
         resolved

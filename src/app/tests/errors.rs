@@ -174,3 +174,38 @@ fn while_unreachable_the_outage_stays_on_the_status_line() {
     let _ = h.fail(Request::Credit, ApiError::Unauthenticated);
     assert!(shown(&h).starts_with("Credit:"), "{}", shown(&h));
 }
+
+/// Issue 36.7: once the outage is said, the reads that failed on the way to it do not
+/// come back one by one: an alert that waited for the person's next key (as the
+/// `api_unreachable` alert does) is shown then, not a `Cannot reach` line of one read.
+#[test]
+fn after_the_outage_is_said_a_key_brings_back_no_failed_read() {
+    use crate::account::{Connection, Link};
+    use crate::app::status::{NoticeKind, Shown};
+    let mut h = Harness::loaded();
+    let _ = h.fail(Request::Services, refused());
+    let mut c = Connection::default();
+    c.link = Link::Unreachable { since: t0() };
+    c.last_answer = Some(t0());
+    h.advance(12);
+    h.send(crate::app::Msg::Connection(c));
+    h.app
+        .shell_mut()
+        .status
+        .notify_below(NoticeKind::Error, "Alert critical: The API is unreachable");
+    h.key('j');
+    let shown = match h.app.status().shown() {
+        Some(Shown::Notice(n)) => n.text.clone(),
+        Some(Shown::Failure(line, _)) => line.to_owned(),
+        None => String::new(),
+    };
+    assert_eq!(shown, "Alert critical: The API is unreachable");
+    assert!(
+        h.app
+            .status()
+            .messages()
+            .newest_first()
+            .any(|m| m.text.starts_with("Services: Cannot reach")),
+        "the read's failure stays in the log"
+    );
+}

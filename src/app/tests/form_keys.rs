@@ -17,6 +17,7 @@ fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
     let typing = Context {
         read_only: false,
         switchable: true,
+        accounts: crate::app::keymap::Accounts::Alone,
         tab: Tab::Products,
         popup: Some(PopupKind::Step(&order::EDIT)),
         editing_filter: false,
@@ -47,6 +48,7 @@ fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
     let bind = Context {
         read_only: false,
         switchable: true,
+        accounts: crate::app::keymap::Accounts::Alone,
         popup: Some(PopupKind::Step(&bind_ip::STEP)),
         ..typing
     };
@@ -57,6 +59,7 @@ fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
     let view = Context {
         read_only: false,
         switchable: true,
+        accounts: crate::app::keymap::Accounts::Alone,
         popup: Some(PopupKind::Step(&iplist::VIEW)),
         typing: false,
         ..typing
@@ -96,6 +99,7 @@ fn every_form_footer_entry_does_what_it_says_and_none_is_shadowed() {
             let c = Context {
                 read_only: false,
                 switchable: true,
+                accounts: crate::app::keymap::Accounts::Alone,
                 tab: Tab::Services,
                 popup: Some(kind),
                 editing_filter: false,

@@ -340,6 +340,8 @@ fn bind_checks_the_address_then_sends_it() {
         panic!("{:?}", h.top());
     };
     assert_eq!(f.ip.value(), "203.0.113.5", "prefilled with bindedip");
+    // Moved into, the prefilled value is edited (typed over, it would be replaced).
+    h.code(KeyCode::End);
     h.code(KeyCode::Backspace);
     h.keys("500");
     assert!(h.code(KeyCode::Enter).is_empty(), "refused before sending");

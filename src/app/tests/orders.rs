@@ -197,13 +197,31 @@ fn m_opens_the_message_log_and_it_scrolls() {
         h.fail(Request::Invoice(i), unprocessable());
     }
     h.key('m');
-    assert_eq!(h.top(), Some(&Popup::Messages(MessagesPopup { scroll: 0 })));
+    assert_eq!(
+        h.top(),
+        Some(&Popup::Messages(MessagesPopup {
+            scroll: 0,
+            all: None
+        }))
+    );
     h.key('j');
     // Five failures and the first sweep's alert.
     h.code(KeyCode::End);
-    assert_eq!(h.top(), Some(&Popup::Messages(MessagesPopup { scroll: 5 })));
+    assert_eq!(
+        h.top(),
+        Some(&Popup::Messages(MessagesPopup {
+            scroll: 5,
+            all: None
+        }))
+    );
     h.key('k');
-    assert_eq!(h.top(), Some(&Popup::Messages(MessagesPopup { scroll: 4 })));
+    assert_eq!(
+        h.top(),
+        Some(&Popup::Messages(MessagesPopup {
+            scroll: 4,
+            all: None
+        }))
+    );
     h.code(KeyCode::Esc);
     assert!(h.app.popups().is_empty());
 }

@@ -23,6 +23,7 @@ impl super::FormWidget for BindIpForm {
 fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &BindIpForm) {
     let inner = framed(
         frame,
+        app,
         theme,
         body,
         (64, 11),

@@ -25,10 +25,10 @@ fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &IpListFo
         (Some(list), Some(view)) => {
             draw_view(frame, app, theme, body, form, (list, view));
             if form.save.is_some() {
-                draw_save(frame, theme, body, form);
+                draw_save(frame, app, theme, body, form);
             }
         }
-        _ => draw_chooser(frame, theme, body, form),
+        _ => draw_chooser(frame, app, theme, body, form),
     }
 }
 
@@ -40,9 +40,10 @@ fn entries(answer: &Response) -> String {
     }
 }
 
-fn draw_chooser(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm) {
+fn draw_chooser(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &IpListForm) {
     let inner = framed(
         frame,
+        app,
         theme,
         body,
         (64, 12),
@@ -231,10 +232,11 @@ fn draw_view(
     }
 }
 
-fn draw_save(frame: &mut Frame, theme: &Theme, body: Rect, form: &IpListForm) {
+fn draw_save(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &IpListForm) {
     let Some(save) = &form.save else { return };
     let inner = framed(
         frame,
+        app,
         theme,
         body,
         (72, 7),

@@ -29,7 +29,7 @@ pub trait FormWidget {
 /// Draws a form: its look given as data, else its own widget.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Form) {
     if let Some(look) = form.view(app) {
-        return view::draw(frame, theme, body, &look);
+        return view::draw(frame, app, theme, body, &look);
     }
     match form {
         Form::Order(f) => f.render(frame, app, theme, body),
@@ -40,6 +40,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Form
         _ => {
             framed(
                 frame,
+                app,
                 theme,
                 body,
                 (40, 3),
@@ -53,8 +54,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Form
 pub const LABEL: usize = 10;
 
 /// Clears a `w`×`h` popup centred in `body`, draws its frame and returns the inside.
+/// Over several accounts the title names the form's account: IDs repeat across accounts.
 pub fn framed(
     frame: &mut Frame,
+    app: &App,
     theme: &Theme,
     body: Rect,
     (w, h): (u16, u16),
@@ -62,7 +65,7 @@ pub fn framed(
 ) -> Rect {
     let area = layout::centered(body, w, h);
     frame.render_widget(Clear, area);
-    let block = widgets::pane(theme, title, Span::raw(""));
+    let block = widgets::pane(theme, widgets::of_account(app, title), Span::raw(""));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     inner
@@ -96,7 +99,15 @@ pub fn draw_field(
     let pad = width.saturating_sub(shown.chars().count());
     let line = Line::from(vec![
         Span::styled(lead, label_style),
-        Span::styled(shown, theme.base),
+        // A prefilled value shows as selected: typing replaces it.
+        Span::styled(
+            shown,
+            if field.is_selected() && focused {
+                theme.selected
+            } else {
+                theme.base
+            },
+        ),
         Span::raw(" ".repeat(pad)),
         Span::styled("]", label_style),
     ]);

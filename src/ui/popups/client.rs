@@ -82,7 +82,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, id: u64) {
     frame.render_widget(Clear, area);
     let block = widgets::pane(
         theme,
-        format!("Client {id} · {email}"),
+        widgets::of_account(app, format!("Client {id} · {email}")),
         widgets::freshness(app, theme, app.clients().freshness()),
     );
     frame.render_widget(

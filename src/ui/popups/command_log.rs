@@ -3,6 +3,8 @@
 
 use super::palette::WIDEST;
 use crate::app::App;
+use crate::app::cmdlog::Entry;
+use crate::app::popups::command_log::CommandLogPopup;
 use crate::ui::theme::Theme;
 use crate::ui::{layout, widgets};
 use ratatui::Frame;
@@ -10,41 +12,65 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
+/// A line as listed: its account's name and colour (in All), and the entry.
+type Listed<'a> = (Option<(&'a str, u8)>, &'a Entry);
+
 /// `L`: what was done this session as command lines, oldest first.
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, scroll: usize) {
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, popup: &CommandLogPopup) {
+    let scroll = popup.scroll;
     let log = app.command_log();
     let r = layout::centered(area, area.width.saturating_sub(4).min(WIDEST), area.height);
     frame.render_widget(Clear, r);
-    let title = if log.is_empty() {
-        "Command log".to_owned()
+    // In All, every account's lines, each after its account; else this account's.
+    let (noun, entries): (&str, Vec<Listed>) = match &popup.all {
+        Some(all) => (
+            "Command log · every account",
+            all.iter()
+                .map(|a| (Some((a.name.as_str(), a.colour)), &a.entry))
+                .collect(),
+        ),
+        None => ("Command log", log.entries().map(|e| (None, e)).collect()),
+    };
+    let title = if entries.is_empty() {
+        noun.to_owned()
     } else {
         format!(
-            "Command log · {} line{} · y copies them all",
-            log.len(),
-            if log.len() == 1 { "" } else { "s" }
+            "{noun} · {} line{} · y copies them all",
+            entries.len(),
+            if entries.len() == 1 { "" } else { "s" }
         )
     };
+    let name_width = entries
+        .iter()
+        .filter_map(|(a, _)| a.map(|(n, _)| n.chars().count()))
+        .max()
+        .unwrap_or(0);
     let block = widgets::pane(theme, title, Span::raw(""));
     let inner = block.inner(r);
     frame.render_widget(block, r);
     let width = usize::from(inner.width);
-    let mut lines: Vec<Line> = log
-        .entries()
+    let mut lines: Vec<Line> = entries
+        .iter()
         .skip(scroll)
         .take(usize::from(inner.height))
-        .map(|e| {
+        .map(|(account, e)| {
             let style = if e.line.starts_with('#') {
                 theme.warn
             } else {
                 theme.base
             };
-            widgets::fit_line(
-                Line::from(vec![
-                    Span::styled(format!("{} ", widgets::clock_time(app, e.at)), theme.dim),
-                    Span::styled(e.line.clone(), style),
-                ]),
-                width,
-            )
+            let mut spans = vec![Span::styled(
+                format!("{} ", widgets::clock_time(app, e.at)),
+                theme.dim,
+            )];
+            if let Some((name, colour)) = account {
+                spans.push(Span::styled(
+                    format!("{name:<name_width$} "),
+                    theme.account(*colour),
+                ));
+            }
+            spans.push(Span::styled(e.line.clone(), style));
+            widgets::fit_line(Line::from(spans), width)
         })
         .collect();
     if lines.is_empty() {

@@ -17,7 +17,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
     frame.render_widget(Clear, r);
     let block = widgets::pane(
         theme,
-        format!("Invoice {id}"),
+        widgets::of_account(app, format!("Invoice {id}")),
         widgets::freshness(app, theme, remote.freshness()),
     );
     let inner = block.inner(r);

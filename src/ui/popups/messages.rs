@@ -3,7 +3,9 @@
 //! several times in a row shows how many times. Scrolls by entry (↑↓, PgUp/PgDn, g/G).
 
 use crate::app::App;
+use crate::app::messages::Entry;
 use crate::app::messages::Level;
+use crate::app::popups::messages::{Among, MessagesPopup};
 use crate::ui::layout;
 use crate::ui::theme::Theme;
 use crate::ui::widgets;
@@ -12,10 +14,14 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, scroll: usize) {
-    let log = app.status().messages();
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, popup: &MessagesPopup) {
+    let scroll = popup.scroll;
     let r = layout::centered(area, area.width.saturating_sub(4).min(110), area.height);
     frame.render_widget(Clear, r);
+    if let Some(all) = &popup.all {
+        return draw_all(frame, app, theme, r, scroll, all);
+    }
+    let log = app.status().messages();
     let title = if log.is_empty() {
         "Messages".to_owned()
     } else {
@@ -29,29 +35,86 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, scroll: usi
         .newest_first()
         .skip(scroll)
         .take(usize::from(r.height))
-        .map(|e| {
-            let (mark, style) = match e.level {
-                Level::Error => ("✗", theme.error_line),
-                Level::Warn => ("⚠", theme.warn),
-                Level::Info => ("•", theme.base),
-                Level::Success => ("✓", theme.good),
-            };
-            let times = if e.count > 1 {
-                format!("  (×{})", e.count)
-            } else {
-                String::new()
-            };
-            Line::from(vec![
-                Span::styled(format!("{} ", widgets::clock_time(app, e.at)), theme.dim),
-                Span::styled(format!("{mark} {:<7} ", e.level.label()), style),
-                Span::styled(e.text.clone(), style),
-                Span::styled(times, theme.dim),
-            ])
-        })
+        .map(|e| entry_line(app, theme, e, Vec::new()))
         .collect();
     if lines.is_empty() {
         lines.push(Line::from(Span::styled(
             "Nothing yet: failures, notices and order outcomes are listed here.",
+            theme.dim,
+        )));
+    }
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(widgets::pane(theme, title, Span::raw(""))),
+        r,
+    );
+}
+
+/// One entry: its time, level and text (and how many times it was said), after `lead`.
+fn entry_line<'a>(app: &App, theme: &Theme, e: &Entry, lead: Vec<Span<'a>>) -> Line<'a> {
+    let (mark, style) = match e.level {
+        Level::Error => ("✗", theme.error_line),
+        Level::Warn => ("⚠", theme.warn),
+        Level::Info => ("•", theme.base),
+        Level::Success => ("✓", theme.good),
+    };
+    let times = if e.count > 1 {
+        format!("  (×{})", e.count)
+    } else {
+        String::new()
+    };
+    let mut spans = vec![Span::styled(
+        format!("{} ", widgets::clock_time(app, e.at)),
+        theme.dim,
+    )];
+    spans.extend(lead);
+    spans.extend([
+        Span::styled(format!("{mark} {:<7} ", e.level.label()), style),
+        Span::styled(e.text.clone(), style),
+        Span::styled(times, theme.dim),
+    ]);
+    Line::from(spans)
+}
+
+/// `m` in All: every account's entries, newest first, each after its account.
+fn draw_all(
+    frame: &mut Frame,
+    app: &App,
+    theme: &Theme,
+    r: Rect,
+    scroll: usize,
+    all: &[Among<Entry>],
+) {
+    let title = if all.is_empty() {
+        "Messages · every account".to_owned()
+    } else {
+        format!(
+            "Messages · every account · {} of {} · newest first",
+            (scroll + 1).min(all.len()),
+            all.len()
+        )
+    };
+    let width = all
+        .iter()
+        .map(|a| a.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut lines: Vec<Line> = all
+        .iter()
+        .skip(scroll)
+        .take(usize::from(r.height))
+        .map(|a| {
+            let lead = vec![Span::styled(
+                format!("{:<width$} ", a.name),
+                theme.account(a.colour),
+            )];
+            entry_line(app, theme, &a.entry, lead)
+        })
+        .collect();
+    if lines.is_empty() {
+        lines.push(Line::from(Span::styled(
+            "Nothing yet, in any account: failures, notices and order outcomes are listed here.",
             theme.dim,
         )));
     }

@@ -2,6 +2,7 @@
 //! keys are `crate::app::popups`), and the forms' ([`forms`]). [`draw`] is one match over
 //! every popup, so a popup added to the list does not build until it has a look here.
 
+pub mod accounts;
 pub mod client;
 pub mod command_log;
 pub mod help;
@@ -29,11 +30,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usiz
         Popup::Service(viewer) => service::draw(frame, app, theme, area, viewer),
         Popup::Product(viewer) => product::draw(frame, app, theme, area, viewer.0),
         Popup::Form(form) => forms::draw(frame, app, theme, area, form),
-        Popup::Profiles(picker) => profiles::draw(frame, app, theme, area, picker.selected),
-        Popup::Messages(log) => messages::draw(frame, app, theme, area, log.scroll),
+        Popup::Profiles(picker) => profiles::draw(frame, app, theme, area, picker),
+        Popup::Accounts(picker) => accounts::draw(frame, theme, area, picker),
+        Popup::Messages(log) => messages::draw(frame, app, theme, area, log),
         Popup::Probe(view) => probe::draw(frame, app, theme, area, view),
-        Popup::Palette(p) => palette::draw(frame, theme, area, p),
-        Popup::CommandLog(log) => command_log::draw(frame, app, theme, area, log.scroll),
+        Popup::Palette(p) => palette::draw(frame, app, theme, area, p),
+        Popup::CommandLog(log) => command_log::draw(frame, app, theme, area, log),
         Popup::Client(card) => client::draw(frame, app, theme, area, card.0),
     }
 }

@@ -15,7 +15,7 @@ use ratatui::widgets::{Clear, Paragraph};
 /// The palette's widest, as wide as a long command line needs.
 pub(super) const WIDEST: u16 = 120;
 
-pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, p: &Palette) {
+pub fn draw(frame: &mut Frame, app: &crate::app::App, theme: &Theme, area: Rect, p: &Palette) {
     // The query, the matches (at least a few), the command line: borders and all.
     let list_rows = (p.shown().len() as u16).clamp(3, 30);
     let r = layout::centered(
@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, p: &Palette) {
         (None, Some(pr)) => format!("Palette · product {pr}"),
         (None, None) => "Palette".to_owned(),
     };
-    let block = widgets::pane(theme, title, Span::raw("")).title_bottom(
+    let block = widgets::pane(theme, widgets::of_account(app, title), Span::raw("")).title_bottom(
         Line::from(Span::styled(
             format!(
                 " {} match{} ",

@@ -37,7 +37,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, view: &Prob
     let types: Vec<String> = run.list_types.iter().map(|t| t.to_string()).collect();
     let title = format!("Probe · service {id} · {}", types.join(" + "));
     let right = format!("sorted by {} · template {template}", view.sort.label());
-    let block = widgets::pane(theme, title, Span::styled(right, theme.dim));
+    let block = widgets::pane(
+        theme,
+        widgets::of_account(app, title),
+        Span::styled(right, theme.dim),
+    );
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.height < 3 {

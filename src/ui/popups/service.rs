@@ -107,7 +107,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, viewer: &Se
     }
     let block = widgets::pane(
         theme,
-        title,
+        widgets::of_account(app, title),
         widgets::freshness(app, theme, app.services().detail(id).freshness()),
     );
     frame.render_widget(Clear, area);

@@ -772,8 +772,9 @@ fn a_look_given_as_data_is_drawn_row_by_row_with_the_cursor_in_the_field() {
         let mut terminal = Terminal::new(TestBackend::new(60, 12)).unwrap();
         let theme = crate::ui::theme::Theme::default();
         let body = ratatui::layout::Rect::new(0, 0, 60, 12);
+        let app = crate::app::App::new(Default::default(), std::sync::Arc::new(chrono::Utc::now));
         terminal
-            .draw(|f| crate::ui::forms::view::draw(f, &theme, body, &view))
+            .draw(|f| crate::ui::forms::view::draw(f, &app, &theme, body, &view))
             .unwrap();
         let cursor = terminal.backend_mut().get_cursor_position().unwrap();
         (terminal.backend().to_string(), cursor)

@@ -50,7 +50,7 @@ fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &OrderFor
     } else {
         20
     };
-    let inner = framed(frame, theme, body, (70, h), title);
+    let inner = framed(frame, app, theme, body, (70, h), title);
     match &form.core.state {
         FormState::Editing | FormState::Failed(_) => draw_editing(frame, app, theme, inner, form),
         FormState::Confirming | FormState::Submitting => {
