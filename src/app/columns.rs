@@ -142,21 +142,41 @@ pub fn search_key(cells: &[CellText]) -> String {
     super::table::search_key(cells.iter().map(|c| c.text.as_str()))
 }
 
-/// A local sort of a table: which column and which way.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Sort {
-    /// Index into the tab's sort choices; `None`: the server's order.
-    pub by: Option<usize>,
+/// A table's sort choices, in the order `s` goes through them: an enum per table (as
+/// bottom's `SortType`), so a comparison matches on names, never on an index.
+pub trait SortKey: Copy + PartialEq + 'static {
+    /// Every choice, in turn.
+    const ALL: &'static [Self];
+    /// The pane title's words after "by".
+    fn name(self) -> &'static str;
+}
+
+/// A local sort of a table: which choice and which way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sort<K> {
+    /// `None`: the server's order.
+    pub by: Option<K>,
     pub reversed: bool,
 }
 
-impl Sort {
-    /// `s`: the next choice of `n`, after the last back to the server's order.
-    pub fn cycle(&mut self, n: usize) {
+impl<K> Default for Sort<K> {
+    fn default() -> Self {
+        Self {
+            by: None,
+            reversed: false,
+        }
+    }
+}
+
+impl<K: SortKey> Sort<K> {
+    /// `s`: the next choice, after the last back to the server's order.
+    pub fn cycle(&mut self) {
         self.by = match self.by {
-            None if n > 0 => Some(0),
-            Some(i) if i + 1 < n => Some(i + 1),
-            _ => None,
+            None => K::ALL.first().copied(),
+            Some(by) => {
+                let at = K::ALL.iter().position(|&k| k == by);
+                at.and_then(|i| K::ALL.get(i + 1)).copied()
+            }
         };
     }
 
@@ -166,12 +186,12 @@ impl Sort {
     }
 
     /// The pane title's words: `server order`, `by due date`, `by due date ↓`.
-    pub fn label(&self, names: &[&str]) -> String {
+    pub fn label(&self) -> String {
         let arrow = if self.reversed { " ↓" } else { "" };
-        match self.by.and_then(|i| names.get(i)) {
+        match self.by {
             None if self.reversed => "server order ↓".to_owned(),
             None => "server order".to_owned(),
-            Some(name) => format!("by {name}{arrow}"),
+            Some(by) => format!("by {}{arrow}", by.name()),
         }
     }
 
@@ -180,7 +200,7 @@ impl Sort {
     pub fn order(
         &self,
         n: usize,
-        cmp: impl Fn(usize, usize, usize) -> std::cmp::Ordering,
+        cmp: impl Fn(K, usize, usize) -> std::cmp::Ordering,
     ) -> Vec<usize> {
         let mut order: Vec<usize> = (0..n).collect();
         if let Some(by) = self.by {
@@ -197,7 +217,7 @@ impl Sort {
     pub fn order_with_last(
         &self,
         n: usize,
-        cmp: impl Fn(usize, usize, usize) -> std::cmp::Ordering,
+        cmp: impl Fn(K, usize, usize) -> std::cmp::Ordering,
         last: impl Fn(usize) -> bool,
     ) -> Vec<usize> {
         let (mut first, tail): (Vec<usize>, Vec<usize>) =
@@ -222,19 +242,35 @@ mod tests {
         assert_eq!(w, vec![17, 4]);
     }
 
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum By {
+        Due,
+        Status,
+    }
+
+    impl SortKey for By {
+        const ALL: &'static [Self] = &[By::Due, By::Status];
+        fn name(self) -> &'static str {
+            match self {
+                By::Due => "due date",
+                By::Status => "status",
+            }
+        }
+    }
+
     #[test]
     fn sort_cycles_back_to_the_server_order_and_reverses() {
-        let mut s = Sort::default();
-        s.cycle(2);
-        assert_eq!(s.label(&["due date", "status"]), "by due date");
-        s.cycle(2);
+        let mut s = Sort::<By>::default();
+        s.cycle();
+        assert_eq!(s.label(), "by due date");
+        s.cycle();
         s.reverse();
-        assert_eq!(s.label(&["due date", "status"]), "by status ↓");
-        s.cycle(2);
+        assert_eq!(s.label(), "by status ↓");
+        s.cycle();
         assert_eq!(s.by, None);
         let keys = [3, 1, 2];
         s.reversed = false;
-        s.by = Some(0);
+        s.by = Some(By::Due);
         assert_eq!(s.order(3, |_, a, b| keys[a].cmp(&keys[b])), vec![1, 2, 0]);
     }
 }

@@ -14,6 +14,7 @@ use crate::app::columns::{CellText, Column, Sort, Tone};
 use crate::app::keymap::Action;
 use crate::app::table::TableView;
 use crate::app::tabs::Tab;
+use crate::app::tabs::services::ServiceSort;
 use std::cmp::Ordering;
 
 /// The Account column, first: never hidden before the others.
@@ -31,7 +32,7 @@ pub struct RowRef {
 pub struct AllView {
     pub tab: Tab,
     /// The sort of Services across accounts (`s`, `S`); other tabs sort in each account.
-    pub sort: Sort,
+    pub sort: Sort<ServiceSort>,
     /// The merged rows of the tab shown: (seat, index into that seat's rows).
     rows: Vec<(usize, usize)>,
     /// Each merged row's identity, beside `rows`.
@@ -320,7 +321,7 @@ fn natural(seats: &[Seat], tab: Tab) -> Vec<u16> {
 
 /// Under a sort of Services, every account's services in one order; else none (account
 /// by account).
-fn services_order(seats: &[Seat], rows: &[(usize, usize)], sort: Sort) -> Vec<usize> {
+fn services_order(seats: &[Seat], rows: &[(usize, usize)], sort: Sort<ServiceSort>) -> Vec<usize> {
     let Some(by) = sort.by else {
         return Vec::new();
     };
@@ -345,7 +346,7 @@ fn services_order(seats: &[Seat], rows: &[(usize, usize)], sort: Sort) -> Vec<us
         order.reverse();
     }
     // By due date, an ended service never falls due: last either way (as in one account).
-    if by == 0 {
+    if by == ServiceSort::DueDate {
         let ended = |i: usize| {
             let (s, r) = rows[i];
             seats[s]

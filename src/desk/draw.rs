@@ -223,7 +223,7 @@ fn draw_table(frame: &mut Frame, desk: &Desk, theme: &Theme, pane: layout::Pane,
     title.push_str(&widgets::count_label(table));
     if all.tab == Tab::Services && all.sort.by.is_some() {
         title.push_str(" · ");
-        title.push_str(&all.sort.label(&crate::app::tabs::services::SORTS));
+        title.push_str(&all.sort.label());
     }
     if table.problems_only() {
         title.push_str(" · problems only (!)");

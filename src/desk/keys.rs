@@ -145,7 +145,7 @@ impl Desk {
             // Services sort across accounts in the All view itself; the other tabs in
             // each account.
             Action::CycleSort if self.all.tab == Tab::Services => {
-                self.all.sort.cycle(crate::app::tabs::services::SORTS.len());
+                self.all.sort.cycle();
                 self.stale = true;
             }
             Action::ReverseSort if self.all.tab == Tab::Services => {

@@ -8,7 +8,7 @@ use super::widgets;
 use crate::api::{Invoice, InvoiceStatus, Request};
 use crate::app::App;
 use crate::app::remote::Remote;
-use crate::app::tabs::billing::{COLUMNS, SORTS, status_tone};
+use crate::app::tabs::billing::{COLUMNS, status_tone};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -28,7 +28,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             "Invoices",
             tab.invoices.value().is_some(),
             view,
-            &tab.sort.label(&SORTS),
+            &tab.sort.label(),
         ),
         widgets::freshness(app, theme, tab.invoices.freshness()),
     );

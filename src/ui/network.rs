@@ -8,7 +8,6 @@ use super::widgets;
 use crate::app::App;
 use crate::app::remote::Freshness;
 use crate::app::tabs::Tab;
-use crate::app::tabs::network::SORTS;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -79,7 +78,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             "Proxy servers in error or inactive",
             services.list.value().is_some(),
             view,
-            &net.sort.label(&SORTS),
+            &net.sort.label(),
         ),
         widgets::freshness(app, theme, fresh),
     );

@@ -8,7 +8,7 @@ use super::widgets;
 use crate::api::{Request, Service, ServiceStatus};
 use crate::app::App;
 use crate::app::remote::Remote;
-use crate::app::tabs::services::{SORTS, status_tone};
+use crate::app::tabs::services::status_tone;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -32,7 +32,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             "Services",
             tab.list.value().is_some(),
             view,
-            &tab.sort.label(&SORTS),
+            &tab.sort.label(),
         ),
         widgets::freshness(app, theme, tab.list.freshness()),
     );

@@ -4,12 +4,12 @@
 //! "Unpaid" (the total beside the credit, and what `!` keeps) means the statuses
 //! `Unpaid` and `Collections`: money still owed. `Payment Pending` is on its way and
 //! `Pending` is not billed yet, so they are shown but not counted. `s` sorts locally by
-//! [`SORTS`].
+//! [`InvoiceSort`].
 
 use super::TabPane;
 use crate::account::Kind;
 use crate::api::{ApiError, Credit, Invoice, InvoiceStatus, Request};
-use crate::app::columns::{self, CellText, Column, Sort, Tone};
+use crate::app::columns::{self, CellText, Column, Sort, SortKey, Tone};
 use crate::app::popups::invoice::InvoiceViewer;
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
@@ -33,7 +33,23 @@ pub const COLUMNS: [Column; 9] = [
 ];
 
 /// What `s` sorts by, in turn.
-pub const SORTS: [&str; 3] = ["status", "amount", "date"];
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvoiceSort {
+    Status,
+    Amount,
+    Date,
+}
+
+impl SortKey for InvoiceSort {
+    const ALL: &'static [Self] = &[Self::Status, Self::Amount, Self::Date];
+    fn name(self) -> &'static str {
+        match self {
+            Self::Status => "status",
+            Self::Amount => "amount",
+            Self::Date => "date",
+        }
+    }
+}
 
 pub fn status_tone(status: &InvoiceStatus) -> Tone {
     match status {
@@ -87,7 +103,7 @@ pub struct BillingTab {
     pub invoices: Remote<Vec<Invoice>>,
     pub table: TableView,
     pub opened: HashMap<u64, Remote<Vec<Invoice>>>,
-    pub sort: Sort,
+    pub sort: Sort<InvoiceSort>,
     /// The natural width of each column over all rows.
     pub natural: Vec<u16>,
 }
@@ -157,11 +173,11 @@ impl BillingTab {
         let order = self.sort.order(rows.len(), |by, a, b| {
             let (a, b) = (&rows[a], &rows[b]);
             match by {
-                0 => status_rank(&a.status).cmp(&status_rank(&b.status)),
+                InvoiceSort::Status => status_rank(&a.status).cmp(&status_rank(&b.status)),
                 // Largest first; a NaN sorts as equal.
-                1 => b.amount.partial_cmp(&a.amount).unwrap_or(Ordering::Equal),
+                InvoiceSort::Amount => b.amount.partial_cmp(&a.amount).unwrap_or(Ordering::Equal),
                 // Newest first, no date last.
-                _ => b.created_at.cmp(&a.created_at),
+                InvoiceSort::Date => b.created_at.cmp(&a.created_at),
             }
         });
         let ids = rows.iter().map(|i| i.id).collect();
@@ -190,7 +206,7 @@ impl TabPane for BillingTab {
     }
 
     fn cycle_sort(cx: &mut Cx<'_>) {
-        cx.tabs.billing.sort.cycle(SORTS.len());
+        cx.tabs.billing.sort.cycle();
     }
     fn reverse_sort(&mut self) {
         self.sort.reverse();

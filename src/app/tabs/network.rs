@@ -6,7 +6,7 @@
 use super::TabPane;
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Request};
-use crate::app::columns::{self, CellText, Column, Sort, Tone};
+use crate::app::columns::{self, CellText, Column, Sort, SortKey, Tone};
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::app::{App, Cx};
@@ -39,7 +39,23 @@ pub const COLUMNS: [Column; 4] = [
 ];
 
 /// What `s` sorts by, in turn (`!` keeps the servers in error).
-pub const SORTS: [&str; 3] = ["state", "service", "IP address"];
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetworkSort {
+    State,
+    Service,
+    IpAddress,
+}
+
+impl SortKey for NetworkSort {
+    const ALL: &'static [Self] = &[Self::State, Self::Service, Self::IpAddress];
+    fn name(self) -> &'static str {
+        match self {
+            Self::State => "state",
+            Self::Service => "service",
+            Self::IpAddress => "IP address",
+        }
+    }
+}
 
 /// A server row's cells, as drawn and searched.
 pub fn cells(r: &ServerRow, product: &str) -> Vec<CellText> {
@@ -70,7 +86,7 @@ pub struct NetworkTab {
     /// Each row's product name (sanitised), as drawn.
     pub products: Vec<String>,
     pub table: TableView,
-    pub sort: Sort,
+    pub sort: Sort<NetworkSort>,
     /// The natural width of each column over all rows.
     pub natural: Vec<u16>,
     /// The summary line, worked out with the rows (not per frame: it reads every service).
@@ -210,9 +226,9 @@ impl NetworkTab {
         let order = self.sort.order(rows.len(), |by, a, b| {
             let (a, b) = (&rows[a], &rows[b]);
             match by {
-                0 => a.state.cmp(&b.state),
-                1 => a.service_id.cmp(&b.service_id),
-                _ => ip_order(&a.ip).cmp(&ip_order(&b.ip)),
+                NetworkSort::State => a.state.cmp(&b.state),
+                NetworkSort::Service => a.service_id.cmp(&b.service_id),
+                NetworkSort::IpAddress => ip_order(&a.ip).cmp(&ip_order(&b.ip)),
             }
         });
         let ids = rows.iter().map(row_id).collect();
@@ -282,7 +298,7 @@ impl TabPane for NetworkTab {
     }
 
     fn cycle_sort(cx: &mut Cx<'_>) {
-        cx.tabs.network.sort.cycle(SORTS.len());
+        cx.tabs.network.sort.cycle();
     }
     fn reverse_sort(&mut self) {
         self.sort.reverse();

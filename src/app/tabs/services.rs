@@ -2,14 +2,14 @@
 //! cached, refreshed with the list) and whether the password is shown.
 //!
 //! The table's columns ([`COLUMNS`]) and their cells ([`cells`]) are one spec: the same
-//! text is drawn and searched. `s` sorts locally by [`SORTS`]; `!` keeps the problem rows
+//! text is drawn and searched. `s` sorts locally by [`ServiceSort`]; `!` keeps the problem rows
 //! (not Active, due within 7 days or late, proxy servers in error or inactive, over the
 //! usage limit, or not checkable).
 
 use super::TabPane;
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, ProductType, Request, Service, ServiceStatus, ServiceSummary};
-use crate::app::columns::{self, CellText, Column, Sort, Tone};
+use crate::app::columns::{self, CellText, Column, Sort, SortKey, Tone};
 use crate::app::popups::service::ServiceViewer;
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
@@ -34,8 +34,25 @@ pub const COLUMNS: [Column; 7] = [
 /// Index of the Product column (the countdown is drawn after the name).
 pub const PRODUCT: usize = 1;
 
-/// What `s` sorts by, in turn.
-pub const SORTS: [&str; 3] = ["due date", "status", "health"];
+/// What `s` sorts the Services table by, in turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServiceSort {
+    DueDate,
+    Status,
+    /// The service's proxies: in error first.
+    Health,
+}
+
+impl SortKey for ServiceSort {
+    const ALL: &'static [Self] = &[Self::DueDate, Self::Status, Self::Health];
+    fn name(self) -> &'static str {
+        match self {
+            Self::DueDate => "due date",
+            Self::Status => "status",
+            Self::Health => "health",
+        }
+    }
+}
 
 /// What the Services table needs besides the service itself.
 pub struct CellContext<'a> {
@@ -181,7 +198,7 @@ pub struct ServicesTab {
     pub show_password: bool,
     /// Shown, hidden or zoomed (`z`).
     pub detail_pane: super::DetailPane,
-    pub sort: Sort,
+    pub sort: Sort<ServiceSort>,
     /// The natural width of each column over all rows.
     pub natural: Vec<u16>,
     /// Service ID → position in the list, so per-service results find their row in O(1).
@@ -261,12 +278,12 @@ impl ServicesTab {
         self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let problems = rows.iter().map(|s| is_problem(s, ctx)).collect();
-        let cmp = |by: usize, a: usize, b: usize| {
+        let cmp = |by: ServiceSort, a: usize, b: usize| {
             compare(by, (&rows[a], ctx.network), (&rows[b], ctx.network))
         };
         // By due date, an ended service (terminated, cancelled, fraud) will never fall due:
         // last in both directions, so neither end of the list starts with the dead.
-        let order = if self.sort.by == Some(0) {
+        let order = if self.sort.by == Some(ServiceSort::DueDate) {
             let ended = |i: usize| !crate::app::is_swept(&rows[i].status);
             self.sort.order_with_last(rows.len(), cmp, ended)
         } else {
@@ -283,16 +300,18 @@ impl ServicesTab {
 }
 
 /// Two services (each with its account's network status) in the order of sort choice
-/// `by` of [`SORTS`]: the one place it is decided, for one account and for several.
+/// `by`: the one place it is decided, for one account and for several.
 pub fn compare(
-    by: usize,
+    by: ServiceSort,
     (a, a_network): (&ServiceSummary, &NetworkTab),
     (b, b_network): (&ServiceSummary, &NetworkTab),
 ) -> Ordering {
     match by {
-        0 => cmp_due(a.nextduedate, b.nextduedate),
-        1 => status_rank(&a.status).cmp(&status_rank(&b.status)),
-        _ => health(a_network, a.service_id).cmp(&health(b_network, b.service_id)),
+        ServiceSort::DueDate => cmp_due(a.nextduedate, b.nextduedate),
+        ServiceSort::Status => status_rank(&a.status).cmp(&status_rank(&b.status)),
+        ServiceSort::Health => {
+            health(a_network, a.service_id).cmp(&health(b_network, b.service_id))
+        }
     }
 }
 
@@ -346,7 +365,7 @@ impl TabPane for ServicesTab {
     }
 
     fn cycle_sort(cx: &mut Cx<'_>) {
-        cx.tabs.services.sort.cycle(SORTS.len());
+        cx.tabs.services.sort.cycle();
     }
     fn reverse_sort(&mut self) {
         self.sort.reverse();
