@@ -82,8 +82,8 @@ pub mod silence;
 
 pub use self::core::{Flow, FormCore, FormLogic, FormRow, FormState, FormView};
 pub use field::TextField;
+pub use form::Form;
 pub(in crate::app) use form::open;
-pub use form::{Form, Variant};
 
 use super::keymap::Action;
 use super::popups::Popup;
