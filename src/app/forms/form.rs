@@ -269,7 +269,8 @@ impl Form {
         }
     }
 
-    /// The form as [`Any`], for [`Popup::form_as`].
+    /// The form as [`Any`], for [`Popup::form_as`]: one match here, where a trait to reach
+    /// each form by its type would be implemented once per form.
     fn as_any(&self) -> &dyn Any {
         match self {
             Form::Order(f) => f,
