@@ -48,12 +48,13 @@
 pub mod cmdline;
 pub mod cmdlog;
 pub mod columns;
-pub mod form_list;
+pub mod form_kind;
 pub mod forms;
 pub mod keymap;
 pub mod messages;
 pub mod orders;
 pub mod palette;
+mod popup_kind;
 pub mod popups;
 pub mod probe;
 pub mod profiles;
@@ -89,7 +90,6 @@ use chrono::{DateTime, FixedOffset, Utc};
 pub use cx::{Cx, RefreshGroup, Sent, Work};
 use forms::bind_ip::MyIp;
 pub use msg::{Command, Msg};
-use popups::popup_parts;
 pub use remote::Remote;
 pub use settings::{AppSettings, EAGER_ROWS};
 pub use shell::{Shell, Switch};
@@ -97,7 +97,6 @@ use status::StatusLine;
 use std::collections::HashMap;
 use std::time::Duration;
 use tabs::alerts::AlertsTab;
-use tabs::tab_parts;
 
 /// The source of the current time; tests inject a fake one.
 pub use crate::account::Clock;
@@ -124,24 +123,64 @@ pub struct App {
     proxies: palette::Proxies,
 }
 
-// The one list of the tabs, in the order of the tab line and of the keys `1`, `2`, …:
-// `Variant(module: State)`. A new tab is a file in `tabs/` and a line here (the recipe:
-// [`tabs`]).
-tab_parts! {
-    Services(services: ServicesTab),
-    Products(products: ProductsTab),
-    Billing(billing: BillingTab),
-    Network(network: NetworkTab),
-    Usage(usage: UsageTab),
-    Alerts(alerts: AlertsTab),
-    Clients(clients: ClientsTab),
+/// A tab of the dashboard, in the order of the tab line and of the keys `1`, `2`, ….
+///
+/// A new tab is its file in `tabs/`, a variant here and in [`Tab::ALL`], its state in
+/// [`Tabs`], and the arms the compiler asks for in `tabs/mod.rs`, where the app's
+/// questions to the tab on screen are (the recipe: [`tabs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tab {
+    Services,
+    Products,
+    Billing,
+    Network,
+    Usage,
+    Alerts,
+    Clients,
 }
 
-// The one list of the popups: the forms' type first (the forms are one variant, with a
-// list of their own, `form_list.rs`), then `Variant(State)` per popup. A new popup is a
-// file in `popups/`, a line here and its look in `ui/popups/` (the recipe: [`popups`]).
-popup_parts! {
-    Form(Box<forms::Form>);
+impl Tab {
+    /// Every tab, in the enum's order (the tab line's and the digit keys').
+    pub const ALL: [Tab; 7] = [
+        Tab::Services,
+        Tab::Products,
+        Tab::Billing,
+        Tab::Network,
+        Tab::Usage,
+        Tab::Alerts,
+        Tab::Clients,
+    ];
+}
+
+/// The tabs' state, one field per [`Tab`], and what derives from several of them.
+#[derive(Default)]
+pub struct Tabs {
+    pub(in crate::app) services: tabs::services::ServicesTab,
+    pub(in crate::app) products: tabs::products::ProductsTab,
+    pub(in crate::app) billing: tabs::billing::BillingTab,
+    pub(in crate::app) network: tabs::network::NetworkTab,
+    pub(in crate::app) usage: tabs::usage::UsageTab,
+    pub(in crate::app) alerts: AlertsTab,
+    pub(in crate::app) clients: tabs::clients::ClientsTab,
+    /// The Network rows / the Usage list need rebuilding (done when their tab is shown,
+    /// so a burst of per-service results costs one rebuild, not one per result).
+    pub(in crate::app) network_dirty: bool,
+    pub(in crate::app) usage_dirty: bool,
+    /// The Services cells (proxies, over-limit marks) changed with the network or usage.
+    pub(in crate::app) services_dirty: bool,
+    /// The service last selected on the Services tab: a newly selected one's cached
+    /// detail is read again when due (only the selected detail refreshes with the list).
+    pub(in crate::app) detail_selected: Option<u64>,
+}
+
+/// The popup stack's entries: one variant per popup, holding its state, and the forms.
+///
+/// A new popup is its file in `popups/` (its state and `impl PopupPane`), a variant here
+/// and in [`PopupKind`], and the arms the compiler asks for: its routing in
+/// `popups/mod.rs`, its title and keys in `popup_kind.rs`, its look in `ui::popups::draw`
+/// (the recipe: [`popups`]).
+#[derive(Debug)]
+pub enum Popup {
     Help(popups::help::HelpPopup),
     Invoice(popups::invoice::InvoiceViewer),
     Service(popups::service::ServiceViewer),
@@ -153,6 +192,32 @@ popup_parts! {
     CommandLog(popups::command_log::CommandLogPopup),
     Client(popups::client::ClientCard),
     Accounts(popups::accounts::AccountPicker),
+    /// A form (boxed: the forms are large beside the other popups), with an enum of its
+    /// own ([`forms::Form`]).
+    Form(Box<forms::Form>),
+}
+
+/// A popup without its state, for the key bindings. A form is at one of its steps (each
+/// form declares its own, with their keys), or busy, or showing its outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PopupKind {
+    Help,
+    Invoice,
+    Service,
+    Product,
+    Profiles,
+    Messages,
+    Probe,
+    Palette,
+    CommandLog,
+    Client,
+    Accounts,
+    /// A form's step: its fields, a confirmation, a list it shows.
+    Step(&'static keymap::steps::FormStep),
+    /// A form whose request is on its way.
+    FormBusy,
+    /// A form that shows its outcome.
+    FormDone,
 }
 
 /// What the account engine told of the account, mirrored for the screen: never a decision

@@ -37,7 +37,7 @@
 //!   account refuses its writes there, before anything is sent; the others still allow
 //!   theirs.
 //!
-//! Every popup is a popup of the one list (`crate::app::Popup`) on the stack of an
+//! Every popup is a popup of the one enum (`crate::app::Popup`) on the stack of an
 //! account's app, so the footer, `?` and the keys follow the one key map in All too.
 //!
 //! The seats' messages (answers, connection changes, timers) arrive tagged with their

@@ -1,6 +1,6 @@
 //! The popups the All view opens over every account: which account orders (`o`), the
 //! accounts to show (`P`), every account's messages (`m`) and command lines (`L`). Each
-//! is a popup of the one list (`crate::app::popups`), pushed on the stack of the
+//! is a popup of the one enum (`crate::app::Popup`), pushed on the stack of the
 //! highlighted row's account, so the key map, the footer, `?` and the drawing are the
 //! same as everywhere; only what it lists of the other accounts comes from here, kept up
 //! to date while it is open ([`Desk::refresh_over_all`]).

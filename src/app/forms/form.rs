@@ -1,134 +1,252 @@
-//! [`Form`]: the forms, one variant each, and what the app asks of whichever is on top.
-//! Every question is one exhaustive match (`each!`), so a new variant is a compile error
-//! until it is handled everywhere.
+//! [`Form`]: the forms, one variant each, and what the app asks of whichever is on top,
+//! each question one plain match over the forms (so a new variant is a compile error until
+//! it is handled everywhere).
 
-use super::{Flow, FormCore, FormLogic, TextField};
+use super::{Flow, FormCore, FormLogic, FormView, TextField};
 use crate::api::{ApiError, Request, Response};
-use crate::app::Cx;
-use crate::app::Popup;
+use crate::app::form_kind::FormKind;
+use crate::app::keymap::Action;
 use crate::app::keymap::PopupKind;
-use crate::app::keymap::{Action, FormKind};
+use crate::app::{App, Cx, Popup};
+use std::any::Any;
 
-/// Each form as its variant, and back (`Popup::form_of`, `Popup::form_as`): written here,
-/// where the enum names the forms, so no form names the enum.
-pub trait Variant: Sized {
-    fn into_form(self) -> Form;
-    /// The form, if `form` is this one.
-    fn of(form: &Form) -> Option<&Self>;
-    fn of_mut(form: &mut Form) -> Option<&mut Self>;
+use super::bind_ip::BindIpForm;
+use super::invoice_number::InvoiceNumberForm;
+use super::iplist::IpListForm;
+use super::order::OrderForm;
+use super::password::PasswordForm;
+use super::refresh::RefreshForm;
+use super::service_number::ServiceNumberForm;
+use super::silence::SilenceForm;
+
+/// A form on the popup stack, with its state.
+///
+/// A new form is its file here, a variant here and in [`FormKind`], and the arms the
+/// compiler asks for: its `From` below, its arm of [`open`] and of each question, its
+/// steps (the recipe: [`forms`](super)).
+// The popup stack keeps it boxed (`Popup::Form`), so the variants' sizes cost nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Form {
+    Order(OrderForm),
+    BindIp(BindIpForm),
+    Password(PasswordForm),
+    Refresh(RefreshForm),
+    IpList(IpListForm),
+    InvoiceNumber(InvoiceNumberForm),
+    Silence(SilenceForm),
+    ServiceNumber(ServiceNumberForm),
 }
 
-/// From the one list of the forms ([`crate::app::form_list`]): [`Form`], one variant
-/// each, each form's [`Variant`], `each!`, [`open`] and `FormKind::steps`.
-macro_rules! forms {
-    ($d:tt $($variant:ident {
-        form: $module:ident :: $form:ident,
-        writes: $writes:literal,
-        keys: [$($key:expr),* $(,)?], scopes: $scopes:expr,
-        footer: $footer:expr, help: $help:literal,
-        steps: [$($step:ident),* $(,)?] $(,)?
-    }),* $(,)?) => {
-        /// A form on the popup stack, with its state.
-        // The popup stack keeps it boxed (`Popup::Form`), so the variants' sizes cost nothing.
-        #[allow(clippy::large_enum_variant)]
-        #[derive(Debug)]
-        pub enum Form {
-            $($variant(super::$module::$form),)*
-        }
-
-        $(impl Variant for super::$module::$form {
-            fn into_form(self) -> Form {
-                Form::$variant(self)
-            }
-            fn of(form: &Form) -> Option<&Self> {
-                match form {
-                    Form::$variant(f) => Some(f),
-                    #[allow(unreachable_patterns)]
-                    _ => None,
-                }
-            }
-            fn of_mut(form: &mut Form) -> Option<&mut Self> {
-                match form {
-                    Form::$variant(f) => Some(f),
-                    #[allow(unreachable_patterns)]
-                    _ => None,
-                }
-            }
-        })*
-
-        /// `each!(form, f => expr)`: `expr` with `f` bound to the form inside whichever
-        /// variant `form` is.
-        macro_rules! each {
-            ($d form:expr, $d f:ident => $d body:expr) => {
-                match $d form {
-                    $($d crate::app::forms::Form::$variant($d f) => $d body,)*
-                }
-            };
-        }
-
-        /// The key of a form: that form opens (or the status line says why not).
-        pub(in crate::app) fn open(cx: &mut Cx<'_>, kind: FormKind) {
-            match kind {
-                $(FormKind::$variant => super::$module::open(cx),)*
-            }
-        }
-
-        impl FormKind {
-            /// The form's steps, for the checks that every step's keys do what they say.
-            #[cfg(test)]
-            pub fn steps(self) -> Vec<&'static crate::app::keymap::steps::FormStep> {
-                match self {
-                    $(FormKind::$variant => vec![$(&super::$module::$step),*],)*
-                }
-            }
-        }
-    };
+// Each form into its variant, written here, where the enum names the forms, so that no
+// form names the enum (a form pushes itself with `Popup::form_of`).
+impl From<OrderForm> for Form {
+    fn from(form: OrderForm) -> Self {
+        Form::Order(form)
+    }
 }
-crate::app::form_list::with_forms!(forms $);
+
+impl From<BindIpForm> for Form {
+    fn from(form: BindIpForm) -> Self {
+        Form::BindIp(form)
+    }
+}
+
+impl From<PasswordForm> for Form {
+    fn from(form: PasswordForm) -> Self {
+        Form::Password(form)
+    }
+}
+
+impl From<RefreshForm> for Form {
+    fn from(form: RefreshForm) -> Self {
+        Form::Refresh(form)
+    }
+}
+
+impl From<IpListForm> for Form {
+    fn from(form: IpListForm) -> Self {
+        Form::IpList(form)
+    }
+}
+
+impl From<InvoiceNumberForm> for Form {
+    fn from(form: InvoiceNumberForm) -> Self {
+        Form::InvoiceNumber(form)
+    }
+}
+
+impl From<SilenceForm> for Form {
+    fn from(form: SilenceForm) -> Self {
+        Form::Silence(form)
+    }
+}
+
+impl From<ServiceNumberForm> for Form {
+    fn from(form: ServiceNumberForm) -> Self {
+        Form::ServiceNumber(form)
+    }
+}
+
+/// The key of a form: that form opens (or the status line says why not).
+pub(in crate::app) fn open(cx: &mut Cx<'_>, kind: FormKind) {
+    match kind {
+        FormKind::Order => super::order::open(cx),
+        FormKind::BindIp => super::bind_ip::open(cx),
+        FormKind::Password => super::password::open(cx),
+        FormKind::Refresh => super::refresh::open(cx),
+        FormKind::IpList => super::iplist::open(cx),
+        FormKind::InvoiceNumber => super::invoice_number::open(cx),
+        FormKind::Silence => super::silence::open(cx),
+        FormKind::ServiceNumber => super::service_number::open(cx),
+    }
+}
+
+impl FormKind {
+    /// The form's steps, for the checks that every step's keys do what they say.
+    #[cfg(test)]
+    pub fn steps(self) -> Vec<&'static crate::app::keymap::steps::FormStep> {
+        match self {
+            FormKind::Order => vec![&super::order::EDIT, &super::order::CONFIRM],
+            FormKind::BindIp => vec![&super::bind_ip::STEP],
+            FormKind::Password => vec![&super::password::STEP],
+            FormKind::Refresh => vec![&super::refresh::STEP],
+            FormKind::IpList => vec![
+                &super::iplist::CHOOSE,
+                &super::iplist::VIEW,
+                &super::iplist::SAVE,
+            ],
+            FormKind::InvoiceNumber => vec![&super::invoice_number::STEP],
+            FormKind::Silence => vec![&super::silence::STEP],
+            FormKind::ServiceNumber => vec![&super::service_number::STEP],
+        }
+    }
+}
 
 impl Form {
     pub fn core(&self) -> &FormCore {
-        each!(self, f => f.core())
+        match self {
+            Form::Order(f) => f.core(),
+            Form::BindIp(f) => f.core(),
+            Form::Password(f) => f.core(),
+            Form::Refresh(f) => f.core(),
+            Form::IpList(f) => f.core(),
+            Form::InvoiceNumber(f) => f.core(),
+            Form::Silence(f) => f.core(),
+            Form::ServiceNumber(f) => f.core(),
+        }
     }
 
     /// What decides the keys: busy, finished, or the form's own step.
     pub fn kind(&self) -> PopupKind {
-        each!(self, f => f.kind())
+        match self {
+            Form::Order(f) => f.kind(),
+            Form::BindIp(f) => f.kind(),
+            Form::Password(f) => f.kind(),
+            Form::Refresh(f) => f.kind(),
+            Form::IpList(f) => f.kind(),
+            Form::InvoiceNumber(f) => f.kind(),
+            Form::Silence(f) => f.kind(),
+            Form::ServiceNumber(f) => f.kind(),
+        }
     }
 
     /// The ID of the request this form waits for.
     pub fn awaiting(&self) -> Option<u64> {
-        each!(self, f => f.awaiting())
+        match self {
+            Form::Order(f) => f.awaiting(),
+            Form::BindIp(f) => f.awaiting(),
+            Form::Password(f) => f.awaiting(),
+            Form::Refresh(f) => f.awaiting(),
+            Form::IpList(f) => f.awaiting(),
+            Form::InvoiceNumber(f) => f.awaiting(),
+            Form::Silence(f) => f.awaiting(),
+            Form::ServiceNumber(f) => f.awaiting(),
+        }
     }
 
     /// The text field that takes typed keys now, if any.
     pub fn typing_field(&mut self) -> Option<&mut TextField> {
-        each!(self, f => f.typing_field())
+        match self {
+            Form::Order(f) => f.typing_field(),
+            Form::BindIp(f) => f.typing_field(),
+            Form::Password(f) => f.typing_field(),
+            Form::Refresh(f) => f.typing_field(),
+            Form::IpList(f) => f.typing_field(),
+            Form::InvoiceNumber(f) => f.typing_field(),
+            Form::Silence(f) => f.typing_field(),
+            Form::ServiceNumber(f) => f.typing_field(),
+        }
     }
 
     /// Whether typed keys go to a field (so `q`, `j`, `?` are text).
     pub fn is_typing(&self) -> bool {
-        each!(self, f => f.is_typing())
+        match self {
+            Form::Order(f) => f.is_typing(),
+            Form::BindIp(f) => f.is_typing(),
+            Form::Password(f) => f.is_typing(),
+            Form::Refresh(f) => f.is_typing(),
+            Form::IpList(f) => f.is_typing(),
+            Form::InvoiceNumber(f) => f.is_typing(),
+            Form::Silence(f) => f.is_typing(),
+            Form::ServiceNumber(f) => f.is_typing(),
+        }
     }
 
     /// A field was edited.
     pub fn edited(&mut self) {
-        each!(self, f => f.edited())
+        match self {
+            Form::Order(f) => f.edited(),
+            Form::BindIp(f) => f.edited(),
+            Form::Password(f) => f.edited(),
+            Form::Refresh(f) => f.edited(),
+            Form::IpList(f) => f.edited(),
+            Form::InvoiceNumber(f) => f.edited(),
+            Form::Silence(f) => f.edited(),
+            Form::ServiceNumber(f) => f.edited(),
+        }
     }
 
     /// An action while the form is on top.
     pub fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Flow {
-        each!(self, f => f.action(cx, action))
+        match self {
+            Form::Order(f) => f.action(cx, action),
+            Form::BindIp(f) => f.action(cx, action),
+            Form::Password(f) => f.action(cx, action),
+            Form::Refresh(f) => f.action(cx, action),
+            Form::IpList(f) => f.action(cx, action),
+            Form::InvoiceNumber(f) => f.action(cx, action),
+            Form::Silence(f) => f.action(cx, action),
+            Form::ServiceNumber(f) => f.action(cx, action),
+        }
     }
 
     /// Esc: back one step, or close.
     pub fn back(&mut self) -> Flow {
-        each!(self, f => f.back())
+        match self {
+            Form::Order(f) => f.back(),
+            Form::BindIp(f) => f.back(),
+            Form::Password(f) => f.back(),
+            Form::Refresh(f) => f.back(),
+            Form::IpList(f) => f.back(),
+            Form::InvoiceNumber(f) => f.back(),
+            Form::Silence(f) => f.back(),
+            Form::ServiceNumber(f) => f.back(),
+        }
     }
 
     /// How the form looks, as data ([`FormLogic::view`]); `None` if it has a widget.
-    pub fn view<'a>(&'a self, app: &'a crate::app::App) -> Option<super::FormView<'a>> {
-        each!(self, f => f.view(app))
+    pub fn view<'a>(&'a self, app: &'a App) -> Option<FormView<'a>> {
+        match self {
+            Form::Order(f) => f.view(app),
+            Form::BindIp(f) => f.view(app),
+            Form::Password(f) => f.view(app),
+            Form::Refresh(f) => f.view(app),
+            Form::IpList(f) => f.view(app),
+            Form::InvoiceNumber(f) => f.view(app),
+            Form::Silence(f) => f.view(app),
+            Form::ServiceNumber(f) => f.view(app),
+        }
     }
 
     /// The answer to the request this form sent ([`FormLogic::answered`]).
@@ -139,15 +257,52 @@ impl Form {
         result: Result<Response, ApiError>,
         on_screen: bool,
     ) -> Flow {
-        each!(self, f => f.answered(cx, request, result, on_screen))
+        match self {
+            Form::Order(f) => f.answered(cx, request, result, on_screen),
+            Form::BindIp(f) => f.answered(cx, request, result, on_screen),
+            Form::Password(f) => f.answered(cx, request, result, on_screen),
+            Form::Refresh(f) => f.answered(cx, request, result, on_screen),
+            Form::IpList(f) => f.answered(cx, request, result, on_screen),
+            Form::InvoiceNumber(f) => f.answered(cx, request, result, on_screen),
+            Form::Silence(f) => f.answered(cx, request, result, on_screen),
+            Form::ServiceNumber(f) => f.answered(cx, request, result, on_screen),
+        }
+    }
+
+    /// The form as [`Any`], for [`Popup::form_as`]: one match here, where a trait to reach
+    /// each form by its type would be implemented once per form.
+    fn as_any(&self) -> &dyn Any {
+        match self {
+            Form::Order(f) => f,
+            Form::BindIp(f) => f,
+            Form::Password(f) => f,
+            Form::Refresh(f) => f,
+            Form::IpList(f) => f,
+            Form::InvoiceNumber(f) => f,
+            Form::Silence(f) => f,
+            Form::ServiceNumber(f) => f,
+        }
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        match self {
+            Form::Order(f) => f,
+            Form::BindIp(f) => f,
+            Form::Password(f) => f,
+            Form::Refresh(f) => f,
+            Form::IpList(f) => f,
+            Form::InvoiceNumber(f) => f,
+            Form::Silence(f) => f,
+            Form::ServiceNumber(f) => f,
+        }
     }
 }
 
 /// What the app asks of a popup that may be a form.
 impl Popup {
     /// A form, as a popup.
-    pub fn form_of(form: impl Variant) -> Self {
-        Popup::Form(Box::new(form.into_form()))
+    pub fn form_of(form: impl Into<Form>) -> Self {
+        Popup::Form(Box::new(form.into()))
     }
 
     /// The form, if this popup is one.
@@ -166,12 +321,12 @@ impl Popup {
     }
 
     /// The form, if this popup is the form `F`.
-    pub fn form_as<F: Variant>(&self) -> Option<&F> {
-        F::of(self.form()?)
+    pub fn form_as<F: FormLogic + 'static>(&self) -> Option<&F> {
+        self.form()?.as_any().downcast_ref()
     }
 
-    pub fn form_as_mut<F: Variant>(&mut self) -> Option<&mut F> {
-        F::of_mut(self.form_mut()?)
+    pub fn form_as_mut<F: FormLogic + 'static>(&mut self) -> Option<&mut F> {
+        self.form_mut()?.as_any_mut().downcast_mut()
     }
 
     pub fn is_form(&self) -> bool {

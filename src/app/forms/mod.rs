@@ -16,10 +16,12 @@
 //! anywhere. Each form declares its steps' keys itself, beside its logic (a `static`
 //! [`FormStep`](crate::app::keymap::steps::FormStep) per step).
 //!
-//! **Adding a form** (the one place this recipe is written): one new file and one entry.
+//! **Adding a form** (the one place this recipe is written): one new file, its variants
+//! and their arms, and its key's row.
 //! 1. `src/app/forms/<name>.rs` (and its `pub mod <name>;` line here, which `cargo fmt`
 //!    needs to find the file), holding the whole form:
-//!    - its state and its `impl FormLogic` (it names no variant: the list makes them);
+//!    - its state and its `impl FormLogic` (it names no variant: `form.rs` does, and the
+//!      form pushes itself with `Popup::form_of`);
 //!    - a `pub static FormStep` per step, listing the step's keys (`FormLogic::step` says
 //!      which one the form is at; a key only this form knows, like the bind form's
 //!      `Ctrl-L`, is an [`Action::FormKey`] of its own);
@@ -33,14 +35,13 @@
 //!      pickers, the IP-list viewer, the bind form's fitted lines) keeps the default `None`
 //!      and a widget in `src/ui/forms/<name>.rs` (`impl FormWidget`, and its arm in
 //!      `ui::forms::draw`).
-//! 2. Its entry in the one list of the forms, `src/app/form_list.rs`: the variant, the
-//!    form's module and type, whether it writes (a read-only profile does not advertise
-//!    it), the key that opens it with its scopes, footer word and help line, and its
-//!    steps. From that entry the key map makes the [`FormKind`](crate::app::keymap::FormKind)
-//!    variant and the key's row of its table, and `form.rs` makes the [`Form`] variant,
-//!    its [`Variant`], its arm of `each!` (every question the app asks a form) and of
-//!    [`open`], and its steps for the key checks. The entry's place in the list is its
-//!    key's place in the footer and the help.
+//! 2. Its variant in [`FormKind`](crate::app::form_kind::FormKind) (with whether it
+//!    writes: a read-only profile does not advertise it) and in [`Form`] (`form.rs`), and
+//!    the arms the compiler then asks for there: its `From`, its arm of [`open`], of
+//!    `FormKind::steps` (for the key checks) and of each question the app asks a form.
+//! 3. The row of the key that opens it (its scopes, footer word and help line) in the key
+//!    map's table, `OPEN_FORMS` in `keymap/bindings.rs`: its place there is its key's
+//!    place in the footer and the help.
 //!
 //! Then the key goes in the README's `## Keys` table (a test holds it to the key map).
 //! Built this way: `service_number.rs` (`#` on Services).
@@ -82,8 +83,8 @@ pub mod silence;
 
 pub use self::core::{Flow, FormCore, FormLogic, FormRow, FormState, FormView};
 pub use field::TextField;
+pub use form::Form;
 pub(in crate::app) use form::open;
-pub use form::{Form, Variant};
 
 use super::keymap::Action;
 use super::popups::Popup;

@@ -3,7 +3,7 @@
 //! ([`crate::app::popups`]) or the form ([`super::steps`]); the table only says where they
 //! go ([`Part::Step`]).
 
-use super::{Action, Binding, Key, ON_SERVICE, Part, PopupKind, Scope, b, code, ctrl, k};
+use super::{Action, Binding, FormKind, Key, ON_SERVICE, Part, PopupKind, Scope, b, code, ctrl, k};
 use crate::app::Tab;
 use crossterm::event::KeyCode;
 
@@ -85,40 +85,19 @@ const POPUPS_AND_TABS: &[Binding] = &[
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Clients)], Some("card"), "The selected client's card: their e-mail to copy, the orders placed for them this session"),
 ];
 
-/// [`FormKind`], [`FormKind::writes`] and the keys that open the forms (`OPEN_FORMS`),
-/// from the one list of the forms ([`crate::app::form_list`]).
-macro_rules! open_forms {
-    ($($variant:ident {
-        form: $module:ident :: $form:ident,
-        writes: $writes:literal,
-        keys: [$($key:expr),* $(,)?], scopes: $scopes:expr,
-        footer: $footer:expr, help: $help:literal,
-        steps: [$($step:ident),* $(,)?] $(,)?
-    }),* $(,)?) => {
-        /// Which form a key opens (the form itself, with its state, is
-        /// [`crate::app::forms::Form`], one variant per form as here).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum FormKind {
-            $($variant,)*
-        }
-
-        impl FormKind {
-            /// The form changes the account: a read-only profile does not advertise its key
-            /// (the key still answers, to say why nothing opens).
-            pub fn writes(self) -> bool {
-                match self {
-                    $(FormKind::$variant => $writes,)*
-                }
-            }
-        }
-
-        /// The keys that open the forms.
-        const OPEN_FORMS: &[Binding] = &[
-            $(b(&[$($key),*], Action::OpenForm(FormKind::$variant), $scopes, $footer, $help),)*
-        ];
-    };
-}
-crate::app::form_list::with_forms!(open_forms);
+/// The keys that open the forms, one row per [`FormKind`], in the order the footer and
+/// the help list them.
+#[rustfmt::skip]
+const OPEN_FORMS: &[Binding] = &[
+    b(&[k('o')], Action::OpenForm(FormKind::Order), &[Tab(Tab::Products), Popup(P::Product)], Some("order"), "Order the selected product"),
+    b(&[k('b')], Action::OpenForm(FormKind::BindIp), ON_SERVICE, Some("bind IP"), "Bind an IP to the selected static (fpr) service"),
+    b(&[k('p')], Action::OpenForm(FormKind::Password), ON_SERVICE, Some("passwd"), "Change the proxy password"),
+    b(&[k('u')], Action::OpenForm(FormKind::Refresh), ON_SERVICE, Some("refresh IPs"), "Refresh the IP list (the server throttles this)"),
+    b(&[k('i')], Action::OpenForm(FormKind::IpList), ON_SERVICE, Some("IP list"), "Show, copy or save the IP list"),
+    b(&[k('#')], Action::OpenForm(FormKind::InvoiceNumber), &[Tab(Tab::Billing)], Some("by number"), "Open an invoice by its number (as its e-mail gives it)"),
+    b(&[k('s')], Action::OpenForm(FormKind::Silence), &[Tab(Tab::Alerts)], Some("silence"), "Silence the selected alert's rule, service or both for a while, with a reason"),
+    b(&[k('#')], Action::OpenForm(FormKind::ServiceNumber), &[Tab(Tab::Services)], None, "Open a service by its ID (as an e-mail or a ticket gives it)"),
+];
 
 /// The actions on the selected row, the tabs' other keys, closing a popup, and the keys
 /// that work everywhere.

@@ -55,8 +55,7 @@ pub enum Action {
     /// `z` on Services and Products: the detail pane shown, hidden or zoomed.
     CycleDetail,
     Help,
-    /// The key that opens a form (the keys are the list of the forms':
-    /// [`crate::app::form_list`]).
+    /// The key that opens a form (their rows are `OPEN_FORMS` in the table).
     OpenForm(FormKind),
     /// `x` on Services: clear the IP-list refresh countdown.
     ClearCountdown,
@@ -289,7 +288,8 @@ pub(super) const fn b(
 mod bindings;
 pub mod steps;
 pub use super::PopupKind;
-pub use bindings::{FormKind, TABLE};
+pub use super::form_kind::FormKind;
+pub use bindings::TABLE;
 
 /// A run of [`TABLE`], in the order the footer and the help list them.
 #[derive(Clone, Copy, Debug)]

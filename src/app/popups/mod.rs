@@ -1,14 +1,13 @@
 //! The popups: one file per popup (its state, its keys and what they do), the
-//! [`PopupPane`] each implements, and the macro that turns the one list of them
-//! (`popup_parts!` in the app's root, `src/app/mod.rs`) into [`Popup`] (the popup stack's
-//! entries), [`PopupKind`] (a popup as the key map sees it) and each question the app asks
-//! the popup on top, one match over the list.
+//! [`PopupPane`] each implements, and what the app asks the popup on top ([`Popup`]'s
+//! methods here, one plain match over the popups each). [`Popup`] (the popup stack's
+//! entries) and [`PopupKind`] (a popup as the key map sees it) are enums in the app's root.
 //!
 //! A popup is a stack entry above the tabs; the top one gets the keys. A viewer (an
 //! invoice, a service, a product, a client) only names what it shows: the data stays in
 //! the tabs' caches and the mirror, so a result that arrives while one is open (or after
-//! it closed) lands in one place. A form ([`Form`](super::forms::Form)) is a popup too,
-//! with a list of its own ([`form_list`](super::form_list)): what the app asks of it is in
+//! it closed) lands in one place. A form is a popup too (`Popup::Form`),
+//! with an enum of its own ([`Form`](super::forms::Form)): what the app asks of it is in
 //! [`super::forms`].
 //!
 //! **Adding a popup** (the one place this recipe is written): a file here (or in the
@@ -17,10 +16,11 @@
 //! [`step_key`](super::keymap::steps::step_key): the footer and the help list them while it
 //! is on top, and [`action_for`](super::keymap::action_for) matches them), what they do
 //! (`action`, through the context, never the whole app), and the function that opens it;
-//! its line in the list; and its `mod` line here, which `cargo fmt` needs to find the file.
-//! Its look is `src/ui/popups/<name>.rs`, and its arm in `ui::popups::draw`, which the
-//! compiler holds to the list (the match is exhaustive). The keys every popup shares (`?`
-//! help, `Esc` and `q` on one that only shows something, `Ctrl-C`) are the key map's.
+//! its `mod` line here; then its variant in [`Popup`] and in [`PopupKind`] (in the app's
+//! root, `src/app/mod.rs`), and the arms the compiler then asks for: its routing below, its
+//! title and keys (`src/app/popup_kind.rs`), and its look, `src/ui/popups/<name>.rs` with
+//! its arm in `ui::popups::draw`. The keys every popup shares (`?` help, `Esc` and `q` on
+//! one that only shows something, `Ctrl-C`) are the key map's.
 //! Built this way: [`client`] (Enter on the Clients tab).
 
 pub mod accounts;
@@ -36,6 +36,7 @@ pub mod service;
 pub use super::{Popup, PopupKind};
 
 use super::Cx;
+use super::keymap::steps::FormStep;
 use super::keymap::{Action, Binding};
 use crossterm::event::KeyEvent;
 
@@ -124,134 +125,138 @@ pub fn scroll(at: &mut usize, action: Action, cx: &Cx<'_>, last: usize) -> Reply
     Reply::Taken
 }
 
-/// The one list of the popups: `Form(Type); Variant(State), …`. Writes [`Popup`] (with
-/// the forms' variant, `Form`), [`PopupKind`] and the questions the app asks the popup on
-/// top, each one match over the list. (The form's type is given by the list, so that the
-/// popups name no form: the palette and the forms name the popups.)
-macro_rules! popup_parts {
-    (Form($form:ty); $($variant:ident($state:ty)),* $(,)?) => {
-        /// The popup stack's entries: one variant per popup, holding its state, and the
-        /// forms (see [`popups`]).
-        #[derive(Debug)]
-        pub enum Popup {
-            $($variant($state),)*
-            /// A form (boxed: the forms are large beside the other popups).
-            Form($form),
+/// Popups are equal when their states are; a form only equals itself (forms are not
+/// compared field by field).
+impl PartialEq for Popup {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Popup::Help(a), Popup::Help(b)) => a == b,
+            (Popup::Invoice(a), Popup::Invoice(b)) => a == b,
+            (Popup::Service(a), Popup::Service(b)) => a == b,
+            (Popup::Product(a), Popup::Product(b)) => a == b,
+            (Popup::Profiles(a), Popup::Profiles(b)) => a == b,
+            (Popup::Messages(a), Popup::Messages(b)) => a == b,
+            (Popup::Probe(a), Popup::Probe(b)) => a == b,
+            (Popup::Palette(a), Popup::Palette(b)) => a == b,
+            (Popup::CommandLog(a), Popup::CommandLog(b)) => a == b,
+            (Popup::Client(a), Popup::Client(b)) => a == b,
+            (Popup::Accounts(a), Popup::Accounts(b)) => a == b,
+            (Popup::Form(a), Popup::Form(b)) => std::ptr::eq(a.as_ref(), b.as_ref()),
+            _ => false,
         }
-
-        /// A popup without its state, for the key bindings. A form is at one of its steps
-        /// (each form declares its own, with their keys), or busy, or showing its outcome.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum PopupKind {
-            $($variant,)*
-            /// A form's step: its fields, a confirmation, a list it shows.
-            Step(&'static $crate::app::keymap::steps::FormStep),
-            /// A form whose request is on its way.
-            FormBusy,
-            /// A form that shows its outcome.
-            FormDone,
-        }
-
-        impl PopupKind {
-            /// What the help's title calls it: `Keys · IP list`.
-            pub fn title(self) -> &'static str {
-                use $crate::app::popups::PopupPane;
-                match self {
-                    $(PopupKind::$variant => <$state as PopupPane>::TITLE,)*
-                    PopupKind::Step(step) => step.title,
-                    PopupKind::FormBusy => "sending",
-                    PopupKind::FormDone => "result",
-                }
-            }
-
-            /// Its own keys: the popup's, or the form step's.
-            pub fn keys(self) -> &'static [$crate::app::keymap::Binding] {
-                use $crate::app::popups::PopupPane;
-                match self {
-                    $(PopupKind::$variant => <$state as PopupPane>::KEYS,)*
-                    PopupKind::Step(step) => step.bindings,
-                    PopupKind::FormBusy | PopupKind::FormDone => &[],
-                }
-            }
-
-            pub fn is_form(self) -> bool {
-                matches!(
-                    self,
-                    PopupKind::Step(_) | PopupKind::FormBusy | PopupKind::FormDone
-                )
-            }
-
-            /// The form step, if this is one.
-            pub fn step(self) -> Option<&'static $crate::app::keymap::steps::FormStep> {
-                match self {
-                    PopupKind::Step(step) => Some(step),
-                    _ => None,
-                }
-            }
-        }
-
-        /// Popups are equal when their states are; a form only equals itself (forms are
-        /// not compared field by field).
-        impl PartialEq for Popup {
-            fn eq(&self, other: &Self) -> bool {
-                match (self, other) {
-                    $((Popup::$variant(a), Popup::$variant(b)) => a == b,)*
-                    (Popup::Form(a), Popup::Form(b)) => std::ptr::eq(a.as_ref(), b.as_ref()),
-                    _ => false,
-                }
-            }
-        }
-
-        impl Popup {
-            /// What decides the keys: the popup, and for a form the step it is at.
-            pub fn kind(&self) -> PopupKind {
-                match self {
-                    $(Popup::$variant(_) => PopupKind::$variant,)*
-                    Popup::Form(f) => f.kind(),
-                }
-            }
-
-            /// Whether typed keys go to a field (so `q`, `j`, `?` are text).
-            pub fn is_typing(&self) -> bool {
-                use $crate::app::popups::PopupPane;
-                match self {
-                    $(Popup::$variant(p) => p.is_typing(),)*
-                    Popup::Form(f) => f.is_typing(),
-                }
-            }
-
-            /// A bound key's action, to a popup that is not a form (a form's are routed
-            /// by [`forms`]).
-            pub(in crate::app) fn action(
-                &mut self,
-                cx: &mut $crate::app::Cx<'_>,
-                action: $crate::app::keymap::Action,
-            ) -> $crate::app::popups::Reply {
-                use $crate::app::popups::PopupPane;
-                match self {
-                    $(Popup::$variant(p) => p.action(cx, action),)*
-                    Popup::Form(_) => $crate::app::popups::Reply::Ignored,
-                }
-            }
-
-            /// A typed key no binding claimed, to a popup that is not a form.
-            pub(in crate::app) fn key(&mut self, key: &crossterm::event::KeyEvent) -> bool {
-                use $crate::app::popups::PopupPane;
-                match self {
-                    $(Popup::$variant(p) => p.key(key),)*
-                    Popup::Form(_) => false,
-                }
-            }
-
-            /// A paste, to a popup that is not a form.
-            pub(in crate::app) fn paste(&mut self, text: &str) -> bool {
-                use $crate::app::popups::PopupPane;
-                match self {
-                    $(Popup::$variant(p) => p.paste(text),)*
-                    Popup::Form(_) => false,
-                }
-            }
-        }
-    };
+    }
 }
-pub(super) use popup_parts;
+
+/// What the app asks the popup on top: one match over the popups per question, each arm
+/// the popup's [`PopupPane`] (a form's are routed by [`forms`](super::forms)).
+impl Popup {
+    /// What decides the keys: the popup, and for a form the step it is at.
+    pub fn kind(&self) -> PopupKind {
+        match self {
+            Popup::Help(_) => PopupKind::Help,
+            Popup::Invoice(_) => PopupKind::Invoice,
+            Popup::Service(_) => PopupKind::Service,
+            Popup::Product(_) => PopupKind::Product,
+            Popup::Profiles(_) => PopupKind::Profiles,
+            Popup::Messages(_) => PopupKind::Messages,
+            Popup::Probe(_) => PopupKind::Probe,
+            Popup::Palette(_) => PopupKind::Palette,
+            Popup::CommandLog(_) => PopupKind::CommandLog,
+            Popup::Client(_) => PopupKind::Client,
+            Popup::Accounts(_) => PopupKind::Accounts,
+            Popup::Form(f) => f.kind(),
+        }
+    }
+
+    /// Whether typed keys go to a field (so `q`, `j`, `?` are text).
+    pub fn is_typing(&self) -> bool {
+        match self {
+            Popup::Help(p) => p.is_typing(),
+            Popup::Invoice(p) => p.is_typing(),
+            Popup::Service(p) => p.is_typing(),
+            Popup::Product(p) => p.is_typing(),
+            Popup::Profiles(p) => p.is_typing(),
+            Popup::Messages(p) => p.is_typing(),
+            Popup::Probe(p) => p.is_typing(),
+            Popup::Palette(p) => p.is_typing(),
+            Popup::CommandLog(p) => p.is_typing(),
+            Popup::Client(p) => p.is_typing(),
+            Popup::Accounts(p) => p.is_typing(),
+            Popup::Form(f) => f.is_typing(),
+        }
+    }
+
+    /// A bound key's action, to a popup that is not a form (a form's are routed by
+    /// [`forms`](super::forms)).
+    pub(in crate::app) fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
+        match self {
+            Popup::Help(p) => p.action(cx, action),
+            Popup::Invoice(p) => p.action(cx, action),
+            Popup::Service(p) => p.action(cx, action),
+            Popup::Product(p) => p.action(cx, action),
+            Popup::Profiles(p) => p.action(cx, action),
+            Popup::Messages(p) => p.action(cx, action),
+            Popup::Probe(p) => p.action(cx, action),
+            Popup::Palette(p) => p.action(cx, action),
+            Popup::CommandLog(p) => p.action(cx, action),
+            Popup::Client(p) => p.action(cx, action),
+            Popup::Accounts(p) => p.action(cx, action),
+            Popup::Form(_) => Reply::Ignored,
+        }
+    }
+
+    /// A typed key no binding claimed, to a popup that is not a form.
+    pub(in crate::app) fn key(&mut self, key: &KeyEvent) -> bool {
+        match self {
+            Popup::Help(p) => p.key(key),
+            Popup::Invoice(p) => p.key(key),
+            Popup::Service(p) => p.key(key),
+            Popup::Product(p) => p.key(key),
+            Popup::Profiles(p) => p.key(key),
+            Popup::Messages(p) => p.key(key),
+            Popup::Probe(p) => p.key(key),
+            Popup::Palette(p) => p.key(key),
+            Popup::CommandLog(p) => p.key(key),
+            Popup::Client(p) => p.key(key),
+            Popup::Accounts(p) => p.key(key),
+            Popup::Form(_) => false,
+        }
+    }
+
+    /// A paste, to a popup that is not a form.
+    pub(in crate::app) fn paste(&mut self, text: &str) -> bool {
+        match self {
+            Popup::Help(p) => p.paste(text),
+            Popup::Invoice(p) => p.paste(text),
+            Popup::Service(p) => p.paste(text),
+            Popup::Product(p) => p.paste(text),
+            Popup::Profiles(p) => p.paste(text),
+            Popup::Messages(p) => p.paste(text),
+            Popup::Probe(p) => p.paste(text),
+            Popup::Palette(p) => p.paste(text),
+            Popup::CommandLog(p) => p.paste(text),
+            Popup::Client(p) => p.paste(text),
+            Popup::Accounts(p) => p.paste(text),
+            Popup::Form(_) => false,
+        }
+    }
+}
+
+/// A popup as the key map sees it: a form's kinds. (What each is called and its own keys
+/// name every popup's type: `popup_kind.rs`.)
+impl PopupKind {
+    pub fn is_form(self) -> bool {
+        matches!(
+            self,
+            PopupKind::Step(_) | PopupKind::FormBusy | PopupKind::FormDone
+        )
+    }
+
+    /// The form step, if this is one.
+    pub fn step(self) -> Option<&'static FormStep> {
+        match self {
+            PopupKind::Step(step) => Some(step),
+            _ => None,
+        }
+    }
+}

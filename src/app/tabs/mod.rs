@@ -1,20 +1,18 @@
-//! The tabs: one file per tab (its state and its [`TabPane`]), and the macro that turns
-//! the one list of them (`tab_parts!` in the app's root, `src/app/mod.rs`) into the
-//! [`Tab`] enum, the [`Tabs`] that hold their state and the questions the app asks the
-//! tab on screen, each one match over the list.
+//! The tabs: one file per tab (its state and its [`TabPane`]), and what the app asks the
+//! tab on screen ([`Tab`]'s methods here, one plain match over the tabs each).
 //!
 //! **Adding a tab** (the one place this recipe is written): a file here with the tab's
-//! state (`Default`, with a [`TableView`](crate::app::table::TableView)) and its
-//! `impl TabPane` (its title, kinds, columns and cells, and whatever keys it answers),
-//! and one line in the list; and its `mod` line here, which `cargo fmt` needs to find
-//! the file (a module a macro declares is never formatted nor checked). The ui draws a
-//! tab it has no pane of its own for as a plain list, from its columns, cells and
-//! [`Listing`]; the keys `1`…`n` and `Tab`, the palette, the footer and the dashboard
-//! over several accounts take it from the list. (The list is in the root so that what
-//! names a tab, the key map and the shell, need not sit above the tabs, which act
-//! through the context.)
+//! state (`Default`, with a [`TableView`]) and its `impl TabPane` (its title, kinds,
+//! columns and cells, and whatever keys it answers), and its `mod` line here; then its
+//! variant in [`Tab`] and [`Tab::ALL`] and its state's field in [`Tabs`] (both in the
+//! app's root, `src/app/mod.rs`), and the arms the compiler then asks for in the matches
+//! below. The ui draws a tab it has no pane of its own for as a plain list, from its
+//! columns, cells and [`Listing`]; the keys `1`…`n` and `Tab`, the palette, the footer and
+//! the dashboard over several accounts take it from [`Tab::ALL`]. (The enum is in the
+//! root so that what names a tab, the key map and the shell, need not sit above the tabs,
+//! which act through the context.)
 
-// The tabs' modules (each also a line of the list) and what they share.
+// The tabs' modules (each also a variant of [`Tab`]) and what they share.
 pub mod alerts;
 pub mod billing;
 pub mod clients;
@@ -25,171 +23,264 @@ pub mod services;
 pub mod usage;
 pub mod usage_chart;
 
+pub use super::{Tab, Tabs};
 pub use pane::{Listing, TabPane};
 
-/// The one list of the tabs: `Variant(field: State)`, in the order of the tab line and
-/// of the keys `1`, `2`, …. Writes [`Tab`], [`Tabs`] and each question to the tab on
-/// screen as a method of [`Tab`] (one match over every tab).
-macro_rules! tab_parts {
-    ($($variant:ident($field:ident: $state:ident)),* $(,)?) => {
-        /// A tab of the dashboard, in the order of the header and of the keys `1`, `2`, ….
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Tab {
-            $($variant,)*
+use super::columns::{CellText, Column};
+use super::table::TableView;
+use super::{App, Cx};
+use crate::account::Focus;
+use alerts::AlertsTab;
+use billing::BillingTab;
+use clients::ClientsTab;
+use network::NetworkTab;
+use products::ProductsTab;
+use services::ServicesTab;
+use usage::UsageTab;
+
+/// What the app asks the tab on screen: one match over the tabs per question, each arm
+/// the tab's [`TabPane`] (a new tab's arms are the ones the compiler asks for).
+impl Tab {
+    /// The title on the tab line, in the palette and the help.
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Services => <ServicesTab as TabPane>::TITLE,
+            Tab::Products => <ProductsTab as TabPane>::TITLE,
+            Tab::Billing => <BillingTab as TabPane>::TITLE,
+            Tab::Network => <NetworkTab as TabPane>::TITLE,
+            Tab::Usage => <UsageTab as TabPane>::TITLE,
+            Tab::Alerts => <AlertsTab as TabPane>::TITLE,
+            Tab::Clients => <ClientsTab as TabPane>::TITLE,
         }
+    }
 
-        /// The tabs' state, and what derives from several of them.
-        #[derive(Default)]
-        pub struct Tabs {
-            $(pub(in crate::app) $field: $crate::app::tabs::$field::$state,)*
-            /// The Network rows / the Usage list need rebuilding (done when their tab is
-            /// shown, so a burst of per-service results costs one rebuild, not one per
-            /// result).
-            pub(in crate::app) network_dirty: bool,
-            pub(in crate::app) usage_dirty: bool,
-            /// The Services cells (proxies, over-limit marks) changed with the network or
-            /// usage.
-            pub(in crate::app) services_dirty: bool,
-            /// The service last selected on the Services tab: a newly selected one's
-            /// cached detail is read again when due (only the selected detail refreshes
-            /// with the list).
-            pub(in crate::app) detail_selected: Option<u64>,
+    pub fn table(self, tabs: &Tabs) -> &TableView {
+        match self {
+            Tab::Services => TabPane::table(&tabs.services),
+            Tab::Products => TabPane::table(&tabs.products),
+            Tab::Billing => TabPane::table(&tabs.billing),
+            Tab::Network => TabPane::table(&tabs.network),
+            Tab::Usage => TabPane::table(&tabs.usage),
+            Tab::Alerts => TabPane::table(&tabs.alerts),
+            Tab::Clients => TabPane::table(&tabs.clients),
         }
+    }
 
-        impl Tab {
-            pub const ALL: [Tab; [$(Tab::$variant),*].len()] = [$(Tab::$variant),*];
-
-            pub fn title(self) -> &'static str {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::TITLE,)*
-                }
-            }
-
-            pub fn table(self, tabs: &Tabs) -> &$crate::app::table::TableView {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::table(&tabs.$field),)*
-                }
-            }
-
-            pub(in crate::app) fn table_mut(self, tabs: &mut Tabs) -> &mut $crate::app::table::TableView {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::table_mut(&mut tabs.$field),)*
-                }
-            }
-
-            pub fn columns(self, app: &$crate::app::App) -> Vec<$crate::app::columns::Column> {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::columns(app),)*
-                }
-            }
-
-            pub fn natural(self, tabs: &Tabs) -> &[u16] {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::natural(&tabs.$field),)*
-                }
-            }
-
-            pub fn cells(self, app: &$crate::app::App, i: usize) -> Vec<$crate::app::columns::CellText> {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::cells(app, i),)*
-                }
-            }
-
-            pub fn listing(self, app: &$crate::app::App) -> Option<$crate::app::tabs::Listing> {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::listing(app),)*
-                }
-            }
-
-            pub(in crate::app) fn cycle_sort(self, cx: &mut $crate::app::Cx<'_>) {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::cycle_sort(cx),)*
-                }
-            }
-
-            pub(in crate::app) fn reverse_sort(self, tabs: &mut Tabs) {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::reverse_sort(&mut tabs.$field),)*
-                }
-            }
-
-            pub(in crate::app) fn resort(self, cx: &mut $crate::app::Cx<'_>) {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::resort(cx),)*
-                }
-            }
-
-            pub(in crate::app) fn open(self, cx: &mut $crate::app::Cx<'_>) {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::open(cx),)*
-                }
-            }
-
-            pub(in crate::app) fn refresh(self, cx: &mut $crate::app::Cx<'_>) {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::refresh(cx),)*
-                }
-            }
-
-            pub(in crate::app) fn focus(self, tabs: &Tabs, focus: &mut $crate::account::Focus) {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::focus(&tabs.$field, focus),)*
-                }
-            }
-
-            pub(in crate::app) fn fetch_for_selection(self, cx: &mut $crate::app::Cx<'_>) {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::fetch_for_selection(cx),)*
-                }
-            }
-
-            pub(in crate::app) fn sync(self, cx: &mut $crate::app::Cx<'_>) {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::sync(cx),)*
-                }
-            }
-
-            pub(in crate::app) fn selected_service(self, tabs: &Tabs) -> Option<u64> {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::selected_service(&tabs.$field),)*
-                }
-            }
-
-            pub fn command(self) -> Option<&'static str> {
-                match self {
-                    $(Tab::$variant => <$crate::app::tabs::$field::$state as $crate::app::tabs::TabPane>::command(),)*
-                }
-            }
+    pub(in crate::app) fn table_mut(self, tabs: &mut Tabs) -> &mut TableView {
+        match self {
+            Tab::Services => TabPane::table_mut(&mut tabs.services),
+            Tab::Products => TabPane::table_mut(&mut tabs.products),
+            Tab::Billing => TabPane::table_mut(&mut tabs.billing),
+            Tab::Network => TabPane::table_mut(&mut tabs.network),
+            Tab::Usage => TabPane::table_mut(&mut tabs.usage),
+            Tab::Alerts => TabPane::table_mut(&mut tabs.alerts),
+            Tab::Clients => TabPane::table_mut(&mut tabs.clients),
         }
+    }
 
-        impl Tab {
-            /// The tabs' digit keys as the footer says them: `1-7`.
-            pub const KEYS: &str = [
-                "", "1", "1-2", "1-3", "1-4", "1-5", "1-6", "1-7", "1-8", "1-9",
-            ][Tab::ALL.len()];
-
-            /// 1-based number shown in the header and typed to switch.
-            pub fn number(self) -> usize {
-                self.index() + 1
-            }
-
-            pub fn index(self) -> usize {
-                Tab::ALL.iter().position(|t| *t == self).unwrap_or(0)
-            }
-
-            pub fn next(self) -> Tab {
-                Tab::ALL[(self.index() + 1) % Tab::ALL.len()]
-            }
-
-            pub fn prev(self) -> Tab {
-                Tab::ALL[(self.index() + Tab::ALL.len() - 1) % Tab::ALL.len()]
-            }
+    /// The table's columns as the app shows them now.
+    pub fn columns(self, app: &App) -> Vec<Column> {
+        match self {
+            Tab::Services => <ServicesTab as TabPane>::columns(app),
+            Tab::Products => <ProductsTab as TabPane>::columns(app),
+            Tab::Billing => <BillingTab as TabPane>::columns(app),
+            Tab::Network => <NetworkTab as TabPane>::columns(app),
+            Tab::Usage => <UsageTab as TabPane>::columns(app),
+            Tab::Alerts => <AlertsTab as TabPane>::columns(app),
+            Tab::Clients => <ClientsTab as TabPane>::columns(app),
         }
-    };
+    }
+
+    /// The natural width of each searched column over all the rows.
+    pub fn natural(self, tabs: &Tabs) -> &[u16] {
+        match self {
+            Tab::Services => TabPane::natural(&tabs.services),
+            Tab::Products => TabPane::natural(&tabs.products),
+            Tab::Billing => TabPane::natural(&tabs.billing),
+            Tab::Network => TabPane::natural(&tabs.network),
+            Tab::Usage => TabPane::natural(&tabs.usage),
+            Tab::Alerts => TabPane::natural(&tabs.alerts),
+            Tab::Clients => TabPane::natural(&tabs.clients),
+        }
+    }
+
+    /// The cells of row `i` (an index into the tab's rows); empty when there is none.
+    pub fn cells(self, app: &App, i: usize) -> Vec<CellText> {
+        match self {
+            Tab::Services => <ServicesTab as TabPane>::cells(app, i),
+            Tab::Products => <ProductsTab as TabPane>::cells(app, i),
+            Tab::Billing => <BillingTab as TabPane>::cells(app, i),
+            Tab::Network => <NetworkTab as TabPane>::cells(app, i),
+            Tab::Usage => <UsageTab as TabPane>::cells(app, i),
+            Tab::Alerts => <AlertsTab as TabPane>::cells(app, i),
+            Tab::Clients => <ClientsTab as TabPane>::cells(app, i),
+        }
+    }
+
+    /// Where the rows come from, for a tab the ui draws as a plain list.
+    pub fn listing(self, app: &App) -> Option<Listing> {
+        match self {
+            Tab::Services => <ServicesTab as TabPane>::listing(app),
+            Tab::Products => <ProductsTab as TabPane>::listing(app),
+            Tab::Billing => <BillingTab as TabPane>::listing(app),
+            Tab::Network => <NetworkTab as TabPane>::listing(app),
+            Tab::Usage => <UsageTab as TabPane>::listing(app),
+            Tab::Alerts => <AlertsTab as TabPane>::listing(app),
+            Tab::Clients => <ClientsTab as TabPane>::listing(app),
+        }
+    }
+
+    /// `s`: the next sort.
+    pub(in crate::app) fn cycle_sort(self, cx: &mut Cx<'_>) {
+        match self {
+            Tab::Services => <ServicesTab as TabPane>::cycle_sort(cx),
+            Tab::Products => <ProductsTab as TabPane>::cycle_sort(cx),
+            Tab::Billing => <BillingTab as TabPane>::cycle_sort(cx),
+            Tab::Network => <NetworkTab as TabPane>::cycle_sort(cx),
+            Tab::Usage => <UsageTab as TabPane>::cycle_sort(cx),
+            Tab::Alerts => <AlertsTab as TabPane>::cycle_sort(cx),
+            Tab::Clients => <ClientsTab as TabPane>::cycle_sort(cx),
+        }
+    }
+
+    /// `S`: the sort the other way round.
+    pub(in crate::app) fn reverse_sort(self, tabs: &mut Tabs) {
+        match self {
+            Tab::Services => TabPane::reverse_sort(&mut tabs.services),
+            Tab::Products => TabPane::reverse_sort(&mut tabs.products),
+            Tab::Billing => TabPane::reverse_sort(&mut tabs.billing),
+            Tab::Network => TabPane::reverse_sort(&mut tabs.network),
+            Tab::Usage => TabPane::reverse_sort(&mut tabs.usage),
+            Tab::Alerts => TabPane::reverse_sort(&mut tabs.alerts),
+            Tab::Clients => TabPane::reverse_sort(&mut tabs.clients),
+        }
+    }
+
+    /// The rows in their new order after `s` or `S`.
+    pub(in crate::app) fn resort(self, cx: &mut Cx<'_>) {
+        match self {
+            Tab::Services => <ServicesTab as TabPane>::resort(cx),
+            Tab::Products => <ProductsTab as TabPane>::resort(cx),
+            Tab::Billing => <BillingTab as TabPane>::resort(cx),
+            Tab::Network => <NetworkTab as TabPane>::resort(cx),
+            Tab::Usage => <UsageTab as TabPane>::resort(cx),
+            Tab::Alerts => <AlertsTab as TabPane>::resort(cx),
+            Tab::Clients => <ClientsTab as TabPane>::resort(cx),
+        }
+    }
+
+    /// Enter: the selected row's detail, or where it leads.
+    pub(in crate::app) fn open(self, cx: &mut Cx<'_>) {
+        match self {
+            Tab::Services => <ServicesTab as TabPane>::open(cx),
+            Tab::Products => <ProductsTab as TabPane>::open(cx),
+            Tab::Billing => <BillingTab as TabPane>::open(cx),
+            Tab::Network => <NetworkTab as TabPane>::open(cx),
+            Tab::Usage => <UsageTab as TabPane>::open(cx),
+            Tab::Alerts => <AlertsTab as TabPane>::open(cx),
+            Tab::Clients => <ClientsTab as TabPane>::open(cx),
+        }
+    }
+
+    /// `r`: the tab's data, now.
+    pub(in crate::app) fn refresh(self, cx: &mut Cx<'_>) {
+        match self {
+            Tab::Services => <ServicesTab as TabPane>::refresh(cx),
+            Tab::Products => <ProductsTab as TabPane>::refresh(cx),
+            Tab::Billing => <BillingTab as TabPane>::refresh(cx),
+            Tab::Network => <NetworkTab as TabPane>::refresh(cx),
+            Tab::Usage => <UsageTab as TabPane>::refresh(cx),
+            Tab::Alerts => <AlertsTab as TabPane>::refresh(cx),
+            Tab::Clients => <ClientsTab as TabPane>::refresh(cx),
+        }
+    }
+
+    /// What the tab shows, for the engine.
+    pub(in crate::app) fn focus(self, tabs: &Tabs, focus: &mut Focus) {
+        match self {
+            Tab::Services => TabPane::focus(&tabs.services, focus),
+            Tab::Products => TabPane::focus(&tabs.products, focus),
+            Tab::Billing => TabPane::focus(&tabs.billing, focus),
+            Tab::Network => TabPane::focus(&tabs.network, focus),
+            Tab::Usage => TabPane::focus(&tabs.usage, focus),
+            Tab::Alerts => TabPane::focus(&tabs.alerts, focus),
+            Tab::Clients => TabPane::focus(&tabs.clients, focus),
+        }
+    }
+
+    pub(in crate::app) fn fetch_for_selection(self, cx: &mut Cx<'_>) {
+        match self {
+            Tab::Services => <ServicesTab as TabPane>::fetch_for_selection(cx),
+            Tab::Products => <ProductsTab as TabPane>::fetch_for_selection(cx),
+            Tab::Billing => <BillingTab as TabPane>::fetch_for_selection(cx),
+            Tab::Network => <NetworkTab as TabPane>::fetch_for_selection(cx),
+            Tab::Usage => <UsageTab as TabPane>::fetch_for_selection(cx),
+            Tab::Alerts => <AlertsTab as TabPane>::fetch_for_selection(cx),
+            Tab::Clients => <ClientsTab as TabPane>::fetch_for_selection(cx),
+        }
+    }
+
+    pub(in crate::app) fn sync(self, cx: &mut Cx<'_>) {
+        match self {
+            Tab::Services => <ServicesTab as TabPane>::sync(cx),
+            Tab::Products => <ProductsTab as TabPane>::sync(cx),
+            Tab::Billing => <BillingTab as TabPane>::sync(cx),
+            Tab::Network => <NetworkTab as TabPane>::sync(cx),
+            Tab::Usage => <UsageTab as TabPane>::sync(cx),
+            Tab::Alerts => <AlertsTab as TabPane>::sync(cx),
+            Tab::Clients => <ClientsTab as TabPane>::sync(cx),
+        }
+    }
+
+    pub(in crate::app) fn selected_service(self, tabs: &Tabs) -> Option<u64> {
+        match self {
+            Tab::Services => TabPane::selected_service(&tabs.services),
+            Tab::Products => TabPane::selected_service(&tabs.products),
+            Tab::Billing => TabPane::selected_service(&tabs.billing),
+            Tab::Network => TabPane::selected_service(&tabs.network),
+            Tab::Usage => TabPane::selected_service(&tabs.usage),
+            Tab::Alerts => TabPane::selected_service(&tabs.alerts),
+            Tab::Clients => TabPane::selected_service(&tabs.clients),
+        }
+    }
+
+    pub fn command(self) -> Option<&'static str> {
+        match self {
+            Tab::Services => <ServicesTab as TabPane>::command(),
+            Tab::Products => <ProductsTab as TabPane>::command(),
+            Tab::Billing => <BillingTab as TabPane>::command(),
+            Tab::Network => <NetworkTab as TabPane>::command(),
+            Tab::Usage => <UsageTab as TabPane>::command(),
+            Tab::Alerts => <AlertsTab as TabPane>::command(),
+            Tab::Clients => <ClientsTab as TabPane>::command(),
+        }
+    }
 }
-pub(super) use tab_parts;
 
-pub use super::{Tab, Tabs};
+/// The tabs as a list: their order, numbers and digit keys.
+impl Tab {
+    /// The tabs' digit keys as the footer says them: `1-7`.
+    pub const KEYS: &str = [
+        "", "1", "1-2", "1-3", "1-4", "1-5", "1-6", "1-7", "1-8", "1-9",
+    ][Tab::ALL.len()];
+
+    /// 1-based number shown in the header and typed to switch.
+    pub fn number(self) -> usize {
+        self.index() + 1
+    }
+
+    pub fn index(self) -> usize {
+        Tab::ALL.iter().position(|t| *t == self).unwrap_or(0)
+    }
+
+    pub fn next(self) -> Tab {
+        Tab::ALL[(self.index() + 1) % Tab::ALL.len()]
+    }
+
+    pub fn prev(self) -> Tab {
+        Tab::ALL[(self.index() + Tab::ALL.len() - 1) % Tab::ALL.len()]
+    }
+}
 
 /// How a tab's detail pane (Services, Products) shares the body with its table; `z`
 /// cycles it: shown → hidden (the table takes the whole body) → zoomed (the detail takes

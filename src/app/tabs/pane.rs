@@ -3,9 +3,9 @@
 //! Enter) and what it shows, for the engine's order. Everything but the table and the
 //! rows has a default ("nothing to do"), so a plain list tab says only what is its own.
 //!
-//! The app asks the tab on screen through [`Tab`](super::Tab)'s methods, which the
-//! `tab_parts!` list writes (one match per question, over every tab). A tab acts through the
-//! context ([`Cx`]): a read, a popup, a switch of tab.
+//! The app asks the tab on screen through [`Tab`](super::Tab)'s methods, in `tabs/mod.rs`
+//! (one plain match per question, over every tab). A tab acts through the context
+//! ([`Cx`]): a read, a popup, a switch of tab.
 
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Request};
