@@ -1,7 +1,7 @@
 //! The Network tab: for every service, its proxy servers in error (`NetworkErrors(id)`)
 //! and inactive (`NetworkInactive(id)`), flattened into one table of (service, state, IP).
 //! Only the services that are swept count (not Terminated, Cancelled or Fraud: see
-//! `app/sweep.rs`).
+//! `account/freshness.rs`).
 
 use super::TabPane;
 use crate::account::{Focus, Kind};
@@ -164,7 +164,7 @@ impl NetworkTab {
             let e = self.errors.get(id);
             let i = self.inactive.get(id);
             // Checked: both lists answered, with addresses or with an error about the
-            // service (see app/sweep.rs).
+            // service (see account/freshness.rs).
             if let (Some(e_at), Some(i_at)) = (
                 e.and_then(Remote::answered_at),
                 i.and_then(Remote::answered_at),

@@ -115,7 +115,8 @@ pub fn cannot_check(network: &NetworkTab, id: u64) -> bool {
 
 /// The proxy servers of a service in error or inactive, or why that is not known.
 /// `swept`: whether the service's network status is checked at all (Terminated, Cancelled
-/// and Fraud services are not, see `app/sweep.rs`); one that is not shows `—`, not `…`.
+/// and Fraud services are not, see `account/freshness.rs`); one that is not shows `—`,
+/// not `…`.
 pub fn proxies_cell(network: &NetworkTab, id: u64, swept: bool) -> CellText {
     if cannot_check(network, id) {
         return CellText::new("can't check").tone(Tone::Dim);

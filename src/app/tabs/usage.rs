@@ -2,9 +2,9 @@
 //! and the rate against the limit (`Rate`, first entry).
 //!
 //! Which services are ppr: the services list does not say, so the rate of every service
-//! whose type is unknown is asked once (`app/sweep.rs`). A service is ppr when its detail
-//! says so or when its stats or rate answered; it is fpr when its detail says so or when
-//! stats/rate answered the generic 422 before any detail was known
+//! whose type is unknown is asked once (`account/planner.rs`). A service is ppr when its
+//! detail says so or when its stats or rate answered; it is fpr when its detail says so
+//! or when stats/rate answered the generic 422 before any detail was known
 //! ([`UsageTab::not_ppr`]). The list holds the ppr services, in the services' order.
 
 use super::TabPane;
