@@ -18,6 +18,7 @@ use proxydash::clipboard::Recording;
 use proxydash::effects::Effects;
 use proxydash::headless::{OFFLINE_MY_IP_URL, Session};
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use proxydash::scheduler::fetcher::Fetched;
 use proxydash::scheduler::{Bucket, Budget, Door, Lane};
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -87,11 +88,12 @@ async fn next_msg(s: &mut Session, sb: &SandboxHandle, give_up: Instant, what: &
 }
 
 /// The fetcher's next result, or a panic once [`LIMIT`] has passed on tokio's clock.
-async fn next_result(results: &mut UnboundedReceiver<Loaded>) -> Loaded {
+async fn next_result(results: &mut UnboundedReceiver<Fetched>) -> Loaded {
     tokio::time::timeout(LIMIT, results.recv())
         .await
         .expect("an answer within the limit: the budget holds the request?")
         .expect("the fetcher runs")
+        .loaded
 }
 
 /// Feeds answers to the session until nothing is in flight; the screens seen meanwhile.
@@ -303,7 +305,6 @@ async fn a_write_refused_by_the_limit_is_answered_as_it_is_and_never_resent() {
             OrderRequest {
                 clientid: 101,
                 setip: None,
-                ..OrderRequest::default()
             },
         ),
         Lane::Person,

@@ -96,8 +96,8 @@ impl Form {
         each!(self, f => f.kind())
     }
 
-    /// The ID of the request this form waits for.
-    pub fn awaiting(&self) -> Option<u64> {
+    /// The ticket of the request this form waits for.
+    pub fn awaiting(&self) -> Option<crate::api::Ticket> {
         each!(self, f => f.awaiting())
     }
 
