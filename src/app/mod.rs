@@ -41,7 +41,8 @@
 //! Forms ([`forms`]) send their reads as [`Command::Fetch`] and their writes as
 //! [`Command::Write`], each write with a ticket of its own; the answers come back as
 //! [`Msg::Loaded`] (a write's with its ticket) to the form that waits for them, or to the
-//! status line when it was closed. With [`AppSettings::read_only`] the writing keys open nothing and say why.
+//! status line when it was closed. With [`AppSettings::read_only`] the writing keys open
+//! nothing and say why.
 //!
 //! Times on screen are wall-clock times in the offset of [`App::set_utc_offset`] (UTC
 //! unless the run loop sets the local one); "due in N days" counts from that date.

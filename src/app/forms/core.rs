@@ -243,7 +243,8 @@ pub trait FormLogic: Debug + Sized {
         None
     }
 
-    /// The answer to the request this form sent, routed by its ID. `on_screen`: the form is
+    /// The answer to the request this form sent, routed by its ticket (a write) or its
+    /// parameters (a read). `on_screen`: the form is
     /// open (false once it was closed while waiting: the app kept it for this answer).
     ///
     /// What it leaves of the form: `Stay` (it shows the outcome), or `Close` (a form that

@@ -50,21 +50,19 @@
 //! and an answer that leaves nothing to do in the form may push the viewer of what it
 //! fetched and return `Flow::Close`: the viewer takes the form's place.
 //!
-//! **Answers by ticket.** Each request a form sends gets a [`Ticket`] of its own, made by
-//! the app and kept in the form's core ([`Sent`]); the request itself carries none (it is
-//! the API's payload, never the app's bookkeeping). A write's ticket goes beside it to the
-//! engine ([`Command::Write`]) and comes back with its answer, which goes to the form
-//! holding that ticket, never to one guessed from the payload: two sends of the same
-//! write are two attempts, and an answer to the old one is never the new one's. A read
-//! is known by its parameters (an identical read on its way is not sent again, and its
-//! one answer serves every asker: a tab's cache, the probe, each form that asked), so the
-//! form keeps the read beside its ticket; the answer goes to the tab first, then to every
-//! form waiting for that read. A form closed while its request is on its way is kept out
-//! of sight until the answer comes, so what the answer implies still happens (a countdown
-//! set, the detail re-read) and the outcome goes to the status line. Every write's outcome
-//! also goes to the message log (`m`), whether its form was open or not. Orders are also
-//! answered to the record of orders ([`crate::app::orders`]), by the same ticket, whatever
-//! became of their form.
+//! **Answers by ticket.** Each request a form sends gets a [`Ticket`] of its own, kept in
+//! the form's core ([`Sent`]); the request (the API's payload) carries none. A write's
+//! ticket goes beside it to the engine ([`Command::Write`]) and comes back with its
+//! answer, which goes to the form holding that ticket, never to one guessed from the
+//! payload: two sends of the same write are two attempts, and an answer to the old one is
+//! never the new one's. A read is known by its parameters (an identical read on its way
+//! is not sent again; its one answer serves every asker), so the form keeps the read
+//! beside its ticket: the answer goes to the tab first, then to every form waiting for it.
+//! A form closed while its request is on its way is kept out of sight until the answer
+//! comes, so what the answer implies still happens (a countdown set, the detail re-read)
+//! and the outcome goes to the status line. Every write's outcome also goes to the message
+//! log (`m`), whether its form was open or not. Orders are also answered to the record of
+//! orders ([`crate::app::orders`]), by the same ticket, whatever became of their form.
 //!
 //! Writes are sent with [`Cx::send_write`]: never deduplicated, never retried. When a
 //! write's outcome is unknown (timeout, connection lost after sending) the form says so and
@@ -225,7 +223,7 @@ impl App {
         match ticket.and_then(|t| self.take_form_awaiting(t)) {
             Some((place, form)) => self.answer_form(place, form, &request, result, out),
             // No form sent it (or the app started again): the status line says it.
-            None if request.is_write() && !matches!(request, Request::Order { .. }) => {
+            None if !matches!(request, Request::Order { .. }) => {
                 self.cx(out).update_answered(&request, &result, false)
             }
             None => {}

@@ -9,10 +9,9 @@
 //! what every read shares: the in-flight set, history, the alert sweep and the status
 //! line. Writes and IP lists are answers to forms (and probes): they go to the forms'
 //! routing ([`App::on_form_result`]) with their request and a write's ticket, untouched
-//! here. Any other read a
-//! form waits for (an invoice asked for by its number) is kept by its tab like every
-//! read, then handed to the form ([`App::on_form_read`]), which then shows its failure
-//! instead of the status line.
+//! here. Any other read a form waits for (an invoice asked for by its number) is kept by
+//! its tab like every read, then handed to the form ([`App::on_form_read`]), which then
+//! shows its failure instead of the status line.
 
 mod services;
 

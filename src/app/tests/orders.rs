@@ -1,5 +1,6 @@
 //! Money: an order whose answer was lost, a second order while one is on its way, answers
-//! routed to the attempt (the ticket) that sent them, outcomes that stay on screen, the message log.
+//! routed to the attempt (its ticket) that sent them, outcomes that stay on screen, the
+//! message log.
 
 use crate::api::*;
 use crate::app::forms::FormState;

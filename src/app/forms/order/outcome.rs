@@ -1,6 +1,7 @@
 //! The app's side of an order: sending a confirmed one (or saying why it is not sent),
-//! routing each answer to the attempt that sent it (by its ticket), and checking an unknown outcome by
-//! reading the account again. The rules are written down in [`crate::app::orders`].
+//! routing each answer to the attempt that sent it (by its ticket), and checking an
+//! unknown outcome by reading the account again. The rules are written down in
+//! [`crate::app::orders`].
 
 use super::{OrderForm, done_message};
 use crate::api::{ApiError, Request, Response, Ticket, Unprocessable};
