@@ -4,7 +4,7 @@
 //! app, synchronously, answering what it plans with the standard account.
 
 use crate::account::Engine;
-use crate::api::{ApiError, Loaded, ProductType, Request, Response, ServiceSummary};
+use crate::api::{ApiError, Loaded, ProductType, Request, Response, ServiceSummary, Ticket};
 use crate::app::testdata as td;
 use crate::app::{App, AppSettings, Clock, Command, Msg};
 use chrono::{DateTime, TimeZone, Utc};
@@ -27,6 +27,9 @@ pub struct Harness {
     pub history_asked: Vec<crate::history::Query>,
     /// Answers that replace the standard account's, by request.
     pub answers: std::collections::HashMap<Request, Response>,
+    /// The writes the app sent ([`Command::Write`]) and no answer took yet, oldest first:
+    /// [`Harness::ok`] and [`Harness::fail`] answer the oldest of a request with its ticket.
+    pub writes: Vec<(Request, Ticket)>,
 }
 
 /// 2026-01-02 14:03:05 UTC.
@@ -45,11 +48,21 @@ pub fn settings() -> AppSettings {
     }
 }
 
-/// The requests among some commands, in order.
+/// The requests among some commands (reads and writes), in order.
 pub fn fetches(cmds: &[Command]) -> Vec<Request> {
     cmds.iter()
         .filter_map(|c| match c {
-            Command::Fetch(r) => Some(r.clone()),
+            Command::Fetch(r) | Command::Write { request: r, .. } => Some(r.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The tickets of the writes among some commands, in order.
+pub fn tickets(cmds: &[Command]) -> Vec<Ticket> {
+    cmds.iter()
+        .filter_map(|c| match c {
+            Command::Write { ticket, .. } => Some(*ticket),
             _ => None,
         })
         .collect()
@@ -112,6 +125,7 @@ impl Harness {
             delivered: Vec::new(),
             history_asked: Vec::new(),
             answers: std::collections::HashMap::new(),
+            writes: Vec::new(),
         };
         let (w, ht) = h.app.size();
         h.send(Msg::Resize(w, ht));
@@ -131,6 +145,11 @@ impl Harness {
         let area = ratatui::layout::Rect::new(0, 0, w, h);
         if let Some(geometry) = crate::ui::layout::report(&self.app, area) {
             out.extend(self.app.update(geometry));
+        }
+        for c in &out {
+            if let Command::Write { request, ticket } = c {
+                self.writes.push((request.clone(), *ticket));
+            }
         }
         out
     }
@@ -185,19 +204,50 @@ impl Harness {
 
     /// Answers `request` with `response`, which must be its endpoint's (a test's mistake
     /// otherwise, so it panics).
+    /// A write is answered with the ticket of its oldest send not answered yet.
     pub fn ok(&mut self, request: Request, response: Response) -> Vec<Command> {
-        let loaded = Loaded::pair(request, Ok(response)).expect("the answer of another endpoint");
-        self.send(Msg::Loaded(loaded))
+        let ticket = self.ticket_of(&request);
+        self.ok_as(ticket, request, response)
     }
 
+    /// Answers `request` with `response` and `ticket` (another attempt's, one never given).
+    pub fn ok_as(
+        &mut self,
+        ticket: Option<Ticket>,
+        request: Request,
+        response: Response,
+    ) -> Vec<Command> {
+        let loaded = Loaded::pair(request, Ok(response)).expect("the answer of another endpoint");
+        self.send(Msg::Loaded { loaded, ticket })
+    }
+
+    /// Fails `request` (a write: its oldest send not answered yet) with `error`.
     pub fn fail(&mut self, request: Request, error: ApiError) -> Vec<Command> {
-        self.send(Msg::Loaded(request.failed(error)))
+        let ticket = self.ticket_of(&request);
+        self.fail_as(ticket, request, error)
+    }
+
+    /// Fails `request` with `error` and `ticket`.
+    pub fn fail_as(
+        &mut self,
+        ticket: Option<Ticket>,
+        request: Request,
+        error: ApiError,
+    ) -> Vec<Command> {
+        let loaded = request.failed(error);
+        self.send(Msg::Loaded { loaded, ticket })
+    }
+
+    /// The ticket of the oldest send of the write `request` not answered yet (taken).
+    fn ticket_of(&mut self, request: &Request) -> Option<Ticket> {
+        let i = self.writes.iter().position(|(r, _)| r == request)?;
+        Some(self.writes.remove(i).1)
     }
 
     /// Answers a request the way the standard account would.
     pub fn answer(&mut self, request: &Request) -> Vec<Command> {
         match self.answer_of(request) {
-            Some(loaded) => self.send(Msg::Loaded(loaded)),
+            Some(loaded) => self.send(Msg::loaded(loaded)),
             None => Vec::new(),
         }
     }
@@ -273,7 +323,11 @@ impl Harness {
             let mut asked = Vec::new();
             while let Some(cmd) = cmds.pop_front() {
                 match cmd {
-                    Command::Fetch(r) if self.engine.ask(&r, now) => asked.push(r),
+                    Command::Fetch(r) | Command::Write { request: r, .. }
+                        if self.engine.ask(&r, now) =>
+                    {
+                        asked.push(r)
+                    }
                     Command::Focus(f) => self.engine.set_focus(f),
                     Command::Refresh(kinds) => self.engine.refresh(&kinds),
                     Command::Mark(change) => {
@@ -312,7 +366,7 @@ impl Harness {
                 if let Some(c) = answered.connection {
                     cmds.extend(self.send(Msg::Connection(c)));
                 }
-                cmds.extend(self.send(Msg::Loaded(loaded)));
+                cmds.extend(self.send(Msg::loaded(loaded)));
             }
         }
     }

@@ -136,7 +136,6 @@ async fn writes_succeed_and_change_the_account() {
             &OrderRequest {
                 clientid: client_id,
                 setip: None,
-                ..Default::default()
             },
         )
         .await
@@ -328,7 +327,6 @@ async fn every_422_and_the_client_id_400_map_to_their_cases() {
                 &OrderRequest {
                     clientid,
                     setip: None,
-                    ..Default::default()
                 },
             )
             .await
@@ -465,7 +463,6 @@ async fn a_post_is_sent_exactly_once_whatever_the_server_does() {
                 &OrderRequest {
                     clientid: client_id,
                     setip: None,
-                    ..Default::default()
                 },
             )
             .await
@@ -574,7 +571,6 @@ async fn a_read_only_client_sends_no_write() {
     let order = OrderRequest {
         clientid: 101,
         setip: None,
-        ..Default::default()
     };
     assert_eq!(c.order(11, &order).await.unwrap_err(), ApiError::ReadOnly);
     for update in [

@@ -244,11 +244,11 @@ async fn hostile_addresses_and_error_messages_are_sanitized_too() {
     let mut s = support::session(&sb, Duration::from_secs(5), None, (120, 40));
     support::wait_idle(&mut s, Duration::from_secs(15)).await;
     let evil = |i: usize| hostile("198.51.100.7", i);
-    s.send(Msg::Loaded(Loaded::NetworkErrors(
+    s.send(Msg::loaded(Loaded::NetworkErrors(
         1001,
         Ok((0..PAYLOADS.len()).map(evil).collect()),
     )));
-    s.send(Msg::Loaded(Loaded::NetworkInactive(
+    s.send(Msg::loaded(Loaded::NetworkInactive(
         1002,
         Ok((3..6).map(evil).collect()),
     )));
@@ -279,7 +279,7 @@ async fn hostile_addresses_and_error_messages_are_sanitized_too() {
     .into_iter()
     .enumerate()
     {
-        s.send(Msg::Loaded(Request::Credit.failed(error)));
+        s.send(Msg::loaded(Request::Credit.failed(error)));
         s.press(KeyCode::Char('3'));
         check.screen(&mut s, &format!("billing with hostile error {i}"));
     }

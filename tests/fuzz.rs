@@ -46,7 +46,6 @@ fn requests() -> Vec<Request> {
             OrderRequest {
                 clientid: 101,
                 setip: None,
-                ..Default::default()
             },
         ),
         Request::Products,
@@ -65,7 +64,6 @@ fn requests() -> Vec<Request> {
                 setip: Some("203.0.113.9".into()),
                 update_list: true,
                 password: Some("pw".into()),
-                ..Default::default()
             }),
         },
     ];

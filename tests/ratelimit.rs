@@ -12,12 +12,13 @@
 
 use crate::support;
 
-use proxydash::api::{ApiClient, ClientConfig, Credentials, Loaded, OrderRequest, Request};
+use proxydash::api::{ApiClient, ClientConfig, Credentials, Loaded, OrderRequest, Request, Ticket};
 use proxydash::app::{App, AppSettings, Msg};
 use proxydash::clipboard::Recording;
 use proxydash::effects::Effects;
 use proxydash::headless::{OFFLINE_MY_IP_URL, Session};
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use proxydash::scheduler::fetcher::Fetched;
 use proxydash::scheduler::{Bucket, Budget, Door, Lane};
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -87,11 +88,12 @@ async fn next_msg(s: &mut Session, sb: &SandboxHandle, give_up: Instant, what: &
 }
 
 /// The fetcher's next result, or a panic once [`LIMIT`] has passed on tokio's clock.
-async fn next_result(results: &mut UnboundedReceiver<Loaded>) -> Loaded {
+async fn next_result(results: &mut UnboundedReceiver<Fetched>) -> Loaded {
     tokio::time::timeout(LIMIT, results.recv())
         .await
         .expect("an answer within the limit: the budget holds the request?")
         .expect("the fetcher runs")
+        .loaded
 }
 
 /// Feeds answers to the session until nothing is in flight; the screens seen meanwhile.
@@ -303,7 +305,6 @@ async fn a_write_refused_by_the_limit_is_answered_as_it_is_and_never_resent() {
             OrderRequest {
                 clientid: 101,
                 setip: None,
-                ..OrderRequest::default()
             },
         ),
         Lane::Person,
@@ -319,6 +320,44 @@ async fn a_write_refused_by_the_limit_is_answered_as_it_is_and_never_resent() {
     let posts = sb.requests().iter().filter(|r| r.method == "POST").count();
     assert_eq!(posts, 1, "sent once");
     assert_eq!(sb.state().orders, orders);
+}
+
+/// The same order sent twice through the engine, as two attempts: two POSTs (a write is
+/// never merged with another), each answered with its own attempt's ticket.
+#[tokio::test(start_paused = true)]
+async fn two_sends_of_the_same_order_are_two_posts_each_answered_with_its_ticket() {
+    use proxydash::account::Event;
+    let sb = sandbox(100, true, None).await;
+    let orders = sb.state().orders;
+    let config = proxydash::account::Config::new("demo", &sb.base_url(), None);
+    let (handle, mut events) =
+        proxydash::account::start(config, budgeted(&sb), support::tokio_clock());
+    let order = Request::order(
+        11,
+        OrderRequest {
+            clientid: 101,
+            setip: None,
+        },
+    );
+    handle.send(order.clone(), Ticket(1));
+    handle.send(order.clone(), Ticket(2));
+    let mut answered = Vec::new();
+    while answered.len() < 2 {
+        let event = tokio::time::timeout(LIMIT, events.recv()).await;
+        match event
+            .expect("an answer within the limit")
+            .expect("the engine runs")
+        {
+            Event::Loaded { loaded, ticket } if loaded.request() == order => {
+                assert!(loaded.error().is_none(), "{loaded:?}");
+                answered.push(ticket);
+            }
+            _ => {}
+        }
+    }
+    answered.sort();
+    assert_eq!(answered, vec![Some(Ticket(1)), Some(Ticket(2))]);
+    assert_eq!(sb.state().orders, orders + 2, "two orders placed");
 }
 
 #[tokio::test(start_paused = true)]

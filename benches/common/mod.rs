@@ -37,21 +37,21 @@ pub fn app(size: (u16, u16)) -> App {
 pub fn with_services(n: u64, size: (u16, u16)) -> App {
     let mut app = app(size);
     let list = (1..=n).map(td::summary).collect();
-    app.update(Msg::Loaded(Loaded::Services(Ok(list))));
+    app.update(Msg::loaded(Loaded::Services(Ok(list))));
     app
 }
 
 pub fn with_products(n: u64, size: (u16, u16)) -> App {
     let mut app = app(size);
     let list = (1..=n).map(td::product_summary).collect();
-    app.update(Msg::Loaded(Loaded::Products(Ok(list))));
+    app.update(Msg::loaded(Loaded::Products(Ok(list))));
     app
 }
 
 pub fn with_invoices(n: u64, size: (u16, u16)) -> App {
     let mut app = app(size);
     let list = (1..=n).map(td::invoice).collect();
-    app.update(Msg::Loaded(Loaded::Invoices(Ok(list))));
+    app.update(Msg::loaded(Loaded::Invoices(Ok(list))));
     app
 }
 
@@ -88,7 +88,7 @@ pub fn with_network_rows(n: u64, size: (u16, u16)) -> App {
         let addresses = (0..10)
             .map(|i| format!("198.18.{}.{}", id % 250, i))
             .collect();
-        app.update(Msg::Loaded(Loaded::NetworkErrors(id, Ok(addresses))));
+        app.update(Msg::loaded(Loaded::NetworkErrors(id, Ok(addresses))));
     }
     app
 }
@@ -122,6 +122,6 @@ pub fn with_ip_list(n: u64, size: (u16, u16)) -> App {
         .collect();
     let list = IpList::parse(IpListType::HttpAuth, IpListFormat::Txt, raw);
     let loaded = Loaded::pair(request, Ok(Response::IpList(list))).expect("an IP list");
-    app.update(Msg::Loaded(loaded));
+    app.update(Msg::loaded(loaded));
     app
 }

@@ -54,7 +54,7 @@ pub use decode::{parse_next_possible, parse_retry_after, status_error};
 pub use error::{ApiError, Unprocessable};
 pub use iplist::{IpEntry, IpList};
 pub use model::*;
-pub use request::{IpListKind, Loaded, Request, Response};
+pub use request::{IpListKind, Loaded, Request, Response, Ticket};
 
 mod transport;
 

@@ -4,7 +4,8 @@
 //! fetcher answers with ([`Loaded`]); see [`super::endpoint_macro`] for what a row makes.
 //!
 //! [`Request`] is also what the fetcher queues, what the dashboard and the command line
-//! hold while waiting, and the key by which identical in-flight GETs are recognised.
+//! hold while waiting, and the key by which identical in-flight GETs are recognised. It
+//! is the request's content only: who sent it is a [`Ticket`] carried beside it.
 //!
 //! Read limits and list caps are the figures [`super::limits`] explains.
 
@@ -74,8 +75,8 @@ endpoints! {
             /// 4: one product.
             fn product(product_id: u64) = Request::Product(product_id),
     }
-    /// 5: POST /api/product/{pid}. Two attempts at the same order differ by
-    /// `body.attempt` (never sent), so they are two requests, never one.
+    /// 5: POST /api/product/{pid}. Two attempts at the same order are the same request
+    /// sent twice, each with its own [`Ticket`] (a write is never merged with another).
     Order {
         product_id: u64,
         /// Boxed, like every payload wider than an ID (see [`Request::SIZE`]).
@@ -269,10 +270,15 @@ endpoints! {
 pub struct IpListKind {
     pub list_type: IpListType,
     pub format: IpListFormat,
-    /// The dashboard's ID of a form's fetch (0 otherwise): never sent, but part of the
-    /// request's identity, so the list goes to the form that asked for it.
-    pub attempt: u64,
 }
+
+/// The ID of one send of a write, made by whoever sends it (the dashboard gives one to
+/// every form's request): carried beside the [`Request`], never inside it and never sent
+/// to the server, and echoed with the answer, so two attempts at the same write are told
+/// apart and each answer goes to the attempt that sent it. A read needs none: identical
+/// reads are one request, and its answer, known by its parameters, serves every asker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Ticket(pub u64);
 
 impl Request {
     /// The most a `Request` may take, in bytes. Tens of thousands are queued, deduplicated
@@ -285,11 +291,7 @@ impl Request {
     pub fn ip_list(service_id: u64, list_type: IpListType, format: IpListFormat) -> Self {
         Request::IpList {
             service_id,
-            list: Box::new(IpListKind {
-                list_type,
-                format,
-                attempt: 0,
-            }),
+            list: Box::new(IpListKind { list_type, format }),
         }
     }
 
@@ -299,29 +301,6 @@ impl Request {
             product_id,
             body: Box::new(body),
         }
-    }
-
-    /// The dashboard's ID of a form's request (an order's attempt, an update's or an IP
-    /// list's `attempt`); 0 when it is not a form's.
-    pub fn attempt(&self) -> u64 {
-        match self {
-            Request::Order { body, .. } => body.attempt,
-            Request::UpdateService { update, .. } => update.attempt,
-            Request::IpList { list, .. } => list.attempt,
-            _ => 0,
-        }
-    }
-
-    /// The same request carrying the form's ID `attempt` (a request without one is
-    /// returned as it is).
-    pub fn with_attempt(mut self, attempt: u64) -> Self {
-        match &mut self {
-            Request::Order { body, .. } => body.attempt = attempt,
-            Request::UpdateService { update, .. } => update.attempt = attempt,
-            Request::IpList { list, .. } => list.attempt = attempt,
-            _ => {}
-        }
-        self
     }
 
     /// POST and PUT change the account; they are never retried or deduplicated.

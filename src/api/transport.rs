@@ -35,8 +35,8 @@ impl ApiClient {
         loop {
             attempt += 1;
             let started = Instant::now();
-            let ticket = self.ticket(attempt).await?;
-            let started = if ticket.is_some() {
+            let token = self.token(attempt).await?;
+            let started = if token.is_some() {
                 Instant::now()
             } else {
                 started
@@ -47,11 +47,11 @@ impl ApiClient {
             }
             let mut signal = None;
             let result = self.exchange(builder, request, &url, &mut signal).await;
-            if let (Some(gate), Some(ticket)) = (&self.gate, ticket) {
+            if let (Some(gate), Some(token)) = (&self.gate, token) {
                 if let (Some(s), Err(ApiError::Throttled { .. })) = (&mut signal, &result) {
                     s.throttled = false;
                 }
-                gate.observe(ticket, signal.as_ref());
+                gate.observe(token, signal.as_ref());
             }
             log_exchange(request, attempt, started.elapsed(), &result);
             match result {
@@ -70,7 +70,7 @@ impl ApiClient {
     /// waited for. `None` without a gate. A gate that refuses (the account is paused for
     /// longer than its caller waits) is answered as the server's own 429 would be, with
     /// the time: nothing is sent.
-    async fn ticket(&self, attempt: u32) -> Result<Option<super::gate::Ticket>, ApiError> {
+    async fn token(&self, attempt: u32) -> Result<Option<super::gate::Token>, ApiError> {
         let Some(gate) = self.gate.as_ref() else {
             return Ok(None);
         };
@@ -80,7 +80,7 @@ impl ApiClient {
             None
         };
         match prepaid {
-            Some(ticket) => Ok(Some(ticket)),
+            Some(token) => Ok(Some(token)),
             None => gate
                 .take()
                 .await

@@ -165,7 +165,6 @@ mod tests {
             service_id: 1001,
             update: Box::new(ServiceUpdate {
                 setip: Some("203.0.113.5".into()),
-                attempt: 9,
                 ..ServiceUpdate::default()
             }),
         };
@@ -181,7 +180,6 @@ mod tests {
             OrderRequest {
                 clientid: 101,
                 setip: Some("198.51.100.4".into()),
-                attempt: 3,
             },
         );
         let line = of_request(&[], &order).unwrap();

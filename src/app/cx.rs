@@ -5,7 +5,7 @@
 //! and never sees the other parts' state (the probes, the palette's proxies).
 
 use super::{Command, Mirror, Shell, Tabs, cmdlog, orders};
-use crate::api::Request;
+use crate::api::{Request, Ticket};
 use chrono::{DateTime, Utc};
 
 /// What the forms' writes leave behind, whichever form is open.
@@ -13,20 +13,10 @@ use chrono::{DateTime, Utc};
 pub struct Work {
     /// The orders on their way and those whose outcome is unknown (see [`orders`]).
     pub(in crate::app) orders: orders::Orders,
-    /// The forms' request IDs (see [`super::forms`]).
-    pub(in crate::app) sent: Sent,
+    /// The last ticket given to a form's request (see [`super::forms`]).
+    pub(in crate::app) last_ticket: u64,
     /// What was run or copied, as commands to run again (`L`).
     pub(in crate::app) cmdlog: cmdlog::CommandLog,
-}
-
-/// The forms' requests the app keeps track of: the last ID given, and the reads forms wait
-/// for (the forms closed while their request is on its way are the app's).
-#[derive(Debug, Default)]
-pub struct Sent {
-    pub(in crate::app) last_id: u64,
-    /// The reads forms wait for that carry no ID of their own, with the ID of the form
-    /// waiting for each.
-    pub(in crate::app) reads: Vec<(Request, u64)>,
 }
 
 /// See the module docs.
@@ -61,11 +51,12 @@ impl Cx<'_> {
         self.out.push(Command::Fetch(request));
     }
 
-    /// Sends a write: exactly once, whatever is in flight (a second identical order is a
-    /// second order), counted as in flight so the header shows activity.
-    pub(in crate::app) fn send_write(&mut self, request: Request) {
-        self.account.in_flight.insert(request.clone(), self.now());
-        self.out.push(Command::Fetch(request));
+    /// Sends a write as the attempt `ticket`: exactly once, whatever is in flight (a
+    /// second identical order is a second order), counted as in flight so the header shows
+    /// activity. Its answer comes back with `ticket`.
+    pub(in crate::app) fn send_write(&mut self, request: Request, ticket: Ticket) {
+        self.account.writes.insert(ticket, request.clone());
+        self.out.push(Command::Write { request, ticket });
     }
 
     /// Lists a line in the command log (`L`).

@@ -25,7 +25,7 @@
 //!   service, product or invoice): the engine keeps that fresh first, within its share of
 //!   the budget.
 //! - One-off reads a person waits on ([`Command::Fetch`]): the selection's detail the
-//!   first time it is shown, a form's reads and writes, IP lists.
+//!   first time it is shown, a form's reads, IP lists.
 //! - `r` refreshes the current tab, `R` everything ([`Command::Refresh`]).
 //! - Every answer is kept, whichever tab is shown. A list for a sort that is no longer
 //!   chosen and per-service data of a service no longer listed are ignored.
@@ -38,9 +38,11 @@
 //!
 //! # Writes and forms
 //!
-//! Forms ([`forms`]) send their reads and writes as [`Command::Fetch`]; the answers come
-//! back as [`Msg::Loaded`] to the form that waits for them, or to the status line when it
-//! was closed. With [`AppSettings::read_only`] the writing keys open nothing and say why.
+//! Forms ([`forms`]) send their reads as [`Command::Fetch`] and their writes as
+//! [`Command::Write`], each write with a ticket of its own; the answers come back as
+//! [`Msg::Loaded`] (a write's with its ticket) to the form that waits for them, or to the
+//! status line when it was closed. With [`AppSettings::read_only`] the writing keys open
+//! nothing and say why.
 //!
 //! Times on screen are wall-clock times in the offset of [`App::set_utc_offset`] (UTC
 //! unless the run loop sets the local one); "due in N days" counts from that date.
@@ -87,7 +89,7 @@ pub use crate::account::planner::is_swept;
 use crate::api::{Client, Request};
 use crate::iplist_throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
-pub use cx::{Cx, RefreshGroup, Sent, Work};
+pub use cx::{Cx, RefreshGroup, Work};
 use forms::bind_ip::MyIp;
 pub use msg::{Command, Msg};
 pub use remote::Remote;
@@ -232,6 +234,8 @@ pub struct Mirror {
     /// What the engine has in flight, as its events and the app's own asks told: a
     /// mirror for the loading marks.
     pub(in crate::app) in_flight: HashMap<Request, DateTime<Utc>>,
+    /// The writes on their way, by ticket: two sends of the same write are two.
+    pub(in crate::app) writes: HashMap<crate::api::Ticket, Request>,
     /// The account's connection, as the engine last told.
     pub(in crate::app) connection: crate::account::Connection,
     /// The first request that got no answer at all (refused, lost, timed out) since the
@@ -367,7 +371,7 @@ impl App {
                 self.update_pages();
             }
             Msg::Tick => self.on_tick(out),
-            Msg::Loaded(loaded) => self.on_loaded(loaded, out),
+            Msg::Loaded { loaded, ticket } => self.on_loaded(loaded, ticket, out),
             Msg::Sent(request) => {
                 self.account.in_flight.insert(request.clone(), self.now());
                 self.tabs.begin(&request, &mut self.account);

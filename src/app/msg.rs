@@ -2,7 +2,7 @@
 //! data), and [`Command`], what it asks the run loop to do (each command with an outcome is
 //! answered by a `Msg` carrying it).
 
-use crate::api::{Loaded, Request};
+use crate::api::{Loaded, Request, Ticket};
 use crate::clipboard::{ClipboardError, Copied};
 use crate::iplist_throttle::Throttles;
 use std::net::Ipv4Addr;
@@ -21,8 +21,13 @@ pub enum Msg {
     Geometry(super::geometry::Geometry),
     /// A timer set from [`App::next_wakeup`](crate::app::App::next_wakeup) fired.
     Tick,
-    /// A request's typed answer (see [`crate::api::Loaded`]), from the account engine.
-    Loaded(Loaded),
+    /// A request's typed answer (see [`crate::api::Loaded`]), from the account engine,
+    /// with the ticket of the write it answers ([`Command::Write`]; `None` for a read, which
+    /// is known by its parameters).
+    Loaded {
+        loaded: Loaded,
+        ticket: Option<Ticket>,
+    },
     /// The engine sent a read (what it fills is loading).
     Sent(Request),
     /// The account's connection changed (online, throttled, unreachable).
@@ -72,8 +77,15 @@ pub enum Msg {
 /// a [`Msg`] carrying it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    /// A one-off read (a detail, an IP list) or a write, through the account engine.
+    /// A one-off read (a detail, an IP list), through the account engine: an identical
+    /// read already on its way is not sent again (its one answer serves every asker).
     Fetch(Request),
+    /// A write, through the account engine: sent exactly once, whatever else is on its way
+    /// (a second identical order is a second order), and answered with `ticket`.
+    Write {
+        request: Request,
+        ticket: Ticket,
+    },
     /// What the screen shows now: the engine keeps it fresh first (within its share).
     Focus(crate::account::Focus),
     /// `r`/`R`: these kinds of data now, whatever their age.
@@ -116,4 +128,14 @@ pub enum Command {
         gateway: crate::probe::ProxyTarget,
         asks: usize,
     },
+}
+
+impl Msg {
+    /// An answer that carries no ticket (a read's).
+    pub fn loaded(loaded: Loaded) -> Self {
+        Msg::Loaded {
+            loaded,
+            ticket: None,
+        }
+    }
 }

@@ -5,10 +5,11 @@
 //! - **One order in flight per product and client.** A second confirmation while the
 //!   first POST waits for its answer sends nothing and says why (even from a new form:
 //!   Esc closes a busy form, it does not forget its order).
-//! - **Each attempt has its own ID** ([`OrderRequest::attempt`], never sent to the
-//!   server: the ID the app gives every form request, see [`crate::app::forms`]), so two
-//!   attempts are two requests to the fetcher and the app, and every answer goes to the
-//!   attempt (this record) and to the form that sent it.
+//! - **Each attempt has its own ticket** ([`Ticket`], carried beside the POST and never
+//!   in it: the ID the app gives every form request, see [`crate::app::forms`]), so two
+//!   attempts at the same order are two sends to the engine and the scheduler (a write is
+//!   never merged with another), and every answer, which comes back with its ticket, goes
+//!   to the attempt (this record) and to the form that sent it.
 //! - **An unknown outcome** (timeout, connection lost after sending, an unreadable 200, a
 //!   5xx) puts the product in doubt. The app then reads services and invoices again, *as
 //!   sent after the outcome was learned* (an answer to a read that was already on its way
@@ -26,7 +27,7 @@
 //!   each was for: the client's card (Enter on the Clients tab) lists them, since the
 //!   server's services name no client.
 
-use crate::api::{OrderRequest, OrderResult};
+use crate::api::{OrderResult, Ticket};
 use chrono::{DateTime, Utc};
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -36,7 +37,7 @@ pub const MAX_PLACED: usize = 200;
 /// One POST sent for an order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attempt {
-    pub attempt: u64,
+    pub ticket: Ticket,
     pub product_id: u64,
     pub product_name: String,
     pub client: u64,
@@ -111,12 +112,9 @@ impl Orders {
         self.in_flight.push(attempt);
     }
 
-    /// The answer to `body`'s attempt arrived: it is no longer on its way.
-    pub fn answered(&mut self, body: &OrderRequest) -> Option<Attempt> {
-        let i = self
-            .in_flight
-            .iter()
-            .position(|a| a.attempt == body.attempt)?;
+    /// The answer to the attempt sent with `ticket` arrived: it is no longer on its way.
+    pub fn answered(&mut self, ticket: Ticket) -> Option<Attempt> {
+        let i = self.in_flight.iter().position(|a| a.ticket == ticket)?;
         Some(self.in_flight.swap_remove(i))
     }
 
@@ -289,7 +287,7 @@ mod tests {
 
     fn attempt(n: u64) -> Attempt {
         Attempt {
-            attempt: n,
+            ticket: Ticket(n),
             product_id: 11,
             product_name: "Datacenter US 10".into(),
             client: 101,
@@ -345,20 +343,15 @@ mod tests {
     }
 
     #[test]
-    fn attempts_are_told_apart_by_their_id() {
+    fn attempts_are_told_apart_by_their_ticket() {
         let mut o = Orders::default();
         let (a, b) = (1, 2);
         o.sent(attempt(a));
         assert!(o.in_flight_for(11, 101).is_some());
         assert!(o.in_flight_for(11, 102).is_none());
-        let body = OrderRequest {
-            clientid: 101,
-            setip: None,
-            attempt: b,
-        };
-        assert_eq!(o.answered(&body), None, "not b's answer");
-        let body = OrderRequest { attempt: a, ..body };
-        assert_eq!(o.answered(&body).map(|x| x.attempt), Some(a));
+        // The same order (product 11 for client 101), another attempt's answer.
+        assert_eq!(o.answered(Ticket(b)), None, "not b's answer");
+        assert_eq!(o.answered(Ticket(a)).map(|x| x.ticket), Some(Ticket(a)));
         assert!(o.in_flight_for(11, 101).is_none());
     }
 }

@@ -141,18 +141,19 @@ impl App {
         &self.account.my_ip
     }
 
-    /// Requests sent and not answered yet.
     /// A service's type as far as the app knows it (its detail, else the engine's).
     pub fn service_type(&self, id: u64) -> Option<crate::api::ProductType> {
         self.tabs.service_type(id, &self.account)
     }
 
+    /// Requests sent and not answered yet (reads and writes).
     pub fn in_flight(&self) -> usize {
-        self.account.in_flight.len()
+        self.account.in_flight.len() + self.account.writes.len()
     }
 
     pub fn is_in_flight(&self, request: &Request) -> bool {
         self.account.in_flight.contains_key(request)
+            || self.account.writes.values().any(|w| w == request)
     }
 
     /// The account's connection, as the engine last told.

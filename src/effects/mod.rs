@@ -198,6 +198,10 @@ impl Effects {
                 self.account.fetch(request);
                 None
             }
+            Command::Write { request, ticket } => {
+                self.account.send(request, ticket);
+                None
+            }
             Command::Focus(focus) => {
                 self.account.focus(focus);
                 None
@@ -383,7 +387,7 @@ impl Effects {
 fn msg_of(event: Event) -> Msg {
     match event {
         Event::Sent(request) => Msg::Sent(request),
-        Event::Loaded(loaded) => Msg::Loaded(loaded),
+        Event::Loaded { loaded, ticket } => Msg::Loaded { loaded, ticket },
         Event::Connection(c) => Msg::Connection(c),
         Event::Types(types) => Msg::Types(types),
         Event::Swept(swept) => Msg::Swept(swept),

@@ -53,7 +53,7 @@
 //! host: the budget bounds how many go in a window, this how many arrive at once.
 
 pub use super::view::{Hold, Lane, SHOWN_WAIT, Source, View};
-pub use crate::api::gate::{PAUSE_CAP, Signal, Ticket};
+pub use crate::api::gate::{PAUSE_CAP, Signal, Token};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
@@ -291,7 +291,7 @@ impl Bucket {
 
     /// Takes a token for a request of `lane`, or says when to ask again (see the module
     /// docs).
-    pub fn try_take(&mut self, now: Instant, lane: Lane) -> Result<Ticket, Instant> {
+    pub fn try_take(&mut self, now: Instant, lane: Lane) -> Result<Token, Instant> {
         self.prune(now);
         self.allowed(now, lane).map_err(|(at, _)| at)?;
         if lane.is_foreground() {
@@ -309,18 +309,18 @@ impl Bucket {
         if let Some((left, _)) = &mut self.server_left {
             *left = left.saturating_sub(1);
         }
-        Ok(Ticket { sent: now })
+        Ok(Token { sent: now })
     }
 
-    /// A request taken with `ticket` ended without an answer from the server (it never
+    /// A request taken with `token` ended without an answer from the server (it never
     /// reached it, or no status came back).
-    pub fn unanswered(&mut self, _ticket: Ticket) {
+    pub fn unanswered(&mut self, _token: Token) {
         self.in_flight = self.in_flight.saturating_sub(1);
     }
 
-    /// The server answered a request taken with `ticket`.
-    pub fn observe(&mut self, ticket: Ticket, signal: &Signal, now: Instant) {
-        self.unanswered(ticket);
+    /// The server answered a request taken with `token`.
+    pub fn observe(&mut self, token: Token, signal: &Signal, now: Instant) {
+        self.unanswered(token);
         self.prune(now);
         match signal.limit.filter(|l| *l > 0) {
             Some(claimed) => {
@@ -350,7 +350,7 @@ impl Bucket {
         }
         self.throttled += 1;
         if self.source != Source::Headers {
-            let news = self.cut_at.is_none_or(|cut| ticket.sent >= cut);
+            let news = self.cut_at.is_none_or(|cut| token.sent >= cut);
             if news {
                 self.limit = (self.limit / 2).max(FLOOR.min(self.assumed())).max(1);
                 self.source = Source::Learned;

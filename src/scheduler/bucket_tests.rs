@@ -8,8 +8,8 @@ fn at(base: Instant, secs: f64) -> Instant {
     base + Duration::from_secs_f64(secs)
 }
 
-fn ticket(sent: Instant) -> Ticket {
-    Ticket { sent }
+fn token(sent: Instant) -> Token {
+    Token { sent }
 }
 
 const SILENT: Signal = Signal {
@@ -67,23 +67,23 @@ fn a_lower_limit_is_believed_at_once_a_higher_one_up_to_the_ceiling() {
         ..SILENT
     };
     let mut b = Bucket::new(None);
-    b.observe(ticket(now), &claim(20), now);
+    b.observe(token(now), &claim(20), now);
     assert_eq!((b.limit(), b.source()), (20, Source::Headers));
-    b.observe(ticket(now), &claim(1_000_000), now);
+    b.observe(token(now), &claim(1_000_000), now);
     assert_eq!(b.limit(), TRUST_CEILING);
     let view = b.view(now);
     assert_eq!((view.limit, view.claimed), (600, Some(1_000_000)));
     // The user vouches for more, and caps at their figure whatever the server says.
     let mut vouched = Bucket::new(Some(2_000));
-    vouched.observe(ticket(now), &claim(1_000_000), now);
+    vouched.observe(token(now), &claim(1_000_000), now);
     assert_eq!(vouched.limit(), 2_000);
     let mut capped = Bucket::new(Some(30));
-    capped.observe(ticket(now), &claim(1_000), now);
+    capped.observe(token(now), &claim(1_000), now);
     assert_eq!(capped.limit(), 30);
     // Silence never raises the assumed figure.
     let mut quiet = Bucket::new(None);
     for i in 0..100 {
-        quiet.observe(ticket(now), &SILENT, at(now, i as f64));
+        quiet.observe(token(now), &SILENT, at(now, i as f64));
     }
     assert_eq!((quiet.limit(), quiet.source()), (60, Source::Assumed));
 }
@@ -92,7 +92,7 @@ fn a_lower_limit_is_believed_at_once_a_higher_one_up_to_the_ceiling() {
 fn a_429_without_headers_halves_once_per_pause_and_is_forgiven() {
     let now = Instant::now();
     let mut b = Bucket::new(None);
-    let sent: Vec<Ticket> = (0..6)
+    let sent: Vec<Token> = (0..6)
         .map(|_| b.try_take(now, Lane::Screen).unwrap())
         .collect();
     let refused = Signal {
@@ -113,7 +113,7 @@ fn a_429_without_headers_halves_once_per_pause_and_is_forgiven() {
     let mut last = now;
     for i in 0..5 {
         last = at(now, 2.0 + 2.0 * i as f64);
-        b.observe(ticket(last), &refused, last);
+        b.observe(token(last), &refused, last);
     }
     assert_eq!(b.limit(), FLOOR);
     // Each whole window without a 429 gives a step back, up to the assumed figure.

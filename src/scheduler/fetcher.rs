@@ -13,7 +13,9 @@
 //! background never takes the token a person waits for. An identical GET that is already
 //! queued or in flight is not sent again: its one answer serves both askers (asked again
 //! in a higher lane, the queued one moves up). Writes (POST, PUT) are never deduplicated
-//! and never retried: the client sends each exactly once.
+//! and never retried: the client sends each exactly once. A request may come with a
+//! [`Ticket`] (a write's, made by whoever sends it): it is carried beside the request and
+//! echoed with its answer ([`Fetched`]), so two sends of the same write are told apart.
 //!
 //! A GET answered with the account's throttle ([`ApiError::RateLimited`]) is not reported:
 //! the budget is paused by it, and the request goes back to the head of its line, to be
@@ -28,7 +30,7 @@
 //! an answer that never comes. For a write that error reads as an unknown outcome, which
 //! is the truth: the request may have been sent.
 
-use crate::api::{ApiClient, ApiError, Loaded, Request};
+use crate::api::{ApiClient, ApiError, Loaded, Request, Ticket};
 use crate::scheduler::{Budget, Door, Lane, PREPAID, View};
 use futures::FutureExt;
 use std::collections::{HashMap, VecDeque};
@@ -36,8 +38,16 @@ use std::panic::AssertUnwindSafe;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
-/// A finished request and what came of it, typed by its endpoint.
-pub type Fetched = Loaded;
+/// A finished request and what came of it, typed by its endpoint, with the ticket it was
+/// sent with.
+#[derive(Debug)]
+pub struct Fetched {
+    pub loaded: Loaded,
+    pub ticket: Option<Ticket>,
+}
+
+/// A request waiting in the queue, with the ticket it was sent with.
+type Queued = (Request, Option<Ticket>);
 
 /// The callers' bound on requests at once; the budget keeps to fewer
 /// ([`crate::scheduler::bucket::POLITE_CONCURRENCY`]).
@@ -46,15 +56,21 @@ pub const DEFAULT_CONCURRENCY: usize = 64;
 /// The UI side of the fetcher: cheap to clone, never blocks.
 #[derive(Clone, Debug)]
 pub struct FetcherHandle {
-    commands: mpsc::UnboundedSender<(Request, Lane)>,
+    commands: mpsc::UnboundedSender<(Queued, Lane)>,
     budget: watch::Receiver<Option<View>>,
 }
 
 impl FetcherHandle {
     /// Queues `request` in `lane`; its result arrives on the results channel.
     pub fn fetch(&self, request: Request, lane: Lane) {
+        self.send(request, lane, None);
+    }
+
+    /// Queues `request` in `lane`; its result arrives on the results channel with
+    /// `ticket` (a GET merged into an identical one is answered once, with that one's).
+    pub fn send(&self, request: Request, lane: Lane, ticket: Option<Ticket>) {
         // A closed channel means the fetcher is gone because the program is ending.
-        let _ = self.commands.send((request, lane));
+        let _ = self.commands.send(((request, ticket), lane));
     }
 
     /// The budget's changes, for the screen.
@@ -90,15 +106,15 @@ async fn run(
     client: ApiClient,
     budget: Budget,
     concurrency: usize,
-    mut commands: mpsc::UnboundedReceiver<(Request, Lane)>,
+    mut commands: mpsc::UnboundedReceiver<(Queued, Lane)>,
     results: mpsc::UnboundedSender<Fetched>,
 ) {
     let mut queue = Queue::default();
     // Task → its request and lane, to forget a GET whose task ended without an answer,
     // and to queue one the server's throttle postponed in the lane it waited in.
     let mut running: HashMap<tokio::task::Id, (Request, Lane)> = HashMap::new();
-    // Each task keeps its request as the queue's key beside the typed answer.
-    let mut tasks: JoinSet<(Request, Loaded)> = JoinSet::new();
+    // Each task keeps its request (the queue's key) and ticket beside the typed answer.
+    let mut tasks: JoinSet<(Queued, Loaded)> = JoinSet::new();
     let mut accepting = true;
     // The wait last told to the budget, so it is told only when it changes.
     let mut told: Option<std::time::Instant> = None;
@@ -108,7 +124,7 @@ async fn run(
         // MB queued, where 40,000 parked tasks cost well over a hundred.
         let mut next_token = None;
         while tasks.len() < budget.concurrency(concurrency) {
-            let (request, lane, ticket) =
+            let ((request, ticket), lane, token) =
                 match queue.pick(|lane| budget.try_take(crate::scheduler::now(), lane)) {
                     Ok(Some(picked)) => picked,
                     Ok(None) => break,
@@ -120,12 +136,12 @@ async fn run(
             let client = client.clone();
             let key = request.clone();
             let task = tasks.spawn(
-                PREPAID.scope(std::cell::Cell::new(Some(ticket)), async move {
+                PREPAID.scope(std::cell::Cell::new(Some(token)), async move {
                     let loaded = AssertUnwindSafe(client.call(&request))
                         .catch_unwind()
                         .await
                         .unwrap_or_else(|panic| request.failed(panicked(&*panic)));
-                    (request, loaded)
+                    ((request, ticket), loaded)
                 }),
             );
             running.insert(task.id(), (key, lane));
@@ -142,19 +158,19 @@ async fn run(
         };
         tokio::select! {
             command = commands.recv(), if accepting => match command {
-                Some((request, lane)) => queue.push(request, lane),
+                Some((queued, lane)) => queue.push(queued, lane),
                 None => accepting = false,
             },
             Some(joined) = tasks.join_next_with_id(), if !tasks.is_empty() => match joined {
-                Ok((id, (request, loaded))) => {
+                Ok((id, ((request, ticket), loaded))) => {
                     let lane = running.remove(&id).map_or(Lane::Background, |(_, lane)| lane);
                     // Postponed, not failed: sent again when the pause is over.
                     if !request.is_write() && loaded.error().is_some_and(ApiError::is_rate_limited) {
-                        queue.again(request, lane);
+                        queue.again((request, ticket), lane);
                         continue;
                     }
                     queue.done(&request);
-                    if results.send(loaded).is_err() {
+                    if results.send(Fetched { loaded, ticket }).is_err() {
                         return;
                     }
                 }
@@ -178,32 +194,33 @@ async fn run(
 /// Requests waiting for a slot and a token, one line per [`Lane`], in the lanes' order.
 #[derive(Default)]
 struct Queue {
-    lines: [VecDeque<Request>; 3],
+    lines: [VecDeque<Queued>; 3],
     /// GETs queued or running, with the lane they wait in (`None`: running); an
     /// identical one is not queued again.
     known: HashMap<Request, Option<Lane>>,
 }
 
 impl Queue {
-    fn push(&mut self, request: Request, lane: Lane) {
+    fn push(&mut self, queued: Queued, lane: Lane) {
+        let request = &queued.0;
         if !request.is_write() {
-            match self.known.get(&request).copied() {
+            match self.known.get(request).copied() {
                 // Running, or already waiting as high: its one answer serves both.
                 Some(None) => return,
-                Some(Some(queued)) if queued <= lane => return,
+                Some(Some(line)) if line <= lane => return,
                 // Asked again by someone who waits more: it moves up.
-                Some(Some(queued)) => self.lines[queued as usize].retain(|r| *r != request),
+                Some(Some(line)) => self.lines[line as usize].retain(|(r, _)| r != request),
                 None => {}
             }
             self.known.insert(request.clone(), Some(lane));
         }
-        self.lines[lane as usize].push_back(request);
+        self.lines[lane as usize].push_back(queued);
     }
 
     /// A GET postponed by the server's throttle: first of its line again.
-    fn again(&mut self, request: Request, lane: Lane) {
-        self.known.insert(request.clone(), Some(lane));
-        self.lines[lane as usize].push_front(request);
+    fn again(&mut self, queued: Queued, lane: Lane) {
+        self.known.insert(queued.0.clone(), Some(lane));
+        self.lines[lane as usize].push_front(queued);
     }
 
     /// The first waiting request of the first line that has one, with the token `take`
@@ -212,21 +229,21 @@ impl Queue {
     fn pick<T>(
         &mut self,
         mut take: impl FnMut(Lane) -> Result<T, std::time::Instant>,
-    ) -> Result<Option<(Request, Lane, T)>, std::time::Instant> {
+    ) -> Result<Option<(Queued, Lane, T)>, std::time::Instant> {
         let Some(lane) = Lane::ALL
             .into_iter()
             .find(|lane| !self.lines[*lane as usize].is_empty())
         else {
             return Ok(None);
         };
-        let ticket = take(lane)?;
-        let request = self.lines[lane as usize]
+        let token = take(lane)?;
+        let queued = self.lines[lane as usize]
             .pop_front()
             .expect("the line is not empty");
-        if !request.is_write() {
-            self.known.insert(request.clone(), None);
+        if !queued.0.is_write() {
+            self.known.insert(queued.0.clone(), None);
         }
-        Ok(Some((request, lane, ticket)))
+        Ok(Some((queued, lane, token)))
     }
 
     /// `request` was answered (or given up): the same GET may be asked again.
@@ -282,43 +299,46 @@ mod tests {
 
     #[test]
     fn the_queue_serves_the_lanes_in_order_and_asks_a_get_once() {
-        use crate::api::{OrderRequest, Request};
+        use crate::api::{OrderRequest, Request, Ticket};
         let order = Request::order(
             11,
             OrderRequest {
                 clientid: 101,
                 setip: None,
-                ..Default::default()
             },
         );
         let mut q = Queue::default();
         let pop = |q: &mut Queue| q.pick(|_| Ok::<_, std::time::Instant>(())).unwrap();
-        q.push(Request::NetworkErrors(1), Lane::Background);
-        q.push(Request::Stats(1), Lane::Background);
-        q.push(Request::NetworkErrors(1), Lane::Background); // already queued
-        q.push(Request::Services, Lane::Screen);
-        q.push(order.clone(), Lane::Person);
-        q.push(order.clone(), Lane::Person); // a write is never merged with another
+        q.push((Request::NetworkErrors(1), None), Lane::Background);
+        q.push((Request::Stats(1), None), Lane::Background);
+        q.push((Request::NetworkErrors(1), None), Lane::Background); // already queued
+        q.push((Request::Services, None), Lane::Screen);
+        q.push((order.clone(), Some(Ticket(1))), Lane::Person);
+        // A write is never merged with another: each goes, with its own ticket.
+        q.push((order.clone(), Some(Ticket(2))), Lane::Person);
         // Asked again by a person: it moves up, and is not sent twice.
-        q.push(Request::Stats(1), Lane::Person);
-        let order_of: Vec<(Request, Lane)> =
+        q.push((Request::Stats(1), None), Lane::Person);
+        let order_of: Vec<(Queued, Lane)> =
             std::iter::from_fn(|| pop(&mut q).map(|(r, l, ())| (r, l))).collect();
         assert_eq!(
             order_of,
             vec![
-                (order.clone(), Lane::Person),
-                (order, Lane::Person),
-                (Request::Stats(1), Lane::Person),
-                (Request::Services, Lane::Screen),
-                (Request::NetworkErrors(1), Lane::Background),
+                ((order.clone(), Some(Ticket(1))), Lane::Person),
+                ((order, Some(Ticket(2))), Lane::Person),
+                ((Request::Stats(1), None), Lane::Person),
+                ((Request::Services, None), Lane::Screen),
+                ((Request::NetworkErrors(1), None), Lane::Background),
             ]
         );
         // Still running (picked, not done): not asked again.
-        q.push(Request::Services, Lane::Person);
+        q.push((Request::Services, None), Lane::Person);
         assert_eq!(pop(&mut q), None);
         q.done(&Request::Services);
-        q.push(Request::Services, Lane::Screen);
-        assert_eq!(pop(&mut q), Some((Request::Services, Lane::Screen, ())));
+        q.push((Request::Services, None), Lane::Screen);
+        assert_eq!(
+            pop(&mut q),
+            Some(((Request::Services, None), Lane::Screen, ()))
+        );
     }
 
     /// While the first request of a higher line waits for a token, nothing of a lower
@@ -327,8 +347,8 @@ mod tests {
     fn a_lower_lane_never_goes_ahead_of_a_waiting_higher_one() {
         let mut q = Queue::default();
         let later = std::time::Instant::now() + std::time::Duration::from_secs(3);
-        q.push(Request::NetworkErrors(1), Lane::Background);
-        q.push(Request::Credit, Lane::Person);
+        q.push((Request::NetworkErrors(1), None), Lane::Background);
+        q.push((Request::Credit, None), Lane::Person);
         let mut asked = Vec::new();
         let picked = q.pick(|lane| {
             asked.push(lane);

@@ -21,7 +21,7 @@ pub mod sim;
 pub mod store;
 pub mod view;
 
-pub use crate::api::gate::{PREPAID, Refused, Signal, Ticket};
+pub use crate::api::gate::{PREPAID, Refused, Signal, Token};
 pub use bucket::{Bucket, Hold, Lane, Source, View};
 
 use crate::api::ApiClient;
@@ -128,7 +128,7 @@ impl Budget {
 
     /// A token now for a request of `lane`, or the instant to ask again (see
     /// [`Bucket::try_take`]).
-    pub fn try_take(&self, now: Instant, lane: Lane) -> Result<Ticket, Instant> {
+    pub fn try_take(&self, now: Instant, lane: Lane) -> Result<Token, Instant> {
         let taken = self.lock().try_take(now, lane);
         self.publish(now);
         taken
@@ -138,12 +138,12 @@ impl Budget {
     /// [`LANE`]), or refuses when the account is paused for longer than
     /// [`Budget::patience`]. A wait of [`bucket::SHOWN_WAIT`] or more is told to
     /// [`Budget::on_wait`] and the log first.
-    pub async fn take(&self) -> Result<Ticket, Refused> {
+    pub async fn take(&self) -> Result<Token, Refused> {
         let lane = LANE.try_with(|lane| *lane).unwrap_or(Lane::Person);
         loop {
             let now = now();
-            if let Ok(ticket) = self.try_take(now, lane) {
-                return Ok(ticket);
+            if let Ok(token) = self.try_take(now, lane) {
+                return Ok(token);
             }
             let Some((hold, wait)) = self.lock().hold_for(now, lane) else {
                 continue;
@@ -166,15 +166,15 @@ impl Budget {
         }
     }
 
-    /// The answer to a request taken with `ticket`: `None` if no answer came.
-    pub fn observe(&self, ticket: Ticket, signal: Option<&Signal>) {
+    /// The answer to a request taken with `token`: `None` if no answer came.
+    pub fn observe(&self, token: Token, signal: Option<&Signal>) {
         let now = now();
         {
             let mut bucket = self.lock();
             let before = (bucket.limit(), bucket.source());
             match signal {
-                Some(signal) => bucket.observe(ticket, signal, now),
-                None => bucket.unanswered(ticket),
+                Some(signal) => bucket.observe(token, signal, now),
+                None => bucket.unanswered(token),
             }
             let after = (bucket.limit(), bucket.source());
             if before != after || signal.is_some_and(|s| s.throttled) {
@@ -228,12 +228,12 @@ impl Budget {
 }
 
 impl Gate for Budget {
-    fn take(&self) -> Pin<Box<dyn Future<Output = Result<Ticket, Refused>> + Send + '_>> {
+    fn take(&self) -> Pin<Box<dyn Future<Output = Result<Token, Refused>> + Send + '_>> {
         Box::pin(Budget::take(self))
     }
 
-    fn observe(&self, ticket: Ticket, signal: Option<&Signal>) {
-        Budget::observe(self, ticket, signal);
+    fn observe(&self, token: Token, signal: Option<&Signal>) {
+        Budget::observe(self, token, signal);
     }
 }
 

@@ -224,7 +224,7 @@ pub fn run(
             let p = &mut progs[a.program];
             p.in_flight -= 1;
             p.bucket.observe(
-                crate::api::gate::Ticket { sent: a.sent },
+                crate::api::gate::Token { sent: a.sent },
                 &a.signal,
                 at(a.at),
             );
@@ -279,7 +279,7 @@ pub fn run(
                     break;
                 };
                 match p.bucket.try_take(at(now), lane) {
-                    Ok(ticket) => {
+                    Ok(token) => {
                         let job = p.lines[lane as usize].pop_front().expect("not empty");
                         p.in_flight += 1;
                         let arrives = now + latency / 2;
@@ -292,7 +292,7 @@ pub fn run(
                             at: now + latency,
                             program: i,
                             job,
-                            sent: ticket.sent,
+                            sent: token.sent,
                             signal,
                         });
                     }

@@ -175,7 +175,7 @@ mod tests {
         for i in 0..60 {
             let at = base + Duration::from_secs(i);
             b.try_take(at, crate::scheduler::Lane::Person).unwrap();
-            b.unanswered(super::super::Ticket { sent: at });
+            b.unanswered(super::super::Token { sent: at });
         }
         store.save("main@http://x", &b).unwrap();
         let (mut again, _) = store.load("main@http://x", None);

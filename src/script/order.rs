@@ -84,7 +84,6 @@ pub async fn order(s: &mut Session<'_>, a: &OrderArgs) -> Printed {
     let body = OrderRequest {
         clientid: a.client,
         setip: setip.map(|ip| ip.to_string()),
-        ..Default::default()
     };
     let result = client.order(a.pid, &body).await.map_err(|error| {
         if error.outcome_unknown() {

@@ -88,6 +88,8 @@ pub struct Watcher {
 /// A public-IP lookup's answer.
 type Lookup = Result<Ipv4Addr, String>;
 
+// `Event` is the common one; boxing it would only move the allocation.
+#[allow(clippy::large_enum_variant)]
 enum Woke {
     Stop,
     Event(Event),
@@ -223,7 +225,7 @@ impl Watcher {
 
     fn on_event(&mut self, event: Event) {
         match event {
-            Event::Loaded(loaded) => self.on_loaded(&loaded),
+            Event::Loaded { loaded, .. } => self.on_loaded(&loaded),
             Event::Swept(swept) => {
                 for t in &swept.transitions {
                     self.sink.record(t);
@@ -386,7 +388,7 @@ impl Watcher {
         let writing = |w: &Self| w.keep.as_ref().is_some_and(|k| k.rebinds_in_flight() > 0);
         while writing(self) {
             match tokio::time::timeout_at(limit, self.events.recv()).await {
-                Ok(Some(Event::Loaded(loaded))) => self.on_loaded(&loaded),
+                Ok(Some(Event::Loaded { loaded, .. })) => self.on_loaded(&loaded),
                 Ok(Some(_)) => {}
                 Ok(None) | Err(_) => break,
             }

@@ -56,7 +56,6 @@ async fn writes_are_sent_exactly_once_under_every_fault() {
                 &OrderRequest {
                     clientid: client_id,
                     setip: None,
-                    ..Default::default()
                 },
             )
             .await;
@@ -139,7 +138,6 @@ async fn a_write_the_server_carried_out_is_never_a_known_failure() {
                 &OrderRequest {
                     clientid: client_id,
                     setip: None,
-                    ..Default::default()
                 },
             )
             .await

@@ -198,7 +198,6 @@ async fn a_connection_closed_mid_body_is_a_lost_connection_retried_twice() {
             &OrderRequest {
                 clientid: 1,
                 setip: None,
-                ..Default::default()
             },
         )
         .await

@@ -175,7 +175,7 @@ async fn an_ip_bound_elsewhere_is_incorrect_posted_data() {
 async fn a_client_removed_since_the_list_was_read_is_client_id_not_found() {
     let mut e = order_form().await;
     // The list on screen is stale: it still has client 199, who is gone.
-    e.s.send(Msg::Loaded(Loaded::Clients(Ok(vec![Client {
+    e.s.send(Msg::loaded(Loaded::Clients(Ok(vec![Client {
         id: 199,
         email: "gone@example.com".into(),
     }]))));
@@ -193,7 +193,7 @@ async fn a_product_removed_since_the_list_was_read_is_product_not_found() {
     let mut e = order_form().await;
     e.s.press(KeyCode::Esc);
     // A stale product list with a product the server no longer has.
-    e.s.send(Msg::Loaded(Loaded::Products(Ok(vec![ProductSummary {
+    e.s.send(Msg::loaded(Loaded::Products(Ok(vec![ProductSummary {
         product_id: 999,
         product_name: "Withdrawn plan".into(),
         price: 5.0,

@@ -26,10 +26,10 @@ use super::planner::Focus;
 use super::types::TypesFile;
 use crate::alerts::marks::{MarkChange, Marks};
 use crate::alerts::store::AlertFile;
-use crate::api::{Loaded, ProductType, Request};
+use crate::api::{Loaded, ProductType, Request, Ticket};
 use crate::history::marks::MarksFile;
 use crate::history::{History, Sweep};
-use crate::scheduler::fetcher::{self, FetcherHandle};
+use crate::scheduler::fetcher::{self, Fetched, FetcherHandle};
 use crate::scheduler::{Door, Lane, View};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
@@ -53,8 +53,12 @@ const BATCH: usize = 512;
 pub enum Event {
     /// A read went out (mark it loading).
     Sent(Request),
-    /// An answer, read or write, planned or asked.
-    Loaded(Loaded),
+    /// An answer, read or write, planned or asked, with the ticket it was asked with
+    /// ([`AccountHandle::send`]).
+    Loaded {
+        loaded: Loaded,
+        ticket: Option<Ticket>,
+    },
     Connection(Connection),
     /// Every type known, when one was learnt.
     Types(HashMap<u64, ProductType>),
@@ -65,7 +69,7 @@ pub enum Event {
 }
 
 enum Ask {
-    Fetch(Request),
+    Fetch(Request, Option<Ticket>),
     Focus(Focus),
     Refresh(Vec<Kind>),
     History(History),
@@ -107,7 +111,13 @@ impl AccountHandle {
     }
 
     pub fn fetch(&self, request: Request) {
-        self.ask(Ask::Fetch(request));
+        self.ask(Ask::Fetch(request, None));
+    }
+
+    /// A write sent as the attempt `ticket`: sent exactly once, its answer told with that
+    /// ticket (see [`Ticket`]), so it is never taken for another attempt's.
+    pub fn send(&self, request: Request, ticket: Ticket) {
+        self.ask(Ask::Fetch(request, Some(ticket)));
     }
 
     /// What the observer shows now (it goes first, within its share).
@@ -224,7 +234,7 @@ pub fn spawn(setup: Setup) -> (AccountHandle, mpsc::UnboundedReceiver<Event>) {
 struct Driver {
     engine: Engine,
     fetcher: FetcherHandle,
-    results: mpsc::UnboundedReceiver<Loaded>,
+    results: mpsc::UnboundedReceiver<Fetched>,
     asks: mpsc::UnboundedReceiver<Ask>,
     events: mpsc::UnboundedSender<Event>,
     summary: watch::Sender<Arc<Summary>>,
@@ -332,11 +342,11 @@ impl Driver {
         self.taken += 1;
         let now = self.now();
         match ask {
-            Ask::Fetch(request) => {
+            Ask::Fetch(request, ticket) => {
                 let planned = self.planned.contains_key(&request);
                 if self.engine.ask(&request, now) || planned {
                     // A planned read already waiting moves up (one answer serves both).
-                    self.fetcher.fetch(request.clone(), Lane::Person);
+                    self.fetcher.send(request.clone(), Lane::Person, ticket);
                     if !request.is_write() && !planned {
                         let _ = self.events.send(Event::Sent(request));
                     }
@@ -358,10 +368,10 @@ impl Driver {
         }
     }
 
-    fn answered(&mut self, batch: Vec<Loaded>) {
+    fn answered(&mut self, batch: Vec<Fetched>) {
         let now = self.now();
         let mut records = Vec::new();
-        for loaded in batch {
+        for Fetched { loaded, ticket } in batch {
             self.planned.remove(&loaded.request());
             let answered = self.engine.answered(&loaded, now);
             if self.setup.history.is_some() {
@@ -374,7 +384,7 @@ impl Driver {
                 self.save_types(&types);
                 let _ = self.events.send(Event::Types(types));
             }
-            let _ = self.events.send(Event::Loaded(loaded));
+            let _ = self.events.send(Event::Loaded { loaded, ticket });
         }
         if let Some(history) = &self.setup.history {
             history.record(Sweep { at: now, records });

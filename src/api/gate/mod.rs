@@ -19,16 +19,16 @@ use std::time::{Duration, Instant};
 
 tokio::task_local! {
     /// The token the fetcher took for the first attempt of the request this task runs.
-    pub static PREPAID: std::cell::Cell<Option<Ticket>>;
+    pub static PREPAID: std::cell::Cell<Option<Token>>;
 }
 
 /// Who counts the client's attempts.
 pub trait Gate: Send + Sync + std::fmt::Debug {
     /// Waits for the right to send one attempt, or refuses (see [`Refused`]).
-    fn take(&self) -> Pin<Box<dyn Future<Output = Result<Ticket, Refused>> + Send + '_>>;
+    fn take(&self) -> Pin<Box<dyn Future<Output = Result<Token, Refused>> + Send + '_>>;
 
-    /// The answer to an attempt sent with `ticket`: `None` if no answer came.
-    fn observe(&self, ticket: Ticket, signal: Option<&Signal>);
+    /// The answer to an attempt sent with `token`: `None` if no answer came.
+    fn observe(&self, token: Token, signal: Option<&Signal>);
 }
 
 /// What the server's answer said about the budget.
@@ -46,7 +46,7 @@ pub struct Signal {
 
 /// The right to send one request, handed back with the answer's [`Signal`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ticket {
+pub struct Token {
     /// When the token was taken: an answer to a request sent before the budget last
     /// changed its mind teaches it nothing new.
     pub sent: Instant,

@@ -240,11 +240,6 @@ pub struct OrderRequest {
     pub clientid: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub setip: Option<String>,
-    /// Which attempt of the dashboard this is (0 outside it): never sent, but part of the
-    /// request's identity, so two attempts at the same order are two keys in the fetcher
-    /// and the app, and each answer goes to the attempt that sent it.
-    #[serde(skip)]
-    pub attempt: u64,
 }
 
 /// 4.3: the body of a service update. Every member is optional; the password is sent
@@ -254,10 +249,6 @@ pub struct ServiceUpdate {
     pub setip: Option<String>,
     pub update_list: bool,
     pub password: Option<Secret>,
-    /// The dashboard's ID of this request (0 outside it): never sent, but part of the
-    /// request's identity, so the answer goes to the form that sent it (like
-    /// [`OrderRequest::attempt`]).
-    pub attempt: u64,
 }
 
 /// 4.3: the answer to a service update, one member per requested operation.

@@ -1,4 +1,4 @@
-//! What every form shares: its step ([`FormState`]), the ID of the request it waits for,
+//! What every form shares: its step ([`FormState`]), the request it waits for ([`Sent`]),
 //! its inline error ([`FormCore`]), and the [`FormLogic`] trait whose default methods are
 //! the glue the forms used to copy (busy and finished steps, "Enter closes a finished
 //! form, else sends", "a field was edited, the inline error goes"). The recipe for a new
@@ -11,7 +11,7 @@
 //! more (the order's pickers, the IP-list viewer) keeps a widget of its own in the ui.
 
 use super::field::TextField;
-use crate::api::{ApiError, Request, Response};
+use crate::api::{ApiError, Request, Response, Ticket};
 use crate::app::columns::Tone;
 use crate::app::keymap::Action;
 use crate::app::keymap::steps::FormStep;
@@ -66,13 +66,30 @@ impl FormState {
     }
 }
 
+/// The last request a form sent: the form waits for it while `Submitting`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sent {
+    /// The send's own ID, made by the app: a write's answer comes back with it and is
+    /// routed here by it alone.
+    pub ticket: Ticket,
+    /// A read's request: its answer is known by its parameters (one answer serves every
+    /// form that asked for the same), so it comes here by them. `None` for a write.
+    pub read: Option<Request>,
+}
+
+impl Sent {
+    /// A write sent as `ticket`.
+    pub fn write(ticket: Ticket) -> Self {
+        Sent { ticket, read: None }
+    }
+}
+
 /// The part of every form the app drives.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FormCore {
     pub state: FormState,
-    /// The ID ([`Request::attempt`]) of the last request sent; the form waits for it while
-    /// `Submitting`, and its answer is routed here by that ID alone.
-    pub sent: Option<u64>,
+    /// The last request sent ([`Sent`]), waited for while `Submitting`.
+    pub sent: Option<Sent>,
     /// The inline error under the fields (empty, invalid), cleared by editing.
     pub error: Option<String>,
 }
@@ -110,9 +127,18 @@ impl FormCore {
         }
     }
 
-    /// The ID of the request this form waits for.
-    pub fn awaiting(&self) -> Option<u64> {
-        self.sent.filter(|_| self.state.is_submitting())
+    /// The ticket of the request this form waits for.
+    pub fn awaiting(&self) -> Option<Ticket> {
+        self.waiting().map(|sent| sent.ticket)
+    }
+
+    /// The read this form waits for, if it waits for a read.
+    pub fn reading(&self) -> Option<&Request> {
+        self.waiting().and_then(|sent| sent.read.as_ref())
+    }
+
+    fn waiting(&self) -> Option<&Sent> {
+        self.sent.as_ref().filter(|_| self.state.is_submitting())
     }
 
     /// The server answered: `Done` with its answer, or `Failed` with `failure`'s words.
@@ -157,8 +183,8 @@ pub trait FormLogic: Debug + Sized {
         }
     }
 
-    /// The ID of the request this form waits for.
-    fn awaiting(&self) -> Option<u64> {
+    /// The ticket of the request this form waits for.
+    fn awaiting(&self) -> Option<Ticket> {
         self.core().awaiting()
     }
 
@@ -177,7 +203,7 @@ pub trait FormLogic: Debug + Sized {
         self.core_mut().error = None;
     }
 
-    /// Enter on the step that sends: the request to send (its ID is added by the app), or
+    /// Enter on the step that sends: the request to send (the app gives it its ticket), or
     /// `None` with an inline error.
     fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
         None
@@ -217,7 +243,8 @@ pub trait FormLogic: Debug + Sized {
         None
     }
 
-    /// The answer to the request this form sent, routed by its ID. `on_screen`: the form is
+    /// The answer to the request this form sent, routed by its ticket (a write) or its
+    /// parameters (a read). `on_screen`: the form is
     /// open (false once it was closed while waiting: the app kept it for this answer).
     ///
     /// What it leaves of the form: `Stay` (it shows the outcome), or `Close` (a form that

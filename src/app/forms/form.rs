@@ -151,8 +151,8 @@ impl Form {
         }
     }
 
-    /// The ID of the request this form waits for.
-    pub fn awaiting(&self) -> Option<u64> {
+    /// The ticket of the request this form waits for.
+    pub fn awaiting(&self) -> Option<crate::api::Ticket> {
         match self {
             Form::Order(f) => f.awaiting(),
             Form::BindIp(f) => f.awaiting(),

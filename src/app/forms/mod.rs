@@ -51,17 +51,19 @@
 //! and an answer that leaves nothing to do in the form may push the viewer of what it
 //! fetched and return `Flow::Close`: the viewer takes the form's place.
 //!
-//! **Answers by request ID.** Each request a form sends carries an ID of its own
-//! ([`Request::attempt`], never sent to the server), kept in the form's core; the answer
-//! goes to the form holding that ID, never to one guessed from the payload. A read that
-//! has no room for an ID (an invoice: it fills a tab's cache like any read, and the same
-//! GET from elsewhere is the same request) is remembered beside the form's ID
-//! ([`Sent`](super::Sent)); its answer goes to the tab first, then to that form. A form closed
-//! while its request is on its way is kept out of sight until the answer comes, so what
-//! the answer implies still happens (a countdown set, the detail re-read) and the outcome
-//! goes to the status line. Every write's outcome also goes to the message log (`m`),
-//! whether its form was open or not. Orders are also answered to the record of orders
-//! ([`crate::app::orders`]), by the same attempt ID, whatever became of their form.
+//! **Answers by ticket.** Each request a form sends gets a [`Ticket`] of its own, kept in
+//! the form's core ([`Sent`]); the request (the API's payload) carries none. A write's
+//! ticket goes beside it to the engine ([`Command::Write`]) and comes back with its
+//! answer, which goes to the form holding that ticket, never to one guessed from the
+//! payload: two sends of the same write are two attempts, and an answer to the old one is
+//! never the new one's. A read is known by its parameters (an identical read on its way
+//! is not sent again; its one answer serves every asker), so the form keeps the read
+//! beside its ticket: the answer goes to the tab first, then to every form waiting for it.
+//! A form closed while its request is on its way is kept out of sight until the answer
+//! comes, so what the answer implies still happens (a countdown set, the detail re-read)
+//! and the outcome goes to the status line. Every write's outcome also goes to the message
+//! log (`m`), whether its form was open or not. Orders are also answered to the record of
+//! orders ([`crate::app::orders`]), by the same ticket, whatever became of their form.
 //!
 //! Writes are sent with [`Cx::send_write`]: never deduplicated, never retried. When a
 //! write's outcome is unknown (timeout, connection lost after sending) the form says so and
@@ -81,7 +83,7 @@ pub mod refresh;
 pub mod service_number;
 pub mod silence;
 
-pub use self::core::{Flow, FormCore, FormLogic, FormRow, FormState, FormView};
+pub use self::core::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, Sent};
 pub use field::TextField;
 pub use form::Form;
 pub(in crate::app) use form::open;
@@ -90,7 +92,7 @@ use super::keymap::Action;
 use super::popups::Popup;
 use super::status::NoticeKind;
 use super::{App, Command, Cx};
-use crate::api::{ApiError, Request, Response};
+use crate::api::{ApiError, Request, Response, Ticket};
 use crossterm::event::KeyEvent;
 
 /// What a failed write says in its form: the server's own message where it sent one.
@@ -185,10 +187,12 @@ impl App {
     }
 
     /// The answer to a write or to an IP list: to the record of orders (an order), to the
-    /// probe (its own lists), and to the form holding the request's ID, open or closed.
+    /// probe (its own lists), and to the form holding the write's `ticket` (or to every
+    /// form waiting for the list), open or closed.
     pub(super) fn on_form_result(
         &mut self,
         request: Request,
+        ticket: Option<Ticket>,
         result: Result<Response, ApiError>,
         out: &mut Vec<Command>,
     ) {
@@ -205,7 +209,7 @@ impl App {
         }
         match &request {
             Request::Order { .. } => {
-                order::outcome::on_order_result(&mut self.cx(out), &request, &result)
+                order::outcome::on_order_result(&mut self.cx(out), &request, ticket, &result)
             }
             Request::IpList { .. } => {
                 let (probes, mut cx) = self.probes_cx(out);
@@ -213,19 +217,32 @@ impl App {
             }
             _ => {}
         }
-        match self.take_form_awaiting(request.attempt()) {
+        if !request.is_write() {
+            self.on_form_read(&request, result, out);
+            return;
+        }
+        match ticket.and_then(|t| self.take_form_awaiting(t)) {
             Some((place, form)) => self.answer_form(place, form, &request, result, out),
             // No form sent it (or the app started again): the status line says it.
-            None if request.is_write() && !matches!(request, Request::Order { .. }) => {
+            None if !matches!(request, Request::Order { .. }) => {
                 self.cx(out).update_answered(&request, &result, false)
             }
             None => {}
         }
     }
 
-    /// Whether a form waits for the answer to `request`, a read with no ID of its own.
+    /// The tickets of the forms, open or closed, waiting for the read `request`.
+    fn readers(&self, request: &Request) -> Vec<Ticket> {
+        let open = self.shell.popups.iter().filter_map(Popup::form);
+        open.chain(&self.closed_forms)
+            .filter(|f| f.core().reading() == Some(request))
+            .filter_map(|f| f.awaiting())
+            .collect()
+    }
+
+    /// Whether a form waits for the answer to the read `request`.
     pub(super) fn form_reads(&self, request: &Request) -> bool {
-        self.work.sent.reads.iter().any(|(r, _)| r == request)
+        !self.readers(request).is_empty()
     }
 
     /// The answer to a read forms wait for, once the tab that keeps it has it: to each of
@@ -237,17 +254,9 @@ impl App {
         result: Result<Response, ApiError>,
         out: &mut Vec<Command>,
     ) -> bool {
-        let mut ids = Vec::new();
-        self.work.sent.reads.retain(|(r, id)| {
-            let waits = r == request;
-            if waits {
-                ids.push(*id);
-            }
-            !waits
-        });
         let mut shown = false;
-        for id in ids {
-            if let Some((place, form)) = self.take_form_awaiting(id) {
+        for ticket in self.readers(request) {
+            if let Some((place, form)) = self.take_form_awaiting(ticket) {
                 shown |= place.is_some();
                 self.answer_form(place, form, request, result.clone(), out);
             }
@@ -287,13 +296,10 @@ impl App {
         }
     }
 
-    /// The form waiting for the request with ID `id`, taken out to take its answer: an
-    /// open one with its place in the stack, or one closed while waiting.
-    fn take_form_awaiting(&mut self, id: u64) -> Option<(Option<usize>, Box<Form>)> {
-        if id == 0 {
-            return None;
-        }
-        let awaits = |p: &Popup| p.form().and_then(|f| f.awaiting()) == Some(id);
+    /// The form waiting for the request sent with `ticket`, taken out to take its answer:
+    /// an open one with its place in the stack, or one closed while waiting.
+    fn take_form_awaiting(&mut self, ticket: Ticket) -> Option<(Option<usize>, Box<Form>)> {
+        let awaits = |p: &Popup| p.form().and_then(|f| f.awaiting()) == Some(ticket);
         if let Some(place) = self.shell.popups.iter().position(awaits)
             && let Popup::Form(form) = self.shell.popups.remove(place)
         {
@@ -302,42 +308,38 @@ impl App {
         let i = self
             .closed_forms
             .iter()
-            .position(|f| f.awaiting() == Some(id))?;
+            .position(|f| f.awaiting() == Some(ticket))?;
         Some((None, Box::new(self.closed_forms.swap_remove(i))))
     }
 }
 
-/// What the forms ask of the context: IDs for their requests, the service they act on.
+/// What the forms ask of the context: tickets for their requests, the service they act on.
 impl Cx<'_> {
-    /// A new ID for a form's request (never 0, which is "not a form's").
-    pub(super) fn next_form_id(&mut self) -> u64 {
-        self.work.sent.last_id += 1;
-        self.work.sent.last_id
+    /// A new ticket for a form's request (each send its own: tickets are never reused).
+    pub(super) fn next_ticket(&mut self) -> Ticket {
+        self.work.last_ticket += 1;
+        Ticket(self.work.last_ticket)
     }
 
-    /// Sends a form's request under a new ID, which the form keeps and waits for: a write
-    /// exactly once, a read (an IP list, an invoice) through [`Cx::fetch`].
+    /// Sends a form's request with a new ticket, which the form keeps and waits for.
     pub(super) fn send_form(&mut self, core: &mut FormCore, request: Request) {
-        let id = self.next_form_id();
-        let request = request.with_attempt(id);
-        if request.attempt() != id {
-            // A read with no room for the ID: its answer is known by the request itself.
-            self.work.sent.reads.push((request.clone(), id));
-        }
-        self.dispatch_form(core, id, request);
+        let ticket = self.next_ticket();
+        self.send_form_as(core, request, ticket);
     }
 
-    /// Sends a form's request that already carries its ID (an order's attempt).
-    pub(super) fn send_form_as(&mut self, core: &mut FormCore, request: Request) {
-        self.dispatch_form(core, request.attempt(), request);
-    }
-
-    fn dispatch_form(&mut self, core: &mut FormCore, id: u64, request: Request) {
-        core.sent = Some(id);
+    /// Sends a form's request with `ticket` (an order's attempt, recorded first): a write
+    /// exactly once, a read (an IP list, an invoice) through [`Cx::fetch`], known by its
+    /// parameters.
+    pub(super) fn send_form_as(&mut self, core: &mut FormCore, request: Request, ticket: Ticket) {
         core.state = FormState::Submitting;
         if request.is_write() {
-            self.send_write(request);
+            core.sent = Some(Sent::write(ticket));
+            self.send_write(request, ticket);
         } else {
+            core.sent = Some(Sent {
+                ticket,
+                read: Some(request.clone()),
+            });
             self.fetch(request);
         }
     }

@@ -211,9 +211,9 @@ mod tests {
         let sent = f.request();
         assert!(matches!(&sent, Request::UpdateService { update, .. } if update.update_list));
         f.core.state = FormState::Submitting;
-        f.core.sent = Some(7);
+        f.core.sent = Some(crate::app::forms::Sent::write(crate::api::Ticket(7)));
         assert_eq!(f.kind(), PopupKind::FormBusy);
-        assert_eq!(f.awaiting(), Some(7));
+        assert_eq!(f.awaiting(), Some(crate::api::Ticket(7)));
         f.core.finish(Err(ApiError::Throttled {
             next_possible: None,
             message: "Too Many Attempts (updateList). Next update possible: soon".into(),

@@ -8,10 +8,10 @@
 //! keeps what arrives (`finish_*`); [`App::on_loaded`] is the dispatch between them, plus
 //! what every read shares: the in-flight set, history, the alert sweep and the status
 //! line. Writes and IP lists are answers to forms (and probes): they go to the forms'
-//! routing ([`App::on_form_result`]) with their request, untouched here. Any other read a
-//! form waits for (an invoice asked for by its number) is kept by its tab like every
-//! read, then handed to the form ([`App::on_form_read`]), which then shows its failure
-//! instead of the status line.
+//! routing ([`App::on_form_result`]) with their request and a write's ticket, untouched
+//! here. Any other read a form waits for (an invoice asked for by its number) is kept by
+//! its tab like every read, then handed to the form ([`App::on_form_read`]), which then
+//! shows its failure instead of the status line.
 
 mod services;
 
@@ -20,7 +20,7 @@ use super::popups::Popup;
 use super::popups::invoice::InvoiceViewer;
 use super::{App, Command, Cx, Mirror, Tabs, status};
 use crate::account::{Focus, Kind};
-use crate::api::{ApiError, Loaded, Request, ServiceSummary, limits};
+use crate::api::{ApiError, Loaded, Request, ServiceSummary, Ticket, limits};
 use chrono::{DateTime, Utc};
 
 impl App {
@@ -51,11 +51,24 @@ impl App {
         (&mut self.probes, cx)
     }
 
-    pub(super) fn on_loaded(&mut self, loaded: Loaded, out: &mut Vec<Command>) {
+    /// An answer, with the ticket of the write it answers (see [`super::forms`]).
+    pub(super) fn on_loaded(
+        &mut self,
+        loaded: Loaded,
+        ticket: Option<Ticket>,
+        out: &mut Vec<Command>,
+    ) {
         if let Loaded::Order(..) | Loaded::UpdateService(..) | Loaded::IpList(..) = loaded {
             let (request, result) = loaded.into_parts();
-            self.account.in_flight.remove(&request);
-            return self.on_form_result(request, result, out);
+            match ticket {
+                Some(ticket) if request.is_write() => {
+                    self.account.writes.remove(&ticket);
+                }
+                _ => {
+                    self.account.in_flight.remove(&request);
+                }
+            }
+            return self.on_form_result(request, ticket, result, out);
         }
         let request = loaded.request();
         let sent = self.account.in_flight.remove(&request);

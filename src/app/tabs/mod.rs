@@ -20,6 +20,7 @@ pub mod network;
 mod pane;
 pub mod products;
 pub mod services;
+mod services_sort;
 pub mod usage;
 pub mod usage_chart;
 

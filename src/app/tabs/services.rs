@@ -7,9 +7,10 @@
 //! usage limit, or not checkable).
 
 use super::TabPane;
+pub use super::services_sort::{ServiceSort, compare};
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, ProductType, Request, Service, ServiceStatus, ServiceSummary};
-use crate::app::columns::{self, CellText, Column, Sort, SortKey, Tone};
+use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::popups::service::ServiceViewer;
 use crate::app::remote::Remote;
 use crate::app::table::TableView;
@@ -18,7 +19,6 @@ use crate::app::tabs::usage::UsageTab;
 use crate::app::{App, Cx, Popup, RefreshGroup};
 use crate::text::{self, MISSING};
 use chrono::{DateTime, NaiveDate, Utc};
-use std::cmp::Ordering;
 use std::collections::HashMap;
 
 /// The columns, in the order drawn.
@@ -33,26 +33,6 @@ pub const COLUMNS: [Column; 7] = [
 ];
 /// Index of the Product column (the countdown is drawn after the name).
 pub const PRODUCT: usize = 1;
-
-/// What `s` sorts the Services table by, in turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ServiceSort {
-    DueDate,
-    Status,
-    /// The service's proxies: in error first.
-    Health,
-}
-
-impl SortKey for ServiceSort {
-    const ALL: &'static [Self] = &[Self::DueDate, Self::Status, Self::Health];
-    fn name(self) -> &'static str {
-        match self {
-            Self::DueDate => "due date",
-            Self::Status => "status",
-            Self::Health => "health",
-        }
-    }
-}
 
 /// What the Services table needs besides the service itself.
 pub struct CellContext<'a> {
@@ -148,32 +128,6 @@ pub fn over_limit(usage: &UsageTab, id: u64) -> bool {
         .value()
         .and_then(|v| v.first())
         .is_some_and(|r| r.limit > 0.0 && r.rate.is_finite() && r.rate > r.limit)
-}
-
-/// The health order: most servers in error first, then inactive, then unknown, then ok.
-fn health(
-    network: &NetworkTab,
-    id: u64,
-) -> (u8, std::cmp::Reverse<usize>, std::cmp::Reverse<usize>) {
-    use std::cmp::Reverse;
-    match network.counts(id) {
-        Some((e, i)) if e + i > 0 => (0, Reverse(e), Reverse(i)),
-        Some(_) => (2, Reverse(0), Reverse(0)),
-        None => (1, Reverse(0), Reverse(0)),
-    }
-}
-
-/// Troubled statuses first.
-fn status_rank(status: &ServiceStatus) -> u8 {
-    match status {
-        ServiceStatus::Fraud => 0,
-        ServiceStatus::Suspended => 1,
-        ServiceStatus::Pending => 2,
-        ServiceStatus::Other(_) => 3,
-        ServiceStatus::Active => 4,
-        ServiceStatus::Cancelled => 5,
-        ServiceStatus::Terminated => 6,
-    }
 }
 
 fn is_problem(s: &ServiceSummary, ctx: &CellContext) -> bool {
@@ -297,32 +251,6 @@ impl ServicesTab {
             .map(|(i, s)| (s.service_id, i))
             .collect();
         self.table.set_rows_with(keys, ids, order, problems);
-    }
-}
-
-/// Two services (each with its account's network status) in the order of sort choice
-/// `by`: the one place it is decided, for one account and for several.
-pub fn compare(
-    by: ServiceSort,
-    (a, a_network): (&ServiceSummary, &NetworkTab),
-    (b, b_network): (&ServiceSummary, &NetworkTab),
-) -> Ordering {
-    match by {
-        ServiceSort::DueDate => cmp_due(a.nextduedate, b.nextduedate),
-        ServiceSort::Status => status_rank(&a.status).cmp(&status_rank(&b.status)),
-        ServiceSort::Health => {
-            health(a_network, a.service_id).cmp(&health(b_network, b.service_id))
-        }
-    }
-}
-
-/// Soonest first; no date last.
-fn cmp_due(a: Option<NaiveDate>, b: Option<NaiveDate>) -> Ordering {
-    match (a, b) {
-        (Some(a), Some(b)) => a.cmp(&b),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => Ordering::Equal,
     }
 }
 

@@ -104,7 +104,6 @@ fn enter_opens_the_clients_card_with_its_orders_and_y_copies_the_e_mail() {
         OrderRequest {
             clientid: 102,
             setip: None,
-            attempt: 1,
         },
     );
     assert_eq!(

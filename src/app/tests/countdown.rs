@@ -40,10 +40,11 @@ fn refreshed_and_refused(settings: AppSettings, at: &str) -> (Harness, Vec<Comma
     h.settle(cmds);
     h.key('u');
     assert!(h.top().and_then(Popup::form_as::<RefreshForm>).is_some());
-    let sent = fetches(&h.code(KeyCode::Enter));
-    // The app's first form request: ID 1, which routes the answer to this form.
-    assert_eq!(sent, vec![refresh_request(5001).with_attempt(1)]);
-    let cmds = h.fail(refresh_request(5001).with_attempt(1), throttled(at));
+    let sent = h.code(KeyCode::Enter);
+    assert_eq!(fetches(&sent), vec![refresh_request(5001)]);
+    // The app's first form request: ticket 1, which routes the answer to this form.
+    assert_eq!(tickets(&sent), vec![Ticket(1)]);
+    let cmds = h.fail_as(Some(Ticket(1)), refresh_request(5001), throttled(at));
     (h, cmds)
 }
 

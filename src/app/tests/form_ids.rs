@@ -1,6 +1,7 @@
-//! Answers routed by request ID: each form request carries its own ID, the answer goes to
-//! the form holding it (open, or closed while waiting), never to one guessed from the
-//! payload, and what the answer implies happens either way.
+//! Answers routed by ticket: each form request is sent with its own ticket (beside the
+//! request, never in it), the answer goes to the form holding it (open, or closed while
+//! waiting), never to one guessed from the payload, and what the answer implies happens
+//! either way.
 
 use super::forms::writes;
 use crate::api::*;
@@ -26,17 +27,21 @@ fn two_identical_binds_are_two_ids_and_each_answer_goes_to_its_own_form() {
     h.key('b');
     h.ctrl('u');
     h.keys("198.51.100.200");
-    let first = writes(&h.code(KeyCode::Enter));
+    let first = h.code(KeyCode::Enter);
     // Esc closes the busy form; it is kept out of sight for its answer.
     h.code(KeyCode::Esc);
     assert!(h.top().is_none());
     h.key('b');
     h.ctrl('u');
     h.keys("198.51.100.200");
-    let second = writes(&h.code(KeyCode::Enter));
+    let second = h.code(KeyCode::Enter);
+    assert_eq!(
+        (tickets(&first), tickets(&second)),
+        (vec![Ticket(1)], vec![Ticket(2)])
+    );
+    let (first, second) = (writes(&first), writes(&second));
+    assert_eq!(first, second, "the same PUT twice: two sends, never one");
     let (first, second) = (first[0].clone(), second[0].clone());
-    assert_eq!((first.attempt(), second.attempt()), (1, 2));
-    assert_ne!(first, second, "the same PUT twice: two requests, never one");
 
     // The first answer is the closed form's: the status line says it, the open form
     // still waits for its own.
@@ -92,9 +97,10 @@ fn an_answer_with_an_id_no_form_holds_changes_no_form() {
     h.ctrl('u');
     h.keys("198.51.100.200");
     let sent = writes(&h.code(KeyCode::Enter));
-    // The same PUT under an ID this app never gave: not this form's answer.
-    h.ok(
-        sent[0].clone().with_attempt(99),
+    // The same PUT under a ticket this app never gave: not this form's answer.
+    h.ok_as(
+        Some(Ticket(99)),
+        sent[0].clone(),
         bound("IP address updated successfully"),
     );
     assert_eq!(h.app.context().popup, Some(PopupKind::FormBusy));

@@ -79,11 +79,12 @@ fn order_types_into_the_picker_confirms_and_sends_one_post() {
         OrderRequest {
             clientid: 102,
             setip: Some("203.0.113.9".into()),
-            // The app's first attempt.
-            attempt: 1,
         },
     );
-    assert_eq!(writes(&h.code(KeyCode::Enter)), vec![expected.clone()]);
+    let cmds = h.code(KeyCode::Enter);
+    assert_eq!(writes(&cmds), vec![expected.clone()]);
+    // The app's first attempt.
+    assert_eq!(tickets(&cmds), vec![Ticket(1)]);
     assert_eq!(order(&h).core.state, FormState::Submitting);
     for _ in 0..3 {
         assert!(h.code(KeyCode::Enter).is_empty(), "Enter while submitting");
@@ -298,7 +299,7 @@ fn bind_before_the_type_is_known_opens_the_form_and_waits_for_the_detail() {
     let mut h = Harness::new();
     let _ = h.app.start();
     // The services list only: no detail, no type yet.
-    let mut asked = fetches(&h.send(Msg::Loaded(crate::api::Loaded::Services(Ok(services())))));
+    let mut asked = fetches(&h.send(Msg::loaded(crate::api::Loaded::Services(Ok(services())))));
     asked.extend(fetches(&h.key('b')));
     assert!(
         asked.contains(&Request::Service(5001)),
@@ -323,7 +324,7 @@ fn bind_before_the_type_is_known_opens_the_form_and_waits_for_the_detail() {
     );
     // The detail arrives: the same Enter binds.
     let detail = h.answer_of(&Request::Service(5001)).unwrap();
-    h.send(Msg::Loaded(detail));
+    h.send(Msg::loaded(detail));
     let sent = writes(&h.code(KeyCode::Enter));
     assert!(
         matches!(&sent[..], [Request::UpdateService { service_id: 5001, update }]
@@ -360,17 +361,17 @@ fn bind_checks_the_address_then_sends_it() {
     };
     assert_eq!(f.ip.value(), "198.51.100.23");
     assert_eq!(f.core.error, None);
-    let sent = writes(&h.code(KeyCode::Enter));
+    let cmds = h.code(KeyCode::Enter);
     let expected = Request::UpdateService {
         service_id: 5001,
         update: Box::new(ServiceUpdate {
             setip: Some("198.51.100.23".into()),
-            // The app's first form request: its ID routes the answer to this form.
-            attempt: 1,
             ..ServiceUpdate::default()
         }),
     };
-    assert_eq!(sent, vec![expected.clone()]);
+    assert_eq!(writes(&cmds), vec![expected.clone()]);
+    // The app's first form request: its ticket routes the answer to this form.
+    assert_eq!(tickets(&cmds), vec![Ticket(1)]);
     assert!(h.code(KeyCode::Enter).is_empty());
     let cmds = h.fail(
         expected,

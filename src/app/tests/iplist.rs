@@ -19,8 +19,8 @@ fn viewing() -> Harness {
         Some(PopupKind::Step(&iplist::CHOOSE))
     );
     let sent = fetches(&h.code(KeyCode::Enter));
-    // The app's first form request: ID 1, which routes the answer to this form.
-    let expected = Request::ip_list(5001, IpListType::HttpAuth, IpListFormat::Txt).with_attempt(1);
+    // A read: its answer finds this form by its parameters.
+    let expected = Request::ip_list(5001, IpListType::HttpAuth, IpListFormat::Txt);
     assert_eq!(sent, vec![expected.clone()]);
     assert_eq!(h.app.context().popup, Some(PopupKind::FormBusy));
     assert!(fetches(&h.code(KeyCode::Enter)).is_empty());
@@ -54,7 +54,11 @@ fn the_chooser_picks_type_and_format() {
     let sent = fetches(&h.code(KeyCode::Enter));
     assert_eq!(
         sent,
-        vec![Request::ip_list(5002, IpListType::PprSocks, IpListFormat::Json).with_attempt(1)],
+        vec![Request::ip_list(
+            5002,
+            IpListType::PprSocks,
+            IpListFormat::Json
+        )],
         "ppr defaults to ppr-http; one down is ppr-socks; txt → json"
     );
 }

@@ -1,5 +1,6 @@
 //! Money: an order whose answer was lost, a second order while one is on its way, answers
-//! routed to the attempt that sent them, outcomes that stay on screen, the message log.
+//! routed to the attempt (its ticket) that sent them, outcomes that stay on screen, the
+//! message log.
 
 use crate::api::*;
 use crate::app::forms::FormState;
@@ -69,10 +70,43 @@ fn a_lost_answer_then_enter_ten_times_sends_one_post() {
     // The product ID typed: one deliberate order, a new attempt.
     h.ctrl('u');
     h.keys("1");
-    let again = enters(&mut h, 1);
+    let again = h.code(KeyCode::Enter);
     assert!(
-        matches!(&again[..], [Request::Order { product_id: 1, body }] if body.attempt == 2),
+        matches!(&writes(&again)[..], [Request::Order { product_id: 1, .. }])
+            && tickets(&again) == vec![Ticket(2)],
         "{again:?}"
+    );
+}
+
+/// The same order twice (a lost answer, then the product ID typed) is the same request
+/// sent twice with two tickets: an answer carrying the first attempt's ticket never lands
+/// in the form waiting for the second, and the second's own answer does.
+#[test]
+fn the_same_order_twice_is_two_tickets_and_an_old_ticket_never_answers_the_new_attempt() {
+    let mut h = order_form();
+    let first = enters(&mut h, 2);
+    let check = h.fail(first[0].clone(), lost());
+    h.settle(check);
+    assert_eq!(
+        enters(&mut h, 1),
+        vec![],
+        "in doubt: Enter alone sends nothing"
+    );
+    h.keys("1");
+    let again = h.code(KeyCode::Enter);
+    assert_eq!(writes(&again), first, "the same request");
+    assert_eq!(tickets(&again), vec![Ticket(2)], "a new attempt");
+    h.ok_as(Some(Ticket(1)), first[0].clone(), placed(7001));
+    assert_eq!(form(&h).core.state, FormState::Submitting);
+    assert!(
+        h.app.is_in_flight(&first[0]),
+        "the second attempt is still on its way"
+    );
+    h.ok(first[0].clone(), placed(7002));
+    assert!(
+        form(&h)
+            .result()
+            .is_some_and(|r| done_message(r).contains("service 7002"))
     );
 }
 

@@ -68,7 +68,7 @@ fn command_log_lists_the_bind_as_a_command_line() {
         .code(KeyCode::Enter)
         .into_iter()
         .filter_map(|c| match c {
-            Command::Fetch(r) if r.is_write() => Some(r),
+            Command::Write { request, .. } => Some(request),
             _ => None,
         })
         .collect();

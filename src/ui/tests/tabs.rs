@@ -236,7 +236,7 @@ fn clients_loaded() {
 /// Orders product 1 for client 102 through the order form, as attempt `attempt`: placed
 /// as service `Ok(id)`, or lost on its way (`Err`), and the form closed.
 fn order_for_client_102(h: &mut Harness, attempt: u64, answer: Result<u64, ()>) {
-    use crate::api::{ApiError, OrderRequest, OrderResult, Request, Response};
+    use crate::api::{ApiError, OrderRequest, OrderResult, Request, Response, Ticket};
     use crossterm::event::KeyCode;
     let cmds = h.key('o');
     h.settle(cmds);
@@ -247,13 +247,14 @@ fn order_for_client_102(h: &mut Harness, attempt: u64, answer: Result<u64, ()>) 
         OrderRequest {
             clientid: 102,
             setip: None,
-            attempt,
         },
     );
     let cmds = h.code(KeyCode::Enter);
     assert!(
-        cmds.iter()
-            .any(|c| matches!(c, crate::app::Command::Fetch(r) if *r == sent)),
+        cmds.iter().any(
+            |c| matches!(c, crate::app::Command::Write { request, ticket }
+            if *request == sent && *ticket == Ticket(attempt))
+        ),
         "{cmds:?}"
     );
     h.advance(60);

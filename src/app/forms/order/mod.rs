@@ -77,11 +77,11 @@ pub struct OrderForm {
     pub focus: OrderField,
     pub client_error: Option<String>,
     pub ip_error: Option<String>,
-    /// The step (`Done` holds the order result) and the attempt on its way.
+    /// The step (`Done` holds the order result) and the attempt on its way (its ticket).
     pub core: FormCore,
     /// The client of the confirmation.
     pub chosen: Option<Client>,
-    /// The POST the confirmation describes (its attempt ID is set when it is sent).
+    /// The POST the confirmation describes (sent with a new ticket each time).
     pub request: Option<Request>,
     /// The product ID typed to confirm again while the product is in doubt (only then).
     pub retype: Option<TextField>,
@@ -175,7 +175,6 @@ impl OrderForm {
                 OrderRequest {
                     clientid: client.id,
                     setip,
-                    ..Default::default()
                 },
             ));
             self.chosen = Some(client);
@@ -189,14 +188,14 @@ impl OrderForm {
         }
     }
 
-    /// Enter on the confirmation: the one POST to send, as attempt `attempt`. `None` in
-    /// any other step, above all while a POST is on its way.
-    pub fn confirmed(&mut self, attempt: u64) -> Option<Request> {
+    /// Enter on the confirmation: the one POST to send (the app gives it the attempt's
+    /// ticket). `None` in any other step, above all while a POST is on its way.
+    pub fn confirmed(&mut self) -> Option<Request> {
         if self.core.state != FormState::Confirming {
             return None;
         }
         self.note = None;
-        self.request.clone().map(|r| r.with_attempt(attempt))
+        self.request.clone()
     }
 
     /// The server answered the attempt this form sent.
@@ -335,7 +334,7 @@ impl FormLogic for OrderForm {
         Flow::Stay
     }
 
-    /// The record of orders took the answer first (by the same attempt ID); the form shows it.
+    /// The record of orders took the answer first (by the same ticket); the form shows it.
     fn answered(
         &mut self,
         _cx: &mut Cx<'_>,

@@ -1,9 +1,10 @@
 //! The app's side of an order: sending a confirmed one (or saying why it is not sent),
-//! routing each answer to the attempt that sent it, and checking an unknown outcome by
-//! reading the account again. The rules are written down in [`crate::app::orders`].
+//! routing each answer to the attempt that sent it (by its ticket), and checking an
+//! unknown outcome by reading the account again. The rules are written down in
+//! [`crate::app::orders`].
 
 use super::{OrderForm, done_message};
-use crate::api::{ApiError, Request, Response, Unprocessable};
+use crate::api::{ApiError, Request, Response, Ticket, Unprocessable};
 use crate::app::Cx;
 use crate::app::forms::{FormState, TextField, failure};
 use crate::app::messages::Level;
@@ -46,7 +47,6 @@ pub(in crate::app) fn confirm_order(cx: &mut Cx<'_>, form: &mut OrderForm) {
             return;
         }
     }
-    let attempt = cx.next_form_id();
     let services_before = cx
         .tabs
         .services
@@ -60,12 +60,13 @@ pub(in crate::app) fn confirm_order(cx: &mut Cx<'_>, form: &mut OrderForm) {
         .value()
         .map(|list| list.iter().map(|i| i.id).collect());
     let now = cx.now();
-    let Some(request) = form.confirmed(attempt) else {
+    let Some(request) = form.confirmed() else {
         return;
     };
+    let ticket = cx.next_ticket();
     let label = label(form, client);
     cx.work.orders.sent(Attempt {
-        attempt,
+        ticket,
         product_id,
         product_name: form.product_name.clone(),
         client,
@@ -74,14 +75,15 @@ pub(in crate::app) fn confirm_order(cx: &mut Cx<'_>, form: &mut OrderForm) {
         invoices_before,
     });
     cx.shell.status.log(Level::Info, format!("{label}: sent"));
-    cx.send_form_as(&mut form.core, request);
+    cx.send_form_as(&mut form.core, request, ticket);
 }
 
-/// The record of orders takes every order's answer, by its attempt ID, whatever became
-/// of the form that sent it (which then shows it, [`OrderForm::finish`]).
+/// The record of orders takes every order's answer, by its attempt's ticket, whatever
+/// became of the form that sent it (which then shows it, [`OrderForm::finish`]).
 pub(in crate::app) fn on_order_result(
     cx: &mut Cx<'_>,
     request: &Request,
+    ticket: Option<Ticket>,
     result: &Result<Response, ApiError>,
 ) {
     let Request::Order { product_id, body } = request else {
@@ -89,8 +91,10 @@ pub(in crate::app) fn on_order_result(
     };
     let product_id = *product_id;
     let now = cx.now();
-    let attempt = cx.work.orders.answered(body).unwrap_or_else(|| Attempt {
-        attempt: body.attempt,
+    let answered = ticket.and_then(|t| cx.work.orders.answered(t));
+    let attempt = answered.unwrap_or_else(|| Attempt {
+        // Not an attempt of this app's (none has ticket 0).
+        ticket: ticket.unwrap_or(Ticket(0)),
         product_id,
         product_name: String::new(),
         client: body.clientid,

@@ -2,11 +2,12 @@
 use super::*;
 use crate::api::Unprocessable;
 
-/// What the app does on Enter at the confirmation: the POST as `attempt`, then busy.
-fn send(f: &mut OrderForm, attempt: u64) -> Option<Request> {
-    let request = f.confirmed(attempt)?;
+/// What the app does on Enter at the confirmation: the POST with ticket `ticket`, then
+/// busy.
+fn send(f: &mut OrderForm, ticket: u64) -> Option<Request> {
+    let request = f.confirmed()?;
     f.core.state = FormState::Submitting;
-    f.core.sent = Some(attempt);
+    f.core.sent = Some(crate::app::forms::Sent::write(crate::api::Ticket(ticket)));
     Some(request)
 }
 
@@ -66,13 +67,12 @@ fn checking_builds_the_request_or_says_what_is_wrong() {
         OrderRequest {
             clientid: 102,
             setip: Some("203.0.113.9".into()),
-            ..Default::default()
         },
     );
     assert_eq!(f.request, Some(expected.clone()));
     assert!(f.awaiting().is_none(), "nothing is sent before Enter");
-    assert_eq!(send(&mut f, 3), Some(expected.clone().with_attempt(3)));
-    assert_eq!(f.awaiting(), Some(3));
+    assert_eq!(send(&mut f, 3), Some(expected.clone()));
+    assert_eq!(f.awaiting(), Some(crate::api::Ticket(3)));
     assert_eq!(send(&mut f, 4), None, "a second Enter sends nothing");
 
     // A ppr product never sends setip, whatever was typed.
