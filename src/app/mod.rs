@@ -336,12 +336,14 @@ impl App {
     pub fn update_all(&mut self, msgs: impl IntoIterator<Item = Msg>) -> Vec<Command> {
         let mut out = Vec::new();
         let before = self.glance();
-        let (mut loud, mut ticked) = (false, false);
+        let (mut loud, mut ticked, mut money) = (false, false, false);
         for msg in msgs {
             loud |= !Self::may_be_invisible(&msg);
             ticked |= matches!(msg, Msg::Tick);
+            money |= Self::reads_money(&msg);
             self.handle(msg, &mut out);
         }
+        self.refresh_runway(money);
         self.rebuild_shown();
         let tab = self.shell.tab;
         tab.sync(&mut self.cx(&mut out));

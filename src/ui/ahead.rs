@@ -165,7 +165,7 @@ pub fn draw_accounts(
     frame: &mut Frame,
     theme: &Theme,
     area: Rect,
-    accounts: &[(String, u8, Option<Runway>)],
+    accounts: &[(String, u8, Option<&Runway>)],
 ) {
     let block = widgets::pane(
         theme,
@@ -174,7 +174,7 @@ pub fn draw_accounts(
     );
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let runways: Vec<Option<&Runway>> = accounts.iter().map(|(_, _, r)| r.as_ref()).collect();
+    let runways: Vec<Option<&Runway>> = accounts.iter().map(|(_, _, r)| *r).collect();
     let earliest = match crate::billing::runway::earliest(&runways) {
         Some((i, day)) => Line::from(vec![
             Span::styled(" Earliest short: ", theme.dim),
@@ -191,9 +191,7 @@ pub fn draw_accounts(
     };
     let mut lines = vec![earliest];
     for (name, colour, r) in accounts {
-        let said = r
-            .as_ref()
-            .map_or_else(|| "waiting for its services…".to_owned(), Runway::line);
+        let said = r.map_or_else(|| "waiting for its services…".to_owned(), Runway::line);
         lines.push(Line::from(vec![
             Span::styled(format!(" {name} "), theme.account(*colour)),
             Span::raw(said),

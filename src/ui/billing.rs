@@ -19,7 +19,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let (credit_area, ahead, pane) = layout::billing(body);
     let tab = app.billing();
     draw_credit(frame, app, theme, credit_area);
-    super::ahead::draw(frame, theme, ahead, app.runway().as_ref());
+    super::ahead::draw(frame, theme, ahead, app.runway());
 
     let view = &tab.table;
     let block = widgets::pane(
