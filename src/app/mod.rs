@@ -340,10 +340,12 @@ impl App {
         for msg in msgs {
             loud |= !Self::may_be_invisible(&msg);
             ticked |= matches!(msg, Msg::Tick);
-            money |= Self::reads_money(&msg);
+            money |= matches!(&msg, Msg::Loaded { loaded, .. }
+                if tabs::billing::reads_money(&loaded.request()));
             self.handle(msg, &mut out);
         }
-        self.refresh_runway(money);
+        let today = self.now().with_timezone(&self.utc_offset()).date_naive();
+        tabs::billing::refresh_runway(&mut self.tabs, today, money);
         self.rebuild_shown();
         let tab = self.shell.tab;
         tab.sync(&mut self.cx(&mut out));

@@ -9,7 +9,7 @@ use super::tabs::{
     Listing, Tab, alerts::AlertsTab, billing::BillingTab, network::NetworkTab,
     products::ProductsTab, services::ServicesTab, usage::UsageTab,
 };
-use super::{App, AppSettings, Mirror, Msg, Popup, Remote};
+use super::{App, AppSettings, Mirror, Popup, Remote};
 use crate::api::{Client, Request};
 use chrono::{DateTime, FixedOffset, Utc};
 
@@ -31,63 +31,10 @@ impl App {
         self.shell.now()
     }
 
-    /// Whether `msg` answers a read the money ahead is worked out from.
-    pub(super) fn reads_money(msg: &Msg) -> bool {
-        use crate::account::Kind;
-        let Msg::Loaded { loaded, .. } = msg else {
-            return false;
-        };
-        matches!(
-            Kind::of(&loaded.request()),
-            Some(
-                Kind::Services
-                    | Kind::ServiceDetail
-                    | Kind::Products
-                    | Kind::Invoices
-                    | Kind::Credit
-            )
-        )
-    }
-
-    /// Works the money ahead out again when what it reads changed, or the day did.
-    pub(super) fn refresh_runway(&mut self, changed: bool) {
-        let today = self.now().with_timezone(&self.utc_offset()).date_naive();
-        let stale = self
-            .tabs
-            .billing
-            .runway
-            .as_ref()
-            .is_none_or(|(day, _)| *day != today);
-        if changed || stale {
-            self.tabs.billing.runway = Some((today, self.work_out_runway()));
-        }
-    }
-
-    /// The money ahead (see [`Self::work_out_runway`]); `None` until the services list
-    /// arrived.
+    /// The money ahead ([`crate::app::tabs::billing::refresh_runway`]); `None` until the
+    /// services list arrived.
     pub fn runway(&self) -> Option<&crate::billing::Runway> {
         self.tabs.billing.runway.as_ref()?.1.as_ref()
-    }
-
-    /// The money ahead from what the tabs hold (the services, their details read so far,
-    /// the catalogue, the invoices, the credit), worked out after a batch of messages that
-    /// changed one of them or the day (`update_all`), kept for the draws.
-    pub(super) fn work_out_runway(&self) -> Option<crate::billing::Runway> {
-        let services = self.services();
-        let details: std::collections::HashMap<u64, crate::api::Service> = services
-            .details
-            .iter()
-            .filter_map(|(id, d)| Some((*id, d.value()?.clone())))
-            .collect();
-        let billing = self.billing();
-        crate::billing::runway::runway(&crate::billing::Records {
-            today: self.now().with_timezone(&self.utc_offset()).date_naive(),
-            credit: billing.credit.value().map(|c| c.credit),
-            services: services.list.value().map(Vec::as_slice),
-            details: Some(&details),
-            products: self.products().list.value().map(Vec::as_slice),
-            invoices: billing.invoices.value().map(Vec::as_slice),
-        })
     }
 
     pub fn settings(&self) -> &AppSettings {

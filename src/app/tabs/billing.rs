@@ -106,7 +106,7 @@ pub struct BillingTab {
     pub sort: Sort<InvoiceSort>,
     /// The natural width of each column over all rows.
     pub natural: Vec<u16>,
-    /// The money ahead, worked out when what it reads changed (`App::refresh_runway`),
+    /// The money ahead, worked out when what it reads changed ([`refresh_runway`]),
     /// never in a draw: over ten accounts of 1,000 services, working it out at each frame
     /// took 35 ms of a key's frame. With the day it was worked out for.
     pub runway: Option<(chrono::NaiveDate, Option<crate::billing::Runway>)>,
@@ -231,4 +231,42 @@ impl TabPane for BillingTab {
     fn command() -> Option<&'static str> {
         Some("invoices")
     }
+}
+
+/// Whether `request` reads what the money ahead is worked out from.
+pub fn reads_money(request: &Request) -> bool {
+    matches!(
+        Kind::of(request),
+        Some(Kind::Services | Kind::ServiceDetail | Kind::Products | Kind::Invoices | Kind::Credit)
+    )
+}
+
+/// Works the money ahead out again from what the tabs hold (the services, their details
+/// read so far, the catalogue, the invoices, the credit) when one of them `changed` in
+/// the last batch of messages, or the day did; kept for the draws.
+pub fn refresh_runway(tabs: &mut crate::app::Tabs, today: chrono::NaiveDate, changed: bool) {
+    let stale = tabs
+        .billing
+        .runway
+        .as_ref()
+        .is_none_or(|(day, _)| *day != today);
+    if !(changed || stale) {
+        return;
+    }
+    let details: HashMap<u64, crate::api::Service> = tabs
+        .services
+        .details
+        .iter()
+        .filter_map(|(id, d)| Some((*id, d.value()?.clone())))
+        .collect();
+    let billing = &tabs.billing;
+    let runway = crate::billing::runway::runway(&crate::billing::Records {
+        today,
+        credit: billing.credit.value().map(|c| c.credit),
+        services: tabs.services.list.value().map(Vec::as_slice),
+        details: Some(&details),
+        products: tabs.products.list.value().map(Vec::as_slice),
+        invoices: billing.invoices.value().map(Vec::as_slice),
+    });
+    tabs.billing.runway = Some((today, runway));
 }
