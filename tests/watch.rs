@@ -766,12 +766,16 @@ fn watch_says_what_it_makes_of_the_servers_limit() {
     use std::io::{Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    let served = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let count = served.clone();
+    // Every answer claims a million a minute; once the test has read watch's line about
+    // that claim, the next request is refused with a pause of eleven days. (Refusing the
+    // fourth request outright raced: on a loaded machine the pause could come before watch
+    // said anything of the claim, and then it says only the pause.)
+    let refuse = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let refusing = refuse.clone();
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { break };
-            let count = count.clone();
+            let refusing = refusing.clone();
             std::thread::spawn(move || {
                 let mut head = Vec::new();
                 let mut buf = [0u8; 1024];
@@ -781,9 +785,7 @@ fn watch_says_what_it_makes_of_the_servers_limit() {
                         Ok(n) => head.extend_from_slice(&buf[..n]),
                     }
                 }
-                // The fourth request is refused with a pause of eleven days.
-                let n = count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-                let reply = if n == 4 {
+                let reply = if refusing.swap(false, std::sync::atomic::Ordering::SeqCst) {
                     "HTTP/1.1 429 X\r\nretry-after: 999999\r\nx-ratelimit-limit: 1000000\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}".to_owned()
                 } else {
                     "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-ratelimit-limit: 1000000\r\ncontent-length: 2\r\nconnection: close\r\n\r\n[]".to_owned()
@@ -795,7 +797,8 @@ fn watch_says_what_it_makes_of_the_servers_limit() {
     let dir = dir("budget-news");
     let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
     command
-        .args(["--base-url", &url, "watch"])
+        // A short refresh, so requests keep coming after the claim was said.
+        .args(["--base-url", &url, "--refresh", "5", "watch"])
         .env("PROXYDASH_TOKEN", "t")
         .env("XDG_STATE_HOME", dir.join("state"))
         .env("XDG_CONFIG_HOME", dir.join("config"))
@@ -804,6 +807,7 @@ fn watch_says_what_it_makes_of_the_servers_limit() {
         .env("PROXYDASH_LOG", "off");
     let mut w = Watch::spawn(command);
     w.wait_err(|l| l.contains("the server says 1,000,000/min; using 600/min"));
+    refuse.store(true, std::sync::atomic::Ordering::SeqCst);
     let paused = w.wait_err(|l| l.contains("paused by the server until"));
     assert!(
         paused.contains("the server asked for 11 days; at most 60 min"),
