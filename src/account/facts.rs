@@ -141,16 +141,11 @@ pub fn runway(
     now: DateTime<Utc>,
 ) -> Option<crate::billing::Runway> {
     let services = store.services()?;
-    let details: HashMap<u64, crate::api::Service> = services
-        .iter()
-        .filter_map(|s| store.service(s.service_id).cloned())
-        .map(|d| (d.service_id, d))
-        .collect();
     crate::billing::runway::runway(&crate::billing::Records {
         today: now.with_timezone(&offset).date_naive(),
         credit: store.credit().map(|c| c.credit),
         services: Some(services),
-        details: Some(&details),
+        details: Some(store),
         products: store.products(),
         invoices: store.invoices(),
     })

@@ -256,3 +256,9 @@ pub fn service_of(request: &Request) -> Option<u64> {
         _ => None,
     }
 }
+
+impl crate::billing::runway::Details for Store {
+    fn detail(&self, id: u64) -> Option<&Service> {
+        self.service(id)
+    }
+}

@@ -253,20 +253,21 @@ pub fn refresh_runway(tabs: &mut crate::app::Tabs, today: chrono::NaiveDate, cha
     if !(changed || stale) {
         return;
     }
-    let details: HashMap<u64, crate::api::Service> = tabs
-        .services
-        .details
-        .iter()
-        .filter_map(|(id, d)| Some((*id, d.value()?.clone())))
-        .collect();
     let billing = &tabs.billing;
     let runway = crate::billing::runway::runway(&crate::billing::Records {
         today,
         credit: billing.credit.value().map(|c| c.credit),
         services: tabs.services.list.value().map(Vec::as_slice),
-        details: Some(&details),
+        details: Some(&tabs.services.details),
         products: tabs.products.list.value().map(Vec::as_slice),
         invoices: billing.invoices.value().map(Vec::as_slice),
     });
     tabs.billing.runway = Some((today, runway));
+}
+
+/// The services' details as the Services tab holds them: the answered ones.
+impl crate::billing::runway::Details for HashMap<u64, Remote<crate::api::Service>> {
+    fn detail(&self, id: u64) -> Option<&crate::api::Service> {
+        self.get(&id).and_then(Remote::value)
+    }
 }
