@@ -26,6 +26,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::KeyCode;
 use proxydash::api::{ApiClient, ClientConfig, Credentials, Request};
 use proxydash::app::tabs::Tab;
+use proxydash::app::tabs::network::checked_at;
 use proxydash::app::{AppSettings, Msg};
 use proxydash::clipboard::Off;
 use proxydash::headless::Session;
@@ -96,21 +97,21 @@ fn checked(s: &Session) -> (usize, usize) {
         .collect();
     let done = swept
         .iter()
-        .filter(|id| s.app.network().checked_at(**id).is_some())
+        .filter(|id| checked_at(s.app.store(), **id).is_some())
         .count();
     (done, swept.len())
 }
 
 /// Why a sweep did not finish: the state of each swept service not counted as checked.
 fn unchecked(s: &Session) {
-    let net = s.app.network();
+    let store = s.app.store();
     for x in s.app.services().rows() {
         let id = x.service_id;
-        if !proxydash::app::is_swept(&x.status) || s.app.network().checked_at(id).is_some() {
+        if !proxydash::app::is_swept(&x.status) || checked_at(store, id).is_some() {
             continue;
         }
-        let e = net.errors.get(&id).map(|r| r.freshness());
-        let i = net.inactive.get(&id).map(|r| r.freshness());
+        let e = store.network_answer(id, true).freshness();
+        let i = store.network_answer(id, false).freshness();
         println!(
             "unchecked {id} ({:?}): errors {e:?} (in flight {}), inactive {i:?} (in flight {})",
             x.status,

@@ -18,6 +18,7 @@ mod common;
 use common::*;
 use criterion::{Criterion, criterion_group, criterion_main};
 use proxydash::api::{ApiClient, ClientConfig, Credentials, ProductType};
+use proxydash::app::tabs::network::checked_at;
 use proxydash::app::{App, AppSettings, Clock};
 use proxydash::clipboard::Off;
 use proxydash::effects::Effects;
@@ -32,10 +33,10 @@ const LATENCY: Duration = Duration::from_millis(200);
 /// Whether everything the first screen shows is in.
 fn full(app: &App) -> bool {
     let services = app.services();
-    if services.list.value().is_none()
-        || app.products().list.value().is_none()
-        || app.billing().credit.value().is_none()
-        || app.billing().invoices.value().is_none()
+    if services.list().value().is_none()
+        || app.products().list().value().is_none()
+        || app.billing().credit().value().is_none()
+        || app.billing().invoices().value().is_none()
     {
         return false;
     }
@@ -53,9 +54,9 @@ fn full(app: &App) -> bool {
         if !proxydash::app::is_swept(&s.status) {
             return true;
         }
-        let network = app.network().checked_at(id).is_some();
+        let network = checked_at(app.store(), id).is_some();
         let rate = match app.service_type(id) {
-            Some(ProductType::Ppr) => app.usage().rate_of(id).value().is_some(),
+            Some(ProductType::Ppr) => app.store().rate(id).is_some(),
             Some(_) => true,
             // Not known yet: the rate (if any) cannot have been read.
             None => false,

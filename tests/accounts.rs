@@ -138,7 +138,7 @@ async fn an_order_from_all_goes_to_the_chosen_account_only() {
     s.until("every credit known", |d| {
         d.seats()
             .iter()
-            .all(|s| s.app.billing().credit.value().is_some())
+            .all(|s| s.app.billing().credit().value().is_some())
     })
     .await;
     // The first row is acme's; the picker asks, with each account's credit.

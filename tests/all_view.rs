@@ -131,7 +131,7 @@ async fn an_order_from_all_takes_the_chosen_accounts_own_product_of_that_name() 
         settled(Tab::Products)(d)
             && d.seats()
                 .iter()
-                .all(|s| s.app.billing().credit.value().is_some())
+                .all(|s| s.app.billing().credit().value().is_some())
     })
     .await;
     highlight(&mut s, RowRef { seat: 0, id: 11 });
@@ -318,7 +318,7 @@ async fn an_account_that_stops_answering_is_marked_everywhere_in_all() {
         settled(Tab::Services)(d)
             && d.seats()
                 .iter()
-                .all(|s| s.app.billing().credit.value().is_some())
+                .all(|s| s.app.billing().credit().value().is_some())
     })
     .await;
     drop(sbs.pop());
@@ -437,14 +437,14 @@ async fn at_80x24_the_total_and_the_ends_of_names_stay_whole() {
         settled(Tab::Services)(d)
             && d.seats()
                 .iter()
-                .all(|s| s.app.billing().credit.value().is_some())
+                .all(|s| s.app.billing().credit().value().is_some())
     })
     .await;
     let total: f64 = s
         .desk
         .seats()
         .iter()
-        .filter_map(|seat| seat.app.billing().credit.value().map(|c| c.credit))
+        .filter_map(|seat| seat.app.billing().credit().value().map(|c| c.credit))
         .sum();
     // A read in flight puts `⟳ N pending` on the right: the total keeps its room anyway.
     s.press(KeyCode::Char('R'));

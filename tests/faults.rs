@@ -21,8 +21,8 @@ mod client;
 #[path = "faults/raw.rs"]
 mod raw;
 
+use proxydash::app::Answer;
 use proxydash::app::App;
-use proxydash::app::remote::Remote;
 use proxydash::headless::Session;
 use proxydash::sandbox::{FaultKind, FaultSpec};
 use std::collections::HashMap;
@@ -53,13 +53,13 @@ struct Endpoint {
     /// Text of its good data that must stay on screen while it is stale ([`TODAY`]: the
     /// date of today).
     shown: &'static str,
-    /// Its `Remote`, as (has a value, has an error).
+    /// Its answer, as (has a value, has an error).
     remote: fn(&App) -> (bool, bool),
 }
 
 const TODAY: &str = "today";
 
-fn state<T>(r: &Remote<T>) -> (bool, bool) {
+fn state<T>(r: Answer<'_, T>) -> (bool, bool) {
     (r.value().is_some(), r.error().is_some())
 }
 
@@ -72,7 +72,7 @@ fn endpoints() -> Vec<Endpoint> {
             refresh: &[C('r')],
             names: "Services: ",
             shown: "Suspended",
-            remote: |a| state(&a.services().list),
+            remote: |a| state(a.services().list()),
         },
         Endpoint {
             name: "service detail",
@@ -90,7 +90,7 @@ fn endpoints() -> Vec<Endpoint> {
             refresh: &[C('r')],
             names: "Products: ",
             shown: "Residential 50 GB",
-            remote: |a| state(&a.products().list),
+            remote: |a| state(a.products().list()),
         },
         Endpoint {
             name: "product detail",
@@ -108,7 +108,7 @@ fn endpoints() -> Vec<Endpoint> {
             refresh: &[C('r')],
             names: "Credit: ",
             shown: "$250.00",
-            remote: |a| state(&a.billing().credit),
+            remote: |a| state(a.billing().credit()),
         },
         Endpoint {
             name: "invoices",
@@ -117,7 +117,7 @@ fn endpoints() -> Vec<Endpoint> {
             refresh: &[C('r')],
             names: "Invoices: ",
             shown: "Add Funds",
-            remote: |a| state(&a.billing().invoices),
+            remote: |a| state(a.billing().invoices()),
         },
         Endpoint {
             name: "invoice",
@@ -136,7 +136,7 @@ fn endpoints() -> Vec<Endpoint> {
             refresh: &[C('r')],
             names: "Servers in error of service ",
             shown: "✗ error",
-            remote: |a| a.network().errors.get(&1001).map_or((false, false), state),
+            remote: |a| state(a.store().network_answer(1001, true)),
         },
         Endpoint {
             name: "network inactive",
@@ -145,12 +145,7 @@ fn endpoints() -> Vec<Endpoint> {
             refresh: &[C('r')],
             names: "Inactive servers of service ",
             shown: "○ inactive",
-            remote: |a| {
-                a.network()
-                    .inactive
-                    .get(&1001)
-                    .map_or((false, false), state)
-            },
+            remote: |a| state(a.store().network_answer(1001, false)),
         },
         Endpoint {
             name: "stats",
@@ -160,7 +155,7 @@ fn endpoints() -> Vec<Endpoint> {
             names: "Usage of service ",
             // The chart's last x label is today.
             shown: TODAY,
-            remote: |a| state(a.usage().stats_of(1003)),
+            remote: |a| state(a.store().stats_answer(1003)),
         },
         Endpoint {
             name: "rate",
@@ -169,7 +164,7 @@ fn endpoints() -> Vec<Endpoint> {
             refresh: &[C('r')],
             names: "Rate of service ",
             shown: "over limit by",
-            remote: |a| state(a.usage().rate_of(1003)),
+            remote: |a| state(a.store().rate_answer(1003)),
         },
     ]
 }

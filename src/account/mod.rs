@@ -9,6 +9,7 @@
 //!
 //! [`engine`] is the pure state machine; [`driver`] runs it on a task of its own.
 
+pub mod answer;
 pub mod config;
 pub mod connection;
 pub mod driver;
@@ -24,6 +25,7 @@ pub mod types;
 #[cfg(test)]
 mod tests;
 
+pub use answer::{Answer, Freshness};
 pub use connection::{Connection, Link};
 pub use driver::{AccountHandle, Clock, Event, Idle, Setup, spawn, start};
 pub use engine::{Config, Engine, Swept};

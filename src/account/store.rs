@@ -150,6 +150,14 @@ impl Store {
         }
     }
 
+    /// Forgets what is known of `request` (an answer no longer wanted), unless it is on
+    /// its way again.
+    pub fn forget(&mut self, request: &Request) {
+        if self.entries.get(request).is_some_and(|e| e.sent.is_none()) {
+            self.entries.remove(request);
+        }
+    }
+
     /// Reads sent so far (see [`Entry::asked`]).
     pub fn sends(&self) -> u64 {
         self.sends

@@ -55,7 +55,7 @@ impl Mirror {
         let b = self.budget.as_ref()?;
         b.paused_until
             .or(b.next_at)
-            .filter(|t| *t > now && !(self.in_flight.is_empty() && self.writes.is_empty()))
+            .filter(|t| *t > now && !(self.store.in_flight() == 0 && self.writes.is_empty()))
     }
 
     /// The account's connection when it is not simply online, for the header:

@@ -37,17 +37,10 @@ impl Cx<'_> {
     /// what it loads as loading.
     pub(in crate::app) fn fetch(&mut self, request: Request) {
         let now = self.now();
-        if let Some(sent) = self.account.in_flight.get(&request)
-            && now
-                .signed_duration_since(*sent)
-                .to_std()
-                .unwrap_or_default()
-                < super::IN_FLIGHT_TIMEOUT
-        {
+        if !self.account.store.may_send(&request, now) {
             return;
         }
-        self.account.in_flight.insert(request.clone(), now);
-        self.tabs.begin(&request, self.account);
+        self.account.store.sent(&request, now);
         self.out.push(Command::Fetch(request));
     }
 
@@ -128,7 +121,8 @@ impl Cx<'_> {
     /// today's date).
     pub(in crate::app) fn rebuild_services(&mut self) {
         let today = self.shell.today();
-        self.tabs.rebuild_services(today, &self.shell.geometry);
+        self.tabs
+            .rebuild_services(&self.account.store, today, &self.shell.geometry);
     }
 
     /// Shows `tab` with the row `id` selected (clearing a filter or `!` that hides it):

@@ -27,13 +27,16 @@
 //! - One-off reads a person waits on ([`Command::Fetch`]): the selection's detail the
 //!   first time it is shown, a form's reads, IP lists.
 //! - `r` refreshes the current tab, `R` everything ([`Command::Refresh`]).
-//! - Every answer is kept, whichever tab is shown. A list for a sort that is no longer
-//!   chosen and per-service data of a service no longer listed are ignored.
+//! - Every answer is kept, whichever tab is shown, once, in the account's store
+//!   ([`Mirror::store`]: a replica of the engine's, fed by the engine's events through the
+//!   same code); the tabs hold what they show (tables, sorts, widths), never a copy of an
+//!   answer, and derive their rows from the store. A list for a sort that is no longer
+//!   chosen is not shown; per-service data of a service no longer listed is forgotten.
 //!
 //! # Errors
 //!
 //! A failed request leaves the last good data on screen (marked stale with its time, see
-//! [`Remote`]) and puts one line in the status bar via [`status::error_line`]. The line of
+//! [`crate::account::Answer`]) and puts one line in the status bar via [`status::error_line`]. The line of
 //! a request goes away when that request next succeeds, or on Esc.
 //!
 //! # Writes and forms
@@ -60,7 +63,6 @@ mod popup_kind;
 pub mod popups;
 pub mod probe;
 pub mod profiles;
-pub mod remote;
 mod screen;
 pub mod status;
 pub mod table;
@@ -86,13 +88,13 @@ mod view;
 mod tests;
 
 pub use crate::account::planner::is_swept;
-use crate::api::{Client, Request};
+pub use crate::account::{Answer, Freshness};
+use crate::api::Request;
 use crate::iplist_throttle::Throttles;
 use chrono::{DateTime, FixedOffset, Utc};
 pub use cx::{Cx, RefreshGroup, Work};
 use forms::bind_ip::MyIp;
 pub use msg::{Command, Msg};
-pub use remote::Remote;
 pub use settings::{AppSettings, EAGER_ROWS};
 pub use shell::{Shell, Switch};
 use status::StatusLine;
@@ -226,14 +228,13 @@ pub enum PopupKind {
 /// of what to send.
 #[derive(Default)]
 pub struct Mirror {
-    /// The reseller's clients, for the order form's picker.
-    pub(in crate::app) clients: Remote<Vec<Client>>,
+    /// Every read's answer and what is in flight: a replica of the engine's store, fed by
+    /// its events (`Sent`, `Loaded`) and the app's own asks. The one place the dashboard
+    /// keeps answers, and its one in-flight set of reads.
+    pub(in crate::app) store: crate::account::store::Store,
     pub(in crate::app) my_ip: MyIp,
     /// When each service's IP list may be refreshed again (429 countdowns).
     pub(in crate::app) throttles: Throttles,
-    /// What the engine has in flight, as its events and the app's own asks told: a
-    /// mirror for the loading marks.
-    pub(in crate::app) in_flight: HashMap<Request, DateTime<Utc>>,
     /// The writes on their way, by ticket: two sends of the same write are two.
     pub(in crate::app) writes: HashMap<crate::api::Ticket, Request>,
     /// The account's connection, as the engine last told.
@@ -308,8 +309,7 @@ impl App {
             Request::Credit,
             Request::Invoices,
         ] {
-            self.account.in_flight.insert(request.clone(), now);
-            self.tabs.begin(&request, &mut self.account);
+            self.account.store.sent(&request, now);
         }
         // Told at start whatever was told before (the engine may be new).
         self.account.focus = None;
@@ -345,7 +345,7 @@ impl App {
             self.handle(msg, &mut out);
         }
         let today = self.now().with_timezone(&self.utc_offset()).date_naive();
-        tabs::billing::refresh_runway(&mut self.tabs, today, money);
+        tabs::billing::refresh_runway(&mut self.tabs, &self.account.store, today, money);
         self.rebuild_shown();
         let tab = self.shell.tab;
         tab.sync(&mut self.cx(&mut out));
@@ -377,8 +377,8 @@ impl App {
             Msg::Tick => self.on_tick(out),
             Msg::Loaded { loaded, ticket } => self.on_loaded(loaded, ticket, out),
             Msg::Sent(request) => {
-                self.account.in_flight.insert(request.clone(), self.now());
-                self.tabs.begin(&request, &mut self.account);
+                let now = self.now();
+                self.account.store.sent(&request, now);
             }
             Msg::Connection(c) => self.account.on_connection(&mut self.shell, c),
             Msg::Types(types) => {

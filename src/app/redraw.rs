@@ -101,7 +101,7 @@ impl App {
             return true;
         }
         let page = self.shell.geometry.page(Tab::Services);
-        let rows = self.tabs.services.rows();
+        let rows = self.services().rows();
         table
             .visible(page)
             .1
@@ -135,7 +135,8 @@ impl App {
     /// The Services rows' cells read the network status, the usage and today's date.
     pub(super) fn rebuild_services(&mut self) {
         let today = self.now().with_timezone(&self.utc_offset()).date_naive();
-        self.tabs.rebuild_services(today, &self.shell.geometry);
+        self.tabs
+            .rebuild_services(&self.account.store, today, &self.shell.geometry);
     }
 
     /// Rebuilds the derived rows of the tab on screen, if they changed.

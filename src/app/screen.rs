@@ -4,6 +4,7 @@
 use super::Tab;
 use super::geometry::Geometry;
 use super::{Tabs, table};
+use crate::account::store::Store;
 use chrono::NaiveDate;
 
 impl Tabs {
@@ -24,14 +25,16 @@ impl Tabs {
     }
 
     /// The Services rows' cells read the network status, the usage and today's date.
-    pub(super) fn rebuild_services(&mut self, today: NaiveDate, geometry: &Geometry) {
+    pub(super) fn rebuild_services(
+        &mut self,
+        store: &Store,
+        today: NaiveDate,
+        geometry: &Geometry,
+    ) {
         self.services_dirty = false;
-        let ctx = crate::app::tabs::services::CellContext {
-            today,
-            network: &self.network,
-            usage: &self.usage,
-        };
-        self.services.rebuild(&ctx);
+        let ctx = crate::app::tabs::services::CellContext { today, store };
+        let rows = store.services().unwrap_or_default();
+        self.services.rebuild(rows, &ctx);
         self.set_pages(geometry);
     }
 }

@@ -6,10 +6,11 @@ use super::columns::{CellText, Column};
 use super::forms::bind_ip::MyIp;
 use super::status::StatusLine;
 use super::tabs::{
-    Listing, Tab, alerts::AlertsTab, billing::BillingTab, network::NetworkTab,
-    products::ProductsTab, services::ServicesTab, usage::UsageTab,
+    Listing, Tab, alerts::AlertsTab, billing::BillingView, network::NetworkTab,
+    products::ProductsView, services::ServicesView, usage::UsageTab,
 };
-use super::{App, AppSettings, Mirror, Popup, Remote};
+use super::{Answer, App, AppSettings, Mirror, Popup};
+use crate::account::store::Store;
 use crate::api::{Client, Request};
 use chrono::{DateTime, FixedOffset, Utc};
 
@@ -69,16 +70,21 @@ impl App {
         tab.listing(self)
     }
 
-    pub fn services(&self) -> &ServicesTab {
-        &self.tabs.services
+    /// The account's answers (see [`Mirror::store`]).
+    pub fn store(&self) -> &Store {
+        &self.account.store
     }
 
-    pub fn products(&self) -> &ProductsTab {
-        &self.tabs.products
+    pub fn services(&self) -> ServicesView<'_> {
+        self.tabs.services.view(&self.account.store)
     }
 
-    pub fn billing(&self) -> &BillingTab {
-        &self.tabs.billing
+    pub fn products(&self) -> ProductsView<'_> {
+        self.tabs.products.view(&self.account.store)
+    }
+
+    pub fn billing(&self) -> BillingView<'_> {
+        self.tabs.billing.view(&self.account.store)
     }
 
     pub fn network(&self) -> &NetworkTab {
@@ -117,8 +123,8 @@ impl App {
     }
 
     /// The reseller's clients (loaded when the order form opens).
-    pub fn clients(&self) -> &Remote<Vec<Client>> {
-        &self.account.clients
+    pub fn clients(&self) -> Answer<'_, Vec<Client>> {
+        self.account.store.clients_answer()
     }
 
     /// This machine's public IP, as far as it was looked up.
@@ -133,11 +139,14 @@ impl App {
 
     /// Requests sent and not answered yet (reads and writes).
     pub fn in_flight(&self) -> usize {
-        self.account.in_flight.len() + self.account.writes.len()
+        self.account.store.in_flight() + self.account.writes.len()
     }
 
     pub fn is_in_flight(&self, request: &Request) -> bool {
-        self.account.in_flight.contains_key(request)
+        self.account
+            .store
+            .get(request)
+            .is_some_and(|e| e.sent.is_some())
             || self.account.writes.values().any(|w| w == request)
     }
 
@@ -290,17 +299,13 @@ impl App {
     }
 
     pub fn provider_mark(&self, service_id: u64, host: &str) -> Option<crate::probe::report::Mark> {
-        let list = |m: &std::collections::HashMap<u64, super::Remote<Vec<String>>>| {
-            m.get(&service_id)
-                .and_then(|r| r.value())
-                .cloned()
+        let list = |errors: bool| {
+            self.account
+                .store
+                .network(service_id, errors)
                 .unwrap_or_default()
         };
-        crate::probe::report::Mark::of(
-            host,
-            &list(&self.tabs.network.errors),
-            &list(&self.tabs.network.inactive),
-        )
+        crate::probe::report::Mark::of(host, list(true), list(false))
     }
 
     /// What decides which keys apply.

@@ -336,8 +336,8 @@ fn services_order(seats: &[Seat], rows: &[(usize, usize)], sort: Sort<ServiceSor
         };
         crate::app::tabs::services::compare(
             by,
-            (x, seats[sa].app.network()),
-            (y, seats[sb].app.network()),
+            (x, seats[sa].app.store()),
+            (y, seats[sb].app.store()),
         )
     };
     let mut order: Vec<usize> = (0..rows.len()).collect();

@@ -315,7 +315,7 @@ fn credit_parts(desk: &Desk, theme: &Theme) -> (Vec<Span<'static>>, Vec<Span<'st
     let mut unknown = false;
     let mut stale = false;
     for seat in desk.seats() {
-        let credit = seat.app.billing().credit.value().map(|c| c.credit);
+        let credit = seat.app.billing().credit().value().map(|c| c.credit);
         let down = seat.app.no_answer_since().is_some();
         each.push(Span::styled(
             format!(" {} ", seat.name),

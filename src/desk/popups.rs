@@ -45,9 +45,9 @@ impl Desk {
                 Offer {
                     name: seat.name.clone(),
                     colour: seat.colour,
-                    credit: seat.app.billing().credit.value().map(|c| c.credit),
+                    credit: seat.app.billing().credit().value().map(|c| c.credit),
                     read_only: seat.app.settings().read_only,
-                    listed: seat.app.products().list.value().is_some(),
+                    listed: seat.app.products().list().value().is_some(),
                     product: same_product(catalogue, &name, &group)
                         .map(|p| (p.product_id, p.price)),
                 }

@@ -6,8 +6,8 @@ use super::text;
 use super::theme::Theme;
 use super::widgets;
 use crate::api::{Invoice, InvoiceStatus, Request};
+use crate::app::Answer;
 use crate::app::App;
-use crate::app::remote::Remote;
 use crate::app::tabs::billing::{COLUMNS, status_tone};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -26,17 +26,17 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         theme,
         widgets::titled(
             "Invoices",
-            tab.invoices.value().is_some(),
+            tab.invoices().value().is_some(),
             view,
             &tab.sort.label(),
         ),
-        widgets::freshness(app, theme, tab.invoices.freshness()),
+        widgets::freshness(app, theme, tab.invoices().freshness()),
     );
     let block = widgets::with_filter(block, view, theme);
     if let Some((msg, style)) = widgets::placeholder(
         app,
         theme,
-        &tab.invoices,
+        tab.invoices(),
         view,
         &Request::Invoices,
         "invoices",
@@ -57,7 +57,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
 }
 
 fn draw_credit(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let credit = &app.billing().credit;
+    let credit = &app.billing().credit();
     let block = widgets::pane(
         theme,
         "Billing".into(),
@@ -73,11 +73,11 @@ fn draw_credit(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
             spans.extend(unpaid_spans(app, theme));
             Line::from(spans)
         }
-        (None, Remote::Failed { error, .. }) => Line::from(Span::styled(
+        (None, Answer::Failed { error, .. }) => Line::from(Span::styled(
             crate::app::status::error_line(&Request::Credit, error, &app.settings().profile),
             theme.bad,
         )),
-        (None, Remote::NotRequested) => Line::from(""),
+        (None, Answer::NotRequested) => Line::from(""),
         (None, _) => Line::from(Span::styled(" Credit  loading…", theme.dim)),
     };
     frame.render_widget(Paragraph::new(line).block(block), area);
@@ -114,7 +114,7 @@ fn credit_trend(app: &App, theme: &Theme) -> Vec<Span<'static>> {
 
 /// `   Unpaid  $45.00 in 3 invoices` once the invoices are known.
 fn unpaid_spans(app: &App, theme: &Theme) -> Vec<Span<'static>> {
-    if app.billing().invoices.value().is_none() {
+    if app.billing().invoices().value().is_none() {
         return Vec::new();
     }
     let (n, total) = app.billing().unpaid();

@@ -7,7 +7,7 @@ use super::layout;
 use super::theme::Theme;
 use super::widgets;
 use crate::app::App;
-use crate::app::remote::Freshness;
+use crate::app::Freshness;
 use crate::app::table::TableView;
 use crate::app::tabs::{Listing, Tab};
 use ratatui::Frame;

@@ -6,7 +6,7 @@ use super::text;
 use super::theme::Theme;
 use super::widgets;
 use crate::app::App;
-use crate::app::remote::Freshness;
+use crate::app::Freshness;
 use crate::app::tabs::Tab;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -70,24 +70,24 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     // from the oldest of them, as the other tabs do for their own data.
     let fresh = match s.stale_since {
         Some(at) => Freshness::Stale(at),
-        None => services.list.freshness(),
+        None => services.list().freshness(),
     };
     let block = widgets::pane(
         theme,
         widgets::titled(
             "Proxy servers in error or inactive",
-            services.list.value().is_some(),
+            services.list().value().is_some(),
             view,
             &net.sort.label(),
         ),
         widgets::freshness(app, theme, fresh),
     );
     let block = widgets::with_filter(block, view, theme);
-    let placeholder = if services.list.value().is_none() {
+    let placeholder = if services.list().value().is_none() {
         widgets::placeholder(
             app,
             theme,
-            &services.list,
+            services.list(),
             view,
             &crate::api::Request::Services,
             "services",

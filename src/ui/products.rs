@@ -7,8 +7,8 @@ use super::text::{self, MISSING};
 use super::theme::Theme;
 use super::widgets;
 use crate::api::{Product, Request};
+use crate::app::Answer;
 use crate::app::App;
-use crate::app::remote::Remote;
 use crate::app::tabs::products::COLUMNS;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -26,15 +26,20 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         theme,
         format!(
             "{} · {}",
-            widgets::counted("Products", tab.list.value().is_some(), view),
+            widgets::counted("Products", tab.list().value().is_some(), view),
             tab.sort_label()
         ),
-        widgets::freshness(app, theme, tab.list.freshness()),
+        widgets::freshness(app, theme, tab.list().freshness()),
     );
     let block = widgets::with_filter(block, view, theme);
-    if let Some((msg, style)) =
-        widgets::placeholder(app, theme, &tab.list, view, &tab.list_request(), "products")
-    {
+    if let Some((msg, style)) = widgets::placeholder(
+        app,
+        theme,
+        tab.list(),
+        view,
+        &tab.list_request(),
+        "products",
+    ) {
         frame.render_widget(block, pane.block);
         widgets::message(frame, pane.header(), &msg, style);
     } else {
@@ -78,7 +83,7 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
                 .unwrap_or_default();
             widgets::columns(frame, inner, detail_lines(p, name, theme))
         }
-        (None, Remote::Failed { error, .. }) => {
+        (None, Answer::Failed { error, .. }) => {
             let line = crate::app::status::error_line(
                 &Request::Product(id),
                 error,

@@ -6,8 +6,8 @@ use super::text::{self, MISSING};
 use super::theme::Theme;
 use super::widgets;
 use crate::api::{Request, Service, ServiceStatus};
+use crate::app::Answer;
 use crate::app::App;
-use crate::app::remote::Remote;
 use crate::app::tabs::services::status_tone;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -30,15 +30,15 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         theme,
         widgets::titled(
             "Services",
-            tab.list.value().is_some(),
+            tab.list().value().is_some(),
             view,
             &tab.sort.label(),
         ),
-        widgets::freshness(app, theme, tab.list.freshness()),
+        widgets::freshness(app, theme, tab.list().freshness()),
     );
     let block = widgets::with_filter(block, view, theme);
     if let Some((msg, style)) =
-        widgets::placeholder(app, theme, &tab.list, view, &Request::Services, "services")
+        widgets::placeholder(app, theme, tab.list(), view, &Request::Services, "services")
     {
         frame.render_widget(block, pane.block);
         widgets::message(frame, pane.header(), &msg, style);
@@ -94,7 +94,7 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
             lines.extend(super::history::detail_lines(app, theme, id, width));
             widgets::columns(frame, inner, lines);
         }
-        (None, Remote::Failed { error, .. }) => {
+        (None, Answer::Failed { error, .. }) => {
             let line = crate::app::status::error_line(
                 &Request::Service(id),
                 error,

@@ -9,8 +9,8 @@ use super::text;
 use super::theme::Theme;
 use super::widgets;
 use crate::api::{RateEntry, Request};
+use crate::app::Answer;
 use crate::app::App;
-use crate::app::remote::Remote;
 use crate::app::tabs::usage::COLUMNS;
 use crate::app::tabs::usage_chart::{Chart as UsageChart, Range};
 use ratatui::Frame;
@@ -24,12 +24,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     if let Some((msg, style)) = widgets::placeholder(
         app,
         theme,
-        &services.list,
+        services.list(),
         &services.table,
         &Request::Services,
         "services",
     )
-    .filter(|_| services.list.value().is_none_or(Vec::is_empty))
+    .filter(|_| services.list().value().is_none_or(Vec::is_empty))
     {
         let block = widgets::pane(theme, "Usage".into(), Span::raw(""));
         let inner = block.inner(body);
@@ -108,13 +108,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
 fn remote_message<T>(
     app: &App,
     theme: &Theme,
-    remote: &Remote<T>,
+    remote: Answer<'_, T>,
     request: Request,
     what: &str,
 ) -> Option<(String, ratatui::style::Style)> {
     match (remote.value(), remote) {
         (Some(_), _) => None,
-        (None, Remote::Failed { error, .. }) => Some((
+        (None, Answer::Failed { error, .. }) => Some((
             crate::app::status::error_line(&request, error, &app.settings().profile),
             theme.bad,
         )),
@@ -124,7 +124,7 @@ fn remote_message<T>(
 
 pub fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
     let usage = app.usage();
-    let remote = usage.stats_of(id);
+    let remote = app.store().stats_answer(id);
     let block = widgets::pane(
         theme,
         widgets::of_account(app, format!("Usage · {id} · {}", usage.range.label())),
@@ -315,7 +315,7 @@ pub fn rate_gauge(r: &RateEntry) -> (f64, String, bool) {
 }
 
 pub fn draw_gauge(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
-    let remote = app.usage().rate_of(id);
+    let remote = app.store().rate_answer(id);
     let block = widgets::pane(
         theme,
         format!("Rate vs limit ({UNIT})"),

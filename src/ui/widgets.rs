@@ -5,8 +5,8 @@
 use super::pane::Pane;
 use super::text;
 use super::theme::Theme;
-use crate::app::remote::{Freshness, Remote};
 use crate::app::table::TableView;
+use crate::app::{Answer, Freshness};
 use crate::app::{App, status};
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
@@ -157,18 +157,18 @@ pub fn with_filter<'a>(block: Block<'a>, table: &TableView, theme: &Theme) -> Bl
 pub fn placeholder<T>(
     app: &App,
     theme: &Theme,
-    remote: &Remote<Vec<T>>,
+    remote: Answer<'_, Vec<T>>,
     table: &TableView,
     request: &crate::api::Request,
     noun: &str,
 ) -> Option<(String, Style)> {
     match remote.value() {
         None => match remote {
-            Remote::Failed { error, .. } => Some((
+            Answer::Failed { error, .. } => Some((
                 status::error_line(request, error, &app.settings().profile),
                 theme.bad,
             )),
-            Remote::NotRequested => Some((String::new(), theme.dim)),
+            Answer::NotRequested => Some((String::new(), theme.dim)),
             _ => Some((format!("Loading {noun}…"), theme.dim)),
         },
         Some(v) if v.is_empty() => Some((format!("No {noun}."), theme.dim)),

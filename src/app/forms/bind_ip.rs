@@ -180,7 +180,7 @@ impl FormLogic for BindIpForm {
 
     fn submit(&mut self, cx: &Cx<'_>) -> Option<Request> {
         let id = self.service_id;
-        let Some(detail) = cx.tabs.services.detail(id).value() else {
+        let Some(detail) = cx.services().detail(id).value() else {
             self.core.error = Some(format!(
                 "service {id}'s detail (its type and bound IP) is still loading; nothing was sent"
             ));
@@ -225,7 +225,7 @@ pub(in crate::app) fn open(cx: &mut Cx<'_>) {
     let Some(id) = cx.writable_service("binding an IP") else {
         return;
     };
-    let detail = cx.tabs.services.detail(id).value();
+    let detail = cx.services().detail(id).value();
     match (cx.tabs.service_type(id, cx.account), detail) {
         (Some(ProductType::Fpr), Some(detail)) => {
             let bound = detail.bound_ip.clone();
@@ -287,7 +287,7 @@ pub(in crate::app) fn want_my_ip(cx: &mut Cx<'_>) {
         return;
     }
     let shows_bound_ip = cx.target_service().is_some_and(|id| {
-        cx.tabs.services.detail(id).value().is_some_and(|s| {
+        cx.services().detail(id).value().is_some_and(|s| {
             s.product_type == ProductType::Fpr
                 && s.bound_ip
                     .as_deref()

@@ -371,7 +371,7 @@ impl Cx<'_> {
     pub(super) fn writable_service(&mut self, what: &str) -> Option<u64> {
         use crate::api::ServiceStatus;
         let id = self.target_service()?;
-        let status = self.tabs.services.get(id).map(|s| s.status.clone());
+        let status = self.services().get(id).map(|s| s.status.clone());
         if let Some(
             status @ (ServiceStatus::Terminated | ServiceStatus::Cancelled | ServiceStatus::Fraud),
         ) = status
@@ -434,8 +434,7 @@ impl Cx<'_> {
             did.push("IP list refresh".to_owned());
         }
         let name = self
-            .tabs
-            .services
+            .services()
             .get(*service_id)
             .map(|s| s.product_name.trim())
             .filter(|n| !n.is_empty())

@@ -145,7 +145,7 @@ impl FormLogic for ServiceNumberForm {
             return Flow::Stay;
         };
         self.core.state = match result {
-            Ok(Response::Service(_)) if cx.tabs.services.knows(id) => {
+            Ok(Response::Service(_)) if cx.services().knows(id) => {
                 if on_screen {
                     show_listed(cx, id);
                 }

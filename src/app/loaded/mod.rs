@@ -4,10 +4,11 @@
 //! selection shows but was never asked for) is each tab's own answer
 //! ([`TabPane`](crate::app::tabs::TabPane)); the app adds what its popups show.
 //!
-//! Each tab marks what it loads ([`begin`](super::tabs::services::ServicesTab::begin)) and
-//! keeps what arrives (`finish_*`); [`App::on_loaded`] is the dispatch between them, plus
-//! what every read shares: the in-flight set, history, the alert sweep and the status
-//! line. Writes and IP lists are answers to forms (and probes): they go to the forms'
+//! Every read is marked sent and its answer kept in one place, the account's store
+//! ([`super::Mirror::store`], the engine's own [`crate::account::store::Store`] fed by its
+//! events); the tabs keep no answers, they derive their rows from the store.
+//! [`App::on_loaded`] keeps the answer and then does what follows from it: the rows to
+//! rebuild, the orders to check, the history, the alert sweep and the status line. Writes and IP lists are answers to forms (and probes): they go to the forms'
 //! routing ([`App::on_form_result`]) with their request and a write's ticket, untouched
 //! here. Any other read a form waits for (an invoice asked for by its number) is kept by
 //! its tab like every read, then handed to the form ([`App::on_form_read`]), which then
@@ -18,9 +19,9 @@ mod services;
 use super::forms::order::outcome::check_orders;
 use super::popups::Popup;
 use super::popups::invoice::InvoiceViewer;
-use super::{App, Command, Cx, Mirror, Tabs, status};
+use super::{App, Command, Cx, Tabs, status};
 use crate::account::{Focus, Kind};
-use crate::api::{ApiError, Loaded, Request, ServiceSummary, Ticket, limits};
+use crate::api::{ApiError, Loaded, Request, Ticket, limits};
 use chrono::{DateTime, Utc};
 
 impl App {
@@ -59,19 +60,19 @@ impl App {
         out: &mut Vec<Command>,
     ) {
         if let Loaded::Order(..) | Loaded::UpdateService(..) | Loaded::IpList(..) = loaded {
+            // An IP list is a read: no longer in flight (nothing of it is kept).
+            let now = self.now();
+            self.account.store.answered(&loaded, now);
             let (request, result) = loaded.into_parts();
-            match ticket {
-                Some(ticket) if request.is_write() => {
-                    self.account.writes.remove(&ticket);
-                }
-                _ => {
-                    self.account.in_flight.remove(&request);
-                }
+            if let Some(ticket) = ticket.filter(|_| request.is_write()) {
+                self.account.writes.remove(&ticket);
             }
             return self.on_form_result(request, ticket, result, out);
         }
         let request = loaded.request();
-        let sent = self.account.in_flight.remove(&request);
+        let sent = self.account.store.get(&request).and_then(|e| e.sent);
+        let now = self.now();
+        self.account.store.answered(&loaded, now);
         let for_form = self
             .form_reads(&request)
             .then(|| loaded.clone().into_parts().1);
@@ -87,7 +88,7 @@ impl App {
         }
         // A list that reached the client's cap was (or may have been) cut: say so.
         let cut = loaded.kept().filter(|kept| limits::is_cut(&request, *kept));
-        let finished = self.finish(loaded, sent, out);
+        let finished = self.finish(&loaded, sent, out);
         // After the tab, so what the form opens finds the answer there.
         let shown = for_form.is_some_and(|result| self.on_form_read(&request, result, out));
         let Some(reported) = finished else {
@@ -124,85 +125,61 @@ impl App {
         }
     }
 
-    /// Hands a read's answer to the tab that keeps it. Whether a failure of it is
-    /// reported in the status line; `None` when the answer is no longer wanted (its
-    /// service is gone, its sort was changed), so nothing else is done with it.
+    /// What follows from a read's answer, now kept in the store: the rows it changes, the
+    /// orders it settles. Whether a failure of it is reported in the status line; `None`
+    /// when the answer is no longer wanted (its service is gone, its sort was changed),
+    /// so nothing else is done with it.
     fn finish(
         &mut self,
-        loaded: Loaded,
+        loaded: &Loaded,
         sent: Option<DateTime<Utc>>,
         out: &mut Vec<Command>,
     ) -> Option<bool> {
-        let now = self.now();
+        let request = loaded.request();
+        if let Some(id) = crate::account::store::service_of(&request)
+            && !self.cares_about_service(id)
+        {
+            self.account.store.forget(&request);
+            self.shell.status.clear(&request);
+            return None;
+        }
         match loaded {
-            Loaded::Services(result) => self.finish_services(result, sent, out),
-            Loaded::Service(id, result) => {
-                self.cares_about_service(id).then_some(())?;
-                self.tabs.services.finish_detail(id, result, now);
-                self.tabs.after_detail(id, &mut self.shell.status);
+            Loaded::Services(result) => self.on_services(result.is_ok(), sent, out),
+            Loaded::Service(id, _) => {
+                self.tabs
+                    .after_detail(*id, &self.account.store, &mut self.shell.status);
             }
-            Loaded::Stats(id, result) => {
-                let failed = result.as_ref().err();
-                self.wants_usage(id, failed)?;
-                self.tabs.usage.finish_stats(id, result, now);
+            Loaded::Stats(id, result) => self.wants_usage(*id, result.as_ref().err())?,
+            Loaded::Rate(id, result) => self.wants_usage(*id, result.as_ref().err())?,
+            Loaded::NetworkErrors(_, result) | Loaded::NetworkInactive(_, result) => {
+                return self.wants_network(result.as_ref().err());
             }
-            Loaded::Rate(id, result) => {
-                let failed = result.as_ref().err();
-                self.wants_usage(id, failed)?;
-                self.tabs.usage.finish_rate(id, result, now);
+            Loaded::Products(_) | Loaded::ProductsOrderedBy(..) => {
+                self.on_products(&loaded.request())?
             }
-            Loaded::NetworkErrors(id, result) => {
-                let reported = self.wants_network(id, result.as_ref().err())?;
-                self.tabs.network.finish_errors(id, result, now);
-                return Some(reported);
-            }
-            Loaded::NetworkInactive(id, result) => {
-                let reported = self.wants_network(id, result.as_ref().err())?;
-                self.tabs.network.finish_inactive(id, result, now);
-                return Some(reported);
-            }
-            Loaded::Products(result) => self.finish_products(None, result)?,
-            Loaded::ProductsOrderedBy(field, result) => {
-                self.finish_products(Some(field), result)?
-            }
-            Loaded::Product(id, result) => self.tabs.products.finish_detail(id, result, now),
-            Loaded::Credit(result) => self.tabs.billing.finish_credit(result, now),
             Loaded::Invoices(result) => {
-                let ok = result.is_ok();
-                self.tabs.billing.finish_invoices(result, now);
-                check_orders(&mut self.cx(out), &Request::Invoices, sent, ok);
+                self.tabs.billing.rebuild(&self.account.store);
+                check_orders(&mut self.cx(out), &Request::Invoices, sent, result.is_ok());
             }
-            Loaded::Invoice(id, result) => self.tabs.billing.finish_invoice(id, result, now),
-            Loaded::Clients(result) => self.account.clients.finish(result, now),
+            Loaded::Product(..) | Loaded::Credit(_) | Loaded::Invoice(..) | Loaded::Clients(_) => {}
             // Routed to the forms by `on_loaded`.
             Loaded::Order(..) | Loaded::UpdateService(..) | Loaded::IpList(..) => return None,
         }
         Some(true)
     }
 
-    fn finish_services(
-        &mut self,
-        result: Result<Vec<ServiceSummary>, ApiError>,
-        sent: Option<DateTime<Utc>>,
-        out: &mut Vec<Command>,
-    ) {
-        let ok = result.is_ok();
-        self.tabs.services.finish_list(result, self.now());
+    fn on_services(&mut self, ok: bool, sent: Option<DateTime<Utc>>, out: &mut Vec<Command>) {
         let today = self.now().with_timezone(&self.utc_offset()).date_naive();
-        self.tabs.after_services(today, &self.shell.geometry);
+        self.tabs
+            .after_services(&mut self.account.store, today, &self.shell.geometry);
         check_orders(&mut self.cx(out), &Request::Services, sent, ok);
     }
 
-    fn finish_products(
-        &mut self,
-        sort: Option<crate::api::SortField>,
-        result: Result<Vec<crate::api::ProductSummary>, ApiError>,
-    ) -> Option<()> {
-        let now = self.now();
-        self.tabs
-            .products
-            .finish_list(sort, result, now)
-            .then_some(())?;
+    /// A catalogue in the order chosen now is shown; one for a sort no longer chosen is
+    /// not.
+    fn on_products(&mut self, request: &Request) -> Option<()> {
+        (*request == self.tabs.products.list_request()).then_some(())?;
+        self.tabs.products.rebuild(&self.account.store);
         self.update_pages();
         Some(())
     }
@@ -211,15 +188,15 @@ impl App {
     /// has none, so its answer is dropped; before any detail says ppr, a 422 means "not a
     /// rotating service" and is not an error.
     fn wants_usage(&mut self, id: u64, failed: Option<&ApiError>) -> Option<()> {
-        if !self.cares_about_service(id) || self.tabs.is_fpr(id, &self.account) {
-            self.tabs.drop_usage(id, &mut self.shell.status);
+        if self.tabs.is_fpr(id, &self.account) {
+            Tabs::drop_usage(id, &mut self.shell.status);
             return None;
         }
         self.tabs.usage_dirty = true;
-        let unknown = self.tabs.services.product_type(id).is_none();
+        let unknown = self.account.store.service(id).is_none();
         if unknown && matches!(failed, Some(ApiError::Unprocessable { .. })) {
             self.tabs.usage.not_ppr.insert(id);
-            self.tabs.drop_usage(id, &mut self.shell.status);
+            Tabs::drop_usage(id, &mut self.shell.status);
             return None;
         }
         self.tabs.services_dirty = true;
@@ -229,8 +206,7 @@ impl App {
     /// Whether a network answer for service `id` is kept, and whether its failure is
     /// reported: a service the server cannot check (its client is gone) is marked once in
     /// its row (`can't check`), not reported as a failure on every refresh.
-    fn wants_network(&mut self, id: u64, failed: Option<&ApiError>) -> Option<bool> {
-        self.cares_about_service(id).then_some(())?;
+    fn wants_network(&mut self, failed: Option<&ApiError>) -> Option<bool> {
         // Rebuilt once the burst is handled (rebuild_shown), not per answer.
         self.tabs.network_dirty = true;
         self.tabs.services_dirty = true;
@@ -239,7 +215,7 @@ impl App {
 
     /// A per-service result matters while the service is listed (or no list is known).
     fn cares_about_service(&self, id: u64) -> bool {
-        self.tabs.services.list.value().is_none() || self.tabs.services.knows(id)
+        self.account.store.services().is_none() || self.services().knows(id)
     }
 
     /// `r`: the current tab's data.
@@ -278,19 +254,5 @@ impl App {
     pub(in crate::app) fn fetch_for_selection(&mut self, out: &mut Vec<Command>) {
         let tab = self.shell.tab;
         tab.fetch_for_selection(&mut self.cx(out));
-    }
-}
-
-impl Tabs {
-    /// The remote a request fills, marked loading by the tab that keeps it.
-    pub(in crate::app) fn begin(&mut self, request: &Request, account: &mut Mirror) {
-        self.services.begin(request);
-        self.products.begin(request);
-        self.billing.begin(request);
-        self.network.begin(request);
-        self.usage.begin(request);
-        if *request == Request::Clients {
-            account.clients.begin();
-        }
     }
 }

@@ -6,7 +6,9 @@
 use super::super::Tab;
 use super::super::geometry::Geometry;
 use super::super::status::StatusLine;
+use super::super::tabs::usage::UsageTab;
 use super::super::{Mirror, Tabs};
+use crate::account::store::Store;
 use crate::api::{ProductType, Request};
 use chrono::NaiveDate;
 
@@ -19,38 +21,39 @@ impl Tabs {
         self.service_type(id, account) == Some(ProductType::Ppr)
     }
 
-    pub(in crate::app) fn after_services(&mut self, today: NaiveDate, geometry: &Geometry) {
-        self.rebuild_services(today, geometry);
-        let ids = self.services.ids();
-        // Forget per-service data of services that are gone.
-        let listed: std::collections::HashSet<u64> = ids.iter().copied().collect();
-        self.services.details.retain(|id, _| listed.contains(id));
-        self.network.errors.retain(|id, _| listed.contains(id));
-        self.network.inactive.retain(|id, _| listed.contains(id));
-        self.usage.stats.retain(|id, _| listed.contains(id));
-        self.usage.rate.retain(|id, _| listed.contains(id));
+    pub(in crate::app) fn after_services(
+        &mut self,
+        store: &mut Store,
+        today: NaiveDate,
+        geometry: &Geometry,
+    ) {
+        // Forget per-service data of services that are gone (as the engine does).
+        let listed: std::collections::HashSet<u64> =
+            self.services.view(store).ids().into_iter().collect();
+        store.retain_services(&listed);
+        self.rebuild_services(store, today, geometry);
         self.usage.not_ppr.retain(|id| listed.contains(id));
+        self.usage.reask.retain(|id| listed.contains(id));
         self.network_dirty = true;
         self.usage_dirty = true;
     }
 
-    pub(in crate::app) fn after_detail(&mut self, id: u64, status: &mut StatusLine) {
-        match self.services.product_type(id) {
-            Some(ProductType::Fpr) => self.drop_usage(id, status),
+    pub(in crate::app) fn after_detail(&mut self, id: u64, store: &Store, status: &mut StatusLine) {
+        match store.service(id).map(|s| &s.product_type) {
+            Some(ProductType::Fpr) => Self::drop_usage(id, status),
             // The detail outranks a guess from a 422: its usage is asked for again when it
             // is selected on the Usage tab (fetch_for_selection), and a 422 then is shown.
-            Some(_) => {
-                self.usage.not_ppr.remove(&id);
+            Some(_) if self.usage.not_ppr.remove(&id) => {
+                self.usage.reask.insert(id);
             }
-            None => {}
+            Some(_) | None => {}
         }
         self.usage_dirty = true;
     }
 
-    /// An fpr service has no usage: forget what was asked and any error it gave.
-    pub(in crate::app) fn drop_usage(&mut self, id: u64, status: &mut StatusLine) {
-        self.usage.stats.remove(&id);
-        self.usage.rate.remove(&id);
+    /// An fpr service has no usage: any error its usage reads gave is no error. (Its
+    /// answers stay in the store; the Usage tab lists ppr services only.)
+    pub(in crate::app) fn drop_usage(id: u64, status: &mut StatusLine) {
         status.clear(&Request::Stats(id));
         status.clear(&Request::Rate(id));
     }
@@ -64,19 +67,20 @@ impl Tabs {
         today: NaiveDate,
         geometry: &Geometry,
     ) {
+        let store = &account.store;
         // The cells on screen are drawn from the live data; what a rebuild refreshes is the
         // search keys, problem marks, health order and widths of every row. On a big
         // account that is deferred until something reads them (see `rebuild_if_read`), so
         // a stream of per-service answers does not cost a pass over every row each.
         if tab == Tab::Services
             && self.services_dirty
-            && (self.services.rows().len() <= eager_rows || self.services.reads_keys())
+            && (self.services.view(store).rows().len() <= eager_rows || self.services.reads_keys())
         {
-            self.rebuild_services(today, geometry);
+            self.rebuild_services(store, today, geometry);
         }
         if tab == Tab::Network && self.network_dirty {
             self.network_dirty = false;
-            self.rebuild_network();
+            self.rebuild_network(store);
         }
         if tab == Tab::Usage && self.usage_dirty {
             self.usage_dirty = false;
@@ -84,21 +88,23 @@ impl Tabs {
         }
     }
 
-    fn rebuild_network(&mut self) {
-        let ids = self.services.swept_ids();
-        let services = &self.services;
+    fn rebuild_network(&mut self, store: &Store) {
+        let services = self.services.view(store);
+        let ids = services.swept_ids();
         let product_of = |id: u64| {
             services
                 .get(id)
                 .map(|s| crate::text::sanitize(&s.product_name).into_owned())
                 .unwrap_or_default()
         };
-        self.network.rebuild(&ids, product_of);
+        self.network.rebuild(store, &ids, product_of);
     }
 
     fn rebuild_usage(&mut self, account: &Mirror) {
+        let store = &account.store;
         let ppr = self
             .services
+            .view(store)
             .rows()
             .iter()
             .filter(|s| self.is_ppr(s.service_id, account))
@@ -109,7 +115,7 @@ impl Tabs {
                 )
             })
             .collect();
-        self.usage.rebuild(ppr);
+        self.usage.rebuild(store, ppr);
     }
 }
 
@@ -118,13 +124,13 @@ impl Tabs {
     /// the catalogue), else inferred from its usage calls (stats or rate answered: ppr;
     /// the generic 422 to them: fpr).
     pub(in crate::app) fn service_type(&self, id: u64, account: &Mirror) -> Option<ProductType> {
-        if let Some(t) = self.services.product_type(id) {
+        if let Some(t) = account.store.service(id).map(|s| &s.product_type) {
             return Some(t.clone());
         }
         if let Some(t) = account.types.get(&id) {
             return Some(t.clone());
         }
-        if self.usage.answered(id) {
+        if UsageTab::answered(&account.store, id) {
             Some(ProductType::Ppr)
         } else if self.usage.not_ppr.contains(&id) {
             Some(ProductType::Fpr)

@@ -211,7 +211,7 @@ pub fn actions(app: &Held<'_>, service: Option<u64>, product: Option<u64>) -> Ve
             Arg::v("--client"),
             Arg::Hole("CLIENT_ID"),
         ];
-        let detail = app.tabs.products.detail(id).value();
+        let detail = app.account.store.product(id);
         if detail.is_some_and(|p| p.product_type == ProductType::Fpr) {
             order.push(Arg::Optional("--ip", "IP"));
         }
@@ -269,14 +269,19 @@ fn screen_actions(app: &Held<'_>) -> Vec<Candidate> {
 fn on_row(app: &Held<'_>, act: Act, name: &str, key: &str, command: Option<String>) -> Candidate {
     let row = match (act.service(), act.product()) {
         (Some(id), _) => {
-            let product = app.tabs.services.get(id).map(|s| s.product_name.as_str());
+            let product = app
+                .tabs
+                .services
+                .view(&app.account.store)
+                .get(id)
+                .map(|s| s.product_name.as_str());
             format!(
                 " · service {id} {}",
                 text::sanitize(product.unwrap_or_default())
             )
         }
         (None, Some(id)) => {
-            let rows = app.tabs.products.rows();
+            let rows = app.tabs.products.view(&app.account.store).rows();
             let product = rows.iter().find(|p| p.product_id == id);
             let name = product.map(|p| p.product_name.as_str()).unwrap_or_default();
             format!(" · product {id} {}", text::sanitize(name))

@@ -29,7 +29,8 @@ impl PopupPane for ClientCard {
         let id = self.0;
         let email = cx
             .account
-            .clients
+            .store
+            .clients_answer()
             .value()
             .and_then(|list| list.iter().find(|c| c.id == id))
             .map(|c| c.email.trim().to_owned())

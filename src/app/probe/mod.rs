@@ -198,10 +198,9 @@ impl Probes {
             return;
         };
         let creds = cx
-            .tabs
-            .services
-            .detail(*service_id)
-            .value()
+            .account
+            .store
+            .service(*service_id)
             .map(|s| (s.username.clone(), s.password.expose().to_owned()));
         let Some(run) = self.runs.get_mut(service_id) else {
             return;

@@ -7,17 +7,16 @@
 //! [`InvoiceSort`].
 
 use super::TabPane;
+use crate::account::Answer;
 use crate::account::Kind;
-use crate::api::{ApiError, Credit, Invoice, InvoiceStatus, Request};
+use crate::account::store::Store;
+use crate::api::{Credit, Invoice, InvoiceStatus, Request};
 use crate::app::columns::{self, CellText, Column, Sort, SortKey, Tone};
 use crate::app::popups::invoice::InvoiceViewer;
-use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::app::{App, Cx, Popup, RefreshGroup};
 use crate::text;
-use chrono::{DateTime, Utc};
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 /// The columns, in the order drawn.
 pub const COLUMNS: [Column; 9] = [
@@ -99,10 +98,7 @@ pub fn cells(i: &Invoice) -> Vec<CellText> {
 
 #[derive(Debug, Default)]
 pub struct BillingTab {
-    pub credit: Remote<Credit>,
-    pub invoices: Remote<Vec<Invoice>>,
     pub table: TableView,
-    pub opened: HashMap<u64, Remote<Vec<Invoice>>>,
     pub sort: Sort<InvoiceSort>,
     /// The natural width of each column over all rows.
     pub natural: Vec<u16>,
@@ -113,52 +109,54 @@ pub struct BillingTab {
 }
 
 impl BillingTab {
-    /// Marks what `request` loads as loading, if this tab keeps it.
-    pub fn begin(&mut self, request: &Request) {
-        match request {
-            Request::Credit => self.credit.begin(),
-            Request::Invoices => self.invoices.begin(),
-            Request::Invoice(id) => self.opened.entry(*id).or_default().begin(),
-            _ => {}
-        }
+    pub fn view<'a>(&'a self, store: &'a Store) -> BillingView<'a> {
+        BillingView { tab: self, store }
+    }
+}
+
+/// The Billing tab over the account's answers (see [`super::services::ServicesView`]).
+#[derive(Clone, Copy)]
+pub struct BillingView<'a> {
+    pub tab: &'a BillingTab,
+    pub store: &'a Store,
+}
+
+impl std::ops::Deref for BillingView<'_> {
+    type Target = BillingTab;
+    fn deref(&self) -> &BillingTab {
+        self.tab
+    }
+}
+
+impl<'a> BillingView<'a> {
+    pub fn credit(self) -> Answer<'a, Credit> {
+        self.store.credit_answer()
     }
 
-    /// Keeps the answer to `Credit`.
-    pub fn finish_credit(&mut self, result: Result<Credit, ApiError>, at: DateTime<Utc>) {
-        self.credit.finish(result, at);
+    pub fn invoices(self) -> Answer<'a, Vec<Invoice>> {
+        self.store.invoices_answer()
     }
 
-    /// Keeps the answer to `Invoices` and rebuilds the table from it.
-    pub fn finish_invoices(&mut self, result: Result<Vec<Invoice>, ApiError>, at: DateTime<Utc>) {
-        self.invoices.finish(result, at);
-        self.rebuild();
+    pub fn rows(self) -> &'a [Invoice] {
+        self.invoices()
+            .value()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
     }
 
-    /// Keeps the answer to `Invoice(id)`.
-    pub fn finish_invoice(
-        &mut self,
-        id: u64,
-        result: Result<Vec<Invoice>, ApiError>,
-        at: DateTime<Utc>,
-    ) {
-        self.opened.entry(id).or_default().finish(result, at);
+    pub fn selected(self) -> Option<&'a Invoice> {
+        self.tab
+            .table
+            .selected_row()
+            .and_then(|i| self.rows().get(i))
     }
 
-    pub fn rows(&self) -> &[Invoice] {
-        self.invoices.value().map(Vec::as_slice).unwrap_or_default()
-    }
-
-    pub fn selected(&self) -> Option<&Invoice> {
-        self.table.selected_row().and_then(|i| self.rows().get(i))
-    }
-
-    pub fn invoice(&self, id: u64) -> &Remote<Vec<Invoice>> {
-        static NONE: Remote<Vec<Invoice>> = Remote::NotRequested;
-        self.opened.get(&id).unwrap_or(&NONE)
+    pub fn invoice(self, id: u64) -> Answer<'a, Vec<Invoice>> {
+        self.store.invoice_answer(id)
     }
 
     /// The unpaid invoices: how many, and their total (finite amounts only).
-    pub fn unpaid(&self) -> (usize, f64) {
+    pub fn unpaid(self) -> (usize, f64) {
         self.rows()
             .iter()
             .filter(|i| is_unpaid(&i.status))
@@ -167,9 +165,15 @@ impl BillingTab {
                 (n + 1, sum + amount)
             })
     }
+}
 
-    pub fn rebuild(&mut self) {
-        let rows = self.invoices.value().map(Vec::as_slice).unwrap_or_default();
+impl BillingTab {
+    pub fn rebuild(&mut self, store: &Store) {
+        let rows = store
+            .invoices_answer()
+            .value()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
         let all: Vec<Vec<CellText>> = rows.iter().map(cells).collect();
         self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
@@ -216,7 +220,7 @@ impl TabPane for BillingTab {
         self.sort.reverse();
     }
     fn resort(cx: &mut Cx<'_>) {
-        cx.tabs.billing.rebuild();
+        cx.tabs.billing.rebuild(&cx.account.store);
     }
     /// The invoice, read afresh.
     fn open(cx: &mut Cx<'_>) {
@@ -244,7 +248,12 @@ pub fn reads_money(request: &Request) -> bool {
 /// Works the money ahead out again from what the tabs hold (the services, their details
 /// read so far, the catalogue, the invoices, the credit) when one of them `changed` in
 /// the last batch of messages, or the day did; kept for the draws.
-pub fn refresh_runway(tabs: &mut crate::app::Tabs, today: chrono::NaiveDate, changed: bool) {
+pub fn refresh_runway(
+    tabs: &mut crate::app::Tabs,
+    store: &Store,
+    today: chrono::NaiveDate,
+    changed: bool,
+) {
     let stale = tabs
         .billing
         .runway
@@ -253,21 +262,13 @@ pub fn refresh_runway(tabs: &mut crate::app::Tabs, today: chrono::NaiveDate, cha
     if !(changed || stale) {
         return;
     }
-    let billing = &tabs.billing;
     let runway = crate::billing::runway::runway(&crate::billing::Records {
         today,
-        credit: billing.credit.value().map(|c| c.credit),
-        services: tabs.services.list.value().map(Vec::as_slice),
-        details: Some(&tabs.services.details),
-        products: tabs.products.list.value().map(Vec::as_slice),
-        invoices: billing.invoices.value().map(Vec::as_slice),
+        credit: store.credit().map(|c| c.credit),
+        services: store.services(),
+        details: Some(store),
+        products: Some(tabs.products.view(store).rows()).filter(|rows| !rows.is_empty()),
+        invoices: store.invoices(),
     });
     tabs.billing.runway = Some((today, runway));
-}
-
-/// The services' details as the Services tab holds them: the answered ones.
-impl crate::billing::runway::Details for HashMap<u64, Remote<crate::api::Service>> {
-    fn detail(&self, id: u64) -> Option<&crate::api::Service> {
-        self.get(&id).and_then(Remote::value)
-    }
 }

@@ -10,7 +10,6 @@ use super::{Listing, TabPane};
 use crate::account::Kind;
 use crate::api::{Client, Request};
 use crate::app::columns::{self, CellText, Column};
-use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::app::{App, Cx};
 use chrono::{DateTime, Utc};
@@ -69,12 +68,12 @@ impl TabPane for ClientsTab {
 
     /// The list, the first time the tab is shown (the engine keeps it fresh after).
     fn fetch_for_selection(cx: &mut Cx<'_>) {
-        if matches!(cx.account.clients, Remote::NotRequested) {
+        if !cx.account.store.clients_answer().is_requested() {
             cx.fetch(Request::Clients);
         }
     }
     fn sync(cx: &mut Cx<'_>) {
-        let clients = &cx.account.clients;
+        let clients = cx.account.store.clients_answer();
         let tab = &mut cx.tabs.clients;
         if clients.answered_at() == tab.built {
             return;

@@ -303,3 +303,15 @@ impl DetailPane {
         }
     }
 }
+
+/// The tabs a part reads through its context, over the account's answers (an `impl` here,
+/// not in `cx`: the context does not know the tabs' views).
+impl crate::app::Cx<'_> {
+    pub(in crate::app) fn services(&self) -> services::ServicesView<'_> {
+        self.tabs.services.view(&self.account.store)
+    }
+
+    pub(in crate::app) fn products(&self) -> products::ProductsView<'_> {
+        self.tabs.products.view(&self.account.store)
+    }
+}

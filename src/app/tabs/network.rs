@@ -4,14 +4,14 @@
 //! `account/freshness.rs`).
 
 use super::TabPane;
+use crate::account::Answer;
+use crate::account::store::Store;
 use crate::account::{Focus, Kind};
-use crate::api::{ApiError, Request};
+use crate::api::Request;
 use crate::app::columns::{self, CellText, Column, Sort, SortKey, Tone};
-use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::app::{App, Cx};
 use chrono::{DateTime, Utc};
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 /// Errors before inactive servers.
@@ -80,8 +80,6 @@ pub struct ServerRow {
 
 #[derive(Debug, Default)]
 pub struct NetworkTab {
-    pub errors: HashMap<u64, Remote<Vec<String>>>,
-    pub inactive: HashMap<u64, Remote<Vec<String>>>,
     pub rows: Vec<ServerRow>,
     /// Each row's product name (sanitised), as drawn.
     pub products: Vec<String>,
@@ -114,77 +112,37 @@ pub struct NetworkSummary {
 }
 
 impl NetworkTab {
-    /// Marks what `request` loads as loading, if this tab keeps it.
-    pub fn begin(&mut self, request: &Request) {
-        match request {
-            Request::NetworkErrors(id) => self.errors.entry(*id).or_default().begin(),
-            Request::NetworkInactive(id) => self.inactive.entry(*id).or_default().begin(),
-            _ => {}
-        }
-    }
-
-    /// Keeps the answer to `NetworkErrors(id)` (the rows are rebuilt once a burst of
-    /// answers is handled, not per answer).
-    pub fn finish_errors(
-        &mut self,
-        id: u64,
-        result: Result<Vec<String>, ApiError>,
-        at: DateTime<Utc>,
-    ) {
-        self.errors.entry(id).or_default().finish(result, at);
-    }
-
-    /// Keeps the answer to `NetworkInactive(id)`.
-    pub fn finish_inactive(
-        &mut self,
-        id: u64,
-        result: Result<Vec<String>, ApiError>,
-        at: DateTime<Utc>,
-    ) {
-        self.inactive.entry(id).or_default().finish(result, at);
-    }
-
-    /// (servers in error, inactive servers) of one service, once known.
-    pub fn counts(&self, id: u64) -> Option<(usize, usize)> {
-        let e = self.errors.get(&id)?.value()?.len();
-        let i = self.inactive.get(&id)?.value()?.len();
-        Some((e, i))
-    }
-
     pub fn selected(&self) -> Option<&ServerRow> {
         self.table.selected_row().and_then(|i| self.rows.get(i))
     }
 
-    fn compute_summary(&self, service_ids: &[u64]) -> NetworkSummary {
+    fn compute_summary(store: &Store, service_ids: &[u64]) -> NetworkSummary {
         let mut s = NetworkSummary {
             services: service_ids.len(),
             ..Default::default()
         };
         for id in service_ids {
-            let e = self.errors.get(id);
-            let i = self.inactive.get(id);
+            let e = store.network_answer(*id, true);
+            let i = store.network_answer(*id, false);
             // Checked: both lists answered, with addresses or with an error about the
             // service (see account/freshness.rs).
-            if let (Some(e_at), Some(i_at)) = (
-                e.and_then(Remote::answered_at),
-                i.and_then(Remote::answered_at),
-            ) {
+            if let (Some(e_at), Some(i_at)) = (e.answered_at(), i.answered_at()) {
                 s.checked += 1;
                 let at = e_at.min(i_at);
                 s.oldest = Some(s.oldest.map_or(at, |t| t.min(at)));
             }
-            if let (Some(e), Some(i)) = (e.and_then(Remote::value), i.and_then(Remote::value)) {
+            if let (Some(e), Some(i)) = (e.value(), i.value()) {
                 s.errors += e.len();
                 s.inactive += i.len();
             }
-            let gone = |r: &Remote<Vec<String>>| {
+            let gone = |r: Answer<'_, Vec<String>>| {
                 matches!(
                     r.error(),
                     Some(crate::api::ApiError::ClientIdNotFound { .. })
                 )
             };
-            s.cannot_check += usize::from([e, i].into_iter().flatten().any(gone));
-            for r in [e, i].into_iter().flatten() {
+            s.cannot_check += usize::from([e, i].into_iter().any(gone));
+            for r in [e, i] {
                 s.loading += usize::from(r.is_loading());
                 s.failed += usize::from(r.error().is_some() && !gone(r));
                 if r.error().is_some()
@@ -198,14 +156,16 @@ impl NetworkTab {
     }
 
     /// Rebuilds the rows for these services, in their order: errors first, then inactive.
-    pub fn rebuild(&mut self, service_ids: &[u64], product_of: impl Fn(u64) -> String) {
+    pub fn rebuild(
+        &mut self,
+        store: &Store,
+        service_ids: &[u64],
+        product_of: impl Fn(u64) -> String,
+    ) {
         let mut rows = Vec::new();
         for &id in service_ids {
-            for (state, map) in [
-                (ServerState::Error, &self.errors),
-                (ServerState::Inactive, &self.inactive),
-            ] {
-                if let Some(list) = map.get(&id).and_then(Remote::value) {
+            for (state, errors) in [(ServerState::Error, true), (ServerState::Inactive, false)] {
+                if let Some(list) = store.network_answer(id, errors).value() {
                     rows.extend(list.iter().map(|ip| ServerRow {
                         service_id: id,
                         state,
@@ -235,7 +195,7 @@ impl NetworkTab {
         self.rows = rows;
         self.products = products;
         self.table.set_rows_with(keys, ids, order, problems);
-        self.summary = self.compute_summary(service_ids);
+        self.summary = Self::compute_summary(store, service_ids);
     }
 }
 
@@ -258,14 +218,19 @@ impl ServerRow {
     }
 }
 
-impl NetworkTab {
-    /// When a service's network status was last checked (the older of its two lists),
-    /// with an answer or with an error the server gave for it.
-    pub fn checked_at(&self, id: u64) -> Option<chrono::DateTime<chrono::Utc>> {
-        let e = self.errors.get(&id)?.answered_at()?;
-        let i = self.inactive.get(&id)?.answered_at()?;
-        Some(e.min(i))
-    }
+/// (servers in error, inactive servers) of one service, once both lists are known.
+pub fn counts(store: &Store, id: u64) -> Option<(usize, usize)> {
+    let e = store.network_answer(id, true).value()?.len();
+    let i = store.network_answer(id, false).value()?.len();
+    Some((e, i))
+}
+
+/// When a service's network status was last checked (the older of its two lists), with
+/// an answer or with an error the server gave for it.
+pub fn checked_at(store: &Store, id: u64) -> Option<DateTime<Utc>> {
+    let e = store.network_answer(id, true).answered_at()?;
+    let i = store.network_answer(id, false).answered_at()?;
+    Some(e.min(i))
 }
 
 impl TabPane for NetworkTab {
@@ -337,8 +302,7 @@ fn row_cells(app: &App, i: usize) -> Option<Vec<CellText>> {
     let net = app.network();
     let r = net.rows.get(i)?;
     let mut row = cells(r, net.products.get(i).map_or("", String::as_str));
-    let checked = net
-        .checked_at(r.service_id)
+    let checked = checked_at(app.store(), r.service_id)
         .map(|at| crate::text::age(app.now(), at))
         .unwrap_or_default();
     row.push(CellText::new(checked).tone(Tone::Dim));

@@ -7,10 +7,10 @@
 //! (one plain match per question, over every tab). A tab acts through the context
 //! ([`Cx`]): a read, a popup, a switch of tab.
 
+use crate::account::{Answer, Freshness};
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Request};
 use crate::app::columns::{CellText, Column};
-use crate::app::remote::{Freshness, Remote};
 use crate::app::table::TableView;
 use crate::app::{App, Command, Cx};
 
@@ -90,11 +90,11 @@ impl Listing {
     pub fn of<T>(
         app: &App,
         noun: &'static str,
-        remote: &Remote<Vec<T>>,
+        remote: Answer<'_, Vec<T>>,
         request: &Request,
     ) -> Self {
         let failed = match remote {
-            Remote::Failed { error, .. } if remote.value().is_none() => {
+            Answer::Failed { error, .. } if remote.value().is_none() => {
                 Some(failure(request, error, app))
             }
             _ => None,

@@ -6,16 +6,15 @@
 //! decides the direction. A list that arrives for a sort no longer chosen is dropped.
 
 use super::TabPane;
+use crate::account::Answer;
+use crate::account::store::Store;
 use crate::account::{Focus, Kind};
-use crate::api::{ApiError, Product, ProductSummary, Request, SortField};
+use crate::api::{Product, ProductSummary, Request, SortField};
 use crate::app::columns::{self, CellText, Column};
 use crate::app::popups::product::ProductViewer;
-use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::app::{App, Cx, Popup, RefreshGroup};
 use crate::text;
-use chrono::{DateTime, Utc};
-use std::collections::HashMap;
 
 /// The columns, in the order drawn (the name and price are in the detail too).
 pub const COLUMNS: [Column; 6] = [
@@ -41,59 +40,77 @@ pub fn cells(p: &ProductSummary) -> Vec<CellText> {
 
 #[derive(Debug, Default)]
 pub struct ProductsTab {
-    pub list: Remote<Vec<ProductSummary>>,
     pub table: TableView,
-    pub details: HashMap<u64, Remote<Product>>,
     /// Shown, hidden or zoomed (`z`).
     pub detail_pane: super::DetailPane,
     /// `None`: the server's own order (`Products`).
     pub sort: Option<SortField>,
     /// The natural width of each column over all rows.
     pub natural: Vec<u16>,
+    /// The list the table was built from: the current sort's once it came, until then
+    /// the last one shown.
+    shown: Option<Request>,
+}
+
+/// The Products tab over the account's answers (see [`super::services::ServicesView`]).
+#[derive(Clone, Copy)]
+pub struct ProductsView<'a> {
+    pub tab: &'a ProductsTab,
+    pub store: &'a Store,
+}
+
+impl std::ops::Deref for ProductsView<'_> {
+    type Target = ProductsTab;
+    fn deref(&self) -> &ProductsTab {
+        self.tab
+    }
+}
+
+impl<'a> ProductsView<'a> {
+    /// The list in the current sort; while it has not come (a sort just chosen), the list
+    /// still shown, as what is kept meanwhile.
+    pub fn list(self) -> Answer<'a, Vec<ProductSummary>> {
+        let asked = self.store.products_answer(&self.tab.list_request());
+        let shown = self.shown();
+        if asked.value().is_some() || shown.is_none() {
+            return asked;
+        }
+        match asked {
+            Answer::Loading { .. } => Answer::Loading { last_good: shown },
+            Answer::Failed { error, at, .. } => Answer::Failed {
+                error,
+                at,
+                last_good: shown,
+            },
+            _ => shown.map_or(asked, |(value, at)| Answer::Ready { value, at }),
+        }
+    }
+
+    fn shown(self) -> Option<(&'a Vec<ProductSummary>, chrono::DateTime<chrono::Utc>)> {
+        let shown = self.tab.shown.as_ref()?;
+        self.store.products_answer(shown).stamped()
+    }
+
+    /// The rows of the table, in the order the server listed them.
+    pub fn rows(self) -> &'a [ProductSummary] {
+        self.shown().map(|(v, _)| v.as_slice()).unwrap_or_default()
+    }
+
+    pub fn selected(self) -> Option<&'a ProductSummary> {
+        self.tab
+            .table
+            .selected_row()
+            .and_then(|i| self.rows().get(i))
+    }
+
+    pub fn detail(self, id: u64) -> Answer<'a, Product> {
+        self.store.product_answer(id)
+    }
 }
 
 impl ProductsTab {
-    /// Marks what `request` loads as loading, if this tab keeps it.
-    pub fn begin(&mut self, request: &Request) {
-        match request {
-            Request::Products | Request::ProductsOrderedBy(_) => self.list.begin(),
-            Request::Product(id) => self.details.entry(*id).or_default().begin(),
-            _ => {}
-        }
-    }
-
-    /// Keeps the list asked in the order `sort` and rebuilds the table from it; a list for
-    /// a sort no longer chosen is dropped. Whether it was kept.
-    pub fn finish_list(
-        &mut self,
-        sort: Option<SortField>,
-        result: Result<Vec<ProductSummary>, ApiError>,
-        at: DateTime<Utc>,
-    ) -> bool {
-        if sort != self.sort {
-            return false;
-        }
-        self.list.finish(result, at);
-        self.rebuild();
-        true
-    }
-
-    /// Keeps the answer to `Product(id)`.
-    pub fn finish_detail(&mut self, id: u64, result: Result<Product, ApiError>, at: DateTime<Utc>) {
-        self.details.entry(id).or_default().finish(result, at);
-    }
-
-    pub fn rows(&self) -> &[ProductSummary] {
-        self.list.value().map(Vec::as_slice).unwrap_or_default()
-    }
-
-    pub fn selected(&self) -> Option<&ProductSummary> {
-        self.table.selected_row().and_then(|i| self.rows().get(i))
-    }
-
-    pub fn detail(&self, id: u64) -> &Remote<Product> {
-        static NONE: Remote<Product> = Remote::NotRequested;
-        self.details.get(&id).unwrap_or(&NONE)
+    pub fn view<'a>(&'a self, store: &'a Store) -> ProductsView<'a> {
+        ProductsView { tab: self, store }
     }
 
     /// The request that loads the list in the current sort.
@@ -125,13 +142,20 @@ impl ProductsTab {
         }
     }
 
-    pub fn rebuild(&mut self) {
-        let rows = self.list.value().map(Vec::as_slice).unwrap_or_default();
+    /// Builds the table from the list in the current sort, once it came (a list for a
+    /// sort no longer chosen stays unseen). Whether it did.
+    pub fn rebuild(&mut self, store: &Store) -> bool {
+        let request = self.list_request();
+        let Some(rows) = store.products_answer(&request).value() else {
+            return false;
+        };
+        self.shown = Some(request);
         let all: Vec<Vec<CellText>> = rows.iter().map(cells).collect();
         self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let ids = rows.iter().map(|p| p.product_id).collect();
         self.table.set_rows(keys, ids);
+        true
     }
 }
 
@@ -158,6 +182,8 @@ impl TabPane for ProductsTab {
     /// The server sorts the catalogue: the next order is asked for.
     fn cycle_sort(cx: &mut Cx<'_>) {
         cx.tabs.products.cycle_sort();
+        // A sort chosen before shows its last list at once, while it is asked again.
+        cx.tabs.products.rebuild(&cx.account.store);
         cx.fetch(cx.tabs.products.list_request());
     }
     fn open(cx: &mut Cx<'_>) {
@@ -178,7 +204,7 @@ impl TabPane for ProductsTab {
     }
     fn fetch_for_selection(cx: &mut Cx<'_>) {
         if let Some(id) = cx.tabs.products.table.selected_id()
-            && matches!(cx.tabs.products.detail(id), Remote::NotRequested)
+            && !cx.account.store.product_answer(id).is_requested()
         {
             cx.fetch(Request::Product(id));
         }

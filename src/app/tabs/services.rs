@@ -8,17 +8,17 @@
 
 use super::TabPane;
 pub use super::services_sort::{ServiceSort, compare};
+use crate::account::Answer;
+use crate::account::store::Store;
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, ProductType, Request, Service, ServiceStatus, ServiceSummary};
 use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::popups::service::ServiceViewer;
-use crate::app::remote::Remote;
 use crate::app::table::TableView;
-use crate::app::tabs::network::NetworkTab;
-use crate::app::tabs::usage::UsageTab;
+use crate::app::tabs::network;
 use crate::app::{App, Cx, Popup, RefreshGroup};
 use crate::text::{self, MISSING};
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::NaiveDate;
 use std::collections::HashMap;
 
 /// The columns, in the order drawn.
@@ -37,15 +37,15 @@ pub const PRODUCT: usize = 1;
 /// What the Services table needs besides the service itself.
 pub struct CellContext<'a> {
     pub today: NaiveDate,
-    pub network: &'a NetworkTab,
-    pub usage: &'a UsageTab,
+    /// The account's answers (the network lists and rates the cells show).
+    pub store: &'a Store,
 }
 
 /// A service's cells, as drawn and searched.
 pub fn cells(s: &ServiceSummary, ctx: &CellContext) -> Vec<CellText> {
     let (due, due_tone) = due_cell(s.nextduedate, ctx.today);
     let mut status = CellText::new(text::sanitize(s.status.as_str())).tone(status_tone(&s.status));
-    if over_limit(ctx.usage, s.service_id) {
+    if over_limit(ctx.store, s.service_id) {
         status.text.push_str(" ⚠ over limit");
         status.tone = Tone::Bad;
     }
@@ -54,7 +54,7 @@ pub fn cells(s: &ServiceSummary, ctx: &CellContext) -> Vec<CellText> {
         CellText::new(text::or_missing(&s.product_name)),
         status,
         CellText::new(due).tone(due_tone),
-        proxies_cell(ctx.network, s.service_id, crate::app::is_swept(&s.status)),
+        proxies_cell(ctx.store, s.service_id, crate::app::is_swept(&s.status)),
         CellText::new(text::date(s.nextduedate)),
         CellText::new(text::id(s.orderid)),
     ]
@@ -86,32 +86,34 @@ pub fn due_cell(due: Option<NaiveDate>, today: NaiveDate) -> (String, Tone) {
 
 /// A service whose network status the server cannot give (400 `ClientID not found`: its
 /// client is gone). It is marked once in its row, not reported as a failure.
-pub fn cannot_check(network: &NetworkTab, id: u64) -> bool {
-    [network.errors.get(&id), network.inactive.get(&id)]
-        .into_iter()
-        .flatten()
-        .any(|r| matches!(r.error(), Some(ApiError::ClientIdNotFound { .. })))
+pub fn cannot_check(store: &Store, id: u64) -> bool {
+    [true, false].into_iter().any(|errors| {
+        matches!(
+            store.network_answer(id, errors).error(),
+            Some(ApiError::ClientIdNotFound { .. })
+        )
+    })
 }
 
 /// The proxy servers of a service in error or inactive, or why that is not known.
 /// `swept`: whether the service's network status is checked at all (Terminated, Cancelled
 /// and Fraud services are not, see `account/freshness.rs`); one that is not shows `—`,
 /// not `…`.
-pub fn proxies_cell(network: &NetworkTab, id: u64, swept: bool) -> CellText {
-    if cannot_check(network, id) {
+pub fn proxies_cell(store: &Store, id: u64, swept: bool) -> CellText {
+    if cannot_check(store, id) {
         return CellText::new("can't check").tone(Tone::Dim);
     }
-    match network.counts(id) {
+    match network::counts(store, id) {
         None if !swept => CellText::new(text::MISSING).tone(Tone::Dim),
         Some((0, 0)) => CellText::new("ok").tone(Tone::Dim),
         Some((e, 0)) => CellText::new(format!("⚠ {e} err")).tone(Tone::Bad),
         Some((0, i)) => CellText::new(format!("⚠ {i} inactive")).tone(Tone::Warn),
         Some((e, i)) => CellText::new(format!("⚠ {e} err {i} inactive")).tone(Tone::Bad),
         None => {
-            let failed = [network.errors.get(&id), network.inactive.get(&id)]
-                .into_iter()
-                .flatten()
-                .any(|r| r.error().is_some() && r.value().is_none());
+            let failed = [true, false].into_iter().any(|errors| {
+                let r = store.network_answer(id, errors);
+                r.error().is_some() && r.value().is_none()
+            });
             if failed {
                 CellText::new("✗ unknown").tone(Tone::Bad)
             } else {
@@ -122,9 +124,9 @@ pub fn proxies_cell(network: &NetworkTab, id: u64, swept: bool) -> CellText {
 }
 
 /// A ppr service whose rate is above its limit (a limit of 0 means none).
-pub fn over_limit(usage: &UsageTab, id: u64) -> bool {
-    usage
-        .rate_of(id)
+pub fn over_limit(store: &Store, id: u64) -> bool {
+    store
+        .rate_answer(id)
         .value()
         .and_then(|v| v.first())
         .is_some_and(|r| r.limit > 0.0 && r.rate.is_finite() && r.rate > r.limit)
@@ -134,22 +136,17 @@ fn is_problem(s: &ServiceSummary, ctx: &CellContext) -> bool {
     let due_soon = s
         .nextduedate
         .is_some_and(|d| d.signed_duration_since(ctx.today).num_days() <= 7);
-    let servers = ctx
-        .network
-        .counts(s.service_id)
-        .is_some_and(|(e, i)| e + i > 0);
+    let servers = network::counts(ctx.store, s.service_id).is_some_and(|(e, i)| e + i > 0);
     s.status != ServiceStatus::Active
         || due_soon
         || servers
-        || over_limit(ctx.usage, s.service_id)
-        || cannot_check(ctx.network, s.service_id)
+        || over_limit(ctx.store, s.service_id)
+        || cannot_check(ctx.store, s.service_id)
 }
 
 #[derive(Debug, Default)]
 pub struct ServicesTab {
-    pub list: Remote<Vec<ServiceSummary>>,
     pub table: TableView,
-    pub details: HashMap<u64, Remote<Service>>,
     pub show_password: bool,
     /// Shown, hidden or zoomed (`z`).
     pub detail_pane: super::DetailPane,
@@ -160,55 +157,74 @@ pub struct ServicesTab {
     index: HashMap<u64, usize>,
 }
 
-impl ServicesTab {
-    /// Marks what `request` loads as loading, if this tab keeps it.
-    pub fn begin(&mut self, request: &Request) {
-        match request {
-            Request::Services => self.list.begin(),
-            Request::Service(id) => self.details.entry(*id).or_default().begin(),
-            _ => {}
-        }
-    }
+/// The Services tab over the account's answers: the tab holds what it shows (the table,
+/// the sort), the store what the server said.
+#[derive(Clone, Copy)]
+pub struct ServicesView<'a> {
+    pub tab: &'a ServicesTab,
+    pub store: &'a Store,
+}
 
-    /// Keeps the answer to `Services` (the rows are rebuilt by the app, which knows the
-    /// other tabs the cells read).
-    pub fn finish_list(
-        &mut self,
-        result: Result<Vec<ServiceSummary>, ApiError>,
-        at: DateTime<Utc>,
-    ) {
-        self.list.finish(result, at);
+impl std::ops::Deref for ServicesView<'_> {
+    type Target = ServicesTab;
+    fn deref(&self) -> &ServicesTab {
+        self.tab
     }
+}
 
-    /// Keeps the answer to `Service(id)`.
-    pub fn finish_detail(&mut self, id: u64, result: Result<Service, ApiError>, at: DateTime<Utc>) {
-        self.details.entry(id).or_default().finish(result, at);
+impl<'a> ServicesView<'a> {
+    pub fn list(self) -> Answer<'a, Vec<ServiceSummary>> {
+        self.store.services_answer()
     }
 
     /// The services on screen (the last good list), in server order.
-    pub fn rows(&self) -> &[ServiceSummary] {
-        self.list.value().map(Vec::as_slice).unwrap_or_default()
+    pub fn rows(self) -> &'a [ServiceSummary] {
+        self.list().value().map(Vec::as_slice).unwrap_or_default()
     }
 
-    pub fn ids(&self) -> Vec<u64> {
+    pub fn ids(self) -> Vec<u64> {
         self.rows().iter().map(|s| s.service_id).collect()
     }
 
-    pub fn selected(&self) -> Option<&ServiceSummary> {
-        self.table.selected_row().and_then(|i| self.rows().get(i))
+    pub fn selected(self) -> Option<&'a ServiceSummary> {
+        self.tab
+            .table
+            .selected_row()
+            .and_then(|i| self.rows().get(i))
     }
 
-    pub fn detail(&self, id: u64) -> &Remote<Service> {
-        static NONE: Remote<Service> = Remote::NotRequested;
-        self.details.get(&id).unwrap_or(&NONE)
+    pub fn detail(self, id: u64) -> Answer<'a, Service> {
+        self.store.service_answer(id)
     }
 
     /// The product type of a service, once its detail has said it.
-    pub fn product_type(&self, id: u64) -> Option<&ProductType> {
-        self.details
-            .get(&id)
-            .and_then(Remote::value)
-            .map(|s| &s.product_type)
+    pub fn product_type(self, id: u64) -> Option<&'a ProductType> {
+        self.store.service(id).map(|s| &s.product_type)
+    }
+
+    pub fn knows(self, id: u64) -> bool {
+        self.tab.index.contains_key(&id)
+    }
+
+    /// The listed service with this ID.
+    pub fn get(self, id: u64) -> Option<&'a ServiceSummary> {
+        self.tab.index.get(&id).and_then(|&i| self.rows().get(i))
+    }
+
+    /// The listed services that are swept (the account engine plans the sweeps:
+    /// [`crate::account::planner`]), in the services' order.
+    pub(in crate::app) fn swept_ids(self) -> Vec<u64> {
+        self.rows()
+            .iter()
+            .filter(|s| crate::account::planner::is_swept(&s.status))
+            .map(|s| s.service_id)
+            .collect()
+    }
+}
+
+impl ServicesTab {
+    pub fn view<'a>(&'a self, store: &'a Store) -> ServicesView<'a> {
+        ServicesView { tab: self, store }
     }
 
     /// Whether the search keys, problem marks or order are in use (a filter, `!`, a sort).
@@ -216,25 +232,15 @@ impl ServicesTab {
         !self.table.filter().is_empty() || self.table.problems_only() || self.sort.by.is_some()
     }
 
-    pub fn knows(&self, id: u64) -> bool {
-        self.index.contains_key(&id)
-    }
-
-    /// The listed service with this ID.
-    pub fn get(&self, id: u64) -> Option<&ServiceSummary> {
-        self.index.get(&id).and_then(|&i| self.rows().get(i))
-    }
-
     /// Rebuilds the table's search keys, widths, order and problem marks from the list
     /// (after it, the network status, the usage or the date changed).
-    pub fn rebuild(&mut self, ctx: &CellContext) {
-        let rows = self.list.value().map(Vec::as_slice).unwrap_or_default();
+    pub fn rebuild(&mut self, rows: &[ServiceSummary], ctx: &CellContext) {
         let all: Vec<Vec<CellText>> = rows.iter().map(|s| cells(s, ctx)).collect();
         self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let problems = rows.iter().map(|s| is_problem(s, ctx)).collect();
         let cmp = |by: ServiceSort, a: usize, b: usize| {
-            compare(by, (&rows[a], ctx.network), (&rows[b], ctx.network))
+            compare(by, (&rows[a], ctx.store), (&rows[b], ctx.store))
         };
         // By due date, an ended service (terminated, cancelled, fraud) will never fall due:
         // last in both directions, so neither end of the list starts with the dead.
@@ -251,18 +257,6 @@ impl ServicesTab {
             .map(|(i, s)| (s.service_id, i))
             .collect();
         self.table.set_rows_with(keys, ids, order, problems);
-    }
-}
-
-impl ServicesTab {
-    /// The listed services that are swept (the account engine plans the sweeps:
-    /// [`crate::account::planner`]), in the services' order.
-    pub(in crate::app) fn swept_ids(&self) -> Vec<u64> {
-        self.rows()
-            .iter()
-            .filter(|s| crate::account::planner::is_swept(&s.status))
-            .map(|s| s.service_id)
-            .collect()
     }
 }
 
@@ -329,12 +323,12 @@ impl TabPane for ServicesTab {
             return;
         };
         let newly = cx.tabs.detail_selected.replace(id) != Some(id);
-        let detail = cx.tabs.services.detail(id);
+        let detail = cx.account.store.service_answer(id);
         let due = newly
             && cx.shell.settings.refresh.is_some()
             && !detail.is_loading()
             && cx.shell.is_due(detail.answered_at(), false);
-        if matches!(detail, Remote::NotRequested) || due {
+        if !detail.is_requested() || due {
             cx.fetch(Request::Service(id));
         }
     }
@@ -376,7 +370,6 @@ fn row_cells(app: &App, i: usize) -> Option<Vec<CellText>> {
 pub fn cell_context(app: &App) -> CellContext<'_> {
     CellContext {
         today: app.now().with_timezone(&app.utc_offset()).date_naive(),
-        network: app.network(),
-        usage: app.usage(),
+        store: app.store(),
     }
 }

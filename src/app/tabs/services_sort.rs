@@ -1,7 +1,7 @@
 //! How the Services table sorts (`s`): the choices and the one comparison, for one
 //! account and for the All view's rows of several.
 
-use super::network::NetworkTab;
+use crate::account::store::Store;
 use crate::api::{ServiceStatus, ServiceSummary};
 use crate::app::columns::SortKey;
 use chrono::NaiveDate;
@@ -28,12 +28,9 @@ impl SortKey for ServiceSort {
 }
 
 /// The health order: most servers in error first, then inactive, then unknown, then ok.
-fn health(
-    network: &NetworkTab,
-    id: u64,
-) -> (u8, std::cmp::Reverse<usize>, std::cmp::Reverse<usize>) {
+fn health(network: &Store, id: u64) -> (u8, std::cmp::Reverse<usize>, std::cmp::Reverse<usize>) {
     use std::cmp::Reverse;
-    match network.counts(id) {
+    match super::network::counts(network, id) {
         Some((e, i)) if e + i > 0 => (0, Reverse(e), Reverse(i)),
         Some(_) => (2, Reverse(0), Reverse(0)),
         None => (1, Reverse(0), Reverse(0)),
@@ -57,8 +54,8 @@ fn status_rank(status: &ServiceStatus) -> u8 {
 /// `by`: the one place it is decided, for one account and for several.
 pub fn compare(
     by: ServiceSort,
-    (a, a_network): (&ServiceSummary, &NetworkTab),
-    (b, b_network): (&ServiceSummary, &NetworkTab),
+    (a, a_network): (&ServiceSummary, &Store),
+    (b, b_network): (&ServiceSummary, &Store),
 ) -> Ordering {
     match by {
         ServiceSort::DueDate => cmp_due(a.nextduedate, b.nextduedate),

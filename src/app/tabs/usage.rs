@@ -8,14 +8,13 @@
 //! ([`UsageTab::not_ppr`]). The list holds the ppr services, in the services' order.
 
 use super::TabPane;
+use crate::account::store::Store;
 use crate::account::{Focus, Kind};
-use crate::api::{ApiError, RateEntry, Request, StatEntry};
+use crate::api::Request;
 use crate::app::columns::{self, CellText, Column, Tone};
-use crate::app::remote::Remote;
 use crate::app::table::TableView;
 use crate::app::{App, Command, Cx};
-use chrono::{DateTime, Utc};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// The list's columns: the service, and its rate as a share of its limit.
 pub const COLUMNS: [Column; 3] = [
@@ -26,13 +25,14 @@ pub const COLUMNS: [Column; 3] = [
 
 #[derive(Debug, Default)]
 pub struct UsageTab {
-    pub stats: HashMap<u64, Remote<Vec<StatEntry>>>,
-    pub rate: HashMap<u64, Remote<Vec<RateEntry>>>,
     /// The ppr services, as (id, product name).
     pub services: Vec<(u64, String)>,
     /// Services whose stats or rate answered 422 while their type was unknown: taken to be
     /// fpr, so they are not asked again and their 422 is not an error.
     pub not_ppr: HashSet<u64>,
+    /// Services taken for fpr from a 422 whose detail then said ppr: their usage is asked
+    /// again when they are selected (the 422 stays in the store until then).
+    pub reask: HashSet<u64>,
     pub table: TableView,
     /// The natural width of each column over all rows.
     pub natural: Vec<u16>,
@@ -43,35 +43,6 @@ pub struct UsageTab {
 }
 
 impl UsageTab {
-    /// Marks what `request` loads as loading, if this tab keeps it.
-    pub fn begin(&mut self, request: &Request) {
-        match request {
-            Request::Stats(id) => self.stats.entry(*id).or_default().begin(),
-            Request::Rate(id) => self.rate.entry(*id).or_default().begin(),
-            _ => {}
-        }
-    }
-
-    /// Keeps the answer to `Stats(id)`.
-    pub fn finish_stats(
-        &mut self,
-        id: u64,
-        result: Result<Vec<StatEntry>, ApiError>,
-        at: DateTime<Utc>,
-    ) {
-        self.stats.entry(id).or_default().finish(result, at);
-    }
-
-    /// Keeps the answer to `Rate(id)`.
-    pub fn finish_rate(
-        &mut self,
-        id: u64,
-        result: Result<Vec<RateEntry>, ApiError>,
-        at: DateTime<Utc>,
-    ) {
-        self.rate.entry(id).or_default().finish(result, at);
-    }
-
     pub fn selected(&self) -> Option<u64> {
         self.table
             .selected_row()
@@ -80,18 +51,8 @@ impl UsageTab {
     }
 
     /// The service's stats or rate answered, so it is a ppr service.
-    pub fn answered(&self, id: u64) -> bool {
-        self.stats_of(id).value().is_some() || self.rate_of(id).value().is_some()
-    }
-
-    pub fn stats_of(&self, id: u64) -> &Remote<Vec<StatEntry>> {
-        static NONE: Remote<Vec<StatEntry>> = Remote::NotRequested;
-        self.stats.get(&id).unwrap_or(&NONE)
-    }
-
-    pub fn rate_of(&self, id: u64) -> &Remote<Vec<RateEntry>> {
-        static NONE: Remote<Vec<RateEntry>> = Remote::NotRequested;
-        self.rate.get(&id).unwrap_or(&NONE)
+    pub fn answered(store: &Store, id: u64) -> bool {
+        store.stats_answer(id).value().is_some() || store.rate_answer(id).value().is_some()
     }
 
     /// Moves the chart's cursor `back` points back (negative: forward), within the
@@ -110,8 +71,8 @@ impl UsageTab {
     }
 
     /// `85%`, `⚠ 120%` over the limit, `no limit`, or `…` before the rate is known.
-    pub fn used_cell(&self, id: u64) -> CellText {
-        match self.rate_of(id).value().and_then(|v| v.first()) {
+    pub fn used_cell(store: &Store, id: u64) -> CellText {
+        match store.rate_answer(id).value().and_then(|v| v.first()) {
             None => CellText::new("…").tone(Tone::Dim),
             Some(r) if !r.limit.is_finite() || r.limit <= 0.0 => {
                 CellText::new("no limit").tone(Tone::Dim)
@@ -132,16 +93,19 @@ impl UsageTab {
         }
     }
 
-    pub fn cells(&self, id: u64, name: &str) -> Vec<CellText> {
+    pub fn cells(store: &Store, id: u64, name: &str) -> Vec<CellText> {
         vec![
             CellText::new(id.to_string()),
             CellText::new(name),
-            self.used_cell(id),
+            Self::used_cell(store, id),
         ]
     }
 
-    pub fn rebuild(&mut self, ppr: Vec<(u64, String)>) {
-        let all: Vec<Vec<CellText>> = ppr.iter().map(|(id, n)| self.cells(*id, n)).collect();
+    pub fn rebuild(&mut self, store: &Store, ppr: Vec<(u64, String)>) {
+        let all: Vec<Vec<CellText>> = ppr
+            .iter()
+            .map(|(id, n)| Self::cells(store, *id, n))
+            .collect();
         self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let problems = all.iter().map(|c| c[2].tone == Tone::Bad).collect();
@@ -174,7 +138,7 @@ impl TabPane for UsageTab {
         usage
             .services
             .get(i)
-            .map(|(id, name)| usage.cells(*id, name))
+            .map(|(id, name)| UsageTab::cells(app.store(), *id, name))
             .unwrap_or_default()
     }
 
@@ -191,10 +155,11 @@ impl TabPane for UsageTab {
     }
     fn fetch_for_selection(cx: &mut Cx<'_>) {
         if let Some(id) = cx.tabs.usage.selected() {
-            if matches!(cx.tabs.usage.stats_of(id), Remote::NotRequested) {
+            let again = cx.tabs.usage.reask.remove(&id);
+            if again || !cx.account.store.stats_answer(id).is_requested() {
                 cx.fetch(Request::Stats(id));
             }
-            if matches!(cx.tabs.usage.rate_of(id), Remote::NotRequested) {
+            if again || !cx.account.store.rate_answer(id).is_requested() {
                 cx.fetch(Request::Rate(id));
             }
         }

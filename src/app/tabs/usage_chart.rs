@@ -235,13 +235,9 @@ impl crate::app::App {
         let now = self.now();
         let offset = self.utc_offset();
         let inputs = Inputs {
-            stats: usage
-                .stats_of(id)
-                .value()
-                .map(Vec::as_slice)
-                .unwrap_or_default(),
+            stats: self.store().stats(id).unwrap_or_default(),
             kept,
-            rate: usage.rate_of(id).value().and_then(|v| v.first()),
+            rate: self.store().rate(id).and_then(|v| v.first()),
             rates_24h,
             today: now.with_timezone(&offset).date_naive(),
             now,

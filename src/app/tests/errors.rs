@@ -1,5 +1,5 @@
 use crate::api::{ApiError, ProductType, Request, Response};
-use crate::app::remote::Freshness;
+use crate::app::Freshness;
 use crate::app::testdata as td;
 use crate::testkit::*;
 use crossterm::event::KeyCode;
@@ -19,12 +19,12 @@ fn a_failed_refresh_keeps_the_data_marks_it_stale_and_says_why() {
     // The engine sends it (`r` asked it to) and says so.
     h.send(crate::app::Msg::Sent(Request::Services));
     assert_eq!(
-        h.app.services().list.freshness(),
+        h.app.services().list().freshness(),
         Freshness::Refreshing(t0())
     );
     let _ = h.fail(Request::Services, refused());
     assert_eq!(h.app.services().rows().len(), 3, "the data stays");
-    assert_eq!(h.app.services().list.freshness(), Freshness::Stale(t0()));
+    assert_eq!(h.app.services().list().freshness(), Freshness::Stale(t0()));
     assert_eq!(
         h.app.status().current(),
         Some((
@@ -36,7 +36,7 @@ fn a_failed_refresh_keeps_the_data_marks_it_stale_and_says_why() {
     h.key('r');
     h.answer(&Request::Services);
     assert!(h.app.status().is_empty());
-    assert!(h.app.services().list.is_ready());
+    assert!(h.app.services().list().is_ready());
 }
 
 #[test]

@@ -39,21 +39,14 @@ fn the_engine_fills_every_tab_whichever_is_on_screen() {
     let h = Harness::loaded();
     assert_eq!(h.app.services().rows().len(), 3);
     for id in [5001, 5002, 5003] {
-        assert!(
-            h.app
-                .network()
-                .errors
-                .get(&id)
-                .is_some_and(|r| r.is_ready()),
-            "{id}"
-        );
+        assert!(h.app.store().network_answer(id, true).is_ready(), "{id}");
     }
     // The ppr services' usage is there before the Usage tab is opened, and the fpr one's
     // rate was never asked (its type came from its detail, not from a 422).
-    assert!(h.app.usage().rate_of(5002).is_ready());
-    assert!(h.app.usage().rate_of(5003).is_ready());
+    assert!(h.app.store().rate_answer(5002).is_ready());
+    assert!(h.app.store().rate_answer(5003).is_ready());
     assert!(!h.asked.contains(&Request::Rate(5001)), "{:?}", h.asked);
-    assert!(h.app.billing().credit.is_ready());
+    assert!(h.app.billing().credit().is_ready());
 }
 
 #[test]
@@ -115,7 +108,7 @@ fn a_result_for_another_tab_is_stored() {
     h.answer(&Request::Invoices);
     h.answer(&Request::Credit);
     assert_eq!(h.app.billing().rows().len(), 3);
-    assert_eq!(h.app.billing().credit.value().unwrap().credit, 1234.5);
+    assert_eq!(h.app.billing().credit().value().unwrap().credit, 1234.5);
     h.key('3');
     assert_eq!(h.app.billing().selected().unwrap().id, 101);
 }
@@ -126,12 +119,12 @@ fn results_no_longer_wanted_are_ignored() {
     // A service that is not listed.
     let cmds = h.ok(Request::Stats(9999), Response::Stats(td::stats(3)));
     assert!(cmds.is_empty());
-    assert!(!h.app.usage().stats.contains_key(&9999));
+    assert!(h.app.store().get(&Request::Stats(9999)).is_none());
     let _ = h.ok(
         Request::Service(9999),
         Response::Service(td::service(9999, ProductType::Ppr)),
     );
-    assert!(!h.app.services().details.contains_key(&9999));
+    assert!(h.app.store().get(&Request::Service(9999)).is_none());
     // A write's answer (a later issue's) changes nothing.
     let _ = h.ok(Request::Clients, Response::Clients(vec![]));
     assert!(h.app.status().is_empty());
@@ -144,9 +137,9 @@ fn usage_lists_ppr_services_once_their_types_are_known() {
     h.settle(cmds);
     let ids: Vec<u64> = h.app.usage().services.iter().map(|(id, _)| *id).collect();
     assert_eq!(ids, vec![5002, 5003]);
-    assert!(h.app.usage().stats_of(5002).is_ready());
+    assert!(h.app.store().stats_answer(5002).is_ready());
     assert!(
-        !h.app.usage().stats.contains_key(&5001),
+        !h.app.store().stats_answer(5001).is_requested(),
         "fpr usage is never asked"
     );
 }

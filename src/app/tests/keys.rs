@@ -207,7 +207,7 @@ fn a_list_for_a_sort_no_longer_chosen_is_ignored() {
         Response::ProductsOrderedBy(vec![td::product_summary(99)]),
     );
     assert_ne!(h.app.products().rows()[0].product_id, 99);
-    assert!(h.app.products().list.is_loading());
+    assert!(h.app.products().list().is_loading());
     let _ = h.ok(
         Request::ProductsOrderedBy(SortField::ProductName),
         Response::ProductsOrderedBy(vec![td::product_summary(42)]),

@@ -108,16 +108,15 @@ struct Marks<'a> {
 
 impl<'a> Marks<'a> {
     fn of(app: &'a App, id: u64) -> Self {
-        let set = |m: &'a std::collections::HashMap<u64, crate::app::Remote<Vec<String>>>| {
-            m.get(&id)
-                .and_then(|r| r.value())
+        let set = |errors: bool| {
+            app.store()
+                .network(id, errors)
                 .map(|v| v.iter().map(|ip| ip.trim()).collect())
                 .unwrap_or_default()
         };
-        let net = app.network();
         Self {
-            errors: set(&net.errors),
-            inactive: set(&net.inactive),
+            errors: set(true),
+            inactive: set(false),
         }
     }
 

@@ -2,8 +2,8 @@
 //! them, loading, or the failure of its read.
 
 use crate::api::Request;
+use crate::app::Answer;
 use crate::app::App;
-use crate::app::remote::Remote;
 use crate::ui::theme::Theme;
 use crate::ui::{billing, layout, widgets};
 use ratatui::Frame;
@@ -34,7 +34,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
                 theme.dim,
             ),
         },
-        (None, Remote::Failed { error, .. }) => {
+        (None, Answer::Failed { error, .. }) => {
             let line = crate::app::status::error_line(
                 &Request::Invoice(id),
                 error,

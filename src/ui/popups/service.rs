@@ -30,18 +30,18 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, viewer: &Se
         None => vec![Line::from(Span::styled("Loading the service…", theme.dim))],
     };
     lines.push(section(theme, "Proxy servers"));
-    let net = app.network();
+    let store = app.store();
     let swept = app
         .services()
         .get(id)
         .is_none_or(|s| crate::app::is_swept(&s.status));
-    let proxies = proxies_cell(net, id, swept);
+    let proxies = proxies_cell(store, id, swept);
     let mut servers: Vec<Line> = Vec::new();
-    for (map, mark, style) in [
-        (&net.errors, "✗ error   ", theme.bad),
-        (&net.inactive, "○ inactive", theme.warn),
+    for (errors, mark, style) in [
+        (true, "✗ error   ", theme.bad),
+        (false, "○ inactive", theme.warn),
     ] {
-        if let Some(list) = map.get(&id).and_then(|r| r.value()) {
+        if let Some(list) = store.network(id, errors) {
             servers.extend(list.iter().map(|ip| {
                 Line::from(vec![
                     Span::styled(format!("  {mark} "), style),
@@ -58,7 +58,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, viewer: &Se
     } else {
         lines.extend(capped(theme, servers, 6));
     }
-    if let Some(rate) = app.usage().rate_of(id).value().and_then(|v| v.first()) {
+    if let Some(rate) = app.store().rate(id).and_then(|v| v.first()) {
         let (_, label, over) = crate::ui::usage::rate_gauge(rate);
         lines.push(section(
             theme,

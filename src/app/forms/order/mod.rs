@@ -303,10 +303,9 @@ impl FormLogic for OrderForm {
     }
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Flow {
-        let clients = cx.account.clients.value().map(Vec::as_slice);
+        let clients = cx.account.store.clients_answer().value().map(Vec::as_slice);
         let product_type = cx
-            .tabs
-            .products
+            .products()
             .detail(self.product_id)
             .value()
             .map(|p| &p.product_type);
@@ -357,8 +356,8 @@ pub(in crate::app) fn open(cx: &mut Cx<'_>) {
         _ => cx.tabs.products.table.selected_id(),
     };
     let Some(id) = id else { return };
-    let summary = cx.tabs.products.rows().iter().find(|p| p.product_id == id);
-    let detail = cx.tabs.products.detail(id).value();
+    let summary = cx.products().rows().iter().find(|p| p.product_id == id);
+    let detail = cx.products().detail(id).value();
     let name = summary
         .map(|p| p.product_name.clone())
         .or_else(|| detail.and_then(|p| p.product_name.clone()))
@@ -370,7 +369,7 @@ pub(in crate::app) fn open(cx: &mut Cx<'_>) {
         .push(Popup::form_of(OrderForm::new(id, &name, price)));
     cx.fetch(Request::Clients);
     cx.fetch(Request::Credit);
-    if !cx.tabs.products.detail(id).is_ready() {
+    if !cx.products().detail(id).is_ready() {
         cx.fetch(Request::Product(id));
     }
 }

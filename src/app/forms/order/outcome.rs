@@ -48,16 +48,14 @@ pub(in crate::app) fn confirm_order(cx: &mut Cx<'_>, form: &mut OrderForm) {
         }
     }
     let services_before = cx
-        .tabs
-        .services
-        .list
-        .value()
-        .map(|_| cx.tabs.services.ids().into_iter().collect());
+        .account
+        .store
+        .services()
+        .map(|_| cx.services().ids().into_iter().collect());
     let invoices_before = cx
-        .tabs
-        .billing
-        .invoices
-        .value()
+        .account
+        .store
+        .invoices()
         .map(|list| list.iter().map(|i| i.id).collect());
     let now = cx.now();
     let Some(request) = form.confirmed() else {
@@ -180,15 +178,14 @@ pub(in crate::app) fn check_orders(
     }
     let ids: Option<Vec<u64>> = match (ok, invoices) {
         (false, _) => None,
-        (true, false) => Some(cx.tabs.services.ids()),
+        (true, false) => Some(cx.services().ids()),
         (true, true) => cx
-            .tabs
-            .billing
-            .invoices
-            .value()
+            .account
+            .store
+            .invoices()
             .map(|list| list.iter().map(|i| i.id).collect()),
     };
-    let services = &cx.tabs.services;
+    let services = cx.tabs.services.view(&cx.account.store);
     let name_of = |id: u64| services.get(id).map(|s| s.product_name.clone());
     let finished = cx
         .work

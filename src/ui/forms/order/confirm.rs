@@ -79,7 +79,7 @@ pub(super) fn draw_confirm(
             theme.warn,
         )));
     }
-    if let Some(c) = app.billing().credit.value()
+    if let Some(c) = app.billing().credit().value()
         && c.credit + 0.005 < form.price
     {
         lines.push(Line::from(Span::styled(

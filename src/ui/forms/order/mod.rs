@@ -5,11 +5,11 @@ use super::{
     LABEL, draw_field, draw_message, framed, inline_error, row, rows_from, state_line, value_line,
 };
 use crate::api::{Client, ProductType, Response};
+use crate::app::Answer;
 use crate::app::App;
 use crate::app::forms::FormState;
 use crate::app::forms::order::{OrderField, OrderForm, done_message};
 use crate::app::orders::Check;
-use crate::app::remote::Remote;
 use crate::ui::text::{self, MISSING};
 use crate::ui::theme::Theme;
 use ratatui::Frame;
@@ -69,7 +69,7 @@ fn product_type(app: &App, form: &OrderForm) -> Option<ProductType> {
 
 /// `$250.00 → $238.00 after this order`, or why it cannot be said.
 fn credit_span(app: &App, theme: &Theme, price: f64) -> Span<'static> {
-    match app.billing().credit.value() {
+    match app.billing().credit().value() {
         // A price the server did not send (NaN, see `text::format`): no "after" to work out.
         Some(c) if price.is_nan() => Span::styled(
             format!("{} (the price is unknown)", text::money(c.credit)),
@@ -88,7 +88,7 @@ fn credit_span(app: &App, theme: &Theme, price: f64) -> Span<'static> {
             text::money(c.credit),
             text::money(c.credit - price)
         )),
-        None if app.billing().credit.is_loading() => Span::styled("loading…", theme.dim),
+        None if app.billing().credit().is_loading() => Span::styled("loading…", theme.dim),
         None => Span::styled("unknown", theme.dim),
     }
 }
@@ -206,7 +206,7 @@ fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
 fn picker_lines(app: &App, theme: &Theme, form: &OrderForm) -> Vec<Line<'static>> {
     let indent = " ".repeat(LABEL + 3);
     let clients: &[Client] = match app.clients() {
-        Remote::Failed { error, .. } if app.clients().value().is_none() => {
+        Answer::Failed { error, .. } if app.clients().value().is_none() => {
             let line = crate::app::status::error_line(
                 &crate::api::Request::Clients,
                 error,
