@@ -1,5 +1,5 @@
-//! Requests out and results in: sending fetches, and handing each typed answer
-//! ([`Loaded`]) to what keeps it (see the module docs of [`super`] for the rules). When
+//! Requests out and results in: sending fetches, and keeping each typed answer
+//! ([`Loaded`]) in the store (see the module docs of [`super`] for the rules). When
 //! data is asked for (`r`, `R`, the engine told what the screen shows, what the
 //! selection shows but was never asked for) is each tab's own answer
 //! ([`TabPane`](crate::app::tabs::TabPane)); the app adds what its popups show.
@@ -8,11 +8,12 @@
 //! ([`super::Mirror::store`], the engine's own [`crate::account::store::Store`] fed by its
 //! events); the tabs keep no answers, they derive their rows from the store.
 //! [`App::on_loaded`] keeps the answer and then does what follows from it: the rows to
-//! rebuild, the orders to check, the history, the alert sweep and the status line. Writes and IP lists are answers to forms (and probes): they go to the forms'
-//! routing ([`App::on_form_result`]) with their request and a write's ticket, untouched
-//! here. Any other read a form waits for (an invoice asked for by its number) is kept by
-//! its tab like every read, then handed to the form ([`App::on_form_read`]), which then
-//! shows its failure instead of the status line.
+//! rebuild, the orders to check, the history, the alert sweep and the status line.
+//! Writes and IP lists are answers to forms (and probes): they go to the forms' routing
+//! ([`App::on_form_result`]) with their request and a write's ticket, untouched here. Any
+//! other read a form waits for (an invoice asked for by its number) is kept in the store
+//! like every read, then handed to the form ([`App::on_form_read`]), which then shows its
+//! failure instead of the status line.
 
 mod services;
 
