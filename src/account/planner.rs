@@ -150,61 +150,72 @@ fn plan_all(input: &Input) -> Plan {
     let mut due: Vec<(DateTime<Utc>, u8, usize, Due)> = Vec::new();
     let mut next: Option<DateTime<Utc>> = None;
     let needs = type_needs_on_screen(input);
+    // The focus as sets: looked up several times for each of thousands of reads per plan
+    // (scanning the visible rows' requests for each cost ten engines a frame's time).
+    let itself: HashSet<&Request> = input
+        .focus
+        .requests
+        .iter()
+        .chain(&input.focus.rows)
+        .collect();
+    let asked: HashSet<&Request> = input.focus.requests.iter().collect();
     // `cadence_override`: a read of the types' needs, asked once and ahead of the slow.
     let refresh = input
         .refresh
         .and_then(|r| chrono::Duration::from_std(r).ok());
-    let mut consider =
-        |request: Request, cadence_override: Option<Option<Duration>>, order: usize| {
-            if !seen.insert(request.clone()) {
-                return;
-            }
-            let Some(kind) = Kind::of(&request) else {
-                return;
-            };
-            let shown = input.focus.shows(&request);
-            let cadence = cadence_override.unwrap_or_else(|| kind.cadence(input.refresh, shown));
-            let entry = input.store.get(&request);
-            let forced = entry.is_some_and(|e| {
-                input
-                    .forced
-                    .get(&kind)
-                    .is_some_and(|f| !e.is_in_flight(now) && e.asked <= *f)
-            });
-            let at = match entry {
-                None => Some(DateTime::<Utc>::MIN_UTC),
-                Some(_) if forced => Some(DateTime::<Utc>::MIN_UTC),
-                Some(e) => e.due_at(cadence, input.refresh, now),
-            };
-            let Some(at) = at else { return };
-            if at > now {
-                next = Some(next.map_or(at, |n: DateTime<Utc>| n.min(at)));
-                return;
-            }
-            let never_shown = entry.is_none_or(|e| e.answered_at().is_none());
-            // A list, a detail or a chart on screen a whole refresh overdue: its pane is
-            // about to show its age.
-            let single_overdue =
-                input.focus.requests.contains(&request) && refresh.is_some_and(|r| now - at >= r);
-            let on_screen = for_the_screen(input.focus, &needs, &request);
-            let pick = if on_screen && (never_shown || forced || single_overdue) {
-                Pick::Screen
-            } else if !kind.is_watched() && !shown && cadence_override.is_none() {
-                Pick::Slow
-            } else {
-                Pick::Sweep
-            };
-            due.push((
-                at,
-                rank(kind),
-                order,
-                Due {
-                    request,
-                    since: at,
-                    pick,
-                },
-            ));
+    let mut consider = |request: Request,
+                        cadence_override: Option<Option<Duration>>,
+                        order: usize| {
+        if !seen.insert(request.clone()) {
+            return;
+        }
+        let Some(kind) = Kind::of(&request) else {
+            return;
         };
+        // As `Focus::shows` and `for_the_screen` say, from the sets.
+        let shown = itself.contains(&request) || input.focus.kinds.contains(&kind);
+        let cadence = cadence_override.unwrap_or_else(|| kind.cadence(input.refresh, shown));
+        let entry = input.store.get(&request);
+        let forced = entry.is_some_and(|e| {
+            input
+                .forced
+                .get(&kind)
+                .is_some_and(|f| !e.is_in_flight(now) && e.asked <= *f)
+        });
+        let at = match entry {
+            None => Some(DateTime::<Utc>::MIN_UTC),
+            Some(_) if forced => Some(DateTime::<Utc>::MIN_UTC),
+            Some(e) => e.due_at(cadence, input.refresh, now),
+        };
+        let Some(at) = at else { return };
+        if at > now {
+            next = Some(next.map_or(at, |n: DateTime<Utc>| n.min(at)));
+            return;
+        }
+        let never_shown = entry.is_none_or(|e| e.answered_at().is_none());
+        // A list, a detail or a chart on screen a whole refresh overdue: its pane is
+        // about to show its age.
+        let single_overdue = asked.contains(&request) && refresh.is_some_and(|r| now - at >= r);
+        let on_screen =
+            itself.contains(&request) || FIRST_LISTS.contains(&request) || needs.contains(&request);
+        let pick = if on_screen && (never_shown || forced || single_overdue) {
+            Pick::Screen
+        } else if !kind.is_watched() && !shown && cadence_override.is_none() {
+            Pick::Slow
+        } else {
+            Pick::Sweep
+        };
+        due.push((
+            at,
+            rank(kind),
+            order,
+            Due {
+                request,
+                since: at,
+                pick,
+            },
+        ));
+    };
     for request in FIRST_LISTS {
         consider(request, None, 0);
     }

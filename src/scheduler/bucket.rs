@@ -54,6 +54,7 @@
 
 pub use super::view::{Hold, Lane, SHOWN_WAIT, Source, View};
 pub use crate::api::gate::{PAUSE_CAP, Signal, Token};
+use parts::{Forgive, Pace, Pause, ServerCount};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
@@ -92,23 +93,14 @@ pub struct Bucket {
     /// …and those of them of the person's lane: the pace the lanes below leave them of
     /// the server's count.
     person: VecDeque<Instant>,
-    /// The foreground's theoretical arrival time (a generic cell rate with a burst).
-    foreground_at: Option<Instant>,
-    /// When the background may send next.
-    background_at: Option<Instant>,
-    paused_until: Option<Instant>,
-    asked_pause: Option<u64>,
-    /// The server's own count: requests it still takes until the instant.
-    server_left: Option<(u32, Instant)>,
-    /// Another program spends the same token (the server counted more than we sent),
-    /// seen until then: the background leaves what may be on its way from them too.
-    shared_until: Option<Instant>,
-    /// The last halving (of a limit learned from 429s): a 429 to a request sent before it
-    /// teaches nothing new.
-    cut_at: Option<Instant>,
-    /// The start of the current window without a 429 (a learned limit climbs a
-    /// [`STEP`] each whole one).
-    clean_since: Option<Instant>,
+    /// When each lane may send next.
+    pace: Pace,
+    /// A pause the server asked for.
+    pause: Pause,
+    /// The server's own count and whether another program spends the same token.
+    server: ServerCount,
+    /// The learned limit's halvings and climbs back.
+    forgive: Forgive,
     in_flight: u32,
     /// When the fetcher's next waiting request may go (told by the fetcher).
     next_send: Option<Instant>,
@@ -128,14 +120,10 @@ impl Bucket {
             provisional: false,
             spent: VecDeque::new(),
             person: VecDeque::new(),
-            foreground_at: None,
-            background_at: None,
-            paused_until: None,
-            asked_pause: None,
-            server_left: None,
-            shared_until: None,
-            cut_at: None,
-            clean_since: None,
+            pace: Pace::default(),
+            pause: Pause::default(),
+            server: ServerCount::default(),
+            forgive: Forgive::default(),
             in_flight: 0,
             next_send: None,
             throttled: 0,
@@ -175,7 +163,7 @@ impl Bucket {
         spent.sort();
         let keep = spent.len().saturating_sub(b.limit as usize);
         b.spent = spent.drain(keep..).collect();
-        b.paused_until = paused_until
+        b.pause.until = paused_until
             .filter(|t| *t > now)
             .map(|t| t.min(now + PAUSE_CAP));
         b
@@ -232,12 +220,12 @@ impl Bucket {
         {
             self.person.pop_front();
         }
-        if self.paused_until.is_some_and(|t| t <= now) {
-            self.paused_until = None;
-            self.asked_pause = None;
+        if self.pause.until.is_some_and(|t| t <= now) {
+            self.pause.until = None;
+            self.pause.asked = None;
         }
-        if self.server_left.is_some_and(|(_, until)| until <= now) {
-            self.server_left = None;
+        if self.server.left.is_some_and(|(_, until)| until <= now) {
+            self.server.left = None;
         }
         self.forgive(now);
     }
@@ -248,14 +236,14 @@ impl Bucket {
             return;
         }
         let span = self.span();
-        while let Some(since) = self.clean_since
+        while let Some(since) = self.forgive.clean_since
             && now.saturating_duration_since(since) >= span
         {
             self.limit = (self.limit + STEP).min(self.assumed());
-            self.clean_since = Some(since + span);
+            self.forgive.clean_since = Some(since + span);
             if self.limit >= self.assumed() {
                 self.source = Source::Assumed;
-                self.clean_since = None;
+                self.forgive.clean_since = None;
             }
         }
     }
@@ -263,7 +251,7 @@ impl Bucket {
     /// When a request of `lane` may take a token: `Ok` now, or the instant to ask again
     /// and why.
     fn allowed(&self, now: Instant, lane: Lane) -> Result<(), (Instant, Hold)> {
-        if let Some(until) = self.paused_until {
+        if let Some(until) = self.pause.until {
             return Err((until, Hold::Paused));
         }
         self.server_allows(now, lane)?;
@@ -277,10 +265,11 @@ impl Bucket {
         }
         let paced = if foreground {
             let slack = self.interval() * (self.burst() - 1);
-            self.foreground_at
+            self.pace
+                .foreground
                 .map_or(now, |tat| tat.checked_sub(slack).unwrap_or(now))
         } else {
-            self.background_at.unwrap_or(now)
+            self.pace.background.unwrap_or(now)
         };
         if paced > now {
             Err((paced, Hold::Budget))
@@ -295,18 +284,18 @@ impl Bucket {
         self.prune(now);
         self.allowed(now, lane).map_err(|(at, _)| at)?;
         if lane.is_foreground() {
-            let at = self.foreground_at.map_or(now, |t| t.max(now));
-            self.foreground_at = Some(at + self.interval());
+            let at = self.pace.foreground.map_or(now, |t| t.max(now));
+            self.pace.foreground = Some(at + self.interval());
             if lane == Lane::Person {
                 self.person.push_back(now);
             }
         } else {
-            let at = self.background_at.map_or(now, |t| t.max(now));
-            self.background_at = Some(at + self.background_interval());
+            let at = self.pace.background.map_or(now, |t| t.max(now));
+            self.pace.background = Some(at + self.background_interval());
         }
         self.spent.push_back(now);
         self.in_flight += 1;
-        if let Some((left, _)) = &mut self.server_left {
+        if let Some((left, _)) = &mut self.server.left {
             *left = left.saturating_sub(1);
         }
         Ok(Token { sent: now })
@@ -328,7 +317,7 @@ impl Bucket {
                 self.limit = claimed.min(self.ceiling());
                 self.source = Source::Headers;
                 self.provisional = false;
-                self.clean_since = None;
+                self.forgive.clean_since = None;
             }
             // An earlier run's figure that this server no longer shows.
             None if self.provisional => {
@@ -350,21 +339,21 @@ impl Bucket {
         }
         self.throttled += 1;
         if self.source != Source::Headers {
-            let news = self.cut_at.is_none_or(|cut| token.sent >= cut);
+            let news = self.forgive.cut_at.is_none_or(|cut| token.sent >= cut);
             if news {
                 self.limit = (self.limit / 2).max(FLOOR.min(self.assumed())).max(1);
                 self.source = Source::Learned;
-                self.cut_at = Some(now);
+                self.forgive.cut_at = Some(now);
             }
-            self.clean_since = Some(now);
+            self.forgive.clean_since = Some(now);
         }
         // At least a second, so a server answering `Retry-After: 0` is not hammered.
         let until = window_end
             .map(|t| t.max(now + Duration::from_secs(1)))
             .unwrap_or(now + MIN_PAUSE);
-        if self.paused_until.is_none_or(|p| until > p) {
-            self.paused_until = Some(until);
-            self.asked_pause = named.filter(|s| Duration::from_secs(*s) > PAUSE_CAP);
+        if self.pause.until.is_none_or(|p| until > p) {
+            self.pause.until = Some(until);
+            self.pause.asked = named.filter(|s| Duration::from_secs(*s) > PAUSE_CAP);
         }
     }
 
@@ -377,19 +366,20 @@ impl Bucket {
         self.prune(now);
         let used = self.spent.len() as u32;
         let mut left = self.limit.saturating_sub(used);
-        if let Some((server, _)) = self.server_left {
+        if let Some((server, _)) = self.server.left {
             left = left.min(server);
         }
         let paused = self
-            .paused_until
-            .or(self.server_left.filter(|(l, _)| *l == 0).map(|(_, t)| t));
+            .pause
+            .until
+            .or(self.server.left.filter(|(l, _)| *l == 0).map(|(_, t)| t));
         View {
             limit: self.limit,
             claimed: self.claimed.filter(|c| *c != self.limit),
             left,
             source: self.source,
             paused_for: paused.map(|t| t.saturating_duration_since(now)),
-            asked_pause: self.asked_pause,
+            asked_pause: self.pause.asked,
             next_in: self
                 .next_send
                 .map(|t| t.saturating_duration_since(now))
@@ -425,7 +415,7 @@ impl Bucket {
     }
 
     pub fn paused_until(&self) -> Option<Instant> {
-        self.paused_until
+        self.pause.until
     }
 
     /// The send times still counted, oldest first.
@@ -434,6 +424,8 @@ impl Bucket {
     }
 }
 
+#[path = "bucket_parts.rs"]
+mod parts;
 #[path = "bucket_server.rs"]
 mod server;
 

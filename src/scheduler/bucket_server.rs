@@ -15,7 +15,7 @@ impl Bucket {
     /// back soon). While another program is seen on the token, the sweep also leaves what
     /// may be on its way from it (its requests only show in the next answer).
     pub(super) fn server_allows(&self, now: Instant, lane: Lane) -> Result<(), (Instant, Hold)> {
-        let Some((left, until)) = self.server_left else {
+        let Some((left, until)) = self.server.left else {
             return Ok(());
         };
         if left == 0 {
@@ -36,7 +36,7 @@ impl Bucket {
         } else {
             reserve + expect(&self.person)
         };
-        let shared = self.shared_until.is_some_and(|t| t > now);
+        let shared = self.server.shared_until.is_some_and(|t| t > now);
         let lag = if shared && lane == Lane::Background {
             POLITE_CONCURRENCY as u32
         } else {
@@ -61,12 +61,13 @@ impl Bucket {
         // went up by more than the requests at once is a new one), so a count others keep
         // spending never holds us past the end first reckoned.
         let known = self
-            .server_left
+            .server
+            .left
             .filter(|(left, until)| *until > now && remaining <= left + POLITE_CONCURRENCY as u32);
         let until = window_end
             .or(known.map(|(_, until)| until))
             .unwrap_or_else(|| self.server_window_end(remaining, now));
-        self.server_left = Some((remaining, until));
+        self.server.left = Some((remaining, until));
     }
 
     /// When the server's window ends, as far as our sends tell, for an answer that said
@@ -80,7 +81,7 @@ impl Bucket {
     fn server_window_end(&mut self, remaining: u32, now: Instant) -> Instant {
         let counted = self.limit.saturating_sub(remaining) as usize;
         if counted > self.spent.len() {
-            self.shared_until = Some(now + self.span());
+            self.server.shared_until = Some(now + self.span());
             return now + self.span();
         }
         let began = match counted {

@@ -76,13 +76,21 @@ pub struct Watcher {
     /// The budget's changes, and what was last said of it.
     budget: watch::Receiver<Option<crate::scheduler::View>>,
     budget_told: Option<super::budget_news::BudgetNews>,
-    sweeps: u64,
-    sweep_news: super::sweep_news::SweepNews,
+    swept: Swept,
+    connection: Connection,
+}
+
+/// What the engine's sweeps of the alert rules have said so far.
+#[derive(Default)]
+struct Swept {
+    /// Sweeps finished.
+    count: u64,
+    /// Whether a sweep's line is news (`--verbose` once).
+    news: super::sweep_news::SweepNews,
     open_alerts: usize,
     /// The book and marks of the last sweep, for `/metrics`.
     book: Option<crate::alerts::AlertBook>,
     marks: crate::alerts::marks::Marks,
-    connection: Connection,
 }
 
 /// A public-IP lookup's answer.
@@ -125,18 +133,14 @@ impl Watcher {
             keep,
             ips: mpsc::unbounded_channel(),
             metrics: ProfileMetrics::default(),
-            sweeps: 0,
-            sweep_news: Default::default(),
-            open_alerts: 0,
-            book: None,
-            marks: Default::default(),
+            swept: Swept::default(),
             connection: Connection::default(),
         }
     }
 
     /// Sweeps finished so far.
     pub fn sweeps(&self) -> u64 {
-        self.sweeps
+        self.swept.count
     }
 
     pub fn keep_bound(&self) -> Option<&KeepBound> {
@@ -243,13 +247,13 @@ impl Watcher {
                         ));
                     }
                 }
-                self.open_alerts = swept.book.open_count();
-                self.book = Some(swept.book);
-                self.marks = swept.marks;
+                self.swept.open_alerts = swept.book.open_count();
+                self.swept.book = Some(swept.book);
+                self.swept.marks = swept.marks;
                 self.sweep_done();
             }
             Event::Marked(marks) => {
-                self.marks = marks;
+                self.swept.marks = marks;
                 self.publish();
             }
             Event::Connection(c) => self.on_connection(c),
@@ -336,7 +340,7 @@ impl Watcher {
     }
 
     fn sweep_done(&mut self) {
-        self.sweeps += 1;
+        self.swept.count += 1;
         self.publish();
         if self.options.verbose == 0 {
             return;
@@ -344,18 +348,20 @@ impl Watcher {
         let summary = self.summary.borrow().clone();
         let now = self.now();
         let line = |m: &ProfileMetrics| {
-            collect::summary(&self.profile, &summary, m, self.open_alerts, now)
+            collect::summary(&self.profile, &summary, m, self.swept.open_alerts, now)
         };
         // The budget left moves with every request, and an outage's age with every
         // sweep: neither is news.
         let news = match summary.connection.down() {
-            Some((state, since)) => format!("{state} since {since}, {} open", self.open_alerts),
+            Some((state, since)) => {
+                format!("{state} since {since}, {} open", self.swept.open_alerts)
+            }
             None => line(&ProfileMetrics {
                 budget_remaining: None,
                 ..self.metrics.clone()
             }),
         };
-        if self.options.verbose > 1 || self.sweep_news.worth_a_line(&news, now) {
+        if self.options.verbose > 1 || self.swept.news.worth_a_line(&news, now) {
             self.output.log(line(&self.metrics));
         }
     }
@@ -363,8 +369,8 @@ impl Watcher {
     fn publish(&mut self) {
         let summary = self.summary.borrow().clone();
         collect::metrics(&summary, self.now(), &mut self.metrics);
-        if let Some(book) = &self.book {
-            collect::alerts(book, &self.marks, self.now(), &mut self.metrics);
+        if let Some(book) = &self.swept.book {
+            collect::alerts(book, &self.swept.marks, self.now(), &mut self.metrics);
         }
         self.metrics.budget_remaining = self.account.budget().borrow().map(|v| v.left);
         if let Some(board) = &self.options.board
@@ -398,7 +404,7 @@ impl Watcher {
         }
         self.output.log(format!(
             "{}: stopped after {} sweeps",
-            self.profile, self.sweeps
+            self.profile, self.swept.count
         ));
         self.output.flush(Duration::from_secs(2)).await;
     }
