@@ -3,6 +3,7 @@
 //! view, and the desk's own popups (the account picker, every account's messages).
 
 use super::{Desk, Scope, Seat};
+use crate::app::geometry::Geometry;
 use crate::app::tabs::{DetailPane, Tab};
 use crate::ui::theme::Theme;
 use crate::ui::{self, columns, layout, text, widgets};
@@ -12,32 +13,38 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-pub fn draw(desk: &Desk, frame: &mut Frame) {
+/// What a frame measured (see [`crate::app::geometry`]), and for which account: the one
+/// shown, or the one whose popup is open over the All view. The driver hands it over
+/// after the frame ([`Desk::measured`]).
+#[derive(Debug, Default)]
+pub struct Measured {
+    pub seat: Option<usize>,
+    pub geometry: Geometry,
+}
+
+pub fn draw(desk: &Desk, frame: &mut Frame, measured: &mut Measured) {
     let seats = desk.seats();
+    let theme = Theme::for_look(seats[0].app.settings().look);
     if !desk.is_multi() {
-        ui::draw(&seats[0].app, frame);
+        measured.seat = Some(0);
+        ui::draw_in(
+            &seats[0].app,
+            frame,
+            &theme,
+            frame.area(),
+            &mut measured.geometry,
+        );
         return;
     }
-    let theme = Theme::for_look(seats[0].app.settings().look);
     let area = frame.area();
     let [top, rest] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
     draw_accounts(frame, desk, &theme, top);
     match desk.scope() {
-        Scope::One(k) => ui::draw_in(&seats[k].app, frame, &theme, rest),
-        Scope::All => draw_all(frame, desk, &theme, rest),
-    }
-}
-
-/// Where an account's own screen goes on a frame of `area`.
-pub fn account_area(desk: &Desk, area: Rect) -> Rect {
-    if desk.is_multi() {
-        Rect {
-            y: area.y + 1.min(area.height),
-            height: area.height.saturating_sub(1),
-            ..area
+        Scope::One(k) => {
+            measured.seat = Some(k);
+            ui::draw_in(&seats[k].app, frame, &theme, rest, &mut measured.geometry);
         }
-    } else {
-        area
+        Scope::All => draw_all(frame, desk, &theme, rest, measured),
     }
 }
 
@@ -113,7 +120,7 @@ fn draw_accounts(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
+fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect, measured: &mut Measured) {
     let Some(screen) = layout::screen(area) else {
         frame.render_widget(
             Paragraph::new(Span::styled(ui::TOO_SMALL, theme.warn)),
@@ -199,9 +206,15 @@ fn draw_all(frame: &mut Frame, desk: &Desk, theme: &Theme, area: Rect) {
         Some(k) => {
             let app = &seats[k].app;
             ui::draw_footer(frame, app, theme, screen.footer);
+            // The account's own layout is not on screen: only what its popups measure.
+            let mut geometry = app.geometry().clone();
             for i in 0..app.popups().len() {
-                ui::popups::draw(frame, app, theme, body, i);
+                ui::popups::draw(frame, app, theme, body, i, &mut geometry);
             }
+            *measured = Measured {
+                seat: Some(k),
+                geometry,
+            };
         }
         None => ui::draw_footer_in(frame, &desk.all_context(), theme, screen.footer),
     }
