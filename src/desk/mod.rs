@@ -381,6 +381,9 @@ impl Desk {
     /// now on screen). Nothing is drawn again for it: the frame already showed these
     /// pages; [`Desk::take_redraw`] says so if something visible did change after all.
     pub fn measured(&mut self, measured: draw::Measured) {
+        if let Some(rows) = measured.all_rows {
+            self.all.set_page(usize::from(rows));
+        }
         let Some(i) = measured.seat.filter(|i| *i < self.seats.len()) else {
             return;
         };

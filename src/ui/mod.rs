@@ -12,6 +12,7 @@
 
 pub mod ahead;
 pub mod alerts;
+pub mod all;
 pub mod billing;
 pub mod columns;
 pub mod events;
