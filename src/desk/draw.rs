@@ -1,17 +1,17 @@
 //! Drawing the desk: with one account, the account's screen as it is; with several, a top
 //! line naming each account with its connection state, then the account shown or the All
 //! view. The desk prepares what the screen shows (the accounts, the merged rows the All
-//! table draws, whose popups are open) and hands it down to [`crate::ui::all`] once;
-//! nothing below calls back into the desk.
+//! table draws, whose popups are open) and hands it down to [`crate::ui::all`] in one
+//! call; nothing below calls back into the desk.
 
 use super::{Desk, Scope};
 use crate::app::geometry::Geometry;
 use crate::app::tabs::{DetailPane, Tab};
-use crate::ui::all::{Account, Accounts, AllView};
+use crate::ui::all::{Account, Accounts, AllView, Shown};
 use crate::ui::theme::Theme;
 use crate::ui::{self, columns, layout};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 
 /// What a frame measured (see [`crate::app::geometry`]), and for which account: the one
 /// shown, or the one whose popup is open over the All view; and the rows the All view's
@@ -25,34 +25,29 @@ pub struct Measured {
 
 pub fn draw(desk: &Desk, frame: &mut Frame, measured: &mut Measured) {
     let seats = desk.seats();
-    let theme = Theme::for_look(seats[0].app.settings().look);
-    let area = frame.area();
-    if !desk.is_multi() {
-        measured.seat = Some(0);
-        ui::draw_in(&seats[0].app, frame, &theme, area, &mut measured.geometry);
-        return;
-    }
-    let [top, rest] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
     let accounts = accounts(desk);
-    ui::all::draw_accounts(frame, &accounts, &theme, top);
-    match desk.scope() {
+    let shown = match desk.scope() {
+        Scope::One(k) if !desk.is_multi() => {
+            measured.seat = Some(k);
+            Shown::Alone
+        }
         Scope::One(k) => {
             measured.seat = Some(k);
-            ui::draw_in(&seats[k].app, frame, &theme, rest, &mut measured.geometry);
+            Shown::One(k)
         }
         Scope::All => {
-            let all = all_view(desk, rest);
+            let (all, rows) = all_view(desk, ui::all::below_top(frame.area()));
+            measured.all_rows = rows;
             // The account whose popups are open keeps its own layout; they measure theirs.
             if let Some(k) = desk.owner() {
                 measured.seat = Some(k);
                 measured.geometry = seats[k].app.geometry().clone();
             }
-            measured.all_rows =
-                ui::all::table_pane(rest, all.tab, columns::table_width(all.natural))
-                    .map(|pane| pane.rows.height);
-            ui::all::draw(frame, &accounts, &all, &theme, rest, &mut measured.geometry);
+            Shown::All(all)
         }
-    }
+    };
+    let theme = Theme::for_look(seats[0].app.settings().look);
+    ui::all::draw_desk(frame, &accounts, &shown, &theme, &mut measured.geometry);
 }
 
 /// The accounts as the screen names them.
@@ -74,16 +69,18 @@ fn accounts(desk: &Desk) -> Accounts<'_> {
 }
 
 /// What the All view shows in `area`: its merged table with the cells of the rows that
-/// fit there, the selection's account, and whose keys are the footer's.
-fn all_view(desk: &Desk, area: Rect) -> AllView<'_> {
+/// fit there (and how many do), the selection's account, and whose keys are the footer's.
+fn all_view(desk: &Desk, area: Rect) -> (AllView<'_>, Option<u16>) {
     let all = desk.all();
     let seats = desk.seats();
     let table = all.table();
     let columns = all.columns(seats);
     let width = columns.len();
-    let cells = match ui::all::table_pane(area, all.tab, columns::table_width(all.natural())) {
-        Some(pane) => table
-            .visible(usize::from(pane.rows.height))
+    let rows = ui::all::table_pane(area, all.tab, columns::table_width(all.natural()))
+        .map(|pane| pane.rows.height);
+    let cells = match rows {
+        Some(rows) => table
+            .visible(usize::from(rows))
             .1
             .iter()
             .map(|&i| all.cells(seats, i, width))
@@ -94,7 +91,7 @@ fn all_view(desk: &Desk, area: Rect) -> AllView<'_> {
         .selected_row()
         .and_then(|i| all.row(i))
         .filter(|_| all.tab == Tab::Alerts);
-    AllView {
+    let view = AllView {
         tab: all.tab,
         table,
         columns,
@@ -105,7 +102,8 @@ fn all_view(desk: &Desk, area: Rect) -> AllView<'_> {
         alert,
         over: desk.owner(),
         context: desk.all_context(),
-    }
+    };
+    (view, rows)
 }
 
 /// The rows of the All view's table on a screen of `size` (its page until a frame

@@ -16,7 +16,7 @@ use crate::app::keymap;
 use crate::app::table::TableView;
 use crate::app::tabs::{DetailPane, Tab};
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 
@@ -41,6 +41,56 @@ pub struct AllView<'a> {
     pub over: Option<usize>,
     /// The keys of the All view, for the footer when no popup is open.
     pub context: keymap::Context,
+}
+
+/// What the desk shows: its one account's screen as it is (no top line), one account of
+/// several (below the top line), or the All view.
+pub enum Shown<'a> {
+    Alone,
+    One(usize),
+    All(AllView<'a>),
+}
+
+/// Where the screen of an account, or the All view, goes on a frame of `area` over
+/// several accounts: below the top line.
+pub fn below_top(area: Rect) -> Rect {
+    let [_, rest] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
+    rest
+}
+
+/// The whole screen of the desk: what it `shown`, with the top line naming the accounts
+/// when there are several. What the frame measures for the account shown (or whose
+/// popups are open over All) goes into `view`.
+pub fn draw_desk(
+    frame: &mut Frame,
+    accounts: &Accounts,
+    shown: &Shown,
+    theme: &Theme,
+    view: &mut Geometry,
+) {
+    let area = frame.area();
+    let rest = below_top(area);
+    let top = Rect {
+        height: area.height.min(1),
+        ..area
+    };
+    match shown {
+        Shown::Alone => {
+            if let Some(account) = accounts.list.first() {
+                super::draw_in(account.app, frame, theme, area, view);
+            }
+        }
+        Shown::One(k) => {
+            draw_accounts(frame, accounts, theme, top);
+            if let Some(account) = accounts.list.get(*k) {
+                super::draw_in(account.app, frame, theme, rest, view);
+            }
+        }
+        Shown::All(all) => {
+            draw_accounts(frame, accounts, theme, top);
+            draw(frame, accounts, all, theme, rest, view);
+        }
+    }
 }
 
 /// Where the All view's table of `tab` goes in `area` (its natural width `wants`), or
