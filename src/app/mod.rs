@@ -1,7 +1,8 @@
 //! The state machine of the dashboard: no I/O, no async, no terminal, no clock but the
 //! injected [`Clock`]. [`App::update`] takes a [`Msg`] and returns the [`Command`]s to run;
-//! `ui::draw` renders the state. Every rule lives here; nothing here names the view (the
-//! view reports its layout back as [`Msg::Geometry`], see [`geometry`]).
+//! `ui::draw` renders the state. Every rule lives here; nothing here names the view (what
+//! the view measured while drawing comes back after the frame through
+//! [`App::measured`], see [`geometry`]).
 //!
 //! # Parts
 //!
