@@ -1,10 +1,11 @@
 //! The event loop: one `tokio::select!` that owns the terminal.
 //!
 //! It merges terminal input, results from the fetcher and the one timer the app asks for
-//! ([`App::next_wakeup`]), feeds each as a [`Msg`] to [`App::update`], hands the commands
-//! that come back to the fetcher, and redraws only after something visible changed
-//! ([`App::take_redraw`]). With nothing arriving it sleeps: no fixed frame rate, no
-//! polling.
+//! ([`App::next_wakeup`]), feeds each as a [`Msg`] to the desk, whose accounts' apps are
+//! fed and their commands carried out by the one driver ([`crate::effects::drive`]), and
+//! redraws only after something visible changed ([`App::take_redraw`]). What a frame
+//! measures (the tables' pages) goes to the app after it, never as a message followed by
+//! a second frame. With nothing arriving it sleeps: no fixed frame rate, no polling.
 //!
 //! Input is any stream of [`Input`], so tests can script a whole session (keys → requests →
 //! screen) on a `TestBackend` without a terminal.
@@ -16,16 +17,16 @@
 //! prove that a panic leaves the terminal restored (`PROXYDASH_DEBUG_PANIC`, see
 //! [`crate::dashboard`]).
 
-use crate::app::{App, Clock, Msg};
+use crate::app::{Clock, Msg};
 use crate::desk::{Desk, In};
-use crate::effects::Effects;
-use crate::ui;
 use crossterm::event::{Event, KeyEventKind};
 use futures::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
-use ratatui::layout::Rect;
 use std::io;
+
+#[cfg(doc)]
+use crate::app::App;
 
 /// What the loop can be told from outside the app (defined with the terminal's reader,
 /// which makes most of it).
@@ -99,23 +100,20 @@ where
     let mut dirty = true;
     loop {
         if dirty {
-            let mut area = Rect::default();
+            let mut measured = crate::desk::draw::Measured::default();
             // What is drawn now is up to date, whatever the accounts had noted.
             desk.take_redraw();
             terminal
-                .draw(|frame| {
-                    area = frame.area();
-                    crate::desk::draw::draw(desk, frame);
-                })
+                .draw(|frame| crate::desk::draw::draw(desk, frame, &mut measured))
                 .map_err(into_io)?;
-            dirty = false;
             if options.panic_after_first_frame {
                 panic!("PROXYDASH_DEBUG_PANIC: a deliberate panic after the first frame");
             }
-            // The view laid things out differently from what the app knows (first frame,
-            // a resize, a table grown wider): tell it, and draw again with its new pages.
-            if desk.report_geometry(area) {
-                dirty = true;
+            // The frame is already right for what it measured; the app learns it so its
+            // keys page by it and the engine hears of the rows now on screen.
+            desk.measured(measured);
+            dirty = desk.take_redraw();
+            if dirty {
                 continue;
             }
         }
@@ -182,38 +180,6 @@ fn suspended<B: Backend>(terminal: &mut Terminal<B>, suspend: Suspend<B>) -> io:
         Ok(size) => Msg::Resize(size.width, size.height),
         Err(_) => Msg::Tick,
     })
-}
-
-/// Tells the app where the view lays things out on `area` when that changed
-/// ([`Msg::Geometry`]); returns whether it did.
-pub fn report_geometry(app: &mut App, effects: &mut Effects, area: Rect) -> bool {
-    match ui::layout::report(app, area) {
-        Some(msg) => {
-            step(app, effects, msg);
-            true
-        }
-        None => false,
-    }
-}
-
-/// Feeds `msg` to the app and carries out what it asks, including the outcomes that are
-/// known at once (a copy, a file written), until nothing is left to do.
-pub fn step(app: &mut App, effects: &mut Effects, msg: Msg) {
-    step_all(app, effects, vec![msg]);
-}
-
-/// [`step`] for a batch: the app handles all of it before working out what derives from
-/// it, once.
-pub fn step_all(app: &mut App, effects: &mut Effects, mut batch: Vec<Msg>) {
-    while !batch.is_empty() {
-        let commands = app.update_all(std::mem::take(&mut batch));
-        if let Some(sweep) = app.take_history() {
-            effects.record(sweep);
-        }
-        for command in commands {
-            batch.extend(effects.execute(command));
-        }
-    }
 }
 
 /// The most outcomes handled between two frames: a burst of thousands of answers is taken

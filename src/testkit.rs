@@ -137,15 +137,20 @@ impl Harness {
         *now += chrono::Duration::seconds(secs);
     }
 
-    /// Feeds `msg`, then, as the run loop does after drawing, the view's geometry when it
-    /// changed (the harness stands in for the loop, which alone knows both app and ui).
+    /// Feeds `msg`, then draws a frame and hands the app what it measured, as the run loop
+    /// does after drawing (the harness stands in for the loop, which alone knows both app
+    /// and ui).
     pub fn send(&mut self, msg: Msg) -> Vec<Command> {
         let mut out = self.app.update(msg);
         let (w, h) = self.app.size();
-        let area = ratatui::layout::Rect::new(0, 0, w, h);
-        if let Some(geometry) = crate::ui::layout::report(&self.app, area) {
-            out.extend(self.app.update(geometry));
-        }
+        let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h))
+            .expect("a test backend never fails");
+        let mut view = crate::app::geometry::Geometry::default();
+        let theme = crate::ui::theme::Theme::for_look(self.app.settings().look);
+        terminal
+            .draw(|f| crate::ui::draw_in(&self.app, f, &theme, f.area(), &mut view))
+            .expect("a test backend never fails");
+        out.extend(self.app.measured(view));
         for c in &out {
             if let Command::Write { request, ticket } = c {
                 self.writes.push((request.clone(), *ticket));

@@ -71,7 +71,7 @@ fn the_app_never_names_the_ui() {
     }
     assert!(
         offending.is_empty(),
-        "src/app must not depend on src/ui (the view reports geometry as Msg::Geometry; \
+        "src/app must not depend on src/ui (what the view measures comes back as a Geometry it wrote into; \
          formatting lives in crate::text):\n{}",
         offending.join("\n")
     );

@@ -27,9 +27,8 @@ pub fn app(size: (u16, u16)) -> App {
     let mut app = App::new(settings, clock());
     app.update(Msg::Resize(size.0, size.1));
     let area = ratatui::layout::Rect::new(0, 0, size.0, size.1);
-    if let Some(geometry) = proxydash::ui::layout::report(&app, area) {
-        app.update(geometry);
-    }
+    // What the first frame would measure, as the run loop hands it over after drawing.
+    app.measured(proxydash::ui::layout::geometry(&app, area));
     app
 }
 

@@ -1,11 +1,17 @@
-//! Where things are on screen, as the view last laid them out. The app does not compute
-//! layout (it knows nothing of the renderer): `ui` works the [`Geometry`] out from the
-//! screen size and the state, and the run loop sends it as [`super::Msg::Geometry`]
-//! whenever it changed. The app pages its tables by it and hit-tests mouse clicks on it,
-//! so a click lands on the row that is drawn there.
+//! Where things are on screen, as the view last drew them: the view's state, in the way
+//! of ratatui's `TableState`. The app does not compute layout (it knows nothing of the
+//! renderer): the draw gets a [`Geometry`] `&mut` and writes into it what it measured
+//! (each tab's table rows, the tab titles, the IP-list view's lines, how far the service
+//! popup can scroll), and the driver hands it to the app after the frame
+//! ([`super::App::measured`]). The app pages its tables by it, tells the engine the rows
+//! on screen by it, and hit-tests mouse clicks on it, so a click lands on the row that is
+//! drawn there.
 //!
-//! Until the first geometry arrives (the loop sends it right after the first frame) every
-//! table pages by its default page and clicks hit nothing.
+//! The draw never waits for the app to learn the geometry: a table clamps its window to
+//! the rows it measured in the same draw (`TableView::visible`), so the first frame after
+//! a resize is already right and telling the app changes nothing on screen.
+//!
+//! Until the first frame every table pages by its default page and clicks hit nothing.
 
 use super::Tab;
 use ratatui::layout::{Position, Rect};
@@ -19,6 +25,9 @@ pub struct Geometry {
     pub tabs: Vec<(Tab, Rect)>,
     /// The lines an IP-list view shows (it pages by this).
     pub iplist_lines: u16,
+    /// How far the service popup on top can scroll: its lines beyond the screen (it
+    /// stops `j` there).
+    pub service_last: u16,
 }
 
 impl Geometry {

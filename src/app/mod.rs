@@ -1,7 +1,8 @@
 //! The state machine of the dashboard: no I/O, no async, no terminal, no clock but the
 //! injected [`Clock`]. [`App::update`] takes a [`Msg`] and returns the [`Command`]s to run;
-//! `ui::draw` renders the state. Every rule lives here; nothing here names the view (the
-//! view reports its layout back as [`Msg::Geometry`], see [`geometry`]).
+//! `ui::draw` renders the state. Every rule lives here; nothing here names the view (what
+//! the view measured while drawing comes back after the frame through
+//! [`App::measured`], see [`geometry`]).
 //!
 //! # Parts
 //!
@@ -255,9 +256,10 @@ pub struct Mirror {
 
 impl App {
     /// A new app on the Services tab. It assumes an 80×24 screen until the first
-    /// [`Msg::Resize`], and knows nothing of the layout until the first [`Msg::Geometry`]
-    /// (tables page by a default page, clicks hit nothing): the run loop sends the size
-    /// before the first frame and the geometry right after it.
+    /// [`Msg::Resize`], and knows nothing of the layout until the first frame's
+    /// measurements ([`App::measured`]: tables page by a default page, clicks hit
+    /// nothing): the run loop sends the size before the first frame and hands the
+    /// measurements over right after it.
     pub fn new(settings: AppSettings, clock: Clock) -> Self {
         let throttles = settings.iplist.throttles.clone();
         let alerts = AlertsTab::new(settings.alerts.rules.clone(), settings.alerts.open.clone());
@@ -370,10 +372,6 @@ impl App {
             Msg::Mouse(mouse) => self.on_mouse(mouse, out),
             Msg::Paste(text) => self.on_paste(&text),
             Msg::Resize(w, h) => self.shell.size = (w, h),
-            Msg::Geometry(geometry) => {
-                self.shell.geometry = geometry;
-                self.update_pages();
-            }
             Msg::Tick => self.on_tick(out),
             Msg::Loaded { loaded, ticket } => self.on_loaded(loaded, ticket, out),
             Msg::Sent(request) => {

@@ -17,8 +17,6 @@ pub enum Msg {
     Mouse(crossterm::event::MouseEvent),
     Paste(String),
     Resize(u16, u16),
-    /// Where the view laid things out (sent by the run loop when it changed).
-    Geometry(super::geometry::Geometry),
     /// A timer set from [`App::next_wakeup`](crate::app::App::next_wakeup) fired.
     Tick,
     /// A request's typed answer (see [`crate::api::Loaded`]), from the account engine,

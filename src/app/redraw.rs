@@ -127,9 +127,23 @@ impl App {
         Some((now + Duration::milliseconds(step)).min(end.max(now)))
     }
 
-    /// Tells every table how many rows fit, as the view last reported.
+    /// Tells every table how many rows fit, as the view last measured.
     pub(super) fn update_pages(&mut self) {
         self.tabs.set_pages(&self.shell.geometry);
+    }
+
+    /// What the view measured while drawing the frame just shown (see [`super::geometry`]):
+    /// the tables page by it, clicks hit it, and the engine is told the rows now on screen
+    /// when they are not the ones it was told. The frame already showed these pages (a
+    /// table clamps its window to the rows it measured), so this asks for no redraw.
+    pub fn measured(&mut self, geometry: super::geometry::Geometry) -> Vec<super::Command> {
+        let mut out = Vec::new();
+        if geometry != self.shell.geometry {
+            self.shell.geometry = geometry;
+            self.update_pages();
+            self.tell_focus(&mut out);
+        }
+        out
     }
 
     /// The Services rows' cells read the network status, the usage and today's date.

@@ -134,18 +134,28 @@ impl TableView {
         &self.filtered
     }
 
-    /// Rows `offset .. offset + height` of the filtered view, with the offset adjusted so
-    /// the selection is visible in `height` rows: (first position, row indices).
+    /// Rows `offset .. offset + height` of the filtered view, the offset clamped for
+    /// `height` rows as the table keeps it (the selection visible, no blank rows below
+    /// the last): (first position, row indices). The view draws this with the height it
+    /// measured, so a frame drawn before the app knows the new page (the first, or the
+    /// first after a resize) already shows what the app will page by.
     pub fn visible(&self, height: usize) -> (usize, &[usize]) {
         let height = height.max(1);
-        let mut offset = self.offset.min(self.filtered.len().saturating_sub(1));
-        if self.selected < offset {
-            offset = self.selected;
-        } else if self.selected >= offset + height {
-            offset = self.selected + 1 - height;
-        }
+        let offset = self.window(height);
         let end = (offset + height).min(self.filtered.len());
         (offset, &self.filtered[offset.min(end)..end])
+    }
+
+    /// The first row shown in `page` rows: the offset moved as little as it takes for the
+    /// selection to be visible, and no further down than leaves the page full.
+    fn window(&self, page: usize) -> usize {
+        let mut offset = self.offset;
+        if self.selected < offset {
+            offset = self.selected;
+        } else if self.selected >= offset + page {
+            offset = self.selected + 1 - page;
+        }
+        offset.min(self.filtered.len().saturating_sub(page))
     }
 
     pub fn set_page(&mut self, rows: usize) {
@@ -335,14 +345,7 @@ impl TableView {
     /// Keeps the selection inside the rows and the offset such that it is visible.
     fn clamp(&mut self) {
         self.selected = self.selected.min(self.filtered.len().saturating_sub(1));
-        let page = self.page();
-        if self.selected < self.offset {
-            self.offset = self.selected;
-        } else if self.selected >= self.offset + page {
-            self.offset = self.selected + 1 - page;
-        }
-        let max_offset = self.filtered.len().saturating_sub(page);
-        self.offset = self.offset.min(max_offset);
+        self.offset = self.window(self.page());
     }
 }
 

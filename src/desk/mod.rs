@@ -52,7 +52,7 @@ pub mod keys;
 mod popups;
 
 use crate::app::{App, Command, Msg};
-use crate::effects::Effects;
+use crate::effects::{self, Effects};
 use chrono::{DateTime, Utc};
 
 /// One account of the desk.
@@ -238,29 +238,22 @@ impl Desk {
         }
     }
 
-    /// Feeds a seat's app and carries out what it asks, until nothing is left.
+    /// Feeds a seat's app and carries out what it asks, until nothing is left (the one
+    /// driver, [`effects::feed`]).
     fn send_all(&mut self, i: usize, msgs: Vec<Msg>) {
-        let commands = self.seats[i].app.update_all(msgs);
-        self.run(i, commands);
+        let seat = &mut self.seats[i];
+        effects::feed(&mut seat.app, &mut seat.effects, msgs);
     }
 
     fn send(&mut self, i: usize, msg: Msg) {
         self.send_all(i, vec![msg]);
     }
 
-    /// Carries out a seat's commands, feeding back what is known at once.
+    /// Carries out commands a seat's app gave outside a batch (at start, for a key the
+    /// desk routed to it), by the same driver.
     fn run(&mut self, i: usize, commands: Vec<Command>) {
         let seat = &mut self.seats[i];
-        let mut batch = Vec::new();
-        if let Some(sweep) = seat.app.take_history() {
-            seat.effects.record(sweep);
-        }
-        for command in commands {
-            batch.extend(seat.effects.execute(command));
-        }
-        if !batch.is_empty() {
-            self.send_all(i, batch);
-        }
+        effects::drive(&mut seat.app, &mut seat.effects, commands);
     }
 
     /// What follows any batch: a seat that quit ends the desk; the All rows are merged
@@ -383,19 +376,21 @@ impl Desk {
         self.seats.iter().filter_map(|s| s.app.next_wakeup()).min()
     }
 
-    /// Tells the shown account where the view laid things out; whether that changed.
-    pub fn report_geometry(&mut self, area: ratatui::layout::Rect) -> bool {
-        let (k, area) = match self.scope {
-            Scope::One(k) => (k, draw::account_area(self, area)),
-            Scope::All => return false,
+    /// Hands what the frame just drawn measured to the account it measured it for (see
+    /// [`crate::app::geometry`]), and carries out what that asks (the engine told the rows
+    /// now on screen). Nothing is drawn again for it: the frame already showed these
+    /// pages; [`Desk::take_redraw`] says so if something visible did change after all.
+    pub fn measured(&mut self, measured: draw::Measured) {
+        if let Some(rows) = measured.all_rows {
+            self.all.set_page(usize::from(rows));
+        }
+        let Some(i) = measured.seat.filter(|i| *i < self.seats.len()) else {
+            return;
         };
-        match crate::ui::layout::report(&self.seats[k].app, area) {
-            Some(msg) => {
-                self.send(k, msg);
-                self.after();
-                true
-            }
-            None => false,
+        let commands = self.seats[i].app.measured(measured.geometry);
+        self.run(i, commands);
+        if self.seats[i].app.take_redraw() {
+            self.redraw = true;
         }
     }
 }

@@ -96,7 +96,7 @@ impl Desk {
             .seats
             .iter()
             .map(|seat| {
-                let (mark, words) = super::draw::link_words(seat);
+                let (mark, words) = crate::ui::all::link_words(&seat.app);
                 AccountLine {
                     profile: seat.app.settings().profile.clone(),
                     name: seat.name.clone(),

@@ -5,8 +5,12 @@
 //! block (the system clipboard, file writes and the state file, all on blocking tasks:
 //! the UI task never waits on a disk or a display server).
 //!
-//! The real run loop and the headless session of the tests share this, so what a test
-//! drives is what the user runs.
+//! The real run loop and the headless session of the tests share this, and its one
+//! driver ([`drive`]), so what a test drives is what the user runs.
+
+mod drive;
+
+pub use drive::{drive, feed};
 
 use crate::account::{AccountHandle, Event};
 use crate::alerts::AlertSink;

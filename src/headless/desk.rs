@@ -52,8 +52,8 @@ impl DeskSession {
         session
     }
 
-    /// Feeds a terminal message, then draws (and tells the shown account its layout), as
-    /// the real loop does.
+    /// Feeds a terminal message, then draws (and hands the shown account what the frame
+    /// measured), as the real loop does.
     pub fn send(&mut self, msg: Msg) {
         self.desk.step(vec![In::Ui(msg)]);
         self.draw();
@@ -141,19 +141,14 @@ impl DeskSession {
         }
     }
 
+    /// Draws a frame and hands what it measured to the account it measured it for, as the
+    /// real loop does.
     fn draw(&mut self) {
-        let mut area = ratatui::layout::Rect::default();
-        for _ in 0..3 {
-            self.terminal
-                .draw(|frame| {
-                    area = frame.area();
-                    crate::desk::draw::draw(&self.desk, frame);
-                })
-                .expect("a test backend never fails");
-            if !self.desk.report_geometry(area) {
-                break;
-            }
-        }
+        let mut measured = crate::desk::draw::Measured::default();
+        self.terminal
+            .draw(|frame| crate::desk::draw::draw(&self.desk, frame, &mut measured))
+            .expect("a test backend never fails");
+        self.desk.measured(measured);
     }
 
     /// Draws the desk and returns the screen as text, one line per row.

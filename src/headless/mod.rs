@@ -1,14 +1,15 @@
-//! The dashboard without a terminal: the same [`App`], [`Effects`] and [`ui::draw`] as the
-//! real loop, driven step by step on ratatui's `TestBackend`. Tests script whole sessions
-//! with it (keys → requests → screen), and benchmarks measure with it.
+//! The dashboard without a terminal: the same [`App`], [`Effects`], driver
+//! ([`crate::effects::drive`]) and [`ui::draw_in`] as the real loop, driven step by step
+//! on ratatui's `TestBackend`: after a message that changed something visible it draws,
+//! and hands what the frame measured to the app, as the real loop does. Tests script
+//! whole sessions with it (keys → requests → screen), and benchmarks measure with it.
 
 pub mod desk;
 
 use crate::api::ApiClient;
 use crate::app::{App, AppSettings, Clock, Msg};
 use crate::clipboard::Clipboard;
-use crate::effects::Effects;
-use crate::run::{report_geometry, step};
+use crate::effects::{self, Effects};
 use crate::ui;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -82,31 +83,36 @@ impl Session {
     /// A session from parts made by the caller (a fake clock, a state file, a my-IP URL).
     pub fn with(mut app: App, mut effects: Effects, (w, h): (u16, u16)) -> Self {
         let terminal = Terminal::new(TestBackend::new(w, h)).expect("a test backend never fails");
-        step(&mut app, &mut effects, Msg::Resize(w, h));
-        for command in app.start() {
-            if let Some(msg) = effects.execute(command) {
-                step(&mut app, &mut effects, msg);
-            }
-        }
+        effects::feed(&mut app, &mut effects, vec![Msg::Resize(w, h)]);
+        let commands = app.start();
+        effects::drive(&mut app, &mut effects, commands);
         let mut session = Self {
             app,
             effects,
             terminal,
         };
-        session.report_geometry();
+        session.draw();
         session
     }
 
-    /// Feeds `msg` to the app, then tells it the layout when that changed, as the real
-    /// loop does after drawing.
+    /// Feeds `msg` to the app, then draws when something visible changed, as the real
+    /// loop does.
     pub fn send(&mut self, msg: Msg) {
-        step(&mut self.app, &mut self.effects, msg);
-        self.report_geometry();
+        effects::feed(&mut self.app, &mut self.effects, vec![msg]);
+        if self.app.take_redraw() {
+            self.draw();
+        }
     }
 
-    fn report_geometry(&mut self) {
-        let size = self.terminal.backend().buffer().area;
-        report_geometry(&mut self.app, &mut self.effects, size);
+    /// Draws a frame and hands what it measured to the app, as the real loop does.
+    fn draw(&mut self) {
+        let mut view = crate::app::geometry::Geometry::default();
+        let theme = ui::theme::Theme::for_look(self.app.settings().look);
+        self.terminal
+            .draw(|frame| ui::draw_in(&self.app, frame, &theme, frame.area(), &mut view))
+            .expect("a test backend never fails");
+        let commands = self.app.measured(view);
+        effects::drive(&mut self.app, &mut self.effects, commands);
     }
 
     /// Presses one key.
@@ -175,9 +181,7 @@ impl Session {
 
     /// Draws the app and returns the screen as text, one line per row.
     pub fn screen(&mut self) -> String {
-        self.terminal
-            .draw(|frame| ui::draw(&self.app, frame))
-            .expect("a test backend never fails");
+        self.draw();
         text_of(self.terminal.backend().buffer())
     }
 }

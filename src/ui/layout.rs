@@ -1,7 +1,7 @@
 //! Where everything goes, as pure functions of the screen size. The views draw into these
-//! areas, and [`geometry`] reports the same areas to the app (as
-//! [`crate::app::Msg::Geometry`], sent by the run loop), which pages its tables and
-//! hit-tests mouse clicks by them, so a click lands on the row that is drawn there.
+//! areas, and the draw writes the same areas into the view's state ([`geometry`], passed
+//! `&mut` to [`super::draw_in`]), by which the app pages its tables and hit-tests mouse
+//! clicks, so a click lands on the row that is drawn there.
 
 use crate::app::App;
 use crate::app::geometry::Geometry;
@@ -275,7 +275,8 @@ pub fn detail_pane(app: &App, tab: Tab) -> DetailPane {
 }
 
 /// What the app needs to know of the layout of `app` on a screen of `area`: every tab's
-/// table rows, the tab titles and the IP-list view's lines.
+/// table rows (the tab shown draws its table in these; the others page by them until
+/// shown), the tab titles and the IP-list view's lines.
 pub fn geometry(app: &App, area: Rect) -> Geometry {
     let history = app.history().is_on();
     let rows = Tab::ALL.map(|tab| {
@@ -292,14 +293,8 @@ pub fn geometry(app: &App, area: Rect) -> Geometry {
             rows,
             tabs: tab_titles(s.tabs, app.alerts().open_count()),
             iplist_lines: iplist_lines(s.body).height,
+            service_last: 0,
         },
         None => Geometry::default(),
     }
-}
-
-/// The [`crate::app::Msg::Geometry`] to send when the layout of `app` on `area` is not the
-/// one it knows (`None`: nothing changed).
-pub fn report(app: &App, area: Rect) -> Option<crate::app::Msg> {
-    let now = geometry(app, area);
-    (now != *app.geometry()).then(|| crate::app::Msg::Geometry(now))
 }

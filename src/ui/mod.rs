@@ -1,4 +1,8 @@
 //! Rendering: a pure function of the [`App`]'s state. No I/O, no clock but the app's.
+//! What the view measures while drawing (each table's rows, the tab titles, how far the
+//! service popup scrolls) it writes into a [`Geometry`] passed `&mut`, as ratatui's
+//! stateful widgets write their `TableState`: the driver hands it to the app after the
+//! frame, and nothing is drawn twice for it.
 //!
 //! The screen is: the tab line (app name and numbered tabs), the info line (profile, host,
 //! DEMO badge, requests in flight), the current tab's body, the status line (the newest
@@ -8,6 +12,7 @@
 
 pub mod ahead;
 pub mod alerts;
+pub mod all;
 pub mod billing;
 pub mod columns;
 pub mod events;
@@ -29,6 +34,7 @@ pub mod widgets;
 mod tests;
 
 use crate::app::App;
+use crate::app::geometry::Geometry;
 use crate::app::keymap;
 use crate::app::tabs::Tab;
 use ratatui::Frame;
@@ -40,19 +46,22 @@ use theme::Theme;
 /// What a screen below the minimum shows.
 pub const TOO_SMALL: &str = "terminal too small (need 40×8)";
 
-/// Draws the app with the default theme.
+/// Draws the app with the default theme, for a reader that keeps no measurements (a
+/// snapshot, a benchmark): the frame is the same either way.
 pub fn draw(app: &App, frame: &mut Frame) {
     draw_with(app, frame, &Theme::for_look(app.settings().look));
 }
 
-/// Draws the app with a theme (a light theme and NO_COLOR come through here).
+/// [`draw`] with a theme (a light theme and NO_COLOR come through here).
 pub fn draw_with(app: &App, frame: &mut Frame, theme: &Theme) {
-    draw_in(app, frame, theme, frame.area());
+    draw_in(app, frame, theme, frame.area(), &mut Geometry::default());
 }
 
 /// Draws the app in `area` of the frame (the dashboard over several accounts keeps a line
-/// above it for the accounts).
-pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect) {
+/// above it for the accounts), writing what it lays out into `view` (see
+/// [`crate::app::geometry`]).
+pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect, view: &mut Geometry) {
+    *view = layout::geometry(app, area);
     let Some(screen) = layout::screen(area) else {
         frame.render_widget(
             Paragraph::new(Span::styled(TOO_SMALL, theme.warn)),
@@ -79,7 +88,7 @@ pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect) {
     draw_status(frame, app, theme, screen.status);
     draw_footer(frame, app, theme, screen.footer);
     for i in 0..app.popups().len() {
-        popups::draw(frame, app, theme, screen.body, i);
+        popups::draw(frame, app, theme, screen.body, i, view);
     }
 }
 

@@ -7,26 +7,21 @@ use super::{PopupPane, Reply, scroll};
 use crate::app::Cx;
 use crate::app::keymap::steps::{MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP};
 use crate::app::keymap::{Action, Binding};
-use std::cell::Cell;
 
 /// The service of this ID, and how far it is scrolled.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServiceViewer {
     pub id: u64,
-    /// Lines scrolled down by; 0 when it opens.
+    /// Lines scrolled down by; 0 when it opens. How far it can scroll only the drawing
+    /// knows (its lines and the screen): it measures that into the view's state
+    /// ([`crate::app::geometry::Geometry::service_last`]), so `j` stops at the end
+    /// instead of counting past it.
     pub scroll: usize,
-    /// How far it can scroll, as last drawn (the drawing knows its lines and the screen),
-    /// so `j` stops at the end instead of counting past it.
-    pub last: Cell<u16>,
 }
 
 impl ServiceViewer {
     pub fn new(id: u64) -> Self {
-        Self {
-            id,
-            scroll: 0,
-            last: Cell::new(0),
-        }
+        Self { id, scroll: 0 }
     }
 }
 
@@ -35,7 +30,7 @@ impl PopupPane for ServiceViewer {
     const KEYS: &'static [Binding] = &[MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP];
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
-        let last = usize::from(self.last.get());
+        let last = usize::from(cx.shell.geometry.service_last);
         scroll(&mut self.scroll, action, cx, last)
     }
 }

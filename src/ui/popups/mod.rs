@@ -18,16 +18,27 @@ mod viewer;
 use super::forms;
 use super::theme::Theme;
 use crate::app::App;
+use crate::app::geometry::Geometry;
 use crate::app::popups::Popup;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-/// The popup at `index` of the stack, over `area` (the body of the screen).
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, index: usize) {
+/// Draws popup `index` of the stack; what it measures goes into `view` (how far the service
+/// popup can scroll).
+pub fn draw(
+    frame: &mut Frame,
+    app: &App,
+    theme: &Theme,
+    area: Rect,
+    index: usize,
+    view: &mut Geometry,
+) {
     match &app.popups()[index] {
         Popup::Help(help) => help::draw(frame, app, theme, area, index, help),
         Popup::Invoice(viewer) => invoice::draw(frame, app, theme, area, viewer.0),
-        Popup::Service(viewer) => service::draw(frame, app, theme, area, viewer),
+        Popup::Service(viewer) => {
+            view.service_last = service::draw(frame, app, theme, area, viewer);
+        }
         Popup::Product(viewer) => product::draw(frame, app, theme, area, viewer.0),
         Popup::Form(form) => forms::draw(frame, app, theme, area, form),
         Popup::Profiles(picker) => profiles::draw(frame, app, theme, area, picker),

@@ -16,8 +16,15 @@ use ratatui::widgets::{Clear, Paragraph};
 
 /// The service popup: the whole detail (every field, the username and "in error since"
 /// that the pane may not hold), what the other tabs know, and the service's recent
-/// events; one column that scrolls (`j`/`k`) when it is longer than the screen.
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, viewer: &ServiceViewer) {
+/// events; one column that scrolls (`j`/`k`) when it is longer than the screen. Returns
+/// how far it can scroll on this screen (the popup stops `j` there).
+pub fn draw(
+    frame: &mut Frame,
+    app: &App,
+    theme: &Theme,
+    body: Rect,
+    viewer: &ServiceViewer,
+) -> u16 {
     let id = viewer.id;
     let width = usize::from(body.width.min(76).saturating_sub(2));
     let mut lines: Vec<Line> = match app.services().detail(id).value() {
@@ -100,7 +107,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, viewer: &Se
     // Scrolled at most to where the last line is at the bottom.
     let last = (lines.len() as u16).saturating_sub(inner_height);
     let scroll = u16::try_from(viewer.scroll).unwrap_or(u16::MAX).min(last);
-    viewer.last.set(last);
     let mut title = format!("Service {id}");
     if last > 0 {
         title.push_str(&format!(" · {}/{} · j/k scroll", scroll + 1, last + 1));
@@ -117,4 +123,5 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, viewer: &Se
             .scroll((scroll, 0)),
         area,
     );
+    last
 }

@@ -17,13 +17,16 @@ use crate::app::Msg;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-/// The screen as text, at `w`×`h`.
+/// The screen as text, at `w`×`h`, drawn once; what it measured then goes to the app (its
+/// tables page by it), as the run loop does after a frame.
 pub fn render(app: &mut App, w: u16, h: u16) -> String {
     let _ = app.update(Msg::Resize(w, h));
-    if let Some(geometry) = super::layout::report(app, ratatui::layout::Rect::new(0, 0, w, h)) {
-        let _ = app.update(geometry);
-    }
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| super::draw(app, f)).unwrap();
+    let mut view = crate::app::geometry::Geometry::default();
+    let theme = super::theme::Theme::for_look(app.settings().look);
+    terminal
+        .draw(|f| super::draw_in(app, f, &theme, f.area(), &mut view))
+        .unwrap();
+    let _ = app.measured(view);
     terminal.backend().to_string()
 }
