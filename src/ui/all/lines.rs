@@ -141,7 +141,7 @@ fn credit_parts(accounts: &Accounts, theme: &Theme) -> (Vec<Span<'static>>, Vec<
     let mut unknown = false;
     let mut stale = false;
     for account in &accounts.list {
-        let credit = account.app.billing().credit.value().map(|c| c.credit);
+        let credit = account.app.billing().credit().value().map(|c| c.credit);
         let down = account.app.no_answer_since().is_some();
         each.push(Span::styled(
             format!(" {} ", account.name),
