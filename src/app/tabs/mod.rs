@@ -2,7 +2,7 @@
 //! tab on screen ([`Tab`]'s methods here, one plain match over the tabs each).
 //!
 //! **Adding a tab** (the one place this recipe is written): a file here with the tab's
-//! state (`Default`, with a [`TableView`]) and its `impl TabPane` (its title, kinds,
+//! state (`Default`, with a [`TableView`] in a field named `table`) and its `impl TabPane` (its title, kinds,
 //! columns and cells, and whatever keys it answers), and its `mod` line here; then its
 //! variant in [`Tab`] and [`Tab::ALL`] and its state's field in [`Tabs`] (both in the
 //! app's root, `src/app/mod.rs`), and the arms the compiler then asks for in the matches
