@@ -20,8 +20,9 @@
 //! and their arms, and its key's row.
 //! 1. `src/app/forms/<name>.rs` (and its `pub mod <name>;` line here, which `cargo fmt`
 //!    needs to find the file), holding the whole form:
-//!    - its state (its [`FormCore`] in a field named `core`) and its `impl FormLogic` (it names no variant: `form.rs` does, and the
-//!      form pushes itself with `Popup::form_of`);
+//!    - its state (its [`FormCore`] in a field named `core`) and its `impl FormLogic`
+//!      (it names no variant: `form.rs` does, and the form pushes itself with
+//!      `Popup::form_of`);
 //!    - a `pub static FormStep` per step, listing the step's keys (`FormLogic::step` says
 //!      which one the form is at; a key only this form knows, like the bind form's
 //!      `Ctrl-L`, is an [`Action::FormKey`] of its own);
