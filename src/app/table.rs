@@ -37,6 +37,9 @@ pub struct TableView {
     /// Counts the times the rows were replaced: a reader that kept something derived from
     /// them (the All view over several accounts) knows when to derive it again.
     generation: u64,
+    /// The natural width of each searched column over all the rows, as the tab measured
+    /// them when it set the rows (the table's cells are the tab's, not kept here).
+    natural: Vec<u16>,
 }
 
 impl TableView {
@@ -79,6 +82,15 @@ impl TableView {
     /// Number of rows before filtering.
     pub fn total(&self) -> usize {
         self.keys.len()
+    }
+
+    /// The natural width of each searched column over all the rows.
+    pub fn natural(&self) -> &[u16] {
+        &self.natural
+    }
+
+    pub fn set_natural(&mut self, natural: Vec<u16>) {
+        self.natural = natural;
     }
 
     /// How many times the rows were replaced.

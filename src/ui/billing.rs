@@ -50,7 +50,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         theme,
         pane,
         block,
-        (&COLUMNS, &tab.natural),
+        (&COLUMNS, tab.table.natural()),
         view,
         |i| app.tab_cells(crate::app::tabs::Tab::Billing, i),
     );

@@ -256,13 +256,12 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
 /// The natural width of a tab's table (0 when it has no column spec): the layout puts a
 /// detail pane beside it only when the table fits whole.
 pub fn table_wants(app: &App, tab: Tab) -> u16 {
-    let natural = match tab {
-        Tab::Services => &app.services().natural,
-        Tab::Products => &app.products().natural,
-        Tab::Usage => &app.usage().natural,
-        _ => return 0,
-    };
-    super::columns::table_width(natural)
+    match tab {
+        Tab::Services | Tab::Products | Tab::Usage => {
+            super::columns::table_width(app.tab_natural(tab))
+        }
+        _ => 0,
+    }
 }
 
 /// The detail pane's mode of a tab (shown for the tabs without one).

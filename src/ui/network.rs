@@ -120,7 +120,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         theme,
         pane,
         block,
-        (&columns, &net.natural),
+        (&columns, net.table.natural()),
         view,
         |i| app.tab_cells(Tab::Network, i),
     );

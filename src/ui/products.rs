@@ -17,7 +17,7 @@ use ratatui::text::{Line, Span};
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let (pane, detail_area) = layout::products(
         body,
-        columns::table_width(&app.products().natural),
+        columns::table_width(app.products().table.natural()),
         app.products().detail_pane,
     );
     let tab = app.products();
@@ -48,7 +48,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             theme,
             pane,
             block,
-            (&COLUMNS, &tab.natural),
+            (&COLUMNS, tab.table.natural()),
             view,
             |i| app.tab_cells(crate::app::tabs::Tab::Products, i),
         );

@@ -20,7 +20,7 @@ pub const MASK: &str = "••••••••";
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     let (pane, detail_area) = layout::services(
         body,
-        columns::table_width(&app.services().natural),
+        columns::table_width(app.services().table.natural()),
         app.history().is_on(),
         app.services().detail_pane,
     );
@@ -49,7 +49,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             theme,
             pane,
             block,
-            (&columns, &tab.natural),
+            (&columns, tab.table.natural()),
             view,
             |i| app.tab_cells(crate::app::tabs::Tab::Services, i),
         );

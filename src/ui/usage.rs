@@ -59,7 +59,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     }
 
     let (pane, chart_area, gauge_area) =
-        layout::usage(body, columns::table_width(&app.usage().natural));
+        layout::usage(body, columns::table_width(app.usage().table.natural()));
     let view = &usage.table;
     let block = widgets::pane(
         theme,
@@ -81,7 +81,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             theme,
             pane,
             block,
-            (&COLUMNS, &usage.natural),
+            (&COLUMNS, usage.table.natural()),
             view,
             |i| app.tab_cells(crate::app::tabs::Tab::Usage, i),
         );

@@ -162,10 +162,6 @@ impl FormLogic for BindIpForm {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
     fn step(&self) -> &'static FormStep {
         &STEP
     }

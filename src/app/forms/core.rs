@@ -95,30 +95,6 @@ pub struct FormCore {
 }
 
 impl FormCore {
-    /// Enter on a form that asks for one ID: the ID `parse` reads in `field`, remembered
-    /// as `asked` (what "Fetching … N" names), or the inline error and none.
-    pub fn ask_id(
-        &mut self,
-        field: &TextField,
-        asked: &mut Option<u64>,
-        parse: fn(&str) -> Result<u64, String>,
-    ) -> Option<u64> {
-        if !self.state.is_editable() {
-            return None;
-        }
-        match parse(field.value()) {
-            Ok(id) => {
-                self.error = None;
-                *asked = Some(id);
-                Some(id)
-            }
-            Err(why) => {
-                self.error = Some(why);
-                None
-            }
-        }
-    }
-
     pub fn new(state: FormState) -> Self {
         Self {
             state,
@@ -157,11 +133,34 @@ pub enum Flow {
     Close,
 }
 
+/// What a form's action asks for: a [`Flow`], or its request sent (by
+/// [`Form`](super::Form), which gives the request its ticket and the core the form keeps).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Next {
+    Stay,
+    Close,
+    Send(Request),
+}
+
+impl From<Flow> for Next {
+    fn from(flow: Flow) -> Self {
+        match flow {
+            Flow::Stay => Next::Stay,
+            Flow::Close => Next::Close,
+        }
+    }
+}
+
 /// A form's logic: one form's type implements it, and [`Form`](super::Form) has a variant
 /// holding it (this module names no form and not the enum of them, so each form may name it).
+///
+/// Every form keeps its [`FormCore`] in a field named `core`. The trait reads it through
+/// its one required accessor, [`FormLogic::core`], for the glue written once here (the key
+/// kind of each step, the ticket waited for, "Enter closes a finished form, else sends");
+/// what changes the core the same way for every form (the request sent, the inline error
+/// cleared by editing) is done by [`Form`](super::Form), whose one match reaches the field.
 pub trait FormLogic: Debug + Sized {
     fn core(&self) -> &FormCore;
-    fn core_mut(&mut self) -> &mut FormCore;
 
     /// The step the form is at while it is neither busy nor finished: one of the form's
     /// `static` [`FormStep`]s, which carry the step's keys.
@@ -198,9 +197,11 @@ pub trait FormLogic: Debug + Sized {
         false
     }
 
-    /// A field was edited: what no longer applies goes (by default the inline error).
-    fn edited(&mut self) {
-        self.core_mut().error = None;
+    /// A field was edited: what no longer applies goes. Returns whether the inline error
+    /// goes too (by default it does; the password form keeps its own until the next
+    /// Enter).
+    fn edited(&mut self) -> bool {
+        true
     }
 
     /// Enter on the step that sends: the request to send (the app gives it its ticket), or
@@ -213,21 +214,16 @@ pub trait FormLogic: Debug + Sized {
     fn other(&mut self, _cx: &mut Cx<'_>, _action: Action) {}
 
     /// An action while the form is on top: Enter closes a finished form, else sends what
-    /// [`FormLogic::submit`] gives (once: the form is then `Submitting`).
-    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Flow {
+    /// [`FormLogic::submit`] gives (once: the form is then `Submitting`); any other action
+    /// goes to [`FormLogic::other`].
+    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Next {
         match action {
-            Action::Submit if self.finished() => Flow::Close,
-            Action::Submit => {
-                if !self.core().state.is_submitting()
-                    && let Some(request) = self.submit(cx)
-                {
-                    cx.send_form(self.core_mut(), request);
-                }
-                Flow::Stay
-            }
+            Action::Submit if self.finished() => Next::Close,
+            Action::Submit if self.core().state.is_submitting() => Next::Stay,
+            Action::Submit => self.submit(cx).map_or(Next::Stay, Next::Send),
             _ => {
                 self.other(cx, action);
-                Flow::Stay
+                Next::Stay
             }
         }
     }
@@ -318,30 +314,6 @@ impl<'a> FormView<'a> {
     pub fn row(mut self, row: FormRow<'a>) -> Self {
         self.rows.push(row);
         self
-    }
-
-    /// A form that asks for one ID (an invoice number, a service ID): the hint, the
-    /// field, its inline error and where the request is ("Fetching `what` N…", N the ID
-    /// `asked`, while on its way).
-    pub fn asking_id(
-        title: &str,
-        hint: &str,
-        field: FormRow<'a>,
-        core: &'a FormCore,
-        (what, asked): (&str, Option<u64>),
-    ) -> Self {
-        let asked = asked.map(|id| format!(" {id}")).unwrap_or_default();
-        let sending = format!("Fetching {what}{asked}…");
-        FormView::new(title, (64, 9))
-            .row(FormRow::text(hint, Tone::Dim))
-            .row(FormRow::Blank)
-            .row(field)
-            .row(FormRow::Error(core.error.as_deref()))
-            .row(FormRow::State {
-                state: &core.state,
-                sending,
-                done: String::new(),
-            })
     }
 
     /// Blank rows up to row `at`, so the next row starts there.

@@ -2,7 +2,7 @@
 //! each question one plain match over the forms (so a new variant is a compile error until
 //! it is handled everywhere).
 
-use super::{Flow, FormCore, FormLogic, FormView, TextField};
+use super::{Flow, FormCore, FormLogic, FormView, Next, TextField};
 use crate::api::{ApiError, Request, Response};
 use crate::app::form_kind::FormKind;
 use crate::app::keymap::Action;
@@ -11,12 +11,11 @@ use crate::app::{App, Cx, Popup};
 use std::any::Any;
 
 use super::bind_ip::BindIpForm;
-use super::invoice_number::InvoiceNumberForm;
+use super::by_number::{ByNumberForm, Lookup};
 use super::iplist::IpListForm;
 use super::order::OrderForm;
 use super::password::PasswordForm;
 use super::refresh::RefreshForm;
-use super::service_number::ServiceNumberForm;
 use super::silence::SilenceForm;
 
 /// A form on the popup stack, with its state.
@@ -33,9 +32,8 @@ pub enum Form {
     Password(PasswordForm),
     Refresh(RefreshForm),
     IpList(IpListForm),
-    InvoiceNumber(InvoiceNumberForm),
+    ByNumber(ByNumberForm),
     Silence(SilenceForm),
-    ServiceNumber(ServiceNumberForm),
 }
 
 // Each form into its variant, written here, where the enum names the forms, so that no
@@ -70,21 +68,15 @@ impl From<IpListForm> for Form {
     }
 }
 
-impl From<InvoiceNumberForm> for Form {
-    fn from(form: InvoiceNumberForm) -> Self {
-        Form::InvoiceNumber(form)
+impl From<ByNumberForm> for Form {
+    fn from(form: ByNumberForm) -> Self {
+        Form::ByNumber(form)
     }
 }
 
 impl From<SilenceForm> for Form {
     fn from(form: SilenceForm) -> Self {
         Form::Silence(form)
-    }
-}
-
-impl From<ServiceNumberForm> for Form {
-    fn from(form: ServiceNumberForm) -> Self {
-        Form::ServiceNumber(form)
     }
 }
 
@@ -96,9 +88,9 @@ pub(in crate::app) fn open(cx: &mut Cx<'_>, kind: FormKind) {
         FormKind::Password => super::password::open(cx),
         FormKind::Refresh => super::refresh::open(cx),
         FormKind::IpList => super::iplist::open(cx),
-        FormKind::InvoiceNumber => super::invoice_number::open(cx),
+        FormKind::InvoiceNumber => super::by_number::open(cx, Lookup::Invoice),
         FormKind::Silence => super::silence::open(cx),
-        FormKind::ServiceNumber => super::service_number::open(cx),
+        FormKind::ServiceNumber => super::by_number::open(cx, Lookup::Service),
     }
 }
 
@@ -116,24 +108,36 @@ impl FormKind {
                 &super::iplist::VIEW,
                 &super::iplist::SAVE,
             ],
-            FormKind::InvoiceNumber => vec![&super::invoice_number::STEP],
+            FormKind::InvoiceNumber => vec![&super::by_number::INVOICE_STEP],
             FormKind::Silence => vec![&super::silence::STEP],
-            FormKind::ServiceNumber => vec![&super::service_number::STEP],
+            FormKind::ServiceNumber => vec![&super::by_number::SERVICE_STEP],
         }
     }
 }
 
 impl Form {
+    /// The form's core: the field every form keeps it in (see [`FormLogic`]).
     pub fn core(&self) -> &FormCore {
         match self {
-            Form::Order(f) => f.core(),
-            Form::BindIp(f) => f.core(),
-            Form::Password(f) => f.core(),
-            Form::Refresh(f) => f.core(),
-            Form::IpList(f) => f.core(),
-            Form::InvoiceNumber(f) => f.core(),
-            Form::Silence(f) => f.core(),
-            Form::ServiceNumber(f) => f.core(),
+            Form::Order(f) => &f.core,
+            Form::BindIp(f) => &f.core,
+            Form::Password(f) => &f.core,
+            Form::Refresh(f) => &f.core,
+            Form::IpList(f) => &f.core,
+            Form::ByNumber(f) => &f.core,
+            Form::Silence(f) => &f.core,
+        }
+    }
+
+    fn core_mut(&mut self) -> &mut FormCore {
+        match self {
+            Form::Order(f) => &mut f.core,
+            Form::BindIp(f) => &mut f.core,
+            Form::Password(f) => &mut f.core,
+            Form::Refresh(f) => &mut f.core,
+            Form::IpList(f) => &mut f.core,
+            Form::ByNumber(f) => &mut f.core,
+            Form::Silence(f) => &mut f.core,
         }
     }
 
@@ -145,9 +149,8 @@ impl Form {
             Form::Password(f) => f.kind(),
             Form::Refresh(f) => f.kind(),
             Form::IpList(f) => f.kind(),
-            Form::InvoiceNumber(f) => f.kind(),
+            Form::ByNumber(f) => f.kind(),
             Form::Silence(f) => f.kind(),
-            Form::ServiceNumber(f) => f.kind(),
         }
     }
 
@@ -159,9 +162,8 @@ impl Form {
             Form::Password(f) => f.awaiting(),
             Form::Refresh(f) => f.awaiting(),
             Form::IpList(f) => f.awaiting(),
-            Form::InvoiceNumber(f) => f.awaiting(),
+            Form::ByNumber(f) => f.awaiting(),
             Form::Silence(f) => f.awaiting(),
-            Form::ServiceNumber(f) => f.awaiting(),
         }
     }
 
@@ -173,9 +175,8 @@ impl Form {
             Form::Password(f) => f.typing_field(),
             Form::Refresh(f) => f.typing_field(),
             Form::IpList(f) => f.typing_field(),
-            Form::InvoiceNumber(f) => f.typing_field(),
+            Form::ByNumber(f) => f.typing_field(),
             Form::Silence(f) => f.typing_field(),
-            Form::ServiceNumber(f) => f.typing_field(),
         }
     }
 
@@ -187,37 +188,47 @@ impl Form {
             Form::Password(f) => f.is_typing(),
             Form::Refresh(f) => f.is_typing(),
             Form::IpList(f) => f.is_typing(),
-            Form::InvoiceNumber(f) => f.is_typing(),
+            Form::ByNumber(f) => f.is_typing(),
             Form::Silence(f) => f.is_typing(),
-            Form::ServiceNumber(f) => f.is_typing(),
         }
     }
 
-    /// A field was edited.
+    /// A field was edited: what no longer applies goes, the inline error with it unless
+    /// the form keeps it ([`FormLogic::edited`]).
     pub fn edited(&mut self) {
-        match self {
+        let clears_error = match self {
             Form::Order(f) => f.edited(),
             Form::BindIp(f) => f.edited(),
             Form::Password(f) => f.edited(),
             Form::Refresh(f) => f.edited(),
             Form::IpList(f) => f.edited(),
-            Form::InvoiceNumber(f) => f.edited(),
+            Form::ByNumber(f) => f.edited(),
             Form::Silence(f) => f.edited(),
-            Form::ServiceNumber(f) => f.edited(),
+        };
+        if clears_error {
+            self.core_mut().error = None;
         }
     }
 
-    /// An action while the form is on top.
+    /// An action while the form is on top; a request the form asks to send goes with a
+    /// new ticket, which the form's core keeps and waits for.
     pub fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Flow {
-        match self {
+        let next = match self {
             Form::Order(f) => f.action(cx, action),
             Form::BindIp(f) => f.action(cx, action),
             Form::Password(f) => f.action(cx, action),
             Form::Refresh(f) => f.action(cx, action),
             Form::IpList(f) => f.action(cx, action),
-            Form::InvoiceNumber(f) => f.action(cx, action),
+            Form::ByNumber(f) => f.action(cx, action),
             Form::Silence(f) => f.action(cx, action),
-            Form::ServiceNumber(f) => f.action(cx, action),
+        };
+        match next {
+            Next::Stay => Flow::Stay,
+            Next::Close => Flow::Close,
+            Next::Send(request) => {
+                cx.send_form(self.core_mut(), request);
+                Flow::Stay
+            }
         }
     }
 
@@ -229,9 +240,8 @@ impl Form {
             Form::Password(f) => f.back(),
             Form::Refresh(f) => f.back(),
             Form::IpList(f) => f.back(),
-            Form::InvoiceNumber(f) => f.back(),
+            Form::ByNumber(f) => f.back(),
             Form::Silence(f) => f.back(),
-            Form::ServiceNumber(f) => f.back(),
         }
     }
 
@@ -243,9 +253,8 @@ impl Form {
             Form::Password(f) => f.view(app),
             Form::Refresh(f) => f.view(app),
             Form::IpList(f) => f.view(app),
-            Form::InvoiceNumber(f) => f.view(app),
+            Form::ByNumber(f) => f.view(app),
             Form::Silence(f) => f.view(app),
-            Form::ServiceNumber(f) => f.view(app),
         }
     }
 
@@ -263,9 +272,8 @@ impl Form {
             Form::Password(f) => f.answered(cx, request, result, on_screen),
             Form::Refresh(f) => f.answered(cx, request, result, on_screen),
             Form::IpList(f) => f.answered(cx, request, result, on_screen),
-            Form::InvoiceNumber(f) => f.answered(cx, request, result, on_screen),
+            Form::ByNumber(f) => f.answered(cx, request, result, on_screen),
             Form::Silence(f) => f.answered(cx, request, result, on_screen),
-            Form::ServiceNumber(f) => f.answered(cx, request, result, on_screen),
         }
     }
 
@@ -278,9 +286,8 @@ impl Form {
             Form::Password(f) => f,
             Form::Refresh(f) => f,
             Form::IpList(f) => f,
-            Form::InvoiceNumber(f) => f,
+            Form::ByNumber(f) => f,
             Form::Silence(f) => f,
-            Form::ServiceNumber(f) => f,
         }
     }
 
@@ -291,9 +298,8 @@ impl Form {
             Form::Password(f) => f,
             Form::Refresh(f) => f,
             Form::IpList(f) => f,
-            Form::InvoiceNumber(f) => f,
+            Form::ByNumber(f) => f,
             Form::Silence(f) => f,
-            Form::ServiceNumber(f) => f,
         }
     }
 }

@@ -13,7 +13,7 @@
 //! Lists can have 100,000 lines: the line starts are indexed once when the list arrives,
 //! and the view draws only the lines on screen ([`super::iplist_view`]).
 
-use super::{Flow, FormCore, FormLogic, FormState, TextField};
+use super::{Flow, FormCore, FormLogic, FormState, Next, TextField};
 use crate::api::{ApiError, IpList, IpListFormat, IpListType, ProductType, Request, Response};
 use crate::app::Command;
 use crate::app::Cx;
@@ -187,10 +187,6 @@ impl FormLogic for IpListForm {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
     /// The list, once fetched, is viewed (or its file named); before, choosing.
     fn step(&self) -> &'static FormStep {
         match (&self.core.state, &self.save) {
@@ -216,13 +212,14 @@ impl FormLogic for IpListForm {
         self.save.as_mut().map(|s| &mut s.path)
     }
 
-    fn edited(&mut self) {
+    fn edited(&mut self) -> bool {
         if let Some(save) = &mut self.save {
             save.error = None;
         }
+        true
     }
 
-    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Flow {
+    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Next {
         if self.at(&CHOOSE) {
             match action {
                 Action::Up => self.cycle(-1),
@@ -240,7 +237,7 @@ impl FormLogic for IpListForm {
         } else if self.at(&SAVE) && action == Action::Submit {
             self.write(cx.out);
         }
-        Flow::Stay
+        Next::Stay
     }
 
     /// Esc: the prompt closes back to the list; anything else closes the form.

@@ -20,8 +20,9 @@
 //! and their arms, and its key's row.
 //! 1. `src/app/forms/<name>.rs` (and its `pub mod <name>;` line here, which `cargo fmt`
 //!    needs to find the file), holding the whole form:
-//!    - its state and its `impl FormLogic` (it names no variant: `form.rs` does, and the
-//!      form pushes itself with `Popup::form_of`);
+//!    - its state (its [`FormCore`] in a field named `core`) and its `impl FormLogic`
+//!      (it names no variant: `form.rs` does, and the form pushes itself with
+//!      `Popup::form_of`);
 //!    - a `pub static FormStep` per step, listing the step's keys (`FormLogic::step` says
 //!      which one the form is at; a key only this form knows, like the bind form's
 //!      `Ctrl-L`, is an [`Action::FormKey`] of its own);
@@ -44,7 +45,7 @@
 //!    place in the footer and the help.
 //!
 //! Then the key goes in the README's `## Keys` table (a test holds it to the key map).
-//! Built this way: `service_number.rs` (`#` on Services).
+//! Built this way: `by_number.rs` (`#` on Billing and on Services: one form, two kinds).
 //!
 //! A form may send a write or any read (`FormLogic::submit`); a read a tab keeps (an
 //! invoice) fills the tab's cache as any read does before `FormLogic::answered` sees it,
@@ -70,20 +71,19 @@
 //! the data it may have changed is re-read.
 
 pub mod bind_ip;
+pub mod by_number;
 pub mod core;
 pub mod field;
 mod form;
-pub mod invoice_number;
 pub mod iplist;
 pub(in crate::app) mod iplist_files;
 pub mod iplist_view;
 pub mod order;
 pub mod password;
 pub mod refresh;
-pub mod service_number;
 pub mod silence;
 
-pub use self::core::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, Sent};
+pub use self::core::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, Next, Sent};
 pub use field::TextField;
 pub use form::Form;
 pub(in crate::app) use form::open;

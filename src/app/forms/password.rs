@@ -226,10 +226,6 @@ impl FormLogic for PasswordForm {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
     fn step(&self) -> &'static FormStep {
         &STEP
     }
@@ -252,9 +248,12 @@ impl FormLogic for PasswordForm {
         self.request()
     }
 
-    fn edited(&mut self) {
+    fn edited(&mut self) -> bool {
         self.weak_warned = false;
         self.generated = false;
+        // This form has always kept its inline error until the next Enter (unlike the
+        // others); kept so here, where it became visible, rather than changed in passing.
+        false
     }
 
     fn other(&mut self, _cx: &mut Cx<'_>, action: Action) {

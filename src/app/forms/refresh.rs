@@ -58,10 +58,6 @@ impl FormLogic for RefreshForm {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
     fn step(&self) -> &'static FormStep {
         &STEP
     }

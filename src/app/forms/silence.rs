@@ -9,7 +9,7 @@
 //! read is an inline error and the form keeps what was typed. A read-only profile has
 //! it (it changes nothing on the account).
 
-use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
+use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, Next, TextField};
 use crate::alerts::marks::{self, MarkChange, PRESETS, Silence, Target};
 use crate::alerts::{Alert, Rule, Subject};
 use crate::app::columns::Tone;
@@ -164,10 +164,6 @@ impl FormLogic for SilenceForm {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
     fn step(&self) -> &'static FormStep {
         &STEP
     }
@@ -183,11 +179,11 @@ impl FormLogic for SilenceForm {
         true
     }
 
-    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Flow {
+    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Next {
         match action {
             Action::Submit => {
                 let Some(s) = self.silence(cx.now()) else {
-                    return Flow::Stay;
+                    return Next::Stay;
                 };
                 let line = format!(
                     "Silenced {} until {} ({})",
@@ -199,24 +195,24 @@ impl FormLogic for SilenceForm {
                 );
                 cx.shell.status.notify(NoticeKind::Done, line);
                 cx.out.push(Command::Mark(MarkChange::Silence(s)));
-                Flow::Close
+                Next::Close
             }
             NEXT_TARGET => {
                 self.target = (self.target + 1) % self.targets.len();
-                Flow::Stay
+                Next::Stay
             }
             Action::Down | Action::Up => {
                 self.next_preset();
-                Flow::Stay
+                Next::Stay
             }
             Action::NextField | Action::PrevField => {
                 self.focus = match self.focus {
                     SilenceField::Length => SilenceField::Reason,
                     SilenceField::Reason => SilenceField::Length,
                 };
-                Flow::Stay
+                Next::Stay
             }
-            _ => Flow::Stay,
+            _ => Next::Stay,
         }
     }
 

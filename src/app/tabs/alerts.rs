@@ -45,6 +45,8 @@ impl AlertsTab {
             table: TableView::default(),
             sweep_due: false,
         };
+        // The alerts' cells are short and bounded: fixed widths, not measured.
+        tab.table.set_natural(vec![10, 13, 16, 40, 11]);
         tab.rebuild();
         tab
     }
@@ -107,14 +109,8 @@ impl TabPane for AlertsTab {
     fn table(&self) -> &TableView {
         &self.table
     }
-    fn table_mut(&mut self) -> &mut TableView {
-        &mut self.table
-    }
     fn columns(_app: &App) -> Vec<Column> {
         COLUMNS.to_vec()
-    }
-    fn natural(&self) -> &[u16] {
-        &[10, 13, 16, 40, 11]
     }
     fn cells(app: &App, i: usize) -> Vec<CellText> {
         app.alerts()

@@ -100,8 +100,6 @@ pub fn cells(i: &Invoice) -> Vec<CellText> {
 pub struct BillingTab {
     pub table: TableView,
     pub sort: Sort<InvoiceSort>,
-    /// The natural width of each column over all rows.
-    pub natural: Vec<u16>,
     /// The money ahead, worked out when what it reads changed ([`refresh_runway`]),
     /// never in a draw: over ten accounts of 1,000 services, working it out at each frame
     /// took 35 ms of a key's frame. With the day it was worked out for.
@@ -175,7 +173,10 @@ impl BillingTab {
             .map(Vec::as_slice)
             .unwrap_or_default();
         let all: Vec<Vec<CellText>> = rows.iter().map(cells).collect();
-        self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
+        self.table.set_natural(columns::natural_widths(
+            &COLUMNS,
+            all.iter().map(Vec::as_slice),
+        ));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let problems = rows.iter().map(|i| is_unpaid(&i.status)).collect();
         let order = self.sort.order(rows.len(), |by, a, b| {
@@ -200,14 +201,8 @@ impl TabPane for BillingTab {
     fn table(&self) -> &TableView {
         &self.table
     }
-    fn table_mut(&mut self) -> &mut TableView {
-        &mut self.table
-    }
     fn columns(_app: &App) -> Vec<Column> {
         COLUMNS.to_vec()
-    }
-    fn natural(&self) -> &[u16] {
-        &self.natural
     }
     fn cells(app: &App, i: usize) -> Vec<CellText> {
         app.billing().rows().get(i).map(cells).unwrap_or_default()

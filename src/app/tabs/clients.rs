@@ -20,8 +20,6 @@ pub const COLUMNS: [Column; 2] = [Column::number("ID", 0), Column::text("E-mail"
 #[derive(Debug, Default)]
 pub struct ClientsTab {
     pub table: TableView,
-    /// The natural width of each column over all rows.
-    natural: Vec<u16>,
     /// The answer the rows were built from (when it arrived).
     built: Option<DateTime<Utc>>,
 }
@@ -45,14 +43,8 @@ impl TabPane for ClientsTab {
     fn table(&self) -> &TableView {
         &self.table
     }
-    fn table_mut(&mut self) -> &mut TableView {
-        &mut self.table
-    }
     fn columns(_app: &App) -> Vec<Column> {
         COLUMNS.to_vec()
-    }
-    fn natural(&self) -> &[u16] {
-        &self.natural
     }
     fn cells(app: &App, i: usize) -> Vec<CellText> {
         listed(app).get(i).map(cells).unwrap_or_default()
@@ -81,7 +73,10 @@ impl TabPane for ClientsTab {
         tab.built = clients.answered_at();
         let rows = clients.value().map_or(&[][..], Vec::as_slice);
         let all: Vec<Vec<CellText>> = rows.iter().map(cells).collect();
-        tab.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
+        tab.table.set_natural(columns::natural_widths(
+            &COLUMNS,
+            all.iter().map(Vec::as_slice),
+        ));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         tab.table
             .set_rows(keys, rows.iter().map(|c| c.id).collect());

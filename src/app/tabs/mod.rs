@@ -2,7 +2,7 @@
 //! tab on screen ([`Tab`]'s methods here, one plain match over the tabs each).
 //!
 //! **Adding a tab** (the one place this recipe is written): a file here with the tab's
-//! state (`Default`, with a [`TableView`]) and its `impl TabPane` (its title, kinds,
+//! state (`Default`, with a [`TableView`] in a field named `table`) and its `impl TabPane` (its title, kinds,
 //! columns and cells, and whatever keys it answers), and its `mod` line here; then its
 //! variant in [`Tab`] and [`Tab::ALL`] and its state's field in [`Tabs`] (both in the
 //! app's root, `src/app/mod.rs`), and the arms the compiler then asks for in the matches
@@ -69,13 +69,13 @@ impl Tab {
 
     pub(in crate::app) fn table_mut(self, tabs: &mut Tabs) -> &mut TableView {
         match self {
-            Tab::Services => TabPane::table_mut(&mut tabs.services),
-            Tab::Products => TabPane::table_mut(&mut tabs.products),
-            Tab::Billing => TabPane::table_mut(&mut tabs.billing),
-            Tab::Network => TabPane::table_mut(&mut tabs.network),
-            Tab::Usage => TabPane::table_mut(&mut tabs.usage),
-            Tab::Alerts => TabPane::table_mut(&mut tabs.alerts),
-            Tab::Clients => TabPane::table_mut(&mut tabs.clients),
+            Tab::Services => &mut tabs.services.table,
+            Tab::Products => &mut tabs.products.table,
+            Tab::Billing => &mut tabs.billing.table,
+            Tab::Network => &mut tabs.network.table,
+            Tab::Usage => &mut tabs.usage.table,
+            Tab::Alerts => &mut tabs.alerts.table,
+            Tab::Clients => &mut tabs.clients.table,
         }
     }
 
@@ -94,15 +94,7 @@ impl Tab {
 
     /// The natural width of each searched column over all the rows.
     pub fn natural(self, tabs: &Tabs) -> &[u16] {
-        match self {
-            Tab::Services => TabPane::natural(&tabs.services),
-            Tab::Products => TabPane::natural(&tabs.products),
-            Tab::Billing => TabPane::natural(&tabs.billing),
-            Tab::Network => TabPane::natural(&tabs.network),
-            Tab::Usage => TabPane::natural(&tabs.usage),
-            Tab::Alerts => TabPane::natural(&tabs.alerts),
-            Tab::Clients => TabPane::natural(&tabs.clients),
-        }
+        self.table(tabs).natural()
     }
 
     /// The cells of row `i` (an index into the tab's rows); empty when there is none.

@@ -85,8 +85,6 @@ pub struct NetworkTab {
     pub products: Vec<String>,
     pub table: TableView,
     pub sort: Sort<NetworkSort>,
-    /// The natural width of each column over all rows.
-    pub natural: Vec<u16>,
     /// The summary line, worked out with the rows (not per frame: it reads every service).
     pub summary: NetworkSummary,
 }
@@ -180,7 +178,10 @@ impl NetworkTab {
             .zip(&products)
             .map(|(r, p)| cells(r, p))
             .collect();
-        self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
+        self.table.set_natural(columns::natural_widths(
+            &COLUMNS,
+            all.iter().map(Vec::as_slice),
+        ));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let problems = rows.iter().map(|r| r.state == ServerState::Error).collect();
         let order = self.sort.order(rows.len(), |by, a, b| {
@@ -240,9 +241,6 @@ impl TabPane for NetworkTab {
     fn table(&self) -> &TableView {
         &self.table
     }
-    fn table_mut(&mut self) -> &mut TableView {
-        &mut self.table
-    }
     /// When each service was checked; with the history on, since when each server is
     /// listed and its errors of the last 24 hours.
     fn columns(app: &App) -> Vec<Column> {
@@ -254,9 +252,6 @@ impl TabPane for NetworkTab {
             columns.push(Column::text("Errors 24h", 6, 12));
         }
         columns
-    }
-    fn natural(&self) -> &[u16] {
-        &self.natural
     }
     fn cells(app: &App, i: usize) -> Vec<CellText> {
         row_cells(app, i).unwrap_or_default()

@@ -22,13 +22,13 @@ pub trait TabPane {
     /// told is on screen (which orders its reads, never whether they stay fresh).
     const KINDS: &'static [Kind] = &[];
 
+    /// The tab's table, kept in a field named `table`: the one accessor the defaults
+    /// below read it through ([`Tab`](super::Tab)'s match reaches the field itself to
+    /// change it). Its natural column widths are the table's too (`TableView::natural`).
     fn table(&self) -> &TableView;
-    fn table_mut(&mut self) -> &mut TableView;
 
     /// The table's columns as the app shows them now.
     fn columns(app: &App) -> Vec<Column>;
-    /// The natural width of each searched column over all the rows.
-    fn natural(&self) -> &[u16];
     /// The cells of row `i` (an index into the tab's rows); empty when there is none.
     fn cells(app: &App, i: usize) -> Vec<CellText>;
     /// Where the rows come from, for a tab the ui draws as a plain list (its title's

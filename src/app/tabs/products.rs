@@ -45,8 +45,6 @@ pub struct ProductsTab {
     pub detail_pane: super::DetailPane,
     /// `None`: the server's own order (`Products`).
     pub sort: Option<SortField>,
-    /// The natural width of each column over all rows.
-    pub natural: Vec<u16>,
     /// The list the table was built from: the current sort's once it came, until then
     /// the last one shown.
     shown: Option<Request>,
@@ -151,7 +149,10 @@ impl ProductsTab {
         };
         self.shown = Some(request);
         let all: Vec<Vec<CellText>> = rows.iter().map(cells).collect();
-        self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
+        self.table.set_natural(columns::natural_widths(
+            &COLUMNS,
+            all.iter().map(Vec::as_slice),
+        ));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let ids = rows.iter().map(|p| p.product_id).collect();
         self.table.set_rows(keys, ids);
@@ -166,14 +167,8 @@ impl TabPane for ProductsTab {
     fn table(&self) -> &TableView {
         &self.table
     }
-    fn table_mut(&mut self) -> &mut TableView {
-        &mut self.table
-    }
     fn columns(_app: &App) -> Vec<Column> {
         COLUMNS.to_vec()
-    }
-    fn natural(&self) -> &[u16] {
-        &self.natural
     }
     fn cells(app: &App, i: usize) -> Vec<CellText> {
         app.products().rows().get(i).map(cells).unwrap_or_default()

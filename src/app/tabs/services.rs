@@ -151,8 +151,6 @@ pub struct ServicesTab {
     /// Shown, hidden or zoomed (`z`).
     pub detail_pane: super::DetailPane,
     pub sort: Sort<ServiceSort>,
-    /// The natural width of each column over all rows.
-    pub natural: Vec<u16>,
     /// Service ID → position in the list, so per-service results find their row in O(1).
     index: HashMap<u64, usize>,
 }
@@ -236,7 +234,10 @@ impl ServicesTab {
     /// (after it, the network status, the usage or the date changed).
     pub fn rebuild(&mut self, rows: &[ServiceSummary], ctx: &CellContext) {
         let all: Vec<Vec<CellText>> = rows.iter().map(|s| cells(s, ctx)).collect();
-        self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
+        self.table.set_natural(columns::natural_widths(
+            &COLUMNS,
+            all.iter().map(Vec::as_slice),
+        ));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let problems = rows.iter().map(|s| is_problem(s, ctx)).collect();
         let cmp = |by: ServiceSort, a: usize, b: usize| {
@@ -267,9 +268,6 @@ impl TabPane for ServicesTab {
     fn table(&self) -> &TableView {
         &self.table
     }
-    fn table_mut(&mut self) -> &mut TableView {
-        &mut self.table
-    }
 
     /// A Health column once a service was probed.
     fn columns(app: &App) -> Vec<Column> {
@@ -279,9 +277,6 @@ impl TabPane for ServicesTab {
             columns.push(Column::text("Health", 2, 16));
         }
         columns
-    }
-    fn natural(&self) -> &[u16] {
-        &self.natural
     }
     fn cells(app: &App, i: usize) -> Vec<CellText> {
         row_cells(app, i).unwrap_or_default()

@@ -34,8 +34,6 @@ pub struct UsageTab {
     /// again when they are selected (the 422 stays in the store until then).
     pub reask: HashSet<u64>,
     pub table: TableView,
-    /// The natural width of each column over all rows.
-    pub natural: Vec<u16>,
     /// The point under the chart's cursor (←/→), counted back from now; 0: now.
     pub day_back: usize,
     /// The chart's time range (`t`).
@@ -106,7 +104,10 @@ impl UsageTab {
             .iter()
             .map(|(id, n)| Self::cells(store, *id, n))
             .collect();
-        self.natural = columns::natural_widths(&COLUMNS, all.iter().map(Vec::as_slice));
+        self.table.set_natural(columns::natural_widths(
+            &COLUMNS,
+            all.iter().map(Vec::as_slice),
+        ));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let problems = all.iter().map(|c| c[2].tone == Tone::Bad).collect();
         let ids = ppr.iter().map(|(id, _)| *id).collect();
@@ -124,14 +125,8 @@ impl TabPane for UsageTab {
     fn table(&self) -> &TableView {
         &self.table
     }
-    fn table_mut(&mut self) -> &mut TableView {
-        &mut self.table
-    }
     fn columns(_app: &App) -> Vec<Column> {
         COLUMNS.to_vec()
-    }
-    fn natural(&self) -> &[u16] {
-        &self.natural
     }
     fn cells(app: &App, i: usize) -> Vec<CellText> {
         let usage = app.usage();

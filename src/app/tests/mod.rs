@@ -2,6 +2,7 @@
 //! clock.
 
 mod alerts;
+mod by_number;
 mod clients;
 mod countdown;
 mod errors;

@@ -22,7 +22,7 @@
 
 pub mod outcome;
 
-use super::{Flow, FormCore, FormLogic, FormState, TextField, failure};
+use super::{Flow, FormCore, FormLogic, FormState, Next, TextField, failure};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response};
 use crate::app::Cx;
@@ -240,10 +240,6 @@ impl FormLogic for OrderForm {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
     fn step(&self) -> &'static FormStep {
         match self.core.state {
             FormState::Confirming => &CONFIRM,
@@ -271,11 +267,11 @@ impl FormLogic for OrderForm {
             || (self.core.state == FormState::Confirming && self.retype.is_some())
     }
 
-    fn edited(&mut self) {
+    fn edited(&mut self) -> bool {
         self.discard_asked = false;
         if self.core.state == FormState::Confirming {
             self.note = None;
-            return;
+            return true;
         }
         match self.focus {
             OrderField::Client => {
@@ -284,6 +280,7 @@ impl FormLogic for OrderForm {
             }
             OrderField::SetIp => self.ip_error = None,
         }
+        true
     }
 
     /// Esc: from the confirmation back to the fields; on fields holding typed text, asks
@@ -302,7 +299,7 @@ impl FormLogic for OrderForm {
         Flow::Close
     }
 
-    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Flow {
+    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Next {
         let clients = cx.account.store.clients_answer().value().map(Vec::as_slice);
         let product_type = cx
             .products()
@@ -324,13 +321,13 @@ impl FormLogic for OrderForm {
                 }
             }
             (Action::Submit, FormState::Confirming) => outcome::confirm_order(cx, self),
-            (Action::Submit, FormState::Done(_)) => return Flow::Close,
+            (Action::Submit, FormState::Done(_)) => return Next::Close,
             (Action::NextField | Action::PrevField, _) if editable => self.next_field(fpr),
             (Action::Up, _) if editable => self.move_client(-1, clients.unwrap_or(&[])),
             (Action::Down, _) if editable => self.move_client(1, clients.unwrap_or(&[])),
             _ => {}
         }
-        Flow::Stay
+        Next::Stay
     }
 
     /// The record of orders took the answer first (by the same ticket); the form shows it.

@@ -1,153 +1,14 @@
-//! Open an invoice by its number (`#` on Billing): operators get invoice numbers by
-//! e-mail, and the table may be long, filtered or not loaded yet.
-//!
-//! One field, digits only (a paste is trimmed by the field); anything else, 0, or more
-//! than 20 digits is an inline error and nothing is sent. Enter sends endpoint 12 as any
-//! read is sent ([`Cx::fetch`](crate::app::Cx::fetch): through the scheduler, one GET however often it is
-//! asked), so its answer fills the Billing tab's cache of opened invoices like the
-//! viewer's own request does; found, the viewer takes the form's place and shows it from
-//! there without asking again. Not found (an empty array, a 404, the API's generic 422)
-//! says so; any other failure is the server's words. Either way the number stays, to
-//! correct and send again. It only reads, so a read-only profile has it too.
+//! The by-number form (`#`) driven through `App::update`, as the invoice form on Billing
+//! and as the service form on Services: keys in, state, requests and popups out.
 
-use super::field::{is_unknown_id, parse_id};
-use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
-use crate::api::{ApiError, Request, Response};
-use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
-use crate::app::keymap::{Action, code};
-use crate::app::popups::Popup;
-use crate::app::popups::invoice::InvoiceViewer;
-use crate::app::{App, Cx};
-use crossterm::event::KeyCode;
-
-/// The one step: the number.
-#[rustfmt::skip]
-pub static STEP: FormStep = FormStep {
-    title: "open invoice",
-    bindings: &[
-        step_key(&[code(KeyCode::Enter)], Action::Submit, Some("open"), "Fetch and show the invoice with this number"),
-        CANCEL,
-    ],
-};
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct InvoiceNumberForm {
-    pub number: TextField,
-    /// The number last asked for (what "Fetching invoice N" names).
-    pub asked: Option<u64>,
-    /// The step, the request on its way, the inline error (not a number).
-    pub core: FormCore,
-}
-
-impl Default for InvoiceNumberForm {
-    fn default() -> Self {
-        Self {
-            number: TextField::default(),
-            asked: None,
-            core: FormCore::new(FormState::Editing),
-        }
-    }
-}
-
-/// The invoice number typed, or why it is none.
-pub fn parse(text: &str) -> Result<u64, String> {
-    parse_id(
-        text,
-        "invoice number",
-        "There is no invoice 0: numbers start at 1.",
-    )
-}
-
-impl FormLogic for InvoiceNumberForm {
-    fn core(&self) -> &FormCore {
-        &self.core
-    }
-
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
-    fn step(&self) -> &'static FormStep {
-        &STEP
-    }
-
-    fn typing_field(&mut self) -> Option<&mut TextField> {
-        self.core.state.is_editable().then_some(&mut self.number)
-    }
-
-    fn is_typing(&self) -> bool {
-        self.core.state.is_editable()
-    }
-
-    /// Enter: the GET for the number typed, or an inline error and nothing.
-    fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
-        self.core
-            .ask_id(&self.number, &mut self.asked, parse)
-            .map(Request::Invoice)
-    }
-
-    /// The field, its inline error, and where the request is (found, the viewer takes the
-    /// form's place, so there is no "done" to show).
-    fn view<'a>(&'a self, _app: &'a App) -> Option<FormView<'a>> {
-        let number = FormRow::Field {
-            label: "Number",
-            field: &self.number,
-            focused: true,
-            typing: self.core.state.is_editable(),
-        };
-        let hint = "The invoice number, as its e-mail gives it.";
-        Some(FormView::asking_id(
-            "Open invoice",
-            hint,
-            number,
-            &self.core,
-            ("invoice", self.asked),
-        ))
-    }
-
-    /// Found: the viewer takes the form's place (the Billing tab has the invoice by now).
-    /// Closed while waiting: nothing more to do, the tab kept the answer.
-    fn answered(
-        &mut self,
-        cx: &mut Cx<'_>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow {
-        let &Request::Invoice(id) = request else {
-            return Flow::Stay;
-        };
-        let why = match result {
-            Ok(Response::Invoice(found)) if !found.is_empty() => {
-                if on_screen {
-                    cx.shell.popups.push(Popup::Invoice(InvoiceViewer(id)));
-                }
-                return Flow::Close;
-            }
-            Ok(Response::Invoice(_)) => format!("No invoice {id} on this account."),
-            Err(e) if is_unknown_id(&e) => {
-                format!("No invoice {id} on this account (the server answers \"{e}\").")
-            }
-            Ok(_) => "The server's answer was not an invoice.".into(),
-            // A read: nothing changed, whatever became of it.
-            Err(e) => e.to_string(),
-        };
-        self.core.state = FormState::Failed(why);
-        Flow::Stay
-    }
-}
-
-/// `#`: the form, empty.
-pub(in crate::app) fn open(cx: &mut Cx<'_>) {
-    cx.shell
-        .popups
-        .push(Popup::form_of(InvoiceNumberForm::default()));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// `#` on Billing: an invoice by its number.
+mod invoice {
+    use crate::api::{ApiError, Request, Response};
+    use crate::app::forms::FormState;
+    use crate::app::forms::by_number::{ByNumberForm, Lookup};
+    use crate::app::popups::Popup;
     use crate::app::popups::PopupKind;
+    use crate::app::popups::invoice::InvoiceViewer;
     use crate::app::status::Shown;
     use crate::testkit::{Harness, fetches, settings};
     use crossterm::event::KeyCode;
@@ -160,10 +21,11 @@ mod tests {
         h
     }
 
-    fn form(h: &Harness) -> &InvoiceNumberForm {
+    fn form(h: &Harness) -> &ByNumberForm {
         h.top()
-            .and_then(Popup::form_as::<InvoiceNumberForm>)
-            .expect("the form is on top")
+            .and_then(Popup::form_as::<ByNumberForm>)
+            .filter(|f| f.lookup == Lookup::Invoice)
+            .expect("the invoice form is on top")
     }
 
     #[test]
@@ -223,8 +85,8 @@ mod tests {
         h.ctrl('u');
         h.paste("  7021 \nthanks");
         assert_eq!(form(&h).number.value(), "7021");
-        assert_eq!(parse(" 0102 "), Ok(102));
-        assert_eq!(parse(&u64::MAX.to_string()), Ok(u64::MAX));
+        assert_eq!(Lookup::Invoice.parse(" 0102 "), Ok(102));
+        assert_eq!(Lookup::Invoice.parse(&u64::MAX.to_string()), Ok(u64::MAX));
     }
 
     #[test]
@@ -338,5 +200,167 @@ mod tests {
             fetches(&h.code(KeyCode::Enter)),
             vec![Request::Invoice(102)]
         );
+    }
+}
+
+/// `#` on Services: a service by its ID.
+mod service {
+    use crate::api::ProductType;
+    use crate::api::{ApiError, Request, Response, Service};
+    use crate::app::forms::by_number::{ByNumberForm, Lookup};
+    use crate::app::forms::{FormLogic, FormState};
+    use crate::app::popups::Popup;
+    use crate::app::popups::service::ServiceViewer;
+    use crate::app::testdata as td;
+    use crate::testkit::{Harness, fetches};
+    use crossterm::event::KeyCode;
+
+    /// The Services tab of the standard account with the form open.
+    fn opened(mut h: Harness) -> Harness {
+        assert!(fetches(&h.key('#')).is_empty(), "opening sends nothing");
+        assert!(h.top().and_then(Popup::form_as::<ByNumberForm>).is_some());
+        h
+    }
+
+    fn form(h: &Harness) -> &ByNumberForm {
+        h.top()
+            .and_then(Popup::form_as::<ByNumberForm>)
+            .filter(|f| f.lookup == Lookup::Service)
+            .expect("the service form is on top")
+    }
+
+    fn not_found() -> ApiError {
+        ApiError::Http {
+            status: 404,
+            excerpt: "Service not found".into(),
+            retry_after: None,
+        }
+    }
+
+    #[test]
+    fn hash_opens_it_on_services_and_not_on_products() {
+        let mut h = Harness::loaded();
+        let cmds = h.key('2');
+        h.settle(cmds);
+        h.key('#');
+        assert!(h.app.popups().is_empty(), "Products has no #");
+        let cmds = h.key('1');
+        h.settle(cmds);
+        let h = opened(h);
+        assert_eq!(form(&h).core.state, FormState::Editing);
+    }
+
+    #[test]
+    fn what_is_not_a_number_is_an_inline_error_and_nothing_is_sent() {
+        let mut h = opened(Harness::loaded());
+        for (typed, error) in [
+            ("", "Type the service ID."),
+            ("#5001", "Digits only: \"#\" is not one."),
+            ("50 01", "Digits only: \" \" is not one."),
+            ("0", "There is no service 0"),
+            (&"1".repeat(21), "At most 20 digits"),
+            ("99999999999999999999", "No service ID is that large."),
+        ] {
+            h.ctrl('u');
+            h.keys(typed);
+            assert!(fetches(&h.code(KeyCode::Enter)).is_empty(), "{typed:?}");
+            let f = form(&h);
+            let shown = f.core.error.as_deref().unwrap_or_default();
+            assert!(shown.starts_with(error), "{typed:?}: {shown}");
+            assert_eq!(f.number.value(), typed, "kept to correct");
+            assert_eq!(f.core.state, FormState::Editing);
+        }
+        h.keys("x");
+        assert_eq!(form(&h).core.error, None, "editing clears it");
+        assert_eq!(Lookup::Service.parse(" 05003 "), Ok(5003));
+    }
+
+    #[test]
+    fn a_listed_service_is_selected_past_the_filter_and_its_detail_takes_the_forms_place() {
+        let mut h = Harness::loaded();
+        h.key('/');
+        h.keys("static");
+        h.code(KeyCode::Enter);
+        assert_eq!(h.app.services().table.selected_id(), Some(5001));
+        let mut h = opened(h);
+        h.keys("5003");
+        let sent = fetches(&h.code(KeyCode::Enter));
+        assert_eq!(
+            sent,
+            vec![Request::Service(5003)],
+            "one GET, through the context"
+        );
+        assert!(form(&h).core.state.is_submitting());
+        assert!(fetches(&h.code(KeyCode::Enter)).is_empty(), "not twice");
+        let after = h.answer(&Request::Service(5003));
+        assert!(fetches(&after).is_empty(), "the detail asks nothing more");
+        assert_eq!(h.app.popups(), &[Popup::Service(ServiceViewer::new(5003))]);
+        assert_eq!(h.app.services().table.selected_id(), Some(5003));
+        assert_eq!(h.app.services().table.filter(), "", "the filter hid it");
+        assert!(h.app.services().detail(5003).value().is_some());
+    }
+
+    #[test]
+    fn a_service_the_list_does_not_have_is_shown_in_the_form() {
+        let mut h = opened(Harness::loaded());
+        h.keys("7001");
+        assert_eq!(
+            fetches(&h.code(KeyCode::Enter)),
+            vec![Request::Service(7001)]
+        );
+        let found = Service {
+            product_name: "Residential DE 5GB".into(),
+            ..td::service(7001, ProductType::Ppr)
+        };
+        h.ok(Request::Service(7001), Response::Service(found.clone()));
+        let f = form(&h);
+        assert_eq!(f.core.state, FormState::Done(Response::Service(found)));
+        let view = f.view(&h.app).expect("a look as data");
+        assert_eq!(view.title, "Service 7001");
+        let shown = format!("{:?}", view.rows);
+        for text in ["Residential DE 5GB", "7001", "Active"] {
+            assert!(shown.contains(text), "{text}: {shown}");
+        }
+        assert!(!shown.contains("Password"), "the password is left out");
+        h.code(KeyCode::Enter);
+        assert!(h.app.popups().is_empty(), "Enter closes it");
+    }
+
+    #[test]
+    fn an_unknown_id_is_the_servers_words_and_keeps_the_number() {
+        let mut h = opened(Harness::loaded());
+        h.keys("9999");
+        h.code(KeyCode::Enter);
+        h.fail(Request::Service(9999), not_found());
+        let f = form(&h);
+        let said = f.core.state.message().unwrap_or_default();
+        assert!(
+            said.starts_with("No service 9999 on this account"),
+            "{said}"
+        );
+        assert!(
+            said.contains("Service not found"),
+            "the server's words: {said}"
+        );
+        assert_eq!(f.number.value(), "9999");
+        assert!(f.is_typing(), "to correct and send again");
+        h.ctrl('u');
+        h.keys("5002");
+        assert_eq!(
+            fetches(&h.code(KeyCode::Enter)),
+            vec![Request::Service(5002)]
+        );
+        h.answer(&Request::Service(5002));
+        assert_eq!(h.app.popups(), &[Popup::Service(ServiceViewer::new(5002))]);
+    }
+
+    #[test]
+    fn closed_while_waiting_opens_nothing() {
+        let mut h = opened(Harness::loaded());
+        h.keys("5002");
+        h.code(KeyCode::Enter);
+        h.code(KeyCode::Esc);
+        h.answer(&Request::Service(5002));
+        assert!(h.app.popups().is_empty(), "no detail out of nowhere");
     }
 }
