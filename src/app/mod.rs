@@ -173,9 +173,6 @@ pub struct Tabs {
     pub(in crate::app) usage_dirty: bool,
     /// The Services cells (proxies, over-limit marks) changed with the network or usage.
     pub(in crate::app) services_dirty: bool,
-    /// The service last selected on the Services tab: a newly selected one's cached
-    /// detail is read again when due (only the selected detail refreshes with the list).
-    pub(in crate::app) detail_selected: Option<u64>,
 }
 
 /// The popup stack's entries: one variant per popup, holding its state, and the forms.

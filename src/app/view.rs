@@ -52,7 +52,7 @@ impl App {
 
     /// A tab's columns as shown now (see [`TabPane`](super::tabs::TabPane)).
     pub fn tab_columns(&self, tab: Tab) -> Vec<Column> {
-        tab.columns(self)
+        tab.columns(&self.tabs, &self.tab_data())
     }
 
     /// The natural width of each searched column of a tab over all its rows.
@@ -62,12 +62,25 @@ impl App {
 
     /// The cells of a tab's row `i` (an index into its rows).
     pub fn tab_cells(&self, tab: Tab, i: usize) -> Vec<CellText> {
-        tab.cells(self, i)
+        tab.cells(&self.tabs, &self.tab_data(), i)
     }
 
     /// Where a plain list tab's rows come from.
     pub fn tab_listing(&self, tab: Tab) -> Option<Listing> {
-        tab.listing(self)
+        tab.listing(&self.tabs, &self.tab_data())
+    }
+
+    /// What the tabs' rows are drawn from (see [`TabData`](super::tabs::TabData)).
+    pub fn tab_data(&self) -> super::tabs::TabData<'_> {
+        super::tabs::TabData {
+            store: &self.account.store,
+            probes: &self.probes,
+            throttles: &self.account.throttles,
+            overview: self.account.history.overview(),
+            settings: &self.shell.settings,
+            now: self.now(),
+            offset: self.shell.utc_offset,
+        }
     }
 
     /// The account's answers (see [`Mirror::store`]).

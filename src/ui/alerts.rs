@@ -138,8 +138,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         }
         cells.extend([
             Cell::new(
-                text::truncate(&crate::app::tabs::alerts::message(app, a), message_width)
-                    .into_owned(),
+                text::truncate(
+                    &crate::app::tabs::alerts::message(app.utc_offset(), a),
+                    message_width,
+                )
+                .into_owned(),
             )
             .style(dim),
             Cell::new(short_time(app, a.first_seen)).style(dim),
@@ -259,7 +262,7 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, aler
     ));
     let mut lines = vec![
         Line::from(head),
-        Line::from(crate::app::tabs::alerts::message(app, a)),
+        Line::from(crate::app::tabs::alerts::message(app.utc_offset(), a)),
     ];
     lines.extend(marks_lines(app, theme, Some(a)));
     frame.render_widget(

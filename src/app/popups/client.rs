@@ -4,7 +4,7 @@
 //! server's services name no client, so this is the only place that says which service
 //! was ordered for whom). `y` copies the e-mail.
 
-use super::{Popup, PopupPane, Reply};
+use super::{PopupPane, Reply};
 use crate::app::keymap::steps::step_key;
 use crate::app::keymap::{Action, Binding, k};
 use crate::app::{Command, Cx};
@@ -45,12 +45,5 @@ impl PopupPane for ClientCard {
             )),
         }
         Reply::Taken
-    }
-}
-
-/// Enter on the Clients tab: the selected client's card.
-pub(in crate::app) fn open(cx: &mut Cx<'_>) {
-    if let Some(id) = cx.tabs.clients.table.selected_id() {
-        cx.shell.popups.push(Popup::Client(ClientCard(id)));
     }
 }

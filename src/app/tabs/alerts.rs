@@ -5,13 +5,13 @@
 //! most recently resolved first (see [`AlertBook::listing`]). The selection follows its
 //! alert across rebuilds.
 
-use super::{Tab, TabPane};
+use super::{Intent, Tab, TabCx, TabData, TabPane};
 use crate::account::Kind;
 use crate::alerts::marks::Marks;
 use crate::alerts::{Alert, AlertBook, Rules};
+use crate::app::Command;
 use crate::app::columns::{CellText, Column, Tone};
 use crate::app::table::{TableView, search_key};
-use crate::app::{App, Command, Cx};
 use std::hash::{Hash, Hasher};
 
 #[derive(Debug)]
@@ -109,37 +109,30 @@ impl TabPane for AlertsTab {
     fn table(&self) -> &TableView {
         &self.table
     }
-    fn columns(_app: &App) -> Vec<Column> {
+    fn columns(&self, _data: &TabData<'_>) -> Vec<Column> {
         COLUMNS.to_vec()
     }
-    fn cells(app: &App, i: usize) -> Vec<CellText> {
-        app.alerts()
-            .rows
-            .get(i)
-            .map_or_else(Vec::new, |a| cells(app, a))
+    fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
+        self.rows.get(i).map_or_else(Vec::new, |a| cells(data, a))
     }
 
     /// The alerts rest on everything.
-    fn refresh(cx: &mut Cx<'_>) {
-        cx.out.push(Command::Refresh(Kind::ALL.to_vec()));
+    fn refresh(&mut self, cx: &mut TabCx<'_>) {
+        cx.send(Command::Refresh(Kind::ALL.to_vec()));
     }
     /// The alert's subject: its service, its invoice, or the credit.
-    fn open(cx: &mut Cx<'_>) {
+    fn open(&mut self, cx: &mut TabCx<'_>) {
         use crate::alerts::Subject;
-        match cx.tabs.alerts.selected().map(|a| a.key.subject) {
-            Some(Subject::Service(id)) => {
-                cx.go_to(Tab::Services, id);
-            }
-            Some(Subject::Invoice(id)) => {
-                cx.go_to(Tab::Billing, id);
-            }
-            Some(Subject::Account) => cx.shell.tab = Tab::Billing,
+        match self.selected().map(|a| a.key.subject) {
+            Some(Subject::Service(id)) => cx.intend(Intent::GoTo(Tab::Services, id)),
+            Some(Subject::Invoice(id)) => cx.intend(Intent::GoTo(Tab::Billing, id)),
+            Some(Subject::Account) => cx.intend(Intent::Show(Tab::Billing)),
             None => {}
         }
     }
 }
 
-fn cells(app: &App, a: &Alert) -> Vec<CellText> {
+fn cells(data: &TabData<'_>, a: &Alert) -> Vec<CellText> {
     use crate::alerts::Level;
     let tone = match (a.resolved, a.level) {
         (Some(_), _) => Tone::Dim,
@@ -153,21 +146,21 @@ fn cells(app: &App, a: &Alert) -> Vec<CellText> {
     } else {
         Tone::Base
     };
-    let since = crate::text::short_time(app.now(), app.utc_offset(), a.first_seen);
+    let since = crate::text::short_time(data.now, data.offset, a.first_seen);
     vec![
         CellText::new(format!("{mark} {}", a.level.as_str())).tone(tone),
         CellText::new(a.key.subject.to_string()).tone(rest),
         CellText::new(a.key.rule.as_str()).tone(rest),
-        CellText::new(message(app, a)).tone(rest),
+        CellText::new(message(data.offset, a)).tone(rest),
         CellText::new(since).tone(Tone::Dim),
     ]
 }
 
 /// The alert's words; an open one its last full sweep could not check says since when it
 /// was last checked (it stays open: missing data resolves nothing).
-pub fn message(app: &App, a: &Alert) -> String {
+pub fn message(offset: chrono::FixedOffset, a: &Alert) -> String {
     let text = crate::text::sanitize(&a.message).into_owned();
-    match a.not_checked(app.utc_offset()) {
+    match a.not_checked(offset) {
         Some(when) if a.resolved.is_none() => format!("{text} ({when})"),
         _ => text,
     }

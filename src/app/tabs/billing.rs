@@ -6,7 +6,7 @@
 //! `Pending` is not billed yet, so they are shown but not counted. `s` sorts locally by
 //! [`InvoiceSort`].
 
-use super::TabPane;
+use super::{Intent, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::Kind;
 use crate::account::store::Store;
@@ -14,7 +14,7 @@ use crate::api::{Credit, Invoice, InvoiceStatus, Request};
 use crate::app::columns::{self, CellText, Column, Sort, SortKey, Tone};
 use crate::app::popups::invoice::InvoiceViewer;
 use crate::app::table::TableView;
-use crate::app::{App, Cx, Popup, RefreshGroup};
+use crate::app::{Popup, RefreshGroup};
 use crate::text;
 use std::cmp::Ordering;
 
@@ -201,31 +201,35 @@ impl TabPane for BillingTab {
     fn table(&self) -> &TableView {
         &self.table
     }
-    fn columns(_app: &App) -> Vec<Column> {
+    fn columns(&self, _data: &TabData<'_>) -> Vec<Column> {
         COLUMNS.to_vec()
     }
-    fn cells(app: &App, i: usize) -> Vec<CellText> {
-        app.billing().rows().get(i).map(cells).unwrap_or_default()
+    fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
+        self.view(data.store)
+            .rows()
+            .get(i)
+            .map(cells)
+            .unwrap_or_default()
     }
 
-    fn cycle_sort(cx: &mut Cx<'_>) {
-        cx.tabs.billing.sort.cycle();
+    fn cycle_sort(&mut self, _cx: &mut TabCx<'_>) {
+        self.sort.cycle();
     }
     fn reverse_sort(&mut self) {
         self.sort.reverse();
     }
-    fn resort(cx: &mut Cx<'_>) {
-        cx.tabs.billing.rebuild(&cx.account.store);
+    fn resort(&mut self, cx: &mut TabCx<'_>) {
+        self.rebuild(cx.store());
     }
     /// The invoice, read afresh.
-    fn open(cx: &mut Cx<'_>) {
-        if let Some(id) = cx.tabs.billing.table.selected_id() {
-            cx.shell.popups.push(Popup::Invoice(InvoiceViewer(id)));
+    fn open(&mut self, cx: &mut TabCx<'_>) {
+        if let Some(id) = self.table.selected_id() {
+            cx.open_popup(Popup::Invoice(InvoiceViewer(id)));
             cx.fetch(Request::Invoice(id));
         }
     }
-    fn refresh(cx: &mut Cx<'_>) {
-        cx.refresh_group(RefreshGroup::Billing);
+    fn refresh(&mut self, cx: &mut TabCx<'_>) {
+        cx.intend(Intent::Refresh(RefreshGroup::Billing));
     }
     fn command() -> Option<&'static str> {
         Some("invoices")

@@ -6,12 +6,13 @@
 //! The list is read once the tab is shown and then kept fresh by the engine like the
 //! catalogue (it rarely changes; `r` reads it now). The rows are rebuilt once per answer.
 
-use super::{Listing, TabPane};
+use super::{Listing, TabCx, TabData, TabPane};
 use crate::account::Kind;
 use crate::api::{Client, Request};
+use crate::app::Popup;
 use crate::app::columns::{self, CellText, Column};
+use crate::app::popups::client::ClientCard;
 use crate::app::table::TableView;
-use crate::app::{App, Cx};
 use chrono::{DateTime, Utc};
 
 /// The columns, in the order drawn.
@@ -32,8 +33,11 @@ fn cells(c: &Client) -> Vec<CellText> {
     ]
 }
 
-fn listed(app: &App) -> &[Client] {
-    app.clients().value().map_or(&[], Vec::as_slice)
+fn listed<'a>(data: &TabData<'a>) -> &'a [Client] {
+    data.store
+        .clients_answer()
+        .value()
+        .map_or(&[], Vec::as_slice)
 }
 
 impl TabPane for ClientsTab {
@@ -43,47 +47,48 @@ impl TabPane for ClientsTab {
     fn table(&self) -> &TableView {
         &self.table
     }
-    fn columns(_app: &App) -> Vec<Column> {
+    fn columns(&self, _data: &TabData<'_>) -> Vec<Column> {
         COLUMNS.to_vec()
     }
-    fn cells(app: &App, i: usize) -> Vec<CellText> {
-        listed(app).get(i).map(cells).unwrap_or_default()
+    fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
+        listed(data).get(i).map(cells).unwrap_or_default()
     }
-    fn listing(app: &App) -> Option<Listing> {
+    fn listing(&self, data: &TabData<'_>) -> Option<Listing> {
         Some(Listing::of(
-            app,
+            data,
             "clients",
-            app.clients(),
+            data.store.clients_answer(),
             &Request::Clients,
         ))
     }
 
     /// The list, the first time the tab is shown (the engine keeps it fresh after).
-    fn fetch_for_selection(cx: &mut Cx<'_>) {
-        if !cx.account.store.clients_answer().is_requested() {
+    fn fetch_for_selection(&mut self, cx: &mut TabCx<'_>) {
+        if !cx.store().clients_answer().is_requested() {
             cx.fetch(Request::Clients);
         }
     }
-    fn sync(cx: &mut Cx<'_>) {
-        let clients = cx.account.store.clients_answer();
-        let tab = &mut cx.tabs.clients;
-        if clients.answered_at() == tab.built {
+    fn sync(&mut self, cx: &mut TabCx<'_>) {
+        let clients = cx.store().clients_answer();
+        if clients.answered_at() == self.built {
             return;
         }
-        tab.built = clients.answered_at();
+        self.built = clients.answered_at();
         let rows = clients.value().map_or(&[][..], Vec::as_slice);
         let all: Vec<Vec<CellText>> = rows.iter().map(cells).collect();
-        tab.table.set_natural(columns::natural_widths(
+        self.table.set_natural(columns::natural_widths(
             &COLUMNS,
             all.iter().map(Vec::as_slice),
         ));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
-        tab.table
+        self.table
             .set_rows(keys, rows.iter().map(|c| c.id).collect());
     }
     /// Enter: the selected client's card.
-    fn open(cx: &mut Cx<'_>) {
-        crate::app::popups::client::open(cx);
+    fn open(&mut self, cx: &mut TabCx<'_>) {
+        if let Some(id) = self.table.selected_id() {
+            cx.open_popup(Popup::Client(ClientCard(id)));
+        }
     }
     fn command() -> Option<&'static str> {
         Some("clients")

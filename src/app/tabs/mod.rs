@@ -25,11 +25,11 @@ pub mod usage;
 pub mod usage_chart;
 
 pub use super::{Tab, Tabs};
-pub use pane::{Listing, TabPane};
+pub use pane::{Intent, Listing, TabCx, TabData, TabPane};
 
+use super::Cx;
 use super::columns::{CellText, Column};
 use super::table::TableView;
-use super::{App, Cx};
 use crate::account::Focus;
 use alerts::AlertsTab;
 use billing::BillingTab;
@@ -80,15 +80,15 @@ impl Tab {
     }
 
     /// The table's columns as the app shows them now.
-    pub fn columns(self, app: &App) -> Vec<Column> {
+    pub fn columns(self, tabs: &Tabs, data: &TabData<'_>) -> Vec<Column> {
         match self {
-            Tab::Services => <ServicesTab as TabPane>::columns(app),
-            Tab::Products => <ProductsTab as TabPane>::columns(app),
-            Tab::Billing => <BillingTab as TabPane>::columns(app),
-            Tab::Network => <NetworkTab as TabPane>::columns(app),
-            Tab::Usage => <UsageTab as TabPane>::columns(app),
-            Tab::Alerts => <AlertsTab as TabPane>::columns(app),
-            Tab::Clients => <ClientsTab as TabPane>::columns(app),
+            Tab::Services => tabs.services.columns(data),
+            Tab::Products => tabs.products.columns(data),
+            Tab::Billing => tabs.billing.columns(data),
+            Tab::Network => tabs.network.columns(data),
+            Tab::Usage => tabs.usage.columns(data),
+            Tab::Alerts => tabs.alerts.columns(data),
+            Tab::Clients => tabs.clients.columns(data),
         }
     }
 
@@ -98,42 +98,34 @@ impl Tab {
     }
 
     /// The cells of row `i` (an index into the tab's rows); empty when there is none.
-    pub fn cells(self, app: &App, i: usize) -> Vec<CellText> {
+    pub fn cells(self, tabs: &Tabs, data: &TabData<'_>, i: usize) -> Vec<CellText> {
         match self {
-            Tab::Services => <ServicesTab as TabPane>::cells(app, i),
-            Tab::Products => <ProductsTab as TabPane>::cells(app, i),
-            Tab::Billing => <BillingTab as TabPane>::cells(app, i),
-            Tab::Network => <NetworkTab as TabPane>::cells(app, i),
-            Tab::Usage => <UsageTab as TabPane>::cells(app, i),
-            Tab::Alerts => <AlertsTab as TabPane>::cells(app, i),
-            Tab::Clients => <ClientsTab as TabPane>::cells(app, i),
+            Tab::Services => tabs.services.cells(data, i),
+            Tab::Products => tabs.products.cells(data, i),
+            Tab::Billing => tabs.billing.cells(data, i),
+            Tab::Network => tabs.network.cells(data, i),
+            Tab::Usage => tabs.usage.cells(data, i),
+            Tab::Alerts => tabs.alerts.cells(data, i),
+            Tab::Clients => tabs.clients.cells(data, i),
         }
     }
 
     /// Where the rows come from, for a tab the ui draws as a plain list.
-    pub fn listing(self, app: &App) -> Option<Listing> {
+    pub fn listing(self, tabs: &Tabs, data: &TabData<'_>) -> Option<Listing> {
         match self {
-            Tab::Services => <ServicesTab as TabPane>::listing(app),
-            Tab::Products => <ProductsTab as TabPane>::listing(app),
-            Tab::Billing => <BillingTab as TabPane>::listing(app),
-            Tab::Network => <NetworkTab as TabPane>::listing(app),
-            Tab::Usage => <UsageTab as TabPane>::listing(app),
-            Tab::Alerts => <AlertsTab as TabPane>::listing(app),
-            Tab::Clients => <ClientsTab as TabPane>::listing(app),
+            Tab::Services => tabs.services.listing(data),
+            Tab::Products => tabs.products.listing(data),
+            Tab::Billing => tabs.billing.listing(data),
+            Tab::Network => tabs.network.listing(data),
+            Tab::Usage => tabs.usage.listing(data),
+            Tab::Alerts => tabs.alerts.listing(data),
+            Tab::Clients => tabs.clients.listing(data),
         }
     }
 
     /// `s`: the next sort.
     pub(in crate::app) fn cycle_sort(self, cx: &mut Cx<'_>) {
-        match self {
-            Tab::Services => <ServicesTab as TabPane>::cycle_sort(cx),
-            Tab::Products => <ProductsTab as TabPane>::cycle_sort(cx),
-            Tab::Billing => <BillingTab as TabPane>::cycle_sort(cx),
-            Tab::Network => <NetworkTab as TabPane>::cycle_sort(cx),
-            Tab::Usage => <UsageTab as TabPane>::cycle_sort(cx),
-            Tab::Alerts => <AlertsTab as TabPane>::cycle_sort(cx),
-            Tab::Clients => <ClientsTab as TabPane>::cycle_sort(cx),
-        }
+        self.act(Act::CycleSort, cx);
     }
 
     /// `S`: the sort the other way round.
@@ -151,41 +143,17 @@ impl Tab {
 
     /// The rows in their new order after `s` or `S`.
     pub(in crate::app) fn resort(self, cx: &mut Cx<'_>) {
-        match self {
-            Tab::Services => <ServicesTab as TabPane>::resort(cx),
-            Tab::Products => <ProductsTab as TabPane>::resort(cx),
-            Tab::Billing => <BillingTab as TabPane>::resort(cx),
-            Tab::Network => <NetworkTab as TabPane>::resort(cx),
-            Tab::Usage => <UsageTab as TabPane>::resort(cx),
-            Tab::Alerts => <AlertsTab as TabPane>::resort(cx),
-            Tab::Clients => <ClientsTab as TabPane>::resort(cx),
-        }
+        self.act(Act::Resort, cx);
     }
 
     /// Enter: the selected row's detail, or where it leads.
     pub(in crate::app) fn open(self, cx: &mut Cx<'_>) {
-        match self {
-            Tab::Services => <ServicesTab as TabPane>::open(cx),
-            Tab::Products => <ProductsTab as TabPane>::open(cx),
-            Tab::Billing => <BillingTab as TabPane>::open(cx),
-            Tab::Network => <NetworkTab as TabPane>::open(cx),
-            Tab::Usage => <UsageTab as TabPane>::open(cx),
-            Tab::Alerts => <AlertsTab as TabPane>::open(cx),
-            Tab::Clients => <ClientsTab as TabPane>::open(cx),
-        }
+        self.act(Act::Open, cx);
     }
 
     /// `r`: the tab's data, now.
     pub(in crate::app) fn refresh(self, cx: &mut Cx<'_>) {
-        match self {
-            Tab::Services => <ServicesTab as TabPane>::refresh(cx),
-            Tab::Products => <ProductsTab as TabPane>::refresh(cx),
-            Tab::Billing => <BillingTab as TabPane>::refresh(cx),
-            Tab::Network => <NetworkTab as TabPane>::refresh(cx),
-            Tab::Usage => <UsageTab as TabPane>::refresh(cx),
-            Tab::Alerts => <AlertsTab as TabPane>::refresh(cx),
-            Tab::Clients => <ClientsTab as TabPane>::refresh(cx),
-        }
+        self.act(Act::Refresh, cx);
     }
 
     /// What the tab shows, for the engine.
@@ -202,26 +170,36 @@ impl Tab {
     }
 
     pub(in crate::app) fn fetch_for_selection(self, cx: &mut Cx<'_>) {
-        match self {
-            Tab::Services => <ServicesTab as TabPane>::fetch_for_selection(cx),
-            Tab::Products => <ProductsTab as TabPane>::fetch_for_selection(cx),
-            Tab::Billing => <BillingTab as TabPane>::fetch_for_selection(cx),
-            Tab::Network => <NetworkTab as TabPane>::fetch_for_selection(cx),
-            Tab::Usage => <UsageTab as TabPane>::fetch_for_selection(cx),
-            Tab::Alerts => <AlertsTab as TabPane>::fetch_for_selection(cx),
-            Tab::Clients => <ClientsTab as TabPane>::fetch_for_selection(cx),
-        }
+        self.act(Act::FetchForSelection, cx);
     }
 
     pub(in crate::app) fn sync(self, cx: &mut Cx<'_>) {
+        self.act(Act::Sync, cx);
+    }
+
+    /// Does `act` on this tab alone, with a [`TabCx`] over the shell, the store and the
+    /// commands out, then carries out what it asked of the rest ([`Intent`]).
+    fn act(self, act: Act, cx: &mut Cx<'_>) {
+        let mut intents = Vec::new();
+        let tabs = &mut *cx.tabs;
+        let mut tab_cx = TabCx::new(
+            &mut *cx.shell,
+            &mut cx.account.store,
+            &mut *cx.out,
+            &mut intents,
+        );
+        let tab_cx = &mut tab_cx;
         match self {
-            Tab::Services => <ServicesTab as TabPane>::sync(cx),
-            Tab::Products => <ProductsTab as TabPane>::sync(cx),
-            Tab::Billing => <BillingTab as TabPane>::sync(cx),
-            Tab::Network => <NetworkTab as TabPane>::sync(cx),
-            Tab::Usage => <UsageTab as TabPane>::sync(cx),
-            Tab::Alerts => <AlertsTab as TabPane>::sync(cx),
-            Tab::Clients => <ClientsTab as TabPane>::sync(cx),
+            Tab::Services => act.on(&mut tabs.services, tab_cx),
+            Tab::Products => act.on(&mut tabs.products, tab_cx),
+            Tab::Billing => act.on(&mut tabs.billing, tab_cx),
+            Tab::Network => act.on(&mut tabs.network, tab_cx),
+            Tab::Usage => act.on(&mut tabs.usage, tab_cx),
+            Tab::Alerts => act.on(&mut tabs.alerts, tab_cx),
+            Tab::Clients => act.on(&mut tabs.clients, tab_cx),
+        }
+        for intent in intents {
+            cx.carry_out(intent);
         }
     }
 
@@ -246,6 +224,30 @@ impl Tab {
             Tab::Usage => <UsageTab as TabPane>::command(),
             Tab::Alerts => <AlertsTab as TabPane>::command(),
             Tab::Clients => <ClientsTab as TabPane>::command(),
+        }
+    }
+}
+
+/// What the app asks a tab to do (the methods of [`TabPane`] that get a [`TabCx`]).
+#[derive(Clone, Copy, Debug)]
+enum Act {
+    CycleSort,
+    Resort,
+    Open,
+    Refresh,
+    FetchForSelection,
+    Sync,
+}
+
+impl Act {
+    fn on<P: TabPane>(self, pane: &mut P, cx: &mut TabCx<'_>) {
+        match self {
+            Act::CycleSort => pane.cycle_sort(cx),
+            Act::Resort => pane.resort(cx),
+            Act::Open => pane.open(cx),
+            Act::Refresh => pane.refresh(cx),
+            Act::FetchForSelection => pane.fetch_for_selection(cx),
+            Act::Sync => pane.sync(cx),
         }
     }
 }
@@ -305,5 +307,20 @@ impl crate::app::Cx<'_> {
 
     pub(in crate::app) fn products(&self) -> products::ProductsView<'_> {
         self.tabs.products.view(&self.account.store)
+    }
+
+    /// Carries out what a tab asked of the rest of the dashboard.
+    fn carry_out(&mut self, intent: Intent) {
+        match intent {
+            Intent::GoTo(tab, id) => {
+                self.go_to(tab, id);
+            }
+            Intent::Show(tab) => self.shell.tab = tab,
+            Intent::Rebuild(Tab::Services) => self.rebuild_services(),
+            // Rebuilt once the batch is handled, when the tab is shown.
+            Intent::Rebuild(Tab::Network) => self.tabs.network_dirty = true,
+            Intent::Rebuild(_) => {}
+            Intent::Refresh(group) => self.refresh_group(group),
+        }
     }
 }

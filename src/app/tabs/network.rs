@@ -3,14 +3,13 @@
 //! Only the services that are swept count (not Terminated, Cancelled or Fraud: see
 //! `account/freshness.rs`).
 
-use super::TabPane;
+use super::{Intent, Tab, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
 use crate::api::Request;
 use crate::app::columns::{self, CellText, Column, Sort, SortKey, Tone};
 use crate::app::table::TableView;
-use crate::app::{App, Cx};
 use chrono::{DateTime, Utc};
 use std::hash::{Hash, Hasher};
 
@@ -243,34 +242,33 @@ impl TabPane for NetworkTab {
     }
     /// When each service was checked; with the history on, since when each server is
     /// listed and its errors of the last 24 hours.
-    fn columns(app: &App) -> Vec<Column> {
+    fn columns(&self, data: &TabData<'_>) -> Vec<Column> {
         let mut columns = COLUMNS.to_vec();
         columns.push(Column::text("Checked", 4, 8));
         // Hidden, not cut, when short of room: each is only useful whole.
-        if app.history().overview().is_some() {
+        if data.overview.is_some() {
             columns.push(Column::text("Listed", 5, 15));
             columns.push(Column::text("Errors 24h", 6, 12));
         }
         columns
     }
-    fn cells(app: &App, i: usize) -> Vec<CellText> {
-        row_cells(app, i).unwrap_or_default()
+    fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
+        self.row_cells(data, i).unwrap_or_default()
     }
 
-    fn cycle_sort(cx: &mut Cx<'_>) {
-        cx.tabs.network.sort.cycle();
+    fn cycle_sort(&mut self, _cx: &mut TabCx<'_>) {
+        self.sort.cycle();
     }
     fn reverse_sort(&mut self) {
         self.sort.reverse();
     }
-    fn resort(cx: &mut Cx<'_>) {
-        cx.tabs.network_dirty = true;
+    fn resort(&mut self, cx: &mut TabCx<'_>) {
+        cx.intend(Intent::Rebuild(Tab::Network));
     }
     /// The server's service, on the Services tab.
-    fn open(cx: &mut Cx<'_>) {
-        if let Some(row) = cx.tabs.network.selected() {
-            let id = row.service_id;
-            cx.go_to(super::Tab::Services, id);
+    fn open(&mut self, cx: &mut TabCx<'_>) {
+        if let Some(row) = self.selected() {
+            cx.intend(Intent::GoTo(Tab::Services, row.service_id));
         }
     }
     /// Every network list, and those of the services whose servers are on screen (a row
@@ -292,32 +290,33 @@ impl TabPane for NetworkTab {
     }
 }
 
-fn row_cells(app: &App, i: usize) -> Option<Vec<CellText>> {
-    use crate::history::ServerList;
-    let net = app.network();
-    let r = net.rows.get(i)?;
-    let mut row = cells(r, net.products.get(i).map_or("", String::as_str));
-    let checked = checked_at(app.store(), r.service_id)
-        .map(|at| crate::text::age(app.now(), at))
-        .unwrap_or_default();
-    row.push(CellText::new(checked).tone(Tone::Dim));
-    if let Some(o) = app.history().overview() {
-        let list = match r.state {
-            ServerState::Error => ServerList::Errors,
-            ServerState::Inactive => ServerList::Inactive,
-        };
-        let listed = o
-            .open
-            .get(&(r.service_id, list, r.ip.clone()))
-            .map(|at| crate::text::since(app.now(), app.utc_offset(), *at))
+impl NetworkTab {
+    fn row_cells(&self, data: &TabData<'_>, i: usize) -> Option<Vec<CellText>> {
+        use crate::history::ServerList;
+        let r = self.rows.get(i)?;
+        let mut row = cells(r, self.products.get(i).map_or("", String::as_str));
+        let checked = checked_at(data.store, r.service_id)
+            .map(|at| crate::text::age(data.now, at))
             .unwrap_or_default();
-        row.push(CellText::new(listed).tone(Tone::Dim));
-        let spark = o
-            .services
-            .get(&r.service_id)
-            .map(|s| crate::text::spark_counts(&s.errors_24h, 12))
-            .unwrap_or_default();
-        row.push(CellText::new(spark).tone(Tone::Bad));
+        row.push(CellText::new(checked).tone(Tone::Dim));
+        if let Some(o) = data.overview {
+            let list = match r.state {
+                ServerState::Error => ServerList::Errors,
+                ServerState::Inactive => ServerList::Inactive,
+            };
+            let listed = o
+                .open
+                .get(&(r.service_id, list, r.ip.clone()))
+                .map(|at| crate::text::since(data.now, data.offset, *at))
+                .unwrap_or_default();
+            row.push(CellText::new(listed).tone(Tone::Dim));
+            let spark = o
+                .services
+                .get(&r.service_id)
+                .map(|s| crate::text::spark_counts(&s.errors_24h, 12))
+                .unwrap_or_default();
+            row.push(CellText::new(spark).tone(Tone::Bad));
+        }
+        Some(row)
     }
-    Some(row)
 }

@@ -3,16 +3,24 @@
 //! Enter) and what it shows, for the engine's order. Everything but the table and the
 //! rows has a default ("nothing to do"), so a plain list tab says only what is its own.
 //!
-//! The app asks the tab on screen through [`Tab`](super::Tab)'s methods, in `tabs/mod.rs`
-//! (one plain match per question, over every tab). A tab acts through the context
-//! ([`Cx`]): a read, a popup, a switch of tab.
+//! A tab gets its own state (`&self`, `&mut self`) and nothing of another tab's: it reads
+//! the account's data through [`TabData`] (the store, the probes, the countdowns, the
+//! history, the time) and acts through [`TabCx`] (reads to send, a popup to open, an
+//! [`Intent`] the app carries out after the call, such as showing another tab with a row
+//! selected). The app asks the tab on screen through [`Tab`](super::Tab)'s methods, in
+//! `tabs/mod.rs` (one plain match over the tabs).
 
+use crate::account::store::Store;
 use crate::account::{Answer, Freshness};
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Request};
 use crate::app::columns::{CellText, Column};
+use crate::app::probe::Probes;
 use crate::app::table::TableView;
-use crate::app::{App, Command, Cx};
+use crate::app::{AppSettings, Command, Popup, RefreshGroup, Shell, Tab};
+use crate::history::Overview;
+use crate::iplist_throttle::Throttles;
+use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 
 /// See the module docs.
 pub trait TabPane {
@@ -28,29 +36,29 @@ pub trait TabPane {
     fn table(&self) -> &TableView;
 
     /// The table's columns as the app shows them now.
-    fn columns(app: &App) -> Vec<Column>;
+    fn columns(&self, data: &TabData<'_>) -> Vec<Column>;
     /// The cells of row `i` (an index into the tab's rows); empty when there is none.
-    fn cells(app: &App, i: usize) -> Vec<CellText>;
+    fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText>;
     /// Where the rows come from, for a tab the ui draws as a plain list (its title's
     /// count and freshness, and what it says instead of rows). The tabs with a pane of
     /// their own in the ui say it there.
-    fn listing(_app: &App) -> Option<Listing> {
+    fn listing(&self, _data: &TabData<'_>) -> Option<Listing> {
         None
     }
 
     /// `s`: the next sort.
-    fn cycle_sort(_cx: &mut Cx<'_>) {}
+    fn cycle_sort(&mut self, _cx: &mut TabCx<'_>) {}
     /// `S`: the sort the other way round.
     fn reverse_sort(&mut self) {}
     /// The rows in their new order after `s` or `S`.
-    fn resort(_cx: &mut Cx<'_>) {}
+    fn resort(&mut self, _cx: &mut TabCx<'_>) {}
     /// Enter: the selected row's detail, or where it leads.
-    fn open(_cx: &mut Cx<'_>) {}
+    fn open(&mut self, _cx: &mut TabCx<'_>) {}
 
     /// `r`: the tab's data, now.
-    fn refresh(cx: &mut Cx<'_>) {
+    fn refresh(&mut self, cx: &mut TabCx<'_>) {
         if !Self::KINDS.is_empty() {
-            cx.out.push(Command::Refresh(Self::KINDS.to_vec()));
+            cx.send(Command::Refresh(Self::KINDS.to_vec()));
         }
     }
     /// What the tab shows, for the engine: its kinds, its lists, the cells of the rows
@@ -59,10 +67,10 @@ pub trait TabPane {
         on_screen(Self::KINDS, self.table(), focus);
     }
     /// Reads what the selection shows but was never asked for.
-    fn fetch_for_selection(_cx: &mut Cx<'_>) {}
+    fn fetch_for_selection(&mut self, _cx: &mut TabCx<'_>) {}
     /// Brings the rows up to date with the data (after every batch of messages, for the
     /// tab on screen).
-    fn sync(_cx: &mut Cx<'_>) {}
+    fn sync(&mut self, _cx: &mut TabCx<'_>) {}
     /// The service the selection shows, for the history's questions.
     fn selected_service(&self) -> Option<u64> {
         None
@@ -70,6 +78,121 @@ pub trait TabPane {
     /// The `proxydash` subcommand that reads what `r` reads here, for the palette.
     fn command() -> Option<&'static str> {
         None
+    }
+}
+
+/// What a tab's rows are drawn from besides the tab itself: the account's data and the
+/// time, read-only.
+#[derive(Clone, Copy)]
+pub struct TabData<'a> {
+    pub store: &'a Store,
+    /// Each service's last proxy probe (the Services Health column).
+    pub probes: &'a Probes,
+    /// When each service's IP list may be refreshed again (the Services countdowns).
+    pub throttles: &'a Throttles,
+    /// The history's overview, once answered (the Network columns it adds).
+    pub overview: Option<&'a Overview>,
+    pub settings: &'a AppSettings,
+    pub now: DateTime<Utc>,
+    /// The offset times on screen are shown in.
+    pub offset: FixedOffset,
+}
+
+impl TabData<'_> {
+    /// Today, in the offset shown.
+    pub fn today(&self) -> NaiveDate {
+        self.now.with_timezone(&self.offset).date_naive()
+    }
+
+    /// When service `id`'s IP list may be refreshed again, while that is ahead.
+    pub fn throttled_until(&self, id: u64) -> Option<DateTime<Utc>> {
+        self.throttles.until(id, self.now)
+    }
+}
+
+/// What a tab asks of the rest of the dashboard, carried out by the app once the tab's
+/// call returned (a tab cannot reach another tab's state itself).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intent {
+    /// Show `tab` with the row `id` selected (clearing a filter or `!` that hides it).
+    GoTo(Tab, u64),
+    /// Show `tab` as it is.
+    Show(Tab),
+    /// The tab's order changed: its rows, which read other tabs' data, are built again.
+    Rebuild(Tab),
+    /// Read a group of data now, with what the app shows of it.
+    Refresh(RefreshGroup),
+}
+
+/// A tab's context for its keys and its upkeep: the shell's time and settings, the
+/// account's data to read, and what the tab sends out (reads, commands, popups,
+/// [`Intent`]s). It holds no tab.
+pub struct TabCx<'a> {
+    shell: &'a mut Shell,
+    store: &'a mut Store,
+    out: &'a mut Vec<Command>,
+    intents: &'a mut Vec<Intent>,
+}
+
+impl<'a> TabCx<'a> {
+    pub(in crate::app) fn new(
+        shell: &'a mut Shell,
+        store: &'a mut Store,
+        out: &'a mut Vec<Command>,
+        intents: &'a mut Vec<Intent>,
+    ) -> Self {
+        Self {
+            shell,
+            store,
+            out,
+            intents,
+        }
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        self.shell.now()
+    }
+
+    pub fn today(&self) -> NaiveDate {
+        self.shell.today()
+    }
+
+    pub fn settings(&self) -> &AppSettings {
+        self.shell.settings()
+    }
+
+    /// The account's answers, read-only (a read is asked through [`TabCx::fetch`]).
+    pub fn store(&self) -> &Store {
+        self.store
+    }
+
+    /// Whether data that arrived at `at` (or never) is due again.
+    pub fn is_due(&self, at: Option<DateTime<Utc>>, failed: bool) -> bool {
+        self.shell.is_due(at, failed)
+    }
+
+    /// Asks the engine for `request` (a one-off) unless it is already in flight, and marks
+    /// it loading (as [`crate::app::Cx::fetch`]).
+    pub fn fetch(&mut self, request: Request) {
+        let now = self.now();
+        if !self.store.may_send(&request, now) {
+            return;
+        }
+        self.store.sent(&request, now);
+        self.out.push(Command::Fetch(request));
+    }
+
+    pub fn send(&mut self, command: Command) {
+        self.out.push(command);
+    }
+
+    pub fn open_popup(&mut self, popup: Popup) {
+        self.shell.popups.push(popup);
+    }
+
+    /// See [`Intent`].
+    pub fn intend(&mut self, intent: Intent) {
+        self.intents.push(intent);
     }
 }
 
@@ -88,14 +211,14 @@ pub struct Listing {
 impl Listing {
     /// The listing of a list read by `request`.
     pub fn of<T>(
-        app: &App,
+        data: &TabData<'_>,
         noun: &'static str,
         remote: Answer<'_, Vec<T>>,
         request: &Request,
     ) -> Self {
         let failed = match remote {
             Answer::Failed { error, .. } if remote.value().is_none() => {
-                Some(failure(request, error, app))
+                Some(failure(request, error, data))
             }
             _ => None,
         };
@@ -108,8 +231,8 @@ impl Listing {
     }
 }
 
-fn failure(request: &Request, error: &ApiError, app: &App) -> String {
-    crate::app::status::error_line(request, error, &app.settings().profile)
+fn failure(request: &Request, error: &ApiError, data: &TabData<'_>) -> String {
+    crate::app::status::error_line(request, error, &data.settings.profile)
 }
 
 /// What a table of `kinds` shows, for the engine: the kinds whole, the lists among them,

@@ -5,7 +5,7 @@
 //! `s` cycles through the six fields of `SortField::ALL` and wraps around; the server
 //! decides the direction. A list that arrives for a sort no longer chosen is dropped.
 
-use super::TabPane;
+use super::{Intent, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
@@ -13,7 +13,7 @@ use crate::api::{Product, ProductSummary, Request, SortField};
 use crate::app::columns::{self, CellText, Column};
 use crate::app::popups::product::ProductViewer;
 use crate::app::table::TableView;
-use crate::app::{App, Cx, Popup, RefreshGroup};
+use crate::app::{Popup, RefreshGroup};
 use crate::text;
 
 /// The columns, in the order drawn (the name and price are in the detail too).
@@ -167,28 +167,32 @@ impl TabPane for ProductsTab {
     fn table(&self) -> &TableView {
         &self.table
     }
-    fn columns(_app: &App) -> Vec<Column> {
+    fn columns(&self, _data: &TabData<'_>) -> Vec<Column> {
         COLUMNS.to_vec()
     }
-    fn cells(app: &App, i: usize) -> Vec<CellText> {
-        app.products().rows().get(i).map(cells).unwrap_or_default()
+    fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
+        self.view(data.store)
+            .rows()
+            .get(i)
+            .map(cells)
+            .unwrap_or_default()
     }
 
     /// The server sorts the catalogue: the next order is asked for.
-    fn cycle_sort(cx: &mut Cx<'_>) {
-        cx.tabs.products.cycle_sort();
+    fn cycle_sort(&mut self, cx: &mut TabCx<'_>) {
+        ProductsTab::cycle_sort(self);
         // A sort chosen before shows its last list at once, while it is asked again.
-        cx.tabs.products.rebuild(&cx.account.store);
-        cx.fetch(cx.tabs.products.list_request());
+        self.rebuild(cx.store());
+        cx.fetch(self.list_request());
     }
-    fn open(cx: &mut Cx<'_>) {
-        if let Some(id) = cx.tabs.products.table.selected_id() {
-            cx.shell.popups.push(Popup::Product(ProductViewer(id)));
+    fn open(&mut self, cx: &mut TabCx<'_>) {
+        if let Some(id) = self.table.selected_id() {
+            cx.open_popup(Popup::Product(ProductViewer(id)));
         }
     }
 
-    fn refresh(cx: &mut Cx<'_>) {
-        cx.refresh_group(RefreshGroup::Products);
+    fn refresh(&mut self, cx: &mut TabCx<'_>) {
+        cx.intend(Intent::Refresh(RefreshGroup::Products));
     }
     fn focus(&self, focus: &mut Focus) {
         focus.kinds = Self::KINDS.to_vec();
@@ -197,9 +201,9 @@ impl TabPane for ProductsTab {
             focus.requests.push(Request::Product(id));
         }
     }
-    fn fetch_for_selection(cx: &mut Cx<'_>) {
-        if let Some(id) = cx.tabs.products.table.selected_id()
-            && !cx.account.store.product_answer(id).is_requested()
+    fn fetch_for_selection(&mut self, cx: &mut TabCx<'_>) {
+        if let Some(id) = self.table.selected_id()
+            && !cx.store().product_answer(id).is_requested()
         {
             cx.fetch(Request::Product(id));
         }

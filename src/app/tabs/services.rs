@@ -6,8 +6,8 @@
 //! (not Active, due within 7 days or late, proxy servers in error or inactive, over the
 //! usage limit, or not checkable).
 
-use super::TabPane;
 pub use super::services_sort::{ServiceSort, compare};
+use super::{Intent, Tab, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
@@ -16,7 +16,7 @@ use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::popups::service::ServiceViewer;
 use crate::app::table::TableView;
 use crate::app::tabs::network;
-use crate::app::{App, Cx, Popup, RefreshGroup};
+use crate::app::{Popup, RefreshGroup};
 use crate::text::{self, MISSING};
 use chrono::NaiveDate;
 use std::collections::HashMap;
@@ -153,6 +153,9 @@ pub struct ServicesTab {
     pub sort: Sort<ServiceSort>,
     /// Service ID → position in the list, so per-service results find their row in O(1).
     index: HashMap<u64, usize>,
+    /// The service last selected: a newly selected one's cached detail is read again
+    /// when due (only the selected detail refreshes with the list).
+    detail_selected: Option<u64>,
 }
 
 /// The Services tab over the account's answers: the tab holds what it shows (the table,
@@ -270,35 +273,35 @@ impl TabPane for ServicesTab {
     }
 
     /// A Health column once a service was probed.
-    fn columns(app: &App) -> Vec<Column> {
+    fn columns(&self, data: &TabData<'_>) -> Vec<Column> {
         let mut columns = COLUMNS.to_vec();
         // It changes with each probe, so it is drawn beside the searched columns.
-        if !app.probes().is_empty() {
+        if !data.probes.is_empty() {
             columns.push(Column::text("Health", 2, 16));
         }
         columns
     }
-    fn cells(app: &App, i: usize) -> Vec<CellText> {
-        row_cells(app, i).unwrap_or_default()
+    fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
+        self.row_cells(data, i).unwrap_or_default()
     }
 
-    fn cycle_sort(cx: &mut Cx<'_>) {
-        cx.tabs.services.sort.cycle();
+    fn cycle_sort(&mut self, _cx: &mut TabCx<'_>) {
+        self.sort.cycle();
     }
     fn reverse_sort(&mut self) {
         self.sort.reverse();
     }
-    fn resort(cx: &mut Cx<'_>) {
-        cx.rebuild_services();
+    fn resort(&mut self, cx: &mut TabCx<'_>) {
+        cx.intend(Intent::Rebuild(Tab::Services));
     }
-    fn open(cx: &mut Cx<'_>) {
-        if let Some(id) = cx.tabs.services.table.selected_id() {
-            cx.shell.popups.push(Popup::Service(ServiceViewer::new(id)));
+    fn open(&mut self, cx: &mut TabCx<'_>) {
+        if let Some(id) = self.table.selected_id() {
+            cx.open_popup(Popup::Service(ServiceViewer::new(id)));
         }
     }
 
-    fn refresh(cx: &mut Cx<'_>) {
-        cx.refresh_group(RefreshGroup::Services);
+    fn refresh(&mut self, cx: &mut TabCx<'_>) {
+        cx.intend(Intent::Refresh(RefreshGroup::Services));
     }
     fn focus(&self, focus: &mut Focus) {
         // Each row on screen shows its proxies (the network lists) and whether it is over
@@ -313,16 +316,16 @@ impl TabPane for ServicesTab {
     }
     /// The selected service's detail, when never read, or newly selected and due again
     /// (only the selected detail is refreshed with the list: see `after_services`).
-    fn fetch_for_selection(cx: &mut Cx<'_>) {
-        let Some(id) = cx.tabs.services.table.selected_id() else {
+    fn fetch_for_selection(&mut self, cx: &mut TabCx<'_>) {
+        let Some(id) = self.table.selected_id() else {
             return;
         };
-        let newly = cx.tabs.detail_selected.replace(id) != Some(id);
-        let detail = cx.account.store.service_answer(id);
+        let newly = self.detail_selected.replace(id) != Some(id);
+        let detail = cx.store().service_answer(id);
         let due = newly
-            && cx.shell.settings.refresh.is_some()
+            && cx.settings().refresh.is_some()
             && !detail.is_loading()
-            && cx.shell.is_due(detail.answered_at(), false);
+            && cx.is_due(detail.answered_at(), false);
         if !detail.is_requested() || due {
             cx.fetch(Request::Service(id));
         }
@@ -335,36 +338,33 @@ impl TabPane for ServicesTab {
     }
 }
 
-/// A Services row's cells: the service's, its last probe's health, and the IP-list
-/// refresh countdown after the name.
-fn row_cells(app: &App, i: usize) -> Option<Vec<CellText>> {
-    let s = app.services().rows().get(i)?;
-    let ctx = cell_context(app);
-    let mut cells = cells(s, &ctx);
-    if !app.probes().is_empty() {
-        cells.push(
-            app.probes()
-                .get(s.service_id)
-                .map_or_else(|| CellText::new(""), |run| run.health_cell()),
-        );
-    }
-    if let Some(until) = app.throttled_until(s.service_id) {
-        // The IP-list refresh countdown follows the name, which gives way to it but stays
-        // (the detail has the countdown in words).
-        let tail = format!(
-            " ⟳ {}",
-            crate::iplist_throttle::format_remaining(until, app.now())
-        );
-        let name = std::mem::take(&mut cells[PRODUCT]);
-        cells[PRODUCT] = name.with_tail(tail, Tone::Stale);
-    }
-    Some(cells)
-}
-
-/// What the Services cells read besides the service.
-pub fn cell_context(app: &App) -> CellContext<'_> {
-    CellContext {
-        today: app.now().with_timezone(&app.utc_offset()).date_naive(),
-        store: app.store(),
+impl ServicesTab {
+    /// A Services row's cells: the service's, its last probe's health, and the IP-list
+    /// refresh countdown after the name.
+    fn row_cells(&self, data: &TabData<'_>, i: usize) -> Option<Vec<CellText>> {
+        let s = self.view(data.store).rows().get(i)?;
+        let ctx = CellContext {
+            today: data.today(),
+            store: data.store,
+        };
+        let mut cells = cells(s, &ctx);
+        if !data.probes.is_empty() {
+            cells.push(
+                data.probes
+                    .get(s.service_id)
+                    .map_or_else(|| CellText::new(""), |run| run.health_cell()),
+            );
+        }
+        if let Some(until) = data.throttled_until(s.service_id) {
+            // The IP-list refresh countdown follows the name, which gives way to it but
+            // stays (the detail has the countdown in words).
+            let tail = format!(
+                " ⟳ {}",
+                crate::iplist_throttle::format_remaining(until, data.now)
+            );
+            let name = std::mem::take(&mut cells[PRODUCT]);
+            cells[PRODUCT] = name.with_tail(tail, Tone::Stale);
+        }
+        Some(cells)
     }
 }

@@ -7,13 +7,13 @@
 //! or when stats/rate answered the generic 422 before any detail was known
 //! ([`UsageTab::not_ppr`]). The list holds the ppr services, in the services' order.
 
-use super::TabPane;
+use super::{TabCx, TabData, TabPane};
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
 use crate::api::Request;
+use crate::app::Command;
 use crate::app::columns::{self, CellText, Column, Tone};
 use crate::app::table::TableView;
-use crate::app::{App, Command, Cx};
 use std::collections::HashSet;
 
 /// The list's columns: the service, and its rate as a share of its limit.
@@ -125,20 +125,18 @@ impl TabPane for UsageTab {
     fn table(&self) -> &TableView {
         &self.table
     }
-    fn columns(_app: &App) -> Vec<Column> {
+    fn columns(&self, _data: &TabData<'_>) -> Vec<Column> {
         COLUMNS.to_vec()
     }
-    fn cells(app: &App, i: usize) -> Vec<CellText> {
-        let usage = app.usage();
-        usage
-            .services
+    fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
+        self.services
             .get(i)
-            .map(|(id, name)| UsageTab::cells(app.store(), *id, name))
+            .map(|(id, name)| UsageTab::cells(data.store, *id, name))
             .unwrap_or_default()
     }
 
-    fn refresh(cx: &mut Cx<'_>) {
-        cx.out.push(Command::Refresh(vec![Kind::Rate, Kind::Stats]));
+    fn refresh(&mut self, cx: &mut TabCx<'_>) {
+        cx.send(Command::Refresh(vec![Kind::Rate, Kind::Stats]));
     }
     fn focus(&self, focus: &mut Focus) {
         super::pane::on_screen(Self::KINDS, &self.table, focus);
@@ -148,13 +146,13 @@ impl TabPane for UsageTab {
                 .extend([Request::Stats(id), Request::Rate(id)]);
         }
     }
-    fn fetch_for_selection(cx: &mut Cx<'_>) {
-        if let Some(id) = cx.tabs.usage.selected() {
-            let again = cx.tabs.usage.reask.remove(&id);
-            if again || !cx.account.store.stats_answer(id).is_requested() {
+    fn fetch_for_selection(&mut self, cx: &mut TabCx<'_>) {
+        if let Some(id) = self.selected() {
+            let again = self.reask.remove(&id);
+            if again || !cx.store().stats_answer(id).is_requested() {
                 cx.fetch(Request::Stats(id));
             }
-            if again || !cx.account.store.rate_answer(id).is_requested() {
+            if again || !cx.store().rate_answer(id).is_requested() {
                 cx.fetch(Request::Rate(id));
             }
         }
