@@ -344,7 +344,11 @@ impl App {
             self.handle(msg, &mut out);
         }
         let today = self.now().with_timezone(&self.utc_offset()).date_naive();
-        tabs::billing::refresh_runway(&mut self.tabs, &self.account.store, today, money);
+        let store = &self.account.store;
+        let products = self.tabs.products.view(store).rows();
+        self.tabs
+            .billing
+            .refresh_runway(store, products, today, money);
         self.rebuild_shown();
         let tab = self.shell.tab;
         tab.sync(&mut self.cx(&mut out));

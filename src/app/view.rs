@@ -32,7 +32,7 @@ impl App {
         self.shell.now()
     }
 
-    /// The money ahead ([`crate::app::tabs::billing::refresh_runway`]); `None` until the
+    /// The money ahead ([`BillingTab::refresh_runway`](crate::app::tabs::billing::BillingTab::refresh_runway)); `None` until the
     /// services list arrived.
     pub fn runway(&self) -> Option<&crate::billing::Runway> {
         self.tabs.billing.runway.as_ref()?.1.as_ref()
@@ -76,11 +76,16 @@ impl App {
             store: &self.account.store,
             probes: &self.probes,
             throttles: &self.account.throttles,
-            overview: self.account.history.overview(),
+            history: &self.account.history,
             settings: &self.shell.settings,
             now: self.now(),
             offset: self.shell.utc_offset,
         }
+    }
+
+    /// The Usage tab's chart (see [`UsageTab::chart`]).
+    pub fn usage_chart(&self) -> Option<super::tabs::usage_chart::Chart> {
+        self.tabs.usage.chart(&self.tab_data())
     }
 
     /// The account's answers (see [`Mirror::store`]).

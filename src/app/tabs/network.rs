@@ -246,7 +246,7 @@ impl TabPane for NetworkTab {
         let mut columns = COLUMNS.to_vec();
         columns.push(Column::text("Checked", 4, 8));
         // Hidden, not cut, when short of room: each is only useful whole.
-        if data.overview.is_some() {
+        if data.history.overview().is_some() {
             columns.push(Column::text("Listed", 5, 15));
             columns.push(Column::text("Errors 24h", 6, 12));
         }
@@ -299,7 +299,7 @@ impl NetworkTab {
             .map(|at| crate::text::age(data.now, at))
             .unwrap_or_default();
         row.push(CellText::new(checked).tone(Tone::Dim));
-        if let Some(o) = data.overview {
+        if let Some(o) = data.history.overview() {
             let list = match r.state {
                 ServerState::Error => ServerList::Errors,
                 ServerState::Inactive => ServerList::Inactive,

@@ -15,10 +15,10 @@ use crate::account::{Answer, Freshness};
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Request};
 use crate::app::columns::{CellText, Column};
+use crate::app::history::HistoryState;
 use crate::app::probe::Probes;
 use crate::app::table::TableView;
 use crate::app::{AppSettings, Command, Popup, RefreshGroup, Shell, Tab};
-use crate::history::Overview;
 use crate::iplist_throttle::Throttles;
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 
@@ -90,8 +90,9 @@ pub struct TabData<'a> {
     pub probes: &'a Probes,
     /// When each service's IP list may be refreshed again (the Services countdowns).
     pub throttles: &'a Throttles,
-    /// The history's overview, once answered (the Network columns it adds).
-    pub overview: Option<&'a Overview>,
+    /// What the history store answered (the Network columns its overview adds, the
+    /// Usage chart's kept days and 24 hours).
+    pub history: &'a HistoryState,
     pub settings: &'a AppSettings,
     pub now: DateTime<Utc>,
     /// The offset times on screen are shown in.

@@ -216,13 +216,12 @@ fn hours(i: &Inputs) -> Series {
     (points, labels, own)
 }
 
-impl crate::app::App {
-    /// The chart of the selected rotating service in the chosen range, from what the
-    /// app holds (its statistics and rate, the history's kept days and 24 hours).
-    pub fn usage_chart(&self) -> Option<Chart> {
-        let usage = self.usage();
-        let id = usage.selected()?;
-        let history = self.history();
+impl super::usage::UsageTab {
+    /// The chart of the selected rotating service in the chosen range, from the account's
+    /// data (its statistics and rate, the history's kept days and 24 hours).
+    pub fn chart(&self, data: &super::TabData<'_>) -> Option<Chart> {
+        let id = self.selected()?;
+        let history = data.history;
         let kept = history
             .overview()
             .and_then(|o| o.services.get(&id))
@@ -232,17 +231,15 @@ impl crate::app::App {
             .service(id)
             .map(|h| h.rate_24h.as_slice())
             .unwrap_or_default();
-        let now = self.now();
-        let offset = self.utc_offset();
         let inputs = Inputs {
-            stats: self.store().stats(id).unwrap_or_default(),
+            stats: data.store.stats(id).unwrap_or_default(),
             kept,
-            rate: self.store().rate(id).and_then(|v| v.first()),
+            rate: data.store.rate(id).and_then(|v| v.first()),
             rates_24h,
-            today: now.with_timezone(&offset).date_naive(),
-            now,
-            offset,
+            today: data.today(),
+            now: data.now,
+            offset: data.offset,
         };
-        Some(chart(usage.range, &inputs))
+        Some(chart(self.range, &inputs))
     }
 }
