@@ -1,4 +1,6 @@
-//! Keys, mouse and paste: what the user's input does to the state.
+//! Keys, mouse and paste: what the user's input does to the state; and what the run loop
+//! hands over or asks beside them (the frame's measurements, whether to draw, when to
+//! wake the app), each answered by the part that owns it.
 
 use super::Tab;
 use super::keymap::{self, Action};
@@ -25,7 +27,7 @@ impl App {
                 self.hide_password_on_move(before);
             }
             None if ctx.typing && self.popup_key(&key) => {}
-            None if ctx.typing => self.form_key(&key),
+            None if ctx.typing => self.shell.form_key(&key),
             None if ctx.editing_filter => {
                 let typed = !key
                     .modifiers
@@ -45,7 +47,7 @@ impl App {
         let ctx = self.context();
         if ctx.typing {
             if !self.popup_paste(text) {
-                self.form_paste(text);
+                self.shell.form_paste(text);
             }
         } else if ctx.editing_filter {
             // One line only: a pasted newline must not end the input or reach the screen.
@@ -65,18 +67,9 @@ impl App {
             action,
             Action::Filter | Action::ProblemsOnly | Action::CycleSort | Action::ReverseSort
         ) {
-            self.rebuild_if_read();
+            self.cx(out).rebuild_if_read();
         }
-        if self.top_form().is_some() {
-            match action {
-                Action::Quit | Action::ForceQuit => self.shell.quit = true,
-                Action::Back => self.form_back(),
-                Action::Help => self.open_help(),
-                _ => self.form_action(action, out),
-            }
-            return;
-        }
-        if self.popup_action(action, key, out) {
+        if self.form_action(action, out) || self.popup_action(action, key, out) {
             return;
         }
         match action {
@@ -99,8 +92,8 @@ impl App {
             | Action::CycleRange => self.navigate(action, key),
             Action::Back => self.back(),
             Action::Open => self.open(out),
-            Action::Refresh => self.refresh_tab(out),
-            Action::RefreshAll => self.refresh_all(out),
+            Action::Refresh => self.cx(out).refresh_tab(),
+            Action::RefreshAll => self.cx(out).refresh_all(),
             Action::CycleSort => self.cycle_sort(out),
             Action::ReverseSort => self.reverse_sort(out),
             Action::TogglePassword => {
@@ -141,10 +134,27 @@ impl App {
         }
     }
 
+    /// A key's action to the form on top, if a form is on top: whether it was.
+    fn form_action(&mut self, action: Action, out: &mut Vec<Command>) -> bool {
+        if self.shell.top_form().is_none() {
+            return false;
+        }
+        match action {
+            Action::Quit | Action::ForceQuit => self.shell.quit = true,
+            Action::Back => self.forms.back(&mut self.shell),
+            Action::Help => self.open_help(),
+            _ => {
+                let (mut cx, aside) = self.parts(out);
+                aside.forms.action(&mut cx, action);
+            }
+        }
+        true
+    }
+
     /// `h`: the probe of the target service.
     fn open_probe(&mut self, out: &mut Vec<Command>) {
-        let (probes, mut cx) = self.probes_cx(out);
-        probes.open_probe_logged(&mut cx);
+        let (mut cx, aside) = self.parts(out);
+        aside.probes.open_probe_logged(&mut cx);
     }
 
     /// `z`: the detail pane of Services or Products shown, hidden or zoomed.
@@ -218,8 +228,8 @@ impl App {
                 true
             }
             Reply::ToProbes(action) => {
-                let (probes, mut cx) = self.probes_cx(out);
-                probes.probe_action(&mut cx, action)
+                let (mut cx, aside) = self.parts(out);
+                aside.probes.probe_action(&mut cx, action)
             }
         }
     }
@@ -254,18 +264,20 @@ impl App {
     /// `s`: the tab's next sort (Products asks the server for it; the others sort
     /// locally), then its rows in the new order.
     fn cycle_sort(&mut self, out: &mut Vec<Command>) {
-        let tab = self.shell.tab;
-        tab.cycle_sort(&mut self.cx(out));
-        tab.resort(&mut self.cx(out));
-        self.rebuild_shown();
+        let mut cx = self.cx(out);
+        let tab = cx.shell.tab;
+        tab.cycle_sort(&mut cx);
+        tab.resort(&mut cx);
+        cx.rebuild_shown();
     }
 
     /// `S`: the local sort the other way round.
     fn reverse_sort(&mut self, out: &mut Vec<Command>) {
         let tab = self.shell.tab;
         tab.reverse_sort(&mut self.tabs);
-        tab.resort(&mut self.cx(out));
-        self.rebuild_shown();
+        let mut cx = self.cx(out);
+        tab.resort(&mut cx);
+        cx.rebuild_shown();
     }
 
     /// Esc: the popup, else the filter, else the status message. Never quits.
@@ -321,5 +333,27 @@ impl App {
                 .table_mut(self.shell.tab)
                 .select_position(first + row);
         }
+    }
+}
+
+/// What the run loop hands over and asks between messages.
+impl App {
+    /// What the view measured while drawing the frame just shown (see
+    /// [`super::geometry`]); the engine is told the rows now on screen when they changed.
+    pub fn measured(&mut self, geometry: super::geometry::Geometry) -> Vec<Command> {
+        let mut out = Vec::new();
+        self.cx(&mut out).measured(geometry);
+        out
+    }
+
+    /// Whether something visible changed since this was last asked: the run loop draws
+    /// only then.
+    pub fn take_redraw(&mut self) -> bool {
+        std::mem::take(&mut self.shell.redraw)
+    }
+
+    /// When the loop must send [`super::Msg::Tick`] next (see [`super::Mirror::next_wakeup`]).
+    pub fn next_wakeup(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        (self.account).next_wakeup(&self.shell, &self.tabs.services)
     }
 }

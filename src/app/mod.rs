@@ -92,13 +92,12 @@ pub use crate::account::planner::is_swept;
 pub use crate::account::{Answer, Freshness};
 use crate::api::Request;
 use crate::iplist_throttle::Throttles;
-use chrono::{DateTime, FixedOffset, Utc};
+use chrono::{DateTime, Utc};
 pub use cx::{Cx, RefreshGroup, Work};
 use forms::bind_ip::MyIp;
 pub use msg::{Command, Msg};
 pub use settings::{AppSettings, EAGER_ROWS};
 pub use shell::{Shell, Switch};
-use status::StatusLine;
 use std::collections::HashMap;
 use std::time::Duration;
 use tabs::alerts::AlertsTab;
@@ -121,8 +120,8 @@ pub struct App {
     tabs: Tabs,
     account: Mirror,
     work: Work,
-    /// The forms closed while their request was on its way, kept until it is answered.
-    closed_forms: Vec<forms::Form>,
+    /// The forms closed while their request was on its way.
+    forms: forms::Forms,
     /// Each service's last proxy probe (`h`).
     probes: probe::Probes,
     proxies: palette::Proxies,
@@ -261,23 +260,7 @@ impl App {
         let throttles = settings.iplist.throttles.clone();
         let alerts = AlertsTab::new(settings.alerts.rules.clone(), settings.alerts.open.clone());
         Self {
-            shell: Shell {
-                settings,
-                clock,
-                utc_offset: FixedOffset::east_opt(0).expect("zero offset"),
-                tab: Tab::Services,
-                quit: false,
-                size: (80, 24),
-                geometry: geometry::Geometry::default(),
-                popups: Vec::new(),
-                status: StatusLine::default(),
-                switch_to: None,
-                accounts: Default::default(),
-                chosen_account: None,
-                for_all: None,
-                waiting: None,
-                redraw: true,
-            },
+            shell: Shell::new(settings, clock),
             tabs: Tabs {
                 alerts,
                 ..Tabs::default()
@@ -287,7 +270,7 @@ impl App {
                 ..Mirror::default()
             },
             work: Work::default(),
-            closed_forms: Vec::new(),
+            forms: forms::Forms::default(),
             probes: probe::Probes::default(),
             proxies: palette::Proxies::default(),
         }
@@ -312,7 +295,7 @@ impl App {
         }
         // Told at start whatever was told before (the engine may be new).
         self.account.focus = None;
-        self.tell_focus(&mut out);
+        self.cx(&mut out).tell_focus();
         out
     }
 
@@ -334,10 +317,10 @@ impl App {
     /// rebuild of the Network rows rather than 20,000.
     pub fn update_all(&mut self, msgs: impl IntoIterator<Item = Msg>) -> Vec<Command> {
         let mut out = Vec::new();
-        let before = self.glance();
+        let before = redraw::Glance::of(&self.shell, &self.tabs, &self.account);
         let (mut loud, mut ticked, mut money) = (false, false, false);
         for msg in msgs {
-            loud |= !Self::may_be_invisible(&msg);
+            loud |= !msg.may_be_invisible();
             ticked |= matches!(msg, Msg::Tick);
             money |= matches!(&msg, Msg::Loaded { loaded, .. }
                 if tabs::billing::reads_money(&loaded.request()));
@@ -349,12 +332,13 @@ impl App {
         self.tabs
             .billing
             .refresh_runway(store, products, today, money);
-        self.rebuild_shown();
-        let tab = self.shell.tab;
-        tab.sync(&mut self.cx(&mut out));
-        self.fetch_for_selection(&mut out);
-        self.tell_focus(&mut out);
-        forms::bind_ip::want_my_ip(&mut self.cx(&mut out));
+        let mut cx = self.cx(&mut out);
+        cx.rebuild_shown();
+        let tab = cx.shell.tab;
+        tab.sync(&mut cx);
+        cx.fetch_for_selection();
+        cx.tell_focus();
+        forms::bind_ip::want_my_ip(&mut cx);
         // The Services detail's 7 days; the Usage chart's 24 hours of use.
         let selected = tab.selected_service(&self.tabs);
         let now = self.now();
@@ -362,7 +346,8 @@ impl App {
         if self.shell.quit && !out.contains(&Command::Quit) {
             out.push(Command::Quit);
         }
-        self.note_redraw(&before, loud, ticked);
+        let parts = (&self.tabs, &self.account);
+        self.shell.note_redraw(parts, &before, loud, ticked);
         out
     }
 
@@ -373,8 +358,11 @@ impl App {
             Msg::Mouse(mouse) => self.on_mouse(mouse, out),
             Msg::Paste(text) => self.on_paste(&text),
             Msg::Resize(w, h) => self.shell.size = (w, h),
-            Msg::Tick => self.on_tick(out),
-            Msg::Loaded { loaded, ticket } => self.on_loaded(loaded, ticket, out),
+            Msg::Tick => self.cx(out).on_tick(),
+            Msg::Loaded { loaded, ticket } => {
+                let (mut cx, aside) = self.parts(out);
+                cx.on_loaded(aside, loaded, ticket);
+            }
             Msg::Sent(request) => {
                 let now = self.now();
                 self.account.store.sent(&request, now);
@@ -414,9 +402,44 @@ impl App {
                 run,
                 event,
             } => {
-                let (probes, mut cx) = self.probes_cx(out);
-                probes.on_probe_event(&mut cx, service_id, run, event);
+                let (mut cx, aside) = self.parts(out);
+                aside.probes.on_probe_event(&mut cx, service_id, run, event);
             }
         }
     }
+}
+
+impl App {
+    /// The context the parts get ([`Cx`]), with `out` for the commands they send.
+    pub(in crate::app) fn cx<'a>(&'a mut self, out: &'a mut Vec<Command>) -> Cx<'a> {
+        self.parts(out).0
+    }
+
+    /// The context, and beside it what no context holds (each handed only to what works
+    /// on it): the forms out of sight, the probes, the palette's proxies.
+    pub(in crate::app) fn parts<'a>(
+        &'a mut self,
+        out: &'a mut Vec<Command>,
+    ) -> (Cx<'a>, Aside<'a>) {
+        let cx = Cx {
+            shell: &mut self.shell,
+            tabs: &mut self.tabs,
+            account: &mut self.account,
+            work: &mut self.work,
+            out,
+        };
+        let aside = Aside {
+            forms: &mut self.forms,
+            probes: &mut self.probes,
+            proxies: &mut self.proxies,
+        };
+        (cx, aside)
+    }
+}
+
+/// The app's parts no context holds (see [`App::parts`]).
+pub(in crate::app) struct Aside<'a> {
+    pub(in crate::app) forms: &'a mut forms::Forms,
+    pub(in crate::app) probes: &'a mut probe::Probes,
+    pub(in crate::app) proxies: &'a mut palette::Proxies,
 }

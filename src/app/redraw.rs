@@ -4,28 +4,14 @@
 //! a budget report whose label reads the same, a tick for an auto-refresh that is not due
 //! yet. For those the app compares a [`Glance`] (everything time or the budget can change
 //! on screen) before and after, so an idle dashboard does not redraw. And when the loop
-//! must wake the app with a tick at all ([`App::next_wakeup`]).
+//! must wake the app with a tick at all ([`Mirror::next_wakeup`]): the parts own these
+//! answers (the shell its redraw flag, the mirror its countdowns); the app only asks.
 
 use super::Tab;
 use super::forms::refresh::RefreshForm;
-use super::{App, Msg, Popup};
+use super::tabs::services::ServicesTab;
+use super::{Cx, Mirror, Msg, Popup, Shell, Tabs};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-
-impl App {
-    /// When the loop must send [`Msg::Tick`] next: the next second of a countdown on
-    /// screen, or the end of the soonest countdown. `None`: nothing is scheduled, sleep
-    /// until input (the engine wakes itself).
-    pub fn next_wakeup(&self) -> Option<DateTime<Utc>> {
-        [
-            self.countdown_wakeup(),
-            self.account.budget_wakeup(self.now()),
-            self.account.connection_wakeup(self.now()),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
-    }
-}
 
 /// What a tick or a budget report can change on screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,52 +25,76 @@ pub(super) struct Glance {
     today: NaiveDate,
 }
 
-impl App {
-    pub(super) fn glance(&self) -> Glance {
+impl Glance {
+    pub(super) fn of(shell: &Shell, tabs: &Tabs, account: &Mirror) -> Self {
         use super::status::Shown;
         Glance {
-            budget: self.budget_label(),
-            waiting: self.budget_waiting(),
-            status: self.shell.status.shown().map(|s| match s {
+            budget: account.budget_label(),
+            waiting: account.budget_waiting(shell.now()),
+            status: shell.status.shown().map(|s| match s {
                 Shown::Failure(line, more) => format!("{line} +{more}"),
                 Shown::Notice(n) => n.text.clone(),
             }),
-            in_flight: self.in_flight(),
-            open_alerts: self.tabs.alerts.open_count(),
-            today: self
-                .now()
-                .with_timezone(&self.shell.utc_offset)
-                .date_naive(),
+            in_flight: account.store.in_flight() + account.writes.len(),
+            open_alerts: tabs.alerts.open_count(),
+            today: shell.today(),
         }
     }
+}
 
-    /// Whether `msg` may leave the screen as it was (decided by a [`Glance`]).
-    pub(super) fn may_be_invisible(msg: &Msg) -> bool {
-        matches!(msg, Msg::Tick | Msg::Budget(_))
+impl Msg {
+    /// Whether the message may leave the screen as it was (decided by a [`Glance`]).
+    pub(super) fn may_be_invisible(&self) -> bool {
+        matches!(self, Msg::Tick | Msg::Budget(_))
     }
+}
 
+impl Shell {
     /// Notes the outcome of a batch: `loud` when a message in it changes the screen by its
     /// nature, `ticked` when the timer fired (a countdown on screen shows new seconds).
-    pub(super) fn note_redraw(&mut self, before: &Glance, loud: bool, ticked: bool) {
-        if loud || (ticked && self.countdown_visible()) || self.glance() != *before {
-            self.shell.redraw = true;
+    pub(super) fn note_redraw(
+        &mut self,
+        (tabs, account): (&Tabs, &Mirror),
+        before: &Glance,
+        loud: bool,
+        ticked: bool,
+    ) {
+        let countdown = ticked && account.countdown_visible(self, &tabs.services);
+        if loud || countdown || Glance::of(self, tabs, account) != *before {
+            self.redraw = true;
         }
     }
+}
 
-    /// Whether something visible changed since this was last asked: the run loop draws
-    /// only then.
-    pub fn take_redraw(&mut self) -> bool {
-        std::mem::take(&mut self.shell.redraw)
+impl Mirror {
+    /// When the loop must send [`Msg::Tick`] next: the next second of a countdown on
+    /// screen, or the end of the soonest countdown. `None`: nothing is scheduled, sleep
+    /// until input (the engine wakes itself).
+    pub(super) fn next_wakeup(
+        &self,
+        shell: &Shell,
+        services: &ServicesTab,
+    ) -> Option<DateTime<Utc>> {
+        let now = shell.now();
+        [
+            self.countdown_wakeup(shell, services),
+            self.budget_wakeup(now),
+            self.connection_wakeup(now),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Whether a running countdown is drawn: a visible or selected row of the Services
     /// tab, a service popup, or a refresh form.
-    pub fn countdown_visible(&self) -> bool {
-        if self.account.throttles.is_empty() {
+    pub(super) fn countdown_visible(&self, shell: &Shell, services: &ServicesTab) -> bool {
+        if self.throttles.is_empty() {
             return false;
         }
-        let running = |id: u64| self.account.throttled_until(id, self.now()).is_some();
-        let in_popup = self.shell.popups.iter().any(|p| match p {
+        let now = shell.now();
+        let running = |id: u64| self.throttled_until(id, now).is_some();
+        let in_popup = shell.popups.iter().any(|p| match p {
             Popup::Service(viewer) => running(viewer.id),
             _ => p
                 .form_as::<RefreshForm>()
@@ -93,15 +103,15 @@ impl App {
         if in_popup {
             return true;
         }
-        if self.shell.tab != Tab::Services {
+        if shell.tab != Tab::Services {
             return false;
         }
-        let table = &self.tabs.services.table;
+        let table = &services.table;
         if table.selected_id().is_some_and(running) {
             return true;
         }
-        let page = self.shell.geometry.page(Tab::Services);
-        let rows = self.services().rows();
+        let page = shell.geometry.page(Tab::Services);
+        let rows = services.view(&self.store).rows();
         table
             .visible(page)
             .1
@@ -111,14 +121,14 @@ impl App {
 
     /// The next moment a countdown needs the app: the next change of the seconds shown
     /// (while one is visible), or the end of the soonest.
-    pub(super) fn countdown_wakeup(&self) -> Option<DateTime<Utc>> {
-        let end = self.account.throttles.next_end()?;
-        if !self.countdown_visible() {
+    fn countdown_wakeup(&self, shell: &Shell, services: &ServicesTab) -> Option<DateTime<Utc>> {
+        let end = self.throttles.next_end()?;
+        if !self.countdown_visible(shell, services) {
             return Some(end);
         }
         // The label rounds up to the second, so it changes when a whole number of seconds
         // is left before the end.
-        let now = self.now();
+        let now = shell.now();
         let left = (end - now).num_milliseconds();
         let step = match left.rem_euclid(1000) {
             0 => 1000,
@@ -126,42 +136,37 @@ impl App {
         };
         Some((now + Duration::milliseconds(step)).min(end.max(now)))
     }
+}
 
-    /// Tells every table how many rows fit, as the view last measured.
-    pub(super) fn update_pages(&mut self) {
-        self.tabs.set_pages(&self.shell.geometry);
-    }
-
+impl Cx<'_> {
     /// What the view measured while drawing the frame just shown (see [`super::geometry`]):
     /// the tables page by it, clicks hit it, and the engine is told the rows now on screen
     /// when they are not the ones it was told. The frame already showed these pages (a
     /// table clamps its window to the rows it measured), so this asks for no redraw.
-    pub fn measured(&mut self, geometry: super::geometry::Geometry) -> Vec<super::Command> {
-        let mut out = Vec::new();
+    pub(super) fn measured(&mut self, geometry: super::geometry::Geometry) {
         if geometry != self.shell.geometry {
             self.shell.geometry = geometry;
-            self.update_pages();
-            self.tell_focus(&mut out);
+            self.tabs.set_pages(&self.shell.geometry);
+            self.tell_focus();
         }
-        out
-    }
-
-    /// The Services rows' cells read the network status, the usage and today's date.
-    pub(super) fn rebuild_services(&mut self) {
-        let today = self.now().with_timezone(&self.utc_offset()).date_naive();
-        self.tabs
-            .rebuild_services(&self.account.store, today, &self.shell.geometry);
     }
 
     /// Rebuilds the derived rows of the tab on screen, if they changed.
     pub(in crate::app) fn rebuild_shown(&mut self) {
-        let today = self.now().with_timezone(&self.utc_offset()).date_naive();
+        let today = self.shell.today();
         self.tabs.rebuild_shown(
             self.shell.tab,
             self.shell.settings.eager_rows,
-            &self.account,
+            self.account,
             today,
             &self.shell.geometry,
         );
+    }
+
+    /// Before `/`, `!`, `s` or `S` on Services: the keys they read are brought up to date.
+    pub(super) fn rebuild_if_read(&mut self) {
+        if self.shell.tab == Tab::Services && self.tabs.services_dirty {
+            self.rebuild_services();
+        }
     }
 }

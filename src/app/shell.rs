@@ -45,6 +45,28 @@ pub enum Switch {
 }
 
 impl Shell {
+    /// The shell of a new app: on the Services tab, an 80×24 screen until told its size,
+    /// no layout measured yet, UTC until told the local offset.
+    pub(in crate::app) fn new(settings: AppSettings, clock: Clock) -> Self {
+        Self {
+            settings,
+            clock,
+            utc_offset: FixedOffset::east_opt(0).expect("zero offset"),
+            tab: Tab::Services,
+            quit: false,
+            size: (80, 24),
+            geometry: geometry::Geometry::default(),
+            popups: Vec::new(),
+            status: StatusLine::default(),
+            switch_to: None,
+            accounts: Default::default(),
+            chosen_account: None,
+            for_all: None,
+            waiting: None,
+            redraw: true,
+        }
+    }
+
     /// Today, in local time.
     pub fn today(&self) -> chrono::NaiveDate {
         self.now().with_timezone(&self.utc_offset).date_naive()

@@ -413,13 +413,6 @@ impl App {
     /// Brings the search keys, problem marks and order of the tab on screen up to date
     /// (a big account defers them until something reads them: here, the All view).
     pub fn keys_up_to_date(&mut self) {
-        self.rebuild_if_read();
-    }
-
-    /// Before `/`, `!`, `s` or `S` on Services: the keys they read are brought up to date.
-    pub(super) fn rebuild_if_read(&mut self) {
-        if self.shell.tab == Tab::Services && self.tabs.services_dirty {
-            self.rebuild_services();
-        }
+        self.cx(&mut Vec::new()).rebuild_if_read();
     }
 }

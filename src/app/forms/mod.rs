@@ -25,7 +25,7 @@
 //!      `Popup::form_of`);
 //!    - a `pub static FormStep` per step, listing the step's keys (`FormLogic::step` says
 //!      which one the form is at; a key only this form knows, like the bind form's
-//!      `Ctrl-L`, is an [`Action::FormKey`] of its own);
+//!      `Ctrl-L`, is an [`Action::FormKey`](crate::app::keymap::Action::FormKey) of its own);
 //!    - `pub(in crate::app) fn open(cx: &mut Cx)`, which pushes the form or says in the
 //!      status line why not; the form reads and asks through the context ([`Cx`]), never
 //!      the whole app;
@@ -81,19 +81,19 @@ pub mod iplist_view;
 pub mod order;
 pub mod password;
 pub mod refresh;
+mod routing;
 pub mod silence;
 
 pub use self::core::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, Next, Sent};
 pub use field::TextField;
 pub use form::Form;
 pub(in crate::app) use form::open;
+pub use routing::Forms;
 
-use super::keymap::Action;
+use super::Cx;
 use super::popups::Popup;
 use super::status::NoticeKind;
-use super::{App, Command, Cx};
 use crate::api::{ApiError, Request, Response, Ticket};
-use crossterm::event::KeyEvent;
 
 /// What a failed write says in its form: the server's own message where it sent one.
 pub fn failure(error: &ApiError) -> String {
@@ -110,206 +110,6 @@ pub fn update_message(response: &Response, fallback: &str) -> String {
     match response {
         Response::UpdateService(r) if !r.messages().is_empty() => r.messages().join("; "),
         _ => fallback.to_owned(),
-    }
-}
-
-impl App {
-    /// The form on top of the stack, if the top popup is one.
-    pub(super) fn top_form(&self) -> Option<&Form> {
-        self.shell.popups.last().and_then(Popup::form)
-    }
-
-    /// Runs `f` on the form on top, taken off the stack meanwhile (so it may use the whole
-    /// app), then puts it back, or closes it if `f` says so.
-    fn with_top_form(
-        &mut self,
-        out: &mut Vec<Command>,
-        f: impl FnOnce(&mut Form, &mut Cx<'_>) -> Flow,
-    ) {
-        if !self.shell.popups.last().is_some_and(Popup::is_form) {
-            return;
-        }
-        let Some(Popup::Form(mut form)) = self.shell.popups.pop() else {
-            return;
-        };
-        match f(&mut form, &mut self.cx(out)) {
-            Flow::Stay => self.shell.popups.push(Popup::Form(form)),
-            Flow::Close => self.close_form(form),
-        }
-    }
-
-    /// A form leaves the screen; one whose request is on its way is kept for the answer.
-    fn close_form(&mut self, form: Box<Form>) {
-        if form.awaiting().is_some() {
-            self.closed_forms.push(*form);
-        }
-    }
-
-    /// An action while a form is on top.
-    pub(super) fn form_action(&mut self, action: Action, out: &mut Vec<Command>) {
-        self.with_top_form(out, |form, cx| form.action(cx, action));
-    }
-
-    /// Esc on a form: back one step, or close.
-    pub(super) fn form_back(&mut self) {
-        if let Some(form) = self.shell.popups.last_mut().and_then(Popup::form_mut)
-            && form.back() == Flow::Close
-            && let Some(Popup::Form(form)) = self.shell.popups.pop()
-        {
-            self.close_form(form);
-        }
-    }
-
-    /// A key no binding claimed, while a form's field takes typing.
-    pub(super) fn form_key(&mut self, key: &KeyEvent) {
-        if let Some(form) = self.shell.popups.last_mut().and_then(Popup::form_mut)
-            && let Some(field) = form.typing_field()
-            && field.key(key)
-        {
-            form.edited();
-        }
-    }
-
-    /// A paste while a form's field takes typing.
-    pub(super) fn form_paste(&mut self, text: &str) {
-        if let Some(form) = self.shell.popups.last_mut().and_then(Popup::form_mut)
-            && let Some(field) = form.typing_field()
-        {
-            let cut = field.paste(text);
-            form.edited();
-            if let Some(max) = cut {
-                self.shell.status.notify(
-                    NoticeKind::Info,
-                    format!("Pasted text cut to {max} characters: the field holds no more"),
-                );
-            }
-        }
-    }
-
-    /// The answer to a write or to an IP list: to the record of orders (an order), to the
-    /// probe (its own lists), and to the form holding the write's `ticket` (or to every
-    /// form waiting for the list), open or closed.
-    pub(super) fn on_form_result(
-        &mut self,
-        request: Request,
-        ticket: Option<Ticket>,
-        result: Result<Response, ApiError>,
-        out: &mut Vec<Command>,
-    ) {
-        // A success makes an earlier failure of the same request (reported while its form
-        // was closed) moot.
-        if result.is_ok() {
-            self.shell.status.clear(&request);
-        }
-        self.cx(out).log_write(&request, &result);
-        if let (Request::IpList { service_id, .. }, Ok(Response::IpList(list))) =
-            (&request, &result)
-        {
-            self.proxies.learn(*service_id, list);
-        }
-        match &request {
-            Request::Order { .. } => {
-                order::outcome::on_order_result(&mut self.cx(out), &request, ticket, &result)
-            }
-            Request::IpList { .. } => {
-                let (probes, mut cx) = self.probes_cx(out);
-                probes.on_probe_list(&mut cx, &request, &result);
-            }
-            _ => {}
-        }
-        if !request.is_write() {
-            self.on_form_read(&request, result, out);
-            return;
-        }
-        match ticket.and_then(|t| self.take_form_awaiting(t)) {
-            Some((place, form)) => self.answer_form(place, form, &request, result, out),
-            // No form sent it (or the app started again): the status line says it.
-            None if !matches!(request, Request::Order { .. }) => {
-                self.cx(out).update_answered(&request, &result, false)
-            }
-            None => {}
-        }
-    }
-
-    /// The tickets of the forms, open or closed, waiting for the read `request`.
-    fn readers(&self, request: &Request) -> Vec<Ticket> {
-        let open = self.shell.popups.iter().filter_map(Popup::form);
-        open.chain(&self.closed_forms)
-            .filter(|f| f.core().reading() == Some(request))
-            .filter_map(|f| f.awaiting())
-            .collect()
-    }
-
-    /// Whether a form waits for the answer to the read `request`.
-    pub(super) fn form_reads(&self, request: &Request) -> bool {
-        !self.readers(request).is_empty()
-    }
-
-    /// The answer to a read forms wait for, once the tab that keeps it has it: to each of
-    /// those forms. Whether one of them is on screen (it shows the outcome, so the status
-    /// line need not).
-    pub(super) fn on_form_read(
-        &mut self,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        out: &mut Vec<Command>,
-    ) -> bool {
-        let mut shown = false;
-        for ticket in self.readers(request) {
-            if let Some((place, form)) = self.take_form_awaiting(ticket) {
-                shown |= place.is_some();
-                self.answer_form(place, form, request, result.clone(), out);
-            }
-        }
-        shown
-    }
-
-    /// Gives a form its answer: one on screen goes back to its `place` in the stack, or,
-    /// when the answer closes it, what it opened meanwhile (a viewer) takes that place.
-    fn answer_form(
-        &mut self,
-        place: Option<usize>,
-        mut form: Box<Form>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        out: &mut Vec<Command>,
-    ) {
-        let Some(place) = place else {
-            form.answered(&mut self.cx(out), request, result, false);
-            return;
-        };
-        let above = self.shell.popups.len();
-        match form.answered(&mut self.cx(out), request, result, true) {
-            Flow::Stay => {
-                let place = place.min(self.shell.popups.len());
-                self.shell.popups.insert(place, Popup::Form(form));
-            }
-            Flow::Close => {
-                let opened: Vec<Popup> = self
-                    .shell
-                    .popups
-                    .drain(above.min(self.shell.popups.len())..)
-                    .collect();
-                let place = place.min(self.shell.popups.len());
-                self.shell.popups.splice(place..place, opened);
-            }
-        }
-    }
-
-    /// The form waiting for the request sent with `ticket`, taken out to take its answer:
-    /// an open one with its place in the stack, or one closed while waiting.
-    fn take_form_awaiting(&mut self, ticket: Ticket) -> Option<(Option<usize>, Box<Form>)> {
-        let awaits = |p: &Popup| p.form().and_then(|f| f.awaiting()) == Some(ticket);
-        if let Some(place) = self.shell.popups.iter().position(awaits)
-            && let Popup::Form(form) = self.shell.popups.remove(place)
-        {
-            return Some((Some(place), form));
-        }
-        let i = self
-            .closed_forms
-            .iter()
-            .position(|f| f.awaiting() == Some(ticket))?;
-        Some((None, Box::new(self.closed_forms.swap_remove(i))))
     }
 }
 

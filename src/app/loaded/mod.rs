@@ -20,62 +20,42 @@ mod services;
 use super::forms::order::outcome::check_orders;
 use super::popups::Popup;
 use super::popups::invoice::InvoiceViewer;
-use super::{App, Command, Cx, Tabs, status};
+use super::{Aside, Command, Cx, Tabs, status};
 use crate::account::{Focus, Kind};
-use crate::api::{ApiError, Loaded, Request, Ticket, limits};
+use crate::api::{ApiError, Loaded, Request, Response, Ticket, limits};
 use chrono::{DateTime, Utc};
 
-impl App {
-    /// The context the parts get ([`Cx`]), with `out` for the commands they send.
-    pub(in crate::app) fn cx<'a>(&'a mut self, out: &'a mut Vec<Command>) -> Cx<'a> {
-        Cx {
-            shell: &mut self.shell,
-            tabs: &mut self.tabs,
-            account: &mut self.account,
-            work: &mut self.work,
-            out,
-        }
-    }
-
-    /// The probes with the context, for the probe view's work (the probes are no part of
-    /// the context: no other part sees them).
-    pub(in crate::app) fn probes_cx<'a>(
-        &'a mut self,
-        out: &'a mut Vec<Command>,
-    ) -> (&'a mut super::probe::Probes, Cx<'a>) {
-        let cx = Cx {
-            shell: &mut self.shell,
-            tabs: &mut self.tabs,
-            account: &mut self.account,
-            work: &mut self.work,
-            out,
-        };
-        (&mut self.probes, cx)
-    }
-
+/// What an answer does, through the context: the parts it changes are the shell, the
+/// tabs and the mirror; what no context holds (the forms out of sight, the probes, the
+/// palette's proxies) comes beside it ([`Aside`]).
+impl Cx<'_> {
     /// An answer, with the ticket of the write it answers (see [`super::forms`]).
-    pub(super) fn on_loaded(
-        &mut self,
-        loaded: Loaded,
-        ticket: Option<Ticket>,
-        out: &mut Vec<Command>,
-    ) {
+    pub(super) fn on_loaded(&mut self, aside: Aside<'_>, loaded: Loaded, ticket: Option<Ticket>) {
         if let Loaded::Order(..) | Loaded::UpdateService(..) | Loaded::IpList(..) = loaded {
             // An IP list is a read: no longer in flight (nothing of it is kept).
-            let now = self.now();
+            let now = self.shell.now();
             self.account.store.answered(&loaded, now);
             let (request, result) = loaded.into_parts();
             if let Some(ticket) = ticket.filter(|_| request.is_write()) {
                 self.account.writes.remove(&ticket);
             }
-            return self.on_form_result(request, ticket, result, out);
+            // The palette offers the hosts of every IP list seen.
+            if let (Request::IpList { service_id, .. }, Ok(Response::IpList(list))) =
+                (&request, &result)
+            {
+                aside.proxies.learn(*service_id, list);
+            }
+            let probes = &mut *aside.probes;
+            return aside
+                .forms
+                .on_result(self, probes, request, (ticket, result));
         }
         let request = loaded.request();
         let sent = self.account.store.get(&request).and_then(|e| e.sent);
-        let now = self.now();
+        let now = self.shell.now();
         self.account.store.answered(&loaded, now);
-        let for_form = self
-            .form_reads(&request)
+        let for_form = (aside.forms)
+            .reads(&self.shell.popups, &request)
             .then(|| loaded.clone().into_parts().1);
         let error = loaded.error().cloned();
         // A request that got no answer at all, after others that got none: the outage the
@@ -83,15 +63,15 @@ impl App {
         let silent_before = self.account.no_answer_since.is_some();
         match &error {
             Some(e) if e.status().is_none() => {
-                self.account.no_answer_since.get_or_insert(self.now());
+                self.account.no_answer_since.get_or_insert(self.shell.now());
             }
             _ => self.account.no_answer_since = None,
         }
         // A list that reached the client's cap was (or may have been) cut: say so.
         let cut = loaded.kept().filter(|kept| limits::is_cut(&request, *kept));
-        let finished = self.finish(&loaded, sent, out);
+        let finished = self.finish(&loaded, sent);
         // After the tab, so what the form opens finds the answer there.
-        let shown = for_form.is_some_and(|result| self.on_form_read(&request, result, out));
+        let shown = for_form.is_some_and(|result| aside.forms.on_read(self, &request, result));
         let Some(reported) = finished else {
             return;
         };
@@ -130,12 +110,7 @@ impl App {
     /// orders it settles. Whether a failure of it is reported in the status line; `None`
     /// when the answer is no longer wanted (its service is gone, its sort was changed),
     /// so nothing else is done with it.
-    fn finish(
-        &mut self,
-        loaded: &Loaded,
-        sent: Option<DateTime<Utc>>,
-        out: &mut Vec<Command>,
-    ) -> Option<bool> {
+    fn finish(&mut self, loaded: &Loaded, sent: Option<DateTime<Utc>>) -> Option<bool> {
         let request = loaded.request();
         if let Some(id) = crate::account::store::service_of(&request)
             && !self.cares_about_service(id)
@@ -145,7 +120,7 @@ impl App {
             return None;
         }
         match loaded {
-            Loaded::Services(result) => self.on_services(result.is_ok(), sent, out),
+            Loaded::Services(result) => self.on_services(result.is_ok(), sent),
             Loaded::Service(id, _) => {
                 self.tabs
                     .after_detail(*id, &self.account.store, &mut self.shell.status);
@@ -160,7 +135,7 @@ impl App {
             }
             Loaded::Invoices(result) => {
                 self.tabs.billing.rebuild(&self.account.store);
-                check_orders(&mut self.cx(out), &Request::Invoices, sent, result.is_ok());
+                check_orders(self, &Request::Invoices, sent, result.is_ok());
             }
             Loaded::Product(..) | Loaded::Credit(_) | Loaded::Invoice(..) | Loaded::Clients(_) => {}
             // Routed to the forms by `on_loaded`.
@@ -169,11 +144,11 @@ impl App {
         Some(true)
     }
 
-    fn on_services(&mut self, ok: bool, sent: Option<DateTime<Utc>>, out: &mut Vec<Command>) {
-        let today = self.now().with_timezone(&self.utc_offset()).date_naive();
+    fn on_services(&mut self, ok: bool, sent: Option<DateTime<Utc>>) {
+        let today = self.shell.today();
         self.tabs
             .after_services(&mut self.account.store, today, &self.shell.geometry);
-        check_orders(&mut self.cx(out), &Request::Services, sent, ok);
+        check_orders(self, &Request::Services, sent, ok);
     }
 
     /// A catalogue in the order chosen now is shown; one for a sort no longer chosen is
@@ -181,7 +156,7 @@ impl App {
     fn on_products(&mut self, request: &Request) -> Option<()> {
         (*request == self.tabs.products.list_request()).then_some(())?;
         self.tabs.products.rebuild(&self.account.store);
-        self.update_pages();
+        self.tabs.set_pages(&self.shell.geometry);
         Some(())
     }
 
@@ -189,7 +164,7 @@ impl App {
     /// has none, so its answer is dropped; before any detail says ppr, a 422 means "not a
     /// rotating service" and is not an error.
     fn wants_usage(&mut self, id: u64, failed: Option<&ApiError>) -> Option<()> {
-        if self.tabs.is_fpr(id, &self.account) {
+        if self.tabs.is_fpr(id, self.account) {
             Tabs::drop_usage(id, &mut self.shell.status);
             return None;
         }
@@ -220,26 +195,26 @@ impl App {
     }
 
     /// `r`: the current tab's data.
-    pub(in crate::app) fn refresh_tab(&mut self, out: &mut Vec<Command>) {
+    pub(in crate::app) fn refresh_tab(&mut self) {
         let tab = self.shell.tab;
-        tab.refresh(&mut self.cx(out));
+        tab.refresh(self);
     }
 
     /// `R`: everything.
-    pub(in crate::app) fn refresh_all(&mut self, out: &mut Vec<Command>) {
-        out.push(Command::Refresh(Kind::ALL.to_vec()));
+    pub(in crate::app) fn refresh_all(&mut self) {
+        self.out.push(Command::Refresh(Kind::ALL.to_vec()));
     }
 
-    pub(in crate::app) fn on_tick(&mut self, out: &mut Vec<Command>) {
+    pub(in crate::app) fn on_tick(&mut self) {
         self.account
-            .expire_countdowns(self.shell.now(), &mut self.shell.status, out);
+            .expire_countdowns(self.shell.now(), &mut self.shell.status, self.out);
     }
 
     /// What the screen shows, for the engine: the tab's whole kinds and the selection's
     /// reads. Told when it changed.
-    pub(in crate::app) fn tell_focus(&mut self, out: &mut Vec<Command>) {
+    pub(in crate::app) fn tell_focus(&mut self) {
         let mut focus = Focus::default();
-        self.shell.tab.focus(&self.tabs, &mut focus);
+        self.shell.tab.focus(self.tabs, &mut focus);
         for popup in &self.shell.popups {
             if let Popup::Invoice(InvoiceViewer(id)) = popup {
                 focus.requests.push(Request::Invoice(*id));
@@ -247,13 +222,13 @@ impl App {
         }
         if self.account.focus.as_ref() != Some(&focus) {
             self.account.focus = Some(focus.clone());
-            out.push(Command::Focus(focus));
+            self.out.push(Command::Focus(focus));
         }
     }
 
     /// Fetches what the selection of the current tab shows but was never asked for.
-    pub(in crate::app) fn fetch_for_selection(&mut self, out: &mut Vec<Command>) {
+    pub(in crate::app) fn fetch_for_selection(&mut self) {
         let tab = self.shell.tab;
-        tab.fetch_for_selection(&mut self.cx(out));
+        tab.fetch_for_selection(self);
     }
 }

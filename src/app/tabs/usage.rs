@@ -161,3 +161,31 @@ impl TabPane for UsageTab {
         self.selected()
     }
 }
+
+impl UsageTab {
+    /// The chart of the selected rotating service in the chosen range, from the account's
+    /// data (its statistics and rate, the history's kept days and 24 hours).
+    pub fn chart(&self, data: &super::TabData<'_>) -> Option<super::usage_chart::Chart> {
+        let id = self.selected()?;
+        let history = data.history;
+        let kept = history
+            .overview()
+            .and_then(|o| o.services.get(&id))
+            .map(|s| s.usage_30d.as_slice())
+            .unwrap_or_default();
+        let rates_24h = history
+            .service(id)
+            .map(|h| h.rate_24h.as_slice())
+            .unwrap_or_default();
+        let inputs = super::usage_chart::Inputs {
+            stats: data.store.stats(id).unwrap_or_default(),
+            kept,
+            rate: data.store.rate(id).and_then(|v| v.first()),
+            rates_24h,
+            today: data.today(),
+            now: data.now,
+            offset: data.offset,
+        };
+        Some(super::usage_chart::chart(self.range, &inputs))
+    }
+}
