@@ -352,7 +352,7 @@ impl App {
         std::mem::take(&mut self.shell.redraw)
     }
 
-    /// When the loop must send [`super::Msg::Tick`] next (see [`super::Mirror::next_wakeup`]).
+    /// When the loop must send [`super::Msg::Tick`] next (see `Mirror::next_wakeup`).
     pub fn next_wakeup(&self) -> Option<chrono::DateTime<chrono::Utc>> {
         (self.account).next_wakeup(&self.shell, &self.tabs.services)
     }

@@ -4,7 +4,7 @@
 //! a budget report whose label reads the same, a tick for an auto-refresh that is not due
 //! yet. For those the app compares a [`Glance`] (everything time or the budget can change
 //! on screen) before and after, so an idle dashboard does not redraw. And when the loop
-//! must wake the app with a tick at all ([`Mirror::next_wakeup`]): the parts own these
+//! must wake the app with a tick at all (`Mirror::next_wakeup`): the parts own these
 //! answers (the shell its redraw flag, the mirror its countdowns); the app only asks.
 
 use super::Tab;

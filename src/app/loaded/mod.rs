@@ -7,13 +7,18 @@
 //! Every read is marked sent and its answer kept in one place, the account's store
 //! ([`super::Mirror::store`], the engine's own [`crate::account::store::Store`] fed by its
 //! events); the tabs keep no answers, they derive their rows from the store.
-//! [`App::on_loaded`] keeps the answer and then does what follows from it: the rows to
+//! [`Cx::on_loaded`] keeps the answer and then does what follows from it: the rows to
 //! rebuild, the orders to check, the history, the alert sweep and the status line.
-//! Writes and IP lists are answers to forms (and probes): they go to the forms' routing
-//! ([`App::on_form_result`]) with their request and a write's ticket, untouched here. Any
-//! other read a form waits for (an invoice asked for by its number) is kept in the store
-//! like every read, then handed to the form ([`App::on_form_read`]), which then shows its
-//! failure instead of the status line.
+//! Writes and IP lists are answers to forms (and probes; the palette learns a list's
+//! hosts): they go to the forms' routing ([`Forms::on_result`]) with their request and a
+//! write's ticket, untouched here. Any other read a form waits for (an invoice asked for
+//! by its number) is kept in the store like every read, then handed to the form
+//! ([`Forms::on_read`]), which then shows its failure instead of the status line. What no
+//! context holds (the forms out of sight, the probes, the proxies) comes beside the
+//! context as [`super::Aside`].
+//!
+//! [`Forms::on_result`]: super::forms::Forms::on_result
+//! [`Forms::on_read`]: super::forms::Forms::on_read
 
 mod services;
 

@@ -1,5 +1,9 @@
 //! The tabs: one file per tab (its state and its [`TabPane`]), and what the app asks the
-//! tab on screen ([`Tab`]'s methods here, one plain match over the tabs each).
+//! tab on screen ([`Tab`]'s methods here, one plain match over the tabs each). A tab gets
+//! only its own state and a narrow context ([`TabData`] to draw from, [`TabCx`] to act
+//! through); `Tab::act` hands it them and then carries out the [`Intent`]s it left (a
+//! row of another tab to show, rows to rebuild, a group to refresh), so no tab reaches
+//! another's state.
 //!
 //! **Adding a tab** (the one place this recipe is written): a file here with the tab's
 //! state (`Default`, with a [`TableView`] in a field named `table`) and its `impl TabPane` (its title, kinds,
@@ -9,8 +13,7 @@
 //! below. The ui draws a tab it has no pane of its own for as a plain list, from its
 //! columns, cells and [`Listing`]; the keys `1`…`n` and `Tab`, the palette, the footer and
 //! the dashboard over several accounts take it from [`Tab::ALL`]. (The enum is in the
-//! root so that what names a tab, the key map and the shell, need not sit above the tabs,
-//! which act through the context.)
+//! root so that what names a tab, the key map and the shell, need not sit above the tabs.)
 
 // The tabs' modules (each also a variant of [`Tab`]) and what they share.
 pub mod alerts;

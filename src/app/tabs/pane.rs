@@ -173,7 +173,7 @@ impl<'a> TabCx<'a> {
     }
 
     /// Asks the engine for `request` (a one-off) unless it is already in flight, and marks
-    /// it loading (as [`crate::app::Cx::fetch`]).
+    /// it loading (as `Cx::fetch`).
     pub fn fetch(&mut self, request: Request) {
         let now = self.now();
         if !self.store.may_send(&request, now) {
