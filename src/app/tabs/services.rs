@@ -7,7 +7,7 @@
 //! usage limit, or not checkable).
 
 use super::TabPane;
-pub use super::services_sort::{ServiceSort, compare};
+pub use super::services_sort::{Rank, ServiceSort, rank};
 use crate::account::Answer;
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
@@ -240,9 +240,11 @@ impl ServicesTab {
         ));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
         let problems = rows.iter().map(|s| is_problem(s, ctx)).collect();
-        let cmp = |by: ServiceSort, a: usize, b: usize| {
-            compare(by, (&rows[a], ctx.store), (&rows[b], ctx.store))
+        let ranks: Vec<Rank> = match self.sort.by {
+            Some(by) => rows.iter().map(|s| rank(by, s, ctx.store)).collect(),
+            None => Vec::new(),
         };
+        let cmp = |_: ServiceSort, a: usize, b: usize| ranks[a].cmp(&ranks[b]);
         // By due date, an ended service (terminated, cancelled, fraud) will never fall due:
         // last in both directions, so neither end of the list starts with the dead.
         let order = if self.sort.by == Some(ServiceSort::DueDate) {
