@@ -325,23 +325,25 @@ fn services_order(seats: &[Seat], rows: &[(usize, usize)], sort: Sort<ServiceSor
     let Some(by) = sort.by else {
         return Vec::new();
     };
-    let cmp = |a: usize, b: usize| -> Ordering {
-        let (sa, ra) = rows[a];
-        let (sb, rb) = rows[b];
-        let (Some(x), Some(y)) = (
-            seats[sa].app.services().rows().get(ra),
-            seats[sb].app.services().rows().get(rb),
-        ) else {
-            return Ordering::Equal;
-        };
-        crate::app::tabs::services::compare(
-            by,
-            (x, seats[sa].app.store()),
-            (y, seats[sb].app.store()),
-        )
-    };
+    // Each row's rank once (see `services::rank`), then the order by it.
+    let lists: Vec<&[crate::api::ServiceSummary]> =
+        seats.iter().map(|s| s.app.services().rows()).collect();
+    let ranks: Vec<Option<crate::app::tabs::services::Rank>> = rows
+        .iter()
+        .map(|&(s, r)| {
+            let service = lists[s].get(r)?;
+            Some(crate::app::tabs::services::rank(
+                by,
+                service,
+                seats[s].app.store(),
+            ))
+        })
+        .collect();
     let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by(|&a, &b| cmp(a, b));
+    order.sort_by(|&a, &b| match (&ranks[a], &ranks[b]) {
+        (Some(x), Some(y)) => x.cmp(y),
+        _ => Ordering::Equal,
+    });
     if sort.reversed {
         order.reverse();
     }
@@ -349,10 +351,7 @@ fn services_order(seats: &[Seat], rows: &[(usize, usize)], sort: Sort<ServiceSor
     if by == ServiceSort::DueDate {
         let ended = |i: usize| {
             let (s, r) = rows[i];
-            seats[s]
-                .app
-                .services()
-                .rows()
+            lists[s]
                 .get(r)
                 .is_some_and(|x| !crate::app::is_swept(&x.status))
         };

@@ -6,16 +6,17 @@
 //! (not Active, due within 7 days or late, proxy servers in error or inactive, over the
 //! usage limit, or not checkable).
 
-pub use super::services_sort::{ServiceSort, compare};
+pub use super::services_sort::{Rank, ServiceSort, rank};
 use super::{Intent, Tab, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
-use crate::api::{ApiError, ProductType, Request, Service, ServiceStatus, ServiceSummary};
+use crate::api::{
+    ApiError, ProductType, RateEntry, Request, Service, ServiceStatus, ServiceSummary,
+};
 use crate::app::columns::{self, CellText, Column, Sort, Tone};
 use crate::app::popups::service::ServiceViewer;
 use crate::app::table::TableView;
-use crate::app::tabs::network;
 use crate::app::{Popup, RefreshGroup};
 use crate::text::{self, MISSING};
 use chrono::NaiveDate;
@@ -43,9 +44,13 @@ pub struct CellContext<'a> {
 
 /// A service's cells, as drawn and searched.
 pub fn cells(s: &ServiceSummary, ctx: &CellContext) -> Vec<CellText> {
-    let (due, due_tone) = due_cell(s.nextduedate, ctx.today);
+    cells_of(s, ctx.today, Looked::of(ctx.store, s.service_id))
+}
+
+fn cells_of(s: &ServiceSummary, today: NaiveDate, looked: Looked) -> Vec<CellText> {
+    let (due, due_tone) = due_cell(s.nextduedate, today);
     let mut status = CellText::new(text::sanitize(s.status.as_str())).tone(status_tone(&s.status));
-    if over_limit(ctx.store, s.service_id) {
+    if looked.over_limit() {
         status.text.push_str(" ⚠ over limit");
         status.tone = Tone::Bad;
     }
@@ -54,7 +59,7 @@ pub fn cells(s: &ServiceSummary, ctx: &CellContext) -> Vec<CellText> {
         CellText::new(text::or_missing(&s.product_name)),
         status,
         CellText::new(due).tone(due_tone),
-        proxies_cell(ctx.store, s.service_id, crate::app::is_swept(&s.status)),
+        looked.proxies_cell(crate::app::is_swept(&s.status)),
         CellText::new(text::date(s.nextduedate)),
         CellText::new(text::id(s.orderid)),
     ]
@@ -84,15 +89,66 @@ pub fn due_cell(due: Option<NaiveDate>, today: NaiveDate) -> (String, Tone) {
     }
 }
 
-/// A service whose network status the server cannot give (400 `ClientID not found`: its
-/// client is gone). It is marked once in its row, not reported as a failure.
-pub fn cannot_check(store: &Store, id: u64) -> bool {
-    [true, false].into_iter().any(|errors| {
-        matches!(
-            store.network_answer(id, errors).error(),
-            Some(ApiError::ClientIdNotFound { .. })
-        )
-    })
+/// A service's network lists and rate as the store has them, looked up once for its row:
+/// its cells and its problem mark read them several times each, over every row.
+#[derive(Clone, Copy)]
+struct Looked<'a> {
+    errors: Answer<'a, Vec<String>>,
+    inactive: Answer<'a, Vec<String>>,
+    rate: Option<&'a RateEntry>,
+}
+
+impl<'a> Looked<'a> {
+    fn of(store: &'a Store, id: u64) -> Self {
+        Self {
+            errors: store.network_answer(id, true),
+            inactive: store.network_answer(id, false),
+            rate: store.rate(id).and_then(|v| v.first()),
+        }
+    }
+
+    /// (servers in error, inactive servers), once both lists are known.
+    fn counts(self) -> Option<(usize, usize)> {
+        Some((self.errors.value()?.len(), self.inactive.value()?.len()))
+    }
+
+    /// The server cannot give its network status (400 `ClientID not found`: its client
+    /// is gone). It is marked once in its row, not reported as a failure.
+    fn cannot_check(self) -> bool {
+        [self.errors, self.inactive]
+            .into_iter()
+            .any(|r| matches!(r.error(), Some(ApiError::ClientIdNotFound { .. })))
+    }
+
+    /// A ppr service whose rate is above its limit (a limit of 0 means none).
+    fn over_limit(self) -> bool {
+        self.rate
+            .is_some_and(|r| r.limit > 0.0 && r.rate.is_finite() && r.rate > r.limit)
+    }
+
+    /// See [`proxies_cell`].
+    fn proxies_cell(self, swept: bool) -> CellText {
+        if self.cannot_check() {
+            return CellText::new("can't check").tone(Tone::Dim);
+        }
+        match self.counts() {
+            None if !swept => CellText::new(text::MISSING).tone(Tone::Dim),
+            Some((0, 0)) => CellText::new("ok").tone(Tone::Dim),
+            Some((e, 0)) => CellText::new(format!("⚠ {e} err")).tone(Tone::Bad),
+            Some((0, i)) => CellText::new(format!("⚠ {i} inactive")).tone(Tone::Warn),
+            Some((e, i)) => CellText::new(format!("⚠ {e} err {i} inactive")).tone(Tone::Bad),
+            None => {
+                let failed = [self.errors, self.inactive]
+                    .into_iter()
+                    .any(|r| r.error().is_some() && r.value().is_none());
+                if failed {
+                    CellText::new("✗ unknown").tone(Tone::Bad)
+                } else {
+                    CellText::new("…").tone(Tone::Dim)
+                }
+            }
+        }
+    }
 }
 
 /// The proxy servers of a service in error or inactive, or why that is not known.
@@ -100,48 +156,19 @@ pub fn cannot_check(store: &Store, id: u64) -> bool {
 /// and Fraud services are not, see `account/freshness.rs`); one that is not shows `—`,
 /// not `…`.
 pub fn proxies_cell(store: &Store, id: u64, swept: bool) -> CellText {
-    if cannot_check(store, id) {
-        return CellText::new("can't check").tone(Tone::Dim);
-    }
-    match network::counts(store, id) {
-        None if !swept => CellText::new(text::MISSING).tone(Tone::Dim),
-        Some((0, 0)) => CellText::new("ok").tone(Tone::Dim),
-        Some((e, 0)) => CellText::new(format!("⚠ {e} err")).tone(Tone::Bad),
-        Some((0, i)) => CellText::new(format!("⚠ {i} inactive")).tone(Tone::Warn),
-        Some((e, i)) => CellText::new(format!("⚠ {e} err {i} inactive")).tone(Tone::Bad),
-        None => {
-            let failed = [true, false].into_iter().any(|errors| {
-                let r = store.network_answer(id, errors);
-                r.error().is_some() && r.value().is_none()
-            });
-            if failed {
-                CellText::new("✗ unknown").tone(Tone::Bad)
-            } else {
-                CellText::new("…").tone(Tone::Dim)
-            }
-        }
-    }
+    Looked::of(store, id).proxies_cell(swept)
 }
 
-/// A ppr service whose rate is above its limit (a limit of 0 means none).
-pub fn over_limit(store: &Store, id: u64) -> bool {
-    store
-        .rate_answer(id)
-        .value()
-        .and_then(|v| v.first())
-        .is_some_and(|r| r.limit > 0.0 && r.rate.is_finite() && r.rate > r.limit)
-}
-
-fn is_problem(s: &ServiceSummary, ctx: &CellContext) -> bool {
+fn is_problem(s: &ServiceSummary, today: NaiveDate, looked: Looked) -> bool {
     let due_soon = s
         .nextduedate
-        .is_some_and(|d| d.signed_duration_since(ctx.today).num_days() <= 7);
-    let servers = network::counts(ctx.store, s.service_id).is_some_and(|(e, i)| e + i > 0);
+        .is_some_and(|d| d.signed_duration_since(today).num_days() <= 7);
+    let servers = looked.counts().is_some_and(|(e, i)| e + i > 0);
     s.status != ServiceStatus::Active
         || due_soon
         || servers
-        || over_limit(ctx.store, s.service_id)
-        || cannot_check(ctx.store, s.service_id)
+        || looked.over_limit()
+        || looked.cannot_check()
 }
 
 #[derive(Debug, Default)]
@@ -236,16 +263,30 @@ impl ServicesTab {
     /// Rebuilds the table's search keys, widths, order and problem marks from the list
     /// (after it, the network status, the usage or the date changed).
     pub fn rebuild(&mut self, rows: &[ServiceSummary], ctx: &CellContext) {
-        let all: Vec<Vec<CellText>> = rows.iter().map(|s| cells(s, ctx)).collect();
+        let looked: Vec<Looked> = rows
+            .iter()
+            .map(|s| Looked::of(ctx.store, s.service_id))
+            .collect();
+        let all: Vec<Vec<CellText>> = rows
+            .iter()
+            .zip(&looked)
+            .map(|(s, l)| cells_of(s, ctx.today, *l))
+            .collect();
         self.table.set_natural(columns::natural_widths(
             &COLUMNS,
             all.iter().map(Vec::as_slice),
         ));
         let keys = all.iter().map(|c| columns::search_key(c)).collect();
-        let problems = rows.iter().map(|s| is_problem(s, ctx)).collect();
-        let cmp = |by: ServiceSort, a: usize, b: usize| {
-            compare(by, (&rows[a], ctx.store), (&rows[b], ctx.store))
+        let problems = rows
+            .iter()
+            .zip(&looked)
+            .map(|(s, l)| is_problem(s, ctx.today, *l))
+            .collect();
+        let ranks: Vec<Rank> = match self.sort.by {
+            Some(by) => rows.iter().map(|s| rank(by, s, ctx.store)).collect(),
+            None => Vec::new(),
         };
+        let cmp = |_: ServiceSort, a: usize, b: usize| ranks[a].cmp(&ranks[b]);
         // By due date, an ended service (terminated, cancelled, fraud) will never fall due:
         // last in both directions, so neither end of the list starts with the dead.
         let order = if self.sort.by == Some(ServiceSort::DueDate) {
