@@ -108,25 +108,14 @@ pub struct BillingTab {
 
 impl BillingTab {
     pub fn view<'a>(&'a self, store: &'a Store) -> BillingView<'a> {
-        BillingView { tab: self, store }
+        super::TabView { tab: self, store }
     }
 }
 
 /// The Billing tab over the account's answers (see [`super::services::ServicesView`]).
-#[derive(Clone, Copy)]
-pub struct BillingView<'a> {
-    pub tab: &'a BillingTab,
-    pub store: &'a Store,
-}
+pub type BillingView<'a> = super::TabView<'a, BillingTab>;
 
-impl std::ops::Deref for BillingView<'_> {
-    type Target = BillingTab;
-    fn deref(&self) -> &BillingTab {
-        self.tab
-    }
-}
-
-impl<'a> BillingView<'a> {
+impl<'a> super::TabView<'a, BillingTab> {
     pub fn credit(self) -> Answer<'a, Credit> {
         self.store.credit_answer()
     }

@@ -28,7 +28,7 @@ pub mod usage;
 pub mod usage_chart;
 
 pub use super::{Tab, Tabs};
-pub use pane::{Intent, Listing, TabCx, TabData, TabPane};
+pub use pane::{Intent, Listing, TabCx, TabData, TabPane, TabView};
 
 use super::Cx;
 use super::columns::{CellText, Column};

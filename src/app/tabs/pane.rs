@@ -257,3 +257,25 @@ pub fn on_screen(kinds: &[Kind], table: &TableView, focus: &mut Focus) {
         }
     }
 }
+
+/// A tab over the account's answers: the tab holds what it shows (its table, its sort),
+/// the store what the server said; the rows a view reads are the store's (see
+/// [`super::services::ServicesView`]). Derefs to the tab.
+pub struct TabView<'a, T> {
+    pub tab: &'a T,
+    pub store: &'a crate::account::store::Store,
+}
+
+impl<T> Clone for TabView<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for TabView<'_, T> {}
+
+impl<T> std::ops::Deref for TabView<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.tab
+    }
+}

@@ -51,20 +51,9 @@ pub struct ProductsTab {
 }
 
 /// The Products tab over the account's answers (see [`super::services::ServicesView`]).
-#[derive(Clone, Copy)]
-pub struct ProductsView<'a> {
-    pub tab: &'a ProductsTab,
-    pub store: &'a Store,
-}
+pub type ProductsView<'a> = super::TabView<'a, ProductsTab>;
 
-impl std::ops::Deref for ProductsView<'_> {
-    type Target = ProductsTab;
-    fn deref(&self) -> &ProductsTab {
-        self.tab
-    }
-}
-
-impl<'a> ProductsView<'a> {
+impl<'a> super::TabView<'a, ProductsTab> {
     /// The list in the current sort; while it has not come (a sort just chosen), the list
     /// still shown, as what is kept meanwhile.
     pub fn list(self) -> Answer<'a, Vec<ProductSummary>> {
@@ -108,7 +97,7 @@ impl<'a> ProductsView<'a> {
 
 impl ProductsTab {
     pub fn view<'a>(&'a self, store: &'a Store) -> ProductsView<'a> {
-        ProductsView { tab: self, store }
+        super::TabView { tab: self, store }
     }
 
     /// The request that loads the list in the current sort.

@@ -187,20 +187,9 @@ pub struct ServicesTab {
 
 /// The Services tab over the account's answers: the tab holds what it shows (the table,
 /// the sort), the store what the server said.
-#[derive(Clone, Copy)]
-pub struct ServicesView<'a> {
-    pub tab: &'a ServicesTab,
-    pub store: &'a Store,
-}
+pub type ServicesView<'a> = super::TabView<'a, ServicesTab>;
 
-impl std::ops::Deref for ServicesView<'_> {
-    type Target = ServicesTab;
-    fn deref(&self) -> &ServicesTab {
-        self.tab
-    }
-}
-
-impl<'a> ServicesView<'a> {
+impl<'a> super::TabView<'a, ServicesTab> {
     pub fn list(self) -> Answer<'a, Vec<ServiceSummary>> {
         self.store.services_answer()
     }
@@ -252,7 +241,7 @@ impl<'a> ServicesView<'a> {
 
 impl ServicesTab {
     pub fn view<'a>(&'a self, store: &'a Store) -> ServicesView<'a> {
-        ServicesView { tab: self, store }
+        super::TabView { tab: self, store }
     }
 
     /// Whether the search keys, problem marks or order are in use (a filter, `!`, a sort).
