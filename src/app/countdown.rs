@@ -6,7 +6,7 @@
 //! the status line can say the refresh is possible again; every change is saved with
 //! [`Command::SaveThrottles`] so countdowns survive a restart.
 //!
-//! `Remote` has no throttled state for this (DESIGN.md names one): the throttle belongs
+//! An [`Answer`](crate::account::Answer) has no throttled state for this: the throttle belongs
 //! to a service's refresh, not to a piece of data on screen, and one map is what the state
 //! file keeps.
 
