@@ -116,6 +116,16 @@ impl Store {
                 .is_some_and(|e| e.is_in_flight(now))
     }
 
+    /// A one-off ask of `request` at `now`: marked sent unless it is already on its way.
+    /// Whether it is to be sent (one GET however often it is asked).
+    pub fn ask(&mut self, request: &Request, now: DateTime<Utc>) -> bool {
+        let send = self.may_send(request, now);
+        if send {
+            self.sent(request, now);
+        }
+        send
+    }
+
     /// `request` went out at `now`.
     pub fn sent(&mut self, request: &Request, now: DateTime<Utc>) {
         if request.is_write() {

@@ -36,12 +36,9 @@ impl Cx<'_> {
     /// Asks the engine for `request` (a one-off) unless it is already in flight, and marks
     /// what it loads as loading.
     pub(in crate::app) fn fetch(&mut self, request: Request) {
-        let now = self.now();
-        if !self.account.store.may_send(&request, now) {
-            return;
+        if self.account.store.ask(&request, self.now()) {
+            self.out.push(Command::Fetch(request));
         }
-        self.account.store.sent(&request, now);
-        self.out.push(Command::Fetch(request));
     }
 
     /// Sends a write as the attempt `ticket`: exactly once, whatever is in flight (a

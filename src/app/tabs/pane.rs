@@ -175,12 +175,9 @@ impl<'a> TabCx<'a> {
     /// Asks the engine for `request` (a one-off) unless it is already in flight, and marks
     /// it loading (as `Cx::fetch`).
     pub fn fetch(&mut self, request: Request) {
-        let now = self.now();
-        if !self.store.may_send(&request, now) {
-            return;
+        if self.store.ask(&request, self.shell.now()) {
+            self.out.push(Command::Fetch(request));
         }
-        self.store.sent(&request, now);
-        self.out.push(Command::Fetch(request));
     }
 
     pub fn send(&mut self, command: Command) {
