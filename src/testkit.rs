@@ -137,25 +137,13 @@ impl Harness {
         *now += chrono::Duration::seconds(secs);
     }
 
-    /// Feeds `msg`, then draws a frame and hands the app what it measured, as the run loop
-    /// does after drawing (the harness stands in for the loop, which alone knows both app
-    /// and ui).
+    /// Feeds `msg`, then hands the app what a frame measures ([`crate::ui::measure`]), as
+    /// the run loop does after drawing (the harness stands in for the loop, which alone
+    /// knows both app and ui).
     pub fn send(&mut self, msg: Msg) -> Vec<Command> {
         let mut out = self.app.update(msg);
         let (w, h) = self.app.size();
-        // The tables' pages come from the layout alone; what a popup shows (its scroll
-        // bound) only a draw measures: drawn only then, as a debug build's draw after
-        // every message made the tests five times slower.
-        let area = ratatui::layout::Rect::new(0, 0, w, h);
-        let mut view = crate::ui::layout::geometry(&self.app, area);
-        if !self.app.popups().is_empty() {
-            let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h))
-                .expect("a test backend never fails");
-            let theme = crate::ui::theme::Theme::for_look(self.app.settings().look);
-            terminal
-                .draw(|f| crate::ui::draw_in(&self.app, f, &theme, f.area(), &mut view))
-                .expect("a test backend never fails");
-        }
+        let view = crate::ui::measure(&self.app, ratatui::layout::Rect::new(0, 0, w, h));
         out.extend(self.app.measured(view));
         for c in &out {
             if let Command::Write { request, ticket } = c {

@@ -50,12 +50,17 @@ impl Mirror {
         self.budget.as_ref()
     }
 
+    /// Requests sent and not answered yet: the store's reads and the writes by ticket.
+    pub(in crate::app) fn in_flight(&self) -> usize {
+        self.store.in_flight() + self.writes.len()
+    }
+
     /// When the next request may go out, if that is in the future and something waits.
     pub fn budget_wait(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         let b = self.budget.as_ref()?;
         b.paused_until
             .or(b.next_at)
-            .filter(|t| *t > now && !(self.store.in_flight() == 0 && self.writes.is_empty()))
+            .filter(|t| *t > now && self.in_flight() > 0)
     }
 
     /// The account's connection when it is not simply online, for the header:

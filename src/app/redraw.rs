@@ -35,7 +35,7 @@ impl Glance {
                 Shown::Failure(line, more) => format!("{line} +{more}"),
                 Shown::Notice(n) => n.text.clone(),
             }),
-            in_flight: account.store.in_flight() + account.writes.len(),
+            in_flight: account.in_flight(),
             open_alerts: tabs.alerts.open_count(),
             today: shell.today(),
         }

@@ -157,7 +157,7 @@ impl App {
 
     /// Requests sent and not answered yet (reads and writes).
     pub fn in_flight(&self) -> usize {
-        self.account.store.in_flight() + self.account.writes.len()
+        self.account.in_flight()
     }
 
     pub fn is_in_flight(&self, request: &Request) -> bool {

@@ -96,8 +96,8 @@ impl Session {
         session
     }
 
-    /// Feeds `msg` to the app, then draws when something visible changed, as the real
-    /// loop does.
+    /// Feeds `msg` to the app, then, when something visible changed, hands it what a frame
+    /// measures, as the real loop does after drawing (`screen` draws the frame itself).
     pub fn send(&mut self, msg: Msg) {
         effects::feed(&mut self.app, &mut self.effects, vec![msg]);
         if self.app.take_redraw() {
@@ -105,16 +105,10 @@ impl Session {
         }
     }
 
-    /// What a frame would measure, handed to the app: the tables' pages come from the
-    /// layout alone, and only a popup's (its scroll bound) needs a frame drawn, so one is
-    /// drawn only while a popup is open (a debug build's draw after every answer made
-    /// the integration tests two and a half times slower). `screen` always draws.
+    /// What a frame measures ([`ui::measure`]), handed to the app.
     fn measure(&mut self) {
-        if !self.app.popups().is_empty() {
-            return self.draw();
-        }
         let area = self.terminal.backend().buffer().area;
-        let view = ui::layout::geometry(&self.app, area);
+        let view = ui::measure(&self.app, area);
         let commands = self.app.measured(view);
         effects::drive(&mut self.app, &mut self.effects, commands);
     }

@@ -21,7 +21,7 @@ const RULE_COLUMN: u16 = 110;
 
 /// The style of the tab title's count: the most severe open alert's.
 pub fn count_style(app: &App, theme: &Theme) -> Style {
-    match app.alerts().book.open().map(|a| a.level).max() {
+    match app.alerts().worst_open() {
         Some(Level::Critical) => theme.bad,
         Some(Level::Warn) => theme.warn,
         _ => theme.bar.tab_inactive,

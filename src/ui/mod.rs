@@ -57,6 +57,27 @@ pub fn draw_with(app: &App, frame: &mut Frame, theme: &Theme) {
     draw_in(app, frame, theme, frame.area(), &mut Geometry::default());
 }
 
+/// What a frame of `app` on `area` measures, for those who stand in for the run loop (the
+/// headless sessions, the tests' harness) and need the measures, not the frame: the
+/// tables' pages come from the layout alone, and only a popup's (the service popup's
+/// scroll bound) needs a frame drawn, off screen, so one is drawn only while a popup is
+/// open (a debug build's draw after every message made the tests several times slower).
+pub fn measure(app: &App, area: Rect) -> Geometry {
+    if app.popups().is_empty() {
+        return layout::geometry(app, area);
+    }
+    let mut view = Geometry::default();
+    let backend = ratatui::backend::TestBackend::new(area.width, area.height);
+    let theme = Theme::for_look(app.settings().look);
+    ratatui::Terminal::new(backend)
+        .and_then(|mut t| {
+            t.draw(|f| draw_in(app, f, &theme, f.area(), &mut view))
+                .map(drop)
+        })
+        .expect("an off-screen buffer never fails");
+    view
+}
+
 /// Draws the app in `area` of the frame (the dashboard over several accounts keeps a line
 /// above it for the accounts), writing what it lays out into `view` (see
 /// [`crate::app::geometry`]).
@@ -94,6 +115,19 @@ pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect, view: &m
 
 fn draw_tabs(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let open = app.alerts().open_count();
+    let count = alerts::count_style(app, theme);
+    tab_line(frame, theme, area, (app.tab(), open, count));
+}
+
+/// The tab line: the program's name where it fits, each tab's title, the `shown` tab
+/// marked, and the Alerts tab's count of `open` alerts in the style `count` while any is
+/// open (one account's or every account's).
+pub(crate) fn tab_line(
+    frame: &mut Frame,
+    theme: &Theme,
+    area: Rect,
+    (shown, open, count): (Tab, usize, ratatui::style::Style),
+) {
     if layout::shows_app_title(area, open) {
         frame.render_widget(
             Paragraph::new(Span::styled(layout::APP_TITLE, theme.bar.app_title)),
@@ -101,10 +135,10 @@ fn draw_tabs(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         );
     }
     for (tab, r) in layout::tab_titles(area, open) {
-        let style = if tab == app.tab() {
+        let style = if tab == shown {
             theme.bar.tab_active
         } else if tab == Tab::Alerts && open > 0 {
-            alerts::count_style(app, theme)
+            count
         } else {
             theme.bar.tab_inactive
         };

@@ -36,10 +36,12 @@ use chrono::{DateTime, Utc};
 impl Cx<'_> {
     /// An answer, with the ticket of the write it answers (see [`super::forms`]).
     pub(super) fn on_loaded(&mut self, aside: Aside<'_>, loaded: Loaded, ticket: Option<Ticket>) {
+        // Kept in the store first (an IP list is only no longer in flight, a write not
+        // even that), so whatever follows reads it there.
+        let request = loaded.request();
+        let sent = self.account.store.get(&request).and_then(|e| e.sent);
+        self.account.store.answered(&loaded, self.shell.now());
         if let Loaded::Order(..) | Loaded::UpdateService(..) | Loaded::IpList(..) = loaded {
-            // An IP list is a read: no longer in flight (nothing of it is kept).
-            let now = self.shell.now();
-            self.account.store.answered(&loaded, now);
             let (request, result) = loaded.into_parts();
             if let Some(ticket) = ticket.filter(|_| request.is_write()) {
                 self.account.writes.remove(&ticket);
@@ -55,10 +57,6 @@ impl Cx<'_> {
                 .forms
                 .on_result(self, probes, request, (ticket, result));
         }
-        let request = loaded.request();
-        let sent = self.account.store.get(&request).and_then(|e| e.sent);
-        let now = self.shell.now();
-        self.account.store.answered(&loaded, now);
         let for_form = (aside.forms)
             .reads(&self.shell.popups, &request)
             .then(|| loaded.clone().into_parts().1);
@@ -165,9 +163,9 @@ impl Cx<'_> {
         Some(())
     }
 
-    /// Whether a usage answer (`Stats`, `Rate`) for service `id` is kept. An fpr service
-    /// has none, so its answer is dropped; before any detail says ppr, a 422 means "not a
-    /// rotating service" and is not an error.
+    /// Whether a usage answer (`Stats`, `Rate`) for service `id` counts: an fpr service
+    /// has no usage, so its answer is no error and changes no row; before any detail says
+    /// ppr, a 422 means "not a rotating service" and is not an error either.
     fn wants_usage(&mut self, id: u64, failed: Option<&ApiError>) -> Option<()> {
         if self.tabs.is_fpr(id, self.account) {
             Tabs::drop_usage(id, &mut self.shell.status);
@@ -184,9 +182,9 @@ impl Cx<'_> {
         Some(())
     }
 
-    /// Whether a network answer for service `id` is kept, and whether its failure is
-    /// reported: a service the server cannot check (its client is gone) is marked once in
-    /// its row (`can't check`), not reported as a failure on every refresh.
+    /// Whether a network answer's failure is reported: a service the server cannot check
+    /// (its client is gone) is marked once in its row (`can't check`), not reported as a
+    /// failure on every refresh.
     fn wants_network(&mut self, failed: Option<&ApiError>) -> Option<bool> {
         // Rebuilt once the burst is handled (rebuild_shown), not per answer.
         self.tabs.network_dirty = true;

@@ -25,9 +25,10 @@ pub struct AlertsTab {
     pub table: TableView,
     /// Data the rules read arrived since the last sweep: sweep once nothing is in flight.
     pub sweep_due: bool,
-    /// The book's open alerts, counted when it changes: the tab line shows it at every
-    /// frame, and counting walks every rule's track of every service.
-    open: usize,
+    /// The book's open alerts and the most severe level among them, worked out when it
+    /// changes: the tab line shows both at every frame, and walking the book visits
+    /// every rule's track of every service.
+    open: (usize, Option<crate::alerts::Level>),
 }
 
 impl Default for AlertsTab {
@@ -47,7 +48,7 @@ impl AlertsTab {
             rows: Vec::new(),
             table: TableView::default(),
             sweep_due: false,
-            open: 0,
+            open: (0, None),
         };
         // The alerts' cells are short and bounded: fixed widths, not measured.
         tab.table.set_natural(vec![10, 13, 16, 40, 11]);
@@ -60,11 +61,19 @@ impl AlertsTab {
     }
 
     pub fn open_count(&self) -> usize {
-        self.open
+        self.open.0
+    }
+
+    /// The most severe level of the open alerts.
+    pub fn worst_open(&self) -> Option<crate::alerts::Level> {
+        self.open.1
     }
 
     pub fn rebuild(&mut self) {
-        self.open = self.book.open_count();
+        self.open = (
+            self.book.open_count(),
+            self.book.open().map(|a| a.level).max(),
+        );
         self.rows = self.book.listing().into_iter().cloned().collect();
         let keys = self
             .rows

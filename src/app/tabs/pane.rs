@@ -260,7 +260,7 @@ pub fn on_screen(kinds: &[Kind], table: &TableView, focus: &mut Focus) {
 /// [`super::services::ServicesView`]). Derefs to the tab.
 pub struct TabView<'a, T> {
     pub tab: &'a T,
-    pub store: &'a crate::account::store::Store,
+    pub store: &'a Store,
 }
 
 impl<T> Clone for TabView<'_, T> {

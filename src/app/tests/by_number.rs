@@ -1,10 +1,27 @@
 //! The by-number form (`#`) driven through `App::update`, as the invoice form on Billing
 //! and as the service form on Services: keys in, state, requests and popups out.
 
+use crate::app::forms::FormState;
+use crate::app::forms::by_number::ByNumberForm;
+use crate::testkit::{Harness, fetches};
+use crossterm::event::KeyCode;
+
+/// `typed` in the open form (`form` finds it), then Enter: an inline error starting with
+/// `error`, nothing sent, and what was typed kept to correct.
+fn refused(h: &mut Harness, form: fn(&Harness) -> &ByNumberForm, typed: &str, error: &str) {
+    h.ctrl('u');
+    h.keys(typed);
+    assert!(fetches(&h.code(KeyCode::Enter)).is_empty(), "{typed:?}");
+    let f = form(h);
+    let shown = f.core.error.as_deref().unwrap_or_default();
+    assert!(shown.starts_with(error), "{typed:?}: {shown}");
+    assert_eq!(f.number.value(), typed, "kept to correct");
+    assert_eq!(f.core.state, FormState::Editing);
+}
+
 /// `#` on Billing: an invoice by its number.
 mod invoice {
     use crate::api::{ApiError, Request, Response};
-    use crate::app::forms::FormState;
     use crate::app::forms::by_number::{ByNumberForm, Lookup};
     use crate::app::popups::Popup;
     use crate::app::popups::PopupKind;
@@ -70,14 +87,7 @@ mod invoice {
             (&"1".repeat(21), "At most 20 digits"),
             ("99999999999999999999", "No invoice number is that large."),
         ] {
-            h.ctrl('u');
-            h.keys(typed);
-            assert!(fetches(&h.code(KeyCode::Enter)).is_empty(), "{typed:?}");
-            let f = form(&h);
-            let shown = f.core.error.as_deref().unwrap_or_default();
-            assert!(shown.starts_with(error), "{typed:?}: {shown}");
-            assert_eq!(f.number.value(), typed, "kept to correct");
-            assert_eq!(f.core.state, FormState::Editing);
+            super::refused(&mut h, form, typed, error);
         }
         h.keys("x");
         assert_eq!(form(&h).core.error, None, "editing clears it");
@@ -261,14 +271,7 @@ mod service {
             (&"1".repeat(21), "At most 20 digits"),
             ("99999999999999999999", "No service ID is that large."),
         ] {
-            h.ctrl('u');
-            h.keys(typed);
-            assert!(fetches(&h.code(KeyCode::Enter)).is_empty(), "{typed:?}");
-            let f = form(&h);
-            let shown = f.core.error.as_deref().unwrap_or_default();
-            assert!(shown.starts_with(error), "{typed:?}: {shown}");
-            assert_eq!(f.number.value(), typed, "kept to correct");
-            assert_eq!(f.core.state, FormState::Editing);
+            super::refused(&mut h, form, typed, error);
         }
         h.keys("x");
         assert_eq!(form(&h).core.error, None, "editing clears it");

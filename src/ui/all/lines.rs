@@ -3,7 +3,7 @@
 //! credit box, the Network summary and the status line (the newest event of any).
 
 use super::super::theme::Theme;
-use super::super::{layout, text, widgets};
+use super::super::{text, widgets};
 use crate::app::App;
 use crate::app::tabs::Tab;
 use ratatui::Frame;
@@ -102,25 +102,7 @@ pub(super) fn draw_tabs(
     area: Rect,
 ) {
     let open = super::open_alerts(accounts);
-    if layout::shows_app_title(area, open) {
-        frame.render_widget(
-            Paragraph::new(Span::styled(layout::APP_TITLE, theme.bar.app_title)),
-            area,
-        );
-    }
-    for (tab, r) in layout::tab_titles(area, open) {
-        let style = if tab == shown {
-            theme.bar.tab_active
-        } else if tab == Tab::Alerts && open > 0 {
-            theme.bad
-        } else {
-            theme.bar.tab_inactive
-        };
-        frame.render_widget(
-            Paragraph::new(Span::styled(layout::tab_title(tab, open), style)),
-            r,
-        );
-    }
+    super::super::tab_line(frame, theme, area, (shown, open, theme.bad));
 }
 
 /// The accounts' credit: each, then the total.
