@@ -6,8 +6,8 @@
 //! One field, digits only (a paste is trimmed by the field); anything else, 0, or more
 //! than 20 digits is an inline error and nothing is sent. Enter sends the GET (endpoint 12
 //! for an invoice, 13 for a service) as any read is sent ([`Cx::fetch`]: through the
-//! scheduler, one GET however often it is asked), so its answer fills what the tab keeps
-//! (the opened invoices, a listed service's detail) like the viewer's own request does.
+//! scheduler, one GET however often it is asked), so its answer is kept in the account's
+//! store like the viewer's own request's.
 //! Found, the viewer takes the form's place and shows it from there without asking again:
 //! an invoice's viewer; a listed service's row selected on the Services tab (a filter or
 //! `!` hiding it cleared) and its detail. A service the list does not have (not loaded
@@ -104,8 +104,8 @@ impl Lookup {
         }
     }
 
-    /// What an answer found: `Ok(true)` something the viewer shows (the Billing tab has
-    /// the invoice, the Services list the service), `Ok(false)` a service the list does not
+    /// What an answer found: `Ok(true)` something the viewer shows (the store has the
+    /// invoice, the Services list the service), `Ok(false)` a service the list does not
     /// have (the form shows it), else what the form says.
     fn found(self, cx: &Cx<'_>, id: u64, answer: &Response) -> Result<bool, String> {
         match (self, answer) {
@@ -255,7 +255,7 @@ impl FormLogic for ByNumberForm {
     }
 
     /// Found: the viewer takes the form's place (closed while waiting: nothing more to
-    /// do, the tab kept the answer). A service the list does not have: its fields, here.
+    /// do, the store kept the answer). A service the list does not have: its fields, here.
     fn answered(
         &mut self,
         cx: &mut Cx<'_>,

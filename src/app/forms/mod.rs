@@ -47,8 +47,9 @@
 //! Then the key goes in the README's `## Keys` table (a test holds it to the key map).
 //! Built this way: `by_number.rs` (`#` on Billing and on Services: one form, two kinds).
 //!
-//! A form may send a write or any read (`FormLogic::submit`); a read a tab keeps (an
-//! invoice) fills the tab's cache as any read does before `FormLogic::answered` sees it,
+//! A form may send a write or any read (`FormLogic::submit`); a read's answer (an
+//! invoice) is kept in the account's store as any read's is before `FormLogic::answered`
+//! sees it,
 //! and an answer that leaves nothing to do in the form may push the viewer of what it
 //! fetched and return `Flow::Close`: the viewer takes the form's place.
 //!

@@ -25,7 +25,7 @@ mod services;
 use super::forms::order::outcome::check_orders;
 use super::popups::Popup;
 use super::popups::invoice::InvoiceViewer;
-use super::{Aside, Command, Cx, Tabs, status};
+use super::{Aside, Command, Cx, status};
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Loaded, Request, Response, Ticket, limits};
 use chrono::{DateTime, Utc};
@@ -168,14 +168,14 @@ impl Cx<'_> {
     /// ppr, a 422 means "not a rotating service" and is not an error either.
     fn wants_usage(&mut self, id: u64, failed: Option<&ApiError>) -> Option<()> {
         if self.tabs.is_fpr(id, self.account) {
-            Tabs::drop_usage(id, &mut self.shell.status);
+            services::no_usage_errors(id, &mut self.shell.status);
             return None;
         }
         self.tabs.usage_dirty = true;
         let unknown = self.account.store.service(id).is_none();
         if unknown && matches!(failed, Some(ApiError::Unprocessable { .. })) {
             self.tabs.usage.not_ppr.insert(id);
-            Tabs::drop_usage(id, &mut self.shell.status);
+            services::no_usage_errors(id, &mut self.shell.status);
             return None;
         }
         self.tabs.services_dirty = true;

@@ -40,7 +40,7 @@ impl Tabs {
 
     pub(in crate::app) fn after_detail(&mut self, id: u64, store: &Store, status: &mut StatusLine) {
         match store.service(id).map(|s| &s.product_type) {
-            Some(ProductType::Fpr) => Self::drop_usage(id, status),
+            Some(ProductType::Fpr) => no_usage_errors(id, status),
             // The detail outranks a guess from a 422: its usage is asked for again when it
             // is selected on the Usage tab (fetch_for_selection), and a 422 then is shown.
             Some(_) if self.usage.not_ppr.remove(&id) => {
@@ -49,13 +49,6 @@ impl Tabs {
             Some(_) | None => {}
         }
         self.usage_dirty = true;
-    }
-
-    /// An fpr service has no usage: any error its usage reads gave is no error. (Its
-    /// answers stay in the store; the Usage tab lists ppr services only.)
-    pub(in crate::app) fn drop_usage(id: u64, status: &mut StatusLine) {
-        status.clear(&Request::Stats(id));
-        status.clear(&Request::Rate(id));
     }
 
     /// Rebuilds the derived rows of the tab on screen, if they changed.
@@ -138,4 +131,11 @@ impl Tabs {
             None
         }
     }
+}
+
+/// An fpr service has no usage: any error its usage reads gave is no error. (Its answers
+/// stay in the store; the Usage tab lists ppr services only.)
+pub(super) fn no_usage_errors(id: u64, status: &mut StatusLine) {
+    status.clear(&Request::Stats(id));
+    status.clear(&Request::Rate(id));
 }
