@@ -140,23 +140,39 @@ impl Store {
 
     /// An answer came at `now`.
     pub fn answered(&mut self, loaded: &Loaded, now: DateTime<Utc>) {
-        let request = loaded.request();
-        self.in_flight.remove(&request);
-        if request.is_write() {
-            return;
+        // Only a kept read's value is worth a copy (a write's or an IP list's is not kept).
+        if Kind::of(&loaded.request()).is_some() {
+            self.keep(loaded.clone(), now);
+        } else {
+            self.not_kept(&loaded.request());
         }
-        let keep = Kind::of(&request).is_some();
+    }
+
+    /// [`Store::answered`] for an observer done with the answer: kept without a copy
+    /// (the dashboard's replica takes each answer whole, lists of thousands included).
+    pub fn keep(&mut self, loaded: Loaded, now: DateTime<Utc>) {
+        let request = loaded.request();
+        if Kind::of(&request).is_none() {
+            return self.not_kept(&request);
+        }
+        self.in_flight.remove(&request);
         let entry = self.entries.entry(request).or_default();
         entry.sent = None;
-        if !keep {
-            return;
-        }
-        match loaded.error() {
+        match loaded.error().cloned() {
             None => {
-                entry.ok = Some((loaded.clone(), now));
+                entry.ok = Some((loaded, now));
                 entry.error = None;
             }
-            Some(e) => entry.error = Some((Box::new(e.clone()), now)),
+            Some(e) => entry.error = Some((Box::new(e), now)),
+        }
+    }
+
+    /// An answer nothing is kept of: a write's (never marked sent) or an IP list's (no
+    /// longer on its way).
+    fn not_kept(&mut self, request: &Request) {
+        self.in_flight.remove(request);
+        if let Some(entry) = self.entries.get_mut(request) {
+            entry.sent = None;
         }
     }
 

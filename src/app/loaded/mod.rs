@@ -36,12 +36,12 @@ use chrono::{DateTime, Utc};
 impl Cx<'_> {
     /// An answer, with the ticket of the write it answers (see [`super::forms`]).
     pub(super) fn on_loaded(&mut self, aside: Aside<'_>, loaded: Loaded, ticket: Option<Ticket>) {
-        // Kept in the store first (an IP list is only no longer in flight, a write not
-        // even that), so whatever follows reads it there.
         let request = loaded.request();
         let sent = self.account.store.get(&request).and_then(|e| e.sent);
-        self.account.store.answered(&loaded, self.shell.now());
+        let now = self.shell.now();
         if let Loaded::Order(..) | Loaded::UpdateService(..) | Loaded::IpList(..) = loaded {
+            // Nothing of it is kept: an IP list is only no longer on its way.
+            self.account.store.answered(&loaded, now);
             let (request, result) = loaded.into_parts();
             if let Some(ticket) = ticket.filter(|_| request.is_write()) {
                 self.account.writes.remove(&ticket);
@@ -61,6 +61,10 @@ impl Cx<'_> {
             .reads(&self.shell.popups, &request)
             .then(|| loaded.clone().into_parts().1);
         let error = loaded.error().cloned();
+        // A list that reached the client's cap was (or may have been) cut: say so.
+        let cut = loaded.kept().filter(|kept| limits::is_cut(&request, *kept));
+        // Kept whole (no copy), before what follows reads it in the store.
+        self.account.store.keep(loaded, now);
         // A request that got no answer at all, after others that got none: the outage the
         // header shows; its line goes to the log only (below).
         let silent_before = self.account.no_answer_since.is_some();
@@ -70,9 +74,7 @@ impl Cx<'_> {
             }
             _ => self.account.no_answer_since = None,
         }
-        // A list that reached the client's cap was (or may have been) cut: say so.
-        let cut = loaded.kept().filter(|kept| limits::is_cut(&request, *kept));
-        let finished = self.finish(&loaded, sent);
+        let finished = self.finish(&request, error.as_ref(), sent);
         // After the tab, so what the form opens finds the answer there.
         let shown = for_form.is_some_and(|result| aside.forms.on_read(self, &request, result));
         let Some(reported) = finished else {
@@ -113,36 +115,39 @@ impl Cx<'_> {
     /// orders it settles. Whether a failure of it is reported in the status line; `None`
     /// when the answer is no longer wanted (its service is gone, its sort was changed),
     /// so nothing else is done with it.
-    fn finish(&mut self, loaded: &Loaded, sent: Option<DateTime<Utc>>) -> Option<bool> {
-        let request = loaded.request();
-        if let Some(id) = crate::account::store::service_of(&request)
+    fn finish(
+        &mut self,
+        request: &Request,
+        error: Option<&ApiError>,
+        sent: Option<DateTime<Utc>>,
+    ) -> Option<bool> {
+        if let Some(id) = crate::account::store::service_of(request)
             && !self.cares_about_service(id)
         {
-            self.account.store.forget(&request);
-            self.shell.status.clear(&request);
+            self.account.store.forget(request);
+            self.shell.status.clear(request);
             return None;
         }
-        match loaded {
-            Loaded::Services(result) => self.on_services(result.is_ok(), sent),
-            Loaded::Service(id, _) => {
+        match request {
+            Request::Services => self.on_services(error.is_none(), sent),
+            Request::Service(id) => {
                 self.tabs
                     .after_detail(*id, &self.account.store, &mut self.shell.status);
             }
-            Loaded::Stats(id, result) => self.wants_usage(*id, result.as_ref().err())?,
-            Loaded::Rate(id, result) => self.wants_usage(*id, result.as_ref().err())?,
-            Loaded::NetworkErrors(_, result) | Loaded::NetworkInactive(_, result) => {
-                return self.wants_network(result.as_ref().err());
+            Request::Stats(id) | Request::Rate(id) => self.wants_usage(*id, error)?,
+            Request::NetworkErrors(_) | Request::NetworkInactive(_) => {
+                return self.wants_network(error);
             }
-            Loaded::Products(_) | Loaded::ProductsOrderedBy(..) => {
-                self.on_products(&loaded.request())?
-            }
-            Loaded::Invoices(result) => {
+            Request::Products | Request::ProductsOrderedBy(_) => self.on_products(request)?,
+            Request::Invoices => {
                 self.tabs.billing.rebuild(&self.account.store);
-                check_orders(self, &Request::Invoices, sent, result.is_ok());
+                check_orders(self, &Request::Invoices, sent, error.is_none());
             }
-            Loaded::Product(..) | Loaded::Credit(_) | Loaded::Invoice(..) | Loaded::Clients(_) => {}
+            Request::Product(_) | Request::Credit | Request::Invoice(_) | Request::Clients => {}
             // Routed to the forms by `on_loaded`.
-            Loaded::Order(..) | Loaded::UpdateService(..) | Loaded::IpList(..) => return None,
+            Request::Order { .. } | Request::UpdateService { .. } | Request::IpList { .. } => {
+                return None;
+            }
         }
         Some(true)
     }
