@@ -127,12 +127,11 @@ pub struct App {
     proxies: palette::Proxies,
 }
 
-/// A tab of the dashboard, in the order of the tab line and of the keys `1`, `2`, ….
-///
-/// A new tab is its file in `tabs/`, a variant here and in [`Tab::ALL`], its state in
-/// [`Tabs`], and the arms the compiler asks for in `tabs/mod.rs`, where the app's
-/// questions to the tab on screen are (the recipe: [`tabs`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A tab of the dashboard, in the order of the tab line and of the keys `1`, `2`, …; its
+/// name is its title. [`Tab::ALL`] and the title are derived from this list (strum), so a
+/// new tab is its file in `tabs/`, its line here, and its state in [`Tabs`] with its arm in
+/// [`Tabs::pane`] and [`Tabs::pane_mut`] (the recipe: [`tabs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::VariantArray, strum::IntoStaticStr)]
 pub enum Tab {
     Services,
     Products,
@@ -144,16 +143,13 @@ pub enum Tab {
 }
 
 impl Tab {
-    /// Every tab, in the enum's order (the tab line's and the digit keys').
-    pub const ALL: [Tab; 7] = [
-        Tab::Services,
-        Tab::Products,
-        Tab::Billing,
-        Tab::Network,
-        Tab::Usage,
-        Tab::Alerts,
-        Tab::Clients,
-    ];
+    /// Every tab, in the enum's order (the tab line's and the digit keys'): strum's list
+    /// as an array, so that a table of one entry per tab has the tabs' length.
+    pub const ALL: [Tab; <Tab as strum::VariantArray>::VARIANTS.len()] =
+        match <Tab as strum::VariantArray>::VARIANTS.first_chunk() {
+            Some(all) => *all,
+            None => unreachable!(),
+        };
 }
 
 /// The tabs' state, one field per [`Tab`], and what derives from several of them.

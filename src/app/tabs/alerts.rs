@@ -118,10 +118,11 @@ pub const COLUMNS: [Column; 5] = [
 ];
 
 impl TabPane for AlertsTab {
-    const TITLE: &'static str = "Alerts";
-
     fn table(&self) -> &TableView {
         &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
     }
     fn columns(&self, _data: &TabData<'_>) -> Vec<Column> {
         COLUMNS.to_vec()

@@ -184,11 +184,15 @@ impl BillingTab {
 }
 
 impl TabPane for BillingTab {
-    const TITLE: &'static str = "Billing";
-    const KINDS: &'static [Kind] = &[Kind::Credit, Kind::Invoices];
+    fn kinds(&self) -> &'static [Kind] {
+        &[Kind::Credit, Kind::Invoices]
+    }
 
     fn table(&self) -> &TableView {
         &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
     }
     fn columns(&self, _data: &TabData<'_>) -> Vec<Column> {
         COLUMNS.to_vec()
@@ -220,7 +224,7 @@ impl TabPane for BillingTab {
     fn refresh(&mut self, cx: &mut TabCx<'_>) {
         cx.intend(Intent::Refresh(RefreshGroup::Billing));
     }
-    fn command() -> Option<&'static str> {
+    fn command(&self) -> Option<&'static str> {
         Some("invoices")
     }
 }

@@ -41,11 +41,15 @@ fn listed<'a>(data: &TabData<'a>) -> &'a [Client] {
 }
 
 impl TabPane for ClientsTab {
-    const TITLE: &'static str = "Clients";
-    const KINDS: &'static [Kind] = &[Kind::Clients];
+    fn kinds(&self) -> &'static [Kind] {
+        &[Kind::Clients]
+    }
 
     fn table(&self) -> &TableView {
         &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
     }
     fn columns(&self, _data: &TabData<'_>) -> Vec<Column> {
         COLUMNS.to_vec()
@@ -90,7 +94,7 @@ impl TabPane for ClientsTab {
             cx.open_popup(Popup::Client(ClientCard(id)));
         }
     }
-    fn command() -> Option<&'static str> {
+    fn command(&self) -> Option<&'static str> {
         Some("clients")
     }
 }

@@ -234,11 +234,15 @@ pub fn checked_at(store: &Store, id: u64) -> Option<DateTime<Utc>> {
 }
 
 impl TabPane for NetworkTab {
-    const TITLE: &'static str = "Network";
-    const KINDS: &'static [Kind] = &[Kind::Network];
+    fn kinds(&self) -> &'static [Kind] {
+        &[Kind::Network]
+    }
 
     fn table(&self) -> &TableView {
         &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
     }
     /// When each service was checked; with the history on, since when each server is
     /// listed and its errors of the last 24 hours.
@@ -274,7 +278,7 @@ impl TabPane for NetworkTab {
     /// Every network list, and those of the services whose servers are on screen (a row
     /// is a server, not a service).
     fn focus(&self, focus: &mut Focus) {
-        focus.kinds = Self::KINDS.to_vec();
+        focus.kinds = self.kinds().to_vec();
         let (_, visible) = self.table.visible(self.table.page_rows());
         let mut services: Vec<u64> = visible
             .iter()

@@ -24,16 +24,17 @@ use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 
 /// See the module docs.
 pub trait TabPane {
-    /// The title on the tab line, in the palette and the help.
-    const TITLE: &'static str;
     /// The kinds of data the tab shows whole: what `r` refreshes, and what the engine is
     /// told is on screen (which orders its reads, never whether they stay fresh).
-    const KINDS: &'static [Kind] = &[];
+    fn kinds(&self) -> &'static [Kind] {
+        &[]
+    }
 
-    /// The tab's table, kept in a field named `table`: the one accessor the defaults
-    /// below read it through ([`Tab`](super::Tab)'s match reaches the field itself to
-    /// change it). Its natural column widths are the table's too (`TableView::natural`).
+    /// The tab's table: what the defaults below read (its natural column widths are the
+    /// table's too, `TableView::natural`), and what the keys that move, filter and
+    /// scroll change.
     fn table(&self) -> &TableView;
+    fn table_mut(&mut self) -> &mut TableView;
 
     /// The table's columns as the app shows them now.
     fn columns(&self, data: &TabData<'_>) -> Vec<Column>;
@@ -57,14 +58,14 @@ pub trait TabPane {
 
     /// `r`: the tab's data, now.
     fn refresh(&mut self, cx: &mut TabCx<'_>) {
-        if !Self::KINDS.is_empty() {
-            cx.send(Command::Refresh(Self::KINDS.to_vec()));
+        if !self.kinds().is_empty() {
+            cx.send(Command::Refresh(self.kinds().to_vec()));
         }
     }
     /// What the tab shows, for the engine: its kinds, its lists, the cells of the rows
     /// on screen ([`on_screen`]) and the selection's reads.
     fn focus(&self, focus: &mut Focus) {
-        on_screen(Self::KINDS, self.table(), focus);
+        on_screen(self.kinds(), self.table(), focus);
     }
     /// Reads what the selection shows but was never asked for.
     fn fetch_for_selection(&mut self, _cx: &mut TabCx<'_>) {}
@@ -76,7 +77,7 @@ pub trait TabPane {
         None
     }
     /// The `proxydash` subcommand that reads what `r` reads here, for the palette.
-    fn command() -> Option<&'static str> {
+    fn command(&self) -> Option<&'static str> {
         None
     }
 }

@@ -150,11 +150,15 @@ impl ProductsTab {
 }
 
 impl TabPane for ProductsTab {
-    const TITLE: &'static str = "Products";
-    const KINDS: &'static [Kind] = &[Kind::Products];
+    fn kinds(&self) -> &'static [Kind] {
+        &[Kind::Products]
+    }
 
     fn table(&self) -> &TableView {
         &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
     }
     fn columns(&self, _data: &TabData<'_>) -> Vec<Column> {
         COLUMNS.to_vec()
@@ -184,7 +188,7 @@ impl TabPane for ProductsTab {
         cx.intend(Intent::Refresh(RefreshGroup::Products));
     }
     fn focus(&self, focus: &mut Focus) {
-        focus.kinds = Self::KINDS.to_vec();
+        focus.kinds = self.kinds().to_vec();
         focus.requests.push(self.list_request());
         if let Some(id) = self.table.selected_id() {
             focus.requests.push(Request::Product(id));
@@ -197,7 +201,7 @@ impl TabPane for ProductsTab {
             cx.fetch(Request::Product(id));
         }
     }
-    fn command() -> Option<&'static str> {
+    fn command(&self) -> Option<&'static str> {
         Some("products")
     }
 }

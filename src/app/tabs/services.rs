@@ -295,11 +295,15 @@ impl ServicesTab {
 }
 
 impl TabPane for ServicesTab {
-    const TITLE: &'static str = "Services";
-    const KINDS: &'static [Kind] = &[Kind::Services];
+    fn kinds(&self) -> &'static [Kind] {
+        &[Kind::Services]
+    }
 
     fn table(&self) -> &TableView {
         &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
     }
 
     /// A Health column once a service was probed.
@@ -338,7 +342,7 @@ impl TabPane for ServicesTab {
         // its limit (the rate of a rotating service): read first while never shown, but
         // only the list is the tab's whole kind.
         super::pane::on_screen(&[Kind::Network, Kind::Rate], &self.table, focus);
-        focus.kinds = Self::KINDS.to_vec();
+        focus.kinds = self.kinds().to_vec();
         focus.requests.push(Request::Services);
         if let Some(id) = self.table.selected_id() {
             focus.requests.push(Request::Service(id));
@@ -363,7 +367,7 @@ impl TabPane for ServicesTab {
     fn selected_service(&self) -> Option<u64> {
         self.table.selected_id()
     }
-    fn command() -> Option<&'static str> {
+    fn command(&self) -> Option<&'static str> {
         Some("services")
     }
 }

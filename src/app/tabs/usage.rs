@@ -117,13 +117,17 @@ impl UsageTab {
 }
 
 impl TabPane for UsageTab {
-    const TITLE: &'static str = "Usage";
     /// The rate of every ppr service is the tab's list; the statistics are read for the
     /// selected one (and by the engine for the alerts).
-    const KINDS: &'static [Kind] = &[Kind::Rate];
+    fn kinds(&self) -> &'static [Kind] {
+        &[Kind::Rate]
+    }
 
     fn table(&self) -> &TableView {
         &self.table
+    }
+    fn table_mut(&mut self) -> &mut TableView {
+        &mut self.table
     }
     fn columns(&self, _data: &TabData<'_>) -> Vec<Column> {
         COLUMNS.to_vec()
@@ -139,7 +143,7 @@ impl TabPane for UsageTab {
         cx.send(Command::Refresh(vec![Kind::Rate, Kind::Stats]));
     }
     fn focus(&self, focus: &mut Focus) {
-        super::pane::on_screen(Self::KINDS, &self.table, focus);
+        super::pane::on_screen(self.kinds(), &self.table, focus);
         if let Some(id) = self.selected() {
             focus
                 .requests
