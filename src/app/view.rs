@@ -6,8 +6,8 @@ use super::columns::{CellText, Column};
 use super::forms::bind_ip::MyIp;
 use super::status::StatusLine;
 use super::tabs::{
-    Listing, Tab, alerts::AlertsTab, billing::BillingView, network::NetworkTab,
-    products::ProductsView, services::ServicesView, usage::UsageTab,
+    Tab, alerts::AlertsTab, billing::BillingView, network::NetworkTab, products::ProductsView,
+    services::ServicesView, usage::UsageTab,
 };
 use super::{Answer, App, AppSettings, Mirror, Popup};
 use crate::account::store::Store;
@@ -65,9 +65,21 @@ impl App {
         tab.cells(&self.tabs, &self.tab_data(), i)
     }
 
-    /// Where a plain list tab's rows come from.
-    pub fn tab_listing(&self, tab: Tab) -> Option<Listing> {
-        tab.listing(&self.tabs, &self.tab_data())
+    /// Draws `tab` in `area` as the tab draws itself ([`TabPane::render`](super::tabs::TabPane::render)).
+    pub fn render_tab(
+        &self,
+        tab: Tab,
+        frame: &mut ratatui::Frame,
+        area: ratatui::layout::Rect,
+        theme: &super::look::theme::Theme,
+    ) {
+        let data = self.tab_data();
+        let props = super::tabs::Props {
+            data: &data,
+            theme,
+            title: tab.title(),
+        };
+        self.tabs.pane(tab).render(frame, area, &props);
     }
 
     /// What the tabs' rows are drawn from (see [`TabData`](super::tabs::TabData)).
@@ -78,6 +90,7 @@ impl App {
             throttles: &self.account.throttles,
             history: &self.account.history,
             settings: &self.shell.settings,
+            orders: &self.work.orders,
             now: self.now(),
             offset: self.shell.utc_offset,
         }
@@ -414,5 +427,18 @@ impl App {
     /// (a big account defers them until something reads them: here, the All view).
     pub fn keys_up_to_date(&mut self) {
         self.cx(&mut Vec::new()).rebuild_if_read();
+    }
+}
+
+/// The time and the settings the look kit draws with.
+impl super::look::Seen for App {
+    fn now(&self) -> DateTime<Utc> {
+        self.shell.now()
+    }
+    fn offset(&self) -> FixedOffset {
+        self.shell.utc_offset
+    }
+    fn settings(&self) -> &AppSettings {
+        self.shell.settings()
     }
 }

@@ -241,17 +241,9 @@ pub fn iplist_lines(body: Rect) -> Rect {
     iplist_view(body).inner(Margin::new(1, 1))
 }
 
-/// A popup of at most `w`×`h`, centred in `area`.
-pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    )
-}
+/// A popup of at most `w`×`h`, centred in `area` (the look kit's, which the components
+/// draw with).
+pub use crate::app::look::centered;
 
 /// The natural width of a tab's table (0 when it has no column spec): the layout puts a
 /// detail pane beside it only when the table fits whole.

@@ -14,21 +14,19 @@ pub mod ahead;
 pub mod alerts;
 pub mod all;
 pub mod billing;
-pub mod columns;
 pub mod events;
 pub mod forms;
 pub mod history;
 pub mod layout;
-pub mod list;
 pub mod network;
-pub mod pane;
 pub mod popups;
 pub mod products;
 pub mod services;
 pub mod text;
-pub mod theme;
 pub mod usage;
-pub mod widgets;
+
+// The look kit the components draw with, below the app's parts (see `app::look`).
+pub use crate::app::look::{columns, pane, theme, widgets};
 
 #[cfg(test)]
 mod tests;
@@ -104,7 +102,7 @@ pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect, view: &m
         Tab::Alerts => alerts::draw(frame, app, theme, screen.body),
         // A tab the ui has no pane of its own for (unreachable while every tab has one).
         #[allow(unreachable_patterns)]
-        tab => list::draw(frame, app, theme, screen.body, tab),
+        tab => app.render_tab(tab, frame, screen.body, theme),
     }
     draw_status(frame, app, theme, screen.status);
     draw_footer(frame, app, theme, screen.footer);

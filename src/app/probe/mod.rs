@@ -29,8 +29,8 @@
 //!   ends (after its records, which the run loop hands the writer first).
 //! - **Rotation audit** (issue 27.4): `R`, in [`rotation`].
 
+use super::Popup;
 use super::keymap::Action;
-use super::popups::Popup;
 use super::status::NoticeKind;
 use super::{Command, Cx, Msg};
 use crate::api::{ApiError, IpListFormat, IpListType, Request, Response};

@@ -5,7 +5,7 @@ use crate::app::Cx;
 use crate::app::columns::{CellText, Tone};
 use crate::app::keymap::steps::{BOTTOM, MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP, TOP, step_key};
 use crate::app::keymap::{Action, Binding, k};
-use crate::app::popups::{PopupPane, Reply};
+use crate::app::popup_pane::{PopupPane, Reply};
 use crate::probe::Verdict;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

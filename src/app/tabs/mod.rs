@@ -30,7 +30,7 @@ pub mod usage;
 pub mod usage_chart;
 
 pub use super::{Tab, Tabs};
-pub use pane::{Intent, Listing, TabCx, TabData, TabPane, TabView};
+pub use pane::{Intent, Listing, Props, TabCx, TabData, TabPane, TabView};
 
 use super::Cx;
 use super::columns::{CellText, Column};

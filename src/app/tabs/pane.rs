@@ -15,12 +15,16 @@ use crate::account::{Answer, Freshness};
 use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Request};
 use crate::app::columns::{CellText, Column};
-use crate::app::history::HistoryState;
-use crate::app::probe::Probes;
+pub use crate::app::data::TabData;
+use crate::app::look::pane::Pane;
+use crate::app::look::theme::Theme;
+use crate::app::look::{columns, widgets};
 use crate::app::table::TableView;
 use crate::app::{AppSettings, Command, Popup, RefreshGroup, Shell, Tab};
-use crate::iplist_throttle::Throttles;
-use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
 
 /// See the module docs.
 pub trait TabPane {
@@ -45,6 +49,12 @@ pub trait TabPane {
     /// their own in the ui say it there.
     fn listing(&self, _data: &TabData<'_>) -> Option<Listing> {
         None
+    }
+    /// Draws the tab in `area` (the body under the tab line): a plain list from its
+    /// columns, cells and [`listing`](TabPane::listing) unless the tab has a look of its
+    /// own.
+    fn render(&self, frame: &mut Frame, area: Rect, props: &Props<'_>) {
+        plain_list(self, frame, area, props);
     }
 
     /// `s`: the next sort.
@@ -82,34 +92,12 @@ pub trait TabPane {
     }
 }
 
-/// What a tab's rows are drawn from besides the tab itself: the account's data and the
-/// time, read-only.
+/// What a tab is drawn with: its data, the colours, and its title (its [`Tab`]'s name).
 #[derive(Clone, Copy)]
-pub struct TabData<'a> {
-    pub store: &'a Store,
-    /// Each service's last proxy probe (the Services Health column).
-    pub probes: &'a Probes,
-    /// When each service's IP list may be refreshed again (the Services countdowns).
-    pub throttles: &'a Throttles,
-    /// What the history store answered (the Network columns its overview adds, the
-    /// Usage chart's kept days and 24 hours).
-    pub history: &'a HistoryState,
-    pub settings: &'a AppSettings,
-    pub now: DateTime<Utc>,
-    /// The offset times on screen are shown in.
-    pub offset: FixedOffset,
-}
-
-impl TabData<'_> {
-    /// Today, in the offset shown.
-    pub fn today(&self) -> NaiveDate {
-        self.now.with_timezone(&self.offset).date_naive()
-    }
-
-    /// When service `id`'s IP list may be refreshed again, while that is ahead.
-    pub fn throttled_until(&self, id: u64) -> Option<DateTime<Utc>> {
-        self.throttles.until(id, self.now)
-    }
+pub struct Props<'a> {
+    pub data: &'a TabData<'a>,
+    pub theme: &'a Theme,
+    pub title: &'static str,
 }
 
 /// What a tab asks of the rest of the dashboard, carried out by the app once the tab's
@@ -275,5 +263,60 @@ impl<T> std::ops::Deref for TabView<'_, T> {
     type Target = T;
     fn deref(&self) -> &T {
         self.tab
+    }
+}
+
+/// [`TabPane::render`]'s default, so a list tab is its file alone (the Clients tab
+/// is): `tab` drawn as a bordered list with its count, freshness and filter in the title.
+fn plain_list<P: TabPane + ?Sized>(tab: &P, frame: &mut Frame, body: Rect, props: &Props<'_>) {
+    let (data, theme) = (props.data, props.theme);
+    let pane = Pane::with_header(body);
+    let view = tab.table();
+    let listing = tab.listing(data);
+    let (loaded, freshness) = listing
+        .as_ref()
+        .map_or((true, Freshness::NotRequested), |l| {
+            (l.loaded.is_some(), l.freshness)
+        });
+    let block = widgets::pane(
+        theme,
+        widgets::counted(props.title, loaded, view),
+        widgets::freshness(data, theme, freshness),
+    );
+    let block = widgets::with_filter(block, view, theme);
+    if let Some((msg, style)) = placeholder(theme, listing.as_ref(), view) {
+        frame.render_widget(block, pane.block);
+        widgets::message(frame, pane.header(), &msg, style);
+        return;
+    }
+    columns::draw(
+        frame,
+        theme,
+        pane,
+        block,
+        (&tab.columns(data), view.natural()),
+        view,
+        |i| tab.cells(data, i),
+    );
+}
+
+/// What the pane says instead of rows: nothing asked yet, loading, the failure, none, or
+/// nothing matching the filter.
+fn placeholder(
+    theme: &Theme,
+    listing: Option<&Listing>,
+    view: &TableView,
+) -> Option<(String, Style)> {
+    let listing = listing?;
+    let noun = listing.noun;
+    match (&listing.failed, listing.loaded) {
+        (Some(failed), None) => Some((failed.clone(), theme.bad)),
+        (None, None) if listing.freshness == Freshness::NotRequested => {
+            Some((String::new(), theme.dim))
+        }
+        (_, None) => Some((format!("Loading {noun}…"), theme.dim)),
+        (_, Some(0)) => Some((format!("No {noun}."), theme.dim)),
+        (_, Some(_)) if view.is_empty() => Some(widgets::no_match(theme, view, noun)),
+        (_, Some(_)) => None,
     }
 }

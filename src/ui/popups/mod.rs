@@ -3,7 +3,6 @@
 //! every popup, so a popup added to the list does not build until it has a look here.
 
 pub mod accounts;
-pub mod client;
 pub mod command_log;
 pub mod help;
 pub mod invoice;
@@ -47,6 +46,6 @@ pub fn draw(
         Popup::Probe(view) => probe::draw(frame, app, theme, area, view),
         Popup::Palette(p) => palette::draw(frame, app, theme, area, p),
         Popup::CommandLog(log) => command_log::draw(frame, app, theme, area, log),
-        Popup::Client(card) => client::draw(frame, app, theme, area, card.0),
+        Popup::Client(card) => card.render(frame, area, &app.tab_data(), theme),
     }
 }

@@ -13,9 +13,8 @@ pub fn popup_area(body: Rect, h: u16) -> Rect {
     layout::centered(body, 76, h.saturating_add(2))
 }
 
-pub fn section(theme: &Theme, title: &str) -> Line<'static> {
-    Line::from(Span::styled(title.to_owned(), theme.title))
-}
+/// A section's title (the look kit's: the client card draws it from its own file).
+pub use crate::app::look::widgets::section;
 
 /// At most `max` lines, the rest counted.
 pub fn capped<'a>(theme: &Theme, mut lines: Vec<Line<'a>>, max: usize) -> Vec<Line<'a>> {

@@ -2,12 +2,13 @@
 //! their visible rows, placeholders for loading/empty/failed lists, and label–value detail
 //! lists.
 
+use super::Seen;
 use super::pane::Pane;
-use super::text;
 use super::theme::Theme;
+use crate::app::status;
 use crate::app::table::TableView;
 use crate::app::{Answer, Freshness};
-use crate::app::{App, status};
+use crate::text;
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
@@ -16,8 +17,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Row, Table, TableState, Wrap};
 
 /// `14:03:05`, or `2026-01-02 14:03:05` when not today, in the app's offset.
-pub fn clock_time(app: &App, at: DateTime<Utc>) -> String {
-    let offset = app.utc_offset();
+pub fn clock_time(app: &impl Seen, at: DateTime<Utc>) -> String {
+    let offset = app.offset();
     let local = at.with_timezone(&offset);
     if local.date_naive() == app.now().with_timezone(&offset).date_naive() {
         local.format("%H:%M:%S").to_string()
@@ -27,7 +28,7 @@ pub fn clock_time(app: &App, at: DateTime<Utc>) -> String {
 }
 
 /// Whether data that arrived at `at` is older than the refresh interval (and some).
-fn is_old(app: &App, at: DateTime<Utc>) -> bool {
+fn is_old(app: &impl Seen, at: DateTime<Utc>) -> bool {
     let every = app
         .settings()
         .refresh
@@ -38,12 +39,12 @@ fn is_old(app: &App, at: DateTime<Utc>) -> bool {
 }
 
 /// `12 s`, `4 min`: how long ago `at` was.
-fn age(app: &App, at: DateTime<Utc>) -> String {
+fn age(app: &impl Seen, at: DateTime<Utc>) -> String {
     crate::text::ago(app.now() - at)
 }
 
 /// What a pane says about its data's age, and how it looks.
-pub fn freshness(app: &App, theme: &Theme, f: Freshness) -> Span<'static> {
+pub fn freshness(app: &impl Seen, theme: &Theme, f: Freshness) -> Span<'static> {
     match f {
         Freshness::NotRequested => Span::raw(""),
         Freshness::Loading => Span::styled("loading…", theme.dim),
@@ -74,7 +75,7 @@ pub fn freshness(app: &App, theme: &Theme, f: Freshness) -> Span<'static> {
 
 /// A popup's title, naming its account over several accounts (IDs repeat across
 /// accounts: `Bind IP · service 1003 · acme`).
-pub fn of_account(app: &App, title: String) -> String {
+pub fn of_account(app: &impl Seen, title: String) -> String {
     let s = app.settings();
     if s.among.accounts {
         format!("{title} · {}", text::sanitize(&s.profile))
@@ -155,7 +156,7 @@ pub fn with_filter<'a>(block: Block<'a>, table: &TableView, theme: &Theme) -> Bl
 /// What a list pane shows instead of rows, if anything: loading, the failure, "none", or
 /// "nothing matches".
 pub fn placeholder<T>(
-    app: &App,
+    app: &impl Seen,
     theme: &Theme,
     remote: Answer<'_, Vec<T>>,
     table: &TableView,
@@ -312,4 +313,9 @@ pub fn fit_line(line: Line<'_>, width: usize) -> Line<'static> {
     let mut fitted = Line::from(out).style(style);
     fitted.alignment = alignment;
     fitted
+}
+
+/// A section's title in a viewer: `Orders this session`.
+pub fn section(theme: &Theme, title: &str) -> Line<'static> {
+    Line::from(Span::styled(title.to_owned(), theme.title))
 }

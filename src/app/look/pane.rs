@@ -11,7 +11,7 @@ pub struct Pane {
 }
 
 impl Pane {
-    pub(super) fn with_header(block: Rect) -> Self {
+    pub fn with_header(block: Rect) -> Self {
         let inner = block.inner(Margin::new(1, 1));
         let rows = Rect {
             y: inner.y.saturating_add(1),

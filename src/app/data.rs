@@ -1,0 +1,58 @@
+//! [`TabData`]: the account's data a tab or a popup is drawn from, read-only — the
+//! store's answers, the probes, the IP-list countdowns, the history, this session's
+//! orders, the settings and the time. Apart from the tabs so that a popup (the client
+//! card) reads it without naming the tabs, which open the popups.
+
+use super::AppSettings;
+use super::history::HistoryState;
+use super::look::Seen;
+use super::orders::Orders;
+use super::probe::Probes;
+use crate::account::store::Store;
+use crate::iplist_throttle::Throttles;
+use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
+
+/// What a tab's rows are drawn from besides the tab itself: the account's data and the
+/// time, read-only.
+#[derive(Clone, Copy)]
+pub struct TabData<'a> {
+    pub store: &'a Store,
+    /// Each service's last proxy probe (the Services Health column).
+    pub probes: &'a Probes,
+    /// When each service's IP list may be refreshed again (the Services countdowns).
+    pub throttles: &'a Throttles,
+    /// What the history store answered (the Network columns its overview adds, the
+    /// Usage chart's kept days and 24 hours).
+    pub history: &'a HistoryState,
+    pub settings: &'a AppSettings,
+    /// The orders this session placed, on their way or in doubt (the client card's).
+    pub orders: &'a Orders,
+    pub now: DateTime<Utc>,
+    /// The offset times on screen are shown in.
+    pub offset: FixedOffset,
+}
+
+impl TabData<'_> {
+    /// Today, in the offset shown.
+    pub fn today(&self) -> NaiveDate {
+        self.now.with_timezone(&self.offset).date_naive()
+    }
+
+    /// When service `id`'s IP list may be refreshed again, while that is ahead.
+    pub fn throttled_until(&self, id: u64) -> Option<DateTime<Utc>> {
+        self.throttles.until(id, self.now)
+    }
+}
+
+/// A tab draws with the time and settings its data holds.
+impl Seen for TabData<'_> {
+    fn now(&self) -> DateTime<Utc> {
+        self.now
+    }
+    fn offset(&self) -> FixedOffset {
+        self.offset
+    }
+    fn settings(&self) -> &AppSettings {
+        self.settings
+    }
+}
