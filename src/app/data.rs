@@ -14,7 +14,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 
 /// What a tab's rows are drawn from besides the tab itself: the account's data and the
 /// time, read-only.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct TabData<'a> {
     pub store: &'a Store,
     /// Each service's last proxy probe (the Services Health column).
@@ -27,6 +27,9 @@ pub struct TabData<'a> {
     pub settings: &'a AppSettings,
     /// The orders this session placed, on their way or in doubt (the client card's).
     pub orders: &'a Orders,
+    /// Why reads are held back, while they are: `waiting for the server's limit (next in
+    /// 23 s)` (the Network summary's).
+    pub budget_waiting: Option<String>,
     pub now: DateTime<Utc>,
     /// The offset times on screen are shown in.
     pub offset: FixedOffset,

@@ -91,6 +91,7 @@ impl App {
             history: &self.account.history,
             settings: &self.shell.settings,
             orders: &self.work.orders,
+            budget_waiting: self.budget_waiting(),
             now: self.now(),
             offset: self.shell.utc_offset,
         }

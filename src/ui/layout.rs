@@ -18,11 +18,7 @@ pub use super::pane::Pane;
 pub const MIN_WIDTH: u16 = 40;
 pub const MIN_HEIGHT: u16 = 8;
 
-/// Rows a table keeps before a detail pane below it gets any: border, header and three.
-const TABLE_FIRST: u16 = 6;
-
-/// Screens at least this wide show details beside the table instead of below it.
-pub const WIDE: u16 = 120;
+pub use crate::app::look::pane::WIDE;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Screen {
@@ -111,46 +107,7 @@ pub fn tab_titles(line: Rect, open_alerts: usize) -> Vec<(Tab, Rect)> {
     out
 }
 
-/// A table with a detail pane beside it, or below it when the screen is narrow or the
-/// table `wants` (its natural width, 0 if unknown) more than the room beside the detail:
-/// the table's columns come first, the detail then takes the full width below.
-pub fn table_and_detail(
-    body: Rect,
-    (side_width, below_height): (u16, u16),
-    wants: u16,
-    mode: DetailPane,
-) -> (Pane, Rect) {
-    match mode {
-        DetailPane::Hidden => return (Pane::with_header(body), Rect { height: 0, ..body }),
-        DetailPane::Zoomed => {
-            // The table keeps its header and the selected row, so it is clear whose
-            // detail this is.
-            let [t, d] = Layout::vertical([Constraint::Length(4), Constraint::Min(0)]).areas(body);
-            return (Pane::with_header(t), d);
-        }
-        DetailPane::Shown => {}
-    }
-    // On a wide screen the detail beside grows with it: a third of the width, or what the
-    // table leaves beyond half again its natural width (its columns stretch into that
-    // much), up to half the screen.
-    let roomy = body.width.saturating_sub(wants.saturating_add(wants / 2));
-    let side_width = side_width
-        .max(body.width / 3)
-        .max(roomy.min(body.width / 2));
-    if body.width >= WIDE && body.width.saturating_sub(side_width) >= wants {
-        let [t, d] =
-            Layout::horizontal([Constraint::Min(0), Constraint::Length(side_width)]).areas(body);
-        (Pane::with_header(t), d)
-    } else {
-        // A short screen gives the list its rows first; a detail with no room for two
-        // lines gives way entirely (`z` zooms it).
-        let room = body.height.saturating_sub(TABLE_FIRST);
-        let below_height = if room < 4 { 0 } else { below_height.min(room) };
-        let [t, d] =
-            Layout::vertical([Constraint::Min(0), Constraint::Length(below_height)]).areas(body);
-        (Pane::with_header(t), d)
-    }
-}
+pub use crate::app::look::pane::table_and_detail;
 
 /// Services: the table, and the selected service's detail (13 fields and the countdown:
 /// one column beside, two columns below; with `history`, up to three lines more).
@@ -158,31 +115,14 @@ pub fn services(body: Rect, wants: u16, history: bool, mode: DetailPane) -> (Pan
     table_and_detail(body, (46, if history { 11 } else { 9 }), wants, mode)
 }
 
-/// Products: the table, and the selected product's detail (8 fields).
-pub fn products(body: Rect, wants: u16, mode: DetailPane) -> (Pane, Rect) {
-    table_and_detail(body, (44, 6), wants, mode)
-}
+/// Products: the table, and the selected product's detail (the tab's own).
+pub use crate::app::tabs::products::look::areas as products;
 
-/// Billing: the credit box above the invoices.
-/// Billing: the credit, the money ahead (a summary line, the spend per month and as many
-/// renewals as fit: more on a tall screen), and the invoices.
-pub fn billing(body: Rect) -> (Rect, Rect, Pane) {
-    let ahead = if body.height >= 30 { 9 } else { 5 };
-    let [credit, ahead, table] = Layout::vertical([
-        Constraint::Length(3),
-        Constraint::Length(ahead),
-        Constraint::Min(0),
-    ])
-    .areas(body);
-    (credit, ahead, Pane::with_header(table))
-}
+/// Billing: the credit, the money ahead and the invoices (the tab's own).
+pub use crate::app::tabs::billing::look::areas as billing;
 
-/// Network: the summary line above the table.
-pub fn network(body: Rect) -> (Rect, Pane) {
-    let [summary, table] =
-        Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
-    (summary, Pane::with_header(table))
-}
+/// Network: the summary line above the table (the tab's own).
+pub use crate::app::tabs::network::look::areas as network;
 
 /// Usage: the list of ppr services (as wide as it `wants`, within two fifths of the
 /// screen), the chart and the gauge.

@@ -10,17 +10,13 @@
 //! bindings). Popups stack on top. Made for 80×24 and up; below 40×8 one line asks for a
 //! bigger terminal.
 
-pub mod ahead;
 pub mod alerts;
 pub mod all;
-pub mod billing;
 pub mod events;
 pub mod forms;
 pub mod history;
 pub mod layout;
-pub mod network;
 pub mod popups;
-pub mod products;
 pub mod services;
 pub mod text;
 pub mod usage;
@@ -95,9 +91,6 @@ pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect, view: &m
     draw_info(frame, app, theme, screen.info);
     match app.tab() {
         Tab::Services => services::draw(frame, app, theme, screen.body),
-        Tab::Products => products::draw(frame, app, theme, screen.body),
-        Tab::Billing => billing::draw(frame, app, theme, screen.body),
-        Tab::Network => network::draw(frame, app, theme, screen.body),
         Tab::Usage => usage::draw(frame, app, theme, screen.body),
         Tab::Alerts => alerts::draw(frame, app, theme, screen.body),
         // A tab the ui has no pane of its own for (unreachable while every tab has one).

@@ -1,7 +1,7 @@
 //! A bordered table's areas: the whole block and where its data rows go, as the layout
 //! cuts them and the tables draw into them.
 
-use ratatui::layout::{Margin, Rect};
+use ratatui::layout::{Constraint, Layout, Margin, Rect};
 
 /// A bordered table: its outer area and where its data rows go (below the header line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,5 +28,73 @@ impl Pane {
             height: 1.min(inner.height),
             ..inner
         }
+    }
+}
+
+/// Rows a table keeps before a detail pane below it gets any: border, header and three.
+const TABLE_FIRST: u16 = 6;
+
+/// Screens at least this wide show details beside the table instead of below it.
+pub const WIDE: u16 = 120;
+
+/// How a tab's detail pane (Services, Products) shares the body with its table; `z`
+/// cycles it: shown → hidden (the table takes the whole body) → zoomed (the detail takes
+/// all but the selected row) → shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DetailPane {
+    #[default]
+    Shown,
+    Hidden,
+    Zoomed,
+}
+
+impl DetailPane {
+    pub fn next(self) -> Self {
+        match self {
+            DetailPane::Shown => DetailPane::Hidden,
+            DetailPane::Hidden => DetailPane::Zoomed,
+            DetailPane::Zoomed => DetailPane::Shown,
+        }
+    }
+}
+
+/// A table with a detail pane beside it, or below it when the screen is narrow or the
+/// table `wants` (its natural width, 0 if unknown) more than the room beside the detail:
+/// the table's columns come first, the detail then takes the full width below.
+pub fn table_and_detail(
+    body: Rect,
+    (side_width, below_height): (u16, u16),
+    wants: u16,
+    mode: DetailPane,
+) -> (Pane, Rect) {
+    match mode {
+        DetailPane::Hidden => return (Pane::with_header(body), Rect { height: 0, ..body }),
+        DetailPane::Zoomed => {
+            // The table keeps its header and the selected row, so it is clear whose
+            // detail this is.
+            let [t, d] = Layout::vertical([Constraint::Length(4), Constraint::Min(0)]).areas(body);
+            return (Pane::with_header(t), d);
+        }
+        DetailPane::Shown => {}
+    }
+    // On a wide screen the detail beside grows with it: a third of the width, or what the
+    // table leaves beyond half again its natural width (its columns stretch into that
+    // much), up to half the screen.
+    let roomy = body.width.saturating_sub(wants.saturating_add(wants / 2));
+    let side_width = side_width
+        .max(body.width / 3)
+        .max(roomy.min(body.width / 2));
+    if body.width >= WIDE && body.width.saturating_sub(side_width) >= wants {
+        let [t, d] =
+            Layout::horizontal([Constraint::Min(0), Constraint::Length(side_width)]).areas(body);
+        (Pane::with_header(t), d)
+    } else {
+        // A short screen gives the list its rows first; a detail with no room for two
+        // lines gives way entirely (`z` zooms it).
+        let room = body.height.saturating_sub(TABLE_FIRST);
+        let below_height = if room < 4 { 0 } else { below_height.min(room) };
+        let [t, d] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(below_height)]).areas(body);
+        (Pane::with_header(t), d)
     }
 }

@@ -30,6 +30,7 @@ pub mod usage;
 pub mod usage_chart;
 
 pub use super::{Tab, Tabs};
+pub use crate::app::look::pane::DetailPane;
 pub use pane::{Intent, Listing, Props, TabCx, TabData, TabPane, TabView};
 
 use super::Cx;
@@ -186,27 +187,6 @@ impl Tab {
 
     pub fn prev(self) -> Tab {
         Tab::ALL[(self.index() + Tab::ALL.len() - 1) % Tab::ALL.len()]
-    }
-}
-
-/// How a tab's detail pane (Services, Products) shares the body with its table; `z`
-/// cycles it: shown → hidden (the table takes the whole body) → zoomed (the detail takes
-/// all but the selected row) → shown.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum DetailPane {
-    #[default]
-    Shown,
-    Hidden,
-    Zoomed,
-}
-
-impl DetailPane {
-    pub fn next(self) -> Self {
-        match self {
-            DetailPane::Shown => DetailPane::Hidden,
-            DetailPane::Hidden => DetailPane::Zoomed,
-            DetailPane::Zoomed => DetailPane::Shown,
-        }
     }
 }
 

@@ -146,7 +146,14 @@ pub fn draw(
             let noun = "Products (each account's own prices)";
             draw_table(frame, accounts, all, theme, pane, noun);
             if let Some((app, id)) = selected {
-                super::products::draw_detail(frame, app, theme, detail, id);
+                crate::app::tabs::products::look::draw_detail(
+                    frame,
+                    app.products(),
+                    &app.tab_data(),
+                    theme,
+                    detail,
+                    id,
+                );
             }
         }
         Tab::Billing => {
@@ -157,7 +164,7 @@ pub fn draw(
                 .iter()
                 .map(|a| (a.name.to_owned(), a.colour, a.app.runway()))
                 .collect();
-            super::ahead::draw_accounts(frame, theme, ahead, &runways);
+            crate::app::tabs::billing::ahead::draw_accounts(frame, theme, ahead, &runways);
             draw_table(frame, accounts, all, theme, pane, "Invoices");
         }
         Tab::Network => {

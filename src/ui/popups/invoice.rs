@@ -4,8 +4,9 @@
 use crate::api::Request;
 use crate::app::Answer;
 use crate::app::App;
+use crate::app::tabs::billing::look as billing;
 use crate::ui::theme::Theme;
-use crate::ui::{billing, layout, widgets};
+use crate::ui::{layout, widgets};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::{Clear, Paragraph};

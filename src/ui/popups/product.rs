@@ -4,9 +4,10 @@
 
 use super::viewer::{capped, draw_rest, popup_area, section};
 use crate::app::App;
+use crate::app::tabs::products;
 use crate::app::tabs::services::status_tone;
 use crate::ui::theme::Theme;
-use crate::ui::{columns, products, text};
+use crate::ui::{columns, text};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -56,6 +57,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, id: u64) {
     let area = popup_area(body, 6 + extra.len() as u16);
     let [detail, rest] = Layout::vertical([Constraint::Length(6), Constraint::Min(0)]).areas(area);
     frame.render_widget(Clear, area);
-    products::draw_detail(frame, app, theme, detail, id);
+    products::look::draw_detail(frame, app.products(), &app.tab_data(), theme, detail, id);
     draw_rest(frame, theme, rest, extra);
 }

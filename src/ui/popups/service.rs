@@ -6,9 +6,10 @@
 use super::viewer::{capped, popup_area, section};
 use crate::app::App;
 use crate::app::popups::service::ServiceViewer;
+use crate::app::tabs::billing::look as billing;
 use crate::app::tabs::services::proxies_cell;
 use crate::ui::theme::Theme;
-use crate::ui::{billing, columns, services, text, widgets};
+use crate::ui::{columns, services, text, widgets};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

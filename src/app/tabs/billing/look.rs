@@ -1,25 +1,42 @@
-//! The Billing tab: the credit, large, above the invoices; and the invoice popup.
+//! The Billing tab's look: the credit, large, above the money ahead and the invoices;
+//! and an invoice's lines (the invoice popup's).
 
-use super::columns;
-use super::layout;
-use super::text;
-use super::theme::Theme;
-use super::widgets;
+use super::{BillingTab, BillingView, COLUMNS, status_tone};
 use crate::api::{Invoice, InvoiceStatus, Request};
 use crate::app::Answer;
-use crate::app::App;
-use crate::app::tabs::billing::{COLUMNS, status_tone};
+use crate::app::data::TabData;
+use crate::app::look::pane::Pane;
+use crate::app::look::theme::Theme;
+use crate::app::look::{columns, widgets};
+use crate::app::tabs::{Props, TabPane};
+use crate::text;
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
-    let (credit_area, ahead, pane) = layout::billing(body);
-    let tab = app.billing();
-    draw_credit(frame, app, theme, credit_area);
-    super::ahead::draw(frame, theme, ahead, app.runway());
+/// The credit, the money ahead (a summary line, the spend per month and as many renewals
+/// as fit: more on a tall screen), and the invoices.
+pub fn areas(body: Rect) -> (Rect, Rect, Pane) {
+    let ahead = if body.height >= 30 { 9 } else { 5 };
+    let [credit, ahead, table] = Layout::vertical([
+        Constraint::Length(3),
+        Constraint::Length(ahead),
+        Constraint::Min(0),
+    ])
+    .areas(body);
+    (credit, ahead, Pane::with_header(table))
+}
+
+/// Draws the tab in `body`.
+pub fn draw(billing: &BillingTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
+    let (data, theme) = (props.data, props.theme);
+    let (credit_area, ahead, pane) = areas(body);
+    let tab = billing.view(data.store);
+    draw_credit(frame, tab, data, theme, credit_area);
+    let runway = billing.runway.as_ref().and_then(|(_, r)| r.as_ref());
+    super::ahead::draw(frame, theme, ahead, runway);
 
     let view = &tab.table;
     let block = widgets::pane(
@@ -30,11 +47,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             view,
             &tab.sort.label(),
         ),
-        widgets::freshness(app, theme, tab.invoices().freshness()),
+        widgets::freshness(data, theme, tab.invoices().freshness()),
     );
     let block = widgets::with_filter(block, view, theme);
     if let Some((msg, style)) = widgets::placeholder(
-        app,
+        data,
         theme,
         tab.invoices(),
         view,
@@ -52,16 +69,22 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         block,
         (&COLUMNS, tab.table.natural()),
         view,
-        |i| app.tab_cells(crate::app::tabs::Tab::Billing, i),
+        |i| billing.cells(data, i),
     );
 }
 
-fn draw_credit(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let credit = &app.billing().credit();
+fn draw_credit(
+    frame: &mut Frame,
+    tab: BillingView<'_>,
+    data: &TabData<'_>,
+    theme: &Theme,
+    area: Rect,
+) {
+    let credit = &tab.credit();
     let block = widgets::pane(
         theme,
         "Billing".into(),
-        widgets::freshness(app, theme, credit.freshness()),
+        widgets::freshness(data, theme, credit.freshness()),
     );
     let line = match (credit.value(), credit) {
         (Some(c), _) => {
@@ -69,12 +92,12 @@ fn draw_credit(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
                 Span::styled(" Credit  ", theme.title),
                 Span::styled(text::money(c.credit), theme.big),
             ];
-            spans.extend(credit_trend(app, theme));
-            spans.extend(unpaid_spans(app, theme));
+            spans.extend(credit_trend(data, theme));
+            spans.extend(unpaid_spans(tab, theme));
             Line::from(spans)
         }
         (None, Answer::Failed { error, .. }) => Line::from(Span::styled(
-            crate::app::status::error_line(&Request::Credit, error, &app.settings().profile),
+            crate::app::status::error_line(&Request::Credit, error, &data.settings.profile),
             theme.bad,
         )),
         (None, Answer::NotRequested) => Line::from(""),
@@ -85,8 +108,8 @@ fn draw_credit(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 
 /// The credit over the last 30 days from the history store: a sparkline of each day's
 /// lowest (a drop within a day shows even when topped up before midnight) and the range.
-fn credit_trend(app: &App, theme: &Theme) -> Vec<Span<'static>> {
-    let Some(o) = app.history().overview() else {
+fn credit_trend(data: &TabData<'_>, theme: &Theme) -> Vec<Span<'static>> {
+    let Some(o) = data.history.overview() else {
         return Vec::new();
     };
     let known: Vec<f64> = o
@@ -104,7 +127,7 @@ fn credit_trend(app: &App, theme: &Theme) -> Vec<Span<'static>> {
     };
     vec![
         Span::styled("    30 days ", theme.dim),
-        Span::styled(super::history::spark(&o.credit_30d_low, 30), theme.title),
+        Span::styled(text::spark(&o.credit_30d_low, 30), theme.title),
         Span::styled(
             format!(" {}–{}", text::money(lo), text::money(hi)),
             theme.dim,
@@ -113,11 +136,11 @@ fn credit_trend(app: &App, theme: &Theme) -> Vec<Span<'static>> {
 }
 
 /// `   Unpaid  $45.00 in 3 invoices` once the invoices are known.
-fn unpaid_spans(app: &App, theme: &Theme) -> Vec<Span<'static>> {
-    if app.billing().invoices().value().is_none() {
+fn unpaid_spans(tab: BillingView<'_>, theme: &Theme) -> Vec<Span<'static>> {
+    if tab.invoices().value().is_none() {
         return Vec::new();
     }
-    let (n, total) = app.billing().unpaid();
+    let (n, total) = tab.unpaid();
     if n == 0 {
         return vec![Span::styled("   No unpaid invoices", theme.dim)];
     }

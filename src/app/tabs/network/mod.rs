@@ -1,9 +1,11 @@
 //! The Network tab: for every service, its proxy servers in error (`NetworkErrors(id)`)
 //! and inactive (`NetworkInactive(id)`), flattened into one table of (service, state, IP).
 //! Only the services that are swept count (not Terminated, Cancelled or Fraud: see
-//! `account/freshness.rs`).
+//! `account/freshness.rs`). Its look is [`look`].
 
-use super::{Intent, Tab, TabCx, TabData, TabPane};
+pub mod look;
+
+use super::{Intent, Props, Tab, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
@@ -258,6 +260,9 @@ impl TabPane for NetworkTab {
     }
     fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
         self.row_cells(data, i).unwrap_or_default()
+    }
+    fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
+        look::draw(self, frame, area, props);
     }
 
     fn cycle_sort(&mut self, _cx: &mut TabCx<'_>) {

@@ -1,26 +1,33 @@
-//! The Products tab: every field of the product list, the active sort in the title, and the
-//! selected product's detail.
+//! The Products tab's look: every field of the product list, the active sort in the
+//! title, and the selected product's detail (the product popup's too).
 
-use super::columns;
-use super::layout;
-use super::text::{self, MISSING};
-use super::theme::Theme;
-use super::widgets;
+use super::{COLUMNS, ProductsTab, ProductsView};
 use crate::api::{Product, Request};
 use crate::app::Answer;
-use crate::app::App;
-use crate::app::tabs::products::COLUMNS;
+use crate::app::data::TabData;
+use crate::app::look::pane::{DetailPane, Pane, table_and_detail};
+use crate::app::look::theme::Theme;
+use crate::app::look::{columns, widgets};
+use crate::app::tabs::{Props, TabPane};
+use crate::text::{self, MISSING};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
-    let (pane, detail_area) = layout::products(
+/// The table, and the selected product's detail (8 fields).
+pub fn areas(body: Rect, wants: u16, mode: DetailPane) -> (Pane, Rect) {
+    table_and_detail(body, (44, 6), wants, mode)
+}
+
+/// Draws the tab in `body`.
+pub fn draw(products: &ProductsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
+    let (data, theme) = (props.data, props.theme);
+    let (pane, detail_area) = areas(
         body,
-        columns::table_width(app.products().table.natural()),
-        app.products().detail_pane,
+        columns::table_width(products.table.natural()),
+        products.detail_pane,
     );
-    let tab = app.products();
+    let tab = products.view(data.store);
     let view = &tab.table;
     let block = widgets::pane(
         theme,
@@ -29,11 +36,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             widgets::counted("Products", tab.list().value().is_some(), view),
             tab.sort_label()
         ),
-        widgets::freshness(app, theme, tab.list().freshness()),
+        widgets::freshness(data, theme, tab.list().freshness()),
     );
     let block = widgets::with_filter(block, view, theme);
     if let Some((msg, style)) = widgets::placeholder(
-        app,
+        data,
         theme,
         tab.list(),
         view,
@@ -50,11 +57,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             block,
             (&COLUMNS, tab.table.natural()),
             view,
-            |i| app.tab_cells(crate::app::tabs::Tab::Products, i),
+            |i| products.cells(data, i),
         );
     }
     match tab.selected() {
-        Some(p) => draw_detail(frame, app, theme, detail_area, p.product_id),
+        Some(p) => draw_detail(frame, tab, data, theme, detail_area, p.product_id),
         None => frame.render_widget(
             widgets::pane(theme, "Product".into(), Span::raw("")),
             detail_area,
@@ -62,20 +69,28 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     }
 }
 
-pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
-    let remote = app.products().detail(id);
+/// Product `id`'s detail, as the store has it (the tab's and the product popup's).
+pub fn draw_detail(
+    frame: &mut Frame,
+    tab: ProductsView<'_>,
+    data: &TabData<'_>,
+    theme: &Theme,
+    area: Rect,
+    id: u64,
+) {
+    let remote = tab.detail(id);
     let block = widgets::pane(
         theme,
         // IDs repeat across accounts: over several, the title names the account.
-        widgets::of_account(app, format!("Product {id}")),
-        widgets::freshness(app, theme, remote.freshness()),
+        widgets::of_account(data, format!("Product {id}")),
+        widgets::freshness(data, theme, remote.freshness()),
     );
     let inner = block.inner(area);
     frame.render_widget(block, area);
     match (remote.value(), remote) {
         (Some(p), _) => {
             // The detail may leave the name out (spec 2.3 lists it as optional there).
-            let listed = app.products().rows().iter().find(|s| s.product_id == id);
+            let listed = tab.rows().iter().find(|s| s.product_id == id);
             let name = p
                 .product_name
                 .as_deref()
@@ -87,7 +102,7 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
             let line = crate::app::status::error_line(
                 &Request::Product(id),
                 error,
-                &app.settings().profile,
+                &data.settings.profile,
             );
             widgets::message(frame, inner, &line, theme.bad);
         }

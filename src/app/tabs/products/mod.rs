@@ -3,9 +3,12 @@
 //! cached).
 //!
 //! `s` cycles through the six fields of `SortField::ALL` and wraps around; the server
-//! decides the direction. A list that arrives for a sort no longer chosen is dropped.
+//! decides the direction. A list that arrives for a sort no longer chosen is dropped. Its
+//! look is [`look`].
 
-use super::{Intent, TabCx, TabData, TabPane};
+pub mod look;
+
+use super::{Intent, Props, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
@@ -169,6 +172,9 @@ impl TabPane for ProductsTab {
             .get(i)
             .map(cells)
             .unwrap_or_default()
+    }
+    fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
+        look::draw(self, frame, area, props);
     }
 
     /// The server sorts the catalogue: the next order is asked for.

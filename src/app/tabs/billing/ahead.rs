@@ -4,10 +4,10 @@
 //! date (as many as fit; a tall screen shows more). Over several accounts: a line per
 //! account and the earliest day any of them runs short.
 
-use super::text;
-use super::theme::Theme;
-use super::widgets;
+use crate::app::look::theme::Theme;
+use crate::app::look::widgets;
 use crate::billing::{Owed, PriceSource, Runway, runway::SOON_DAYS};
+use crate::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

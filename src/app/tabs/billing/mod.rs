@@ -4,9 +4,12 @@
 //! "Unpaid" (the total beside the credit, and what `!` keeps) means the statuses
 //! `Unpaid` and `Collections`: money still owed. `Payment Pending` is on its way and
 //! `Pending` is not billed yet, so they are shown but not counted. `s` sorts locally by
-//! [`InvoiceSort`].
+//! [`InvoiceSort`]. Its look is [`look`], the money ahead [`ahead`].
 
-use super::{Intent, TabCx, TabData, TabPane};
+pub mod ahead;
+pub mod look;
+
+use super::{Intent, Props, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::Kind;
 use crate::account::store::Store;
@@ -203,6 +206,9 @@ impl TabPane for BillingTab {
             .get(i)
             .map(cells)
             .unwrap_or_default()
+    }
+    fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
+        look::draw(self, frame, area, props);
     }
 
     fn cycle_sort(&mut self, _cx: &mut TabCx<'_>) {

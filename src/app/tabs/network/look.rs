@@ -1,25 +1,31 @@
-//! The Network tab: a summary line, then every proxy server in error or inactive.
+//! The Network tab's look: a summary line, then every proxy server in error or inactive.
 
-use super::columns;
-use super::layout;
-use super::text;
-use super::theme::Theme;
-use super::widgets;
-use crate::app::App;
+use super::NetworkTab;
 use crate::app::Freshness;
-use crate::app::tabs::Tab;
+use crate::app::look::pane::Pane;
+use crate::app::look::{columns, widgets};
+use crate::app::tabs::{Props, TabPane};
+use crate::text;
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
-    let (summary_area, pane) = layout::network(body);
-    let net = app.network();
-    let services = app.services();
+/// The summary line above the table.
+pub fn areas(body: Rect) -> (Rect, Pane) {
+    let [summary, table] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
+    (summary, Pane::with_header(table))
+}
+
+/// Draws the tab in `body`.
+pub fn draw(net: &NetworkTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
+    let (data, theme) = (props.data, props.theme);
+    let (summary_area, pane) = areas(body);
+    let list = data.store.services_answer();
     let s = net.summary;
 
-    let now = app.now();
+    let now = data.now;
     let oldest = s
         .oldest
         .filter(|at| s.checked > 0 && (now - *at).num_seconds() >= 10)
@@ -46,7 +52,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         ),
     ];
     // Held back by the budget is not failing: the scheduler sends them when it allows.
-    if let Some(waiting) = app.budget_waiting().filter(|_| s.loading > 0) {
+    if let Some(waiting) = data.budget_waiting.as_ref().filter(|_| s.loading > 0) {
         summary.push(Span::styled(format!("   ⏸ {waiting}"), theme.warn));
     } else if s.loading > 0 {
         summary.push(Span::styled(
@@ -70,29 +76,29 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     // from the oldest of them, as the other tabs do for their own data.
     let fresh = match s.stale_since {
         Some(at) => Freshness::Stale(at),
-        None => services.list().freshness(),
+        None => list.freshness(),
     };
     let block = widgets::pane(
         theme,
         widgets::titled(
             "Proxy servers in error or inactive",
-            services.list().value().is_some(),
+            list.value().is_some(),
             view,
             &net.sort.label(),
         ),
-        widgets::freshness(app, theme, fresh),
+        widgets::freshness(data, theme, fresh),
     );
     let block = widgets::with_filter(block, view, theme);
-    let placeholder = if services.list().value().is_none() {
+    let placeholder = if list.value().is_none() {
         widgets::placeholder(
-            app,
+            data,
             theme,
-            services.list(),
+            list,
             view,
             &crate::api::Request::Services,
             "services",
         )
-    } else if services.rows().is_empty() {
+    } else if list.value().is_some_and(Vec::is_empty) {
         Some((
             "No services, so no proxy servers to check.".to_owned(),
             theme.dim,
@@ -114,7 +120,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
     // Beside the searched columns, what changes with time: when each service was checked
     // and, with history, since when each server is listed and its service's errors per
     // hour over 24 h (lowest priority: hidden first on a narrow screen).
-    let columns = app.tab_columns(Tab::Network);
+    let columns = net.columns(data);
     columns::draw(
         frame,
         theme,
@@ -122,6 +128,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         block,
         (&columns, net.table.natural()),
         view,
-        |i| app.tab_cells(Tab::Network, i),
+        |i| net.cells(data, i),
     );
 }
