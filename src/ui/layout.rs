@@ -134,14 +134,8 @@ pub fn usage(body: Rect, wants: u16) -> (Pane, Rect, Rect) {
     (Pane::with_header(list), chart, gauge)
 }
 
-/// Alerts: the table, and the selected alert's whole message below it.
-pub fn alerts(body: Rect) -> (Pane, Rect) {
-    // Room for the acknowledgement and the silences in force where the screen has it.
-    let detail = if body.height >= 20 { 8 } else { 4 };
-    let [table, detail] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(detail)]).areas(body);
-    (Pane::with_header(table), detail)
-}
+/// Alerts: the table, and the selected alert's whole message (the tab's own).
+pub use crate::app::tabs::alerts::look::areas as alerts;
 
 /// A tab drawn as a plain list (see [`super::list`]): the table takes the body.
 pub fn list(body: Rect) -> Pane {

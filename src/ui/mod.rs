@@ -10,7 +10,6 @@
 //! bindings). Popups stack on top. Made for 80×24 and up; below 40×8 one line asks for a
 //! bigger terminal.
 
-pub mod alerts;
 pub mod all;
 pub mod events;
 pub mod forms;
@@ -92,9 +91,7 @@ pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect, view: &m
     match app.tab() {
         Tab::Services => services::draw(frame, app, theme, screen.body),
         Tab::Usage => usage::draw(frame, app, theme, screen.body),
-        Tab::Alerts => alerts::draw(frame, app, theme, screen.body),
-        // A tab the ui has no pane of its own for (unreachable while every tab has one).
-        #[allow(unreachable_patterns)]
+        // The others draw themselves (`TabPane::render`).
         tab => app.render_tab(tab, frame, screen.body, theme),
     }
     draw_status(frame, app, theme, screen.status);
@@ -106,7 +103,7 @@ pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect, view: &m
 
 fn draw_tabs(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let open = app.alerts().open_count();
-    let count = alerts::count_style(app, theme);
+    let count = crate::app::tabs::alerts::look::count_style(app.alerts(), theme);
     tab_line(frame, theme, area, (app.tab(), open, count));
 }
 

@@ -185,7 +185,14 @@ pub fn draw(
             let (pane, detail) = layout::alerts(body);
             draw_table(frame, accounts, all, theme, pane, "Alerts");
             if let Some((app, row)) = all.alert.and_then(|(k, row)| Some((app_of(k)?, row))) {
-                super::alerts::draw_detail(frame, app, theme, detail, app.alerts().rows.get(row));
+                crate::app::tabs::alerts::look::draw_detail(
+                    frame,
+                    app.alerts(),
+                    &app.tab_data(),
+                    theme,
+                    detail,
+                    app.alerts().rows.get(row),
+                );
             }
         }
         // A tab the ui has no pane of its own for (unreachable while every tab has one).

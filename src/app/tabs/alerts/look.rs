@@ -1,16 +1,18 @@
-//! The Alerts tab: open alerts, then the recently resolved ones, and the selected alert's
-//! whole message below the table. Times are short (`14:02` today, `11-21 14:02` before);
-//! the full ones are in the detail.
+//! The Alerts tab's look: open alerts, then the recently resolved ones, and the selected
+//! alert's whole message below the table. Times are short (`14:02` today, `11-21 14:02`
+//! before); the full ones are in the detail.
 
-use super::layout;
-use super::text;
-use super::theme::Theme;
-use super::widgets;
+use super::{AlertsTab, message};
 use crate::alerts::{Alert, Level};
-use crate::app::App;
+use crate::app::data::TabData;
+use crate::app::look::pane::Pane;
+use crate::app::look::theme::Theme;
+use crate::app::look::widgets;
+use crate::app::tabs::Props;
+use crate::text;
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Wrap};
@@ -20,8 +22,8 @@ use ratatui::widgets::{Cell, Paragraph, Row, Wrap};
 const RULE_COLUMN: u16 = 110;
 
 /// The style of the tab title's count: the most severe open alert's.
-pub fn count_style(app: &App, theme: &Theme) -> Style {
-    match app.alerts().worst_open() {
+pub fn count_style(tab: &AlertsTab, theme: &Theme) -> Style {
+    match tab.worst_open() {
         Some(Level::Critical) => theme.bad,
         Some(Level::Warn) => theme.warn,
         _ => theme.bar.tab_inactive,
@@ -39,13 +41,23 @@ fn level_cell(theme: &Theme, a: &Alert) -> (String, Style) {
     (format!("{mark} {}", a.level.as_str()), style)
 }
 
-pub fn short_time(app: &App, at: DateTime<Utc>) -> String {
-    crate::text::short_time(app.now(), app.utc_offset(), at)
+fn short_time(data: &TabData<'_>, at: DateTime<Utc>) -> String {
+    crate::text::short_time(data.now, data.offset, at)
 }
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
-    let (pane, detail) = layout::alerts(body);
-    let tab = app.alerts();
+/// The table, and the selected alert's whole message below it.
+pub fn areas(body: Rect) -> (Pane, Rect) {
+    // Room for the acknowledgement and the silences in force where the screen has it.
+    let detail = if body.height >= 20 { 8 } else { 4 };
+    let [table, detail] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(detail)]).areas(body);
+    (Pane::with_header(table), detail)
+}
+
+/// Draws the tab in `body`.
+pub fn draw(tab: &AlertsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
+    let (data, theme) = (props.data, props.theme);
+    let (pane, detail) = areas(body);
     let view = &tab.table;
     let open = tab.open_count();
     let title = if open > 0 {
@@ -85,12 +97,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
         // The whole pane, not one line: the explanation wraps.
         let inside = pane.block.inner(ratatui::layout::Margin::new(1, 1));
         widgets::message(frame, inside, &msg, style);
-        draw_detail(frame, app, theme, detail, None);
+        draw_detail(frame, tab, data, theme, detail, None);
         return;
     }
     let wide = body.width >= RULE_COLUMN;
     let rows = &tab.rows;
-    let now = app.now();
+    let now = data.now;
     // Only while something is marked: the message keeps its room otherwise.
     let marked = rows.iter().any(|a| !mark_word(tab, a, now).is_empty());
     let mut header: Vec<&str> = vec!["Level"];
@@ -137,32 +149,22 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             cells.push(Cell::new(a.key.rule.as_str()).style(dim));
         }
         cells.extend([
-            Cell::new(
-                text::truncate(
-                    &crate::app::tabs::alerts::message(app.utc_offset(), a),
-                    message_width,
-                )
-                .into_owned(),
-            )
-            .style(dim),
-            Cell::new(short_time(app, a.first_seen)).style(dim),
+            Cell::new(text::truncate(&message(data.offset, a), message_width).into_owned())
+                .style(dim),
+            Cell::new(short_time(data, a.first_seen)).style(dim),
             Cell::new(
                 a.resolved
-                    .map_or_else(|| "—".to_owned(), |t| short_time(app, t)),
+                    .map_or_else(|| "—".to_owned(), |t| short_time(data, t)),
             )
             .style(dim),
         ]);
         Row::new(cells)
     });
-    draw_detail(frame, app, theme, detail, tab.selected());
+    draw_detail(frame, tab, data, theme, detail, tab.selected());
 }
 
 /// `silenced` (it wins: nothing is delivered), `acked`, or nothing.
-fn mark_word(
-    tab: &crate::app::tabs::alerts::AlertsTab,
-    a: &Alert,
-    now: DateTime<Utc>,
-) -> &'static str {
+fn mark_word(tab: &AlertsTab, a: &Alert, now: DateTime<Utc>) -> &'static str {
     if a.resolved.is_some() {
         ""
     } else if tab.marks.silence(&a.key, now).is_some() {
@@ -176,9 +178,13 @@ fn mark_word(
 
 /// The selected alert's marks (who acknowledged it and when, the silence covering it),
 /// then every silence in force: what, until when, why and by whom.
-fn marks_lines(app: &App, theme: &Theme, alert: Option<&Alert>) -> Vec<Line<'static>> {
-    let tab = app.alerts();
-    let now = app.now();
+fn marks_lines(
+    tab: &AlertsTab,
+    data: &TabData<'_>,
+    theme: &Theme,
+    alert: Option<&Alert>,
+) -> Vec<Line<'static>> {
+    let now = data.now;
     let mut lines = Vec::new();
     if let Some(a) = alert.filter(|a| a.resolved.is_none())
         && let Some(ack) = tab.marks.ack(&a.key)
@@ -187,7 +193,7 @@ fn marks_lines(app: &App, theme: &Theme, alert: Option<&Alert>) -> Vec<Line<'sta
             format!(
                 "Acknowledged by {} at {}: not delivered again until it resolves.",
                 ack.by,
-                widgets::clock_time(app, ack.at)
+                widgets::clock_time(data, ack.at)
             ),
             theme.good,
         )));
@@ -207,7 +213,7 @@ fn marks_lines(app: &App, theme: &Theme, alert: Option<&Alert>) -> Vec<Line<'sta
             Span::styled(
                 format!(
                     " until {} ({} left) · {} · {}",
-                    widgets::clock_time(app, s.until),
+                    widgets::clock_time(data, s.until),
                     crate::alerts::marks::format_duration(s.until - now),
                     s.reason,
                     s.by
@@ -220,14 +226,21 @@ fn marks_lines(app: &App, theme: &Theme, alert: Option<&Alert>) -> Vec<Line<'sta
 }
 
 /// The selected alert in full: what, since when, and the whole message.
-pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, alert: Option<&Alert>) {
+pub fn draw_detail(
+    frame: &mut Frame,
+    tab: &AlertsTab,
+    data: &TabData<'_>,
+    theme: &Theme,
+    area: Rect,
+    alert: Option<&Alert>,
+) {
     let block = widgets::pane(theme, "Alert".to_owned(), Span::raw(""));
     let Some(a) = alert else {
         let tip = "Rules: credit_low, service_due, service_status, servers_in_error, \
                    rate_limit, rate_forecast, unpaid_invoice (thresholds in [alerts] of the \
                    config file).";
         let mut lines = vec![Line::from(Span::styled(tip, theme.dim))];
-        lines.extend(marks_lines(app, theme, None));
+        lines.extend(marks_lines(tab, data, theme, None));
         frame.render_widget(
             Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
             area,
@@ -240,13 +253,13 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, aler
         Span::styled(format!("  {}  ", a.key.rule.as_str()), theme.dim),
         Span::raw(a.key.subject.to_string()),
         Span::styled(
-            format!("  since {}", widgets::clock_time(app, a.first_seen)),
+            format!("  since {}", widgets::clock_time(data, a.first_seen)),
             theme.dim,
         ),
     ];
     if let Some(at) = a.resolved {
         head.push(Span::styled(
-            format!(", resolved {}", widgets::clock_time(app, at)),
+            format!(", resolved {}", widgets::clock_time(data, at)),
             theme.dim,
         ));
     }
@@ -260,11 +273,8 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, aler
         format!("  ID {}", crate::alerts::marks::alert_id(&a.key)),
         theme.dim,
     ));
-    let mut lines = vec![
-        Line::from(head),
-        Line::from(crate::app::tabs::alerts::message(app.utc_offset(), a)),
-    ];
-    lines.extend(marks_lines(app, theme, Some(a)));
+    let mut lines = vec![Line::from(head), Line::from(message(data.offset, a))];
+    lines.extend(marks_lines(tab, data, theme, Some(a)));
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
         area,

@@ -3,9 +3,11 @@
 //!
 //! Order: open alerts first, critical first, then the newest; then resolved ones, the
 //! most recently resolved first (see [`AlertBook::listing`]). The selection follows its
-//! alert across rebuilds.
+//! alert across rebuilds. Its look is [`look`].
 
-use super::{Intent, Tab, TabCx, TabData, TabPane};
+pub mod look;
+
+use super::{Intent, Props, Tab, TabCx, TabData, TabPane};
 use crate::account::Kind;
 use crate::alerts::marks::Marks;
 use crate::alerts::{Alert, AlertBook, Rules};
@@ -129,6 +131,9 @@ impl TabPane for AlertsTab {
     }
     fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
         self.rows.get(i).map_or_else(Vec::new, |a| cells(data, a))
+    }
+    fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
+        look::draw(self, frame, area, props);
     }
 
     /// The alerts rest on everything.
