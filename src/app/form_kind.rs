@@ -2,12 +2,12 @@
 //! that open the forms, `keymap/bindings.rs`) and the forms ([`Form`](super::forms::Form)
 //! and `forms::open`) both name it, so neither needs to name the other.
 
-/// Which form a key opens (the form itself, with its state, is
-/// [`Form`](super::forms::Form), one variant per form as here).
+/// Which form a key opens (the form itself, with its state, is a
+/// [`Form`](super::forms::Form)).
 ///
-/// A new form is its file in `forms/`, a variant here and in `Form`, its key's row in the
-/// key map's table (`OPEN_FORMS` in `keymap/bindings.rs`), and the arms the compiler asks
-/// for (the recipe: [`forms`](super::forms)).
+/// A new form is its file in `forms/`, a variant here, its key's row in the key map's
+/// table (`OPEN_FORMS` in `keymap/bindings.rs`), and the two arms the compiler asks for in
+/// `forms/form.rs` (the recipe: [`forms`](super::forms)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FormKind {
     Order,

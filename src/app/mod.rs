@@ -192,9 +192,8 @@ pub enum Popup {
     CommandLog(popups::command_log::CommandLogPopup),
     Client(popups::client::ClientCard),
     Accounts(popups::accounts::AccountPicker),
-    /// A form (boxed: the forms are large beside the other popups), with an enum of its
-    /// own ([`forms::Form`]).
-    Form(Box<forms::Form>),
+    /// A form: any form's logic behind a pointer ([`forms::Form`]).
+    Form(forms::Form),
 }
 
 /// A popup without its state, for the key bindings. A form is at one of its steps (each

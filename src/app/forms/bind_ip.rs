@@ -161,6 +161,9 @@ impl FormLogic for BindIpForm {
     fn core(&self) -> &FormCore {
         &self.core
     }
+    fn core_mut(&mut self) -> &mut FormCore {
+        &mut self.core
+    }
 
     fn step(&self) -> &'static FormStep {
         &STEP

@@ -223,6 +223,9 @@ impl FormLogic for ByNumberForm {
     fn core(&self) -> &FormCore {
         &self.core
     }
+    fn core_mut(&mut self) -> &mut FormCore {
+        &mut self.core
+    }
 
     fn step(&self) -> &'static FormStep {
         self.lookup.step()

@@ -17,6 +17,7 @@ use crate::app::keymap::Action;
 use crate::app::keymap::steps::FormStep;
 use crate::app::popups::PopupKind;
 use crate::app::{App, Cx};
+use std::any::Any;
 use std::fmt::Debug;
 
 /// The step a form is at.
@@ -151,16 +152,17 @@ impl From<Flow> for Next {
     }
 }
 
-/// A form's logic: one form's type implements it, and [`Form`](super::Form) has a variant
-/// holding it (this module names no form and not the enum of them, so each form may name it).
+/// A form's logic: one form's type implements it, and [`Form`](super::Form) holds it
+/// behind a pointer (this module names no form, so each form may name it).
 ///
-/// Every form keeps its [`FormCore`] in a field named `core`. The trait reads it through
-/// its one required accessor, [`FormLogic::core`], for the glue written once here (the key
-/// kind of each step, the ticket waited for, "Enter closes a finished form, else sends");
-/// what changes the core the same way for every form (the request sent, the inline error
-/// cleared by editing) is done by [`Form`](super::Form), whose one match reaches the field.
-pub trait FormLogic: Debug + Sized {
+/// Every form keeps its [`FormCore`] in a field named `core`, returned by the trait's two
+/// accessors: [`FormLogic::core`] for the glue written once here (the key kind of each
+/// step, the ticket waited for, "Enter closes a finished form, else sends"), and
+/// `core_mut` for what changes the core the same way for every form (the request sent,
+/// the inline error cleared by editing), done once by [`Form`](super::Form).
+pub trait FormLogic: Any + Debug {
     fn core(&self) -> &FormCore;
+    fn core_mut(&mut self) -> &mut FormCore;
 
     /// The step the form is at while it is neither busy nor finished: one of the form's
     /// `static` [`FormStep`]s, which carry the step's keys.

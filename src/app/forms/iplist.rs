@@ -186,6 +186,9 @@ impl FormLogic for IpListForm {
     fn core(&self) -> &FormCore {
         &self.core
     }
+    fn core_mut(&mut self) -> &mut FormCore {
+        &mut self.core
+    }
 
     /// The list, once fetched, is viewed (or its file named); before, choosing.
     fn step(&self) -> &'static FormStep {

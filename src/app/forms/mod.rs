@@ -1,8 +1,9 @@
 //! The forms: popups that change the account (order, bind an IP, change a password,
 //! refresh an IP list) or fetch something on request (IP lists, an invoice or a service by
-//! its number), and the silence of an alert. [`Form`] has one variant per form, holding its
-//! state; each form is one file here implementing [`FormLogic`] ([`core`]); this file
-//! routes keys, pastes and answers to the form on top.
+//! its number), and the silence of an alert. Each form is one file here implementing
+//! [`FormLogic`] ([`core`]); [`Form`] holds whichever is on the popup stack (behind a
+//! pointer, so a new form adds no variant to it); this file routes keys, pastes and
+//! answers to the form on top.
 //!
 //! Every form goes through [`FormState`]: `Editing` (fields take typing), `Confirming`
 //! (what will be sent is repeated), `Submitting` (the one request is on its way: Enter is
@@ -16,13 +17,13 @@
 //! anywhere. Each form declares its steps' keys itself, beside its logic (a `static`
 //! [`FormStep`](crate::app::keymap::steps::FormStep) per step).
 //!
-//! **Adding a form** (the one place this recipe is written): one new file, its variants
-//! and their arms, and its key's row.
+//! **Adding a form** (the one place this recipe is written): one new file, its
+//! [`FormKind`](crate::app::form_kind::FormKind) line with its two arms, and its key's row.
 //! 1. `src/app/forms/<name>.rs` (and its `pub mod <name>;` line here, which `cargo fmt`
 //!    needs to find the file), holding the whole form:
-//!    - its state (its [`FormCore`] in a field named `core`) and its `impl FormLogic`
-//!      (it names no variant: `form.rs` does, and the form pushes itself with
-//!      `Popup::form_of`);
+//!    - its state (its [`FormCore`] in a field named `core`, which the trait's two
+//!      accessors `core`/`core_mut` return) and its `impl FormLogic` (it pushes itself
+//!      with `Popup::form_of`: any form is a [`Form`]);
 //!    - a `pub static FormStep` per step, listing the step's keys (`FormLogic::step` says
 //!      which one the form is at; a key only this form knows, like the bind form's
 //!      `Ctrl-L`, is an [`Action::FormKey`](crate::app::keymap::Action::FormKey) of its own);
@@ -37,9 +38,9 @@
 //!      and a widget in `src/ui/forms/<name>.rs` (`impl FormWidget`, and its arm in
 //!      `ui::forms::draw`).
 //! 2. Its variant in [`FormKind`](crate::app::form_kind::FormKind) (with whether it
-//!    writes: a read-only profile does not advertise it) and in [`Form`] (`form.rs`), and
-//!    the arms the compiler then asks for there: its `From`, its arm of [`open`], of
-//!    `FormKind::steps` (for the key checks) and of each question the app asks a form.
+//!    writes: a read-only profile does not advertise it), and the two arms the compiler
+//!    then asks for in `form.rs`: [`open`] (the key to the form's `open`) and
+//!    `FormKind::steps` (its steps, for the key checks).
 //! 3. The row of the key that opens it (its scopes, footer word and help line) in the key
 //!    map's table, `OPEN_FORMS` in `keymap/bindings.rs`: its place there is its key's
 //!    place in the footer and the help.

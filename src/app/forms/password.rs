@@ -225,6 +225,9 @@ impl FormLogic for PasswordForm {
     fn core(&self) -> &FormCore {
         &self.core
     }
+    fn core_mut(&mut self) -> &mut FormCore {
+        &mut self.core
+    }
 
     fn step(&self) -> &'static FormStep {
         &STEP

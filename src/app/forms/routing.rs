@@ -71,9 +71,9 @@ impl Forms {
     }
 
     /// A form leaves the screen; one whose request is on its way is kept for the answer.
-    fn close(&mut self, form: Box<Form>) {
+    fn close(&mut self, form: Form) {
         if form.awaiting().is_some() {
-            self.closed.push(*form);
+            self.closed.push(form);
         }
     }
 
@@ -166,7 +166,7 @@ impl Forms {
         &mut self,
         popups: &mut Vec<Popup>,
         ticket: Ticket,
-    ) -> Option<(Option<usize>, Box<Form>)> {
+    ) -> Option<(Option<usize>, Form)> {
         let awaits = |p: &Popup| p.form().and_then(|f| f.awaiting()) == Some(ticket);
         if let Some(place) = popups.iter().position(awaits)
             && let Popup::Form(form) = popups.remove(place)
@@ -177,7 +177,7 @@ impl Forms {
             .closed
             .iter()
             .position(|f| f.awaiting() == Some(ticket))?;
-        Some((None, Box::new(self.closed.swap_remove(i))))
+        Some((None, self.closed.swap_remove(i)))
     }
 }
 
@@ -187,7 +187,7 @@ impl Cx<'_> {
     fn answer_form(
         &mut self,
         place: Option<usize>,
-        mut form: Box<Form>,
+        mut form: Form,
         request: &Request,
         result: Result<Response, ApiError>,
     ) {

@@ -163,6 +163,9 @@ impl FormLogic for SilenceForm {
     fn core(&self) -> &FormCore {
         &self.core
     }
+    fn core_mut(&mut self) -> &mut FormCore {
+        &mut self.core
+    }
 
     fn step(&self) -> &'static FormStep {
         &STEP

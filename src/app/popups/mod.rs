@@ -57,7 +57,7 @@ impl PartialEq for Popup {
             (Popup::CommandLog(a), Popup::CommandLog(b)) => a == b,
             (Popup::Client(a), Popup::Client(b)) => a == b,
             (Popup::Accounts(a), Popup::Accounts(b)) => a == b,
-            (Popup::Form(a), Popup::Form(b)) => std::ptr::eq(a.as_ref(), b.as_ref()),
+            (Popup::Form(a), Popup::Form(b)) => a.is(b),
             _ => false,
         }
     }

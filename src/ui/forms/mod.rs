@@ -14,6 +14,9 @@ use super::theme::Theme;
 use super::{layout, widgets};
 use crate::api::Response;
 use crate::app::App;
+use crate::app::forms::bind_ip::BindIpForm;
+use crate::app::forms::iplist::IpListForm;
+use crate::app::forms::order::OrderForm;
 use crate::app::forms::{Form, FormState, TextField};
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
@@ -31,22 +34,23 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Form
     if let Some(look) = form.view(app) {
         return view::draw(frame, app, theme, body, &look);
     }
-    match form {
-        Form::Order(f) => f.render(frame, app, theme, body),
-        Form::BindIp(f) => f.render(frame, app, theme, body),
-        Form::IpList(f) => f.render(frame, app, theme, body),
+    if let Some(f) = form.downcast::<OrderForm>() {
+        f.render(frame, app, theme, body);
+    } else if let Some(f) = form.downcast::<BindIpForm>() {
+        f.render(frame, app, theme, body);
+    } else if let Some(f) = form.downcast::<IpListForm>() {
+        f.render(frame, app, theme, body);
+    } else {
         // Every other form gives its look as data (`FormLogic::view`); one that gives none
         // and has no widget shows its frame, so the gap is seen, not a blank screen.
-        _ => {
-            framed(
-                frame,
-                app,
-                theme,
-                body,
-                (40, 3),
-                "(this form has no look)".into(),
-            );
-        }
+        framed(
+            frame,
+            app,
+            theme,
+            body,
+            (40, 3),
+            "(this form has no look)".into(),
+        );
     }
 }
 

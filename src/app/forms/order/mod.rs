@@ -239,6 +239,9 @@ impl FormLogic for OrderForm {
     fn core(&self) -> &FormCore {
         &self.core
     }
+    fn core_mut(&mut self) -> &mut FormCore {
+        &mut self.core
+    }
 
     fn step(&self) -> &'static FormStep {
         match self.core.state {
