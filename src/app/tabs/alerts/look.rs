@@ -71,27 +71,7 @@ pub fn draw(tab: &AlertsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
     };
     let block = widgets::pane(theme, title, Span::raw(""));
     let block = widgets::with_filter(block, view, theme);
-    let placeholder = if tab.rows.is_empty() && tab.book.sweeps() < u64::from(tab.rules.debounce) {
-        Some((
-            format!(
-                "No alerts yet: a service's status, a due date or an unpaid invoice is \
-                 announced as soon as it is read; other problems must be seen {} in a row \
-                 (one refresh each) before they are announced.",
-                match tab.rules.debounce {
-                    1 => "once".to_owned(),
-                    2 => "twice".to_owned(),
-                    n => format!("{n} times"),
-                }
-            ),
-            theme.dim,
-        ))
-    } else if tab.rows.is_empty() {
-        Some(("✓ No alerts.".to_owned(), theme.good))
-    } else if view.is_empty() {
-        Some(widgets::no_match(theme, view, "alerts"))
-    } else {
-        None
-    };
+    let placeholder = placeholder(tab, theme);
     if let Some((msg, style)) = placeholder {
         frame.render_widget(block, pane.block);
         // The whole pane, not one line: the explanation wraps.
@@ -105,22 +85,7 @@ pub fn draw(tab: &AlertsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
     let now = data.now;
     // Only while something is marked: the message keeps its room otherwise.
     let marked = rows.iter().any(|a| !mark_word(tab, a, now).is_empty());
-    let mut header: Vec<&str> = vec!["Level"];
-    let mut widths = vec![Constraint::Length(10)];
-    if marked {
-        header.push("Marked");
-        widths.push(Constraint::Length(8));
-    }
-    if wide {
-        header.extend(["Subject", "Rule"]);
-        widths.extend([Constraint::Length(13), Constraint::Length(16)]);
-    }
-    header.extend(["Message", "Since", "Resolved"]);
-    widths.extend([
-        Constraint::Fill(1),
-        Constraint::Length(11),
-        Constraint::Length(11),
-    ]);
+    let (header, widths) = header(marked, wide);
     // The message column's width (the highlight mark, the fixed columns and the gaps
     // taken off), so a long message ends in `…` rather than being clipped mid-word.
     let fixed: u16 = widths
@@ -279,4 +244,53 @@ pub fn draw_detail(
         Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
         area,
     );
+}
+
+/// What the pane says instead of rows: no alerts yet (and why none may be announced so
+/// soon), none, or nothing matching the filter.
+fn placeholder(tab: &AlertsTab, theme: &Theme) -> Option<(String, Style)> {
+    let view = &tab.table;
+    if tab.rows.is_empty() && tab.book.sweeps() < u64::from(tab.rules.debounce) {
+        Some((
+            format!(
+                "No alerts yet: a service's status, a due date or an unpaid invoice is \
+                 announced as soon as it is read; other problems must be seen {} in a row \
+                 (one refresh each) before they are announced.",
+                match tab.rules.debounce {
+                    1 => "once".to_owned(),
+                    2 => "twice".to_owned(),
+                    n => format!("{n} times"),
+                }
+            ),
+            theme.dim,
+        ))
+    } else if tab.rows.is_empty() {
+        Some(("✓ No alerts.".to_owned(), theme.good))
+    } else if view.is_empty() {
+        Some(widgets::no_match(theme, view, "alerts"))
+    } else {
+        None
+    }
+}
+
+/// The table's header and widths: the Marked column while something is marked, the
+/// subject and rule on a wide screen.
+fn header(marked: bool, wide: bool) -> (Vec<&'static str>, Vec<Constraint>) {
+    let mut header: Vec<&'static str> = vec!["Level"];
+    let mut widths = vec![Constraint::Length(10)];
+    if marked {
+        header.push("Marked");
+        widths.push(Constraint::Length(8));
+    }
+    if wide {
+        header.extend(["Subject", "Rule"]);
+        widths.extend([Constraint::Length(13), Constraint::Length(16)]);
+    }
+    header.extend(["Message", "Since", "Resolved"]);
+    widths.extend([
+        Constraint::Fill(1),
+        Constraint::Length(11),
+        Constraint::Length(11),
+    ]);
+    (header, widths)
 }

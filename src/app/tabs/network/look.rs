@@ -2,7 +2,9 @@
 
 use super::NetworkTab;
 use crate::app::Freshness;
+use crate::app::data::TabData;
 use crate::app::look::pane::Pane;
+use crate::app::look::theme::Theme;
 use crate::app::look::{columns, widgets};
 use crate::app::tabs::{Props, TabPane};
 use crate::text;
@@ -24,52 +26,8 @@ pub fn draw(net: &NetworkTab, frame: &mut Frame, body: Rect, props: &Props<'_>) 
     let (summary_area, pane) = areas(body);
     let list = data.store.services_answer();
     let s = net.summary;
-
-    let now = data.now;
-    let oldest = s
-        .oldest
-        .filter(|at| s.checked > 0 && (now - *at).num_seconds() >= 10)
-        .map(|at| format!(" · oldest {}", crate::text::age(now, at)))
-        .unwrap_or_default();
-    let mut summary = vec![
-        Span::raw(format!(
-            " Services checked: {} of {}{oldest}   ",
-            text::count(s.checked as u64),
-            text::count(s.services as u64)
-        )),
-        Span::styled(
-            format!("Servers in error: {}", text::count(s.errors as u64)),
-            if s.errors > 0 { theme.bad } else { theme.base },
-        ),
-        Span::raw("   "),
-        Span::styled(
-            format!("Inactive: {}", text::count(s.inactive as u64)),
-            if s.inactive > 0 {
-                theme.warn
-            } else {
-                theme.base
-            },
-        ),
-    ];
-    // Held back by the budget is not failing: the scheduler sends them when it allows.
-    if let Some(waiting) = data.budget_waiting.as_ref().filter(|_| s.loading > 0) {
-        summary.push(Span::styled(format!("   ⏸ {waiting}"), theme.warn));
-    } else if s.loading > 0 {
-        summary.push(Span::styled(
-            format!("   checking {}…", s.loading),
-            theme.dim,
-        ));
-    }
-    if s.cannot_check > 0 {
-        summary.push(Span::styled(
-            format!("   {} can't check", text::count(s.cannot_check as u64)),
-            theme.dim,
-        ));
-    }
-    if s.failed > 0 {
-        summary.push(Span::styled(format!("   ✗ {} failed", s.failed), theme.bad));
-    }
-    frame.render_widget(Paragraph::new(Line::from(summary)), summary_area);
+    let summary = summary_line(net, data, theme);
+    frame.render_widget(Paragraph::new(summary), summary_area);
 
     let view = &net.table;
     // A per-service list whose refresh failed keeps its last good rows: mark the pane stale
@@ -130,4 +88,55 @@ pub fn draw(net: &NetworkTab, frame: &mut Frame, body: Rect, props: &Props<'_>) 
         view,
         |i| net.cells(data, i),
     );
+}
+
+/// The summary line: services checked, servers in error and inactive, what is on its way
+/// (or held back by the budget), what cannot be checked and what failed.
+fn summary_line(net: &NetworkTab, data: &TabData<'_>, theme: &Theme) -> Line<'static> {
+    let s = net.summary;
+    let now = data.now;
+    let oldest = s
+        .oldest
+        .filter(|at| s.checked > 0 && (now - *at).num_seconds() >= 10)
+        .map(|at| format!(" · oldest {}", crate::text::age(now, at)))
+        .unwrap_or_default();
+    let mut summary = vec![
+        Span::raw(format!(
+            " Services checked: {} of {}{oldest}   ",
+            text::count(s.checked as u64),
+            text::count(s.services as u64)
+        )),
+        Span::styled(
+            format!("Servers in error: {}", text::count(s.errors as u64)),
+            if s.errors > 0 { theme.bad } else { theme.base },
+        ),
+        Span::raw("   "),
+        Span::styled(
+            format!("Inactive: {}", text::count(s.inactive as u64)),
+            if s.inactive > 0 {
+                theme.warn
+            } else {
+                theme.base
+            },
+        ),
+    ];
+    // Held back by the budget is not failing: the scheduler sends them when it allows.
+    if let Some(waiting) = data.budget_waiting.as_ref().filter(|_| s.loading > 0) {
+        summary.push(Span::styled(format!("   ⏸ {waiting}"), theme.warn));
+    } else if s.loading > 0 {
+        summary.push(Span::styled(
+            format!("   checking {}…", s.loading),
+            theme.dim,
+        ));
+    }
+    if s.cannot_check > 0 {
+        summary.push(Span::styled(
+            format!("   {} can't check", text::count(s.cannot_check as u64)),
+            theme.dim,
+        ));
+    }
+    if s.failed > 0 {
+        summary.push(Span::styled(format!("   ✗ {} failed", s.failed), theme.bad));
+    }
+    Line::from(summary)
 }
