@@ -25,28 +25,14 @@ impl Mirror {
         self.throttles.until(service_id, now)
     }
 
-    /// `next refresh in 4m 12s (at 14:05:00)`, the time in `offset`; a countdown cut to 7
-    /// days says what the server named.
+    /// See [`countdown`].
     pub fn countdown(
         &self,
         service_id: u64,
         now: DateTime<Utc>,
         offset: FixedOffset,
     ) -> Option<String> {
-        let until = self.throttled_until(service_id, now)?;
-        // The server's 429 names its own wall-clock time; this one is the user's, so say
-        // so: `(at 14:07:17 local)`.
-        let mut line = iplist_throttle::describe(until, now, &offset);
-        if line.ends_with(')') {
-            line.insert_str(line.len() - 1, " local");
-        }
-        Some(match self.throttles.named(service_id) {
-            Some(named) => format!(
-                "{line}; the server named {}",
-                named.with_timezone(&offset).format("%Y-%m-%d")
-            ),
-            None => line,
-        })
+        countdown(&self.throttles, service_id, now, offset)
     }
 
     /// Ends the countdowns that ran out: the status line says so, the state file forgets.
@@ -76,4 +62,28 @@ impl Mirror {
         );
         out.push(Command::SaveThrottles(self.throttles.clone()));
     }
+}
+
+/// `next refresh in 4m 12s (at 14:05:00 local)`, the time in `offset`; a countdown cut to
+/// 7 days says what the server named.
+pub fn countdown(
+    throttles: &Throttles,
+    service_id: u64,
+    now: DateTime<Utc>,
+    offset: FixedOffset,
+) -> Option<String> {
+    let until = throttles.until(service_id, now)?;
+    // The server's 429 names its own wall-clock time; this one is the user's, so say
+    // so: `(at 14:07:17 local)`.
+    let mut line = iplist_throttle::describe(until, now, &offset);
+    if line.ends_with(')') {
+        line.insert_str(line.len() - 1, " local");
+    }
+    Some(match throttles.named(service_id) {
+        Some(named) => format!(
+            "{line}; the server named {}",
+            named.with_timezone(&offset).format("%Y-%m-%d")
+        ),
+        None => line,
+    })
 }

@@ -11,6 +11,7 @@ use super::probe::Probes;
 use crate::account::store::Store;
 use crate::iplist_throttle::Throttles;
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
+use std::net::Ipv4Addr;
 
 /// What a tab's rows are drawn from besides the tab itself: the account's data and the
 /// time, read-only.
@@ -30,6 +31,8 @@ pub struct TabData<'a> {
     /// Why reads are held back, while they are: `waiting for the server's limit (next in
     /// 23 s)` (the Network summary's).
     pub budget_waiting: Option<String>,
+    /// This machine's public IP, once looked up (the bound IP's "this machine").
+    pub my_ip: Option<Ipv4Addr>,
     pub now: DateTime<Utc>,
     /// The offset times on screen are shown in.
     pub offset: FixedOffset,
@@ -44,6 +47,11 @@ impl TabData<'_> {
     /// When service `id`'s IP list may be refreshed again, while that is ahead.
     pub fn throttled_until(&self, id: u64) -> Option<DateTime<Utc>> {
         self.throttles.until(id, self.now)
+    }
+
+    /// Service `id`'s IP-list countdown in words, while one runs.
+    pub fn countdown(&self, id: u64) -> Option<String> {
+        super::countdown::countdown(self.throttles, id, self.now, self.offset)
     }
 }
 

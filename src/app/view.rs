@@ -92,6 +92,7 @@ impl App {
             settings: &self.shell.settings,
             orders: &self.work.orders,
             budget_waiting: self.budget_waiting(),
+            my_ip: self.account.my_ip.known(),
             now: self.now(),
             offset: self.shell.utc_offset,
         }

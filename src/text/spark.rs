@@ -48,3 +48,43 @@ fn scaled(values: &[Option<f64>], width: usize, from_zero: bool) -> String {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::span_text;
+
+    #[test]
+    fn spark_scales_between_the_lowest_and_highest_and_leaves_gaps_blank() {
+        assert_eq!(spark(&[Some(1.0), Some(2.0), None, Some(3.0)], 10), "▁▅ █");
+        assert_eq!(spark(&[Some(5.0), Some(5.0)], 10), "██");
+        assert_eq!(spark(&[Some(0.0), Some(0.0)], 10), "▁▁");
+        assert_eq!(spark(&[Some(f64::NAN), Some(1e308)], 10), " █");
+    }
+
+    #[test]
+    fn spark_merges_buckets_to_fit_by_their_maximum() {
+        let v: Vec<Option<f64>> = (0..24)
+            .map(|i| Some(if i == 23 { 8.0 } else { 0.0 }))
+            .collect();
+        let s = spark(&v, 12);
+        assert_eq!(s.chars().count(), 12);
+        assert!(s.ends_with('█'), "{s}");
+    }
+
+    #[test]
+    fn counts_scale_from_zero() {
+        assert_eq!(spark_counts(&[1, 1, 1], 3), "███");
+        assert_eq!(spark_counts(&[0, 0, 2], 3), "▁▁█");
+        assert_eq!(spark_counts(&[0; 24], 12).chars().count(), 12);
+    }
+
+    #[test]
+    fn spans_read_naturally() {
+        let d = chrono::TimeDelta::seconds;
+        assert_eq!(span_text(d(59)), "59s");
+        assert_eq!(span_text(d(3 * 3600 + 300)), "3h 5m");
+        assert_eq!(span_text(d(2 * 86_400 + 4 * 3600)), "2d 4h");
+        assert_eq!(span_text(d(-5)), "0s");
+    }
+}

@@ -109,11 +109,8 @@ pub fn tab_titles(line: Rect, open_alerts: usize) -> Vec<(Tab, Rect)> {
 
 pub use crate::app::look::pane::table_and_detail;
 
-/// Services: the table, and the selected service's detail (13 fields and the countdown:
-/// one column beside, two columns below; with `history`, up to three lines more).
-pub fn services(body: Rect, wants: u16, history: bool, mode: DetailPane) -> (Pane, Rect) {
-    table_and_detail(body, (46, if history { 11 } else { 9 }), wants, mode)
-}
+/// Services: the table, and the selected service's detail (the tab's own).
+pub use crate::app::tabs::services::look::areas as services;
 
 /// Products: the table, and the selected product's detail (the tab's own).
 pub use crate::app::tabs::products::look::areas as products;

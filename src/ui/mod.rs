@@ -13,15 +13,15 @@
 pub mod all;
 pub mod events;
 pub mod forms;
-pub mod history;
 pub mod layout;
 pub mod popups;
-pub mod services;
 pub mod text;
 pub mod usage;
 
 // The look kit the components draw with, below the app's parts (see `app::look`).
 pub use crate::app::look::{columns, pane, theme, widgets};
+/// The Services look (the service popup draws its detail lines too).
+pub use crate::app::tabs::services::look as services;
 
 #[cfg(test)]
 mod tests;
@@ -89,7 +89,6 @@ pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect, view: &m
     draw_tabs(frame, app, theme, screen.tabs);
     draw_info(frame, app, theme, screen.info);
     match app.tab() {
-        Tab::Services => services::draw(frame, app, theme, screen.body),
         Tab::Usage => usage::draw(frame, app, theme, screen.body),
         // The others draw themselves (`TabPane::render`).
         tab => app.render_tab(tab, frame, screen.body, theme),

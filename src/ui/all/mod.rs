@@ -138,7 +138,14 @@ pub fn draw(
             let (pane, detail) = layout::services(body, wants, false, DetailPane::Shown);
             draw_table(frame, accounts, all, theme, pane, "Services");
             if let Some((app, id)) = selected {
-                super::services::draw_detail(frame, app, theme, detail, id);
+                crate::app::tabs::services::look::draw_detail(
+                    frame,
+                    app.services(),
+                    &app.tab_data(),
+                    theme,
+                    detail,
+                    id,
+                );
             }
         }
         Tab::Products => {

@@ -7,9 +7,10 @@ use super::viewer::{capped, popup_area, section};
 use crate::app::App;
 use crate::app::popups::service::ServiceViewer;
 use crate::app::tabs::billing::look as billing;
+use crate::app::tabs::services::look as services;
 use crate::app::tabs::services::proxies_cell;
 use crate::ui::theme::Theme;
-use crate::ui::{columns, services, text, widgets};
+use crate::ui::{columns, text, widgets};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -30,9 +31,10 @@ pub fn draw(
     let width = usize::from(body.width.min(76).saturating_sub(2));
     let mut lines: Vec<Line> = match app.services().detail(id).value() {
         Some(s) => {
+            let data = app.tab_data();
             let mut d = services::detail_lines(s, app.services().show_password, theme);
-            services::note_this_machine(app, theme, s, &mut d);
-            d.extend(crate::ui::history::detail_lines(app, theme, id, width));
+            services::note_this_machine(&data, theme, s, &mut d);
+            d.extend(services::history_lines(&data, theme, id, width));
             d
         }
         None => vec![Line::from(Span::styled("Loading the service…", theme.dim))],

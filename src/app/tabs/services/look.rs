@@ -1,14 +1,16 @@
-//! The Services tab: the services table and the selected service's detail.
+//! The Services tab's look: the services table and the selected service's detail (its
+//! fields, the bound IP's "this machine", the IP-list countdown, the history's lines),
+//! which the service popup shows too.
 
-use super::columns;
-use super::layout;
-use super::text::{self, MISSING};
-use super::theme::Theme;
-use super::widgets;
+use super::{ServicesTab, ServicesView, status_tone};
 use crate::api::{Request, Service, ServiceStatus};
 use crate::app::Answer;
-use crate::app::App;
-use crate::app::tabs::services::status_tone;
+use crate::app::data::TabData;
+use crate::app::look::pane::{DetailPane, Pane, table_and_detail};
+use crate::app::look::theme::Theme;
+use crate::app::look::{columns, widgets};
+use crate::app::tabs::{Props, TabPane};
+use crate::text::{self, MISSING, spark_counts};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -17,14 +19,22 @@ use ratatui::text::{Line, Span};
 /// What a hidden password shows.
 pub const MASK: &str = "••••••••";
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
-    let (pane, detail_area) = layout::services(
+/// The table, and the selected service's detail (13 fields and the countdown: one column
+/// beside, two columns below; with `history`, up to three lines more).
+pub fn areas(body: Rect, wants: u16, history: bool, mode: DetailPane) -> (Pane, Rect) {
+    table_and_detail(body, (46, if history { 11 } else { 9 }), wants, mode)
+}
+
+/// Draws the tab in `body`.
+pub fn draw(services: &ServicesTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
+    let (data, theme) = (props.data, props.theme);
+    let (pane, detail_area) = areas(
         body,
-        columns::table_width(app.services().table.natural()),
-        app.history().is_on(),
-        app.services().detail_pane,
+        columns::table_width(services.table.natural()),
+        data.history.is_on(),
+        services.detail_pane,
     );
-    let tab = app.services();
+    let tab = services.view(data.store);
     let view = &tab.table;
     let block = widgets::pane(
         theme,
@@ -34,16 +44,21 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             view,
             &tab.sort.label(),
         ),
-        widgets::freshness(app, theme, tab.list().freshness()),
+        widgets::freshness(data, theme, tab.list().freshness()),
     );
     let block = widgets::with_filter(block, view, theme);
-    if let Some((msg, style)) =
-        widgets::placeholder(app, theme, tab.list(), view, &Request::Services, "services")
-    {
+    if let Some((msg, style)) = widgets::placeholder(
+        data,
+        theme,
+        tab.list(),
+        view,
+        &Request::Services,
+        "services",
+    ) {
         frame.render_widget(block, pane.block);
         widgets::message(frame, pane.header(), &msg, style);
     } else {
-        let columns = app.tab_columns(crate::app::tabs::Tab::Services);
+        let columns = services.columns(data);
         columns::draw(
             frame,
             theme,
@@ -51,11 +66,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             block,
             (&columns, tab.table.natural()),
             view,
-            |i| app.tab_cells(crate::app::tabs::Tab::Services, i),
+            |i| services.cells(data, i),
         );
     }
     match tab.selected() {
-        Some(s) => draw_detail(frame, app, theme, detail_area, s.service_id),
+        Some(s) => draw_detail(frame, tab, data, theme, detail_area, s.service_id),
         None => frame.render_widget(
             widgets::pane(theme, "Service".into(), Span::raw("")),
             detail_area,
@@ -67,15 +82,23 @@ pub fn status_style(status: &ServiceStatus, theme: &Theme) -> Style {
     columns::style(theme, status_tone(status))
 }
 
-pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
-    let remote = app.services().detail(id);
+/// Service `id`'s detail pane (the tab's, and the All view's).
+pub fn draw_detail(
+    frame: &mut Frame,
+    tab: ServicesView<'_>,
+    data: &TabData<'_>,
+    theme: &Theme,
+    area: Rect,
+    id: u64,
+) {
+    let remote = tab.detail(id);
     let block = widgets::pane(
         theme,
         format!("Service {id}"),
-        widgets::freshness(app, theme, remote.freshness()),
+        widgets::freshness(data, theme, remote.freshness()),
     );
     // The countdown goes on the bottom edge: the whole width, whatever the columns.
-    let block = match app.countdown(id) {
+    let block = match data.countdown(id) {
         Some(countdown) => block.title_bottom(Line::from(Span::styled(
             format!(" {countdown} "),
             theme.stale,
@@ -86,19 +109,19 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
     frame.render_widget(block, area);
     match (remote.value(), remote) {
         (Some(s), _) => {
-            let mut lines = detail_lines(s, app.services().show_password, theme);
-            note_this_machine(app, theme, s, &mut lines);
+            let mut lines = detail_lines(s, tab.show_password, theme);
+            note_this_machine(data, theme, s, &mut lines);
             // `columns` splits the lines in two halves when they do not fit in one.
             let split = lines.len() + 3 > usize::from(inner.height) && inner.width >= 60;
             let width = usize::from(if split { inner.width / 2 } else { inner.width });
-            lines.extend(super::history::detail_lines(app, theme, id, width));
+            lines.extend(history_lines(data, theme, id, width));
             widgets::columns(frame, inner, lines);
         }
         (None, Answer::Failed { error, .. }) => {
             let line = crate::app::status::error_line(
                 &Request::Service(id),
                 error,
-                &app.settings().profile,
+                &data.settings.profile,
             );
             widgets::message(frame, inner, &line, theme.bad);
         }
@@ -107,9 +130,18 @@ pub fn draw_detail(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: 
 }
 
 /// Says after the bound IP of `lines` whether it is this machine's.
-pub fn note_this_machine(app: &App, theme: &Theme, s: &Service, lines: &mut [Line<'static>]) {
+pub fn note_this_machine(
+    data: &TabData<'_>,
+    theme: &Theme,
+    s: &Service,
+    lines: &mut [Line<'static>],
+) {
     if let Some(bound) = s.bound_ip.as_deref().filter(|ip| !ip.trim().is_empty()) {
-        let note = super::forms::bind_ip::this_machine(app, bound);
+        let note = match data.my_ip {
+            Some(mine) if mine.to_string() == bound.trim() => " (this machine)",
+            Some(_) => " (not this machine)",
+            None => "",
+        };
         if !note.is_empty()
             && let Some(line) = lines.iter_mut().find(|l| {
                 l.spans
@@ -182,4 +214,67 @@ pub fn detail_lines(s: &Service, show_password: bool, theme: &Theme) -> Vec<Line
         ),
         widgets::field(theme, "Price", w, v(text::money(s.price))),
     ]
+}
+
+fn percent(x: Option<f64>) -> String {
+    match x {
+        Some(x) if x >= 0.9995 => "100%".into(),
+        Some(x) => format!("{:.1}%", x * 100.0),
+        None => "—".into(),
+    }
+}
+
+/// `uptime 24h 99.2% · 7d 97.1%`.
+fn uptime(o: &crate::history::ServiceOverview) -> String {
+    format!(
+        "24h {} · 7d {}",
+        percent(o.uptime_24h),
+        percent(o.uptime_7d)
+    )
+}
+
+/// The lines of a service's history for its detail pane: uptime, errors per hour over
+/// 24 h (or 7 days when asked and answered), and since when it is in error; nothing with
+/// history off.
+pub fn history_lines(
+    data: &TabData<'_>,
+    theme: &Theme,
+    id: u64,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let h = data.history;
+    if !h.is_on() {
+        return Vec::new();
+    }
+    let w = 13;
+    let label = |l: &str| Span::styled(format!("{l:<w$} "), theme.dim);
+    let overview = h
+        .service(id)
+        .map(|s| &s.overview)
+        .or_else(|| h.overview().and_then(|o| o.services.get(&id)));
+    let Some(o) = overview else {
+        return vec![Line::from(vec![
+            label("History"),
+            Span::styled("none yet", theme.dim),
+        ])];
+    };
+    let mut lines = vec![Line::from(vec![label("Uptime"), Span::raw(uptime(o))])];
+    let room = width.saturating_sub(w + 1 + 6).clamp(8, 48);
+    let (errors, span) = match h.service(id) {
+        Some(s) if room >= 28 => (spark_counts(&s.errors_7d, room), "7d"),
+        _ => (spark_counts(&o.errors_24h, room.min(24)), "24h"),
+    };
+    let worst = o.errors_24h.iter().max().copied().unwrap_or(0);
+    lines.push(Line::from(vec![
+        label("Errors"),
+        Span::styled(errors, if worst > 0 { theme.bad } else { theme.good }),
+        Span::styled(format!(" {span}"), theme.dim),
+    ]));
+    if let Some(at) = o.in_error_since {
+        lines.push(Line::from(vec![
+            label("In error"),
+            Span::styled(text::since(data.now, data.offset, at), theme.bad),
+        ]));
+    }
+    lines
 }

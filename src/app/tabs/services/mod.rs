@@ -4,10 +4,12 @@
 //! The table's columns ([`COLUMNS`]) and their cells ([`cells`]) are one spec: the same
 //! text is drawn and searched. `s` sorts locally by [`ServiceSort`]; `!` keeps the problem rows
 //! (not Active, due within 7 days or late, proxy servers in error or inactive, over the
-//! usage limit, or not checkable).
+//! usage limit, or not checkable). Its look is [`look`].
+
+pub mod look;
 
 pub use super::services_sort::{Rank, ServiceSort, rank};
-use super::{Intent, Tab, TabCx, TabData, TabPane};
+use super::{Intent, Props, Tab, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
@@ -317,6 +319,9 @@ impl TabPane for ServicesTab {
     }
     fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
         self.row_cells(data, i).unwrap_or_default()
+    }
+    fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
+        look::draw(self, frame, area, props);
     }
 
     fn cycle_sort(&mut self, _cx: &mut TabCx<'_>) {
