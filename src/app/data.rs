@@ -49,6 +49,16 @@ impl TabData<'_> {
         self.throttles.until(id, self.now)
     }
 
+    /// What an IP bound to a service is to this machine: ` (this machine)`, ` (not this
+    /// machine)`, or nothing while its own IP is not known.
+    pub fn this_machine(&self, bound: &str) -> &'static str {
+        match self.my_ip {
+            Some(mine) if mine.to_string() == bound.trim() => " (this machine)",
+            Some(_) => " (not this machine)",
+            None => "",
+        }
+    }
+
     /// Service `id`'s IP-list countdown in words, while one runs.
     pub fn countdown(&self, id: u64) -> Option<String> {
         super::countdown::countdown(self.throttles, id, self.now, self.offset)

@@ -101,9 +101,5 @@ fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &BindIpFo
 
 /// ` (this machine)` / ` (not this machine)` when this machine's IP is known.
 pub fn this_machine(app: &App, bound: &str) -> &'static str {
-    match app.my_ip().known() {
-        Some(mine) if mine.to_string() == bound.trim() => " (this machine)",
-        Some(_) => " (not this machine)",
-        None => "",
-    }
+    app.tab_data().this_machine(bound)
 }

@@ -137,11 +137,7 @@ pub fn note_this_machine(
     lines: &mut [Line<'static>],
 ) {
     if let Some(bound) = s.bound_ip.as_deref().filter(|ip| !ip.trim().is_empty()) {
-        let note = match data.my_ip {
-            Some(mine) if mine.to_string() == bound.trim() => " (this machine)",
-            Some(_) => " (not this machine)",
-            None => "",
-        };
+        let note = data.this_machine(bound);
         if !note.is_empty()
             && let Some(line) = lines.iter_mut().find(|l| {
                 l.spans
