@@ -96,11 +96,6 @@ impl Tab {
         tabs.pane(self).cells(data, i)
     }
 
-    /// Where the rows come from, for a tab the ui draws as a plain list.
-    pub fn listing(self, tabs: &Tabs, data: &TabData<'_>) -> Option<Listing> {
-        tabs.pane(self).listing(data)
-    }
-
     /// `s`: the next sort.
     pub(in crate::app) fn cycle_sort(self, cx: &mut Cx<'_>) {
         self.act(cx, |pane, cx| pane.cycle_sort(cx));
