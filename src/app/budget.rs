@@ -128,21 +128,41 @@ impl Mirror {
 
     /// "waiting for the server's limit (next in 23 s)" while requests are held back.
     pub fn budget_waiting(&self, now: DateTime<Utc>) -> Option<String> {
+        Some(self.budget_held(now)?.words(now))
+    }
+
+    /// Until when requests are held back, and why, while they are.
+    pub fn budget_held(&self, now: DateTime<Utc>) -> Option<Held> {
         let until = self.budget_wait(now)?;
-        let secs = ((until - now).num_milliseconds().max(0) + 999) / 1000;
-        let b = self.budget.as_ref()?;
-        let why = if b.paused_until.is_some() {
-            "waiting for the server's limit"
-        } else {
-            "paced by the request budget"
-        };
-        Some(format!("{why} (next in {})", short_secs(secs)))
+        let by_server = self.budget.as_ref()?.paused_until.is_some();
+        Some(Held { until, by_server })
     }
 
     /// A tick a second while a wait is shown.
     pub(super) fn budget_wakeup(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         self.budget_wait(now)?;
         Some(now + chrono::Duration::seconds(1))
+    }
+}
+
+/// Requests held back by the budget: until when, and whether the server's limit holds them
+/// (else the budget's own pace).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Held {
+    pub until: DateTime<Utc>,
+    pub by_server: bool,
+}
+
+impl Held {
+    /// `waiting for the server's limit (next in 23 s)`, `paced by the request budget (…)`.
+    pub fn words(self, now: DateTime<Utc>) -> String {
+        let secs = ((self.until - now).num_milliseconds().max(0) + 999) / 1000;
+        let why = if self.by_server {
+            "waiting for the server's limit"
+        } else {
+            "paced by the request budget"
+        };
+        format!("{why} (next in {})", short_secs(secs))
     }
 }
 

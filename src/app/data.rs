@@ -4,6 +4,7 @@
 //! card) reads it without naming the tabs, which open the popups.
 
 use super::AppSettings;
+use super::budget::Held;
 use super::history::HistoryState;
 use super::look::Seen;
 use super::orders::Orders;
@@ -15,7 +16,7 @@ use std::net::Ipv4Addr;
 
 /// What a tab's rows are drawn from besides the tab itself: the account's data and the
 /// time, read-only.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub struct TabData<'a> {
     pub store: &'a Store,
     /// Each service's last proxy probe (the Services Health column).
@@ -28,9 +29,9 @@ pub struct TabData<'a> {
     pub settings: &'a AppSettings,
     /// The orders this session placed, on their way or in doubt (the client card's).
     pub orders: &'a Orders,
-    /// Why reads are held back, while they are: `waiting for the server's limit (next in
-    /// 23 s)` (the Network summary's).
-    pub budget_waiting: Option<String>,
+    /// Until when reads are held back by the budget, and why, while they are (the Network
+    /// summary's `waiting for the server's limit (next in 23 s)`).
+    pub budget_held: Option<Held>,
     /// This machine's public IP, once looked up (the bound IP's "this machine").
     pub my_ip: Option<Ipv4Addr>,
     pub now: DateTime<Utc>,

@@ -91,7 +91,7 @@ impl App {
             history: &self.account.history,
             settings: &self.shell.settings,
             orders: &self.work.orders,
-            budget_waiting: self.budget_waiting(),
+            budget_held: self.account.budget_held(self.now()),
             my_ip: self.account.my_ip.known(),
             now: self.now(),
             offset: self.shell.utc_offset,

@@ -121,7 +121,8 @@ fn summary_line(net: &NetworkTab, data: &TabData<'_>, theme: &Theme) -> Line<'st
         ),
     ];
     // Held back by the budget is not failing: the scheduler sends them when it allows.
-    if let Some(waiting) = data.budget_waiting.as_ref().filter(|_| s.loading > 0) {
+    if let Some(held) = data.budget_held.filter(|_| s.loading > 0) {
+        let waiting = held.words(now);
         summary.push(Span::styled(format!("   ⏸ {waiting}"), theme.warn));
     } else if s.loading > 0 {
         summary.push(Span::styled(
