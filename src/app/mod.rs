@@ -82,6 +82,7 @@ pub mod geometry;
 pub mod history;
 mod input;
 mod loaded;
+mod memo;
 mod msg;
 mod redraw;
 pub mod settings;
@@ -166,7 +167,8 @@ pub struct Tabs {
     pub(in crate::app) alerts: AlertsTab,
     pub(in crate::app) clients: tabs::clients::ClientsTab,
     /// The Network rows / the Usage list need rebuilding (done when their tab is shown,
-    /// so a burst of per-service results costs one rebuild, not one per result).
+    /// so a burst of per-service results costs one rebuild, not one per result; the
+    /// Usage list also after each burst in the All view, see `Cx::rebuild_shown`).
     pub(in crate::app) network_dirty: bool,
     pub(in crate::app) usage_dirty: bool,
     /// The Services cells (proxies, over-limit marks) changed with the network or usage.

@@ -154,8 +154,12 @@ impl Cx<'_> {
     /// Rebuilds the derived rows of the tab on screen, if they changed.
     pub(in crate::app) fn rebuild_shown(&mut self) {
         let today = self.shell.today();
+        // In the All view a digit shows every account's rows of a tab at once: the Usage
+        // rows are kept built as each account's answers come, rather than ten accounts'
+        // built on that key (a row kept in `RowMemo` makes a rebuild cheap).
+        let usage_ahead = self.shell.accounts == super::keymap::Accounts::All;
         self.tabs.rebuild_shown(
-            self.shell.tab,
+            (self.shell.tab, usage_ahead),
             self.shell.settings.eager_rows,
             self.account,
             today,

@@ -27,6 +27,7 @@ impl Tabs {
         today: NaiveDate,
         geometry: &Geometry,
     ) {
+        self.services.note_list();
         // Forget per-service data of services that are gone (as the engine does).
         let listed: std::collections::HashSet<u64> =
             self.services.view(store).ids().into_iter().collect();
@@ -51,10 +52,11 @@ impl Tabs {
         self.usage_dirty = true;
     }
 
-    /// Rebuilds the derived rows of the tab on screen, if they changed.
+    /// Rebuilds the derived rows of the tab on screen, if they changed (and the Usage
+    /// rows with `usage_ahead`, whatever the tab).
     pub(in crate::app) fn rebuild_shown(
         &mut self,
-        tab: Tab,
+        (tab, usage_ahead): (Tab, bool),
         eager_rows: usize,
         account: &Mirror,
         today: NaiveDate,
@@ -75,7 +77,7 @@ impl Tabs {
             self.network_dirty = false;
             self.rebuild_network(store);
         }
-        if tab == Tab::Usage && self.usage_dirty {
+        if (tab == Tab::Usage || usage_ahead) && self.usage_dirty {
             self.usage_dirty = false;
             self.rebuild_usage(account);
         }

@@ -12,7 +12,7 @@ use crate::account::store::Store;
 use crate::account::{Focus, Kind};
 use crate::api::Request;
 use crate::app::Command;
-use crate::app::columns::{self, CellText, Column, Tone};
+use crate::app::columns::{CellText, Column, Tone};
 use crate::app::table::TableView;
 use std::collections::HashSet;
 
@@ -38,6 +38,17 @@ pub struct UsageTab {
     pub day_back: usize,
     /// The chart's time range (`t`).
     pub range: super::usage_chart::Range,
+    /// Each row's search key, widths and mark with what they were made from.
+    made: crate::app::memo::RowMemo<UsageInputs>,
+}
+
+/// What a row's cells are made from: the product's name and the rate (its rate and limit,
+/// as bits: the cell is made again for any change, NaN included).
+type UsageInputs = (String, Option<(u64, u64)>);
+
+fn rate_of(store: &Store, id: u64) -> Option<(u64, u64)> {
+    let r = store.rate_answer(id).value()?.first()?;
+    Some((r.rate.to_bits(), r.limit.to_bits()))
 }
 
 impl UsageTab {
@@ -100,19 +111,24 @@ impl UsageTab {
     }
 
     pub fn rebuild(&mut self, store: &Store, ppr: Vec<(u64, String)>) {
-        let all: Vec<Vec<CellText>> = ppr
-            .iter()
-            .map(|(id, n)| Self::cells(store, *id, n))
-            .collect();
-        self.table.set_natural(columns::natural_widths(
+        // A row whose name and rate are as last time keeps its key, widths and mark
+        // (`RowMemo`): ten accounts' rows are rebuilt when All shows the tab.
+        let derived = self.made.derive(
             &COLUMNS,
-            all.iter().map(Vec::as_slice),
-        ));
-        let keys = all.iter().map(|c| columns::search_key(c)).collect();
-        let problems = all.iter().map(|c| c[2].tone == Tone::Bad).collect();
+            ppr.iter()
+                .map(|(id, name)| (*id, (*id, name, rate_of(store, *id)))),
+            |kept: &UsageInputs, &(_, name, rate)| kept.0 == *name && kept.1 == rate,
+            |&(id, name, rate)| {
+                let cells = Self::cells(store, id, name);
+                let problem = cells[2].tone == Tone::Bad;
+                ((name.clone(), rate), cells, problem)
+            },
+        );
+        self.table.set_natural(derived.natural);
         let ids = ppr.iter().map(|(id, _)| *id).collect();
         self.services = ppr;
-        self.table.set_rows_with(keys, ids, Vec::new(), problems);
+        self.table
+            .set_rows_with(derived.keys, ids, Vec::new(), derived.problems);
     }
 }
 

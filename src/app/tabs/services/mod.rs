@@ -16,7 +16,7 @@ use crate::account::{Focus, Kind};
 use crate::api::{
     ApiError, ProductType, RateEntry, Request, Service, ServiceStatus, ServiceSummary,
 };
-use crate::app::columns::{self, CellText, Column, Sort, Tone};
+use crate::app::columns::{CellText, Column, Sort, Tone};
 use crate::app::popups::service::ServiceViewer;
 use crate::app::table::TableView;
 use crate::app::{Popup, RefreshGroup};
@@ -128,6 +128,22 @@ impl<'a> Looked<'a> {
             .is_some_and(|r| r.limit > 0.0 && r.rate.is_finite() && r.rate > r.limit)
     }
 
+    fn state(self) -> State {
+        State {
+            counts: self.counts(),
+            cannot_check: self.cannot_check(),
+            failed: self.failed(),
+            over_limit: self.over_limit(),
+        }
+    }
+
+    /// A network list failed and no good one is kept.
+    fn failed(self) -> bool {
+        [self.errors, self.inactive]
+            .into_iter()
+            .any(|r| r.error().is_some() && r.value().is_none())
+    }
+
     /// See [`proxies_cell`].
     fn proxies_cell(self, swept: bool) -> CellText {
         if self.cannot_check() {
@@ -140,10 +156,7 @@ impl<'a> Looked<'a> {
             Some((0, i)) => CellText::new(format!("⚠ {i} inactive")).tone(Tone::Warn),
             Some((e, i)) => CellText::new(format!("⚠ {e} err {i} inactive")).tone(Tone::Bad),
             None => {
-                let failed = [self.errors, self.inactive]
-                    .into_iter()
-                    .any(|r| r.error().is_some() && r.value().is_none());
-                if failed {
+                if self.failed() {
                     CellText::new("✗ unknown").tone(Tone::Bad)
                 } else {
                     CellText::new("…").tone(Tone::Dim)
@@ -159,6 +172,24 @@ impl<'a> Looked<'a> {
 /// not `…`.
 pub fn proxies_cell(store: &Store, id: u64, swept: bool) -> CellText {
     Looked::of(store, id).proxies_cell(swept)
+}
+
+/// What a row's cells and problem mark are made from: the service as listed, the date,
+/// and what they read of its network lists and rate.
+#[derive(PartialEq)]
+struct RowInputs {
+    service: ServiceSummary,
+    today: NaiveDate,
+    state: State,
+}
+
+/// What a row reads of a service's network lists and rate ([`Looked`]), all of it.
+#[derive(Clone, Copy, PartialEq)]
+struct State {
+    counts: Option<(usize, usize)>,
+    cannot_check: bool,
+    failed: bool,
+    over_limit: bool,
 }
 
 fn is_problem(s: &ServiceSummary, today: NaiveDate, looked: Looked) -> bool {
@@ -182,6 +213,11 @@ pub struct ServicesTab {
     pub sort: Sort<ServiceSort>,
     /// Service ID → position in the list, so per-service results find their row in O(1).
     index: HashMap<u64, usize>,
+    /// Each row's search key, widths and problem mark with what they were made from.
+    made: crate::app::memo::RowMemo<RowInputs>,
+    /// How many lists were kept (each answer to `Services`, good or not): what is merged
+    /// straight from the list changes with it.
+    lists: u64,
     /// The service last selected: a newly selected one's cached detail is read again
     /// when due (only the selected detail refreshes with the list).
     detail_selected: Option<u64>,
@@ -199,6 +235,11 @@ impl<'a> super::TabView<'a, ServicesTab> {
     /// The services on screen (the last good list), in server order.
     pub fn rows(self) -> &'a [ServiceSummary] {
         self.list().value().map(Vec::as_slice).unwrap_or_default()
+    }
+
+    /// Counts the answers to `Services` kept (see [`ServicesTab::note_list`]).
+    pub fn list_generation(self) -> u64 {
+        self.tab.lists
     }
 
     pub fn ids(self) -> Vec<u64> {
@@ -246,6 +287,11 @@ impl ServicesTab {
         super::TabView { tab: self, store }
     }
 
+    /// An answer to `Services` was kept: [`ServicesView::rows`] may have changed.
+    pub(in crate::app) fn note_list(&mut self) {
+        self.lists += 1;
+    }
+
     /// Whether the search keys, problem marks or order are in use (a filter, `!`, a sort).
     pub fn reads_keys(&self) -> bool {
         !self.table.filter().is_empty() || self.table.problems_only() || self.sort.by.is_some()
@@ -254,25 +300,27 @@ impl ServicesTab {
     /// Rebuilds the table's search keys, widths, order and problem marks from the list
     /// (after it, the network status, the usage or the date changed).
     pub fn rebuild(&mut self, rows: &[ServiceSummary], ctx: &CellContext) {
-        let looked: Vec<Looked> = rows
-            .iter()
-            .map(|s| Looked::of(ctx.store, s.service_id))
-            .collect();
-        let all: Vec<Vec<CellText>> = rows
-            .iter()
-            .zip(&looked)
-            .map(|(s, l)| cells_of(s, ctx.today, *l))
-            .collect();
-        self.table.set_natural(columns::natural_widths(
+        // What each row's cells read of the store, looked up once; a row whose service,
+        // date and state are as last time keeps its key, widths and mark (`RowMemo`).
+        let today = ctx.today;
+        let derived = self.made.derive(
             &COLUMNS,
-            all.iter().map(Vec::as_slice),
-        ));
-        let keys = all.iter().map(|c| columns::search_key(c)).collect();
-        let problems = rows
-            .iter()
-            .zip(&looked)
-            .map(|(s, l)| is_problem(s, ctx.today, *l))
-            .collect();
+            rows.iter()
+                .map(|s| (s.service_id, (s, Looked::of(ctx.store, s.service_id)))),
+            |kept: &RowInputs, (s, l)| {
+                kept.service == **s && kept.today == today && kept.state == l.state()
+            },
+            |&(s, l)| {
+                let inputs = RowInputs {
+                    service: s.clone(),
+                    today,
+                    state: l.state(),
+                };
+                (inputs, cells_of(s, today, l), is_problem(s, today, l))
+            },
+        );
+        self.table.set_natural(derived.natural);
+        let (keys, problems) = (derived.keys, derived.problems);
         let ranks: Vec<Rank> = match self.sort.by {
             Some(by) => rows.iter().map(|s| rank(by, s, ctx.store)).collect(),
             None => Vec::new(),
