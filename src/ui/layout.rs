@@ -121,15 +121,8 @@ pub use crate::app::tabs::billing::look::areas as billing;
 /// Network: the summary line above the table (the tab's own).
 pub use crate::app::tabs::network::look::areas as network;
 
-/// Usage: the list of ppr services (as wide as it `wants`, within two fifths of the
-/// screen), the chart and the gauge.
-pub fn usage(body: Rect, wants: u16) -> (Pane, Rect, Rect) {
-    let list_width = wants.clamp(24, (body.width * 2 / 5).max(24));
-    let [list, right] =
-        Layout::horizontal([Constraint::Length(list_width), Constraint::Min(0)]).areas(body);
-    let [chart, gauge] = Layout::vertical([Constraint::Min(0), Constraint::Length(3)]).areas(right);
-    (Pane::with_header(list), chart, gauge)
-}
+/// Usage: the list of ppr services, the chart and the gauge (the tab's own).
+pub use crate::app::tabs::usage::look::areas as usage;
 
 /// Alerts: the table, and the selected alert's whole message (the tab's own).
 pub use crate::app::tabs::alerts::look::areas as alerts;

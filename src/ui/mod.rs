@@ -16,12 +16,13 @@ pub mod forms;
 pub mod layout;
 pub mod popups;
 pub mod text;
-pub mod usage;
 
 // The look kit the components draw with, below the app's parts (see `app::look`).
 pub use crate::app::look::{columns, pane, theme, widgets};
 /// The Services look (the service popup draws its detail lines too).
 pub use crate::app::tabs::services::look as services;
+/// The Usage look (the service popup words a rate as its gauge does).
+pub use crate::app::tabs::usage::look as usage;
 
 #[cfg(test)]
 mod tests;
@@ -88,11 +89,8 @@ pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect, view: &m
     };
     draw_tabs(frame, app, theme, screen.tabs);
     draw_info(frame, app, theme, screen.info);
-    match app.tab() {
-        Tab::Usage => usage::draw(frame, app, theme, screen.body),
-        // The others draw themselves (`TabPane::render`).
-        tab => app.render_tab(tab, frame, screen.body, theme),
-    }
+    // The tab on screen draws itself (`TabPane::render`).
+    app.render_tab(app.tab(), frame, screen.body, theme);
     draw_status(frame, app, theme, screen.status);
     draw_footer(frame, app, theme, screen.footer);
     for i in 0..app.popups().len() {

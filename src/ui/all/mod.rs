@@ -184,8 +184,9 @@ pub fn draw(
             let (pane, chart, gauge) = layout::usage(body, wants);
             draw_table(frame, accounts, all, theme, pane, "Rotating (ppr)");
             if let Some((app, id)) = selected {
-                super::usage::draw_chart(frame, app, theme, chart, id);
-                super::usage::draw_gauge(frame, app, theme, gauge, id);
+                let data = app.tab_data();
+                super::usage::draw_chart(frame, app.usage(), &data, theme, chart, id);
+                super::usage::draw_gauge(frame, app.usage(), &data, theme, gauge, id);
             }
         }
         Tab::Alerts => {

@@ -1,65 +1,80 @@
-//! The Usage tab: the rotating (ppr) services; for the selected one, a chart of its use in
-//! the period over 24 h, 7 d or 30 d with the limit and the projection at this pace
+//! The Usage tab's look: the rotating (ppr) services; for the selected one, a chart of its
+//! use in the period over 24 h, 7 d or 30 d with the limit and the projection at this pace
 //! ([`crate::app::tabs::usage_chart`]), and a gauge of its rate against its limit with
-//! the projection in words.
+//! the projection in words (the All view draws the chart and the gauge too).
 
-use super::columns;
-use super::layout;
-use super::text;
-use super::theme::Theme;
-use super::widgets;
+use super::{COLUMNS, UsageTab};
 use crate::api::{RateEntry, Request};
 use crate::app::Answer;
-use crate::app::App;
-use crate::app::tabs::usage::COLUMNS;
+use crate::app::data::TabData;
+use crate::app::look::pane::Pane;
+use crate::app::look::theme::Theme;
+use crate::app::look::{columns, widgets};
 use crate::app::tabs::usage_chart::{Chart as UsageChart, Range};
+use crate::app::tabs::{Props, TabPane};
+use crate::text;
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Chart, Dataset, Gauge, GraphType};
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
-    let services = app.services();
-    if let Some((msg, style)) = widgets::placeholder(
-        app,
+/// The list of ppr services (as wide as it `wants`, within two fifths of the screen), the
+/// chart and the gauge.
+pub fn areas(body: Rect, wants: u16) -> (Pane, Rect, Rect) {
+    let list_width = wants.clamp(24, (body.width * 2 / 5).max(24));
+    let [list, right] =
+        Layout::horizontal([Constraint::Length(list_width), Constraint::Min(0)]).areas(body);
+    let [chart, gauge] = Layout::vertical([Constraint::Min(0), Constraint::Length(3)]).areas(right);
+    (Pane::with_header(list), chart, gauge)
+}
+
+/// What the tab says instead of its list: the services' list not there yet (or failed,
+/// or empty), the ppr services still being found, or none on the account.
+fn no_list(usage: &UsageTab, data: &TabData<'_>, theme: &Theme) -> Option<(String, Style)> {
+    let list = data.store.services_answer();
+    if let Some(said) = widgets::placeholder(
+        data,
         theme,
-        services.list(),
-        &services.table,
+        list,
+        &usage.table,
         &Request::Services,
         "services",
     )
-    .filter(|_| services.list().value().is_none_or(Vec::is_empty))
+    .filter(|_| list.value().is_none_or(Vec::is_empty))
     {
-        let block = widgets::pane(theme, "Usage".into(), Span::raw(""));
-        let inner = block.inner(body);
-        frame.render_widget(block, body);
-        widgets::message(frame, inner, &msg, style);
-        return;
+        return Some(said);
     }
-    let usage = app.usage();
-    if usage.services.is_empty() {
-        let pending = services.ids().iter().any(|id| {
-            services.product_type(*id).is_none() && services.detail(*id).error().is_none()
-        });
-        let (msg, style) = if pending {
-            ("Finding the rotating (ppr) services…".to_owned(), theme.dim)
-        } else {
-            (
-                "No rotating (ppr) services on this account: usage statistics exist for ppr services only."
-                    .to_owned(),
-                theme.base,
-            )
-        };
-        let block = widgets::pane(theme, "Usage".into(), Span::raw(""));
-        let inner = block.inner(body);
-        frame.render_widget(block, body);
-        widgets::message(frame, inner, &msg, style);
-        return;
+    if !usage.services.is_empty() {
+        return None;
     }
+    let pending = list.value().into_iter().flatten().any(|s| {
+        let id = s.service_id;
+        data.store.service(id).is_none() && data.store.service_answer(id).error().is_none()
+    });
+    Some(if pending {
+        ("Finding the rotating (ppr) services…".to_owned(), theme.dim)
+    } else {
+        (
+            "No rotating (ppr) services on this account: usage statistics exist for ppr services only."
+                .to_owned(),
+            theme.base,
+        )
+    })
+}
 
-    let (pane, chart_area, gauge_area) =
-        layout::usage(body, columns::table_width(app.usage().table.natural()));
+/// Draws the tab in `body`.
+pub fn draw(usage: &UsageTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
+    let (data, theme) = (props.data, props.theme);
+    if let Some((msg, style)) = no_list(usage, data, theme) {
+        let block = widgets::pane(theme, "Usage".into(), Span::raw(""));
+        let inner = block.inner(body);
+        frame.render_widget(block, body);
+        widgets::message(frame, inner, &msg, style);
+        return;
+    }
+    let (pane, chart_area, gauge_area) = areas(body, columns::table_width(usage.table.natural()));
     let view = &usage.table;
     let block = widgets::pane(
         theme,
@@ -83,13 +98,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
             block,
             (&COLUMNS, usage.table.natural()),
             view,
-            |i| app.tab_cells(crate::app::tabs::Tab::Usage, i),
+            |i| usage.cells(data, i),
         );
     }
     match usage.selected() {
         Some(id) => {
-            draw_chart(frame, app, theme, chart_area, id);
-            draw_gauge(frame, app, theme, gauge_area, id);
+            draw_chart(frame, usage, data, theme, chart_area, id);
+            draw_gauge(frame, usage, data, theme, gauge_area, id);
         }
         None => {
             frame.render_widget(
@@ -106,7 +121,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
 
 /// A failed or loading remote's message, or `None` when there is a value.
 fn remote_message<T>(
-    app: &App,
+    data: &TabData<'_>,
     theme: &Theme,
     remote: Answer<'_, T>,
     request: Request,
@@ -115,30 +130,37 @@ fn remote_message<T>(
     match (remote.value(), remote) {
         (Some(_), _) => None,
         (None, Answer::Failed { error, .. }) => Some((
-            crate::app::status::error_line(&request, error, &app.settings().profile),
+            crate::app::status::error_line(&request, error, &data.settings.profile),
             theme.bad,
         )),
         (None, _) => Some((format!("Loading {what}…"), theme.dim)),
     }
 }
 
-pub fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
-    let usage = app.usage();
-    let remote = app.store().stats_answer(id);
+/// The selected service's chart, or why there is none.
+pub fn draw_chart(
+    frame: &mut Frame,
+    usage: &UsageTab,
+    data: &TabData<'_>,
+    theme: &Theme,
+    area: Rect,
+    id: u64,
+) {
+    let remote = data.store.stats_answer(id);
     let block = widgets::pane(
         theme,
-        widgets::of_account(app, format!("Usage · {id} · {}", usage.range.label())),
-        widgets::freshness(app, theme, remote.freshness()),
+        widgets::of_account(data, format!("Usage · {id} · {}", usage.range.label())),
+        widgets::freshness(data, theme, remote.freshness()),
     );
     let inner = block.inner(area);
     if let Some((msg, style)) =
-        remote_message(app, theme, remote, Request::Stats(id), "the statistics")
+        remote_message(data, theme, remote, Request::Stats(id), "the statistics")
     {
         frame.render_widget(block, area);
         widgets::message(frame, inner, &msg, style);
         return;
     }
-    let Some(c) = app.usage_chart().filter(|c| !c.points.is_empty()) else {
+    let Some(c) = usage.chart(data).filter(|c| !c.points.is_empty()) else {
         let msg = if usage.range == Range::Day {
             "No use kept for the last 24 hours yet: the history writes it while proxydash watches."
         } else {
@@ -175,18 +197,34 @@ pub fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u
         .map(|l| vec![(0.0, l), (c.end_x, l)])
         .unwrap_or_default();
     let reached: Vec<(f64, f64)> = c.reached_x.zip(c.limit).into_iter().collect();
+    let sets = datasets(&c, (&mark, &limit_line, &reached), theme);
+    let chart = Chart::new(sets)
+        .block(block)
+        .legend_position(Some(ratatui::widgets::LegendPosition::BottomRight))
+        .x_axis(x_axis(&c, theme))
+        .y_axis(y_axis(top, theme));
+    frame.render_widget(chart, area);
+}
+
+/// The chart's lines: the cursor's mark, the limit, the projection at this pace, the use,
+/// and where the limit is reached.
+fn datasets<'a>(
+    c: &'a UsageChart,
+    (mark, limit_line, reached): (&'a [(f64, f64)], &'a [(f64, f64)], &'a [(f64, f64)]),
+    theme: &Theme,
+) -> Vec<Dataset<'a>> {
     let mut sets = vec![
         Dataset::default()
             .marker(Marker::Braille)
             .graph_type(GraphType::Scatter)
             .style(theme.key)
-            .data(&mark),
+            .data(mark),
         Dataset::default()
             .name("limit")
             .marker(Marker::Braille)
             .graph_type(GraphType::Line)
             .style(theme.bad)
-            .data(&limit_line),
+            .data(limit_line),
         Dataset::default()
             .name("at this pace")
             .marker(Marker::Braille)
@@ -206,35 +244,36 @@ pub fn draw_chart(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u
                 .marker(Marker::Dot)
                 .graph_type(GraphType::Scatter)
                 .style(theme.bad)
-                .data(&reached),
+                .data(reached),
         );
     }
-    let chart = Chart::new(sets)
-        .block(block)
-        .legend_position(Some(ratatui::widgets::LegendPosition::BottomRight))
-        .x_axis(
-            Axis::default()
-                .bounds([0.0, c.end_x.max(1.0)])
-                .labels(
-                    c.axis
-                        .iter()
-                        .map(|l| Line::from(l.clone()))
-                        .collect::<Vec<_>>(),
-                )
-                .style(theme.dim),
+    sets
+}
+
+/// The days (or hours) along the bottom.
+fn x_axis<'a>(c: &UsageChart, theme: &Theme) -> Axis<'a> {
+    Axis::default()
+        .bounds([0.0, c.end_x.max(1.0)])
+        .labels(
+            c.axis
+                .iter()
+                .map(|l| Line::from(l.clone()))
+                .collect::<Vec<_>>(),
         )
-        .y_axis(
-            Axis::default()
-                .title(Span::styled(UNIT, theme.dim))
-                .bounds([0.0, top])
-                .labels(vec![
-                    Line::from("0"),
-                    Line::from(text::number(top / 2.0)),
-                    Line::from(text::number(top)),
-                ])
-                .style(theme.dim),
-        );
-    frame.render_widget(chart, area);
+        .style(theme.dim)
+}
+
+/// From 0 to `top`, with its middle.
+fn y_axis<'a>(top: f64, theme: &Theme) -> Axis<'a> {
+    Axis::default()
+        .title(Span::styled(UNIT, theme.dim))
+        .bounds([0.0, top])
+        .labels(vec![
+            Line::from("0"),
+            Line::from(text::number(top / 2.0)),
+            Line::from(text::number(top)),
+        ])
+        .style(theme.dim)
 }
 
 /// The projection in words, for the detail: when the limit is reached at this pace.
@@ -314,15 +353,23 @@ pub fn rate_gauge(r: &RateEntry) -> (f64, String, bool) {
     }
 }
 
-pub fn draw_gauge(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u64) {
-    let remote = app.store().rate_answer(id);
+/// The selected service's rate against its limit, with the projection in words.
+pub fn draw_gauge(
+    frame: &mut Frame,
+    usage: &UsageTab,
+    data: &TabData<'_>,
+    theme: &Theme,
+    area: Rect,
+    id: u64,
+) {
+    let remote = data.store.rate_answer(id);
     let block = widgets::pane(
         theme,
         format!("Rate vs limit ({UNIT})"),
-        widgets::freshness(app, theme, remote.freshness()),
+        widgets::freshness(data, theme, remote.freshness()),
     );
     let inner = block.inner(area);
-    if let Some((msg, style)) = remote_message(app, theme, remote, Request::Rate(id), "the rate") {
+    if let Some((msg, style)) = remote_message(data, theme, remote, Request::Rate(id), "the rate") {
         frame.render_widget(block, area);
         widgets::message(frame, inner, &msg, style);
         return;
@@ -333,8 +380,8 @@ pub fn draw_gauge(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, id: u
         return;
     };
     let (ratio, label, over) = rate_gauge(entry);
-    let today = app.now().with_timezone(&app.utc_offset()).date_naive();
-    let block = match app.usage_chart().and_then(|c| projection_line(&c, today)) {
+    let today = data.today();
+    let block = match usage.chart(data).and_then(|c| projection_line(&c, today)) {
         Some(line) => {
             block.title_bottom(Line::from(Span::styled(format!(" {line} "), theme.title)))
         }

@@ -5,9 +5,12 @@
 //! whose type is unknown is asked once (`account/planner.rs`). A service is ppr when its
 //! detail says so or when its stats or rate answered; it is fpr when its detail says so
 //! or when stats/rate answered the generic 422 before any detail was known
-//! ([`UsageTab::not_ppr`]). The list holds the ppr services, in the services' order.
+//! ([`UsageTab::not_ppr`]). The list holds the ppr services, in the services' order. Its
+//! look is [`look`].
 
-use super::{TabCx, TabData, TabPane};
+pub mod look;
+
+use super::{Props, TabCx, TabData, TabPane};
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
 use crate::api::Request;
@@ -153,6 +156,9 @@ impl TabPane for UsageTab {
             .get(i)
             .map(|(id, name)| UsageTab::cells(data.store, *id, name))
             .unwrap_or_default()
+    }
+    fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
+        look::draw(self, frame, area, props);
     }
 
     fn refresh(&mut self, cx: &mut TabCx<'_>) {
