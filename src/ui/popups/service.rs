@@ -69,10 +69,10 @@ pub fn draw(
         lines.extend(capped(theme, servers, 6));
     }
     if let Some(rate) = app.store().rate(id).and_then(|v| v.first()) {
-        let (_, label, over) = crate::ui::usage::rate_gauge(rate);
+        let (_, label, over) = crate::app::tabs::usage::look::rate_gauge(rate);
         lines.push(section(
             theme,
-            &format!("Usage ({})", crate::ui::usage::UNIT),
+            &format!("Usage ({})", crate::app::tabs::usage::look::UNIT),
         ));
         let style = if over { theme.bad } else { theme.base };
         lines.push(Line::from(Span::styled(format!("  {label}"), style)));
