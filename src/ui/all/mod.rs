@@ -185,8 +185,22 @@ pub fn draw(
             draw_table(frame, accounts, all, theme, pane, "Rotating (ppr)");
             if let Some((app, id)) = selected {
                 let data = app.tab_data();
-                super::usage::draw_chart(frame, app.usage(), &data, theme, chart, id);
-                super::usage::draw_gauge(frame, app.usage(), &data, theme, gauge, id);
+                crate::app::tabs::usage::look::draw_chart(
+                    frame,
+                    app.usage(),
+                    &data,
+                    theme,
+                    chart,
+                    id,
+                );
+                crate::app::tabs::usage::look::draw_gauge(
+                    frame,
+                    app.usage(),
+                    &data,
+                    theme,
+                    gauge,
+                    id,
+                );
             }
         }
         Tab::Alerts => {
