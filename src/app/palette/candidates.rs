@@ -310,5 +310,5 @@ fn on_row(app: &Held<'_>, act: Act, name: &str, key: &str, command: Option<Strin
 /// What `r` reads on the tab under the palette, as one command (the tab says which:
 /// Network and Usage read every service's lists, which no one command does).
 fn refresh_command(app: &Held<'_>) -> Option<Vec<Arg>> {
-    Some(vec![Arg::v(app.shell.tab.command(&app.tabs)?)])
+    Some(vec![Arg::v(app.shell.tab.command(app.tabs)?)])
 }

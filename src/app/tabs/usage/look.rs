@@ -206,11 +206,14 @@ pub fn draw_chart(
     frame.render_widget(chart, area);
 }
 
+/// A point of the chart: x (the day or hour), y (the use).
+type Point = (f64, f64);
+
 /// The chart's lines: the cursor's mark, the limit, the projection at this pace, the use,
 /// and where the limit is reached.
 fn datasets<'a>(
     c: &'a UsageChart,
-    (mark, limit_line, reached): (&'a [(f64, f64)], &'a [(f64, f64)], &'a [(f64, f64)]),
+    (mark, limit_line, reached): (&'a [Point], &'a [Point], &'a [Point]),
     theme: &Theme,
 ) -> Vec<Dataset<'a>> {
     let mut sets = vec![
