@@ -5,7 +5,7 @@
 //! its parts, so that a tab, a popup or a form draws itself in its own file (its
 //! `render`); the ui (the shell's lines, the popups' frames, the All view) draws with it
 //! too. It reads nothing but what it is given: the time and the settings through
-//! [`Seen`], which the app and a tab's [`TabData`](super::tabs::TabData) both are.
+//! [`Seen`], which the app and a tab's [`TabData`](super::data::TabData) both are.
 
 pub mod columns;
 pub mod pane;

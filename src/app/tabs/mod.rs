@@ -1,5 +1,6 @@
-//! The tabs: one file per tab (its state and its [`TabPane`]), and what the app asks the
-//! tab on screen ([`Tab`]'s methods here, one plain match over the tabs each). A tab gets
+//! The tabs: one file per tab, a folder when big (its state, its [`TabPane`] and its
+//! look), and what the app asks the tab on screen ([`Tab`]'s methods here, each through
+//! [`Tabs::pane`]). A tab gets
 //! only its own state and a narrow context ([`TabData`] to draw from, [`TabCx`] to act
 //! through); `Tab::act` hands it them and then carries out the [`Intent`]s it left (a
 //! row of another tab to show, rows to rebuild, a group to refresh), so no tab reaches
@@ -11,11 +12,12 @@
 //! [`Tab`] (its name is its title; [`Tab::ALL`] is derived from the enum) and its state's
 //! field in [`Tabs`] (both in the app's root, `src/app/mod.rs`) with its arm in
 //! [`Tabs::pane`] and [`Tabs::pane_mut`], the one place a tab's state is reached by its
-//! [`Tab`]: every question the app asks a tab goes through them. The ui draws a tab it
-//! has no pane of its own for as a plain list, from its columns, cells and [`Listing`];
-//! the keys `1`…`n` and `Tab`, the palette, the footer and the dashboard over several
-//! accounts take it from [`Tab::ALL`]. (The enum is in the root so that what names a
-//! tab, the key map and the shell, need not sit above the tabs.)
+//! [`Tab`]: every question the app asks a tab goes through them. A tab with no look of
+//! its own is drawn as a plain list from its columns, cells and [`Listing`] (`render`'s
+//! default); a tab with one is a folder, its look in `look.rs`. The keys `1`…`n` and
+//! `Tab`, the palette, the footer and the dashboard over several accounts take it from
+//! [`Tab::ALL`]. (The enum is in the root so that what names a tab, the key map and the
+//! shell, need not sit above the tabs.)
 
 // The tabs' modules (each also a variant of [`Tab`]) and what they share.
 pub mod alerts;

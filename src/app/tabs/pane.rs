@@ -1,14 +1,15 @@
 //! [`TabPane`]: what a tab is to the dashboard. Each tab's file implements it for its
-//! state: its table, its rows as words (the view model the ui draws), its keys (`s`, `S`,
-//! Enter) and what it shows, for the engine's order. Everything but the table and the
-//! rows has a default ("nothing to do"), so a plain list tab says only what is its own.
+//! state: its table, its rows as words (what is drawn and searched), its look
+//! ([`TabPane::render`]), its keys (`s`, `S`, Enter) and what it shows, for the engine's
+//! order. Everything but the table and the rows has a default ("nothing to do"; the look,
+//! a plain list), so a plain list tab says only what is its own.
 //!
 //! A tab gets its own state (`&self`, `&mut self`) and nothing of another tab's: it reads
 //! the account's data through [`TabData`] (the store, the probes, the countdowns, the
 //! history, the time) and acts through [`TabCx`] (reads to send, a popup to open, an
 //! [`Intent`] the app carries out after the call, such as showing another tab with a row
 //! selected). The app asks the tab on screen through [`Tab`](super::Tab)'s methods, in
-//! `tabs/mod.rs` (one plain match over the tabs).
+//! `tabs/mod.rs`, each through `Tabs::pane` (a `&dyn TabPane`).
 
 use crate::account::store::Store;
 use crate::account::{Answer, Freshness};
