@@ -128,7 +128,8 @@ fn percentile(v: &mut [Duration], p: f64) -> Duration {
 }
 
 fn main() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
+    // The dashboard's own runtime: a core kept for the loop (`runtime::build`).
+    let rt = proxydash::runtime::build(true).unwrap();
     let sandboxes: Vec<Sandbox> = (0..ACCOUNTS).map(|_| sandbox()).collect();
     let one = rt.block_on(first_screen(&sandboxes[..1]));
     let before_kb = status_kb("VmRSS:");

@@ -26,6 +26,7 @@ pub mod net;
 pub mod options;
 pub mod probe;
 pub mod run;
+pub mod runtime;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 pub mod scheduler;

@@ -29,10 +29,7 @@ fn main() -> ExitCode {
     {
         eprintln!("proxydash: warning: {e}; diagnostics are off");
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match proxydash::runtime::build(cli.command.is_none()) {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("proxydash: cannot start the async runtime: {e}");
