@@ -17,6 +17,7 @@
 //!   product names often differ only at the end.
 //! - Cells carry a [`Tone`], not a style: the theme turns it into colour.
 
+use crate::api::InvoiceStatus;
 use unicode_width::UnicodeWidthStr;
 
 /// What a cell's colour says (the theme maps it).
@@ -33,6 +34,22 @@ pub enum Tone {
     Title,
     /// An account's own colour (the dashboard over several accounts), by its place.
     Account(u8),
+}
+
+impl Tone {
+    /// An invoice's status: paid is good, owed or on its way a warning, in collections
+    /// bad, cancelled or refunded dim (the Billing rows and the invoice popup alike).
+    pub fn of_invoice(status: &InvoiceStatus) -> Tone {
+        match status {
+            InvoiceStatus::Paid => Tone::Good,
+            InvoiceStatus::Unpaid | InvoiceStatus::PaymentPending | InvoiceStatus::Pending => {
+                Tone::Warn
+            }
+            InvoiceStatus::Collections => Tone::Bad,
+            InvoiceStatus::Cancelled | InvoiceStatus::Refunded => Tone::Dim,
+            InvoiceStatus::Other(_) => Tone::Base,
+        }
+    }
 }
 
 /// One cell's text and tone.

@@ -1,7 +1,20 @@
 //! Enter on an invoice (Billing, or `#` there): its full detail, read by its ID
-//! (`GET /api/billing/invoice/{id}`) into the Billing tab's cache.
+//! (`GET /api/billing/invoice/{id}`) into the account's store, and its look
+//! ([`InvoiceViewer::render`]): its fields as the Billing pane words them, loading, or the
+//! failure of its read.
 
 use super::PopupPane;
+use crate::api::{Invoice, Request};
+use crate::app::Answer;
+use crate::app::columns::Tone;
+use crate::app::data::TabData;
+use crate::app::look::theme::Theme;
+use crate::app::look::{self, columns, widgets};
+use crate::text;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
 
 /// The invoice of this ID.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -9,4 +22,76 @@ pub struct InvoiceViewer(pub u64);
 
 impl PopupPane for InvoiceViewer {
     const TITLE: &'static str = "invoice";
+}
+
+impl InvoiceViewer {
+    /// The invoice popup: its fields, or why they are not there.
+    pub fn render(&self, frame: &mut Frame, area: Rect, data: &TabData<'_>, theme: &Theme) {
+        let id = self.0;
+        let remote = data.store.invoice_answer(id);
+        let r = look::centered(area, 64, 11);
+        frame.render_widget(Clear, r);
+        let block = widgets::pane(
+            theme,
+            widgets::of_account(data, format!("Invoice {id}")),
+            widgets::freshness(data, theme, remote.freshness()),
+        );
+        let inner = block.inner(r);
+        frame.render_widget(block, r);
+        match (remote.value(), remote) {
+            (Some(list), _) => match list.first() {
+                Some(inv) => frame.render_widget(Paragraph::new(invoice_lines(inv, theme)), inner),
+                None => widgets::message(
+                    frame,
+                    inner,
+                    "The server returned no such invoice.",
+                    theme.dim,
+                ),
+            },
+            (None, Answer::Failed { error, .. }) => {
+                let line = crate::app::status::error_line(
+                    &Request::Invoice(id),
+                    error,
+                    &data.settings.profile,
+                );
+                widgets::message(frame, inner, &line, theme.bad);
+            }
+            (None, _) => widgets::message(frame, inner, "Loading the invoice…", theme.dim),
+        }
+    }
+}
+
+/// Every field of spec 2.6.
+pub fn invoice_lines(inv: &Invoice, theme: &Theme) -> Vec<Line<'static>> {
+    let w = 14;
+    let v = |x: String| Span::raw(x);
+    vec![
+        widgets::field(theme, "Invoice ID", w, v(inv.id.to_string())),
+        widgets::field(
+            theme,
+            "Description",
+            w,
+            v(text::or_missing(&inv.description).into_owned()),
+        ),
+        widgets::field(
+            theme,
+            "Status",
+            w,
+            Span::styled(
+                text::sanitize(inv.status.as_str()).into_owned(),
+                columns::style(theme, Tone::of_invoice(&inv.status)),
+            ),
+        ),
+        widgets::field(theme, "Amount", w, v(text::money(inv.amount))),
+        widgets::field(theme, "Created", w, v(text::date(inv.created_at))),
+        widgets::field(theme, "Paid", w, v(text::date(inv.date_paid))),
+        widgets::field(theme, "Refunded", w, v(text::date(inv.date_refunded))),
+        widgets::field(
+            theme,
+            "Payment method",
+            w,
+            v(text::or_missing(&inv.payment_method).into_owned()),
+        ),
+        widgets::field(theme, "Service ID", w, v(text::id(inv.service_id))),
+    ]
 }

@@ -5,9 +5,9 @@
 //!
 //! A popup is a stack entry above the tabs; the top one gets the keys. A viewer (an
 //! invoice, a service, a product, a client) only names what it shows: the data stays in
-//! the tabs' caches and the mirror, so a result that arrives while one is open (or after
-//! it closed) lands in one place. A form is a popup too (`Popup::Form`),
-//! with an enum of its own ([`Form`](super::forms::Form)): what the app asks of it is in
+//! the account's store, so a result that arrives while one is open (or after
+//! it closed) lands in one place. A form is a popup too (`Popup::Form`), any form's logic
+//! behind a pointer ([`Form`](super::forms::Form)): what the app asks of it is in
 //! [`super::forms`].
 //!
 //! **Adding a popup** (the one place this recipe is written): a file here (or in the
@@ -18,10 +18,11 @@
 //! (`action`, through the context, never the whole app), and the function that opens it;
 //! its `mod` line here; then its variant in [`Popup`] and in [`PopupKind`] (in the app's
 //! root, `src/app/mod.rs`), and the arms the compiler then asks for: its routing below, its
-//! title and keys (`src/app/popup_kind.rs`), and its look, `src/ui/popups/<name>.rs` with
-//! its arm in `ui::popups::draw`. The keys every popup shares (`?` help, `Esc` and `q` on
-//! one that only shows something, `Ctrl-C`) are the key map's.
-//! Built this way: [`client`] (Enter on the Clients tab).
+//! title and keys (`src/app/popup_kind.rs`), and its arm in `ui::popups::draw`, which
+//! calls its look: a `render(&self, frame, area, &TabData, &Theme)` in the popup's own
+//! file when it draws from the account's data and the look kit (`crate::app::look`), as
+//! [`client`] (Enter on the Clients tab) and [`invoice`] do. The keys every popup shares
+//! (`?` help, `Esc` and `q` on one that only shows something, `Ctrl-C`) are the key map's.
 
 pub mod accounts;
 pub mod client;

@@ -5,7 +5,6 @@
 pub mod accounts;
 pub mod command_log;
 pub mod help;
-pub mod invoice;
 pub mod messages;
 pub mod palette;
 pub mod probe;
@@ -34,7 +33,7 @@ pub fn draw(
 ) {
     match &app.popups()[index] {
         Popup::Help(help) => help::draw(frame, app, theme, area, index, help),
-        Popup::Invoice(viewer) => invoice::draw(frame, app, theme, area, viewer.0),
+        Popup::Invoice(viewer) => viewer.render(frame, area, &app.tab_data(), theme),
         Popup::Service(viewer) => {
             view.service_last = service::draw(frame, app, theme, area, viewer);
         }

@@ -1,9 +1,10 @@
 //! The Billing tab's look: the credit, large, above the money ahead and the invoices;
 //! and an invoice's lines (the invoice popup's).
 
-use super::{BillingTab, BillingView, COLUMNS, status_tone};
-use crate::api::{Invoice, InvoiceStatus, Request};
+use super::{BillingTab, BillingView, COLUMNS};
+use crate::api::{InvoiceStatus, Request};
 use crate::app::Answer;
+use crate::app::columns::Tone;
 use crate::app::data::TabData;
 use crate::app::look::pane::Pane;
 use crate::app::look::theme::Theme;
@@ -153,40 +154,5 @@ fn unpaid_spans(tab: BillingView<'_>, theme: &Theme) -> Vec<Span<'static>> {
 }
 
 pub fn status_style(status: &InvoiceStatus, theme: &Theme) -> Style {
-    columns::style(theme, status_tone(status))
-}
-
-/// Every field of spec 2.6.
-pub fn invoice_lines(inv: &Invoice, theme: &Theme) -> Vec<Line<'static>> {
-    let w = 14;
-    let v = |x: String| Span::raw(x);
-    vec![
-        widgets::field(theme, "Invoice ID", w, v(inv.id.to_string())),
-        widgets::field(
-            theme,
-            "Description",
-            w,
-            v(text::or_missing(&inv.description).into_owned()),
-        ),
-        widgets::field(
-            theme,
-            "Status",
-            w,
-            Span::styled(
-                text::sanitize(inv.status.as_str()).into_owned(),
-                status_style(&inv.status, theme),
-            ),
-        ),
-        widgets::field(theme, "Amount", w, v(text::money(inv.amount))),
-        widgets::field(theme, "Created", w, v(text::date(inv.created_at))),
-        widgets::field(theme, "Paid", w, v(text::date(inv.date_paid))),
-        widgets::field(theme, "Refunded", w, v(text::date(inv.date_refunded))),
-        widgets::field(
-            theme,
-            "Payment method",
-            w,
-            v(text::or_missing(&inv.payment_method).into_owned()),
-        ),
-        widgets::field(theme, "Service ID", w, v(text::id(inv.service_id))),
-    ]
+    columns::style(theme, Tone::of_invoice(status))
 }

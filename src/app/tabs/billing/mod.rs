@@ -53,18 +53,6 @@ impl SortKey for InvoiceSort {
     }
 }
 
-pub fn status_tone(status: &InvoiceStatus) -> Tone {
-    match status {
-        InvoiceStatus::Paid => Tone::Good,
-        InvoiceStatus::Unpaid | InvoiceStatus::PaymentPending | InvoiceStatus::Pending => {
-            Tone::Warn
-        }
-        InvoiceStatus::Collections => Tone::Bad,
-        InvoiceStatus::Cancelled | InvoiceStatus::Refunded => Tone::Dim,
-        InvoiceStatus::Other(_) => Tone::Base,
-    }
-}
-
 /// Money still owed.
 pub fn is_unpaid(status: &InvoiceStatus) -> bool {
     matches!(status, InvoiceStatus::Unpaid | InvoiceStatus::Collections)
@@ -89,7 +77,7 @@ pub fn cells(i: &Invoice) -> Vec<CellText> {
     vec![
         CellText::new(i.id.to_string()),
         CellText::new(text::or_missing(&i.description)),
-        CellText::new(text::sanitize(i.status.as_str())).tone(status_tone(&i.status)),
+        CellText::new(text::sanitize(i.status.as_str())).tone(Tone::of_invoice(&i.status)),
         CellText::new(text::money(i.amount)),
         CellText::new(text::date(i.created_at)),
         CellText::new(text::date(i.date_paid)),
