@@ -184,21 +184,12 @@ pub fn draw(
             let (pane, chart, gauge) = layout::usage(body, wants);
             draw_table(frame, accounts, all, theme, pane, "Rotating (ppr)");
             if let Some((app, id)) = selected {
-                let data = app.tab_data();
-                crate::app::tabs::usage::look::draw_chart(
+                crate::app::tabs::usage::look::draw_selected(
                     frame,
                     app.usage(),
-                    &data,
+                    &app.tab_data(),
                     theme,
-                    chart,
-                    id,
-                );
-                crate::app::tabs::usage::look::draw_gauge(
-                    frame,
-                    app.usage(),
-                    &data,
-                    theme,
-                    gauge,
+                    (chart, gauge),
                     id,
                 );
             }

@@ -102,10 +102,7 @@ pub fn draw(usage: &UsageTab, frame: &mut Frame, body: Rect, props: &Props<'_>) 
         );
     }
     match usage.selected() {
-        Some(id) => {
-            draw_chart(frame, usage, data, theme, chart_area, id);
-            draw_gauge(frame, usage, data, theme, gauge_area, id);
-        }
+        Some(id) => draw_selected(frame, usage, data, theme, (chart_area, gauge_area), id),
         None => {
             frame.render_widget(
                 widgets::pane(theme, "Daily usage".into(), Span::raw("")),
@@ -138,9 +135,25 @@ fn remote_message<T>(
 }
 
 /// The selected service's chart, or why there is none.
-pub fn draw_chart(
+/// The selected service's chart and gauge (the tab's, and the All view's), from one
+/// chart of its use: the gauge says its projection in words.
+pub fn draw_selected(
     frame: &mut Frame,
     usage: &UsageTab,
+    data: &TabData<'_>,
+    theme: &Theme,
+    (chart_area, gauge_area): (Rect, Rect),
+    id: u64,
+) {
+    let chart = usage.chart(data);
+    draw_chart(frame, (usage, chart.as_ref()), data, theme, chart_area, id);
+    draw_gauge(frame, chart.as_ref(), data, theme, gauge_area, id);
+}
+
+/// The chart of service `id`'s use (`chart`, the tab's range), or why there is none.
+fn draw_chart(
+    frame: &mut Frame,
+    (usage, chart): (&UsageTab, Option<&UsageChart>),
     data: &TabData<'_>,
     theme: &Theme,
     area: Rect,
@@ -160,7 +173,7 @@ pub fn draw_chart(
         widgets::message(frame, inner, &msg, style);
         return;
     }
-    let Some(c) = usage.chart(data).filter(|c| !c.points.is_empty()) else {
+    let Some(c) = chart.filter(|c| !c.points.is_empty()) else {
         let msg = if usage.range == Range::Day {
             "No use kept for the last 24 hours yet: the history writes it while proxydash watches."
         } else {
@@ -197,11 +210,11 @@ pub fn draw_chart(
         .map(|l| vec![(0.0, l), (c.end_x, l)])
         .unwrap_or_default();
     let reached: Vec<(f64, f64)> = c.reached_x.zip(c.limit).into_iter().collect();
-    let sets = datasets(&c, (&mark, &limit_line, &reached), theme);
+    let sets = datasets(c, (&mark, &limit_line, &reached), theme);
     let chart = Chart::new(sets)
         .block(block)
         .legend_position(Some(ratatui::widgets::LegendPosition::BottomRight))
-        .x_axis(x_axis(&c, theme))
+        .x_axis(x_axis(c, theme))
         .y_axis(y_axis(top, theme));
     frame.render_widget(chart, area);
 }
@@ -356,10 +369,10 @@ pub fn rate_gauge(r: &RateEntry) -> (f64, String, bool) {
     }
 }
 
-/// The selected service's rate against its limit, with the projection in words.
-pub fn draw_gauge(
+/// Service `id`'s rate against its limit, with the projection of `chart` in words.
+fn draw_gauge(
     frame: &mut Frame,
-    usage: &UsageTab,
+    chart: Option<&UsageChart>,
     data: &TabData<'_>,
     theme: &Theme,
     area: Rect,
@@ -384,7 +397,7 @@ pub fn draw_gauge(
     };
     let (ratio, label, over) = rate_gauge(entry);
     let today = data.today();
-    let block = match usage.chart(data).and_then(|c| projection_line(&c, today)) {
+    let block = match chart.and_then(|c| projection_line(c, today)) {
         Some(line) => {
             block.title_bottom(Line::from(Span::styled(format!(" {line} "), theme.title)))
         }
