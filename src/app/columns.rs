@@ -17,7 +17,7 @@
 //!   product names often differ only at the end.
 //! - Cells carry a [`Tone`], not a style: the theme turns it into colour.
 
-use crate::api::InvoiceStatus;
+use crate::api::{InvoiceStatus, ServiceStatus};
 use unicode_width::UnicodeWidthStr;
 
 /// What a cell's colour says (the theme maps it).
@@ -37,6 +37,18 @@ pub enum Tone {
 }
 
 impl Tone {
+    /// A service's status: active is good, pending a warning, suspended or fraud bad,
+    /// terminated or cancelled dim (the Services rows, its detail and the viewers alike).
+    pub fn of_service(status: &ServiceStatus) -> Tone {
+        match status {
+            ServiceStatus::Active => Tone::Good,
+            ServiceStatus::Pending => Tone::Warn,
+            ServiceStatus::Suspended | ServiceStatus::Fraud => Tone::Bad,
+            ServiceStatus::Terminated | ServiceStatus::Cancelled => Tone::Dim,
+            ServiceStatus::Other(_) => Tone::Base,
+        }
+    }
+
     /// An invoice's status: paid is good, owed or on its way a warning, in collections
     /// bad, cancelled or refunded dim (the Billing rows and the invoice popup alike).
     pub fn of_invoice(status: &InvoiceStatus) -> Tone {

@@ -25,7 +25,6 @@ use crate::app::keymap::{Action, code};
 use crate::app::popups::Popup;
 use crate::app::popups::invoice::InvoiceViewer;
 use crate::app::tabs::Tab;
-use crate::app::tabs::services::status_tone;
 use crate::app::{App, Cx};
 use crate::text;
 use crossterm::event::KeyCode;
@@ -198,7 +197,7 @@ fn fields(s: &Service) -> Vec<FormRow<'static>> {
         FormRow::Value {
             label: "Status",
             text: s.status.as_str().to_owned(),
-            tone: status_tone(&s.status),
+            tone: Tone::of_service(&s.status),
         },
         value(
             "Billing",

@@ -34,7 +34,11 @@ fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &BindIpFo
         .and_then(|s| s.bound_ip.clone())
         .filter(|ip| !ip.trim().is_empty());
     let bound_span = match (detail, bound) {
-        (_, Some(ip)) => Span::raw(format!("{}{}", text::sanitize(&ip), this_machine(app, &ip))),
+        (_, Some(ip)) => Span::raw(format!(
+            "{}{}",
+            text::sanitize(&ip),
+            app.tab_data().this_machine(&ip)
+        )),
         (Some(_), None) => Span::styled(MISSING, theme.dim),
         (None, _) => Span::styled("checking the service…", theme.dim),
     };
@@ -97,9 +101,4 @@ fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &BindIpFo
     }) {
         draw_message(frame, rows_from(inner, 6), &msg, style);
     }
-}
-
-/// ` (this machine)` / ` (not this machine)` when this machine's IP is known.
-pub fn this_machine(app: &App, bound: &str) -> &'static str {
-    app.tab_data().this_machine(bound)
 }

@@ -4,8 +4,8 @@
 
 use super::viewer::{capped, draw_rest, popup_area, section};
 use crate::app::App;
+use crate::app::columns::Tone;
 use crate::app::tabs::products;
-use crate::app::tabs::services::status_tone;
 use crate::ui::theme::Theme;
 use crate::ui::{columns, text};
 use ratatui::Frame;
@@ -39,7 +39,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, id: u64) {
                 Span::raw(format!("  {:<8} ", s.service_id)),
                 Span::styled(
                     format!("{:<12}", text::sanitize(s.status.as_str())),
-                    columns::style(theme, status_tone(&s.status)),
+                    columns::style(theme, Tone::of_service(&s.status)),
                 ),
                 Span::styled(format!("next due {}", text::date(s.nextduedate)), theme.dim),
             ])

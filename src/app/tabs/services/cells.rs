@@ -36,7 +36,8 @@ pub fn cells(s: &ServiceSummary, ctx: &CellContext) -> Vec<CellText> {
 
 pub(super) fn cells_of(s: &ServiceSummary, today: NaiveDate, looked: Looked) -> Vec<CellText> {
     let (due, due_tone) = due_cell(s.nextduedate, today);
-    let mut status = CellText::new(text::sanitize(s.status.as_str())).tone(status_tone(&s.status));
+    let mut status =
+        CellText::new(text::sanitize(s.status.as_str())).tone(Tone::of_service(&s.status));
     if looked.over_limit() {
         status.text.push_str(" ⚠ over limit");
         status.tone = Tone::Bad;
@@ -50,16 +51,6 @@ pub(super) fn cells_of(s: &ServiceSummary, today: NaiveDate, looked: Looked) -> 
         CellText::new(text::date(s.nextduedate)),
         CellText::new(text::id(s.orderid)),
     ]
-}
-
-pub fn status_tone(status: &ServiceStatus) -> Tone {
-    match status {
-        ServiceStatus::Active => Tone::Good,
-        ServiceStatus::Pending => Tone::Warn,
-        ServiceStatus::Suspended | ServiceStatus::Fraud => Tone::Bad,
-        ServiceStatus::Terminated | ServiceStatus::Cancelled => Tone::Dim,
-        ServiceStatus::Other(_) => Tone::Base,
-    }
 }
 
 /// `in 3d!`, `today!`, `10d late!`: the days left; due within 7 days or overdue is marked

@@ -2,9 +2,10 @@
 //! fields, the bound IP's "this machine", the IP-list countdown, the history's lines),
 //! which the service popup shows too.
 
-use super::{ServicesTab, ServicesView, status_tone};
+use super::{ServicesTab, ServicesView};
 use crate::api::{Request, Service, ServiceStatus};
 use crate::app::Answer;
+use crate::app::columns::Tone;
 use crate::app::data::TabData;
 use crate::app::look::pane::{DetailPane, Pane, table_and_detail};
 use crate::app::look::theme::Theme;
@@ -79,7 +80,7 @@ pub fn draw(services: &ServicesTab, frame: &mut Frame, body: Rect, props: &Props
 }
 
 pub fn status_style(status: &ServiceStatus, theme: &Theme) -> Style {
-    columns::style(theme, status_tone(status))
+    columns::style(theme, Tone::of_service(status))
 }
 
 /// Service `id`'s detail pane (the tab's, and the All view's).

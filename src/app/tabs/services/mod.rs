@@ -9,7 +9,7 @@
 mod cells;
 pub mod look;
 
-pub use cells::{COLUMNS, CellContext, PRODUCT, cells, due_cell, proxies_cell, status_tone};
+pub use cells::{COLUMNS, CellContext, PRODUCT, cells, due_cell, proxies_cell};
 use cells::{Looked, RowInputs, cells_of, is_problem};
 
 pub use super::services_sort::{Rank, ServiceSort, rank};
