@@ -216,21 +216,28 @@ impl std::fmt::Debug for Job {
 }
 
 impl MarksFile {
-    /// Starts the thread; the file is opened there. One that cannot be opened is logged
-    /// once, and the engine keeps its marks in memory for the run.
+    /// Starts the thread; the file is opened there, and again at the next job while it
+    /// cannot be (a file another process holds locked past the busy timeout, as while it
+    /// migrates, is one that opens a moment later). Until it opens the engine keeps its
+    /// marks in memory; the failure is logged once.
     pub fn spawn(path: PathBuf) -> Self {
         let (tx, rx) = std::sync::mpsc::channel::<Job>();
         let spawned = std::thread::Builder::new()
             .name("alert-marks".into())
             .spawn(move || {
-                let mut db = match MarksDb::open(&path) {
-                    Ok(db) => Some(db),
-                    Err(e) => {
-                        tracing::warn!("alert marks: cannot open {}: {e}", path.display());
-                        None
-                    }
-                };
+                let mut db: Option<MarksDb> = None;
+                let mut told = false;
                 for job in rx {
+                    if db.is_none() {
+                        match MarksDb::open(&path) {
+                            Ok(opened) => db = Some(opened),
+                            Err(e) if !told => {
+                                told = true;
+                                tracing::warn!("alert marks: cannot open {}: {e}", path.display());
+                            }
+                            Err(_) => {}
+                        }
+                    }
                     match (job, db.as_mut()) {
                         (Job::Apply(change), Some(db)) => {
                             if let Err(e) = db.apply(&change) {
