@@ -61,7 +61,6 @@ pub mod look;
 pub mod messages;
 pub mod orders;
 pub mod palette;
-mod popup_kind;
 pub mod popup_pane;
 pub mod popups;
 pub mod probe;
@@ -177,11 +176,10 @@ pub struct Tabs {
 
 /// The popup stack's entries: one variant per popup, holding its state, and the forms.
 ///
-/// A new popup is its file in `popups/` (its state and `impl PopupPane`), a variant here
-/// and in [`PopupKind`], and the arms the compiler asks for: its routing in
-/// `popups/mod.rs`, its title and keys in `popup_kind.rs`, its look in `ui::popups::draw`
-/// (the recipe: [`popups`]).
-#[derive(Debug)]
+/// A new popup is its file in `popups/` (its state, its `static PopupInfo` and `impl
+/// PopupPane`, its look), a variant here, and its arm in `Popup::pane` and `pane_mut` (the
+/// recipe: [`popups`]).
+#[derive(Debug, PartialEq)]
 pub enum Popup {
     Help(popups::help::HelpPopup),
     Invoice(popups::invoice::InvoiceViewer),
@@ -198,21 +196,13 @@ pub enum Popup {
     Form(forms::Form),
 }
 
-/// A popup without its state, for the key bindings. A form is at one of its steps (each
-/// form declares its own, with their keys), or busy, or showing its outcome.
+/// A popup without its state, for the key bindings: what it is called and its own keys.
+/// A form is at one of its steps (each form declares its own, with their keys), or busy,
+/// or showing its outcome; any other popup declares its own info beside its state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PopupKind {
-    Help,
-    Invoice,
-    Service,
-    Product,
-    Profiles,
-    Messages,
-    Probe,
-    Palette,
-    CommandLog,
-    Client,
-    Accounts,
+    /// A popup that is not a form: a viewer, a picker, a log.
+    Shows(&'static keymap::steps::PopupInfo),
     /// A form's step: its fields, a confirmation, a list it shows.
     Step(&'static keymap::steps::FormStep),
     /// A form whose request is on its way.

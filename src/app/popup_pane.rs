@@ -1,19 +1,19 @@
-//! [`PopupPane`]: what a popup is to the app (its title, its own keys, what they do), what
+//! [`PopupPane`]: what a popup is to the app (its kind, its own keys' actions), what
 //! it makes of a key ([`Reply`]), and a list popup's scrolling. Apart from the popups'
 //! folder so that a popup kept with its feature (the probe's view) names this and not
 //! the folder, which names the features' data to draw from.
 
 use super::Cx;
-use super::keymap::{Action, Binding};
+use super::PopupKind;
+use super::keymap::Action;
 use crossterm::event::KeyEvent;
 
 /// What a popup is to the app (see [`popups`](super::popups) for the recipe of a new one).
 pub trait PopupPane {
-    /// What the help's title calls it: `Keys · command log`.
-    const TITLE: &'static str;
-    /// Its own keys, in the order the footer and the help list them (their scopes are not
-    /// read: they apply while it is on top).
-    const KEYS: &'static [Binding] = &[];
+    /// What the key map knows of it: for a popup that is not a form, its `static
+    /// PopupInfo` (`PopupKind::Shows(&INFO)`: what the help's title calls it, its own
+    /// keys, whose item it shows); a form is at one of its steps.
+    fn kind(&self) -> PopupKind;
 
     /// Whether typed keys go to a field of it (so `q`, `j`, `?` are text).
     fn is_typing(&self) -> bool {
@@ -53,25 +53,6 @@ pub enum Reply {
     /// The probe runs take it: they outlive the probe's view, so they are the app's, not
     /// the view's ([`Probes`](super::probe::Probes)).
     ToProbes(Action),
-}
-
-/// A boxed popup (the palette: large beside the others) is the popup it holds.
-impl<T: PopupPane> PopupPane for Box<T> {
-    const TITLE: &'static str = T::TITLE;
-    const KEYS: &'static [Binding] = T::KEYS;
-
-    fn is_typing(&self) -> bool {
-        (**self).is_typing()
-    }
-    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
-        (**self).action(cx, action)
-    }
-    fn key(&mut self, key: &KeyEvent) -> bool {
-        (**self).key(key)
-    }
-    fn paste(&mut self, text: &str) -> bool {
-        (**self).paste(text)
-    }
 }
 
 /// A list popup's movement key: the first line shown, `at`, moved by it, at most to

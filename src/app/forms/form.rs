@@ -143,6 +143,25 @@ impl Form {
 }
 
 /// What the app asks of a popup that may be a form.
+/// A form on the popup stack: what it is and whether it takes typing. Its keys are routed
+/// by [`forms`](super) through its steps, not by the pane.
+impl crate::app::popup_pane::PopupPane for Form {
+    fn kind(&self) -> PopupKind {
+        Form::kind(self)
+    }
+
+    fn is_typing(&self) -> bool {
+        Form::is_typing(self)
+    }
+}
+
+/// A form equals only itself ([`Form::is`]).
+impl PartialEq for Form {
+    fn eq(&self, other: &Self) -> bool {
+        self.is(other)
+    }
+}
+
 impl Popup {
     /// A form, as a popup.
     pub fn form_of(form: impl Into<Form>) -> Self {

@@ -89,7 +89,7 @@ const POPUPS_AND_TABS: &[Binding] = &[
 /// the help list them.
 #[rustfmt::skip]
 const OPEN_FORMS: &[Binding] = &[
-    b(&[k('o')], Action::OpenForm(FormKind::Order), &[Tab(Tab::Products), Popup(P::Product)], Some("order"), "Order the selected product"),
+    b(&[k('o')], Action::OpenForm(FormKind::Order), &[Item(Tab::Products)], Some("order"), "Order the selected product"),
     b(&[k('b')], Action::OpenForm(FormKind::BindIp), ON_SERVICE, Some("bind IP"), "Bind an IP to the selected static (fpr) service"),
     b(&[k('p')], Action::OpenForm(FormKind::Password), ON_SERVICE, Some("passwd"), "Change the proxy password"),
     b(&[k('u')], Action::OpenForm(FormKind::Refresh), ON_SERVICE, Some("refresh IPs"), "Refresh the IP list (the server throttles this)"),
@@ -115,7 +115,7 @@ const ON_ROWS: &[Binding] = &[
     b(&[code(KeyCode::Left)], Action::DayBack, &[Tab(Tab::Usage)], Some("day"), "Chart cursor: the point before (its date and value under the chart)"),
     b(&[code(KeyCode::Right)], Action::DayForward, &[Tab(Tab::Usage)], None, "Chart cursor: the point after"),
     b(&[k('z')], Action::CycleDetail, &[Tab(Tab::Services), Tab(Tab::Products)], Some("detail"), "Detail pane: shown, hidden (the list takes the room), zoomed"),
-    b(&[k('v')], Action::TogglePassword, &[Tab(Tab::Services), Popup(P::Service)], Some("password"), "Show or hide the password"),
+    b(&[k('v')], Action::TogglePassword, ON_SERVICE, Some("password"), "Show or hide the password"),
     b(&[k('r')], Action::Refresh, &[Main], Some("refresh"), "Refresh this tab"),
     b(&[k('R')], Action::RefreshAll, &[Main], Some("all"), "Refresh everything"),
     b(&[k('P')], Action::SwitchProfile, &[Among], Some("accounts"), "Pick the account to show alone, or All"),

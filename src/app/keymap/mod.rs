@@ -6,7 +6,7 @@
 //! filter input, a form's text field) decides which scopes are active. The keys that
 //! open the forms are rows of the table like any ([`Action::OpenForm`]); a popup and a
 //! form's steps bring their own keys, which the table splices in while it is on top
-//! ([`PopupKind::keys`]: a popup's `KEYS` beside its logic, a [`steps::FormStep`] beside
+//! ([`PopupKind::keys`]: a popup's `INFO` beside its logic, a [`steps::FormStep`] beside
 //! the form's). While the filter
 //! input or a form's text field is active, keys that no binding claims are typed into it
 //! (so `q` and `j` are text there). When two bindings claim the same key in a context the
@@ -138,6 +138,9 @@ pub enum Scope {
     Viewer,
     /// This kind of popup on top.
     Popup(PopupKind),
+    /// The tab's selected item: on its row (the tab, no popup, no filter input), or shown
+    /// in a popup ([`steps::PopupInfo::item_of`]).
+    Item(Tab),
     /// The tabs of a dashboard over several accounts, in the All view or one account's.
     Among,
     /// The tabs of the All view (every account's rows).
@@ -157,7 +160,7 @@ pub enum Accounts {
 }
 
 /// The actions on a service: on its row of the Services tab, or in its detail.
-pub const ON_SERVICE: &[Scope] = &[Scope::Tab(Tab::Services), Scope::Popup(PopupKind::Service)];
+pub const ON_SERVICE: &[Scope] = &[Scope::Item(Tab::Services)];
 
 /// What is on screen, for choosing bindings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,6 +191,10 @@ impl Scope {
             Scope::AnyPopup => ctx.popup.is_some() && !ctx.typing,
             Scope::Viewer => ctx.popup.is_some_and(|k| !k.is_form()) && !ctx.typing,
             Scope::Popup(k) => ctx.popup == Some(k),
+            Scope::Item(t) => {
+                Scope::Tab(t).applies(ctx)
+                    || ctx.popup.and_then(PopupKind::shows).and_then(|i| i.item_of) == Some(t)
+            }
             Scope::Among => main && ctx.accounts != Accounts::Alone,
             Scope::AllView => main && ctx.accounts == Accounts::All,
         }

@@ -1,14 +1,16 @@
-//! A form's steps as values. Each step of each form is a `static FormStep` beside the
-//! form's logic (`src/app/forms/<form>.rs`): its name (the help's title) and its keys. The
-//! key map splices the keys of the step on top into its table ([`super::Part::Step`]), so
-//! the footer, the help and [`super::action_for`] all read them there, and nothing outside
-//! the form names the step.
+//! A form's steps and the other popups as values. Each step of each form is a `static
+//! FormStep` beside the form's logic (`src/app/forms/<form>.rs`), each other popup a
+//! `static PopupInfo` beside its state (`src/app/popups/<popup>.rs`): its name (the help's
+//! title) and its keys. The key map splices the keys of the popup on top into its table
+//! ([`super::Part::Step`]), so the footer, the help and [`super::action_for`] all read them
+//! there, and nothing outside the popup names them.
 //!
 //! The lines several steps share (Esc cancels, Tab moves between fields, the movement keys
 //! of a list) are the consts below: a step lists all its keys, in the order the help shows
 //! them, and each shared one is still said the same way everywhere.
 
 use super::{Action, Binding, Key, code, k};
+use crate::app::Tab;
 use crossterm::event::KeyCode;
 use std::fmt;
 
@@ -35,6 +37,34 @@ impl Eq for FormStep {}
 impl fmt::Debug for FormStep {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("FormStep").field(&self.title).finish()
+    }
+}
+
+/// A popup that is not a form (a viewer, a picker, a log), as the key map sees it.
+pub struct PopupInfo {
+    /// The help's title: `Keys · command log`.
+    pub title: &'static str,
+    /// Its own keys, in the order the footer and the help list them. They apply while it
+    /// is on top: their scopes are not read (make them with [`step_key`]).
+    pub keys: &'static [Binding],
+    /// The tab whose item it shows: that tab's keys on an item (`b` on a service, `o` on a
+    /// product) act on it here as on the item's row ([`super::Scope::Item`]).
+    pub item_of: Option<Tab>,
+}
+
+/// A popup is itself: its info is a static, compared by address (as a step is).
+impl PartialEq for PopupInfo {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for PopupInfo {}
+
+/// By its title, as a step.
+impl fmt::Debug for PopupInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("PopupInfo").field(&self.title).finish()
     }
 }
 

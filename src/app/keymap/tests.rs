@@ -131,26 +131,30 @@ fn the_profile_switch_is_advertised_only_with_somewhere_to_go() {
 /// The popups a context can have on top, with the tab under them; a form's steps with and
 /// without a field taking typing.
 fn popup_contexts() -> Vec<(String, Context)> {
-    use crate::app::popups::PopupKind::*;
+    use crate::app::PopupKind::{FormBusy, FormDone, Shows};
+    use crate::app::popups::{accounts, client, command_log, help, invoice, messages};
+    use crate::app::popups::{product, profiles, service};
     let mut out = Vec::new();
     for (tab, kind) in [
-        (Tab::Services, Help),
-        (Tab::Billing, Invoice),
-        (Tab::Services, Service),
-        (Tab::Products, Product),
-        (Tab::Services, Profiles),
-        (Tab::Services, Messages),
-        (Tab::Services, Probe),
+        (Tab::Services, Shows(&help::INFO)),
+        (Tab::Billing, Shows(&invoice::INFO)),
+        (Tab::Services, Shows(&service::INFO)),
+        (Tab::Network, Shows(&service::INFO)),
+        (Tab::Products, Shows(&product::INFO)),
+        (Tab::Services, Shows(&profiles::INFO)),
+        (Tab::Services, Shows(&messages::INFO)),
+        (Tab::Services, Shows(&crate::app::probe::view::INFO)),
         (Tab::Services, FormBusy),
         (Tab::Services, FormDone),
-        (Tab::Services, Palette),
-        (Tab::Billing, CommandLog),
-        (Tab::Clients, Client),
+        (Tab::Services, Shows(&crate::app::palette::INFO)),
+        (Tab::Billing, Shows(&command_log::INFO)),
+        (Tab::Clients, Shows(&client::INFO)),
+        (Tab::Products, Shows(&accounts::INFO)),
     ] {
         let c = Context {
             popup: Some(kind),
             // The palette's query takes typing.
-            typing: kind == Palette,
+            typing: kind == Shows(&crate::app::palette::INFO),
             ..ctx(tab)
         };
         out.push((format!("{} · {}", tab.title(), kind.title()), c));
@@ -298,7 +302,7 @@ fn the_palette_opens_on_every_tab_and_its_query_takes_the_letters() {
         assert_eq!(action_for(&ctx(tab), &big_l), Some(Action::CommandLog));
     }
     let palette = Context {
-        popup: Some(crate::app::popups::PopupKind::Palette),
+        popup: Some(crate::app::PopupKind::Shows(&crate::app::palette::INFO)),
         typing: true,
         ..ctx(Tab::Services)
     };

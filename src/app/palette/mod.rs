@@ -33,6 +33,8 @@ use super::keymap::steps::step_key;
 use super::keymap::{Action, Binding, FormKind, code};
 use super::popups::{self, Popup, PopupPane, Reply};
 use super::{Cx, Tab};
+use crate::app::PopupKind;
+use crate::app::keymap::steps::PopupInfo;
 use candidates::{Candidate, Target};
 use crossterm::event::{KeyCode, KeyEvent};
 use nucleo_matcher::pattern::{Atom, AtomKind, CaseMatching, Normalization};
@@ -242,19 +244,29 @@ impl Proxies {
     }
 }
 
+/// Its own keys (its query takes every other key).
+#[rustfmt::skip]
+const KEYS: &[Binding] = &[
+    step_key(&[code(KeyCode::Enter)], Action::Submit, Some("go/run"), "Go to the match, or run the action (through its key's form and confirmation)"),
+    step_key(&[code(KeyCode::Tab)], Action::NextField, Some("its actions"), "List the actions of the service or product matched"),
+    step_key(&[code(KeyCode::Down)], Action::Down, None, "Next match"),
+    step_key(&[code(KeyCode::Up)], Action::Up, None, "Previous match"),
+    step_key(&[code(KeyCode::PageDown)], Action::PageDown, None, "Ten matches down"),
+    step_key(&[code(KeyCode::PageUp)], Action::PageUp, None, "Ten matches up"),
+    step_key(&[code(KeyCode::Esc)], Action::Back, Some("close"), "Close the palette"),
+];
+
+/// What the key map knows of it: its title and its own keys.
+pub static INFO: PopupInfo = PopupInfo {
+    title: "palette",
+    keys: KEYS,
+    item_of: None,
+};
+
 impl PopupPane for Palette {
-    const TITLE: &'static str = "palette";
-    // Its query takes every other key.
-    #[rustfmt::skip]
-    const KEYS: &'static [Binding] = &[
-        step_key(&[code(KeyCode::Enter)], Action::Submit, Some("go/run"), "Go to the match, or run the action (through its key's form and confirmation)"),
-        step_key(&[code(KeyCode::Tab)], Action::NextField, Some("its actions"), "List the actions of the service or product matched"),
-        step_key(&[code(KeyCode::Down)], Action::Down, None, "Next match"),
-        step_key(&[code(KeyCode::Up)], Action::Up, None, "Previous match"),
-        step_key(&[code(KeyCode::PageDown)], Action::PageDown, None, "Ten matches down"),
-        step_key(&[code(KeyCode::PageUp)], Action::PageUp, None, "Ten matches up"),
-        step_key(&[code(KeyCode::Esc)], Action::Back, Some("close"), "Close the palette"),
-    ];
+    fn kind(&self) -> PopupKind {
+        PopupKind::Shows(&INFO)
+    }
 
     fn is_typing(&self) -> bool {
         true

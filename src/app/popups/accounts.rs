@@ -10,8 +10,10 @@
 
 use super::{PopupPane, Reply};
 use crate::app::Cx;
+use crate::app::PopupKind;
+use crate::app::keymap::steps::PopupInfo;
 use crate::app::keymap::steps::{MOVE_DOWN, MOVE_UP, step_key};
-use crate::app::keymap::{Action, Binding, code};
+use crate::app::keymap::{Action, code};
 use crossterm::event::KeyCode;
 
 /// The picker: the product asked for, each account's offer, the one under the cursor.
@@ -73,9 +75,10 @@ pub fn same_product<'a>(
         })
 }
 
-impl PopupPane for AccountPicker {
-    const TITLE: &'static str = "which account orders";
-    const KEYS: &'static [Binding] = &[
+/// What the key map knows of it: its title and its own keys.
+pub static INFO: PopupInfo = PopupInfo {
+    title: "which account orders",
+    keys: &[
         step_key(
             &[code(KeyCode::Enter)],
             Action::Submit,
@@ -84,7 +87,14 @@ impl PopupPane for AccountPicker {
         ),
         MOVE_DOWN,
         MOVE_UP,
-    ];
+    ],
+    item_of: None,
+};
+
+impl PopupPane for AccountPicker {
+    fn kind(&self) -> PopupKind {
+        PopupKind::Shows(&INFO)
+    }
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         let last = self.offers.len().saturating_sub(1);

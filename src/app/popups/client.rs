@@ -5,9 +5,11 @@
 //! was ordered for whom). `y` copies the e-mail. Its look is here too ([`ClientCard::render`]).
 
 use super::{PopupPane, Reply};
+use crate::app::PopupKind;
 use crate::app::data::TabData;
+use crate::app::keymap::steps::PopupInfo;
 use crate::app::keymap::steps::step_key;
-use crate::app::keymap::{Action, Binding, k};
+use crate::app::keymap::{Action, k};
 use crate::app::look::theme::Theme;
 use crate::app::look::{self, widgets};
 use crate::app::orders::{Check, ClientOrders};
@@ -22,14 +24,22 @@ use ratatui::widgets::{Clear, Paragraph};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClientCard(pub u64);
 
-impl PopupPane for ClientCard {
-    const TITLE: &'static str = "client";
-    const KEYS: &'static [Binding] = &[step_key(
+/// What the key map knows of it: its title and its own keys.
+pub static INFO: PopupInfo = PopupInfo {
+    title: "client",
+    keys: &[step_key(
         &[k('y')],
         Action::Copy,
         Some("copy e-mail"),
         "Copy the client's e-mail address",
-    )];
+    )],
+    item_of: None,
+};
+
+impl PopupPane for ClientCard {
+    fn kind(&self) -> PopupKind {
+        PopupKind::Shows(&INFO)
+    }
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         if action != Action::Copy {

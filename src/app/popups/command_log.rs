@@ -3,8 +3,10 @@
 //! all, ready for a script.
 
 use super::{Popup, PopupPane, Reply, scroll};
+use crate::app::PopupKind;
+use crate::app::keymap::steps::PopupInfo;
 use crate::app::keymap::steps::{BOTTOM, MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP, TOP, step_key};
-use crate::app::keymap::{Action, Binding, k};
+use crate::app::keymap::{Action, k};
 use crate::app::{Command, Cx, Shell};
 
 /// The command log, scrolled this many lines down from the oldest.
@@ -16,9 +18,10 @@ pub struct CommandLogPopup {
     pub all: Option<Vec<super::messages::Among<crate::app::cmdlog::Entry>>>,
 }
 
-impl PopupPane for CommandLogPopup {
-    const TITLE: &'static str = "command log";
-    const KEYS: &'static [Binding] = &[
+/// What the key map knows of it: its title and its own keys.
+pub static INFO: PopupInfo = PopupInfo {
+    title: "command log",
+    keys: &[
         step_key(
             &[k('y')],
             Action::Copy,
@@ -31,7 +34,14 @@ impl PopupPane for CommandLogPopup {
         BOTTOM,
         PAGE_DOWN,
         PAGE_UP,
-    ];
+    ],
+    item_of: None,
+};
+
+impl PopupPane for CommandLogPopup {
+    fn kind(&self) -> PopupKind {
+        PopupKind::Shows(&INFO)
+    }
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         if action == Action::Copy {

@@ -4,8 +4,10 @@
 
 use super::{PopupPane, Reply, scroll};
 use crate::app::Cx;
+use crate::app::PopupKind;
+use crate::app::keymap::steps::PopupInfo;
 use crate::app::keymap::steps::{MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP};
-use crate::app::keymap::{self, Action, Binding};
+use crate::app::keymap::{self, Action};
 
 /// The help, scrolled down to this line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -13,9 +15,17 @@ pub struct HelpPopup {
     pub scroll: usize,
 }
 
+/// What the key map knows of it: its title and its own keys.
+pub static INFO: PopupInfo = PopupInfo {
+    title: "help",
+    keys: &[MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP],
+    item_of: None,
+};
+
 impl PopupPane for HelpPopup {
-    const TITLE: &'static str = "help";
-    const KEYS: &'static [Binding] = &[MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP];
+    fn kind(&self) -> PopupKind {
+        PopupKind::Shows(&INFO)
+    }
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         // At most to where the last line is at the bottom (the view's height is the

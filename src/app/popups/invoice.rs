@@ -6,8 +6,10 @@
 use super::PopupPane;
 use crate::api::{Invoice, Request};
 use crate::app::Answer;
+use crate::app::PopupKind;
 use crate::app::columns::Tone;
 use crate::app::data::TabData;
+use crate::app::keymap::steps::PopupInfo;
 use crate::app::look::theme::Theme;
 use crate::app::look::{self, columns, widgets};
 use crate::text;
@@ -20,8 +22,17 @@ use ratatui::widgets::{Clear, Paragraph};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InvoiceViewer(pub u64);
 
+/// What the key map knows of it: its title and its own keys.
+pub static INFO: PopupInfo = PopupInfo {
+    title: "invoice",
+    keys: &[],
+    item_of: None,
+};
+
 impl PopupPane for InvoiceViewer {
-    const TITLE: &'static str = "invoice";
+    fn kind(&self) -> PopupKind {
+        PopupKind::Shows(&INFO)
+    }
 }
 
 impl InvoiceViewer {

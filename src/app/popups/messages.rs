@@ -5,8 +5,10 @@
 
 use super::{PopupPane, Reply, scroll};
 use crate::app::Cx;
+use crate::app::PopupKind;
+use crate::app::keymap::Action;
+use crate::app::keymap::steps::PopupInfo;
 use crate::app::keymap::steps::{BOTTOM, MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP, TOP};
-use crate::app::keymap::{Action, Binding};
 
 /// The message log, scrolled this many entries down from the newest.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -16,9 +18,17 @@ pub struct MessagesPopup {
     pub all: Option<Vec<Among<crate::app::messages::Entry>>>,
 }
 
+/// What the key map knows of it: its title and its own keys.
+pub static INFO: PopupInfo = PopupInfo {
+    title: "messages",
+    keys: &[MOVE_DOWN, MOVE_UP, TOP, BOTTOM, PAGE_DOWN, PAGE_UP],
+    item_of: None,
+};
+
 impl PopupPane for MessagesPopup {
-    const TITLE: &'static str = "messages";
-    const KEYS: &'static [Binding] = &[MOVE_DOWN, MOVE_UP, TOP, BOTTOM, PAGE_DOWN, PAGE_UP];
+    fn kind(&self) -> PopupKind {
+        PopupKind::Shows(&INFO)
+    }
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         let len = match &self.all {

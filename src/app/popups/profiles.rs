@@ -10,8 +10,10 @@
 //! without reconnecting anything.
 
 use super::{Popup, PopupPane, Reply};
+use crate::app::PopupKind;
+use crate::app::keymap::steps::PopupInfo;
 use crate::app::keymap::steps::{MOVE_DOWN, MOVE_UP, step_key};
-use crate::app::keymap::{Action, Binding, code};
+use crate::app::keymap::{Action, code};
 use crate::app::{Cx, Shell, Switch};
 use crossterm::event::KeyCode;
 
@@ -55,9 +57,10 @@ impl ProfilePicker {
     }
 }
 
-impl PopupPane for ProfilePicker {
-    const TITLE: &'static str = "profiles";
-    const KEYS: &'static [Binding] = &[
+/// What the key map knows of it: its title and its own keys.
+pub static INFO: PopupInfo = PopupInfo {
+    title: "profiles",
+    keys: &[
         step_key(
             &[code(KeyCode::Enter)],
             Action::Submit,
@@ -66,7 +69,14 @@ impl PopupPane for ProfilePicker {
         ),
         MOVE_DOWN,
         MOVE_UP,
-    ];
+    ],
+    item_of: None,
+};
+
+impl PopupPane for ProfilePicker {
+    fn kind(&self) -> PopupKind {
+        PopupKind::Shows(&INFO)
+    }
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         let count = self.len(cx);

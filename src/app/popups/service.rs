@@ -5,8 +5,11 @@
 
 use super::{PopupPane, Reply, scroll};
 use crate::app::Cx;
+use crate::app::PopupKind;
+use crate::app::Tab;
+use crate::app::keymap::Action;
+use crate::app::keymap::steps::PopupInfo;
 use crate::app::keymap::steps::{MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP};
-use crate::app::keymap::{Action, Binding};
 
 /// The service of this ID, and how far it is scrolled.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,9 +28,17 @@ impl ServiceViewer {
     }
 }
 
+/// What the key map knows of it: its title and its own keys.
+pub static INFO: PopupInfo = PopupInfo {
+    title: "service",
+    keys: &[MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP],
+    item_of: Some(Tab::Services),
+};
+
 impl PopupPane for ServiceViewer {
-    const TITLE: &'static str = "service";
-    const KEYS: &'static [Binding] = &[MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP];
+    fn kind(&self) -> PopupKind {
+        PopupKind::Shows(&INFO)
+    }
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         let last = usize::from(cx.shell.geometry.service_last);

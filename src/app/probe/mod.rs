@@ -39,7 +39,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 pub mod rotation;
-mod view;
+pub mod view;
 pub use view::{ProbeView, SortBy, order};
 
 /// Every service's last run.

@@ -2,7 +2,9 @@
 
 use super::{ProbeRun, Stage};
 use crate::app::Cx;
+use crate::app::PopupKind;
 use crate::app::columns::{CellText, Tone};
+use crate::app::keymap::steps::PopupInfo;
 use crate::app::keymap::steps::{BOTTOM, MOVE_DOWN, MOVE_UP, PAGE_DOWN, PAGE_UP, TOP, step_key};
 use crate::app::keymap::{Action, Binding, k};
 use crate::app::popup_pane::{PopupPane, Reply};
@@ -47,26 +49,37 @@ pub struct ProbeView {
     pub template: usize,
 }
 
+/// Its own keys.
+#[rustfmt::skip]
+const KEYS: &[Binding] = &[
+    step_key(&[k('r')], Action::RecheckFailed, Some("re-check failed"), "Probe the failed proxies again"),
+    step_key(&[k('a')], Action::ProbeAgain, Some("all again"), "Fetch the list and probe every proxy again"),
+    step_key(&[k('b')], Action::ProbeBoth, Some("both protocols"), "Probe again as HTTP and as SOCKS5 (again: one protocol)"),
+    step_key(&[k('R')], Action::RotationAudit, Some("rotation"), "Rotating (ppr) service: ask the judge 20 times through the gateway, count the exits"),
+    step_key(&[k('s')], Action::CycleSort, Some("sort"), "Sort by list order, latency, state or exit IP"),
+    step_key(&[k('y')], Action::Copy, Some("copy working"), "Copy the working proxies with the template"),
+    step_key(&[k('Y')], Action::CopyUrls, Some("copy URLs"), "Copy the working proxies as URLs"),
+    step_key(&[k('w')], Action::WriteFile, Some("write"), "Write the working proxies with the template to a new file"),
+    step_key(&[k('t')], Action::CycleTemplate, Some("template"), "Next export template"),
+    MOVE_DOWN,
+    MOVE_UP,
+    TOP,
+    BOTTOM,
+    PAGE_DOWN,
+    PAGE_UP,
+];
+
+/// What the key map knows of it: its title and its own keys.
+pub static INFO: PopupInfo = PopupInfo {
+    title: "proxy probe",
+    keys: KEYS,
+    item_of: None,
+};
+
 impl PopupPane for ProbeView {
-    const TITLE: &'static str = "proxy probe";
-    #[rustfmt::skip]
-    const KEYS: &'static [Binding] = &[
-        step_key(&[k('r')], Action::RecheckFailed, Some("re-check failed"), "Probe the failed proxies again"),
-        step_key(&[k('a')], Action::ProbeAgain, Some("all again"), "Fetch the list and probe every proxy again"),
-        step_key(&[k('b')], Action::ProbeBoth, Some("both protocols"), "Probe again as HTTP and as SOCKS5 (again: one protocol)"),
-        step_key(&[k('R')], Action::RotationAudit, Some("rotation"), "Rotating (ppr) service: ask the judge 20 times through the gateway, count the exits"),
-        step_key(&[k('s')], Action::CycleSort, Some("sort"), "Sort by list order, latency, state or exit IP"),
-        step_key(&[k('y')], Action::Copy, Some("copy working"), "Copy the working proxies with the template"),
-        step_key(&[k('Y')], Action::CopyUrls, Some("copy URLs"), "Copy the working proxies as URLs"),
-        step_key(&[k('w')], Action::WriteFile, Some("write"), "Write the working proxies with the template to a new file"),
-        step_key(&[k('t')], Action::CycleTemplate, Some("template"), "Next export template"),
-        MOVE_DOWN,
-        MOVE_UP,
-        TOP,
-        BOTTOM,
-        PAGE_DOWN,
-        PAGE_UP,
-    ];
+    fn kind(&self) -> PopupKind {
+        PopupKind::Shows(&INFO)
+    }
 
     /// Every key of the view goes to the runs ([`super::Probes::probe_action`]): they
     /// outlive the view, and its rows are theirs.

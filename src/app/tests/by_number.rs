@@ -70,7 +70,10 @@ mod invoice {
         h.answer(&Request::Invoice(103));
         assert_eq!(
             h.app.popups().iter().map(Popup::kind).collect::<Vec<_>>(),
-            [PopupKind::Invoice, PopupKind::Help]
+            [
+                PopupKind::Shows(&crate::app::popups::invoice::INFO),
+                PopupKind::Shows(&crate::app::popups::help::INFO)
+            ]
         );
         assert_eq!(h.app.popups()[0], Popup::Invoice(InvoiceViewer(103)));
     }

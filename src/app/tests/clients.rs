@@ -129,7 +129,10 @@ fn enter_opens_the_clients_card_with_its_orders_and_y_copies_the_e_mail() {
     assert_eq!(h.app.table(Tab::Clients).selected_id(), Some(102));
     h.code(KeyCode::Enter);
     assert_eq!(h.app.popups(), &[Popup::Client(ClientCard(102))]);
-    assert_eq!(h.app.context().popup, Some(PopupKind::Client));
+    assert_eq!(
+        h.app.context().popup,
+        Some(PopupKind::Shows(&crate::app::popups::client::INFO))
+    );
     let placed = h.app.orders().for_client(102).placed;
     assert_eq!(placed.len(), 1, "{placed:?}");
     assert_eq!(placed[0].result.service_id, 5004);

@@ -242,7 +242,10 @@ fn enter_on_billing_opens_the_invoice_and_esc_closes_it() {
     h.key('?');
     assert_eq!(
         h.app.popups().iter().map(Popup::kind).collect::<Vec<_>>(),
-        [PopupKind::Invoice, PopupKind::Help]
+        [
+            PopupKind::Shows(&crate::app::popups::invoice::INFO),
+            PopupKind::Shows(&crate::app::popups::help::INFO)
+        ]
     );
     assert_eq!(h.app.popups()[0], Popup::Invoice(InvoiceViewer(102)));
     h.code(KeyCode::Esc);
@@ -298,7 +301,7 @@ fn help_is_a_popup_toggled_by_question_mark() {
     h.key('?');
     assert_eq!(
         h.app.popups().iter().map(Popup::kind).collect::<Vec<_>>(),
-        [PopupKind::Help]
+        [PopupKind::Shows(&crate::app::popups::help::INFO)]
     );
     h.key('?');
     assert!(h.app.popups().is_empty());

@@ -26,7 +26,10 @@ fn palette(h: &Harness) -> &crate::app::palette::Palette {
 /// Opens the palette with `:` and types `query`.
 fn find(h: &mut Harness, query: &str) {
     assert!(h.key(':').is_empty());
-    assert_eq!(h.app.context().popup, Some(PopupKind::Palette));
+    assert_eq!(
+        h.app.context().popup,
+        Some(PopupKind::Shows(&crate::app::palette::INFO))
+    );
     assert!(h.app.context().typing, "the query takes typing");
     h.keys(query);
 }
@@ -219,7 +222,10 @@ fn the_command_log_lists_what_was_carried_out_with_the_profile() {
     assert_eq!(h.app.command_log().len(), 1);
     h.code(KeyCode::Esc);
     h.key('L');
-    assert_eq!(h.app.context().popup, Some(PopupKind::CommandLog));
+    assert_eq!(
+        h.app.context().popup,
+        Some(PopupKind::Shows(&crate::app::popups::command_log::INFO))
+    );
     let copied = h.key('y');
     assert_eq!(
         copied,
