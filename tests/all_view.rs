@@ -514,3 +514,31 @@ async fn the_palettes_refresh_in_all_is_every_accounts() {
     })
     .await;
 }
+
+/// A wide All view's Clients table pads the e-mails, not the accounts' names: the
+/// Account column stays as wide as its longest name (it took half of a 200-column screen).
+#[tokio::test]
+async fn the_clients_of_every_account_give_the_room_to_the_e_mail_not_the_account() {
+    let (_sbs, mut s) = start_sized(&[("alpha", false), ("beta", false)], false, (200, 40)).await;
+    s.press(KeyCode::Char('7'));
+    s.until("both accounts' clients", settled(Tab::Clients))
+        .await;
+    let screen = s.screen();
+    let header = screen
+        .lines()
+        .find(|l| l.contains("Account") && l.contains("E-mail"))
+        .unwrap_or_else(|| panic!("no Clients header:\n{screen}"));
+    let account = header.find("Account").unwrap();
+    let email = header.find("E-mail").unwrap();
+    assert!(
+        email - account < 20,
+        "the e-mail starts {} cells after the account:\n{screen}",
+        email - account
+    );
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.contains("beta") && l.contains('@')),
+        "{screen}"
+    );
+}

@@ -113,6 +113,9 @@ pub struct Column {
     /// Cut in the middle: names that differ only at the end (`Residential 5 GB`,
     /// `Residential 50 GB`) stay apart.
     pub middle: bool,
+    /// A short label (an account's name): it keeps its natural width when a wide table
+    /// shares its room among its text columns, which it would only pad.
+    pub snug: bool,
 }
 
 impl Column {
@@ -123,6 +126,7 @@ impl Column {
             min,
             number: false,
             middle: false,
+            snug: false,
         }
     }
 
@@ -133,11 +137,17 @@ impl Column {
             min: 0,
             number: true,
             middle: false,
+            snug: false,
         }
     }
 
     pub const fn cut_in_the_middle(mut self) -> Self {
         self.middle = true;
+        self
+    }
+
+    pub const fn snug(mut self) -> Self {
+        self.snug = true;
         self
     }
 }

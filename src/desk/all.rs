@@ -17,8 +17,8 @@ use crate::app::tabs::Tab;
 use crate::app::tabs::services::ServiceSort;
 use std::cmp::Ordering;
 
-/// The Account column, first: never hidden before the others.
-pub const ACCOUNT: Column = Column::text("Account", 0, 4);
+/// The Account column, first: never hidden before the others, never padded.
+pub const ACCOUNT: Column = Column::text("Account", 0, 4).snug();
 
 /// A row of the All view: its account (the seat) and its identity in that account's
 /// table (a service ID, a product ID, an invoice ID, an alert's key). What acts on a row

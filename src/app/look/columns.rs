@@ -55,8 +55,9 @@ pub fn fit(columns: &[Column], natural: &[u16], avail: u16) -> Vec<Option<u16>> 
 /// A wide table's room is used (issue 26.2): when more than a quarter of the table would
 /// be left blank, its text columns share it, a name column (cut in the middle) two shares
 /// and any other text column one. Numbers keep their width (right-aligned, they would
-/// only drift from their header), and a little room is left as it is (the rounding's
-/// few cells stay at the right).
+/// only drift from their header), and so does a snug label (an account's name: the All
+/// view's Clients table gave it half a 200-column screen); a little room is left as it
+/// is (the rounding's few cells stay at the right).
 fn stretch(
     columns: &[Column],
     order: &[usize],
@@ -69,7 +70,7 @@ fn stretch(
     }
     let shares: Vec<(usize, u16)> = order
         .iter()
-        .filter(|&&i| widths[i].is_some() && !columns[i].number)
+        .filter(|&&i| widths[i].is_some() && !columns[i].number && !columns[i].snug)
         .map(|&i| (i, if columns[i].middle { 2 } else { 1 }))
         .collect();
     let total: u16 = shares.iter().map(|&(_, s)| s).sum();
@@ -293,6 +294,18 @@ mod tests {
         // 32 of 200: 168 spare, 56 a share, nothing left blank.
         let w = fit(&WIDE, &[4, 10, 6, 9], 200);
         assert_eq!(w, vec![Some(4), Some(122), Some(62), Some(9)]);
+    }
+
+    #[test]
+    fn a_snug_label_keeps_its_width_and_the_rest_goes_to_the_other_text() {
+        const CLIENTS: [Column; 3] = [
+            Column::text("Account", 0, 4).snug(),
+            Column::number("ID", 1),
+            Column::text("E-mail", 2, 10),
+        ];
+        // 7 + 3 + 28 and two gaps: 40 of 196, 156 spare, all of it the e-mail's.
+        let w = fit(&CLIENTS, &[7, 3, 28], 196);
+        assert_eq!(w, vec![Some(7), Some(3), Some(184)]);
     }
 
     #[test]
