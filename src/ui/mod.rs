@@ -11,7 +11,7 @@
 //! bigger terminal.
 
 pub mod all;
-pub mod events;
+
 pub mod forms;
 pub mod layout;
 pub mod popups;

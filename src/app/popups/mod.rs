@@ -29,12 +29,14 @@
 pub mod accounts;
 pub mod client;
 pub mod command_log;
+pub mod events;
 pub mod help;
 pub mod invoice;
 pub mod messages;
 pub mod product;
 pub mod profiles;
 pub mod service;
+mod viewer;
 
 pub use super::popup_pane::{PopupPane, Reply, scroll};
 pub use super::{Popup, PopupKind};
@@ -43,6 +45,28 @@ use super::Cx;
 use super::keymap::steps::{FormStep, PopupInfo};
 use super::keymap::{Action, Binding};
 use crossterm::event::KeyEvent;
+
+/// The viewers a tab opens on its selected item, made here so that a tab names no popup's
+/// type (it names the stack's type, `Popup`, which is the app's own): the viewers draw
+/// with the tabs' looks (the service viewer shows what every tab knows of its service),
+/// so the popups name the tabs, not the other way round.
+impl Popup {
+    pub fn service(id: u64) -> Self {
+        Popup::Service(service::ServiceViewer::new(id))
+    }
+
+    pub fn product(id: u64) -> Self {
+        Popup::Product(product::ProductViewer(id))
+    }
+
+    pub fn invoice(id: u64) -> Self {
+        Popup::Invoice(invoice::InvoiceViewer(id))
+    }
+
+    pub fn client(id: u64) -> Self {
+        Popup::Client(client::ClientCard(id))
+    }
+}
 
 /// What the app asks the popup on top, each answered by the popup's [`PopupPane`] (a
 /// form's keys are routed by [`forms`](super::forms): its pane answers only what it is and

@@ -11,7 +11,6 @@ use crate::account::Kind;
 use crate::api::{Client, Request};
 use crate::app::Popup;
 use crate::app::columns::{self, CellText, Column};
-use crate::app::popups::client::ClientCard;
 use crate::app::table::TableView;
 use chrono::{DateTime, Utc};
 
@@ -91,7 +90,7 @@ impl TabPane for ClientsTab {
     /// Enter: the selected client's card.
     fn open(&mut self, cx: &mut TabCx<'_>) {
         if let Some(id) = self.table.selected_id() {
-            cx.open_popup(Popup::Client(ClientCard(id)));
+            cx.open_popup(Popup::client(id));
         }
     }
     fn command(&self) -> Option<&'static str> {

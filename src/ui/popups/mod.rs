@@ -1,6 +1,9 @@
-//! The popups' looks: one file per popup of the list in `src/app/mod.rs` (the state and
-//! keys are `crate::app::popups`), and the forms' ([`forms`]). [`draw`] is one match over
-//! every popup, so a popup added to the list does not build until it has a look here.
+//! Where each popup is drawn: [`draw`] is one match over the popups of the list in
+//! `src/app/mod.rs`, so a popup added to the list does not build until it is drawn. The
+//! viewers (a service, a product, an invoice, a client) draw themselves, beside their
+//! state and keys in `crate::app::popups`; the looks here are the shell's own popups',
+//! which read what only the shell holds (the help, the messages, the command log, the
+//! profile and account pickers, the palette, the probe's runs), and the forms' ([`forms`]).
 
 pub mod accounts;
 pub mod command_log;
@@ -8,10 +11,7 @@ pub mod help;
 pub mod messages;
 pub mod palette;
 pub mod probe;
-pub mod product;
 pub mod profiles;
-pub mod service;
-mod viewer;
 
 use super::forms;
 use super::theme::Theme;
@@ -34,10 +34,8 @@ pub fn draw(
     match &app.popups()[index] {
         Popup::Help(help) => help::draw(frame, app, theme, area, index, help),
         Popup::Invoice(viewer) => viewer.render(frame, area, &app.tab_data(), theme),
-        Popup::Service(viewer) => {
-            view.service_last = service::draw(frame, app, theme, area, viewer);
-        }
-        Popup::Product(viewer) => product::draw(frame, app, theme, area, viewer.0),
+        Popup::Service(viewer) => view.service_last = viewer.render(frame, area, app, theme),
+        Popup::Product(viewer) => viewer.render(frame, area, app, theme),
         Popup::Form(form) => forms::draw(frame, app, theme, area, form),
         Popup::Profiles(picker) => profiles::draw(frame, app, theme, area, picker),
         Popup::Accounts(picker) => accounts::draw(frame, theme, area, picker),

@@ -15,7 +15,6 @@ use crate::account::Kind;
 use crate::account::store::Store;
 use crate::api::{Credit, Invoice, InvoiceStatus, Request};
 use crate::app::columns::{self, CellText, Column, Sort, SortKey, Tone};
-use crate::app::popups::invoice::InvoiceViewer;
 use crate::app::table::TableView;
 use crate::app::{Popup, RefreshGroup};
 use crate::text;
@@ -211,7 +210,7 @@ impl TabPane for BillingTab {
     /// The invoice, read afresh.
     fn open(&mut self, cx: &mut TabCx<'_>) {
         if let Some(id) = self.table.selected_id() {
-            cx.open_popup(Popup::Invoice(InvoiceViewer(id)));
+            cx.open_popup(Popup::invoice(id));
             cx.fetch(Request::Invoice(id));
         }
     }

@@ -14,7 +14,6 @@ use crate::account::store::Store;
 use crate::account::{Focus, Kind};
 use crate::api::{Product, ProductSummary, Request, SortField};
 use crate::app::columns::{self, CellText, Column};
-use crate::app::popups::product::ProductViewer;
 use crate::app::table::TableView;
 use crate::app::{Popup, RefreshGroup};
 use crate::text;
@@ -186,7 +185,7 @@ impl TabPane for ProductsTab {
     }
     fn open(&mut self, cx: &mut TabCx<'_>) {
         if let Some(id) = self.table.selected_id() {
-            cx.open_popup(Popup::Product(ProductViewer(id)));
+            cx.open_popup(Popup::product(id));
         }
     }
 

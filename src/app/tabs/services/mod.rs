@@ -19,7 +19,6 @@ use crate::account::store::Store;
 use crate::account::{Focus, Kind};
 use crate::api::{ProductType, Request, Service, ServiceSummary};
 use crate::app::columns::{CellText, Column, Sort, Tone};
-use crate::app::popups::service::ServiceViewer;
 use crate::app::table::TableView;
 use crate::app::{Popup, RefreshGroup};
 use std::collections::HashMap;
@@ -203,7 +202,7 @@ impl TabPane for ServicesTab {
     }
     fn open(&mut self, cx: &mut TabCx<'_>) {
         if let Some(id) = self.table.selected_id() {
-            cx.open_popup(Popup::Service(ServiceViewer::new(id)));
+            cx.open_popup(Popup::service(id));
         }
     }
 

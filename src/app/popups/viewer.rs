@@ -1,8 +1,9 @@
-//! What the viewers (a service, a product, a client) share: their size, a section's
-//! title, a list cut with `… and N more`, and the pane of what the other tabs know.
+//! What the viewers (a service, a product) share: their size, a section's title, a list
+//! cut with `… and N more`, and the pane of what the other tabs know.
 
-use crate::ui::theme::Theme;
-use crate::ui::{layout, text, widgets};
+use crate::app::look::theme::Theme;
+use crate::app::look::{self, widgets};
+use crate::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -10,7 +11,7 @@ use ratatui::widgets::Paragraph;
 
 /// A popup as wide as an 80-column screen allows and `h` high at most.
 pub fn popup_area(body: Rect, h: u16) -> Rect {
-    layout::centered(body, 76, h.saturating_add(2))
+    look::centered(body, 76, h.saturating_add(2))
 }
 
 /// A section's title (the look kit's: the client card draws it from its own file).

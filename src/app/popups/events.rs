@@ -11,10 +11,10 @@
 //! feed, and a bind is known only to the session that sent it), so those come from the
 //! log; at most [`MAX_EVENTS`] are shown.
 
-use super::text;
-use super::theme::Theme;
 use crate::alerts::Subject;
 use crate::app::App;
+use crate::app::look::theme::Theme;
+use crate::text;
 use chrono::{DateTime, Utc};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
