@@ -20,12 +20,8 @@ impl App {
         }
         self.shell.status.person_acted();
         let ctx = self.context();
-        let before = self.tabs.services.table.selected_id();
         match keymap::action_for(&ctx, &key) {
-            Some(action) => {
-                self.perform(action, &key, out);
-                self.hide_password_on_move(before);
-            }
+            Some(action) => self.perform(action, &key, out),
             None if ctx.typing && self.popup_key(&key) => {}
             None if ctx.typing => self.shell.form_key(&key),
             None if ctx.editing_filter => {
@@ -96,10 +92,9 @@ impl App {
             Action::RefreshAll => self.cx(out).refresh_all(),
             Action::CycleSort => self.cycle_sort(out),
             Action::ReverseSort => self.reverse_sort(out),
-            Action::TogglePassword => {
-                self.tabs.services.show_password = !self.tabs.services.show_password
+            Action::TogglePassword | Action::CycleDetail => {
+                self.tabs.pane_mut(self.shell.tab).toggle(action);
             }
-            Action::CycleDetail => self.cycle_detail(),
             Action::Help => {
                 if matches!(self.shell.popups.last(), Some(Popup::Help(_))) {
                     self.shell.popups.pop();
@@ -155,15 +150,6 @@ impl App {
     fn open_probe(&mut self, out: &mut Vec<Command>) {
         let (mut cx, aside) = self.parts(out);
         aside.probes.open_probe_logged(&mut cx);
-    }
-
-    /// `z`: the detail pane of Services or Products shown, hidden or zoomed.
-    fn cycle_detail(&mut self) {
-        match self.shell.tab {
-            Tab::Services => self.tabs.services.detail_pane = self.tabs.services.detail_pane.next(),
-            Tab::Products => self.tabs.products.detail_pane = self.tabs.products.detail_pane.next(),
-            _ => {}
-        }
     }
 
     /// The keys that move about the main screen without asking the server: tabs, rows,
@@ -304,20 +290,11 @@ impl App {
             return;
         }
         let tab = self.shell.tab;
-        let before = self.tabs.services.table.selected_id();
         match mouse.kind {
             MouseEventKind::ScrollDown => self.tabs.table_mut(tab).move_by(WHEEL_ROWS),
             MouseEventKind::ScrollUp => self.tabs.table_mut(tab).move_by(-WHEEL_ROWS),
             MouseEventKind::Down(MouseButton::Left) => self.click(mouse.column, mouse.row),
             _ => {}
-        }
-        self.hide_password_on_move(before);
-    }
-
-    /// `v` shows one service's password: moving to another service hides it again.
-    fn hide_password_on_move(&mut self, before: Option<u64>) {
-        if self.tabs.services.table.selected_id() != before {
-            self.tabs.services.show_password = false;
         }
     }
 

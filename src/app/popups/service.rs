@@ -56,6 +56,11 @@ impl PopupPane for ServiceViewer {
     }
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
+        if action == Action::TogglePassword {
+            // The Services tab's `v`, whichever tab the viewer opened over.
+            cx.tabs.pane_mut(Tab::Services).toggle(action);
+            return Reply::Taken;
+        }
         let last = usize::from(cx.shell.geometry.service_last);
         scroll(&mut self.scroll, action, cx, last)
     }

@@ -17,6 +17,7 @@ use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Request};
 use crate::app::columns::{CellText, Column};
 pub use crate::app::data::TabData;
+use crate::app::keymap::Action;
 use crate::app::look::pane::Pane;
 use crate::app::look::theme::Theme;
 use crate::app::look::{columns, widgets};
@@ -66,6 +67,9 @@ pub trait TabPane {
     fn resort(&mut self, _cx: &mut TabCx<'_>) {}
     /// Enter: the selected row's detail, or where it leads.
     fn open(&mut self, _cx: &mut TabCx<'_>) {}
+    /// A key that changes only how the tab shows its rows (`z` the detail pane, `v` the
+    /// password on Services); one it has no use for does nothing.
+    fn toggle(&mut self, _action: Action) {}
 
     /// `r`: the tab's data, now.
     fn refresh(&mut self, cx: &mut TabCx<'_>) {

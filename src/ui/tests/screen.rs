@@ -242,6 +242,23 @@ fn an_ended_service_refuses_writes_before_sending() {
     }
 }
 
+/// `v` in a service's viewer is the viewer's (it takes the key before the tab under it):
+/// the password shows in the viewer, and again `v` hides it.
+#[test]
+fn v_in_the_service_viewer_shows_and_hides_its_password() {
+    let mut h = Harness::loaded();
+    h.code(KeyCode::Enter);
+    assert!(matches!(h.top(), Some(Popup::Service(_))));
+    h.key('v');
+    assert!(h.app.services().show_password);
+    let screen = render(&mut h.app, 100, 40);
+    assert!(screen.contains("pw-500"), "{screen}");
+    h.key('v');
+    assert!(!h.app.services().show_password);
+    let screen = render(&mut h.app, 100, 40);
+    assert!(!screen.contains("pw-500"), "{screen}");
+}
+
 #[test]
 fn moving_to_another_service_hides_the_password() {
     let mut h = Harness::loaded();

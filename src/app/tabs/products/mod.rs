@@ -14,6 +14,7 @@ use crate::account::store::Store;
 use crate::account::{Focus, Kind};
 use crate::api::{Product, ProductSummary, Request, SortField};
 use crate::app::columns::{self, CellText, Column};
+use crate::app::keymap::Action;
 use crate::app::table::TableView;
 use crate::app::{Popup, RefreshGroup};
 use crate::text;
@@ -182,6 +183,12 @@ impl TabPane for ProductsTab {
         // A sort chosen before shows its last list at once, while it is asked again.
         self.rebuild(cx.store());
         cx.fetch(self.list_request());
+    }
+    /// `z` cycles the detail pane.
+    fn toggle(&mut self, action: Action) {
+        if action == Action::CycleDetail {
+            self.detail_pane = self.detail_pane.next();
+        }
     }
     fn open(&mut self, cx: &mut TabCx<'_>) {
         if let Some(id) = self.table.selected_id() {

@@ -19,6 +19,7 @@ use crate::account::store::Store;
 use crate::account::{Focus, Kind};
 use crate::api::{ProductType, Request, Service, ServiceSummary};
 use crate::app::columns::{CellText, Column, Sort, Tone};
+use crate::app::keymap::Action;
 use crate::app::table::TableView;
 use crate::app::{Popup, RefreshGroup};
 use std::collections::HashMap;
@@ -200,6 +201,15 @@ impl TabPane for ServicesTab {
     fn resort(&mut self, cx: &mut TabCx<'_>) {
         cx.intend(Intent::Rebuild(Tab::Services));
     }
+    /// `z` cycles the detail pane; `v` shows or hides the selected service's password
+    /// (hidden again when another service is selected: [`Self::fetch_for_selection`]).
+    fn toggle(&mut self, action: Action) {
+        match action {
+            Action::CycleDetail => self.detail_pane = self.detail_pane.next(),
+            Action::TogglePassword => self.show_password = !self.show_password,
+            _ => {}
+        }
+    }
     fn open(&mut self, cx: &mut TabCx<'_>) {
         if let Some(id) = self.table.selected_id() {
             cx.open_popup(Popup::service(id));
@@ -227,6 +237,10 @@ impl TabPane for ServicesTab {
             return;
         };
         let newly = self.detail_selected.replace(id) != Some(id);
+        if newly {
+            // `v` showed one service's password: another's stays hidden until asked.
+            self.show_password = false;
+        }
         let detail = cx.store().service_answer(id);
         let due = newly
             && cx.settings().refresh.is_some()
