@@ -328,7 +328,6 @@ impl App {
         tab.sync(&mut cx);
         cx.fetch_for_selection();
         cx.tell_focus();
-        forms::bind_ip::want_my_ip(&mut cx);
         // The Services detail's 7 days; the Usage chart's 24 hours of use.
         let selected = tab.selected_service(&self.tabs);
         let now = self.now();

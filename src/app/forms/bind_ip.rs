@@ -279,23 +279,14 @@ pub(in crate::app) fn on_my_ip(cx: &mut Cx<'_>, result: Result<Ipv4Addr, String>
     };
 }
 
-/// Looks up this machine's IP the first time something on screen would use it: the
-/// Services tab showing an fpr service with a bound IP.
-pub(in crate::app) fn want_my_ip(cx: &mut Cx<'_>) {
-    if cx.account.my_ip != MyIp::Unknown || cx.shell.tab != crate::app::tabs::Tab::Services {
-        return;
-    }
-    let shows_bound_ip = cx.target_service().is_some_and(|id| {
-        cx.services().detail(id).value().is_some_and(|s| {
-            s.product_type == ProductType::Fpr
-                && s.bound_ip
-                    .as_deref()
-                    .is_some_and(|ip| !ip.trim().is_empty())
-        })
-    });
-    if shows_bound_ip {
-        cx.account.my_ip = MyIp::LookingUp;
-        cx.out.push(Command::LookupMyIp);
+impl Cx<'_> {
+    /// Looks up this machine's IP the first time something on screen would use it (the
+    /// Services tab showing an fpr service with a bound IP asks, through its intent).
+    pub(in crate::app) fn look_up_my_ip(&mut self) {
+        if self.account.my_ip == MyIp::Unknown {
+            self.account.my_ip = MyIp::LookingUp;
+            self.out.push(Command::LookupMyIp);
+        }
     }
 }
 

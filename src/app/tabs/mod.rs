@@ -210,6 +210,7 @@ impl crate::app::Cx<'_> {
             Intent::Rebuild(Tab::Network) => self.tabs.network_dirty = true,
             Intent::Rebuild(_) => {}
             Intent::Refresh(group) => self.refresh_group(group),
+            Intent::LookUpMyIp => self.look_up_my_ip(),
         }
     }
 }

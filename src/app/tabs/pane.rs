@@ -117,6 +117,9 @@ pub enum Intent {
     Rebuild(Tab),
     /// Read a group of data now, with what the app shows of it.
     Refresh(RefreshGroup),
+    /// This machine's public IP, looked up once (the tab shows an address to compare
+    /// with it).
+    LookUpMyIp,
 }
 
 /// A tab's context for its keys and its upkeep: the shell's time and settings, the

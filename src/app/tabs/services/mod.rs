@@ -231,7 +231,8 @@ impl TabPane for ServicesTab {
         }
     }
     /// The selected service's detail, when never read, or newly selected and due again
-    /// (only the selected detail is refreshed with the list: see `after_services`).
+    /// (only the selected detail is refreshed with the list: see `after_services`), and
+    /// this machine's IP once, when the detail shows a bound IP to compare with it.
     fn fetch_for_selection(&mut self, cx: &mut TabCx<'_>) {
         let Some(id) = self.table.selected_id() else {
             return;
@@ -242,11 +243,22 @@ impl TabPane for ServicesTab {
             self.show_password = false;
         }
         let detail = cx.store().service_answer(id);
+        let bound_fpr = detail.value().is_some_and(|s| {
+            s.product_type == ProductType::Fpr
+                && s.bound_ip
+                    .as_deref()
+                    .is_some_and(|ip| !ip.trim().is_empty())
+        });
         let due = newly
             && cx.settings().refresh.is_some()
             && !detail.is_loading()
             && cx.is_due(detail.answered_at(), false);
-        if !detail.is_requested() || due {
+        let read = !detail.is_requested() || due;
+        if bound_fpr {
+            // The detail says whether the bound IP is this machine's.
+            cx.intend(Intent::LookUpMyIp);
+        }
+        if read {
             cx.fetch(Request::Service(id));
         }
     }
