@@ -6,7 +6,7 @@
 use crate::app::App;
 use crate::app::geometry::Geometry;
 use crate::app::tabs::{DetailPane, Tab};
-use ratatui::layout::{Constraint, Layout, Margin, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 
 /// Named here too: the dashboard over several accounts draws into `layout::Pane`.
 pub use super::pane::Pane;
@@ -155,15 +155,8 @@ pub fn table_rows(
     })
 }
 
-/// The IP-list view: nearly the whole body.
-pub fn iplist_view(body: Rect) -> Rect {
-    body.inner(Margin::new(2, 1))
-}
-
-/// Where the IP-list view draws its lines (the app pages by this height).
-pub fn iplist_lines(body: Rect) -> Rect {
-    iplist_view(body).inner(Margin::new(1, 1))
-}
+/// The IP-list view and the probe's (the look kit's: the probe's view draws itself).
+pub use crate::app::look::pane::{iplist_lines, iplist_view};
 
 /// A popup of at most `w`×`h`, centred in `area` (the look kit's, which the components
 /// draw with).

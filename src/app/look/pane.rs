@@ -98,3 +98,13 @@ pub fn table_and_detail(
         (Pane::with_header(t), d)
     }
 }
+
+/// The IP-list view, and the probe's: nearly the whole body.
+pub fn iplist_view(body: Rect) -> Rect {
+    body.inner(Margin::new(2, 1))
+}
+
+/// Where the IP-list view draws its lines (the app pages by this height).
+pub fn iplist_lines(body: Rect) -> Rect {
+    iplist_view(body).inner(Margin::new(1, 1))
+}

@@ -38,6 +38,7 @@ use crate::probe::{ProbeEvent, ProbeResult, ProxyTarget, export, targets};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+mod look;
 pub mod rotation;
 pub mod view;
 pub use view::{ProbeView, SortBy, order};

@@ -1,16 +1,16 @@
 //! Where each popup is drawn: [`draw`] is one match over the popups of the list in
 //! `src/app/mod.rs`, so a popup added to the list does not build until it is drawn. The
 //! viewers (a service, a product, an invoice, a client) draw themselves, beside their
-//! state and keys in `crate::app::popups`; the looks here are the shell's own popups',
-//! which read what only the shell holds (the help, the messages, the command log, the
-//! profile and account pickers, the palette, the probe's runs), and the forms' ([`forms`]).
+//! state and keys in `crate::app::popups`, and so does the probe's view (in its feature's
+//! folder, `crate::app::probe`); the looks here are the shell's own popups', which read
+//! what only the shell holds (the help, the messages, the command log, the profile and
+//! account pickers, the palette), and the forms' ([`forms`]).
 
 pub mod accounts;
 pub mod command_log;
 pub mod help;
 pub mod messages;
 pub mod palette;
-pub mod probe;
 pub mod profiles;
 
 use super::forms;
@@ -40,7 +40,7 @@ pub fn draw(
         Popup::Profiles(picker) => profiles::draw(frame, app, theme, area, picker),
         Popup::Accounts(picker) => accounts::draw(frame, theme, area, picker),
         Popup::Messages(log) => messages::draw(frame, app, theme, area, log),
-        Popup::Probe(view) => probe::draw(frame, app, theme, area, view),
+        Popup::Probe(view) => view.render(frame, area, app, theme),
         Popup::Palette(p) => palette::draw(frame, app, theme, area, p),
         Popup::CommandLog(log) => command_log::draw(frame, app, theme, area, log),
         Popup::Client(card) => card.render(frame, area, &app.tab_data(), theme),
