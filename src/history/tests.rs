@@ -562,3 +562,37 @@ fn a_fifo_at_the_database_is_refused_at_once() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The marks' thread opens its file again at the next job when it could not (here its
+/// folder is a plain file at first): the engine then gets the file's marks, not only
+/// what it kept in memory for the rest of the run.
+#[tokio::test]
+async fn a_marks_file_that_could_not_be_opened_is_opened_at_a_later_job() {
+    use crate::alerts::marks::{MarkChange, Silence, Target};
+    let dir = temp_file("marks-reopen");
+    let dir = dir.parent().unwrap().to_owned();
+    let folder = dir.join("profile");
+    std::fs::write(&folder, b"not a folder").unwrap();
+    let file = marks::MarksFile::spawn(folder.join("history-main.sqlite"));
+    assert_eq!(
+        file.changed().await,
+        None,
+        "nothing to read while it cannot open"
+    );
+    std::fs::remove_file(&folder).unwrap();
+    std::fs::create_dir(&folder).unwrap();
+    let now = Utc::now();
+    file.apply(MarkChange::Silence(Silence {
+        id: "r1".into(),
+        target: Target {
+            rule: None,
+            service: Some(7),
+        },
+        until: now + chrono::Duration::hours(1),
+        reason: "moving racks".into(),
+        by: "tester".into(),
+        created: now,
+    }));
+    let marks = file.changed().await.expect("opened, and the marks read");
+    assert!(marks.find("r1").is_some(), "{marks:?}");
+}
