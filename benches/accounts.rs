@@ -5,7 +5,9 @@
 //! - **Key to frame**: while all ten sweep (each on its own budget of 60 a minute), keys
 //!   are pressed (moving, paging, a filter typed and cleared, tab switches); each key's
 //!   handling and the frame drawn after it are timed, and so is each batch of answers
-//!   (a key waits for at most one). Worst and median, goal under 16 ms.
+//!   (a key waits for at most one). Worst and median, goal under 16 ms; the batches'
+//!   spread too (median, p90, p99, how many at 16 ms or more), steadier than the worst
+//!   of ~160 on a machine other programs share.
 //! - **Peak memory**: the process's high-water mark (VmHWM). The ten sandboxes run as
 //!   processes of their own (`proxydash sandbox --scale 1000`), so the figures are the
 //!   dashboard's alone, and so is the CPU the keys are timed on. Goal under 200 MB.
@@ -202,11 +204,22 @@ fn main() {
     });
     let worst_key = percentile(&mut keys, 1.0);
     let median_key = percentile(&mut keys, 0.5);
-    let worst_batch = if batches.is_empty() {
-        Duration::ZERO
-    } else {
-        percentile(&mut batches, 1.0)
+    // The worst of ~160 batches is one batch, and on a shared machine often the other
+    // programs' turn on the cores: the spread below says whether the batches' own work
+    // moved.
+    let batch_at = |batches: &mut Vec<Duration>, p| {
+        if batches.is_empty() {
+            Duration::ZERO
+        } else {
+            percentile(batches, p)
+        }
     };
+    let worst_batch = batch_at(&mut batches, 1.0);
+    let spread = [0.5, 0.9, 0.99].map(|p| batch_at(&mut batches, p).as_secs_f64() * 1e3);
+    let over = batches
+        .iter()
+        .filter(|b| **b >= Duration::from_millis(16))
+        .count();
     let worst = worst_key.max(worst_batch);
     println!(
         "key to frame while {ACCOUNTS} accounts sweep ({} keys, {} answer batches over {} s): key worst {:.2} ms, median {:.2} ms; answer batch worst {:.2} ms; worst step {:.2} ms (goal < 16 ms) {}",
@@ -222,6 +235,14 @@ fn main() {
         } else {
             "MISS"
         }
+    );
+    println!(
+        "answer batches: median {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, worst {:.2} ms; {over} of {} at 16 ms or more",
+        spread[0],
+        spread[1],
+        spread[2],
+        worst_batch.as_secs_f64() * 1e3,
+        batches.len()
     );
     let peak = status_kb("VmHWM:");
     let now = status_kb("VmRSS:");

@@ -9,6 +9,7 @@ mod support;
 
 mod accounts;
 mod all_rows;
+mod all_sort;
 mod all_view;
 mod architecture;
 mod assets;

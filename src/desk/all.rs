@@ -10,12 +10,12 @@
 //! whatever their account).
 
 use super::Seat;
+use super::all_sort::{Runs, services_order};
 use crate::app::columns::{CellText, Column, Sort, Tone};
 use crate::app::keymap::Action;
 use crate::app::table::TableView;
 use crate::app::tabs::Tab;
 use crate::app::tabs::services::ServiceSort;
-use std::cmp::Ordering;
 
 /// The Account column, first: never hidden before the others, never padded.
 pub const ACCOUNT: Column = Column::text("Account", 0, 4).snug();
@@ -51,29 +51,29 @@ pub struct AllView {
     segments: Vec<Segment>,
     /// What the merged rows were made from: the same again makes the same rows.
     made_from: Option<MadeFrom>,
+    /// Under a sort of Services, each account's rows sorted apart, to merge.
+    runs: Runs,
 }
 
-/// What [`AllView::rebuild`] reads to merge the rows, bar the Services sort's ranks (under
-/// that sort the rows are merged again at every change). An account's rows change only
-/// with its table's generation (its keys, IDs, order and marks are replaced together), or
-/// for Services listed straight from the list, with the list's. Every batch of answers
-/// redraws, and ten accounts' rows are ten thousand: merging them again when none changed
-/// cost milliseconds at every key and batch.
+/// What [`AllView::rebuild`] reads to merge the rows, bar the Services sort's ranks (the
+/// runs say when those changed). An account's rows change only with its table's
+/// generation (its keys, IDs, order and marks are replaced together), or for Services
+/// listed straight from the list, with the list's. Every batch of answers redraws, and
+/// ten accounts' rows are ten thousand: merging them again when none changed cost
+/// milliseconds at every key and batch.
 #[derive(PartialEq)]
 struct MadeFrom {
     tab: Tab,
     keyed: bool,
     problems: bool,
+    sort: Sort<ServiceSort>,
     /// Each account's generation of what its rows are merged from: its Services list when
     /// they come straight from it, else its table of the tab.
     seats: Vec<u64>,
 }
 
 impl MadeFrom {
-    fn of(view: &AllView, seats: &[Seat], keyed: bool) -> Option<Self> {
-        if view.tab == Tab::Services && view.sort.by.is_some() {
-            return None;
-        }
+    fn of(view: &AllView, seats: &[Seat], keyed: bool) -> Self {
         let seats = seats
             .iter()
             .map(|seat| {
@@ -84,12 +84,13 @@ impl MadeFrom {
                 }
             })
             .collect();
-        Some(Self {
+        Self {
             tab: view.tab,
             keyed,
             problems: view.problems.contains(&view.tab),
+            sort: view.sort,
             seats,
-        })
+        }
     }
 }
 
@@ -113,6 +114,7 @@ impl Default for AllView {
             keyed: false,
             segments: Vec::new(),
             made_from: None,
+            runs: Runs::default(),
         }
     }
 }
@@ -125,8 +127,19 @@ impl AllView {
         let keyed = self.reads_keys() || self.table.is_editing();
         // The column widths follow an account's silence too, which no generation counts.
         self.natural = natural(seats, tab);
-        let made_from = MadeFrom::of(self, seats, keyed);
-        if made_from.is_some() && made_from == self.made_from {
+        let made_from = Some(MadeFrom::of(self, seats, keyed));
+        // Under a sort of Services the ranks change with answers no generation counts
+        // (a health with its network lists): the runs say whether any did.
+        let ranks_changed = match self.sort.by {
+            Some(by) if tab == Tab::Services => self
+                .runs
+                .refresh(by, seats, |seat| seat_rows(seat, tab, keyed)),
+            _ => {
+                self.runs.clear();
+                false
+            }
+        };
+        if made_from == self.made_from && !ranks_changed {
             return;
         }
         self.made_from = made_from;
@@ -183,7 +196,7 @@ impl AllView {
             }
         }
         let order = if tab == Tab::Services {
-            services_order(seats, &rows, self.sort)
+            services_order(&self.runs, seats, &rows, self.sort)
         } else {
             Vec::new()
         };
@@ -372,44 +385,13 @@ fn natural(seats: &[Seat], tab: Tab) -> Vec<u16> {
     out
 }
 
-/// Under a sort of Services, every account's services in one order; else none (account
-/// by account).
-fn services_order(seats: &[Seat], rows: &[(usize, usize)], sort: Sort<ServiceSort>) -> Vec<usize> {
-    let Some(by) = sort.by else {
-        return Vec::new();
-    };
-    // Each row's rank once (see `services::rank`), then the order by it.
-    let lists: Vec<&[crate::api::ServiceSummary]> =
-        seats.iter().map(|s| s.app.services().rows()).collect();
-    let ranks: Vec<Option<crate::app::tabs::services::Rank>> = rows
-        .iter()
-        .map(|&(s, r)| {
-            let service = lists[s].get(r)?;
-            Some(crate::app::tabs::services::rank(
-                by,
-                service,
-                seats[s].app.store(),
-            ))
-        })
-        .collect();
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by(|&a, &b| match (&ranks[a], &ranks[b]) {
-        (Some(x), Some(y)) => x.cmp(y),
-        _ => Ordering::Equal,
-    });
-    if sort.reversed {
-        order.reverse();
+/// The rows the merged table takes from an account, in its order (indices into its rows
+/// of `tab`): unfiltered Services straight from the list, else its table's view order.
+fn seat_rows(seat: &Seat, tab: Tab, keyed: bool) -> Vec<usize> {
+    if tab == Tab::Services && !keyed {
+        return (0..seat.app.services().rows().len()).collect();
     }
-    // By due date, an ended service never falls due: last either way (as in one account).
-    if by == ServiceSort::DueDate {
-        let ended = |i: usize| {
-            let (s, r) = rows[i];
-            lists[s]
-                .get(r)
-                .is_some_and(|x| !crate::app::is_swept(&x.status))
-        };
-        let (first, last): (Vec<usize>, Vec<usize>) = order.into_iter().partition(|&i| !ended(i));
-        return first.into_iter().chain(last).collect();
-    }
-    order
+    let table = seat.app.table(tab);
+    let listed = table.rows().1.len();
+    table.view_order().filter(|&i| i < listed).collect()
 }

@@ -46,6 +46,7 @@
 //! its rows again once per batch), so a key never waits behind all of them at once.
 
 pub mod all;
+mod all_sort;
 mod batch;
 pub mod draw;
 pub mod keys;
