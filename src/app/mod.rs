@@ -177,8 +177,8 @@ pub struct Tabs {
 /// The popup stack's entries: one variant per popup, holding its state, and the forms.
 ///
 /// A new popup is its file in `popups/` (its state, its `static PopupInfo` and `impl
-/// PopupPane`, its look), a variant here, and its arm in `Popup::pane` and `pane_mut` (the
-/// recipe: [`popups`]).
+/// PopupPane`, its look), a variant here, and the arms the compiler asks for:
+/// `Popup::pane`, `pane_mut` and `ui::popups::draw` (the recipe: [`popups`]).
 #[derive(Debug, PartialEq)]
 pub enum Popup {
     Help(popups::help::HelpPopup),
