@@ -178,6 +178,25 @@ pub fn placeholder<T>(
     }
 }
 
+/// What a pane shows while its read has no value: the failure, in the status line's
+/// words, or that `what` is loading; `None` once there is a value.
+pub fn remote_message<T>(
+    app: &impl Seen,
+    theme: &Theme,
+    remote: Answer<'_, T>,
+    request: &crate::api::Request,
+    what: &str,
+) -> Option<(String, Style)> {
+    match (remote.value(), remote) {
+        (Some(_), _) => None,
+        (None, Answer::Failed { error, .. }) => Some((
+            status::error_line(request, error, &app.settings().profile),
+            theme.bad,
+        )),
+        (None, _) => Some((format!("Loading {what}…"), theme.dim)),
+    }
+}
+
 /// A filtered table with no row left: what the filter was and how to clear it.
 pub fn no_match(theme: &Theme, table: &TableView, noun: &str) -> (String, Style) {
     let filter = text::sanitize(table.filter());

@@ -5,7 +5,6 @@
 
 use super::PopupPane;
 use crate::api::{Invoice, Request};
-use crate::app::Answer;
 use crate::app::PopupKind;
 use crate::app::columns::Tone;
 use crate::app::data::TabData;
@@ -49,8 +48,8 @@ impl InvoiceViewer {
         );
         let inner = block.inner(r);
         frame.render_widget(block, r);
-        match (remote.value(), remote) {
-            (Some(list), _) => match list.first() {
+        match remote.value() {
+            Some(list) => match list.first() {
                 Some(inv) => frame.render_widget(Paragraph::new(invoice_lines(inv, theme)), inner),
                 None => widgets::message(
                     frame,
@@ -59,15 +58,17 @@ impl InvoiceViewer {
                     theme.dim,
                 ),
             },
-            (None, Answer::Failed { error, .. }) => {
-                let line = crate::app::status::error_line(
+            None => {
+                if let Some((line, style)) = widgets::remote_message(
+                    data,
+                    theme,
+                    remote,
                     &Request::Invoice(id),
-                    error,
-                    &data.settings.profile,
-                );
-                widgets::message(frame, inner, &line, theme.bad);
+                    "the invoice",
+                ) {
+                    widgets::message(frame, inner, &line, style);
+                }
             }
-            (None, _) => widgets::message(frame, inner, "Loading the invoice…", theme.dim),
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use super::{COLUMNS, ProductsTab, ProductsView};
 use crate::api::{Product, Request};
-use crate::app::Answer;
 use crate::app::data::TabData;
 use crate::app::look::pane::{DetailPane, Pane, table_and_detail};
 use crate::app::look::theme::Theme;
@@ -87,8 +86,8 @@ pub fn draw_detail(
     );
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    match (remote.value(), remote) {
-        (Some(p), _) => {
+    match remote.value() {
+        Some(p) => {
             // The detail may leave the name out (spec 2.3 lists it as optional there).
             let listed = tab.rows().iter().find(|s| s.product_id == id);
             let name = p
@@ -98,15 +97,13 @@ pub fn draw_detail(
                 .unwrap_or_default();
             widgets::columns(frame, inner, detail_lines(p, name, theme))
         }
-        (None, Answer::Failed { error, .. }) => {
-            let line = crate::app::status::error_line(
-                &Request::Product(id),
-                error,
-                &data.settings.profile,
-            );
-            widgets::message(frame, inner, &line, theme.bad);
+        None => {
+            if let Some((line, style)) =
+                widgets::remote_message(data, theme, remote, &Request::Product(id), "the product")
+            {
+                widgets::message(frame, inner, &line, style);
+            }
         }
-        (None, _) => widgets::message(frame, inner, "Loading the product…", theme.dim),
     }
 }
 

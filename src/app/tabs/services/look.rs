@@ -4,7 +4,6 @@
 
 use super::{ServicesTab, ServicesView};
 use crate::api::{Request, Service, ServiceStatus};
-use crate::app::Answer;
 use crate::app::columns::Tone;
 use crate::app::data::TabData;
 use crate::app::look::pane::{DetailPane, Pane, table_and_detail};
@@ -108,8 +107,8 @@ pub fn draw_detail(
     };
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    match (remote.value(), remote) {
-        (Some(s), _) => {
+    match remote.value() {
+        Some(s) => {
             let mut lines = detail_lines(s, tab.show_password, theme);
             note_this_machine(data, theme, s, &mut lines);
             // `columns` splits the lines in two halves when they do not fit in one.
@@ -118,15 +117,13 @@ pub fn draw_detail(
             lines.extend(history_lines(data, theme, id, width));
             widgets::columns(frame, inner, lines);
         }
-        (None, Answer::Failed { error, .. }) => {
-            let line = crate::app::status::error_line(
-                &Request::Service(id),
-                error,
-                &data.settings.profile,
-            );
-            widgets::message(frame, inner, &line, theme.bad);
+        None => {
+            if let Some((line, style)) =
+                widgets::remote_message(data, theme, remote, &Request::Service(id), "the service")
+            {
+                widgets::message(frame, inner, &line, style);
+            }
         }
-        (None, _) => widgets::message(frame, inner, "Loading the service…", theme.dim),
     }
 }
 

@@ -5,7 +5,6 @@
 
 use super::{COLUMNS, UsageTab};
 use crate::api::{RateEntry, Request};
-use crate::app::Answer;
 use crate::app::data::TabData;
 use crate::app::look::pane::Pane;
 use crate::app::look::theme::Theme;
@@ -116,25 +115,6 @@ pub fn draw(usage: &UsageTab, frame: &mut Frame, body: Rect, props: &Props<'_>) 
     }
 }
 
-/// A failed or loading remote's message, or `None` when there is a value.
-fn remote_message<T>(
-    data: &TabData<'_>,
-    theme: &Theme,
-    remote: Answer<'_, T>,
-    request: Request,
-    what: &str,
-) -> Option<(String, ratatui::style::Style)> {
-    match (remote.value(), remote) {
-        (Some(_), _) => None,
-        (None, Answer::Failed { error, .. }) => Some((
-            crate::app::status::error_line(&request, error, &data.settings.profile),
-            theme.bad,
-        )),
-        (None, _) => Some((format!("Loading {what}…"), theme.dim)),
-    }
-}
-
-/// The selected service's chart, or why there is none.
 /// The selected service's chart and gauge (the tab's, and the All view's), from one
 /// chart of its use: the gauge says its projection in words.
 pub fn draw_selected(
@@ -167,7 +147,7 @@ fn draw_chart(
     );
     let inner = block.inner(area);
     if let Some((msg, style)) =
-        remote_message(data, theme, remote, Request::Stats(id), "the statistics")
+        widgets::remote_message(data, theme, remote, &Request::Stats(id), "the statistics")
     {
         frame.render_widget(block, area);
         widgets::message(frame, inner, &msg, style);
@@ -385,7 +365,9 @@ fn draw_gauge(
         widgets::freshness(data, theme, remote.freshness()),
     );
     let inner = block.inner(area);
-    if let Some((msg, style)) = remote_message(data, theme, remote, Request::Rate(id), "the rate") {
+    if let Some((msg, style)) =
+        widgets::remote_message(data, theme, remote, &Request::Rate(id), "the rate")
+    {
         frame.render_widget(block, area);
         widgets::message(frame, inner, &msg, style);
         return;
