@@ -231,3 +231,35 @@ fn a_config_warning_and_a_wait_stay_in_the_header() {
         "{screen}"
     );
 }
+
+/// A detail (a service's, a product's, an invoice's) says it is loading until its read
+/// answers, and the failure in the status line's words when it fails.
+#[test]
+fn a_detail_says_it_is_loading_then_why_it_failed() {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    let _ = h.ok(Request::Services, Response::Services(services()));
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("Loading the service…"), "{screen}");
+    let _ = h.fail(Request::Service(5001), ApiError::Unauthenticated);
+    let screen = render(&mut h.app, 100, 30);
+    assert!(
+        screen.contains("Unauthenticated: check the token (profile work)"),
+        "{screen}"
+    );
+    assert!(!screen.contains("Loading the service…"), "{screen}");
+
+    h.key('2');
+    let _ = h.ok(
+        Request::Products,
+        Response::Products(vec![td::product_summary(11)]),
+    );
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("Loading the product…"), "{screen}");
+
+    h.key('3');
+    let _ = h.ok(Request::Invoices, Response::Invoices(vec![td::invoice(7)]));
+    h.code(crossterm::event::KeyCode::Enter);
+    let screen = render(&mut h.app, 100, 30);
+    assert!(screen.contains("Loading the invoice…"), "{screen}");
+}
