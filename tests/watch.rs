@@ -500,6 +500,7 @@ async fn a_stopped_watcher_leaves_no_connection_open() {
         board: None,
         keep: None,
         history: None,
+        on_alert: None,
     };
     let sink = Box::new(proxydash::alerts::Recording::default());
     let watcher = Watcher::new("fds", account, sink, output, options);

@@ -17,6 +17,7 @@
 //!   check ([`crate::alerts::Alert::unchecked_since`]) and stays open.
 
 use super::config::Config;
+use crate::alerts::herald::{Herald, Notice};
 use crate::alerts::marks::{MarkChange, Marks};
 use crate::alerts::{AlertBook, AlertKey, Observation, Rule, Snapshot, Transition, evaluate};
 use crate::api::Request;
@@ -27,6 +28,9 @@ use chrono::{DateTime, Utc};
 pub struct Swept {
     /// What to deliver: acknowledged and silenced alerts' transitions are held back.
     pub transitions: Vec<Transition>,
+    /// The same for people ([`crate::alerts::herald`]: the baseline gathered into one
+    /// summary, many changes at once into one digest).
+    pub notices: Vec<Notice>,
     pub book: AlertBook,
     pub marks: Marks,
     /// Acknowledgements ended by their alert's resolution (to be written).
@@ -52,6 +56,7 @@ pub struct Sweeper {
     book: AlertBook,
     /// Acknowledgements and silences, applied to each sweep's transitions.
     marks: Marks,
+    herald: Herald,
     /// A successful read arrived since the last full sweep.
     new_data: bool,
     /// A record (the services list, invoices, a service's detail) arrived since the last
@@ -72,6 +77,7 @@ impl Sweeper {
         Self {
             book,
             marks: Marks::default(),
+            herald: Herald::default(),
             new_data: false,
             new_records: false,
             new_answer: false,
@@ -186,8 +192,12 @@ impl Sweeper {
         for key in &unacked {
             self.marks.apply(MarkChange::Unack(*key));
         }
+        let notices = self
+            .herald
+            .notices(&transitions, &self.book, &config.rules, now);
         Swept {
             transitions,
+            notices,
             book: self.book.clone(),
             marks: self.marks.clone(),
             unacked,

@@ -68,9 +68,14 @@ impl Alert {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
     Opened,
-    Escalated { from: Level },
+    Escalated {
+        from: Level,
+    },
     Repeated,
     Resolved,
+    /// Something worth knowing that needs no action and no resolving: a service seen
+    /// ending while watched. Its alert is never open.
+    Notice,
 }
 
 impl Change {
@@ -81,6 +86,7 @@ impl Change {
             Change::Escalated { .. } => "escalated",
             Change::Repeated => "repeated",
             Change::Resolved => "resolved",
+            Change::Notice => "notice",
         }
     }
 }
@@ -91,9 +97,14 @@ pub struct Transition {
     pub change: Change,
     pub alert: Alert,
     pub at: DateTime<Utc>,
+    /// Part of the baseline: it opens an alert whose problem was already there the first
+    /// time its data was read (what was true when watching started), not a change seen
+    /// while watching. See [`AlertBook`]'s doc.
+    pub baseline: bool,
 }
 
 mod shared;
+mod sight;
 
 #[derive(Clone, Debug)]
 struct Track {
@@ -107,6 +118,8 @@ struct Track {
     /// Open: consecutive sweeps at another level, and the level to move to.
     shift: u32,
     shift_level: Level,
+    /// Its problem was first seen with its data (see [`sight`]): its opening is baseline.
+    baseline: bool,
 }
 
 impl Track {
@@ -119,6 +132,7 @@ impl Track {
             off: 0,
             shift: 0,
             shift_level: level,
+            baseline: false,
         }
     }
 }
@@ -130,6 +144,7 @@ pub struct AlertBook {
     tracks: BTreeMap<AlertKey, Track>,
     recent: VecDeque<Alert>,
     sweeps: u64,
+    sight: sight::Sight,
 }
 
 impl AlertBook {
@@ -140,7 +155,18 @@ impl AlertBook {
             tracks: BTreeMap::new(),
             recent: VecDeque::new(),
             sweeps: 0,
+            sight: sight::Sight::default(),
         }
+    }
+
+    /// Sweeps in which `rule` was checked in full so far (every subject's data known).
+    pub fn checked(&self, rule: Rule) -> u32 {
+        self.sight.checked(rule)
+    }
+
+    /// Consecutive sweeps a measurement must be seen in.
+    pub fn debounce(&self) -> u32 {
+        self.debounce
     }
 
     /// Takes back alerts that were open when the program last stopped: they are not
@@ -193,6 +219,7 @@ impl AlertBook {
             self.observe(key, None, "", now, &mut out);
         }
         self.repeat(now, &mut out);
+        self.sight.note(observations);
         self.sweeps += 1;
         out.sort_by(|a, b| {
             b.alert
@@ -204,12 +231,30 @@ impl AlertBook {
     }
 
     /// The subject of `key` ended: an open alert resolves now with `message`; one that
-    /// was only counting is forgotten.
+    /// was only counting is forgotten; with none open, an ending seen while watched is one
+    /// notice (see [`sight`]).
     fn end(&mut self, key: AlertKey, message: &str, now: DateTime<Utc>, out: &mut Vec<Transition>) {
-        let Some(track) = self.tracks.remove(&key) else {
-            return;
-        };
-        let Some(mut alert) = track.open else {
+        let news = self.sight.ended(&key);
+        let Some(mut alert) = self.tracks.remove(&key).and_then(|t| t.open) else {
+            if news {
+                out.push(Transition {
+                    change: Change::Notice,
+                    alert: Alert {
+                        key,
+                        level: Level::Info,
+                        message: message.to_owned(),
+                        first_seen: now,
+                        last_seen: now,
+                        resolved: Some(now),
+                        repeats: 0,
+                        next_repeat: None,
+                        level_unsure: false,
+                        unchecked_since: None,
+                    },
+                    at: now,
+                    baseline: false,
+                });
+            }
             return;
         };
         alert.resolved = Some(now);
@@ -219,6 +264,7 @@ impl AlertBook {
             change: Change::Resolved,
             alert: alert.clone(),
             at: now,
+            baseline: false,
         });
         self.recent.push_front(alert);
         self.recent.truncate(RECENT);
@@ -261,16 +307,18 @@ impl AlertBook {
                     change: Change::Resolved,
                     alert: alert.clone(),
                     at: now,
+                    baseline: false,
                 });
                 self.recent.push_front(alert);
                 self.recent.truncate(RECENT);
             }
             return;
         };
-        let track = self
-            .tracks
-            .entry(key)
-            .or_insert_with(|| Track::new(now, level));
+        let sight = &self.sight;
+        let track = self.tracks.entry(key).or_insert_with(|| Track {
+            baseline: sight.is_baseline(&key),
+            ..Track::new(now, level)
+        });
         track.off = 0;
         let Some(alert) = track.open.as_mut() else {
             if track.on == 0 {
@@ -298,6 +346,7 @@ impl AlertBook {
                     change: Change::Opened,
                     alert,
                     at: now,
+                    baseline: track.baseline,
                 });
             }
             return;
@@ -344,6 +393,7 @@ impl AlertBook {
                 change: Change::Escalated { from },
                 alert: alert.clone(),
                 at: now,
+                baseline: false,
             });
         }
     }
@@ -366,6 +416,7 @@ impl AlertBook {
                 change: Change::Repeated,
                 alert: alert.clone(),
                 at: now,
+                baseline: false,
             });
         }
     }
