@@ -79,6 +79,9 @@ pub fn snapshot(
                         .map(|ip| text::truncate(&text::sanitize(ip), 45).into_owned())
                         .collect()
                 });
+                f.network_answered = store
+                    .get(&crate::api::Request::NetworkErrors(id))
+                    .is_some_and(|e| e.delivered_at().is_some());
                 f.inactive = store.network(id, false).map(<[String]>::len);
                 let rate = store.rate(id);
                 f.rate = rate.and_then(|r| r.first()).map(|r| (r.rate, r.limit));

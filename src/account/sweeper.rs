@@ -160,6 +160,9 @@ impl Sweeper {
         config: &Config,
         now: DateTime<Utc>,
     ) -> Swept {
+        // Only a full sweep over new data can tell an alert its data did not come (one
+        // after nothing but answers of no use, or the catalogue, says nothing of it).
+        let over_data = reach == Reach::Full && self.new_data;
         let mut observations = evaluate(snapshot, &config.rules, now);
         let counts = |rule: Rule| {
             rule.reads_the_connection()
@@ -183,9 +186,10 @@ impl Sweeper {
         }
         self.sweeps += 1;
         let transitions = self.book.sweep(&observations, now);
-        let unchecked = match reach {
-            Reach::Full => self.book.note_checked(&observations, now),
-            Reach::Records => Vec::new(),
+        let unchecked = if over_data {
+            self.book.note_checked(&observations, now)
+        } else {
+            Vec::new()
         };
         let (transitions, mut unacked) = self.marks.deliverable(transitions, now);
         unacked.extend(self.marks.stale_acks(&self.book, &observations));

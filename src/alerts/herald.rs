@@ -6,8 +6,9 @@
 //! - **The baseline is one summary, not news.** What was already true when watching
 //!   started (the book marks it, [`super::Transition::baseline`]) is gathered into one
 //!   [`Digest`] of kind [`DigestKind::Baseline`]: counts by level and rule, the worst
-//!   few named. It goes once every rule has been checked in full (as often as its
-//!   debounce asks), or at the latest [`BASELINE_WAIT`] after the first sweep, so a
+//!   few named. It goes once every rule over the watched data has been checked in full
+//!   (as often as its debounce asks; not `rate_forecast`, whose statistics come
+//!   hourly), or at the latest [`BASELINE_WAIT`] after the first sweep, so a
 //!   large account whose first round of reads takes half an hour is not silent that
 //!   long. What its first round still finds after that (a service's network status read
 //!   for the first time) is gathered again and goes when the round is complete, or at the
@@ -308,13 +309,16 @@ impl Herald {
     }
 }
 
-/// Whether every rule that reads the account's data has been checked in full as often
-/// as it takes to open (once for a record, `debounce` sweeps for a measurement): the
-/// first full picture is in.
+/// Whether every rule that reads the account's watched data has been checked in full as
+/// often as it takes to open (once for a record, `debounce` sweeps for a measurement):
+/// the first full picture is in. `rate_forecast` reads the statistics, which are read
+/// hourly when nothing shows them: what it finds later goes in a later summary.
 fn complete(book: &AlertBook, rules: &Rules) -> bool {
     Rule::ALL
         .into_iter()
-        .filter(|r| rules.enabled(*r) && !r.reads_the_connection())
+        .filter(|r| {
+            rules.enabled(*r) && !r.reads_the_connection() && *r != Rule::RateForecast
+        })
         .all(|r| {
             let need = if r.reads_a_record() {
                 1

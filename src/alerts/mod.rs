@@ -41,6 +41,7 @@ pub mod evaluate;
 pub mod forecast;
 pub mod herald;
 pub mod marks;
+pub mod payload;
 pub mod policy;
 pub mod rules;
 pub mod runner;

@@ -133,13 +133,13 @@ pub fn prometheus_rules(rules: &Rules, refresh: Duration) -> Vec<PromRule> {
             summary: "The credit of {{ $labels.profile }} {{ if eq $value 0.0 }}does not cover what is owed today{{ else }}does not cover what is owed by tomorrow{{ end }}".into(),
             description: Some("Unpaid invoices and renewals at their schedule: `proxydash credit --profile {{ $labels.profile }}` lists them.".into()),
             ..rule("ProxydashCreditShort", Some((Rule::CreditLow, Level::Critical)),
-                format!("proxydash_credit_runway_seconds <= {DAY}"), now())
+                format!("proxydash_credit_runway_seconds <= {DAY}"), measured.clone())
         },
         PromRule {
             summary: "The credit of {{ $labels.profile }} runs short of what is owed in {{ $value | humanizeDuration }}".into(),
             description: Some("Unpaid invoices and renewals at their schedule: `proxydash credit --profile {{ $labels.profile }}` lists them.".into()),
             ..rule("ProxydashCreditLow", Some((Rule::CreditLow, Level::Warn)),
-                format!("proxydash_credit_runway_seconds > {DAY} <= {renewal}"), now())
+                format!("proxydash_credit_runway_seconds > {DAY} <= {renewal}"), measured.clone())
         },
         PromRule {
             summary: format!("More than {}% of the proxy servers of service {{{{ $labels.service }}}} ({{{{ $labels.profile }}}}) are in error: {{{{ $value | humanizePercentage }}}}", rules.error_percent),

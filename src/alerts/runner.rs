@@ -3,7 +3,7 @@
 //!
 //! - The command runs through `sh -c` (so pipes and quoting work as in a shell), with the
 //!   notice as one JSON object on its standard input and as `PROXYDASH_ALERT_*`
-//!   variables ([`super::deliver`] makes both).
+//!   variables ([`super::payload`] makes both).
 //! - At most [`MAX_RUNNING`] run at once, each notice its own command while there are
 //!   slots for all that wait. When more wait than there are free slots, everything
 //!   waiting goes as **one** digest ([`super::herald::Digest::merge`]): a flood of
@@ -178,9 +178,9 @@ impl Runner {
             }
             let json = format!(
                 "{}\n",
-                super::deliver::notice_payload(&notice, &self.profile)
+                super::payload::notice_payload(&notice, &self.profile)
             );
-            let env = super::deliver::notice_env(&notice, &self.profile);
+            let env = super::payload::notice_env(&notice, &self.profile);
             let (command, timeout) = (self.command.clone(), self.timeout);
             let (shared, report) = (self.shared.clone(), self.report.clone());
             tokio::spawn(async move {

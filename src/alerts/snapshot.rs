@@ -91,6 +91,9 @@ pub struct ServiceFacts {
     pub servers: Option<u64>,
     /// Its proxy servers in error (sanitised addresses), once the list arrived.
     pub errors: Option<Vec<String>>,
+    /// The server answered its network status with its word instead of a list (`ClientID
+    /// not found`): checked, though nothing can be listed.
+    pub network_answered: bool,
     /// How many of its proxy servers are inactive, once the list arrived.
     pub inactive: Option<usize>,
     /// Rotating services: use and limit in the current period.
@@ -113,6 +116,7 @@ impl ServiceFacts {
             nextduedate: None,
             servers: None,
             errors: None,
+            network_answered: false,
             inactive: None,
             rate: None,
             daily: None,

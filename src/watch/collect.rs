@@ -172,7 +172,14 @@ pub fn summary(
     let services = m.services.len();
     let active = m.services.iter().filter(|s| s.status == "Active").count();
     let in_error: usize = m.services.iter().filter_map(|s| s.errors).sum();
-    let unchecked = m.services.iter().filter(|s| s.errors.is_none()).count();
+    // An ended service's network status is never read: not "not checked".
+    let unchecked = summary
+        .snapshot
+        .services
+        .iter()
+        .flatten()
+        .filter(|s| s.errors.is_none() && !s.network_answered && !s.has_ended())
+        .count();
     let budget = m
         .budget_remaining
         .map_or(String::new(), |b| format!(", budget {b} left"));

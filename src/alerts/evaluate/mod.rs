@@ -24,9 +24,10 @@
 //!   `proxydash_ppr_limit_reached_seconds < proxydash_service_due_seconds + 86400`). Its
 //!   message counts the days rounded up and names the date the same way. No statistics
 //!   read yet is no observation (not checked).
-//! - **Ended services** (Terminated, Cancelled, Fraud) raise no usage alert
-//!   (`rate_limit`, `rate_forecast`): their usage is never read again, and an open one
-//!   resolves at once as "service ended" ([`Observation::Ended`]).
+//! - **Ended services** (Terminated, Cancelled, Fraud) raise no usage or network alert
+//!   (`rate_limit`, `rate_forecast`, `servers_in_error`): their usage and network status
+//!   are never read again, and an open one resolves at once as "service ended"
+//!   ([`Observation::Ended`]).
 //! - `unpaid_invoice`: Unpaid is a warning, Collections critical.
 //! - `api_failing`: answers, but none of use (no success, no answer the spec documents:
 //!   a server answering 500 to everything) for [`UNREACHABLE_AFTER`] is critical, like
@@ -41,7 +42,10 @@
 //! - The connection and data-health rules wait their own time in the state they read, so
 //!   the book opens and resolves them at the first sweep that sees them.
 
+mod state;
+
 use super::snapshot::{ServiceFacts, Snapshot};
+use state::{api_failing, api_unauthorized, api_unreachable, datum_failing};
 use super::{AlertKey, Level, Observation, Rule, Rules, Subject};
 use crate::api::{InvoiceStatus, ServiceStatus};
 use crate::text::{count, money, number};
@@ -94,8 +98,12 @@ pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<O
         }
         out.push(Observation::Covered(Rule::ServiceStatus));
         out.push(Observation::Covered(Rule::ServiceDue));
-        // A service whose data has not arrived yet must not count as fine.
-        if services.iter().all(|s| s.errors.is_some()) {
+        // A service whose data has not arrived yet must not count as fine; an ended one's
+        // network status is never read (its alert resolves as ended).
+        if services
+            .iter()
+            .all(|s| s.errors.is_some() || s.network_answered || s.has_ended())
+        {
             out.push(Observation::Covered(Rule::ServersInError));
         }
         if services.iter().all(|s| s.usage_known) {
@@ -153,95 +161,6 @@ pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<O
     out
 }
 
-fn api_unreachable(snapshot: &Snapshot, now: DateTime<Utc>) -> Observation {
-    let key = AlertKey {
-        rule: Rule::ApiUnreachable,
-        subject: super::Subject::Account,
-    };
-    match &snapshot.unreachable {
-        Some(u) if now - u.since >= UNREACHABLE_AFTER => {
-            let last = match u.last_answer {
-                Some(at) => format!("last answer {} ago", crate::text::ago(now - at)),
-                None => "no answer since start".into(),
-            };
-            let message = format!(
-                "The API at {} is unreachable since {} UTC ({last})",
-                crate::text::sanitize(&u.base_url),
-                u.since.format("%H:%M:%S")
-            );
-            Observation::problem(key, Level::Critical, message)
-        }
-        _ => Observation::fine(key),
-    }
-}
-
-fn api_failing(snapshot: &Snapshot, now: DateTime<Utc>) -> Observation {
-    let key = AlertKey {
-        rule: Rule::ApiFailing,
-        subject: super::Subject::Account,
-    };
-    match &snapshot.failing {
-        Some(u) if now - u.since >= UNREACHABLE_AFTER => {
-            let last = match u.last_answer {
-                Some(at) => format!("last success {} ago", crate::text::ago(now - at)),
-                None => "no success since start".into(),
-            };
-            let message = format!(
-                "The API at {} answers, but only with errors, since {} UTC ({last})",
-                crate::text::sanitize(&u.base_url),
-                u.since.format("%H:%M:%S")
-            );
-            Observation::problem(key, Level::Critical, message)
-        }
-        _ => Observation::fine(key),
-    }
-}
-
-fn api_unauthorized(snapshot: &Snapshot) -> Observation {
-    let key = AlertKey {
-        rule: Rule::ApiUnauthorized,
-        subject: super::Subject::Account,
-    };
-    match &snapshot.unauthorized {
-        Some(u) => {
-            let message = format!(
-                "The API at {} rejects the credentials since {} UTC: check the token (requests slowed to one every few minutes)",
-                crate::text::sanitize(&u.base_url),
-                u.since.format("%H:%M:%S")
-            );
-            Observation::problem(key, Level::Critical, message)
-        }
-        None => Observation::fine(key),
-    }
-}
-
-fn datum_failing(snapshot: &Snapshot) -> Vec<Observation> {
-    let Some(data) = &snapshot.data else {
-        return Vec::new();
-    };
-    data.iter()
-        .map(|d| {
-            let key = AlertKey {
-                rule: Rule::DatumFailing,
-                subject: Subject::Data(d.kind),
-            };
-            match d.failing_since {
-                Some(since) => Observation::problem(
-                    key,
-                    Level::Warn,
-                    format!(
-                        "The {} keep failing since {} UTC while the API answers other reads: {}",
-                        d.kind.as_str().replace('_', " "),
-                        since.format("%H:%M:%S"),
-                        d.error
-                    ),
-                ),
-                None => Observation::fine(key),
-            }
-        })
-        .collect()
-}
-
 fn key(rule: Rule, s: &ServiceFacts) -> AlertKey {
     AlertKey {
         rule,
@@ -293,6 +212,9 @@ fn service_due(s: &ServiceFacts, snapshot: &Snapshot, rules: &Rules) -> Observat
 }
 
 fn servers_in_error(s: &ServiceFacts, rules: &Rules) -> Option<Observation> {
+    if let Some(o) = ended(Rule::ServersInError, s) {
+        return Some(o);
+    }
     let errors = s.errors.as_ref()?;
     let k = key(Rule::ServersInError, s);
     if errors.is_empty() {
