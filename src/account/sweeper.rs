@@ -136,7 +136,10 @@ impl Sweeper {
             }
         }
         let gap = self.last_records.is_none_or(|at| now - at >= RECORDS_GAP);
-        (self.new_records && gap).then_some(Reach::Records)
+        // The baseline's summary falls due by its own clock: a records sweep (which
+        // counts nothing twice) carries it out.
+        let summary = self.herald.flush_at().is_some_and(|at| at <= now);
+        ((self.new_records && gap) || summary).then_some(Reach::Records)
     }
 
     /// When a sweep falls due by itself (reads keep coming, or records wait out their gap).
@@ -149,7 +152,10 @@ impl Sweeper {
             .new_records
             .then(|| self.last_records.map(|at| at + RECORDS_GAP))
             .flatten();
-        [full, records].into_iter().flatten().min()
+        [full, records, self.herald.flush_at()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Runs the rules over `snapshot` as far as `reach` allows.

@@ -274,7 +274,7 @@ impl Herald {
         rules: &Rules,
         now: DateTime<Utc>,
     ) -> Vec<Notice> {
-        let started = *self.started.get_or_insert(now);
+        self.started.get_or_insert(now);
         let (baseline, changes): (Vec<&Transition>, Vec<&Transition>) =
             transitions.iter().partition(|t| t.baseline);
         for t in baseline {
@@ -283,10 +283,7 @@ impl Herald {
                 .add(t.clone());
         }
         let mut out = Vec::new();
-        let due = match self.said {
-            None => now - started >= BASELINE_WAIT,
-            Some(said) => now - said >= BASELINE_EVERY,
-        };
+        let due = self.flush_at().is_some_and(|at| at <= now);
         if self.pending.is_some() && (due || complete(book, rules)) {
             self.said = Some(now);
             out.extend(self.pending.take().map(Notice::Digest));
@@ -306,6 +303,16 @@ impl Herald {
     /// Baseline findings gathered and not said yet.
     pub fn pending(&self) -> Option<&Digest> {
         self.pending.as_ref()
+    }
+
+    /// When the baseline's findings gathered go at the latest, while some wait (the
+    /// engine sweeps then, whether or not reads came).
+    pub fn flush_at(&self) -> Option<DateTime<Utc>> {
+        self.pending.as_ref()?;
+        match self.said {
+            None => Some(self.started? + BASELINE_WAIT),
+            Some(said) => Some(said + BASELINE_EVERY),
+        }
     }
 }
 
