@@ -29,9 +29,13 @@ pub(super) struct Sight {
 }
 
 impl Sight {
-    /// Whether a problem first seen now for `key` is part of the baseline.
+    /// Whether a problem first seen now for `key` is part of the baseline. The account's
+    /// own state (unreachable, failing, credentials rejected, a kind of data failing) is
+    /// never: it is how things are now, and what someone waits on goes at once.
     pub(super) fn is_baseline(&self, key: &AlertKey) -> bool {
-        !self.checked.contains_key(&key.rule) && !self.fine_before.contains(key)
+        !key.rule.reads_the_connection()
+            && !self.checked.contains_key(&key.rule)
+            && !self.fine_before.contains(key)
     }
 
     /// Sweeps in which `rule` was checked in full.
