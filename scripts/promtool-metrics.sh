@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# `promtool check metrics` on a real scrape of `proxydash watch --metrics-listen`, in
-# both formats the port serves: the Prometheus text format (what curl and promtool ask
-# for) and OpenMetrics (what Prometheus asks for). Against the sandbox, on loopback, with
-# its own state directories; every wait bounded. .ci/run runs it where promtool is
-# installed; the scrapes are made with Python (on every machine CI runs on), not curl.
+# A real scrape of `proxydash watch --metrics-listen`, in both formats the port serves,
+# read by strict parsers: the Prometheus text format (what curl and promtool ask for) by
+# `promtool check metrics` and by Python's prometheus_client text parser, and OpenMetrics
+# (what Prometheus asks for) by prometheus_client's OpenMetrics parser, which refuses a
+# whole scrape for one family named wrong (promtool reads only the text format). Against
+# the sandbox, on loopback, with its own state directories; every wait bounded. .ci/run
+# runs it once promtool and prometheus_client are installed; the scrapes are made with
+# Python (on every machine CI runs on), not curl.
 #
 #   scripts/promtool-metrics.sh [path/to/proxydash]
 set -euo pipefail
@@ -71,5 +74,18 @@ fi
 grep -q '^# EOF' "$tmp/openmetrics.prom"
 echo "promtool check metrics: the text format"
 promtool check metrics <"$tmp/text.prom"
-echo "promtool check metrics: OpenMetrics"
-promtool check metrics <"$tmp/openmetrics.prom"
+echo "prometheus_client: the text format and OpenMetrics, strictly"
+python3 - "$tmp/text.prom" "$tmp/openmetrics.prom" <<'PY'
+import sys
+from prometheus_client.parser import text_string_to_metric_families as text_families
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as om_families
+text = open(sys.argv[1]).read()
+om = open(sys.argv[2]).read()
+t = {f.name: f for f in text_families(text)}
+o = {f.name: f for f in om_families(om)}
+assert "proxydash_api_requests" in o and o["proxydash_api_requests"].type == "counter", sorted(o)
+assert "proxydash_service_up" in o and "proxydash_service_up" in t, sorted(t)
+samples = lambda fams: sorted((s.name, tuple(sorted(s.labels.items()))) for f in fams.values() for s in f.samples)
+assert samples(t) == samples(o), "the two formats carry the same samples"
+print(f"  {len(o)} families, {len(samples(o))} samples: the same in both")
+PY

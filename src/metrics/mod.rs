@@ -44,6 +44,8 @@
 
 pub mod format;
 pub mod server;
+#[cfg(test)]
+mod strict;
 
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::Counter;

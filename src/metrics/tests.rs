@@ -162,6 +162,26 @@ fn hostile_server_text_cannot_break_the_exposition() {
     strict_lines(&text);
 }
 
+/// Issue 44: both expositions read by the strict reader (`super::strict`): the
+/// OpenMetrics one as the spec has it (a counter family `proxydash_api_requests`, its
+/// samples `_total`), the text one with every sample under its own `# TYPE`; hostile
+/// server text in labels included.
+#[test]
+fn both_formats_read_strictly() {
+    let mut board = board_of(200);
+    let p = board.get_mut("main").unwrap();
+    p.data_failing = vec![("invoices".into(), 90)];
+    p.services[0].product = "a \"quoted\" \\ name\nwith a newline".into();
+    let om = encode_all(&board);
+    let samples = super::strict::check(&om, true).unwrap_or_else(|e| panic!("{e}\n{om}"));
+    assert!(samples > 200);
+    assert!(om.contains("# TYPE proxydash_api_requests counter\n"), "{om}");
+    assert!(om.contains("\nproxydash_api_requests_total{"), "{om}");
+    let text = super::format::to_text(&om);
+    assert_eq!(super::strict::check(&text, false), Ok(samples), "{text}");
+    assert!(text.contains("# TYPE proxydash_api_requests_total counter\n"), "{text}");
+}
+
 /// Every line is a `# HELP`, `# TYPE`, `# UNIT`, the final `# EOF`, or `name{labels} value`.
 fn strict_lines(text: &str) {
     for line in text.lines() {
