@@ -218,6 +218,14 @@ impl Connection {
         }
     }
 
+    /// `last success 4 min ago`, or `no success yet`.
+    fn last_success_words(&self, now: DateTime<Utc>) -> String {
+        match self.last_success {
+            Some(t) => format!("last success {} ago", crate::text::ago(now - t)),
+            None => "no success yet".into(),
+        }
+    }
+
     /// One line for people: `online`, `throttled until 14:05:00`, `unreachable since
     /// 14:03:10 (last answer 4 min ago)`, in `offset`.
     pub fn describe(&self, now: DateTime<Utc>, offset: chrono::FixedOffset) -> String {
@@ -240,26 +248,16 @@ impl Connection {
                 };
                 format!("unreachable since {} ({last})", at(since))
             }
-            Link::Failing { since } => {
-                let last = match self.last_success {
-                    Some(t) => format!("last success {} ago", crate::text::ago(now - t)),
-                    None => "no success yet".into(),
-                };
-                format!(
-                    "failing since {} (it answers, but only errors; {last})",
-                    at(since)
-                )
-            }
-            Link::Unauthorized { since } => {
-                let last = match self.last_success {
-                    Some(t) => format!("last success {} ago", crate::text::ago(now - t)),
-                    None => "no success yet".into(),
-                };
-                format!(
-                    "rejecting the credentials since {} (check the token; asked again every few minutes; {last})",
-                    at(since)
-                )
-            }
+            Link::Failing { since } => format!(
+                "failing since {} (it answers, but only errors; {})",
+                at(since),
+                self.last_success_words(now)
+            ),
+            Link::Unauthorized { since } => format!(
+                "rejecting the credentials since {} (check the token; asked again every few minutes; {})",
+                at(since),
+                self.last_success_words(now)
+            ),
         }
     }
 }

@@ -22,7 +22,7 @@
 //! sweep of thousands costs a bounded notice.
 
 use super::{AlertBook, Change, Level, Rule, Rules, Transition};
-use crate::text::{count, truncate};
+use crate::text::{count, counted, truncate};
 use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
 
@@ -193,7 +193,10 @@ impl Digest {
             .collect();
         let open: usize = self.open.values().sum();
         let head = match self.kind {
-            DigestKind::Baseline => format!("{} already open at start", alerts(open as u64)),
+            DigestKind::Baseline => format!(
+                "{} already open at start",
+                counted(open as u64, "alert", "alerts")
+            ),
             DigestKind::Changes => {
                 let changes: Vec<String> = self
                     .changes
@@ -235,14 +238,6 @@ impl Digest {
             rules.join(", "),
             named.join("; ")
         )
-    }
-}
-
-fn alerts(n: u64) -> String {
-    if n == 1 {
-        "1 alert".to_owned()
-    } else {
-        format!("{} alerts", count(n))
     }
 }
 

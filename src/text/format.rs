@@ -41,6 +41,11 @@ pub fn count(n: u64) -> String {
     out
 }
 
+/// `1 renewal`, `1,234 renewals`: a count and its noun, singular or plural.
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", count(n), if n == 1 { one } else { many })
+}
+
 /// A measured amount (requests or MB): whole numbers with separators, else one decimal.
 pub fn number(x: f64) -> String {
     if x.is_nan() {

@@ -72,8 +72,7 @@ pub fn engine_config(
         output.log(format!(
             "{}: {} open from the last run, kept open and not announced again",
             settings.profile,
-            crate::text::count(open.len() as u64)
-                + if open.len() == 1 { " alert" } else { " alerts" }
+            crate::text::counted(open.len() as u64, "alert", "alerts")
         ));
     }
     config.open_alerts = open;

@@ -425,8 +425,7 @@ impl Watcher {
                 self.output.log(format!(
                     "{}: {} not delivered to on_alert: the stop came first (the commands still running were ended)",
                     self.profile,
-                    crate::text::count(lost as u64)
-                        + if lost == 1 { " notification" } else { " notifications" }
+                    crate::text::counted(lost as u64, "notification", "notifications")
                 ));
             }
         }

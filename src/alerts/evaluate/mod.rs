@@ -48,7 +48,7 @@ use super::snapshot::{ServiceFacts, Snapshot};
 use state::{api_failing, api_unauthorized, api_unreachable, datum_failing};
 use super::{AlertKey, Level, Observation, Rule, Rules, Subject};
 use crate::api::{InvoiceStatus, ServiceStatus};
-use crate::text::{count, money, number};
+use crate::text::{count, counted, money, number};
 use chrono::{DateTime, Utc};
 
 /// How long the API may give no answer at all before `api_unreachable` opens.
@@ -364,20 +364,11 @@ fn credit_low(ahead: &super::snapshot::Ahead, snapshot: &Snapshot, rules: &Rules
     };
     let mut what = Vec::new();
     if ahead.invoices > 0 {
-        let word = if ahead.invoices == 1 {
-            "unpaid invoice"
-        } else {
-            "unpaid invoices"
-        };
-        what.push(format!("{} {word}", count(ahead.invoices as u64)));
+        let n = ahead.invoices as u64;
+        what.push(counted(n, "unpaid invoice", "unpaid invoices"));
     }
     if ahead.renewals > 0 {
-        let word = if ahead.renewals == 1 {
-            "renewal"
-        } else {
-            "renewals"
-        };
-        what.push(format!("{} {word}", count(ahead.renewals as u64)));
+        what.push(counted(ahead.renewals as u64, "renewal", "renewals"));
     }
     let unknown = if ahead.unknown_prices > 0 {
         format!(

@@ -3,45 +3,44 @@
 //! waits in the module doc above).
 
 use super::UNREACHABLE_AFTER;
-use crate::alerts::snapshot::Snapshot;
+use crate::alerts::snapshot::{Snapshot, Unreachable};
 use crate::alerts::{AlertKey, Level, Observation, Rule, Subject};
 use chrono::{DateTime, Utc};
 
 pub(super) fn api_unreachable(snapshot: &Snapshot, now: DateTime<Utc>) -> Observation {
-    let key = AlertKey {
-        rule: Rule::ApiUnreachable,
-        subject: Subject::Account,
-    };
-    match &snapshot.unreachable {
-        Some(u) if now - u.since >= UNREACHABLE_AFTER => {
-            let last = match u.last_answer {
-                Some(at) => format!("last answer {} ago", crate::text::ago(now - at)),
-                None => "no answer since start".into(),
-            };
-            let message = format!(
-                "The API at {} is unreachable since {} UTC ({last})",
-                crate::text::sanitize(&u.base_url),
-                u.since.format("%H:%M:%S")
-            );
-            Observation::problem(key, Level::Critical, message)
-        }
-        _ => Observation::fine(key),
-    }
+    let words = ("is unreachable", "last answer", "no answer since start");
+    down(Rule::ApiUnreachable, snapshot.unreachable.as_ref(), now, words)
 }
 
 pub(super) fn api_failing(snapshot: &Snapshot, now: DateTime<Utc>) -> Observation {
+    let words = (
+        "answers, but only with errors,",
+        "last success",
+        "no success since start",
+    );
+    down(Rule::ApiFailing, snapshot.failing.as_ref(), now, words)
+}
+
+/// The API down in a way that waited [`UNREACHABLE_AFTER`]: critical, said with `words`
+/// (what it does, what its last good answer was, and what to say when none came).
+fn down(
+    rule: Rule,
+    state: Option<&Unreachable>,
+    now: DateTime<Utc>,
+    (does, last_was, never): (&str, &str, &str),
+) -> Observation {
     let key = AlertKey {
-        rule: Rule::ApiFailing,
+        rule,
         subject: Subject::Account,
     };
-    match &snapshot.failing {
+    match state {
         Some(u) if now - u.since >= UNREACHABLE_AFTER => {
             let last = match u.last_answer {
-                Some(at) => format!("last success {} ago", crate::text::ago(now - at)),
-                None => "no success since start".into(),
+                Some(at) => format!("{last_was} {} ago", crate::text::ago(now - at)),
+                None => never.into(),
             };
             let message = format!(
-                "The API at {} answers, but only with errors, since {} UTC ({last})",
+                "The API at {} {does} since {} UTC ({last})",
                 crate::text::sanitize(&u.base_url),
                 u.since.format("%H:%M:%S")
             );
