@@ -136,7 +136,10 @@ async fn a_large_account_starts_with_one_summary_not_hundreds_of_notices() {
         transitions.len()
     );
     assert!(transitions.len() > 300, "{} transitions", transitions.len());
-    assert!(transitions.iter().all(|t| t.baseline), "all of them baseline");
+    assert!(
+        transitions.iter().all(|t| t.baseline),
+        "all of them baseline"
+    );
     assert!(notices.len() <= 3, "{} notices: {notices:?}", notices.len());
     let Notice::Digest(summary) = &notices[0] else {
         panic!("a summary first: {:?}", notices[0])
@@ -176,14 +179,15 @@ async fn a_rejected_token_is_one_critical_alert_and_a_trickle_of_requests() {
     assert!(!alert.baseline, "a state is news, not baseline");
     assert!(alert.alert.message.contains("check the token"));
     assert!(
-        run.recording
-            .announced()
-            .iter()
-            .any(|n| matches!(n, Notice::One(t) if t.alert.key.rule.as_str() == "api_unauthorized")),
+        run.recording.announced().iter().any(
+            |n| matches!(n, Notice::One(t) if t.alert.key.rule.as_str() == "api_unauthorized")
+        ),
         "announced at once"
     );
     run.until("its line on standard error", Duration::from_secs(60), |r| {
-        r.log.text().contains("the API is rejecting the credentials since")
+        r.log
+            .text()
+            .contains("the API is rejecting the credentials since")
     })
     .await;
     let metrics = run.metrics();
@@ -206,7 +210,10 @@ async fn a_rejected_token_is_one_critical_alert_and_a_trickle_of_requests() {
     let sent = sb.requests().len();
     println!("{sent} requests in 10 minutes while unauthorized");
     assert!(sent <= 20, "{sent} requests in 10 minutes");
-    assert!(sent >= 2, "it still asks, to see the token work again: {sent}");
+    assert!(
+        sent >= 2,
+        "it still asks, to see the token work again: {sent}"
+    );
     assert_eq!(run.opened("api_unauthorized").len(), 1, "one alert");
     run.stop().await;
 }
@@ -230,10 +237,7 @@ async fn one_endpoint_failing_alone_is_said_within_a_few_refreshes() {
         |r| r.opened("datum_failing").len() == 2,
     )
     .await;
-    println!(
-        "datum_failing after {:?}",
-        run.started.elapsed()
-    );
+    println!("datum_failing after {:?}", run.started.elapsed());
     let metrics = run.metrics();
     for kind in ["credit", "invoices"] {
         assert!(
@@ -274,7 +278,9 @@ async fn one_endpoint_failing_alone_is_said_within_a_few_refreshes() {
         r.recording
             .taken()
             .iter()
-            .filter(|t| t.change == Change::Resolved && t.alert.key.rule.as_str() == "datum_failing")
+            .filter(|t| {
+                t.change == Change::Resolved && t.alert.key.rule.as_str() == "datum_failing"
+            })
             .count()
             == 2
     })
@@ -304,7 +310,11 @@ async fn a_restart_announces_nothing_again() {
     let second = Run::start(&sb, sb.token(), 30, open);
     // Two minutes: the first full picture and the summary's deadline are both past.
     second.until_elapsed(Duration::from_secs(120)).await;
-    assert!(second.recording.taken().is_empty(), "{:?}", second.recording.taken());
+    assert!(
+        second.recording.taken().is_empty(),
+        "{:?}",
+        second.recording.taken()
+    );
     assert!(
         second.recording.announced().is_empty(),
         "{:?}",
@@ -329,7 +339,10 @@ async fn a_failing_api_is_polled_with_backoff_not_at_the_full_budget() {
         !r.opened("api_failing").is_empty()
     })
     .await;
-    assert!(run.metrics().contains("proxydash_api_up{profile=\"main\"} 0"));
+    assert!(
+        run.metrics()
+            .contains("proxydash_api_up{profile=\"main\"} 0")
+    );
     sb.clear_requests();
     let from = run.started.elapsed();
     run.until_elapsed(from + Duration::from_secs(600)).await;
@@ -337,6 +350,9 @@ async fn a_failing_api_is_polled_with_backoff_not_at_the_full_budget() {
     // lets go is up to three answers.
     let sent = sb.requests().len();
     println!("{sent} requests in 10 minutes while failing");
-    assert!(sent <= 3 * 12, "{sent} requests in 10 minutes while failing");
+    assert!(
+        sent <= 3 * 12,
+        "{sent} requests in 10 minutes while failing"
+    );
     run.stop().await;
 }

@@ -149,26 +149,14 @@ impl Digest {
 
     /// Keeps the [`KEPT`] most severe, most severe first (openings before recoveries).
     fn trim(&mut self) {
-        self.kept.sort_by_key(|t| {
-            (
-                std::cmp::Reverse(severity(t)),
-                t.alert.key.rule,
-                t.alert.key.subject,
-            )
-        });
+        self.kept.sort_by_key(order);
         self.kept.truncate(KEPT);
     }
 
     /// The kept transitions, most severe first.
     pub fn worst(&self) -> Vec<&Transition> {
         let mut kept: Vec<&Transition> = self.kept.iter().collect();
-        kept.sort_by_key(|t| {
-            (
-                std::cmp::Reverse(severity(t)),
-                t.alert.key.rule,
-                t.alert.key.subject,
-            )
-        });
+        kept.sort_by_key(|t| order(t));
         kept
     }
 
@@ -241,11 +229,25 @@ impl Digest {
     }
 }
 
-/// How much a transition calls for attention: its level, openings before recoveries.
-fn severity(t: &Transition) -> (Level, bool) {
+/// Most severe first: by level, openings before recoveries, then what stops the proxies
+/// or the account before what warns of it, then by subject.
+fn order(t: &Transition) -> (std::cmp::Reverse<(Level, bool)>, u8, super::Subject) {
+    let open = !matches!(t.change, Change::Resolved | Change::Notice);
+    let urgency = match t.alert.key.rule {
+        Rule::ApiUnauthorized | Rule::ApiUnreachable | Rule::ApiFailing => 0,
+        Rule::ServiceStatus => 1,
+        Rule::CreditLow => 2,
+        Rule::UnpaidInvoice => 3,
+        Rule::ServiceDue => 4,
+        Rule::ServersInError => 5,
+        Rule::RateLimit => 6,
+        Rule::RateForecast => 7,
+        Rule::DatumFailing => 8,
+    };
     (
-        t.alert.level,
-        !matches!(t.change, Change::Resolved | Change::Notice),
+        std::cmp::Reverse((t.alert.level, open)),
+        urgency,
+        t.alert.key.subject,
     )
 }
 
@@ -318,9 +320,7 @@ impl Herald {
 fn complete(book: &AlertBook, rules: &Rules) -> bool {
     Rule::ALL
         .into_iter()
-        .filter(|r| {
-            rules.enabled(*r) && !r.reads_the_connection() && *r != Rule::RateForecast
-        })
+        .filter(|r| rules.enabled(*r) && !r.reads_the_connection() && *r != Rule::RateForecast)
         .all(|r| {
             let need = if r.reads_a_record() {
                 1

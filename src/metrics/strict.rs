@@ -147,7 +147,16 @@ pub fn check(text: &str, openmetrics: bool) -> Result<usize, String> {
             match word {
                 "TYPE" => {
                     let kinds: &[&str] = if openmetrics {
-                        &["counter", "gauge", "unknown", "histogram", "summary", "info", "stateset", "gaugehistogram"]
+                        &[
+                            "counter",
+                            "gauge",
+                            "unknown",
+                            "histogram",
+                            "summary",
+                            "info",
+                            "stateset",
+                            "gaugehistogram",
+                        ]
                     } else {
                         &["counter", "gauge", "untyped", "histogram", "summary"]
                     };
@@ -200,7 +209,9 @@ pub fn check(text: &str, openmetrics: bool) -> Result<usize, String> {
             return Err(at(format!("samples of {family:?} not together")));
         }
         if openmetrics && f.kind == "counter" && name == family {
-            return Err(at(format!("a counter's sample is {family}_total, not {name:?}")));
+            return Err(at(format!(
+                "a counter's sample is {family}_total, not {name:?}"
+            )));
         }
         if current.as_deref() != Some(family.as_str()) {
             if let Some(last) = &current
@@ -231,10 +242,19 @@ mod tests {
         // The old form: a counter family named by its samples.
         let clash = "# HELP a_requests_total Answers.\n# TYPE a_requests_total counter\na_requests_total{x=\"1\"} 3\n# EOF\n";
         assert!(check(clash, true).is_err());
-        assert!(check(good.trim_end_matches("# EOF\n"), true).is_err(), "no EOF");
+        assert!(
+            check(good.trim_end_matches("# EOF\n"), true).is_err(),
+            "no EOF"
+        );
         assert!(check("# TYPE b gauge\nb{x=\"a\nb\"} 1\n# EOF\n", true).is_err());
-        assert!(check("# TYPE b gauge\nb 1\nb 2\n# EOF\n", true).is_err(), "twice");
+        assert!(
+            check("# TYPE b gauge\nb 1\nb 2\n# EOF\n", true).is_err(),
+            "twice"
+        );
         assert!(check("c 1\n", false).is_err(), "undeclared");
-        assert!(check("# TYPE b gauge\nb 1\n# EOF\n", false).is_err(), "EOF in text");
+        assert!(
+            check("# TYPE b gauge\nb 1\n# EOF\n", false).is_err(),
+            "EOF in text"
+        );
     }
 }

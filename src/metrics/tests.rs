@@ -175,11 +175,17 @@ fn both_formats_read_strictly() {
     let om = encode_all(&board);
     let samples = super::strict::check(&om, true).unwrap_or_else(|e| panic!("{e}\n{om}"));
     assert!(samples > 200);
-    assert!(om.contains("# TYPE proxydash_api_requests counter\n"), "{om}");
+    assert!(
+        om.contains("# TYPE proxydash_api_requests counter\n"),
+        "{om}"
+    );
     assert!(om.contains("\nproxydash_api_requests_total{"), "{om}");
     let text = super::format::to_text(&om);
     assert_eq!(super::strict::check(&text, false), Ok(samples), "{text}");
-    assert!(text.contains("# TYPE proxydash_api_requests_total counter\n"), "{text}");
+    assert!(
+        text.contains("# TYPE proxydash_api_requests_total counter\n"),
+        "{text}"
+    );
 }
 
 /// Every line is a `# HELP`, `# TYPE`, `# UNIT`, the final `# EOF`, or `name{labels} value`.

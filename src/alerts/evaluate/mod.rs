@@ -45,11 +45,11 @@
 mod state;
 
 use super::snapshot::{ServiceFacts, Snapshot};
-use state::{api_failing, api_unauthorized, api_unreachable, datum_failing};
 use super::{AlertKey, Level, Observation, Rule, Rules, Subject};
 use crate::api::{InvoiceStatus, ServiceStatus};
 use crate::text::{count, counted, money, number};
 use chrono::{DateTime, Utc};
+use state::{api_failing, api_unauthorized, api_unreachable, datum_failing};
 
 /// How long the API may give no answer at all before `api_unreachable` opens.
 pub const UNREACHABLE_AFTER: chrono::Duration = chrono::Duration::seconds(60);

@@ -9,7 +9,12 @@ use chrono::{DateTime, Utc};
 
 pub(super) fn api_unreachable(snapshot: &Snapshot, now: DateTime<Utc>) -> Observation {
     let words = ("is unreachable", "last answer", "no answer since start");
-    down(Rule::ApiUnreachable, snapshot.unreachable.as_ref(), now, words)
+    down(
+        Rule::ApiUnreachable,
+        snapshot.unreachable.as_ref(),
+        now,
+        words,
+    )
 }
 
 pub(super) fn api_failing(snapshot: &Snapshot, now: DateTime<Utc>) -> Observation {
