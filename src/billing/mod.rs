@@ -3,5 +3,7 @@
 //! dashboard's Billing tab, `proxydash credit` and `watch`'s metric read the same figures.
 
 pub mod runway;
+mod spend;
+mod words;
 
-pub use runway::{Owed, PriceSource, Records, Runway};
+pub use runway::{Owed, PriceSource, Records, Runway, Short};
