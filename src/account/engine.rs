@@ -346,6 +346,7 @@ impl Engine {
                 })
                 .count(),
             runway: facts::runway(&self.store, self.config.offset, now),
+            skipped: facts::skipped(&self.store),
             at: Some(now),
         }
     }

@@ -35,6 +35,9 @@ pub struct Summary {
     /// The money ahead (renewals, the day the credit runs short), once the services are
     /// known.
     pub runway: Option<crate::billing::Runway>,
+    /// Records of each list read that could not be read (`invoices`, `products`), for
+    /// the lists read so far.
+    pub skipped: Vec<(&'static str, usize)>,
     /// When this summary was made.
     pub at: Option<DateTime<Utc>>,
 }
@@ -148,7 +151,19 @@ pub fn runway(
         details: Some(store),
         products: store.products(),
         invoices: store.invoices(),
+        invoices_unread: crate::billing::Unread::of(store.invoices_listed()),
     })
+}
+
+/// How many records of each list read could not be read ([`crate::api::Listed`]): the
+/// lists read so far, 0 for one read whole.
+pub fn skipped(store: &Store) -> Vec<(&'static str, usize)> {
+    let invoices = store
+        .invoices_listed()
+        .map(|l| ("invoices", l.skipped_count));
+    let products = (store.products_listed(&crate::api::Request::Products))
+        .map(|l| ("products", l.skipped_count));
+    invoices.into_iter().chain(products).collect()
 }
 
 /// The age of the oldest datum of each watched kind: what the freshness rules promise to

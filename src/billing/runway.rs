@@ -35,20 +35,20 @@
 //!   spend, nor is a top-up ("Add Funds": an invoice for no service), which is credit
 //!   the renewals are then paid from.
 
-use crate::api::{BillingCycle, Invoice, InvoiceStatus, ProductSummary, Service, ServiceSummary};
+use crate::api::{
+    BillingCycle, Invoice, InvoiceStatus, ProductSummary, Service, ServiceSummary, Skipped,
+};
 use chrono::{Months, NaiveDate};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 
-use super::spend::first_of_month;
 pub use super::spend::spend;
 
 /// The window of "due soon": renewals listed and summed.
 pub const SOON_DAYS: u64 = 30;
 /// How far ahead the schedule is walked for the day the credit runs short.
 pub const HORIZON_DAYS: u64 = 365;
-/// Months of spend kept for the chart.
-pub const SPEND_MONTHS: usize = 12;
+pub use super::spend::SPEND_MONTHS;
 
 /// Where a renewal's price comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -161,78 +161,40 @@ pub struct Records<'a> {
     /// The catalogue (endpoint 6).
     pub products: Option<&'a [ProductSummary]>,
     pub invoices: Option<&'a [Invoice]>,
+    /// The invoices of the list that could not be read.
+    pub invoices_unread: Unread<'a>,
 }
 
-impl Runway {
-    /// The day the credit runs short, when it is known.
-    pub fn short_on(&self) -> Option<NaiveDate> {
-        match self.short {
-            Short::On(day) => Some(day),
-            Short::Never | Short::NotKnown | Short::ByAtLatest(_) => None,
-        }
-    }
-
-    /// The day before the credit runs short: "covers renewals until" (known days only).
-    pub fn covers_until(&self) -> Option<NaiveDate> {
-        self.short_on().and_then(|d| d.pred_opt())
-    }
-
-    /// Whether [`Runway::soon_total`] sums everything owed within [`SOON_DAYS`]: no
-    /// amount that cannot be read may fall in that window.
-    pub fn soon_is_complete(&self) -> bool {
-        let end = self.today + chrono::Days::new(SOON_DAYS);
-        self.first_unknown.is_none_or(|day| day >= end)
-    }
-
-    /// Whether the spend per month counts every paid invoice: the invoices were read,
-    /// and none of them was skipped.
-    pub fn spend_is_complete(&self) -> bool {
-        self.invoices_known && self.invoices_skipped == 0
-    }
-
-    /// This month's spend and last month's.
-    pub fn this_and_last_month(&self) -> (f64, f64) {
-        let month = first_of_month(self.today);
-        let last = month.checked_sub_months(Months::new(1)).unwrap_or(month);
-        let of = |m: NaiveDate| {
-            self.spend
-                .iter()
-                .find(|(d, _)| *d == m)
-                .map_or(0.0, |(_, v)| *v)
-        };
-        (of(month), of(last))
-    }
-
-    /// Seconds from `now` to the start (UTC midnight) of the day the credit runs short,
-    /// 0 when that is today or past; `None` when it does not run short within the
-    /// horizon, or the day is not known (an unknown figure is never exported).
-    pub fn seconds_left(&self, now: chrono::DateTime<chrono::Utc>) -> Option<i64> {
-        let day = self.short_on()?.and_hms_opt(0, 0, 0)?.and_utc();
-        Some((day - now).num_seconds().max(0))
-    }
+/// Records of a list that could not be read ([`crate::api::Listed`]): how many, and the
+/// first ones named.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unread<'a> {
+    pub count: usize,
+    pub named: &'a [Skipped],
 }
 
-/// The earliest day any of `runways` runs short, with its index: of the days known (the
-/// callers say which accounts' day is not known, [`not_known`]).
-pub fn earliest(runways: &[Option<&Runway>]) -> Option<(usize, NaiveDate)> {
-    runways
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| Some((i, r.as_ref()?.short_on()?)))
-        .min_by_key(|(i, d)| (*d, *i))
-}
-
-/// The indices of `runways` whose day is not known (or not worked out yet): an earliest
-/// day over several accounts is only the earliest of the others.
-pub fn not_known(runways: &[Option<&Runway>]) -> Vec<usize> {
-    runways
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| {
-            r.is_none_or(|r| matches!(r.short, Short::NotKnown | Short::ByAtLatest(_)))
+impl<'a> Unread<'a> {
+    pub fn of<T>(listed: Option<&'a crate::api::Listed<T>>) -> Self {
+        listed.map_or_else(Self::default, |l| Self {
+            count: l.skipped_count,
+            named: &l.skipped,
         })
-        .map(|(i, _)| i)
-        .collect()
+    }
+
+    /// How many may be owed: an invoice whose status could not be read, or reads as one
+    /// owed (Unpaid, Collections) or one the spec does not list, is an amount not known.
+    fn maybe_owed(&self) -> usize {
+        let owed = |s: &&Skipped| {
+            s.status.as_deref().is_none_or(|status| {
+                matches!(
+                    InvoiceStatus::parse(status.trim()),
+                    InvoiceStatus::Unpaid | InvoiceStatus::Collections | InvoiceStatus::Other(_)
+                )
+            })
+        };
+        let unnamed = self.count.saturating_sub(self.named.len());
+        self.named.iter().filter(owed).count() + unnamed
+    }
 }
 
 /// The runway of `records` (see the module doc); `None` until the services list arrived.
@@ -247,7 +209,9 @@ pub fn runway(records: &Records<'_>) -> Option<Runway> {
         ..Runway::default()
     };
     let mut unknown = Unknowns::default();
-    if !r.invoices_known {
+    r.invoices_skipped = records.invoices_unread.count;
+    r.skipped_maybe_owed = records.invoices_unread.maybe_owed();
+    if !r.invoices_known || r.skipped_maybe_owed > 0 {
         // What is owed today cannot be read.
         unknown.at(today);
     }

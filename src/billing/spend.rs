@@ -4,7 +4,8 @@ use crate::api::{Invoice, InvoiceStatus};
 use chrono::{Datelike, Months, NaiveDate};
 use std::collections::BTreeMap;
 
-use super::runway::SPEND_MONTHS;
+/// Months of spend kept for the chart.
+pub const SPEND_MONTHS: usize = 12;
 
 /// Paid spend by month, the last [`SPEND_MONTHS`] months ending with `today`'s (months
 /// with nothing paid are there, at 0).

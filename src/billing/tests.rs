@@ -5,6 +5,7 @@
 use super::*;
 use crate::api::{ProductType, ServiceStatus};
 use crate::app::testdata::{self as td, date};
+use crate::billing::{earliest, not_known};
 
 fn listed(id: u64, status: ServiceStatus, due: &str, product: &str) -> ServiceSummary {
     ServiceSummary {
@@ -126,6 +127,7 @@ fn records(a: &Account, credit: Option<f64>) -> Records<'_> {
         details: Some(&a.details),
         products: Some(&a.products),
         invoices: Some(&a.invoices),
+        invoices_unread: Unread::default(),
     }
 }
 
@@ -242,6 +244,7 @@ fn invoices_not_read_make_the_day_and_the_spend_not_known() {
         details: Some(&a.details),
         products: Some(&a.products),
         invoices: None,
+        invoices_unread: Unread::default(),
     })
     .unwrap();
     assert_eq!(r.short, Short::NotKnown);
@@ -265,6 +268,7 @@ fn invoices_not_read_make_the_day_and_the_spend_not_known() {
         details: Some(&overdue.details),
         products: Some(&overdue.products),
         invoices: None,
+        invoices_unread: Unread::default(),
     })
     .unwrap();
     assert_eq!(r.short, Short::On(date("2026-03-01")));
@@ -281,6 +285,7 @@ fn a_catalogue_not_read_prices_nothing_at_zero() {
         details: Some(&a.details),
         products: None,
         invoices: Some(&a.invoices),
+        invoices_unread: Unread::default(),
     })
     .unwrap();
     assert_eq!(r.unknown_prices, [3], "service 3 has no detail");

@@ -22,15 +22,10 @@ impl Runway {
             out.push("the invoices could not be read".to_owned());
         }
         if self.invoices_skipped > 0 {
-            let n = self.invoices_skipped;
-            let verb = if n == 1 { "was" } else { "were" };
-            out.push(format!(
-                "{} of the list {verb} skipped",
-                counted(
-                    n,
-                    "invoice that could not be read",
-                    "invoices that could not be read"
-                )
+            out.push(counted(
+                self.invoices_skipped,
+                "invoice that could not be read",
+                "invoices that could not be read",
             ));
         }
         if !self.unpaid_without_amount.is_empty() {

@@ -11,7 +11,7 @@
 
 use super::output::{Align, Details, Table, json, money};
 use super::{Failure, Session, Several, billing, network, services, status};
-use crate::api::{Credit, Invoice, ServiceSummary};
+use crate::api::{Credit, Invoice, Listed, ServiceSummary};
 use crate::billing::Short;
 use crate::options::Options;
 use serde::Serialize;
@@ -20,7 +20,7 @@ use std::process::ExitCode;
 /// What one account answered.
 enum Answer {
     Services(Vec<ServiceSummary>),
-    Invoices(Vec<Invoice>),
+    Invoices(Listed<Invoice>),
     Credit(Credit, super::ahead::Ahead),
     Network(Vec<network::Servers>),
 }
@@ -101,6 +101,9 @@ fn render(read: &[(&str, Answer)], as_json: bool) -> String {
     let mut docs: Vec<serde_json::Value> = Vec::new();
     let mut credits: Vec<(&str, f64, Option<&crate::billing::Runway>)> = Vec::new();
     let mut services_read = 0;
+    // Invoices that could not be read, each labelled by its profile (see
+    // `output::records`: `--json` is then an object, the rows beside them).
+    let (mut skipped, mut skipped_count) = (Vec::new(), 0);
     for (profile, answer) in read {
         let profile = *profile;
         match answer {
@@ -109,6 +112,9 @@ fn render(read: &[(&str, Answer)], as_json: bool) -> String {
                 rows.extend(list.iter().map(|v| (profile, services::row(v))));
             }
             Answer::Invoices(list) => {
+                super::output::warn_if_skipped(list, Some(profile));
+                skipped.extend(list.skipped.iter().map(|s| labelled(profile, s)));
+                skipped_count += list.skipped_count;
                 docs.extend(list.iter().map(|i| labelled(profile, i)));
                 rows.extend(list.iter().map(|i| (profile, billing::row(i))));
             }
@@ -129,6 +135,13 @@ fn render(read: &[(&str, Answer)], as_json: bool) -> String {
         Some(Answer::Invoices(_)) => &billing::COLUMNS,
         Some(Answer::Network(_)) | None => &network::COLUMNS,
     };
+    if as_json && skipped_count > 0 {
+        return json(&serde_json::json!({
+            "invoices": docs,
+            "skipped": skipped,
+            "skipped_count": skipped_count,
+        }));
+    }
     if as_json {
         return json(&docs);
     }
@@ -163,7 +176,7 @@ fn credit(credits: &[(&str, f64, Option<&crate::billing::Runway>)], as_json: boo
     // The earliest of the days known is only that: say whose is not.
     let not_known: Vec<&str> = {
         let all: Vec<_> = runways.iter().map(|(_, r)| *r).collect();
-        crate::billing::runway::not_known(&all)
+        crate::billing::not_known(&all)
             .into_iter()
             .map(|i| runways[i].0)
             .collect()

@@ -57,8 +57,9 @@ async fn runway(s: &mut Session<'_>, credit: &Credit) -> Ahead {
         credit: Some(credit.credit),
         services: Some(&services),
         details: None,
-        products: products.as_deref(),
+        products: products.as_ref().map(|p| p.as_slice()),
         invoices: Some(&invoices),
+        invoices_unread: crate::billing::Unread::of(Some(&invoices)),
     })
     .ok_or_else(|| "not known".to_owned())
 }
@@ -142,5 +143,5 @@ pub(super) fn earliest(
     accounts: &[(&str, Option<&Runway>)],
 ) -> Option<(String, chrono::NaiveDate)> {
     let runways: Vec<Option<&Runway>> = accounts.iter().map(|(_, r)| *r).collect();
-    crate::billing::runway::earliest(&runways).map(|(i, day)| (accounts[i].0.to_owned(), day))
+    crate::billing::earliest(&runways).map(|(i, day)| (accounts[i].0.to_owned(), day))
 }

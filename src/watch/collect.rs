@@ -43,6 +43,9 @@ pub fn metrics(summary: &Summary, now: DateTime<Utc>, into: &mut ProfileMetrics)
         .map(|(state, since)| (state.to_owned(), (now - since).num_seconds().max(0)));
     into.last_success = summary.connection.last_success.map(|t| t.timestamp());
     into.runway_seconds = summary.runway.as_ref().and_then(|r| r.seconds_left(now));
+    into.records_skipped = (summary.skipped.iter())
+        .map(|(kind, n)| ((*kind).to_owned(), *n as u64))
+        .collect();
     into.oldest = summary
         .oldest
         .iter()

@@ -208,7 +208,7 @@ pub fn draw_accounts(
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let runways: Vec<Option<&Runway>> = accounts.iter().map(|(_, _, r)| *r).collect();
-    let earliest = match crate::billing::runway::earliest(&runways) {
+    let earliest = match crate::billing::earliest(&runways) {
         Some((i, day)) => Line::from(vec![
             Span::styled(" Earliest short: ", theme.dim),
             Span::styled(day.to_string(), theme.warn),
@@ -223,7 +223,7 @@ pub fn draw_accounts(
         )),
     };
     let mut earliest = earliest;
-    let unknown: Vec<&str> = crate::billing::runway::not_known(&runways)
+    let unknown: Vec<&str> = crate::billing::not_known(&runways)
         .into_iter()
         .map(|i| accounts[i].0.as_str())
         .collect();
