@@ -693,3 +693,64 @@ fn alerts_read_every_profile_and_unsilence_finds_the_profile_that_holds_it() {
     assert_eq!(code, 4, "{err}");
     let _ = std::fs::remove_dir_all(&state);
 }
+
+/// Issue 46.7: a profile named `ESC ] 0 ; … BEL` (a TOML quoted key) retitled the
+/// terminal through `alerts`' messages, printed raw. Names from the config file are
+/// cleaned like server text: the sequence goes whole, the rest of the name stays.
+#[test]
+fn a_hostile_profile_name_reaches_no_terminal_through_alerts() {
+    let path = config_file(
+        "hostile-profile",
+        "[profiles.\"shop\\u001b]0;pwned\\u0007\\u202e\"]\nbase_url = \"http://127.0.0.1:9\"\ntoken = \"t\"\n",
+    );
+    let state = path.parent().unwrap().join("state");
+    let run = |args: &[&str]| {
+        let out = proxydash()
+            .env("XDG_STATE_HOME", &state)
+            .arg("--config")
+            .arg(&path)
+            .args(args)
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), all)
+    };
+    let mut said = String::new();
+    let (code, out) = run(&[
+        "alerts",
+        "silence",
+        "--rule",
+        "rate_limit",
+        "--for",
+        "1h",
+        "--reason",
+        "maint",
+        "--all-profiles",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    said.push_str(&out);
+    // `silence e197a2: rate_limit until … in profiles shop`
+    let id = out
+        .split_whitespace()
+        .nth(1)
+        .map(|w| w.trim_end_matches(':'));
+    for args in [
+        &["alerts", "--all-profiles"][..],
+        &["alerts", "--all-profiles", "--json"],
+        &["alerts", "unsilence", "no-such-silence"],
+    ] {
+        said.push_str(&run(args).1);
+    }
+    let (code, out) = run(&["alerts", "unsilence", id.unwrap_or_default()]);
+    assert_eq!(code, Some(0), "{out}");
+    said.push_str(&out);
+    assert!(said.contains("in profile shop"), "{said}");
+    for bad in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!said.contains(bad), "{bad:?} in:\n{said:?}");
+    }
+    assert!(!said.contains("]0;pwned"), "{said:?}");
+}

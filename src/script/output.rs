@@ -234,6 +234,21 @@ pub fn json_for_terminal(json: &str) -> String {
     out
 }
 
+/// Text made of names from the config file (a profile's) and the program's own words,
+/// for a terminal or a pipe alike: each line without control characters, escape
+/// sequences, bidi or zero-width characters, as server text is (a profile named
+/// `ESC ] 0 ; … BEL` retitled the terminal); JSON with those characters escaped
+/// ([`json_for_terminal`]), which means the same.
+pub fn clean_lines(text: &str, json: bool) -> String {
+    if json {
+        return json_for_terminal(text);
+    }
+    text.split('\n')
+        .map(|line| crate::text::sanitize(line).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 pub fn stdout_is_terminal() -> bool {
     io::stdout().is_terminal()
 }
