@@ -288,3 +288,24 @@ async fn a_spoiled_invoice_is_named_in_the_pane_and_counted_in_the_metrics() {
         assert!(screen.contains(said), "{said:?} not on\n{screen}");
     }
 }
+
+/// Issue 46.7: a 30-day sum past the largest number was `"due_30_days": null` in `credit
+/// --json`, which reads as nothing due. It says `"overflow"`.
+#[tokio::test]
+async fn a_sum_past_the_largest_number_says_overflow_not_null() {
+    let seed = spoiled(
+        "overflow",
+        &[
+            ("invoices", 7004, serde_json::json!({"amount": 1e308})),
+            ("invoices", 7010, serde_json::json!({"amount": 1e308})),
+        ],
+    );
+    let sb = support::sandbox(Some(seed)).await;
+    let run = proxydash(&sb, &["credit", "--json"]).await;
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(doc["runway"]["due_30_days"], "overflow", "{doc:#}");
+    assert_eq!(doc["runway"]["short_on"], doc["runway"]["today"], "{doc:#}");
+    let run = proxydash(&sb, &["credit"]).await;
+    assert!(run.stdout.contains(">$1T due in 30 days"), "{}", run.stdout);
+}
