@@ -16,6 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+#[path = "doctor/state_files.rs"]
+mod state_files;
+
 /// Check the setup: the config file, the credentials, the file's permissions, one read of
 /// the API and its rate limit, the state directory.
 ///
@@ -135,6 +138,8 @@ async fn profile_checks(options: &Options) -> Vec<Check> {
         Err(_) => checks.push(check("api", Mark::Warn, "not asked: no usable account")),
     }
     checks.push(state_check());
+    let profile = settings.as_ref().ok().map(|s| s.profile.as_str());
+    checks.push(state_files::state_files_check(profile));
     checks
 }
 
