@@ -23,6 +23,8 @@ pub struct Harness {
     pub listed: Vec<ServiceSummary>,
     /// The alert transitions that reached delivery ([`Command::Alert`]) in `settle`.
     pub delivered: Vec<crate::alerts::Transition>,
+    /// The notices they were announced in (the baseline's summary, digests).
+    pub announced: Vec<crate::alerts::Notice>,
     /// The history questions asked ([`Command::AskHistory`]) in `settle`.
     pub history_asked: Vec<crate::history::Query>,
     /// Answers that replace the standard account's, by request.
@@ -123,6 +125,7 @@ impl Harness {
             asked: Vec::new(),
             listed: services(),
             delivered: Vec::new(),
+            announced: Vec::new(),
             history_asked: Vec::new(),
             answers: std::collections::HashMap::new(),
             writes: Vec::new(),
@@ -337,7 +340,10 @@ impl Harness {
                         let marks = self.engine.marks().clone();
                         cmds.extend(self.send(Msg::Marked(marks)));
                     }
-                    Command::Alert(t) => self.delivered.push(t),
+                    Command::Alert(n) => {
+                        self.delivered.extend(n.transitions().iter().cloned());
+                        self.announced.push(n);
+                    }
                     Command::AskHistory(q) => self.history_asked.push(q),
                     _ => {}
                 }

@@ -28,8 +28,10 @@ fn exported() -> BTreeSet<String> {
         status: "Active".into(),
         errors: Some(1),
         inactive: Some(0),
+        proxies: Some(10),
         rate_ratio: Some(0.5),
         due_seconds: Some(86_400),
+        limit_reached_seconds: Some(3_600.0),
     };
     let mut p = ProfileMetrics {
         credit_usd: Some(10.0),
@@ -40,6 +42,7 @@ fn exported() -> BTreeSet<String> {
         runway_seconds: Some(86_400),
         last_success: Some(1_700_000_000),
         oldest: vec![("services".into(), 12)],
+        data_failing: vec![("invoices".into(), 90)],
         alerts: vec![AlertMetrics {
             id: "credit_low".into(),
             rule: "credit_low".into(),
@@ -217,16 +220,19 @@ fn every_alert_rule_is_complete_and_names_exported_metrics_only() {
             named.extend(metrics);
         }
     }
-    // What issue 25 asks the rules to cover: API unreachable, service down, servers in
-    // error, usage near limit, credit low, invoice overdue.
+    // What the built-in rules watch, each with its twin (issues 25 and 44): the API's
+    // state, a service suspended or due, servers in error, usage near and heading for the
+    // limit, the credit running short, invoices unpaid, a kind of data failing alone.
     for metric in [
         "proxydash_api_down_seconds",
         "proxydash_credit_runway_seconds",
         "proxydash_service_up",
         "proxydash_service_servers",
         "proxydash_ppr_rate_ratio",
-        "proxydash_credit_usd",
-        "proxydash_invoice_unpaid_age_seconds",
+        "proxydash_ppr_limit_reached_seconds",
+        "proxydash_service_due_seconds",
+        "proxydash_invoice_unpaid_usd",
+        "proxydash_datum_failing_seconds",
     ] {
         assert!(named.contains(metric), "no rule on {metric}");
     }
@@ -290,12 +296,41 @@ fn the_grafana_dashboard_is_importable_and_names_exported_metrics_only() {
     assert!(missing.is_empty(), "no panel shows {missing:?}");
 }
 
-/// Issue 37: the shipped rules agree with proxydash's own. Pending (every fresh order for
-/// a while) pages nobody, the due-date rule flags Active services only (as
-/// `service_due`), no rule's text hard-codes a duration its expression could change, the
-/// watch-down rule names the instance, and a table of several queries merges them.
+/// Issue 44: one severity table. The shipped rules are the built-in rules' table written
+/// out for the defaults (`proxydash alerts rules`): every level of every built-in rule has
+/// exactly one Prometheus alert of that severity; records and states open at once and
+/// measurements wait what the debounce waits; every state rule keeps firing across a
+/// scrape gap; nothing alerts on Pending or on an ended service; the watch-down rule
+/// names the instance; a table of several queries merges them.
 #[test]
 fn the_shipped_rules_agree_with_the_built_in_ones() {
+    use proxydash::alerts::policy::{self, prometheus_rules, prometheus_yaml};
+    use proxydash::alerts::{Rule, Rules};
+    let defaults = Rules::default();
+    let refresh = std::time::Duration::from_secs(30);
+    assert_eq!(
+        asset("proxydash-alerts.yml").trim_end(),
+        prometheus_yaml(&defaults, refresh).trim_end(),
+        "assets/watch/proxydash-alerts.yml is not what `proxydash alerts rules` writes: \
+         run `cargo run -- alerts rules > assets/watch/proxydash-alerts.yml`"
+    );
+    let table = prometheus_rules(&defaults, refresh);
+    for rule in Rule::ALL {
+        for level in rule.levels() {
+            let twins: Vec<_> = table
+                .iter()
+                .filter(|r| r.built_in == Some((rule, *level)))
+                .collect();
+            assert_eq!(twins.len(), 1, "{rule:?} at {level:?}: {twins:?}");
+            let wait = if rule.reads_a_record() || rule.reads_the_connection() {
+                "0m"
+            } else {
+                "30s"
+            };
+            assert_eq!(twins[0].wait, wait, "{rule:?} waits as its debounce");
+            assert!(twins[0].keep_firing, "{rule:?} keeps firing across a gap");
+        }
+    }
     let doc: serde_norway::Value =
         serde_norway::from_str(&asset("proxydash-alerts.yml")).expect("the rules are YAML");
     let rules = doc["groups"][0]["rules"].as_sequence().expect("rules");
@@ -307,29 +342,33 @@ fn the_shipped_rules_agree_with_the_built_in_ones() {
     };
     for r in rules {
         let expr = r["expr"].as_str().unwrap_or_default();
-        assert!(!expr.contains("Pending"), "{expr}");
-        let text = format!("{:?}", r["annotations"]);
-        for words in ["minutes", "5m", "hour"] {
-            assert!(!text.contains(words), "a duration in {text}");
+        for word in ["Pending", "Terminated", "Cancelled", "Fraud"] {
+            assert!(!expr.contains(word), "{expr}");
+        }
+        let name = r["alert"].as_str().unwrap_or_default();
+        let severity = r["labels"]["severity"].as_str().unwrap_or_default();
+        let built_in = table
+            .iter()
+            .find(|t| t.alert == name)
+            .and_then(|t| t.built_in);
+        if let Some((_, level)) = built_in {
+            assert_eq!(severity, policy::severity(level), "{name}");
         }
     }
-    assert!(
-        rule("ProxydashServiceDueSoon")["expr"]
-            .as_str()
-            .unwrap()
-            .contains("proxydash_service_up == 1")
-    );
     assert!(
         rule("ProxydashWatchDown")["annotations"]["summary"]
             .as_str()
             .unwrap()
             .contains("$labels.instance")
     );
+    // Two minutes at most: `for` plus one evaluation after the first failed scrape.
+    assert_eq!(rule("ProxydashWatchDown")["for"].as_str(), Some("1m"));
+    assert!(asset("prometheus.yml").contains("evaluation_interval: 15s"));
     assert!(
-        rule("ProxydashApiFailing")["expr"]
+        rule("ProxydashApiUnauthorized")["expr"]
             .as_str()
             .unwrap()
-            .contains("state=\"failing\"")
+            .contains("state=\"unauthorized\"")
     );
     let grafana: Value = serde_json::from_str(&asset("proxydash-grafana.json")).unwrap();
     for panel in grafana["panels"].as_array().unwrap() {

@@ -52,6 +52,7 @@ pub(crate) fn watcher(
         board: Some(board.clone()),
         keep: None,
         history: None,
+        on_alert: None,
     };
     let w = Watcher::new("main", engine, Box::new(sink), output, options);
     (w, captured, board)

@@ -8,6 +8,7 @@
 mod support;
 
 mod accounts;
+mod alert_policy;
 mod all_rows;
 mod all_sort;
 mod all_view;

@@ -500,6 +500,7 @@ async fn a_stopped_watcher_leaves_no_connection_open() {
         board: None,
         keep: None,
         history: None,
+        on_alert: None,
     };
     let sink = Box::new(proxydash::alerts::Recording::default());
     let watcher = Watcher::new("fds", account, sink, output, options);
@@ -568,23 +569,36 @@ fn wait_until(what: &str, mut cond: impl FnMut() -> bool) {
     }
 }
 
-/// The `on_alert` runs so far, as (rule, service or invoice ID, state).
+/// The alerts the `on_alert` runs so far spoke of, as (rule, service or invoice ID,
+/// state): a digest (the baseline's summary, many changes at once) speaks of each alert
+/// it names.
 fn deliveries(file: &Path) -> Vec<(String, u64, String)> {
+    let one = |v: &serde_json::Value| {
+        let id = v["service_id"]
+            .as_u64()
+            .or(v["invoice_id"].as_u64())
+            .unwrap_or(0);
+        (
+            v["rule"].as_str().unwrap_or("").to_owned(),
+            id,
+            v["state"].as_str().unwrap_or("").to_owned(),
+        )
+    };
+    runs(file)
+        .iter()
+        .flat_map(|v| match v["alerts"].as_array() {
+            Some(named) => named.iter().map(one).collect::<Vec<_>>(),
+            None => vec![one(v)],
+        })
+        .collect()
+}
+
+/// The `on_alert` runs so far, as the JSON each read.
+fn runs(file: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(file)
         .unwrap_or_default()
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .map(|v| {
-            let id = v["service_id"]
-                .as_u64()
-                .or(v["invoice_id"].as_u64())
-                .unwrap_or(0);
-            (
-                v["rule"].as_str().unwrap_or("").to_owned(),
-                id,
-                v["state"].as_str().unwrap_or("").to_owned(),
-            )
-        })
         .collect()
 }
 

@@ -28,11 +28,14 @@ pub enum Answer<'a, T> {
     Loading { last_good: Option<Stamped<'a, T>> },
     /// The last request succeeded at `at`.
     Ready { value: &'a T, at: DateTime<Utc> },
-    /// The last request failed at `at`; `last_good` is shown, marked stale.
+    /// The last request failed at `at`; `last_good` is shown, marked stale. `failures`:
+    /// how many in a row (from [`crate::account::health::FAILING_AFTER`] the pane says
+    /// it keeps failing, not that one refresh did).
     Failed {
         error: &'a ApiError,
         at: DateTime<Utc>,
         last_good: Option<Stamped<'a, T>>,
+        failures: u32,
     },
 }
 
@@ -56,6 +59,13 @@ pub enum Freshness {
     Stale(DateTime<Utc>),
     /// The last request failed and there is nothing to show.
     Failed,
+    /// Its reads keep failing (this many in a row, the last at `at`); what is shown, if
+    /// anything, arrived at `last_good`.
+    Failing {
+        tries: u32,
+        at: DateTime<Utc>,
+        last_good: Option<DateTime<Utc>>,
+    },
 }
 
 impl<'a, T> Answer<'a, T> {
@@ -110,6 +120,16 @@ impl<'a, T> Answer<'a, T> {
             } => Freshness::Refreshing(at),
             Answer::Ready { at, .. } => Freshness::Updated(at),
             Answer::Failed {
+                failures,
+                at,
+                last_good,
+                ..
+            } if failures >= super::health::FAILING_AFTER => Freshness::Failing {
+                tries: failures,
+                at,
+                last_good: last_good.map(|(_, at)| at),
+            },
+            Answer::Failed {
                 last_good: Some((_, at)),
                 ..
             } => Freshness::Stale(at),
@@ -142,6 +162,7 @@ impl Store {
                 error,
                 at: *at,
                 last_good,
+                failures: entry.failures,
             },
             (None, Some((value, at))) => Answer::Ready { value, at },
             // Sent and answered, and nothing kept (an answer that is not kept).

@@ -37,6 +37,10 @@ pub enum Link {
     Failing {
         since: DateTime<Utc>,
     },
+    /// The credentials are rejected since `since`.
+    Unauthorized {
+        since: DateTime<Utc>,
+    },
 }
 
 /// Failures without an answer in a row that make the account unreachable, over at least
@@ -46,6 +50,16 @@ pub const UNREACHABLE_AFTER_SILENCE: chrono::Duration = chrono::Duration::second
 /// Answers of no use in a row that make the account failing (over at least
 /// [`UNREACHABLE_AFTER_SILENCE`]).
 pub const FAILING_AFTER_ANSWERS: u32 = 3;
+
+/// Whether an error says the account's credentials are rejected (spec section 5).
+pub fn rejects_credentials(e: &ApiError) -> bool {
+    matches!(
+        e,
+        ApiError::Unauthenticated
+            | ApiError::InvalidAuthorizationHeader
+            | ApiError::InvalidCredentialsFormat
+    )
+}
 
 /// Whether an error is an answer the spec documents (the server's word about the
 /// request), as opposed to a server that does not work (a 500, an undocumented status, a
@@ -91,6 +105,16 @@ impl Connection {
                 self.silent_since = None;
                 self.useless = 0;
                 self.useless_since = None;
+            }
+            Some(e) if rejects_credentials(e) => {
+                self.last_answer = Some(now);
+                self.silent = 0;
+                self.silent_since = None;
+                self.useless = 0;
+                self.useless_since = None;
+                if !matches!(self.link, Link::Unauthorized { .. }) {
+                    self.link = Link::Unauthorized { since: now };
+                }
             }
             Some(e) if e.status().is_some() && !is_documented(e) => {
                 self.last_answer = Some(now);
@@ -162,7 +186,7 @@ impl Connection {
     }
 
     /// Whether the API works (for the `proxydash_api_up` gauge): online or throttled;
-    /// neither unreachable nor failing.
+    /// not unreachable, failing or unauthorized.
     pub fn is_up(&self) -> bool {
         matches!(self.link, Link::Online | Link::Throttled { .. })
     }
@@ -175,11 +199,21 @@ impl Connection {
         }
     }
 
-    /// Since when the API is down (unreachable or failing), and the state's name.
+    /// Since when the credentials are rejected, while they are.
+    pub fn unauthorized_since(&self) -> Option<DateTime<Utc>> {
+        match self.link {
+            Link::Unauthorized { since } => Some(since),
+            _ => None,
+        }
+    }
+
+    /// Since when the API is down (unreachable, failing or unauthorized), and the state's
+    /// name (the `state` label of `proxydash_api_down_seconds`).
     pub fn down(&self) -> Option<(&'static str, DateTime<Utc>)> {
         match self.link {
             Link::Unreachable { since } => Some(("unreachable", since)),
             Link::Failing { since } => Some(("failing", since)),
+            Link::Unauthorized { since } => Some(("unauthorized", since)),
             _ => None,
         }
     }
@@ -213,6 +247,16 @@ impl Connection {
                 };
                 format!(
                     "failing since {} (it answers, but only errors; {last})",
+                    at(since)
+                )
+            }
+            Link::Unauthorized { since } => {
+                let last = match self.last_success {
+                    Some(t) => format!("last success {} ago", crate::text::ago(now - t)),
+                    None => "no success yet".into(),
+                };
+                format!(
+                    "rejecting the credentials since {} (check the token; asked again every few minutes; {last})",
                     at(since)
                 )
             }
@@ -253,7 +297,9 @@ mod tests {
             "{}",
             c.describe(t(10), off)
         );
-        let answered = Request::Credit.failed(ApiError::Unauthenticated);
+        let answered = Request::NetworkErrors(6).failed(ApiError::ClientIdNotFound {
+            message: "Unprocessable Entity. ClientID not found".into(),
+        });
         assert!(c.observe(&answered, t(20)));
         assert_eq!(c.link, Link::Online);
         assert_eq!(c.last_answer, Some(t(20)));
@@ -290,6 +336,28 @@ mod tests {
             c.observe(&documented, t(40 + s * 10));
         }
         assert_eq!(c.link, Link::Online);
+    }
+
+    /// A 401 (or the API's credential errors) is the account's state at once, not a
+    /// healthy answer: the API is not up; a success ends it.
+    #[test]
+    fn rejected_credentials_make_it_unauthorized_and_a_success_ends_it() {
+        let mut c = Connection::default();
+        let rejected = Request::Credit.failed(ApiError::Unauthenticated);
+        assert!(c.observe(&rejected, t(0)));
+        assert_eq!(c.link, Link::Unauthorized { since: t(0) });
+        assert!(!c.is_up());
+        assert_eq!(c.down(), Some(("unauthorized", t(0))));
+        assert!(!c.observe(&rejected, t(60)), "since the first");
+        let format = Request::Services.failed(ApiError::InvalidCredentialsFormat);
+        assert!(!c.observe(&format, t(61)));
+        assert_eq!(c.unauthorized_since(), Some(t(0)));
+        let off = chrono::FixedOffset::east_opt(0).unwrap();
+        assert!(c.describe(t(70), off).contains("check the token"));
+        let ok = crate::api::Loaded::Credit(Ok(crate::api::Credit { credit: 5.0 }));
+        assert!(c.observe(&ok, t(80)));
+        assert_eq!(c.link, Link::Online);
+        assert!(c.is_up());
     }
 
     #[test]

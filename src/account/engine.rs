@@ -5,6 +5,7 @@
 use super::connection::Connection;
 use super::facts::{self, Summary};
 use super::freshness::Kind;
+use super::health::Health;
 use super::planner::{self, Focus, Pick};
 use super::queue::Queue;
 use super::store::Store;
@@ -38,6 +39,8 @@ pub struct Engine {
     store: Store,
     types: Types,
     connection: Connection,
+    /// Each kind of data's own health (an endpoint failing alone).
+    health: Health,
     focus: Focus,
     /// Kinds `r`/`R` asked for, with the store's count of sends at the press.
     forced: HashMap<Kind, u64>,
@@ -61,6 +64,7 @@ impl Engine {
             store: Store::default(),
             types,
             connection: Connection::default(),
+            health: Health::default(),
             focus: Focus::default(),
             forced: HashMap::new(),
             queue: Queue::default(),
@@ -233,7 +237,12 @@ impl Engine {
     pub fn answered(&mut self, loaded: &Loaded, now: DateTime<Utc>) -> Answered {
         let mut out = Answered::default();
         let request = loaded.request();
+        let was_down = self.connection.down().is_some();
+        self.health.observe(loaded, now);
         if self.connection.observe(loaded, now) {
+            if was_down && self.connection.down().is_none() {
+                self.health.reconnected();
+            }
             out.connection = Some(self.connection);
             // The plan in hand was made for another connection (nothing is sent into
             // the void once the API stops answering): plan again now.
@@ -304,7 +313,8 @@ impl Engine {
     /// Evaluates the rules when a sweep is due (see [`super::sweeper`]).
     pub fn sweep(&mut self, now: DateTime<Utc>) -> Option<Swept> {
         let reach = self.sweep_due(now)?;
-        let snapshot = self.snapshot(now);
+        let runway = self.runway(now);
+        let snapshot = self.snapshot(runway.as_ref(), now);
         Some(self.sweeper.sweep(reach, &snapshot, &self.config, now))
     }
 
@@ -314,24 +324,35 @@ impl Engine {
         self.sweeper.due(idle, self.sweep_every(), now)
     }
 
-    fn snapshot(&self, now: DateTime<Utc>) -> crate::alerts::Snapshot {
-        facts::snapshot(
-            &self.store,
-            &self.types,
-            &self.connection,
-            &self.config.base_url,
-            self.config.offset,
-            now,
-        )
+    fn snapshot(
+        &self,
+        runway: Option<&crate::billing::Runway>,
+        now: DateTime<Utc>,
+    ) -> crate::alerts::Snapshot {
+        let sources = facts::Sources {
+            store: &self.store,
+            types: &self.types,
+            connection: &self.connection,
+            health: &self.health,
+            base_url: &self.config.base_url,
+            offset: self.config.offset,
+        };
+        facts::snapshot(&sources, runway, now)
+    }
+
+    /// The money ahead, worked out once for what reads it (the rules, the summary).
+    fn runway(&self, now: DateTime<Utc>) -> Option<crate::billing::Runway> {
+        facts::runway(&self.store, self.config.offset, now)
     }
 
     /// What read-only observers see (see [`Summary`]).
     pub fn summary(&self, now: DateTime<Utc>) -> Summary {
+        let runway = self.runway(now);
         Summary {
             profile: self.config.profile.clone(),
             base_url: self.config.base_url.clone(),
             connection: self.connection,
-            snapshot: self.snapshot(now),
+            snapshot: self.snapshot(runway.as_ref(), now),
             oldest: facts::oldest(&self.store, &self.types, now),
             sweeps: self.sweeper.sweeps(),
             // A documented answer (a service's permanent `ClientID not found`) is the
@@ -345,7 +366,7 @@ impl Engine {
                         .is_some_and(|(err, _)| !super::connection::is_documented(err))
                 })
                 .count(),
-            runway: facts::runway(&self.store, self.config.offset, now),
+            runway,
             skipped: facts::skipped(&self.store),
             at: Some(now),
         }

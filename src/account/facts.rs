@@ -2,12 +2,13 @@
 //! ([`crate::alerts::Snapshot`]) and for observers that only read (`watch`'s lines and
 //! `/metrics`: [`Summary`]).
 
-use super::connection::Connection;
+use super::connection::{Connection, Link};
 use super::freshness::Kind;
+use super::health::Health;
 use super::store::Store;
 use super::types::Types;
-use crate::alerts::snapshot::{InvoiceFacts, ServiceFacts, Snapshot, Unreachable};
-use crate::api::{InvoiceStatus, ProductType};
+use crate::alerts::snapshot::{Ahead, InvoiceFacts, ServiceFacts, Snapshot, Unreachable};
+use crate::api::ProductType;
 use crate::text;
 use chrono::{DateTime, FixedOffset, Utc};
 use std::collections::HashMap;
@@ -24,8 +25,8 @@ pub struct Summary {
     pub connection: Connection,
     /// The account's data as the alert rules saw it last.
     pub snapshot: Snapshot,
-    /// Age in seconds of the oldest datum of each watched kind (`None`: one never
-    /// answered).
+    /// Age in seconds of the oldest datum of each watched kind, counted from the last
+    /// answer that delivered it (`None`: one was never delivered).
     pub oldest: Vec<(Kind, Option<i64>)>,
     /// Sweeps evaluated so far.
     pub sweeps: u64,
@@ -42,37 +43,31 @@ pub struct Summary {
     pub at: Option<DateTime<Utc>>,
 }
 
-/// What the rules see: everything the store holds, last good data included.
+/// What the snapshot is made from: the engine's parts.
+pub struct Sources<'a> {
+    pub store: &'a Store,
+    pub types: &'a Types,
+    pub connection: &'a Connection,
+    pub health: &'a Health,
+    pub base_url: &'a str,
+    pub offset: FixedOffset,
+}
+
+/// What the rules see: everything the store holds, last good data included, and the
+/// money ahead worked out from it (`runway`, once per sweep).
 pub fn snapshot(
-    store: &Store,
-    types: &Types,
-    connection: &Connection,
-    base_url: &str,
-    offset: FixedOffset,
+    src: &Sources<'_>,
+    runway: Option<&crate::billing::Runway>,
     now: DateTime<Utc>,
 ) -> Snapshot {
-    let today = now.with_timezone(&offset).date_naive();
+    let store = src.store;
+    let today = now.with_timezone(&src.offset).date_naive();
+    let today_start = today
+        .and_hms_opt(0, 0, 0)
+        .and_then(|t| t.and_local_timezone(src.offset).single())
+        .map_or(now, |t| t.with_timezone(&Utc));
     let invoices = store.invoices();
     let services = store.services().map(|list| {
-        let product_prices: HashMap<&str, f64> = store
-            .products()
-            .into_iter()
-            .flatten()
-            .map(|p| (p.product_name.as_str(), p.price))
-            .collect();
-        // The latest invoice of each service that was not cancelled or refunded.
-        let mut invoiced: HashMap<u64, (u64, f64)> = HashMap::new();
-        for i in invoices.into_iter().flatten() {
-            if matches!(i.status, InvoiceStatus::Cancelled | InvoiceStatus::Refunded) {
-                continue;
-            }
-            if let Some(sid) = i.service_id.filter(|s| *s != 0) {
-                let e = invoiced.entry(sid).or_insert((i.id, i.amount));
-                if i.id >= e.0 {
-                    *e = (i.id, i.amount);
-                }
-            }
-        }
         list.iter()
             .map(|s| {
                 let id = s.service_id;
@@ -81,16 +76,15 @@ pub fn snapshot(
                 f.product_name =
                     text::truncate(&text::sanitize(&s.product_name), NAME_WIDTH).into_owned();
                 f.nextduedate = s.nextduedate;
-                f.price = detail
-                    .map(|d| d.price)
-                    .or_else(|| invoiced.get(&id).map(|(_, amount)| *amount))
-                    .or_else(|| product_prices.get(s.product_name.as_str()).copied());
                 f.servers = detail.and_then(|d| d.ip_count);
                 f.errors = store.network(id, true).map(|v| {
                     v.iter()
                         .map(|ip| text::truncate(&text::sanitize(ip), 45).into_owned())
                         .collect()
                 });
+                f.network_answered = store
+                    .get(&crate::api::Request::NetworkErrors(id))
+                    .is_some_and(|e| e.delivered_at().is_some());
                 f.inactive = store.network(id, false).map(<[String]>::len);
                 let rate = store.rate(id);
                 f.rate = rate.and_then(|r| r.first()).map(|r| (r.rate, r.limit));
@@ -101,15 +95,25 @@ pub fn snapshot(
                 }
                 // An ended service's usage is never read again: nothing to wait for.
                 f.usage_known = rate.is_some()
-                    || types.get(id) == Some(&ProductType::Fpr)
+                    || src.types.get(id) == Some(&ProductType::Fpr)
                     || s.status.has_ended();
                 f
             })
             .collect()
     });
+    let connection = src.connection;
+    let down = |since: Option<DateTime<Utc>>, last: Option<DateTime<Utc>>| {
+        since.map(|since| Unreachable {
+            since,
+            last_answer: last,
+            base_url: src.base_url.to_owned(),
+        })
+    };
     Snapshot {
         today,
+        today_start,
         credit: store.credit().map(|c| c.credit),
+        ahead: runway.and_then(ahead),
         services,
         invoices: invoices.map(|list| {
             list.iter()
@@ -123,17 +127,41 @@ pub fn snapshot(
                 })
                 .collect()
         }),
-        unreachable: connection.unreachable_since().map(|since| Unreachable {
-            since,
-            last_answer: connection.last_answer,
-            base_url: base_url.to_owned(),
-        }),
-        failing: connection.failing_since().map(|since| Unreachable {
-            since,
-            last_answer: connection.last_success,
-            base_url: base_url.to_owned(),
-        }),
+        unreachable: down(connection.unreachable_since(), connection.last_answer),
+        failing: down(connection.failing_since(), connection.last_success),
+        unauthorized: down(connection.unauthorized_since(), connection.last_success),
+        // While the account itself is down its own alert says so; a kind is its own
+        // health only while the API answers.
+        data: matches!(connection.link, Link::Online | Link::Throttled { .. })
+            .then(|| src.health.watched(now)),
     }
+}
+
+/// The money ahead as `credit_low` reads it; `None` when the credit is not known, or the
+/// day it runs short is not (an amount owed could not be read: issue 46.1's
+/// `Short::NotKnown` and `Short::ByAtLatest`), so the rule checks nothing rather than
+/// call it covered.
+fn ahead(runway: &crate::billing::Runway) -> Option<Ahead> {
+    use crate::billing::Short;
+    let credit = runway.credit?;
+    let short_on = match runway.short {
+        Short::On(day) => Some(day),
+        Short::Never => None,
+        Short::NotKnown | Short::ByAtLatest(_) => return None,
+    };
+    let by_then: Vec<&crate::billing::runway::Owed> = match short_on {
+        Some(on) => runway.soon.iter().filter(|o| o.date <= on).collect(),
+        None => Vec::new(),
+    };
+    let invoices = by_then.iter().filter(|o| o.invoice_id.is_some()).count();
+    Some(Ahead {
+        credit,
+        short_on,
+        owed: by_then.iter().map(|o| o.amount).sum(),
+        renewals: by_then.len() - invoices,
+        invoices,
+        unknown_prices: runway.unknown_prices.len(),
+    })
 }
 
 /// The money ahead from what the store holds: the details read so far give services'
@@ -178,7 +206,9 @@ pub fn oldest(store: &Store, types: &Types, now: DateTime<Utc>) -> Vec<(Kind, Op
             (Some(a), Some(b)) => Some(a.max(b)),
         };
     };
-    let answered = |r: crate::api::Request| store.get(&r).and_then(|e| e.answered_at());
+    // From the last answer that delivered the datum: a failed read (a 401, a 500) resets
+    // no age, and a datum never delivered has none.
+    let answered = |r: crate::api::Request| store.get(&r).and_then(|e| e.delivered_at());
     for kind in [Kind::Services, Kind::Credit, Kind::Invoices] {
         let request = match kind {
             Kind::Services => crate::api::Request::Services,

@@ -14,13 +14,14 @@
 //!
 //! A failure that says nothing about the datum (no answer, a 5xx, a timeout) is asked
 //! again at the next `refresh` (no sooner than [`RETRY_FLOOR`], no later than [`RETRY`]),
-//! whatever its kind's cadence; a failure the server gave about it
+//! whatever its kind's cadence, then twice as late after each failure in a row, up to
+//! [`RETRY_MAX`]; a failure the server gave about it
 //! (400, 404, 422: its client is gone) counts as an answer and waits its cadence.
 //!
 //! With `refresh` off (`--refresh 0`), nothing is asked again by itself: every datum is
 //! read once, then on `r`/`R`.
 
-use crate::api::{Request, ServiceStatus};
+use crate::api::ServiceStatus;
 use std::time::Duration;
 
 /// Whether a service of this status is watched (its proxies exist).
@@ -38,76 +39,14 @@ pub const RETRY: Duration = Duration::from_secs(30);
 /// …and at the soonest, whatever `refresh` says: a failing endpoint is not hammered.
 pub const RETRY_FLOOR: Duration = Duration::from_secs(5);
 
-/// What kind of datum a request reads: the rows of the freshness table, and the
-/// `kind` label of `proxydash_oldest_datum_age_seconds`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    Services,
-    Credit,
-    Invoices,
-    Network,
-    Rate,
-    Stats,
-    ServiceDetail,
-    Invoice,
-    Products,
-    ProductDetail,
-    Clients,
-}
+/// The longest wait before asking again a datum whose reads keep failing (the wait
+/// doubles after each failure in a row, from [`RETRY`]).
+pub const RETRY_MAX: Duration = Duration::from_secs(300);
 
+pub use crate::api::Kind;
+
+/// The freshness table's cadences (the kinds themselves are the API's, beside the requests).
 impl Kind {
-    pub const ALL: [Kind; 11] = [
-        Kind::Services,
-        Kind::Credit,
-        Kind::Invoices,
-        Kind::Network,
-        Kind::Rate,
-        Kind::Stats,
-        Kind::ServiceDetail,
-        Kind::Invoice,
-        Kind::Products,
-        Kind::ProductDetail,
-        Kind::Clients,
-    ];
-
-    /// The kind a read belongs to; `None` for writes and IP lists, which are never
-    /// planned (they are asked by a person, once).
-    pub fn of(request: &Request) -> Option<Kind> {
-        Some(match request {
-            Request::Services => Kind::Services,
-            Request::Credit => Kind::Credit,
-            Request::Invoices => Kind::Invoices,
-            Request::NetworkErrors(_) | Request::NetworkInactive(_) => Kind::Network,
-            Request::Rate(_) => Kind::Rate,
-            Request::Stats(_) => Kind::Stats,
-            Request::Service(_) => Kind::ServiceDetail,
-            Request::Invoice(_) => Kind::Invoice,
-            Request::Products | Request::ProductsOrderedBy(_) => Kind::Products,
-            Request::Product(_) => Kind::ProductDetail,
-            Request::Clients => Kind::Clients,
-            Request::Order { .. } | Request::UpdateService { .. } | Request::IpList { .. } => {
-                return None;
-            }
-        })
-    }
-
-    /// The label in metrics and the README.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Services => "services",
-            Kind::Credit => "credit",
-            Kind::Invoices => "invoices",
-            Kind::Network => "network",
-            Kind::Rate => "rate",
-            Kind::Stats => "stats",
-            Kind::ServiceDetail => "service_detail",
-            Kind::Invoice => "invoice",
-            Kind::Products => "products",
-            Kind::ProductDetail => "product_detail",
-            Kind::Clients => "clients",
-        }
-    }
-
     /// How old a datum of this kind may grow (`shown`: an observer has it on screen);
     /// `None`: never asked again by itself (see the module docs).
     pub fn cadence(self, refresh: Option<Duration>, shown: bool) -> Option<Duration> {
@@ -134,6 +73,7 @@ impl Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::Request;
 
     #[test]
     fn the_table_reads_as_the_readme_says() {

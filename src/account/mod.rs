@@ -16,6 +16,7 @@ pub mod driver;
 pub mod engine;
 pub mod facts;
 pub mod freshness;
+pub mod health;
 pub mod planner;
 pub mod queue;
 pub mod store;

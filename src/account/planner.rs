@@ -24,6 +24,12 @@
 //!   first of the plan, so a faulty endpoint does not hide a working one; [`PROBE`]
 //!   when nothing is due) finds out when the API is back; nothing else is sent into the
 //!   void.
+//! - **Failing** (answers, none of use) and **unauthorized** (the credentials rejected):
+//!   one request at a time, backing off: the wait is half the time the state has lasted,
+//!   from [`FAILING_EVERY`] up to [`FAILING_EVERY_MAX`] (failing), from
+//!   [`UNAUTHORIZED_EVERY`] up to [`UNAUTHORIZED_EVERY_MAX`] (unauthorized: each rejected
+//!   request is one more a provider may count towards a ban). A failing API is not
+//!   polled at the full budget, and one that answers again is found out within the wait.
 //! - **Throttled**: nothing until the server's pause is over (the scheduler would hold it
 //!   anyway).
 
@@ -44,6 +50,26 @@ pub const PROBE: Request = Request::Credit;
 
 /// How often it is sent while the API is unreachable.
 pub const PROBE_EVERY: Duration = Duration::from_secs(10);
+
+/// The first wait between two requests while the API is failing, and the longest.
+pub const FAILING_EVERY: Duration = Duration::from_secs(10);
+pub const FAILING_EVERY_MAX: Duration = Duration::from_secs(120);
+/// The first wait between two requests while the credentials are rejected, and the
+/// longest.
+pub const UNAUTHORIZED_EVERY: Duration = Duration::from_secs(60);
+pub const UNAUTHORIZED_EVERY_MAX: Duration = Duration::from_secs(300);
+
+/// The wait between two requests in a state that has lasted since `since`: half of how
+/// long it has lasted, from `first` to `max`.
+pub fn backoff(
+    since: DateTime<Utc>,
+    now: DateTime<Utc>,
+    first: Duration,
+    max: Duration,
+) -> Duration {
+    let lasted = (now - since).to_std().unwrap_or_default();
+    (lasted / 2).clamp(first, max)
+}
 
 /// What observers show: whole kinds (the Network tab shows every network list), single
 /// reads (a tab's list, the selected service's detail and usage) and the cells of the
@@ -135,7 +161,17 @@ pub fn plan(input: &Input) -> Plan {
         }
         Link::Unreachable { .. } => {
             let mut plan = plan_all(input);
-            return probe(input, plan.due.drain(..).next());
+            return probe(input, plan.due.drain(..).next(), PROBE_EVERY);
+        }
+        Link::Failing { since } => {
+            let mut plan = plan_all(input);
+            let every = backoff(since, now, FAILING_EVERY, FAILING_EVERY_MAX);
+            return probe(input, plan.due.drain(..).next(), every);
+        }
+        // Every request would be rejected alike: the smallest one asks.
+        Link::Unauthorized { since } => {
+            let every = backoff(since, now, UNAUTHORIZED_EVERY, UNAUTHORIZED_EVERY_MAX);
+            return probe(input, None, every);
         }
         _ => {}
     }
@@ -320,13 +356,13 @@ pub fn type_needs_on_screen(input: &Input) -> HashSet<Request> {
     needs
 }
 
-/// While unreachable: one request every [`PROBE_EVERY`]: `first` of the plan, else
+/// While the API is down: one request every `every`: `first` of the plan, else
 /// [`PROBE`].
-fn probe(input: &Input, first: Option<Due>) -> Plan {
+fn probe(input: &Input, first: Option<Due>, every: Duration) -> Plan {
     if input.store.in_flight() > 0 {
         return Plan {
             due: Vec::new(),
-            next: Some(input.now + chrono::Duration::from_std(PROBE_EVERY).unwrap_or_default()),
+            next: Some(input.now + chrono::Duration::from_std(every).unwrap_or_default()),
         };
     }
     // The last attempt of any read.
@@ -335,7 +371,7 @@ fn probe(input: &Input, first: Option<Due>) -> Plan {
         .entries()
         .filter_map(|(_, e)| e.error.as_ref().map(|(_, at)| *at))
         .max();
-    let every = chrono::Duration::from_std(PROBE_EVERY).unwrap_or_default();
+    let every = chrono::Duration::from_std(every).unwrap_or_default();
     match last {
         Some(at) if at + every > input.now => Plan {
             due: Vec::new(),

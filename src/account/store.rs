@@ -7,7 +7,7 @@
 //! observer that asked); their in-flight mark is, so a repeated key press cannot send the
 //! same IP-list read twice.
 
-use super::freshness::{Kind, RETRY, RETRY_FLOOR};
+use super::freshness::{Kind, RETRY, RETRY_FLOOR, RETRY_MAX};
 use crate::api::{
     ApiError, Credit, Invoice, Listed, Loaded, Product, ProductSummary, RateEntry, Request,
     Service, ServiceSummary, StatEntry,
@@ -33,6 +33,9 @@ pub struct Entry {
     /// before the press (a count, not a time: a press in the same instant as a send is
     /// still after it).
     pub asked: u64,
+    /// Failed attempts since the last success: a failure that says nothing is asked
+    /// again later each time (see [`Entry::due_at`]).
+    pub failures: u32,
 }
 
 impl Entry {
@@ -45,6 +48,25 @@ impl Entry {
             .filter(|(e, _)| !says_nothing(e))
             .map(|(_, at)| *at);
         ok.max(err)
+    }
+
+    /// When an answer last delivered the datum: a value, or the server's word about it
+    /// (its client is gone, it is not a rotating service). A failure never does (a 401,
+    /// a 500, no answer): the datum's age counts on from its last delivery, and there is
+    /// none while it never came.
+    pub fn delivered_at(&self) -> Option<DateTime<Utc>> {
+        let ok = self.ok.as_ref().map(|(_, at)| *at);
+        let word = self
+            .error
+            .as_ref()
+            .filter(|(e, _)| {
+                matches!(
+                    **e,
+                    ApiError::ClientIdNotFound { .. } | ApiError::Unprocessable { .. }
+                )
+            })
+            .map(|(_, at)| *at);
+        ok.max(word)
     }
 
     /// When it is due again at `cadence` (`None` in it: never by itself); `None` while in
@@ -62,10 +84,13 @@ impl Entry {
         let step = |d: Duration| chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX);
         let last_ok = self.answered_at();
         match &self.error {
-            // A failure that says nothing about the datum: soon again, whatever the cadence.
+            // A failure that says nothing about the datum: soon again, whatever the cadence,
+            // then twice as late after each failure in a row (at most [`RETRY_MAX`]): an
+            // endpoint that keeps failing is not polled at the full budget.
             Some((e, at)) if says_nothing(e) && last_ok.is_none_or(|ok| ok < *at) => {
-                let wait = retry.map_or(RETRY, |r| r.clamp(RETRY_FLOOR, RETRY));
-                Some(*at + step(wait))
+                let first = retry.map_or(RETRY, |r| r.clamp(RETRY_FLOOR, RETRY));
+                let doubled = first.saturating_mul(1 << self.failures.saturating_sub(1).min(8));
+                Some(*at + step(doubled.min(RETRY_MAX.max(first))))
             }
             _ => match last_ok {
                 None => Some(DateTime::<Utc>::MIN_UTC),
@@ -162,8 +187,12 @@ impl Store {
             None => {
                 entry.ok = Some((loaded, now));
                 entry.error = None;
+                entry.failures = 0;
             }
-            Some(e) => entry.error = Some((Box::new(e), now)),
+            Some(e) => {
+                entry.failures = entry.failures.saturating_add(1);
+                entry.error = Some((Box::new(e), now));
+            }
         }
     }
 

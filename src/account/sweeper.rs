@@ -17,6 +17,7 @@
 //!   check ([`crate::alerts::Alert::unchecked_since`]) and stays open.
 
 use super::config::Config;
+use crate::alerts::herald::{Herald, Notice};
 use crate::alerts::marks::{MarkChange, Marks};
 use crate::alerts::{AlertBook, AlertKey, Observation, Rule, Snapshot, Transition, evaluate};
 use crate::api::Request;
@@ -27,6 +28,9 @@ use chrono::{DateTime, Utc};
 pub struct Swept {
     /// What to deliver: acknowledged and silenced alerts' transitions are held back.
     pub transitions: Vec<Transition>,
+    /// The same for people ([`crate::alerts::herald`]: the baseline gathered into one
+    /// summary, many changes at once into one digest).
+    pub notices: Vec<Notice>,
     pub book: AlertBook,
     pub marks: Marks,
     /// Acknowledgements ended by their alert's resolution (to be written).
@@ -52,6 +56,7 @@ pub struct Sweeper {
     book: AlertBook,
     /// Acknowledgements and silences, applied to each sweep's transitions.
     marks: Marks,
+    herald: Herald,
     /// A successful read arrived since the last full sweep.
     new_data: bool,
     /// A record (the services list, invoices, a service's detail) arrived since the last
@@ -72,6 +77,7 @@ impl Sweeper {
         Self {
             book,
             marks: Marks::default(),
+            herald: Herald::default(),
             new_data: false,
             new_records: false,
             new_answer: false,
@@ -130,7 +136,10 @@ impl Sweeper {
             }
         }
         let gap = self.last_records.is_none_or(|at| now - at >= RECORDS_GAP);
-        (self.new_records && gap).then_some(Reach::Records)
+        // The baseline's summary falls due by its own clock: a records sweep (which
+        // counts nothing twice) carries it out.
+        let summary = self.herald.flush_at().is_some_and(|at| at <= now);
+        ((self.new_records && gap) || summary).then_some(Reach::Records)
     }
 
     /// When a sweep falls due by itself (reads keep coming, or records wait out their gap).
@@ -143,7 +152,10 @@ impl Sweeper {
             .new_records
             .then(|| self.last_records.map(|at| at + RECORDS_GAP))
             .flatten();
-        [full, records].into_iter().flatten().min()
+        [full, records, self.herald.flush_at()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Runs the rules over `snapshot` as far as `reach` allows.
@@ -154,6 +166,9 @@ impl Sweeper {
         config: &Config,
         now: DateTime<Utc>,
     ) -> Swept {
+        // Only a full sweep over new data can tell an alert its data did not come (one
+        // after nothing but answers of no use, or the catalogue, says nothing of it).
+        let over_data = reach == Reach::Full && self.new_data;
         let mut observations = evaluate(snapshot, &config.rules, now);
         let counts = |rule: Rule| {
             rule.reads_the_connection()
@@ -177,17 +192,22 @@ impl Sweeper {
         }
         self.sweeps += 1;
         let transitions = self.book.sweep(&observations, now);
-        let unchecked = match reach {
-            Reach::Full => self.book.note_checked(&observations, now),
-            Reach::Records => Vec::new(),
+        let unchecked = if over_data {
+            self.book.note_checked(&observations, now)
+        } else {
+            Vec::new()
         };
         let (transitions, mut unacked) = self.marks.deliverable(transitions, now);
         unacked.extend(self.marks.stale_acks(&self.book, &observations));
         for key in &unacked {
             self.marks.apply(MarkChange::Unack(*key));
         }
+        let notices = self
+            .herald
+            .notices(&transitions, &self.book, &config.rules, now);
         Swept {
             transitions,
+            notices,
             book: self.book.clone(),
             marks: self.marks.clone(),
             unacked,

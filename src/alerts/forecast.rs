@@ -125,12 +125,15 @@ mod tests {
             ..ServiceFacts::new(7, crate::api::ServiceStatus::Active)
         };
         let found = |due_in: u64| {
+            let start = day(1).and_hms_opt(0, 0, 0).unwrap().and_utc();
             let snapshot = Snapshot {
                 today: day(1),
+                today_start: start,
                 services: Some(vec![facts(due_in)]),
                 ..Snapshot::default()
             };
-            let now = chrono::Utc::now();
+            // Noon: the limit, 8 days away, is reached at noon of March 9.
+            let now = start + chrono::Duration::hours(12);
             evaluate(&snapshot, &Rules::default(), now)
                 .into_iter()
                 .find_map(|o| match o {
@@ -146,6 +149,7 @@ mod tests {
         assert_eq!(level, Level::Warn);
         assert!(message.contains("at 500 a day"), "{message}");
         assert!(message.contains("in about 8 days"), "{message}");
-        assert_eq!(found(8), None, "reached on the due date, not before");
+        assert!(found(8).is_some(), "reached on its due date: warned");
+        assert_eq!(found(7), None, "reached the day after its due date");
     }
 }

@@ -219,6 +219,7 @@ pub fn alert_id(key: &AlertKey) -> String {
     match key.subject {
         Subject::Account => key.rule.as_str().to_owned(),
         Subject::Service(id) | Subject::Invoice(id) => format!("{}:{id}", key.rule.as_str()),
+        Subject::Data(kind) => format!("{}:{}", key.rule.as_str(), kind.as_str()),
     }
 }
 
@@ -231,8 +232,27 @@ pub fn parse_alert_id(text: &str) -> Result<AlertKey, String> {
     };
     let rule: Rule = rule.parse()?;
     let subject = match (rule, number) {
-        (Rule::CreditLow | Rule::ApiUnreachable | Rule::ApiFailing, None) => Subject::Account,
-        (Rule::CreditLow | Rule::ApiUnreachable | Rule::ApiFailing, Some(_)) => {
+        (Rule::DatumFailing, None) => {
+            return Err(format!(
+                "{text:?}: add the kind of data it is about (datum_failing:invoices)"
+            ));
+        }
+        (Rule::DatumFailing, Some(kind)) => match crate::api::Kind::parse(kind) {
+            Some(kind) => Subject::Data(kind),
+            None => {
+                return Err(format!(
+                    "{kind:?} is not a kind of data (in {text:?}: datum_failing:invoices)"
+                ));
+            }
+        },
+        (
+            Rule::CreditLow | Rule::ApiUnreachable | Rule::ApiFailing | Rule::ApiUnauthorized,
+            None,
+        ) => Subject::Account,
+        (
+            Rule::CreditLow | Rule::ApiUnreachable | Rule::ApiFailing | Rule::ApiUnauthorized,
+            Some(_),
+        ) => {
             return Err(format!(
                 "{} is about the account: no number after it",
                 rule.as_str()

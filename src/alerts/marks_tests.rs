@@ -31,6 +31,7 @@ fn transition(key: AlertKey, change: Change) -> Transition {
             unchecked_since: None,
         },
         at: t(0),
+        baseline: false,
     }
 }
 

@@ -9,9 +9,11 @@
 //! - [`AlertBook`] is the state machine: fed the observations of one *sweep* at a time,
 //!   it debounces them and answers the [`Transition`]s (opened, escalated, repeated,
 //!   resolved). One transition is one notification.
-//! - [`AlertSink`] is where transitions go: the dashboard's delivery (status line, bell,
-//!   `on_alert` command, see [`deliver`]), a recording sink in tests, and later the
-//!   history store, which records each transition through the same trait.
+//! - [`herald`] is the announcing policy: the baseline (what was already true when
+//!   watching started) as one summary, many changes at once as one digest.
+//! - [`AlertSink`] is where they go: every transition for machines (`watch`'s JSON
+//!   lines, a recording sink in tests), the notices for people (status line, bell,
+//!   `on_alert` command: [`deliver`], [`runner`]).
 //!
 //! # Choices where the issue leaves room
 //!
@@ -37,13 +39,21 @@ pub mod book;
 pub mod deliver;
 pub mod evaluate;
 pub mod forecast;
+pub mod herald;
 pub mod marks;
+pub mod payload;
+pub mod policy;
 pub mod rules;
+pub mod runner;
 pub mod snapshot;
 pub mod store;
 
 #[cfg(test)]
+mod herald_tests;
+#[cfg(test)]
 mod marks_tests;
+#[cfg(test)]
+mod runner_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -51,6 +61,7 @@ mod truth_tests;
 
 pub use book::{Alert, AlertBook, Change, Transition};
 pub use evaluate::evaluate;
+pub use herald::{Digest, DigestKind, Notice};
 pub use rules::{AlertsConfig, Rules};
 pub use snapshot::Snapshot;
 
@@ -98,10 +109,16 @@ pub enum Rule {
     /// The API answers, but nothing of use (no success, no documented answer) for
     /// [`evaluate::UNREACHABLE_AFTER`]: a server answering 500 to everything.
     ApiFailing,
+    /// The API rejects the account's credentials (401, or its credential errors): a
+    /// revoked or mistyped token.
+    ApiUnauthorized,
+    /// One kind of data keeps failing while the API answers others (an endpoint down
+    /// alone, such as `/api/billing`).
+    DatumFailing,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 9] = [
+    pub const ALL: [Rule; 11] = [
         Rule::CreditLow,
         Rule::ServiceDue,
         Rule::ServiceStatus,
@@ -111,25 +128,48 @@ impl Rule {
         Rule::UnpaidInvoice,
         Rule::ApiUnreachable,
         Rule::ApiFailing,
+        Rule::ApiUnauthorized,
+        Rule::DatumFailing,
     ];
+
+    /// Whether the rule watches the connection or the health of a kind of data
+    /// (`api_unreachable`, `api_failing`, `api_unauthorized`, `datum_failing`): the state
+    /// it reads waited its own time before it was reached, so the alert opens and resolves
+    /// at once, and it is evaluated in every sweep (it needs no new data).
+    pub fn reads_the_connection(self) -> bool {
+        matches!(
+            self,
+            Rule::ApiUnreachable | Rule::ApiFailing | Rule::ApiUnauthorized | Rule::DatumFailing
+        )
+    }
 
     /// Whether the rule reads a record the server keeps (a service's status, its due
     /// date, an invoice's state) rather than a measurement: a record does not blip, so
     /// its alert opens and resolves at the first sweep that sees it (no debounce), and a
     /// sweep runs as soon as the services list or the invoices arrive, not after a whole
     /// round of reads.
-    /// Whether the rule watches the connection (`api_unreachable`, `api_failing`): it
-    /// waited its own minute before it was seen, so it opens and resolves at once, and it
-    /// is evaluated in every sweep (it needs no new data).
-    pub fn reads_the_connection(self) -> bool {
-        matches!(self, Rule::ApiUnreachable | Rule::ApiFailing)
-    }
-
     pub fn reads_a_record(self) -> bool {
         matches!(
             self,
             Rule::ServiceStatus | Rule::ServiceDue | Rule::UnpaidInvoice
         )
+    }
+
+    /// The levels the rule raises (the severity table's rows, [`policy`]: each has its
+    /// Prometheus twin). A service's ending is a notice, not a level of an alert.
+    pub fn levels(self) -> &'static [Level] {
+        use Level::{Critical, Info, Warn};
+        match self {
+            Rule::ServiceDue => &[Info, Warn, Critical],
+            Rule::CreditLow | Rule::ServersInError | Rule::RateLimit | Rule::UnpaidInvoice => {
+                &[Warn, Critical]
+            }
+            Rule::RateForecast | Rule::DatumFailing => &[Warn],
+            Rule::ServiceStatus
+            | Rule::ApiUnreachable
+            | Rule::ApiFailing
+            | Rule::ApiUnauthorized => &[Critical],
+        }
     }
 
     pub fn as_str(self) -> &'static str {
@@ -143,6 +183,8 @@ impl Rule {
             Rule::UnpaidInvoice => "unpaid_invoice",
             Rule::ApiUnreachable => "api_unreachable",
             Rule::ApiFailing => "api_failing",
+            Rule::ApiUnauthorized => "api_unauthorized",
+            Rule::DatumFailing => "datum_failing",
         }
     }
 }
@@ -167,6 +209,8 @@ pub enum Subject {
     Account,
     Service(u64),
     Invoice(u64),
+    /// One kind of the account's data (`datum_failing`).
+    Data(crate::api::Kind),
 }
 
 impl std::fmt::Display for Subject {
@@ -175,6 +219,7 @@ impl std::fmt::Display for Subject {
             Subject::Account => write!(f, "account"),
             Subject::Service(id) => write!(f, "service {id}"),
             Subject::Invoice(id) => write!(f, "invoice {id}"),
+            Subject::Data(kind) => write!(f, "{}", kind.as_str()),
         }
     }
 }
@@ -198,7 +243,10 @@ pub enum Observation {
     /// Every subject of this rule was checked: a key of it not seen in this sweep is fine.
     Covered(Rule),
     /// The subject is gone for good (a service that ended): its alert resolves at once,
-    /// whatever the debounce, with `message` saying why.
+    /// whatever the debounce, with `message` saying why. Ended is not a problem: an
+    /// ending seen while watched (the key was seen live before) is one info notice
+    /// ([`Change::Notice`]) that needs no resolving; one already ended when first seen
+    /// raises nothing.
     Ended { key: AlertKey, message: String },
 }
 
@@ -220,25 +268,46 @@ impl Observation {
     }
 }
 
-/// Where transitions go: delivery, a test's recorder, and later the history store.
+/// Where a sweep's deliverable transitions go: every transition for machines (`watch`'s
+/// JSON lines, a test's recorder), and the notices for people ([`herald`]: the bell, the
+/// `on_alert` command).
 pub trait AlertSink {
-    fn record(&mut self, transition: &Transition);
+    /// One transition, as it happened.
+    fn record(&mut self, _transition: &Transition) {}
+    /// One announcement for people.
+    fn announce(&mut self, _notice: &Notice) {}
 }
 
-/// A sink that keeps every transition, for tests and for counting.
+/// A sink that keeps every transition and every notice, for tests and for counting.
 #[derive(Clone, Debug, Default)]
-pub struct Recording(pub std::sync::Arc<std::sync::Mutex<Vec<Transition>>>);
+pub struct Recording {
+    pub transitions: std::sync::Arc<std::sync::Mutex<Vec<Transition>>>,
+    pub notices: std::sync::Arc<std::sync::Mutex<Vec<Notice>>>,
+}
 
 impl AlertSink for Recording {
     fn record(&mut self, transition: &Transition) {
-        if let Ok(mut v) = self.0.lock() {
+        if let Ok(mut v) = self.transitions.lock() {
             v.push(transition.clone());
+        }
+    }
+
+    fn announce(&mut self, notice: &Notice) {
+        if let Ok(mut v) = self.notices.lock() {
+            v.push(notice.clone());
         }
     }
 }
 
 impl Recording {
     pub fn taken(&self) -> Vec<Transition> {
-        self.0.lock().map(|v| v.clone()).unwrap_or_default()
+        self.transitions
+            .lock()
+            .map(|v| v.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn announced(&self) -> Vec<Notice> {
+        self.notices.lock().map(|v| v.clone()).unwrap_or_default()
     }
 }

@@ -2,14 +2,20 @@
 //! by a future `watch` mode) from whatever it has loaded. `None` means "not known", which
 //! the evaluator never mistakes for "fine".
 
-use crate::api::{InvoiceStatus, ServiceStatus};
-use chrono::NaiveDate;
+use crate::api::{InvoiceStatus, Kind, ServiceStatus};
+use chrono::{DateTime, NaiveDate, Utc};
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Snapshot {
     /// The date "due in N days" counts from (the user's local date).
     pub today: NaiveDate,
+    /// When `today` began (local midnight): a date's day starts `(date - today)` days
+    /// after it. The metrics count to the same instants, so a rule over them agrees.
+    pub today_start: DateTime<Utc>,
     pub credit: Option<f64>,
+    /// The money ahead, as `credit_low` reads it; `None` while any input of it is not
+    /// known (never taken as "nothing owed").
+    pub ahead: Option<Ahead>,
     /// The listed services; `None` until the list has arrived.
     pub services: Option<Vec<ServiceFacts>>,
     /// The invoices; `None` until they have arrived.
@@ -20,6 +26,49 @@ pub struct Snapshot {
     /// Since when the API has answered nothing of use, while it does not (the
     /// `api_failing` rule); `last_answer` is then the last success.
     pub failing: Option<Unreachable>,
+    /// Since when the API has rejected the credentials, while it does (the
+    /// `api_unauthorized` rule); `last_answer` is then the last success.
+    pub unauthorized: Option<Unreachable>,
+    /// The health of each watched kind of data while the API answers (the
+    /// `datum_failing` rule); `None` while the account itself is down (its own alert says
+    /// so) or nothing was asked yet.
+    pub data: Option<Vec<DatumHealth>>,
+}
+
+impl Snapshot {
+    /// When `date` begins in the user's time zone (the day the date rules count).
+    pub fn start_of(&self, date: NaiveDate) -> DateTime<Utc> {
+        let days = date.signed_duration_since(self.today).num_days();
+        self.today_start
+            .checked_add_signed(chrono::Duration::days(days))
+            .unwrap_or(self.today_start)
+    }
+}
+
+/// The health of one kind of data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DatumHealth {
+    pub kind: Kind,
+    /// Since when its reads keep failing (none succeeding between), while they do.
+    pub failing_since: Option<DateTime<Utc>>,
+    /// The last failure, in the status line's words (sanitised).
+    pub error: String,
+}
+
+/// The money ahead as the `credit_low` rule reads it (from [`crate::billing::Runway`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ahead {
+    pub credit: f64,
+    /// The first day the credit does not cover what is owed by then; `None` when it
+    /// covers everything the runway's horizon holds.
+    pub short_on: Option<NaiveDate>,
+    /// What is owed up to and including `short_on` (unpaid invoices and renewals).
+    pub owed: f64,
+    /// How many renewals and unpaid invoices that is.
+    pub renewals: usize,
+    pub invoices: usize,
+    /// Live services whose renewal has no known price (left out of the sums).
+    pub unknown_prices: usize,
 }
 
 /// The API is not answering.
@@ -38,13 +87,13 @@ pub struct ServiceFacts {
     pub product_name: String,
     pub status: ServiceStatus,
     pub nextduedate: Option<NaiveDate>,
-    /// What its renewal costs, from the best source known (its detail's price, else its
-    /// latest invoice, else its product's list price).
-    pub price: Option<f64>,
     /// How many proxy servers it has (`ip_count` of its detail), when known.
     pub servers: Option<u64>,
     /// Its proxy servers in error (sanitised addresses), once the list arrived.
     pub errors: Option<Vec<String>>,
+    /// The server answered its network status with its word instead of a list (`ClientID
+    /// not found`): checked, though nothing can be listed.
+    pub network_answered: bool,
     /// How many of its proxy servers are inactive, once the list arrived.
     pub inactive: Option<usize>,
     /// Rotating services: use and limit in the current period.
@@ -65,9 +114,9 @@ impl ServiceFacts {
             product_name: String::new(),
             status,
             nextduedate: None,
-            price: None,
             servers: None,
             errors: None,
+            network_answered: false,
             inactive: None,
             rate: None,
             daily: None,

@@ -1,8 +1,7 @@
 //! The evaluator's rules, the book's debounce, levels and repeats, the config, and the
 //! `on_alert` command end to end.
 
-use super::deliver::{self, OnAlert};
-use super::snapshot::{InvoiceFacts, ServiceFacts};
+use super::snapshot::{self, InvoiceFacts, ServiceFacts};
 use super::*;
 use crate::api::{InvoiceStatus, ServiceStatus};
 use chrono::{NaiveDate, TimeZone, Utc};
@@ -29,11 +28,24 @@ fn service(id: u64) -> ServiceFacts {
 fn snapshot(services: Vec<ServiceFacts>) -> Snapshot {
     Snapshot {
         today: today(),
+        today_start: Utc.with_ymd_and_hms(2026, 3, 1, 0, 0, 0).unwrap(),
         credit: Some(1000.0),
         services: Some(services),
         invoices: Some(Vec::new()),
-        unreachable: None,
-        failing: None,
+        ..Snapshot::default()
+    }
+}
+
+/// The money ahead as the runway would have it: `credit` against what is owed by
+/// `short_on` (days from today; none: covered).
+fn ahead(credit: f64, short_in: Option<u64>, owed: f64) -> snapshot::Ahead {
+    snapshot::Ahead {
+        credit,
+        short_on: short_in.map(|d| today() + chrono::Days::new(d)),
+        owed,
+        renewals: 2,
+        invoices: 0,
+        unknown_prices: 0,
     }
 }
 
@@ -79,6 +91,7 @@ fn each_rule_fires_at_its_level() {
     let due = |days: u64| Some(today() + chrono::Days::new(days));
     let s = Snapshot {
         credit: Some(20.0),
+        ahead: Some(ahead(20.0, Some(6), 25.0)),
         invoices: Some(vec![
             InvoiceFacts {
                 id: 70,
@@ -102,12 +115,10 @@ fn each_rule_fires_at_its_level() {
             },
             ServiceFacts {
                 nextduedate: due(1),
-                price: Some(15.0),
                 ..service(2)
             },
             ServiceFacts {
                 nextduedate: due(6),
-                price: Some(10.0),
                 ..service(3)
             },
             ServiceFacts {
@@ -146,10 +157,8 @@ fn each_rule_fires_at_its_level() {
         level_of(Rule::ServiceStatus, Service(1)).unwrap().0,
         Level::Critical
     );
-    assert_eq!(
-        level_of(Rule::ServiceStatus, Service(7)).unwrap().0,
-        Level::Warn
-    );
+    // Ended is not a problem: a service Terminated when first seen raises nothing.
+    assert!(level_of(Rule::ServiceStatus, Service(7)).is_none());
     let (level, msg) = level_of(Rule::ServiceDue, Service(2)).unwrap();
     assert_eq!(level, Level::Critical);
     assert!(msg.contains("is due tomorrow"), "{msg}");
@@ -169,10 +178,13 @@ fn each_rule_fires_at_its_level() {
     let (level, msg) = level_of(Rule::RateForecast, Service(6)).unwrap();
     assert_eq!(level, Level::Warn);
     assert!(msg.contains("reached in about 18 days"), "{msg}");
-    // 15 + 10 due within 7 days against 20 of credit; 15 due tomorrow is covered.
+    // The money ahead runs short in 6 days (of 7): a warning.
     let (level, msg) = level_of(Rule::CreditLow, Account).unwrap();
     assert_eq!(level, Level::Warn);
-    assert!(msg.contains("$20.00 does not cover $25.00"), "{msg}");
+    assert!(
+        msg.contains("$20.00 does not cover what is owed by 2026-03-07: $25.00 (2 renewals)"),
+        "{msg}"
+    );
     assert_eq!(
         level_of(Rule::UnpaidInvoice, Invoice(70)).unwrap().0,
         Level::Warn
@@ -197,7 +209,6 @@ fn absurd_numbers_alert_nothing_and_panic_nowhere() {
         ..snapshot(vec![ServiceFacts {
             rate: Some((f64::INFINITY, f64::MAX)),
             daily: Some(vec![f64::NAN, -5.0, f64::MAX]),
-            price: Some(f64::INFINITY),
             nextduedate: Some(NaiveDate::MAX),
             servers: Some(0),
             ..service(1)
@@ -457,139 +468,4 @@ fn config_overrides_key_by_key_and_rejects_nonsense() {
     let bad: AlertsConfig = toml::from_str("debounce = 0\n").unwrap();
     assert!(bad.resolve().is_err());
     assert!(toml::from_str::<AlertsConfig>("debounse = 2\n").is_err());
-}
-
-fn transition() -> Transition {
-    Transition {
-        change: Change::Opened,
-        alert: Alert {
-            key: AlertKey {
-                rule: Rule::ServiceStatus,
-                subject: Subject::Service(1006),
-            },
-            level: Level::Critical,
-            message: "Service 1006 (Datacenter \"US\" 10) is Suspended; $(rm -rf /)".into(),
-            first_seen: t(0),
-            last_seen: t(1),
-            resolved: None,
-            repeats: 0,
-            next_repeat: None,
-            level_unsure: false,
-            unchecked_since: None,
-        },
-        at: t(1),
-    }
-}
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("proxydash-on-alert-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-#[tokio::test]
-async fn on_alert_gets_json_on_stdin_and_the_variables() {
-    let dir = temp("json");
-    let command = format!(
-        "cat > '{0}/in.json'; env | grep '^PROXYDASH_ALERT_' | sort > '{0}/env'",
-        dir.display()
-    );
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    OnAlert::new(command, Duration::from_secs(10)).spawn(&transition(), "work", move |o| {
-        let _ = tx.send(o);
-    });
-    rx.await.unwrap().unwrap();
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("in.json")).unwrap()).unwrap();
-    assert_eq!(json["state"], "opened");
-    assert_eq!(json["level"], "critical");
-    assert_eq!(json["rule"], "service_status");
-    assert_eq!(json["subject"], "service 1006");
-    assert_eq!(json["service_id"], 1006);
-    assert_eq!(json["profile"], "work");
-    assert_eq!(json["message"], transition().alert.message);
-    assert!(json["resolved"].is_null());
-    let env = std::fs::read_to_string(dir.join("env")).unwrap();
-    for line in [
-        "PROXYDASH_ALERT_LEVEL=critical",
-        "PROXYDASH_ALERT_RULE=service_status",
-        "PROXYDASH_ALERT_SUBJECT=service 1006",
-        "PROXYDASH_ALERT_STATE=opened",
-        "PROXYDASH_ALERT_PROFILE=work",
-        // The message is a value, never run: the `$(…)` is still text.
-        "PROXYDASH_ALERT_MESSAGE=Service 1006 (Datacenter \"US\" 10) is Suspended; $(rm -rf /)",
-    ] {
-        assert!(env.lines().any(|l| l == line), "{line} in\n{env}");
-    }
-    let _ = std::fs::remove_dir_all(dir);
-}
-
-#[tokio::test]
-async fn a_failing_command_says_why() {
-    let out = deliver::run(
-        "echo 'no such webhook' >&2; exit 3",
-        Duration::from_secs(10),
-        Vec::new(),
-        Vec::new(),
-    )
-    .await
-    .unwrap_err();
-    assert!(
-        out.contains("3") && out.contains("no such webhook"),
-        "{out}"
-    );
-}
-
-#[tokio::test]
-async fn a_hanging_command_is_killed_at_its_timeout_with_its_children() {
-    let dir = temp("hang");
-    let pidfile = dir.join("pid");
-    // The shell starts a child that would outlive it, and waits on it.
-    let command = format!("sleep 600 & echo $! > '{}'; wait", pidfile.display());
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    // Spawning does not wait for the command: the caller (the UI loop) goes on, and the
-    // outcome arrives later.
-    OnAlert::new(command, Duration::from_millis(300)).spawn(&transition(), "work", move |o| {
-        let _ = tx.send(o);
-    });
-    // Bounded, so a timeout that does not kill fails here instead of waiting on `sleep 600`.
-    let outcome = tokio::time::timeout(Duration::from_secs(30), rx)
-        .await
-        .expect("the outcome by the command's timeout")
-        .unwrap()
-        .unwrap_err();
-    assert!(outcome.contains("killed"), "{outcome}");
-    let pid: i32 = std::fs::read_to_string(&pidfile)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    // Wait (on state, not on a clock) for the orphaned `sleep` to be gone.
-    let mut gone = false;
-    for _ in 0..500 {
-        // SAFETY: signal 0 only asks whether the process exists.
-        if unsafe { libc::kill(pid, 0) } != 0 {
-            gone = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert!(gone, "the command's child {pid} is still running");
-    let _ = std::fs::remove_dir_all(dir);
-}
-
-#[tokio::test]
-async fn chatty_output_is_capped() {
-    // 1 MB on each stream: read and dropped past the cap, the command not blocked.
-    let out = deliver::run(
-        "head -c 1000000 /dev/zero; head -c 1000000 /dev/zero >&2; exit 1",
-        Duration::from_secs(20),
-        Vec::new(),
-        Vec::new(),
-    )
-    .await
-    .unwrap_err();
-    assert!(out.len() < 300, "{} bytes", out.len());
 }

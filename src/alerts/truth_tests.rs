@@ -31,6 +31,7 @@ fn ppr(id: u64, status: ServiceStatus) -> ServiceFacts {
 fn snapshot(services: Vec<ServiceFacts>) -> Snapshot {
     Snapshot {
         today: today(),
+        today_start: Utc.with_ymd_and_hms(2026, 11, 28, 0, 0, 0).unwrap(),
         credit: Some(1000.0),
         services: Some(services),
         invoices: Some(Vec::new()),

@@ -44,6 +44,7 @@ pub mod error;
 pub mod gate;
 pub mod iplist;
 pub mod ipv4;
+pub mod kind;
 pub mod lenient;
 pub mod limits;
 pub mod model;
@@ -53,6 +54,7 @@ pub use base_url::{check_base_url, is_loopback};
 pub use decode::{parse_next_possible, parse_retry_after, status_error};
 pub use error::{ApiError, Unprocessable};
 pub use iplist::{IpEntry, IpList};
+pub use kind::Kind;
 pub use model::*;
 pub use request::{IpListKind, Loaded, Request, Response, Ticket};
 

@@ -7,11 +7,12 @@ use super::Tab;
 use super::tabs::alerts::AlertsTab;
 use super::{Command, Mirror, Shell, status};
 use crate::alerts::marks::{Ack, MarkChange, Marks, alert_id, who};
-use crate::alerts::{Change, Level, Transition};
+use crate::alerts::{Change, DigestKind, Level, Notice, Transition};
 
 impl AlertsTab {
     /// The engine swept the rules: the Alerts tab shows its book, the status line the
-    /// most severe transition, and each transition goes on to the bell and `on_alert`.
+    /// most severe notice, and each notice goes on to the bell and `on_alert` (the
+    /// baseline and many changes at once are one notice each: [`crate::alerts::herald`]).
     pub(super) fn on_swept(
         &mut self,
         shell: &mut Shell,
@@ -21,11 +22,11 @@ impl AlertsTab {
         self.book = swept.book;
         self.marks = swept.marks;
         self.rebuild();
-        if swept.transitions.is_empty() {
+        if swept.notices.is_empty() {
             return;
         }
-        announce(shell, &swept.transitions);
-        out.extend(swept.transitions.into_iter().map(Command::Alert));
+        announce(shell, &swept.notices);
+        out.extend(swept.notices.into_iter().map(Command::Alert));
     }
 
     /// The engine's acknowledgements and silences (asked here or in another process).
@@ -79,13 +80,49 @@ impl AlertsTab {
     }
 }
 
-/// The status line for a sweep's transitions: the most severe, and how many more.
-fn announce(shell: &mut Shell, transitions: &[Transition]) {
-    let Some(first) = transitions.first() else {
+/// The status line for a sweep's notices: the most severe, and how many more.
+fn announce(shell: &mut Shell, notices: &[Notice]) {
+    // The most severe; at one level news before the baseline's summary.
+    let news = |n: &Notice| !matches!(n, Notice::Digest(d) if d.kind == DigestKind::Baseline);
+    let Some(first) = notices.iter().max_by_key(|n| (n.level(), news(n))) else {
         return;
     };
-    let a = &first.alert;
-    let what = match first.change {
+    let (what, kind, shown) = match first {
+        Notice::One(t) => (one(t), tone(t.change, t.alert.level), 1),
+        Notice::Digest(d) => {
+            let level = d.worst_level();
+            let kind = if d.open.is_empty() {
+                status::NoticeKind::Done
+            } else {
+                tone(Change::Opened, level)
+            };
+            (d.summary(), kind, d.total)
+        }
+    };
+    let all: usize = notices
+        .iter()
+        .map(|n| match n {
+            Notice::One(_) => 1,
+            Notice::Digest(d) => d.total,
+        })
+        .sum();
+    let more = match all.saturating_sub(shown) {
+        0 => String::new(),
+        n => format!(" (+{n} more on tab {})", Tab::Alerts.number()),
+    };
+    // Below a pending failure: the fault guarantees keep a failed request on screen,
+    // and the tab line's count shows the alerts meanwhile.
+    let line = match first {
+        Notice::One(_) => format!("Alert {what}{more}"),
+        Notice::Digest(_) => format!("{what}{more}"),
+    };
+    shell.status.notify_below(kind, line);
+}
+
+/// One transition in the status line's words.
+fn one(t: &Transition) -> String {
+    let a = &t.alert;
+    match t.change {
         Change::Opened => format!("{}: {}", a.level.as_str(), a.message),
         Change::Escalated { .. } => format!("now {}: {}", a.level.as_str(), a.message),
         Change::Repeated => format!("still {}: {}", a.level.as_str(), a.message),
@@ -96,22 +133,17 @@ fn announce(shell: &mut Shell, transitions: &[Transition]) {
             a.key.rule.as_str(),
             a.message
         ),
-    };
-    let more = match transitions.len() - 1 {
-        0 => String::new(),
-        n => format!(" (+{n} more on tab {})", Tab::Alerts.number()),
-    };
-    let kind = match (first.change, a.level) {
+        Change::Notice => format!("notice: {}", a.message),
+    }
+}
+
+fn tone(change: Change, level: Level) -> status::NoticeKind {
+    match (change, level) {
         (Change::Resolved, _) => status::NoticeKind::Done,
         (_, Level::Critical) => status::NoticeKind::Error,
         (_, Level::Warn) => status::NoticeKind::Warn,
         _ => status::NoticeKind::Info,
-    };
-    // Below a pending failure: the fault guarantees keep a failed request on screen,
-    // and the tab line's count shows the alerts meanwhile.
-    shell
-        .status
-        .notify_below(kind, format!("Alert {what}{more}"));
+    }
 }
 
 impl Mirror {
@@ -123,7 +155,9 @@ impl Mirror {
         let went_down = c.down().map(|(state, _)| state) != self.connection.down().map(|(s, _)| s);
         self.connection = c;
         match c.link {
-            Link::Unreachable { .. } | Link::Failing { .. } if went_down => {
+            Link::Unreachable { .. } | Link::Failing { .. } | Link::Unauthorized { .. }
+                if went_down =>
+            {
                 let line = format!(
                     "The API is {}; the data shown stays, marked with its age",
                     c.describe(shell.now(), shell.utc_offset)

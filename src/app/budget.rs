@@ -73,7 +73,7 @@ impl Mirror {
             .and_then(|b| b.paused_until)
             .filter(|t| *t > now);
         match (self.connection.link, paused) {
-            (Link::Unreachable { .. } | Link::Failing { .. }, _)
+            (Link::Unreachable { .. } | Link::Failing { .. } | Link::Unauthorized { .. }, _)
             | (Link::Throttled { .. }, None) => Some(self.connection.describe(now, offset)),
             (_, Some(until)) => {
                 let asked = self.budget.as_ref().and_then(|b| b.asked_pause);

@@ -103,9 +103,10 @@ pub enum Command {
     LookupMyIp,
     /// Keep the 429 countdowns in the state file, so they survive a restart.
     SaveThrottles(Throttles),
-    /// Deliver an alert's transition: the bell, the `on_alert` command (the status line
-    /// and the Alerts tab already show it).
-    Alert(crate::alerts::Transition),
+    /// Announce alerts (one transition, or a digest of many: see
+    /// [`crate::alerts::herald`]): the bell, the `on_alert` command (the status line and
+    /// the Alerts tab already show them).
+    Alert(crate::alerts::Notice),
     /// Ask the history store; answered by [`Msg::History`].
     AskHistory(crate::history::Query),
     /// Acknowledge an alert or silence alerts, in the account engine (answered by

@@ -277,9 +277,9 @@ impl Effects {
                 }
                 None
             }
-            Command::Alert(transition) => {
+            Command::Alert(notice) => {
                 if let Some(sink) = &mut self.alert_sink {
-                    sink.record(&transition);
+                    sink.announce(&notice);
                 }
                 None
             }

@@ -32,6 +32,7 @@ fn subject_text(s: &Subject) -> String {
         Subject::Account => "account".into(),
         Subject::Service(id) => format!("service:{id}"),
         Subject::Invoice(id) => format!("invoice:{id}"),
+        Subject::Data(kind) => format!("data:{}", kind.as_str()),
     }
 }
 
@@ -40,6 +41,7 @@ fn subject_of(text: &str) -> Option<Subject> {
         None if text == "account" => Some(Subject::Account),
         Some(("service", n)) => n.parse().ok().map(Subject::Service),
         Some(("invoice", n)) => n.parse().ok().map(Subject::Invoice),
+        Some(("data", kind)) => crate::api::Kind::parse(kind).map(Subject::Data),
         _ => None,
     }
 }

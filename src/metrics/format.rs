@@ -12,10 +12,11 @@
 //! - **The text format** is the same exposition rewritten: a counter's `# HELP` and
 //!   `# TYPE` name its samples (`name_total`), `# UNIT` lines and `# EOF` go (the text
 //!   format has neither), `unknown` is `untyped`.
-//! - **OpenMetrics** names a counter's family by its samples too (`# TYPE
-//!   proxydash_api_requests_total counter`): `promtool check metrics` (a text-format
-//!   linter) then passes on both answers, and Prometheus 2.42 ingests it with the same
-//!   series, type and help as the strict form (checked against a real one).
+//! - **OpenMetrics** is served as the specification has it, as `prometheus-client`
+//!   writes it: a counter's family is `proxydash_api_requests` (`# TYPE … counter`) and
+//!   its samples `proxydash_api_requests_total`, ending in `# EOF`, so a strict parser
+//!   (Python's `prometheus_client` OpenMetrics parser) reads the whole scrape.
+//!   `promtool check metrics` reads the text format only, and is run on that one.
 
 use std::collections::HashSet;
 
@@ -53,17 +54,6 @@ pub fn wants_openmetrics(accept: Option<&str>) -> bool {
 
 /// The OpenMetrics exposition `prometheus-client` wrote, in the Prometheus text format.
 pub fn to_text(openmetrics: &str) -> String {
-    rewrite(openmetrics, false)
-}
-
-/// The OpenMetrics exposition as served: a counter's family named by its samples
-/// (`name_total`) here too, which Prometheus reads as it reads the strict form (tried
-/// with 2.42: same series, type and help), so `promtool check metrics` passes on it.
-pub fn to_openmetrics(openmetrics: &str) -> String {
-    rewrite(openmetrics, true)
-}
-
-fn rewrite(openmetrics: &str, keep_openmetrics_lines: bool) -> String {
     let counters: HashSet<&str> = openmetrics
         .lines()
         .filter_map(|l| l.strip_prefix("# TYPE "))
@@ -71,13 +61,13 @@ fn rewrite(openmetrics: &str, keep_openmetrics_lines: bool) -> String {
         .collect();
     let mut out = String::with_capacity(openmetrics.len());
     for line in openmetrics.lines() {
-        if !keep_openmetrics_lines && (line == "# EOF" || line.starts_with("# UNIT ")) {
+        if line == "# EOF" || line.starts_with("# UNIT ") {
             continue;
         }
-        let renamed = ["# HELP ", "# TYPE ", "# UNIT "].iter().find_map(|prefix| {
+        let renamed = ["# HELP ", "# TYPE "].iter().find_map(|prefix| {
             let rest = line.strip_prefix(prefix)?;
             let (name, tail) = rest.split_once(' ').unwrap_or((rest, ""));
-            let tail = if *prefix == "# TYPE " && tail == "unknown" && !keep_openmetrics_lines {
+            let tail = if *prefix == "# TYPE " && tail == "unknown" {
                 "untyped"
             } else {
                 tail
@@ -122,10 +112,6 @@ mod tests {
         assert_eq!(
             to_text(om),
             "# HELP a_requests_total Answers.\n# TYPE a_requests_total counter\na_requests_total{x=\"1\"} 3\n# HELP b Gauge.\n# TYPE b gauge\nb 1\n"
-        );
-        assert_eq!(
-            to_openmetrics(om),
-            "# HELP a_requests_total Answers.\n# TYPE a_requests_total counter\na_requests_total{x=\"1\"} 3\n# HELP b Gauge.\n# TYPE b gauge\n# UNIT b seconds\nb 1\n# EOF\n"
         );
     }
 }

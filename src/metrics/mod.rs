@@ -82,6 +82,9 @@ pub struct ProfileMetrics {
     pub last_success: Option<i64>,
     /// Age in seconds of the oldest datum of each watched kind, by kind.
     pub oldest: Vec<(String, i64)>,
+    /// Each kind of data whose reads keep failing while the API answers others, with the
+    /// seconds since.
+    pub data_failing: Vec<(String, i64)>,
     /// The open alerts, as of the last sweep.
     pub alerts: Vec<AlertMetrics>,
     /// The invoices not paid (Unpaid, or in Collections).
@@ -120,9 +123,13 @@ pub struct ServiceMetrics {
     pub status: String,
     pub errors: Option<usize>,
     pub inactive: Option<usize>,
+    /// How many proxy servers it has (its detail's `ip_count`), when read.
+    pub proxies: Option<u64>,
     /// rate / limit of a rotating service.
     pub rate_ratio: Option<f64>,
     pub due_seconds: Option<i64>,
+    /// Seconds until a rotating service reaches its limit at its recent pace.
+    pub limit_reached_seconds: Option<f64>,
 }
 
 /// Every watched profile's latest metrics, by profile name.
@@ -165,6 +172,9 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
     let alerts = Family::<Labels, GaugeF>::default();
     let unpaid = Family::<Labels, GaugeF>::default();
     let unpaid_age = Family::<Labels, GaugeF>::default();
+    let data_failing = Family::<Labels, GaugeF>::default();
+    let proxies = Family::<Labels, GaugeF>::default();
+    let reached = Family::<Labels, GaugeF>::default();
     let skipped = Family::<Labels, GaugeF>::default();
     for (name, p) in profiles {
         for (kind, n) in &p.records_skipped {
@@ -212,6 +222,11 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
             oldest
                 .get_or_create(&vec![profile.clone(), ("kind", kind.clone())])
                 .set(*age as f64);
+        }
+        for (kind, secs) in &p.data_failing {
+            data_failing
+                .get_or_create(&vec![profile.clone(), ("kind", kind.clone())])
+                .set(*secs as f64);
         }
         if let Some((state, secs)) = &p.api_down {
             api_down
@@ -261,6 +276,12 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
             if let Some(d) = s.due_seconds {
                 due.get_or_create(&base).set(d as f64);
             }
+            if let Some(n) = s.proxies {
+                proxies.get_or_create(&base).set(n as f64);
+            }
+            if let Some(secs) = s.limit_reached_seconds {
+                reached.get_or_create(&base).set(secs);
+            }
         }
     }
     registry.register("proxydash_credit_usd", "The account credit in USD", credit);
@@ -281,7 +302,7 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
     );
     registry.register(
         "proxydash_service_due_seconds",
-        "Seconds until the service's next due date (negative when late)",
+        "Seconds until the start of the service's next due date in the watching machine's time zone (negative when late); live services only",
         due,
     );
     registry.register(
@@ -296,7 +317,7 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
     );
     registry.register(
         "proxydash_api_down_seconds",
-        "While the account's API is down: seconds since it went unreachable (no answer) or failing (answers, none of use), the state a label",
+        "While the account's API is down: seconds since it went unreachable (no answer), failing (answers, none of use) or unauthorized (credentials rejected), the state a label",
         api_down,
     );
     registry.register(
@@ -306,7 +327,7 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
     );
     registry.register(
         "proxydash_api_up",
-        "1 while the account's API works (online or throttled), 0 while it is unreachable or failing",
+        "1 while the account's API works (online or throttled), 0 while it is unreachable, failing or rejects the credentials",
         api_up,
     );
     registry.register(
@@ -316,7 +337,7 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
     );
     registry.register(
         "proxydash_oldest_datum_age_seconds",
-        "Age of the oldest datum of each watched kind (services, credit, invoices, network, rate)",
+        "Age of the oldest datum of each watched kind (services, credit, invoices, network, rate), from the last answer that delivered it; absent while one never came",
         oldest,
     );
     registry.register(
@@ -333,6 +354,21 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
         "proxydash_invoice_unpaid_age_seconds",
         "Seconds since each invoice not paid was created",
         unpaid_age,
+    );
+    registry.register(
+        "proxydash_datum_failing_seconds",
+        "While one kind of data keeps failing and the API answers other reads: seconds since its reads began to fail (absent while they work)",
+        data_failing,
+    );
+    registry.register(
+        "proxydash_service_proxies",
+        "How many proxy servers the service has (its detail's ip_count), once read",
+        proxies,
+    );
+    registry.register(
+        "proxydash_ppr_limit_reached_seconds",
+        "Seconds until a rotating (ppr) service reaches its limit at the average daily use of its last 7 days (absent when it never will, or its statistics are not read)",
+        reached,
     );
     registry.register(
         "proxydash_records_skipped",

@@ -301,7 +301,7 @@ fn answer(head: &[u8], board: &Board) -> Vec<u8> {
                 .and_then(|h| std::str::from_utf8(h.value).ok());
             let body = scrape(board);
             if format::wants_openmetrics(accept) {
-                response(200, format::OPENMETRICS, &format::to_openmetrics(&body))
+                response(200, format::OPENMETRICS, &body)
             } else {
                 response(200, format::TEXT, &format::to_text(&body))
             }

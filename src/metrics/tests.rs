@@ -45,8 +45,10 @@ pub(crate) fn board_of(services: usize) -> BTreeMap<String, ProfileMetrics> {
             status: if i % 10 == 0 { "Suspended" } else { "Active" }.into(),
             errors: Some(i % 3),
             inactive: (i % 2 == 0).then_some(1),
+            proxies: (i % 5 == 0).then_some(10),
             rate_ratio: (i % 4 == 0).then_some(0.25),
             due_seconds: Some(86_400 * (i as i64 % 40) - 3600),
+            limit_reached_seconds: (i % 4 == 0).then_some(86_400.0 * 3.0),
         });
     }
     BTreeMap::from([("main".to_owned(), p)])

@@ -42,9 +42,27 @@ pub fn metrics(summary: &Summary, now: DateTime<Utc>, into: &mut ProfileMetrics)
         .down()
         .map(|(state, since)| (state.to_owned(), (now - since).num_seconds().max(0)));
     into.last_success = summary.connection.last_success.map(|t| t.timestamp());
-    into.runway_seconds = summary.runway.as_ref().and_then(|r| r.seconds_left(now));
+    // To the start of the day in the user's time zone, as the rules count days; only a
+    // day that is known (an unknown input leaves the series out, issue 46.1).
+    into.runway_seconds = summary
+        .runway
+        .as_ref()
+        .and_then(|r| r.short_on())
+        .map(|d| (snapshot.start_of(d) - now).num_seconds().max(0));
     into.records_skipped = (summary.skipped.iter())
         .map(|(kind, n)| ((*kind).to_owned(), *n as u64))
+        .collect();
+    into.data_failing = snapshot
+        .data
+        .iter()
+        .flatten()
+        .filter_map(|d| {
+            let since = d.failing_since?;
+            Some((
+                d.kind.as_str().to_owned(),
+                (now - since).num_seconds().max(0),
+            ))
+        })
         .collect();
     into.oldest = summary
         .oldest
@@ -59,18 +77,21 @@ pub fn metrics(summary: &Summary, now: DateTime<Utc>, into: &mut ProfileMetrics)
             service_id: s.id,
             product: s.product_name.clone(),
             status: s.status.as_str().to_owned(),
-            errors: s.errors.as_ref().map(Vec::len),
-            inactive: s.inactive,
+            // Ended is not a problem: an ended service's last measurements (never read
+            // again) and its due date (it will not be renewed) would flag it forever.
+            errors: s.errors.as_ref().map(Vec::len).filter(|_| !s.has_ended()),
+            inactive: s.inactive.filter(|_| !s.has_ended()),
+            proxies: s.servers.filter(|_| !s.has_ended()),
             rate_ratio: s
                 .rate
-                .filter(|(_, limit)| *limit > 0.0)
+                .filter(|(_, limit)| *limit > 0.0 && !s.has_ended())
                 .map(|(rate, limit)| rate / limit),
-            // An ended service will not be renewed: its date would flag it forever.
+            // To the start of the day in the user's time zone, as the rules count days.
             due_seconds: s
                 .nextduedate
                 .filter(|_| !s.has_ended())
-                .and_then(|d| d.and_hms_opt(0, 0, 0))
-                .map(|d| (d.and_utc() - now).num_seconds()),
+                .map(|d| (snapshot.start_of(d) - now).num_seconds()),
+            limit_reached_seconds: limit_reached(s),
         })
         .collect();
     into.unpaid_invoices = snapshot
@@ -88,6 +109,20 @@ pub fn metrics(summary: &Summary, now: DateTime<Utc>, into: &mut ProfileMetrics)
                 .map(|d| (now - d.and_utc()).num_seconds()),
         })
         .collect();
+}
+
+/// Seconds from now until a live rotating service reaches its limit at the pace of its
+/// last days ([`crate::alerts::forecast`], what `rate_forecast` reads); none when it is
+/// already there, never will be, or its statistics are not read.
+fn limit_reached(s: &crate::alerts::snapshot::ServiceFacts) -> Option<f64> {
+    if s.has_ended() {
+        return None;
+    }
+    let (rate, limit) = s.rate?;
+    let p = crate::alerts::forecast::project(rate, limit, s.daily.as_deref()?)?;
+    p.days_to_limit()
+        .filter(|d| *d > 0.0 && d.is_finite())
+        .map(|d| d * 86_400.0)
 }
 
 /// The open alerts as metrics, each labelled acknowledged and silenced as the engine
@@ -141,7 +176,14 @@ pub fn summary(
     let services = m.services.len();
     let active = m.services.iter().filter(|s| s.status == "Active").count();
     let in_error: usize = m.services.iter().filter_map(|s| s.errors).sum();
-    let unchecked = m.services.iter().filter(|s| s.errors.is_none()).count();
+    // An ended service's network status is never read: not "not checked".
+    let unchecked = summary
+        .snapshot
+        .services
+        .iter()
+        .flatten()
+        .filter(|s| s.errors.is_none() && !s.network_answered && !s.has_ended())
+        .count();
     let budget = m
         .budget_remaining
         .map_or(String::new(), |b| format!(", budget {b} left"));

@@ -112,6 +112,7 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
             board: board.clone(),
             keep,
             history: built.history,
+            on_alert: built.on_alert,
         };
         output.log(format!(
             "{}: watching {} (refresh {})",

@@ -18,7 +18,7 @@ use crate::account::types::TypesFile;
 use crate::account::{self, AccountHandle, Clock, Event};
 use crate::alerts::deliver::{Deliverer, payload};
 use crate::alerts::store::AlertFile;
-use crate::alerts::{AlertSink, Transition};
+use crate::alerts::{AlertSink, Notice, Transition};
 use crate::api::ApiClient;
 use crate::config::Settings;
 use crate::history::{Answer, History};
@@ -36,8 +36,11 @@ pub struct JsonLines {
 impl AlertSink for JsonLines {
     fn record(&mut self, t: &Transition) {
         self.output.alert(payload(t, &self.profile).to_string());
+    }
+
+    fn announce(&mut self, n: &Notice) {
         if let Some(next) = &mut self.then {
-            next.record(t);
+            next.announce(n);
         }
     }
 }
@@ -65,6 +68,14 @@ pub fn engine_config(
     for said in [alerts_said, types_said].into_iter().flatten() {
         output.log(format!("{}: warning: {said}", settings.profile));
     }
+    if !open.is_empty() {
+        output.log(format!(
+            "{}: {} open from the last run, kept open and not announced again",
+            settings.profile,
+            crate::text::count(open.len() as u64)
+                + if open.len() == 1 { " alert" } else { " alerts" }
+        ));
+    }
     config.open_alerts = open;
     config.saved_types = types;
     config.offset = chrono::Local::now().fixed_offset().timezone();
@@ -75,6 +86,8 @@ pub fn engine_config(
 pub struct Built {
     pub account: (AccountHandle, mpsc::UnboundedReceiver<Event>),
     pub sink: JsonLines,
+    /// The `on_alert` command's runner, to stop it with the watcher.
+    pub on_alert: Option<crate::alerts::runner::OnAlert>,
     pub history: Option<(History, mpsc::UnboundedReceiver<Answer>)>,
 }
 
@@ -87,13 +100,15 @@ pub fn build(settings: &Settings, client: ApiClient, output: &Output, clock: Clo
     let report_to = output.clone();
     let profile = settings.profile.clone();
     let report = Arc::new(move |why: String| report_to.log(format!("{profile}: {why}")));
+    let then = delivery
+        .on_alert
+        .is_some()
+        .then(|| Deliverer::new(&delivery, &settings.profile, report));
+    let on_alert = then.as_ref().and_then(|d| d.on_alert().cloned());
     let sink = JsonLines {
         output: output.clone(),
         profile: settings.profile.clone(),
-        then: delivery
-            .on_alert
-            .is_some()
-            .then(|| Deliverer::new(&delivery, &settings.profile, report)),
+        then,
     };
     let history = history(settings, output);
     let setup = account::Setup {
@@ -110,6 +125,7 @@ pub fn build(settings: &Settings, client: ApiClient, output: &Output, clock: Clo
     Built {
         account: account::spawn(setup),
         sink,
+        on_alert,
         history,
     }
 }

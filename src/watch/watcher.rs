@@ -31,6 +31,8 @@ use tokio::sync::{mpsc, watch};
 
 /// The longest a stop waits for writes to finish.
 pub const FINISH_LIMIT: Duration = Duration::from_secs(10);
+/// The longest a stop waits for the `on_alert` commands on their way before ending them.
+pub const ON_ALERT_GRACE: Duration = Duration::from_secs(5);
 
 /// `--keep-bound`'s settings.
 #[derive(Clone, Debug)]
@@ -56,6 +58,8 @@ pub struct Options {
     pub keep: Option<KeepOptions>,
     /// The history writer and its answers: flushed on stop.
     pub history: Option<(History, mpsc::UnboundedReceiver<Answer>)>,
+    /// The `on_alert` command's runner: its runs get a grace on stop, then are ended.
+    pub on_alert: Option<crate::alerts::runner::OnAlert>,
 }
 
 pub struct Watcher {
@@ -234,6 +238,12 @@ impl Watcher {
                 for t in &swept.transitions {
                     self.sink.record(t);
                 }
+                for n in &swept.notices {
+                    if let crate::alerts::Notice::Digest(d) = n {
+                        self.output.log(d.message(&self.profile));
+                    }
+                    self.sink.announce(n);
+                }
                 // Absence of data resolves nothing: an open alert whose data did not come
                 // is said once as not checked, and stays open.
                 let utc = chrono::FixedOffset::east_opt(0).expect("zero offset");
@@ -300,9 +310,15 @@ impl Watcher {
         let now = self.now();
         let offset = chrono::FixedOffset::east_opt(0).expect("zero offset");
         match c.link {
-            Link::Unreachable { .. } | Link::Failing { .. } if went_down => self.output.log(
-                format!("{}: the API is {}", self.profile, c.describe(now, offset)),
-            ),
+            Link::Unreachable { .. } | Link::Failing { .. } | Link::Unauthorized { .. }
+                if went_down =>
+            {
+                self.output.log(format!(
+                    "{}: the API is {}",
+                    self.profile,
+                    c.describe(now, offset)
+                ));
+            }
             Link::Online if was_down => self
                 .output
                 .log(format!("{}: the API answers again", self.profile)),
@@ -401,6 +417,18 @@ impl Watcher {
         }
         if let Some((_, answers)) = &mut history {
             let _ = tokio::time::timeout_at(limit, answers.recv()).await;
+        }
+        if let Some(on_alert) = &self.options.on_alert {
+            let left = limit.saturating_duration_since(tokio::time::Instant::now());
+            let lost = on_alert.finish(left.min(ON_ALERT_GRACE)).await;
+            if lost > 0 {
+                self.output.log(format!(
+                    "{}: {} not delivered to on_alert: the stop came first (the commands still running were ended)",
+                    self.profile,
+                    crate::text::count(lost as u64)
+                        + if lost == 1 { " notification" } else { " notifications" }
+                ));
+            }
         }
         self.output.log(format!(
             "{}: stopped after {} sweeps",

@@ -9,9 +9,10 @@
 //! most once a day. Resolved alerts are kept in a short list of recent ones
 //! ([`RECENT`]), so memory stays proportional to what is open.
 
+pub use alert::{Alert, Change, Transition};
+
 use super::{AlertKey, Level, Observation, Rule, Rules};
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::time::Duration;
 
@@ -21,79 +22,9 @@ pub const RECENT: usize = 100;
 /// The longest wait between two repeats of a critical alert.
 const MAX_REPEAT: Duration = Duration::from_secs(24 * 3600);
 
-/// One alert, open or resolved.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Alert {
-    pub key: AlertKey,
-    pub level: Level,
-    pub message: String,
-    /// The first sweep that saw the problem (before the debounce confirmed it).
-    pub first_seen: DateTime<Utc>,
-    pub last_seen: DateTime<Utc>,
-    pub resolved: Option<DateTime<Utc>>,
-    /// How many times it was announced again while critical.
-    #[serde(default)]
-    pub repeats: u32,
-    #[serde(default)]
-    pub next_repeat: Option<DateTime<Utc>>,
-    /// Restored from a file whose record of its level could not be read: it was announced
-    /// then, so the first sweep that sees it gives it its level without a notification.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub level_unsure: bool,
-    /// Open, but the last full sweep could not check it (its data has not come since):
-    /// since when it was last checked. Absence of data never resolves an alert; it is
-    /// said as "not checked since …" instead.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unchecked_since: Option<DateTime<Utc>>,
-}
-
-impl Alert {
-    /// `not checked since 14:05` (in `offset`), when the last full sweep could not check
-    /// it.
-    pub fn not_checked(&self, offset: chrono::FixedOffset) -> Option<String> {
-        let since = self.unchecked_since?;
-        let zone = if offset.local_minus_utc() == 0 {
-            " UTC"
-        } else {
-            ""
-        };
-        Some(format!(
-            "not checked since {}{zone}",
-            since.with_timezone(&offset).format("%Y-%m-%d %H:%M")
-        ))
-    }
-}
-
-/// What happened to an alert.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Change {
-    Opened,
-    Escalated { from: Level },
-    Repeated,
-    Resolved,
-}
-
-impl Change {
-    /// The word of `PROXYDASH_ALERT_STATE` and of the JSON's `state`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Change::Opened => "opened",
-            Change::Escalated { .. } => "escalated",
-            Change::Repeated => "repeated",
-            Change::Resolved => "resolved",
-        }
-    }
-}
-
-/// One notification: the change and the alert as it is after it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Transition {
-    pub change: Change,
-    pub alert: Alert,
-    pub at: DateTime<Utc>,
-}
-
+mod alert;
 mod shared;
+mod sight;
 
 #[derive(Clone, Debug)]
 struct Track {
@@ -107,6 +38,8 @@ struct Track {
     /// Open: consecutive sweeps at another level, and the level to move to.
     shift: u32,
     shift_level: Level,
+    /// Its problem was first seen with its data (see [`sight`]): its opening is baseline.
+    baseline: bool,
 }
 
 impl Track {
@@ -119,6 +52,7 @@ impl Track {
             off: 0,
             shift: 0,
             shift_level: level,
+            baseline: false,
         }
     }
 }
@@ -130,6 +64,7 @@ pub struct AlertBook {
     tracks: BTreeMap<AlertKey, Track>,
     recent: VecDeque<Alert>,
     sweeps: u64,
+    sight: sight::Sight,
 }
 
 impl AlertBook {
@@ -140,7 +75,18 @@ impl AlertBook {
             tracks: BTreeMap::new(),
             recent: VecDeque::new(),
             sweeps: 0,
+            sight: sight::Sight::default(),
         }
+    }
+
+    /// Sweeps in which `rule` was checked in full so far (every subject's data known).
+    pub fn checked(&self, rule: Rule) -> u32 {
+        self.sight.checked(rule)
+    }
+
+    /// Consecutive sweeps a measurement must be seen in.
+    pub fn debounce(&self) -> u32 {
+        self.debounce
     }
 
     /// Takes back alerts that were open when the program last stopped: they are not
@@ -193,6 +139,7 @@ impl AlertBook {
             self.observe(key, None, "", now, &mut out);
         }
         self.repeat(now, &mut out);
+        self.sight.note(observations);
         self.sweeps += 1;
         out.sort_by(|a, b| {
             b.alert
@@ -204,12 +151,30 @@ impl AlertBook {
     }
 
     /// The subject of `key` ended: an open alert resolves now with `message`; one that
-    /// was only counting is forgotten.
+    /// was only counting is forgotten; with none open, an ending seen while watched is one
+    /// notice (see [`sight`]).
     fn end(&mut self, key: AlertKey, message: &str, now: DateTime<Utc>, out: &mut Vec<Transition>) {
-        let Some(track) = self.tracks.remove(&key) else {
-            return;
-        };
-        let Some(mut alert) = track.open else {
+        let news = self.sight.ended(&key);
+        let Some(mut alert) = self.tracks.remove(&key).and_then(|t| t.open) else {
+            if news {
+                out.push(Transition {
+                    change: Change::Notice,
+                    alert: Alert {
+                        key,
+                        level: Level::Info,
+                        message: message.to_owned(),
+                        first_seen: now,
+                        last_seen: now,
+                        resolved: Some(now),
+                        repeats: 0,
+                        next_repeat: None,
+                        level_unsure: false,
+                        unchecked_since: None,
+                    },
+                    at: now,
+                    baseline: false,
+                });
+            }
             return;
         };
         alert.resolved = Some(now);
@@ -219,6 +184,7 @@ impl AlertBook {
             change: Change::Resolved,
             alert: alert.clone(),
             at: now,
+            baseline: false,
         });
         self.recent.push_front(alert);
         self.recent.truncate(RECENT);
@@ -261,16 +227,18 @@ impl AlertBook {
                     change: Change::Resolved,
                     alert: alert.clone(),
                     at: now,
+                    baseline: false,
                 });
                 self.recent.push_front(alert);
                 self.recent.truncate(RECENT);
             }
             return;
         };
-        let track = self
-            .tracks
-            .entry(key)
-            .or_insert_with(|| Track::new(now, level));
+        let sight = &self.sight;
+        let track = self.tracks.entry(key).or_insert_with(|| Track {
+            baseline: sight.is_baseline(&key),
+            ..Track::new(now, level)
+        });
         track.off = 0;
         let Some(alert) = track.open.as_mut() else {
             if track.on == 0 {
@@ -298,6 +266,7 @@ impl AlertBook {
                     change: Change::Opened,
                     alert,
                     at: now,
+                    baseline: track.baseline,
                 });
             }
             return;
@@ -344,6 +313,7 @@ impl AlertBook {
                 change: Change::Escalated { from },
                 alert: alert.clone(),
                 at: now,
+                baseline: false,
             });
         }
     }
@@ -366,6 +336,7 @@ impl AlertBook {
                 change: Change::Repeated,
                 alert: alert.clone(),
                 at: now,
+                baseline: false,
             });
         }
     }

@@ -107,6 +107,7 @@ impl Tabs {
                 (
                     s.service_id,
                     crate::text::sanitize(&s.product_name).into_owned(),
+                    s.status.has_ended(),
                 )
             })
             .collect();

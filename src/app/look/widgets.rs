@@ -70,6 +70,29 @@ pub fn freshness(app: &impl Seen, theme: &Theme, f: Freshness) -> Span<'static> 
             theme.stale,
         ),
         Freshness::Failed => Span::styled("✗ failed", theme.bad),
+        // A kind of data whose reads keep failing is its own state (the `datum_failing`
+        // alert), said as such: not one refresh that failed.
+        Freshness::Failing {
+            tries,
+            at,
+            last_good,
+        } => {
+            let data = match last_good {
+                Some(good) => format!(
+                    "; shown: {} ({} ago)",
+                    clock_time(app, good),
+                    age(app, good)
+                ),
+                None => String::new(),
+            };
+            Span::styled(
+                format!(
+                    "✗ failing: {tries} reads in a row, the last at {}{data}",
+                    clock_time(app, at)
+                ),
+                theme.bad,
+            )
+        }
     }
 }
 

@@ -134,20 +134,31 @@ fn one_notification_per_transition_across_1000_flapping_sweeps() {
 fn the_alerts_tab_lists_them_and_enter_goes_to_the_service() {
     let mut h = Harness::loaded();
     // The first sweep of the standard account opens its alerts (5003 is suspended, an
-    // invoice unpaid): the status line tells of the most severe one and how many more.
-    let status = h.status_text();
-    assert!(
-        status.starts_with("Alert critical:") && status.contains("more on tab 6"),
-        "{status}"
-    );
-    // 5001 suspended in the next refresh leads the next sweep's line (with the
-    // measurements that needed their second refresh).
+    // invoice unpaid): they are listed and counted, but what was true at start is one
+    // summary once the first full picture is in (issue 44), not news now.
+    assert!(!h.status_text().contains("Alert"), "{}", h.status_text());
+    assert!(h.app.alerts().book.open_count() >= 2);
+    // 5001 suspended in the next refresh is news: it leads the line, before the
+    // baseline's summary (at the same level), which the notices carry too.
     sweep(&mut h, true);
     let status = h.status_text();
     assert!(
-        status.starts_with("Alert critical: Service 5001 (Static US 25) is Suspended"),
+        status.starts_with("Alert critical: Service 5001 (Static US 25) is Suspended")
+            && status.contains("more on tab 6"),
         "{status}"
     );
+    let summary = h
+        .announced
+        .iter()
+        .find_map(|n| match n {
+            crate::alerts::Notice::Digest(d) if d.kind == crate::alerts::DigestKind::Baseline => {
+                Some(d.message("demo"))
+            }
+            _ => None,
+        })
+        .expect("the baseline's summary is announced");
+    assert!(summary.contains("already open at start"), "{summary}");
+    assert!(summary.contains("Service 5003"), "{summary}");
     h.key('6');
     assert_eq!(h.app.tab(), Tab::Alerts);
     let rows = &h.app.alerts().rows;

@@ -71,6 +71,9 @@ fn run_at(cli: &Options, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String
         with.connection.profile.clear();
     }
     let command = args.command.clone().unwrap_or(AlertsCommand::List);
+    if let AlertsCommand::Rules = command {
+        return prometheus_rules(&with);
+    }
     let named = &with.connection.profile;
     if with.connection.all_profiles || named.iter().any(|n| *n != named[0]) {
         let names = selection::profiles(&with, Unnamed::DefaultProfile)
@@ -114,9 +117,27 @@ fn run_at(cli: &Options, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String
             silence(&marks, target, &length, &reason, edit, by, now)?
         }
         AlertsCommand::Unsilence { id } => unsilence(&marks, &id)?,
+        AlertsCommand::Rules => return prometheus_rules(&with),
     };
     db.apply(&change).map_err(file_error)?;
     Ok(done(&change, said, None, args.json))
+}
+
+/// `alerts rules`: the profile's thresholds and refresh, else the defaults when no
+/// profile is configured (as the shipped file).
+fn prometheus_rules(cli: &Options) -> Result<String, Failed> {
+    use crate::config::{ConfigError, Settings};
+    let (rules, refresh) = match Settings::resolve_for_show(cli) {
+        Ok(s) => (s.alert_rules, s.refresh),
+        Err(ConfigError::NoAccount) => (crate::alerts::Rules::default(), None),
+        Err(e) => return Err(Failed::Usage(e.to_string())),
+    };
+    let refresh = refresh.unwrap_or(std::time::Duration::from_secs(
+        crate::config::DEFAULT_REFRESH_SECS,
+    ));
+    Ok(crate::alerts::policy::prometheus_yaml(&rules, refresh)
+        .trim_end()
+        .to_owned())
 }
 
 /// The open alerts of `profile` as `watch` and the dashboard left them; what was wrong
@@ -316,4 +337,8 @@ pub enum AlertsCommand {
         #[arg(value_name = "ID")]
         id: String,
     },
+    /// Print Prometheus alert rules that say what the built-in rules say (the same
+    /// conditions, levels and waits), for this profile's thresholds and refresh:
+    /// `assets/watch/proxydash-alerts.yml` is this for the defaults.
+    Rules,
 }

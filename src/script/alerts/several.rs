@@ -132,7 +132,8 @@ pub(super) fn several(
     };
     // The change, and the profiles it is made in.
     let (change, said, within): (MarkChange, String, Vec<usize>) = match command {
-        AlertsCommand::List => return Ok(String::new()),
+        // Answered before any profile is read (`mod.rs`).
+        AlertsCommand::List | AlertsCommand::Rules => return Ok(String::new()),
         AlertsCommand::Ack { id, by } => {
             let key = parse_alert_id(&id).map_err(Failed::Usage)?;
             let within: Vec<usize> = (0..read.len())

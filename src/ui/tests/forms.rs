@@ -201,8 +201,8 @@ fn message_log() {
         "messages",
         h,
         &[
-            // The first sweep's alert is the third.
-            "Messages · 1 of 3 · newest first",
+            // The first sweep's alerts are the baseline: one summary, after the next.
+            "Messages · 1 of 2 · newest first",
             "14:04:06 • info    Copied the IP list of 5001",
             "14:03:05 ✗ error   Invoices: Unauthenticated: check the token",
         ],

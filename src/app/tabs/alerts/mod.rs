@@ -147,6 +147,14 @@ impl TabPane for AlertsTab {
             Some(Subject::Service(id)) => cx.intend(Intent::GoTo(Tab::Services, id)),
             Some(Subject::Invoice(id)) => cx.intend(Intent::GoTo(Tab::Billing, id)),
             Some(Subject::Account) => cx.intend(Intent::Show(Tab::Billing)),
+            Some(Subject::Data(kind)) => cx.intend(Intent::Show(match kind {
+                Kind::Services | Kind::ServiceDetail => Tab::Services,
+                Kind::Network => Tab::Network,
+                Kind::Rate | Kind::Stats => Tab::Usage,
+                Kind::Products | Kind::ProductDetail => Tab::Products,
+                Kind::Clients => Tab::Clients,
+                Kind::Credit | Kind::Invoices | Kind::Invoice => Tab::Billing,
+            })),
             None => {}
         }
     }

@@ -67,10 +67,16 @@ impl<'a> super::TabView<'a, ProductsTab> {
         }
         match asked {
             Answer::Loading { .. } => Answer::Loading { last_good: shown },
-            Answer::Failed { error, at, .. } => Answer::Failed {
+            Answer::Failed {
+                error,
+                at,
+                failures,
+                ..
+            } => Answer::Failed {
                 error,
                 at,
                 last_good: shown,
+                failures,
             },
             _ => shown.map_or(asked, |(value, at)| Answer::Ready { value, at }),
         }

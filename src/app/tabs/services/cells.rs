@@ -35,7 +35,12 @@ pub fn cells(s: &ServiceSummary, ctx: &CellContext) -> Vec<CellText> {
 }
 
 pub(super) fn cells_of(s: &ServiceSummary, today: NaiveDate, looked: Looked) -> Vec<CellText> {
-    let (due, due_tone) = due_cell(s.nextduedate, today);
+    let (due, due_tone) = if s.status.has_ended() {
+        // Ended is not a problem: it will not be renewed, so it is not late.
+        ("ended".to_owned(), Tone::Dim)
+    } else {
+        due_cell(s.nextduedate, today)
+    };
     let mut status =
         CellText::new(text::sanitize(s.status.as_str())).tone(Tone::of_service(&s.status));
     if looked.over_limit() {
@@ -168,10 +173,16 @@ pub(super) struct State {
     over_limit: bool,
 }
 
+/// Whether a row needs a person (`!`), as the alert policy says: an ended service
+/// (Terminated, Cancelled, Fraud) and a Pending one (every fresh order for a while) do
+/// not; a due date counts for an Active service only, as `service_due`'s.
 pub(super) fn is_problem(s: &ServiceSummary, today: NaiveDate, looked: Looked) -> bool {
-    let due_soon = s
-        .nextduedate
-        .is_some_and(|d| d.signed_duration_since(today).num_days() <= 7);
+    if s.status.has_ended() || s.status == ServiceStatus::Pending {
+        return false;
+    }
+    let due_soon = s.status == ServiceStatus::Active
+        && s.nextduedate
+            .is_some_and(|d| d.signed_duration_since(today).num_days() <= 7);
     let servers = looked.counts().is_some_and(|(e, i)| e + i > 0);
     s.status != ServiceStatus::Active
         || due_soon

@@ -30,6 +30,9 @@ pub const COLUMNS: [Column; 3] = [
 pub struct UsageTab {
     /// The ppr services, as (id, product name).
     pub services: Vec<(u64, String)>,
+    /// Those of them that have ended (Terminated, Cancelled, Fraud): their usage is never
+    /// read again, and is said to be over rather than waited for.
+    pub ended: HashSet<u64>,
     /// Services whose stats or rate answered 422 while their type was unknown: taken to be
     /// fpr, so they are not asked again and their 422 is not an error.
     pub not_ppr: HashSet<u64>,
@@ -47,7 +50,7 @@ pub struct UsageTab {
 
 /// What a row's cells are made from: the product's name and the rate (its rate and limit,
 /// as bits: the cell is made again for any change, NaN included).
-type UsageInputs = (String, Option<(u64, u64)>);
+type UsageInputs = (String, Option<(u64, u64)>, bool);
 
 fn rate_of(store: &Store, id: u64) -> Option<(u64, u64)> {
     let r = store.rate_answer(id).value()?.first()?;
@@ -82,8 +85,12 @@ impl UsageTab {
             .map(|last| last - self.day_back.min(last))
     }
 
-    /// `85%`, `⚠ 120%` over the limit, `no limit`, or `…` before the rate is known.
-    pub fn used_cell(store: &Store, id: u64) -> CellText {
+    /// `85%`, `⚠ 120%` over the limit, `no limit`, `…` before the rate is known, or
+    /// `ended` for a service that ended (its usage is not read again).
+    pub fn used_cell(store: &Store, id: u64, ended: bool) -> CellText {
+        if ended {
+            return CellText::new("ended").tone(Tone::Dim);
+        }
         match store.rate_answer(id).value().and_then(|v| v.first()) {
             None => CellText::new("…").tone(Tone::Dim),
             Some(r) if !r.limit.is_finite() || r.limit <= 0.0 => {
@@ -105,31 +112,39 @@ impl UsageTab {
         }
     }
 
-    pub fn cells(store: &Store, id: u64, name: &str) -> Vec<CellText> {
+    pub fn cells(store: &Store, id: u64, name: &str, ended: bool) -> Vec<CellText> {
         vec![
             CellText::new(id.to_string()),
             CellText::new(name),
-            Self::used_cell(store, id),
+            Self::used_cell(store, id, ended),
         ]
     }
 
-    pub fn rebuild(&mut self, store: &Store, ppr: Vec<(u64, String)>) {
+    /// The rows of the rotating services `ppr` (ID, name, whether it has ended).
+    pub fn rebuild(&mut self, store: &Store, ppr: Vec<(u64, String, bool)>) {
         // A row whose name and rate are as last time keeps its key, widths and mark
         // (`RowMemo`): ten accounts' rows are rebuilt when All shows the tab.
         let derived = self.made.derive(
             &COLUMNS,
             ppr.iter()
-                .map(|(id, name)| (*id, (*id, name, rate_of(store, *id)))),
-            |kept: &UsageInputs, &(_, name, rate)| kept.0 == *name && kept.1 == rate,
-            |&(id, name, rate)| {
-                let cells = Self::cells(store, id, name);
+                .map(|(id, name, ended)| (*id, (*id, name, rate_of(store, *id), *ended))),
+            |kept: &UsageInputs, &(_, name, rate, ended)| {
+                kept.0 == *name && kept.1 == rate && kept.2 == ended
+            },
+            |&(id, name, rate, ended)| {
+                let cells = Self::cells(store, id, name, ended);
                 let problem = cells[2].tone == Tone::Bad;
-                ((name.clone(), rate), cells, problem)
+                ((name.clone(), rate, ended), cells, problem)
             },
         );
         self.table.set_natural(derived.natural);
-        let ids = ppr.iter().map(|(id, _)| *id).collect();
-        self.services = ppr;
+        let ids = ppr.iter().map(|(id, ..)| *id).collect();
+        self.ended = ppr
+            .iter()
+            .filter(|(_, _, ended)| *ended)
+            .map(|(id, ..)| *id)
+            .collect();
+        self.services = ppr.into_iter().map(|(id, name, _)| (id, name)).collect();
         self.table
             .set_rows_with(derived.keys, ids, Vec::new(), derived.problems);
     }
@@ -154,7 +169,7 @@ impl TabPane for UsageTab {
     fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
         self.services
             .get(i)
-            .map(|(id, name)| UsageTab::cells(data.store, *id, name))
+            .map(|(id, name)| UsageTab::cells(data.store, *id, name, self.ended.contains(id)))
             .unwrap_or_default()
     }
     fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {

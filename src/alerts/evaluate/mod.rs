@@ -1,40 +1,55 @@
 //! The rules, as one pure function of the data: [`evaluate`].
 //!
-//! Levels, where the issue leaves them open:
-//! - `service_status`: Suspended is critical (the proxies stop), Terminated is a warning
-//!   (nothing can be done but to know); every other status is fine.
+//! Levels (the README's "Alerts" table and [`super::policy`], which the shipped
+//! Prometheus rules are generated from, say the same):
+//! - `service_status`: Suspended is critical (the proxies stop). Ended is not a problem:
+//!   a service Terminated, Cancelled or Fraud when first seen raises nothing, and one
+//!   seen ending while watched is one info notice that needs no resolving
+//!   ([`Observation::Ended`]). Pending (every fresh order for a while) and every other
+//!   status are fine.
 //! - `service_due` (Active services only): due within `due_days` is info, within 3 days a
 //!   warning, today, tomorrow or overdue critical.
-//! - `credit_low`: the renewals of Active services due within `renewal_days` (overdue
-//!   ones included) cost more than the credit: a warning, critical when the credit does
-//!   not even cover those due by tomorrow. Services whose price is unknown are left out
-//!   and counted in the message.
+//! - `credit_low`: read off the money ahead ([`crate::billing::runway`], the same figure
+//!   as `proxydash_credit_runway_seconds`): the credit runs short of what is owed
+//!   (unpaid invoices and renewals at their schedule) within `renewal_days` is a
+//!   warning, by tomorrow (or already today) critical. A money ahead not known (an input
+//!   that could not be read) is not checked, never "covered".
 //! - `servers_in_error`: any server in error is a warning; more than `error_percent` of
 //!   the service's servers (when its detail said how many) is critical.
 //! - `rate_limit`: at `rate_percent` of the limit a warning, at the limit critical; a
 //!   limit of 0 is "unlimited" and never alerts.
 //! - `rate_forecast`: at the pace of the last 7 days of use ([`super::forecast`], the
-//!   Usage chart's projection too), the limit is reached before the due date: a warning.
-//!   Its message counts the days rounded up (the limit is reached during that day) and
-//!   names the date the same way: reached during the due date itself is "on its due
-//!   date". No statistics read yet is no observation (not checked), never "fine".
-//! - **Ended services** (Terminated, Cancelled, Fraud) raise no usage alert
-//!   (`rate_limit`, `rate_forecast`): their usage is never read again, and an open one
-//!   resolves at once as "service ended" ([`Observation::Ended`]).
+//!   Usage chart's projection too), the limit is reached before its due date ends (on it
+//!   or before): a warning, counted from now (the same comparison as
+//!   `proxydash_ppr_limit_reached_seconds < proxydash_service_due_seconds + 86400`). Its
+//!   message counts the days rounded up and names the date the same way. No statistics
+//!   read yet is no observation (not checked).
+//! - **Ended services** (Terminated, Cancelled, Fraud) raise no usage or network alert
+//!   (`rate_limit`, `rate_forecast`, `servers_in_error`): their usage and network status
+//!   are never read again, and an open one resolves at once as "service ended"
+//!   ([`Observation::Ended`]).
 //! - `unpaid_invoice`: Unpaid is a warning, Collections critical.
 //! - `api_failing`: answers, but none of use (no success, no answer the spec documents:
 //!   a server answering 500 to everything) for [`UNREACHABLE_AFTER`] is critical, like
-//!   `api_unreachable` and with the same debounce; one alert for the account, whatever
-//!   the endpoints.
+//!   `api_unreachable`; one alert for the account, whatever the endpoints.
 //! - `api_unreachable`: no answer at all from the API for [`UNREACHABLE_AFTER`] is
-//!   critical; it is its own debounce (the book opens and resolves it at the first sweep
-//!   that sees it), so it resolves with the first answer.
+//!   critical.
+//! - `api_unauthorized`: the API rejects the credentials (401, or its credential
+//!   errors): critical at once (nothing else can be read until the token is fixed).
+//! - `datum_failing`: one kind of data whose reads keep failing while the API answers
+//!   others ([`crate::account::connection`] says when a kind is failing): a warning, one
+//!   alert per kind.
+//! - The connection and data-health rules wait their own time in the state they read, so
+//!   the book opens and resolves them at the first sweep that sees them.
+
+mod state;
 
 use super::snapshot::{ServiceFacts, Snapshot};
 use super::{AlertKey, Level, Observation, Rule, Rules, Subject};
 use crate::api::{InvoiceStatus, ServiceStatus};
 use crate::text::{count, money, number};
 use chrono::{DateTime, Utc};
+use state::{api_failing, api_unauthorized, api_unreachable, datum_failing};
 
 /// How long the API may give no answer at all before `api_unreachable` opens.
 pub const UNREACHABLE_AFTER: chrono::Duration = chrono::Duration::seconds(60);
@@ -50,6 +65,12 @@ pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<O
     }
     if on(Rule::ApiFailing) {
         out.push(api_failing(snapshot, now));
+    }
+    if on(Rule::ApiUnauthorized) {
+        out.push(api_unauthorized(snapshot));
+    }
+    if on(Rule::DatumFailing) {
+        out.extend(datum_failing(snapshot));
     }
     if let Some(services) = &snapshot.services {
         for s in services {
@@ -70,15 +91,19 @@ pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<O
                 out.push(o);
             }
             if on(Rule::RateForecast)
-                && let Some(o) = rate_forecast(s, snapshot)
+                && let Some(o) = rate_forecast(s, snapshot, now)
             {
                 out.push(o);
             }
         }
         out.push(Observation::Covered(Rule::ServiceStatus));
         out.push(Observation::Covered(Rule::ServiceDue));
-        // A service whose data has not arrived yet must not count as fine.
-        if services.iter().all(|s| s.errors.is_some()) {
+        // A service whose data has not arrived yet must not count as fine; an ended one's
+        // network status is never read (its alert resolves as ended).
+        if services
+            .iter()
+            .all(|s| s.errors.is_some() || s.network_answered || s.has_ended())
+        {
             out.push(Observation::Covered(Rule::ServersInError));
         }
         if services.iter().all(|s| s.usage_known) {
@@ -92,11 +117,11 @@ pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<O
                 out.push(Observation::Covered(Rule::RateForecast));
             }
         }
-        if on(Rule::CreditLow)
-            && let Some(credit) = snapshot.credit
-        {
-            out.push(credit_low(credit, services, snapshot, rules));
-        }
+    }
+    if on(Rule::CreditLow)
+        && let Some(ahead) = &snapshot.ahead
+    {
+        out.push(credit_low(ahead, snapshot, rules));
     }
     if on(Rule::UnpaidInvoice)
         && let Some(invoices) = &snapshot.invoices
@@ -136,50 +161,6 @@ pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<O
     out
 }
 
-fn api_unreachable(snapshot: &Snapshot, now: DateTime<Utc>) -> Observation {
-    let key = AlertKey {
-        rule: Rule::ApiUnreachable,
-        subject: super::Subject::Account,
-    };
-    match &snapshot.unreachable {
-        Some(u) if now - u.since >= UNREACHABLE_AFTER => {
-            let last = match u.last_answer {
-                Some(at) => format!("last answer {} ago", crate::text::ago(now - at)),
-                None => "no answer since start".into(),
-            };
-            let message = format!(
-                "The API at {} is unreachable since {} UTC ({last})",
-                crate::text::sanitize(&u.base_url),
-                u.since.format("%H:%M:%S")
-            );
-            Observation::problem(key, Level::Critical, message)
-        }
-        _ => Observation::fine(key),
-    }
-}
-
-fn api_failing(snapshot: &Snapshot, now: DateTime<Utc>) -> Observation {
-    let key = AlertKey {
-        rule: Rule::ApiFailing,
-        subject: super::Subject::Account,
-    };
-    match &snapshot.failing {
-        Some(u) if now - u.since >= UNREACHABLE_AFTER => {
-            let last = match u.last_answer {
-                Some(at) => format!("last success {} ago", crate::text::ago(now - at)),
-                None => "no success since start".into(),
-            };
-            let message = format!(
-                "The API at {} answers, but only with errors, since {} UTC ({last})",
-                crate::text::sanitize(&u.base_url),
-                u.since.format("%H:%M:%S")
-            );
-            Observation::problem(key, Level::Critical, message)
-        }
-        _ => Observation::fine(key),
-    }
-}
-
 fn key(rule: Rule, s: &ServiceFacts) -> AlertKey {
     AlertKey {
         rule,
@@ -189,12 +170,18 @@ fn key(rule: Rule, s: &ServiceFacts) -> AlertKey {
 
 fn service_status(s: &ServiceFacts) -> Observation {
     let k = key(Rule::ServiceStatus, s);
-    let level = match s.status {
-        ServiceStatus::Suspended => Level::Critical,
-        ServiceStatus::Terminated => Level::Warn,
-        _ => return Observation::fine(k),
-    };
-    Observation::problem(k, level, format!("{} is {}", s.label(), s.status))
+    if s.has_ended() {
+        return Observation::Ended {
+            key: k,
+            message: format!("{} ended ({})", s.label(), s.status),
+        };
+    }
+    match s.status {
+        ServiceStatus::Suspended => {
+            Observation::problem(k, Level::Critical, format!("{} is {}", s.label(), s.status))
+        }
+        _ => Observation::fine(k),
+    }
 }
 
 /// Days from `snapshot.today` to the service's due date, if it has one.
@@ -225,6 +212,9 @@ fn service_due(s: &ServiceFacts, snapshot: &Snapshot, rules: &Rules) -> Observat
 }
 
 fn servers_in_error(s: &ServiceFacts, rules: &Rules) -> Option<Observation> {
+    if let Some(o) = ended(Rule::ServersInError, s) {
+        return Some(o);
+    }
     let errors = s.errors.as_ref()?;
     let k = key(Rule::ServersInError, s);
     if errors.is_empty() {
@@ -302,7 +292,7 @@ fn rate_limit(s: &ServiceFacts, rules: &Rules) -> Option<Observation> {
     Some(Observation::problem(k, level, message))
 }
 
-fn rate_forecast(s: &ServiceFacts, snapshot: &Snapshot) -> Option<Observation> {
+fn rate_forecast(s: &ServiceFacts, snapshot: &Snapshot, now: DateTime<Utc>) -> Option<Observation> {
     if let Some(o) = ended(Rule::RateForecast, s) {
         return Some(o);
     }
@@ -322,7 +312,16 @@ fn rate_forecast(s: &ServiceFacts, snapshot: &Snapshot) -> Option<Observation> {
     if rate >= limit || days <= 0 {
         return fine;
     }
-    let Some(reached_in) = projection.days_to_limit().filter(|d| *d < days as f64) else {
+    // Reached before its due date ends (on it, or before): the same comparison as the
+    // shipped rule's (`proxydash_ppr_limit_reached_seconds < proxydash_service_due_seconds
+    // + 86400`), counted from now.
+    let due_ends_in = s
+        .nextduedate
+        .map(|d| (snapshot.start_of(d) - now).num_seconds() as f64 + 86_400.0);
+    let Some(reached_in) = projection
+        .days_to_limit()
+        .filter(|d| due_ends_in.is_some_and(|end| d * 86_400.0 < end))
+    else {
         return fine;
     };
     // The day it is reached and the days counted are one rounding (up: it is reached
@@ -344,57 +343,55 @@ fn rate_forecast(s: &ServiceFacts, snapshot: &Snapshot) -> Option<Observation> {
     Some(Observation::problem(k, Level::Warn, message))
 }
 
-fn credit_low(
-    credit: f64,
-    services: &[ServiceFacts],
-    snapshot: &Snapshot,
-    rules: &Rules,
-) -> Observation {
+fn credit_low(ahead: &super::snapshot::Ahead, snapshot: &Snapshot, rules: &Rules) -> Observation {
     let k = AlertKey {
         rule: Rule::CreditLow,
         subject: Subject::Account,
     };
-    let mut due_soon = 0.0;
-    let mut due_now = 0.0;
-    let (mut counted, mut unknown) = (0u64, 0u64);
-    for s in services {
-        let Some(days) = days_left(s, snapshot) else {
-            continue;
-        };
-        if s.status != ServiceStatus::Active || days > i64::from(rules.renewal_days) {
-            continue;
-        }
-        match s.price.filter(|p| p.is_finite() && *p >= 0.0) {
-            Some(p) => {
-                counted += 1;
-                due_soon += p;
-                if days <= 1 {
-                    due_now += p;
-                }
-            }
-            None => unknown += 1,
-        }
-    }
-    if !credit.is_finite() || credit >= due_soon {
+    let Some(short_on) = ahead.short_on else {
         return Observation::fine(k);
-    }
-    let level = if credit < due_now {
-        Level::Critical
-    } else {
-        Level::Warn
     };
-    let unknown = if unknown > 0 {
-        format!("; {} more with no known price", count(unknown))
+    let days = short_on.signed_duration_since(snapshot.today).num_days();
+    let level = match days {
+        ..=1 => Level::Critical,
+        d if d <= i64::from(rules.renewal_days) => Level::Warn,
+        _ => return Observation::fine(k),
+    };
+    let when = match days {
+        ..=0 => "what is owed today".to_owned(),
+        1 => format!("what is owed by tomorrow ({short_on})"),
+        _ => format!("what is owed by {short_on}"),
+    };
+    let mut what = Vec::new();
+    if ahead.invoices > 0 {
+        let word = if ahead.invoices == 1 {
+            "unpaid invoice"
+        } else {
+            "unpaid invoices"
+        };
+        what.push(format!("{} {word}", count(ahead.invoices as u64)));
+    }
+    if ahead.renewals > 0 {
+        let word = if ahead.renewals == 1 {
+            "renewal"
+        } else {
+            "renewals"
+        };
+        what.push(format!("{} {word}", count(ahead.renewals as u64)));
+    }
+    let unknown = if ahead.unknown_prices > 0 {
+        format!(
+            "; {} more with no known price",
+            count(ahead.unknown_prices as u64)
+        )
     } else {
         String::new()
     };
-    let renewals = if counted == 1 { "renewal" } else { "renewals" };
     let message = format!(
-        "Credit {} does not cover {} of {} {renewals} due within {} days{unknown}",
-        money(credit),
-        money(due_soon),
-        count(counted),
-        rules.renewal_days
+        "Credit {} does not cover {when}: {} ({}){unknown}",
+        money(ahead.credit),
+        money(ahead.owed),
+        what.join(" and ")
     );
     Observation::problem(k, level, message)
 }
