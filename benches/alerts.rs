@@ -26,7 +26,6 @@ fn snapshot(n: u64) -> Snapshot {
             );
             s.product_name = format!("Product of {id}");
             s.nextduedate = Some(today + Days::new(id % 40));
-            s.price = Some(12.0);
             s.servers = Some(25);
             s.errors = Some(if id % 10 == 0 {
                 vec!["198.51.100.7".into(), "198.51.100.9".into()]
@@ -56,11 +55,21 @@ fn snapshot(n: u64) -> Snapshot {
         .collect();
     Snapshot {
         today,
+        today_start: today.and_hms_opt(0, 0, 0).unwrap().and_utc(),
         credit: Some(100.0),
+        // The money ahead as the runway would give it: short within the week.
+        ahead: Some(proxydash::alerts::snapshot::Ahead {
+            credit: 100.0,
+            short_on: Some(today + Days::new(5)),
+            owed: 130.0,
+            renewals: 10,
+            invoices: 1,
+            unknown_prices: 0,
+            at_the_latest: false,
+        }),
         services: Some(services),
         invoices: Some(invoices),
-        unreachable: None,
-        failing: None,
+        ..Snapshot::default()
     }
 }
 

@@ -41,8 +41,8 @@ fn answer(request: &Request) -> Loaded {
     let response = match request {
         Request::Services => Response::Services(services(1000)),
         Request::Credit => Response::Credit(proxydash::api::Credit { credit: 100.0 }),
-        Request::Invoices => Response::Invoices(vec![]),
-        Request::Products => Response::Products(vec![]),
+        Request::Invoices => Response::Invoices(vec![].into()),
+        Request::Products => Response::Products(vec![].into()),
         Request::NetworkErrors(_) => Response::NetworkErrors(vec![]),
         Request::NetworkInactive(_) => Response::NetworkInactive(vec![]),
         Request::Rate(_) => Response::Rate(td::rate(100.0, 1000.0)),

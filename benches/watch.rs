@@ -162,6 +162,7 @@ async fn soak(minutes: u64) {
         Box::new(sink),
         output.clone(),
         Options {
+            on_alert: None,
             clock,
             speed: SPEED,
             verbose: 0,

@@ -294,20 +294,23 @@ impl Harness {
             }
             Request::Product(id) => Response::Product(td::product(*id, ProductType::Fpr)),
             Request::Credit => Response::Credit(crate::api::Credit { credit: 1234.5 }),
-            Request::Invoices => Response::Invoices(vec![
-                td::invoice(101),
-                crate::api::Invoice {
-                    status: crate::api::InvoiceStatus::Unpaid,
-                    date_paid: None,
-                    amount: 49.99,
-                    ..td::invoice(102)
-                },
-                crate::api::Invoice {
-                    status: crate::api::InvoiceStatus::Refunded,
-                    date_refunded: Some(td::date("2025-12-20")),
-                    ..td::invoice(103)
-                },
-            ]),
+            Request::Invoices => Response::Invoices(
+                vec![
+                    td::invoice(101),
+                    crate::api::Invoice {
+                        status: crate::api::InvoiceStatus::Unpaid,
+                        date_paid: None,
+                        amount: 49.99,
+                        ..td::invoice(102)
+                    },
+                    crate::api::Invoice {
+                        status: crate::api::InvoiceStatus::Refunded,
+                        date_refunded: Some(td::date("2025-12-20")),
+                        ..td::invoice(103)
+                    },
+                ]
+                .into(),
+            ),
             Request::Invoice(id) => Response::Invoice(vec![td::invoice(*id)]),
             _ => return None,
         };

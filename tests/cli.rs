@@ -211,8 +211,8 @@ read_only = true
 /// Issue 38 item 6: a failing `token_command` used to show its text and the first line
 /// of its error output in `doctor`, `config show` and every error, so a command that
 /// embeds its secret, or prints it to standard error, showed it. Now it is named by its
-/// profile and key; only `doctor` shows the error output, cut, and never a line that
-/// may hold the secret.
+/// profile and key; no error output is shown at all (issue 46.5: `doctor` showed one
+/// that held the token), only how many bytes of it there were.
 #[test]
 fn a_failing_secret_command_never_shows_its_text_or_its_secret() {
     let secret = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";
@@ -255,22 +255,33 @@ fn a_failing_secret_command_never_shows_its_text_or_its_secret() {
             "{name}:\n{all}"
         );
     }
-    // A harmless error line is shown by `doctor`, and by nothing else.
+    // Issue 46.5: a line that reads like any other (`auth error: token SECRETtok…
+    // expired`) was shown by `doctor` and `doctor --json`, the token in it. No error
+    // output is shown: `doctor` says how it ended, how much it wrote, and what to run.
     let path = config_file(
-        "secret-harmless",
-        "[profiles.resale]\nbase_url = \"http://127.0.0.1:9\"\ntoken_command = \"echo 'gpg: decryption failed: No secret key' >&2; exit 2\"\n",
+        "secret-sentence",
+        // The token is not in the command's text (an auth tool prints it): only its
+        // error output holds it.
+        "[profiles.resale]\nbase_url = \"http://127.0.0.1:9\"\ntoken_command = \"printf 'auth error: token %s%s%s expired\\\\n' SECR ETtok 9f8e7d >&2; exit 2\"\n",
     );
-    let doctor = proxydash()
-        .arg("--config")
-        .arg(&path)
-        .arg("doctor")
-        .output()
-        .unwrap();
-    let doctor = String::from_utf8_lossy(&doctor.stdout);
-    assert!(
-        doctor.contains("profiles.resale.token_command failed: exit 2; its error output: gpg: decryption failed: No secret key"),
-        "{doctor}"
+    let mut said = String::new();
+    for args in [&["doctor"][..], &["doctor", "--json"]] {
+        let doctor = proxydash()
+            .arg("--config")
+            .arg(&path)
+            .args(args)
+            .output()
+            .unwrap();
+        said.push_str(&String::from_utf8_lossy(&doctor.stdout));
+        said.push_str(&String::from_utf8_lossy(&doctor.stderr));
+    }
+    assert!(!said.contains("SECRETtok"), "{said}");
+    assert!(!said.contains("auth error"), "{said}");
+    let line = format!(
+        "profiles.resale.token_command failed: exit 2; it wrote 42 bytes to standard error (not shown: it may hold the secret); to see what it says, run the command of profiles.resale.token_command (in {}) by hand in a shell",
+        path.display()
     );
+    assert!(said.contains(&line), "{line}\nnot in\n{said}");
     let credit = proxydash()
         .arg("--config")
         .arg(&path)
@@ -282,7 +293,7 @@ fn a_failing_secret_command_never_shows_its_text_or_its_secret() {
         credit.contains("profiles.resale.token_command failed: exit 2"),
         "{credit}"
     );
-    assert!(!credit.contains("decryption"), "{credit}");
+    assert!(!credit.contains("SECRETtok"), "{credit}");
 }
 
 /// Issue 11.5: a token command that hangs is stopped at `command_timeout`, with a message
@@ -681,4 +692,65 @@ fn alerts_read_every_profile_and_unsilence_finds_the_profile_that_holds_it() {
     let (code, _, err) = run(&["alerts", "--all-profiles", "ack", "service_status:9999"]);
     assert_eq!(code, 4, "{err}");
     let _ = std::fs::remove_dir_all(&state);
+}
+
+/// Issue 46.7: a profile named `ESC ] 0 ; … BEL` (a TOML quoted key) retitled the
+/// terminal through `alerts`' messages, printed raw. Names from the config file are
+/// cleaned like server text: the sequence goes whole, the rest of the name stays.
+#[test]
+fn a_hostile_profile_name_reaches_no_terminal_through_alerts() {
+    let path = config_file(
+        "hostile-profile",
+        "[profiles.\"shop\\u001b]0;pwned\\u0007\\u202e\"]\nbase_url = \"http://127.0.0.1:9\"\ntoken = \"t\"\n",
+    );
+    let state = path.parent().unwrap().join("state");
+    let run = |args: &[&str]| {
+        let out = proxydash()
+            .env("XDG_STATE_HOME", &state)
+            .arg("--config")
+            .arg(&path)
+            .args(args)
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), all)
+    };
+    let mut said = String::new();
+    let (code, out) = run(&[
+        "alerts",
+        "silence",
+        "--rule",
+        "rate_limit",
+        "--for",
+        "1h",
+        "--reason",
+        "maint",
+        "--all-profiles",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    said.push_str(&out);
+    // `silence e197a2: rate_limit until … in profiles shop`
+    let id = out
+        .split_whitespace()
+        .nth(1)
+        .map(|w| w.trim_end_matches(':'));
+    for args in [
+        &["alerts", "--all-profiles"][..],
+        &["alerts", "--all-profiles", "--json"],
+        &["alerts", "unsilence", "no-such-silence"],
+    ] {
+        said.push_str(&run(args).1);
+    }
+    let (code, out) = run(&["alerts", "unsilence", id.unwrap_or_default()]);
+    assert_eq!(code, Some(0), "{out}");
+    said.push_str(&out);
+    assert!(said.contains("in profile shop"), "{said}");
+    for bad in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!said.contains(bad), "{bad:?} in:\n{said:?}");
+    }
+    assert!(!said.contains("]0;pwned"), "{said:?}");
 }

@@ -103,7 +103,8 @@ async fn doctor_passes_against_the_sandbox_asking_one_credit_read() {
             "permissions",
             "api",
             "rate limit",
-            "state"
+            "state",
+            "state files"
         ]
     );
     assert!(checks.as_array().unwrap().iter().all(|c| c["ok"] == true));
@@ -214,6 +215,51 @@ async fn doctor_names_the_source_the_level_and_the_profile() {
     assert!(!out.contains("  proxydash run"), "no gap:\n{out}");
     assert!(
         out.contains("token_command of profile resale") && out.contains("on_alert of profile shop"),
+        "{out}"
+    );
+}
+
+/// Issue 46.7: a FIFO, a link or an oversized file at a state file's name is refused by
+/// every other command (it goes on without it), and `doctor` said nothing of it. It names
+/// each, why and what to do, and opens none of them (a FIFO would block it).
+#[cfg(unix)]
+#[tokio::test]
+async fn doctor_names_the_state_files_other_commands_refuse() {
+    let home = temp_dir("state-files");
+    let state = home.join("state/proxydash");
+    std::fs::create_dir_all(&state).unwrap();
+    let fifo = state.join("budget.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    std::os::unix::fs::symlink("/etc/hostname", state.join("alerts.json")).unwrap();
+    std::fs::File::create(state.join("throttle.json"))
+        .unwrap()
+        .set_len(9 << 20)
+        .unwrap();
+    let (code, out, err) = finish(proxydash(&home).args(["--demo", "doctor"])).await;
+    let said = out
+        .lines()
+        .find(|l| l.contains("state files"))
+        .unwrap_or_else(|| panic!("no state files line:\n{out}\n{err}"));
+    assert!(said.starts_with('!'), "{said}");
+    for why in [
+        "budget.json is a FIFO (named pipe), not a regular file",
+        "alerts.json is a symbolic link",
+        "throttle.json is over 8 MiB",
+        "every command goes on without them",
+    ] {
+        assert!(said.contains(why), "{why:?} not in {said}");
+    }
+    assert_eq!(code, Some(0), "a warning, not a failure:\n{out}\n{err}");
+    // Nothing of the kind: a pass.
+    let clean = temp_dir("state-files-clean");
+    let (_, out, _) = finish(proxydash(&clean).args(["--demo", "doctor"])).await;
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with('✓') && l.contains("state files")),
         "{out}"
     );
 }

@@ -17,7 +17,7 @@ use proxydash::watch::watcher::{Options, Watcher};
 use std::time::Duration;
 use tokio::time::Instant;
 
-fn client(sb: &SandboxHandle) -> ApiClient {
+pub(crate) fn client(sb: &SandboxHandle) -> ApiClient {
     let mut config = ClientConfig::new(sb.base_url(), Credentials::Token(sb.token().into()));
     config.request_timeout = Duration::from_secs(5);
     config.connect_timeout = Duration::from_secs(5);
@@ -25,7 +25,7 @@ fn client(sb: &SandboxHandle) -> ApiClient {
 }
 
 /// A watcher of `sb` with `refresh`, its alert lines captured and its metrics on a board.
-fn watcher(
+pub(crate) fn watcher(
     sb: &SandboxHandle,
     refresh: u64,
     client: impl Into<Door>,
@@ -72,7 +72,11 @@ fn alert_lines(captured: &Captured, rule: &str, state: &str) -> usize {
 
 /// Waits on tokio's clock until `holds`, checking every simulated second; panics naming
 /// `what` after `limit` of that clock.
-async fn until(what: &str, limit: Duration, mut holds: impl FnMut() -> bool) -> Duration {
+pub(crate) async fn until(
+    what: &str,
+    limit: Duration,
+    mut holds: impl FnMut() -> bool,
+) -> Duration {
     let started = Instant::now();
     while !holds() {
         assert!(started.elapsed() < limit, "not {what} within {limit:?}");

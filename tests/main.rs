@@ -40,6 +40,7 @@ mod secrets;
 mod secrets_in_logs;
 mod state_files;
 mod terminal;
+mod unknown;
 mod watch;
 
 /// Each `tests/*.rs` file (and each directory with a `mod.rs`) is a module of this

@@ -132,7 +132,7 @@ async fn bind_and_order_through_the_palette_and_their_command_lines_do_the_same(
         KeyCode::Char('u'),
         KeyModifiers::CONTROL,
     )));
-    s.type_text("198.51.100.77");
+    s.type_text("45.83.222.77");
     s.press(KeyCode::Enter);
     s.until("the bind in the command log", |app| {
         app.command_log().len() == 1
@@ -173,7 +173,7 @@ async fn bind_and_order_through_the_palette_and_their_command_lines_do_the_same(
     assert_eq!(
         lines,
         [
-            "proxydash bind 1001 198.51.100.77",
+            "proxydash bind 1001 45.83.222.77",
             "proxydash order 11 --client 101 --yes"
         ]
     );

@@ -214,7 +214,7 @@ impl Store {
     /// The catalogue as `request` (`Products` or `ProductsOrderedBy`) listed it.
     pub fn products_answer(&self, request: &Request) -> Answer<'_, Vec<ProductSummary>> {
         self.answer(request, |l| match l {
-            Loaded::Products(Ok(v)) | Loaded::ProductsOrderedBy(_, Ok(v)) => Some(v),
+            Loaded::Products(Ok(v)) | Loaded::ProductsOrderedBy(_, Ok(v)) => Some(&v.items),
             _ => None,
         })
     }
@@ -235,7 +235,7 @@ impl Store {
 
     pub fn invoices_answer(&self) -> Answer<'_, Vec<Invoice>> {
         self.answer(&Request::Invoices, |l| match l {
-            Loaded::Invoices(Ok(v)) => Some(v),
+            Loaded::Invoices(Ok(v)) => Some(&v.items),
             _ => None,
         })
     }

@@ -367,6 +367,7 @@ impl Engine {
                 })
                 .count(),
             runway,
+            skipped: facts::skipped(&self.store),
             at: Some(now),
         }
     }

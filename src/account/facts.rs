@@ -36,6 +36,9 @@ pub struct Summary {
     /// The money ahead (renewals, the day the credit runs short), once the services are
     /// known.
     pub runway: Option<crate::billing::Runway>,
+    /// Records of each list read that could not be read (`invoices`, `products`), for
+    /// the lists read so far.
+    pub skipped: Vec<(&'static str, usize)>,
     /// When this summary was made.
     pub at: Option<DateTime<Utc>>,
 }
@@ -134,21 +137,33 @@ pub fn snapshot(
     }
 }
 
-/// The money ahead as `credit_low` reads it; `None` when the credit is not known.
+/// The money ahead as `credit_low` reads it; `None` when the credit is not known, or the
+/// day it runs short is not (an amount owed could not be read: `Short::NotKnown`), so the
+/// rule checks nothing rather than call it covered. A day the known amounts alone reach
+/// (`Short::ByAtLatest`) is a day it runs short at the latest: the alert says so (the
+/// metric, which would overstate the time left, has no series then).
 fn ahead(runway: &crate::billing::Runway) -> Option<Ahead> {
+    use crate::billing::Short;
     let credit = runway.credit?;
-    let by_then: Vec<&crate::billing::runway::Owed> = match runway.short_on {
+    let (short_on, at_the_latest) = match runway.short {
+        Short::On(day) => (Some(day), false),
+        Short::ByAtLatest(day) => (Some(day), true),
+        Short::Never => (None, false),
+        Short::NotKnown => return None,
+    };
+    let by_then: Vec<&crate::billing::runway::Owed> = match short_on {
         Some(on) => runway.soon.iter().filter(|o| o.date <= on).collect(),
         None => Vec::new(),
     };
     let invoices = by_then.iter().filter(|o| o.invoice_id.is_some()).count();
     Some(Ahead {
         credit,
-        short_on: runway.short_on,
+        short_on,
         owed: by_then.iter().map(|o| o.amount).sum(),
         renewals: by_then.len() - invoices,
         invoices,
         unknown_prices: runway.unknown_prices.len(),
+        at_the_latest,
     })
 }
 
@@ -167,7 +182,19 @@ pub fn runway(
         details: Some(store),
         products: store.products(),
         invoices: store.invoices(),
+        invoices_unread: crate::billing::Unread::of(store.invoices_listed()),
     })
+}
+
+/// How many records of each list read could not be read ([`crate::api::Listed`]): the
+/// lists read so far, 0 for one read whole.
+pub fn skipped(store: &Store) -> Vec<(&'static str, usize)> {
+    let invoices = store
+        .invoices_listed()
+        .map(|l| ("invoices", l.skipped_count));
+    let products = (store.products_listed(&crate::api::Request::Products))
+        .map(|l| ("products", l.skipped_count));
+    invoices.into_iter().chain(products).collect()
 }
 
 /// The age of the oldest datum of each watched kind: what the freshness rules promise to

@@ -125,7 +125,7 @@ mod tests {
         // Rejected credentials and the budget's 429 say nothing of the kind.
         h.observe(&Request::Invoices.failed(ApiError::Unauthenticated), t(61));
         assert_eq!(h.failing_since(Kind::Invoices, t(62)), Some(t(0)));
-        let ok = Loaded::Invoices(Ok(Vec::new()));
+        let ok = Loaded::Invoices(Ok(Vec::new().into()));
         h.observe(&ok, t(90));
         assert_eq!(h.failing_since(Kind::Invoices, t(200)), None);
     }

@@ -9,8 +9,8 @@
 
 use super::freshness::{Kind, RETRY, RETRY_FLOOR, RETRY_MAX};
 use crate::api::{
-    ApiError, Credit, Invoice, Loaded, Product, ProductSummary, RateEntry, Request, Service,
-    ServiceSummary, StatEntry,
+    ApiError, Credit, Invoice, Listed, Loaded, Product, ProductSummary, RateEntry, Request,
+    Service, ServiceSummary, StatEntry,
 };
 use chrono::{DateTime, Utc};
 use std::collections::{HashMap, HashSet};
@@ -253,15 +253,27 @@ impl Store {
     }
 
     pub fn invoices(&self) -> Option<&[Invoice]> {
-        match self.value(&Request::Invoices)? {
-            Loaded::Invoices(Ok(v)) => Some(v),
+        self.invoices_listed().map(|l| l.as_slice())
+    }
+
+    pub fn products(&self) -> Option<&[ProductSummary]> {
+        self.products_listed(&Request::Products)
+            .map(|l| l.as_slice())
+    }
+
+    /// The catalogue as `request` (`Products` or `ProductsOrderedBy`) listed it, with the
+    /// products that could not be read.
+    pub fn products_listed(&self, request: &Request) -> Option<&Listed<ProductSummary>> {
+        match self.value(request)? {
+            Loaded::Products(Ok(v)) | Loaded::ProductsOrderedBy(_, Ok(v)) => Some(v),
             _ => None,
         }
     }
 
-    pub fn products(&self) -> Option<&[ProductSummary]> {
-        match self.value(&Request::Products)? {
-            Loaded::Products(Ok(v)) => Some(v),
+    /// The invoices with those that could not be read.
+    pub fn invoices_listed(&self) -> Option<&Listed<Invoice>> {
+        match self.value(&Request::Invoices)? {
+            Loaded::Invoices(Ok(v)) => Some(v),
             _ => None,
         }
     }

@@ -56,20 +56,23 @@ impl Account {
         }
         let response = match request {
             Request::Services => Response::Services(self.services.clone()),
-            Request::Products => Response::Products(vec![
-                crate::api::ProductSummary {
-                    product_name: "Rotating".into(),
-                    ..td::product_summary(1)
-                },
-                crate::api::ProductSummary {
-                    product_name: "Static".into(),
-                    ..td::product_summary(2)
-                },
-            ]),
+            Request::Products => Response::Products(
+                vec![
+                    crate::api::ProductSummary {
+                        product_name: "Rotating".into(),
+                        ..td::product_summary(1)
+                    },
+                    crate::api::ProductSummary {
+                        product_name: "Static".into(),
+                        ..td::product_summary(2)
+                    },
+                ]
+                .into(),
+            ),
             Request::Product(1) => Response::Product(td::product(1, ProductType::Ppr)),
             Request::Product(id) => Response::Product(td::product(*id, ProductType::Fpr)),
             Request::Credit => Response::Credit(crate::api::Credit { credit: 250.0 }),
-            Request::Invoices => Response::Invoices(vec![]),
+            Request::Invoices => Response::Invoices(vec![].into()),
             Request::NetworkErrors(_) => Response::NetworkErrors(vec![]),
             Request::NetworkInactive(_) => Response::NetworkInactive(vec![]),
             Request::Rate(id) if id % 2 == 0 => {

@@ -39,6 +39,7 @@ fn snapshot(services: Vec<ServiceFacts>, invoices: Vec<InvoiceFacts>) -> Snapsho
             renewals: 0,
             invoices: 0,
             unknown_prices: 0,
+            at_the_latest: false,
         }),
         services: Some(services),
         invoices: Some(invoices),

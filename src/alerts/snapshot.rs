@@ -69,6 +69,8 @@ pub struct Ahead {
     pub invoices: usize,
     /// Live services whose renewal has no known price (left out of the sums).
     pub unknown_prices: usize,
+    /// Some amounts owed could not be read: `short_on` is the latest the day can be.
+    pub at_the_latest: bool,
 }
 
 /// The API is not answering.

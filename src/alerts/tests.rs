@@ -46,6 +46,7 @@ fn ahead(credit: f64, short_in: Option<u64>, owed: f64) -> snapshot::Ahead {
         renewals: 2,
         invoices: 0,
         unknown_prices: 0,
+        at_the_latest: false,
     }
 }
 

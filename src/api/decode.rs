@@ -57,6 +57,97 @@ pub(crate) fn decode_list<T: DeserializeOwned>(
         .map_err(|e| decode_error(asked, bytes, e))
 }
 
+/// A list of records, record by record ([`Listed`]): each is read apart from the others,
+/// so one that does not read is skipped and named ([`Skipped`]) and the rest are kept. A
+/// list of which no record reads is not one of these records (`{"unexpected":true}`):
+/// that is a decode error, as a body of the wrong shape always was. At most the list's
+/// cap of records is kept; the rest are read past unbuilt.
+pub(crate) fn decode_records<T: DeserializeOwned + Record>(
+    asked: Asked,
+    bytes: &[u8],
+) -> Result<Listed<T>, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let cap = asked.cap.unwrap_or(usize::MAX);
+    let raw: Vec<&serde_json::value::RawValue> = lenient::vec_capped(&mut de, cap)
+        .and_then(|v| de.end().map(|_| v))
+        .map_err(|e| decode_error(asked, bytes, e))?;
+    let mut listed = Listed::whole(Vec::with_capacity(raw.len()));
+    for record in raw {
+        match serde_json::from_str::<T>(record.get()) {
+            Ok(item) => listed.items.push(item),
+            Err(_) => listed.skip(skipped::<T>(record.get())),
+        }
+    }
+    if listed.items.is_empty() && listed.skipped_count > 0 {
+        return Err(ApiError::Decode {
+            endpoint: asked.label,
+            detail: listed.skipped_line().unwrap_or_default(),
+        });
+    }
+    if let Some(line) = listed.skipped_line() {
+        tracing::warn!(endpoint = asked.label, "{line}");
+    }
+    Ok(listed)
+}
+
+/// What can be told of a record that did not read: its ID, the member that did not read
+/// (found by reading it again with the path kept) and that member's value as sent.
+fn skipped<T: DeserializeOwned + Record>(record: &str) -> Skipped {
+    use serde_json::value::RawValue;
+    let members: Option<std::collections::BTreeMap<String, &RawValue>> =
+        serde_json::from_str(record).ok();
+    let Some(members) = members else {
+        return Skipped {
+            value: shown_value(record),
+            ..Skipped::default()
+        };
+    };
+    let unquoted = |raw: &RawValue| match serde_json::from_str::<String>(raw.get()) {
+        Ok(text) => shown(&text, 24),
+        Err(_) => shown(raw.get(), 24),
+    };
+    let mut de = serde_json::Deserializer::from_str(record);
+    let field = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(_) => None,
+        Err(e) => match e.path().iter().next() {
+            Some(serde_path_to_error::Segment::Map { key }) => Some(key.clone()),
+            // A member the record lacks is reported at the record: `missing field `id``.
+            _ => missing_field(&e.inner().to_string()),
+        },
+    };
+    let value = field
+        .as_deref()
+        .and_then(|f| members.get(f))
+        .map_or_else(|| "(missing)".to_owned(), |raw| shown_value(raw.get()));
+    Skipped {
+        id: members.get(T::ID).map(|raw| unquoted(raw)),
+        field: Some(shown(field.as_deref().unwrap_or("(the record)"), 40)),
+        value,
+        status: members.get("status").map(|raw| unquoted(raw)),
+    }
+}
+
+/// Server text in a message: cleaned of control characters and whole escape sequences,
+/// cut to `max` characters.
+fn shown(text: &str, max: usize) -> String {
+    crate::text::truncate(&crate::text::sanitize(text), max).into_owned()
+}
+
+/// A value as sent, as JSON text: a string quoted (its text cleaned: an escape sequence
+/// inside it goes whole, not as `\u001b[2J`), anything else as it was written.
+fn shown_value(raw: &str) -> String {
+    match serde_json::from_str::<String>(raw) {
+        Ok(text) => format!("\"{}\"", shown(&text, 38)),
+        Err(_) => shown(raw.trim(), 40),
+    }
+}
+
+/// `id` of serde's "missing field `id`".
+fn missing_field(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("missing field `")?;
+    Some(rest.split('`').next()?.to_owned())
+}
+
 pub(crate) fn decode_addresses(asked: Asked, bytes: &[u8]) -> Result<Vec<String>, ApiError> {
     Ok(decode_list::<Address>(asked, bytes)?
         .into_iter()
@@ -198,6 +289,54 @@ mod tests {
         let invoices = format!("[{}]", vec![r#"{"id":1}"#; 150_000].join(","));
         match decode_body(&Request::Invoices, invoices.as_bytes()) {
             Ok(Response::Invoices(v)) => assert_eq!(v.len(), 100_000),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Issue 46.2: one record that does not read is skipped and named; the others stay.
+    #[test]
+    fn a_record_that_does_not_read_is_skipped_and_named() {
+        let body = br#"[{"id": 811, "amount": "5"},
+            {"id": "812", "status": "Unpaid", "amount": "1,234.50"},
+            {"id": 813, "amount": 7, "created_at": "2026-01-02"},
+            {"amount": 1},
+            17,
+            {"id": 815, "amount": "NaN\u001b[2J"}]"#;
+        let Ok(Response::Invoices(listed)) = decode_body(&Request::Invoices, body) else {
+            panic!("the list reads");
+        };
+        assert_eq!(listed.iter().map(|i| i.id).collect::<Vec<_>>(), [811, 813]);
+        assert_eq!(listed.skipped_count, 4);
+        let words: Vec<String> = listed.skipped.iter().map(Skipped::words).collect();
+        assert_eq!(
+            words,
+            [
+                r#"id 812, amount "1,234.50""#,
+                "no id, id (missing)",
+                "no id, not a record: 17",
+                r#"id 815, amount "NaN""#,
+            ]
+        );
+        assert_eq!(listed.skipped[0].status.as_deref(), Some("Unpaid"));
+        assert_eq!(
+            listed.skipped_line().unwrap(),
+            r#"4 invoices could not be read: id 812, amount "1,234.50"; no id, id (missing); no id, not a record: 17; and 1 more"#
+        );
+    }
+
+    /// A list of which no record reads is a body of the wrong shape, as it always was.
+    #[test]
+    fn a_list_of_which_nothing_reads_is_a_decode_error() {
+        for body in [&br#"{"unexpected":true}"#[..], br#"[{"productId": "x"}]"#] {
+            match decode_body(&Request::Products, body) {
+                Err(ApiError::Decode { detail, .. }) => {
+                    assert!(detail.contains("could not be read"), "{detail}")
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        match decode_body(&Request::Products, b"[]") {
+            Ok(Response::Products(l)) => assert!(l.is_empty() && l.skipped_count == 0),
             other => panic!("{other:?}"),
         }
     }

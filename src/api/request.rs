@@ -9,7 +9,9 @@
 //!
 //! Read limits and list caps are the figures [`super::limits`] explains.
 
-use super::decode::{decode, decode_addresses, decode_list, decode_update, parse_ip_list};
+use super::decode::{
+    decode, decode_addresses, decode_list, decode_records, decode_update, parse_ip_list,
+};
 use super::error::ApiError;
 use super::iplist::IpList;
 use super::model::*;
@@ -102,8 +104,8 @@ endpoints! {
         method: "GET",
         label: "/api/products",
         path: ["api", "products"],
-        output: Vec<ProductSummary>,
-        decode: |request, body| decode_list(request.asked(), &body),
+        output: Listed<ProductSummary>,
+        decode: |request, body| decode_records(request.asked(), &body),
         read: 4 << 20,
         list: 10_000,
         what: "Products",
@@ -116,8 +118,8 @@ endpoints! {
         method: "GET",
         label: "/api/products/orderby/{field}",
         path: ["api", "products", "orderby", field.as_str()],
-        output: Vec<ProductSummary>,
-        decode: |request, body| decode_list(request.asked(), &body),
+        output: Listed<ProductSummary>,
+        decode: |request, body| decode_records(request.asked(), &body),
         read: 4 << 20,
         list: 10_000,
         what: "Products by {field}",
@@ -171,8 +173,8 @@ endpoints! {
         method: "GET",
         label: "/api/billing/invoices",
         path: ["api", "billing", "invoices"],
-        output: Vec<Invoice>,
-        decode: |request, body| decode_list(request.asked(), &body),
+        output: Listed<Invoice>,
+        decode: |request, body| decode_records(request.asked(), &body),
         read: MAX_BODY,
         list: 100_000,
         what: "Invoices",

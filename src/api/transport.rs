@@ -81,13 +81,15 @@ impl ApiClient {
         };
         match prepaid {
             Some(token) => Ok(Some(token)),
-            None => gate
-                .take()
-                .await
-                .map(Some)
-                .map_err(|refused| ApiError::RateLimited {
-                    retry_after: Some(refused.wait.as_secs_f64().ceil() as u64),
-                }),
+            None => gate.take().await.map(Some).map_err(|refused| {
+                let wait = refused.wait.as_secs_f64().ceil() as u64;
+                match refused.saved {
+                    true => ApiError::SavedPause { wait },
+                    false => ApiError::RateLimited {
+                        retry_after: Some(wait),
+                    },
+                }
+            }),
         }
     }
 

@@ -7,8 +7,16 @@
 //!   renewal is owed now).
 //! - **What a renewal costs**: the service's own `price` where its detail is known, else
 //!   its product's catalogue price (matched by product name), saying which
-//!   ([`PriceSource`]); a service with neither is left out and counted
-//!   ([`Runway::unknown_prices`]), never taken as free.
+//!   ([`PriceSource`]); a service with neither is counted ([`Runway::unknown_prices`]),
+//!   never taken as free.
+//! - **Unknown is not zero**: an amount that may be owed but cannot be read (a renewal
+//!   with no known price, the invoices never read or failing since start, an unpaid
+//!   invoice without an amount) is not summed as 0. The first day such an amount may
+//!   fall is kept ([`Runway::first_unknown`]): the day the credit runs short is known
+//!   only when the known amounts already run it short before then ([`Short::On`]); else
+//!   it is [`Short::NotKnown`], with the day the known amounts alone reach, which is the
+//!   latest it can be. The 30-day sum is "at least" when an unknown falls in it, and the
+//!   spend is not known without the invoices. Nothing optimistic is ever exported.
 //! - **The schedule**: each renewal after the next is one billing cycle later (the
 //!   spec's cycles, in calendar months, the day clamped to the month's end). A cycle not
 //!   known (no detail read, or a value the spec does not list) is taken as `Monthly`,
@@ -27,17 +35,20 @@
 //!   spend, nor is a top-up ("Add Funds": an invoice for no service), which is credit
 //!   the renewals are then paid from.
 
-use crate::api::{BillingCycle, Invoice, InvoiceStatus, ProductSummary, Service, ServiceSummary};
-use chrono::{Datelike, Months, NaiveDate};
+use crate::api::{
+    BillingCycle, Invoice, InvoiceStatus, ProductSummary, Service, ServiceSummary, Skipped,
+};
+use chrono::{Months, NaiveDate};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{HashMap, HashSet};
+
+pub use super::spend::spend;
 
 /// The window of "due soon": renewals listed and summed.
 pub const SOON_DAYS: u64 = 30;
 /// How far ahead the schedule is walked for the day the credit runs short.
 pub const HORIZON_DAYS: u64 = 365;
-/// Months of spend kept for the chart.
-pub const SPEND_MONTHS: usize = 12;
+pub use super::spend::SPEND_MONTHS;
 
 /// Where a renewal's price comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -75,6 +86,24 @@ pub struct Owed {
     pub source: PriceSource,
 }
 
+/// The day the credit runs short, as far as it is known.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Short {
+    /// The first day the credit does not cover what is owed by then.
+    On(NaiveDate),
+    /// The credit covers every renewal of the [`HORIZON_DAYS`].
+    Never,
+    /// Not known: the credit is not known, or an amount that cannot be read may fall
+    /// before the day the known amounts reach (`by`, the latest the day can be; `None`
+    /// when the known amounts do not run it short within the horizon).
+    #[default]
+    NotKnown,
+    /// [`Short::NotKnown`], though the known amounts alone run it short on this day: it
+    /// runs short then at the latest.
+    ByAtLatest(NaiveDate),
+}
+
 /// What the account's records say of the money ahead.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Runway {
@@ -82,17 +111,28 @@ pub struct Runway {
     pub credit: Option<f64>,
     /// Owed within [`SOON_DAYS`] (today included), by date.
     pub soon: Vec<Owed>,
-    /// Their sum.
+    /// Their sum (of the amounts known: see [`Runway::soon_is_complete`]).
     pub soon_total: f64,
-    /// The first day the credit does not cover what is owed by then, within
-    /// [`HORIZON_DAYS`]; `None` when it covers all of it (or the credit is not known).
-    pub short_on: Option<NaiveDate>,
-    /// Live services whose renewal has no known price (left out of the sums).
+    /// The day the credit runs short, when known ([`Short`]).
+    pub short: Short,
+    /// Live services whose renewal has no known price (not summed: see the module doc).
     pub unknown_prices: Vec<u64>,
+    /// Whether the invoices were read: without them, what is owed today and the spend
+    /// are not known.
+    pub invoices_known: bool,
+    /// Unpaid invoices whose amount the server did not send.
+    pub unpaid_without_amount: Vec<u64>,
+    /// Invoices of the list that could not be read ([`crate::api::Listed`]), and how
+    /// many of them may be owed (their status unread, or Unpaid or Collections).
+    pub invoices_skipped: usize,
+    pub skipped_maybe_owed: usize,
+    /// The first day an amount that cannot be read may be owed (within the horizon).
+    pub first_unknown: Option<NaiveDate>,
     /// Live services whose billing cycle is not known, taken as `Monthly`.
     pub assumed_monthly: usize,
     /// Paid spend by month (first day of the month), oldest first, at most
-    /// [`SPEND_MONTHS`] ending with the current month.
+    /// [`SPEND_MONTHS`] ending with the current month (empty when the invoices are not
+    /// known; see [`Runway::spend_is_complete`]).
     pub spend: Vec<(NaiveDate, f64)>,
 }
 
@@ -121,79 +161,40 @@ pub struct Records<'a> {
     /// The catalogue (endpoint 6).
     pub products: Option<&'a [ProductSummary]>,
     pub invoices: Option<&'a [Invoice]>,
+    /// The invoices of the list that could not be read.
+    pub invoices_unread: Unread<'a>,
 }
 
-impl Runway {
-    /// The day before the credit runs short: "covers renewals until".
-    pub fn covers_until(&self) -> Option<NaiveDate> {
-        self.short_on.and_then(|d| d.pred_opt())
-    }
-
-    /// This month's spend and last month's.
-    pub fn this_and_last_month(&self) -> (f64, f64) {
-        let month = first_of_month(self.today);
-        let last = month.checked_sub_months(Months::new(1)).unwrap_or(month);
-        let of = |m: NaiveDate| {
-            self.spend
-                .iter()
-                .find(|(d, _)| *d == m)
-                .map_or(0.0, |(_, v)| *v)
-        };
-        (of(month), of(last))
-    }
-
-    /// Seconds from `now` to the start (UTC midnight) of the day the credit runs short,
-    /// 0 when that is today or past; `None` when it does not run short.
-    pub fn seconds_left(&self, now: chrono::DateTime<chrono::Utc>) -> Option<i64> {
-        let day = self.short_on?.and_hms_opt(0, 0, 0)?.and_utc();
-        Some((day - now).num_seconds().max(0))
-    }
-
-    /// One line for people: `covers renewals until 2026-12-14; $182.50 due in 30 days`.
-    pub fn line(&self) -> String {
-        let covers = match (self.credit, self.short_on, self.covers_until()) {
-            (None, ..) => "credit not known".to_owned(),
-            (Some(_), Some(short), _) if short <= self.today => {
-                "does not cover what is owed today".to_owned()
-            }
-            (Some(_), Some(_), Some(until)) => format!("covers renewals until {until}"),
-            (Some(_), _, _) => "covers every renewal for a year".to_owned(),
-        };
-        let mut line = format!(
-            "{covers}; {} due in {SOON_DAYS} days",
-            crate::text::money(self.soon_total)
-        );
-        let catalogue = self
-            .soon
-            .iter()
-            .filter(|o| o.source == PriceSource::Catalogue)
-            .count();
-        if catalogue > 0 {
-            line.push_str(&format!(" ({catalogue} at the catalogue price)"));
-        }
-        if !self.unknown_prices.is_empty() {
-            line.push_str(&format!(
-                "; {} with no known price left out",
-                self.unknown_prices.len()
-            ));
-        }
-        if self.assumed_monthly > 0 {
-            line.push_str(&format!(
-                "; {} with the cycle unknown taken as Monthly",
-                self.assumed_monthly
-            ));
-        }
-        line
-    }
+/// Records of a list that could not be read ([`crate::api::Listed`]): how many, and the
+/// first ones named.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unread<'a> {
+    pub count: usize,
+    pub named: &'a [Skipped],
 }
 
-/// The earliest day any of `runways` runs short, with its index.
-pub fn earliest(runways: &[Option<&Runway>]) -> Option<(usize, NaiveDate)> {
-    runways
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| Some((i, r.as_ref()?.short_on?)))
-        .min_by_key(|(i, d)| (*d, *i))
+impl<'a> Unread<'a> {
+    pub fn of<T>(listed: Option<&'a crate::api::Listed<T>>) -> Self {
+        listed.map_or_else(Self::default, |l| Self {
+            count: l.skipped_count,
+            named: &l.skipped,
+        })
+    }
+
+    /// How many may be owed: an invoice whose status could not be read, or reads as one
+    /// owed (Unpaid, Collections) or one the spec does not list, is an amount not known.
+    fn maybe_owed(&self) -> usize {
+        let owed = |s: &&Skipped| {
+            s.status.as_deref().is_none_or(|status| {
+                matches!(
+                    InvoiceStatus::parse(status.trim()),
+                    InvoiceStatus::Unpaid | InvoiceStatus::Collections | InvoiceStatus::Other(_)
+                )
+            })
+        };
+        let unnamed = self.count.saturating_sub(self.named.len());
+        self.named.iter().filter(owed).count() + unnamed
+    }
 }
 
 /// The runway of `records` (see the module doc); `None` until the services list arrived.
@@ -201,34 +202,97 @@ pub fn runway(records: &Records<'_>) -> Option<Runway> {
     let services = records.services?;
     let today = records.today;
     let horizon = today.checked_add_days(chrono::Days::new(HORIZON_DAYS))?;
-    let catalogue: HashMap<&str, f64> = records
-        .products
-        .into_iter()
-        .flatten()
-        .filter(|p| p.price.is_finite() && p.price >= 0.0)
-        .map(|p| (p.product_name.as_str(), p.price))
-        .collect();
-    let invoices = records.invoices.unwrap_or_default();
-    let owed_now = |i: &&Invoice| {
-        matches!(i.status, InvoiceStatus::Unpaid | InvoiceStatus::Collections)
-            && i.amount.is_finite()
-            && i.amount >= 0.0
+    let mut r = Runway {
+        today,
+        credit: records.credit,
+        invoices_known: records.invoices.is_some(),
+        ..Runway::default()
     };
+    let mut unknown = Unknowns::default();
+    r.invoices_skipped = records.invoices_unread.count;
+    r.skipped_maybe_owed = records.invoices_unread.maybe_owed();
+    if !r.invoices_known || r.skipped_maybe_owed > 0 {
+        // What is owed today cannot be read.
+        unknown.at(today);
+    }
     let live: HashMap<u64, &ServiceSummary> = services
         .iter()
         .filter(|s| !s.status.has_ended())
         .map(|s| (s.service_id, s))
         .collect();
+    let invoices = records.invoices.unwrap_or_default();
     let mut owed = Vec::new();
-    // Services whose next renewal an unpaid invoice already stands for.
-    let mut invoiced: HashMap<u64, ()> = HashMap::new();
-    for i in invoices.iter().filter(owed_now) {
+    let invoiced = owed_invoices(invoices, &live, &mut r, &mut unknown, &mut owed);
+    renewals(
+        records,
+        &live,
+        &invoiced,
+        horizon,
+        &mut r,
+        &mut unknown,
+        &mut owed,
+    );
+    // By date; on one day the invoices first, then by service.
+    owed.sort_by(|a, b| {
+        a.date
+            .cmp(&b.date)
+            .then(b.invoice_id.is_some().cmp(&a.invoice_id.is_some()))
+            .then(a.service_id.cmp(&b.service_id))
+            .then(a.invoice_id.cmp(&b.invoice_id))
+    });
+    r.first_unknown = unknown.first;
+    r.short = short(records.credit, &owed, unknown.first);
+    let soon_end = today.checked_add_days(chrono::Days::new(SOON_DAYS))?;
+    r.soon = owed.into_iter().filter(|o| o.date < soon_end).collect();
+    r.soon_total = r.soon.iter().map(|o| o.amount).sum();
+    if r.invoices_known {
+        r.spend = spend(invoices, today);
+    }
+    Some(r)
+}
+
+/// The first day an amount that cannot be read may be owed.
+#[derive(Default)]
+struct Unknowns {
+    first: Option<NaiveDate>,
+}
+
+impl Unknowns {
+    fn at(&mut self, day: NaiveDate) {
+        self.first = Some(self.first.map_or(day, |d| d.min(day)));
+    }
+}
+
+/// The unpaid invoices, owed today, into `owed`; the live services whose next renewal
+/// one of them stands for.
+fn owed_invoices(
+    invoices: &[Invoice],
+    live: &HashMap<u64, &ServiceSummary>,
+    r: &mut Runway,
+    unknown: &mut Unknowns,
+    owed: &mut Vec<Owed>,
+) -> HashSet<u64> {
+    let mut invoiced = HashSet::new();
+    for i in invoices {
+        if !matches!(i.status, InvoiceStatus::Unpaid | InvoiceStatus::Collections) {
+            continue;
+        }
         let service = i.service_id.filter(|id| live.contains_key(id));
         if let Some(id) = service {
-            invoiced.insert(id, ());
+            invoiced.insert(id);
+        }
+        // An amount the server did not send is owed all the same, not free.
+        if !i.amount.is_finite() {
+            r.unpaid_without_amount.push(i.id);
+            unknown.at(r.today);
+            continue;
+        }
+        // A negative amount is a credit note, not something owed.
+        if i.amount < 0.0 {
+            continue;
         }
         owed.push(Owed {
-            date: today,
+            date: r.today,
             service_id: service,
             invoice_id: Some(i.id),
             what: i.description.clone(),
@@ -236,8 +300,27 @@ pub fn runway(records: &Records<'_>) -> Option<Runway> {
             source: PriceSource::Invoice,
         });
     }
-    let mut unknown_prices = Vec::new();
-    let mut assumed_monthly = 0;
+    invoiced
+}
+
+/// Each live service's renewals within the horizon, into `owed`.
+fn renewals(
+    records: &Records<'_>,
+    live: &HashMap<u64, &ServiceSummary>,
+    invoiced: &HashSet<u64>,
+    horizon: NaiveDate,
+    r: &mut Runway,
+    unknown: &mut Unknowns,
+    owed: &mut Vec<Owed>,
+) {
+    let today = r.today;
+    let catalogue: HashMap<&str, f64> = records
+        .products
+        .into_iter()
+        .flatten()
+        .filter(|p| p.price.is_finite() && p.price >= 0.0)
+        .map(|p| (p.product_name.as_str(), p.price))
+        .collect();
     let mut ids: Vec<u64> = live.keys().copied().collect();
     ids.sort_unstable();
     for id in ids {
@@ -250,6 +333,7 @@ pub fn runway(records: &Records<'_>) -> Option<Runway> {
         let Some(due) = detail.and_then(|d| d.nextduedate).or(s.nextduedate) else {
             continue;
         };
+        let invoiced = invoiced.contains(&id);
         let price = match detail
             .map(|d| d.price)
             .filter(|p| p.is_finite() && *p >= 0.0)
@@ -260,19 +344,28 @@ pub fn runway(records: &Records<'_>) -> Option<Runway> {
                 .map(|p| (*p, PriceSource::Catalogue)),
         };
         let Some((price, source)) = price else {
-            unknown_prices.push(id);
+            r.unknown_prices.push(id);
+            // Its first renewal not already invoiced may cost anything.
+            let first = if invoiced {
+                let months = cycle.and_then(BillingCycle::months).unwrap_or(1);
+                due.checked_add_months(Months::new(months)).unwrap_or(due)
+            } else {
+                due
+            };
+            if first <= horizon {
+                unknown.at(first.max(today));
+            }
             continue;
         };
         let months = match cycle.and_then(BillingCycle::months) {
             Some(m) => m,
             None => {
-                assumed_monthly += 1;
+                r.assumed_monthly += 1;
                 1
             }
         };
         // The first renewal an unpaid invoice already stands for is not counted again;
         // of renewals already past, only the first is owed (today), once.
-        let invoiced = invoiced.contains_key(&id);
         let mut n = u32::from(invoiced);
         while let Some(date) = due.checked_add_months(Months::new(months.saturating_mul(n))) {
             if date > horizon || n > 1000 {
@@ -292,67 +385,28 @@ pub fn runway(records: &Records<'_>) -> Option<Runway> {
             });
         }
     }
-    // By date; on one day the invoices first, then by service.
-    owed.sort_by(|a, b| {
-        a.date
-            .cmp(&b.date)
-            .then(b.invoice_id.is_some().cmp(&a.invoice_id.is_some()))
-            .then(a.service_id.cmp(&b.service_id))
-            .then(a.invoice_id.cmp(&b.invoice_id))
-    });
-    let short_on = records.credit.filter(|c| c.is_finite()).and_then(|credit| {
-        let mut total = 0.0;
-        owed.iter().find_map(|o| {
-            total += o.amount;
-            // A cent of rounding is not a shortfall.
-            (total > credit + 0.005).then_some(o.date)
-        })
-    });
-    let soon_end = today.checked_add_days(chrono::Days::new(SOON_DAYS))?;
-    let soon: Vec<Owed> = owed.into_iter().filter(|o| o.date < soon_end).collect();
-    let soon_total = soon.iter().map(|o| o.amount).sum();
-    Some(Runway {
-        today,
-        credit: records.credit,
-        soon,
-        soon_total,
-        short_on,
-        unknown_prices,
-        assumed_monthly,
-        spend: spend(invoices, today),
-    })
 }
 
-/// Paid spend by month, the last [`SPEND_MONTHS`] months ending with `today`'s (months
-/// with nothing paid are there, at 0).
-pub fn spend(invoices: &[Invoice], today: NaiveDate) -> Vec<(NaiveDate, f64)> {
-    let this = first_of_month(today);
-    let mut months: BTreeMap<NaiveDate, f64> = (0..SPEND_MONTHS as u32)
-        .filter_map(|back| this.checked_sub_months(Months::new(back)))
-        .map(|m| (m, 0.0))
-        .collect();
-    for i in invoices {
-        // A top-up ("Add Funds") has no service: it is credit, not spend.
-        let for_a_service = i.service_id.is_some_and(|id| id != 0);
-        if i.status != InvoiceStatus::Paid
-            || !for_a_service
-            || !i.amount.is_finite()
-            || i.amount < 0.0
-        {
-            continue;
-        }
-        let Some(day) = i.date_paid.or(i.created_at) else {
-            continue;
-        };
-        if let Some(sum) = months.get_mut(&first_of_month(day)) {
-            *sum += i.amount;
-        }
+/// The day the credit runs short of `owed` (by date), given the first day an unknown
+/// amount may fall: known only when the known amounts run it short before then.
+fn short(credit: Option<f64>, owed: &[Owed], first_unknown: Option<NaiveDate>) -> Short {
+    let Some(credit) = credit.filter(|c| c.is_finite()) else {
+        return Short::NotKnown;
+    };
+    let mut total = 0.0;
+    let walked = owed.iter().find_map(|o| {
+        total += o.amount;
+        // A cent of rounding is not a shortfall.
+        (total > credit + 0.005).then_some(o.date)
+    });
+    match (walked, first_unknown) {
+        (Some(day), None) => Short::On(day),
+        // An unknown amount on or after the day cannot make it later, nor earlier.
+        (Some(day), Some(unknown)) if unknown >= day => Short::On(day),
+        (Some(day), Some(_)) => Short::ByAtLatest(day),
+        (None, None) => Short::Never,
+        (None, Some(_)) => Short::NotKnown,
     }
-    months.into_iter().collect()
-}
-
-fn first_of_month(d: NaiveDate) -> NaiveDate {
-    d.with_day(1).unwrap_or(d)
 }
 
 #[cfg(test)]

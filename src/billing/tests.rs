@@ -5,6 +5,7 @@
 use super::*;
 use crate::api::{ProductType, ServiceStatus};
 use crate::app::testdata::{self as td, date};
+use crate::billing::{earliest, not_known};
 
 fn listed(id: u64, status: ServiceStatus, due: &str, product: &str) -> ServiceSummary {
     ServiceSummary {
@@ -58,8 +59,8 @@ struct Account {
 /// - 04-15: service 3, no detail: the catalogue's $25, cycle taken as Monthly;
 /// - later: service 7 again 09-25, service 8 (Annually $120) 2027-01-10.
 ///
-/// Left out: 4 (Terminated), 6 (Free), 5 (no price anywhere), invoice 9003 (Payment
-/// Pending).
+/// Left out: 4 (Terminated), 6 (Free), invoice 9003 (Payment Pending). Service 5 has
+/// no price anywhere: its renewal of 03-10 may cost anything (not known, never 0).
 fn account() -> Account {
     use BillingCycle::*;
     let services = vec![
@@ -118,16 +119,20 @@ fn account() -> Account {
     }
 }
 
-fn run(a: &Account, credit: Option<f64>) -> Runway {
-    runway(&Records {
+fn records(a: &Account, credit: Option<f64>) -> Records<'_> {
+    Records {
         today: date("2026-03-01"),
         credit,
         services: Some(&a.services),
         details: Some(&a.details),
         products: Some(&a.products),
         invoices: Some(&a.invoices),
-    })
-    .expect("the services are known")
+        invoices_unread: Unread::default(),
+    }
+}
+
+fn run(a: &Account, credit: Option<f64>) -> Runway {
+    runway(&records(a, credit)).expect("the services are known")
 }
 
 #[test]
@@ -162,24 +167,31 @@ fn the_renewals_of_the_next_30_days_by_date_and_their_sum() {
     assert_eq!(r.assumed_monthly, 1, "service 3 has no detail");
 }
 
+/// The account without service 5, whose price is known nowhere.
+fn priced() -> Account {
+    let mut a = account();
+    a.services.retain(|s| s.service_id != 5);
+    a
+}
+
 #[test]
 fn the_day_the_credit_runs_short() {
-    let a = account();
+    let a = priced();
     // 5 + 60 + 10 = 75 by 03-05; 105 by 03-20.
     let r = run(&a, Some(100.0));
-    assert_eq!(r.short_on, Some(date("2026-03-20")));
+    assert_eq!(r.short, Short::On(date("2026-03-20")));
     assert_eq!(r.covers_until(), Some(date("2026-03-19")));
     assert_eq!(
         r.line(),
-        "covers renewals until 2026-03-19; $105.00 due in 30 days; 1 with no known price left out; 1 with the cycle unknown taken as Monthly"
+        "covers renewals until 2026-03-19; $105.00 due in 30 days; 1 with the cycle unknown taken as Monthly"
     );
     let now = date("2026-03-01").and_hms_opt(12, 0, 0).unwrap().and_utc();
     assert_eq!(r.seconds_left(now), Some(18 * 86_400 + 12 * 3600));
     // Exactly 105: the 03-20 renewal is covered; then 04-05 (service 1 again, 115).
-    assert_eq!(run(&a, Some(105.0)).short_on, Some(date("2026-04-05")));
+    assert_eq!(run(&a, Some(105.0)).short_on(), Some(date("2026-04-05")));
     // Less than the invoices owed today.
     let r = run(&a, Some(50.0));
-    assert_eq!(r.short_on, Some(date("2026-03-01")));
+    assert_eq!(r.short_on(), Some(date("2026-03-01")));
     assert_eq!(r.seconds_left(now), Some(0));
     assert!(
         r.line().starts_with("does not cover what is owed today"),
@@ -187,8 +199,126 @@ fn the_day_the_credit_runs_short() {
         r.line()
     );
     // No credit known: no day.
-    assert_eq!(run(&a, None).short_on, None);
+    assert_eq!(run(&a, None).short, Short::NotKnown);
+    assert_eq!(run(&a, None).seconds_left(now), None);
     assert!(run(&a, None).line().starts_with("credit not known"));
+}
+
+/// Issue 46.1: a renewal with no known price is not free. Service 5 renews on 03-10 at a
+/// price known nowhere: the known amounts run the credit of 100 short on 03-20, so the
+/// day is 03-20 at the latest, not known exactly, and never exported; a credit short on
+/// 03-05 already is short then whatever service 5 costs.
+#[test]
+fn a_renewal_with_no_known_price_makes_the_day_not_known_never_later() {
+    let a = account();
+    let r = run(&a, Some(100.0));
+    assert_eq!(r.unknown_prices, [5]);
+    assert_eq!(r.first_unknown, Some(date("2026-03-10")));
+    assert_eq!(r.short, Short::ByAtLatest(date("2026-03-20")));
+    assert_eq!((r.short_on(), r.covers_until()), (None, None));
+    let now = date("2026-03-01").and_hms_opt(12, 0, 0).unwrap().and_utc();
+    assert_eq!(r.seconds_left(now), None, "an unknown day is not exported");
+    assert!(!r.soon_is_complete(), "service 5 falls within the 30 days");
+    assert_eq!(
+        r.line(),
+        "runs short by 2026-03-20 at the latest; at least $105.00 due in 30 days; not known: 1 service with no known price; 1 with the cycle unknown taken as Monthly"
+    );
+    // 70 is short on 03-05 (75 owed), before service 5's renewal: known.
+    let r = run(&a, Some(70.0));
+    assert_eq!(r.short, Short::On(date("2026-03-05")));
+    assert_eq!(r.seconds_left(now), Some(3 * 86_400 + 12 * 3600));
+    // A credit the known amounts never exhaust is not "a year": not known.
+    assert_eq!(run(&a, Some(1e6)).short, Short::NotKnown);
+}
+
+/// Issue 46.1: the invoices never read (or failing since start) are not "none": what is
+/// owed today is not known, so neither is the day, the 30-day sum is "at least", and
+/// the spend is not known (not $0.00).
+#[test]
+fn invoices_not_read_make_the_day_and_the_spend_not_known() {
+    let a = priced();
+    let r = runway(&Records {
+        today: date("2026-03-01"),
+        credit: Some(1e6),
+        services: Some(&a.services),
+        details: Some(&a.details),
+        products: Some(&a.products),
+        invoices: None,
+        invoices_unread: Unread::default(),
+    })
+    .unwrap();
+    assert_eq!(r.short, Short::NotKnown);
+    assert!(!r.invoices_known && !r.spend_is_complete() && !r.soon_is_complete());
+    assert!(r.spend.is_empty());
+    assert!(
+        r.line().starts_with(
+            "not known how long the credit lasts; at least $100.00 due in 30 days; not known: the invoices could not be read"
+        ),
+        "{}",
+        r.line()
+    );
+    // Short today on renewals alone: that much is known whatever the invoices say.
+    let mut overdue = priced();
+    overdue.services[0].nextduedate = Some(date("2026-02-01"));
+    overdue.details.get_mut(&1).unwrap().nextduedate = Some(date("2026-02-01"));
+    let r = runway(&Records {
+        today: date("2026-03-01"),
+        credit: Some(1.0),
+        services: Some(&overdue.services),
+        details: Some(&overdue.details),
+        products: Some(&overdue.products),
+        invoices: None,
+        invoices_unread: Unread::default(),
+    })
+    .unwrap();
+    assert_eq!(r.short, Short::On(date("2026-03-01")));
+}
+
+/// The catalogue not read: every service priced by it alone has no known price.
+#[test]
+fn a_catalogue_not_read_prices_nothing_at_zero() {
+    let a = priced();
+    let r = runway(&Records {
+        today: date("2026-03-01"),
+        credit: Some(100.0),
+        services: Some(&a.services),
+        details: Some(&a.details),
+        products: None,
+        invoices: Some(&a.invoices),
+        invoices_unread: Unread::default(),
+    })
+    .unwrap();
+    assert_eq!(r.unknown_prices, [3], "service 3 has no detail");
+    assert_eq!(r.first_unknown, Some(date("2026-04-15")));
+    // Short on 03-20 on the known amounts, before service 3's renewal: known.
+    assert_eq!(r.short, Short::On(date("2026-03-20")));
+    assert_eq!(
+        run(&a, Some(300.0)).short,
+        Short::On(date("2026-08-15")),
+        "with the catalogue"
+    );
+    let r = runway(&Records {
+        products: None,
+        ..records(&a, Some(300.0))
+    })
+    .unwrap();
+    assert_eq!(
+        r.short,
+        Short::ByAtLatest(date("2026-11-05")),
+        "service 3 renews from April at a price not known"
+    );
+}
+
+/// An unpaid invoice whose amount the server did not send is owed, not free.
+#[test]
+fn an_unpaid_invoice_without_an_amount_is_not_free() {
+    let mut a = priced();
+    a.invoices
+        .push(unpaid(9009, f64::NAN, None, InvoiceStatus::Unpaid));
+    let r = run(&a, Some(100.0));
+    assert_eq!(r.unpaid_without_amount, [9009]);
+    assert_eq!(r.first_unknown, Some(date("2026-03-01")));
+    assert_eq!(r.short, Short::ByAtLatest(date("2026-03-20")));
 }
 
 /// A year ahead: service 1 Monthly $10 ×12 (03-05 … 2027-02-05), 2 Quarterly $30 ×4,
@@ -196,14 +326,14 @@ fn the_day_the_credit_runs_short() {
 /// 8 Annually $120, invoice 9002 $5: 120 + 120 + 275 + 120 + 120 + 5 = 760.
 #[test]
 fn every_cycle_repeats_at_its_length_over_a_year() {
-    let a = account();
-    assert_eq!(run(&a, Some(760.0)).short_on, None);
+    let a = priced();
+    assert_eq!(run(&a, Some(760.0)).short, Short::Never);
     assert_eq!(
         run(&a, Some(760.0)).line(),
-        "covers every renewal for a year; $105.00 due in 30 days; 1 with no known price left out; 1 with the cycle unknown taken as Monthly"
+        "covers every renewal for a year; $105.00 due in 30 days; 1 with the cycle unknown taken as Monthly"
     );
     // 755 falls short on the year's last renewal: service 3's of 2027-02-15.
-    assert_eq!(run(&a, Some(755.0)).short_on, Some(date("2027-02-15")));
+    assert_eq!(run(&a, Some(755.0)).short_on(), Some(date("2027-02-15")));
 }
 
 #[test]
@@ -231,7 +361,7 @@ fn month_ends_clamp_and_an_overdue_renewal_is_owed_today_once() {
         .collect();
     // Service 2 is overdue: owed today once; its next renewal is two years on.
     assert_eq!(dates, [(2, "2026-01-20".into()), (1, "2026-01-31".into())]);
-    assert_eq!(r.short_on, Some(date("2026-01-20")));
+    assert_eq!(r.short, Short::On(date("2026-01-20")));
     let later = runway(&Records {
         today: date("2026-02-10"),
         credit: Some(0.0),
@@ -264,13 +394,25 @@ fn spend_per_month_from_the_paid_invoices() {
 #[test]
 fn nothing_is_known_before_the_services_list_and_several_accounts_give_the_earliest() {
     assert_eq!(runway(&Records::default()), None);
-    let a = account();
+    let a = priced();
     let first = run(&a, Some(100.0));
     let none = run(&a, Some(10_000.0));
     let today = run(&a, Some(1.0));
+    let unknown = run(&account(), Some(100.0));
     assert_eq!(
-        earliest(&[Some(&first), None, Some(&none), Some(&today)]),
+        earliest(&[
+            Some(&first),
+            None,
+            Some(&none),
+            Some(&today),
+            Some(&unknown)
+        ]),
         Some((3, date("2026-03-01")))
     );
     assert_eq!(earliest(&[Some(&none), None]), None);
+    assert_eq!(
+        not_known(&[Some(&first), None, Some(&none), Some(&unknown)]),
+        [1, 3],
+        "not worked out yet, and a day not known"
+    );
 }

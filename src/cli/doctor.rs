@@ -9,13 +9,15 @@ use super::{AccountArgs, Options, Subcommand};
 use crate::api::{ApiClient, Credentials};
 use crate::config::file::FileConfig;
 use crate::config::selection::{Unnamed, profiles};
-use crate::config::secrets::CommandFailed;
 use crate::config::{ConfigError, Settings, file};
 use crate::scheduler::{Budget, Door, Source, bucket::ASSUMED_LIMIT, store::Store};
 use crate::script::{Failure, output, status};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+
+#[path = "doctor/state_files.rs"]
+mod state_files;
 
 /// Check the setup: the config file, the credentials, the file's permissions, one read of
 /// the API and its rate limit, the state directory.
@@ -117,7 +119,7 @@ async fn profile_checks(options: &Options) -> Vec<Check> {
                 .map_err(|e| e.to_string()),
             Err(e) => Err(format!("cannot start the demo sandbox: {e}")),
         },
-        false => Settings::resolve(options).map_err(|e| with_error_output(&e)),
+        false => Settings::resolve(options).map_err(|e| with_error_output(&e, path.as_deref())),
     };
     checks.push(match (&settings, config_failed) {
         // The file's problem is the config check's line; said once.
@@ -136,6 +138,8 @@ async fn profile_checks(options: &Options) -> Vec<Check> {
         Err(_) => checks.push(check("api", Mark::Warn, "not asked: no usable account")),
     }
     checks.push(state_check());
+    let profile = settings.as_ref().ok().map(|s| s.profile.as_str());
+    checks.push(state_files::state_files_check(profile));
     checks
 }
 
@@ -362,24 +366,36 @@ fn state_check() -> Check {
     }
 }
 
-/// Server or file text made safe for one line.
-/// A settings error; a failing `token_command` or `password_command` with the first
-/// line of its error output (cut, and withheld when it may hold the secret): shown here
-/// alone, where the user looks for why, never in the errors every command prints.
-fn with_error_output(e: &ConfigError) -> String {
-    match e {
-        ConfigError::Command {
-            failed:
-                CommandFailed {
-                    error_output: Some(said),
-                    ..
-                },
-            ..
-        } => format!("{e}; its error output: {said}"),
-        _ => e.to_string(),
-    }
+/// A settings error; a failing `token_command` or `password_command` with how it ended
+/// and how much it wrote to standard error, never what: its error output may hold the
+/// secret (`auth error: token SECRETtok… expired`), so the user is told to run it by hand,
+/// where what it says is theirs alone. Said here, where the user looks for why.
+fn with_error_output(e: &ConfigError, file: Option<&std::path::Path>) -> String {
+    let ConfigError::Command { failed, .. } = e else {
+        return e.to_string();
+    };
+    let wrote = match failed.error_bytes {
+        0 => "it wrote nothing to standard error".to_owned(),
+        n if n > crate::config::secrets::MAX_OUTPUT => format!(
+            "it wrote more than {} KiB to standard error (not shown: it may hold the secret)",
+            crate::config::secrets::MAX_OUTPUT >> 10
+        ),
+        n => format!(
+            "it wrote {n} byte{} to standard error (not shown: it may hold the secret)",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    let place = file.map_or_else(
+        || "your config file".to_owned(),
+        |f| clean(&f.display().to_string()),
+    );
+    format!(
+        "{e}; {wrote}; to see what it says, run the command of {} (in {place}) by hand in a shell",
+        failed.key
+    )
 }
 
+/// Server or file text made safe for one line.
 fn clean(text: &str) -> String {
     output::sanitize(text).into_owned()
 }

@@ -4,9 +4,10 @@
 //! The command runs through `sh -c` with no input. Its standard output, without the final
 //! line break, is the secret. A failing command is reported by its profile and key and
 //! how it ended ([`CommandFailed`]: `profiles.resale.token_command failed: exit 1`),
-//! never with its text or its output, either of which may hold the secret; the first
-//! line of its error output is kept for `doctor` alone, cut, and withheld when it may
-//! hold the secret ([`error_line`]).
+//! never with its text or its output, either of which may hold the secret. Its error
+//! output is never shown either (`auth error: token SECRETtok… expired` would put the
+//! secret on the screen, and no rule can tell every secret from a word): `doctor` says
+//! how it ended, how many bytes it wrote to standard error, and to run it by hand.
 //!
 //! Bounded, because it is someone else's program:
 //! - it has [`Limits::timeout`] to finish (`command_timeout` in the profile, 10 s by
@@ -61,10 +62,9 @@ pub struct CommandFailed {
     pub key: String,
     /// What happened: `failed: exit 1`, `did not finish within 10 s …`.
     pub why: String,
-    /// The first line of its error output, cut and cleaned, for `doctor` alone (it may
-    /// help, and it is the user's own program), or why it is withheld; `None` when it
-    /// wrote none.
-    pub error_output: Option<String>,
+    /// How many bytes it wrote to standard error (read up to [`MAX_OUTPUT`], one more
+    /// meaning "more"): never what they say, which may hold the secret.
+    pub error_bytes: usize,
 }
 
 impl std::fmt::Display for CommandFailed {
@@ -88,18 +88,15 @@ pub fn key(profile: &str, what: &str) -> String {
     format!("profiles.{name}.{what}_command")
 }
 
-/// The most of its error output's first line `doctor` shows.
-const SHOWN_ERROR: usize = 160;
-
 pub fn run(command: &str, key: &str) -> Result<Secret, CommandFailed> {
     run_with(command, key, Limits::default())
 }
 
 pub fn run_with(command: &str, key: &str, limits: Limits) -> Result<Secret, CommandFailed> {
-    let failed = |why: String, error_output: Option<String>| CommandFailed {
+    let failed = |why: String, error_bytes: usize| CommandFailed {
         key: key.to_owned(),
         why,
-        error_output,
+        error_bytes,
     };
     let mut shell = Command::new("sh");
     shell
@@ -113,7 +110,7 @@ pub fn run_with(command: &str, key: &str, limits: Limits) -> Result<Secret, Comm
     std::os::unix::process::CommandExt::process_group(&mut shell, 0);
     let mut child = shell
         .spawn()
-        .map_err(|e| failed(format!("cannot be run: {e}"), None))?;
+        .map_err(|e| failed(format!("cannot be run: {e}"), 0))?;
     let _running = Running::register(&child);
     let stdout = capped_reader(child.stdout.take());
     let stderr = capped_reader(child.stderr.take());
@@ -128,17 +125,17 @@ pub fn run_with(command: &str, key: &str, limits: Limits) -> Result<Secret, Comm
                         "did not finish within {} s and was stopped (raise command_timeout in the profile if it needs longer)",
                         limits.timeout.as_secs()
                     ),
-                    None,
+                    0,
                 ));
             }
             Ok(None) if stdout.is_full() => {
                 kill(&mut child);
-                return Err(failed(too_much(), None));
+                return Err(failed(too_much(), 0));
             }
             Ok(None) => thread::sleep(Duration::from_millis(10)),
             Err(e) => {
                 kill(&mut child);
-                return Err(failed(format!("could not be waited for: {e}"), None));
+                return Err(failed(format!("could not be waited for: {e}"), 0));
             }
         }
     };
@@ -148,7 +145,7 @@ pub fn run_with(command: &str, key: &str, limits: Limits) -> Result<Secret, Comm
     let err = stderr.join();
     // Before the status: a command cut off at the cap dies of SIGPIPE.
     if out.len() > MAX_OUTPUT {
-        return Err(failed(too_much(), None));
+        return Err(failed(too_much(), err.len()));
     }
     if !status.success() {
         let ended = match (status.code(), signal_of(&status)) {
@@ -156,18 +153,14 @@ pub fn run_with(command: &str, key: &str, limits: Limits) -> Result<Secret, Comm
             (None, Some(signal)) => format!("killed by signal {signal}"),
             (None, None) => status.to_string(),
         };
-        let said = error_line(&err, &out, command);
-        return Err(failed(format!("failed: {ended}"), said));
+        return Err(failed(format!("failed: {ended}"), err.len()));
     }
     let text = String::from_utf8(out)
-        .map_err(|_| failed("printed something that is not text".into(), None))?;
+        .map_err(|_| failed("printed something that is not text".into(), err.len()))?;
     let secret = text.strip_suffix('\n').unwrap_or(&text);
     let secret = secret.strip_suffix('\r').unwrap_or(secret);
     if secret.is_empty() {
-        return Err(failed(
-            "printed nothing".into(),
-            error_line(&err, b"", command),
-        ));
+        return Err(failed("printed nothing".into(), err.len()));
     }
     Ok(Secret::new(secret))
 }
@@ -187,46 +180,6 @@ fn too_much() -> String {
         "printed more than {} KiB, which is no secret; it was stopped",
         MAX_OUTPUT >> 10
     )
-}
-
-/// A word of a command that may be a secret embedded in it: 12 characters or more, or
-/// 8 or more mixing letters and digits, and not a path or a host name (no `/`, no `.`):
-/// `sk_live_4eC39HqLyj`, not `reseller/main-token` or `password`.
-fn looks_secret(word: &str) -> bool {
-    let n = word.chars().count();
-    let mixed = word.chars().any(|c| c.is_ascii_digit()) && word.chars().any(char::is_alphabetic);
-    !word.contains(['/', '.']) && (n >= 12 || (n >= 8 && mixed))
-}
-
-/// The first line of the error output, cut to [`SHOWN_ERROR`] and cleaned, unless it may
-/// hold the secret: when it repeats what the command printed on standard output (the
-/// secret, written before it failed), or a word of the command that looks like a key
-/// ([`looks_secret`]: a command may embed its secret, and a shell's error quotes the
-/// command), or is one word alone (a bare secret printed to the wrong stream).
-fn error_line(err: &[u8], out: &[u8], command: &str) -> Option<String> {
-    let err = String::from_utf8_lossy(err);
-    let line = err.lines().map(str::trim).find(|l| !l.is_empty())?;
-    let out = String::from_utf8_lossy(out);
-    let printed = out.lines().map(str::trim).filter(|l| l.len() >= 4);
-    let words = command
-        .split(|c: char| c.is_whitespace() || "'\"`=;|&()$<>{},".contains(c))
-        .map(|w| w.trim_matches([':', '-']))
-        .filter(|w| looks_secret(w));
-    let bare = !line.contains(char::is_whitespace) && line.chars().count() >= 6;
-    let mut repeats = printed.chain(words);
-    if bare || repeats.any(|w| line.contains(w)) {
-        return Some(
-            "(withheld: it repeats part of the command or of its output, which may hold the secret; run the command yourself to see it)"
-                .into(),
-        );
-    }
-    let clean = crate::text::sanitize(line);
-    let cut: String = clean.chars().take(SHOWN_ERROR).collect();
-    Some(if cut.len() < clean.len() {
-        format!("{cut}…")
-    } else {
-        cut
-    })
 }
 
 /// The credentials of profile `profile` (`p`): the flags and environment first, as a

@@ -39,6 +39,10 @@
 //!   `Payment Pending` and `Pending` invoices are left out on purpose: a payment is on
 //!   its way (or the invoice is not yet due for payment), nothing is asked of the
 //!   operator, and the built-in `unpaid_invoice` rule raises nothing for them either.
+//! - `proxydash_records_skipped{kind}` is how many records of a list read (`invoices`,
+//!   `products`) could not be read and were left out of it (0 when it read whole; absent
+//!   before it was read): a figure worked out from the list is incomplete while it is
+//!   above 0.
 //! - Absent data gives no series: a service whose network status was never read has no
 //!   `proxydash_service_servers`, rather than a 0 that would look healthy.
 
@@ -87,6 +91,8 @@ pub struct ProfileMetrics {
     pub alerts: Vec<AlertMetrics>,
     /// The invoices not paid (Unpaid, or in Collections).
     pub unpaid_invoices: Vec<InvoiceMetrics>,
+    /// Records of each list read (`invoices`, `products`) that could not be read.
+    pub records_skipped: Vec<(String, u64)>,
 }
 
 /// One invoice not paid.
@@ -171,7 +177,13 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
     let data_failing = Family::<Labels, GaugeF>::default();
     let proxies = Family::<Labels, GaugeF>::default();
     let reached = Family::<Labels, GaugeF>::default();
+    let skipped = Family::<Labels, GaugeF>::default();
     for (name, p) in profiles {
+        for (kind, n) in &p.records_skipped {
+            skipped
+                .get_or_create(&vec![profile_label(name), ("kind", kind.clone())])
+                .set(*n as f64);
+        }
         for i in &p.unpaid_invoices {
             let labels = vec![
                 profile_label(name),
@@ -359,6 +371,11 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
         "proxydash_ppr_limit_reached_seconds",
         "Seconds until a rotating (ppr) service reaches its limit at the average daily use of its last 7 days (absent when it never will, or its statistics are not read)",
         reached,
+    );
+    registry.register(
+        "proxydash_records_skipped",
+        "Records of a list read (invoices, products) that could not be read and were left out of it",
+        skipped,
     );
     let mut out = String::new();
     // Writing into a String cannot fail.

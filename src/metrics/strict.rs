@@ -28,8 +28,11 @@ fn is_label_name(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// A sample's name, its labels and its value.
+type Sample = (String, Vec<(String, String)>, f64);
+
 /// `name{a="1",b="x\"y"} 1.5` into its name, its label set and its value.
-fn sample(line: &str) -> Result<(String, Vec<(String, String)>, f64), String> {
+fn sample(line: &str) -> Result<Sample, String> {
     let (name, rest) = match line.find(['{', ' ']) {
         Some(i) => line.split_at(i),
         None => return Err(format!("no value: {line:?}")),
@@ -41,14 +44,12 @@ fn sample(line: &str) -> Result<(String, Vec<(String, String)>, f64), String> {
     let mut rest = rest;
     if let Some(inner) = rest.strip_prefix('{') {
         let mut chars = inner.char_indices().peekable();
-        let mut end = None;
-        loop {
+        let end = loop {
             let Some(&(i, c)) = chars.peek() else {
                 return Err(format!("unclosed labels: {line:?}"));
             };
             if c == '}' {
-                end = Some(i + 1);
-                break;
+                break i + 1;
             }
             let start = i;
             while chars.peek().is_some_and(|&(_, c)| c != '=') {
@@ -85,14 +86,11 @@ fn sample(line: &str) -> Result<(String, Vec<(String, String)>, f64), String> {
             labels.push((label.to_owned(), value));
             match chars.next() {
                 Some((_, ',')) => {}
-                Some((i, '}')) => {
-                    end = Some(i + 1);
-                    break;
-                }
+                Some((i, '}')) => break i + 1,
                 other => return Err(format!("unexpected {other:?} in {line:?}")),
             }
-        }
-        rest = &inner[end.unwrap_or(inner.len())..];
+        };
+        rest = &inner[end..];
     }
     let value = rest
         .strip_prefix(' ')

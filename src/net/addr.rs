@@ -87,11 +87,12 @@ pub fn classify_v6(ip: Ipv6Addr) -> Option<NotPublic> {
 
 /// Why `ip` cannot be bound to a service (its proxies then take connections from that
 /// address only), if it cannot: the one rule of the dashboard's bind form, `proxydash
-/// bind` and `watch --keep-bound`. Every range that is not public unicast is refused but
-/// the documentation ones (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24), which the
-/// sandbox and the README use.
+/// bind` and `watch --keep-bound`. Every range that is not public unicast is refused, the
+/// documentation ones (RFC 5737: 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24) too:
+/// no proxy user comes from one, so binding it locks the service out (issue 46.7; the
+/// tests bind public addresses the sandbox answers as any other).
 pub fn unbindable(ip: Ipv4Addr) -> Option<NotPublic> {
-    classify_v4(ip).filter(|why| *why != NotPublic::Documentation)
+    classify_v4(ip)
 }
 
 /// The words of a refused bind: `127.0.0.1 is a loopback address: a proxy cannot be
@@ -130,6 +131,10 @@ mod tests {
             ("255.255.255.255", "broadcast"),
             ("100.64.0.1", "shared"),
             ("240.0.0.1", "reserved"),
+            // Issue 46.7: RFC 5737's ranges were let through.
+            ("192.0.2.1", "documentation"),
+            ("198.51.100.1", "documentation"),
+            ("203.0.113.7", "documentation"),
         ] {
             let said = bind_refusal(ip.parse().unwrap()).unwrap_or_default();
             assert!(
@@ -137,13 +142,7 @@ mod tests {
                 "{ip}: {said}"
             );
         }
-        for ip in [
-            "8.8.8.8",
-            "203.0.113.7",
-            "198.51.100.1",
-            "172.32.0.1",
-            "100.128.0.1",
-        ] {
+        for ip in ["8.8.8.8", "45.83.220.10", "172.32.0.1", "100.128.0.1"] {
             assert_eq!(unbindable(ip.parse().unwrap()), None, "{ip}");
         }
     }

@@ -166,6 +166,7 @@ impl Bucket {
         b.pause.until = paused_until
             .filter(|t| *t > now)
             .map(|t| t.min(now + PAUSE_CAP));
+        b.pause.saved = b.pause.until.is_some();
         b
     }
 
@@ -223,6 +224,7 @@ impl Bucket {
         if self.pause.until.is_some_and(|t| t <= now) {
             self.pause.until = None;
             self.pause.asked = None;
+            self.pause.saved = false;
         }
         if self.server.left.is_some_and(|(_, until)| until <= now) {
             self.server.left = None;
@@ -354,6 +356,7 @@ impl Bucket {
         if self.pause.until.is_none_or(|p| until > p) {
             self.pause.until = Some(until);
             self.pause.asked = named.filter(|s| Duration::from_secs(*s) > PAUSE_CAP);
+            self.pause.saved = false;
         }
     }
 
@@ -416,6 +419,12 @@ impl Bucket {
 
     pub fn paused_until(&self) -> Option<Instant> {
         self.pause.until
+    }
+
+    /// Whether the pause in force was carried over from an earlier run's state file
+    /// ([`Bucket::resume`]), not met in this one.
+    pub fn pause_is_saved(&self) -> bool {
+        self.pause.until.is_some() && self.pause.saved
     }
 
     /// The send times still counted, oldest first.

@@ -18,6 +18,9 @@ pub(super) struct Pause {
     pub(super) until: Option<Instant>,
     /// What the server asked for when it was more than the cap, to say so.
     pub(super) asked: Option<u64>,
+    /// Whether it was carried over from an earlier run's state file rather than asked for
+    /// in this one: said as such (nothing of this run met the server's limit).
+    pub(super) saved: bool,
 }
 
 /// What the server says of its own count.

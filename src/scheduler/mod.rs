@@ -149,7 +149,8 @@ impl Budget {
                 continue;
             };
             if hold == Hold::Paused && self.patience.is_some_and(|p| wait > p) {
-                return Err(Refused { wait });
+                let saved = self.lock().pause_is_saved();
+                return Err(Refused { wait, saved });
             }
             if wait >= bucket::SHOWN_WAIT {
                 let view = self.view();

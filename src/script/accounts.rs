@@ -11,7 +11,8 @@
 
 use super::output::{Align, Details, Table, json, money};
 use super::{Failure, Session, Several, billing, network, services, status};
-use crate::api::{Credit, Invoice, ServiceSummary};
+use crate::api::{Credit, Invoice, Listed, ServiceSummary};
+use crate::billing::Short;
 use crate::options::Options;
 use serde::Serialize;
 use std::process::ExitCode;
@@ -19,7 +20,7 @@ use std::process::ExitCode;
 /// What one account answered.
 enum Answer {
     Services(Vec<ServiceSummary>),
-    Invoices(Vec<Invoice>),
+    Invoices(Listed<Invoice>),
     Credit(Credit, super::ahead::Ahead),
     Network(Vec<network::Servers>),
 }
@@ -100,6 +101,9 @@ fn render(read: &[(&str, Answer)], as_json: bool) -> String {
     let mut docs: Vec<serde_json::Value> = Vec::new();
     let mut credits: Vec<(&str, f64, Option<&crate::billing::Runway>)> = Vec::new();
     let mut services_read = 0;
+    // Invoices that could not be read, each labelled by its profile (see
+    // `output::records`: `--json` is then an object, the rows beside them).
+    let (mut skipped, mut skipped_count) = (Vec::new(), 0);
     for (profile, answer) in read {
         let profile = *profile;
         match answer {
@@ -108,6 +112,9 @@ fn render(read: &[(&str, Answer)], as_json: bool) -> String {
                 rows.extend(list.iter().map(|v| (profile, services::row(v))));
             }
             Answer::Invoices(list) => {
+                super::output::warn_if_skipped(list, Some(profile));
+                skipped.extend(list.skipped.iter().map(|s| labelled(profile, s)));
+                skipped_count += list.skipped_count;
                 docs.extend(list.iter().map(|i| labelled(profile, i)));
                 rows.extend(list.iter().map(|i| (profile, billing::row(i))));
             }
@@ -128,6 +135,13 @@ fn render(read: &[(&str, Answer)], as_json: bool) -> String {
         Some(Answer::Invoices(_)) => &billing::COLUMNS,
         Some(Answer::Network(_)) | None => &network::COLUMNS,
     };
+    if as_json && skipped_count > 0 {
+        return json(&serde_json::json!({
+            "invoices": docs,
+            "skipped": skipped,
+            "skipped_count": skipped_count,
+        }));
+    }
     if as_json {
         return json(&docs);
     }
@@ -159,18 +173,27 @@ fn credit(credits: &[(&str, f64, Option<&crate::billing::Runway>)], as_json: boo
     let runways: Vec<(&str, Option<&crate::billing::Runway>)> =
         credits.iter().map(|(p, _, r)| (*p, *r)).collect();
     let earliest = ahead::earliest(&runways);
+    // The earliest of the days known is only that: say whose is not.
+    let not_known: Vec<&str> = {
+        let all: Vec<_> = runways.iter().map(|(_, r)| *r).collect();
+        crate::billing::not_known(&all)
+            .into_iter()
+            .map(|i| runways[i].0)
+            .collect()
+    };
     if as_json {
         let accounts: Vec<_> = credits
             .iter()
             .map(|(profile, c, r)| {
-                serde_json::json!({"profile": profile, "credit": c, "runway": r.map(ahead::figures)})
+                serde_json::json!({"profile": profile, "credit": ahead::usd(*c), "runway": r.map(ahead::figures)})
             })
             .collect();
         let earliest = earliest.map(|(p, d)| serde_json::json!({"profile": p, "date": d}));
         return json(&serde_json::json!({
             "accounts": accounts,
-            "total": {"USD": total},
+            "total": {"USD": ahead::usd(total)},
             "earliest_short": earliest,
+            "earliest_short_not_known_for": not_known,
         }));
     }
     let mut t = Table::new(&[
@@ -182,24 +205,33 @@ fn credit(credits: &[(&str, f64, Option<&crate::billing::Runway>)], as_json: boo
     for (profile, c, r) in credits {
         let until = match r {
             None => "—".to_owned(),
-            Some(r) => match (r.short_on, r.covers_until()) {
-                (Some(short), _) if short <= r.today => "short today".to_owned(),
-                (_, Some(until)) => until.to_string(),
-                _ => "a year and more".to_owned(),
+            Some(r) => match (r.short, r.covers_until()) {
+                (Short::On(short), _) if short <= r.today => "short today".to_owned(),
+                (Short::On(_), Some(until)) => until.to_string(),
+                (Short::On(_), None) => "short today".to_owned(),
+                (Short::Never, _) => "a year and more".to_owned(),
+                (Short::ByAtLatest(day), _) => format!("not known (short by {day})"),
+                (Short::NotKnown, _) => "not known".to_owned(),
             },
         };
-        let due = r.map_or("—".to_owned(), |r| money(r.soon_total));
+        let due = r.map_or("—".to_owned(), |r| {
+            let least = if r.soon_is_complete() { "" } else { "≥ " };
+            format!("{least}{}", money(r.soon_total))
+        });
         t.row([profile.to_string(), money(*c), due, until]);
     }
     let mut out = t.render();
     let mut d = Details::new();
     d.add("Total (USD)", money(total));
-    d.add(
-        "Earliest short",
-        earliest.map_or("none within a year".to_owned(), |(p, day)| {
+    d.add("Earliest short", {
+        let mut said = earliest.map_or("none within a year".to_owned(), |(p, day)| {
             format!("{day} ({p})")
-        }),
-    );
+        });
+        if !not_known.is_empty() {
+            said.push_str(&format!("; not known for {}", not_known.join(", ")));
+        }
+        said
+    });
     out.push_str(&d.render());
     out
 }

@@ -15,7 +15,7 @@ use super::args::{CreditArgs, OutputArgs};
 use super::output::{Details, json, money};
 use super::{Failure, Printed, Script, Session, Several, billing, services};
 use crate::api::Credit;
-use crate::billing::{Records, Runway};
+use crate::billing::{Records, Runway, Short};
 use serde_json::{Value, json as doc};
 
 impl Script for CreditArgs {
@@ -57,34 +57,59 @@ async fn runway(s: &mut Session<'_>, credit: &Credit) -> Ahead {
         credit: Some(credit.credit),
         services: Some(&services),
         details: None,
-        products: products.as_deref(),
+        products: products.as_ref().map(|p| p.as_slice()),
         invoices: Some(&invoices),
+        invoices_unread: crate::billing::Unread::of(Some(&invoices)),
     })
     .ok_or_else(|| "not known".to_owned())
 }
 
-/// The figures of `--json`.
+/// The figures of `--json`. A figure that is not known is `null` and said in
+/// `not_known` (`short_on_known`, `due_30_days_complete`, `spend_complete` say which),
+/// never a number too good; a sum past the largest number is `"overflow"` ([`usd`]).
 pub(super) fn figures(r: &Runway) -> Value {
     let (this_month, last_month) = r.this_and_last_month();
+    let spend = |v: f64| r.invoices_known.then(|| usd(v));
     doc!({
         "today": r.today,
-        "short_on": r.short_on,
+        "short_on": r.short_on(),
+        "short_on_known": matches!(r.short, Short::On(_) | Short::Never),
+        "short_by_at_latest": match r.short {
+            Short::ByAtLatest(day) => Some(day),
+            _ => None,
+        },
         "covers_until": r.covers_until(),
-        "due_30_days": r.soon_total,
+        "due_30_days": usd(r.soon_total),
+        "due_30_days_complete": r.soon_is_complete(),
         "due": r.soon,
+        "not_known": r.unknowns(),
         "unknown_prices": r.unknown_prices,
+        "unpaid_without_amount": r.unpaid_without_amount,
         "cycles_taken_as_monthly": r.assumed_monthly,
-        "spend_by_month": r.spend.iter().map(|(m, v)| doc!({"month": m.format("%Y-%m").to_string(), "usd": v})).collect::<Vec<_>>(),
-        "spend_this_month": this_month,
-        "spend_last_month": last_month,
+        "spend_by_month": r.spend.iter().map(|(m, v)| doc!({"month": m.format("%Y-%m").to_string(), "usd": usd(*v)})).collect::<Vec<_>>(),
+        "spend_complete": r.spend_is_complete(),
+        "spend_this_month": spend(this_month),
+        "spend_last_month": spend(last_month),
     })
+}
+
+/// An amount in USD for `--json`: a number; `"overflow"` for a sum past the largest
+/// number (`null` would read as nothing owed); `null` for an amount not known.
+pub(super) fn usd(x: f64) -> Value {
+    if x.is_finite() {
+        doc!(x)
+    } else if x.is_infinite() {
+        doc!("overflow")
+    } else {
+        Value::Null
+    }
 }
 
 /// `credit` on one account.
 pub(super) fn one(credit: &Credit, ahead: &Ahead, as_json: bool) -> String {
     if as_json {
         return json(&doc!({
-            "credit": credit.credit,
+            "credit": usd(credit.credit),
             "runway": ahead.as_ref().ok().map(figures),
             "runway_unknown": ahead.as_ref().err(),
         }));
@@ -99,7 +124,15 @@ pub(super) fn one(credit: &Credit, ahead: &Ahead, as_json: bool) -> String {
         let (this, last) = r.this_and_last_month();
         d.add(
             "Spent",
-            format!("{} this month, {} last month", money(this), money(last)),
+            match (r.invoices_known, r.spend_is_complete()) {
+                (false, _) => "not known: the invoices could not be read".to_owned(),
+                (true, complete) => format!(
+                    "{}{} this month, {} last month",
+                    if complete { "" } else { "at least " },
+                    money(this),
+                    money(last)
+                ),
+            },
         );
     }
     d.render()
@@ -110,5 +143,5 @@ pub(super) fn earliest(
     accounts: &[(&str, Option<&Runway>)],
 ) -> Option<(String, chrono::NaiveDate)> {
     let runways: Vec<Option<&Runway>> = accounts.iter().map(|(_, r)| *r).collect();
-    crate::billing::runway::earliest(&runways).map(|(i, day)| (accounts[i].0.to_owned(), day))
+    crate::billing::earliest(&runways).map(|(i, day)| (accounts[i].0.to_owned(), day))
 }

@@ -3,7 +3,7 @@
 use super::args::{InvoiceArgs, InvoicesArgs, OutputArgs};
 use super::output::{Align, Details, date, id, json, money, or_missing};
 use super::{Failure, Printed, Script, Session, Several};
-use crate::api::{Credit, Invoice};
+use crate::api::{Credit, Invoice, Listed};
 
 /// The credit of the session's account.
 pub(super) async fn read_credit(s: &mut Session<'_>) -> Result<Credit, Failure> {
@@ -15,16 +15,13 @@ pub(super) async fn read_credit(s: &mut Session<'_>) -> Result<Credit, Failure> 
 }
 
 pub async fn invoices(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
-    Ok(super::output::listing(
-        &list(s).await?,
-        o.json,
-        &COLUMNS,
-        row,
-    ))
+    let invoices = list(s).await?;
+    super::output::warn_if_skipped(&invoices, None);
+    Ok(super::output::records(&invoices, o.json, &COLUMNS, row))
 }
 
-/// The invoices of the session's account.
-pub(super) async fn list(s: &mut Session<'_>) -> Result<Vec<Invoice>, Failure> {
+/// The invoices of the session's account, with those that could not be read.
+pub(super) async fn list(s: &mut Session<'_>) -> Result<Listed<Invoice>, Failure> {
     let invoices = s
         .client()
         .await?

@@ -33,26 +33,27 @@ pub async fn products(s: &mut Session<'_>, a: &ProductsArgs) -> Printed {
             .await
             .map_err(Failure::api("List products"))?,
     };
-    if a.output.json {
-        return Ok(json(&products));
-    }
-    let mut t = Table::new(&[
-        ("ID", Align::Right),
-        ("NAME", Align::Left),
-        ("GROUP", Align::Left),
-        ("PRICE", Align::Right),
-        ("CREATED", Align::Left),
-    ]);
-    for p in &products {
-        t.row([
-            p.product_id.to_string(),
-            or_missing(&p.product_name),
-            or_missing(&p.group_name),
-            money(p.price),
-            date(p.created_at),
-        ]);
-    }
-    Ok(t.render())
+    super::output::warn_if_skipped(&products, None);
+    Ok(super::output::records(
+        &products,
+        a.output.json,
+        &[
+            ("ID", Align::Right),
+            ("NAME", Align::Left),
+            ("GROUP", Align::Left),
+            ("PRICE", Align::Right),
+            ("CREATED", Align::Left),
+        ],
+        |p| {
+            vec![
+                p.product_id.to_string(),
+                or_missing(&p.product_name),
+                or_missing(&p.group_name),
+                money(p.price),
+                date(p.created_at),
+            ]
+        },
+    ))
 }
 
 /// The single product has no name in the spec (2.3); the list (2.2) has it, so both are

@@ -85,9 +85,9 @@ impl Failure {
                 ApiError::Connect { .. } | ApiError::Timeout { .. } => status::UNREACHABLE,
                 ApiError::Transport { .. } => status::UNREACHABLE,
                 ApiError::Throttled { .. } => status::THROTTLED,
-                ApiError::Http { status: 429, .. } | ApiError::RateLimited { .. } => {
-                    status::THROTTLED
-                }
+                ApiError::Http { status: 429, .. }
+                | ApiError::RateLimited { .. }
+                | ApiError::SavedPause { .. } => status::THROTTLED,
                 ApiError::ReadOnly => status::READ_ONLY,
                 ApiError::Config(_) => status::USAGE,
                 _ => status::FAILED,

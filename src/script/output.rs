@@ -6,6 +6,7 @@
 //! are formatted as the dashboard formats them ([`crate::text`]): money `$12.50`, dates
 //! `YYYY-MM-DD`, a missing value `—`.
 
+use crate::api::{Listed, Record};
 use crate::text;
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
@@ -132,6 +133,52 @@ pub fn listing<T: Serialize>(
     t.render()
 }
 
+/// A list of records ([`listing`]); with `--json`, when some records could not be read,
+/// an object holding the list beside them: `{"invoices": […], "skipped": […],
+/// "skipped_count": N}`. A list that reads whole stays the bare array it always was, and
+/// one that does not changes shape, so a script reading the array fails loudly rather
+/// than take a short list for the whole.
+pub fn records<T: Serialize + Record>(
+    listed: &Listed<T>,
+    as_json: bool,
+    columns: &[(&'static str, Align)],
+    row: impl Fn(&T) -> Vec<String>,
+) -> String {
+    if as_json && listed.skipped_count > 0 {
+        return json(&skipped_doc(T::NOUN.1, &listed.items, listed));
+    }
+    listing(&listed.items, as_json, columns, row)
+}
+
+/// `{"<noun>": items, "skipped": […], "skipped_count": N}`.
+pub fn skipped_doc<T, I: Serialize + ?Sized>(
+    noun: &str,
+    items: &I,
+    listed: &Listed<T>,
+) -> serde_json::Value {
+    let mut doc = serde_json::Map::new();
+    doc.insert(noun.into(), serde_json::to_value(items).unwrap_or_default());
+    doc.insert(
+        "skipped".into(),
+        serde_json::to_value(&listed.skipped).unwrap_or_default(),
+    );
+    doc.insert("skipped_count".into(), listed.skipped_count.into());
+    serde_json::Value::Object(doc)
+}
+
+/// Says on standard error which records of a list could not be read (`profile shop: …`
+/// over several accounts); the readable ones are printed all the same.
+pub fn warn_if_skipped<T: Record>(listed: &Listed<T>, profile: Option<&str>) {
+    let named = listed.skipped.len();
+    if let Some(line) = crate::api::skipped_line::<T>(listed.skipped_count, &listed.skipped, named)
+    {
+        match profile {
+            Some(p) => eprintln!("proxydash: profile {p}: {line}"),
+            None => eprintln!("proxydash: {line}"),
+        }
+    }
+}
+
 /// Pretty-printed JSON and a final newline: one document per command.
 pub fn json<T: Serialize + ?Sized>(value: &T) -> String {
     // The api types serialize to plain JSON objects; this cannot fail for them.
@@ -185,6 +232,21 @@ pub fn json_for_terminal(json: &str) -> String {
         }
     }
     out
+}
+
+/// Text made of names from the config file (a profile's) and the program's own words,
+/// for a terminal or a pipe alike: each line without control characters, escape
+/// sequences, bidi or zero-width characters, as server text is (a profile named
+/// `ESC ] 0 ; … BEL` retitled the terminal); JSON with those characters escaped
+/// ([`json_for_terminal`]), which means the same.
+pub fn clean_lines(text: &str, json: bool) -> String {
+    if json {
+        return json_for_terminal(text);
+    }
+    text.split('\n')
+        .map(|line| crate::text::sanitize(line).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 pub fn stdout_is_terminal() -> bool {

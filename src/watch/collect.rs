@@ -42,12 +42,16 @@ pub fn metrics(summary: &Summary, now: DateTime<Utc>, into: &mut ProfileMetrics)
         .down()
         .map(|(state, since)| (state.to_owned(), (now - since).num_seconds().max(0)));
     into.last_success = summary.connection.last_success.map(|t| t.timestamp());
-    // To the start of the day in the user's time zone, as the rules count days.
+    // To the start of the day in the user's time zone, as the rules count days; only a
+    // day that is known (an unknown input leaves the series out, issue 46.1).
     into.runway_seconds = summary
         .runway
         .as_ref()
-        .and_then(|r| r.short_on)
+        .and_then(|r| r.short_on())
         .map(|d| (snapshot.start_of(d) - now).num_seconds().max(0));
+    into.records_skipped = (summary.skipped.iter())
+        .map(|(kind, n)| ((*kind).to_owned(), *n as u64))
+        .collect();
     into.data_failing = snapshot
         .data
         .iter()

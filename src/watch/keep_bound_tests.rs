@@ -90,7 +90,7 @@ impl Fake {
 
 #[test]
 fn an_unchanged_ip_never_rebinds_over_ten_thousand_checks() {
-    let mut f = Fake::new(&[1001, 1002], "203.0.113.5", "203.0.113.5", false);
+    let mut f = Fake::new(&[1001, 1002], "45.83.221.5", "45.83.221.5", false);
     f.checks(10_000, start());
     assert_eq!(f.writes, 0);
     assert_eq!(f.kb.rebinds(), 0);
@@ -100,17 +100,17 @@ fn an_unchanged_ip_never_rebinds_over_ten_thousand_checks() {
 
 #[test]
 fn a_changed_ip_rebinds_within_one_check_and_only_once() {
-    let mut f = Fake::new(&[1001], "203.0.113.5", "203.0.113.5", false);
+    let mut f = Fake::new(&[1001], "45.83.221.5", "45.83.221.5", false);
     let now = f.checks(3, start());
-    f.public = ip("198.51.100.7");
+    f.public = ip("45.83.222.7");
     // The very next check (one interval later at most) rebinds.
     let now = f.checks(1, now);
     assert_eq!(f.writes, 1);
-    assert_eq!(f.bound[&1001], Some(ip("198.51.100.7")));
+    assert_eq!(f.bound[&1001], Some(ip("45.83.222.7")));
     assert!(
         f.logs
             .iter()
-            .any(|l| l.contains("rebound service 1001 to 198.51.100.7 (was 203.0.113.5)")),
+            .any(|l| l.contains("rebound service 1001 to 45.83.222.7 (was 45.83.221.5)")),
         "{:?}",
         f.logs
     );
@@ -120,7 +120,7 @@ fn a_changed_ip_rebinds_within_one_check_and_only_once() {
 
 #[test]
 fn a_refused_rebind_is_not_tried_again_until_the_ip_changes() {
-    let mut f = Fake::new(&[1001], "203.0.113.5", "198.51.100.7", false);
+    let mut f = Fake::new(&[1001], "45.83.221.5", "45.83.222.7", false);
     f.fail_write = Some(ApiError::Unprocessable {
         kind: crate::api::Unprocessable::IpAlreadyBound,
         message: "Unprocessable Entity. IP already binded".into(),
@@ -128,14 +128,14 @@ fn a_refused_rebind_is_not_tried_again_until_the_ip_changes() {
     let now = f.checks(100, start());
     assert_eq!(f.writes, 1);
     assert!(f.logs.iter().any(|l| l.contains("refused")), "{:?}", f.logs);
-    f.public = ip("198.51.100.8");
+    f.public = ip("45.83.222.8");
     f.checks(1, now);
     assert_eq!(f.writes, 2);
 }
 
 #[test]
 fn a_lost_answer_reads_the_service_before_anything_else_and_sends_nothing_more_if_it_took() {
-    let mut f = Fake::new(&[1001], "203.0.113.5", "198.51.100.7", false);
+    let mut f = Fake::new(&[1001], "45.83.221.5", "45.83.222.7", false);
     f.lose_write = true;
     let now = f.checks(1, start());
     assert_eq!(f.writes, 1);
@@ -154,25 +154,25 @@ fn a_lost_answer_reads_the_service_before_anything_else_and_sends_nothing_more_i
 
 #[test]
 fn a_lost_answer_that_did_not_take_is_sent_once_more_after_a_read() {
-    let mut f = Fake::new(&[1001], "203.0.113.5", "198.51.100.7", false);
+    let mut f = Fake::new(&[1001], "45.83.221.5", "45.83.222.7", false);
     f.fail_write = Some(ApiError::Timeout {
         url: "http://127.0.0.1/".into(),
         secs: 30,
     });
     f.checks(20, start());
     assert_eq!(f.writes, 2);
-    assert_eq!(f.bound[&1001], Some(ip("198.51.100.7")));
+    assert_eq!(f.bound[&1001], Some(ip("45.83.222.7")));
 }
 
 #[test]
 fn a_dry_run_says_once_and_writes_nothing() {
-    let mut f = Fake::new(&[1001], "203.0.113.5", "198.51.100.7", true);
+    let mut f = Fake::new(&[1001], "45.83.221.5", "45.83.222.7", true);
     f.checks(50, start());
     assert_eq!(f.writes, 0);
     let said = f
         .logs
         .iter()
-        .filter(|l| l.contains("would rebind service 1001 to 198.51.100.7"))
+        .filter(|l| l.contains("would rebind service 1001 to 45.83.222.7"))
         .count();
     assert_eq!(said, 1, "{:?}", f.logs);
 }

@@ -58,22 +58,52 @@ async fn use_my_ip_fills_the_field_and_the_bind_succeeds() {
 
 #[tokio::test]
 async fn an_address_bound_to_another_service_is_refused_by_the_server() {
-    let mut e = on_service("1002").await;
+    // Service 1001 bound to a public address: the seed's documentation ones (RFC 5737)
+    // are refused before sending (issue 46.7), so the server's own check is not reached.
+    let mut seed = crate::support::seed_json();
+    for s in seed["services"].as_array_mut().unwrap() {
+        if s["id"] == 1001 {
+            s["bindedip"] = "45.83.223.50".into();
+        }
+    }
+    let seed = crate::support::write_seed("bound-public", &seed);
+    let mut e = start(SandboxConfig {
+        seed: Some(seed),
+        ..SandboxConfig::default()
+    })
+    .await;
+    e.filter("1002");
+    e.s.settle().await;
     e.s.press(KeyCode::Char('b'));
-    // Bound to service 1001.
-    e.s.type_text("192.0.2.50");
+    e.s.type_text("45.83.223.50");
     let from = e.mark();
     e.s.press(KeyCode::Enter);
     e.s.settle().await;
     let writes = e.writes_since(from);
     assert_eq!(
         json(&writes[0].body),
-        serde_json::json!({"setip": "192.0.2.50"})
+        serde_json::json!({"setip": "45.83.223.50"})
     );
     assert_eq!(writes[0].status, 422);
     e.shows("✗ Unprocessable Entity. IP already binded");
     // The form stays, with the value, to correct it.
-    e.shows("[192.0.2.50");
+    e.shows("[45.83.223.50");
+}
+
+/// Issue 46.7: a documentation address (RFC 5737) was sent; no proxy user comes from one.
+#[tokio::test]
+async fn a_documentation_address_is_refused_by_the_form_and_never_sent() {
+    let mut e = on_service("1002").await;
+    e.s.press(KeyCode::Char('b'));
+    let from = e.mark();
+    for ip in ["192.0.2.1", "198.51.100.7", "203.0.113.5"] {
+        e.ctrl('u');
+        e.s.type_text(ip);
+        e.s.press(KeyCode::Enter);
+        e.s.settle().await;
+        e.shows(&format!("✗ {ip} is a documentation address"));
+    }
+    assert!(e.writes_since(from).is_empty());
 }
 
 #[tokio::test]

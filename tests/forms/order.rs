@@ -200,7 +200,8 @@ async fn a_product_removed_since_the_list_was_read_is_product_not_found() {
         group_id: Some(1),
         group_name: "Static Datacenter".into(),
         created_at: None,
-    }]))));
+    }]
+    .into()))));
     e.s.press(KeyCode::Char('o'));
     e.s.settle().await;
     e.shows("Order product 999");

@@ -313,7 +313,7 @@ async fn one_account_commands_refuse_several_before_sending() {
     let shop = sandbox().await;
     let file = config("refuse", &[account("shop", &shop), account("other", &shop)]);
     for args in [
-        &["--all-profiles", "bind", "1001", "203.0.113.77"][..],
+        &["--all-profiles", "bind", "1001", "45.83.221.77"][..],
         &[
             "--profile",
             "shop",

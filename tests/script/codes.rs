@@ -24,7 +24,7 @@ fn read_only_profile(sb: &SandboxHandle, name: &str, mode: u32) -> PathBuf {
 
 const WRITES: [&[&str]; 5] = [
     &["order", "11", "--client", "101", "--yes"],
-    &["bind", "1001", "203.0.113.77"],
+    &["bind", "1001", "45.83.221.77"],
     &[
         "bind",
         "1001",
@@ -151,7 +151,7 @@ async fn network_with_nothing_wrong_says_all_fine() {
 #[tokio::test]
 async fn bind_on_a_rotating_service_says_why() {
     let sb = sandbox().await;
-    run(&sb, &["bind", "1003", "203.0.113.5"])
+    run(&sb, &["bind", "1003", "45.83.221.5"])
         .await
         .fails(1, "only static (fpr) services have an IP to bind");
 }
@@ -161,7 +161,7 @@ async fn unreachable_and_timed_out_exit_5_but_a_lost_write_exits_1() {
     let addr = closed_port().await;
     let mut cmd = proxydash();
     cmd.args(["--base-url", &format!("http://{addr}"), "--token", "t"])
-        .args(["bind", "1001", "203.0.113.5"]);
+        .args(["bind", "1001", "45.83.221.5"]);
     let out = finish(&mut cmd, None).await;
     assert_eq!(out.code, Some(5), "never reached the server: {out:#?}");
 

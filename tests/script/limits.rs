@@ -149,11 +149,13 @@ async fn a_huge_retry_after_exits_6_at_once_and_the_next_command_sends_nothing()
     let paused = server.saved(&state)["paused_until"].as_i64().expect("kept");
     let hour = chrono::Utc::now().timestamp_millis() + 3_600_000;
     assert!(paused <= hour + 1_000, "{paused} past an hour from now");
+    // The next command meets the pause the first saved, and says so: nothing of its own
+    // met the server's limit.
     let again = server
         .run(&state, &["credit"])
         .await
-        .fails(6, "try again in");
-    assert!(again.stderr.contains("min (at "), "{again:#?}");
+        .fails(6, "by a pause an earlier run saved");
+    assert!(again.stderr.contains("min more (until "), "{again:#?}");
     assert_eq!(server.seen(), 1, "nothing sent while paused");
 }
 
@@ -228,7 +230,16 @@ async fn a_planted_budget_file_is_a_hint_and_loses_nothing() {
     let run = server
         .run(&state, &["credit"])
         .await
-        .fails(6, "try again in");
-    assert!(run.stderr.contains("60 min"), "{run:#?}");
+        .fails(6, "nothing was sent: the account is paused for 60 min more");
+    // Issue 46.7: it said "the server's limit is reached", though nothing was sent: it
+    // says where the pause comes from.
+    assert!(
+        run.stderr.contains(
+            "by a pause an earlier run saved in the request budget's state file (budget.json)"
+        ),
+        "{run:#?}"
+    );
+    assert!(!run.stderr.contains("limit is reached"), "{run:#?}");
+    assert!(run.stderr.contains("try again after"), "{run:#?}");
     assert_eq!(server.seen(), 3 * 2, "nothing sent");
 }

@@ -110,6 +110,10 @@ async fn bind_refuses_what_the_form_refuses_and_sends_nothing() {
         ("224.0.0.1", "multicast"),
         ("169.254.0.9", "link-local"),
         ("100.64.0.1", "shared"),
+        // Issue 46.7: RFC 5737's ranges were sent; no proxy user comes from one.
+        ("192.0.2.1", "documentation"),
+        ("198.51.100.7", "documentation"),
+        ("203.0.113.5", "documentation"),
     ] {
         let out = run(&sb, &["bind", "1002", ip]).await.fails(2, why);
         assert!(out.stderr.contains(&format!("{ip} is a")), "{out:#?}");
@@ -121,7 +125,7 @@ async fn bind_refuses_what_the_form_refuses_and_sends_nothing() {
 #[tokio::test]
 async fn bind_a_given_ip_and_refuse_a_malformed_one() {
     let sb = sandbox().await;
-    let out = run(&sb, &["bind", "1002", "203.0.113.9"]).await.ok();
+    let out = run(&sb, &["bind", "1002", "45.83.221.9"]).await.ok();
     assert!(
         out.stdout.contains("IP address updated successfully"),
         "{out:#?}"
@@ -131,16 +135,16 @@ async fn bind_a_given_ip_and_refuse_a_malformed_one() {
     assert_eq!(puts[0].path, "/api/service/1002");
     assert_eq!(
         body(&puts[0]),
-        serde_json::json!({ "setip": "203.0.113.9" })
+        serde_json::json!({ "setip": "45.83.221.9" })
     );
 
-    let json = run(&sb, &["bind", "1002", "203.0.113.10", "--json"])
+    let json = run(&sb, &["bind", "1002", "45.83.221.10", "--json"])
         .await
         .ok()
         .json();
     assert_eq!(json["setip"]["success"], "IP address updated successfully");
     let detail = run(&sb, &["service", "1002", "--json"]).await.ok().json();
-    assert_eq!(detail["bindedip"], "203.0.113.10");
+    assert_eq!(detail["bindedip"], "45.83.221.10");
 
     sb.clear_requests();
     for bad in ["01.2.3.4", "1.2.3", "256.1.1.1", "1.2.3.4 ", "example.com"] {
@@ -151,10 +155,10 @@ async fn bind_a_given_ip_and_refuse_a_malformed_one() {
     run(&sb, &["bind", "1002"]).await.fails(2, "");
     assert!(sb.requests().is_empty(), "{:?}", sb.requests());
 
-    // 192.0.2.50 belongs to service 1001.
-    run(&sb, &["bind", "1002", "192.0.2.50"]).await.fails(
+    // 45.83.221.10 belongs to service 1002 now.
+    run(&sb, &["bind", "1001", "45.83.221.10"]).await.fails(
         1,
-        "Bind IP 192.0.2.50 to service 1002: Unprocessable Entity. IP already binded",
+        "Bind IP 45.83.221.10 to service 1001: Unprocessable Entity. IP already binded",
     );
 }
 

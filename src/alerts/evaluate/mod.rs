@@ -362,6 +362,11 @@ fn credit_low(ahead: &super::snapshot::Ahead, snapshot: &Snapshot, rules: &Rules
         1 => format!("what is owed by tomorrow ({short_on})"),
         _ => format!("what is owed by {short_on}"),
     };
+    let when = if ahead.at_the_latest && days > 0 {
+        format!("{when} at the latest (some amounts owed could not be read)")
+    } else {
+        when
+    };
     let mut what = Vec::new();
     if ahead.invoices > 0 {
         let n = ahead.invoices as u64;

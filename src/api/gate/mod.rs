@@ -58,4 +58,7 @@ pub struct Token {
 pub struct Refused {
     /// How long until the pause ends.
     pub wait: Duration,
+    /// The pause was carried over from an earlier run's saved state, not met in this run:
+    /// the server has said nothing of this run's requests.
+    pub saved: bool,
 }

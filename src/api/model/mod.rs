@@ -10,7 +10,9 @@ use chrono::{NaiveDate, NaiveDateTime};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
+mod listed;
 mod wire;
+pub use listed::*;
 pub use wire::*;
 
 /// 2.1: a client of the reseller.

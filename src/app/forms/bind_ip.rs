@@ -96,15 +96,17 @@ impl BindIpForm {
                 self.core.error = Some(e.to_string());
                 None
             }
-            Ok(ip) if unbindable(ip).is_some() => {
-                self.core.error = bind_refusal(ip);
-                None
-            }
+            // The address it has first: the truest word for the prefilled value, whatever
+            // range the server's data holds.
             Ok(ip) if bound.and_then(|b| parse_ipv4(b.trim()).ok()) == Some(ip) => {
                 self.core.error = Some(format!(
                     "{ip} is already bound to service {}; nothing was sent",
                     self.service_id
                 ));
+                None
+            }
+            Ok(ip) if unbindable(ip).is_some() => {
+                self.core.error = bind_refusal(ip);
                 None
             }
             Ok(ip) => {
@@ -296,36 +298,44 @@ mod tests {
 
     #[test]
     fn unusable_and_already_bound_addresses_are_not_sent() {
-        let mut f = BindIpForm::new(1001, Some("192.0.2.50"));
+        let mut f = BindIpForm::new(1001, Some("45.83.223.50"));
         f.ip.set("192.168.0.10");
-        assert_eq!(f.request(Some("192.0.2.50")), None);
+        assert_eq!(f.request(Some("45.83.223.50")), None);
         let error = f.core.error.clone().unwrap_or_default();
         assert!(
             error.contains("private") && error.contains("nothing was sent"),
             "{error}"
         );
-        f.ip.set("192.0.2.50");
-        assert_eq!(f.request(Some("192.0.2.50")), None);
+        f.ip.set("45.83.223.50");
+        assert_eq!(f.request(Some("45.83.223.50")), None);
         let error = f.core.error.clone().unwrap_or_default();
         assert!(error.contains("already bound"), "{error}");
-        f.ip.set("192.0.2.51");
-        assert!(f.request(Some("192.0.2.50")).is_some());
+        f.ip.set("45.83.223.51");
+        assert!(f.request(Some("45.83.223.50")).is_some());
+        // Issue 46.7: a documentation address (RFC 5737) was sent; no proxy user comes
+        // from one.
+        for ip in ["192.0.2.1", "198.51.100.7", "203.0.113.5"] {
+            f.ip.set(ip);
+            assert_eq!(f.request(None), None, "{ip}");
+            let error = f.core.error.clone().unwrap_or_default();
+            assert!(error.contains("documentation"), "{error}");
+        }
     }
 
     #[test]
     fn an_invalid_address_is_refused_before_sending() {
-        let mut f = BindIpForm::new(1001, Some("192.0.2.50"));
-        assert_eq!(f.ip.value(), "192.0.2.50");
-        f.ip.set("192.0.2.500");
+        let mut f = BindIpForm::new(1001, Some("45.83.223.50"));
+        assert_eq!(f.ip.value(), "45.83.223.50");
+        f.ip.set("45.83.223.500");
         assert_eq!(f.request(None), None);
         assert_eq!(f.core.error.as_deref(), Some("500 is over 255"));
         assert_eq!(f.core.state, FormState::Editing);
-        f.ip.set("198.51.100.7");
+        f.ip.set("45.83.222.7");
         let sent = f.request(None).expect("a valid address is sent");
         assert!(matches!(
             &sent,
             Request::UpdateService { service_id: 1001, update }
-                if update.setip.as_deref() == Some("198.51.100.7")
+                if update.setip.as_deref() == Some("45.83.222.7")
                     && !update.update_list && update.password.is_none()
         ));
         f.core.state = FormState::Submitting;
@@ -335,11 +345,11 @@ mod tests {
     #[test]
     fn the_lookup_fills_the_field_only_when_asked() {
         let mut f = BindIpForm::new(1001, None);
-        f.my_ip(&Ok(Ipv4Addr::new(198, 51, 100, 23)));
+        f.my_ip(&Ok(Ipv4Addr::new(45, 83, 222, 23)));
         assert_eq!(f.ip.value(), "");
         f.looking_up = true;
-        f.my_ip(&Ok(Ipv4Addr::new(198, 51, 100, 23)));
-        assert_eq!(f.ip.value(), "198.51.100.23");
+        f.my_ip(&Ok(Ipv4Addr::new(45, 83, 222, 23)));
+        assert_eq!(f.ip.value(), "45.83.222.23");
         f.looking_up = true;
         f.my_ip(&Err("Cannot look up this machine's IP".into()));
         assert_eq!(

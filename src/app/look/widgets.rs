@@ -176,6 +176,18 @@ pub fn with_filter<'a>(block: Block<'a>, table: &TableView, theme: &Theme) -> Bl
     }
 }
 
+/// Records of the list the server sent that could not be read (`1 invoice could not be
+/// read: id 812, amount "1,234.50"`), on the pane's bottom edge: the rows shown are not
+/// the whole list, and the pane says so while it shows them.
+pub fn with_skipped<'a>(block: Block<'a>, line: Option<String>, theme: &Theme) -> Block<'a> {
+    match line {
+        Some(line) => block.title_bottom(
+            Line::from(Span::styled(format!(" ⚠ {line} "), theme.warn)).right_aligned(),
+        ),
+        None => block,
+    }
+}
+
 /// What a list pane shows instead of rows, if anything: loading, the failure, "none", or
 /// "nothing matches".
 pub fn placeholder<T>(

@@ -123,13 +123,13 @@ fn a_list_cut_at_the_cap_says_so() {
     let _ = h.app.start();
     let cap = crate::api::limits::list_cap(&Request::Invoices).unwrap();
     let invoices: Vec<_> = (0..cap as u64).map(td::invoice).collect();
-    let _ = h.ok(Request::Invoices, Response::Invoices(invoices));
+    let _ = h.ok(Request::Invoices, Response::Invoices(invoices.into()));
     let (line, _) = h.app.status().current().expect("a status line");
     assert_eq!(
         line,
         "Invoices: list cut: only the first 100,000 entries are kept (proxydash's limit)"
     );
-    let _ = h.ok(Request::Invoices, Response::Invoices(Vec::new()));
+    let _ = h.ok(Request::Invoices, Response::Invoices(Vec::new().into()));
     assert!(h.app.status().is_empty());
 }
 

@@ -26,14 +26,14 @@ fn two_identical_binds_are_two_ids_and_each_answer_goes_to_its_own_form() {
     let mut h = Harness::loaded();
     h.key('b');
     h.ctrl('u');
-    h.keys("198.51.100.200");
+    h.keys("45.83.222.200");
     let first = h.code(KeyCode::Enter);
     // Esc closes the busy form; it is kept out of sight for its answer.
     h.code(KeyCode::Esc);
     assert!(h.top().is_none());
     h.key('b');
     h.ctrl('u');
-    h.keys("198.51.100.200");
+    h.keys("45.83.222.200");
     let second = h.code(KeyCode::Enter);
     assert_eq!(
         (tickets(&first), tickets(&second)),
@@ -48,7 +48,7 @@ fn two_identical_binds_are_two_ids_and_each_answer_goes_to_its_own_form() {
     let cmds = h.ok(first, bound("IP address updated successfully"));
     assert_eq!(
         h.status_text(),
-        "Service 5001 (Static US 25, account work) · bind IP 198.51.100.200: IP address updated successfully"
+        "Service 5001 (Static US 25, account work) · bind IP 45.83.222.200: IP address updated successfully"
     );
     assert_eq!(h.app.context().popup, Some(PopupKind::FormBusy));
     assert!(
@@ -95,7 +95,7 @@ fn an_answer_with_an_id_no_form_holds_changes_no_form() {
     let mut h = Harness::loaded();
     h.key('b');
     h.ctrl('u');
-    h.keys("198.51.100.200");
+    h.keys("45.83.222.200");
     let sent = writes(&h.code(KeyCode::Enter));
     // The same PUT under a ticket this app never gave: not this form's answer.
     h.ok_as(
@@ -121,15 +121,10 @@ fn the_message_log_folds_only_identical_updates() {
         h.ok(sent[0].clone(), bound("IP address updated successfully"));
         h.code(KeyCode::Esc);
     };
-    for ip in [
-        "198.51.100.1",
-        "198.51.100.2",
-        "198.51.100.3",
-        "198.51.100.4",
-    ] {
+    for ip in ["45.83.222.1", "45.83.222.2", "45.83.222.3", "45.83.222.4"] {
         bind(&mut h, ip);
     }
-    bind(&mut h, "198.51.100.4");
+    bind(&mut h, "45.83.222.4");
     let log: Vec<(String, u32)> = h
         .app
         .status()
@@ -142,9 +137,9 @@ fn the_message_log_folds_only_identical_updates() {
     assert_eq!(
         log[0],
         (
-            "Service 5001 (Static US 25, account work) · bind IP 198.51.100.4: IP address updated successfully".to_owned(),
+            "Service 5001 (Static US 25, account work) · bind IP 45.83.222.4: IP address updated successfully".to_owned(),
             2
         )
     );
-    assert!(log[3].0.contains("bind IP 198.51.100.1"), "{log:#?}");
+    assert!(log[3].0.contains("bind IP 45.83.222.1"), "{log:#?}");
 }

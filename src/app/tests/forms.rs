@@ -311,7 +311,7 @@ fn bind_before_the_type_is_known_opens_the_form_and_waits_for_the_detail() {
         h.top(),
         h.status_text()
     );
-    h.keys("198.51.100.23");
+    h.keys("45.83.222.23");
     assert!(writes(&h.code(KeyCode::Enter)).is_empty(), "nothing sent");
     let f = h.top().and_then(Popup::form_as::<BindIpForm>).unwrap();
     assert!(
@@ -328,7 +328,7 @@ fn bind_before_the_type_is_known_opens_the_form_and_waits_for_the_detail() {
     let sent = writes(&h.code(KeyCode::Enter));
     assert!(
         matches!(&sent[..], [Request::UpdateService { service_id: 5001, update }]
-            if update.setip.as_deref() == Some("198.51.100.23")),
+            if update.setip.as_deref() == Some("45.83.222.23")),
         "{sent:?}"
     );
 }
@@ -355,17 +355,17 @@ fn bind_checks_the_address_then_sends_it() {
     assert!(h.ctrl('l').is_empty(), "one lookup on its way is enough");
     h.send(Msg::MyIp(Err("offline".into())));
     assert_eq!(h.ctrl('l'), vec![Command::LookupMyIp]);
-    h.send(Msg::MyIp(Ok(Ipv4Addr::new(198, 51, 100, 23))));
+    h.send(Msg::MyIp(Ok(Ipv4Addr::new(45, 83, 222, 23))));
     let Some(f) = h.top().and_then(Popup::form_as::<BindIpForm>) else {
         panic!()
     };
-    assert_eq!(f.ip.value(), "198.51.100.23");
+    assert_eq!(f.ip.value(), "45.83.222.23");
     assert_eq!(f.core.error, None);
     let cmds = h.code(KeyCode::Enter);
     let expected = Request::UpdateService {
         service_id: 5001,
         update: Box::new(ServiceUpdate {
-            setip: Some("198.51.100.23".into()),
+            setip: Some("45.83.222.23".into()),
             ..ServiceUpdate::default()
         }),
     };
@@ -393,7 +393,7 @@ fn bind_checks_the_address_then_sends_it() {
     assert_eq!(newest.level, crate::app::messages::Level::Error);
     assert_eq!(
         newest.text,
-        "Service 5001 (Static US 25, account work) · bind IP 198.51.100.23: Unprocessable Entity. IP already binded"
+        "Service 5001 (Static US 25, account work) · bind IP 45.83.222.23: Unprocessable Entity. IP already binded"
     );
 }
 

@@ -204,13 +204,13 @@ fn a_list_for_a_sort_no_longer_chosen_is_ignored() {
     h.key('s'); // productName, in flight
     let _ = h.ok(
         Request::ProductsOrderedBy(SortField::ProductId),
-        Response::ProductsOrderedBy(vec![td::product_summary(99)]),
+        Response::ProductsOrderedBy(vec![td::product_summary(99)].into()),
     );
     assert_ne!(h.app.products().rows()[0].product_id, 99);
     assert!(h.app.products().list().is_loading());
     let _ = h.ok(
         Request::ProductsOrderedBy(SortField::ProductName),
-        Response::ProductsOrderedBy(vec![td::product_summary(42)]),
+        Response::ProductsOrderedBy(vec![td::product_summary(42)].into()),
     );
     assert_eq!(h.app.products().rows()[0].product_id, 42);
 }

@@ -124,7 +124,7 @@ fn the_check_finds_the_new_service_and_invoice_of_the_lost_order() {
     h.ok(Request::Services, Response::Services(listed));
     let mut invoices = vec![crate::app::testdata::invoice(101)];
     invoices.push(crate::app::testdata::invoice(104));
-    h.ok(Request::Invoices, Response::Invoices(invoices));
+    h.ok(Request::Invoices, Response::Invoices(invoices.into()));
     let line = h.status_text();
     assert!(
         line.contains("it went through (new service 5004, new invoice 104 since)"),

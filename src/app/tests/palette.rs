@@ -119,7 +119,7 @@ fn enter_on_bind_opens_the_same_form_as_the_key_and_sends_nothing() {
     );
     // The form's Enter sends the one PUT, as after `b`.
     h.ctrl('u');
-    h.keys("198.51.100.77");
+    h.keys("45.83.222.77");
     let sent = writes(&h.code(KeyCode::Enter));
     assert_eq!(sent.len(), 1, "{sent:?}");
 }
@@ -196,7 +196,7 @@ fn the_command_log_lists_what_was_carried_out_with_the_profile() {
     );
     h.code(KeyCode::Enter);
     h.ctrl('u');
-    h.keys("198.51.100.77");
+    h.keys("45.83.222.77");
     let sent = writes(&h.code(KeyCode::Enter));
     assert!(
         h.app.command_log().is_empty(),
@@ -210,7 +210,7 @@ fn the_command_log_lists_what_was_carried_out_with_the_profile() {
         .entries()
         .map(|e| e.line.as_str())
         .collect();
-    assert_eq!(lines, ["proxydash --profile work bind 5001 198.51.100.77"]);
+    assert_eq!(lines, ["proxydash --profile work bind 5001 45.83.222.77"]);
     // A refused write is not listed; `L` shows the log and `y` copies it.
     h.code(KeyCode::Esc);
     h.key('p');
@@ -231,7 +231,7 @@ fn the_command_log_lists_what_was_carried_out_with_the_profile() {
         copied,
         [Command::Copy {
             what: "Command log (1 line)".into(),
-            text: "proxydash --profile work bind 5001 198.51.100.77\n".into()
+            text: "proxydash --profile work bind 5001 45.83.222.77\n".into()
         }]
     );
 }

@@ -42,9 +42,11 @@ impl Subcommand for AlertsArgs {
 }
 
 pub fn run(cli: &Options, args: &AlertsArgs) -> ExitCode {
+    // Profile names come from the config file: cleaned like server text (issue 46.7).
+    use super::output::clean_lines;
     match run_at(cli, args, Utc::now()) {
         Ok(text) => {
-            println!("{text}");
+            println!("{}", clean_lines(&text, args.json));
             ExitCode::SUCCESS
         }
         Err(f) => {
@@ -53,7 +55,7 @@ pub fn run(cli: &Options, args: &AlertsArgs) -> ExitCode {
                 Failed::Usage(w) => (2, w),
                 Failed::NotFound(w) => (4, w),
             };
-            eprintln!("proxydash alerts: {why}");
+            eprintln!("proxydash alerts: {}", clean_lines(&why, false));
             ExitCode::from(code)
         }
     }

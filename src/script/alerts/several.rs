@@ -8,6 +8,7 @@ use crate::alerts::marks::{MarkChange, Marks, alert_id, parse_alert_id};
 use crate::config::selection::{self, Unnamed};
 use crate::history::marks::MarksDb;
 use crate::options::Options;
+use crate::script::output::clean_lines;
 use chrono::{DateTime, Utc};
 
 /// One profile's marks, from its history file when it has one (`None`: it has none, so
@@ -96,7 +97,7 @@ pub(super) fn several(
         match marks_of(name) {
             Ok(m) => read.push((name, open_alerts(name), m)),
             Err(Failed::File(w) | Failed::Usage(w) | Failed::NotFound(w)) => {
-                eprintln!("proxydash alerts: {w}");
+                eprintln!("proxydash alerts: {}", clean_lines(&w, false));
                 failed = true;
             }
         }
@@ -104,7 +105,7 @@ pub(super) fn several(
     // What was done is printed all the same; the status says not all of it was.
     let fail_after = |failed: bool, text: String| -> Result<String, Failed> {
         if failed {
-            println!("{text}");
+            println!("{}", clean_lines(&text, json));
             return Err(Failed::File(
                 "not every profile's history file could be used".into(),
             ));
@@ -215,7 +216,8 @@ pub(super) fn several(
         match applied {
             Ok(()) => made.push((*name).clone()),
             Err(e) => {
-                eprintln!("proxydash alerts: profile {name}: {e}");
+                let said = format!("profile {name}: {e}");
+                eprintln!("proxydash alerts: {}", clean_lines(&said, false));
                 failed = true;
             }
         }

@@ -52,7 +52,7 @@ fn a_resolved_alert_stays_listed_below_the_open_ones() {
     // The invoices come back paid: after two refreshes the unpaid-invoice alert resolves.
     h.answers.insert(
         crate::api::Request::Invoices,
-        crate::api::Response::Invoices(Vec::new()),
+        crate::api::Response::Invoices(Vec::new().into()),
     );
     for _ in 0..2 {
         h.advance(30);

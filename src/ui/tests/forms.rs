@@ -220,7 +220,7 @@ fn order_form_while_clients_load() {
 
 fn bind() -> Harness {
     let mut h = Harness::loaded();
-    h.send(Msg::MyIp(Ok(Ipv4Addr::new(198, 51, 100, 23))));
+    h.send(Msg::MyIp(Ok(Ipv4Addr::new(45, 83, 222, 23))));
     h.key('b');
     h
 }
@@ -233,7 +233,7 @@ fn bind_ip_form() {
         &[
             "Bind IP · service 5001",
             "203.0.113.5 (not this machine)",
-            "198.51.100.23",
+            "45.83.222.23",
             "[203.0.113.5",
             "Ctrl-L: use this machine's public IP",
         ],
@@ -251,7 +251,7 @@ fn bind_ip_form() {
 
     let mut h = bind();
     h.ctrl('u');
-    h.keys("198.51.100.200");
+    h.keys("45.83.222.200");
     h.code(KeyCode::Enter);
     check("bind_in_flight", h, &["⟳ Binding…"]);
 
@@ -280,7 +280,7 @@ fn bind_ip_form() {
 
     let mut h = bind();
     h.ctrl('u');
-    h.keys("198.51.100.200");
+    h.keys("45.83.222.200");
     let sent = write_of(h.code(KeyCode::Enter));
     h.ok(
         sent,
@@ -295,7 +295,7 @@ fn bind_ip_form() {
 
     let mut h = bind();
     h.ctrl('u');
-    h.keys("198.51.100.200");
+    h.keys("45.83.222.200");
     let sent = write_of(h.code(KeyCode::Enter));
     h.fail(
         sent,

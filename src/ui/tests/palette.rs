@@ -63,7 +63,7 @@ fn command_log_lists_the_bind_as_a_command_line() {
     h.keys(":bind");
     h.code(KeyCode::Enter);
     h.ctrl('u');
-    h.keys("198.51.100.77");
+    h.keys("45.83.222.77");
     let sent: Vec<_> = h
         .code(KeyCode::Enter)
         .into_iter()
@@ -80,7 +80,7 @@ fn command_log_lists_the_bind_as_a_command_line() {
     h.key('L');
     let screen = render(&mut h.app, 80, 24);
     assert!(
-        screen.contains("14:03:05 proxydash bind 5001 198.51.100.77"),
+        screen.contains("14:03:05 proxydash bind 5001 45.83.222.77"),
         "{screen}"
     );
     assert!(screen.contains("y copy all"), "{screen}");

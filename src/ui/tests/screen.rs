@@ -323,7 +323,7 @@ fn a_failed_my_ip_lookup_wraps_instead_of_being_cut() {
 #[test]
 fn the_message_log_says_what_each_bind_changed() {
     let mut h = Harness::loaded();
-    for ip in ["198.51.100.1", "198.51.100.2"] {
+    for ip in ["45.83.222.1", "45.83.222.2"] {
         h.key('b');
         h.ctrl('u');
         h.keys(ip);
@@ -342,7 +342,7 @@ fn the_message_log_says_what_each_bind_changed() {
     }
     h.key('m');
     let screen = render(&mut h.app, 160, 30);
-    for ip in ["198.51.100.1", "198.51.100.2"] {
+    for ip in ["45.83.222.1", "45.83.222.2"] {
         let line = format!("Service 5001 (Static US 25, account work) · bind IP {ip}: IP address");
         assert!(screen.contains(&line), "{line}\n{screen}");
     }
@@ -494,7 +494,7 @@ fn the_service_popup_scrolls_and_shows_recent_events() {
     let mut h = Harness::loaded();
     h.key('b');
     h.ctrl('u');
-    h.keys("198.51.100.200");
+    h.keys("45.83.222.200");
     let cmds = h.code(KeyCode::Enter);
     let sent = fetches(&cmds).into_iter().find(Request::is_write).unwrap();
     h.ok(
@@ -512,7 +512,7 @@ fn the_service_popup_scrolls_and_shows_recent_events() {
     assert!(screen.contains("Username      user5001"), "{screen}");
     assert!(screen.contains("Recent events"), "{screen}");
     assert!(
-        screen.contains("bind IP 198.51.100.200: IP address updated successfully"),
+        screen.contains("bind IP 45.83.222.200: IP address updated successfully"),
         "{screen}"
     );
     // At 80×24 it does not fit: the title says where it is, j scrolls to the end.
@@ -524,7 +524,7 @@ fn the_service_popup_scrolls_and_shows_recent_events() {
     }
     let screen = render(&mut h.app, 80, 24);
     assert!(screen.contains("Recent events"), "{screen}");
-    assert!(screen.contains("bind IP 198.51.100.200"), "{screen}");
+    assert!(screen.contains("bind IP 45.83.222.200"), "{screen}");
     let scroll = |h: &Harness| match h.app.popups().last() {
         Some(Popup::Service(viewer)) => viewer.scroll,
         other => panic!("the service popup is on top: {other:?}"),

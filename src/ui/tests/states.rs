@@ -20,8 +20,8 @@ fn empty() -> Harness {
     let mut h = Harness::new();
     let _ = h.app.start();
     let _ = h.ok(Request::Services, Response::Services(vec![]));
-    let _ = h.ok(Request::Products, Response::Products(vec![]));
-    let _ = h.ok(Request::Invoices, Response::Invoices(vec![]));
+    let _ = h.ok(Request::Products, Response::Products(vec![].into()));
+    let _ = h.ok(Request::Invoices, Response::Invoices(vec![].into()));
     let _ = h.ok(Request::Clients, Response::Clients(vec![]));
     let _ = h.ok(
         Request::Credit,
@@ -252,13 +252,16 @@ fn a_detail_says_it_is_loading_then_why_it_failed() {
     h.key('2');
     let _ = h.ok(
         Request::Products,
-        Response::Products(vec![td::product_summary(11)]),
+        Response::Products(vec![td::product_summary(11)].into()),
     );
     let screen = render(&mut h.app, 100, 30);
     assert!(screen.contains("Loading the product…"), "{screen}");
 
     h.key('3');
-    let _ = h.ok(Request::Invoices, Response::Invoices(vec![td::invoice(7)]));
+    let _ = h.ok(
+        Request::Invoices,
+        Response::Invoices(vec![td::invoice(7)].into()),
+    );
     h.code(crossterm::event::KeyCode::Enter);
     let screen = render(&mut h.app, 100, 30);
     assert!(screen.contains("Loading the invoice…"), "{screen}");

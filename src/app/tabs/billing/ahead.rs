@@ -6,7 +6,7 @@
 
 use crate::app::look::theme::Theme;
 use crate::app::look::widgets;
-use crate::billing::{Owed, PriceSource, Runway, runway::SOON_DAYS};
+use crate::billing::{Owed, PriceSource, Runway, Short, runway::SOON_DAYS};
 use crate::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -31,45 +31,67 @@ pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, runway: Option<&Runway
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// ` Covers renewals until 2026-12-14 · $182.50 due in 30 days · 1 with no price`
+/// ` Covers renewals until 2026-12-14 · $182.50 due in 30 days · 1 with the cycle …`;
+/// what cannot be read makes the day and the sum say so, never a figure that is too
+/// good (` Not known how long the credit lasts · at least $250.00 due in 30 days · not
+/// known: the invoices could not be read`).
 fn summary(theme: &Theme, r: &Runway) -> Line<'static> {
-    let (words, style) = match (r.credit, r.short_on, r.covers_until()) {
-        (None, ..) => ("Credit not known yet".to_owned(), theme.dim),
-        (Some(_), Some(short), _) if short <= r.today => {
-            ("Does not cover what is owed today".to_owned(), theme.bad)
+    let style = match (r.credit, r.short, r.covers_until()) {
+        (None, ..) => theme.dim,
+        (Some(_), Short::On(short), _) if short <= r.today => theme.bad,
+        (Some(_), Short::On(_), Some(until)) if until < r.today + chrono::Days::new(SOON_DAYS) => {
+            theme.warn
         }
-        (Some(_), Some(_), Some(until)) => {
-            let soon = until < r.today + chrono::Days::new(SOON_DAYS);
-            let style = if soon { theme.warn } else { theme.title };
-            (format!("Covers renewals until {until}"), style)
-        }
-        (Some(_), _, _) => ("Covers every renewal for a year".to_owned(), theme.good),
+        (Some(_), Short::On(_), _) => theme.title,
+        (Some(_), Short::Never, _) => theme.good,
+        (Some(_), Short::ByAtLatest(_) | Short::NotKnown, _) => theme.warn,
+    };
+    let words = match r.credit {
+        None => "Credit not known yet".to_owned(),
+        Some(_) => capitalised(&r.covers()),
     };
     let mut spans = vec![
         Span::raw(" "),
         Span::styled(words, style),
         Span::styled(" · ", theme.dim),
-        Span::styled(text::money(r.soon_total), theme.title),
-        Span::styled(format!(" due in {SOON_DAYS} days"), theme.dim),
     ];
-    let mut unsure = Vec::new();
-    if !r.unknown_prices.is_empty() {
-        unsure.push(format!("{} with no price", r.unknown_prices.len()));
+    if !r.soon_is_complete() {
+        spans.push(Span::styled("at least ", theme.warn));
     }
-    if r.assumed_monthly > 0 {
-        unsure.push(format!(
-            "{} with the cycle taken as Monthly",
-            r.assumed_monthly
+    spans.push(Span::styled(text::money(r.soon_total), theme.title));
+    spans.push(Span::styled(format!(" due in {SOON_DAYS} days"), theme.dim));
+    let unknowns = r.unknowns();
+    if !unknowns.is_empty() {
+        spans.push(Span::styled(
+            format!(" · not known: {}", unknowns.join(", ")),
+            theme.warn,
         ));
     }
-    if !unsure.is_empty() {
-        spans.push(Span::styled(format!(" · {}", unsure.join(", ")), theme.dim));
+    if r.assumed_monthly > 0 {
+        spans.push(Span::styled(
+            format!(" · {} with the cycle taken as Monthly", r.assumed_monthly),
+            theme.dim,
+        ));
     }
     Line::from(spans)
 }
 
+fn capitalised(words: &str) -> String {
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// ` Spend/month ▁▃▂▅▇█ this month $25.00, last $55.00` (twelve months, oldest first).
 fn spend(theme: &Theme, r: &Runway) -> Line<'static> {
+    if !r.invoices_known {
+        return Line::from(vec![
+            Span::styled(" Spend/month ", theme.dim),
+            Span::styled("not known: the invoices could not be read", theme.warn),
+        ]);
+    }
     // In cents, scaled from zero: a month with nothing paid is the lowest bar.
     let cents: Vec<u64> = r
         .spend
@@ -91,6 +113,14 @@ fn spend(theme: &Theme, r: &Runway) -> Line<'static> {
         Span::styled(text::money(this), up),
         Span::styled(", last ", theme.dim),
         Span::raw(text::money(last)),
+        Span::styled(
+            if r.spend_is_complete() {
+                ""
+            } else {
+                " (at least: some invoices could not be read)"
+            },
+            theme.warn,
+        ),
     ])
 }
 
@@ -135,7 +165,10 @@ fn renewals(theme: &Theme, r: &Runway, room: usize) -> Vec<Line<'static>> {
 }
 
 fn owed_line(theme: &Theme, o: &Owed, r: &Runway) -> Line<'static> {
-    let short = r.short_on.is_some_and(|d| o.date >= d);
+    let short = match r.short {
+        Short::On(d) | Short::ByAtLatest(d) => o.date >= d,
+        Short::Never | Short::NotKnown => false,
+    };
     let what = match (o.invoice_id, o.service_id) {
         (Some(inv), Some(s)) => format!("invoice {inv} (service {s})"),
         (Some(inv), None) => format!("invoice {inv}"),
@@ -175,7 +208,7 @@ pub fn draw_accounts(
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let runways: Vec<Option<&Runway>> = accounts.iter().map(|(_, _, r)| *r).collect();
-    let earliest = match crate::billing::runway::earliest(&runways) {
+    let earliest = match crate::billing::earliest(&runways) {
         Some((i, day)) => Line::from(vec![
             Span::styled(" Earliest short: ", theme.dim),
             Span::styled(day.to_string(), theme.warn),
@@ -189,6 +222,17 @@ pub fn draw_accounts(
             theme.dim,
         )),
     };
+    let mut earliest = earliest;
+    let unknown: Vec<&str> = crate::billing::not_known(&runways)
+        .into_iter()
+        .map(|i| accounts[i].0.as_str())
+        .collect();
+    if !unknown.is_empty() {
+        earliest.spans.push(Span::styled(
+            format!(" · not known for {}", unknown.join(", ")),
+            theme.warn,
+        ));
+    }
     let mut lines = vec![earliest];
     for (name, colour, r) in accounts {
         let said = r.map_or_else(|| "waiting for its services…".to_owned(), Runway::line);

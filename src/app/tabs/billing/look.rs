@@ -51,6 +51,10 @@ pub fn draw(billing: &BillingTab, frame: &mut Frame, body: Rect, props: &Props<'
         widgets::freshness(data, theme, tab.invoices().freshness()),
     );
     let block = widgets::with_filter(block, view, theme);
+    let skipped = (data.store)
+        .invoices_listed()
+        .and_then(|l| l.skipped_line());
+    let block = widgets::with_skipped(block, skipped, theme);
     if let Some((msg, style)) = widgets::placeholder(
         data,
         theme,
@@ -136,21 +140,44 @@ fn credit_trend(data: &TabData<'_>, theme: &Theme) -> Vec<Span<'static>> {
     ]
 }
 
-/// `   Unpaid  $45.00 in 3 invoices` once the invoices are known.
+/// `   Unpaid  $45.00 in 3 invoices` once the invoices are known; `at least` when some
+/// invoices of the list could not be read (one of them may be owed).
 fn unpaid_spans(tab: BillingView<'_>, theme: &Theme) -> Vec<Span<'static>> {
     if tab.invoices().value().is_none() {
         return Vec::new();
     }
     let (n, total) = tab.unpaid();
-    if n == 0 {
-        return vec![Span::styled("   No unpaid invoices", theme.dim)];
+    let unread = tab.store.invoices_listed().map_or(0, |l| l.skipped_count);
+    let incomplete = match unread {
+        0 => None,
+        1 => Some(" (and 1 invoice that could not be read)".to_owned()),
+        n => Some(format!(
+            " (and {} invoices that could not be read)",
+            text::count(n as u64)
+        )),
+    };
+    let mut spans = if n == 0 {
+        vec![Span::styled("   No unpaid invoices", theme.dim)]
+    } else {
+        let noun = if n == 1 { "invoice" } else { "invoices" };
+        vec![
+            Span::styled("   Unpaid  ", theme.title),
+            Span::styled(
+                if incomplete.is_some() {
+                    "at least "
+                } else {
+                    ""
+                },
+                theme.warn,
+            ),
+            Span::styled(text::money(total), theme.warn),
+            Span::styled(format!(" in {} {noun}", text::count(n as u64)), theme.dim),
+        ]
+    };
+    if let Some(words) = incomplete {
+        spans.push(Span::styled(words, theme.warn));
     }
-    let noun = if n == 1 { "invoice" } else { "invoices" };
-    vec![
-        Span::styled("   Unpaid  ", theme.title),
-        Span::styled(text::money(total), theme.warn),
-        Span::styled(format!(" in {} {noun}", text::count(n as u64)), theme.dim),
-    ]
+    spans
 }
 
 pub fn status_style(status: &InvoiceStatus, theme: &Theme) -> Style {

@@ -253,6 +253,7 @@ impl BillingTab {
             details: Some(store),
             products: Some(products).filter(|rows| !rows.is_empty()),
             invoices: store.invoices(),
+            invoices_unread: crate::billing::Unread::of(store.invoices_listed()),
         });
         self.runway = Some((today, runway));
     }

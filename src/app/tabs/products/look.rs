@@ -38,6 +38,10 @@ pub fn draw(products: &ProductsTab, frame: &mut Frame, body: Rect, props: &Props
         widgets::freshness(data, theme, tab.list().freshness()),
     );
     let block = widgets::with_filter(block, view, theme);
+    let skipped = (data.store)
+        .products_listed(&tab.list_request())
+        .and_then(|l| l.skipped_line());
+    let block = widgets::with_skipped(block, skipped, theme);
     if let Some((msg, style)) = widgets::placeholder(
         data,
         theme,
