@@ -84,6 +84,16 @@ macro_rules! endpoints {
                 match self { $( Request::$name { .. } => $label, )+ }
             }
 
+            /// Every endpoint's route, in the spec's order (a route read back from a file
+            /// is one of these).
+            pub const ROUTES: &'static [super::gate::Route] =
+                &[$( super::gate::Route { method: $method, path: $label }, )+];
+
+            /// The endpoint as a route: the scope a per-route limit counts in.
+            pub fn route(&self) -> super::gate::Route {
+                super::gate::Route { method: self.method(), path: self.label() }
+            }
+
             pub(crate) fn segments(&self) -> Vec<String> {
                 match self {
                     $( Request::$name $(($id))? $({ $($field),+ })? =>

@@ -35,7 +35,7 @@ impl ApiClient {
         loop {
             attempt += 1;
             let started = Instant::now();
-            let token = self.token(attempt).await?;
+            let token = self.token(attempt, request.route()).await?;
             let started = if token.is_some() {
                 Instant::now()
             } else {
@@ -70,7 +70,11 @@ impl ApiClient {
     /// waited for. `None` without a gate. A gate that refuses (the account is paused for
     /// longer than its caller waits) is answered as the server's own 429 would be, with
     /// the time: nothing is sent.
-    async fn token(&self, attempt: u32) -> Result<Option<super::gate::Token>, ApiError> {
+    async fn token(
+        &self,
+        attempt: u32,
+        route: super::gate::Route,
+    ) -> Result<Option<super::gate::Token>, ApiError> {
         let Some(gate) = self.gate.as_ref() else {
             return Ok(None);
         };
@@ -81,7 +85,7 @@ impl ApiClient {
         };
         match prepaid {
             Some(token) => Ok(Some(token)),
-            None => gate.take().await.map(Some).map_err(|refused| {
+            None => gate.take(route).await.map(Some).map_err(|refused| {
                 let wait = refused.wait.as_secs_f64().ceil() as u64;
                 match refused.saved {
                     true => ApiError::SavedPause { wait },

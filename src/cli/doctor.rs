@@ -275,7 +275,7 @@ async fn api_checks(settings: &Settings, demo: bool) -> Vec<Check> {
     let key = settings.budget_key();
     let budget = match &store {
         // What is wrong with the file is said by the state folder's check.
-        Some(store) => Budget::new(store.load(&key, settings.max_rpm).0),
+        Some(store) => Budget::of(store.load(&key, settings.max_rpm).0),
         None => settings.budget(),
     }
     .patience(crate::script::PATIENCE);
@@ -285,7 +285,7 @@ async fn api_checks(settings: &Settings, demo: bool) -> Vec<Check> {
     let took = started.elapsed().as_millis();
     if let Some(store) = &store {
         // Losing it only means the next command starts from less knowledge.
-        let _ = store.save(&key, &budget.snapshot());
+        let _ = store.save(&key, &budget.snapshot(), true);
     }
     // A refusal with a status (a 400, a 401) is an answer too: the server spoke.
     let answered = answer.as_ref().map_or_else(|e| e.status().is_some(), |_| true);

@@ -153,6 +153,7 @@ impl Bucket {
         let mut b = Self::new(cap);
         if let Some(saved) = headers_limit.filter(|l| (1..b.limit).contains(l)) {
             b.limit = saved;
+            b.claimed = Some(saved);
             b.source = Source::Headers;
             b.provisional = true;
         }
@@ -300,7 +301,10 @@ impl Bucket {
         if let Some((left, _)) = &mut self.server.left {
             *left = left.saturating_sub(1);
         }
-        Ok(Token { sent: now })
+        Ok(Token {
+            sent: now,
+            route: None,
+        })
     }
 
     /// A request taken with `token` ended without an answer from the server (it never
@@ -324,6 +328,7 @@ impl Bucket {
             // An earlier run's figure that this server no longer shows.
             None if self.provisional => {
                 self.provisional = false;
+                self.claimed = None;
                 self.limit = self.assumed();
                 self.source = Source::Assumed;
             }
@@ -359,84 +364,16 @@ impl Bucket {
             self.pause.saved = false;
         }
     }
-
-    /// How many requests may run at once: [`POLITE_CONCURRENCY`], or `bound` if lower.
-    pub fn concurrency(&self, bound: usize) -> usize {
-        POLITE_CONCURRENCY.min(bound)
-    }
-
-    pub fn view(&mut self, now: Instant) -> View {
-        self.prune(now);
-        let used = self.spent.len() as u32;
-        let mut left = self.limit.saturating_sub(used);
-        if let Some((server, _)) = self.server.left {
-            left = left.min(server);
-        }
-        let paused = self
-            .pause
-            .until
-            .or(self.server.left.filter(|(l, _)| *l == 0).map(|(_, t)| t));
-        View {
-            limit: self.limit,
-            claimed: self.claimed.filter(|c| *c != self.limit),
-            left,
-            source: self.source,
-            paused_for: paused.map(|t| t.saturating_duration_since(now)),
-            asked_pause: self.pause.asked,
-            next_in: self
-                .next_send
-                .map(|t| t.saturating_duration_since(now))
-                .filter(|d| *d >= SHOWN_WAIT),
-            throttled: self.throttled,
-        }
-    }
-
-    /// The fetcher's next waiting request may go at `at` (`None`: nothing waits).
-    pub fn set_next_send(&mut self, at: Option<Instant>) {
-        self.next_send = at;
-    }
-
-    /// Why a request of `lane` would wait now, and how long.
-    pub fn hold_for(&mut self, now: Instant, lane: Lane) -> Option<(Hold, Duration)> {
-        self.prune(now);
-        let (at, hold) = self.allowed(now, lane).err()?;
-        Some((hold, at.saturating_duration_since(now)))
-    }
-
-    pub fn limit(&self) -> u32 {
-        self.limit
-    }
-
-    pub fn source(&self) -> Source {
-        self.source
-    }
-
-    /// The limit to keep in the state file: one the server's headers showed (and an answer
-    /// confirmed in this run), else none.
-    pub fn headers_limit(&self) -> Option<u32> {
-        (self.source == Source::Headers && !self.provisional).then_some(self.limit)
-    }
-
-    pub fn paused_until(&self) -> Option<Instant> {
-        self.pause.until
-    }
-
-    /// Whether the pause in force was carried over from an earlier run's state file
-    /// ([`Bucket::resume`]), not met in this one.
-    pub fn pause_is_saved(&self) -> bool {
-        self.pause.until.is_some() && self.pause.saved
-    }
-
-    /// The send times still counted, oldest first.
-    pub fn spent(&self) -> impl Iterator<Item = Instant> + '_ {
-        self.spent.iter().copied()
-    }
 }
 
 #[path = "bucket_parts.rs"]
 mod parts;
 #[path = "bucket_server.rs"]
 mod server;
+#[path = "bucket_shared.rs"]
+mod shared;
+#[path = "bucket_view.rs"]
+mod view;
 
 #[cfg(test)]
 #[path = "bucket_tests.rs"]

@@ -9,7 +9,7 @@ fn at(base: Instant, secs: f64) -> Instant {
 }
 
 fn token(sent: Instant) -> Token {
-    Token { sent }
+    Token { sent, route: None }
 }
 
 const SILENT: Signal = Signal {

@@ -16,13 +16,17 @@
 
 pub mod bucket;
 pub mod fetcher;
+pub mod scope;
+pub mod sendlog;
 #[cfg(any(test, feature = "testdata"))]
 pub mod sim;
 pub mod store;
 pub mod view;
 
-pub use crate::api::gate::{PREPAID, Refused, Signal, Token};
+pub use crate::api::gate::{PREPAID, Refused, Route, Signal, Token};
 pub use bucket::{Bucket, Hold, Lane, Source, View};
+pub use scope::{Scope, Scopes, Wait};
+pub use sendlog::SendLog;
 
 use crate::api::ApiClient;
 use crate::api::gate::Gate;
@@ -74,14 +78,17 @@ tokio::task_local! {
 }
 
 /// Told of a wait for the budget long enough to notice ([`bucket::SHOWN_WAIT`] or more):
-/// why, and how long.
-pub type WaitHook = Arc<dyn Fn(Hold, std::time::Duration, &View) + Send + Sync>;
+/// why, how long, the budget that holds it (the route's own when its route's limit does,
+/// with the route).
+pub type WaitHook = Arc<dyn Fn(Hold, std::time::Duration, &View, Option<Route>) + Send + Sync>;
 
 /// The budget of one account, shared by the clients, the fetcher and the screen.
 #[derive(Clone)]
 pub struct Budget {
-    bucket: Arc<Mutex<Bucket>>,
+    scopes: Arc<Mutex<Scopes>>,
     views: Arc<watch::Sender<Option<View>>>,
+    /// The send log shared with the profile's other processes (see [`sendlog`]).
+    shared: Option<Arc<SendLog>>,
     /// The longest pause [`Budget::take`] waits out; `None`: any (within the bucket's own
     /// cap of an hour).
     patience: Option<std::time::Duration>,
@@ -91,7 +98,8 @@ pub struct Budget {
 impl std::fmt::Debug for Budget {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Budget")
-            .field("bucket", &self.bucket)
+            .field("scopes", &self.scopes)
+            .field("shared", &self.shared)
             .field("patience", &self.patience)
             .finish_non_exhaustive()
     }
@@ -99,13 +107,32 @@ impl std::fmt::Debug for Budget {
 
 impl Budget {
     pub fn new(bucket: Bucket) -> Self {
+        Self::of(Scopes::new(bucket))
+    }
+
+    /// A budget starting from `scopes` (the account's and the routes' an earlier run
+    /// left).
+    pub fn of(scopes: Scopes) -> Self {
         let (views, _) = watch::channel(None);
         Self {
-            bucket: Arc::new(Mutex::new(bucket)),
+            scopes: Arc::new(Mutex::new(scopes)),
             views: Arc::new(views),
+            shared: None,
             patience: None,
             on_wait: None,
         }
+    }
+
+    /// A budget whose sends are kept in `log` with those of the profile's other
+    /// processes, and which counts theirs (see [`sendlog`]).
+    pub fn shared(mut self, log: SendLog) -> Self {
+        self.shared = Some(Arc::new(log));
+        self
+    }
+
+    /// The shared send log, when there is one.
+    pub fn send_log(&self) -> Option<&SendLog> {
+        self.shared.as_deref()
     }
 
     /// A budget whose [`Budget::take`] refuses a pause longer than `patience` instead of
@@ -121,49 +148,74 @@ impl Budget {
         self
     }
 
-    fn lock(&self) -> MutexGuard<'_, Bucket> {
-        // The bucket is plain data: one poisoned by a panic elsewhere is still usable.
-        self.bucket.lock().unwrap_or_else(|p| p.into_inner())
+    fn lock(&self) -> MutexGuard<'_, Scopes> {
+        // The budget is plain data: one poisoned by a panic elsewhere is still usable.
+        self.scopes.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A token now for a request of `lane`, or the instant to ask again (see
-    /// [`Bucket::try_take`]).
-    pub fn try_take(&self, now: Instant, lane: Lane) -> Result<Token, Instant> {
-        let taken = self.lock().try_take(now, lane);
+    /// A token now for a request of `lane` on `route`, or when to ask again and whose
+    /// limit holds it (see [`Scopes::try_take`]). With a shared send log, the others'
+    /// sends are counted first and this one is written before the lock is let go.
+    pub fn try_take(&self, now: Instant, lane: Lane, route: Route) -> Result<Token, Wait> {
+        let decide = |others: &[sendlog::Sent]| {
+            let mut scopes = self.lock();
+            for sent in others {
+                scopes.count_elsewhere(sent.at, sent.lane, sent.route, now);
+            }
+            scopes.try_take(now, lane, route)
+        };
+        let taken = match &self.shared {
+            None => decide(&[]),
+            Some(log) => match log.take(now, lane, decide) {
+                sendlog::Took::Decided(taken) => taken,
+                sendlog::Took::Busy => Err(Wait {
+                    at: now + sendlog::RETRY,
+                    hold: Hold::Budget,
+                    scope: Scope::Account,
+                }),
+            },
+        };
         self.publish(now);
         taken
     }
 
-    /// Waits for a token (a script's request, a person's; a retry, in its request's
-    /// [`LANE`]), or refuses when the account is paused for longer than
+    /// Waits for a token for `route` (a script's request, a person's; a retry, in its
+    /// request's [`LANE`]), or refuses when it is paused for longer than
     /// [`Budget::patience`]. A wait of [`bucket::SHOWN_WAIT`] or more is told to
     /// [`Budget::on_wait`] and the log first.
-    pub async fn take(&self) -> Result<Token, Refused> {
+    pub async fn take(&self, route: Route) -> Result<Token, Refused> {
         let lane = LANE.try_with(|lane| *lane).unwrap_or(Lane::Person);
         loop {
             let now = now();
-            if let Ok(token) = self.try_take(now, lane) {
-                return Ok(token);
-            }
-            let Some((hold, wait)) = self.lock().hold_for(now, lane) else {
-                continue;
+            let wait = match self.try_take(now, lane, route) {
+                Ok(token) => return Ok(token),
+                Err(wait) => wait,
             };
-            if hold == Hold::Paused && self.patience.is_some_and(|p| wait > p) {
-                let saved = self.lock().pause_is_saved();
-                return Err(Refused { wait, saved });
+            let left = wait.at.saturating_duration_since(now);
+            if wait.hold == Hold::Paused && self.patience.is_some_and(|p| left > p) {
+                let saved = self.lock().pause_is_saved(route);
+                return Err(Refused { wait: left, saved });
             }
-            if wait >= bucket::SHOWN_WAIT {
-                let view = self.view();
+            if left >= bucket::SHOWN_WAIT {
+                let (view, on) = {
+                    let mut scopes = self.lock();
+                    match scopes.hold_for(now, lane, route) {
+                        Some((w, view)) if w.scope == Scope::Route => (view, Some(route)),
+                        Some((_, view)) => (view, None),
+                        None => (scopes.account_mut().view(now), None),
+                    }
+                };
                 tracing::info!(
-                    wait_secs = wait.as_secs(),
-                    ?hold,
+                    wait_secs = left.as_secs(),
+                    hold = ?wait.hold,
+                    route = %route,
                     "waiting for the request budget"
                 );
                 if let Some(hook) = &self.on_wait {
-                    hook(hold, wait, &view);
+                    hook(wait.hold, left, &view, on);
                 }
             }
-            tokio::time::sleep(wait).await;
+            tokio::time::sleep(left).await;
         }
     }
 
@@ -171,17 +223,24 @@ impl Budget {
     pub fn observe(&self, token: Token, signal: Option<&Signal>) {
         let now = now();
         {
-            let mut bucket = self.lock();
-            let before = (bucket.limit(), bucket.source());
+            let mut scopes = self.lock();
+            let before = (scopes.account().limit(), scopes.account().source());
+            let routes_before = scopes.routes().count();
             match signal {
-                Some(signal) => bucket.observe(token, signal, now),
-                None => bucket.unanswered(token),
+                Some(signal) => scopes.observe(token, signal, now),
+                None => scopes.unanswered(token),
             }
-            let after = (bucket.limit(), bucket.source());
-            if before != after || signal.is_some_and(|s| s.throttled) {
+            let after = (scopes.account().limit(), scopes.account().source());
+            let routes_after = scopes.routes().count();
+            if before != after
+                || routes_before != routes_after
+                || signal.is_some_and(|s| s.throttled)
+            {
                 tracing::info!(
                     limit = after.0,
                     source = ?after.1,
+                    route = %token.route.map(|r| r.to_string()).unwrap_or_default(),
+                    routes_with_own_limit = routes_after,
                     claimed = ?signal.and_then(|s| s.limit),
                     throttled = signal.is_some_and(|s| s.throttled),
                     "request budget"
@@ -192,7 +251,7 @@ impl Budget {
     }
 
     fn publish(&self, now: Instant) {
-        let view = self.lock().view(now);
+        let view = self.lock().account_mut().view(now);
         self.views.send_if_modified(|old| {
             let changed = *old != Some(view);
             *old = Some(view);
@@ -203,34 +262,37 @@ impl Budget {
     /// The fetcher's next waiting request may go at `at` (`None`: nothing waits for the
     /// budget), for the screen's "waiting for the request budget (next in 3 s)".
     pub fn set_next_send(&self, at: Option<Instant>) {
-        self.lock().set_next_send(at);
+        self.lock().account_mut().set_next_send(at);
         self.publish(now());
     }
 
     /// How many requests may run at once.
     pub fn concurrency(&self, unbounded: usize) -> usize {
-        self.lock().concurrency(unbounded)
+        self.lock().account().concurrency(unbounded)
     }
 
-    /// The budget as it is now.
+    /// The account's budget as it is now.
     pub fn view(&self) -> View {
-        self.lock().view(now())
+        self.lock().account_mut().view(now())
     }
 
-    /// Every change of the budget, for the screen.
+    /// Every change of the account's budget, for the screen.
     pub fn watch(&self) -> watch::Receiver<Option<View>> {
         self.views.subscribe()
     }
 
-    /// A copy of the bucket, to keep in the state file.
-    pub fn snapshot(&self) -> Bucket {
+    /// A copy of the account's budget and the routes' own, to keep in the state file.
+    pub fn snapshot(&self) -> Scopes {
         self.lock().clone()
     }
 }
 
 impl Gate for Budget {
-    fn take(&self) -> Pin<Box<dyn Future<Output = Result<Token, Refused>> + Send + '_>> {
-        Box::pin(Budget::take(self))
+    fn take(
+        &self,
+        route: Route,
+    ) -> Pin<Box<dyn Future<Output = Result<Token, Refused>> + Send + '_>> {
+        Box::pin(Budget::take(self, route))
     }
 
     fn observe(&self, token: Token, signal: Option<&Signal>) {

@@ -224,7 +224,10 @@ pub fn run(
             let p = &mut progs[a.program];
             p.in_flight -= 1;
             p.bucket.observe(
-                crate::api::gate::Token { sent: a.sent },
+                crate::api::gate::Token {
+                    sent: a.sent,
+                    route: None,
+                },
                 &a.signal,
                 at(a.at),
             );

@@ -146,8 +146,10 @@ pub struct Session<'a> {
     read_only: bool,
     /// Plain http:// is allowed to hosts that are not loopback (the my-IP lookup too).
     allow_insecure_http: bool,
-    /// The account's budget and its key in the state file, once connected.
-    budget: Option<(crate::scheduler::Budget, String)>,
+    /// The account's budget, once connected: one for every read of the command.
+    budget: Option<crate::scheduler::Budget>,
+    /// The account's key in the budget's state file, when it is kept there.
+    budget_key: Option<String>,
     /// How proxies are probed, once connected.
     probe: Option<crate::config::ProbeSettings>,
     /// The profile's history file and its days, once connected; `None` on the demo (its
@@ -164,6 +166,7 @@ impl<'a> Session<'a> {
             read_only: false,
             allow_insecure_http: false,
             budget: None,
+            budget_key: None,
             probe: None,
             history: None,
         }
@@ -201,36 +204,71 @@ impl<'a> Session<'a> {
             .map(|path| (path, settings.history_days));
         let client =
             ApiClient::new(settings.client_config()).map_err(|e| Failure::Usage(e.to_string()))?;
-        // The demo's sandbox is new each time: nothing to remember about it.
-        let store = crate::scheduler::store::Store::default_location().filter(|_| !self.cli.demo);
+        // One budget for the whole command, however many reads it makes (`credit` reads
+        // four): each read counts the others' sends.
+        let budget = match &self.budget {
+            Some(budget) => budget.clone(),
+            None => {
+                let budget = self.budget_for(&settings);
+                self.budget = Some(budget.clone());
+                budget
+            }
+        };
+        Ok(crate::scheduler::Door::new(client, budget).client)
+    }
+
+    /// The account's budget: what earlier commands learned (`budget.json`), the sends of
+    /// the profile's other processes (the shared send log), this command's patience.
+    fn budget_for(&mut self, settings: &Settings) -> crate::scheduler::Budget {
+        // The demo's sandbox is new each time: nothing to remember or share about it.
+        let kept = !self.cli.demo;
+        let store = crate::scheduler::store::Store::default_location().filter(|_| kept);
         let key = settings.budget_key();
         let budget = match &store {
             Some(store) => {
-                let (bucket, problem) = store.load(&key, settings.max_rpm);
+                let (scopes, problem) = store.load(&key, settings.max_rpm);
                 if let Some(problem) = problem {
                     eprintln!("proxydash: warning: {}", output::sanitize(&problem));
                 }
-                crate::scheduler::Budget::new(bucket)
+                crate::scheduler::Budget::of(scopes)
             }
             None => settings.budget(),
-        }
-        .patience(PATIENCE)
-        .on_wait(std::sync::Arc::new(tell_wait));
+        };
+        let log = crate::scheduler::SendLog::for_account(&settings.profile, &key).filter(|_| kept);
+        let budget = match log {
+            Some(log) => {
+                if let Some(problem) = log.check() {
+                    eprintln!("proxydash: warning: {}", output::sanitize(&problem));
+                }
+                budget.shared(log)
+            }
+            None => budget,
+        };
         if store.is_some() {
-            self.budget = Some((budget.clone(), key));
+            self.budget_key = Some(key);
         }
-        Ok(crate::scheduler::Door::new(client, budget).client)
+        budget
+            .patience(PATIENCE)
+            .on_wait(std::sync::Arc::new(tell_wait))
     }
 
     /// Keeps what the budget learned for the next command.
     fn save_budget(&mut self) {
-        if let (Some((budget, key)), Some(store)) = (
+        let (Some(budget), Some(key), Some(store)) = (
             self.budget.take(),
+            self.budget_key.take(),
             crate::scheduler::store::Store::default_location(),
-        ) {
-            // Losing it only means the next command starts from less knowledge.
-            let _ = store.save(&key, &budget.snapshot());
+        ) else {
+            return;
+        };
+        let log = budget.send_log();
+        if let Some(problem) = log.and_then(|log| log.problem()) {
+            eprintln!("proxydash: warning: {}", output::sanitize(&problem));
         }
+        // Without the shared log, the sends are kept here for the next command.
+        let with_sends = log.is_none_or(|log| log.is_off());
+        // Losing it only means the next command starts from less knowledge.
+        let _ = store.save(&key, &budget.snapshot(), with_sends);
     }
 }
 
@@ -240,18 +278,20 @@ impl<'a> Session<'a> {
 pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Says on standard error when a command waits for the budget (a couple of seconds or
-/// more), so a script that seems stuck explains itself.
+/// more), so a script that seems stuck explains itself; a route's own limit is named.
 fn tell_wait(
     hold: crate::scheduler::Hold,
     wait: std::time::Duration,
     view: &crate::scheduler::View,
+    route: Option<crate::scheduler::Route>,
 ) {
     let why = match hold {
         crate::scheduler::Hold::Paused => "the server's limit",
         crate::scheduler::Hold::Budget => "the request budget",
     };
+    let of = route.map(|r| format!(" of {r}")).unwrap_or_default();
     eprintln!(
-        "proxydash: waiting {} s for {why} ({} requests a minute)",
+        "proxydash: waiting {} s for {why} ({} requests a minute{of})",
         wait.as_secs_f64().ceil(),
         view.limit
     );

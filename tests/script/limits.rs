@@ -33,7 +33,24 @@ async fn the_learned_budget_is_kept_for_the_next_command() {
     let account = &kept["accounts"][format!("default@{}", sb.base_url())];
     assert_eq!(account["limit"], 60, "{kept}");
     assert_eq!(account["source"], "headers", "{kept}");
-    assert_eq!(account["spent"].as_array().map(Vec::len), Some(1), "{kept}");
+    // The sends are in the profile's shared send log, every read of `credit` (the
+    // credit, then the services, invoices and catalogue for the money ahead) one line.
+    assert!(account.get("spent").is_none(), "{kept}");
+    let sent = send_log(&state);
+    assert_eq!(sent.lines().count(), sb.requests().len(), "{sent}");
+    assert_eq!(sent.lines().count(), 4, "{sent}");
+}
+
+/// The profile's shared send log, whole (there is one account in these tests' state).
+fn send_log(state: &std::path::Path) -> String {
+    let dir = state.join("proxydash/sends");
+    let logs: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "log"))
+        .collect();
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    std::fs::read_to_string(&logs[0]).unwrap()
 }
 
 #[tokio::test]
@@ -146,7 +163,12 @@ async fn a_huge_retry_after_exits_6_at_once_and_the_next_command_sends_nothing()
     let run = run.fails(6, "999999 s");
     assert!(run.stderr.contains("at most 60 min"), "{run:#?}");
     assert_eq!(server.seen(), 1);
-    let paused = server.saved(&state)["paused_until"].as_i64().expect("kept");
+    // A 429 naming no figure pauses its route (the credit's), not the account.
+    let saved = server.saved(&state);
+    let paused = saved["routes"]["GET /api/billing/credit"]["paused_until"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("kept: {saved}"));
+    assert!(saved["paused_until"].is_null(), "{saved}");
     let hour = chrono::Utc::now().timestamp_millis() + 3_600_000;
     assert!(paused <= hour + 1_000, "{paused} past an hour from now");
     // The next command meets the pause the first saved, and says so: nothing of its own
@@ -174,7 +196,7 @@ async fn one_429_without_headers_is_not_carried_to_the_next_command() {
     assert!(saved.get("limit").is_none(), "{saved}");
     // The pause of a second is over by the time the next command starts; it waits for
     // nothing (a wait would be said on standard error).
-    while server.saved(&state)["paused_until"]
+    while server.saved(&state)["routes"]["GET /api/billing/credit"]["paused_until"]
         .as_i64()
         .is_some_and(|t| t > chrono::Utc::now().timestamp_millis())
     {

@@ -2,8 +2,8 @@
 //! asks before each attempt and tells after each answer. The account's request budget
 //! ([`crate::scheduler::Budget`]) implements it; the client knows nothing of the scheduler.
 //!
-//! - [`Gate::take`] waits for the right to send one attempt (a script's request, a
-//!   retry), or refuses when the account is paused for longer than the caller will wait
+//! - [`Gate::take`] waits for the right to send one attempt of a [`Route`] (a script's
+//!   request, a retry), or refuses when the account is paused for longer than the caller will wait
 //!   ([`Refused`]: the client answers it as the server's 429, with the time). The fetcher
 //!   takes the first attempt's token itself, so the queue's order decides who goes next,
 //!   and hands it over in [`PREPAID`].
@@ -24,8 +24,11 @@ tokio::task_local! {
 
 /// Who counts the client's attempts.
 pub trait Gate: Send + Sync + std::fmt::Debug {
-    /// Waits for the right to send one attempt, or refuses (see [`Refused`]).
-    fn take(&self) -> Pin<Box<dyn Future<Output = Result<Token, Refused>> + Send + '_>>;
+    /// Waits for the right to send one attempt of `route`, or refuses (see [`Refused`]).
+    fn take(
+        &self,
+        route: Route,
+    ) -> Pin<Box<dyn Future<Output = Result<Token, Refused>> + Send + '_>>;
 
     /// The answer to an attempt sent with `token`: `None` if no answer came.
     fn observe(&self, token: Token, signal: Option<&Signal>);
@@ -50,6 +53,25 @@ pub struct Token {
     /// When the token was taken: an answer to a request sent before the budget last
     /// changed its mind teaches it nothing new.
     pub sent: Instant,
+    /// The route it was taken for, so the answer teaches the scope it was seen on
+    /// (`None`: a token of one budget alone, which knows no routes).
+    pub route: Option<Route>,
+}
+
+/// An endpoint of spec section 4 by its method and path pattern (`GET
+/// /api/iplist/{typel}/{formatl}/{id}`): the narrowest scope a server's limit may count
+/// in (one per row of the spec's table: 16). Made by [`crate::api::Request::route`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Route {
+    pub method: &'static str,
+    /// The spec's path pattern ([`crate::api::Request::label`]).
+    pub path: &'static str,
+}
+
+impl std::fmt::Display for Route {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.method, self.path)
+    }
 }
 
 /// The account is paused (by a 429, or by the server's own count) for longer than the
