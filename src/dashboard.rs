@@ -263,7 +263,8 @@ fn seat(
             .as_ref()
             .map(|f| f.load(&account))
             .unwrap_or_default();
-        let said = [throttles_said, alerts_said, types_said]
+        let (budget, budget_said) = settings.shared_budget(!demo);
+        let said = [throttles_said, alerts_said, types_said, budget_said]
             .into_iter()
             .flatten();
         let mut app = App::new(
@@ -321,7 +322,7 @@ fn seat(
         config.saved_types = saved_types;
         let engine = crate::account::spawn(crate::account::Setup {
             config,
-            door: crate::scheduler::Door::new(client, settings.budget()),
+            door: crate::scheduler::Door::new(client, budget),
             clock: clock.clone(),
             speed: 1,
             history: None,

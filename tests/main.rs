@@ -14,6 +14,7 @@ mod all_sort;
 mod all_view;
 mod architecture;
 mod assets;
+mod budget_scopes;
 mod cli;
 mod client;
 mod dashboard;

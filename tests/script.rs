@@ -15,6 +15,8 @@ use tokio::process::Command;
 
 #[path = "script/accounts.rs"]
 mod accounts;
+#[path = "script/budget.rs"]
+mod budget;
 #[path = "script/codes.rs"]
 mod codes;
 #[path = "script/limits.rs"]

@@ -279,13 +279,20 @@ async fn api_checks(settings: &Settings, demo: bool) -> Vec<Check> {
         None => settings.budget(),
     }
     .patience(crate::script::PATIENCE);
+    // Counted with the profile's other processes, as every command's reads are.
+    let log = crate::scheduler::SendLog::for_account(&settings.profile, &key).filter(|_| !demo);
+    let budget = match log {
+        Some(log) => budget.shared(log),
+        None => budget,
+    };
     let client = Door::new(client, budget.clone()).client;
     let started = Instant::now();
     let answer = client.credit().await;
     let took = started.elapsed().as_millis();
     if let Some(store) = &store {
         // Losing it only means the next command starts from less knowledge.
-        let _ = store.save(&key, &budget.snapshot(), true);
+        let with_sends = budget.send_log().is_none_or(|l| l.is_off());
+        let _ = store.save(&key, &budget.snapshot(), with_sends);
     }
     // A refusal with a status (a 400, a 401) is an answer too: the server spoke.
     let answered = answer.as_ref().map_or_else(|e| e.status().is_some(), |_| true);

@@ -314,6 +314,22 @@ impl Settings {
         crate::scheduler::Budget::new(crate::scheduler::Bucket::new(self.max_rpm))
     }
 
+    /// A fresh request budget that keeps one budget with the profile's other processes
+    /// through their shared send log (`scheduler::sendlog`), when `share` (not for the
+    /// demo's new sandbox); and the line to show when the log cannot be used (the budget
+    /// is then this process's own).
+    pub fn shared_budget(&self, share: bool) -> (crate::scheduler::Budget, Option<String>) {
+        let budget = self.budget();
+        let log = crate::scheduler::SendLog::for_account(&self.profile, &self.budget_key());
+        match log.filter(|_| share) {
+            Some(log) => {
+                let problem = log.check();
+                (budget.shared(log), problem)
+            }
+            None => (budget, None),
+        }
+    }
+
     pub fn client_config(&self) -> ClientConfig {
         ClientConfig {
             connect_timeout: self.connect_timeout,

@@ -146,6 +146,9 @@ pub struct SandboxConfig {
     pub rate_limit_headers: bool,
     /// The rate limit's window: a minute, or shorter in tests (so minutes take seconds).
     pub rate_window: Duration,
+    /// `Some(N)`: the IP-list route alone limited to N a window (a per-route throttle,
+    /// for tests; off by default: the spec shows none).
+    pub ip_list_rate_limit: Option<u32>,
     /// Start the loopback proxies of [`proxies::demo_fixtures`] and a judge, and point
     /// the IP lists at them instead of documentation addresses.
     pub proxies: bool,
@@ -169,6 +172,7 @@ impl Default for SandboxConfig {
             rate_limit: None,
             rate_limit_headers: true,
             rate_window: ratelimit::WINDOW,
+            ip_list_rate_limit: None,
             proxies: false,
             proxy_fixtures: None,
         }
@@ -193,6 +197,7 @@ impl std::fmt::Debug for SandboxConfig {
             .field("quirks", &self.quirks)
             .field("rate_limit", &self.rate_limit)
             .field("rate_limit_headers", &self.rate_limit_headers)
+            .field("ip_list_rate_limit", &self.ip_list_rate_limit)
             .field("proxies", &self.proxies)
             .field(
                 "proxy_fixtures",

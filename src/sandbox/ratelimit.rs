@@ -13,6 +13,10 @@
 //!   client's learning without them.
 //! - The IP-list refresh throttle of spec section 7 is separate and unchanged: a refresh
 //!   counts here like any request, and its own 429 comes from the route.
+//! - Off by default, a limit of the IP-list route alone
+//!   ([`super::SandboxConfig::ip_list_rate_limit`], for tests of a per-route throttle):
+//!   the IP-list downloads count in a window of their own (and in the account's), and
+//!   their answers carry the route's figure and count.
 //! - The window is timed on tokio's clock, as the client's budget is
 //!   ([`crate::scheduler::now`]): a test on a paused clock sees the window end when the
 //!   budget does, without waiting for it in real time.
@@ -37,6 +41,8 @@ pub struct Limiter {
     window: Duration,
     headers: bool,
     windows: Mutex<HashMap<String, (Instant, u32)>>,
+    /// The IP-list route's own limit a window, when it has one.
+    ip_list: Option<u32>,
     /// The wall time when it was made and tokio's instant then: `X-RateLimit-Reset` is on
     /// tokio's clock as the windows are (a paused test clock included).
     started: Option<(i64, Instant)>,
@@ -49,8 +55,15 @@ impl Limiter {
             window,
             headers,
             windows: Mutex::default(),
+            ip_list: None,
             started: Some((chrono::Utc::now().timestamp(), Instant::now())),
         }
+    }
+
+    /// The same limiter with the IP-list route limited to `limit` a window of its own.
+    pub fn with_ip_list(mut self, limit: Option<u32>) -> Self {
+        self.ip_list = limit;
+        self
     }
 
     /// Counts a request of `key`: `Ok(remaining)`, or `Err(seconds until the window ends)`.
@@ -73,22 +86,44 @@ impl Limiter {
 }
 
 pub async fn limit(State(limiter): State<Arc<Limiter>>, request: Request, next: Next) -> Response {
-    let Some(limit) = limiter.per_minute else {
+    let route = limiter
+        .ip_list
+        .filter(|_| request.uri().path().starts_with("/api/iplist/"));
+    if limiter.per_minute.is_none() && route.is_none() {
         return next.run(request).await;
-    };
+    }
     let key = request
         .headers()
         .get(header::AUTHORIZATION)
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
         .unwrap_or_default();
-    let (mut response, remaining, retry) = match limiter.hit(&key, limit, Instant::now()) {
-        Ok(remaining) => (next.run(request).await, remaining, None),
-        Err(wait) => (
+    let now = Instant::now();
+    // The route's own count first (its figure is what its answers show), then the
+    // account's.
+    let counted = match route {
+        Some(n) => limiter
+            .hit(&format!("{key} iplist"), n, now)
+            .map(|left| (n, left))
+            .map_err(|wait| (n, wait)),
+        None => Ok((0, u32::MAX)),
+    };
+    let counted = counted.and_then(|(n, left)| match limiter.per_minute {
+        Some(limit) => match limiter.hit(&key, limit, now) {
+            Ok(account_left) if route.is_none() => Ok((limit, account_left)),
+            Ok(_) => Ok((n, left)),
+            Err(wait) => Err((limit, wait)),
+        },
+        None => Ok((n, left)),
+    });
+    let (mut response, limit, remaining, retry) = match counted {
+        Ok((limit, remaining)) => (next.run(request).await, limit, remaining, None),
+        Err((limit, wait)) => (
             with_type(
                 StatusCode::TOO_MANY_REQUESTS,
                 br#"{"message":"Too Many Attempts."}"#.to_vec(),
                 "application/json",
             ),
+            limit,
             0,
             Some(wait.as_secs_f64().ceil().max(1.0) as u64),
         ),

@@ -66,11 +66,14 @@ impl Sandbox {
                 login: config.login,
             }),
             throttle: TimeDelta::from_std(config.throttle).unwrap_or(TimeDelta::MAX),
-            rate_limit: Arc::new(super::ratelimit::Limiter::new(
-                config.rate_limit,
-                config.rate_limit_headers,
-                config.rate_window,
-            )),
+            rate_limit: Arc::new(
+                super::ratelimit::Limiter::new(
+                    config.rate_limit,
+                    config.rate_limit_headers,
+                    config.rate_window,
+                )
+                .with_ip_list(config.ip_list_rate_limit),
+            ),
             latency: Mutex::new(config.latency),
             faults: Mutex::new(config.faults.map(armed)),
             log: Mutex::new(Vec::new()),

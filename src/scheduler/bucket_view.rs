@@ -62,6 +62,12 @@ impl Bucket {
         (self.source == Source::Headers && !self.provisional).then_some(self.limit)
     }
 
+    /// The limit in use when it came from the server's headers, confirmed in this run or
+    /// not yet contradicted (a route this run never heard from keeps an earlier run's).
+    pub fn headers_figure(&self) -> Option<u32> {
+        (self.source == Source::Headers).then_some(self.limit)
+    }
+
     pub fn paused_until(&self) -> Option<Instant> {
         self.pause.until
     }

@@ -19,7 +19,8 @@
 //! - **Bounded**: past [`PRUNE_AT`] the file is written anew with the sends still inside
 //!   the window (a new file renamed over the name; a process whose lock is on the old one
 //!   sees the name moved and opens the new one). A file past [`MAX_FILE`] (not written by
-//!   proxydash) is started afresh.
+//!   proxydash) is started afresh. When a new account's log is made, the logs nobody
+//!   wrote for [`STALE`] are removed.
 //! - **Refused like every state file**: a link, a FIFO, a device or a folder at the name
 //!   is not opened (`files::check_state`, then `O_NOFOLLOW | O_NONBLOCK` and `fstat`).
 //! - **Fail neither closed nor silent**: when the file cannot be used (refused, unreadable,
@@ -46,6 +47,8 @@ pub const LOCK_PATIENCE: Duration = Duration::from_secs(2);
 pub const PRUNE_AT: u64 = 64 << 10;
 /// The most of the file read: far past what the sends of a window take.
 pub const MAX_FILE: u64 = 1 << 20;
+/// A log nobody has written for this long is removed when a new one is made.
+pub const STALE: Duration = Duration::from_secs(24 * 3600);
 
 /// One send another process made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,7 +119,12 @@ impl SendLog {
     /// folder.
     pub fn for_account(profile: &str, account: &str) -> Option<Self> {
         let dir = crate::files::state_dir()?.join("sends");
-        Some(Self::new(dir.join(file_name(profile, account))))
+        Some(Self::new(dir.join(Self::name_for(profile, account))))
+    }
+
+    /// The name of `account`'s log in the `sends` folder of the state directory.
+    pub fn name_for(profile: &str, account: &str) -> String {
+        file_name(profile, account)
     }
 
     /// The same log with times read against a fixed pairing of the wall clock and
@@ -249,7 +257,12 @@ impl SendLog {
             crate::files::create_private_dir(dir)
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
-        crate::files::check_state(&self.path).map_err(|e| e.to_string())?;
+        let existed = crate::files::check_state(&self.path).map_err(|e| e.to_string())?;
+        if !existed && let Some(dir) = self.path.parent() {
+            // A new account's log: the folder keeps only logs in use (each sandbox of the
+            // tests, each account given up, leaves one behind).
+            remove_stale(dir);
+        }
         let mut options = std::fs::OpenOptions::new();
         options.read(true).append(true).create(true);
         #[cfg(unix)]
@@ -404,7 +417,7 @@ impl SendLog {
 
 #[path = "sendlog_lines.rs"]
 mod lines;
-use lines::{file_name, identity, lane_word, meta_identity, parse};
+use lines::{file_name, identity, lane_word, meta_identity, parse, remove_stale};
 
 #[cfg(test)]
 #[path = "sendlog_tests.rs"]

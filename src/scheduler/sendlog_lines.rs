@@ -83,3 +83,24 @@ pub(super) fn identity(path: &Path) -> Option<(u64, u64)> {
         .filter(|m| m.is_file())
         .map(|m| meta_identity(&m))
 }
+
+/// Removes the logs in `dir` nobody has written for [`super::STALE`] (regular files named
+/// `*.log` only: nothing else in the folder is touched, no link followed).
+pub(super) fn remove_stale(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten().take(10_000) {
+        let path = entry.path();
+        let stale = std::fs::symlink_metadata(&path).is_ok_and(|m| {
+            m.is_file()
+                && m.modified()
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age > super::STALE)
+        });
+        if stale && path.extension().is_some_and(|e| e == "log") {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}

@@ -185,7 +185,9 @@ impl Store {
                 .routes()
                 .map(|(route, own)| {
                     let saved = SavedRoute {
-                        limit: own.headers_limit(),
+                        // A route this command never heard from keeps what an
+                        // earlier one learned of it (its next answer confirms it).
+                        limit: own.headers_figure(),
                         paused_until: until(own),
                     };
                     (route.to_string(), saved)

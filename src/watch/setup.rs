@@ -110,9 +110,14 @@ pub fn build(settings: &Settings, client: ApiClient, output: &Output, clock: Clo
         then,
     };
     let history = history(settings, output);
+    // One budget with the profile's dashboard and other `watch`es (their send log).
+    let (budget, budget_said) = settings.shared_budget(true);
+    if let Some(said) = budget_said {
+        output.log(format!("{}: warning: {said}", settings.profile));
+    }
     let setup = account::Setup {
         config: engine_config(settings, alert_file.as_ref(), output),
-        door: crate::scheduler::Door::new(client, settings.budget()),
+        door: crate::scheduler::Door::new(client, budget),
         clock,
         speed: 1,
         history: history.as_ref().map(|(h, _)| h.clone()),
