@@ -85,8 +85,9 @@ pub fn engine_config(
 pub struct Built {
     pub account: (AccountHandle, mpsc::UnboundedReceiver<Event>),
     pub sink: JsonLines,
-    /// The `on_alert` command's runner, to stop it with the watcher.
-    pub on_alert: Option<crate::alerts::runner::OnAlert>,
+    /// The `on_alert` command's runner, to stop it with the watcher, and where what it did
+    /// not deliver is kept.
+    pub on_alert: Option<super::watcher::OnAlertRunner>,
     pub history: Option<(History, mpsc::UnboundedReceiver<Answer>)>,
 }
 
@@ -103,7 +104,32 @@ pub fn build(settings: &Settings, client: ApiClient, output: &Output, clock: Clo
         .on_alert
         .is_some()
         .then(|| Deliverer::new(&delivery, &settings.profile, report));
-    let on_alert = then.as_ref().and_then(|d| d.on_alert().cloned());
+    let on_alert = then
+        .as_ref()
+        .and_then(|d| d.on_alert().cloned())
+        .map(|runner| {
+            // What a stop kept from the command goes first.
+            let file = crate::alerts::store::Undelivered::default_location();
+            if let Some(file) = &file {
+                let (kept, problem) = file.take(&key);
+                if let Some(problem) = problem {
+                    output.log(format!("{}: warning: {problem}", settings.profile));
+                }
+                if let Some(notice) = kept {
+                    output.log(format!(
+                        "{}: {} a stop kept from on_alert, delivered now",
+                        settings.profile,
+                        crate::text::counted(
+                            notice.count() as u64,
+                            "alert notice",
+                            "alert notices"
+                        )
+                    ));
+                    runner.submit(notice);
+                }
+            }
+            (runner, file.map(|f| (f, key.clone())))
+        });
     let sink = JsonLines {
         output: output.clone(),
         profile: settings.profile.clone(),
