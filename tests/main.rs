@@ -18,6 +18,7 @@ mod cli;
 mod client;
 mod dashboard;
 mod decoding;
+mod demo_everywhere;
 mod doctor;
 mod engine;
 mod escapes;

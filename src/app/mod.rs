@@ -378,9 +378,7 @@ impl App {
             Msg::FileExists { path, free } => {
                 forms::iplist_files::on_file_exists(&mut self.cx(out), path, free)
             }
-            Msg::AlertDeliveryFailed(why) => {
-                self.shell.status.tell(status::NoticeKind::Error, why)
-            }
+            Msg::AlertDeliveryFailed(why) => self.shell.status.tell(status::NoticeKind::Error, why),
             Msg::History(answer) => self
                 .account
                 .history

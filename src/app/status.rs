@@ -298,12 +298,22 @@ mod tests {
         s.tell(NoticeKind::Error, "The API is unreachable");
         s.notify_below(NoticeKind::Warn, "Alert warn: …");
         assert!(matches!(s.shown(), Some(Shown::Notice(n)) if n.text.starts_with("Order of")));
-        s.notify(NoticeKind::Done, "IP list of 1001 sent to the terminal clipboard");
+        s.notify(
+            NoticeKind::Done,
+            "IP list of 1001 sent to the terminal clipboard",
+        );
         assert!(
             matches!(s.shown(), Some(Shown::Notice(n)) if n.text.starts_with("IP list of 1001"))
         );
-        let log: Vec<&str> = s.messages().newest_first().map(|e| e.text.as_str()).collect();
-        assert!(log.iter().any(|l| l.starts_with("Order of product 11")), "{log:?}");
+        let log: Vec<&str> = s
+            .messages()
+            .newest_first()
+            .map(|e| e.text.as_str())
+            .collect();
+        assert!(
+            log.iter().any(|l| l.starts_with("Order of product 11")),
+            "{log:?}"
+        );
     }
 
     #[test]
