@@ -36,8 +36,8 @@ use std::io::{IsTerminal, Write as _};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// Requests a minute the demo sandbox answers: the common framework's default for an API.
-pub const DEMO_RATE_LIMIT: u32 = 60;
+/// Requests a minute the demo sandbox answers (the demo's own figure).
+pub const DEMO_RATE_LIMIT: u32 = crate::demo::RATE_LIMIT;
 
 /// Runs the dashboard until the user quits; the exit code follows the DESIGN: 0 on quit,
 /// 2 on bad settings, 128 + n on signal n.

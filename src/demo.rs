@@ -34,6 +34,10 @@ impl Server {
     }
 }
 
+/// Requests a minute the demo sandbox answers: the common framework's default for an API,
+/// so the demo shows proxydash working within a real limit.
+pub const RATE_LIMIT: u32 = 60;
+
 /// The demo sandbox: ephemeral, with its proxies (so a probe has something to check on
 /// loopback), limited to `rate_limit` requests a minute when given.
 pub async fn start(rate_limit: Option<u32>) -> Result<Server, String> {

@@ -20,6 +20,16 @@ pub trait Subcommand {
     async fn run(&self, options: &Options) -> ExitCode;
 }
 
+/// What a subcommand that cannot run on the demo answers to `--demo` (issue 45: with a
+/// real profile configured it would otherwise act on it): exit 2, saying why and what to
+/// do instead.
+pub fn refuse_demo(subcommand: &str, why: &str) -> ExitCode {
+    eprintln!(
+        "proxydash {subcommand}: --demo does not apply: {why}. Run it without --demo to act on a profile of the config file."
+    );
+    ExitCode::from(2)
+}
+
 /// The options given before any subcommand (`proxydash --profile shop --refresh 10`), and
 /// the environment's.
 #[derive(Debug, Clone, Args)]

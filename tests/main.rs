@@ -19,6 +19,7 @@ mod cli;
 mod client;
 mod dashboard;
 mod decoding;
+mod demo_everywhere;
 mod doctor;
 mod engine;
 mod escapes;

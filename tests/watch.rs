@@ -987,3 +987,85 @@ async fn watch_twice_on_one_state_resolves_nothing_unread_and_leaves_ended_servi
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 46.6: `on_alert='sleep 97 & sleep 97'` under SIGTERM: the commands get their
+/// grace, then end with their children (none left behind), the notices they did not
+/// deliver are counted on standard error and kept, and the next start delivers them first.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stop_ends_the_on_alert_commands_and_keeps_what_they_did_not_deliver() {
+    let dir = dir("stop-on-alert");
+    let sandbox = sandbox().await;
+    let pids = dir.join("pids");
+    let delivered = dir.join("delivered.jsonl");
+    std::fs::create_dir_all(dir.join("config/proxydash")).unwrap();
+    let file = dir.join("config/proxydash/config.toml");
+    let config = |on_alert: &str| {
+        format!(
+            "[profiles.shop]\nbase_url = \"{}\"\ntoken = \"{}\"\nrefresh = 1\nmax_requests_per_minute = 6000\n\n[alerts]\non_alert = \"{on_alert}\"\n",
+            sandbox.base_url(),
+            sandbox.token(),
+        )
+    };
+    let hang = format!(
+        "sleep 97 & echo $! >> '{0}'; sleep 97 & echo $! >> '{0}'; wait",
+        pids.display()
+    );
+    std::fs::write(&file, config(&hang)).unwrap();
+    std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let watch = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
+        command
+            .args(["watch", "-v"])
+            .env("XDG_STATE_HOME", dir.join("state"))
+            .env("XDG_CONFIG_HOME", dir.join("config"))
+            .env_remove("PROXYDASH_PROFILE")
+            .env_remove("PROXYDASH_CONFIG")
+            .env_remove("PROXYDASH_TOKEN")
+            .env_remove("PROXYDASH_BASE_URL")
+            .env("PROXYDASH_LOG", "off");
+        Watch::spawn(command)
+    };
+    let started = || {
+        std::fs::read_to_string(&pids)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse::<i32>().ok())
+            .collect::<Vec<_>>()
+    };
+    let mut w = watch();
+    // The baseline's summary runs the command (it hangs, with two children).
+    wait_until("the summary's command started", || started().len() >= 2);
+    w.outs.extend(w.out.try_iter());
+    let (code, _, errs) = w.terminate();
+    assert_eq!(code, 0, "{errs:?}");
+    for pid in started() {
+        // SAFETY: signal 0 only asks whether the process exists.
+        wait_until("the command's children ended", || unsafe {
+            libc::kill(pid, 0) != 0
+        });
+    }
+    let said = errs
+        .iter()
+        .find(|l| l.contains("not delivered to on_alert"))
+        .unwrap_or_else(|| panic!("{errs:?}"));
+    assert!(said.contains("kept in"), "{said}");
+    // The next start, with a command that delivers, sends what was kept first.
+    std::fs::write(
+        &file,
+        config(&format!(
+            "cat >> '{}'; echo >> '{}'",
+            delivered.display(),
+            delivered.display()
+        )),
+    )
+    .unwrap();
+    let mut w = watch();
+    w.wait_err(|l| l.contains("a stop kept from on_alert, delivered now"));
+    wait_until("the kept notice delivered", || {
+        runs(&delivered)
+            .iter()
+            .any(|r| r["state"] == "baseline" && r["count"].as_u64().unwrap_or(0) > 0)
+    });
+    let (code, _, _) = w.terminate();
+    assert_eq!(code, 0);
+}

@@ -24,6 +24,7 @@
 use super::{AlertBook, Change, Level, Rule, Rules, Transition};
 use crate::text::{count, counted, truncate};
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A sweep's changes announced one by one; more are one digest.
@@ -38,7 +39,8 @@ pub const KEPT: usize = 50;
 pub const NAMED: usize = 3;
 
 /// One announcement.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Notice {
     One(Transition),
     Digest(Digest),
@@ -53,6 +55,42 @@ impl Notice {
         }
     }
 
+    /// How many transitions it speaks for.
+    pub fn count(&self) -> usize {
+        match self {
+            Notice::One(_) => 1,
+            Notice::Digest(d) => d.total,
+        }
+    }
+
+    /// Several as one digest (a baseline when they all are, else changes).
+    pub fn merged(notices: Vec<Notice>) -> Option<Notice> {
+        if notices.len() <= 1 {
+            return notices.into_iter().next();
+        }
+        let baseline = notices
+            .iter()
+            .all(|n| matches!(n, Notice::Digest(d) if d.kind == DigestKind::Baseline));
+        let kind = if baseline {
+            DigestKind::Baseline
+        } else {
+            DigestKind::Changes
+        };
+        let at = notices
+            .iter()
+            .map(|n| match n {
+                Notice::One(t) => t.at,
+                Notice::Digest(d) => d.at,
+            })
+            .max()
+            .unwrap_or_default();
+        let mut digest = Digest::new(kind, at);
+        for n in notices {
+            digest.merge(n);
+        }
+        Some(Notice::Digest(digest))
+    }
+
     /// The most severe level it carries (a recovery or a notice is the least).
     pub fn level(&self) -> Level {
         match self {
@@ -63,7 +101,8 @@ impl Notice {
 }
 
 /// What a digest gathers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum DigestKind {
     /// What was already true when watching started.
     Baseline,
@@ -82,7 +121,7 @@ impl DigestKind {
 }
 
 /// Many transitions as one notice.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Digest {
     pub kind: DigestKind,
     pub at: DateTime<Utc>,
@@ -93,7 +132,7 @@ pub struct Digest {
     /// By rule.
     pub rules: BTreeMap<Rule, usize>,
     /// By change (`opened`, `resolved`, …).
-    pub changes: BTreeMap<&'static str, usize>,
+    pub changes: BTreeMap<String, usize>,
     /// The most severe transitions, at most [`KEPT`], most severe first.
     pub kept: Vec<Transition>,
 }
@@ -118,7 +157,10 @@ impl Digest {
             *self.open.entry(t.alert.level).or_default() += 1;
         }
         *self.rules.entry(t.alert.key.rule).or_default() += 1;
-        *self.changes.entry(t.change.as_str()).or_default() += 1;
+        *self
+            .changes
+            .entry(t.change.as_str().to_owned())
+            .or_default() += 1;
         self.kept.push(t);
         if self.kept.len() > KEPT * 2 {
             self.trim();

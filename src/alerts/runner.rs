@@ -14,20 +14,25 @@
 //!   rest drained and dropped. Its exit status and the start of its standard error come
 //!   back for the status line (or `watch`'s log) when it fails.
 //! - **Stopping** ([`OnAlert::finish`]): what waits is not started; the runs on their way
-//!   get a bounded grace, then their process groups are killed; the caller is told how
-//!   many notices were not delivered, so a stop never loses them silently.
+//!   get a bounded grace, then their process groups are killed; the caller gets back the
+//!   notices that were not delivered (`watch` counts them on standard error and keeps them
+//!   for its next start: [`super::store::Undelivered`]), so a stop never loses one
+//!   silently.
 
 use super::herald::{Digest, DigestKind, Notice};
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{Notify, Semaphore};
 
 /// Commands running at once.
 pub const MAX_RUNNING: usize = 3;
 /// Bytes kept of each of the command's output streams.
 pub const OUTPUT_CAP: usize = 4096;
+/// Notices that may wait before what waits is merged into one (bounded memory while every
+/// slot is busy).
+const MAX_WAITING: usize = 64;
 
 /// What became of one run: `Err` says why it failed.
 pub type Outcome = Result<(), String>;
@@ -35,15 +40,20 @@ pub type Outcome = Result<(), String>;
 /// Where a failed run's reason goes (the status line, `watch`'s log).
 pub type Report = Arc<dyn Fn(String) + Send + Sync>;
 
-/// What the runner and its runs share with the owner.
+/// One run on its way: its notice and, once started, its process group.
+struct Running {
+    notice: Notice,
+    group: Option<i32>,
+}
+
+/// What the runner, its runs and the owner share.
 #[derive(Default)]
 struct Shared {
-    /// Notices not yet started (each digest counting as its notices).
-    waiting: usize,
-    /// Notices in the runs on their way.
-    running: usize,
-    /// The process groups of the runs on their way.
-    groups: HashSet<i32>,
+    /// Notices not yet started.
+    queue: VecDeque<Notice>,
+    /// The runs on their way, by number.
+    running: HashMap<u64, Running>,
+    next: u64,
     /// Stopping: nothing more is started.
     stopping: bool,
 }
@@ -51,66 +61,68 @@ struct Shared {
 /// The `on_alert` command of one profile (see the module docs). Cheap to clone.
 #[derive(Clone)]
 pub struct OnAlert {
-    tx: mpsc::UnboundedSender<Notice>,
     shared: Arc<Mutex<Shared>>,
-}
-
-/// How many notices a notice stands for (a digest merged from several counts each).
-fn weight(notice: &Notice) -> usize {
-    match notice {
-        Notice::One(_) => 1,
-        Notice::Digest(d) => d.total.max(1),
-    }
+    wake: Arc<Notify>,
 }
 
 impl OnAlert {
     /// Starts the runner of `command` on the current runtime; `profile` names the
     /// account in what the command reads; failed runs go to `report`.
     pub fn start(command: String, timeout: Duration, profile: String, report: Report) -> Self {
-        let (tx, rx) = mpsc::unbounded_channel();
         let shared = Arc::new(Mutex::new(Shared::default()));
+        let wake = Arc::new(Notify::new());
         let runner = Runner {
             command,
             timeout,
             profile,
             report,
             shared: shared.clone(),
+            wake: wake.clone(),
             slots: Arc::new(Semaphore::new(MAX_RUNNING)),
         };
-        tokio::spawn(runner.run(rx));
-        Self { tx, shared }
+        tokio::spawn(runner.run());
+        Self { shared, wake }
     }
 
     /// Hands a notice to the runner; never waits.
     pub fn submit(&self, notice: Notice) {
-        let weight = weight(&notice);
         if let Ok(mut s) = self.shared.lock() {
-            s.waiting += weight;
+            s.queue.push_back(notice);
+            if s.queue.len() > MAX_WAITING {
+                let merged = merge(s.queue.drain(..));
+                s.queue.push_back(merged);
+            }
         }
-        let _ = self.tx.send(notice);
+        self.wake.notify_one();
     }
 
     /// Stops (see the module docs): waits at most `grace` for the runs on their way, then
-    /// kills their process groups. Answers how many notices were not delivered.
-    pub async fn finish(&self, grace: Duration) -> usize {
+    /// kills their process groups. Answers the notices that were not delivered (those
+    /// waiting, and those whose command was ended).
+    pub async fn finish(&self, grace: Duration) -> Vec<Notice> {
         if let Ok(mut s) = self.shared.lock() {
             s.stopping = true;
         }
+        self.wake.notify_one();
         let until = tokio::time::Instant::now() + grace;
         loop {
-            let running = self.shared.lock().map(|s| s.running).unwrap_or(0);
+            let running = self.shared.lock().map(|s| s.running.len()).unwrap_or(0);
             if running == 0 || tokio::time::Instant::now() >= until {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         let Ok(mut s) = self.shared.lock() else {
-            return 0;
+            return Vec::new();
         };
-        for group in s.groups.drain() {
-            kill_group(group);
+        let mut lost: Vec<Notice> = s.queue.drain(..).collect();
+        for (_, run) in s.running.drain() {
+            if let Some(group) = run.group {
+                kill_group(group);
+            }
+            lost.push(run.notice);
         }
-        s.waiting + s.running
+        lost
     }
 }
 
@@ -120,62 +132,60 @@ struct Runner {
     profile: String,
     report: Report,
     shared: Arc<Mutex<Shared>>,
+    wake: Arc<Notify>,
     slots: Arc<Semaphore>,
 }
 
 impl Runner {
-    async fn run(self, mut rx: mpsc::UnboundedReceiver<Notice>) {
-        let mut queue: VecDeque<Notice> = VecDeque::new();
-        let mut open = true;
+    async fn run(self) {
         loop {
-            if queue.is_empty() {
-                match rx.recv().await {
-                    Some(n) => queue.push_back(n),
-                    None => return,
-                }
-            }
-            while let Ok(n) = rx.try_recv() {
-                queue.push_back(n);
-            }
-            // A slot, or more notices to gather meanwhile.
-            let permit = tokio::select! {
-                permit = self.slots.clone().acquire_owned() => match permit {
-                    Ok(p) => p,
+            // Something to send, or the stop.
+            loop {
+                let (waiting, stopping) = match self.shared.lock() {
+                    Ok(s) => (!s.queue.is_empty(), s.stopping),
                     Err(_) => return,
-                },
-                more = rx.recv(), if open => {
-                    match more {
-                        Some(n) => queue.push_back(n),
-                        None => open = false,
-                    }
-                    // Bounded memory while every slot is busy: what waits is one digest.
-                    if queue.len() > 64 {
-                        let merged = merge(queue.drain(..));
-                        queue.push_back(merged);
-                    }
-                    continue;
+                };
+                if stopping {
+                    return;
                 }
+                if waiting {
+                    break;
+                }
+                self.wake.notified().await;
+            }
+            let Ok(permit) = self.slots.clone().acquire_owned().await else {
+                return;
             };
             // Everything waiting can start now: the first goes alone. More than the free
             // slots: everything waiting goes as one digest.
             let free = self.slots.available_permits() + 1;
-            let notice = if queue.len() <= free {
-                queue.pop_front().expect("one waits")
-            } else {
-                merge(queue.drain(..))
-            };
-            let weight = weight(&notice);
-            {
+            let (notice, id) = {
                 let Ok(mut s) = self.shared.lock() else {
                     return;
                 };
                 if s.stopping {
-                    // Not started: counted as undelivered by `finish`.
-                    continue;
+                    return;
                 }
-                s.waiting = s.waiting.saturating_sub(weight);
-                s.running += weight;
-            }
+                let notice = if s.queue.len() <= free {
+                    s.queue.pop_front()
+                } else {
+                    let all: Vec<Notice> = s.queue.drain(..).collect();
+                    Some(merge(all.into_iter()))
+                };
+                let Some(notice) = notice else {
+                    continue;
+                };
+                let id = s.next;
+                s.next += 1;
+                s.running.insert(
+                    id,
+                    Running {
+                        notice: notice.clone(),
+                        group: None,
+                    },
+                );
+                (notice, id)
+            };
             let json = format!(
                 "{}\n",
                 super::payload::notice_payload(&notice, &self.profile)
@@ -184,10 +194,15 @@ impl Runner {
             let (command, timeout) = (self.command.clone(), self.timeout);
             let (shared, report) = (self.shared.clone(), self.report.clone());
             tokio::spawn(async move {
-                let outcome = run_tracked(&command, timeout, json.into_bytes(), env, &shared).await;
+                let track = Track {
+                    shared: &shared,
+                    id,
+                };
+                let outcome =
+                    run_tracked(&command, timeout, json.into_bytes(), env, Some(track)).await;
                 drop(permit);
                 if let Ok(mut s) = shared.lock() {
-                    s.running = s.running.saturating_sub(weight);
+                    s.running.remove(&id);
                 }
                 if let Err(e) = outcome {
                     tracing::warn!("{e}");
@@ -198,30 +213,17 @@ impl Runner {
     }
 }
 
-/// Several notices as one digest: a baseline if they all are, else changes.
+/// Where a run keeps its process group while it runs (for [`OnAlert::finish`]).
+struct Track<'a> {
+    shared: &'a Mutex<Shared>,
+    id: u64,
+}
+
+/// Several notices as one digest (see [`Notice::merged`]).
 fn merge(notices: impl Iterator<Item = Notice>) -> Notice {
-    let notices: Vec<Notice> = notices.collect();
-    let baseline = notices
-        .iter()
-        .all(|n| matches!(n, Notice::Digest(d) if d.kind == DigestKind::Baseline));
-    let kind = if baseline {
-        DigestKind::Baseline
-    } else {
-        DigestKind::Changes
-    };
-    let at = notices
-        .iter()
-        .map(|n| match n {
-            Notice::One(t) => t.at,
-            Notice::Digest(d) => d.at,
-        })
-        .max()
-        .unwrap_or_default();
-    let mut digest = Digest::new(kind, at);
-    for n in notices {
-        digest.merge(n);
-    }
-    Notice::Digest(digest)
+    let all: Vec<Notice> = notices.collect();
+    Notice::merged(all)
+        .unwrap_or_else(|| Notice::Digest(Digest::new(DigestKind::Changes, Default::default())))
 }
 
 /// One run of `command` (see the module docs).
@@ -231,16 +233,16 @@ pub async fn run(
     stdin: Vec<u8>,
     env: Vec<(&'static str, String)>,
 ) -> Outcome {
-    run_tracked(command, timeout, stdin, env, &Mutex::default()).await
+    run_tracked(command, timeout, stdin, env, None).await
 }
 
-/// [`run`], its process group kept in `shared` while it runs (for [`OnAlert::finish`]).
+/// [`run`], its process group kept where `track` says while it runs.
 async fn run_tracked(
     command: &str,
     timeout: Duration,
     stdin: Vec<u8>,
     env: Vec<(&'static str, String)>,
-    shared: &Mutex<Shared>,
+    track: Option<Track<'_>>,
 ) -> Outcome {
     let mut cmd = tokio::process::Command::new("sh");
     cmd.arg("-c")
@@ -256,8 +258,11 @@ async fn run_tracked(
         .spawn()
         .map_err(|e| format!("on_alert: cannot start sh: {e}"))?;
     let group = child.id().and_then(|p| i32::try_from(p).ok());
-    if let (Some(g), Ok(mut s)) = (group, shared.lock()) {
-        s.groups.insert(g);
+    if let Some(t) = &track
+        && let Ok(mut s) = t.shared.lock()
+        && let Some(run) = s.running.get_mut(&t.id)
+    {
+        run.group = group;
     }
     let input = child.stdin.take();
     let out = child.stdout.take();
@@ -273,7 +278,7 @@ async fn run_tracked(
         let ((), out, err) = tokio::join!(feed, read_capped(out), read_capped(err));
         (child.wait().await, out, err)
     };
-    let outcome = match tokio::time::timeout(timeout, work).await {
+    match tokio::time::timeout(timeout, work).await {
         Ok((Ok(status), out, err)) => {
             tracing::debug!(
                 status = %status,
@@ -302,11 +307,7 @@ async fn run_tracked(
                 timeout.as_secs()
             ))
         }
-    };
-    if let (Some(g), Ok(mut s)) = (group, shared.lock()) {
-        s.groups.remove(&g);
     }
-    outcome
 }
 
 /// Kills a command's whole process group (its shell and whatever that started).

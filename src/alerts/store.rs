@@ -145,3 +145,54 @@ impl AlertFile {
         })
     }
 }
+
+/// Notices a stop kept from the `on_alert` command (its commands ended, or not started):
+/// `on_alert_pending.json` in the state directory, by account, one digest each, delivered
+/// first at the next start of `watch` on the account and then forgotten. Read like every
+/// state file (never a FIFO, a device or a link; bounded), so a broken one loses nothing
+/// else.
+#[derive(Clone, Debug)]
+pub struct Undelivered {
+    file: AccountsFile<crate::alerts::Notice>,
+}
+
+impl Undelivered {
+    pub fn new(path: PathBuf) -> Self {
+        Self {
+            file: AccountsFile::new(path),
+        }
+    }
+
+    pub fn default_location() -> Option<Self> {
+        crate::files::state_dir().map(|d| Self::new(d.join("on_alert_pending.json")))
+    }
+
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// Keeps `notices` for `account`, merged with what it kept already.
+    pub fn keep(&self, account: &str, notices: Vec<crate::alerts::Notice>) -> io::Result<()> {
+        self.file.update(|accounts| {
+            let mut all: Vec<_> = accounts.remove(account).into_iter().collect();
+            all.extend(notices);
+            if let Some(merged) = crate::alerts::Notice::merged(all) {
+                accounts.insert(account.to_owned(), merged);
+            }
+        })
+    }
+
+    /// What was kept for `account`, forgotten as it is taken; what was wrong with the
+    /// file, if anything was.
+    pub fn take(&self, account: &str) -> (Option<crate::alerts::Notice>, Option<String>) {
+        let (kept, problem) = self.file.load(account);
+        if kept.is_some()
+            && let Err(e) = self.file.update(|accounts| {
+                accounts.remove(account);
+            })
+        {
+            return (None, Some(format!("{}: {e}", self.path().display())));
+        }
+        (kept, problem)
+    }
+}

@@ -166,13 +166,13 @@ impl Mirror {
                 // the header): their lines must not come back one by one at the next key.
                 // They are asked again when the API answers (the log keeps them).
                 shell.status.clear_reads();
-                shell.status.notify(status::NoticeKind::Error, line);
+                shell.status.tell(status::NoticeKind::Error, line);
             }
             Link::Online if was_down => {
                 shell.status.clear_reads();
                 shell
                     .status
-                    .notify(status::NoticeKind::Done, "The API answers again");
+                    .tell(status::NoticeKind::Done, "The API answers again");
             }
             _ => {}
         }

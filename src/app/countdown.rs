@@ -56,7 +56,7 @@ impl Mirror {
         } else {
             "Services"
         };
-        status.notify(
+        status.tell(
             NoticeKind::Done,
             format!("{service} {ids}: the IP list can be refreshed again"),
         );

@@ -137,9 +137,9 @@ impl HistoryState {
             Answer::Probes(p) => self.probes = Some(*p),
             Answer::Off(line) => {
                 *self = HistoryState::default();
-                status.notify(NoticeKind::Error, line);
+                status.tell(NoticeKind::Error, line);
             }
-            Answer::Failed(line) => status.notify(NoticeKind::Error, line),
+            Answer::Failed(line) => status.tell(NoticeKind::Error, line),
         }
     }
 }

@@ -374,13 +374,11 @@ impl App {
                 forms::iplist_files::on_written(&mut self.cx(out), path, result)
             }
             Msg::MyIp(result) => forms::bind_ip::on_my_ip(&mut self.cx(out), result),
-            Msg::Diagnostic(text) => self.shell.status.notify(status::NoticeKind::Error, text),
+            Msg::Diagnostic(text) => self.shell.status.tell(status::NoticeKind::Error, text),
             Msg::FileExists { path, free } => {
                 forms::iplist_files::on_file_exists(&mut self.cx(out), path, free)
             }
-            Msg::AlertDeliveryFailed(why) => {
-                self.shell.status.notify(status::NoticeKind::Error, why)
-            }
+            Msg::AlertDeliveryFailed(why) => self.shell.status.tell(status::NoticeKind::Error, why),
             Msg::History(answer) => self
                 .account
                 .history

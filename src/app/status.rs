@@ -17,8 +17,10 @@
 //! within seconds by an unrelated alert (the Alerts tab and its count show it at once).
 //!
 //! A *pinned* notice is an outcome that must not be lost from view (an order placed,
-//! refused, or of unknown outcome): it is shown before anything else until Esc dismisses
-//! it, so a background failure arriving a moment later cannot overwrite it.
+//! refused, or of unknown outcome): it is shown before anything the person did not do
+//! (a background failure, an alert, the connection's news: [`StatusLine::tell`]) until
+//! Esc dismisses it or the person does something else: the latest outcome of what the
+//! person did is always what the line shows (issue 45), the older ones are in `m`.
 //!
 //! Every failure and notice also goes into the [`MessageLog`] (`m` opens it), with the
 //! time the app last set with [`StatusLine::set_now`] and its level.
@@ -127,13 +129,23 @@ impl StatusLine {
         self.shown_at = self.now;
     }
 
-    /// Shows a notice (replacing the previous one), sanitized like every server text.
+    /// Shows the outcome of something the person did (replacing the previous one, a
+    /// pinned one too: the newest outcome is the one shown), sanitized like every server
+    /// text.
     pub fn notify(&mut self, kind: NoticeKind, text: impl AsRef<str>) {
+        self.pinned = None;
+        self.tell(kind, text);
+        self.held = true;
+    }
+
+    /// Shows news the person did not ask for (the connection lost or back, a countdown
+    /// over, a file that could not be written in the background): over older lines, but
+    /// not over a pinned outcome, and holding the line for nothing.
+    pub fn tell(&mut self, kind: NoticeKind, text: impl AsRef<str>) {
         let text = crate::text::sanitize(text.as_ref()).into_owned();
         self.log.push(self.now, kind.level(), &text);
         self.notice = Some(Notice { text, kind });
         self.notice_on_top = true;
-        self.held = true;
         self.waiting = None;
         self.shown_at = self.now;
     }
@@ -275,6 +287,34 @@ impl StatusLine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 45: an order's outcome stays above background news, and gives way to the
+    /// next thing the person does; the log keeps both.
+    #[test]
+    fn the_latest_outcome_of_what_the_person_did_is_shown() {
+        let mut s = StatusLine::default();
+        s.pin(NoticeKind::Done, "Order of product 11: service 1014");
+        s.report(&Request::Credit, "Credit: timeout".into());
+        s.tell(NoticeKind::Error, "The API is unreachable");
+        s.notify_below(NoticeKind::Warn, "Alert warn: …");
+        assert!(matches!(s.shown(), Some(Shown::Notice(n)) if n.text.starts_with("Order of")));
+        s.notify(
+            NoticeKind::Done,
+            "IP list of 1001 sent to the terminal clipboard",
+        );
+        assert!(
+            matches!(s.shown(), Some(Shown::Notice(n)) if n.text.starts_with("IP list of 1001"))
+        );
+        let log: Vec<&str> = s
+            .messages()
+            .newest_first()
+            .map(|e| e.text.as_str())
+            .collect();
+        assert!(
+            log.iter().any(|l| l.starts_with("Order of product 11")),
+            "{log:?}"
+        );
+    }
 
     #[test]
     fn lines_name_the_request_and_the_cause() {

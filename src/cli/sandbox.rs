@@ -59,6 +59,12 @@ pub struct SandboxArgs {
 
 impl Subcommand for SandboxArgs {
     async fn run(&self, options: &Options) -> ExitCode {
+        if options.demo {
+            return crate::options::refuse_demo(
+                "sandbox",
+                "`sandbox` is the server --demo starts for itself",
+            );
+        }
         run(options, self).await
     }
 }

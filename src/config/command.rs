@@ -47,6 +47,12 @@ pub enum ConfigCommand {
 
 impl RunsAs for ConfigArgs {
     async fn run(&self, options: &Options) -> ExitCode {
+        if options.demo {
+            return crate::options::refuse_demo(
+                "config",
+                "the demo reads no profile (its settings are the built-in sandbox's)",
+            );
+        }
         // `config show --profile x`: the options after `config` count too.
         let mut with = options.clone();
         with.connection = options

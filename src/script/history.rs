@@ -13,6 +13,12 @@ use std::process::ExitCode;
 
 impl Subcommand for HistoryCommand {
     async fn run(&self, options: &Options) -> ExitCode {
+        if options.demo {
+            return crate::options::refuse_demo(
+                "history",
+                "the demo keeps no history (its sandbox is new each time)",
+            );
+        }
         run(options, self)
     }
 }

@@ -71,9 +71,22 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
         eprintln!("proxydash watch: {why}");
         ExitCode::from(code)
     };
-    let profiles = match resolve(cli) {
-        Ok(p) => p,
-        Err(e) => return fail(status::USAGE, e),
+    // `--demo`: the demo's account on its own sandbox, kept for the run; nothing of any
+    // profile is read or written (issue 45).
+    let mut demo_server = None;
+    let profiles = if cli.demo {
+        match demo(cli).await {
+            Ok((server, profile)) => {
+                demo_server = Some(server);
+                vec![profile]
+            }
+            Err((code, why)) => return fail(code, why),
+        }
+    } else {
+        match resolve(cli) {
+            Ok(p) => p,
+            Err(e) => return fail(status::USAGE, e),
+        }
     };
     let output = match Output::stdio() {
         Ok(o) => o,
@@ -104,7 +117,7 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
                 ),
             );
         }
-        let built = setup::build(&settings, client, &output, clock.clone());
+        let built = setup::build(&settings, client, &output, clock.clone(), cli.demo);
         let options = Options {
             clock: clock.clone(),
             speed: 1,
@@ -141,6 +154,7 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
     }
     signalled.abort();
     let _ = stop_tx.send(true);
+    drop(demo_server);
     if let Some(task) = server {
         let _ = tokio::time::timeout(Duration::from_secs(2), task).await;
     }
@@ -169,6 +183,30 @@ async fn metrics(
     }
     output.log(format!("metrics at http://{bound}/metrics"));
     Ok(task)
+}
+
+/// The demo's account on a sandbox of its own (one: several profiles are the config
+/// file's, which the demo does not read).
+async fn demo(cli: &Cli) -> Result<(crate::demo::Server, (Settings, ApiClient)), (u8, String)> {
+    if cli.connection.all_profiles || cli.connection.profile.len() > 1 {
+        return Err((
+            status::USAGE,
+            "--demo watches the one demo account: leave out --all-profiles and --profile".into(),
+        ));
+    }
+    let server = crate::demo::start(Some(crate::demo::RATE_LIMIT))
+        .await
+        .map_err(|e| {
+            (
+                status::FAILED,
+                format!("cannot start the demo sandbox: {e}"),
+            )
+        })?;
+    let settings =
+        crate::demo::settings(cli, &server).map_err(|e| (status::USAGE, e.to_string()))?;
+    let client =
+        ApiClient::new(settings.client_config()).map_err(|e| (status::USAGE, e.to_string()))?;
+    Ok((server, (settings, client)))
 }
 
 /// Each profile to watch ([`crate::config::selection`]: `--profile`, repeatable, or

@@ -50,21 +50,20 @@ pub fn account_key(settings: &Settings) -> String {
     format!("{} {}", settings.base_url, settings.profile)
 }
 
-/// The engine's configuration from a profile's settings and the state files; a state
-/// file that cannot be read (a FIFO, a device, a broken entry) is gone on without, and
-/// said on standard error.
+/// The engine's configuration from a profile's settings and the state files (`types`:
+/// the services' types file, none for the demo); a state file that cannot be read (a
+/// FIFO, a device, a broken entry) is gone on without, and said on standard error.
 pub fn engine_config(
     settings: &Settings,
     alerts: Option<&AlertFile>,
+    types: Option<&TypesFile>,
     output: &Output,
 ) -> account::Config {
     let key = account_key(settings);
     let mut config = account::Config::new(&settings.profile, &settings.base_url, settings.refresh);
     config.rules = settings.alert_rules.clone();
     let (open, alerts_said) = alerts.map(|f| f.load(&key)).unwrap_or_default();
-    let (types, types_said) = TypesFile::default_location()
-        .map(|f| f.load(&key))
-        .unwrap_or_default();
+    let (types, types_said) = types.map(|f| f.load(&key)).unwrap_or_default();
     for said in [alerts_said, types_said].into_iter().flatten() {
         output.log(format!("{}: warning: {said}", settings.profile));
     }
@@ -85,15 +84,24 @@ pub fn engine_config(
 pub struct Built {
     pub account: (AccountHandle, mpsc::UnboundedReceiver<Event>),
     pub sink: JsonLines,
-    /// The `on_alert` command's runner, to stop it with the watcher.
-    pub on_alert: Option<crate::alerts::runner::OnAlert>,
+    /// The `on_alert` command's runner, to stop it with the watcher, and where what it did
+    /// not deliver is kept.
+    pub on_alert: Option<super::watcher::OnAlertRunner>,
     pub history: Option<(History, mpsc::UnboundedReceiver<Answer>)>,
 }
 
-/// The engine of one profile, started; call inside the runtime.
-pub fn build(settings: &Settings, client: ApiClient, output: &Output, clock: Clock) -> Built {
+/// The engine of one profile, started; call inside the runtime. The demo (`demo`) reads
+/// and writes none of the user's files: its alerts, marks and types live for the run.
+pub fn build(
+    settings: &Settings,
+    client: ApiClient,
+    output: &Output,
+    clock: Clock,
+    demo: bool,
+) -> Built {
     let key = account_key(settings);
-    let alert_file = AlertFile::default_location();
+    let alert_file = AlertFile::default_location().filter(|_| !demo);
+    let types_file = TypesFile::default_location().filter(|_| !demo);
     let mut delivery = settings.alert_delivery.clone();
     delivery.bell = false;
     let report_to = output.clone();
@@ -103,27 +111,58 @@ pub fn build(settings: &Settings, client: ApiClient, output: &Output, clock: Clo
         .on_alert
         .is_some()
         .then(|| Deliverer::new(&delivery, &settings.profile, report));
-    let on_alert = then.as_ref().and_then(|d| d.on_alert().cloned());
+    let on_alert = then
+        .as_ref()
+        .and_then(|d| d.on_alert().cloned())
+        .map(|runner| {
+            // What a stop kept from the command goes first.
+            let file = crate::alerts::store::Undelivered::default_location().filter(|_| !demo);
+            if let Some(file) = &file {
+                let (kept, problem) = file.take(&key);
+                if let Some(problem) = problem {
+                    output.log(format!("{}: warning: {problem}", settings.profile));
+                }
+                if let Some(notice) = kept {
+                    output.log(format!(
+                        "{}: {} a stop kept from on_alert, delivered now",
+                        settings.profile,
+                        crate::text::counted(
+                            notice.count() as u64,
+                            "alert notice",
+                            "alert notices"
+                        )
+                    ));
+                    runner.submit(notice);
+                }
+            }
+            (runner, file.map(|f| (f, key.clone())))
+        });
     let sink = JsonLines {
         output: output.clone(),
         profile: settings.profile.clone(),
         then,
     };
-    let history = history(settings, output);
-    // One budget with the profile's dashboard and other `watch`es (their send log).
-    let (budget, budget_said) = settings.shared_budget(true);
+    let history = if demo {
+        None
+    } else {
+        history(settings, output)
+    };
+    // One budget with the profile's dashboard and other `watch`es (their send log); the
+    // demo's sandbox is its own.
+    let (budget, budget_said) = settings.shared_budget(!demo);
     if let Some(said) = budget_said {
         output.log(format!("{}: warning: {said}", settings.profile));
     }
     let setup = account::Setup {
-        config: engine_config(settings, alert_file.as_ref(), output),
+        config: engine_config(settings, alert_file.as_ref(), types_file.as_ref(), output),
         door: crate::scheduler::Door::new(client, budget),
         clock,
         speed: 1,
         history: history.as_ref().map(|(h, _)| h.clone()),
         alert_file: alert_file.map(|f| (f, key.clone())),
-        types_file: TypesFile::default_location().map(|f| (f, key)),
+        types_file: types_file.map(|f| (f, key)),
         marks_file: crate::history::file_for(&settings.profile)
+            .filter(|_| !demo)
             .map(crate::history::marks::MarksFile::spawn),
     };
     Built {

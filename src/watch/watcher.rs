@@ -34,6 +34,13 @@ pub const FINISH_LIMIT: Duration = Duration::from_secs(10);
 /// The longest a stop waits for the `on_alert` commands on their way before ending them.
 pub const ON_ALERT_GRACE: Duration = Duration::from_secs(5);
 
+/// The `on_alert` command's runner, and where (for which account) a stop keeps what it
+/// did not deliver.
+pub type OnAlertRunner = (
+    crate::alerts::runner::OnAlert,
+    Option<(crate::alerts::store::Undelivered, String)>,
+);
+
 /// `--keep-bound`'s settings.
 #[derive(Clone, Debug)]
 pub struct KeepOptions {
@@ -58,8 +65,9 @@ pub struct Options {
     pub keep: Option<KeepOptions>,
     /// The history writer and its answers: flushed on stop.
     pub history: Option<(History, mpsc::UnboundedReceiver<Answer>)>,
-    /// The `on_alert` command's runner: its runs get a grace on stop, then are ended.
-    pub on_alert: Option<crate::alerts::runner::OnAlert>,
+    /// The `on_alert` command's runner: its runs get a grace on stop, then are ended, and
+    /// what it did not deliver is kept for the next start (in this file, for this account).
+    pub on_alert: Option<OnAlertRunner>,
 }
 
 pub struct Watcher {
@@ -418,14 +426,22 @@ impl Watcher {
         if let Some((_, answers)) = &mut history {
             let _ = tokio::time::timeout_at(limit, answers.recv()).await;
         }
-        if let Some(on_alert) = &self.options.on_alert {
+        if let Some((on_alert, keep)) = &self.options.on_alert {
             let left = limit.saturating_duration_since(tokio::time::Instant::now());
             let lost = on_alert.finish(left.min(ON_ALERT_GRACE)).await;
-            if lost > 0 {
+            let count: usize = lost.iter().map(crate::alerts::Notice::count).sum();
+            if count > 0 {
+                let kept = match keep {
+                    Some((file, account)) => match file.keep(account, lost) {
+                        Ok(()) => format!("; kept in {} for the next start", file.path().display()),
+                        Err(e) => format!("; not kept ({}: {e})", file.path().display()),
+                    },
+                    None => String::new(),
+                };
                 self.output.log(format!(
-                    "{}: {} not delivered to on_alert: the stop came first (the commands still running were ended)",
+                    "{}: {} not delivered to on_alert: the stop came first (the commands still running were ended){kept}",
                     self.profile,
-                    crate::text::counted(lost as u64, "notification", "notifications")
+                    crate::text::counted(count as u64, "alert notice", "alert notices")
                 ));
             }
         }

@@ -48,7 +48,8 @@ impl Alert {
 }
 
 /// What happened to an alert.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Change {
     Opened,
     Escalated {
@@ -75,7 +76,7 @@ impl Change {
 }
 
 /// One notification: the change and the alert as it is after it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Transition {
     pub change: Change,
     pub alert: Alert,

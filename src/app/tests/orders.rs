@@ -224,6 +224,27 @@ fn an_outcome_stays_on_the_status_line_until_esc_and_is_in_the_log() {
     assert_eq!(h.app.status().pinned(), None);
 }
 
+/// Issue 45.1: the order's outcome gives way to the next thing the person does (here
+/// `a` on an alert: its acknowledgement is said), and stays in the log.
+#[test]
+fn the_next_thing_the_person_does_replaces_an_order_outcome() {
+    let mut h = order_form();
+    let sent = enters(&mut h, 2);
+    h.code(KeyCode::Esc);
+    h.ok(sent[0].clone(), placed(5004));
+    h.key('6');
+    let cmds = h.key('a');
+    h.settle(cmds);
+    let shown = format!("{:?}", h.app.status().shown());
+    assert!(shown.contains("Acknowledged"), "{shown}");
+    assert!(h.app.status().pinned().is_none());
+    let log: Vec<_> = h.app.status().messages().newest_first().collect();
+    assert!(
+        log.iter().any(|e| e.text.contains("Ordered: service 5004")),
+        "{log:?}"
+    );
+}
+
 #[test]
 fn m_opens_the_message_log_and_it_scrolls() {
     let mut h = Harness::loaded();

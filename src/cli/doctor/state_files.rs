@@ -8,11 +8,12 @@ use crate::files::{STATE_CAP, StateFileError, check_state};
 use std::path::PathBuf;
 
 /// The JSON state files, read whole up to [`STATE_CAP`].
-const CAPPED: [&str; 4] = [
+const CAPPED: [&str; 5] = [
     "budget.json",
     "throttle.json",
     "alerts.json",
     "service_types.json",
+    "on_alert_pending.json",
 ];
 
 /// Every state file of `profile` (its history database too, when a profile is known)

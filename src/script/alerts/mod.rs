@@ -37,6 +37,12 @@ enum Failed {
 
 impl Subcommand for AlertsArgs {
     async fn run(&self, options: &Options) -> ExitCode {
+        if options.demo {
+            return crate::options::refuse_demo(
+                "alerts",
+                "the demo keeps its alerts and their marks in memory, in the dashboard or `watch` that runs it",
+            );
+        }
         run(options, self)
     }
 }
