@@ -9,8 +9,9 @@
 //! - GETs are retried (at most [`ClientConfig::retries`] times) on connection failures
 //!   (refused, reset, closed mid-answer) and 5xx, with exponential backoff and jitter. A
 //!   429 that is not the `update_list` throttle is [`ApiError::RateLimited`] and is not
-//!   retried here: it pauses the whole account's budget, and the scheduler sends the GET
-//!   again once the pause is over (see [`crate::scheduler`]). A `Retry-After` (seconds or an HTTP
+//!   retried here: it pauses its route's budget or the account's (the scope the answer
+//!   speaks of, see [`crate::scheduler`]), and the scheduler sends the GET again once the
+//!   pause is over. A `Retry-After` (seconds or an HTTP
 //!   date) replaces the backoff; one longer than [`RETRY_AFTER_CAP`] is not waited for at
 //!   all: the error is returned at once and the next refresh tries again. POST (an order
 //!   costs money) and PUT are sent exactly once, whatever happens.

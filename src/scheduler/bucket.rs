@@ -48,6 +48,12 @@
 //! 6. **State is a hint, not an order**: what [`Bucket::resume`] takes from the state
 //!    file is validated and clamped, and a limit saved from headers counts only once an
 //!    answer confirms it (see [`super::store`]).
+//! 7. **One budget per scope, one per profile.** A bucket is the budget of one scope: the
+//!    account's, or one route's that showed a limit of its own; which answer teaches
+//!    which, and which request takes whose tokens, is `scope.rs` (issue 46.3). The sends of
+//!    the profile's other processes count as this one's ([`Bucket::count_elsewhere`],
+//!    from the shared send log, `sendlog.rs`), so a dashboard, `watch`es and scripts on
+//!    one token keep one log, one burst and one pace (issue 46.4).
 //!
 //! Concurrency is [`POLITE_CONCURRENCY`] requests at once, always, as a browser keeps to a
 //! host: the budget bounds how many go in a window, this how many arrive at once.

@@ -9,8 +9,10 @@
 //! values, a line per lane: what a person waits on (a form's request, a write, an IP list,
 //! a detail asked for), then what is on screen and not shown yet, then the engine's sweeps
 //! in the order the engine handed them over (oldest data first). Nothing of a lower line
-//! goes while the first waiting request of a higher one waits for a token, so the
-//! background never takes the token a person waits for. An identical GET that is already
+//! goes while the first waiting request of a higher one waits for a token of the
+//! account's, so the background never takes the token a person waits for; a request held
+//! by its route's own limit ([`crate::scheduler::scope`]) holds nothing of another route,
+//! in its line or below, so a person's read never waits on another route's limit. An identical GET that is already
 //! queued or in flight is not sent again: its one answer serves both askers (asked again
 //! in a higher lane, the queued one moves up). Writes (POST, PUT) are never deduplicated
 //! and never retried: the client sends each exactly once. A request may come with a

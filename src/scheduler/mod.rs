@@ -1,8 +1,11 @@
-//! The scheduler: the one door to the API of an account. Its budget ([`Budget`], a
-//! [`bucket::Bucket`] behind a lock) is shared by every clone of the account's
-//! [`crate::api::ApiClient`], so every attempt of every request is counted and every answer
-//! teaches it; the fetcher ([`fetcher`]) decides which waiting request gets the next
-//! token, and the scripting commands, which send one request at a time, wait for theirs.
+//! The scheduler: the one door to the API of an account. Its budget ([`Budget`]: the
+//! account's [`bucket::Bucket`] and the routes' own, [`scope::Scopes`], behind a lock) is
+//! shared by every clone of the account's [`crate::api::ApiClient`], so every attempt of
+//! every request is counted and every answer teaches the scope it speaks of (the account,
+//! or its route: [`scope`]); the fetcher ([`fetcher`]) decides which waiting request gets
+//! the next token, and the scripting commands, which send one request at a time, wait for
+//! theirs. Processes of one profile (a dashboard, `watch`es, scripts) keep one budget:
+//! each counts the others' sends from the account's shared send log ([`sendlog`]).
 //!
 //! - Every attempt takes a token first: the fetcher takes the first attempt's (so the
 //!   queue's order decides who goes next) and hands it over in [`PREPAID`]; a retry of a

@@ -55,10 +55,14 @@
 //!   is printed once on standard error, `proxydash: warning: …`, before the answer.
 //! - `network ID` with nothing in error or inactive says so ("all fine") rather than
 //!   printing a bare header; `--json` is unchanged (two empty arrays).
-//! - Every request takes a token of the account's request budget ([`crate::scheduler`]),
-//!   which is kept between commands in `budget.json` of the state directory: a loop of
-//!   commands waits for the server's limit (a line on standard error says how long, when
-//!   it is more than a second or two) instead of exceeding it. `--max-rpm` caps it.
+//! - Every request takes a token of the account's request budget ([`crate::scheduler`]):
+//!   one budget for every read of a command (`credit`'s four reads included), counting
+//!   the sends of the profile's other processes (the shared send log: a loop of commands,
+//!   scripts in parallel, a dashboard or `watch` beside them), and what earlier commands
+//!   learned of the limits (`budget.json` of the state directory). A command waits for
+//!   the budget (a line on standard error says how long, when it is more than a second or
+//!   two, and names a route's own limit) instead of exceeding it; a pause longer than
+//!   [`PATIENCE`] ends it with status 6 and the time. `--max-rpm` caps it.
 
 mod accounts;
 mod ahead;

@@ -27,6 +27,17 @@ pub(super) fn state_files_check(profile: Option<&str>) -> Check {
         files.push((dir.join(crate::history::file_name(profile)), false));
     }
     files.push((dir.join("proxydash.log"), false));
+    // The send logs each account's processes share (`scheduler::sendlog`), whichever
+    // account they are of.
+    let sends = dir.join("sends");
+    match check_state(&sends) {
+        Err(StateFileError::NotRegular { kind: "a folder", .. }) => {
+            let entries = std::fs::read_dir(&sends).into_iter().flatten().flatten();
+            files.extend(entries.take(1_000).map(|e| (e.path(), false)));
+        }
+        Ok(false) => {}
+        _ => files.push((sends, false)),
+    }
     let problems: Vec<String> = files
         .into_iter()
         .filter_map(|(path, capped)| refused(path, capped))
