@@ -23,6 +23,8 @@ use std::time::{Duration, Instant};
 
 async fn sandbox(headers: bool, ip_list: Option<u32>, scale: usize) -> SandboxHandle {
     Sandbox::start(SandboxConfig {
+        // A live server's round trip.
+        latency: Duration::from_millis(200),
         rate_limit: Some(60),
         rate_limit_headers: headers,
         ip_list_rate_limit: ip_list,

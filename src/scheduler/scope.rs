@@ -33,7 +33,7 @@
 
 use super::bucket::{Bucket, Hold, Lane, Signal, Token, View};
 use crate::api::gate::Route;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
 /// Whose limit holds a request back.
@@ -63,6 +63,10 @@ pub struct Scopes {
     figures: BTreeMap<Route, (u32, Instant)>,
     /// When each route was last refused by a 429 that named no figure.
     refused: BTreeMap<Route, Instant>,
+    /// Each route's sends inside the window (this process's and the others'): a route's
+    /// own bucket, made from an answer, counts those that left before it (a first batch
+    /// goes out before any answer tells the route's limit).
+    sent: BTreeMap<Route, VecDeque<Instant>>,
 }
 
 impl Scopes {
@@ -72,6 +76,7 @@ impl Scopes {
             routes: BTreeMap::new(),
             figures: BTreeMap::new(),
             refused: BTreeMap::new(),
+            sent: BTreeMap::new(),
         }
     }
 
@@ -114,6 +119,7 @@ impl Scopes {
             // Its wait was asked above at the same instant: it gives.
             let _ = own.try_take(now, lane);
         }
+        self.note(route, now, now);
         Ok(Token {
             route: Some(route),
             ..token
@@ -204,12 +210,38 @@ impl Scopes {
         });
     }
 
-    /// `route`'s own bucket, made (with the send of `token` in its log) when it has none.
+    /// A send of `route` at `at`, remembered for the window.
+    fn note(&mut self, route: Route, at: Instant, now: Instant) {
+        let span = self.span();
+        let log = self.sent.entry(route).or_default();
+        while log
+            .front()
+            .is_some_and(|t| now.saturating_duration_since(*t) >= span)
+        {
+            log.pop_front();
+        }
+        let i = log.partition_point(|t| *t <= at);
+        log.insert(i, at);
+        // Bounded by the most a limit may be: older ones can change no decision.
+        if log.len() > 10 * super::bucket::TRUST_CEILING as usize {
+            log.pop_front();
+        }
+    }
+
+    /// `route`'s own bucket, made (with the route's sends of the window in its log, the
+    /// one of `token` among them) when it has none.
     fn own(&mut self, route: Route, token: Token) -> &mut Bucket {
-        let account = &self.account;
+        let (account, sent) = (&self.account, &self.sent);
         self.routes.entry(route).or_insert_with(|| {
             let mut own = account.fresh();
-            own.count_sent(token.sent);
+            let mut earlier: Vec<Instant> =
+                sent.get(&route).into_iter().flatten().copied().collect();
+            if !earlier.contains(&token.sent) {
+                earlier.push(token.sent);
+            }
+            for at in earlier {
+                own.count_sent(at);
+            }
             own
         })
     }
@@ -217,8 +249,11 @@ impl Scopes {
     /// Another process of the profile sent a request of `lane` on `route` at `at`.
     pub fn count_elsewhere(&mut self, at: Instant, lane: Lane, route: Option<Route>, now: Instant) {
         self.account.count_elsewhere(at, lane, now);
-        if let Some(own) = route.and_then(|r| self.routes.get_mut(&r)) {
-            own.count_elsewhere(at, lane, now);
+        if let Some(route) = route {
+            if let Some(own) = self.routes.get_mut(&route) {
+                own.count_elsewhere(at, lane, now);
+            }
+            self.note(route, at.min(now), now);
         }
     }
 

@@ -161,3 +161,26 @@ fn the_others_sends_count() {
 }
 
 use super::super::bucket::{MARGIN, WINDOW};
+
+/// A route's sends that left before its first answer (a batch sent at once) count in the
+/// budget its answer gives it: the server counted them too.
+#[test]
+fn a_first_batch_counts_in_the_routes_own_budget() {
+    let now = Instant::now();
+    let mut s = Scopes::new(Bucket::new(None));
+    let tokens: Vec<Token> = (0..3)
+        .map(|_| s.try_take(now, Lane::Person, iplist()).unwrap())
+        .collect();
+    s.observe(tokens[0], &figure(5, 2), now);
+    // Five in the window: two more, then the route holds.
+    for _ in 0..2 {
+        assert!(s.try_take(now, Lane::Person, iplist()).is_ok());
+    }
+    let held = s.try_take(now, Lane::Person, iplist()).unwrap_err();
+    assert_eq!(held.scope, Scope::Route);
+    assert!(
+        held.at >= now + WINDOW,
+        "until the first batch leaves the window"
+    );
+    assert!(s.try_take(now, Lane::Person, detail()).is_ok());
+}
