@@ -322,12 +322,23 @@ type Scenario = (
     u64,
 );
 
+/// The scenarios of programs sharing one send log (issue 46.4), after the others.
+const SHARING: [&str; 2] = [
+    "three programs sharing the send log, 60/min, headers",
+    "three programs sharing the send log, 60/min, no headers",
+];
+
 /// The model against simulated servers (see the module docs).
 fn model() {
     use proxydash::scheduler::sim::{self, Demand, Server};
     let minutes = |n: u64| Duration::from_secs(60 * n);
     let latency = Duration::from_millis(200);
-    let scenarios: [Scenario; 7] = [
+    let three = vec![
+        (None, Demand::DASHBOARD),
+        (None, Demand::SWEEP),
+        (None, Demand::SWEEP),
+    ];
+    let scenarios: [Scenario; 9] = [
         (
             "fixed 60/min window, headers",
             Server::FixedWindow {
@@ -388,9 +399,31 @@ fn model() {
             vec![(None, Demand::DASHBOARD), (None, Demand::SWEEP)],
             10,
         ),
+        (
+            SHARING[0],
+            Server::FixedWindow {
+                limit: 60,
+                headers: true,
+            },
+            three.clone(),
+            10,
+        ),
+        (
+            SHARING[1],
+            Server::FixedWindow {
+                limit: 60,
+                headers: false,
+            },
+            three,
+            10,
+        ),
     ];
     for (name, server, programs, run) in scenarios {
-        let f = sim::run(server, &programs, latency, minutes(run));
+        let f = if SHARING.contains(&name) {
+            sim::run_sharing(server, &programs, latency, minutes(run))
+        } else {
+            sim::run(server, &programs, latency, minutes(run))
+        };
         let (first, after) = f.throttled_split(minutes(1));
         // Recovered: the first whole minute, after the last 429, in which the first
         // program's limit is back at the assumed 60.

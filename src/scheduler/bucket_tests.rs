@@ -349,3 +349,38 @@ fn two_programs_on_one_token_share_it() {
     assert!(without.throttled.len() <= 10, "{:?}", without.throttled);
     assert!(without.sent_between(minutes(5), minutes(10)) >= 5 * 36);
 }
+
+/// Issue 46.4: programs on one token sharing the send log keep one budget: with the
+/// headers no 429, without them never more than the limit in a minute (each on its own
+/// meets 429s, above).
+#[test]
+fn three_programs_sharing_the_send_log_split_the_token() {
+    let programs = [
+        (None, Demand::DASHBOARD),
+        (None, Demand::SWEEP),
+        (None, Demand::SWEEP),
+    ];
+    for headers in [true, false] {
+        let f = sim::run_sharing(
+            Server::FixedWindow { limit: 60, headers },
+            &programs,
+            LATENCY,
+            minutes(10),
+        );
+        assert_eq!(f.throttled.len(), 0, "headers {headers}: {:?}", f.throttled);
+        assert!(
+            f.busiest(WINDOW) <= 60,
+            "headers {headers}: {}",
+            f.busiest(WINDOW)
+        );
+        assert!(
+            f.sent_between(minutes(1), minutes(10)) >= 9 * 55,
+            "the token kept busy"
+        );
+        assert!(
+            f.person_worst <= Duration::from_secs(2),
+            "{:?}",
+            f.person_worst
+        );
+    }
+}

@@ -178,6 +178,27 @@ pub fn run(
     latency: Duration,
     run: Duration,
 ) -> Figures {
+    simulate(server, programs, latency, run, false)
+}
+
+/// [`run`], the programs sharing one send log (`sendlog.rs`): each counts every send of
+/// the others as it is made (the log is taken under a lock).
+pub fn run_sharing(
+    server: Server,
+    programs: &[(Option<u32>, Demand)],
+    latency: Duration,
+    run: Duration,
+) -> Figures {
+    simulate(server, programs, latency, run, true)
+}
+
+fn simulate(
+    server: Server,
+    programs: &[(Option<u32>, Demand)],
+    latency: Duration,
+    run: Duration,
+    sharing: bool,
+) -> Figures {
     let base = Instant::now();
     let at = |d: Duration| base + d;
     let mut served = Served {
@@ -272,7 +293,9 @@ pub fn run(
         }
         // Sends, as the fetcher's queue picks them: the first line that waits, nothing of
         // a lower one while it waits for a token.
-        for (i, p) in progs.iter_mut().enumerate() {
+        for i in 0..progs.len() {
+            let mut took = Vec::new();
+            let p = &mut progs[i];
             p.wake = None;
             while p.in_flight < POLITE_CONCURRENCY {
                 let Some(lane) = Lane::ALL
@@ -285,6 +308,7 @@ pub fn run(
                     Ok(token) => {
                         let job = p.lines[lane as usize].pop_front().expect("not empty");
                         p.in_flight += 1;
+                        took.push(lane);
                         let arrives = now + latency / 2;
                         figures.sent.push(arrives);
                         let signal = served.answer(arrives);
@@ -303,6 +327,11 @@ pub fn run(
                         p.wake = Some(next.saturating_duration_since(base));
                         break;
                     }
+                }
+            }
+            for (j, other) in progs.iter_mut().enumerate() {
+                for lane in took.iter().filter(|_| sharing && j != i) {
+                    other.bucket.count_elsewhere(at(now), *lane, at(now));
                 }
             }
         }
