@@ -199,12 +199,8 @@ async fn a_rejected_token_is_one_critical_alert_and_a_trickle_of_requests() {
         ),
         "announced at once"
     );
-    run.until("its line on standard error", Duration::from_secs(60), |r| {
-        r.log
-            .text()
-            .contains("the API is rejecting the credentials since")
-    })
-    .await;
+    run.until_logged("the API is rejecting the credentials since")
+        .await;
     let metrics = run.metrics();
     assert!(
         metrics.contains("proxydash_api_up{profile=\"main\"} 0"),
