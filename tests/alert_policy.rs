@@ -83,6 +83,21 @@ impl Run {
         }
     }
 
+    /// Until the log (written by a thread of its own, in real time) holds `text`: at most
+    /// a real minute, letting the watcher's tasks run between looks.
+    async fn until_logged(&self, text: &str) {
+        let give_up = std::time::Instant::now() + Duration::from_secs(60);
+        while !self.log.text().contains(text) {
+            assert!(
+                std::time::Instant::now() < give_up,
+                "no {text:?} in the log within a minute:\n{}",
+                self.log.text()
+            );
+            tokio::task::yield_now().await;
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Until `at` after the start, on tokio's clock (the span a figure is counted over).
     async fn until_elapsed(&self, at: Duration) {
         tokio::time::sleep(at.saturating_sub(self.started.elapsed())).await;
@@ -184,12 +199,8 @@ async fn a_rejected_token_is_one_critical_alert_and_a_trickle_of_requests() {
         ),
         "announced at once"
     );
-    run.until("its line on standard error", Duration::from_secs(60), |r| {
-        r.log
-            .text()
-            .contains("the API is rejecting the credentials since")
-    })
-    .await;
+    run.until_logged("the API is rejecting the credentials since")
+        .await;
     let metrics = run.metrics();
     assert!(
         metrics.contains("proxydash_api_up{profile=\"main\"} 0"),
@@ -355,4 +366,72 @@ async fn a_failing_api_is_polled_with_backoff_not_at_the_full_budget() {
         "{sent} requests in 10 minutes while failing"
     );
     run.stop().await;
+}
+
+/// Issue 45.3: `r` while the API does not answer: from the first failure, the API is
+/// asked again every ten seconds (not after a whole retry), so its return is noticed
+/// within that; after an outage, what the screen shows is read first, and the status line
+/// says the API answers again.
+#[tokio::test(start_paused = true)]
+async fn after_an_outage_the_return_is_noticed_within_ten_seconds_and_the_screen_goes_first() {
+    let sb = Sandbox::start(SandboxConfig::ephemeral()).await.unwrap();
+    let mut s = support::session(
+        &sb,
+        Duration::from_secs(5),
+        Some(Duration::from_secs(30)),
+        (120, 40),
+    );
+    support::wait_idle(&mut s, Duration::from_secs(120)).await;
+    sb.set_faults(Some("drop:1".parse().unwrap()));
+    sb.clear_requests();
+    s.press(crossterm::event::KeyCode::Char('r'));
+    // Until every attempt of what `r` sent has failed (the client's own retries too).
+    s.until("the refresh's requests lost", |app| {
+        app.in_flight() == 0 && sb.requests().iter().filter(|r| r.status == 0).count() >= 3
+    })
+    .await;
+    // The next check comes ten seconds after the failure, not at the read's next retry.
+    let failed = Instant::now();
+    let lost = sb.requests().len();
+    s.until("the next check", |_| sb.requests().len() > lost)
+        .await;
+    let checked = failed.elapsed();
+    println!("the next check {checked:?} after the failure");
+    assert!(checked <= Duration::from_secs(11), "{checked:?}");
+    // An outage: unreachable, said in the header.
+    s.until("unreachable", |app| {
+        app.connection().unreachable_since().is_some()
+    })
+    .await;
+    sb.set_faults(None);
+    let back = Instant::now();
+    s.until("the API answers again", |app| {
+        app.connection().unreachable_since().is_none()
+    })
+    .await;
+    let noticed = back.elapsed();
+    println!("the API's return noticed after {noticed:?}");
+    assert!(noticed <= Duration::from_secs(11), "{noticed:?}");
+    assert!(
+        format!("{:?}", s.app.status().shown()).contains("The API answers again"),
+        "{:?}",
+        s.app.status().shown()
+    );
+    let before = sb.requests().len();
+    support::wait_idle(&mut s, Duration::from_secs(120)).await;
+    // What was read after the return: the Services tab's list before the sweep's network
+    // lists.
+    let answered: Vec<String> = sb.requests()[before..]
+        .iter()
+        .filter(|r| r.status == 200)
+        .map(|r| r.path.clone())
+        .collect();
+    let services = answered.iter().position(|p| p == "/api/services");
+    let network = answered
+        .iter()
+        .position(|p| p.starts_with("/api/networkstatus"));
+    assert!(
+        services.is_some() && (network.is_none() || services < network),
+        "{answered:?}"
+    );
 }

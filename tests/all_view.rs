@@ -542,3 +542,61 @@ async fn the_clients_of_every_account_give_the_room_to_the_e_mail_not_the_accoun
         "{screen}"
     );
 }
+
+/// Issue 45.4: the All view's Alerts are one account's Alerts over several: a Marked
+/// column says what is being handled, the title counts open, acknowledged and silenced
+/// apart, and the rows go worst first across accounts.
+#[tokio::test]
+async fn all_alerts_say_what_is_handled_and_go_worst_first_across_accounts() {
+    let (_sbs, mut s) = start(&[("alpha", false), ("beta", false)], false).await;
+    s.press(KeyCode::Char('6'));
+    s.until("both accounts' alerts", settled(Tab::Alerts)).await;
+    // Acknowledge the first row (beta's or alpha's, whichever is first).
+    s.press(KeyCode::Char('g'));
+    let first = s.desk.all().selected().expect("a row");
+    s.press(KeyCode::Char('a'));
+    s.until("the acknowledgement applied", |d| {
+        let app = &d.seats()[first.seat].app;
+        app.alerts().counts(app.now()).acked == 1
+    })
+    .await;
+    let screen = s.screen();
+    let open: usize = s
+        .desk
+        .seats()
+        .iter()
+        .map(|seat| seat.app.alerts().open_count())
+        .sum();
+    assert!(screen.contains("Marked"), "{screen}");
+    assert!(screen.contains("acked"), "{screen}");
+    assert!(
+        screen.contains(&format!(
+            "Alerts · all accounts · {} open · 1 acked",
+            open - 1
+        )),
+        "{screen}"
+    );
+    // Worst first, whichever the account: the levels never go up down the rows, and the
+    // criticals of both accounts come before any warning.
+    let all = s.desk.all();
+    let shown: Vec<(usize, proxydash::alerts::Level)> = all
+        .table()
+        .view_order()
+        .filter_map(|i| {
+            let (seat, row) = all.row(i)?;
+            let a = s.desk.seats()[seat].app.alerts().rows.get(row)?;
+            a.resolved.is_none().then_some((seat, a.level))
+        })
+        .collect();
+    assert!(shown.windows(2).all(|w| w[0].1 >= w[1].1), "{shown:?}");
+    let critical_seats: std::collections::HashSet<usize> = shown
+        .iter()
+        .filter(|(_, level)| *level == proxydash::alerts::Level::Critical)
+        .map(|(seat, _)| *seat)
+        .collect();
+    assert_eq!(
+        critical_seats.len(),
+        2,
+        "both accounts' criticals: {shown:?}"
+    );
+}

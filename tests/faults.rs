@@ -277,9 +277,12 @@ async fn combination(e: &Endpoint, kind: FaultKind, seed: &Path) -> Result<(), S
     }
 
     // The fault stops: the engine asks a failed read again by itself, at the next refresh
-    // no sooner than its retry floor (a failing endpoint is not hammered).
+    // no sooner than its retry floor (a failing endpoint is not hammered), or, after a
+    // request that got no answer, at the ten-second check that runs from that failure.
     sb.set_faults(None);
-    let ticks = proxydash::account::freshness::RETRY_FLOOR.as_secs() / REFRESH.as_secs() + 3;
+    let wait =
+        proxydash::account::freshness::RETRY_FLOOR.max(proxydash::account::planner::PROBE_EVERY);
+    let ticks = wait.as_secs() / REFRESH.as_secs() + 3;
     for _ in 0..ticks {
         if !support::tick(&mut s).await {
             return Err("no auto-refresh is scheduled".into());

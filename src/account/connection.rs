@@ -199,6 +199,15 @@ impl Connection {
         }
     }
 
+    /// Since when requests have got no answer at all (the first of them after the last
+    /// answer, each after the client's own retries), while they do: before the account is
+    /// called unreachable too (that waits for three over ten seconds), so the ten-second
+    /// check runs from the first failure (`r` during an outage is asked again ten seconds
+    /// later, not after a whole retry).
+    pub fn no_answer_since(&self) -> Option<DateTime<Utc>> {
+        self.silent_since
+    }
+
     /// Since when the credentials are rejected, while they are.
     pub fn unauthorized_since(&self) -> Option<DateTime<Utc>> {
         match self.link {

@@ -211,6 +211,7 @@ impl Engine {
             refresh: self.config.refresh,
             forced: &self.forced,
             link: self.connection.link,
+            no_answer_since: self.connection.no_answer_since(),
             now,
         }
     }
@@ -237,12 +238,28 @@ impl Engine {
     pub fn answered(&mut self, loaded: &Loaded, now: DateTime<Utc>) -> Answered {
         let mut out = Answered::default();
         let request = loaded.request();
-        let was_down = self.connection.down().is_some();
+        let was_silent = self.connection.no_answer_since().is_some();
+        let was_unreachable = self.connection.unreachable_since().is_some();
         self.health.observe(loaded, now);
-        if self.connection.observe(loaded, now) {
-            if was_down && self.connection.down().is_none() {
-                self.health.reconnected();
-            }
+        let changed = self.connection.observe(loaded, now);
+        if !was_silent && self.connection.no_answer_since().is_some() {
+            // Nothing answered since this failure: the plan in hand was made for an API that
+            // answers; from now the ten-second check (see the planner).
+            self.queue.clear();
+            self.planned_at = None;
+            self.dirty = true;
+        }
+        if was_unreachable && self.connection.unreachable_since().is_none() {
+            // Back after an outage: what got no answer meanwhile is due now, the screen's
+            // first (the next plan is made at once). Not after one endpoint's failure
+            // while others answered: that one is asked again at its own retry, not
+            // hammered at each other answer.
+            self.health.reconnected();
+            self.store.forgive_silence();
+            self.dirty = true;
+            self.urgent = true;
+        }
+        if changed {
             out.connection = Some(self.connection);
             // The plan in hand was made for another connection (nothing is sent into
             // the void once the API stops answering): plan again now.

@@ -23,7 +23,8 @@
 //! - **Unreachable**: while no answer comes, one request every [`PROBE_EVERY`] (the
 //!   first of the plan, so a faulty endpoint does not hide a working one; [`PROBE`]
 //!   when nothing is due) finds out when the API is back; nothing else is sent into the
-//!   void.
+//!   void. The same from the first request that got no answer, before three of them over
+//!   ten seconds call it an outage.
 //! - **Failing** (answers, none of use) and **unauthorized** (the credentials rejected):
 //!   one request at a time, backing off: the wait is half the time the state has lasted,
 //!   from [`FAILING_EVERY`] up to [`FAILING_EVERY_MAX`] (failing), from
@@ -131,6 +132,9 @@ pub struct Input<'a> {
     /// last sent before it is due.
     pub forced: &'a HashMap<Kind, u64>,
     pub link: Link,
+    /// Since when requests have got no answer at all, while they do (see
+    /// [`super::connection::Connection::no_answer_since`]).
+    pub no_answer_since: Option<DateTime<Utc>>,
     pub now: DateTime<Utc>,
 }
 
@@ -160,6 +164,13 @@ pub fn plan(input: &Input) -> Plan {
             };
         }
         Link::Unreachable { .. } => {
+            let mut plan = plan_all(input);
+            return probe(input, plan.due.drain(..).next(), PROBE_EVERY);
+        }
+        // Not called an outage yet (three failures over ten seconds), but nothing
+        // answered since the first: the ten-second check runs from it, not after a
+        // whole retry (issue 45).
+        Link::Online | Link::Unknown if input.no_answer_since.is_some() => {
             let mut plan = plan_all(input);
             return probe(input, plan.due.drain(..).next(), PROBE_EVERY);
         }

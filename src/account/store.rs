@@ -36,6 +36,9 @@ pub struct Entry {
     /// Failed attempts since the last success: a failure that says nothing is asked
     /// again later each time (see [`Entry::due_at`]).
     pub failures: u32,
+    /// Its last attempt got no answer and the API answers again: due now, whatever its
+    /// cadence (what the person asked for during the outage is asked again at its end).
+    pub retry_now: bool,
 }
 
 impl Entry {
@@ -81,15 +84,25 @@ impl Entry {
         if self.is_in_flight(now) {
             return None;
         }
+        if self.retry_now {
+            return Some(DateTime::<Utc>::MIN_UTC);
+        }
         let step = |d: Duration| chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX);
         let last_ok = self.answered_at();
         match &self.error {
             // A failure that says nothing about the datum: soon again, whatever the cadence,
             // then twice as late after each failure in a row (at most [`RETRY_MAX`]): an
             // endpoint that keeps failing is not polled at the full budget.
+            // (An answer of no use, that is: a request that got no answer is the
+            // connection's to ask again, every ten seconds while nothing answers.)
             Some((e, at)) if says_nothing(e) && last_ok.is_none_or(|ok| ok < *at) => {
                 let first = retry.map_or(RETRY, |r| r.clamp(RETRY_FLOOR, RETRY));
-                let doubled = first.saturating_mul(1 << self.failures.saturating_sub(1).min(8));
+                let times = if e.status().is_some() {
+                    self.failures
+                } else {
+                    1
+                };
+                let doubled = first.saturating_mul(1 << times.saturating_sub(1).min(8));
                 Some(*at + step(doubled.min(RETRY_MAX.max(first))))
             }
             _ => match last_ok {
@@ -159,6 +172,7 @@ impl Store {
         self.sends += 1;
         let entry = self.entries.entry(request.clone()).or_default();
         entry.sent = Some(now);
+        entry.retry_now = false;
         entry.asked = self.sends;
         self.in_flight.insert(request.clone());
     }
@@ -202,6 +216,22 @@ impl Store {
         self.in_flight.remove(request);
         if let Some(entry) = self.entries.get_mut(request) {
             entry.sent = None;
+        }
+    }
+
+    /// The API answers again after requests got no answer: what failed so is due now (its
+    /// last good value and its failure stay, said as stale until it is read again), so
+    /// the next plan reads it, what is on screen first.
+    pub fn forgive_silence(&mut self) {
+        for entry in self.entries.values_mut() {
+            if entry
+                .error
+                .as_ref()
+                .is_some_and(|(e, _)| e.status().is_none())
+            {
+                entry.failures = 0;
+                entry.retry_now = true;
+            }
         }
     }
 

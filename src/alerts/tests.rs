@@ -470,3 +470,19 @@ fn config_overrides_key_by_key_and_rejects_nonsense() {
     assert!(bad.resolve().is_err());
     assert!(toml::from_str::<AlertsConfig>("debounse = 2\n").is_err());
 }
+
+/// Issue 45: a share is rounded as the Usage table rounds it (133.8 % is 134 % in both).
+#[test]
+fn a_rate_share_is_rounded_as_the_usage_table_rounds_it() {
+    let s = snapshot(vec![ServiceFacts {
+        rate: Some((13_380.0, 10_000.0)),
+        ..service(5)
+    }]);
+    let found = problems(&s, &Rules::default());
+    let (_, _, level, message) = found
+        .iter()
+        .find(|p| p.0 == Rule::RateLimit)
+        .expect("over its limit");
+    assert_eq!(*level, Level::Critical);
+    assert!(message.ends_with("(134%)"), "{message}");
+}

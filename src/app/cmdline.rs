@@ -18,6 +18,11 @@
 //! - **A value the form asks for later** is a placeholder in angle brackets (`<IP>`,
 //!   `<CLIENT_ID>`), an option it may leave out in square brackets (`[--ip <IP>]`): the
 //!   palette's line is to read; the log's lines are to run.
+//! - **The subcommand first**: `proxydash order 11 --client 101 --yes --profile shop`. The
+//!   account's options go after what the command does (every subcommand that talks to an
+//!   account takes them there), so a line cut at the screen's edge still shows the whole
+//!   command and loses only the account's address (issue 45; `y` copies the whole line).
+//!   Only `--demo`, an option of the program rather than of the subcommand, goes before.
 //! - **Quoting** is POSIX `sh`: an argument with anything but letters, digits and
 //!   `_ . / : @ % + = , -` is put in single quotes (a `'` inside as `'\''`).
 
@@ -52,17 +57,20 @@ pub fn quote(arg: &str) -> String {
     format!("'{}'", arg.replace('\'', r"'\''"))
 }
 
-/// `proxydash ACCOUNT… ARGS…`, each argument quoted.
+/// `proxydash ARGS… ACCOUNT…` (see the module docs), each argument quoted.
 pub fn line(account: &[String], args: &[Arg]) -> String {
     let mut out = String::from(PROGRAM);
-    let words = account
-        .iter()
+    let (program, subcommand): (Vec<&String>, Vec<&String>) =
+        account.iter().partition(|a| *a == "--demo");
+    let words = program
+        .into_iter()
         .map(|a| quote(a))
         .chain(args.iter().map(|a| match a {
             Arg::Value(v) => quote(v),
             Arg::Hole(h) => format!("<{h}>"),
             Arg::Optional(flag, h) => format!("[{flag} <{h}>]"),
-        }));
+        }))
+        .chain(subcommand.into_iter().map(|a| quote(a)));
     for word in words {
         out.push(' ');
         out.push_str(&word);
@@ -169,12 +177,18 @@ mod tests {
             }),
         };
         let line = of_request(&account, &bind).unwrap();
-        assert_eq!(line, "proxydash --profile 'shop two' bind 1001 203.0.113.5");
+        // The subcommand first: a line cut at the screen's edge keeps the command whole.
+        assert_eq!(line, "proxydash bind 1001 203.0.113.5 --profile 'shop two'");
         let cli = Cli::try_parse_from(words(&line)).unwrap();
-        assert_eq!(cli.connection.profile, ["shop two"]);
         assert!(
-            matches!(&cli.command, Some(Command::Bind(b)) if b.id == 1001 && b.ip.as_deref() == Some("203.0.113.5"))
+            matches!(&cli.command, Some(Command::Bind(b)) if b.id == 1001
+                && b.ip.as_deref() == Some("203.0.113.5")
+                && b.output.account.profile == ["shop two"])
         );
+        // `--demo` (the program's, not the subcommand's) stays before it.
+        let demo = of_request(&["--demo".to_owned()], &bind).unwrap();
+        assert_eq!(demo, "proxydash --demo bind 1001 203.0.113.5");
+        assert!(Cli::try_parse_from(words(&demo)).unwrap().demo);
         let order = Request::order(
             11,
             OrderRequest {

@@ -7,7 +7,8 @@
 //! own key) and its own selection, filter and problems toggle (one per tab, as in one
 //! account). Rows go account by account in each account's own order, except under a sort
 //! of Services, which orders all of them together (all services due within 7 days first,
-//! whatever their account).
+//! whatever their account), and on Alerts, ordered as one account's are across every
+//! account (the open ones first, worst first).
 
 use super::Seat;
 use super::all_sort::{Runs, services_order};
@@ -16,6 +17,34 @@ use crate::app::keymap::Action;
 use crate::app::table::TableView;
 use crate::app::tabs::Tab;
 use crate::app::tabs::services::ServiceSort;
+
+/// The Alerts of every account in one order, as one account's are: the open ones first,
+/// worst first, the newest first at one level; then the resolved, newest first. Each
+/// account's order is already so; this keeps it (a stable sort) and interleaves them.
+fn alerts_order(seats: &[Seat], rows: &[(usize, usize)]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    let alert = |i: usize| {
+        let (s, r) = rows[i];
+        seats.get(s).and_then(|seat| seat.app.alerts().rows.get(r))
+    };
+    order.sort_by_key(|&i| match alert(i) {
+        Some(a) => (
+            a.resolved.is_some(),
+            std::cmp::Reverse(if a.resolved.is_some() {
+                None
+            } else {
+                Some(a.level)
+            }),
+            std::cmp::Reverse(a.resolved.unwrap_or(a.first_seen)),
+        ),
+        None => (
+            true,
+            std::cmp::Reverse(None),
+            std::cmp::Reverse(Default::default()),
+        ),
+    });
+    order
+}
 
 /// The Account column, first: never hidden before the others, never padded.
 pub const ACCOUNT: Column = Column::text("Account", 0, 4).snug();
@@ -195,10 +224,10 @@ impl AllView {
                 problems.push(table.is_problem(i));
             }
         }
-        let order = if tab == Tab::Services {
-            services_order(&self.runs, seats, &rows, self.sort)
-        } else {
-            Vec::new()
+        let order = match tab {
+            Tab::Services => services_order(&self.runs, seats, &rows, self.sort),
+            Tab::Alerts => alerts_order(seats, &rows),
+            _ => Vec::new(),
         };
         self.rows = rows;
         self.refs = refs;

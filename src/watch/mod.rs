@@ -73,18 +73,15 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
     };
     // `--demo`: the demo's account on its own sandbox, kept for the run; nothing of any
     // profile is read or written (issue 45).
-    let mut demo_server = None;
-    let profiles = if cli.demo {
+    // The demo's sandbox lives as long as this binding: until `watch` ends.
+    let (profiles, _demo_server) = if cli.demo {
         match demo(cli).await {
-            Ok((server, profile)) => {
-                demo_server = Some(server);
-                vec![profile]
-            }
+            Ok((server, profile)) => (vec![profile], Some(server)),
             Err((code, why)) => return fail(code, why),
         }
     } else {
         match resolve(cli) {
-            Ok(p) => p,
+            Ok(p) => (p, None),
             Err(e) => return fail(status::USAGE, e),
         }
     };
@@ -154,7 +151,6 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
     }
     signalled.abort();
     let _ = stop_tx.send(true);
-    drop(demo_server);
     if let Some(task) = server {
         let _ = tokio::time::timeout(Duration::from_secs(2), task).await;
     }

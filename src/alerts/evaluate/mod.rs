@@ -287,7 +287,8 @@ fn rate_limit(s: &ServiceFacts, rules: &Rules) -> Option<Observation> {
         s.label(),
         number(rate),
         number(limit),
-        number(share.floor())
+        // Rounded as the Usage table rounds it (133.8 % is 134 % in both, issue 45).
+        number(share.round())
     );
     Some(Observation::problem(k, level, message))
 }

@@ -27,15 +27,16 @@ pub fn clock_time(app: &impl Seen, at: DateTime<Utc>) -> String {
     }
 }
 
-/// Whether data that arrived at `at` is older than the refresh interval (and some).
-fn is_old(app: &impl Seen, at: DateTime<Utc>) -> bool {
-    let every = app
-        .settings()
-        .refresh
-        .unwrap_or(crate::app::DEFAULT_REFRESH);
+/// Whether data of `kind` that arrived at `at` is older than it is kept (its cadence in
+/// the freshness table: the refresh interval, or hourly for the catalogue), and some.
+fn is_old(app: &impl Seen, at: DateTime<Utc>, kind: crate::account::Kind) -> bool {
+    let refresh = app.settings().refresh;
+    let Some(every) = kind.cadence(refresh, true) else {
+        return false;
+    };
     // Twice the interval: a reread on its way is not news.
     let limit = chrono::Duration::from_std(every * 2).unwrap_or(chrono::Duration::MAX);
-    app.settings().refresh.is_some() && app.now() - at > limit
+    app.now() - at > limit
 }
 
 /// `12 s`, `4 min`: how long ago `at` was.
@@ -43,8 +44,20 @@ fn age(app: &impl Seen, at: DateTime<Utc>) -> String {
     crate::text::ago(app.now() - at)
 }
 
-/// What a pane says about its data's age, and how it looks.
+/// What a pane says about its data's age, and how it looks: data kept fresh every
+/// refresh (a list, a detail).
 pub fn freshness(app: &impl Seen, theme: &Theme, f: Freshness) -> Span<'static> {
+    freshness_of(app, theme, f, crate::account::Kind::Services)
+}
+
+/// [`freshness`] for data of `kind`, old only past its own cadence: the catalogue, read
+/// hourly, is not stale a minute after it came (issue 45).
+pub fn freshness_of(
+    app: &impl Seen,
+    theme: &Theme,
+    f: Freshness,
+    kind: crate::account::Kind,
+) -> Span<'static> {
     match f {
         Freshness::NotRequested => Span::raw(""),
         Freshness::Loading => Span::styled("loading…", theme.dim),
@@ -54,7 +67,7 @@ pub fn freshness(app: &impl Seen, theme: &Theme, f: Freshness) -> Span<'static> 
         ),
         // Older than `refresh`: its age, so data that stopped coming is never taken for
         // fresh (the engine rereads within `refresh` while the API answers).
-        Freshness::Updated(at) if is_old(app, at) => Span::styled(
+        Freshness::Updated(at) if is_old(app, at, kind) => Span::styled(
             format!("⚠ updated {} ({} ago)", clock_time(app, at), age(app, at)),
             theme.stale,
         ),

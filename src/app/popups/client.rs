@@ -141,7 +141,12 @@ impl ClientCard {
         let block = widgets::pane(
             theme,
             widgets::of_account(data, format!("Client {id} · {email}")),
-            widgets::freshness(data, theme, clients.freshness()),
+            widgets::freshness_of(
+                data,
+                theme,
+                clients.freshness(),
+                crate::account::Kind::Clients,
+            ),
         );
         frame.render_widget(
             Paragraph::new(widgets::fitted(lines, area.width.saturating_sub(2))).block(block),

@@ -192,7 +192,7 @@ fn the_command_log_lists_what_was_carried_out_with_the_profile() {
             .selected()
             .and_then(|c| c.command.clone())
             .as_deref(),
-        Some("proxydash --profile work bind 5001 <IP>")
+        Some("proxydash bind 5001 <IP> --profile work")
     );
     h.code(KeyCode::Enter);
     h.ctrl('u');
@@ -210,7 +210,7 @@ fn the_command_log_lists_what_was_carried_out_with_the_profile() {
         .entries()
         .map(|e| e.line.as_str())
         .collect();
-    assert_eq!(lines, ["proxydash --profile work bind 5001 45.83.222.77"]);
+    assert_eq!(lines, ["proxydash bind 5001 45.83.222.77 --profile work"]);
     // A refused write is not listed; `L` shows the log and `y` copies it.
     h.code(KeyCode::Esc);
     h.key('p');
@@ -231,7 +231,7 @@ fn the_command_log_lists_what_was_carried_out_with_the_profile() {
         copied,
         [Command::Copy {
             what: "Command log (1 line)".into(),
-            text: "proxydash --profile work bind 5001 45.83.222.77\n".into()
+            text: "proxydash bind 5001 45.83.222.77 --profile work\n".into()
         }]
     );
 }

@@ -9,7 +9,7 @@ mod lines;
 pub use lines::{Account, Accounts, draw_accounts, link_words};
 
 use super::theme::Theme;
-use super::{columns, layout, text, widgets};
+use super::{columns, layout, widgets};
 use crate::app::columns::{CellText, Column};
 use crate::app::geometry::Geometry;
 use crate::app::keymap;
@@ -242,10 +242,16 @@ fn draw_table(
 ) {
     let table = all.table;
     let mut title = format!("{noun} · all accounts · ");
-    // As in one account's view, and as the tab line counts them: the open alerts first.
-    let open = open_alerts(accounts);
-    if all.tab == Tab::Alerts && open > 0 {
-        title.push_str(&format!("{} open · ", text::count(open as u64)));
+    // As in one account's view: what needs a person apart from what is being handled.
+    if all.tab == Tab::Alerts {
+        let mut counts = crate::app::tabs::alerts::Counts::default();
+        for a in &accounts.list {
+            counts += a.app.alerts().counts(a.app.now());
+        }
+        let words = counts.words();
+        if !words.is_empty() {
+            title.push_str(&format!("{words} · "));
+        }
     }
     title.push_str(&widgets::count_label(table));
     if let Some(sort) = &all.sort {

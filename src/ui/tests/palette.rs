@@ -86,3 +86,25 @@ fn command_log_lists_the_bind_as_a_command_line() {
     assert!(screen.contains("y copy all"), "{screen}");
     assert_snapshot!(screen);
 }
+
+/// Issue 45.5: on the demo every line names its sandbox and token; at 120 columns the
+/// subcommand and its arguments still come first and whole (the account's options after
+/// them, where a cut costs only the address).
+#[test]
+fn the_subcommand_comes_first_and_whole_with_a_long_account() {
+    let mut h = crate::testkit::Harness::with(crate::app::AppSettings {
+        cli_args: crate::demo::command_args("http://127.0.0.1:40091"),
+        ..crate::testkit::settings()
+    });
+    let cmds = h.app.start();
+    h.settle(cmds);
+    h.key(':');
+    let screen = render(&mut h.app, 120, 40);
+    for line in [
+        "$ proxydash bind 5001 <IP> --base-url",
+        "$ proxydash order 1 --client <CLIENT_ID> --base-url",
+        "$ proxydash refresh-list 5001 --base-url",
+    ] {
+        assert!(screen.contains(line), "{line} not in\n{screen}");
+    }
+}

@@ -587,3 +587,20 @@ fn at_200_columns_the_tables_and_the_detail_use_the_width() {
     let narrow = render(&mut h.app, 80, 24);
     assert!(narrow.contains("⚠ 1 ina…"), "{narrow}");
 }
+
+/// Issue 45: the catalogue is read hourly, so five minutes after it came it is not stale;
+/// the credit, read every refresh, is.
+#[test]
+fn the_catalogue_is_stale_only_past_its_own_hour() {
+    let mut h = Harness::loaded();
+    h.key('2');
+    let cmds = h.key('2');
+    h.settle(cmds);
+    h.advance(5 * 60);
+    let products = render(&mut h.app, 120, 40);
+    assert!(products.contains("updated "), "{products}");
+    assert!(!products.contains("⚠ updated"), "{products}");
+    h.key('3');
+    let billing = render(&mut h.app, 120, 40);
+    assert!(billing.contains("⚠ updated"), "{billing}");
+}

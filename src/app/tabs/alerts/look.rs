@@ -59,15 +59,13 @@ pub fn draw(tab: &AlertsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
     let (data, theme) = (props.data, props.theme);
     let (pane, detail) = areas(body);
     let view = &tab.table;
-    let open = tab.open_count();
-    let title = if open > 0 {
-        format!(
-            "Alerts · {} open · {}",
-            text::count(open as u64),
-            widgets::count_label(view)
-        )
-    } else {
+    // What needs a person apart from what is being handled: `49 open · 2 acked · 1
+    // silenced`, as the All view counts them.
+    let counts = tab.counts(data.now).words();
+    let title = if counts.is_empty() {
         format!("Alerts · {}", widgets::count_label(view))
+    } else {
+        format!("Alerts · {counts} · {}", widgets::count_label(view))
     };
     let block = widgets::pane(theme, title, Span::raw(""));
     let block = widgets::with_filter(block, view, theme);
@@ -84,7 +82,7 @@ pub fn draw(tab: &AlertsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
     let rows = &tab.rows;
     let now = data.now;
     // Only while something is marked: the message keeps its room otherwise.
-    let marked = rows.iter().any(|a| !mark_word(tab, a, now).is_empty());
+    let marked = rows.iter().any(|a| !tab.mark(a, now).is_empty());
     let (header, widths) = header(marked, wide);
     // The message column's width (the highlight mark, the fixed columns and the gaps
     // taken off), so a long message ends in `…` rather than being clipped mid-word.
@@ -107,7 +105,7 @@ pub fn draw(tab: &AlertsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
         };
         let mut cells = vec![Cell::new(level).style(style)];
         if marked {
-            cells.push(Cell::new(mark_word(tab, a, now)).style(theme.dim));
+            cells.push(Cell::new(tab.mark(a, now)).style(theme.dim));
         }
         if wide {
             cells.push(Cell::new(a.key.subject.to_string()).style(dim));
@@ -126,19 +124,6 @@ pub fn draw(tab: &AlertsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
         Row::new(cells)
     });
     draw_detail(frame, tab, data, theme, detail, tab.selected());
-}
-
-/// `silenced` (it wins: nothing is delivered), `acked`, or nothing.
-fn mark_word(tab: &AlertsTab, a: &Alert, now: DateTime<Utc>) -> &'static str {
-    if a.resolved.is_some() {
-        ""
-    } else if tab.marks.silence(&a.key, now).is_some() {
-        "silenced"
-    } else if tab.marks.ack(&a.key).is_some() {
-        "acked"
-    } else {
-        ""
-    }
 }
 
 /// The selected alert's marks (who acknowledged it and when, the silence covering it),

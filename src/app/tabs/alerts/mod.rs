@@ -53,7 +53,7 @@ impl AlertsTab {
             open: (0, None),
         };
         // The alerts' cells are short and bounded: fixed widths, not measured.
-        tab.table.set_natural(vec![10, 13, 16, 40, 11]);
+        tab.table.set_natural(vec![10, 8, 13, 16, 40, 11]);
         tab.rebuild();
         tab
     }
@@ -69,6 +69,33 @@ impl AlertsTab {
     /// The most severe level of the open alerts.
     pub fn worst_open(&self) -> Option<crate::alerts::Level> {
         self.open.1
+    }
+
+    /// `silenced` (it wins: nothing is delivered), `acked`, or nothing: how an alert is
+    /// being handled.
+    pub fn mark(&self, a: &Alert, now: chrono::DateTime<chrono::Utc>) -> &'static str {
+        if a.resolved.is_some() {
+            ""
+        } else if self.marks.silence(&a.key, now).is_some() {
+            "silenced"
+        } else if self.marks.ack(&a.key).is_some() {
+            "acked"
+        } else {
+            ""
+        }
+    }
+
+    /// The open alerts by how they are handled: nobody yet, acknowledged, silenced.
+    pub fn counts(&self, now: chrono::DateTime<chrono::Utc>) -> Counts {
+        let mut c = Counts::default();
+        for a in self.book.open() {
+            match self.mark(a, now) {
+                "silenced" => c.silenced += 1,
+                "acked" => c.acked += 1,
+                _ => c.open += 1,
+            }
+        }
+        c
     }
 
     pub fn rebuild(&mut self) {
@@ -102,6 +129,41 @@ impl AlertsTab {
     }
 }
 
+/// Open alerts by how they are handled (the Alerts titles: one account's and All's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Open and neither acknowledged nor silenced: what needs a person.
+    pub open: usize,
+    pub acked: usize,
+    pub silenced: usize,
+}
+
+impl std::ops::AddAssign for Counts {
+    fn add_assign(&mut self, other: Counts) {
+        self.open += other.open;
+        self.acked += other.acked;
+        self.silenced += other.silenced;
+    }
+}
+
+impl Counts {
+    /// `49 open · 2 acked · 1 silenced`, the parts that are not 0; empty when nothing is
+    /// open.
+    pub fn words(self) -> String {
+        let parts = [
+            (self.open, "open"),
+            (self.acked, "acked"),
+            (self.silenced, "silenced"),
+        ];
+        parts
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, word)| format!("{} {word}", crate::text::count(*n as u64)))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
+}
+
 /// An alert's identity in the table: its key and when it began.
 fn row_id(a: &Alert) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -111,12 +173,13 @@ fn row_id(a: &Alert) -> u64 {
 
 /// The Alerts columns as the dashboard over several accounts lists them (the Alerts pane
 /// of one account lays its table out by itself, with the message taking the rest).
-pub const COLUMNS: [Column; 5] = [
+pub const COLUMNS: [Column; 6] = [
     Column::text("Level", 0, 10),
-    Column::text("Subject", 2, 13),
-    Column::text("Rule", 3, 16),
+    Column::text("Marked", 2, 8),
+    Column::text("Subject", 3, 13),
+    Column::text("Rule", 4, 16),
     Column::text("Message", 1, 20),
-    Column::text("Since", 4, 11),
+    Column::text("Since", 5, 11),
 ];
 
 impl TabPane for AlertsTab {
@@ -130,7 +193,9 @@ impl TabPane for AlertsTab {
         COLUMNS.to_vec()
     }
     fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
-        self.rows.get(i).map_or_else(Vec::new, |a| cells(data, a))
+        self.rows
+            .get(i)
+            .map_or_else(Vec::new, |a| cells(data, a, self.mark(a, data.now)))
     }
     fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
         look::draw(self, frame, area, props);
@@ -160,7 +225,7 @@ impl TabPane for AlertsTab {
     }
 }
 
-fn cells(data: &TabData<'_>, a: &Alert) -> Vec<CellText> {
+fn cells(data: &TabData<'_>, a: &Alert, mark_word: &str) -> Vec<CellText> {
     use crate::alerts::Level;
     let tone = match (a.resolved, a.level) {
         (Some(_), _) => Tone::Dim,
@@ -177,6 +242,7 @@ fn cells(data: &TabData<'_>, a: &Alert) -> Vec<CellText> {
     let since = crate::text::short_time(data.now, data.offset, a.first_seen);
     vec![
         CellText::new(format!("{mark} {}", a.level.as_str())).tone(tone),
+        CellText::new(mark_word).tone(Tone::Dim),
         CellText::new(a.key.subject.to_string()).tone(rest),
         CellText::new(a.key.rule.as_str()).tone(rest),
         CellText::new(message(data.offset, a)).tone(rest),

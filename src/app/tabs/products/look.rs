@@ -2,6 +2,7 @@
 //! title, and the selected product's detail (the product popup's too).
 
 use super::{COLUMNS, ProductsTab, ProductsView};
+use crate::account::Kind;
 use crate::api::{Product, Request};
 use crate::app::data::TabData;
 use crate::app::look::pane::{DetailPane, Pane, table_and_detail};
@@ -35,7 +36,7 @@ pub fn draw(products: &ProductsTab, frame: &mut Frame, body: Rect, props: &Props
             widgets::counted("Products", tab.list().value().is_some(), view),
             tab.sort_label()
         ),
-        widgets::freshness(data, theme, tab.list().freshness()),
+        widgets::freshness_of(data, theme, tab.list().freshness(), Kind::Products),
     );
     let block = widgets::with_filter(block, view, theme);
     let skipped = (data.store)
@@ -86,7 +87,7 @@ pub fn draw_detail(
         theme,
         // IDs repeat across accounts: over several, the title names the account.
         widgets::of_account(data, format!("Product {id}")),
-        widgets::freshness(data, theme, remote.freshness()),
+        widgets::freshness_of(data, theme, remote.freshness(), Kind::ProductDetail),
     );
     let inner = block.inner(area);
     frame.render_widget(block, area);
