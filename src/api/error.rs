@@ -85,11 +85,12 @@ pub enum ApiError {
     /// them again after the pause; a script exits with it (exit code 6).
     #[error("{}", rate_limited_text(*retry_after))]
     RateLimited { retry_after: Option<u64> },
-    /// Nothing was sent: the account is paused by a pause an earlier run saved (the
-    /// scripting commands' `budget.json`: a 429 it was answered), for longer than a
-    /// command waits. Not the server's word about this run, and said so.
-    #[error("{}", saved_pause_text(*wait))]
-    SavedPause { wait: u64 },
+    /// Nothing was sent: the account (or, `route`, one route of it: `GET /api/...`) is
+    /// paused by a pause an earlier run saved (the scripting commands' `budget.json`: a
+    /// 429 it was answered), for longer than a command waits. Not the server's word about
+    /// this run, and said so.
+    #[error("{}", saved_pause_text(*wait, route.as_deref()))]
+    SavedPause { wait: u64, route: Option<String> },
     /// Any other HTTP status, with a one-line excerpt of the body (HTML reduced to text).
     #[error("HTTP {status}{}", if excerpt.is_empty() { String::new() } else { format!(": {excerpt}") })]
     Http {
@@ -125,10 +126,11 @@ pub enum ApiError {
     ReadOnly,
 }
 
-fn saved_pause_text(wait: u64) -> String {
+fn saved_pause_text(wait: u64, route: Option<&str>) -> String {
     let at = crate::text::clock_time(chrono::Local::now() + chrono::Duration::seconds(wait as i64));
+    let what = route.map_or_else(|| "the account is".to_owned(), |r| format!("{r} is"));
     format!(
-        "nothing was sent: the account is paused for {} more (until {at}) by a pause an earlier run saved in the request budget's state file (budget.json) after the server answered it 429; try again after {at}",
+        "nothing was sent: {what} paused for {} more (until {at}) by a pause an earlier run saved in the request budget's state file (budget.json) after the server answered it 429; try again after {at}",
         crate::text::span_words(wait)
     )
 }

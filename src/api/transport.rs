@@ -88,7 +88,10 @@ impl ApiClient {
             None => gate.take(route).await.map(Some).map_err(|refused| {
                 let wait = refused.wait.as_secs_f64().ceil() as u64;
                 match refused.saved {
-                    true => ApiError::SavedPause { wait },
+                    true => ApiError::SavedPause {
+                        wait,
+                        route: refused.route.map(|r| r.to_string()),
+                    },
                     false => ApiError::RateLimited {
                         retry_after: Some(wait),
                     },

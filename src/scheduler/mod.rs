@@ -197,7 +197,12 @@ impl Budget {
             let left = wait.at.saturating_duration_since(now);
             if wait.hold == Hold::Paused && self.patience.is_some_and(|p| left > p) {
                 let saved = self.lock().pause_is_saved(route);
-                return Err(Refused { wait: left, saved });
+                let route = (wait.scope == Scope::Route).then_some(route);
+                return Err(Refused {
+                    wait: left,
+                    saved,
+                    route,
+                });
             }
             if left >= bucket::SHOWN_WAIT {
                 let (view, on) = {

@@ -98,7 +98,7 @@ async fn a_429_of_a_routes_own_count_pauses_that_route_alone() {
     let before = lists();
     run_in(&sb, &state, &["iplist", "1001", "--type", "http-ip"])
         .await
-        .fails(6, "try again");
+        .fails(6, &format!("nothing was sent: {IP_LIST} is paused for"));
     assert_eq!(
         lists(),
         before,

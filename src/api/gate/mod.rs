@@ -83,4 +83,6 @@ pub struct Refused {
     /// The pause was carried over from an earlier run's saved state, not met in this run:
     /// the server has said nothing of this run's requests.
     pub saved: bool,
+    /// The pause is the route's own, not the account's.
+    pub route: Option<Route>,
 }
