@@ -71,6 +71,23 @@ impl Watch {
         Self::spawn(command)
     }
 
+    /// `watch ARGS…` on the accounts of the config file in `dir` (none from the
+    /// environment).
+    fn configured(dir: &Path, args: &[&str]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
+        command
+            .arg("watch")
+            .args(args)
+            .env("XDG_STATE_HOME", dir.join("state"))
+            .env("XDG_CONFIG_HOME", dir.join("config"))
+            .env_remove("PROXYDASH_PROFILE")
+            .env_remove("PROXYDASH_CONFIG")
+            .env_remove("PROXYDASH_TOKEN")
+            .env_remove("PROXYDASH_BASE_URL")
+            .env("PROXYDASH_LOG", "off");
+        Self::spawn(command)
+    }
+
     fn spawn(mut command: Command) -> Self {
         let mut child = command
             .stdout(Stdio::piped())
@@ -620,19 +637,7 @@ async fn silenced_and_acknowledged_alerts_reach_no_on_alert_command_across_a_res
     )
     .unwrap();
     std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
-    let watch = || {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
-        command
-            .args(["watch", "-vv", "--metrics-listen", "127.0.0.1:0"])
-            .env("XDG_STATE_HOME", dir.join("state"))
-            .env("XDG_CONFIG_HOME", dir.join("config"))
-            .env_remove("PROXYDASH_PROFILE")
-            .env_remove("PROXYDASH_CONFIG")
-            .env_remove("PROXYDASH_TOKEN")
-            .env_remove("PROXYDASH_BASE_URL")
-            .env("PROXYDASH_LOG", "off");
-        Watch::spawn(command)
-    };
+    let watch = || Watch::configured(&dir, &["-vv", "--metrics-listen", "127.0.0.1:0"]);
     // Typed lengths that do not read are refused with status 2, and nothing is kept.
     let (code, _, err) = alerts_cli(
         &dir,
@@ -1012,19 +1017,7 @@ async fn a_stop_ends_the_on_alert_commands_and_keeps_what_they_did_not_deliver()
     );
     std::fs::write(&file, config(&hang)).unwrap();
     std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
-    let watch = || {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_proxydash"));
-        command
-            .args(["watch", "-v"])
-            .env("XDG_STATE_HOME", dir.join("state"))
-            .env("XDG_CONFIG_HOME", dir.join("config"))
-            .env_remove("PROXYDASH_PROFILE")
-            .env_remove("PROXYDASH_CONFIG")
-            .env_remove("PROXYDASH_TOKEN")
-            .env_remove("PROXYDASH_BASE_URL")
-            .env("PROXYDASH_LOG", "off");
-        Watch::spawn(command)
-    };
+    let watch = || Watch::configured(&dir, &["-v"]);
     let started = || {
         std::fs::read_to_string(&pids)
             .unwrap_or_default()

@@ -40,6 +40,13 @@ pub enum Failure {
     /// The answer is printed, and what it found makes the status 1 (`probe` with a dead
     /// proxy): `output` goes to standard output, `why` to standard error.
     Found { output: String, why: String },
+    /// An IP-list refresh the server throttles (its 429 names `next`, on its own clock):
+    /// `when` says it as the dashboard does (`next refresh in 4m 59s (at 15:14:57)`).
+    TooSoon {
+        what: String,
+        next: NaiveDateTime,
+        when: String,
+    },
 }
 
 impl Failure {
@@ -73,6 +80,7 @@ impl Failure {
             Failure::Usage(_) => status::USAGE,
             Failure::NotFound { .. } => status::NOT_FOUND,
             Failure::Failed(_) | Failure::Found { .. } => status::FAILED,
+            Failure::TooSoon { .. } => status::THROTTLED,
             Failure::Api { error, .. } => match error {
                 ApiError::Unauthenticated
                 | ApiError::InvalidAuthorizationHeader
@@ -150,6 +158,10 @@ impl Failure {
             Failure::NotFound { what, answer } => {
                 format!("{what}: not found (the server answered: {answer})")
             }
+            Failure::TooSoon { what, next, when } => format!(
+                "{what}: too soon: {when}; the server named {} on its clock",
+                next.format("%Y-%m-%d %H:%M:%S")
+            ),
             Failure::Api { what, error } => format!("{what}: {error}"),
         }
     }
@@ -170,6 +182,7 @@ impl Failure {
     /// The next possible time of a throttled IP-list refresh (the server's wall clock).
     fn next_possible(&self) -> Option<NaiveDateTime> {
         match self {
+            Failure::TooSoon { next, .. } => Some(*next),
             Failure::Api {
                 error: ApiError::Throttled { next_possible, .. },
                 ..

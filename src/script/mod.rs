@@ -159,6 +159,8 @@ pub struct Session<'a> {
     /// The profile's history file and its days, once connected; `None` on the demo (its
     /// sandbox is new each run) or with `history_days = 0`.
     history: Option<(std::path::PathBuf, u32)>,
+    /// The zone of the server's wall clock (the IP-list throttle's times), once connected.
+    server_zone: crate::iplist_throttle::ServerZone,
 }
 
 impl<'a> Session<'a> {
@@ -173,7 +175,13 @@ impl<'a> Session<'a> {
             budget_key: None,
             probe: None,
             history: None,
+            server_zone: Default::default(),
         }
+    }
+
+    /// The zone of the server's wall clock (after [`Session::client`]).
+    pub fn server_zone(&self) -> crate::iplist_throttle::ServerZone {
+        self.server_zone
     }
 
     /// The client for the configured account (or the demo sandbox). An account that is
@@ -202,6 +210,7 @@ impl<'a> Session<'a> {
         self.read_only = settings.read_only;
         self.allow_insecure_http = settings.allow_insecure_http;
         self.probe = Some(settings.probe.clone());
+        self.server_zone = settings.server_zone;
         self.history = (!self.cli.demo && settings.history_days > 0)
             .then(|| crate::history::file_for(&settings.profile))
             .flatten()

@@ -87,10 +87,23 @@ pub async fn refresh_list(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
         update_list: true,
         ..ServiceUpdate::default()
     };
+    let zone = s.server_zone();
     let result = client
         .update_service(a.id, &update)
         .await
-        .map_err(|e| write_failure(&what, a.id, e))?;
+        .map_err(|e| match e {
+            // Said as the dashboard says it: the countdown, then the time in this zone.
+            ApiError::Throttled {
+                next_possible: Some(next),
+                ..
+            } => {
+                let until = zone.to_utc(next);
+                let when =
+                    crate::iplist_throttle::describe(until, chrono::Utc::now(), &chrono::Local);
+                Failure::TooSoon { what, next, when }
+            }
+            e => write_failure(&what, a.id, e),
+        })?;
     Ok(done(&result, a.id, &a.output))
 }
 
