@@ -51,7 +51,10 @@ impl ApiClient {
                 if let (Some(s), Err(ApiError::Throttled { .. })) = (&mut signal, &result) {
                     s.throttled = false;
                 }
-                gate.observe(token, signal.as_ref());
+                match (&signal, &result) {
+                    (None, Err(ApiError::Connect { .. })) => gate.unsent(token),
+                    _ => gate.observe(token, signal.as_ref()),
+                }
             }
             log_exchange(request, attempt, started.elapsed(), &result);
             match result {

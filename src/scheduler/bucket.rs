@@ -319,6 +319,31 @@ impl Bucket {
         self.in_flight = self.in_flight.saturating_sub(1);
     }
 
+    /// A request taken with `token` never reached the server (its connection could not be
+    /// made): its token is not spent, and the pace it set is taken back.
+    pub fn refund(&mut self, token: Token) {
+        self.unanswered(token);
+        if let Some(i) = self.spent.iter().rposition(|t| *t == token.sent) {
+            self.spent.remove(i);
+        }
+        if let Some(i) = self.person.iter().rposition(|t| *t == token.sent) {
+            self.person.remove(i);
+        }
+        if let Some((left, _)) = &mut self.server.left {
+            *left = left.saturating_add(1);
+        }
+        // The pace of its lane, when it was the last taken there: as if it had not been.
+        let (foreground, background) = (self.interval(), self.background_interval());
+        for (pace, step) in [
+            (&mut self.pace.foreground, foreground),
+            (&mut self.pace.background, background),
+        ] {
+            if *pace == Some(token.sent + step) {
+                *pace = Some(token.sent);
+            }
+        }
+    }
+
     /// The server answered a request taken with `token`.
     pub fn observe(&mut self, token: Token, signal: &Signal, now: Instant) {
         self.unanswered(token);

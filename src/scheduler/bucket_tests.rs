@@ -384,3 +384,26 @@ fn three_programs_sharing_the_send_log_split_the_token() {
         );
     }
 }
+
+/// Issue 45.3: an outage's attempts that never reached the server cost nothing: the
+/// budget is whole again for the return (not paced at one a second by the attempts into
+/// the void).
+#[test]
+fn attempts_that_never_reached_the_server_cost_nothing() {
+    let now = Instant::now();
+    let mut b = Bucket::new(None);
+    // Thirty attempts at once, each refused a connection.
+    for _ in 0..30 {
+        let t = b.try_take(now, Lane::Screen).unwrap();
+        b.refund(t);
+    }
+    // The API is back: the screen's burst is whole.
+    for i in 0..30 {
+        assert!(b.try_take(now, Lane::Screen).is_ok(), "foreground {i}");
+    }
+    // One that was answered stays spent.
+    let mut c = Bucket::new(None);
+    let t = c.try_take(now, Lane::Background).unwrap();
+    c.observe(token(t.sent), &SILENT, now);
+    assert!(c.try_take(now, Lane::Background).is_err());
+}

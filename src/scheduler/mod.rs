@@ -306,6 +306,11 @@ impl Gate for Budget {
     fn observe(&self, token: Token, signal: Option<&Signal>) {
         Budget::observe(self, token, signal);
     }
+
+    fn unsent(&self, token: Token) {
+        self.lock().unsent(token);
+        self.publish(now());
+    }
 }
 
 /// The scheduler's clock: tokio's, so tests with paused time drive it too.

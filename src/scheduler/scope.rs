@@ -155,6 +155,15 @@ impl Scopes {
         }
     }
 
+    /// A request taken with `token` never reached the server: its token comes back to
+    /// every scope that spent it.
+    pub fn unsent(&mut self, token: Token) {
+        self.account.refund(token);
+        if let Some(own) = token.route.and_then(|r| self.routes.get_mut(&r)) {
+            own.refund(token);
+        }
+    }
+
     /// The server answered a request taken with `token`: what it said goes to the scope
     /// it was said of (see the module docs).
     pub fn observe(&mut self, token: Token, signal: &Signal, now: Instant) {

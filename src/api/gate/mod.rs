@@ -32,6 +32,13 @@ pub trait Gate: Send + Sync + std::fmt::Debug {
 
     /// The answer to an attempt sent with `token`: `None` if no answer came.
     fn observe(&self, token: Token, signal: Option<&Signal>);
+
+    /// The attempt sent with `token` never reached the server (the connection could not
+    /// be made): no server counted it, so it costs nothing of the budget (issue 45: the
+    /// failed attempts of an outage must not leave the return paced at one a second).
+    fn unsent(&self, token: Token) {
+        self.observe(token, None);
+    }
 }
 
 /// What the server's answer said about the budget.
