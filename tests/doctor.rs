@@ -138,8 +138,39 @@ async fn doctor_against_a_stopped_address_fails_the_api_check_with_status_5() {
     // No config file is worth knowing, not a failure.
     assert!(line(&out, "config").starts_with('!'), "{out}");
     assert!(!out.contains("t0ken-not-printed"), "{out}");
-    // The rate limit is not known without an answer.
+    // The rate limit is not known without an answer: a `?`, not a pass (issue 45).
     assert!(out.contains("not known"), "{out}");
+    assert!(line(&out, "rate").starts_with('?'), "{out}");
+}
+
+/// Issue 45: a server that announces no limit leaves it unknown (`?`), and the demo's
+/// doctor reads the demo's own headers.
+#[tokio::test]
+async fn a_limit_nobody_announced_is_a_question_and_the_demo_reads_its_own() {
+    let home = temp_dir("unannounced");
+    let sb = proxydash::sandbox::Sandbox::start(proxydash::sandbox::SandboxConfig::ephemeral())
+        .await
+        .unwrap();
+    let (_, out, _) = finish(proxydash(&home).args([
+        "--base-url",
+        &sb.base_url(),
+        "--token",
+        sb.token(),
+        "doctor",
+    ]))
+    .await;
+    let rate = line(&out, "rate");
+    assert!(
+        rate.starts_with('?') && rate.contains("not announced"),
+        "{out}"
+    );
+    let (code, out, _) = finish(proxydash(&home).args(["--demo", "doctor"])).await;
+    assert_eq!(code, Some(0), "{out}");
+    let rate = line(&out, "rate");
+    assert!(
+        rate.starts_with('✓') && rate.contains("X-RateLimit-Limit: 60/min"),
+        "{out}"
+    );
 }
 
 /// Issue 37 item 11: the credentials check names the source used (a flag replaces the

@@ -46,6 +46,8 @@ pub struct DoctorArgs {
 enum Mark {
     Pass,
     Warn,
+    /// Not known (the server did not say): `?`, neither a pass nor a failure.
+    Unknown,
     Fail(u8),
 }
 
@@ -116,7 +118,8 @@ async fn profile_checks(options: &Options) -> Vec<Check> {
     // With --demo: its sandbox, alive while the API is asked (to the end of this function).
     let mut sandbox = None;
     let settings = match options.demo {
-        true => match crate::demo::start(None).await {
+        // At the demo's own limit, as the dashboard's demo runs it: its headers are read.
+        true => match crate::demo::start(Some(crate::demo::RATE_LIMIT)).await {
             Ok(server) => crate::demo::settings(options, sandbox.insert(server))
                 .map_err(|e| e.to_string()),
             Err(e) => Err(format!("cannot start the demo sandbox: {e}")),
@@ -382,6 +385,7 @@ fn lines(checks: &[Check], several: bool) -> String {
         let mark = match c.mark {
             Mark::Pass => '✓',
             Mark::Warn => '!',
+            Mark::Unknown => '?',
             Mark::Fail(_) => '✗',
         };
         out.push_str(&format!("{mark} {:<width$}  {}\n", named(c), c.detail));
@@ -396,6 +400,7 @@ fn json(checks: &[Check]) -> String {
             let level = match c.mark {
                 Mark::Pass => "ok",
                 Mark::Warn => "warn",
+                Mark::Unknown => "unknown",
                 Mark::Fail(_) => "fail",
             };
             serde_json::json!({

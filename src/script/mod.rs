@@ -161,6 +161,10 @@ pub struct Session<'a> {
     history: Option<(std::path::PathBuf, u32)>,
     /// The zone of the server's wall clock (the IP-list throttle's times), once connected.
     server_zone: crate::iplist_throttle::ServerZone,
+    /// The profile is one of a config file (or named): messages name it. An account of
+    /// flags and environment alone is the implicit `default`, which names nothing the
+    /// user wrote (issue 45).
+    profile_named: bool,
 }
 
 impl<'a> Session<'a> {
@@ -176,6 +180,7 @@ impl<'a> Session<'a> {
             probe: None,
             history: None,
             server_zone: Default::default(),
+            profile_named: false,
         }
     }
 
@@ -207,6 +212,8 @@ impl<'a> Session<'a> {
             }
         }
         self.profile = Some(settings.profile.clone());
+        self.profile_named =
+            !settings.profiles.is_empty() || !self.cli.connection.profile.is_empty();
         self.read_only = settings.read_only;
         self.allow_insecure_http = settings.allow_insecure_http;
         self.probe = Some(settings.probe.clone());
@@ -412,7 +419,7 @@ pub async fn run<S: Script>(cli: &Options, command: &S) -> ExitCode {
     let mut session = Session::new(cli);
     let result = command.print(&mut session).await;
     session.save_budget();
-    let profile = session.profile.take();
+    let profile = session.profile.take().filter(|_| session.profile_named);
     drop(session);
     finish(result, profile.as_deref(), command.json())
 }

@@ -17,8 +17,10 @@ async fn a_wrong_token_is_401_and_exits_1() {
     let out = finish(&mut cmd, None)
         .await
         .fails(3, "List services: Unauthenticated");
+    // No config file: the account is the flags', and no `default` profile is named
+    // (issue 45: a profile the user never wrote).
     assert!(
-        out.stderr.contains("profile") && out.stderr.contains("--token"),
+        !out.stderr.contains("profile") && out.stderr.contains("--token"),
         "{out:#?}"
     );
     assert_eq!(out.stderr.lines().count(), 1, "{out:#?}");

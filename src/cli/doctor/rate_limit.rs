@@ -43,15 +43,21 @@ pub(super) fn rate_limit_check(budget: &Budget, ceiling: Option<u32>, answered: 
             Mark::Warn,
             format!("no headers; {}/min learned from 429 answers", view.limit),
         ),
+        // Not learnt: a `?`, not a pass (issue 45): nothing says the server's real limit.
         Source::Assumed if !answered => (
-            Mark::Warn,
+            Mark::Unknown,
             format!("not known: no answer; staying at {}/min", view.limit),
         ),
         Source::Assumed => match ceiling {
-            Some(n) => (Mark::Pass, format!("none: staying at your limit of {n}/min")),
+            Some(n) => (
+                Mark::Unknown,
+                format!("not announced (no X-RateLimit headers): staying at your limit of {n}/min"),
+            ),
             None => (
-                Mark::Pass,
-                format!("none: staying at the documented default of {ASSUMED_LIMIT}/min"),
+                Mark::Unknown,
+                format!(
+                    "not announced (no X-RateLimit headers): staying at the documented default of {ASSUMED_LIMIT}/min"
+                ),
             ),
         },
     };
