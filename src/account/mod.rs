@@ -17,6 +17,7 @@ pub mod engine;
 pub mod facts;
 pub mod freshness;
 pub mod health;
+pub mod money;
 pub mod planner;
 pub mod queue;
 pub mod store;
