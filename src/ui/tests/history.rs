@@ -63,7 +63,7 @@ fn the_service_detail_shows_uptime_errors_and_since() {
     let mut h = with_history();
     let screen = render(&mut h.app, 120, 40);
     assert!(
-        screen.contains("Uptime        24h 0.0% · 7d 0.0%"),
+        screen.contains("Uptime        24h 0.0% · 7d 0.0% (both of 5 min watched)"),
         "{screen}"
     );
     assert!(screen.contains("In error      since 14:03, 5m"), "{screen}");
