@@ -164,6 +164,18 @@ impl Held {
         };
         format!("{why} (next in {})", short_secs(secs))
     }
+
+    /// The same in fewer words, for a narrow line: `server's limit, next in 23 s`,
+    /// `paced, next in 3 s`.
+    pub fn short_words(self, now: DateTime<Utc>) -> String {
+        let secs = ((self.until - now).num_milliseconds().max(0) + 999) / 1000;
+        let why = if self.by_server {
+            "server's limit"
+        } else {
+            "paced"
+        };
+        format!("{why}, next in {}", short_secs(secs))
+    }
 }
 
 /// `23 s`, `4m 05s`.

@@ -347,6 +347,13 @@ impl App {
             Msg::Sent(request) => {
                 let now = self.now();
                 self.account.store.sent(&request, now);
+                // The Network summary counts what is on its way (`checking 3…`).
+                if matches!(
+                    request,
+                    Request::NetworkErrors(_) | Request::NetworkInactive(_)
+                ) {
+                    self.tabs.network_dirty = true;
+                }
             }
             Msg::Connection(c) => self.account.on_connection(&mut self.shell, c),
             Msg::Types(types) => {

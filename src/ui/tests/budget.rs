@@ -103,3 +103,36 @@ fn network_rows_say_how_old_their_check_is() {
         "{screen}"
     );
 }
+
+/// Issue 45: at 80 columns the Network summary keeps the wait's reason and its seconds
+/// (the labels take fewer words first).
+#[test]
+fn the_network_summary_keeps_the_wait_at_80_columns() {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    h.answer(&Request::Services);
+    h.key('4');
+    // The network reads go out, and wait.
+    h.send(Msg::Sent(Request::NetworkErrors(5001)));
+    h.send(Msg::Budget(View {
+        next_in: Some(Duration::from_secs(3)),
+        ..view(60, 0, None)
+    }));
+    let wide = render(&mut h.app, 160, 30);
+    let line = wide.lines().nth(2).unwrap();
+    assert!(
+        line.contains(
+            "Servers in error: 0   Inactive: 0   ⏸ paced by the request budget (next in 3 s)"
+        ),
+        "{wide}"
+    );
+    let narrow = render(&mut h.app, 80, 24);
+    let line = narrow.lines().nth(2).unwrap();
+    assert!(line.contains("⏸ paced, next in 3 s"), "{narrow}");
+    assert!(line.contains("In error: "), "{line}");
+    // The server's count says so.
+    h.send(Msg::Budget(view(60, 0, Some(23))));
+    let narrow = render(&mut h.app, 80, 24);
+    let line = narrow.lines().nth(2).unwrap();
+    assert!(line.contains("⏸ server's limit, next in 23 s"), "{narrow}");
+}

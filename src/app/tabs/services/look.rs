@@ -92,10 +92,17 @@ pub fn draw_detail(
     id: u64,
 ) {
     let remote = tab.detail(id);
-    let block = widgets::pane(
+    // Among several accounts the pane names whose service it is.
+    let title = if data.settings.among.accounts {
+        format!("Service {id} · {}", data.settings.profile)
+    } else {
+        format!("Service {id}")
+    };
+    let block = widgets::pane_fit(
         theme,
-        format!("Service {id}"),
+        title,
         widgets::freshness(data, theme, remote.freshness()),
+        area.width,
     );
     // The countdown goes on the bottom edge: the whole width, whatever the columns.
     let block = match data.countdown(id) {
