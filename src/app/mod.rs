@@ -238,6 +238,9 @@ pub struct Mirror {
     pub(in crate::app) history: history::HistoryState,
     /// The request budget as the scheduler last published it.
     pub(in crate::app) budget: Option<budget::Shown>,
+    /// Whether the status line said this run shares the server's minute with the
+    /// profile's other runs.
+    pub(in crate::app) elsewhere_said: bool,
 }
 
 impl App {
@@ -383,7 +386,11 @@ impl App {
                 .account
                 .history
                 .on_answer(answer, &mut self.shell.status),
-            Msg::Budget(view) => self.account.on_budget(view, self.now()),
+            Msg::Budget(view) => {
+                if let Some(words) = self.account.on_budget(view, self.now()) {
+                    self.shell.status.tell(status::NoticeKind::Info, words);
+                }
+            }
             Msg::Probe {
                 service_id,
                 run,

@@ -120,7 +120,7 @@ const ON_ROWS: &[Binding] = &[
     b(&[k('R')], Action::RefreshAll, &[Main], Some("all"), "Refresh everything"),
     b(&[k('P')], Action::SwitchProfile, &[Among], Some("accounts"), "Pick the account to show alone, or All"),
     b(&[k('P')], Action::SwitchProfile, &[Main], Some("profile"), "Switch to another profile (account) of the config file"),
-    b(&[k('m')], Action::Messages, &[Main], Some("messages"), "The message log: every status line and order outcome, newest first"),
+    b(&[k('m')], Action::Messages, &[Main], Some("messages"), "What is pending (the header's ⟳ N) and why, then the message log: every status line and order outcome, newest first"),
     b(&[k(':'), ctrl('p')], Action::Palette, &[Main], Some("palette"), "Command palette: find a service, product, invoice, tab or action, with its command line"),
     b(&[k('L')], Action::CommandLog, &[Main], None, "Command log: what was done this session, as proxydash command lines"),
     b(&[code(KeyCode::Esc)], Action::Back, &[Main], None, "Clear the filter, or dismiss the status message"),
