@@ -107,6 +107,7 @@ impl App {
             Action::Acknowledge => self.tabs.alerts.acknowledge(&mut self.shell, out),
             Action::Unsilence => self.tabs.alerts.unsilence(&mut self.shell, out),
             Action::Probe => self.open_probe(out),
+            Action::CopyProxy => super::forms::iplist::copy_first(&mut self.cx(out)),
             Action::SwitchProfile => popups::profiles::open(&mut self.shell),
             Action::Messages => self.shell.popups.push(Popup::Messages(Default::default())),
             Action::Palette => self.open_palette(),

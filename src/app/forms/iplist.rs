@@ -49,6 +49,7 @@ pub static VIEW: FormStep = FormStep {
         step_key(&[k('y')], Action::Copy, Some("copy"), "Copy the list exactly as served"),
         step_key(&[k('Y')], Action::CopyUrls, Some("copy URLs"), "Copy the list as proxy URLs, one per line"),
         step_key(&[k('w')], Action::WriteFile, Some("write file"), "Write the list to a file"),
+        step_key(&[k('v')], Action::TogglePassword, Some("passwords"), "Show or hide the passwords (the copy and the file keep them)"),
         steps::MOVE_DOWN,
         steps::MOVE_UP,
         steps::TOP,
@@ -95,6 +96,14 @@ pub struct IpListForm {
     /// Opened by the palette's "copy IP list": the list is copied as `y` would once it
     /// arrives (on screen).
     pub copy_when_fetched: bool,
+    /// Opened by `y` on Services: the list's first proxy is copied once it arrives, and
+    /// the form closes (the person stays on the row).
+    pub copy_first: bool,
+    /// Whether the view shows the passwords in the lines (`v`); hidden as the service's
+    /// detail hides its own, so a shared screen does not show them.
+    pub show_passwords: bool,
+    /// The list types the chooser offers: those of the service's kind.
+    pub types: &'static [IpListType],
 }
 
 /// The file-name prompt of `w`.
@@ -119,6 +128,9 @@ impl IpListForm {
             save: None,
             written: None,
             copy_when_fetched: false,
+            show_passwords: false,
+            copy_first: false,
+            types: IpListType::for_kind(product_type),
         }
     }
 
@@ -138,7 +150,7 @@ impl IpListForm {
             all[(i + delta).rem_euclid(n) as usize].clone()
         }
         match self.column {
-            Column::Type => self.list_type = step(IpListType::ALL, &self.list_type, delta),
+            Column::Type => self.list_type = step(self.types, &self.list_type, delta),
             Column::Format => self.format = step(IpListFormat::ALL, &self.format, delta),
         }
     }
@@ -261,6 +273,10 @@ impl FormLogic for IpListForm {
         on_screen: bool,
     ) -> Flow {
         self.finish(result);
+        if self.copy_first && on_screen && self.list().is_some() {
+            self.copy_first = false;
+            return self.copy_first_entry(cx);
+        }
         if self.copy_when_fetched && on_screen && self.list().is_some() {
             self.copy_when_fetched = false;
             self.view_action(cx, Action::Copy);
@@ -270,6 +286,41 @@ impl FormLogic for IpListForm {
 }
 
 impl IpListForm {
+    /// `y` on Services, the list in: its first entry to the clipboard as
+    /// `host:port:user:pass`, said with what it is; an empty list stays open, saying so.
+    fn copy_first_entry(&mut self, cx: &mut Cx<'_>) -> Flow {
+        let id = self.service_id;
+        let Some(entry) = self.list().and_then(IpList::first) else {
+            cx.shell.status.notify(
+                crate::app::status::NoticeKind::Info,
+                format!("Service {id}: its IP list has no proxy to copy"),
+            );
+            return Flow::Stay;
+        };
+        let what = format!(
+            "First proxy of service {id} ({}, {})",
+            if entry.password.is_some() {
+                "host:port:user:pass"
+            } else {
+                "host:port"
+            },
+            self.list_type
+        );
+        let line = crate::app::cmdline::iplist(
+            &cx.shell.settings.cli_args,
+            id,
+            &self.list_type,
+            &self.format,
+            None,
+        ) + "   # its first line";
+        cx.work.cmdlog.expect_copy(what.clone(), line);
+        cx.out.push(Command::Copy {
+            what,
+            text: entry.line(),
+        });
+        Flow::Close
+    }
+
     /// The keys are `step`'s now (not busy fetching).
     fn at(&self, step: &'static FormStep) -> bool {
         self.kind() == PopupKind::Step(step)
@@ -313,9 +364,16 @@ impl IpListForm {
                 cx.work.cmdlog.expect_copy(what.clone(), line);
                 cx.out.push(Command::Copy { what, text });
             }
+            Action::TogglePassword => self.show_passwords = !self.show_passwords,
             Action::WriteFile => {
+                // A second `w` offers the name after the file just written (which is
+                // never replaced), not the name that now exists.
+                let offered = self
+                    .written
+                    .as_deref()
+                    .map_or_else(|| self.default_path(), next_name);
                 self.save = Some(SavePrompt {
-                    path: TextField::new(self.default_path()).with_max(PATH_MAX),
+                    path: TextField::new(offered).with_max(PATH_MAX),
                     error: None,
                     writing: false,
                 });
@@ -346,6 +404,46 @@ impl IpListForm {
             });
         }
     }
+}
+
+/// The name after `written`'s, in the same folder and as a file that exists is offered
+/// another (`files::free_name`): `iplist-5001-http-auth.txt` → `… (1).txt` → `… (2).txt`.
+/// Worked out from the name alone (the loop does not touch the disk); a name taken all
+/// the same is refused by the write, which offers the free one.
+fn next_name(written: &std::path::Path) -> String {
+    let stem = written
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let counted = stem
+        .strip_suffix(')')
+        .and_then(|s| s.rsplit_once(" ("))
+        .and_then(|(base, n)| Some((base.to_owned(), n.parse::<u32>().ok()?)));
+    let (base, n) = counted.unwrap_or((stem, 0));
+    let ext = written
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    written
+        .with_file_name(format!("{base} ({}){ext}", n.saturating_add(1)))
+        .display()
+        .to_string()
+}
+
+/// `y` on Services: the selected service's IP list (its kind's usual type, as text) is
+/// fetched as the person asked, and its first proxy copied when it comes; the form shows
+/// meanwhile, so the wait and a failure are seen.
+pub(in crate::app) fn copy_first(cx: &mut Cx<'_>) {
+    let Some(id) = cx.target_service() else {
+        return;
+    };
+    let product_type = cx.tabs.service_type(id, cx.account).unwrap_or_default();
+    let mut form = IpListForm::new(id, &product_type);
+    form.copy_first = true;
+    if let Some(request) = form.request() {
+        cx.send_form(&mut form.core, request);
+    }
+    cx.shell.popups.push(Popup::form_of(form));
 }
 
 /// `i`: the IP-list chooser for the selected service.
@@ -383,16 +481,47 @@ mod tests {
         f.cycle(1);
         assert_eq!(f.list_type, IpListType::PprSocks);
         f.cycle(1);
-        assert_eq!(f.list_type, IpListType::HttpIp, "wraps around");
+        // Only the rotating gateway's types for a ppr service (issue 45).
+        assert_eq!(f.list_type, IpListType::PprHttp, "wraps around");
+        let mut fpr = IpListForm::new(1001, &ProductType::Fpr);
+        let mut seen = vec![fpr.list_type.clone()];
+        for _ in 0..3 {
+            fpr.cycle(1);
+            seen.push(fpr.list_type.clone());
+        }
+        assert_eq!(
+            seen,
+            [
+                IpListType::HttpAuth,
+                IpListType::HttpIp,
+                IpListType::SocksIp,
+                IpListType::HttpAuth
+            ]
+        );
+
         f.switch_column();
         f.cycle(-1);
         assert_eq!(f.format, IpListFormat::Csv);
-        assert_eq!(f.default_path(), "iplist-1003-http-ip.csv");
+        assert_eq!(f.default_path(), "iplist-1003-ppr-http.csv");
         assert!(f.request().is_some(), "Enter fetches");
         f.core.state = FormState::Submitting;
         assert_eq!(f.request(), None, "not twice");
         f.finish(Ok(Response::IpList(list("1.2.3.4:80\n"))));
         assert_eq!(f.kind(), PopupKind::Step(&VIEW));
         assert_eq!(f.list().map(entries_label).as_deref(), Some("1 entry"));
+    }
+
+    #[test]
+    fn the_name_after_a_written_file_is_numbered() {
+        use std::path::Path;
+        assert_eq!(
+            next_name(Path::new("/home/u/iplist-5001-http-auth.txt")),
+            "/home/u/iplist-5001-http-auth (1).txt"
+        );
+        assert_eq!(
+            next_name(Path::new("/home/u/iplist-5001-http-auth (1).txt")),
+            "/home/u/iplist-5001-http-auth (2).txt"
+        );
+        assert_eq!(next_name(Path::new("/tmp/list-5001")), "/tmp/list-5001 (1)");
     }
 }

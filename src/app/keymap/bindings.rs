@@ -116,6 +116,7 @@ const ON_ROWS: &[Binding] = &[
     b(&[code(KeyCode::Right)], Action::DayForward, &[Tab(Tab::Usage)], None, "Chart cursor: the point after"),
     b(&[k('z')], Action::CycleDetail, &[Tab(Tab::Services), Tab(Tab::Products)], Some("detail"), "Detail pane: shown, hidden (the list takes the room), zoomed"),
     b(&[k('v')], Action::TogglePassword, ON_SERVICE, Some("password"), "Show or hide the password"),
+    b(&[k('y')], Action::CopyProxy, ON_SERVICE, None, "Copy the service's first proxy as host:port:user:pass (from its IP list)"),
     b(&[k('r')], Action::Refresh, &[Main], Some("refresh"), "Refresh this tab"),
     b(&[k('R')], Action::RefreshAll, &[Main], Some("all"), "Refresh everything"),
     b(&[k('P')], Action::SwitchProfile, &[Among], Some("accounts"), "Pick the account to show alone, or All"),
