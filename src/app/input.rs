@@ -241,11 +241,13 @@ impl App {
         let service = self.tabs.services.table.selected_id();
         let product = self.tabs.products.table.selected_id();
         let candidates = super::palette::candidates::gather(self, service, product);
-        self.shell
-            .popups
-            .push(Popup::Palette(Box::new(super::palette::Palette::new(
-                candidates, service, product,
-            ))));
+        self.shell.popups.push(Popup::Palette(Box::new(
+            super::palette::Palette::new(candidates, service, product).knowing(
+                self.shell.settings.profiles.names.clone(),
+                self.shell.settings.among.accounts,
+                self.shell.palette_history.clone(),
+            ),
+        )));
     }
 
     /// `s`: the tab's next sort (Products asks the server for it; the others sort

@@ -35,6 +35,8 @@ pub struct Shell {
     pub(in crate::app) waiting: Option<String>,
     /// Something visible changed since the loop last drew (see [`redraw`]).
     pub(in crate::app) redraw: bool,
+    /// The palette's queries run this session, oldest first (`↑` in the palette).
+    pub(in crate::app) palette_history: Vec<String>,
 }
 
 /// What `P` chose: a profile, or (over several accounts) every account.
@@ -64,6 +66,7 @@ impl Shell {
             for_all: None,
             waiting: None,
             redraw: true,
+            palette_history: Vec::new(),
         }
     }
 

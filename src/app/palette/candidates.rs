@@ -11,6 +11,8 @@ use crate::text;
 /// What a candidate is, in the order equal scores are listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
+    /// A `:` verb the query names (`svc 1003`): listed first, above the matches.
+    Verb,
     Action,
     Tab,
     Service,
@@ -22,6 +24,7 @@ pub enum Kind {
 impl Kind {
     pub fn label(self) -> &'static str {
         match self {
+            Kind::Verb => "verb",
             Kind::Action => "action",
             Kind::Tab => "tab",
             Kind::Service => "service",
@@ -46,6 +49,10 @@ pub enum Target {
     Tab(Tab),
     Profile(String),
     Action(Act),
+    /// `:theme NAME`: the look, for this run.
+    Theme(crate::config::Look),
+    /// A verb that cannot run as typed: Enter says why and keeps the query.
+    Say(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

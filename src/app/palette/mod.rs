@@ -27,6 +27,7 @@
 //! carried out goes to the command log ([`super::cmdlog`]).
 
 pub mod candidates;
+pub mod verbs;
 
 use super::forms::TextField;
 use super::keymap::steps::step_key;
@@ -60,6 +61,12 @@ pub enum Act {
     ServiceDetail(u64),
     Order(u64),
     ProductDetail(u64),
+    /// `:invoice ID`: the invoice's row, and the invoice opened.
+    InvoiceDetail(u64),
+    /// `:q`.
+    Quit,
+    /// `:all`: the All view over several accounts.
+    AllAccounts,
     Refresh,
     RefreshAll,
     CommandLog,
@@ -107,7 +114,19 @@ pub struct Palette {
     /// The service and product the actions are for.
     pub service: Option<u64>,
     pub product: Option<u64>,
+    /// The verb the query names, kept last in `candidates` and shown first.
+    verb: bool,
+    /// What `verbs` needs to know to read a verb's argument.
+    profiles: Vec<String>,
+    among_accounts: bool,
+    /// The queries run before, oldest first (`↑` on the first line brings them back),
+    /// and where `↑`/`↓` are in them.
+    pub history: Vec<String>,
+    recalled: Option<usize>,
 }
+
+/// The most queries the palette remembers in a run.
+pub const HISTORY_MAX: usize = 50;
 
 impl Palette {
     pub fn new(candidates: Vec<Candidate>, service: Option<u64>, product: Option<u64>) -> Self {
@@ -120,9 +139,28 @@ impl Palette {
             candidates,
             service,
             product,
+            verb: false,
+            profiles: Vec::new(),
+            among_accounts: false,
+            history: Vec::new(),
+            recalled: None,
         };
         p.rematch_all();
         p
+    }
+
+    /// What reading a verb needs: the config's profiles, whether accounts share the view;
+    /// and the queries run before.
+    pub fn knowing(
+        mut self,
+        profiles: Vec<String>,
+        among_accounts: bool,
+        history: Vec<String>,
+    ) -> Self {
+        self.profiles = profiles;
+        self.among_accounts = among_accounts;
+        self.history = history;
+        self
     }
 
     /// The matches shown, best first.
@@ -157,8 +195,32 @@ impl Palette {
         self.rematch();
     }
 
-    /// Matches the query again: only among the last matches when it grew from their query.
+    /// Matches the query again: only among the last matches when it grew from their query;
+    /// a verb the query names goes first.
     pub fn rematch(&mut self) {
+        if std::mem::take(&mut self.verb) {
+            self.candidates.pop();
+        }
+        self.search();
+        let known = verbs::Known {
+            profiles: &self.profiles,
+            among_accounts: self.among_accounts,
+        };
+        if let Some((verb, first)) = verbs::candidate(self.query.value(), &known) {
+            self.candidates.push(verb);
+            self.verb = true;
+            let at = (self.candidates.len() - 1) as u32;
+            if first {
+                self.shown.insert(0, at);
+                self.shown.truncate(MAX_SHOWN);
+            } else {
+                self.shown.truncate(MAX_SHOWN - 1);
+                self.shown.push(at);
+            }
+        }
+    }
+
+    fn search(&mut self) {
         let query = self.query.value().trim_start().to_owned();
         let narrows = !self.matched_for.is_empty() && query.starts_with(&self.matched_for);
         let atoms: Vec<Atom> = query
@@ -274,6 +336,9 @@ impl PopupPane for Palette {
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         match action {
+            // On the first line, `↑` brings back the queries run before, newest first.
+            Action::Up if self.selected == 0 && self.recall(1) => {}
+            Action::Down if self.recalled.is_some() && self.recall(-1) => {}
             Action::Up => self.move_by(-1),
             Action::Down => self.move_by(1),
             Action::PageUp => self.move_by(-10),
@@ -288,6 +353,7 @@ impl PopupPane for Palette {
     /// A key typed into the query.
     fn key(&mut self, key: &KeyEvent) -> bool {
         if self.query.key(key) {
+            self.recalled = None;
             self.rematch();
         }
         true
@@ -309,6 +375,39 @@ impl PartialEq for Palette {
 }
 
 impl Palette {
+    /// `↑` (`by` 1) or `↓` (-1) through the queries run before: the query becomes the one
+    /// recalled; `↓` past the newest empties it. False when there is nothing to recall.
+    fn recall(&mut self, by: isize) -> bool {
+        let n = self.history.len();
+        let next = match (self.recalled, by) {
+            (None, 1) if n > 0 => Some(0),
+            (None, _) => return false,
+            (Some(i), 1) => Some((i + 1).min(n - 1)),
+            (Some(0), _) => None,
+            (Some(i), _) => Some(i - 1),
+        };
+        self.recalled = next;
+        let query = next
+            .map_or("", |i| self.history[n - 1 - i].as_str())
+            .to_owned();
+        self.query = TextField::new(query).with_max(QUERY_MAX);
+        self.rematch();
+        true
+    }
+
+    /// The query just run, remembered (once, newest last, at most [`HISTORY_MAX`]).
+    pub fn remember(history: &mut Vec<String>, query: &str) {
+        let query = query.trim();
+        if query.is_empty() {
+            return;
+        }
+        history.retain(|q| q != query);
+        history.push(query.to_owned());
+        if history.len() > HISTORY_MAX {
+            history.remove(0);
+        }
+    }
+
     /// `Tab` on a service or product: its actions first, the query cleared.
     fn retarget(&mut self, cx: &mut Cx<'_>) {
         match self.selected().map(|c| c.target.clone()) {
@@ -335,6 +434,11 @@ impl Palette {
         let Some(target) = self.selected().map(|c| c.target.clone()) else {
             return Reply::Taken;
         };
+        if let Target::Say(why) = target {
+            cx.shell.notify(why);
+            return Reply::Taken;
+        }
+        Palette::remember(&mut cx.shell.palette_history, self.query.value());
         match target {
             Target::Service(id) => {
                 cx.go_to(Tab::Services, id);
@@ -347,6 +451,14 @@ impl Palette {
             }
             Target::Tab(tab) => cx.shell.tab = tab,
             Target::Profile(name) => popups::profiles::switch_to(cx.shell, &name),
+            Target::Theme(look) => {
+                cx.shell.settings.look = look;
+                cx.shell.notify(format!(
+                    "Theme {} for this run (`theme =` in the profile keeps it)",
+                    format!("{look:?}").to_lowercase()
+                ));
+            }
+            Target::Say(_) => {}
             Target::Action(act) => return run_action(cx, act),
         }
         Reply::Close
@@ -369,7 +481,22 @@ fn run_action(cx: &mut Cx<'_>, act: Act) -> Reply {
         ));
         return Reply::Close;
     }
+    if let Act::InvoiceDetail(id) = act {
+        if !cx.go_to(Tab::Billing, id) {
+            cx.shell.notify(format!(
+                "Invoice {id} is not listed: press # on Billing to open it by its number"
+            ));
+            return Reply::Close;
+        }
+        return Reply::Perform(Action::Open);
+    }
+    if act == Act::AllAccounts {
+        cx.shell.switch_to = Some(super::Switch::All);
+        return Reply::Close;
+    }
     let action = match act {
+        Act::Quit => Action::Quit,
+        Act::InvoiceDetail(_) | Act::AllAccounts => return Reply::Close,
         Act::Bind(_) => Action::OpenForm(FormKind::BindIp),
         Act::Password(_) => Action::OpenForm(FormKind::Password),
         Act::RefreshList(_) => Action::OpenForm(FormKind::Refresh),
