@@ -107,7 +107,7 @@ impl App {
             Action::Acknowledge => self.tabs.alerts.acknowledge(&mut self.shell, out),
             Action::Unsilence => self.tabs.alerts.unsilence(&mut self.shell, out),
             Action::Probe => self.open_probe(out),
-            Action::CopyProxy => super::forms::iplist::copy_first(&mut self.cx(out)),
+            Action::CopyProxy => super::forms::iplist_files::copy_first(&mut self.cx(out)),
             Action::SwitchProfile => popups::profiles::open(&mut self.shell),
             Action::Messages => self.shell.popups.push(Popup::Messages(Default::default())),
             Action::Palette => self.open_palette(),
@@ -242,11 +242,8 @@ impl App {
         let product = self.tabs.products.table.selected_id();
         let candidates = super::palette::candidates::gather(self, service, product);
         self.shell.popups.push(Popup::Palette(Box::new(
-            super::palette::Palette::new(candidates, service, product).knowing(
-                self.shell.settings.profiles.names.clone(),
-                self.shell.settings.among.accounts,
-                self.shell.palette_history.clone(),
-            ),
+            super::palette::Palette::new(candidates, service, product)
+                .knowing(&self.shell.settings, self.shell.palette_history.clone()),
         )));
     }
 

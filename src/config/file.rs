@@ -241,7 +241,7 @@ clipboard = "auto"              # auto, system, osc52 (over SSH), off
 # probe_allow_private = false           # probe loopback/private/link-local proxies too
 # probe_rotation = 20                   # asks of a rotation audit (R, --rotation), 2 to 100
 # probe_templates = { socks = "socks5://{user}:{pass}@{ip}:{port}" }
-theme = "dark"                  # dark or light; NO_COLOR turns colour off
+theme = "dark"                  # dark, light, or a skin: themes/NAME.toml beside this file; NO_COLOR turns colour off
 read_only = false               # true: no ordering, binding, password or refresh actions
 history_days = 90               # days of history kept (sparklines, uptime, export); 0 = none
 

@@ -14,6 +14,7 @@ pub mod command;
 pub mod file;
 mod look;
 mod probe;
+pub mod skin;
 pub use probe::ProbeSettings;
 pub mod secrets;
 pub mod selection;
@@ -282,7 +283,7 @@ impl Settings {
                     None => crate::probe::rotation::DEFAULT_ASKS,
                 },
             },
-            theme: match (cli.theme, &p.theme) {
+            theme: match (cli.theme.clone(), &p.theme) {
                 (Some(t), _) => t,
                 (None, Some(t)) => t.parse().map_err(|e| invalid("theme", e))?,
                 (None, None) => ThemeName::default(),

@@ -41,7 +41,7 @@ pub const TOO_SMALL: &str = "terminal too small (need 40×8)";
 /// Draws the app with the default theme, for a reader that keeps no measurements (a
 /// snapshot, a benchmark): the frame is the same either way.
 pub fn draw(app: &App, frame: &mut Frame) {
-    draw_with(app, frame, &Theme::for_look(app.settings().look));
+    draw_with(app, frame, &Theme::of(app.settings()));
 }
 
 /// [`draw`] with a theme (a light theme and NO_COLOR come through here).
@@ -60,7 +60,7 @@ pub fn measure(app: &App, area: Rect) -> Geometry {
     }
     let mut view = Geometry::default();
     let backend = ratatui::backend::TestBackend::new(area.width, area.height);
-    let theme = Theme::for_look(app.settings().look);
+    let theme = Theme::of(app.settings());
     ratatui::Terminal::new(backend)
         .and_then(|mut t| {
             t.draw(|f| draw_in(app, f, &theme, f.area(), &mut view))

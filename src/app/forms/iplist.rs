@@ -371,7 +371,7 @@ impl IpListForm {
                 let offered = self
                     .written
                     .as_deref()
-                    .map_or_else(|| self.default_path(), next_name);
+                    .map_or_else(|| self.default_path(), crate::files::next_name);
                 self.save = Some(SavePrompt {
                     path: TextField::new(offered).with_max(PATH_MAX),
                     error: None,
@@ -406,46 +406,6 @@ impl IpListForm {
     }
 }
 
-/// The name after `written`'s, in the same folder and as a file that exists is offered
-/// another (`files::free_name`): `iplist-5001-http-auth.txt` → `… (1).txt` → `… (2).txt`.
-/// Worked out from the name alone (the loop does not touch the disk); a name taken all
-/// the same is refused by the write, which offers the free one.
-fn next_name(written: &std::path::Path) -> String {
-    let stem = written
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let counted = stem
-        .strip_suffix(')')
-        .and_then(|s| s.rsplit_once(" ("))
-        .and_then(|(base, n)| Some((base.to_owned(), n.parse::<u32>().ok()?)));
-    let (base, n) = counted.unwrap_or((stem, 0));
-    let ext = written
-        .extension()
-        .map(|e| format!(".{}", e.to_string_lossy()))
-        .unwrap_or_default();
-    written
-        .with_file_name(format!("{base} ({}){ext}", n.saturating_add(1)))
-        .display()
-        .to_string()
-}
-
-/// `y` on Services: the selected service's IP list (its kind's usual type, as text) is
-/// fetched as the person asked, and its first proxy copied when it comes; the form shows
-/// meanwhile, so the wait and a failure are seen.
-pub(in crate::app) fn copy_first(cx: &mut Cx<'_>) {
-    let Some(id) = cx.target_service() else {
-        return;
-    };
-    let product_type = cx.tabs.service_type(id, cx.account).unwrap_or_default();
-    let mut form = IpListForm::new(id, &product_type);
-    form.copy_first = true;
-    if let Some(request) = form.request() {
-        cx.send_form(&mut form.core, request);
-    }
-    cx.shell.popups.push(Popup::form_of(form));
-}
-
 /// `i`: the IP-list chooser for the selected service.
 pub(in crate::app) fn open(cx: &mut Cx<'_>) {
     let Some(id) = cx.target_service() else {
@@ -463,65 +423,5 @@ pub(in crate::app) fn iplist_page(cx: &Cx<'_>) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn list(raw: &str) -> IpList {
-        IpList::parse(IpListType::HttpAuth, IpListFormat::Txt, raw.to_owned())
-    }
-
-    #[test]
-    fn the_chooser_defaults_by_product_type_and_cycles() {
-        let mut f = IpListForm::new(1003, &ProductType::Ppr);
-        assert_eq!(f.list_type, IpListType::PprHttp);
-        assert_eq!(
-            IpListForm::new(1001, &ProductType::Fpr).list_type,
-            IpListType::HttpAuth
-        );
-        f.cycle(1);
-        assert_eq!(f.list_type, IpListType::PprSocks);
-        f.cycle(1);
-        // Only the rotating gateway's types for a ppr service (issue 45).
-        assert_eq!(f.list_type, IpListType::PprHttp, "wraps around");
-        let mut fpr = IpListForm::new(1001, &ProductType::Fpr);
-        let mut seen = vec![fpr.list_type.clone()];
-        for _ in 0..3 {
-            fpr.cycle(1);
-            seen.push(fpr.list_type.clone());
-        }
-        assert_eq!(
-            seen,
-            [
-                IpListType::HttpAuth,
-                IpListType::HttpIp,
-                IpListType::SocksIp,
-                IpListType::HttpAuth
-            ]
-        );
-
-        f.switch_column();
-        f.cycle(-1);
-        assert_eq!(f.format, IpListFormat::Csv);
-        assert_eq!(f.default_path(), "iplist-1003-ppr-http.csv");
-        assert!(f.request().is_some(), "Enter fetches");
-        f.core.state = FormState::Submitting;
-        assert_eq!(f.request(), None, "not twice");
-        f.finish(Ok(Response::IpList(list("1.2.3.4:80\n"))));
-        assert_eq!(f.kind(), PopupKind::Step(&VIEW));
-        assert_eq!(f.list().map(entries_label).as_deref(), Some("1 entry"));
-    }
-
-    #[test]
-    fn the_name_after_a_written_file_is_numbered() {
-        use std::path::Path;
-        assert_eq!(
-            next_name(Path::new("/home/u/iplist-5001-http-auth.txt")),
-            "/home/u/iplist-5001-http-auth (1).txt"
-        );
-        assert_eq!(
-            next_name(Path::new("/home/u/iplist-5001-http-auth (1).txt")),
-            "/home/u/iplist-5001-http-auth (2).txt"
-        );
-        assert_eq!(next_name(Path::new("/tmp/list-5001")), "/tmp/list-5001 (1)");
-    }
-}
+#[path = "iplist_tests.rs"]
+mod tests;

@@ -27,16 +27,17 @@
 //! carried out goes to the command log ([`super::cmdlog`]).
 
 pub mod candidates;
+mod run;
 pub mod verbs;
 
+use super::Cx;
 use super::forms::TextField;
 use super::keymap::steps::step_key;
-use super::keymap::{Action, Binding, FormKind, code};
-use super::popups::{self, Popup, PopupPane, Reply};
-use super::{Cx, Tab};
+use super::keymap::{Action, Binding, code};
+use super::popups::{PopupPane, Reply};
 use crate::app::PopupKind;
 use crate::app::keymap::steps::PopupInfo;
-use candidates::{Candidate, Target};
+use candidates::Candidate;
 use crossterm::event::{KeyCode, KeyEvent};
 use nucleo_matcher::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
@@ -119,6 +120,7 @@ pub struct Palette {
     /// What `verbs` needs to know to read a verb's argument.
     profiles: Vec<String>,
     among_accounts: bool,
+    skins: Vec<String>,
     /// The queries run before, oldest first (`↑` on the first line brings them back),
     /// and where `↑`/`↓` are in them.
     pub history: Vec<String>,
@@ -142,6 +144,7 @@ impl Palette {
             verb: false,
             profiles: Vec::new(),
             among_accounts: false,
+            skins: Vec::new(),
             history: Vec::new(),
             recalled: None,
         };
@@ -151,14 +154,10 @@ impl Palette {
 
     /// What reading a verb needs: the config's profiles, whether accounts share the view;
     /// and the queries run before.
-    pub fn knowing(
-        mut self,
-        profiles: Vec<String>,
-        among_accounts: bool,
-        history: Vec<String>,
-    ) -> Self {
-        self.profiles = profiles;
-        self.among_accounts = among_accounts;
+    pub fn knowing(mut self, settings: &crate::app::AppSettings, history: Vec<String>) -> Self {
+        self.profiles = settings.profiles.names.clone();
+        self.among_accounts = settings.among.accounts;
+        self.skins = settings.skins.iter().map(|(n, _)| n.clone()).collect();
         self.history = history;
         self
     }
@@ -205,6 +204,7 @@ impl Palette {
         let known = verbs::Known {
             profiles: &self.profiles,
             among_accounts: self.among_accounts,
+            skins: &self.skins,
         };
         if let Some((verb, first)) = verbs::candidate(self.query.value(), &known) {
             self.candidates.push(verb);
@@ -372,163 +372,4 @@ impl PartialEq for Palette {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self, other)
     }
-}
-
-impl Palette {
-    /// `↑` (`by` 1) or `↓` (-1) through the queries run before: the query becomes the one
-    /// recalled; `↓` past the newest empties it. False when there is nothing to recall.
-    fn recall(&mut self, by: isize) -> bool {
-        let n = self.history.len();
-        let next = match (self.recalled, by) {
-            (None, 1) if n > 0 => Some(0),
-            (None, _) => return false,
-            (Some(i), 1) => Some((i + 1).min(n - 1)),
-            (Some(0), _) => None,
-            (Some(i), _) => Some(i - 1),
-        };
-        self.recalled = next;
-        let query = next
-            .map_or("", |i| self.history[n - 1 - i].as_str())
-            .to_owned();
-        self.query = TextField::new(query).with_max(QUERY_MAX);
-        self.rematch();
-        true
-    }
-
-    /// The query just run, remembered (once, newest last, at most [`HISTORY_MAX`]).
-    pub fn remember(history: &mut Vec<String>, query: &str) {
-        let query = query.trim();
-        if query.is_empty() {
-            return;
-        }
-        history.retain(|q| q != query);
-        history.push(query.to_owned());
-        if history.len() > HISTORY_MAX {
-            history.remove(0);
-        }
-    }
-
-    /// `Tab` on a service or product: its actions first, the query cleared.
-    fn retarget(&mut self, cx: &mut Cx<'_>) {
-        match self.selected().map(|c| c.target.clone()) {
-            Some(Target::Service(id)) => self.service = Some(id),
-            Some(Target::Product(id)) => self.product = Some(id),
-            _ => return,
-        }
-        let held = candidates::Held {
-            shell: cx.shell,
-            tabs: cx.tabs,
-            account: cx.account,
-        };
-        let mut candidates = candidates::actions(&held, self.service, self.product);
-        candidates.extend(
-            std::mem::take(&mut self.candidates)
-                .into_iter()
-                .filter(|c| c.kind != candidates::Kind::Action),
-        );
-        *self = Palette::new(candidates, self.service, self.product);
-    }
-
-    /// Enter: the palette closes and its highlighted match is gone to or run.
-    fn run(&mut self, cx: &mut Cx<'_>) -> Reply {
-        let Some(target) = self.selected().map(|c| c.target.clone()) else {
-            return Reply::Taken;
-        };
-        if let Target::Say(why) = target {
-            cx.shell.notify(why);
-            return Reply::Taken;
-        }
-        Palette::remember(&mut cx.shell.palette_history, self.query.value());
-        match target {
-            Target::Service(id) => {
-                cx.go_to(Tab::Services, id);
-            }
-            Target::Product(id) => {
-                cx.go_to(Tab::Products, id);
-            }
-            Target::Invoice(id) => {
-                cx.go_to(Tab::Billing, id);
-            }
-            Target::Tab(tab) => cx.shell.tab = tab,
-            Target::Profile(name) => popups::profiles::switch_to(cx.shell, &name),
-            Target::Theme(look) => {
-                cx.shell.settings.look = look;
-                cx.shell.notify(format!(
-                    "Theme {} for this run (`theme =` in the profile keeps it)",
-                    format!("{look:?}").to_lowercase()
-                ));
-            }
-            Target::Say(_) => {}
-            Target::Action(act) => return run_action(cx, act),
-        }
-        Reply::Close
-    }
-}
-
-/// An action, through its key's own path.
-fn run_action(cx: &mut Cx<'_>, act: Act) -> Reply {
-    use super::forms::iplist;
-    // The key acts on the selected row: an action for a row no longer listed must not
-    // fall on another one.
-    let on = match (act.service(), act.product()) {
-        (Some(id), _) => Some(("Service", cx.go_to(Tab::Services, id), id)),
-        (None, Some(id)) => Some(("Product", cx.go_to(Tab::Products, id), id)),
-        (None, None) => None,
-    };
-    if let Some((what, false, id)) = on {
-        cx.shell.notify(format!(
-            "{what} {id} is not listed any more: nothing was opened"
-        ));
-        return Reply::Close;
-    }
-    if let Act::InvoiceDetail(id) = act {
-        if !cx.go_to(Tab::Billing, id) {
-            cx.shell.notify(format!(
-                "Invoice {id} is not listed: press # on Billing to open it by its number"
-            ));
-            return Reply::Close;
-        }
-        return Reply::Perform(Action::Open);
-    }
-    if act == Act::AllAccounts {
-        cx.shell.switch_to = Some(super::Switch::All);
-        return Reply::Close;
-    }
-    let action = match act {
-        Act::Quit => Action::Quit,
-        Act::InvoiceDetail(_) | Act::AllAccounts => return Reply::Close,
-        Act::Bind(_) => Action::OpenForm(FormKind::BindIp),
-        Act::Password(_) => Action::OpenForm(FormKind::Password),
-        Act::RefreshList(_) => Action::OpenForm(FormKind::Refresh),
-        Act::CopyIpList(_) => {
-            // `i`, whose list is copied once fetched, as `y` would.
-            super::forms::open(cx, FormKind::IpList);
-            if let Some(form) = cx
-                .shell
-                .popups
-                .last_mut()
-                .and_then(Popup::form_as_mut::<iplist::IpListForm>)
-            {
-                form.copy_when_fetched = true;
-            }
-            return Reply::Close;
-        }
-        Act::Order(_) => Action::OpenForm(FormKind::Order),
-        Act::Probe(_) => Action::Probe,
-        Act::ServiceDetail(_) | Act::ProductDetail(_) => Action::Open,
-        Act::Refresh => Action::Refresh,
-        Act::RefreshAll => Action::RefreshAll,
-        Act::CommandLog => Action::CommandLog,
-        Act::Messages => Action::Messages,
-        Act::SwitchProfile => Action::SwitchProfile,
-        Act::Help => Action::Help,
-    };
-    // Over All, the screen's actions are the All view's (`r` there refreshes every
-    // account): the desk does them, not the account the palette was opened on.
-    let whole_screen = act.service().is_none() && act.product().is_none();
-    if whole_screen && cx.shell.accounts == super::keymap::Accounts::All {
-        cx.shell.for_all = Some(action);
-        return Reply::Close;
-    }
-    Reply::Perform(action)
 }

@@ -100,12 +100,14 @@ pub const VERBS: &[Verb] = &[
 pub struct Known<'a> {
     pub profiles: &'a [String],
     pub among_accounts: bool,
+    /// The user's skins read at start, by name, in the settings' order.
+    pub skins: &'a [String],
 }
 
-/// The verb `query` names, and whether it goes first: a verb as typed goes first, one
-/// still missing its argument goes last (`bind` is also a search for the bind action:
-/// the matches keep Enter until the ID is typed); `None` when the first word is no verb's
-/// name (the query is a search).
+/// The verb `query` names, and whether it goes first: a verb that reads goes first; one
+/// missing its argument or given a wrong one goes last, saying what it needs (`bind` and
+/// `refresh this tab` are also searches: the matches keep Enter); `None` when the first
+/// word is no verb's name (the query is a search).
 pub fn candidate(query: &str, known: &Known<'_>) -> Option<(Candidate, bool)> {
     let mut words = query.split_whitespace();
     let first = words.next()?.trim_start_matches(':');
@@ -114,8 +116,9 @@ pub fn candidate(query: &str, known: &Known<'_>) -> Option<(Candidate, bool)> {
         .find(|v| v.names.iter().any(|n| n.eq_ignore_ascii_case(first)))?;
     let arg: Vec<&str> = words.collect();
     let name = verb.names[0];
-    let first = !arg.is_empty() || verb.takes == Takes::Nothing;
-    let (target, text) = match target(verb, &arg, known) {
+    let parsed = target(verb, &arg, known);
+    let first = parsed.is_ok();
+    let (target, text) = match parsed {
         Ok(target) => {
             let shown = if arg.is_empty() {
                 format!(":{name}")
@@ -184,7 +187,16 @@ fn target(verb: &Verb, arg: &[&str], known: &Known<'_>) -> Result<Target, String
                 "dark" => Ok(Target::Theme(Look::Dark)),
                 "light" => Ok(Target::Theme(Look::Light)),
                 "plain" => Ok(Target::Theme(Look::Plain)),
-                _ => Err(format!("no theme {t:?}: {usage}")),
+                _ => match known.skins.iter().position(|s| s == t) {
+                    Some(i) => Ok(Target::Theme(Look::Skin(i))),
+                    None if known.skins.is_empty() => Err(format!(
+                        "no theme {t:?}: {usage} (or a skin in themes/ beside the config file)"
+                    )),
+                    None => Err(format!(
+                        "no theme {t:?}: {usage}, or a skin: {}",
+                        known.skins.join(", ")
+                    )),
+                },
             },
             _ => Err(format!("needs a theme: {usage}")),
         },
@@ -213,9 +225,12 @@ mod tests {
     fn known() -> Known<'static> {
         static PROFILES: std::sync::LazyLock<Vec<String>> =
             std::sync::LazyLock::new(|| vec!["work".to_owned(), "shop".to_owned()]);
+        static SKINS: std::sync::LazyLock<Vec<String>> =
+            std::sync::LazyLock::new(|| vec!["gruvbox".to_owned()]);
         Known {
             profiles: &PROFILES,
             among_accounts: false,
+            skins: &SKINS,
         }
     }
 
@@ -249,6 +264,10 @@ mod tests {
             Some(Target::Profile("shop".into()))
         );
         assert_eq!(target_of("theme light"), Some(Target::Theme(Look::Light)));
+        assert_eq!(
+            target_of("theme gruvbox"),
+            Some(Target::Theme(Look::Skin(0)))
+        );
         assert_eq!(target_of("refresh"), Some(Target::Action(Act::Refresh)));
         // Not a verb: a search.
         assert_eq!(target_of("datacenter"), None);
@@ -263,6 +282,7 @@ mod tests {
         assert_eq!(say("q now"), "takes nothing: :q");
         assert!(say("profile home").contains("(it has work, shop)"));
         assert!(say("theme neon").starts_with("no theme \"neon\""));
+        assert!(say("theme neon").ends_with("or a skin: gruvbox"));
         assert!(say("all").contains("--all-profiles"));
         // Only a verb as typed goes first: `bind` alone is also a search.
         assert_eq!(
@@ -274,6 +294,10 @@ mod tests {
             Some(true)
         );
         assert_eq!(candidate("q", &known()).map(|(_, first)| first), Some(true));
+        assert_eq!(
+            candidate("refresh this tab", &known()).map(|(_, first)| first),
+            Some(false)
+        );
     }
 
     #[test]
