@@ -82,7 +82,9 @@ pub fn load(dir: &Path, name: &str) -> Result<Skin, String> {
         Ok(None) => return Err(format!("no theme {name:?}: {shown} does not exist")),
         Err(e) => return Err(format!("{shown}: {e}")),
     };
-    parse(&text).map_err(|(line, why)| format!("{shown} line {line}: {why}"))
+    // What is wrong first: a narrow header cuts the folder, not the fix.
+    parse(&text)
+        .map_err(|(line, why)| format!("{name}.toml line {line}: {why} (in {})", dir.display()))
 }
 
 /// Every skin of `dir` that reads, by name (sorted; at most [`MAX_SKINS`]), and what was
@@ -141,7 +143,7 @@ pub fn resolve(settings: &crate::config::Settings) -> (Look, Vec<(String, Skin)>
                         Look::Skin(skins.len() - 1)
                     }
                     Err(why) => {
-                        let said = format!("theme {name}: {why}; the dark theme is used");
+                        let said = format!("theme {name} not used (dark instead): {why}");
                         return (Look::Dark, skins, Some(said));
                     }
                 }
@@ -324,7 +326,7 @@ mod files {
         );
         assert_eq!(bad.len(), 1);
         let why = load(&dir, "broken").unwrap_err();
-        assert!(why.ends_with("broken.toml line 2: warn: \"blurple\" is no colour (a name like red or lightblue, #rrggbb, or 0-255)"), "{why}");
+        assert!(why.starts_with("broken.toml line 2: warn: \"blurple\" is no colour (a name like red or lightblue, #rrggbb, or 0-255) (in "), "{why}");
         assert!(
             load(&dir, "gone")
                 .unwrap_err()
