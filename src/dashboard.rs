@@ -93,6 +93,7 @@ pub async fn run(cli: &Cli) -> ExitCode {
         });
     }
     let options = run::Options {
+        foreground: Some((term::give_to_command, term::take_from_command)),
         suspend: Some(suspend),
         panic_after_first_frame: debug_panic == "1",
     };
@@ -264,6 +265,8 @@ fn seat(
             .unwrap_or_default();
         let (budget, budget_said) = settings.shared_budget(!demo);
         let (look, skins, skin_said) = crate::config::skin::resolve(&settings);
+        let (actions, actions_said) =
+            crate::app::user_actions::check_keys(settings.actions.clone());
         let said = [
             throttles_said,
             alerts_said,
@@ -272,7 +275,8 @@ fn seat(
             skin_said,
         ]
         .into_iter()
-        .flatten();
+        .flatten()
+        .chain(actions_said);
         let mut app = App::new(
             AppSettings {
                 profile: settings.profile.clone(),
@@ -284,6 +288,7 @@ fn seat(
                 eager_rows: crate::app::EAGER_ROWS / among.len().max(1),
                 look,
                 skins,
+                actions,
                 profiles: Profiles {
                     names: if among.is_empty() {
                         settings.profiles.clone()

@@ -24,6 +24,13 @@ impl App {
             Some(action) => self.perform(action, &key, out),
             None if ctx.typing && self.popup_key(&key) => {}
             None if ctx.typing => self.shell.form_key(&key),
+            None if !ctx.typing
+                && !ctx.editing_filter
+                && let Some(i) =
+                    super::user_actions::action_for(&self.shell.settings.actions, &ctx, &key) =>
+            {
+                super::user_actions::start(&mut self.cx(out), i);
+            }
             None if ctx.editing_filter => {
                 let typed = !key
                     .modifiers

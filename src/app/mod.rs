@@ -71,6 +71,7 @@ pub mod table;
 pub mod tabs;
 #[cfg(any(test, feature = "testdata"))]
 pub mod testdata;
+pub mod user_actions;
 
 mod alerting;
 mod budget;
@@ -194,6 +195,8 @@ pub enum Popup {
     Accounts(popups::accounts::AccountPicker),
     /// A form: any form's logic behind a pointer ([`forms::Form`]).
     Form(forms::Form),
+    /// `confirm = true` on one of your actions: its command line, Enter runs it.
+    ConfirmRun(Box<forms::confirm_run::ConfirmRun>),
 }
 
 /// A popup without its state, for the key bindings: what it is called and its own keys.
@@ -370,6 +373,9 @@ impl App {
             }
             Msg::Marked(marks) => self.tabs.alerts.on_marked(marks),
             Msg::Money(runway) => self.tabs.billing.runway = runway,
+            Msg::ActionDone { name, result } => {
+                user_actions::on_done(&mut self.shell, &name, result)
+            }
             Msg::Copied { what, result } => {
                 forms::iplist_files::on_copied(&mut self.cx(out), what, result)
             }

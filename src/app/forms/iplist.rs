@@ -99,6 +99,9 @@ pub struct IpListForm {
     /// Opened by `y` on Services: the list's first proxy is copied once it arrives, and
     /// the form closes (the person stays on the row).
     pub copy_first: bool,
+    /// Opened by one of your actions that takes `{iplist_file}`: it runs with the list
+    /// once it arrives, and the form closes.
+    pub then_run: Option<Box<crate::config::actions::Run>>,
     /// Whether the view shows the passwords in the lines (`v`); hidden as the service's
     /// detail hides its own, so a shared screen does not show them.
     pub show_passwords: bool,
@@ -130,6 +133,7 @@ impl IpListForm {
             copy_when_fetched: false,
             show_passwords: false,
             copy_first: false,
+            then_run: None,
             types: IpListType::for_kind(product_type),
         }
     }
@@ -273,6 +277,14 @@ impl FormLogic for IpListForm {
         on_screen: bool,
     ) -> Flow {
         self.finish(result);
+        if on_screen
+            && let Some(list) = self.list().map(|l| l.raw.clone())
+            && let Some(mut run) = self.then_run.take()
+        {
+            run.iplist = Some(list);
+            cx.hand_over(*run);
+            return Flow::Close;
+        }
         if self.copy_first && on_screen && self.list().is_some() {
             self.copy_first = false;
             return self.copy_first_entry(cx);

@@ -107,6 +107,32 @@ pub(in crate::app) fn on_written(cx: &mut Cx<'_>, path: PathBuf, result: Result<
     }
 }
 
+/// Runs one of your actions, after fetching the IP list of `service` when its command
+/// takes `{iplist_file}` (`service` is then the highlighted one).
+pub(in crate::app) fn run_with_list(
+    cx: &mut Cx<'_>,
+    run: crate::config::actions::Run,
+    service: Option<u64>,
+) {
+    match service {
+        Some(id) => fetch_then_run(cx, id, run),
+        None => cx.hand_over(run),
+    }
+}
+
+/// One of your actions whose command takes `{iplist_file}`: the service's IP list (its
+/// kind's usual type, as text) is fetched as the person asked, and the action runs with it
+/// when it comes; the form shows meanwhile, so the wait and a failure are seen.
+pub(in crate::app) fn fetch_then_run(cx: &mut Cx<'_>, id: u64, run: crate::config::actions::Run) {
+    let product_type = cx.tabs.service_type(id, cx.account).unwrap_or_default();
+    let mut form = IpListForm::new(id, &product_type);
+    form.then_run = Some(Box::new(run));
+    if let Some(request) = form.request() {
+        cx.send_form(&mut form.core, request);
+    }
+    cx.shell.popups.push(crate::app::Popup::form_of(form));
+}
+
 /// `y` on Services: the selected service's IP list (its kind's usual type, as text) is
 /// fetched as the person asked, and its first proxy copied when it comes; the form shows
 /// meanwhile, so the wait and a failure are seen.

@@ -53,6 +53,8 @@ pub enum Target {
     Theme(crate::config::Look),
     /// A verb that cannot run as typed: Enter says why and keeps the query.
     Say(String),
+    /// One of your actions (`config::actions`), by its place in the settings.
+    UserAction(usize),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,6 +89,18 @@ pub fn gather(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Cand
         account: &app.account,
     };
     let mut out = actions(&held, service, product);
+    // Your actions of the tab shown, with the command they run.
+    for (i, a) in crate::app::user_actions::of_tab(&app.settings().actions, app.shell.tab) {
+        let mut c = Candidate::new(
+            Kind::Action,
+            Target::UserAction(i),
+            text::sanitize(&a.description).into_owned(),
+            a.key.to_string(),
+        );
+        c.command =
+            Some(text::sanitize(&crate::app::user_actions::shown_command(&a.command)).into_owned());
+        out.push(c);
+    }
     for tab in Tab::ALL {
         out.push(Candidate::new(
             Kind::Tab,

@@ -72,6 +72,12 @@ impl Palette {
             cx.shell.notify(why);
             return Reply::Taken;
         }
+        if let Target::UserAction(i) = target {
+            // The palette is out of the stack while it answers: a confirmation the action
+            // asks for goes where it was, and Close leaves it.
+            crate::app::user_actions::start(cx, i);
+            return Reply::Close;
+        }
         Palette::remember(&mut cx.shell.palette_history, self.query.value());
         match target {
             Target::Service(id) => {
@@ -100,7 +106,7 @@ impl Palette {
                     "Theme {name} for this run (`theme =` in the profile keeps it)"
                 ));
             }
-            Target::Say(_) => {}
+            Target::Say(_) | Target::UserAction(_) => {}
             Target::Action(act) => return run_action(cx, act),
         }
         Reply::Close
