@@ -74,8 +74,14 @@ pub fn check_keys(all: Vec<UserAction>) -> (Vec<UserAction>, Vec<String>) {
                 };
                 match keymap::action_for(&ctx, &key) {
                     Some(taken) => {
+                        // The built-in key's own words: "Bind an IP", "Command log: …".
+                        let what = keymap::effective(&ctx)
+                            .into_iter()
+                            .find(|b| b.action == taken)
+                            .map_or_else(|| format!("{taken:?}"), |b| b.help.to_owned());
+                        let what = what.split(':').next().unwrap_or_default().to_owned();
                         said.push(format!(
-                            "action at {}: key {} is {taken:?} on {}; left out there",
+                            "action at {}: key {} is taken on {} ({what}); left out there",
                             a.at,
                             a.key,
                             tab.title()

@@ -143,15 +143,9 @@ fn a_key_the_tab_uses_is_left_out_and_said() {
     )]);
     assert_eq!(kept[0].tabs, vec![3], "kept on Network only");
     assert_eq!(said.len(), 1);
-    assert!(
-        said[0].starts_with("action at config.toml line 7: key b is "),
-        "{}",
-        said[0]
-    );
-    assert!(
-        said[0].ends_with("on Services; left out there"),
-        "{}",
-        said[0]
+    assert_eq!(
+        said[0],
+        "action at config.toml line 7: key b is taken on Services (Bind an IP to the selected static (fpr) service); left out there"
     );
 }
 
