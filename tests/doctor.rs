@@ -24,6 +24,16 @@ fn line<'a>(out: &'a str, name: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no {name} line in:\n{out}"))
 }
 
+/// Writes a config file readable by its owner only (as `config init` makes it).
+fn write_private(config: &std::path::Path, text: &str) {
+    std::fs::write(config, text).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(config, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+}
+
 async fn sandbox() -> SandboxHandle {
     Sandbox::start(SandboxConfig {
         listen: ([127, 0, 0, 1], 0).into(),
@@ -46,12 +56,7 @@ async fn doctor_passes_against_the_sandbox_asking_one_credit_read() {
         sb.base_url(),
         sb.token()
     );
-    std::fs::write(&config, text).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
+    write_private(&config, &text);
 
     let (code, out, err) = finish(proxydash(&home).arg("doctor")).await;
     assert_eq!(code, Some(0), "{out}\n{err}");
@@ -321,12 +326,7 @@ async fn doctor_names_a_bad_action_with_its_line() {
         sb.base_url(),
         sb.token()
     );
-    std::fs::write(&config, text).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
+    write_private(&config, &text);
     let (code, out, err) = finish(proxydash(&home).arg("doctor")).await;
     assert_eq!(code, Some(0), "warnings only:\n{out}\n{err}");
     let actions = line(&out, "actions");

@@ -187,25 +187,28 @@ pub struct Held {
 impl Held {
     /// `waiting for the server's limit (next in 23 s)`, `paced by the request budget (…)`.
     pub fn words(self, now: DateTime<Utc>) -> String {
-        let secs = ((self.until - now).num_milliseconds().max(0) + 999) / 1000;
         let why = if self.by_server {
             "waiting for the server's limit"
         } else {
             "paced by the request budget"
         };
-        format!("{why} (next in {})", short_secs(secs))
+        format!("{why} (next in {})", self.next_in(now))
     }
 
     /// The same in fewer words, for a narrow line: `server's limit, next in 23 s`,
     /// `paced, next in 3 s`.
     pub fn short_words(self, now: DateTime<Utc>) -> String {
-        let secs = ((self.until - now).num_milliseconds().max(0) + 999) / 1000;
         let why = if self.by_server {
             "server's limit"
         } else {
             "paced"
         };
-        format!("{why}, next in {}", short_secs(secs))
+        format!("{why}, next in {}", self.next_in(now))
+    }
+
+    /// `23 s` until the next request, rounded up.
+    fn next_in(self, now: DateTime<Utc>) -> String {
+        short_secs(((self.until - now).num_milliseconds().max(0) + 999) / 1000)
     }
 }
 
