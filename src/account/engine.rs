@@ -53,6 +53,8 @@ pub struct Engine {
     urgent: bool,
     next_due: Option<DateTime<Utc>>,
     sweeper: Sweeper,
+    /// What the probe's scheduled rounds found.
+    probed: super::probed::Probed,
 }
 
 impl Engine {
@@ -72,6 +74,7 @@ impl Engine {
             dirty: true,
             urgent: true,
             next_due: None,
+            probed: super::probed::Probed::default(),
         }
     }
 
@@ -317,6 +320,21 @@ impl Engine {
         out
     }
 
+    /// A probe round an observer ran (`watch --probe-every`) ended: kept for the rules
+    /// (the next sweep counts it) and the summary; answers its history rows.
+    pub fn probed(
+        &mut self,
+        round: crate::probe::round::Round,
+        now: DateTime<Utc>,
+    ) -> Vec<crate::history::Record> {
+        let judged = !round.judge_down;
+        let records = self.probed.take(round, &self.store, now);
+        if judged {
+            self.sweeper.probed();
+        }
+        records
+    }
+
     /// Reads still on their way.
     pub fn in_flight(&self) -> usize {
         self.store.in_flight()
@@ -351,6 +369,7 @@ impl Engine {
             types: &self.types,
             connection: &self.connection,
             health: &self.health,
+            probed: &self.probed,
             base_url: &self.config.base_url,
             offset: self.config.offset,
         };
@@ -386,6 +405,7 @@ impl Engine {
             runway,
             skipped: facts::skipped(&self.store),
             at: Some(now),
+            probes: self.probed.all(),
         }
     }
 
