@@ -53,6 +53,7 @@ pub(crate) fn watcher(
         keep: None,
         history: None,
         on_alert: None,
+        probe: None,
     };
     let w = Watcher::new("main", engine, Box::new(sink), output, options);
     (w, captured, board)

@@ -181,7 +181,9 @@ mod tests {
             dead_entries: vec![dead("10.0.0.1"), dead("10.0.0.2")],
             ..ServiceRound::default()
         };
-        first.latencies.observe(std::time::Duration::from_millis(40));
+        first
+            .latencies
+            .observe(std::time::Duration::from_millis(40));
         let never = ServiceRound {
             service_id: 2,
             skipped: 4,
@@ -189,7 +191,11 @@ mod tests {
         };
         let mut probed = Probed::default();
         let rows = probed.take(round(vec![first.clone(), never], true), &store, now);
-        assert_eq!(rows.len(), 1, "a service none of whose proxies was checked is unknown");
+        assert_eq!(
+            rows.len(),
+            1,
+            "a service none of whose proxies was checked is unknown"
+        );
         let facts = probed.facts(1).unwrap();
         assert_eq!(facts.dead_listed_fine, Some(1));
         assert_eq!(facts.dead, ["10.0.0.1:8080", "10.0.0.2:8080"]);

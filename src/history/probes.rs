@@ -156,14 +156,17 @@ pub fn rounds(
          WHERE service_id = ?1 AND at > ?2 ORDER BY at DESC, rowid DESC LIMIT ?3",
     )?;
     let mut rows = q
-        .query_map(params![id as i64, now.timestamp() - 7 * DAY, keep as i64], |r| {
-            Ok(RoundRow {
-                at: time(r.get(0)?),
-                checked: r.get(1)?,
-                alive: r.get(2)?,
-                p50_ms: r.get(3)?,
-            })
-        })?
+        .query_map(
+            params![id as i64, now.timestamp() - 7 * DAY, keep as i64],
+            |r| {
+                Ok(RoundRow {
+                    at: time(r.get(0)?),
+                    checked: r.get(1)?,
+                    alive: r.get(2)?,
+                    p50_ms: r.get(3)?,
+                })
+            },
+        )?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     rows.reverse();
     Ok(rows)

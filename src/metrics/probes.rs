@@ -18,8 +18,8 @@
 
 use super::{GaugeF, Labels, ProfileMetrics, profile_label};
 use prometheus_client::encoding::{EncodeMetric, MetricEncoder, NoLabelSet};
-use prometheus_client::metrics::{MetricType, TypedMetric};
 use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::{MetricType, TypedMetric};
 use prometheus_client::registry::{Registry, Unit};
 use std::collections::BTreeMap;
 use std::sync::RwLock;

@@ -211,7 +211,9 @@ pub fn check(text: &str, openmetrics: bool) -> Result<usize, String> {
             current = Some(family.clone());
         }
         if f.kind == "histogram" {
-            histograms.sample(&family, &name, &labels, value).map_err(at)?;
+            histograms
+                .sample(&family, &name, &labels, value)
+                .map_err(at)?;
         }
         let mut key = labels;
         key.sort();

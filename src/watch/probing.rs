@@ -93,10 +93,14 @@ fn later(at: DateTime<Utc>, after: Duration) -> DateTime<Utc> {
 
 /// The services a round probes, with the list type it reads.
 fn live(services: &[ServiceFacts]) -> impl Iterator<Item = (u64, &ProductType)> {
-    services.iter().filter_map(|s| match (&s.status, &s.product_type) {
-        (ServiceStatus::Active, Some(t @ (ProductType::Fpr | ProductType::Ppr))) => Some((s.id, t)),
-        _ => None,
-    })
+    services
+        .iter()
+        .filter_map(|s| match (&s.status, &s.product_type) {
+            (ServiceStatus::Active, Some(t @ (ProductType::Fpr | ProductType::Ppr))) => {
+                Some((s.id, t))
+            }
+            _ => None,
+        })
 }
 
 impl Prober {
@@ -188,7 +192,11 @@ impl Prober {
                 break;
             }
             let fresh = self.lists.get(id).is_some_and(|k| {
-                let ttl = if k.doubtful { LIST_TTL_DOUBTFUL } else { LIST_TTL };
+                let ttl = if k.doubtful {
+                    LIST_TTL_DOUBTFUL
+                } else {
+                    LIST_TTL
+                };
                 now < later(k.read_at, ttl)
             });
             let resting = self
@@ -200,7 +208,11 @@ impl Prober {
             }
             self.reading.insert(*id);
             let list_type = targets::default_type(product_type);
-            out.push(Action::Read(Request::ip_list(*id, list_type, IpListFormat::Txt)));
+            out.push(Action::Read(Request::ip_list(
+                *id,
+                list_type,
+                IpListFormat::Txt,
+            )));
         }
         out
     }
@@ -278,7 +290,10 @@ fn sampled(service_id: u64, kept: &mut Kept, cap: usize) -> Sampled {
     } else {
         // `picked` holds distinct indices, in the order to check them.
         let mut slots: Vec<Option<crate::probe::ProxyTarget>> = all.drain(..).map(Some).collect();
-        picked.iter().filter_map(|i| slots.get_mut(*i)?.take()).collect()
+        picked
+            .iter()
+            .filter_map(|i| slots.get_mut(*i)?.take())
+            .collect()
     };
     Sampled {
         service_id,

@@ -61,7 +61,10 @@ fn a_round_waits_for_its_lists_reads_a_few_at_once_and_never_overlaps() {
     p.on_list(3, Ok(&list(1)), t0());
     let (batch, complete) = started(p.tick(t0() + secs(2), &services)).expect("a round");
     assert!(complete, "every live service's list was read");
-    assert_eq!(batch.iter().map(|s| s.service_id).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(
+        batch.iter().map(|s| s.service_id).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
     assert!(p.is_running());
     // Due again while it runs: nothing starts.
     assert!(started(p.tick(t0() + secs(60), &services)).is_none());
@@ -71,7 +74,10 @@ fn a_round_waits_for_its_lists_reads_a_few_at_once_and_never_overlaps() {
         ..Round::default()
     });
     assert_eq!(said.len(), 1, "an overrun is said once");
-    assert!(started(p.tick(t0() + secs(60), &services)).is_some(), "back to back");
+    assert!(
+        started(p.tick(t0() + secs(60), &services)).is_some(),
+        "back to back"
+    );
     assert_eq!(p.rounds(), 2);
 }
 
@@ -88,7 +94,10 @@ fn a_long_list_is_sampled_in_turn_and_a_failed_read_leaves_the_round_incomplete(
     let said = p.on_list(2, Err("HTTP 500".into()), t0());
     assert_eq!(said.len(), 1, "a failed read is said");
     let actions = p.tick(t0(), &services);
-    assert!(reads(&actions).is_empty(), "not read again before a round passed");
+    assert!(
+        reads(&actions).is_empty(),
+        "not read again before a round passed"
+    );
     assert!(
         actions
             .iter()
@@ -97,9 +106,8 @@ fn a_long_list_is_sampled_in_turn_and_a_failed_read_leaves_the_round_incomplete(
     );
     let (batch, complete) = started(actions).unwrap();
     assert!(!complete);
-    let hosts = |b: &[Sampled]| -> Vec<String> {
-        b[0].targets.iter().map(|t| t.host.clone()).collect()
-    };
+    let hosts =
+        |b: &[Sampled]| -> Vec<String> { b[0].targets.iter().map(|t| t.host.clone()).collect() };
     assert_eq!(hosts(&batch), ["127.0.0.10", "127.0.0.11"]);
     assert_eq!(batch[0].listed, 5);
     p.done(&Round::default());

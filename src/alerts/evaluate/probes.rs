@@ -38,7 +38,10 @@ pub(super) fn proxies_dead(s: &ServiceFacts, rules: &Rules) -> Option<Observatio
 
 fn message(s: &ServiceFacts, p: &ProbeFacts, share: f64) -> String {
     let alive = if p.alive == 0 {
-        format!("none of {} proxies checked is alive", count(u64::from(p.checked)))
+        format!(
+            "none of {} proxies checked is alive",
+            count(u64::from(p.checked))
+        )
     } else {
         format!(
             "{} of {} proxies checked are alive ({}%)",
@@ -60,7 +63,11 @@ fn message(s: &ServiceFacts, p: &ProbeFacts, share: f64) -> String {
         Some(0) => "; the provider lists them in error or inactive too".to_owned(),
         Some(n) if n == dead_count => format!(
             "; the provider's network status lists {} as fine",
-            if n == 1 { "it".to_owned() } else { format!("all {}", count(u64::from(n))) }
+            if n == 1 {
+                "it".to_owned()
+            } else {
+                format!("all {}", count(u64::from(n)))
+            }
         ),
         Some(n) => format!(
             "; the provider's network status lists {} of them as fine",
@@ -119,9 +126,15 @@ mod tests {
         let Observation::Seen { message, .. } = &none else {
             unreachable!()
         };
-        assert!(message.contains("none of 4 proxies checked is alive"), "{message}");
+        assert!(
+            message.contains("none of 4 proxies checked is alive"),
+            "{message}"
+        );
         assert!(message.ends_with("lists 1 of them as fine"), "{message}");
-        assert_eq!(level(&proxies_dead(&service(10, 5, None), &rules).unwrap()), None);
+        assert_eq!(
+            level(&proxies_dead(&service(10, 5, None), &rules).unwrap()),
+            None
+        );
         let mut unknown = service(1, 1, None);
         unknown.probe = None;
         assert_eq!(proxies_dead(&unknown, &rules), None);

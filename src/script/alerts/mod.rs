@@ -143,9 +143,11 @@ fn prometheus_rules(cli: &Options) -> Result<String, Failed> {
     ));
     // Rounds are off unless asked for; the rules then assume the usual cadence.
     let probe_every = probe_every.unwrap_or(crate::config::RULES_PROBE_EVERY);
-    Ok(crate::alerts::policy::prometheus_yaml(&rules, refresh, probe_every)
-        .trim_end()
-        .to_owned())
+    Ok(
+        crate::alerts::policy::prometheus_yaml(&rules, refresh, probe_every)
+            .trim_end()
+            .to_owned(),
+    )
 }
 
 /// The open alerts of `profile` as `watch` and the dashboard left them; what was wrong

@@ -11,8 +11,10 @@ impl Watcher {
         let limit = tokio::time::Instant::now() + FINISH_LIMIT;
         // A probe round ends at once: it writes nothing that must not be cut short.
         if self.stop_round() {
-            self.output
-                .log(format!("{}: the probe round running was stopped", self.profile));
+            self.output.log(format!(
+                "{}: the probe round running was stopped",
+                self.profile
+            ));
         }
         let mut history = self.options.history.take();
         if let Some((writer, answers)) = &mut history {
