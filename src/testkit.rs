@@ -223,6 +223,28 @@ impl Harness {
         self.send(Msg::Loaded { loaded, ticket })
     }
 
+    /// Answers a read as the engine's task does: to the engine first, then to the app,
+    /// with the money ahead when it changed ([`Harness::ok`] tells the app alone).
+    pub fn read_through_engine(&mut self, request: Request, response: Response) -> Vec<Command> {
+        let loaded = Loaded::pair(request, Ok(response)).expect("the answer of another endpoint");
+        let ticket = None;
+        let now = self.app.now();
+        let answered = self.engine.answered(&loaded, now);
+        let mut out = Vec::new();
+        if let Some(types) = answered.types {
+            out.extend(self.send(Msg::Types(types)));
+        }
+        if let Some(c) = answered.connection {
+            out.extend(self.send(Msg::Connection(c)));
+        }
+        out.extend(self.send(Msg::Loaded { loaded, ticket }));
+        if self.engine.refresh_money(now) {
+            let money = self.engine.money().cloned();
+            out.extend(self.send(Msg::Money(money)));
+        }
+        out
+    }
+
     /// Fails `request` (a write: its oldest send not answered yet) with `error`.
     pub fn fail(&mut self, request: Request, error: ApiError) -> Vec<Command> {
         let ticket = self.ticket_of(&request);
@@ -375,6 +397,11 @@ impl Harness {
                     cmds.extend(self.send(Msg::Connection(c)));
                 }
                 cmds.extend(self.send(Msg::loaded(loaded)));
+            }
+            // As the engine's task does after each batch of answers.
+            if self.engine.refresh_money(now) {
+                let money = self.engine.money().cloned();
+                cmds.extend(self.send(Msg::Money(money)));
             }
         }
     }

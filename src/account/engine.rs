@@ -6,6 +6,7 @@ use super::connection::Connection;
 use super::facts::{self, Summary};
 use super::freshness::Kind;
 use super::health::Health;
+use super::money::Money;
 use super::planner::{self, Focus, Pick};
 use super::queue::Queue;
 use super::store::Store;
@@ -18,6 +19,7 @@ use crate::api::{ApiError, Loaded, ProductType, Request};
 use crate::scheduler::Lane;
 use chrono::{DateTime, Utc};
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::time::Duration;
 
 pub use super::config::Config;
@@ -55,6 +57,7 @@ pub struct Engine {
     sweeper: Sweeper,
     /// What the probe's scheduled rounds found.
     probed: super::probed::Probed,
+    money: Money,
 }
 
 impl Engine {
@@ -75,6 +78,7 @@ impl Engine {
             urgent: true,
             next_due: None,
             probed: super::probed::Probed::default(),
+            money: Money::default(),
         }
     }
 
@@ -280,6 +284,7 @@ impl Engine {
             self.dirty = true;
         }
         self.store.answered(loaded, now);
+        self.money.answered(&request);
         // When this datum is due again: the engine wakes for it then.
         if let Some(kind) = Kind::of(&request) {
             let cadence = kind.cadence(self.config.refresh, self.focus.shows(&request));
@@ -348,8 +353,8 @@ impl Engine {
     /// Evaluates the rules when a sweep is due (see [`super::sweeper`]).
     pub fn sweep(&mut self, now: DateTime<Utc>) -> Option<Swept> {
         let reach = self.sweep_due(now)?;
-        let runway = self.runway(now);
-        let snapshot = self.snapshot(runway.as_ref(), now);
+        self.refresh_money(now);
+        let snapshot = self.snapshot(self.money.runway().map(|r| &**r), now);
         Some(self.sweeper.sweep(reach, &snapshot, &self.config, now))
     }
 
@@ -376,19 +381,26 @@ impl Engine {
         facts::snapshot(&sources, runway, now)
     }
 
-    /// The money ahead, worked out once for what reads it (the rules, the summary).
-    fn runway(&self, now: DateTime<Utc>) -> Option<crate::billing::Runway> {
-        facts::runway(&self.store, self.config.offset, now)
+    /// Works the money ahead out again if an answer or the day changed what it reads
+    /// ([`super::money`]); whether it changed (observers are then told).
+    pub fn refresh_money(&mut self, now: DateTime<Utc>) -> bool {
+        self.money.refresh(&self.store, self.config.offset, now)
+    }
+
+    /// The money ahead as last worked out ([`Engine::refresh_money`]).
+    pub fn money(&self) -> Option<&Arc<crate::billing::Runway>> {
+        self.money.runway()
     }
 
     /// What read-only observers see (see [`Summary`]).
+    /// The money ahead in it is the one last worked out ([`Engine::refresh_money`]).
     pub fn summary(&self, now: DateTime<Utc>) -> Summary {
-        let runway = self.runway(now);
+        let runway = self.money.runway().cloned();
         Summary {
             profile: self.config.profile.clone(),
             base_url: self.config.base_url.clone(),
             connection: self.connection,
-            snapshot: self.snapshot(runway.as_ref(), now),
+            snapshot: self.snapshot(runway.as_deref(), now),
             oldest: facts::oldest(&self.store, &self.types, now),
             sweeps: self.sweeper.sweeps(),
             // A documented answer (a service's permanent `ClientID not found`) is the

@@ -34,8 +34,8 @@ pub struct Summary {
     /// document (a documented one, such as `ClientID not found`, is the server's word).
     pub failing: usize,
     /// The money ahead (renewals, the day the credit runs short), once the services are
-    /// known.
-    pub runway: Option<crate::billing::Runway>,
+    /// known: the engine's one working out ([`super::money`]).
+    pub runway: Option<std::sync::Arc<crate::billing::Runway>>,
     /// Records of each list read that could not be read (`invoices`, `products`), for
     /// the lists read so far.
     pub skipped: Vec<(&'static str, usize)>,
@@ -171,25 +171,6 @@ fn ahead(runway: &crate::billing::Runway) -> Option<Ahead> {
         invoices,
         unknown_prices: runway.unknown_prices.len(),
         at_the_latest,
-    })
-}
-
-/// The money ahead from what the store holds: the details read so far give services'
-/// own prices and cycles, the catalogue the others' prices.
-pub fn runway(
-    store: &Store,
-    offset: FixedOffset,
-    now: DateTime<Utc>,
-) -> Option<crate::billing::Runway> {
-    let services = store.services()?;
-    crate::billing::runway::runway(&crate::billing::Records {
-        today: now.with_timezone(&offset).date_naive(),
-        credit: store.credit().map(|c| c.credit),
-        services: Some(services),
-        details: Some(store),
-        products: store.products(),
-        invoices: store.invoices(),
-        invoices_unread: crate::billing::Unread::of(store.invoices_listed()),
     })
 }
 

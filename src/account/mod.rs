@@ -18,6 +18,7 @@ pub mod engine;
 pub mod facts;
 pub mod freshness;
 pub mod health;
+pub mod money;
 pub mod planner;
 pub mod probed;
 pub mod queue;

@@ -308,20 +308,12 @@ impl App {
     pub fn update_all(&mut self, msgs: impl IntoIterator<Item = Msg>) -> Vec<Command> {
         let mut out = Vec::new();
         let before = redraw::Glance::of(&self.shell, &self.tabs, &self.account);
-        let (mut loud, mut ticked, mut money) = (false, false, false);
+        let (mut loud, mut ticked) = (false, false);
         for msg in msgs {
             loud |= !msg.may_be_invisible();
             ticked |= matches!(msg, Msg::Tick);
-            money |= matches!(&msg, Msg::Loaded { loaded, .. }
-                if tabs::billing::reads_money(&loaded.request()));
             self.handle(msg, &mut out);
         }
-        let today = self.now().with_timezone(&self.utc_offset()).date_naive();
-        let store = &self.account.store;
-        let products = self.tabs.products.view(store).rows();
-        self.tabs
-            .billing
-            .refresh_runway(store, products, today, money);
         let mut cx = self.cx(&mut out);
         cx.rebuild_shown();
         let tab = cx.shell.tab;
@@ -367,6 +359,7 @@ impl App {
                 self.tabs.alerts.on_swept(&mut self.shell, swept, out);
             }
             Msg::Marked(marks) => self.tabs.alerts.on_marked(marks),
+            Msg::Money(runway) => self.tabs.billing.runway = runway,
             Msg::Copied { what, result } => {
                 forms::iplist_files::on_copied(&mut self.cx(out), what, result)
             }

@@ -36,6 +36,9 @@ pub enum Msg {
     Swept(crate::account::Swept),
     /// The engine's acknowledgements and silences changed.
     Marked(crate::alerts::marks::Marks),
+    /// The money ahead changed: the engine's one working out, which every view reads
+    /// ([`crate::account::money`]).
+    Money(Option<std::sync::Arc<crate::billing::Runway>>),
     /// The answer to [`Command::Copy`]: where the text went, or why it did not.
     Copied {
         what: String,

@@ -32,10 +32,10 @@ impl App {
         self.shell.now()
     }
 
-    /// The money ahead ([`BillingTab::refresh_runway`](crate::app::tabs::billing::BillingTab::refresh_runway)); `None` until the
-    /// services list arrived.
+    /// The money ahead, as the engine last worked it out ([`Msg::Money`](super::Msg::Money));
+    /// `None` until the services list arrived.
     pub fn runway(&self) -> Option<&crate::billing::Runway> {
-        self.tabs.billing.runway.as_ref()?.1.as_ref()
+        self.tabs.billing.runway.as_deref()
     }
 
     pub fn settings(&self) -> &AppSettings {

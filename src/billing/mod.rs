@@ -9,3 +9,4 @@ mod words;
 
 pub use reading::{earliest, not_known};
 pub use runway::{Owed, PriceSource, Records, Runway, Short, Unread};
+pub use words::Caveat;

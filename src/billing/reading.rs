@@ -2,7 +2,7 @@
 //! whether a sum is whole, seconds to export; over several accounts, the earliest day and
 //! whose day is not known.
 
-use super::runway::{Runway, SOON_DAYS, Short};
+use super::runway::{HORIZON_DAYS, Runway, SOON_DAYS, Short, short};
 use super::spend::first_of_month;
 use chrono::{Months, NaiveDate};
 
@@ -52,6 +52,28 @@ impl Runway {
     pub fn seconds_left(&self, now: chrono::DateTime<chrono::Utc>) -> Option<i64> {
         let day = self.short_on()?.and_hms_opt(0, 0, 0)?.and_utc();
         Some((day - now).num_seconds().max(0))
+    }
+
+    /// The day the credit would run short after ordering a product at `price`: paid
+    /// from the credit today, and renewed every month after (a product does not say its
+    /// cycle: the shortest, so the runway is never overstated). `None` when the price
+    /// or the credit is not known.
+    pub fn after_order(&self, price: f64) -> Option<Short> {
+        if !price.is_finite() || price < 0.0 {
+            return None;
+        }
+        self.credit?;
+        let horizon = self
+            .today
+            .checked_add_days(chrono::Days::new(HORIZON_DAYS))?;
+        let mut extra: Vec<(NaiveDate, f64)> = (0..)
+            .map_while(|n| self.today.checked_add_months(Months::new(n)))
+            .take_while(|day| *day <= horizon)
+            .map(|day| (day, price))
+            .collect();
+        extra.extend(self.by_day.iter().copied());
+        extra.sort_by_key(|(day, _)| *day);
+        Some(short(self.credit, &extra, self.first_unknown))
     }
 }
 

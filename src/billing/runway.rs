@@ -26,7 +26,8 @@
 //!   service is that service's next renewal already invoiced: its amount stands for the
 //!   renewal (priced [`PriceSource::Invoice`]), so nothing is counted twice.
 //!   `Payment Pending` and `Pending` are not owed from the credit (a payment is on its
-//!   way).
+//!   way); one for a live service stands for its next renewal all the same, which is
+//!   then not counted again from the credit.
 //! - **Runs short**: walking the owed amounts by date (the unpaid invoices first), the
 //!   first day whose total passes the credit. The credit covers renewals until the day
 //!   before. Nothing short within [`HORIZON_DAYS`] is "covers every renewal for a year".
@@ -134,6 +135,10 @@ pub struct Runway {
     /// [`SPEND_MONTHS`] ending with the current month (empty when the invoices are not
     /// known; see [`Runway::spend_is_complete`]).
     pub spend: Vec<(NaiveDate, f64)>,
+    /// What is owed each day within the horizon, by date: what [`Runway::short`] walked,
+    /// kept to say what an order would change ([`Runway::after_order`]).
+    #[serde(skip)]
+    pub by_day: Vec<(NaiveDate, f64)>,
 }
 
 /// Where the runway finds a service's detail by its ID: the tabs' answers, the engine's
@@ -241,7 +246,8 @@ pub fn runway(records: &Records<'_>) -> Option<Runway> {
             .then(a.invoice_id.cmp(&b.invoice_id))
     });
     r.first_unknown = unknown.first;
-    r.short = short(records.credit, &owed, unknown.first);
+    r.by_day = by_day(&owed);
+    r.short = short(records.credit, &r.by_day, unknown.first);
     let soon_end = today.checked_add_days(chrono::Days::new(SOON_DAYS))?;
     r.soon = owed.into_iter().filter(|o| o.date < soon_end).collect();
     r.soon_total = r.soon.iter().map(|o| o.amount).sum();
@@ -264,7 +270,7 @@ impl Unknowns {
 }
 
 /// The unpaid invoices, owed today, into `owed`; the live services whose next renewal
-/// one of them stands for.
+/// one of them, or one whose payment is on its way, stands for.
 fn owed_invoices(
     invoices: &[Invoice],
     live: &HashMap<u64, &ServiceSummary>,
@@ -274,10 +280,17 @@ fn owed_invoices(
 ) -> HashSet<u64> {
     let mut invoiced = HashSet::new();
     for i in invoices {
-        if !matches!(i.status, InvoiceStatus::Unpaid | InvoiceStatus::Collections) {
-            continue;
-        }
         let service = i.service_id.filter(|id| live.contains_key(id));
+        match i.status {
+            InvoiceStatus::Unpaid | InvoiceStatus::Collections => {}
+            // The renewal is invoiced and a payment is on its way: not owed from the
+            // credit, and not counted again as a renewal.
+            InvoiceStatus::PaymentPending | InvoiceStatus::Pending => {
+                invoiced.extend(service);
+                continue;
+            }
+            _ => continue,
+        }
         if let Some(id) = service {
             invoiced.insert(id);
         }
@@ -387,17 +400,34 @@ fn renewals(
     }
 }
 
-/// The day the credit runs short of `owed` (by date), given the first day an unknown
-/// amount may fall: known only when the known amounts run it short before then.
-fn short(credit: Option<f64>, owed: &[Owed], first_unknown: Option<NaiveDate>) -> Short {
+/// What `owed` (by date) comes to each day.
+fn by_day(owed: &[Owed]) -> Vec<(NaiveDate, f64)> {
+    let mut days: Vec<(NaiveDate, f64)> = Vec::new();
+    for o in owed {
+        match days.last_mut() {
+            Some((day, sum)) if *day == o.date => *sum += o.amount,
+            _ => days.push((o.date, o.amount)),
+        }
+    }
+    days
+}
+
+/// The day the credit runs short of what is owed each day (by date), given the first
+/// day an unknown amount may fall: known only when the known amounts run it short
+/// before then.
+pub(super) fn short(
+    credit: Option<f64>,
+    by_day: &[(NaiveDate, f64)],
+    first_unknown: Option<NaiveDate>,
+) -> Short {
     let Some(credit) = credit.filter(|c| c.is_finite()) else {
         return Short::NotKnown;
     };
     let mut total = 0.0;
-    let walked = owed.iter().find_map(|o| {
-        total += o.amount;
+    let walked = by_day.iter().find_map(|(day, amount)| {
+        total += amount;
         // A cent of rounding is not a shortfall.
-        (total > credit + 0.005).then_some(o.date)
+        (total > credit + 0.005).then_some(*day)
     });
     match (walked, first_unknown) {
         (Some(day), None) => Short::On(day),

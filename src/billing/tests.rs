@@ -96,7 +96,7 @@ fn account() -> Account {
     let invoices = vec![
         unpaid(9001, 60.0, Some(7), InvoiceStatus::Unpaid),
         unpaid(9002, 5.0, None, InvoiceStatus::Collections),
-        unpaid(9003, 50.0, Some(2), InvoiceStatus::PaymentPending),
+        unpaid(9003, 50.0, None, InvoiceStatus::PaymentPending),
         paid(9100, 40.0, Some("2026-02-10"), "2026-02-09"),
         paid(9101, 25.0, Some("2026-03-01"), "2026-03-01"),
         paid(9102, 15.0, None, "2026-02-20"),
@@ -133,6 +133,31 @@ fn records(a: &Account, credit: Option<f64>) -> Records<'_> {
 
 fn run(a: &Account, credit: Option<f64>) -> Runway {
     runway(&records(a, credit)).expect("the services are known")
+}
+
+/// A renewal already invoiced whose payment is on its way (`Payment Pending`, `Pending`)
+/// is owed neither from the credit nor again as a renewal: the next one is.
+#[test]
+fn a_renewal_whose_payment_is_on_its_way_is_not_counted_again() {
+    for status in [InvoiceStatus::PaymentPending, InvoiceStatus::Pending] {
+        let mut a = account();
+        a.invoices.push(unpaid(9004, 30.0, Some(2), status.clone()));
+        let r = run(&a, Some(100.0));
+        let of_2: Vec<String> = r
+            .soon
+            .iter()
+            .filter(|o| o.service_id == Some(2))
+            .map(|o| o.date.to_string())
+            .collect();
+        assert!(of_2.is_empty(), "{status:?}: {of_2:?}");
+        assert_eq!(r.soon_total, 75.0, "{status:?}: 105 less service 2's 30");
+        assert!(r.soon.iter().all(|o| o.invoice_id != Some(9004)));
+        // Without it the credit of 75 ran short on 03-20 (service 2's renewal); now on
+        // service 1's next, 04-05.
+        let mut p = priced();
+        p.invoices.push(unpaid(9004, 30.0, Some(2), status.clone()));
+        assert_eq!(run(&p, Some(75.0)).short, Short::On(date("2026-04-05")));
+    }
 }
 
 #[test]
@@ -415,4 +440,28 @@ fn nothing_is_known_before_the_services_list_and_several_accounts_give_the_earli
         [1, 3],
         "not worked out yet, and a day not known"
     );
+}
+
+/// An order is paid from the credit today and renews monthly after: the day the credit
+/// runs short comes as much earlier as that costs.
+#[test]
+fn what_an_order_does_to_the_day_the_credit_runs_short() {
+    let a = priced();
+    let r = run(&a, Some(75.0));
+    assert_eq!(r.short, Short::On(date("2026-03-20")));
+    // 5 + 60 + 10 (the order) = 75 today; service 1's 10 on 03-05 runs it short.
+    assert_eq!(r.after_order(10.0), Some(Short::On(date("2026-03-05"))));
+    assert_eq!(
+        r.covers_with(Short::On(date("2026-03-05"))),
+        "covers renewals until 2026-03-04"
+    );
+    // 5 + 60 + 20 today is past 75 already.
+    assert_eq!(r.after_order(20.0), Some(Short::On(date("2026-03-01"))));
+    // With plenty, the order's monthly renewals count too: 12 × 500 is past 5,000.
+    let rich = run(&a, Some(5_000.0));
+    assert_eq!(rich.short, Short::Never);
+    assert!(matches!(rich.after_order(500.0), Some(Short::On(_))));
+    // A price or a credit not known says nothing.
+    assert_eq!(r.after_order(f64::NAN), None);
+    assert_eq!(run(&a, None).after_order(10.0), None);
 }

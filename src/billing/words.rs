@@ -48,12 +48,22 @@ impl Runway {
     /// How long the credit lasts, in words: `covers renewals until 2026-12-14`, `runs
     /// short by 2026-12-20 at the latest`, `not known how long the credit lasts`.
     pub fn covers(&self) -> String {
-        match (self.credit, self.short) {
+        self.covers_with(self.short)
+    }
+
+    /// [`Runway::covers`] had the credit run short as `short` says (after an order:
+    /// [`Runway::after_order`]).
+    pub fn covers_with(&self, short: Short) -> String {
+        let covers_until = match short {
+            Short::On(day) => day.pred_opt(),
+            _ => None,
+        };
+        match (self.credit, short) {
             (None, _) => "credit not known".to_owned(),
             (Some(_), Short::On(day)) if day <= self.today => {
                 "does not cover what is owed today".to_owned()
             }
-            (Some(_), Short::On(_)) => match self.covers_until() {
+            (Some(_), Short::On(_)) => match covers_until {
                 Some(until) => format!("covers renewals until {until}"),
                 None => "does not cover what is owed today".to_owned(),
             },
@@ -78,27 +88,58 @@ impl Runway {
     }
 
     /// One line for people: `covers renewals until 2026-12-14; $182.50 due in 30 days`,
-    /// then what is not known and what was assumed.
+    /// then its [`Runway::caveats`].
     pub fn line(&self) -> String {
         let mut line = format!("{}; {}", self.covers(), self.due());
+        for (words, _) in self.caveats() {
+            line.push_str("; ");
+            line.push_str(&words);
+        }
+        line
+    }
+
+    /// What the figures rest on besides the amounts read, in the words every view uses
+    /// (the Billing tab, the All view, `credit`): what could not be counted (`not known:
+    /// 2 services with no known price`), then what was assumed (`8 at the catalogue
+    /// price`, `8 with the cycle unknown taken as Monthly`).
+    pub fn caveats(&self) -> Vec<(String, Caveat)> {
+        let mut out = Vec::new();
+        let unknowns = self.unknowns();
+        if !unknowns.is_empty() {
+            out.push((
+                format!("not known: {}", unknowns.join(", ")),
+                Caveat::NotKnown,
+            ));
+        }
         let catalogue = self
             .soon
             .iter()
             .filter(|o| o.source == PriceSource::Catalogue)
             .count();
         if catalogue > 0 {
-            line.push_str(&format!(" ({catalogue} at the catalogue price)"));
-        }
-        let unknowns = self.unknowns();
-        if !unknowns.is_empty() {
-            line.push_str(&format!("; not known: {}", unknowns.join(", ")));
-        }
-        if self.assumed_monthly > 0 {
-            line.push_str(&format!(
-                "; {} with the cycle unknown taken as Monthly",
-                self.assumed_monthly
+            out.push((
+                format!("{catalogue} at the catalogue price"),
+                Caveat::Assumed,
             ));
         }
-        line
+        if self.assumed_monthly > 0 {
+            out.push((
+                format!(
+                    "{} with the cycle unknown taken as Monthly",
+                    self.assumed_monthly
+                ),
+                Caveat::Assumed,
+            ));
+        }
+        out
     }
+}
+
+/// What a caveat of the money ahead says (see [`Runway::caveats`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Caveat {
+    /// An amount that could not be read: the figures are "at least".
+    NotKnown,
+    /// A price or a cycle taken from elsewhere: the figures are an estimate.
+    Assumed,
 }

@@ -396,6 +396,7 @@ fn msg_of(event: Event) -> Msg {
         Event::Types(types) => Msg::Types(types),
         Event::Swept(swept) => Msg::Swept(swept),
         Event::Marked(marks) => Msg::Marked(marks),
+        Event::Money(runway) => Msg::Money(runway),
     }
 }
 

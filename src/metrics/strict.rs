@@ -202,6 +202,7 @@ pub fn check(text: &str, openmetrics: bool) -> Result<usize, String> {
                 "a counter's sample is {family}_total, not {name:?}"
             )));
         }
+        let histogram = f.kind == "histogram";
         if current.as_deref() != Some(family.as_str()) {
             if let Some(last) = &current
                 && let Some(f) = families.get_mut(last)
@@ -210,7 +211,7 @@ pub fn check(text: &str, openmetrics: bool) -> Result<usize, String> {
             }
             current = Some(family.clone());
         }
-        if f.kind == "histogram" {
+        if histogram {
             histograms
                 .sample(&family, &name, &labels, value)
                 .map_err(at)?;

@@ -299,7 +299,8 @@ impl Watcher {
                 self.publish();
             }
             Event::Connection(c) => self.on_connection(c),
-            Event::Sent(_) | Event::Types(_) => {}
+            // The money ahead reaches `/metrics` through the engine's summary.
+            Event::Sent(_) | Event::Types(_) | Event::Money(_) => {}
         }
     }
 

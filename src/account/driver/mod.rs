@@ -66,6 +66,8 @@ pub enum Event {
     Swept(Swept),
     /// The acknowledgements and silences changed (asked here or read from the file).
     Marked(Marks),
+    /// The money ahead changed: the engine's one working out ([`crate::account::money`]).
+    Money(Option<Arc<crate::billing::Runway>>),
 }
 
 enum Ask {
@@ -272,6 +274,10 @@ impl Driver {
         loop {
             let now = self.now();
             self.send_planned(now);
+            // After each batch of answers, and when the day changes.
+            if self.engine.refresh_money(now) {
+                let _ = self.events.send(Event::Money(self.engine.money().cloned()));
+            }
             if self.engine.sweep_due(now).is_some() {
                 self.read_marks().await;
                 self.read_alerts().await;

@@ -53,7 +53,7 @@ fn order() -> Harness {
 
 fn confirmed(credit: f64) -> Harness {
     let mut h = order();
-    h.ok(Request::Credit, Response::Credit(Credit { credit }));
+    h.read_through_engine(Request::Credit, Response::Credit(Credit { credit }));
     h.code(KeyCode::Down);
     h.code(KeyCode::Tab);
     h.keys("203.0.113.9");
@@ -99,6 +99,8 @@ fn order_form() {
             "$5.00 (short of the price by $6.00)",
             "⚠ The credit shown is $6.00 short of the price:",
             "Enter still sends it",
+            "Runway     does not cover what is owed today (unchanged)",
+            "⚠ The credit already does not cover what is owed today",
         ],
     );
 
@@ -797,5 +799,26 @@ fn a_look_given_as_data_is_drawn_row_by_row_with_the_cursor_in_the_field() {
         cursor,
         Position::new(0, 0),
         "not put where nothing is typed"
+    );
+}
+
+/// The confirmation says what the order does to the day the credit runs short (the
+/// engine's money ahead, with the order paid today and renewed monthly).
+#[test]
+fn the_confirmation_says_what_the_order_does_to_the_runway() {
+    // $150 covers the unpaid $49.99 and the renewals until April; $11 more today and
+    // each month after brings the day a month earlier.
+    let mut h = confirmed(150.0);
+    let screen = render(&mut h.app, 100, 30);
+    assert!(
+        screen.contains("Runway     covers renewals until 2026-04-30 → 2026-03-31"),
+        "{screen}"
+    );
+    assert!(!screen.contains("already does not cover"), "{screen}");
+    let mut h = confirmed(1000.0);
+    let screen = render(&mut h.app, 100, 30);
+    assert!(
+        screen.contains("Runway     covers every renewal for a year (unchanged)"),
+        "{screen}"
     );
 }

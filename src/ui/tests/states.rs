@@ -19,11 +19,11 @@ fn started() -> Harness {
 fn empty() -> Harness {
     let mut h = Harness::new();
     let _ = h.app.start();
-    let _ = h.ok(Request::Services, Response::Services(vec![]));
-    let _ = h.ok(Request::Products, Response::Products(vec![].into()));
-    let _ = h.ok(Request::Invoices, Response::Invoices(vec![].into()));
-    let _ = h.ok(Request::Clients, Response::Clients(vec![]));
-    let _ = h.ok(
+    let _ = h.read_through_engine(Request::Services, Response::Services(vec![]));
+    let _ = h.read_through_engine(Request::Products, Response::Products(vec![].into()));
+    let _ = h.read_through_engine(Request::Invoices, Response::Invoices(vec![].into()));
+    let _ = h.read_through_engine(Request::Clients, Response::Clients(vec![]));
+    let _ = h.read_through_engine(
         Request::Credit,
         Response::Credit(crate::api::Credit { credit: 0.0 }),
     );

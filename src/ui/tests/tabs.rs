@@ -360,3 +360,41 @@ fn client_card_counts_the_orders_it_does_not_show() {
     assert!(!screen.contains("service 6002"), "{screen}");
     assert!(screen.contains("… and 2 more"), "{screen}");
 }
+
+/// The money ahead on the Billing tab is the engine's one working out, the one
+/// `/metrics` and the alert rules read (the tab once worked out its own from the
+/// catalogue rows it showed), drawn with its caveats in the words `credit` uses.
+#[test]
+fn the_billing_tabs_money_ahead_is_the_engines() {
+    let mut h = Harness::loaded();
+    let engine = h.engine.money().cloned().expect("worked out");
+    let shown = h.app.runway().expect("published");
+    assert!(std::ptr::eq(shown, &*engine));
+    let summary = h
+        .engine
+        .summary(h.app.now())
+        .runway
+        .expect("in the summary");
+    assert!(std::sync::Arc::ptr_eq(&engine, &summary));
+    // A service whose detail is not read is priced from the catalogue, its cycle taken
+    // as Monthly: said on the tab in the words of `credit` (`Runway::line`).
+    h.listed.push(crate::api::ServiceSummary {
+        product_name: crate::app::testdata::product_summary(1).product_name,
+        nextduedate: Some(crate::app::testdata::date("2026-01-20")),
+        ..crate::app::testdata::summary(7777)
+    });
+    let services = h.listed.clone();
+    h.read_through_engine(
+        crate::api::Request::Services,
+        crate::api::Response::Services(services),
+    );
+    let r = h.app.runway().expect("published").clone();
+    assert_eq!(r.assumed_monthly, 1, "{r:?}");
+    assert_eq!(r.caveats().len(), 2, "{r:?}");
+    h.key('3');
+    let screen = render(&mut h.app, 200, 30);
+    for (words, _) in r.caveats() {
+        assert!(screen.contains(&words), "{words:?} not on\n{screen}");
+        assert!(r.line().contains(&words));
+    }
+}

@@ -6,7 +6,7 @@
 
 use crate::app::look::theme::Theme;
 use crate::app::look::widgets;
-use crate::billing::{Owed, PriceSource, Runway, Short, runway::SOON_DAYS};
+use crate::billing::{Caveat, Owed, PriceSource, Runway, Short, runway::SOON_DAYS};
 use crate::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -25,17 +25,20 @@ pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, runway: Option<&Runway
         frame.render_widget(Paragraph::new(wait), inner);
         return;
     };
-    let mut lines = vec![summary(theme, r), spend(theme, r)];
+    let mut lines = summary(theme, r, inner.width);
+    lines.push(spend(theme, r));
     let room = usize::from(inner.height).saturating_sub(lines.len());
     lines.extend(renewals(theme, r, room));
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// ` Covers renewals until 2026-12-14 · $182.50 due in 30 days · 1 with the cycle …`;
+/// ` Covers renewals until 2026-12-14 · $182.50 due in 30 days · 1 with the cycle …`
+/// (the caveats in the words of every view: [`Runway::caveats`]);
 /// what cannot be read makes the day and the sum say so, never a figure that is too
 /// good (` Not known how long the credit lasts · at least $250.00 due in 30 days · not
-/// known: the invoices could not be read`).
-fn summary(theme: &Theme, r: &Runway) -> Line<'static> {
+/// known: the invoices could not be read`). The caveats go on a line of their own when
+/// the one line is wider than `width` (none is cut).
+fn summary(theme: &Theme, r: &Runway, width: u16) -> Vec<Line<'static>> {
     let style = match (r.credit, r.short, r.covers_until()) {
         (None, ..) => theme.dim,
         (Some(_), Short::On(short), _) if short <= r.today => theme.bad,
@@ -60,20 +63,21 @@ fn summary(theme: &Theme, r: &Runway) -> Line<'static> {
     }
     spans.push(Span::styled(text::money(r.soon_total), theme.title));
     spans.push(Span::styled(format!(" due in {SOON_DAYS} days"), theme.dim));
-    let unknowns = r.unknowns();
-    if !unknowns.is_empty() {
-        spans.push(Span::styled(
-            format!(" · not known: {}", unknowns.join(", ")),
-            theme.warn,
-        ));
+    let mut caveats = Vec::new();
+    for (words, caveat) in r.caveats() {
+        let style = match caveat {
+            Caveat::NotKnown => theme.warn,
+            Caveat::Assumed => theme.dim,
+        };
+        caveats.push(Span::styled(" · ", theme.dim));
+        caveats.push(Span::styled(words, style));
     }
-    if r.assumed_monthly > 0 {
-        spans.push(Span::styled(
-            format!(" · {} with the cycle taken as Monthly", r.assumed_monthly),
-            theme.dim,
-        ));
+    let one = Line::from(spans.iter().chain(&caveats).cloned().collect::<Vec<_>>());
+    if caveats.is_empty() || one.width() <= usize::from(width) {
+        return vec![one];
     }
-    Line::from(spans)
+    caveats[0] = Span::raw("  ");
+    vec![Line::from(spans), Line::from(caveats)]
 }
 
 fn capitalised(words: &str) -> String {

@@ -36,7 +36,7 @@ pub fn draw(billing: &BillingTab, frame: &mut Frame, body: Rect, props: &Props<'
     let (credit_area, ahead, pane) = areas(body);
     let tab = billing.view(data.store);
     draw_credit(frame, tab, data, theme, credit_area);
-    let runway = billing.runway.as_ref().and_then(|(_, r)| r.as_ref());
+    let runway = billing.runway.as_deref();
     super::ahead::draw(frame, theme, ahead, runway);
 
     let view = &tab.table;

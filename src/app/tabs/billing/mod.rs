@@ -90,10 +90,10 @@ pub fn cells(i: &Invoice) -> Vec<CellText> {
 pub struct BillingTab {
     pub table: TableView,
     pub sort: Sort<InvoiceSort>,
-    /// The money ahead, worked out when what it reads changed ([`BillingTab::refresh_runway`]),
-    /// never in a draw: over ten accounts of 1,000 services, working it out at each frame
-    /// took 35 ms of a key's frame. With the day it was worked out for.
-    pub runway: Option<(chrono::NaiveDate, Option<crate::billing::Runway>)>,
+    /// The money ahead, as the engine last worked it out ([`crate::account::money`]; never
+    /// in a draw: over ten accounts of 1,000 services, working it out at each frame took
+    /// 35 ms of a key's frame).
+    pub runway: Option<std::sync::Arc<crate::billing::Runway>>,
 }
 
 impl BillingTab {
@@ -219,42 +219,5 @@ impl TabPane for BillingTab {
     }
     fn command(&self) -> Option<&'static str> {
         Some("invoices")
-    }
-}
-
-/// Whether `request` reads what the money ahead is worked out from.
-pub fn reads_money(request: &Request) -> bool {
-    matches!(
-        Kind::of(request),
-        Some(Kind::Services | Kind::ServiceDetail | Kind::Products | Kind::Invoices | Kind::Credit)
-    )
-}
-
-impl BillingTab {
-    /// Works the money ahead out again from the account's data (the services, their
-    /// details read so far, the `products` of the catalogue shown, the invoices, the
-    /// credit) when one of them `changed` in the last batch of messages, or the day did;
-    /// kept for the draws.
-    pub fn refresh_runway(
-        &mut self,
-        store: &Store,
-        products: &[crate::api::ProductSummary],
-        today: chrono::NaiveDate,
-        changed: bool,
-    ) {
-        let stale = self.runway.as_ref().is_none_or(|(day, _)| *day != today);
-        if !(changed || stale) {
-            return;
-        }
-        let runway = crate::billing::runway::runway(&crate::billing::Records {
-            today,
-            credit: store.credit().map(|c| c.credit),
-            services: store.services(),
-            details: Some(store),
-            products: Some(products).filter(|rows| !rows.is_empty()),
-            invoices: store.invoices(),
-            invoices_unread: crate::billing::Unread::of(store.invoices_listed()),
-        });
-        self.runway = Some((today, runway));
     }
 }

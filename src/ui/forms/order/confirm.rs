@@ -53,6 +53,7 @@ pub(super) fn draw_confirm(
             Span::styled(price_text(form.price), theme.title),
         ),
         value_line(theme, "Credit", credit_span(app, theme, form.price)),
+        value_line(theme, "Runway", runway_span(app, theme, form.price)),
         Line::from(""),
     ];
     if app.settings().among.accounts {
@@ -95,6 +96,14 @@ pub(super) fn draw_confirm(
         )));
         lines.push(Line::from(Span::styled(
             "  decides, the credit may have changed); Esc goes back.",
+            theme.warn,
+        )));
+    }
+    if let Some(r) = app.runway()
+        && matches!(r.short, Short::On(day) if day <= r.today)
+    {
+        lines.push(Line::from(Span::styled(
+            "⚠ The credit already does not cover what is owed today (3 shows it).",
             theme.warn,
         )));
     }
@@ -166,6 +175,41 @@ pub(super) fn draw_confirm(
     match state_line(theme, &form.core.state, "Placing the order…", ordered) {
         Some((msg, style)) => draw_message(frame, rest, &msg, style),
         None => draw_message(frame, rest, hint, theme.dim),
+    }
+}
+
+/// What the order does to the money ahead: `covers renewals until 2026-12-12 →
+/// 2026-12-09` (the engine's runway, and the same with the order paid today and renewed
+/// monthly: [`crate::billing::Runway::after_order`]).
+fn runway_span(app: &App, theme: &Theme, price: f64) -> Span<'static> {
+    let Some(r) = app.runway() else {
+        return Span::styled("not known yet", theme.dim);
+    };
+    let Some(after) = r.after_order(price) else {
+        return Span::styled(format!("{} now", r.covers()), theme.dim);
+    };
+    let (now, then) = (r.covers(), r.covers_with(after));
+    let soon = r.today + chrono::Days::new(crate::billing::runway::SOON_DAYS);
+    let style = match after {
+        Short::On(day) if day <= r.today => theme.bad,
+        Short::On(day) if day < soon => theme.warn,
+        Short::ByAtLatest(_) | Short::NotKnown => theme.warn,
+        _ => theme.base,
+    };
+    if now == then {
+        Span::styled(format!("{now} (unchanged)"), style)
+    } else {
+        Span::styled(format!("{now} → {}", strip_common(&now, &then)), style)
+    }
+}
+
+/// `then` without the words it shares with `now` at the start (`covers renewals until
+/// 2026-12-12 → 2026-12-09`, not the phrase twice).
+fn strip_common<'a>(now: &str, then: &'a str) -> &'a str {
+    const UNTIL: &str = "covers renewals until ";
+    match (now.strip_prefix(UNTIL), then.strip_prefix(UNTIL)) {
+        (Some(_), Some(day)) => day,
+        _ => then,
     }
 }
 

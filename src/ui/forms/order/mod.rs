@@ -10,6 +10,7 @@ use crate::app::App;
 use crate::app::forms::FormState;
 use crate::app::forms::order::{OrderField, OrderForm, done_message};
 use crate::app::orders::Check;
+use crate::billing::Short;
 use crate::ui::text::{self, MISSING};
 use crate::ui::theme::Theme;
 use ratatui::Frame;
