@@ -4,7 +4,9 @@
 //! every rule is complete, and the dashboard is the JSON Grafana imports. `promtool check
 //! rules` runs in `.ci/run` where it is installed; this holds without it.
 
-use proxydash::metrics::{AlertMetrics, InvoiceMetrics, ProfileMetrics, ServiceMetrics};
+use proxydash::metrics::{
+    AlertMetrics, InvoiceMetrics, ProbeMetrics, ProfileMetrics, ServiceMetrics,
+};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -56,6 +58,19 @@ fn exported() -> BTreeSet<String> {
             status: "Unpaid".into(),
             amount_usd: 12.0,
             age_seconds: Some(86_400),
+        }],
+        // `watch --probe-every`'s rounds, with the provider's network status known.
+        probes: vec![ProbeMetrics {
+            service_id: 1001,
+            listed: 40,
+            checked: 20,
+            alive: 15,
+            dead: vec![("refused", 3), ("auth_failed", 1), ("timeout", 1), ("bad_answer", 0)],
+            dead_provider_fine: Some(4),
+            round_age_seconds: 12.5,
+            latency_buckets: vec![(0.1, 10), (1.0, 5), (f64::INFINITY, 0)],
+            latency_sum: 3.5,
+            latency_count: 15,
         }],
         ..ProfileMetrics::default()
     };
@@ -222,7 +237,8 @@ fn every_alert_rule_is_complete_and_names_exported_metrics_only() {
     }
     // What the built-in rules watch, each with its twin (issues 25 and 44): the API's
     // state, a service suspended or due, servers in error, usage near and heading for the
-    // limit, the credit running short, invoices unpaid, a kind of data failing alone.
+    // limit, the credit running short, invoices unpaid, a kind of data failing alone, and
+    // (issue 49) the proxies proxydash's own probe rounds find dead.
     for metric in [
         "proxydash_api_down_seconds",
         "proxydash_credit_runway_seconds",
@@ -233,6 +249,8 @@ fn every_alert_rule_is_complete_and_names_exported_metrics_only() {
         "proxydash_service_due_seconds",
         "proxydash_invoice_unpaid_usd",
         "proxydash_datum_failing_seconds",
+        "proxydash_probe_checked_proxies",
+        "proxydash_probe_alive_proxies",
     ] {
         assert!(named.contains(metric), "no rule on {metric}");
     }
