@@ -65,7 +65,12 @@ fn exported() -> BTreeSet<String> {
             listed: 40,
             checked: 20,
             alive: 15,
-            dead: vec![("refused", 3), ("auth_failed", 1), ("timeout", 1), ("bad_answer", 0)],
+            dead: vec![
+                ("refused", 3),
+                ("auth_failed", 1),
+                ("timeout", 1),
+                ("bad_answer", 0),
+            ],
             dead_provider_fine: Some(4),
             round_age_seconds: 12.5,
             latency_buckets: vec![(0.1, 10), (1.0, 5), (f64::INFINITY, 0)],

@@ -406,7 +406,10 @@ fn export_lists_probe_rounds_with_their_share_and_p50() {
         p50_ms,
     };
     store
-        .write(&[sweep(0, vec![round(7, 20, 15, Some(84)), round(8, 3, 0, None)])])
+        .write(&[sweep(
+            0,
+            vec![round(7, 20, 15, Some(84)), round(8, 3, 0, None)],
+        )])
         .unwrap();
     let mut csv = Vec::new();
     let n = export::export(
@@ -428,7 +431,10 @@ fn export_lists_probe_rounds_with_their_share_and_p50() {
     );
     let rounds = super::probes::rounds(&store.conn, 7, at(0), 10).unwrap();
     assert_eq!(rounds.len(), 1);
-    assert_eq!((rounds[0].checked, rounds[0].alive, rounds[0].p50_ms), (20, 15, Some(84)));
+    assert_eq!(
+        (rounds[0].checked, rounds[0].alive, rounds[0].p50_ms),
+        (20, 15, Some(84))
+    );
 }
 
 #[test]

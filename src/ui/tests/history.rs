@@ -78,9 +78,14 @@ fn the_service_detail_draws_the_probe_rounds_beside_the_errors() {
     let mut h = with_history();
     let mut store = Store::open_in_memory(90).unwrap();
     let now = h.app.now();
-    for (i, (alive, p50)) in [(10, Some(40)), (9, Some(42)), (2, Some(300)), (3, Some(250))]
-        .into_iter()
-        .enumerate()
+    for (i, (alive, p50)) in [
+        (10, Some(40)),
+        (9, Some(42)),
+        (2, Some(300)),
+        (3, Some(250)),
+    ]
+    .into_iter()
+    .enumerate()
     {
         let at = now - chrono::Duration::minutes(5 * (4 - i as i64));
         let records = vec![crate::history::Record::ProbeRound {
@@ -89,7 +94,9 @@ fn the_service_detail_draws_the_probe_rounds_beside_the_errors() {
             alive,
             p50_ms: p50,
         }];
-        store.write(&[crate::history::Sweep { at, records }]).unwrap();
+        store
+            .write(&[crate::history::Sweep { at, records }])
+            .unwrap();
     }
     let service = store.service(5001, now).unwrap();
     assert_eq!(service.probe_rounds.len(), 4);

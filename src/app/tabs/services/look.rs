@@ -271,7 +271,10 @@ pub fn history_lines(
             Span::styled(text::since(data.now, data.offset, at), theme.bad),
         ]));
     }
-    if let Some(line) = h.service(id).and_then(|s| probe_rounds(data, theme, s, width)) {
+    if let Some(line) = h
+        .service(id)
+        .and_then(|s| probe_rounds(data, theme, s, width))
+    {
         lines.push(line);
     }
     lines
@@ -293,7 +296,9 @@ fn probe_rounds(
     if let Some(ms) = last.p50_ms {
         said.push_str(&format!(" · p50 {ms} ms"));
     }
-    let room = width.saturating_sub(w + 1 + said.chars().count()).clamp(4, 48);
+    let room = width
+        .saturating_sub(w + 1 + said.chars().count())
+        .clamp(4, 48);
     let shares: Vec<f64> = s.probe_rounds.iter().map(|r| r.share()).collect();
     let under = last.share() * 100.0 < data.settings.alerts.rules.probe_alive_percent;
     let tone = if under { theme.bad } else { theme.good };
