@@ -289,3 +289,37 @@ pub fn prometheus_yaml(rules: &Rules, refresh: Duration, probe_every: Duration) 
     out.pop();
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `proxydash alerts rules` for a profile: the probe's share and the distance of its
+    /// rounds (`probe_every`) make the twins' threshold and wait, as `debounce` rounds do.
+    #[test]
+    fn the_probe_twins_follow_the_profile_s_share_and_rounds() {
+        let rules = Rules {
+            probe_alive_percent: 30.0,
+            debounce: 3,
+            ..Rules::default()
+        };
+        let table = prometheus_rules(&rules, Duration::from_secs(60), Duration::from_secs(600));
+        let twin = |level| {
+            table
+                .iter()
+                .find(|r| r.built_in == Some((Rule::ProxiesDead, level)))
+                .unwrap()
+        };
+        let warn = twin(Level::Warn);
+        assert!(warn.expr.ends_with("< 0.3 > 0"), "{}", warn.expr);
+        assert_eq!(warn.wait, "1200s", "two rounds after the first");
+        assert!(warn.summary.starts_with("Under 30% "), "{}", warn.summary);
+        assert_eq!(twin(Level::Critical).wait, "1200s");
+        // The measurements keep the refresh's wait.
+        let servers = table
+            .iter()
+            .find(|r| r.built_in == Some((Rule::ServersInError, Level::Warn)))
+            .unwrap();
+        assert_eq!(servers.wait, "120s");
+    }
+}

@@ -39,6 +39,9 @@ pub const READS_AT_ONCE: usize = 2;
 pub const LIST_TTL: Duration = Duration::from_secs(6 * 3600);
 /// …or this long after, when its last round found under half of it alive.
 pub const LIST_TTL_DOUBTFUL: Duration = Duration::from_secs(15 * 60);
+/// A read with no answer after this long is taken as failed (an answer lost on the way
+/// must not hold one of the [`READS_AT_ONCE`] for good).
+pub const READ_GIVE_UP: Duration = Duration::from_secs(10 * 60);
 
 /// `--probe-every`'s settings for one profile.
 #[derive(Clone, Debug)]
@@ -77,7 +80,8 @@ pub struct Prober {
     every: Duration,
     sample: usize,
     lists: HashMap<u64, Kept>,
-    reading: HashSet<u64>,
+    /// Reads on their way, with when each was asked.
+    reading: HashMap<u64, DateTime<Utc>>,
     /// When a service's last read failed, and whether that was said.
     failed: HashMap<u64, DateTime<Utc>>,
     next_round: DateTime<Utc>,
@@ -110,7 +114,7 @@ impl Prober {
             every,
             sample: sample.max(1),
             lists: HashMap::new(),
-            reading: HashSet::new(),
+            reading: HashMap::new(),
             failed: HashMap::new(),
             next_round: now,
             running: false,
@@ -152,7 +156,7 @@ impl Prober {
         if self.running || now < self.next_round {
             return out;
         }
-        let waiting = live.iter().any(|(id, _)| self.reading.contains(id));
+        let waiting = live.iter().any(|(id, _)| self.reading.contains_key(id));
         if waiting && now < later(self.next_round, self.every) {
             return out;
         }
@@ -187,6 +191,16 @@ impl Prober {
     /// The reads to send now: lists missing or stale, a few at a time.
     fn reads(&mut self, now: DateTime<Utc>, live: &[(u64, ProductType)]) -> Vec<Action> {
         let mut out = Vec::new();
+        let lost: Vec<u64> = self
+            .reading
+            .iter()
+            .filter(|(_, asked)| now >= later(**asked, READ_GIVE_UP))
+            .map(|(id, _)| *id)
+            .collect();
+        for id in lost {
+            self.reading.remove(&id);
+            self.failed.insert(id, now);
+        }
         for (id, product_type) in live {
             if self.reading.len() >= READS_AT_ONCE {
                 break;
@@ -203,10 +217,10 @@ impl Prober {
                 .failed
                 .get(id)
                 .is_some_and(|at| now < later(*at, self.every));
-            if fresh || resting || self.reading.contains(id) {
+            if fresh || resting || self.reading.contains_key(id) {
                 continue;
             }
-            self.reading.insert(*id);
+            self.reading.insert(*id, now);
             let list_type = targets::default_type(product_type);
             out.push(Action::Read(Request::ip_list(
                 *id,
@@ -224,7 +238,7 @@ impl Prober {
         result: Result<&IpList, String>,
         now: DateTime<Utc>,
     ) -> Vec<Action> {
-        if !self.reading.remove(&service_id) {
+        if self.reading.remove(&service_id).is_none() {
             return Vec::new();
         }
         match result {

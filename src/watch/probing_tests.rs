@@ -123,3 +123,25 @@ fn a_long_list_is_sampled_in_turn_and_a_failed_read_leaves_the_round_incomplete(
         "said once"
     );
 }
+
+#[test]
+fn a_read_never_answered_frees_its_place_and_is_asked_again() {
+    let every = Duration::from_secs(30);
+    let mut p = Prober::new(every, 20, t0());
+    let services: Vec<ServiceFacts> = (1..=3)
+        .map(|id| service(id, ServiceStatus::Active, Some(ProductType::Fpr)))
+        .collect();
+    assert_eq!(reads(&p.tick(t0(), &services)), [1, 2]);
+    // No answer ever comes to either: both places stay taken until given up.
+    assert!(reads(&p.tick(t0() + secs(300), &services)).is_empty());
+    let give_up = t0() + chrono::Duration::from_std(READ_GIVE_UP).unwrap();
+    assert_eq!(
+        reads(&p.tick(give_up, &services)),
+        [3],
+        "the lost ones rest a round"
+    );
+    // An answer that comes after all is one nobody waits for.
+    assert!(p.on_list(1, Ok(&list(1)), give_up).is_empty());
+    p.on_list(3, Ok(&list(1)), give_up);
+    assert_eq!(reads(&p.tick(give_up + secs(31), &services)), [1, 2]);
+}
