@@ -49,6 +49,9 @@ const PROBE_THREADS: &str = "probe-rt";
 fn runtime(name: &str) -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .thread_name(name)
+        // A blocking thread that ended would take its CPU time out of the sums: they are
+        // kept for the run.
+        .thread_keep_alive(Duration::from_secs(3600))
         .enable_all()
         .build()
         .unwrap()
@@ -341,6 +344,19 @@ fn watch_target() {
         watch_rt.block_on(running).unwrap_or(false),
         "the watcher ran"
     );
+    if let Ok(file) = std::env::var("PROBE_ROUNDS_LOG") {
+        let lines: String = log
+            .iter()
+            .map(|(t, cpu, r, q)| {
+                format!(
+                    "{:.2}\t{:.2}\t{r}\t{q}\n",
+                    t.as_secs_f64(),
+                    cpu.as_secs_f64()
+                )
+            })
+            .collect();
+        let _ = std::fs::write(file, lines);
+    }
     let said = rounds_said(&captured);
     for line in &said {
         println!("[watch] {line}");

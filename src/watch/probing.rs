@@ -86,6 +86,9 @@ pub struct Prober {
     failed: HashMap<u64, DateTime<Utc>>,
     next_round: DateTime<Utc>,
     running: bool,
+    /// The last tick found no live service: nothing to wake for (the next sweep's tick
+    /// sees one that comes), and a round stays due.
+    nothing_live: bool,
     rounds: u64,
     said_sampled: bool,
     said_overrun: bool,
@@ -118,6 +121,7 @@ impl Prober {
             failed: HashMap::new(),
             next_round: now,
             running: false,
+            nothing_live: true,
             rounds: 0,
             said_sampled: false,
             said_overrun: false,
@@ -133,13 +137,14 @@ impl Prober {
         self.running
     }
 
-    /// When [`Prober::tick`] has something to do by itself: the next round, or the end of
-    /// a due round's wait for its lists; nothing while a round runs (its end wakes it).
+    /// When [`Prober::tick`] has something to do by itself: the next round (at once when
+    /// it is due and no list is awaited), or the end of a due round's wait for its lists;
+    /// nothing while a round runs (its end wakes it).
     pub fn next_wakeup(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        if self.running {
+        if self.running || self.nothing_live {
             return None;
         }
-        Some(if now < self.next_round {
+        Some(if now < self.next_round || self.reading.is_empty() {
             self.next_round
         } else {
             later(self.next_round, self.every)
@@ -152,8 +157,9 @@ impl Prober {
         let ids: HashSet<u64> = live.iter().map(|(id, _)| *id).collect();
         self.lists.retain(|id, _| ids.contains(id));
         self.failed.retain(|id, _| ids.contains(id));
+        self.nothing_live = live.is_empty();
         let mut out = self.reads(now, &live);
-        if self.running || now < self.next_round {
+        if self.running || now < self.next_round || self.nothing_live {
             return out;
         }
         let waiting = live.iter().any(|(id, _)| self.reading.contains_key(id));

@@ -145,3 +145,31 @@ fn a_read_never_answered_frees_its_place_and_is_asked_again() {
     p.on_list(3, Ok(&list(1)), give_up);
     assert_eq!(reads(&p.tick(give_up + secs(31), &services)), [1, 2]);
 }
+
+/// A round falls due at its time: a wakeup that comes a little late (or a tick given the
+/// time it went to sleep) must not push it back by a whole round.
+#[test]
+fn a_due_round_is_woken_for_at_once_and_rounds_keep_their_distance() {
+    let every = Duration::from_secs(60);
+    let mut p = Prober::new(every, 20, t0());
+    let services = vec![service(1, ServiceStatus::Active, Some(ProductType::Fpr))];
+    // Nothing live yet (the services or their types not read): nothing to wake for, and
+    // the first round stays due for when one is.
+    assert!(started(p.tick(t0(), &[])).is_none());
+    assert_eq!(p.next_wakeup(t0()), None);
+    assert_eq!(reads(&p.tick(t0() + secs(1), &services)), [1]);
+    // While its list is read, a due round waits for it (at most a round).
+    assert_eq!(p.next_wakeup(t0() + secs(1)), Some(t0() + secs(60)));
+    p.on_list(1, Ok(&list(2)), t0() + secs(2));
+    // Read: due at once, even for a wakeup that comes late.
+    assert_eq!(p.next_wakeup(t0() + secs(3)), Some(t0()));
+    assert!(started(p.tick(t0() + secs(3), &services)).is_some());
+    p.done(&Round {
+        took: Duration::from_secs(30),
+        ..Round::default()
+    });
+    assert_eq!(p.next_wakeup(t0() + secs(33)), Some(t0() + secs(63)));
+    // A tick a moment early does nothing; the one at the time starts it.
+    assert!(started(p.tick(t0() + secs(62), &services)).is_none());
+    assert!(started(p.tick(t0() + secs(63), &services)).is_some());
+}

@@ -187,8 +187,11 @@ impl Watcher {
             if self.output.is_broken() {
                 break Err("standard output is closed: alerts cannot be delivered".into());
             }
+            let woke = self.wait(&mut stop).await;
+            // The time it woke, not the time it went to sleep: a timer's tick with the
+            // earlier time finds nothing due and sleeps a whole round more.
             let now = self.now();
-            match self.wait(&mut stop).await {
+            match woke {
                 Woke::Stop => break Ok(()),
                 Woke::EngineGone => break Err("the account engine stopped".into()),
                 Woke::Event(event) => self.on_event(event),
