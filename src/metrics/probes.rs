@@ -41,10 +41,14 @@ pub struct ProbeMetrics {
     pub latency_count: u64,
 }
 
+/// A histogram's sum, count and buckets, `(upper bound, count in it)` (the encoder adds
+/// them up).
+type Counts = (f64, u64, Vec<(f64, u64)>);
+
 /// A histogram whose counts were made elsewhere (the engine keeps them): encoded as they
 /// are on each scrape.
 #[derive(Debug, Default)]
-struct Counted(RwLock<(f64, u64, Vec<(f64, u64)>)>);
+struct Counted(RwLock<Counts>);
 
 impl TypedMetric for Counted {
     const TYPE: MetricType = MetricType::Histogram;
