@@ -23,14 +23,13 @@ use crate::app::{App, AppSettings, Clock};
 use crate::cli::Cli;
 use crate::clipboard;
 use crate::config::selection::Unnamed;
-use crate::config::{ConfigError, Settings, ThemeName};
+use crate::config::{ConfigError, Settings};
 use crate::demo::Server as SandboxHandle;
 use crate::desk::{Desk, Seat};
 use crate::effects::Effects;
 use crate::iplist_throttle::StateFile;
 use crate::run::{self, Exit};
 use crate::term;
-use crate::ui::theme::Look;
 use futures::StreamExt;
 use std::io::{IsTerminal, Write as _};
 use std::process::ExitCode;
@@ -94,6 +93,7 @@ pub async fn run(cli: &Cli) -> ExitCode {
         });
     }
     let options = run::Options {
+        foreground: Some((term::give_to_command, term::take_from_command)),
         suspend: Some(suspend),
         panic_after_first_frame: debug_panic == "1",
     };
@@ -264,9 +264,19 @@ fn seat(
             .map(|f| f.load(&account))
             .unwrap_or_default();
         let (budget, budget_said) = settings.shared_budget(!demo);
-        let said = [throttles_said, alerts_said, types_said, budget_said]
-            .into_iter()
-            .flatten();
+        let (look, skins, skin_said) = crate::config::skin::resolve(&settings);
+        let (actions, actions_said) =
+            crate::app::user_actions::check_keys(settings.actions.clone());
+        let said = [
+            throttles_said,
+            alerts_said,
+            types_said,
+            budget_said,
+            skin_said,
+        ]
+        .into_iter()
+        .flatten()
+        .chain(actions_said);
         let mut app = App::new(
             AppSettings {
                 profile: settings.profile.clone(),
@@ -276,11 +286,9 @@ fn seat(
                 mouse: settings.mouse,
                 read_only: settings.read_only,
                 eager_rows: crate::app::EAGER_ROWS / among.len().max(1),
-                look: match (settings.no_color, settings.theme) {
-                    (true, _) => Look::Plain,
-                    (false, ThemeName::Dark) => Look::Dark,
-                    (false, ThemeName::Light) => Look::Light,
-                },
+                look,
+                skins,
+                actions,
                 profiles: Profiles {
                     names: if among.is_empty() {
                         settings.profiles.clone()

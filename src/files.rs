@@ -253,6 +253,30 @@ pub fn free_name(path: &Path) -> Option<PathBuf> {
         .find(|p| !p.exists())
 }
 
+/// The name after `written`'s, in the same folder and as a file that exists is offered
+/// another ([`free_name`]): `iplist-5001-http-auth.txt` → `… (1).txt` → `… (2).txt`.
+/// Worked out from the name alone (the loop does not touch the disk); a name taken all
+/// the same is refused by the write, which offers the free one.
+pub fn next_name(written: &Path) -> String {
+    let stem = written
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let counted = stem
+        .strip_suffix(')')
+        .and_then(|s| s.rsplit_once(" ("))
+        .and_then(|(base, n)| Some((base.to_owned(), n.parse::<u32>().ok()?)));
+    let (base, n) = counted.unwrap_or((stem, 0));
+    let ext = written
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    written
+        .with_file_name(format!("{base} ({}){ext}", n.saturating_add(1)))
+        .display()
+        .to_string()
+}
+
 /// Replaces `path` atomically (a temporary file beside it, then a rename), creating the
 /// parent folder (`0700`) if needed.
 pub fn replace(path: &Path, contents: &[u8]) -> io::Result<()> {
@@ -354,3 +378,22 @@ pub fn state_dir() -> Option<PathBuf> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod next_name_tests {
+    use super::next_name;
+
+    #[test]
+    fn the_name_after_a_written_file_is_numbered() {
+        use std::path::Path;
+        assert_eq!(
+            next_name(Path::new("/home/u/iplist-5001-http-auth.txt")),
+            "/home/u/iplist-5001-http-auth (1).txt"
+        );
+        assert_eq!(
+            next_name(Path::new("/home/u/iplist-5001-http-auth (1).txt")),
+            "/home/u/iplist-5001-http-auth (2).txt"
+        );
+        assert_eq!(next_name(Path::new("/tmp/list-5001")), "/tmp/list-5001 (1)");
+    }
+}

@@ -50,8 +50,9 @@ pub struct Options {
     #[arg(long)]
     pub mouse: bool,
 
-    /// Colour theme: dark or light. NO_COLOR in the environment turns colour off.
-    #[arg(long, value_name = "NAME", ignore_case = true)]
+    /// Colour theme: dark, light, or a skin of yours (themes/NAME.toml beside the config
+    /// file). NO_COLOR in the environment turns colour off.
+    #[arg(long, value_name = "NAME")]
     pub theme: Option<ThemeName>,
 
     /// Clipboard: auto, system, osc52 or off [default: auto].
@@ -85,20 +86,37 @@ pub struct ConnectionArgs {
     pub account: AccountOptions,
 }
 
-/// The colour theme asked for: `--theme` (clap's own parsing) or `theme =` in a profile
-/// (read through the same names, any case).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+/// The colour theme asked for: `--theme` or `theme =` in a profile, read the same way:
+/// `dark` (or `default`) and `light` in any case, else the name of a skin of the user's
+/// (`themes/NAME.toml` beside the config file; see `app::look::skin`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum ThemeName {
     #[default]
-    #[value(alias = "default")]
     Dark,
     Light,
+    Skin(String),
+}
+
+/// Whether `name` may name a skin file: letters, digits, `-` and `_` (no path).
+pub fn is_skin_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 impl std::str::FromStr for ThemeName {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        <Self as clap::ValueEnum>::from_str(s.trim(), true)
-            .map_err(|_| format!("unknown theme {:?} (dark, light)", s.trim()))
+        let s = s.trim();
+        match s.to_ascii_lowercase().as_str() {
+            "dark" | "default" => Ok(ThemeName::Dark),
+            "light" => Ok(ThemeName::Light),
+            _ if is_skin_name(s) => Ok(ThemeName::Skin(s.to_owned())),
+            _ => Err(format!(
+                "unknown theme {s:?} (dark, light, or a skin's name: letters, digits, - and _)"
+            )),
+        }
     }
 }

@@ -48,8 +48,16 @@ pub enum Exit {
 /// Suspends the program on its terminal and takes the terminal again (see [`Options`]).
 pub type Suspend<B> = fn(&mut Terminal<B>) -> io::Result<()>;
 
+/// Gives the terminal to a command (as `suspend` does, without stopping), and takes it
+/// again after.
+pub type Terminal2<B> = fn(&mut Terminal<B>) -> io::Result<()>;
+
 /// What the loop does beyond the app, on a real terminal.
 pub struct Options<B: Backend> {
+    /// One of your actions in the foreground: give the terminal to it, and take it back
+    /// (then the loop redraws everything). `None` (tests, headless): it is run without the
+    /// terminal, its output to `m`, as a background one is.
+    pub foreground: Option<(Terminal2<B>, Terminal2<B>)>,
     /// Ctrl-Z: suspend the program as a shell job and come back with the terminal taken
     /// again; the loop then redraws everything. `None`: Ctrl-Z is a key like any other.
     pub suspend: Option<Suspend<B>>,
@@ -60,6 +68,7 @@ pub struct Options<B: Backend> {
 impl<B: Backend> Default for Options<B> {
     fn default() -> Self {
         Self {
+            foreground: None,
             suspend: None,
             panic_after_first_frame: false,
         }
@@ -122,6 +131,25 @@ where
         }
         if let Some(profile) = desk.take_profile_switch() {
             return Ok(Exit::SwitchProfile(profile));
+        }
+        if let Some((seat, run)) = desk.take_foreground() {
+            let name = run.name.clone();
+            let result = match options.foreground {
+                Some((give, take)) => {
+                    give(terminal)?;
+                    let ended = crate::effects::user_action::foreground(run).await;
+                    take(terminal)?;
+                    ended
+                }
+                None => crate::effects::user_action::background(run).await,
+            };
+            let mut batch = vec![In::Seat(seat, Msg::ActionDone { name, result })];
+            if let Ok(size) = terminal.size() {
+                batch.push(In::Ui(Msg::Resize(size.width, size.height)));
+            }
+            desk.step(batch);
+            dirty = true;
+            continue;
         }
         let wake = desk
             .next_wakeup()

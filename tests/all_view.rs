@@ -475,6 +475,11 @@ async fn at_80x24_the_total_and_the_ends_of_names_stay_whole() {
     };
     assert!(row("1003").contains(" 5 GB"), "{screen}");
     assert!(row("1004").contains(" 50 GB"), "{screen}");
+    // The detail pane names whose service it is (issue 45).
+    assert!(
+        screen.contains("╭ Service 1001 · alpha-reseller "),
+        "{screen}"
+    );
 }
 
 /// Item 6: the palette opened from All refreshes as `r` does there, every account, and
@@ -599,4 +604,39 @@ async fn all_alerts_say_what_is_handled_and_go_worst_first_across_accounts() {
         2,
         "both accounts' criticals: {shown:?}"
     );
+}
+
+/// Issue 45: at 80×24 the All view's money ahead keeps the account that runs short (its
+/// line first, the soonest short first), not the first accounts in the config's order.
+#[tokio::test]
+async fn at_80x24_the_money_ahead_keeps_the_account_that_runs_short() {
+    let mut sbs = vec![sandbox(None).await, sandbox(None).await];
+    // The third has many more services: its renewals outrun the same credit first.
+    sbs.push(
+        Sandbox::start(SandboxConfig {
+            listen: ([127, 0, 0, 1], 0).into(),
+            scale: Some(40),
+            ..SandboxConfig::default()
+        })
+        .await
+        .expect("sandbox starts"),
+    );
+    let settings = ["alpha", "beta", "gamma"]
+        .iter()
+        .zip(&sbs)
+        .map(|(name, sb)| account(sb, name, false))
+        .collect();
+    let mut s = DeskSession::start(settings, (80, 24));
+    s.press(KeyCode::Char('3'));
+    s.until_shown("(gamma)").await;
+    let line_after_earliest = |screen: &str| {
+        let mut lines = screen
+            .lines()
+            .skip_while(|l| !l.contains("Earliest short:"));
+        lines.next();
+        lines.next().unwrap_or_default().to_owned()
+    };
+    let screen = s.screen();
+    let line = line_after_earliest(&screen);
+    assert!(line.starts_with("│ gamma "), "{screen}");
 }

@@ -294,3 +294,50 @@ async fn doctor_names_the_state_files_other_commands_refuse() {
         "{out}"
     );
 }
+
+/// Issue 47.1: your own actions are checked by `doctor`: a bad one named with its line
+/// and why, the others counted; a key a tab uses is said too.
+#[tokio::test]
+async fn doctor_names_a_bad_action_with_its_line() {
+    let sb = sandbox().await;
+    let home = temp_dir("actions");
+    let config = home.join("config/proxydash/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    let text = format!(
+        "default_profile = \"shop\"\n\
+         [[actions]]\n\
+         key = \"X\"\n\
+         description = \"Push\"\n\
+         command = [\"pm\", \"{{service_id}}\"]\n\
+         [[actions]]\n\
+         key = \"Y\"\n\
+         description = \"Leak\"\n\
+         command = [\"curl\", \"{{password}}\"]\n\
+         [[actions]]\n\
+         key = \"b\"\n\
+         description = \"Taken\"\n\
+         command = [\"x\"]\n\
+         [profiles.shop]\nbase_url = \"{}\"\ntoken = \"{}\"\n",
+        sb.base_url(),
+        sb.token()
+    );
+    std::fs::write(&config, text).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let (code, out, err) = finish(proxydash(&home).arg("doctor")).await;
+    assert_eq!(code, Some(0), "warnings only:\n{out}\n{err}");
+    let actions = line(&out, "actions");
+    assert!(
+        actions.starts_with('!') || actions.starts_with('⚠'),
+        "{actions}"
+    );
+    assert!(actions.contains("1 action of yours read"), "{actions}");
+    assert!(
+        actions.contains("action at config.toml line 6: {password} needs secrets = true; left out"),
+        "{actions}"
+    );
+    assert!(actions.contains("key b is"), "{actions}");
+}

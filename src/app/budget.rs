@@ -10,6 +10,7 @@
 //! counts down on the app's clock (a tick a second while a wait is on screen).
 
 use super::Mirror;
+use crate::api::Request;
 use crate::scheduler::{Source, View};
 use chrono::{DateTime, FixedOffset, Utc};
 
@@ -30,7 +31,22 @@ pub struct Shown {
 }
 
 impl Mirror {
-    pub(super) fn on_budget(&mut self, view: View, now: DateTime<Utc>) {
+    /// Keeps the budget the scheduler published; the first time the profile's other
+    /// processes' sends count in it (a restart within the server's minute, a `watch`
+    /// beside), the words that say so, once a run.
+    pub(super) fn on_budget(&mut self, view: View, now: DateTime<Utc>) -> Option<String> {
+        self.keep_budget(view, now);
+        (view.elsewhere > 0 && !std::mem::replace(&mut self.elsewhere_said, true)).then(|| {
+            format!(
+                "{} of the last minute's requests were sent by this profile's other runs \
+                 (an earlier start, a watch): they count in the limit of {}/min, so reads \
+                 go at the pace left",
+                view.elsewhere, view.limit
+            )
+        })
+    }
+
+    fn keep_budget(&mut self, view: View, now: DateTime<Utc>) {
         let at = |d: std::time::Duration| {
             now + chrono::Duration::from_std(d).unwrap_or(chrono::Duration::days(1))
         };
@@ -53,6 +69,21 @@ impl Mirror {
     /// Requests sent and not answered yet: the store's reads and the writes by ticket.
     pub(in crate::app) fn in_flight(&self) -> usize {
         self.store.in_flight() + self.writes.len()
+    }
+
+    /// What is waiting now, oldest first: each read sent and not answered with when it
+    /// was asked, then each write on its way (`m` lists them under `⟳ N pending`).
+    pub fn pending(&self) -> Vec<(String, Option<DateTime<Utc>>)> {
+        let mut reads: Vec<(String, Option<DateTime<Utc>>)> = self
+            .store
+            .in_flight_requests()
+            .map(|r| (r.what(), self.store.get(r).and_then(|e| e.sent)))
+            .collect();
+        reads.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+        let mut writes: Vec<String> = self.writes.values().map(Request::what).collect();
+        writes.sort();
+        reads.extend(writes.into_iter().map(|w| (w, None)));
+        reads
     }
 
     /// When the next request may go out, if that is in the future and something waits.
@@ -163,6 +194,18 @@ impl Held {
             "paced by the request budget"
         };
         format!("{why} (next in {})", short_secs(secs))
+    }
+
+    /// The same in fewer words, for a narrow line: `server's limit, next in 23 s`,
+    /// `paced, next in 3 s`.
+    pub fn short_words(self, now: DateTime<Utc>) -> String {
+        let secs = ((self.until - now).num_milliseconds().max(0) + 999) / 1000;
+        let why = if self.by_server {
+            "server's limit"
+        } else {
+            "paced"
+        };
+        format!("{why}, next in {}", short_secs(secs))
     }
 }
 

@@ -29,6 +29,21 @@ pub struct Cx<'a> {
 }
 
 impl Cx<'_> {
+    /// One of your actions, ready (`app::user_actions`): to the effects to run off the
+    /// screen, or to the run loop to give it the terminal; the status line says what runs.
+    pub fn hand_over(&mut self, run: crate::config::actions::Run) {
+        self.shell.notify(format!(
+            "{}: running {}",
+            run.name,
+            crate::text::sanitize(&crate::config::actions::shown_command(&run.argv))
+        ));
+        if run.background {
+            self.out.push(Command::RunAction(run));
+        } else {
+            self.shell.foreground = Some(run);
+        }
+    }
+
     pub fn now(&self) -> DateTime<Utc> {
         self.shell.now()
     }

@@ -24,6 +24,13 @@ impl App {
             Some(action) => self.perform(action, &key, out),
             None if ctx.typing && self.popup_key(&key) => {}
             None if ctx.typing => self.shell.form_key(&key),
+            None if !ctx.typing
+                && !ctx.editing_filter
+                && let Some(i) =
+                    super::user_actions::action_for(&self.shell.settings.actions, &ctx, &key) =>
+            {
+                super::user_actions::start(&mut self.cx(out), i);
+            }
             None if ctx.editing_filter => {
                 let typed = !key
                     .modifiers
@@ -107,6 +114,7 @@ impl App {
             Action::Acknowledge => self.tabs.alerts.acknowledge(&mut self.shell, out),
             Action::Unsilence => self.tabs.alerts.unsilence(&mut self.shell, out),
             Action::Probe => self.open_probe(out),
+            Action::CopyProxy => super::forms::iplist_files::copy_first(&mut self.cx(out)),
             Action::SwitchProfile => popups::profiles::open(&mut self.shell),
             Action::Messages => self.shell.popups.push(Popup::Messages(Default::default())),
             Action::Palette => self.open_palette(),
@@ -240,11 +248,10 @@ impl App {
         let service = self.tabs.services.table.selected_id();
         let product = self.tabs.products.table.selected_id();
         let candidates = super::palette::candidates::gather(self, service, product);
-        self.shell
-            .popups
-            .push(Popup::Palette(Box::new(super::palette::Palette::new(
-                candidates, service, product,
-            ))));
+        self.shell.popups.push(Popup::Palette(Box::new(
+            super::palette::Palette::new(candidates, service, product)
+                .knowing(&self.shell.settings, self.shell.palette_history.clone()),
+        )));
     }
 
     /// `s`: the tab's next sort (Products asks the server for it; the others sort

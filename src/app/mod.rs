@@ -71,6 +71,7 @@ pub mod table;
 pub mod tabs;
 #[cfg(any(test, feature = "testdata"))]
 pub mod testdata;
+pub mod user_actions;
 
 mod alerting;
 mod budget;
@@ -194,6 +195,8 @@ pub enum Popup {
     Accounts(popups::accounts::AccountPicker),
     /// A form: any form's logic behind a pointer ([`forms::Form`]).
     Form(forms::Form),
+    /// `confirm = true` on one of your actions: its command line, Enter runs it.
+    ConfirmRun(Box<forms::confirm_run::ConfirmRun>),
 }
 
 /// A popup without its state, for the key bindings: what it is called and its own keys.
@@ -238,6 +241,9 @@ pub struct Mirror {
     pub(in crate::app) history: history::HistoryState,
     /// The request budget as the scheduler last published it.
     pub(in crate::app) budget: Option<budget::Shown>,
+    /// Whether the status line said this run shares the server's minute with the
+    /// profile's other runs.
+    pub(in crate::app) elsewhere_said: bool,
 }
 
 impl App {
@@ -347,6 +353,13 @@ impl App {
             Msg::Sent(request) => {
                 let now = self.now();
                 self.account.store.sent(&request, now);
+                // The Network summary counts what is on its way (`checking 3…`).
+                if matches!(
+                    request,
+                    Request::NetworkErrors(_) | Request::NetworkInactive(_)
+                ) {
+                    self.tabs.network_dirty = true;
+                }
             }
             Msg::Connection(c) => self.account.on_connection(&mut self.shell, c),
             Msg::Types(types) => {
@@ -360,6 +373,9 @@ impl App {
             }
             Msg::Marked(marks) => self.tabs.alerts.on_marked(marks),
             Msg::Money(runway) => self.tabs.billing.runway = runway,
+            Msg::ActionDone { name, result } => {
+                user_actions::on_done(&mut self.shell, &name, result)
+            }
             Msg::Copied { what, result } => {
                 forms::iplist_files::on_copied(&mut self.cx(out), what, result)
             }
@@ -376,7 +392,11 @@ impl App {
                 .account
                 .history
                 .on_answer(answer, &mut self.shell.status),
-            Msg::Budget(view) => self.account.on_budget(view, self.now()),
+            Msg::Budget(view) => {
+                if let Some(words) = self.account.on_budget(view, self.now()) {
+                    self.shell.status.tell(status::NoticeKind::Info, words);
+                }
+            }
             Msg::Probe {
                 service_id,
                 run,

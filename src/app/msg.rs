@@ -66,6 +66,12 @@ pub enum Msg {
     History(crate::history::Answer),
     /// The scheduler's request budget changed.
     Budget(crate::scheduler::View),
+    /// How one of your actions ended ([`Command::RunAction`], or the run loop's foreground
+    /// run): its name, and its exit and last lines of output, or why it did not run.
+    ActionDone {
+        name: String,
+        result: Result<crate::config::actions::Ended, String>,
+    },
     /// What a [`Command::Probe`] of a service found, event by event.
     Probe {
         service_id: u64,
@@ -122,6 +128,9 @@ pub enum Command {
         run: u64,
         targets: Vec<(usize, crate::probe::ProxyTarget)>,
     },
+    /// Run one of your actions in the background (`config::actions`); answered by
+    /// [`Msg::ActionDone`].
+    RunAction(crate::config::actions::Run),
     /// Audit the rotation of a ppr gateway: `asks` asks of the judge through it, one after
     /// the other, off the UI task; answered by [`Msg::Probe`] events carrying `run`.
     Rotation {

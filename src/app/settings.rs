@@ -31,6 +31,11 @@ pub struct AppSettings {
     pub eager_rows: usize,
     /// The colours (or none).
     pub look: crate::config::Look,
+    /// The user's skins read at start (`themes/*.toml`), by name: what `Look::Skin`
+    /// points into and `:theme NAME` offers.
+    pub skins: Vec<(String, crate::config::skin::Skin)>,
+    /// Your own actions (`config::actions`), their keys checked against the key map.
+    pub actions: Vec<crate::config::actions::UserAction>,
     /// Warnings about the settings (a config file readable by others), kept in the header
     /// so no later message hides them.
     pub warnings: Vec<String>,
@@ -115,6 +120,8 @@ impl Default for AppSettings {
             read_only: false,
             eager_rows: EAGER_ROWS,
             look: crate::config::Look::default(),
+            skins: Vec::new(),
+            actions: Vec::new(),
             warnings: Vec::new(),
             cli_args: Vec::new(),
             profiles: Profiles::default(),

@@ -35,6 +35,11 @@ pub struct Shell {
     pub(in crate::app) waiting: Option<String>,
     /// Something visible changed since the loop last drew (see [`redraw`]).
     pub(in crate::app) redraw: bool,
+    /// The palette's queries run this session, oldest first (`↑` in the palette).
+    pub(in crate::app) palette_history: Vec<String>,
+    /// One of your actions to run in the foreground, until the run loop takes it (it
+    /// gives the terminal to the command).
+    pub(in crate::app) foreground: Option<crate::config::actions::Run>,
 }
 
 /// What `P` chose: a profile, or (over several accounts) every account.
@@ -64,7 +69,14 @@ impl Shell {
             for_all: None,
             waiting: None,
             redraw: true,
+            palette_history: Vec::new(),
+            foreground: None,
         }
+    }
+
+    /// One of your actions to run with the terminal, for the run loop to take.
+    pub fn take_foreground(&mut self) -> Option<crate::config::actions::Run> {
+        self.foreground.take()
     }
 
     /// Today, in local time.

@@ -138,6 +138,9 @@ async fn profile_checks(options: &Options) -> Vec<Check> {
     if let (Some(path), Some(read)) = (&path, &read) {
         checks.push(permissions_check(path, read));
     }
+    if let Ok(settings) = &settings {
+        checks.extend(actions_check(settings));
+    }
     match &settings {
         Ok(settings) => checks.extend(api_checks(settings, options.demo).await),
         Err(_) => checks.push(check("api", Mark::Warn, "not asked: no usable account")),
@@ -146,6 +149,32 @@ async fn profile_checks(options: &Options) -> Vec<Check> {
     let profile = settings.as_ref().ok().map(|s| s.profile.as_str());
     checks.push(state_files::state_files_check(profile));
     checks
+}
+
+/// Your own actions (`config::actions`): how many read, and each one left out with its
+/// line and why (a missing key, an unknown placeholder, a key a tab already uses). None
+/// written: no line.
+fn actions_check(settings: &Settings) -> Option<Check> {
+    let written: Vec<&String> = settings
+        .warnings
+        .iter()
+        .filter(|w| w.starts_with("action at "))
+        .collect();
+    let (kept, said) = crate::app::user_actions::check_keys(settings.actions.clone());
+    if kept.is_empty() && written.is_empty() && said.is_empty() {
+        return None;
+    }
+    let problems: Vec<String> = written.into_iter().cloned().chain(said).collect();
+    let count = crate::text::counted(kept.len() as u64, "action", "actions");
+    Some(if problems.is_empty() {
+        check("actions", Mark::Pass, format!("{count} of yours read"))
+    } else {
+        check(
+            "actions",
+            Mark::Warn,
+            format!("{count} of yours read; {}", problems.join("; ")),
+        )
+    })
 }
 
 /// The config file: found, readable, parses. Answers what it holds.

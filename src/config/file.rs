@@ -22,6 +22,19 @@ pub struct FileConfig {
     /// Alert rules and delivery for every profile (a profile's own `alerts` table
     /// overrides them key by key).
     pub alerts: Option<crate::alerts::AlertsConfig>,
+    /// Your own actions for every profile (`[[actions]]`, see `config::actions`); each
+    /// read on its own, so a bad one leaves out only itself.
+    pub actions: Option<Vec<toml::Spanned<toml::Value>>>,
+    /// Where each line of the file starts, for the line an action is written on.
+    #[serde(skip)]
+    pub line_starts: Vec<usize>,
+}
+
+impl FileConfig {
+    /// The line of the file at byte `at`.
+    pub fn line_at(&self, at: usize) -> usize {
+        self.line_starts.partition_point(|&s| s <= at)
+    }
 }
 
 /// One account and how to show it. Every key is optional; flags and environment variables
@@ -84,6 +97,8 @@ pub struct Profile {
     pub command_timeout: Option<u64>,
     /// This profile's alert rules and delivery, over the top-level `[alerts]`.
     pub alerts: Option<crate::alerts::AlertsConfig>,
+    /// This profile's own actions (`[[profiles.NAME.actions]]`), beside the file's.
+    pub actions: Option<Vec<toml::Spanned<toml::Value>>>,
     /// Days of history kept in the profile's history file; 0 keeps none (no file).
     pub history_days: Option<u32>,
     /// The most requests a minute sent to this account, whatever the server allows.
@@ -124,8 +139,11 @@ pub fn load(path: &Path) -> Result<Option<(FileConfig, Vec<String>)>, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
-    let config: FileConfig =
+    let mut config: FileConfig =
         toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
+    config.line_starts = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
     if let Some(why) = commands_writable_by_others(&config, path) {
         return Err(why);
     }
@@ -251,7 +269,7 @@ clipboard = "auto"              # auto, system, osc52 (over SSH), off
 # probe_every = "5m"                    # `watch` probes the live services' proxies this often (off unless set)
 # probe_sample = 20                     # proxies per service per round; longer lists are checked in turn
 # probe_templates = { socks = "socks5://{user}:{pass}@{ip}:{port}" }
-theme = "dark"                  # dark or light; NO_COLOR turns colour off
+theme = "dark"                  # dark, light, or a skin: themes/NAME.toml beside this file; NO_COLOR turns colour off
 read_only = false               # true: no ordering, binding, password or refresh actions
 history_days = 90               # days of history kept (sparklines, uptime, export); 0 = none
 

@@ -10,6 +10,8 @@ pub enum Look {
     /// No colour at all. crossterm turns a colour under `NO_COLOR` into a reset that also
     /// clears bold and reverse, so a coloured theme would lose its emphasis too.
     Plain,
+    /// The user's skin at this place of the app's list of skins (`AppSettings::skins`).
+    Skin(usize),
 }
 
 /// The colour theme asked for, a value of the command line (`--theme`) that a profile's

@@ -8,6 +8,7 @@
 //!
 //! Secrets are held as [`Secret`], so `Debug` of the settings never shows them.
 
+pub mod actions;
 mod cards;
 pub mod colour;
 pub mod command;
@@ -17,6 +18,7 @@ mod probe;
 pub use probe::{DEFAULT_SAMPLE, ProbeSettings, RULES_PROBE_EVERY, parse_every};
 pub mod secrets;
 pub mod selection;
+pub mod skin;
 
 use crate::api::{ClientConfig, Credentials};
 use crate::clipboard::ClipboardMode;
@@ -58,6 +60,8 @@ pub struct Settings {
     pub no_color: bool,
     /// Things the user should know (a config file readable by others); shown at start.
     pub warnings: Vec<String>,
+    /// Your own actions that read (`config::actions`).
+    pub actions: Vec<actions::UserAction>,
     /// The profiles of the config file, for switching inside the dashboard.
     pub profiles: Vec<String>,
     /// Where each points and whether it is read-only (the `P` chooser).
@@ -159,6 +163,7 @@ impl Settings {
         let mut settings = Self::with(cli, &p, name, base_url, credentials)?;
         settings.set_alerts(file.alerts.as_ref(), p.alerts.as_ref())?;
         settings.warnings = warnings;
+        settings.set_actions(&file, &p, config_path.as_deref());
         settings.profiles = file.profiles.keys().cloned().collect();
         settings.dashboard_profiles = file.dashboard_profiles.clone();
         settings.profile_cards = cards::of(&file, cli);
@@ -180,13 +185,15 @@ impl Settings {
             base_url,
             credentials,
         )?;
-        // The demo has no profile, but the file's top-level `[alerts]` applies, so the
-        // bell and `on_alert` can be tried on it; a broken file does not stop the demo.
+        // The demo has no profile, but the file's top-level `[alerts]` and `[[actions]]`
+        // apply, so the bell, `on_alert` and your actions can be tried on it; a broken
+        // file does not stop the demo.
         match read_file(cli) {
-            Ok((file, _, _)) => {
+            Ok((file, path, _)) => {
                 if let Err(e) = settings.set_alerts(file.alerts.as_ref(), None) {
                     settings.warnings.push(e.to_string());
                 }
+                settings.set_actions(&file, &Profile::default(), path.as_deref());
             }
             Err(e) => settings.warnings.push(format!("alerts not read: {e}")),
         }
@@ -301,13 +308,14 @@ impl Settings {
                     None => DEFAULT_SAMPLE,
                 },
             },
-            theme: match (cli.theme, &p.theme) {
+            theme: match (cli.theme.clone(), &p.theme) {
                 (Some(t), _) => t,
                 (None, Some(t)) => t.parse().map_err(|e| invalid("theme", e))?,
                 (None, None) => ThemeName::default(),
             },
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             warnings: Vec::new(),
+            actions: Vec::new(),
             profiles: Vec::new(),
             profile_cards: Vec::new(),
             config_path: None,

@@ -200,11 +200,24 @@ fn a_named_config_file_must_exist() {
 fn bad_values_name_their_key() {
     let path = temp_config(
         "bad",
-        "[profiles.p]\nbase_url = \"https://x\"\ntoken = \"t\"\ntheme = \"neon\"\n",
+        "[profiles.p]\nbase_url = \"https://x\"\ntoken = \"t\"\ntheme = \"../neon\"\n",
         0o600,
     );
     let err = Settings::resolve(&parse(&path, &[])).unwrap_err();
     assert!(err.to_string().starts_with("theme:"), "{err}");
+}
+
+/// A theme that is not built in names a skin of the user's (read when the dashboard
+/// starts, where a missing or bad file is said and the dark theme used).
+#[test]
+fn a_theme_not_built_in_is_a_skins_name() {
+    let path = temp_config(
+        "skin",
+        "[profiles.p]\nbase_url = \"https://x\"\ntoken = \"t\"\ntheme = \"gruvbox\"\n",
+        0o600,
+    );
+    let s = Settings::resolve(&parse(&path, &[])).unwrap();
+    assert_eq!(s.theme, ThemeName::Skin("gruvbox".into()));
 }
 
 #[test]
@@ -368,4 +381,41 @@ fn one_account_settings_refuse_several_profiles() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("give one of them"), "{e}");
+}
+
+/// Issue 47.5: the dashboard's look from the settings: a skin beside the config file is
+/// used; a bad one is said with its file and line and the dark theme used; NO_COLOR wins.
+#[test]
+fn a_skin_beside_the_config_file_is_used_and_a_bad_one_said() {
+    use crate::config::skin;
+    let path = temp_config(
+        "skins",
+        "[profiles.p]\nbase_url = \"https://x\"\ntoken = \"t\"\ntheme = \"mine\"\n",
+        0o600,
+    );
+    let themes = path.parent().unwrap().join("themes");
+    std::fs::create_dir_all(&themes).unwrap();
+    std::fs::write(themes.join("mine.toml"), "warn = \"#ffff00\"\n").unwrap();
+    let mut s = Settings::resolve(&parse(&path, &[])).unwrap();
+    s.no_color = false;
+    let (look, skins, said) = skin::resolve(&s);
+    assert_eq!(look, crate::config::Look::Skin(0));
+    assert_eq!(skins[0].0, "mine");
+    assert_eq!(said, None);
+    std::fs::write(themes.join("mine.toml"), "# mine\nwarn = \"blurple\"\n").unwrap();
+    let (look, _, said) = skin::resolve(&s);
+    assert_eq!(look, crate::config::Look::Dark);
+    let said = said.unwrap();
+    assert!(
+        said.starts_with(
+            "theme mine not used (dark instead): mine.toml line 2: warn: \"blurple\" is no colour"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.ends_with(&format!("(in {})", themes.display())),
+        "{said}"
+    );
+    s.no_color = true;
+    assert_eq!(skin::resolve(&s).0, crate::config::Look::Plain);
 }

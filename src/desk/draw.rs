@@ -46,7 +46,7 @@ pub fn draw(desk: &Desk, frame: &mut Frame, measured: &mut Measured) {
             Shown::All(all)
         }
     };
-    let theme = Theme::for_look(seats[0].app.settings().look);
+    let theme = Theme::of(seats[0].app.settings());
     ui::all::draw_desk(frame, &accounts, &shown, &theme, &mut measured.geometry);
 }
 

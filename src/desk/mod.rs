@@ -367,6 +367,15 @@ impl Desk {
     }
 
     /// The profile picked with `P` on a desk over one account (the loop reconnects).
+    /// One of your actions to run with the terminal (`foreground = …`), and the account
+    /// whose it is (its outcome goes back to it).
+    pub fn take_foreground(&mut self) -> Option<(usize, crate::config::actions::Run)> {
+        self.seats
+            .iter_mut()
+            .enumerate()
+            .find_map(|(i, s)| Some((i, s.app.shell_mut().take_foreground()?)))
+    }
+
     pub fn take_profile_switch(&mut self) -> Option<String> {
         self.only()
             .and_then(|seat| seat.app.shell_mut().take_profile_switch())

@@ -9,6 +9,7 @@
 //! driver ([`drive`]), so what a test drives is what the user runs.
 
 mod drive;
+pub mod user_action;
 
 pub use drive::{drive, feed};
 
@@ -114,7 +115,11 @@ impl Effects {
     fn arrived(&mut self, msg: Msg) -> Msg {
         if matches!(
             msg,
-            Msg::Written { .. } | Msg::FileExists { .. } | Msg::MyIp(_) | Msg::Copied { .. }
+            Msg::Written { .. }
+                | Msg::FileExists { .. }
+                | Msg::MyIp(_)
+                | Msg::Copied { .. }
+                | Msg::ActionDone { .. }
         ) {
             self.outstanding = self.outstanding.saturating_sub(1);
         }
@@ -228,6 +233,12 @@ impl Effects {
                 tokio::task::spawn_blocking(move || {
                     let _ = tx.send(write_export(path, contents.as_bytes()));
                 });
+                None
+            }
+            // Off the UI task, bounded in time and output (see `user_action`).
+            Command::RunAction(run) => {
+                self.outstanding += 1;
+                user_action::spawn(run, self.later.tx.clone());
                 None
             }
             Command::LookupMyIp => {

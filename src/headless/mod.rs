@@ -116,7 +116,7 @@ impl Session {
     /// Draws a frame and hands what it measured to the app, as the real loop does.
     fn draw(&mut self) {
         let mut view = crate::app::geometry::Geometry::default();
-        let theme = ui::theme::Theme::for_look(self.app.settings().look);
+        let theme = ui::theme::Theme::of(self.app.settings());
         self.terminal
             .draw(|frame| ui::draw_in(&self.app, frame, &theme, frame.area(), &mut view))
             .expect("a test backend never fails");

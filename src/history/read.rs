@@ -36,6 +36,11 @@ pub struct ServiceOverview {
     pub in_error_since: Option<DateTime<Utc>>,
     pub uptime_24h: Option<f64>,
     pub uptime_7d: Option<f64>,
+    /// How much of each window the uptime covers: the seconds of the last 24 hours and
+    /// of the last 7 days something watched the service (an uptime over a minute watched
+    /// is not one over a day).
+    pub watched_24h: i64,
+    pub watched_7d: i64,
     /// The daily usage known for the last 30 days, oldest first.
     pub usage_30d: Vec<(NaiveDate, f64)>,
 }
@@ -265,13 +270,19 @@ fn summarise(t: i64, errors: Vec<Span>, watched: Vec<Span>, hours: usize) -> Ser
             .filter(|s| !s.is_empty())
             .collect();
         let total = intervals::total(&w);
-        (total > 0).then(|| 1.0 - intervals::overlap(&w, &merged) as f64 / total as f64)
+        let share =
+            (total > 0).then(|| 1.0 - intervals::overlap(&w, &merged) as f64 / total as f64);
+        (share, total)
     };
+    let ((uptime_24h, watched_24h), (uptime_7d, watched_7d)) =
+        (uptime(t - DAY), uptime(t - 7 * DAY));
     ServiceOverview {
         errors_24h: errors_per_hour,
         in_error_since,
-        uptime_24h: uptime(t - DAY),
-        uptime_7d: uptime(t - 7 * DAY),
+        uptime_24h,
+        uptime_7d,
+        watched_24h,
+        watched_7d,
         usage_30d: Vec::new(),
     }
 }

@@ -99,6 +99,10 @@ pub struct Bucket {
     /// …and those of them of the person's lane: the pace the lanes below leave them of
     /// the server's count.
     person: VecDeque<Instant>,
+    /// …and those of them the profile's other processes (an earlier run, a `watch`)
+    /// sent, read from the shared send log: a restart within the server's minute says
+    /// they still count.
+    elsewhere: VecDeque<Instant>,
     /// When each lane may send next.
     pace: Pace,
     /// A pause the server asked for.
@@ -126,6 +130,7 @@ impl Bucket {
             provisional: false,
             spent: VecDeque::new(),
             person: VecDeque::new(),
+            elsewhere: VecDeque::new(),
             pace: Pace::default(),
             pause: Pause::default(),
             server: ServerCount::default(),
@@ -227,6 +232,13 @@ impl Bucket {
             .is_some_and(|t| now.saturating_duration_since(*t) >= span)
         {
             self.person.pop_front();
+        }
+        while self
+            .elsewhere
+            .front()
+            .is_some_and(|t| now.saturating_duration_since(*t) >= span)
+        {
+            self.elsewhere.pop_front();
         }
         if self.pause.until.is_some_and(|t| t <= now) {
             self.pause.until = None;

@@ -29,6 +29,8 @@ impl Bucket {
         }
         let i = self.spent.partition_point(|t| *t <= at);
         self.spent.insert(i, at);
+        let i = self.elsewhere.partition_point(|t| *t <= at);
+        self.elsewhere.insert(i, at);
         if lane.is_foreground() {
             let tat = self.pace.foreground.map_or(at, |t| t.max(at));
             self.pace.foreground = Some(tat + self.interval());
@@ -40,6 +42,9 @@ impl Bucket {
         // sends can change a decision.
         while self.spent.len() > self.ceiling() as usize {
             self.spent.pop_front();
+        }
+        while self.elsewhere.len() > self.ceiling() as usize {
+            self.elsewhere.pop_front();
         }
     }
 

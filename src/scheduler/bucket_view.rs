@@ -33,6 +33,7 @@ impl Bucket {
                 .map(|t| t.saturating_duration_since(now))
                 .filter(|d| *d >= SHOWN_WAIT),
             throttled: self.throttled,
+            elsewhere: self.elsewhere.len() as u32,
         }
     }
 

@@ -40,6 +40,10 @@ fn one_process_counts_what_another_sent() {
     let now = base + Duration::from_secs(60);
     let held = second.try_take(now, Lane::Person, credit).unwrap_err();
     assert_eq!((held.hold, held.scope), (Hold::Budget, Scope::Account));
+    // The second says how many of the window's sends were another's (a restart within
+    // the server's minute is told so); the first's own are not another's.
+    assert_eq!(second.view().elsewhere as usize, sent);
+    assert_eq!(first.view().elsewhere, 0);
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text.lines().count(), sent, "one line per send");
     assert!(

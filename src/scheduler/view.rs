@@ -74,6 +74,9 @@ pub struct View {
     pub next_in: Option<Duration>,
     /// 429s answered so far.
     pub throttled: u64,
+    /// Of the requests of the window, those the profile's other processes sent (an
+    /// earlier run within the server's minute, a `watch`), from the shared send log.
+    pub elsewhere: u32,
 }
 
 impl View {

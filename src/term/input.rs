@@ -64,9 +64,32 @@ pub fn spawn() -> io::Result<impl Stream<Item = io::Result<Input>> + Unpin> {
     })))
 }
 
+/// While set, the reader reads nothing: a command of yours has the terminal (the
+/// foreground actions), and its keys are its own. The reader looks at it at least every
+/// [`PAUSE_CHECK`], so a key typed in that moment's window may still come here.
+pub static PAUSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// How often the reader looks whether it is paused.
+const PAUSE_CHECK: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// Hands every event crossterm reads to the loop, until the loop is gone or reading fails.
 fn read_events(tx: mpsc::Sender<io::Result<Input>>) {
+    use std::sync::atomic::Ordering;
     loop {
+        if PAUSED.load(Ordering::SeqCst) {
+            std::thread::sleep(PAUSE_CHECK);
+            continue;
+        }
+        // Only read what is there, so a pause is seen between keys (a hangup's spin in
+        // crossterm is the watch's to end, as before).
+        match crossterm::event::poll(PAUSE_CHECK) {
+            Ok(false) => continue,
+            Ok(true) => {}
+            Err(e) => {
+                let _ = tx.blocking_send(Err(e));
+                return;
+            }
+        }
         let input = crossterm::event::read().map(Input::Terminal);
         let failed = input.is_err();
         if tx.blocking_send(input).is_err() || failed {

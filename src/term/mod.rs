@@ -69,6 +69,34 @@ fn take(mouse: bool) -> io::Result<()> {
     Ok(())
 }
 
+/// Gives the terminal back as the shell had it (for one of your actions in the
+/// foreground); [`take_back`] takes it again.
+pub fn give() {
+    input::PAUSED.store(true, Ordering::SeqCst);
+    restore();
+}
+
+/// Takes the terminal again after [`give`], as it was taken at start.
+pub fn take_back() -> io::Result<()> {
+    let taken = take(MOUSE.load(Ordering::SeqCst));
+    input::PAUSED.store(false, Ordering::SeqCst);
+    taken
+}
+
+/// One of your actions in the foreground ([`crate::run::Options::foreground`]): the
+/// terminal as the shell had it, for the command.
+pub fn give_to_command(_terminal: &mut Tui) -> io::Result<()> {
+    give();
+    Ok(())
+}
+
+/// The command ended: the terminal taken again, and everything redrawn.
+pub fn take_from_command(terminal: &mut Tui) -> io::Result<()> {
+    take_back()?;
+    let size = terminal.size()?;
+    terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
+}
+
 /// Ctrl-Z (see the module docs): restores the terminal, stops this process group like the
 /// terminal's own suspend character would, and takes the terminal again once continued.
 /// The caller must redraw everything (`Terminal::clear`).

@@ -23,7 +23,7 @@ pub use crate::app::look::{columns, pane, theme, widgets};
 pub use crate::app::tabs::services::look as services;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::app::App;
 use crate::app::geometry::Geometry;
@@ -41,7 +41,7 @@ pub const TOO_SMALL: &str = "terminal too small (need 40×8)";
 /// Draws the app with the default theme, for a reader that keeps no measurements (a
 /// snapshot, a benchmark): the frame is the same either way.
 pub fn draw(app: &App, frame: &mut Frame) {
-    draw_with(app, frame, &Theme::for_look(app.settings().look));
+    draw_with(app, frame, &Theme::of(app.settings()));
 }
 
 /// [`draw`] with a theme (a light theme and NO_COLOR come through here).
@@ -60,7 +60,7 @@ pub fn measure(app: &App, area: Rect) -> Geometry {
     }
     let mut view = Geometry::default();
     let backend = ratatui::backend::TestBackend::new(area.width, area.height);
-    let theme = Theme::for_look(app.settings().look);
+    let theme = Theme::of(app.settings());
     ratatui::Terminal::new(backend)
         .and_then(|mut t| {
             t.draw(|f| draw_in(app, f, &theme, f.area(), &mut view))
@@ -278,12 +278,33 @@ pub fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 }
 
 pub fn draw_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    draw_footer_in(frame, &app.context(), theme, area);
+    let ctx = app.context();
+    // Your actions of the tab, after the built-in keys, where they fit.
+    let mine: Vec<(String, String)> = if ctx.popup.is_none() {
+        crate::app::user_actions::of_tab(&app.settings().actions, ctx.tab)
+            .map(|(_, a)| (a.key.to_string(), a.description.clone()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    draw_footer_with(frame, &ctx, &mine, theme, area);
 }
 
 /// The footer of the keys of `ctx` (the All view over several accounts has its own
 /// context, and the same key map).
 pub fn draw_footer_in(frame: &mut Frame, ctx: &keymap::Context, theme: &Theme, area: Rect) {
+    draw_footer_with(frame, ctx, &[], theme, area);
+}
+
+/// [`draw_footer_in`] with your actions after the built-in keys (only where they all fit
+/// with them: the built-in ones keep their room, `?` lists the rest).
+fn draw_footer_with(
+    frame: &mut Frame,
+    ctx: &keymap::Context,
+    mine: &[(String, String)],
+    theme: &Theme,
+    area: Rect,
+) {
     let ctx = *ctx;
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
@@ -314,6 +335,17 @@ pub fn draw_footer_in(frame: &mut Frame, ctx: &keymap::Context, theme: &Theme, a
         let (keys, word) = item;
         spans.push(Span::styled(keys, theme.key));
         spans.push(Span::raw(format!(" {word}  ")));
+    }
+    if !cut {
+        for (keys, word) in mine {
+            let w = keys.chars().count() + 1 + word.chars().count() + 2;
+            if used + w > usize::from(area.width) {
+                break;
+            }
+            used += w;
+            spans.push(Span::styled(keys.clone(), theme.key));
+            spans.push(Span::raw(format!(" {}  ", crate::text::sanitize(word))));
+        }
     }
     if cut {
         spans.push(Span::styled(MORE, theme.dim));

@@ -76,6 +76,18 @@ impl IpEntry {
         out
     }
 
+    /// The entry as a proxy line for tools and browsers: `host:port:login:password` (as
+    /// much of it as it has), as served (not cleaned for a screen: it goes to the
+    /// clipboard).
+    pub fn line(&self) -> String {
+        let mut out = self.host_port();
+        for part in [&self.login, &self.password].into_iter().flatten() {
+            out.push(':');
+            out.push_str(part);
+        }
+        out
+    }
+
     /// `host:port` (or `host`), the form tools take when there are no credentials.
     pub fn host_port(&self) -> String {
         match self.port {
@@ -128,6 +140,17 @@ impl IpList {
     /// The entries, parsed from the list as served.
     pub fn entries(&self) -> Vec<IpEntry> {
         parse_entries(&self.format, &self.raw).0
+    }
+
+    /// The first entry, if the list holds one.
+    pub fn first(&self) -> Option<IpEntry> {
+        let mut first = None;
+        visit_entries(&self.format, &self.raw, &mut |e| {
+            if first.is_none() {
+                first = Some(e);
+            }
+        });
+        first
     }
 
     /// The lines of a text list that hold no entry (an IPv6 `[::1]:8080`, junk), so the

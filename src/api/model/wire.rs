@@ -200,6 +200,21 @@ impl IpListType {
         }
     }
 
+    /// The list types of a service of this product type: the static ones for fpr, the
+    /// rotating gateway's for ppr; every type while the type is not known (or is a word
+    /// the spec does not name), as the server may still serve one.
+    pub fn for_kind(product_type: &ProductType) -> &'static [IpListType] {
+        match product_type {
+            ProductType::Fpr => &[
+                IpListType::HttpIp,
+                IpListType::SocksIp,
+                IpListType::HttpAuth,
+            ],
+            ProductType::Ppr => &[IpListType::PprHttp, IpListType::PprSocks],
+            ProductType::Other(_) => IpListType::ALL,
+        }
+    }
+
     /// The list type that fits a product type best: `http-auth` for static, `ppr-http` for
     /// rotating.
     pub fn default_for(product_type: &ProductType) -> Self {

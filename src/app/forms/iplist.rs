@@ -49,6 +49,7 @@ pub static VIEW: FormStep = FormStep {
         step_key(&[k('y')], Action::Copy, Some("copy"), "Copy the list exactly as served"),
         step_key(&[k('Y')], Action::CopyUrls, Some("copy URLs"), "Copy the list as proxy URLs, one per line"),
         step_key(&[k('w')], Action::WriteFile, Some("write file"), "Write the list to a file"),
+        step_key(&[k('v')], Action::TogglePassword, Some("passwords"), "Show or hide the passwords (the copy and the file keep them)"),
         steps::MOVE_DOWN,
         steps::MOVE_UP,
         steps::TOP,
@@ -95,6 +96,17 @@ pub struct IpListForm {
     /// Opened by the palette's "copy IP list": the list is copied as `y` would once it
     /// arrives (on screen).
     pub copy_when_fetched: bool,
+    /// Opened by `y` on Services: the list's first proxy is copied once it arrives, and
+    /// the form closes (the person stays on the row).
+    pub copy_first: bool,
+    /// Opened by one of your actions that takes `{iplist_file}`: it runs with the list
+    /// once it arrives, and the form closes.
+    pub then_run: Option<Box<crate::config::actions::Run>>,
+    /// Whether the view shows the passwords in the lines (`v`); hidden as the service's
+    /// detail hides its own, so a shared screen does not show them.
+    pub show_passwords: bool,
+    /// The list types the chooser offers: those of the service's kind.
+    pub types: &'static [IpListType],
 }
 
 /// The file-name prompt of `w`.
@@ -119,6 +131,10 @@ impl IpListForm {
             save: None,
             written: None,
             copy_when_fetched: false,
+            show_passwords: false,
+            copy_first: false,
+            then_run: None,
+            types: IpListType::for_kind(product_type),
         }
     }
 
@@ -138,7 +154,7 @@ impl IpListForm {
             all[(i + delta).rem_euclid(n) as usize].clone()
         }
         match self.column {
-            Column::Type => self.list_type = step(IpListType::ALL, &self.list_type, delta),
+            Column::Type => self.list_type = step(self.types, &self.list_type, delta),
             Column::Format => self.format = step(IpListFormat::ALL, &self.format, delta),
         }
     }
@@ -261,6 +277,18 @@ impl FormLogic for IpListForm {
         on_screen: bool,
     ) -> Flow {
         self.finish(result);
+        if on_screen
+            && let Some(list) = self.list().map(|l| l.raw.clone())
+            && let Some(mut run) = self.then_run.take()
+        {
+            run.iplist = Some(list);
+            cx.hand_over(*run);
+            return Flow::Close;
+        }
+        if self.copy_first && on_screen && self.list().is_some() {
+            self.copy_first = false;
+            return self.copy_first_entry(cx);
+        }
         if self.copy_when_fetched && on_screen && self.list().is_some() {
             self.copy_when_fetched = false;
             self.view_action(cx, Action::Copy);
@@ -270,6 +298,41 @@ impl FormLogic for IpListForm {
 }
 
 impl IpListForm {
+    /// `y` on Services, the list in: its first entry to the clipboard as
+    /// `host:port:user:pass`, said with what it is; an empty list stays open, saying so.
+    fn copy_first_entry(&mut self, cx: &mut Cx<'_>) -> Flow {
+        let id = self.service_id;
+        let Some(entry) = self.list().and_then(IpList::first) else {
+            cx.shell.status.notify(
+                crate::app::status::NoticeKind::Info,
+                format!("Service {id}: its IP list has no proxy to copy"),
+            );
+            return Flow::Stay;
+        };
+        let what = format!(
+            "First proxy of service {id} ({}, {})",
+            if entry.password.is_some() {
+                "host:port:user:pass"
+            } else {
+                "host:port"
+            },
+            self.list_type
+        );
+        let line = crate::app::cmdline::iplist(
+            &cx.shell.settings.cli_args,
+            id,
+            &self.list_type,
+            &self.format,
+            None,
+        ) + "   # its first line";
+        cx.work.cmdlog.expect_copy(what.clone(), line);
+        cx.out.push(Command::Copy {
+            what,
+            text: entry.line(),
+        });
+        Flow::Close
+    }
+
     /// The keys are `step`'s now (not busy fetching).
     fn at(&self, step: &'static FormStep) -> bool {
         self.kind() == PopupKind::Step(step)
@@ -313,9 +376,16 @@ impl IpListForm {
                 cx.work.cmdlog.expect_copy(what.clone(), line);
                 cx.out.push(Command::Copy { what, text });
             }
+            Action::TogglePassword => self.show_passwords = !self.show_passwords,
             Action::WriteFile => {
+                // A second `w` offers the name after the file just written (which is
+                // never replaced), not the name that now exists.
+                let offered = self
+                    .written
+                    .as_deref()
+                    .map_or_else(|| self.default_path(), crate::files::next_name);
                 self.save = Some(SavePrompt {
-                    path: TextField::new(self.default_path()).with_max(PATH_MAX),
+                    path: TextField::new(offered).with_max(PATH_MAX),
                     error: None,
                     writing: false,
                 });
@@ -365,34 +435,5 @@ pub(in crate::app) fn iplist_page(cx: &Cx<'_>) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn list(raw: &str) -> IpList {
-        IpList::parse(IpListType::HttpAuth, IpListFormat::Txt, raw.to_owned())
-    }
-
-    #[test]
-    fn the_chooser_defaults_by_product_type_and_cycles() {
-        let mut f = IpListForm::new(1003, &ProductType::Ppr);
-        assert_eq!(f.list_type, IpListType::PprHttp);
-        assert_eq!(
-            IpListForm::new(1001, &ProductType::Fpr).list_type,
-            IpListType::HttpAuth
-        );
-        f.cycle(1);
-        assert_eq!(f.list_type, IpListType::PprSocks);
-        f.cycle(1);
-        assert_eq!(f.list_type, IpListType::HttpIp, "wraps around");
-        f.switch_column();
-        f.cycle(-1);
-        assert_eq!(f.format, IpListFormat::Csv);
-        assert_eq!(f.default_path(), "iplist-1003-http-ip.csv");
-        assert!(f.request().is_some(), "Enter fetches");
-        f.core.state = FormState::Submitting;
-        assert_eq!(f.request(), None, "not twice");
-        f.finish(Ok(Response::IpList(list("1.2.3.4:80\n"))));
-        assert_eq!(f.kind(), PopupKind::Step(&VIEW));
-        assert_eq!(f.list().map(entries_label).as_deref(), Some("1 entry"));
-    }
-}
+#[path = "iplist_tests.rs"]
+mod tests;

@@ -1,5 +1,6 @@
 //! What becomes of an IP list taken out of its form: the clipboard's answer, and the file
-//! `w` writes (never replacing one: an existing name is refused and a free one offered).
+//! `w` writes (never replacing one: an existing name is refused and a free one offered),
+//! and `y` on Services (the first proxy of the service's list).
 
 use super::TextField;
 use super::iplist::IpListForm;
@@ -104,4 +105,46 @@ pub(in crate::app) fn on_written(cx: &mut Cx<'_>, path: PathBuf, result: Result<
             format!("{} not written: {e}", path.display()),
         ),
     }
+}
+
+/// Runs one of your actions, after fetching the IP list of `service` when its command
+/// takes `{iplist_file}` (`service` is then the highlighted one).
+pub(in crate::app) fn run_with_list(
+    cx: &mut Cx<'_>,
+    run: crate::config::actions::Run,
+    service: Option<u64>,
+) {
+    match service {
+        Some(id) => fetch_then_run(cx, id, run),
+        None => cx.hand_over(run),
+    }
+}
+
+/// One of your actions whose command takes `{iplist_file}`: the service's IP list (its
+/// kind's usual type, as text) is fetched as the person asked, and the action runs with it
+/// when it comes; the form shows meanwhile, so the wait and a failure are seen.
+pub(in crate::app) fn fetch_then_run(cx: &mut Cx<'_>, id: u64, run: crate::config::actions::Run) {
+    let product_type = cx.tabs.service_type(id, cx.account).unwrap_or_default();
+    let mut form = IpListForm::new(id, &product_type);
+    form.then_run = Some(Box::new(run));
+    if let Some(request) = form.request() {
+        cx.send_form(&mut form.core, request);
+    }
+    cx.shell.popups.push(crate::app::Popup::form_of(form));
+}
+
+/// `y` on Services: the selected service's IP list (its kind's usual type, as text) is
+/// fetched as the person asked, and its first proxy copied when it comes; the form shows
+/// meanwhile, so the wait and a failure are seen.
+pub(in crate::app) fn copy_first(cx: &mut Cx<'_>) {
+    let Some(id) = cx.target_service() else {
+        return;
+    };
+    let product_type = cx.tabs.service_type(id, cx.account).unwrap_or_default();
+    let mut form = IpListForm::new(id, &product_type);
+    form.copy_first = true;
+    if let Some(request) = form.request() {
+        cx.send_form(&mut form.core, request);
+    }
+    cx.shell.popups.push(crate::app::Popup::form_of(form));
 }

@@ -74,6 +74,7 @@
 
 pub mod bind_ip;
 pub mod by_number;
+pub mod confirm_run;
 pub mod core;
 pub mod field;
 mod form;

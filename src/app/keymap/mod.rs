@@ -73,6 +73,8 @@ pub enum Action {
     CycleTemplate,
     /// `y` in an IP list: copy it as served.
     Copy,
+    /// `y` on Services: copy the service's first proxy as `host:port:user:pass`.
+    CopyProxy,
     /// `Y` in an IP list: copy it as URLs.
     CopyUrls,
     /// `w` in an IP list: write it to a file.

@@ -75,12 +75,65 @@ impl Theme {
         Style::new().fg(colour).add_modifier(Modifier::BOLD)
     }
 
+    /// The built-in theme of `look` (a skin's place says nothing here: dark).
     pub fn for_look(look: Look) -> Self {
         match look {
-            Look::Dark => Self::dark(),
+            Look::Dark | Look::Skin(_) => Self::dark(),
             Look::Light => Self::light(),
             Look::Plain => Self::plain(),
         }
+    }
+
+    /// The theme the settings ask for: a built-in one, or the user's skin.
+    pub fn of(settings: &super::super::AppSettings) -> Self {
+        match settings.look {
+            Look::Skin(i) => settings
+                .skins
+                .get(i)
+                .map_or_else(Self::dark, |(_, skin)| Self::with_skin(skin)),
+            look => Self::for_look(look),
+        }
+    }
+
+    /// A skin's roles over the built-in theme it inherits.
+    pub fn with_skin(skin: &crate::config::skin::Skin) -> Self {
+        let mut t = Self::for_look(skin.inherits);
+        for &(at, style) in &skin.roles {
+            if let Some(slot) = crate::config::skin::ROLES
+                .get(at)
+                .and_then(|role| t.role_mut(role))
+            {
+                *slot = style;
+            }
+        }
+        t
+    }
+
+    /// The style of the role a skin names `role` (see `config::skin::ROLES`).
+    fn role_mut(&mut self, role: &str) -> Option<&mut Style> {
+        Some(match role {
+            "base" => &mut self.base,
+            "dim" => &mut self.dim,
+            "border" => &mut self.border,
+            "title" => &mut self.title,
+            "header_row" => &mut self.header_row,
+            "selected" => &mut self.selected,
+            "good" => &mut self.good,
+            "warn" => &mut self.warn,
+            "bad" => &mut self.bad,
+            "stale" => &mut self.stale,
+            "error_line" => &mut self.error_line,
+            "key" => &mut self.key,
+            "big" => &mut self.big,
+            "app_title" => &mut self.bar.app_title,
+            "tab_active" => &mut self.bar.tab_active,
+            "tab_inactive" => &mut self.bar.tab_inactive,
+            "badge" => &mut self.bar.badge,
+            "chart_line" => &mut self.chart.line,
+            "gauge" => &mut self.chart.gauge,
+            "gauge_over" => &mut self.chart.gauge_over,
+            _ => return None,
+        })
     }
 
     pub fn dark() -> Self {

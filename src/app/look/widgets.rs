@@ -134,6 +134,22 @@ pub fn pane<'a>(theme: &Theme, title: String, fresh: Span<'static>) -> Block<'a>
     block
 }
 
+/// [`pane`] for an area `width` wide: the title stays whole, and the freshness on the right
+/// is cut to the room left (a title cut in the middle of an ID says another ID).
+pub fn pane_fit<'a>(theme: &Theme, title: String, fresh: Span<'static>, width: u16) -> Block<'a> {
+    // The corners, a space either side of each title, and a gap between them.
+    let room = usize::from(width)
+        .saturating_sub(2 + unicode_width::UnicodeWidthStr::width(title.as_str()) + 2 + 1 + 2);
+    let fresh = match room {
+        0..=3 => Span::raw(""),
+        room => Span::styled(
+            text::truncate(&fresh.content, room).into_owned(),
+            fresh.style,
+        ),
+    };
+    pane(theme, title, fresh)
+}
+
 /// A pane title with the table's count: `Services · 42`, `Services · 3 of 42`, or just
 /// `Services` while there is nothing to count.
 pub fn counted(noun: &str, loaded: bool, table: &TableView) -> String {

@@ -11,6 +11,8 @@ use crate::text;
 /// What a candidate is, in the order equal scores are listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
+    /// A `:` verb the query names (`svc 1003`): listed first, above the matches.
+    Verb,
     Action,
     Tab,
     Service,
@@ -22,6 +24,7 @@ pub enum Kind {
 impl Kind {
     pub fn label(self) -> &'static str {
         match self {
+            Kind::Verb => "verb",
             Kind::Action => "action",
             Kind::Tab => "tab",
             Kind::Service => "service",
@@ -46,6 +49,12 @@ pub enum Target {
     Tab(Tab),
     Profile(String),
     Action(Act),
+    /// `:theme NAME`: the look, for this run.
+    Theme(crate::config::Look),
+    /// A verb that cannot run as typed: Enter says why and keeps the query.
+    Say(String),
+    /// One of your actions (`config::actions`), by its place in the settings.
+    UserAction(usize),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,6 +89,18 @@ pub fn gather(app: &App, service: Option<u64>, product: Option<u64>) -> Vec<Cand
         account: &app.account,
     };
     let mut out = actions(&held, service, product);
+    // Your actions of the tab shown, with the command they run.
+    for (i, a) in crate::app::user_actions::of_tab(&app.settings().actions, app.shell.tab) {
+        let mut c = Candidate::new(
+            Kind::Action,
+            Target::UserAction(i),
+            text::sanitize(&a.description).into_owned(),
+            a.key.to_string(),
+        );
+        c.command =
+            Some(text::sanitize(&crate::app::user_actions::shown_command(&a.command)).into_owned());
+        out.push(c);
+    }
     for tab in Tab::ALL {
         out.push(Candidate::new(
             Kind::Tab,

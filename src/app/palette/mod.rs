@@ -27,15 +27,17 @@
 //! carried out goes to the command log ([`super::cmdlog`]).
 
 pub mod candidates;
+mod run;
+pub mod verbs;
 
+use super::Cx;
 use super::forms::TextField;
 use super::keymap::steps::step_key;
-use super::keymap::{Action, Binding, FormKind, code};
-use super::popups::{self, Popup, PopupPane, Reply};
-use super::{Cx, Tab};
+use super::keymap::{Action, Binding, code};
+use super::popups::{PopupPane, Reply};
 use crate::app::PopupKind;
 use crate::app::keymap::steps::PopupInfo;
-use candidates::{Candidate, Target};
+use candidates::Candidate;
 use crossterm::event::{KeyCode, KeyEvent};
 use nucleo_matcher::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
@@ -60,6 +62,12 @@ pub enum Act {
     ServiceDetail(u64),
     Order(u64),
     ProductDetail(u64),
+    /// `:invoice ID`: the invoice's row, and the invoice opened.
+    InvoiceDetail(u64),
+    /// `:q`.
+    Quit,
+    /// `:all`: the All view over several accounts.
+    AllAccounts,
     Refresh,
     RefreshAll,
     CommandLog,
@@ -107,7 +115,20 @@ pub struct Palette {
     /// The service and product the actions are for.
     pub service: Option<u64>,
     pub product: Option<u64>,
+    /// The verb the query names, kept last in `candidates` and shown first.
+    verb: bool,
+    /// What `verbs` needs to know to read a verb's argument.
+    profiles: Vec<String>,
+    among_accounts: bool,
+    skins: Vec<String>,
+    /// The queries run before, oldest first (`↑` on the first line brings them back),
+    /// and where `↑`/`↓` are in them.
+    pub history: Vec<String>,
+    recalled: Option<usize>,
 }
+
+/// The most queries the palette remembers in a run.
+pub const HISTORY_MAX: usize = 50;
 
 impl Palette {
     pub fn new(candidates: Vec<Candidate>, service: Option<u64>, product: Option<u64>) -> Self {
@@ -120,9 +141,25 @@ impl Palette {
             candidates,
             service,
             product,
+            verb: false,
+            profiles: Vec::new(),
+            among_accounts: false,
+            skins: Vec::new(),
+            history: Vec::new(),
+            recalled: None,
         };
         p.rematch_all();
         p
+    }
+
+    /// What reading a verb needs: the config's profiles, whether accounts share the view;
+    /// and the queries run before.
+    pub fn knowing(mut self, settings: &crate::app::AppSettings, history: Vec<String>) -> Self {
+        self.profiles = settings.profiles.names.clone();
+        self.among_accounts = settings.among.accounts;
+        self.skins = settings.skins.iter().map(|(n, _)| n.clone()).collect();
+        self.history = history;
+        self
     }
 
     /// The matches shown, best first.
@@ -157,8 +194,33 @@ impl Palette {
         self.rematch();
     }
 
-    /// Matches the query again: only among the last matches when it grew from their query.
+    /// Matches the query again: only among the last matches when it grew from their query;
+    /// a verb the query names goes first.
     pub fn rematch(&mut self) {
+        if std::mem::take(&mut self.verb) {
+            self.candidates.pop();
+        }
+        self.search();
+        let known = verbs::Known {
+            profiles: &self.profiles,
+            among_accounts: self.among_accounts,
+            skins: &self.skins,
+        };
+        if let Some((verb, first)) = verbs::candidate(self.query.value(), &known) {
+            self.candidates.push(verb);
+            self.verb = true;
+            let at = (self.candidates.len() - 1) as u32;
+            if first {
+                self.shown.insert(0, at);
+                self.shown.truncate(MAX_SHOWN);
+            } else {
+                self.shown.truncate(MAX_SHOWN - 1);
+                self.shown.push(at);
+            }
+        }
+    }
+
+    fn search(&mut self) {
         let query = self.query.value().trim_start().to_owned();
         let narrows = !self.matched_for.is_empty() && query.starts_with(&self.matched_for);
         let atoms: Vec<Atom> = query
@@ -274,6 +336,9 @@ impl PopupPane for Palette {
 
     fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Reply {
         match action {
+            // On the first line, `↑` brings back the queries run before, newest first.
+            Action::Up if self.selected == 0 && self.recall(1) => {}
+            Action::Down if self.recalled.is_some() && self.recall(-1) => {}
             Action::Up => self.move_by(-1),
             Action::Down => self.move_by(1),
             Action::PageUp => self.move_by(-10),
@@ -288,6 +353,7 @@ impl PopupPane for Palette {
     /// A key typed into the query.
     fn key(&mut self, key: &KeyEvent) -> bool {
         if self.query.key(key) {
+            self.recalled = None;
             self.rematch();
         }
         true
@@ -306,102 +372,4 @@ impl PartialEq for Palette {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self, other)
     }
-}
-
-impl Palette {
-    /// `Tab` on a service or product: its actions first, the query cleared.
-    fn retarget(&mut self, cx: &mut Cx<'_>) {
-        match self.selected().map(|c| c.target.clone()) {
-            Some(Target::Service(id)) => self.service = Some(id),
-            Some(Target::Product(id)) => self.product = Some(id),
-            _ => return,
-        }
-        let held = candidates::Held {
-            shell: cx.shell,
-            tabs: cx.tabs,
-            account: cx.account,
-        };
-        let mut candidates = candidates::actions(&held, self.service, self.product);
-        candidates.extend(
-            std::mem::take(&mut self.candidates)
-                .into_iter()
-                .filter(|c| c.kind != candidates::Kind::Action),
-        );
-        *self = Palette::new(candidates, self.service, self.product);
-    }
-
-    /// Enter: the palette closes and its highlighted match is gone to or run.
-    fn run(&mut self, cx: &mut Cx<'_>) -> Reply {
-        let Some(target) = self.selected().map(|c| c.target.clone()) else {
-            return Reply::Taken;
-        };
-        match target {
-            Target::Service(id) => {
-                cx.go_to(Tab::Services, id);
-            }
-            Target::Product(id) => {
-                cx.go_to(Tab::Products, id);
-            }
-            Target::Invoice(id) => {
-                cx.go_to(Tab::Billing, id);
-            }
-            Target::Tab(tab) => cx.shell.tab = tab,
-            Target::Profile(name) => popups::profiles::switch_to(cx.shell, &name),
-            Target::Action(act) => return run_action(cx, act),
-        }
-        Reply::Close
-    }
-}
-
-/// An action, through its key's own path.
-fn run_action(cx: &mut Cx<'_>, act: Act) -> Reply {
-    use super::forms::iplist;
-    // The key acts on the selected row: an action for a row no longer listed must not
-    // fall on another one.
-    let on = match (act.service(), act.product()) {
-        (Some(id), _) => Some(("Service", cx.go_to(Tab::Services, id), id)),
-        (None, Some(id)) => Some(("Product", cx.go_to(Tab::Products, id), id)),
-        (None, None) => None,
-    };
-    if let Some((what, false, id)) = on {
-        cx.shell.notify(format!(
-            "{what} {id} is not listed any more: nothing was opened"
-        ));
-        return Reply::Close;
-    }
-    let action = match act {
-        Act::Bind(_) => Action::OpenForm(FormKind::BindIp),
-        Act::Password(_) => Action::OpenForm(FormKind::Password),
-        Act::RefreshList(_) => Action::OpenForm(FormKind::Refresh),
-        Act::CopyIpList(_) => {
-            // `i`, whose list is copied once fetched, as `y` would.
-            super::forms::open(cx, FormKind::IpList);
-            if let Some(form) = cx
-                .shell
-                .popups
-                .last_mut()
-                .and_then(Popup::form_as_mut::<iplist::IpListForm>)
-            {
-                form.copy_when_fetched = true;
-            }
-            return Reply::Close;
-        }
-        Act::Order(_) => Action::OpenForm(FormKind::Order),
-        Act::Probe(_) => Action::Probe,
-        Act::ServiceDetail(_) | Act::ProductDetail(_) => Action::Open,
-        Act::Refresh => Action::Refresh,
-        Act::RefreshAll => Action::RefreshAll,
-        Act::CommandLog => Action::CommandLog,
-        Act::Messages => Action::Messages,
-        Act::SwitchProfile => Action::SwitchProfile,
-        Act::Help => Action::Help,
-    };
-    // Over All, the screen's actions are the All view's (`r` there refreshes every
-    // account): the desk does them, not the account the palette was opened on.
-    let whole_screen = act.service().is_none() && act.product().is_none();
-    if whole_screen && cx.shell.accounts == super::keymap::Accounts::All {
-        cx.shell.for_all = Some(action);
-        return Reply::Close;
-    }
-    Reply::Perform(action)
 }

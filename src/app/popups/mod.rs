@@ -88,6 +88,7 @@ impl Popup {
             Popup::Client(p) => p,
             Popup::Accounts(p) => p,
             Popup::Form(p) => p,
+            Popup::ConfirmRun(p) => &**p,
         }
     }
 
@@ -105,6 +106,7 @@ impl Popup {
             Popup::Client(p) => p,
             Popup::Accounts(p) => p,
             Popup::Form(p) => p,
+            Popup::ConfirmRun(p) => &mut **p,
         }
     }
 

@@ -81,6 +81,7 @@ fn in_a_form_field_keys_are_text_but_the_form_keys_work() {
             ("y".to_owned(), "copy"),
             ("Y".to_owned(), "copy URLs"),
             ("w".to_owned(), "write file"),
+            ("v".to_owned(), "passwords"),
             ("Esc".to_owned(), "close"),
         ]
     );

@@ -146,6 +146,13 @@ fn w_writes_never_overwrites_and_lets_the_name_be_changed() {
         h.status_text(),
         "IP list of service 5001 written to /home/u/iplist-5001-http-auth.list"
     );
+    // A second `w` offers the name after the file just written, at once (issue 45).
+    h.key('w');
+    let cmds = h.code(KeyCode::Enter);
+    assert!(
+        matches!(&cmds[..], [Command::WriteFile { path, .. }] if path == &PathBuf::from("/home/u/iplist-5001-http-auth (1).list")),
+        "{cmds:?}"
+    );
 }
 
 #[test]
@@ -188,5 +195,40 @@ fn w_on_an_existing_file_offers_a_free_name() {
     assert!(
         matches!(&cmds[..], [Command::WriteFile { path, .. }] if path == &PathBuf::from("/home/u/iplist-5001-http-auth (1).txt")),
         "{cmds:?}"
+    );
+}
+
+/// Issue 45: `y` on a Services row copies its first proxy as `host:port:user:pass` (its
+/// IP list asked for as the person waits), says what it copied, and leaves them on the
+/// row.
+#[test]
+fn y_on_a_service_row_copies_its_first_proxy() {
+    let mut h = Harness::loaded();
+    let sent = fetches(&h.key('y'));
+    let expected = Request::ip_list(5001, IpListType::HttpAuth, IpListFormat::Txt);
+    assert_eq!(sent, vec![expected.clone()]);
+    assert_eq!(h.app.context().popup, Some(PopupKind::FormBusy));
+    let cmds = h.ok(
+        expected,
+        Response::IpList(IpList::parse(
+            IpListType::HttpAuth,
+            IpListFormat::Txt,
+            RAW.into(),
+        )),
+    );
+    let (what, text) = copy_of(&cmds);
+    assert_eq!(text, "203.0.113.1:8000:user:p@ss");
+    assert_eq!(
+        what,
+        "First proxy of service 5001 (host:port:user:pass, http-auth)"
+    );
+    assert!(h.app.popups().is_empty(), "back on the row");
+    h.send(Msg::Copied {
+        what,
+        result: Ok(Copied::Osc52),
+    });
+    assert_eq!(
+        h.status_text(),
+        "First proxy of service 5001 (host:port:user:pass, http-auth) sent to the terminal clipboard (OSC 52)"
     );
 }

@@ -18,3 +18,4 @@ mod palette;
 mod profiles;
 mod readme_keys;
 mod redraw;
+mod user_actions;

@@ -369,3 +369,48 @@ fn an_action_for_a_service_gone_from_the_list_opens_nothing_on_another() {
     assert_eq!(h.app.services().table.selected_id(), Some(5001));
     assert_eq!(h.app.services().table.filter(), "");
 }
+
+/// Issue 47.3: `:` verbs, as in k9s and vim, listed first and run by Enter through their
+/// key's path; a wrong argument says what it needs; `↑` brings back what was run.
+#[test]
+fn verbs_jump_open_and_quit_and_the_palette_remembers_them() {
+    let mut h = Harness::loaded();
+    find(&mut h, "svc 5003");
+    assert_eq!(palette(&h).selected().map(|c| c.kind), Some(Kind::Verb));
+    h.code(KeyCode::Enter);
+    assert_eq!(h.app.tab(), Tab::Services);
+    assert_eq!(h.app.table(Tab::Services).selected_id(), Some(5003));
+    assert!(
+        matches!(h.top(), Some(Popup::Service(_))),
+        "the detail is open: {:?}",
+        h.top()
+    );
+    h.code(KeyCode::Esc);
+
+    // A verb with a wrong argument says what it needs and keeps the query.
+    find(&mut h, "svc abc");
+    h.code(KeyCode::Enter);
+    assert_eq!(h.status_text(), "\"abc\" is not an ID: :svc SERVICE-ID");
+    assert_eq!(palette(&h).query.value(), "svc abc");
+    h.code(KeyCode::Esc);
+
+    // The theme, at once.
+    find(&mut h, "theme light");
+    h.code(KeyCode::Enter);
+    assert_eq!(h.app.settings().look, crate::config::Look::Light);
+
+    // `↑` on the first line brings back the queries run, newest first.
+    find(&mut h, "");
+    h.code(KeyCode::Up);
+    assert_eq!(palette(&h).query.value(), "theme light");
+    h.code(KeyCode::Up);
+    assert_eq!(palette(&h).query.value(), "svc 5003");
+    h.code(KeyCode::Down);
+    assert_eq!(palette(&h).query.value(), "theme light");
+    h.code(KeyCode::Esc);
+
+    // `:q` quits, as `q` does.
+    find(&mut h, "q");
+    h.code(KeyCode::Enter);
+    assert!(h.app.should_quit());
+}

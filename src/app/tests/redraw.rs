@@ -16,6 +16,7 @@ fn view(left: u32) -> View {
         throttled: 0,
         claimed: None,
         asked_pause: None,
+        elsewhere: 0,
     }
 }
 

@@ -2,7 +2,7 @@
 //! drawn; lists can have 100,000 lines) and the file-name prompt of `w`.
 
 use super::{draw_field, draw_message, framed, row, rows_from, state_line};
-use crate::api::{IpList, IpListFormat, IpListType, Response};
+use crate::api::{IpList, IpListFormat, Response};
 use crate::app::App;
 use crate::app::forms::iplist::{Column, IpListForm, ListView, entries_label};
 use crate::app::tabs::network::ServerState;
@@ -59,7 +59,8 @@ fn draw_chooser(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &
         head("Type", Column::Type),
         head("Format", Column::Format),
     ])];
-    for i in 0..IpListType::ALL.len() {
+    // The service's kind's list types only (3 for fpr, 2 for ppr); the formats beside.
+    for i in 0..form.types.len().max(IpListFormat::ALL.len()) {
         let cell = |value: Option<String>, chosen: bool, focused: bool| {
             let marker = if chosen { "▶ " } else { "  " };
             let style = match (chosen, focused) {
@@ -72,12 +73,12 @@ fn draw_chooser(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &
                 None => Span::raw(" ".repeat(18)),
             }
         };
-        let t = &IpListType::ALL[i];
+        let t = form.types.get(i);
         let f = IpListFormat::ALL.get(i);
         lines.push(Line::from(vec![
             cell(
-                Some(t.to_string()),
-                *t == form.list_type,
+                t.map(ToString::to_string),
+                t == Some(&form.list_type),
                 form.column == Column::Type,
             ),
             cell(
@@ -199,9 +200,22 @@ fn draw_view(
         );
     }
     frame.render_widget(block, area);
+    // The service's password, where its detail is known, is hidden wherever it stands.
+    let password = app
+        .store()
+        .service(form.service_id)
+        .map(|s| s.password.expose())
+        .filter(|p| !p.is_empty());
     let lines: Vec<Line> = (first..last)
         .filter_map(|i| view.line(i))
         .map(|l| {
+            let masked;
+            let l = if form.show_passwords {
+                l
+            } else {
+                masked = mask_passwords(l, password);
+                masked.as_str()
+            };
             let shown = text::sanitize(l).into_owned();
             if marks.is_empty() {
                 return Line::from(shown);
@@ -229,6 +243,39 @@ fn draw_view(
     } else {
         frame.render_widget(Paragraph::new(lines), lines_area);
     }
+}
+
+/// What a password looks like on screen while hidden (as in the service's detail).
+const HIDDEN: &str = "••••••••";
+
+/// `line` with its passwords hidden: the service's own wherever it stands, and in the
+/// layouts a list line has (not shown in the spec, so what they look like is tried):
+/// `host:port:user:pass`, `user:pass@host:port`, `scheme://user:pass@host`. A line that
+/// looks like none is shown as served.
+pub fn mask_passwords(line: &str, password: Option<&str>) -> String {
+    let mut out = match password {
+        Some(p) => line.replace(p, HIDDEN),
+        None => line.to_owned(),
+    };
+    // `user:pass@host…`, with or without a scheme.
+    if let Some(at) = out.find('@') {
+        let start = out[..at].find("://").map_or(0, |i| i + 3);
+        if let Some(colon) = out[start..at].find(':') {
+            let colon = start + colon;
+            if colon + 1 < at && &out[colon + 1..at] != HIDDEN {
+                out.replace_range(colon + 1..at, HIDDEN);
+            }
+        }
+        return out;
+    }
+    // `host:port:user:pass`: four fields, the last after the third colon (IPv6 hosts
+    // have more colons and no such layout; a CSV's fields are separated otherwise).
+    let fields: Vec<&str> = out.split(':').collect();
+    if fields.len() == 4 && !fields[3].is_empty() && fields[3] != HIDDEN && !out.contains(',') {
+        let cut = out.len() - fields[3].len();
+        out.replace_range(cut.., HIDDEN);
+    }
+    out
 }
 
 fn draw_save(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &IpListForm) {
@@ -274,4 +321,38 @@ fn draw_save(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &IpL
         "As served, mode 0600; never replaces a file, offers a free name.",
         theme.dim,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mask_passwords;
+
+    #[test]
+    fn passwords_are_hidden_in_every_layout_a_line_has() {
+        let hide = |l: &str| mask_passwords(l, None);
+        assert_eq!(
+            hide("10.0.0.1:8000:user:pw-1"),
+            "10.0.0.1:8000:user:••••••••"
+        );
+        assert_eq!(
+            hide("user:pw-1@10.0.0.1:8000"),
+            "user:••••••••@10.0.0.1:8000"
+        );
+        assert_eq!(
+            hide("socks5://user:pw-1@10.0.0.1:8000"),
+            "socks5://user:••••••••@10.0.0.1:8000"
+        );
+        // No password in it: as served.
+        assert_eq!(hide("10.0.0.1:8000"), "10.0.0.1:8000");
+        assert_eq!(hide("2001:db8::1:8000"), "2001:db8::1:8000");
+        // The service's own password wherever it stands (a CSV's or a JSON's field).
+        assert_eq!(
+            mask_passwords("10.0.0.1,8000,user,s3cret", Some("s3cret")),
+            "10.0.0.1,8000,user,••••••••"
+        );
+        assert_eq!(
+            mask_passwords("10.0.0.1:8000:user:s3cret", Some("s3cret")),
+            "10.0.0.1:8000:user:••••••••"
+        );
+    }
 }

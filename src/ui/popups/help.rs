@@ -27,7 +27,7 @@ pub fn draw(
         .map(|(k, _)| k.chars().count())
         .max()
         .unwrap_or(0);
-    let lines: Vec<Line> = entries
+    let mut lines: Vec<Line> = entries
         .into_iter()
         .map(|(keys, help)| {
             Line::from(vec![
@@ -36,6 +36,34 @@ pub fn draw(
             ])
         })
         .collect();
+    // Your actions of the tab (`config::actions`), with what they run.
+    if ctx.popup.is_none() {
+        let mine: Vec<_> =
+            crate::app::user_actions::of_tab(&app.settings().actions, ctx.tab).collect();
+        if !mine.is_empty() {
+            lines.push(Line::from(""));
+            lines.push(Line::from(Span::styled(" Your actions", theme.title)));
+        }
+        for (_, a) in mine {
+            let how = match (a.confirm, a.background) {
+                (true, true) => " (asks first)",
+                (true, false) => " (asks first; in this terminal)",
+                (false, true) => "",
+                (false, false) => " (in this terminal)",
+            };
+            lines.push(Line::from(vec![
+                Span::styled(format!(" {:>key_width$}  ", a.key.to_string()), theme.key),
+                Span::raw(format!("{}{how}  ", crate::text::sanitize(&a.description))),
+                Span::styled(
+                    format!(
+                        "$ {}",
+                        crate::text::sanitize(&crate::app::user_actions::shown_command(&a.command))
+                    ),
+                    theme.dim,
+                ),
+            ]));
+        }
+    }
     let title = match ctx.popup {
         Some(kind) => format!("Keys · {}", kind.title()),
         None => format!("Keys · {}", ctx.tab.title()),

@@ -31,13 +31,14 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, popup: &Mes
             log.len()
         )
     };
-    let mut lines: Vec<Line> = log
-        .newest_first()
-        .skip(scroll)
-        .take(usize::from(r.height))
-        .map(|e| entry_line(app, theme, e, Vec::new()))
-        .collect();
-    if lines.is_empty() {
+    let mut lines = pending_lines(app, theme);
+    lines.extend(
+        log.newest_first()
+            .skip(scroll)
+            .take(usize::from(r.height))
+            .map(|e| entry_line(app, theme, e, Vec::new())),
+    );
+    if log.is_empty() {
         lines.push(Line::from(Span::styled(
             "Nothing yet: failures, notices and order outcomes are listed here.",
             theme.dim,
@@ -49,6 +50,51 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, popup: &Mes
             .block(widgets::pane(theme, title, Span::raw(""))),
         r,
     );
+}
+
+/// The most requests `m` lists under `⟳ N pending`; the rest are counted.
+const PENDING_SHOWN: usize = 6;
+
+/// What the header's `⟳ N pending` stands for, above the log: why it waits (the
+/// server's limit, the budget's pace, or the answers on their way) and each request with
+/// how long ago it was asked, oldest first. Nothing while nothing waits.
+fn pending_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
+    let pending = app.account().pending();
+    if pending.is_empty() {
+        return Vec::new();
+    }
+    let why = app
+        .budget_waiting()
+        .unwrap_or_else(|| "sent, waiting for the answers".to_owned());
+    let mut lines = vec![Line::from(vec![
+        Span::styled(
+            format!("⟳ {} pending", crate::text::count(pending.len() as u64)),
+            theme.title,
+        ),
+        Span::styled(format!(" · {why}"), theme.dim),
+    ])];
+    let now = app.now();
+    for (what, asked) in pending.iter().take(PENDING_SHOWN) {
+        let when = asked.map_or_else(
+            || "a write on its way".to_owned(),
+            |at| format!("asked {}", crate::text::age(now, at)),
+        );
+        lines.push(Line::from(vec![
+            Span::raw(format!("  {}", crate::text::sanitize(what))),
+            Span::styled(format!("  {when}"), theme.dim),
+        ]));
+    }
+    if pending.len() > PENDING_SHOWN {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "  … and {} more",
+                crate::text::count((pending.len() - PENDING_SHOWN) as u64)
+            ),
+            theme.dim,
+        )));
+    }
+    lines.push(Line::from(""));
+    lines
 }
 
 /// One entry: its time, level and text (and how many times it was said), after `lead`.

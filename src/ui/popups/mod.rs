@@ -44,5 +44,43 @@ pub fn draw(
         Popup::Palette(p) => palette::draw(frame, app, theme, area, p),
         Popup::CommandLog(log) => command_log::draw(frame, app, theme, area, log),
         Popup::Client(card) => card.render(frame, area, &app.tab_data(), theme),
+        Popup::ConfirmRun(c) => confirm_run(frame, theme, area, c),
     }
+}
+
+/// `confirm = true`: what will run, whole (wrapped), and the keys.
+fn confirm_run(
+    frame: &mut Frame,
+    theme: &Theme,
+    area: Rect,
+    c: &crate::app::forms::confirm_run::ConfirmRun,
+) {
+    use ratatui::text::{Line, Span};
+    use ratatui::widgets::{Clear, Paragraph, Wrap};
+    let command =
+        crate::text::sanitize(&crate::app::user_actions::shown_command(&c.run.argv)).into_owned();
+    let how = if c.run.background {
+        "in the background (its output to m)"
+    } else {
+        "in this terminal (the dashboard comes back when it ends)"
+    };
+    let r = crate::app::look::centered(area, area.width.saturating_sub(4).min(90), 9);
+    frame.render_widget(Clear, r);
+    let lines = vec![
+        Line::from(Span::styled(format!("$ {command}"), theme.key)),
+        Line::from(""),
+        Line::from(Span::styled(format!("Runs {how}."), theme.dim)),
+        Line::from(Span::styled("Enter runs it · Esc does not", theme.dim)),
+    ];
+    let block = crate::app::look::widgets::pane(
+        theme,
+        crate::text::sanitize(&c.title()).into_owned(),
+        Span::raw(""),
+    );
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block),
+        r,
+    );
 }

@@ -97,6 +97,14 @@ pub fn draw(frame: &mut Frame, app: &crate::app::App, theme: &Theme, area: Rect,
             "Enter goes to it · Tab lists its actions",
             theme.dim,
         )),
+        Some(c) if c.kind == Kind::Verb => Line::from(Span::styled(
+            "Enter runs it · ↑ the queries run before",
+            theme.dim,
+        )),
+        Some(_) if p.query.value().trim().is_empty() => Line::from(Span::styled(
+            format!("verbs: {}", crate::app::palette::verbs::summary()),
+            theme.dim,
+        )),
         Some(_) => Line::from(Span::styled("Enter goes there", theme.dim)),
         None => Line::from(""),
     };

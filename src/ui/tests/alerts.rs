@@ -64,6 +64,10 @@ fn a_resolved_alert_stays_listed_below_the_open_ones() {
     let screen = render(&mut h.app, 120, 30);
     assert!(screen.contains("✓ warn"), "{screen}");
     assert!(screen.contains("resolved"), "{screen}");
+    // The Resolved column is there while something resolved is listed, and the title
+    // says the rows listed are more than those open.
+    assert!(screen.contains("Since       Resolved"), "{screen}");
+    assert!(screen.contains("Alerts · 3 open · 4 listed"), "{screen}");
 }
 
 /// The row of the Suspended service's alert, selected (it is the first: critical).

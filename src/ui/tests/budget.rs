@@ -17,6 +17,7 @@ fn view(limit: u32, left: u32, paused: Option<u64>) -> View {
         throttled: 0,
         claimed: None,
         asked_pause: None,
+        elsewhere: 0,
     }
 }
 
@@ -100,6 +101,94 @@ fn network_rows_say_how_old_their_check_is() {
     assert!(screen.contains("2m ago"), "{screen}");
     assert!(
         screen.contains("checked: 3 of 3 · oldest 2m ago"),
+        "{screen}"
+    );
+}
+
+/// Issue 45: at 80 columns the Network summary keeps the wait's reason and its seconds
+/// (the labels take fewer words first).
+#[test]
+fn the_network_summary_keeps_the_wait_at_80_columns() {
+    let mut h = Harness::new();
+    let _ = h.app.start();
+    h.answer(&Request::Services);
+    h.key('4');
+    // The network reads go out, and wait.
+    h.send(Msg::Sent(Request::NetworkErrors(5001)));
+    h.send(Msg::Budget(View {
+        next_in: Some(Duration::from_secs(3)),
+        ..view(60, 0, None)
+    }));
+    let wide = render(&mut h.app, 160, 30);
+    let line = wide.lines().nth(2).unwrap();
+    assert!(
+        line.contains(
+            "Servers in error: 0   Inactive: 0   ⏸ paced by the request budget (next in 3 s)"
+        ),
+        "{wide}"
+    );
+    let narrow = render(&mut h.app, 80, 24);
+    let line = narrow.lines().nth(2).unwrap();
+    assert!(line.contains("⏸ paced, next in 3 s"), "{narrow}");
+    assert!(line.contains("In error: "), "{line}");
+    // The server's count says so.
+    h.send(Msg::Budget(view(60, 0, Some(23))));
+    let narrow = render(&mut h.app, 80, 24);
+    let line = narrow.lines().nth(2).unwrap();
+    assert!(line.contains("⏸ server's limit, next in 23 s"), "{narrow}");
+}
+
+/// Issue 45: a restart within the server's minute says why reads go slowly (the earlier
+/// run's requests still count), once.
+#[test]
+fn a_restart_within_the_servers_minute_says_so_once() {
+    let mut h = Harness::loaded();
+    h.send(Msg::Budget(View {
+        elsewhere: 42,
+        ..view(60, 18, None)
+    }));
+    let said = h.status_text();
+    assert!(
+        said.contains("42 of the last minute's requests were sent by this profile's other runs"),
+        "{said}"
+    );
+    assert!(said.contains("60/min"), "{said}");
+    h.code(crossterm::event::KeyCode::Esc);
+    h.send(Msg::Budget(View {
+        elsewhere: 40,
+        ..view(60, 20, None)
+    }));
+    assert!(
+        !h.status_text().contains("other runs"),
+        "{}",
+        h.status_text()
+    );
+}
+
+/// Issue 45: `m` lists what the header's `⟳ N pending` stands for: why it waits and each
+/// request with how long ago it was asked.
+#[test]
+fn m_lists_what_is_pending_and_why() {
+    let mut h = Harness::loaded();
+    h.send(Msg::Sent(Request::Services));
+    h.send(Msg::Sent(Request::Credit));
+    h.advance(90);
+    h.send(Msg::Tick);
+    h.key('m');
+    let screen = render(&mut h.app, 120, 30);
+    assert!(
+        screen.contains("⟳ 2 pending · sent, waiting for the answers"),
+        "{screen}"
+    );
+    assert!(screen.contains("Services  asked 1m ago"), "{screen}");
+    // Held back by the budget, it says so.
+    h.send(Msg::Budget(View {
+        next_in: Some(Duration::from_secs(3)),
+        ..view(60, 0, None)
+    }));
+    let screen = render(&mut h.app, 120, 30);
+    assert!(
+        screen.contains("⟳ 2 pending · paced by the request budget (next in 3 s)"),
         "{screen}"
     );
 }

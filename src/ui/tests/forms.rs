@@ -544,8 +544,28 @@ fn iplist_form() {
         &[
             "IP list 5001 · http-auth txt · 100,000 entries",
             "lines 18–",
-            "10.0.0.19:8000:user5001:pw-5001",
+            "10.0.0.19:8000:user5001:••••••••",
         ],
+    );
+
+    // The passwords are hidden as the detail hides its own; `v` shows them, and the copy
+    // keeps them whatever is shown (issue 45).
+    let mut h = viewing(3);
+    let screen = render(&mut h.app, 120, 30);
+    assert!(!screen.contains("pw-5001"), "{screen}");
+    h.key('v');
+    let screen = render(&mut h.app, 120, 30);
+    assert!(
+        screen.contains("10.0.0.1:8000:user5001:pw-5001"),
+        "{screen}"
+    );
+    h.key('v');
+    let copied = h.key('y');
+    assert!(
+        copied.iter().any(
+            |c| matches!(c, crate::app::Command::Copy { text, .. } if text.contains("pw-5001"))
+        ),
+        "{copied:?}"
     );
 
     let mut h = viewing(3);

@@ -63,7 +63,7 @@ fn the_service_detail_shows_uptime_errors_and_since() {
     let mut h = with_history();
     let screen = render(&mut h.app, 120, 40);
     assert!(
-        screen.contains("Uptime        24h 0.0% · 7d 0.0%"),
+        screen.contains("Uptime        24h 0.0% · 7d 0.0% (both of 5 min watched)"),
         "{screen}"
     );
     assert!(screen.contains("In error      since 14:03, 5m"), "{screen}");
@@ -120,6 +120,16 @@ fn billing_shows_the_credit_over_30_days() {
     assert!(line.contains("30 days"), "{line}");
     // Known for today only: one bar at the right end of the 30 days, and its range.
     assert!(line.contains("█ $1,234.50–$1,234.50"), "{line}");
+    assert!(line.contains("Unpaid  "), "{line}");
+    // Issue 45: at 80 columns the Unpaid total stays whole; the trend gives way first.
+    let narrow = render(&mut h.app, 80, 24);
+    let line = narrow
+        .lines()
+        .find(|l| l.contains("Credit"))
+        .unwrap_or_else(|| panic!("{narrow}"));
+    assert!(line.contains(" invoice"), "{line}");
+    assert!(!line.contains('…'), "{line}");
+    assert!(!line.contains("–$"), "{line}");
 }
 
 #[test]

@@ -23,7 +23,7 @@ pub fn render(app: &mut App, w: u16, h: u16) -> String {
     let _ = app.update(Msg::Resize(w, h));
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let mut view = crate::app::geometry::Geometry::default();
-    let theme = super::theme::Theme::for_look(app.settings().look);
+    let theme = super::theme::Theme::of(app.settings());
     terminal
         .draw(|f| super::draw_in(app, f, &theme, f.area(), &mut view))
         .unwrap();

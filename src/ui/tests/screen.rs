@@ -604,3 +604,16 @@ fn the_catalogue_is_stale_only_past_its_own_hour() {
     let billing = render(&mut h.app, 120, 40);
     assert!(billing.contains("⚠ updated"), "{billing}");
 }
+
+/// Issue 45: a narrow detail pane keeps its whole title (`Service 5001`, never `Service
+/// 500`); the freshness on the right gives way.
+#[test]
+fn a_narrow_detail_pane_keeps_the_whole_service_id() {
+    let mut h = Harness::loaded();
+    h.advance(600);
+    h.send(crate::app::Msg::Tick);
+    for width in [40, 44, 50, 60] {
+        let screen = render(&mut h.app, width, 30);
+        assert!(screen.contains("╭ Service 5001 "), "{width}:\n{screen}");
+    }
+}

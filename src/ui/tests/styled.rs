@@ -157,3 +157,43 @@ fn dark_and_light_differ_on_every_tab() {
         assert_ne!(styled(&dark), styled(&light), "{tab}");
     }
 }
+
+/// Issue 47.5: a skin of the user's colours the screen (its roles; the rest its built-in
+/// theme's), and `:theme` switches looks at once.
+#[test]
+fn a_skin_colours_the_screen_and_theme_switches_at_once() {
+    let skin = crate::config::skin::parse(
+        "inherits = \"dark\"\nborder = \"#ff00ff\"\nbadge = { fg = \"black\", bg = \"#00ff00\" }\n",
+    )
+    .unwrap();
+    let mut h = Harness::with(crate::app::AppSettings {
+        look: Look::Skin(0),
+        skins: vec![("neon".into(), skin)],
+        ..settings()
+    });
+    let cmds = h.app.start();
+    h.settle(cmds);
+    let buffer = draw(&mut h.app, 80, 24);
+    // The Services pane's top-left corner is a border.
+    let corner = buffer
+        .content
+        .iter()
+        .find(|c| c.symbol() == "╭")
+        .expect("a pane");
+    assert_eq!(corner.fg, Color::Rgb(0xff, 0, 0xff));
+    // `:theme light`, then `:theme neon` again.
+    h.key(':');
+    h.keys("theme light");
+    h.code(crossterm::event::KeyCode::Enter);
+    let buffer = draw(&mut h.app, 80, 24);
+    let corner = buffer.content.iter().find(|c| c.symbol() == "╭").unwrap();
+    assert_ne!(corner.fg, Color::Rgb(0xff, 0, 0xff));
+    h.key(':');
+    h.keys("theme neon");
+    h.code(crossterm::event::KeyCode::Enter);
+    assert_eq!(h.app.settings().look, Look::Skin(0));
+    assert_eq!(
+        h.status_text(),
+        "Theme neon for this run (`theme =` in the profile keeps it)"
+    );
+}

@@ -61,12 +61,8 @@ pub fn draw(tab: &AlertsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
     let view = &tab.table;
     // What needs a person apart from what is being handled: `49 open · 2 acked · 1
     // silenced`, as the All view counts them.
-    let counts = tab.counts(data.now).words();
-    let title = if counts.is_empty() {
-        format!("Alerts · {}", widgets::count_label(view))
-    } else {
-        format!("Alerts · {counts} · {}", widgets::count_label(view))
-    };
+    let counts = tab.counts(data.now);
+    let title = title(counts, view);
     let block = widgets::pane(theme, title, Span::raw(""));
     let block = widgets::with_filter(block, view, theme);
     let placeholder = placeholder(tab, theme);
@@ -83,7 +79,10 @@ pub fn draw(tab: &AlertsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
     let now = data.now;
     // Only while something is marked: the message keeps its room otherwise.
     let marked = rows.iter().any(|a| !tab.mark(a, now).is_empty());
-    let (header, widths) = header(marked, wide);
+    // Only while something resolved is listed: a column of `—` gives its room to the
+    // message.
+    let resolved = rows.iter().any(|a| a.resolved.is_some());
+    let (header, widths) = header(marked, wide, resolved);
     // The message column's width (the highlight mark, the fixed columns and the gaps
     // taken off), so a long message ends in `…` rather than being clipped mid-word.
     let fixed: u16 = widths
@@ -115,12 +114,16 @@ pub fn draw(tab: &AlertsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
             Cell::new(text::truncate(&message(data.offset, a), message_width).into_owned())
                 .style(dim),
             Cell::new(short_time(data, a.first_seen)).style(dim),
-            Cell::new(
-                a.resolved
-                    .map_or_else(|| "—".to_owned(), |t| short_time(data, t)),
-            )
-            .style(dim),
         ]);
+        if resolved {
+            cells.push(
+                Cell::new(
+                    a.resolved
+                        .map_or_else(|| "—".to_owned(), |t| short_time(data, t)),
+                )
+                .style(dim),
+            );
+        }
         Row::new(cells)
     });
     draw_detail(frame, tab, data, theme, detail, tab.selected());
@@ -260,7 +263,7 @@ fn placeholder(tab: &AlertsTab, theme: &Theme) -> Option<(String, Style)> {
 
 /// The table's header and widths: the Marked column while something is marked, the
 /// subject and rule on a wide screen.
-fn header(marked: bool, wide: bool) -> (Vec<&'static str>, Vec<Constraint>) {
+fn header(marked: bool, wide: bool, resolved: bool) -> (Vec<&'static str>, Vec<Constraint>) {
     let mut header: Vec<&'static str> = vec!["Level"];
     let mut widths = vec![Constraint::Length(10)];
     if marked {
@@ -271,11 +274,26 @@ fn header(marked: bool, wide: bool) -> (Vec<&'static str>, Vec<Constraint>) {
         header.extend(["Subject", "Rule"]);
         widths.extend([Constraint::Length(13), Constraint::Length(16)]);
     }
-    header.extend(["Message", "Since", "Resolved"]);
-    widths.extend([
-        Constraint::Fill(1),
-        Constraint::Length(11),
-        Constraint::Length(11),
-    ]);
+    header.extend(["Message", "Since"]);
+    widths.extend([Constraint::Fill(1), Constraint::Length(11)]);
+    if resolved {
+        header.push("Resolved");
+        widths.push(Constraint::Length(11));
+    }
     (header, widths)
+}
+
+/// `Alerts · 9 open`; the rows listed when they are not just those counted (resolved ones
+/// listed too, or a filter): `Alerts · 9 open · 12 listed`, `… · 3 of 12 listed`.
+fn title(counts: super::Counts, view: &crate::app::table::TableView) -> String {
+    let words = counts.words();
+    let counted = counts.open + counts.acked + counts.silenced;
+    let filtered = !view.filter().is_empty() || view.problems_only();
+    let listed = format!("{} listed", widgets::count_label(view));
+    match (words.is_empty(), !filtered && view.total() == counted) {
+        (true, _) if view.total() == 0 => "Alerts".to_owned(),
+        (true, _) => format!("Alerts · {listed}"),
+        (false, true) => format!("Alerts · {words}"),
+        (false, false) => format!("Alerts · {words} · {listed}"),
+    }
 }

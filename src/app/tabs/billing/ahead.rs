@@ -238,7 +238,17 @@ pub fn draw_accounts(
         ));
     }
     let mut lines = vec![earliest];
-    for (name, colour, r) in accounts {
+    // The accounts that run short first, soonest first (a short pane keeps them); the
+    // others in their order.
+    let mut order: Vec<usize> = (0..accounts.len()).collect();
+    order.sort_by_key(|&i| {
+        (
+            runways[i].and_then(Runway::short_on).is_none(),
+            runways[i].and_then(Runway::short_on),
+            i,
+        )
+    });
+    for (name, colour, r) in order.into_iter().map(|i| &accounts[i]) {
         let said = r.map_or_else(|| "waiting for its services…".to_owned(), Runway::line);
         lines.push(Line::from(vec![
             Span::styled(format!(" {name} "), theme.account(*colour)),

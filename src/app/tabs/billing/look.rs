@@ -97,8 +97,21 @@ fn draw_credit(
                 Span::styled(" Credit  ", theme.title),
                 Span::styled(text::money(c.credit), theme.big),
             ];
-            spans.extend(credit_trend(data, theme));
-            spans.extend(unpaid_spans(tab, theme));
+            // The Unpaid total is what someone acts on; the 30-day trend gives way first
+            // when the line is narrow (its range, then its sparkline).
+            let unpaid = unpaid_spans(tab, theme);
+            let width = |spans: &[Span<'_>]| spans.iter().map(Span::width).sum::<usize>();
+            let room = usize::from(area.width.saturating_sub(2))
+                .saturating_sub(width(&spans) + width(&unpaid));
+            let mut trend = credit_trend(data, theme);
+            if width(&trend) > room {
+                trend.pop(); // the range
+            }
+            if width(&trend) > room {
+                trend.clear();
+            }
+            spans.extend(trend);
+            spans.extend(unpaid);
             Line::from(spans)
         }
         (None, Answer::Failed { error, .. }) => Line::from(Span::styled(

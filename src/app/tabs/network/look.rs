@@ -26,7 +26,7 @@ pub fn draw(net: &NetworkTab, frame: &mut Frame, body: Rect, props: &Props<'_>) 
     let (summary_area, pane) = areas(body);
     let list = data.store.services_answer();
     let s = net.summary;
-    let summary = summary_line(net, data, theme);
+    let summary = summary_line(net, data, theme, summary_area.width);
     frame.render_widget(Paragraph::new(summary), summary_area);
 
     let view = &net.table;
@@ -91,28 +91,50 @@ pub fn draw(net: &NetworkTab, frame: &mut Frame, body: Rect, props: &Props<'_>) 
 }
 
 /// The summary line: services checked, servers in error and inactive, what is on its way
-/// (or held back by the budget), what cannot be checked and what failed.
-fn summary_line(net: &NetworkTab, data: &TabData<'_>, theme: &Theme) -> Line<'static> {
+/// (or held back by the budget), what cannot be checked and what failed. When the full
+/// words do not fit `width`, the short ones are used, so that a wait keeps its seconds and
+/// its reason (`⏸ server's limit, next in 23 s`) at 80 columns.
+fn summary_line(net: &NetworkTab, data: &TabData<'_>, theme: &Theme, width: u16) -> Line<'static> {
+    let full = summary_spans(net, data, theme, false);
+    let fits = full.iter().map(Span::width).sum::<usize>() <= usize::from(width);
+    Line::from(if fits {
+        full
+    } else {
+        summary_spans(net, data, theme, true)
+    })
+}
+
+fn summary_spans(
+    net: &NetworkTab,
+    data: &TabData<'_>,
+    theme: &Theme,
+    short: bool,
+) -> Vec<Span<'static>> {
     let s = net.summary;
     let now = data.now;
     let oldest = s
         .oldest
-        .filter(|at| s.checked > 0 && (now - *at).num_seconds() >= 10)
+        .filter(|at| !short && s.checked > 0 && (now - *at).num_seconds() >= 10)
         .map(|at| format!(" · oldest {}", crate::text::age(now, at)))
         .unwrap_or_default();
+    let (checked, errors, inactive, gap) = if short {
+        ("Checked", "In error", "Inactive", "  ")
+    } else {
+        ("Services checked", "Servers in error", "Inactive", "   ")
+    };
     let mut summary = vec![
         Span::raw(format!(
-            " Services checked: {} of {}{oldest}   ",
+            " {checked}: {} of {}{oldest}{gap}",
             text::count(s.checked as u64),
             text::count(s.services as u64)
         )),
         Span::styled(
-            format!("Servers in error: {}", text::count(s.errors as u64)),
+            format!("{errors}: {}", text::count(s.errors as u64)),
             if s.errors > 0 { theme.bad } else { theme.base },
         ),
-        Span::raw("   "),
+        Span::raw(gap),
         Span::styled(
-            format!("Inactive: {}", text::count(s.inactive as u64)),
+            format!("{inactive}: {}", text::count(s.inactive as u64)),
             if s.inactive > 0 {
                 theme.warn
             } else {
@@ -122,22 +144,29 @@ fn summary_line(net: &NetworkTab, data: &TabData<'_>, theme: &Theme) -> Line<'st
     ];
     // Held back by the budget is not failing: the scheduler sends them when it allows.
     if let Some(held) = data.budget_held.filter(|_| s.loading > 0) {
-        let waiting = held.words(now);
-        summary.push(Span::styled(format!("   ⏸ {waiting}"), theme.warn));
+        let waiting = if short {
+            held.short_words(now)
+        } else {
+            held.words(now)
+        };
+        summary.push(Span::styled(format!("{gap}⏸ {waiting}"), theme.warn));
     } else if s.loading > 0 {
         summary.push(Span::styled(
-            format!("   checking {}…", s.loading),
+            format!("{gap}checking {}…", s.loading),
             theme.dim,
         ));
     }
     if s.cannot_check > 0 {
         summary.push(Span::styled(
-            format!("   {} can't check", text::count(s.cannot_check as u64)),
+            format!("{gap}{} can't check", text::count(s.cannot_check as u64)),
             theme.dim,
         ));
     }
     if s.failed > 0 {
-        summary.push(Span::styled(format!("   ✗ {} failed", s.failed), theme.bad));
+        summary.push(Span::styled(
+            format!("{gap}✗ {} failed", s.failed),
+            theme.bad,
+        ));
     }
-    Line::from(summary)
+    summary
 }

@@ -93,10 +93,17 @@ pub fn draw_detail(
     id: u64,
 ) {
     let remote = tab.detail(id);
-    let block = widgets::pane(
+    // Among several accounts the pane names whose service it is.
+    let title = if data.settings.among.accounts {
+        format!("Service {id} · {}", data.settings.profile)
+    } else {
+        format!("Service {id}")
+    };
+    let block = widgets::pane_fit(
         theme,
-        format!("Service {id}"),
+        title,
         widgets::freshness(data, theme, remote.freshness()),
+        area.width,
     );
     // The countdown goes on the bottom edge: the whole width, whatever the columns.
     let block = match data.countdown(id) {
@@ -219,13 +226,27 @@ fn percent(x: Option<f64>) -> String {
     }
 }
 
-/// `uptime 24h 99.2% · 7d 97.1%`.
+/// `24h 99.2% · 7d 97.1%`; a window watched only in part says how much of it the share
+/// covers (an uptime over a few minutes watched is not one over a day):
+/// `24h 0.0% · 7d 0.0% (both of 5 min watched)`, `… · 7d 97.1% (7d of 2 days watched)`.
 fn uptime(o: &crate::history::ServiceOverview) -> String {
-    format!(
+    const DAY: i64 = 86_400;
+    // Within a minute of the whole window, the share covers it.
+    let partial = |watched: i64, window: i64| watched + 60 < window;
+    let shares = format!(
         "24h {} · 7d {}",
         percent(o.uptime_24h),
         percent(o.uptime_7d)
-    )
+    );
+    let words = |watched: i64| text::span_words(watched.max(0).unsigned_abs());
+    if o.uptime_24h.is_some() && partial(o.watched_24h, DAY) {
+        // Less than a day watched: both windows hold the same watched span.
+        format!("{shares} (both of {} watched)", words(o.watched_7d))
+    } else if o.uptime_7d.is_some() && partial(o.watched_7d, 7 * DAY) {
+        format!("{shares} (7d of {} watched)", words(o.watched_7d))
+    } else {
+        shares
+    }
 }
 
 /// The lines of a service's history for its detail pane: uptime, errors per hour over
@@ -307,4 +328,33 @@ fn probe_rounds(
         Span::styled(text::spark_share(&shares, room), tone),
         Span::styled(said, if under { theme.bad } else { Style::default() }),
     ]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uptime;
+    use crate::history::ServiceOverview;
+
+    #[test]
+    fn an_uptime_says_how_much_of_its_window_was_watched() {
+        let day = 86_400;
+        let o = |watched_24h, watched_7d| ServiceOverview {
+            uptime_24h: Some(0.992),
+            uptime_7d: Some(0.971),
+            watched_24h,
+            watched_7d,
+            ..Default::default()
+        };
+        assert_eq!(uptime(&o(day, 7 * day)), "24h 99.2% · 7d 97.1%");
+        assert_eq!(
+            uptime(&o(day, 2 * day)),
+            "24h 99.2% · 7d 97.1% (7d of 2 days watched)"
+        );
+        assert_eq!(
+            uptime(&o(300, 300)),
+            "24h 99.2% · 7d 97.1% (both of 5 min watched)"
+        );
+        // Nothing watched: no share, nothing to qualify.
+        assert_eq!(uptime(&ServiceOverview::default()), "24h — · 7d —");
+    }
 }
