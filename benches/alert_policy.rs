@@ -52,6 +52,7 @@ fn watch(
         keep: None,
         history: None,
         on_alert: None,
+        probe: None,
     };
     let w = Watcher::new("main", engine, Box::new(recording.clone()), output, options);
     let (stop, stopped) = tokio::sync::watch::channel(false);

@@ -163,6 +163,7 @@ async fn soak(minutes: u64) {
         output.clone(),
         Options {
             on_alert: None,
+            probe: None,
             clock,
             speed: SPEED,
             verbose: 0,

@@ -57,6 +57,7 @@ impl Run {
             keep: None,
             history: None,
             on_alert: None,
+            probe: None,
         };
         let w = Watcher::new("main", engine, Box::new(recording.clone()), output, options);
         let (stop, stopped) = tokio::sync::watch::channel(false);

@@ -4,7 +4,9 @@
 //! every rule is complete, and the dashboard is the JSON Grafana imports. `promtool check
 //! rules` runs in `.ci/run` where it is installed; this holds without it.
 
-use proxydash::metrics::{AlertMetrics, InvoiceMetrics, ProfileMetrics, ServiceMetrics};
+use proxydash::metrics::{
+    AlertMetrics, InvoiceMetrics, ProbeMetrics, ProfileMetrics, ServiceMetrics,
+};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -56,6 +58,24 @@ fn exported() -> BTreeSet<String> {
             status: "Unpaid".into(),
             amount_usd: 12.0,
             age_seconds: Some(86_400),
+        }],
+        // `watch --probe-every`'s rounds, with the provider's network status known.
+        probes: vec![ProbeMetrics {
+            service_id: 1001,
+            listed: 40,
+            checked: 20,
+            alive: 15,
+            dead: vec![
+                ("refused", 3),
+                ("auth_failed", 1),
+                ("timeout", 1),
+                ("bad_answer", 0),
+            ],
+            dead_provider_fine: Some(4),
+            round_age_seconds: 12.5,
+            latency_buckets: vec![(0.1, 10), (1.0, 5), (f64::INFINITY, 0)],
+            latency_sum: 3.5,
+            latency_count: 15,
         }],
         ..ProfileMetrics::default()
     };
@@ -222,7 +242,8 @@ fn every_alert_rule_is_complete_and_names_exported_metrics_only() {
     }
     // What the built-in rules watch, each with its twin (issues 25 and 44): the API's
     // state, a service suspended or due, servers in error, usage near and heading for the
-    // limit, the credit running short, invoices unpaid, a kind of data failing alone.
+    // limit, the credit running short, invoices unpaid, a kind of data failing alone, and
+    // (issue 49) the proxies proxydash's own probe rounds find dead.
     for metric in [
         "proxydash_api_down_seconds",
         "proxydash_credit_runway_seconds",
@@ -233,6 +254,8 @@ fn every_alert_rule_is_complete_and_names_exported_metrics_only() {
         "proxydash_service_due_seconds",
         "proxydash_invoice_unpaid_usd",
         "proxydash_datum_failing_seconds",
+        "proxydash_probe_checked_proxies",
+        "proxydash_probe_alive_proxies",
     ] {
         assert!(named.contains(metric), "no rule on {metric}");
     }
@@ -308,13 +331,14 @@ fn the_shipped_rules_agree_with_the_built_in_ones() {
     use proxydash::alerts::{Rule, Rules};
     let defaults = Rules::default();
     let refresh = std::time::Duration::from_secs(30);
+    let probe_every = proxydash::config::RULES_PROBE_EVERY;
     assert_eq!(
         asset("proxydash-alerts.yml").trim_end(),
-        prometheus_yaml(&defaults, refresh).trim_end(),
+        prometheus_yaml(&defaults, refresh, probe_every).trim_end(),
         "assets/watch/proxydash-alerts.yml is not what `proxydash alerts rules` writes: \
          run `cargo run -- alerts rules > assets/watch/proxydash-alerts.yml`"
     );
-    let table = prometheus_rules(&defaults, refresh);
+    let table = prometheus_rules(&defaults, refresh, probe_every);
     for rule in Rule::ALL {
         for level in rule.levels() {
             let twins: Vec<_> = table
@@ -322,8 +346,11 @@ fn the_shipped_rules_agree_with_the_built_in_ones() {
                 .filter(|r| r.built_in == Some((rule, *level)))
                 .collect();
             assert_eq!(twins.len(), 1, "{rule:?} at {level:?}: {twins:?}");
+            // A probe round's sighting waits one round (the shipped file assumes 5m).
             let wait = if rule.reads_a_record() || rule.reads_the_connection() {
                 "0m"
+            } else if rule.reads_probe_rounds() {
+                "300s"
             } else {
                 "30s"
             };

@@ -44,6 +44,7 @@ mod state_files;
 mod terminal;
 mod unknown;
 mod watch;
+mod watch_probe;
 
 /// Each `tests/*.rs` file (and each directory with a `mod.rs`) is a module of this
 /// binary, or its tests would silently never run.

@@ -55,6 +55,8 @@ pub struct Engine {
     urgent: bool,
     next_due: Option<DateTime<Utc>>,
     sweeper: Sweeper,
+    /// What the probe's scheduled rounds found.
+    probed: super::probed::Probed,
     money: Money,
 }
 
@@ -75,6 +77,7 @@ impl Engine {
             dirty: true,
             urgent: true,
             next_due: None,
+            probed: super::probed::Probed::default(),
             money: Money::default(),
         }
     }
@@ -322,6 +325,21 @@ impl Engine {
         out
     }
 
+    /// A probe round an observer ran (`watch --probe-every`) ended: kept for the rules
+    /// (the next sweep counts it) and the summary; answers its history rows.
+    pub fn probed(
+        &mut self,
+        round: crate::probe::round::Round,
+        now: DateTime<Utc>,
+    ) -> Vec<crate::history::Record> {
+        let judged = !round.judge_down;
+        let records = self.probed.take(round, &self.store, now);
+        if judged {
+            self.sweeper.probed();
+        }
+        records
+    }
+
     /// Reads still on their way.
     pub fn in_flight(&self) -> usize {
         self.store.in_flight()
@@ -356,6 +374,7 @@ impl Engine {
             types: &self.types,
             connection: &self.connection,
             health: &self.health,
+            probed: &self.probed,
             base_url: &self.config.base_url,
             offset: self.config.offset,
         };
@@ -398,6 +417,7 @@ impl Engine {
             runway,
             skipped: facts::skipped(&self.store),
             at: Some(now),
+            probes: self.probed.all(),
         }
     }
 

@@ -41,6 +41,9 @@ pub struct Summary {
     pub skipped: Vec<(&'static str, usize)>,
     /// When this summary was made.
     pub at: Option<DateTime<Utc>>,
+    /// What the probe's last round found of each service it checked (`watch
+    /// --probe-every`), by ID.
+    pub probes: Vec<super::probed::ServiceProbe>,
 }
 
 /// What the snapshot is made from: the engine's parts.
@@ -49,6 +52,7 @@ pub struct Sources<'a> {
     pub types: &'a Types,
     pub connection: &'a Connection,
     pub health: &'a Health,
+    pub probed: &'a super::probed::Probed,
     pub base_url: &'a str,
     pub offset: FixedOffset,
 }
@@ -97,6 +101,8 @@ pub fn snapshot(
                 f.usage_known = rate.is_some()
                     || src.types.get(id) == Some(&ProductType::Fpr)
                     || s.status.has_ended();
+                f.product_type = src.types.get(id).cloned();
+                f.probe = src.probed.facts(id);
                 f
             })
             .collect()
@@ -134,6 +140,7 @@ pub fn snapshot(
         // health only while the API answers.
         data: matches!(connection.link, Link::Online | Link::Throttled { .. })
             .then(|| src.health.watched(now)),
+        probes_complete: src.probed.complete(),
     }
 }
 

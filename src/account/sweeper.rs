@@ -10,6 +10,8 @@
 //!   unpaid invoice) open within seconds of start instead of after a whole round, and it
 //!   counts nothing else (a measurement seen twice without being read again is not two
 //!   sightings).
+//! - **A probe round** (`watch --probe-every`) that comes in makes a sweep due at once,
+//!   and only a sweep after a round counts `proxies_dead`: its debounce counts rounds.
 //! - A sweep with no new successful read evaluates only `api_unreachable`: the same stale
 //!   data seen again is not a second sighting. Nothing resolves because data is missing:
 //!   the rules cover a rule's subjects only when every datum they read has arrived. An
@@ -64,6 +66,8 @@ pub struct Sweeper {
     new_records: bool,
     /// An answer of any kind arrived since the last full sweep.
     new_answer: bool,
+    /// A probe round came in since the last sweep: `proxies_dead` counts a sighting.
+    new_probes: bool,
     last_full: Option<DateTime<Utc>>,
     last_records: Option<DateTime<Utc>>,
     first_answer: Option<DateTime<Utc>>,
@@ -81,6 +85,7 @@ impl Sweeper {
             new_data: false,
             new_records: false,
             new_answer: false,
+            new_probes: false,
             last_full: None,
             last_records: None,
             first_answer: None,
@@ -123,6 +128,11 @@ impl Sweeper {
         }
     }
 
+    /// A probe round came in: a sweep counts it at once.
+    pub fn probed(&mut self) {
+        self.new_probes = true;
+    }
+
     /// The sweep due now, if any (`idle`: a round of reads is in).
     pub fn due(&self, idle: bool, every: chrono::Duration, now: DateTime<Utc>) -> Option<Reach> {
         if self.new_answer {
@@ -139,7 +149,7 @@ impl Sweeper {
         // The baseline's summary falls due by its own clock: a records sweep (which
         // counts nothing twice) carries it out.
         let summary = self.herald.flush_at().is_some_and(|at| at <= now);
-        ((self.new_records && gap) || summary).then_some(Reach::Records)
+        ((self.new_records && gap) || summary || self.new_probes).then_some(Reach::Records)
     }
 
     /// When a sweep falls due by itself (reads keep coming, or records wait out their gap).
@@ -170,7 +180,11 @@ impl Sweeper {
         // after nothing but answers of no use, or the catalogue, says nothing of it).
         let over_data = reach == Reach::Full && self.new_data;
         let mut observations = evaluate(snapshot, &config.rules, now);
+        let new_probes = std::mem::take(&mut self.new_probes);
         let counts = |rule: Rule| {
+            if rule.reads_probe_rounds() {
+                return new_probes;
+            }
             rule.reads_the_connection()
                 || match reach {
                     Reach::Full => self.new_data,

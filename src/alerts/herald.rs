@@ -284,6 +284,7 @@ fn order(t: &Transition) -> (std::cmp::Reverse<(Level, bool)>, u8, super::Subjec
         Rule::ServersInError => 5,
         Rule::RateLimit => 6,
         Rule::RateForecast => 7,
+        Rule::ProxiesDead => 6,
         Rule::DatumFailing => 8,
     };
     (
@@ -358,11 +359,17 @@ impl Herald {
 /// Whether every rule that reads the account's watched data has been checked in full as
 /// often as it takes to open (once for a record, `debounce` sweeps for a measurement):
 /// the first full picture is in. `rate_forecast` reads the statistics, which are read
-/// hourly when nothing shows them: what it finds later goes in a later summary.
+/// hourly when nothing shows them, and `proxies_dead` the probe's rounds, on their own
+/// schedule (or none): what they find later goes in a later summary.
 fn complete(book: &AlertBook, rules: &Rules) -> bool {
     Rule::ALL
         .into_iter()
-        .filter(|r| rules.enabled(*r) && !r.reads_the_connection() && *r != Rule::RateForecast)
+        .filter(|r| {
+            rules.enabled(*r)
+                && !r.reads_the_connection()
+                && !r.reads_probe_rounds()
+                && *r != Rule::RateForecast
+        })
         .all(|r| {
             let need = if r.reads_a_record() {
                 1

@@ -115,10 +115,13 @@ pub enum Rule {
     /// One kind of data keeps failing while the API answers others (an endpoint down
     /// alone, such as `/api/billing`).
     DatumFailing,
+    /// Fewer of a service's proxies than the threshold answered proxydash's own probe in
+    /// its scheduled rounds (`watch --probe-every`).
+    ProxiesDead,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 11] = [
+    pub const ALL: [Rule; 12] = [
         Rule::CreditLow,
         Rule::ServiceDue,
         Rule::ServiceStatus,
@@ -130,6 +133,7 @@ impl Rule {
         Rule::ApiFailing,
         Rule::ApiUnauthorized,
         Rule::DatumFailing,
+        Rule::ProxiesDead,
     ];
 
     /// Whether the rule watches the connection or the health of a kind of data
@@ -155,15 +159,24 @@ impl Rule {
         )
     }
 
+    /// Whether the rule reads proxydash's own probe rounds (`proxies_dead`): it counts a
+    /// sighting once per round, not per sweep, and waits for no round to call the first
+    /// full picture in (rounds are off unless `--probe-every` asks for them).
+    pub fn reads_probe_rounds(self) -> bool {
+        self == Rule::ProxiesDead
+    }
+
     /// The levels the rule raises (the severity table's rows, [`policy`]: each has its
     /// Prometheus twin). A service's ending is a notice, not a level of an alert.
     pub fn levels(self) -> &'static [Level] {
         use Level::{Critical, Info, Warn};
         match self {
             Rule::ServiceDue => &[Info, Warn, Critical],
-            Rule::CreditLow | Rule::ServersInError | Rule::RateLimit | Rule::UnpaidInvoice => {
-                &[Warn, Critical]
-            }
+            Rule::CreditLow
+            | Rule::ServersInError
+            | Rule::RateLimit
+            | Rule::UnpaidInvoice
+            | Rule::ProxiesDead => &[Warn, Critical],
             Rule::RateForecast | Rule::DatumFailing => &[Warn],
             Rule::ServiceStatus
             | Rule::ApiUnreachable
@@ -185,6 +198,7 @@ impl Rule {
             Rule::ApiFailing => "api_failing",
             Rule::ApiUnauthorized => "api_unauthorized",
             Rule::DatumFailing => "datum_failing",
+            Rule::ProxiesDead => "proxies_dead",
         }
     }
 }

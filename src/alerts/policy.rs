@@ -9,7 +9,8 @@
 //! - **Waits**: a record (a status, a due date, an invoice) and a state (the connection,
 //!   a kind of data failing) open at once (`for: 0m`), as the built-in rules do; a
 //!   measurement must be seen `debounce` sweeps in a row, one `refresh` apart, so its
-//!   `for` is `(debounce − 1) × refresh`.
+//!   `for` is `(debounce − 1) × refresh`; the probe's rounds (`proxies_dead`) are counted
+//!   per round, so theirs is `(debounce − 1) × probe_every`.
 //! - **Restarts change nothing**: every rule over proxydash's series keeps firing for
 //!   [`KEEP_FIRING_FOR`] after its series stop (`keep_firing_for`, Prometheus 2.42 or
 //!   later), so the scrape gap of a restarted `watch` resolves nothing;
@@ -60,12 +61,17 @@ pub fn severity(level: Level) -> &'static str {
 
 const DAY: u64 = 86_400;
 
-/// The table for `rules` at `refresh` (the sweeps' distance).
-pub fn prometheus_rules(rules: &Rules, refresh: Duration) -> Vec<PromRule> {
-    let measured = format!(
-        "{}s",
-        u64::from(rules.debounce.saturating_sub(1)) * refresh.as_secs()
-    );
+/// The table for `rules` at `refresh` (the sweeps' distance) and `probe_every` (the probe
+/// rounds' distance, `watch --probe-every`).
+pub fn prometheus_rules(rules: &Rules, refresh: Duration, probe_every: Duration) -> Vec<PromRule> {
+    let sightings = |every: Duration| {
+        format!(
+            "{}s",
+            u64::from(rules.debounce.saturating_sub(1)) * every.as_secs()
+        )
+    };
+    let measured = sightings(refresh);
+    let rounds = sightings(probe_every);
     let now = || "0m".to_owned();
     let rule = |alert, built_in: Option<(Rule, Level)>, expr: String, wait: String| PromRule {
         alert,
@@ -178,6 +184,18 @@ pub fn prometheus_rules(rules: &Rules, refresh: Duration) -> Vec<PromRule> {
                 "proxydash_invoice_unpaid_usd{status=\"Collections\"} >= 0".into(), now())
         },
         PromRule {
+            summary: "None of the {{ $value }} proxies of service {{ $labels.service }} ({{ $labels.profile }}) that proxydash's probe checked is alive".into(),
+            description: Some(probe_description()),
+            ..rule("ProxydashProxiesAllDead", Some((Rule::ProxiesDead, Level::Critical)),
+                "proxydash_probe_checked_proxies > 0 unless on (profile, service) proxydash_probe_alive_proxies > 0".into(), rounds.clone())
+        },
+        PromRule {
+            summary: format!("Under {}% of the proxies of service {{{{ $labels.service }}}} ({{{{ $labels.profile }}}}) answer proxydash's probe: {{{{ $value | humanizePercentage }}}}", rules.probe_alive_percent),
+            description: Some(probe_description()),
+            ..rule("ProxydashProxiesDead", Some((Rule::ProxiesDead, Level::Warn)),
+                format!("proxydash_probe_alive_proxies / proxydash_probe_checked_proxies < {} > 0", rules.probe_alive_percent / 100.0), rounds)
+        },
+        PromRule {
             summary: "The {{ $labels.kind }} of {{ $labels.profile }} are {{ $value | humanizeDuration }} old".into(),
             description: Some("The request budget is too small, or a failing endpoint keeps proxydash from reading them again.".into()),
             ..rule("ProxydashDataStale", None,
@@ -194,18 +212,35 @@ pub fn prometheus_rules(rules: &Rules, refresh: Duration) -> Vec<PromRule> {
     out
 }
 
+/// What the probe's alerts add: the reason most proxies died of, and how many of the dead
+/// the provider's network status lists as fine (said only when some are), read by
+/// queries of the same service's series.
+fn probe_description() -> String {
+    let series = "{profile='%s',service='%s'}";
+    let args = "$labels.profile $labels.service";
+    format!(
+        "In the last rounds of `watch --probe-every`.\
+         {{{{ with printf \"topk(1, proxydash_probe_dead_proxies{series})\" {args} | query }}}}\
+         {{{{ with first . }}}} Most dead: {{{{ label \"reason\" . }}}}.{{{{ end }}}}{{{{ end }}}}\
+         {{{{ with printf \"proxydash_probe_dead_provider_fine_proxies{series}\" {args} | query }}}}\
+         {{{{ with first . | value }}}} The provider's network status lists {{{{ . }}}} of the dead as fine.\
+         {{{{ end }}}}{{{{ end }}}}"
+    )
+}
+
 /// A YAML single-quoted string (no escape but a doubled quote).
 fn quoted(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
 }
 
 /// The rules file for `rules` at `refresh`, as Prometheus loads it (`rule_files:`).
-pub fn prometheus_yaml(rules: &Rules, refresh: Duration) -> String {
+pub fn prometheus_yaml(rules: &Rules, refresh: Duration, probe_every: Duration) -> String {
     let mut out = String::from(
         "# Prometheus alert rules over proxydash's metrics (`proxydash watch --metrics-listen`),\n\
          # written by `proxydash alerts rules` from the built-in rules' one severity table\n\
          # (src/alerts/policy.rs): the same conditions, levels and waits as the alerts `watch`\n\
-         # and the dashboard raise themselves, for the default thresholds and a 30 s refresh.\n\
+         # and the dashboard raise themselves, for the default thresholds, a 30 s refresh\n\
+         # and probe rounds every 5 minutes (`watch --probe-every 5m`).\n\
          # Do not edit: run `proxydash alerts rules > proxydash-alerts.yml` for your own\n\
          # thresholds. Load it with `rule_files:` (prometheus.yml beside it does);\n\
          # `promtool check rules` and `promtool test rules proxydash-alerts.test.yml` check it.\n\
@@ -213,7 +248,7 @@ pub fn prometheus_yaml(rules: &Rules, refresh: Duration) -> String {
          # nothing.\n\
          groups:\n  - name: proxydash\n    rules:\n",
     );
-    for r in prometheus_rules(rules, refresh) {
+    for r in prometheus_rules(rules, refresh, probe_every) {
         let level = match r.built_in {
             Some((rule, level)) => {
                 format!(
@@ -253,4 +288,38 @@ pub fn prometheus_yaml(rules: &Rules, refresh: Duration) -> String {
     }
     out.pop();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `proxydash alerts rules` for a profile: the probe's share and the distance of its
+    /// rounds (`probe_every`) make the twins' threshold and wait, as `debounce` rounds do.
+    #[test]
+    fn the_probe_twins_follow_the_profile_s_share_and_rounds() {
+        let rules = Rules {
+            probe_alive_percent: 30.0,
+            debounce: 3,
+            ..Rules::default()
+        };
+        let table = prometheus_rules(&rules, Duration::from_secs(60), Duration::from_secs(600));
+        let twin = |level| {
+            table
+                .iter()
+                .find(|r| r.built_in == Some((Rule::ProxiesDead, level)))
+                .unwrap()
+        };
+        let warn = twin(Level::Warn);
+        assert!(warn.expr.ends_with("< 0.3 > 0"), "{}", warn.expr);
+        assert_eq!(warn.wait, "1200s", "two rounds after the first");
+        assert!(warn.summary.starts_with("Under 30% "), "{}", warn.summary);
+        assert_eq!(twin(Level::Critical).wait, "1200s");
+        // The measurements keep the refresh's wait.
+        let servers = table
+            .iter()
+            .find(|r| r.built_in == Some((Rule::ServersInError, Level::Warn)))
+            .unwrap();
+        assert_eq!(servers.wait, "120s");
+    }
 }

@@ -26,6 +26,9 @@ pub struct AlertsConfig {
     pub error_percent: Option<f64>,
     /// `rate_limit`: warn at this share of the limit, critical at 100 (default 90).
     pub rate_percent: Option<f64>,
+    /// `proxies_dead`: warn when fewer than this share of a service's proxies checked by
+    /// the probe's rounds are alive, critical when none is (default 50).
+    pub probe_alive_percent: Option<f64>,
     /// Rules turned off, by name (`["unpaid_invoice"]`).
     pub disabled: Option<Vec<String>>,
     /// Ring the terminal bell on each notification (default off).
@@ -47,6 +50,7 @@ impl AlertsConfig {
             due_days: over.due_days.or(self.due_days),
             error_percent: over.error_percent.or(self.error_percent),
             rate_percent: over.rate_percent.or(self.rate_percent),
+            probe_alive_percent: over.probe_alive_percent.or(self.probe_alive_percent),
             disabled: over.disabled.clone().or_else(|| self.disabled.clone()),
             alert_bell: over.alert_bell.or(self.alert_bell),
             on_alert: over.on_alert.clone().or_else(|| self.on_alert.clone()),
@@ -97,6 +101,11 @@ impl AlertsConfig {
             due_days: days("due_days", self.due_days, d.due_days)?,
             error_percent: percent("error_percent", self.error_percent, d.error_percent)?,
             rate_percent: percent("rate_percent", self.rate_percent, d.rate_percent)?,
+            probe_alive_percent: percent(
+                "probe_alive_percent",
+                self.probe_alive_percent,
+                d.probe_alive_percent,
+            )?,
             disabled,
         };
         let timeout = match self.on_alert_timeout {
@@ -129,6 +138,8 @@ pub struct Rules {
     pub due_days: u32,
     pub error_percent: f64,
     pub rate_percent: f64,
+    /// `proxies_dead`: under this share (percent) of the checked proxies alive.
+    pub probe_alive_percent: f64,
     pub disabled: Vec<Rule>,
 }
 
@@ -141,6 +152,7 @@ impl Default for Rules {
             due_days: 7,
             error_percent: 20.0,
             rate_percent: 90.0,
+            probe_alive_percent: 50.0,
             disabled: Vec::new(),
         }
     }

@@ -33,6 +33,10 @@ pub struct Snapshot {
     /// `datum_failing` rule); `None` while the account itself is down (its own alert says
     /// so) or nothing was asked yet.
     pub data: Option<Vec<DatumHealth>>,
+    /// The last probe round read every live service's list: a service without
+    /// [`ServiceFacts::probe`] then has nothing to probe (the `proxies_dead` rule is
+    /// checked in full).
+    pub probes_complete: bool,
 }
 
 impl Snapshot {
@@ -107,6 +111,26 @@ pub struct ServiceFacts {
     /// Its usage is known: `rate` arrived, or it is known to be static (fpr, no usage),
     /// or it has ended (Terminated, Cancelled, Fraud: no usage to watch).
     pub usage_known: bool,
+    /// Static or rotating, once known (which IP list the probe's rounds read).
+    pub product_type: Option<crate::api::ProductType>,
+    /// What the last scheduled probe round found of its proxies (`watch --probe-every`);
+    /// `None` while none of them was checked.
+    pub probe: Option<ProbeFacts>,
+}
+
+/// One service's last probe round as the `proxies_dead` rule reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbeFacts {
+    /// Proxies checked (alive or dead; at least one).
+    pub checked: u32,
+    pub alive: u32,
+    /// The reason most of the dead died of (`refused`, `auth failed`, …).
+    pub main_reason: Option<&'static str>,
+    /// The first few dead, `host:port` (sanitised).
+    pub dead: Vec<String>,
+    /// Of the dead, how many the provider's network status lists as fine (in neither its
+    /// error nor its inactive list); `None` while its network status is not known.
+    pub dead_listed_fine: Option<u32>,
 }
 
 impl ServiceFacts {
@@ -123,6 +147,8 @@ impl ServiceFacts {
             rate: None,
             daily: None,
             usage_known: false,
+            product_type: None,
+            probe: None,
         }
     }
 

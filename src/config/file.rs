@@ -70,6 +70,13 @@ pub struct Profile {
     pub probe_allow_private: Option<bool>,
     /// Asks of a rotation audit (`R`, `--rotation` without N).
     pub probe_rotation: Option<u64>,
+    /// Seconds the probe gives one proxy (connect, handshake, request, answer).
+    pub probe_timeout: Option<u64>,
+    /// `watch`: probe the live services' proxies this often (`30s`, `5m`); unset: never.
+    pub probe_every: Option<String>,
+    /// `watch`'s rounds: proxies of one service checked per round (a longer list is
+    /// sampled, in turn).
+    pub probe_sample: Option<usize>,
     /// Export templates of working proxies, by name (`{ip}`, `{port}`, `{user}`, `{pass}`,
     /// `{scheme}`).
     pub probe_templates: Option<BTreeMap<String, String>>,
@@ -258,6 +265,9 @@ clipboard = "auto"              # auto, system, osc52 (over SSH), off
 # probe_concurrency = 32                # proxies probed at once (at most 256)
 # probe_allow_private = false           # probe loopback/private/link-local proxies too
 # probe_rotation = 20                   # asks of a rotation audit (R, --rotation), 2 to 100
+# probe_timeout = 5                     # seconds the probe gives one proxy, 1 to 60
+# probe_every = "5m"                    # `watch` probes the live services' proxies this often (off unless set)
+# probe_sample = 20                     # proxies per service per round; longer lists are checked in turn
 # probe_templates = { socks = "socks5://{user}:{pass}@{ip}:{port}" }
 theme = "dark"                  # dark, light, or a skin: themes/NAME.toml beside this file; NO_COLOR turns colour off
 read_only = false               # true: no ordering, binding, password or refresh actions
@@ -270,6 +280,7 @@ debounce = 2                    # sweeps (refreshes) in a row a change must be s
 # due_days = 7                  # service_due: info within, warn within 3 days, critical within 1
 # error_percent = 20            # servers_in_error: critical above this share of a service's servers
 # rate_percent = 90             # rate_limit: warn at this share of the limit, critical at 100
+# probe_alive_percent = 50      # proxies_dead: warn under this share alive in watch's probe rounds, critical at none
 # repeat_after_mins = 30        # a critical alert is announced again, then twice as late each time
 # disabled = ["unpaid_invoice"] # rules turned off
 # alert_bell = true             # ring the terminal bell

@@ -15,10 +15,10 @@ pub mod command;
 pub mod file;
 mod look;
 mod probe;
-pub mod skin;
-pub use probe::ProbeSettings;
+pub use probe::{DEFAULT_SAMPLE, ProbeSettings, RULES_PROBE_EVERY, parse_every};
 pub mod secrets;
 pub mod selection;
+pub mod skin;
 
 use crate::api::{ClientConfig, Credentials};
 use crate::clipboard::ClipboardMode;
@@ -287,6 +287,25 @@ impl Settings {
                     Some(n) => crate::probe::rotation::asks(n)
                         .map_err(|_| invalid("probe_rotation", rotation_bounds()))?,
                     None => crate::probe::rotation::DEFAULT_ASKS,
+                },
+                timeout: match p.probe_timeout {
+                    Some(s @ 1..=60) => Duration::from_secs(s),
+                    Some(_) => return Err(invalid("probe_timeout", "1 to 60 seconds".into())),
+                    None => crate::probe::DEFAULT_TIMEOUT,
+                },
+                every: p
+                    .probe_every
+                    .as_deref()
+                    .map(parse_every)
+                    .transpose()
+                    .map_err(|e| invalid("probe_every", e))?,
+                sample: match p.probe_sample {
+                    Some(n @ 1..=crate::probe::MAX_TARGETS) => n,
+                    Some(_) => {
+                        let most = crate::probe::MAX_TARGETS;
+                        return Err(invalid("probe_sample", format!("1 to {most}")));
+                    }
+                    None => DEFAULT_SAMPLE,
                 },
             },
             theme: match (cli.theme.clone(), &p.theme) {

@@ -240,6 +240,40 @@ fn probe_rotation_sets_the_audits_asks_within_its_bounds() {
     assert_eq!(err, "probe_rotation: must be 2 to 100");
 }
 
+/// Issue 49: `watch`'s rounds are off unless `probe_every` says, and their bounds read
+/// within limits, each bad value naming its key.
+#[test]
+fn probe_rounds_are_off_by_default_and_their_keys_are_bounded() {
+    let base = "[profiles.p]\nbase_url = \"https://x\"\ntoken = \"t\"\n";
+    let path = temp_config("rounds-default", base, 0o600);
+    let s = Settings::resolve(&parse(&path, &[])).unwrap();
+    assert_eq!(s.probe.every, None);
+    assert_eq!(s.probe.sample, crate::config::DEFAULT_SAMPLE);
+    assert_eq!(s.probe.timeout, crate::probe::DEFAULT_TIMEOUT);
+    assert_eq!(s.alert_rules.probe_alive_percent, 50.0);
+    let set = "probe_every = \"1h30m\"\nprobe_sample = 5\nprobe_timeout = 2\n\
+               [profiles.p.alerts]\nprobe_alive_percent = 80\n";
+    let path = temp_config("rounds", &format!("{base}{set}"), 0o600);
+    let s = Settings::resolve(&parse(&path, &[])).unwrap();
+    assert_eq!(s.probe.every, Some(std::time::Duration::from_secs(5400)));
+    assert_eq!(s.probe.sample, 5);
+    assert_eq!(s.probe.timeout, std::time::Duration::from_secs(2));
+    assert_eq!(s.probe.config().timeout, std::time::Duration::from_secs(2));
+    assert_eq!(s.alert_rules.probe_alive_percent, 80.0);
+    for (bad, key) in [
+        ("probe_every = \"5 parsecs\"", "probe_every"),
+        ("probe_every = \"0s\"", "probe_every"),
+        ("probe_sample = 0", "probe_sample"),
+        ("probe_timeout = 600", "probe_timeout"),
+    ] {
+        let path = temp_config("rounds-bad", &format!("{base}{bad}\n"), 0o600);
+        let err = Settings::resolve(&parse(&path, &[]))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with(&format!("{key}:")), "{bad}: {err}");
+    }
+}
+
 #[test]
 fn alerts_come_from_the_top_level_and_the_profile_overrides_them() {
     let text = r#"

@@ -13,6 +13,7 @@
 //! | `rate` | the service | — | the rate | the limit | — |
 //! | `probe` | the service | the proxy, `scheme://host:port` | 1 ok, 0 failed | latency in ms | the exit IP |
 //! | `rotation` | the service | the gateway, `scheme://host:port` | distinct exit IPs | the change rate (0–1) | `asked N, answered N, changed C/P, latency MIN-MAX ms p50 M ms` |
+//! | `probe_round` | the service | — | the alive share of the round (0–1) | the p50 latency of the alive ones, ms | `alive A of C` |
 //!
 //! `detail` came with the probe's exit IP (a sixth column added at the end, so a script
 //! reading the first five by position is not broken); probe rows written before the
@@ -50,6 +51,10 @@ const QUERY: &str = "
         'asked ' || asked || ', answered ' || answered || ', changed ' || changes || '/' || pairs
             || coalesce(', latency ' || min_ms || '-' || max_ms || ' ms p50 ' || p50_ms || ' ms', '')
         FROM rotation WHERE at >= ?1
+    UNION ALL SELECT at, 'probe_round', service_id, NULL,
+        round(CAST(alive AS REAL) / max(checked, 1), 3), p50_ms,
+        'alive ' || alive || ' of ' || checked
+        FROM probe_round WHERE at >= ?1
     ORDER BY 1";
 
 const COLUMNS: [&str; 7] = [

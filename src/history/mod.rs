@@ -39,6 +39,11 @@
 //!   audit is one row of its own ([`Record::Rotation`]: the counts and the spread), not a
 //!   row per ask, so a gateway's trend stays its probes'. `history export` lists them as
 //!   `probe` and `rotation` rows.
+//! - **Probe rounds** (`watch --probe-every`): one row per service and round
+//!   ([`Record::ProbeRound`]: proxies checked and alive, the p50 of the alive ones), not a
+//!   row per proxy (a round of 1,000 services of 20 would be 20,000 rows every few
+//!   minutes). The service's detail draws the alive share of its last rounds beside its
+//!   errors; `history export` lists them as `probe_round` rows.
 //! - **Retention**: rows that ended more than `history_days` ago (default 90) are deleted
 //!   when the store opens and every hour after.
 //! - A file that cannot be opened (corrupt, locked by another program, unwritable folder)
@@ -61,7 +66,7 @@ mod tests;
 mod wal_tests;
 
 pub use intervals::Span;
-pub use probes::{ProbePoint, ProbeTrends, RotationRow};
+pub use probes::{ProbePoint, ProbeTrends, RotationRow, RoundRow};
 pub use read::{Overview, ServiceHistory, ServiceOverview, Spell};
 pub use store::Store;
 pub use writer::History;
@@ -156,6 +161,15 @@ pub enum Record {
         pairs: u32,
         /// Smallest, median and largest latency of the answers, in ms.
         latency_ms: Option<(u32, u32, u32)>,
+    },
+    /// One service's part of a scheduled probe round (`watch --probe-every`,
+    /// [`crate::probe::round`]): proxies checked and alive, the median latency of the
+    /// alive ones.
+    ProbeRound {
+        service_id: u64,
+        checked: u32,
+        alive: u32,
+        p50_ms: Option<u32>,
     },
 }
 

@@ -1,6 +1,7 @@
-//! Probe results and rotation audits in the store: their rows (one per proxy contacted,
-//! one per audit: see the module docs of [`super`]) and the probe view's question, each
-//! proxy's last [`super::TREND_POINTS`] results and the service's last audits.
+//! Probe results, rotation audits and probe rounds in the store: their rows (one per
+//! proxy contacted, one per audit, one per service and round: see the module docs of
+//! [`super`]), the probe view's question (each proxy's last [`super::TREND_POINTS`]
+//! results and the service's last audits) and a service's last rounds for its detail.
 
 use super::Record;
 use super::TREND_POINTS;
@@ -110,9 +111,65 @@ pub(super) fn write(
                 latency_ms.map(|l| l.2),
             ])?;
         }
+        Record::ProbeRound {
+            service_id,
+            checked,
+            alive,
+            p50_ms,
+        } => {
+            tx.prepare_cached(
+                "INSERT INTO probe_round (service_id, at, checked, alive, p50_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![*service_id as i64, at, checked, alive, p50_ms])?;
+        }
         _ => {}
     }
     Ok(())
+}
+
+/// One service's part of a probe round, as the history has it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundRow {
+    pub at: DateTime<Utc>,
+    pub checked: u32,
+    pub alive: u32,
+    pub p50_ms: Option<u32>,
+}
+
+impl RoundRow {
+    /// Alive of checked (a row of none checked is not written).
+    pub fn share(&self) -> f64 {
+        f64::from(self.alive) / f64::from(self.checked.max(1))
+    }
+}
+
+/// A service's last `keep` probe rounds of the last week, oldest first.
+pub fn rounds(
+    conn: &Connection,
+    id: u64,
+    now: DateTime<Utc>,
+    keep: usize,
+) -> rusqlite::Result<Vec<RoundRow>> {
+    let mut q = conn.prepare_cached(
+        "SELECT at, checked, alive, p50_ms FROM probe_round
+         WHERE service_id = ?1 AND at > ?2 ORDER BY at DESC, rowid DESC LIMIT ?3",
+    )?;
+    let mut rows = q
+        .query_map(
+            params![id as i64, now.timestamp() - 7 * DAY, keep as i64],
+            |r| {
+                Ok(RoundRow {
+                    at: time(r.get(0)?),
+                    checked: r.get(1)?,
+                    alive: r.get(2)?,
+                    p50_ms: r.get(3)?,
+                })
+            },
+        )?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    rows.reverse();
+    Ok(rows)
 }
 
 /// The last week of a service's probe results and rotation audits, the last

@@ -59,7 +59,13 @@ pub struct ServiceHistory {
     /// A rotating service's use in its period over the last 24 hours (as written: on a
     /// change, at most every 15 minutes), with its limit, oldest first.
     pub rate_24h: Vec<(DateTime<Utc>, f64, f64)>,
+    /// Its last [`ROUNDS`] scheduled probe rounds of the last 7 days (`watch
+    /// --probe-every`), oldest first.
+    pub probe_rounds: Vec<super::probes::RoundRow>,
 }
+
+/// Probe rounds a service's detail shows.
+pub const ROUNDS: usize = 48;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spell {
@@ -243,6 +249,7 @@ pub fn service(conn: &Connection, id: u64, now: DateTime<Utc>) -> rusqlite::Resu
         spells,
         changes,
         rate_24h,
+        probe_rounds: super::probes::rounds(conn, id, now, ROUNDS)?,
     })
 }
 

@@ -65,6 +65,13 @@ const MIGRATIONS: &[&str] = &[
          reason TEXT NOT NULL, by_whom TEXT NOT NULL, created INTEGER NOT NULL) WITHOUT ROWID;
      CREATE TABLE alert_marks (id INTEGER PRIMARY KEY CHECK (id = 0), changes INTEGER NOT NULL);
      INSERT INTO alert_marks VALUES (0, 0);",
+    // 4: scheduled probe rounds (`watch --probe-every`): one row per service and round,
+    // its proxies checked and alive and the median latency of the alive ones (the alive
+    // share is `alive / checked`, kept as counts so a round of 3 reads as one).
+    "CREATE TABLE probe_round (
+         service_id INTEGER NOT NULL, at INTEGER NOT NULL,
+         checked INTEGER NOT NULL, alive INTEGER NOT NULL, p50_ms INTEGER);
+     CREATE INDEX probe_round_id ON probe_round (service_id, at);",
 ];
 
 /// The version this program writes.

@@ -342,7 +342,9 @@ fn write_record(
                 c.rate.insert(*service_id, (at, *rate, *limit));
             }
         }
-        Record::Probe { .. } | Record::Rotation { .. } => super::probes::write(tx, at, record)?,
+        Record::Probe { .. } | Record::Rotation { .. } | Record::ProbeRound { .. } => {
+            super::probes::write(tx, at, record)?
+        }
     }
     Ok(())
 }
@@ -398,6 +400,7 @@ fn prune(tx: &rusqlite::Transaction<'_>, now: i64, days: u32) -> rusqlite::Resul
     tx.execute("DELETE FROM watched WHERE until < ?1", [cutoff])?;
     tx.execute("DELETE FROM probe WHERE at < ?1", [cutoff])?;
     tx.execute("DELETE FROM rotation WHERE at < ?1", [cutoff])?;
+    tx.execute("DELETE FROM probe_round WHERE at < ?1", [cutoff])?;
     tx.execute(
         "DELETE FROM usage_day WHERE day < ?1",
         [day_cutoff(now, days)],

@@ -394,6 +394,49 @@ fn export_lists_every_change_in_time_order_as_csv_and_json() {
     assert_eq!(v[0]["service_id"], 1);
 }
 
+/// Issue 49.4: a probe round of `watch --probe-every` is one row per service: the alive
+/// share, the p50 of the alive ones and the counts.
+#[test]
+fn export_lists_probe_rounds_with_their_share_and_p50() {
+    let mut store = Store::open_in_memory(90).unwrap();
+    let round = |service_id, checked, alive, p50_ms| Record::ProbeRound {
+        service_id,
+        checked,
+        alive,
+        p50_ms,
+    };
+    store
+        .write(&[sweep(
+            0,
+            vec![round(7, 20, 15, Some(84)), round(8, 3, 0, None)],
+        )])
+        .unwrap();
+    let mut csv = Vec::new();
+    let n = export::export(
+        &store.conn,
+        at(0).timestamp(),
+        export::Format::Csv,
+        &mut csv,
+    )
+    .unwrap();
+    let csv = String::from_utf8(csv).unwrap();
+    assert_eq!(n, 2, "{csv}");
+    assert!(
+        csv.contains("2026-05-28T20:26:40Z,probe_round,7,,0.75,84,alive 15 of 20"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("2026-05-28T20:26:40Z,probe_round,8,,0,,alive 0 of 3"),
+        "{csv}"
+    );
+    let rounds = super::probes::rounds(&store.conn, 7, at(0), 10).unwrap();
+    assert_eq!(rounds.len(), 1);
+    assert_eq!(
+        (rounds[0].checked, rounds[0].alive, rounds[0].p50_ms),
+        (20, 15, Some(84))
+    );
+}
+
 #[test]
 fn since_takes_spans_and_dates_and_refuses_the_rest() {
     let now = at(0);

@@ -43,10 +43,13 @@
 //!   `products`) could not be read and were left out of it (0 when it read whole; absent
 //!   before it was read): a figure worked out from the list is incomplete while it is
 //!   above 0.
+//! - The probe's rounds (`watch --probe-every`) are series per service, never per proxy
+//!   ([`probes`]).
 //! - Absent data gives no series: a service whose network status was never read has no
 //!   `proxydash_service_servers`, rather than a 0 that would look healthy.
 
 pub mod format;
+mod probes;
 pub mod server;
 #[cfg(test)]
 mod strict;
@@ -59,6 +62,8 @@ use prometheus_client::registry::Registry;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, RwLock};
+
+pub use probes::ProbeMetrics;
 
 /// Label values are cut to this many characters.
 pub const LABEL_WIDTH: usize = 60;
@@ -93,6 +98,9 @@ pub struct ProfileMetrics {
     pub unpaid_invoices: Vec<InvoiceMetrics>,
     /// Records of each list read (`invoices`, `products`) that could not be read.
     pub records_skipped: Vec<(String, u64)>,
+    /// What the probe's rounds found of each service they checked (`watch
+    /// --probe-every`; see [`probes`]).
+    pub probes: Vec<ProbeMetrics>,
 }
 
 /// One invoice not paid.
@@ -377,6 +385,7 @@ pub fn encode_all(profiles: &BTreeMap<String, ProfileMetrics>) -> String {
         "Records of a list read (invoices, products) that could not be read and were left out of it",
         skipped,
     );
+    probes::register(&mut registry, profiles);
     let mut out = String::new();
     // Writing into a String cannot fail.
     let _ = encode(&mut out, &registry);

@@ -1,6 +1,7 @@
 //! A strict reader of both expositions, for the tests: what a strict OpenMetrics parser
 //! (Python's `prometheus_client`) and the Prometheus text format's rules refuse, this
-//! refuses, for every feature proxydash's metrics use (counters, gauges, labels). A
+//! refuses, for every feature proxydash's metrics use (counters, gauges, histograms,
+//! labels, units). A
 //! lenient parser (`prometheus-parse`) reads the old, wrong counter family
 //! `# TYPE proxydash_api_requests_total counter` without a word; this does not.
 
@@ -113,6 +114,7 @@ pub fn check(text: &str, openmetrics: bool) -> Result<usize, String> {
     let mut current: Option<String> = None;
     let mut seen: HashSet<(String, Vec<(String, String)>)> = HashSet::new();
     let mut samples = 0;
+    let mut histograms = Histograms::default();
     let lines: Vec<&str> = text.lines().collect();
     if openmetrics && lines.last() != Some(&"# EOF") {
         return Err("OpenMetrics ends with # EOF".into());
@@ -187,19 +189,8 @@ pub fn check(text: &str, openmetrics: bool) -> Result<usize, String> {
             }
             continue;
         }
-        let (name, labels, _) = sample(line).map_err(at)?;
-        let family = if openmetrics {
-            ["_total", "_created"]
-                .iter()
-                .find_map(|s| {
-                    name.strip_suffix(s)
-                        .filter(|f| families.get(*f).is_some_and(|f| f.kind == "counter"))
-                })
-                .unwrap_or(&name)
-                .to_owned()
-        } else {
-            name.clone()
-        };
+        let (name, labels, value) = sample(line).map_err(at)?;
+        let family = family_of(&name, &families, openmetrics);
         let Some(f) = families.get(&family) else {
             return Err(at(format!("sample {name:?} of no declared family")));
         };
@@ -211,6 +202,7 @@ pub fn check(text: &str, openmetrics: bool) -> Result<usize, String> {
                 "a counter's sample is {family}_total, not {name:?}"
             )));
         }
+        let histogram = f.kind == "histogram";
         if current.as_deref() != Some(family.as_str()) {
             if let Some(last) = &current
                 && let Some(f) = families.get_mut(last)
@@ -219,6 +211,11 @@ pub fn check(text: &str, openmetrics: bool) -> Result<usize, String> {
             }
             current = Some(family.clone());
         }
+        if histogram {
+            histograms
+                .sample(&family, &name, &labels, value)
+                .map_err(at)?;
+        }
         let mut key = labels;
         key.sort();
         if !seen.insert((name.clone(), key)) {
@@ -226,7 +223,94 @@ pub fn check(text: &str, openmetrics: bool) -> Result<usize, String> {
         }
         samples += 1;
     }
+    histograms.complete()?;
     Ok(samples)
+}
+
+/// The family a sample belongs to: a counter's `_total` (and `_created`) in OpenMetrics,
+/// a histogram's `_bucket`, `_sum` and `_count` in both formats.
+fn family_of(name: &str, families: &HashMap<String, Family>, openmetrics: bool) -> String {
+    let of_kind = |suffixes: &[&str], kind: &str| {
+        suffixes.iter().find_map(|s| {
+            name.strip_suffix(s)
+                .filter(|f| families.get(*f).is_some_and(|f| f.kind == kind))
+        })
+    };
+    let counter = openmetrics
+        .then(|| of_kind(&["_total", "_created"], "counter"))
+        .flatten();
+    counter
+        .or_else(|| of_kind(&["_bucket", "_sum", "_count"], "histogram"))
+        .unwrap_or(name)
+        .to_owned()
+}
+
+/// What a strict parser checks of a histogram's series: each bucket has an `le`, the
+/// bounds rise, the counts never fall, `+Inf` is there and equals `_count`.
+#[derive(Default)]
+struct Histograms {
+    /// By family and labels without `le`: the last bound and count, `+Inf`'s count and
+    /// `_count`.
+    series: HashMap<(String, Vec<(String, String)>), Series>,
+}
+
+#[derive(Default)]
+struct Series {
+    last: Option<(f64, f64)>,
+    inf: Option<f64>,
+    count: Option<f64>,
+}
+
+impl Histograms {
+    fn sample(
+        &mut self,
+        family: &str,
+        name: &str,
+        labels: &[(String, String)],
+        value: f64,
+    ) -> Result<(), String> {
+        let mut key: Vec<(String, String)> =
+            labels.iter().filter(|(l, _)| l != "le").cloned().collect();
+        key.sort();
+        let series = self.series.entry((family.to_owned(), key)).or_default();
+        match name.strip_prefix(family) {
+            Some("_bucket") => {
+                let le = labels.iter().find(|(l, _)| l == "le");
+                let bound = match le.map(|(_, v)| v.as_str()) {
+                    Some("+Inf") => f64::INFINITY,
+                    Some(v) => v.parse().map_err(|_| format!("bad le {v:?} in {name}"))?,
+                    None => return Err(format!("a bucket of {family} without le")),
+                };
+                if let Some((at, count)) = series.last
+                    && (bound <= at || value < count)
+                {
+                    return Err(format!("{family}'s buckets do not rise at le={bound}"));
+                }
+                series.last = Some((bound, value));
+                if bound.is_infinite() {
+                    series.inf = Some(value);
+                }
+            }
+            Some("_count") => series.count = Some(value),
+            Some("_sum" | "_created") => {}
+            _ => return Err(format!("{name:?} is not a sample of histogram {family}")),
+        }
+        Ok(())
+    }
+
+    fn complete(&self) -> Result<(), String> {
+        for ((family, labels), s) in &self.series {
+            match (s.inf, s.count) {
+                (Some(inf), Some(count)) if inf == count => {}
+                _ => {
+                    return Err(format!(
+                        "{family}{labels:?}: no +Inf bucket, or its count is not _count"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -254,5 +338,15 @@ mod tests {
             check("# TYPE b gauge\nb 1\n# EOF\n", false).is_err(),
             "EOF in text"
         );
+        let histogram = "# TYPE h_seconds histogram\n# UNIT h_seconds seconds\nh_seconds_sum 1.5\nh_seconds_count 3\nh_seconds_bucket{le=\"0.1\"} 1\nh_seconds_bucket{le=\"+Inf\"} 3\n# EOF\n";
+        assert_eq!(check(histogram, true), Ok(4));
+        for broken in [
+            histogram.replace("_count 3", "_count 2"),
+            histogram.replace("le=\"0.1\"} 1", "le=\"0.1\"} 4"),
+            histogram.replace("h_seconds_bucket{le=\"+Inf\"} 3\n", ""),
+            histogram.replace("{le=\"0.1\"}", ""),
+        ] {
+            assert!(check(&broken, true).is_err(), "{broken}");
+        }
     }
 }

@@ -15,6 +15,7 @@
 //! | `export.rs` | templates for copying the working proxies |
 //! | `report.rs` | the provider's marks beside the results; rows for `--json`; the health line |
 //! | `rotation.rs` | the rotation audit of a ppr gateway: distinct exits, change rate, spread |
+//! | `round.rs` | a scheduled round (`watch --probe-every`): many services' samples in one run, counted per service |
 //!
 //! # Choices
 //!
@@ -110,6 +111,7 @@ pub mod judge;
 pub mod pace;
 pub mod report;
 pub mod rotation;
+pub mod round;
 pub mod runner;
 pub mod targets;
 
@@ -193,6 +195,35 @@ pub enum DeadReason {
 }
 
 impl DeadReason {
+    /// Every reason, in the order of [`DeadReason::index`].
+    pub const ALL: [DeadReason; 4] = [
+        DeadReason::Refused,
+        DeadReason::AuthFailed,
+        DeadReason::Timeout,
+        DeadReason::BadAnswer,
+    ];
+
+    /// Its place in [`DeadReason::ALL`] (counts by reason are arrays of four).
+    pub fn index(self) -> usize {
+        match self {
+            DeadReason::Refused => 0,
+            DeadReason::AuthFailed => 1,
+            DeadReason::Timeout => 2,
+            DeadReason::BadAnswer => 3,
+        }
+    }
+
+    /// The word of `probe --json`'s `reason` and of the metrics' `reason` label:
+    /// `refused`, `auth_failed`, `timeout`, `bad_answer`.
+    pub fn word(self) -> &'static str {
+        match self {
+            DeadReason::Refused => "refused",
+            DeadReason::AuthFailed => "auth_failed",
+            DeadReason::Timeout => "timeout",
+            DeadReason::BadAnswer => "bad_answer",
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             DeadReason::Refused => "refused",

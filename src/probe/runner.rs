@@ -58,11 +58,7 @@ pub async fn probe_all(
         let _ = events.send(ProbeEvent::Finished);
         return;
     }
-    // Each check is a task of its own, so the checks use every worker thread; at most
-    // `concurrency` run at once, and they start on the ramp of [`Pace`].
     let ctx = std::sync::Arc::new(ctx);
-    let limit = config.concurrency.clamp(1, super::MAX_CONCURRENCY);
-    let mut pace = Pace::new(limit, Instant::now());
     let mut targets = targets;
     // Beyond the cap, every entry is reported (skipped, and why), none contacted.
     for (index, target) in targets.split_off(targets.len().min(super::MAX_TARGETS)) {
@@ -77,6 +73,25 @@ pub async fn probe_all(
             return;
         }
     }
+    if check_all(ctx, targets, config.concurrency, &events).await {
+        let _ = events.send(ProbeEvent::Finished);
+    }
+}
+
+/// Checks every `(index, target)` with the run's shared context: each check a task of its
+/// own (so the checks use every worker thread), at most `concurrency` at once, started on
+/// the ramp of [`Pace`]; each result sent as [`ProbeEvent::Checked`] as it comes. `false`
+/// when the receiver is gone (the run stopped). Dropping the future ends every check at
+/// once (their tasks are the `JoinSet`'s). Used by [`probe_all`] and by a scheduled round
+/// ([`super::round`]), which prepares the context once for many services.
+pub async fn check_all(
+    ctx: std::sync::Arc<Context>,
+    targets: Vec<(usize, ProxyTarget)>,
+    concurrency: usize,
+    events: &mpsc::UnboundedSender<ProbeEvent>,
+) -> bool {
+    let limit = concurrency.clamp(1, super::MAX_CONCURRENCY);
+    let mut pace = Pace::new(limit, Instant::now());
     let mut waiting = targets.into_iter();
     let mut running = tokio::task::JoinSet::new();
     loop {
@@ -91,7 +106,7 @@ pub async fn probe_all(
             continue;
         }
         if running.is_empty() && !room {
-            break;
+            return true;
         }
         tokio::select! {
             Some(joined) = running.join_next() => {
@@ -100,13 +115,12 @@ pub async fn probe_all(
                     continue;
                 };
                 if events.send(ProbeEvent::Checked { index, result }).is_err() {
-                    return;
+                    return false;
                 }
             }
             () = tokio::time::sleep_until(pace.next()), if room => {}
         }
     }
-    let _ = events.send(ProbeEvent::Finished);
 }
 
 /// Every result of a run, in list order (for scripts).

@@ -142,6 +142,11 @@ impl SandboxHandle {
         self.addr
     }
 
+    /// The loopback proxies of `--proxies` (none without), to watch or to switch off.
+    pub fn proxy_farm(&self) -> Option<super::proxies::ProxyFarm> {
+        self.shared.farm.get().cloned()
+    }
+
     /// `--proxies`: the judge that echoes headers and the address a request came from.
     pub fn judge_url(&self) -> Option<String> {
         self.shared.farm.get().map(|f| f.judge_url.clone())

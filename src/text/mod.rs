@@ -16,5 +16,5 @@ mod when;
 
 pub use format::*;
 pub use sanitize::{is_invisible, sanitize};
-pub use spark::{spark, spark_counts};
+pub use spark::{spark, spark_counts, spark_share};
 pub use when::{age, short_time, since, span_text};

@@ -14,6 +14,28 @@ pub fn spark_counts(values: &[u64], width: usize) -> String {
     scaled(&v, width, true)
 }
 
+/// Shares (0 to 1: the alive share of a probe round) on the fixed scale 0…1, at most
+/// `width` of them, neighbours merged by their *lowest*: a round at 95% is a bar just
+/// under full, not the floor of a scale drawn from its neighbours, and a dip merged
+/// into a wider bucket still shows.
+pub fn spark_share(values: &[f64], width: usize) -> String {
+    if values.is_empty() || width == 0 {
+        return String::new();
+    }
+    let per = values.len().div_ceil(width);
+    let symbols = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
+    values
+        .chunks(per)
+        .map(|c| {
+            let low = c.iter().copied().filter(|v| v.is_finite()).reduce(f64::min);
+            match low {
+                Some(v) => symbols[(v.clamp(0.0, 1.0) * 7.0).round() as usize],
+                None => " ",
+            }
+        })
+        .collect()
+}
+
 fn scaled(values: &[Option<f64>], width: usize, from_zero: bool) -> String {
     if values.is_empty() || width == 0 {
         return String::new();
@@ -77,6 +99,14 @@ mod tests {
         assert_eq!(spark_counts(&[1, 1, 1], 3), "███");
         assert_eq!(spark_counts(&[0, 0, 2], 3), "▁▁█");
         assert_eq!(spark_counts(&[0; 24], 12).chars().count(), 12);
+    }
+
+    #[test]
+    fn shares_sit_on_a_fixed_scale_and_merge_by_their_lowest() {
+        assert_eq!(spark_share(&[1.0, 0.95, 0.5, 0.0], 10), "██▅▁");
+        assert_eq!(spark_share(&[1.0, 0.0, 1.0, 1.0], 2), "▁█");
+        assert_eq!(spark_share(&[f64::NAN, 2.0], 2), " █");
+        assert_eq!(spark_share(&[], 4), "");
     }
 
     #[test]

@@ -7,7 +7,8 @@ use std::net::SocketAddr;
 #[command(after_help = concat!(
     "Example:\n  proxydash watch --verbose\n  \
 proxydash watch --all-profiles --metrics-listen 127.0.0.1:9464 >> alerts.jsonl\n  \
-proxydash watch --keep-bound 1001 1002 --dry-run --verbose\n\n",
+proxydash watch --keep-bound 1001 1002 --dry-run --verbose\n  \
+proxydash watch --probe-every 5m --metrics-listen 127.0.0.1:9464\n\n",
     "Exit status:\n  \
 0  stopped by SIGINT or SIGTERM after finishing its writes (history flushed, alerts printed)\n  \
 2  bad usage or settings (an unknown profile, no base URL, a bad --metrics-listen)\n  \
@@ -43,6 +44,12 @@ pub struct WatchArgs {
     #[arg(long, value_name = "SECS", default_value_t = 300,
           value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub check_every: u64,
+
+    /// Probe the live services' proxies through themselves this often (30s, 5m, 1h30m),
+    /// with the probe's own bounds (probe_concurrency, probe_timeout, probe_sample, the
+    /// judge of probe_url) [default: the profile's probe_every, else never].
+    #[arg(long, value_name = "DURATION", value_parser = crate::config::parse_every)]
+    pub probe_every: Option<std::time::Duration>,
 
     /// The account options (`watch --profile a --profile b`, `watch --all-profiles`,
     /// `watch --max-rpm 60`), on top of those given before `watch`.

@@ -94,6 +94,7 @@ pub fn metrics(summary: &Summary, now: DateTime<Utc>, into: &mut ProfileMetrics)
             limit_reached_seconds: limit_reached(s),
         })
         .collect();
+    into.probes = summary.probes.iter().map(|p| probe(p, now)).collect();
     into.unpaid_invoices = snapshot
         .invoices
         .iter()
@@ -109,6 +110,26 @@ pub fn metrics(summary: &Summary, now: DateTime<Utc>, into: &mut ProfileMetrics)
                 .map(|d| (now - d.and_utc()).num_seconds()),
         })
         .collect();
+}
+
+/// One service's probe rounds as metrics: every reason listed (0 when none died of it).
+fn probe(p: &crate::account::ServiceProbe, now: DateTime<Utc>) -> crate::metrics::ProbeMetrics {
+    use crate::probe::DeadReason;
+    crate::metrics::ProbeMetrics {
+        service_id: p.service_id,
+        listed: p.listed as u64,
+        checked: u64::from(p.checked),
+        alive: u64::from(p.alive),
+        dead: DeadReason::ALL
+            .iter()
+            .map(|r| (r.word(), u64::from(p.dead[r.index()])))
+            .collect(),
+        dead_provider_fine: p.dead_listed_fine.map(u64::from),
+        round_age_seconds: (now - p.at).num_milliseconds().max(0) as f64 / 1000.0,
+        latency_buckets: p.latencies.buckets(),
+        latency_sum: p.latencies.sum,
+        latency_count: p.latencies.count,
+    }
 }
 
 /// Seconds from now until a live rotating service reaches its limit at the pace of its

@@ -11,6 +11,10 @@
 //!   that is not loopback gets a warning, as the metrics name an account's services.
 //! - `--keep-bound SERVICE…` (or the profile's `keep_bound`) keeps static services bound
 //!   to this machine's public IP ([`keep_bound`]).
+//! - `--probe-every DURATION` (or the profile's `probe_every`) probes the live services'
+//!   proxies through themselves on that schedule ([`probing`]), with the probe's own
+//!   bounds; what a round finds goes to the engine (the `proxies_dead` alert, the
+//!   history, `proxydash_probe_*` metrics).
 //! - SIGINT or SIGTERM stops every watcher gracefully ([`watcher`]: rebinds answered,
 //!   history flushed, output written) and exits 0; the exit statuses are in `--help`
 //!   (`watch/args.rs`) and the README.
@@ -29,6 +33,7 @@ pub mod collect;
 pub mod keep_bound;
 pub mod myip;
 pub mod output;
+pub mod probing;
 pub mod setup;
 mod sweep_news;
 pub mod watcher;
@@ -123,9 +128,13 @@ pub async fn run(cli: &Cli, args: &WatchArgs) -> ExitCode {
             keep,
             history: built.history,
             on_alert: built.on_alert,
+            probe: probe_options(args, &settings),
         };
+        let probing = options.probe.as_ref().map_or(String::new(), |p| {
+            format!(", probe rounds every {} s", p.every.as_secs())
+        });
         output.log(format!(
-            "{}: watching {} (refresh {})",
+            "{}: watching {} (refresh {}{probing})",
             settings.profile,
             settings.base_url,
             settings
@@ -237,6 +246,18 @@ fn keep_options(args: &WatchArgs, settings: &Settings) -> Option<KeepOptions> {
             &settings.my_ip_fallbacks,
         ),
         allow_http: settings.allow_insecure_http,
+    })
+}
+
+/// `--probe-every`'s settings for a profile: the command line's distance, else the
+/// profile's `probe_every`; the probe's bounds are the profile's (`probe_url`,
+/// `probe_concurrency`, `probe_timeout`, `probe_allow_private`, `probe_sample`).
+fn probe_options(args: &WatchArgs, settings: &Settings) -> Option<probing::ProbeOptions> {
+    let every = args.probe_every.or(settings.probe.every)?;
+    Some(probing::ProbeOptions {
+        every,
+        sample: settings.probe.sample,
+        config: settings.probe.config(),
     })
 }
 

@@ -30,6 +30,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
 mod finish;
+mod probing;
 
 /// The longest a stop waits for writes to finish.
 pub const FINISH_LIMIT: Duration = Duration::from_secs(10);
@@ -70,6 +71,8 @@ pub struct Options {
     /// The `on_alert` command's runner: its runs get a grace on stop, then are ended, and
     /// what it did not deliver is kept for the next start (in this file, for this account).
     pub on_alert: Option<OnAlertRunner>,
+    /// `--probe-every`: the probe's rounds ([`super::probing`]).
+    pub probe: Option<super::probing::ProbeOptions>,
 }
 
 pub struct Watcher {
@@ -92,6 +95,8 @@ pub struct Watcher {
     budget_told: Option<super::budget_news::BudgetNews>,
     swept: Swept,
     connection: Connection,
+    /// `--probe-every`'s schedule, and the round running (see [`probing`]).
+    rounds: probing::Rounds,
 }
 
 /// What the engine's sweeps of the alert rules have said so far.
@@ -119,6 +124,7 @@ enum Woke {
     Ip(Lookup),
     Timer,
     Budget,
+    Round(crate::probe::round::Round),
 }
 
 impl Watcher {
@@ -134,6 +140,7 @@ impl Watcher {
             .keep
             .as_ref()
             .map(|k| KeepBound::new(&k.services, k.every, k.dry_run, now));
+        let rounds = probing::Rounds::new(options.probe.as_ref(), now);
         Self {
             summary: account.summary(),
             budget: account.budget(),
@@ -149,6 +156,7 @@ impl Watcher {
             metrics: ProfileMetrics::default(),
             swept: Swept::default(),
             connection: Connection::default(),
+            rounds,
         }
     }
 
@@ -179,8 +187,11 @@ impl Watcher {
             if self.output.is_broken() {
                 break Err("standard output is closed: alerts cannot be delivered".into());
             }
+            let woke = self.wait(&mut stop).await;
+            // The time it woke, not the time it went to sleep: a timer's tick with the
+            // earlier time finds nothing due and sleeps a whole round more.
             let now = self.now();
-            match self.wait(&mut stop).await {
+            match woke {
                 Woke::Stop => break Ok(()),
                 Woke::EngineGone => break Err("the account engine stopped".into()),
                 Woke::Event(event) => self.on_event(event),
@@ -191,8 +202,10 @@ impl Watcher {
                 Woke::Timer => {
                     let actions = self.keep.as_mut().map(|k| k.tick(now));
                     self.act(actions.unwrap_or_default());
+                    self.probe_tick(now);
                 }
                 Woke::Budget => self.on_budget(now),
+                Woke::Round(round) => self.on_round(round, now),
             }
         };
         self.finish().await;
@@ -200,7 +213,14 @@ impl Watcher {
     }
 
     async fn wait(&mut self, stop: &mut watch::Receiver<bool>) -> Woke {
-        let wake = self.keep.as_ref().and_then(KeepBound::next_wakeup);
+        let now = self.now();
+        let wake = [
+            self.keep.as_ref().and_then(KeepBound::next_wakeup),
+            self.rounds.next_wakeup(now),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
         let speed = self.options.speed.max(1);
         let after = wake.map(|at| (at - self.now()).to_std().unwrap_or_default() / speed);
         let timer = async {
@@ -216,6 +236,7 @@ impl Watcher {
                 None => Woke::EngineGone,
             },
             Some(ip) = self.ips.1.recv() => Woke::Ip(ip),
+            Some(round) = self.rounds.ended() => Woke::Round(round),
             Ok(()) = self.budget.changed() => Woke::Budget,
             () = timer => Woke::Timer,
         }
@@ -243,7 +264,10 @@ impl Watcher {
 
     fn on_event(&mut self, event: Event) {
         match event {
-            Event::Loaded { loaded, .. } => self.on_loaded(&loaded),
+            Event::Loaded { loaded, .. } => {
+                self.on_loaded(&loaded);
+                self.on_ip_list(&loaded);
+            }
             Event::Swept(swept) => {
                 for t in &swept.transitions {
                     self.sink.record(t);
@@ -271,6 +295,7 @@ impl Watcher {
                 self.swept.book = Some(swept.book);
                 self.swept.marks = swept.marks;
                 self.sweep_done();
+                self.probe_tick(self.now());
             }
             Event::Marked(marks) => {
                 self.swept.marks = marks;

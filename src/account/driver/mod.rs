@@ -72,6 +72,10 @@ pub enum Event {
 
 enum Ask {
     Fetch(Request, Option<Ticket>),
+    /// A read an observer keeps fresh on its own schedule, in the sweep's lane.
+    Background(Request),
+    /// A probe round an observer ran (boxed: a round is wider than the other asks).
+    Probed(Box<crate::probe::round::Round>),
     Focus(Focus),
     Refresh(Vec<Kind>),
     History(History),
@@ -114,6 +118,19 @@ impl AccountHandle {
 
     pub fn fetch(&self, request: Request) {
         self.ask(Ask::Fetch(request, None));
+    }
+
+    /// A read an observer keeps fresh itself (`watch`'s probe rounds read the IP lists
+    /// so): through the account's budget in the sweep's lane, behind what a person waits
+    /// on; its answer comes as [`Event::Loaded`].
+    pub fn fetch_background(&self, request: Request) {
+        self.ask(Ask::Background(request));
+    }
+
+    /// A probe round ended ([`crate::probe::round`]): the engine keeps it for the rules,
+    /// the summary and the history, and sweeps.
+    pub fn probed(&self, round: crate::probe::round::Round) {
+        self.ask(Ask::Probed(Box::new(round)));
     }
 
     /// A write sent as the attempt `ticket`: sent exactly once, its answer told with that
@@ -356,6 +373,20 @@ impl Driver {
                     if !request.is_write() && !planned {
                         let _ = self.events.send(Event::Sent(request));
                     }
+                }
+            }
+            Ask::Background(request) => {
+                if self.engine.ask(&request, now) {
+                    self.fetcher.fetch(request.clone(), Lane::Background);
+                    let _ = self.events.send(Event::Sent(request));
+                }
+            }
+            Ask::Probed(round) => {
+                let records = self.engine.probed(*round, now);
+                if let Some(history) = &self.setup.history
+                    && !records.is_empty()
+                {
+                    history.record(Sweep { at: now, records });
                 }
             }
             Ask::Focus(focus) => {

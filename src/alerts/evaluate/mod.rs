@@ -36,12 +36,16 @@
 //!   critical.
 //! - `api_unauthorized`: the API rejects the credentials (401, or its credential
 //!   errors): critical at once (nothing else can be read until the token is fixed).
+//! - `proxies_dead` ([`probes`]): in proxydash's own probe rounds (`watch --probe-every`)
+//!   fewer than `probe_alive_percent` of a service's checked proxies are alive: a
+//!   warning; none alive: critical. Counted per round.
 //! - `datum_failing`: one kind of data whose reads keep failing while the API answers
 //!   others ([`crate::account::connection`] says when a kind is failing): a warning, one
 //!   alert per kind.
 //! - The connection and data-health rules wait their own time in the state they read, so
 //!   the book opens and resolves them at the first sweep that sees them.
 
+mod probes;
 mod state;
 
 use super::snapshot::{ServiceFacts, Snapshot};
@@ -95,6 +99,14 @@ pub fn evaluate(snapshot: &Snapshot, rules: &Rules, now: DateTime<Utc>) -> Vec<O
             {
                 out.push(o);
             }
+            if on(Rule::ProxiesDead)
+                && let Some(o) = probes::proxies_dead(s, rules)
+            {
+                out.push(o);
+            }
+        }
+        if snapshot.probes_complete {
+            out.push(Observation::Covered(Rule::ProxiesDead));
         }
         out.push(Observation::Covered(Rule::ServiceStatus));
         out.push(Observation::Covered(Rule::ServiceDue));

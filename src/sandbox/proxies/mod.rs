@@ -19,7 +19,10 @@
 //!   refuses every credential; `Dead` is a port with no listener; `Hang` accepts and never
 //!   answers. Headers can only be added to plain HTTP through an HTTP proxy: a `CONNECT`
 //!   tunnel or a SOCKS5 stream carries bytes it cannot read, so there every behaviour
-//!   looks elite, as it does on the real network.
+//!   looks elite, as it does on the real network. Any fixture can be told to refuse
+//!   (reset every connection) and to serve again while it runs
+//!   ([`ProxyFarm::set_refusing`]): an outage of a provider's proxies, for `watch
+//!   --probe-every`'s tests.
 //! - **Latency**: each fixture waits its `latency` once per connection, after accepting
 //!   and before reading the handshake, so a probe measures it in its request time.
 //! - **Safety**: a fixture connects onward only to loopback addresses; any other target
@@ -52,7 +55,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -190,10 +193,13 @@ impl BoundFarm {
     pub fn serve(self, credentials: Credentials, stop: watch::Receiver<bool>) -> ProxyFarm {
         let judge_url = self.judge_url();
         let accepted: Arc<[AtomicUsize]> = self.addrs.iter().map(|_| AtomicUsize::new(0)).collect();
+        let refusing: Arc<[AtomicBool]> =
+            self.addrs.iter().map(|_| AtomicBool::new(false)).collect();
         for (i, fixture, listener) in self.listeners {
             let count = Accepted {
                 all: accepted.clone(),
                 index: i,
+                refusing: refusing.clone(),
             };
             tokio::spawn(accept_loop(
                 fixture,
@@ -213,6 +219,7 @@ impl BoundFarm {
             let count = Accepted {
                 all: gateway_count.clone(),
                 index: j,
+                refusing: Arc::new([]),
             };
             tokio::spawn(accept_loop(
                 fixture,
@@ -240,6 +247,7 @@ impl BoundFarm {
             judge_url,
             accepted,
             gateway_accepted: gateway_count,
+            refusing,
         }
     }
 }
@@ -255,6 +263,8 @@ pub struct ProxyFarm {
     /// a proxy: `tests/probe.rs` holds it to one connection per check).
     accepted: Arc<[AtomicUsize]>,
     gateway_accepted: Arc<[AtomicUsize]>,
+    /// Fixtures told to refuse (see [`ProxyFarm::set_refusing`]).
+    refusing: Arc<[AtomicBool]>,
 }
 
 impl ProxyFarm {
@@ -265,6 +275,15 @@ impl ProxyFarm {
             .map_or(0, |n| n.load(Ordering::Relaxed))
     }
 
+    /// Fixture `i` refuses every connection from now on (`true`: it resets each one as
+    /// it comes, as a proxy whose service stopped does) or serves again (`false`): an
+    /// outage a test turns on and off while `watch` probes on a schedule.
+    pub fn set_refusing(&self, i: usize, refusing: bool) {
+        if let Some(flag) = self.refusing.get(i) {
+            flag.store(refusing, Ordering::Relaxed);
+        }
+    }
+
     /// Connections fixture `i` has accepted so far (0 for a dead one, or out of range).
     pub fn accepted(&self, i: usize) -> usize {
         self.accepted
@@ -273,10 +292,11 @@ impl ProxyFarm {
     }
 }
 
-/// The counter of one fixture in [`ProxyFarm::accepted`].
+/// The counter of one fixture in [`ProxyFarm::accepted`], and its refusal switch.
 struct Accepted {
     all: Arc<[AtomicUsize]>,
     index: usize,
+    refusing: Arc<[AtomicBool]>,
 }
 
 /// A farm on its own, outside a sandbox (benches, tests): accepts `login`/`password`;
@@ -325,6 +345,19 @@ async fn accept_loop(
         };
         if let Some(n) = count.all.get(count.index) {
             n.fetch_add(1, Ordering::Relaxed);
+        }
+        if count
+            .refusing
+            .get(count.index)
+            .is_some_and(|r| r.load(Ordering::Relaxed))
+        {
+            // A reset, not a polite close: what a client sees of a port that refuses. A
+            // zero linger does not block the drop (the deprecation is about waiting for
+            // unsent data, of which there is none).
+            #[allow(deprecated)]
+            let _ = stream.set_linger(Some(Duration::ZERO));
+            drop(stream);
+            continue;
         }
         let exit = match fixture.behaviour {
             Behaviour::Rotating { exits } => rotating_exit(exits, connections),

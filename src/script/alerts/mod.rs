@@ -129,21 +129,25 @@ fn run_at(cli: &Options, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String
     Ok(done(&change, said, None, args.json))
 }
 
-/// `alerts rules`: the profile's thresholds and refresh, else the defaults when no
-/// profile is configured (as the shipped file).
+/// `alerts rules`: the profile's thresholds, refresh and `probe_every`, else the defaults
+/// when no profile is configured (as the shipped file).
 fn prometheus_rules(cli: &Options) -> Result<String, Failed> {
     use crate::config::{ConfigError, Settings};
-    let (rules, refresh) = match Settings::resolve_for_show(cli) {
-        Ok(s) => (s.alert_rules, s.refresh),
-        Err(ConfigError::NoAccount) => (crate::alerts::Rules::default(), None),
+    let (rules, refresh, probe_every) = match Settings::resolve_for_show(cli) {
+        Ok(s) => (s.alert_rules, s.refresh, s.probe.every),
+        Err(ConfigError::NoAccount) => (crate::alerts::Rules::default(), None, None),
         Err(e) => return Err(Failed::Usage(e.to_string())),
     };
     let refresh = refresh.unwrap_or(std::time::Duration::from_secs(
         crate::config::DEFAULT_REFRESH_SECS,
     ));
-    Ok(crate::alerts::policy::prometheus_yaml(&rules, refresh)
-        .trim_end()
-        .to_owned())
+    // Rounds are off unless asked for; the rules then assume the usual cadence.
+    let probe_every = probe_every.unwrap_or(crate::config::RULES_PROBE_EVERY);
+    Ok(
+        crate::alerts::policy::prometheus_yaml(&rules, refresh, probe_every)
+            .trim_end()
+            .to_owned(),
+    )
 }
 
 /// The open alerts of `profile` as `watch` and the dashboard left them; what was wrong

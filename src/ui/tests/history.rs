@@ -70,6 +70,44 @@ fn the_service_detail_shows_uptime_errors_and_since() {
     assert!(screen.contains("Errors"), "{screen}");
 }
 
+/// Issue 49.4: `watch --probe-every`'s rounds, kept in the profile's history, are drawn
+/// in the service's detail beside its errors: the alive share of each round on a fixed
+/// scale, then the last round's counts, in the alert's colour when under the share.
+#[test]
+fn the_service_detail_draws_the_probe_rounds_beside_the_errors() {
+    let mut h = with_history();
+    let mut store = Store::open_in_memory(90).unwrap();
+    let now = h.app.now();
+    for (i, (alive, p50)) in [
+        (10, Some(40)),
+        (9, Some(42)),
+        (2, Some(300)),
+        (3, Some(250)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let at = now - chrono::Duration::minutes(5 * (4 - i as i64));
+        let records = vec![crate::history::Record::ProbeRound {
+            service_id: 5001,
+            checked: 10,
+            alive,
+            p50_ms: p50,
+        }];
+        store
+            .write(&[crate::history::Sweep { at, records }])
+            .unwrap();
+    }
+    let service = store.service(5001, now).unwrap();
+    assert_eq!(service.probe_rounds.len(), 4);
+    h.send(Msg::History(Answer::Service(Box::new(service))));
+    let screen = render(&mut h.app, 120, 40);
+    assert!(
+        screen.contains("Probe rounds  █▇▂▃ 3/10 alive · p50 250 ms"),
+        "{screen}"
+    );
+}
+
 #[test]
 fn billing_shows_the_credit_over_30_days() {
     let mut h = with_history();

@@ -9,6 +9,13 @@ impl Watcher {
     /// output. Bounded by [`FINISH_LIMIT`].
     pub(super) async fn finish(&mut self) {
         let limit = tokio::time::Instant::now() + FINISH_LIMIT;
+        // A probe round ends at once: it writes nothing that must not be cut short.
+        if self.stop_round() {
+            self.output.log(format!(
+                "{}: the probe round running was stopped",
+                self.profile
+            ));
+        }
         let mut history = self.options.history.take();
         if let Some((writer, answers)) = &mut history {
             // Answers to nothing asked here (a failure said earlier) are not the flush.

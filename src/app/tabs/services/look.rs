@@ -20,7 +20,8 @@ use ratatui::text::{Line, Span};
 pub const MASK: &str = "••••••••";
 
 /// The table, and the selected service's detail (13 fields and the countdown: one column
-/// beside, two columns below; with `history`, up to three lines more).
+/// beside, two columns below; with `history`, up to four lines more, the last one the
+/// probe rounds that `watch --probe-every` wrote).
 pub fn areas(body: Rect, wants: u16, history: bool, mode: DetailPane) -> (Pane, Rect) {
     table_and_detail(body, (46, if history { 11 } else { 9 }), wants, mode)
 }
@@ -249,8 +250,8 @@ fn uptime(o: &crate::history::ServiceOverview) -> String {
 }
 
 /// The lines of a service's history for its detail pane: uptime, errors per hour over
-/// 24 h (or 7 days when asked and answered), and since when it is in error; nothing with
-/// history off.
+/// 24 h (or 7 days when asked and answered), since when it is in error, and the alive
+/// share of `watch`'s probe rounds when it probed the service; nothing with history off.
 pub fn history_lines(
     data: &TabData<'_>,
     theme: &Theme,
@@ -291,7 +292,42 @@ pub fn history_lines(
             Span::styled(text::since(data.now, data.offset, at), theme.bad),
         ]));
     }
+    if let Some(line) = h
+        .service(id)
+        .and_then(|s| probe_rounds(data, theme, s, width))
+    {
+        lines.push(line);
+    }
     lines
+}
+
+/// `Probe rounds  ██▇▁▁█ 18/20 alive · p50 84 ms`: the alive share of the service's last
+/// rounds of `watch --probe-every` (from the history), beside the provider's errors; the
+/// last round's counts after it, in the alert's colour when under `probe_alive_percent`.
+/// Nothing when no round was kept.
+fn probe_rounds(
+    data: &TabData<'_>,
+    theme: &Theme,
+    s: &crate::history::ServiceHistory,
+    width: usize,
+) -> Option<Line<'static>> {
+    let last = s.probe_rounds.last()?;
+    let w = 13;
+    let mut said = format!(" {}/{} alive", last.alive, last.checked);
+    if let Some(ms) = last.p50_ms {
+        said.push_str(&format!(" · p50 {ms} ms"));
+    }
+    let room = width
+        .saturating_sub(w + 1 + said.chars().count())
+        .clamp(4, 48);
+    let shares: Vec<f64> = s.probe_rounds.iter().map(|r| r.share()).collect();
+    let under = last.share() * 100.0 < data.settings.alerts.rules.probe_alive_percent;
+    let tone = if under { theme.bad } else { theme.good };
+    Some(Line::from(vec![
+        Span::styled(format!("{:<w$} ", "Probe rounds"), theme.dim),
+        Span::styled(text::spark_share(&shares, room), tone),
+        Span::styled(said, if under { theme.bad } else { Style::default() }),
+    ]))
 }
 
 #[cfg(test)]
