@@ -3,7 +3,7 @@
 //! command's placeholders from the highlighted row and runs it:
 //!
 //! - in the background (the default): off the UI task, its output (the last lines, at most
-//!   [`crate::effects::user_action::OUTPUT_MAX`]) and exit status to `m` and the status
+//!   [`crate::config::actions::OUTPUT_MAX`]) and exit status to `m` and the status
 //!   line; it is stopped after [`crate::config::actions::TIME_LIMIT`];
 //! - in the foreground: the run loop gives the terminal to the command and takes it back
 //!   when it ends, as k9s does for `ssh` or `less`.
@@ -22,17 +22,9 @@ use std::collections::HashMap;
 
 pub use crate::config::actions::{Ended, Run, shown_command};
 
-/// Tab `tab`'s place in [`actions::TABS`].
+/// Tab `tab`'s place in [`actions::TABS`] (the tabs' own order, `Tab::ALL`).
 fn tab_index(tab: Tab) -> usize {
-    match tab {
-        Tab::Services => 0,
-        Tab::Products => 1,
-        Tab::Billing => 2,
-        Tab::Network => 3,
-        Tab::Usage => 4,
-        Tab::Alerts => 5,
-        Tab::Clients => 6,
-    }
+    Tab::ALL.iter().position(|t| *t == tab).unwrap_or(0)
 }
 
 /// Whether `key` is the action's key.

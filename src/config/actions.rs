@@ -52,7 +52,8 @@ pub const PLACEHOLDERS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The tabs an action may name.
+/// The tabs an action may name, in the tabs' order (`app::tabs::Tab::ALL`; a test holds
+/// them together).
 pub const TABS: &[&str] = &[
     "services", "products", "billing", "network", "usage", "alerts", "clients",
 ];

@@ -170,3 +170,13 @@ fn the_actions_are_in_help_the_footer_and_the_palette() {
     let cmds = h.code(KeyCode::Enter);
     assert_eq!(runs(&cmds).len(), 1, "{cmds:?}");
 }
+
+/// The tabs an action names are the dashboard's, in its order.
+#[test]
+fn the_tabs_an_action_names_are_the_dashboards() {
+    let titles: Vec<String> = crate::app::tabs::Tab::ALL
+        .iter()
+        .map(|t| t.title().to_lowercase())
+        .collect();
+    assert_eq!(titles, actions::TABS);
+}
