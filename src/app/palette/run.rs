@@ -54,13 +54,25 @@ impl Palette {
             tabs: cx.tabs,
             account: cx.account,
         };
+        if std::mem::take(&mut self.verb) {
+            self.candidates.pop();
+        }
         let mut candidates = candidates::actions(&held, self.service, self.product);
+        // The built-in actions are made again for the new target; yours, the rows, tabs
+        // and profiles stay.
         candidates.extend(
             std::mem::take(&mut self.candidates)
                 .into_iter()
-                .filter(|c| c.kind != candidates::Kind::Action),
+                .filter(|c| {
+                    c.kind != candidates::Kind::Action || matches!(c.target, Target::UserAction(_))
+                }),
         );
-        *self = Palette::new(candidates, self.service, self.product);
+        let mut fresh = Palette::new(candidates, self.service, self.product);
+        fresh.profiles = std::mem::take(&mut self.profiles);
+        fresh.among_accounts = self.among_accounts;
+        fresh.skins = std::mem::take(&mut self.skins);
+        fresh.history = std::mem::take(&mut self.history);
+        *self = fresh;
     }
 
     /// Enter: the palette closes and its highlighted match is gone to or run.

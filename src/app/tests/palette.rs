@@ -414,3 +414,18 @@ fn verbs_jump_open_and_quit_and_the_palette_remembers_them() {
     h.code(KeyCode::Enter);
     assert!(h.app.should_quit());
 }
+
+/// `Tab` on a row keeps what the palette knows: the queries run before, and your actions.
+#[test]
+fn tab_on_a_row_keeps_the_history() {
+    let mut h = Harness::loaded();
+    find(&mut h, "refresh");
+    h.code(KeyCode::Enter);
+    find(&mut h, "5003");
+    h.code(KeyCode::Tab);
+    assert_eq!(palette(&h).service, Some(5003));
+    assert_eq!(palette(&h).history, ["refresh"]);
+    h.code(KeyCode::Up);
+    assert_eq!(palette(&h).query.value(), "refresh");
+    assert_eq!(palette(&h).selected().map(|c| c.kind), Some(Kind::Verb));
+}
