@@ -170,7 +170,15 @@ async fn rounds_give_per_service_metrics_an_outage_opens_one_alert_and_the_histo
     }
     let opened = watch.wait_out(|l| alert(l, 1001, "opened"));
     let v: serde_json::Value = serde_json::from_str(&opened).unwrap();
-    assert_eq!(v["level"], "critical", "{opened}");
+    // Critical when no proxy answers; but an alert opens at the lowest level its two
+    // rounds agree on (the book's debounce), and on a loaded machine the first of them
+    // may straddle the outage (some still alive then): warn, which is as right.
+    assert!(v["level"] == "critical" || v["level"] == "warn", "{opened}");
+    if v["level"] == "warn" {
+        // Then critical, once the rounds agree that none answers.
+        let up = watch.wait_out(|l| alert(l, 1001, "escalated"));
+        assert!(up.contains("\"level\":\"critical\""), "{up}");
+    }
     let message = v["message"].as_str().unwrap();
     assert!(
         message.contains("none of 10 proxies checked is alive"),
