@@ -56,21 +56,6 @@ fn config(farm: &ProxyFarm, concurrency: usize) -> ProbeConfig {
     }
 }
 
-/// 1,000 listeners and as many connections need descriptors: the soft limit is raised to
-/// the hard one.
-fn raise_open_files() {
-    unsafe {
-        let mut limit = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
-            limit.rlim_cur = limit.rlim_max;
-            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
-        }
-    }
-}
-
 fn peak_rss_kb() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
@@ -83,7 +68,7 @@ fn peak_rss_kb() -> u64 {
 }
 
 fn bench(c: &mut Criterion) {
-    raise_open_files();
+    common::raise_open_files();
     let rt = tokio::runtime::Runtime::new().unwrap();
     // The proxies and the judge stand for other machines: they run on a runtime of their
     // own, so the probe's tasks do not queue behind theirs on the same workers (they still

@@ -118,20 +118,6 @@ fn status_kb(key: &str) -> u64 {
         .unwrap_or(0)
 }
 
-/// 1,000 listeners and the watcher's connections need descriptors.
-fn raise_open_files() {
-    unsafe {
-        let mut limit = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
-            limit.rlim_cur = limit.rlim_max;
-            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
-        }
-    }
-}
-
 fn round_target() {
     let rt = runtime(PROBE_THREADS);
     let farm_rt = runtime("farm-rt");
@@ -437,7 +423,7 @@ fn seconds_in(line: &str) -> Option<f64> {
 }
 
 fn bench(_: &mut Criterion) {
-    raise_open_files();
+    common::raise_open_files();
     let only = std::env::var("PROBE_ROUNDS_BENCH_ONLY").unwrap_or_default();
     if only.is_empty() || only == "round" {
         round_target();

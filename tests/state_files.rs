@@ -5,11 +5,11 @@
 //! Each test waits for the line that says what happened (with a generous limit that only
 //! a hang reaches), never for a stretch of quiet.
 
+use crate::support::lines;
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 /// The longest anything is waited for: reached only when something hangs.
@@ -45,20 +45,6 @@ fn command(dir: &Path) -> Command {
         .env_remove("PROXYDASH_PASSWORD")
         .env("PROXYDASH_LOG", "off");
     command
-}
-
-/// A child's standard error, line by line.
-fn lines(stream: impl std::io::Read + Send + 'static) -> Receiver<String> {
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stream).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
 }
 
 struct Running {

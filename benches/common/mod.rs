@@ -124,3 +124,19 @@ pub fn with_ip_list(n: u64, size: (u16, u16)) -> App {
     app.update(Msg::loaded(loaded));
     app
 }
+
+/// Many listeners and as many connections need descriptors: the soft limit is raised to
+/// the hard one.
+pub fn raise_open_files() {
+    // SAFETY: getrlimit/setrlimit with a valid, initialised struct.
+    unsafe {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
+}

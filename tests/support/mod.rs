@@ -246,3 +246,19 @@ pub fn own_process(name: &str) -> bool {
     assert!(text.contains("1 passed"), "{name} did not run:\n{text}");
     false
 }
+
+/// A child's stream, line by line, read on a thread of its own (a test waits on the
+/// receiver for the line it names, under a timeout).
+pub fn lines(stream: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}

@@ -2,11 +2,11 @@
 //! child process against an in-process sandbox, its two streams read line by line, each
 //! wait for a named line bounded by [`LIMIT`].
 
+use crate::support::lines;
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 /// The longest any line is waited for: reached only when something hangs.
@@ -26,19 +26,6 @@ pub(crate) struct Watch {
     /// Every line read so far, by stream.
     pub(crate) outs: Vec<String>,
     pub(crate) errs: Vec<String>,
-}
-
-fn lines(stream: impl std::io::Read + Send + 'static) -> Receiver<String> {
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stream).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
 }
 
 impl Watch {
