@@ -65,23 +65,6 @@ impl App {
         tab.cells(&self.tabs, &self.tab_data(), i)
     }
 
-    /// Draws `tab` in `area` as the tab draws itself ([`TabPane::render`](super::tabs::TabPane::render)).
-    pub fn render_tab(
-        &self,
-        tab: Tab,
-        frame: &mut ratatui::Frame,
-        area: ratatui::layout::Rect,
-        theme: &super::look::theme::Theme,
-    ) {
-        let data = self.tab_data();
-        let props = super::tabs::Props {
-            data: &data,
-            theme,
-            title: tab.title(),
-        };
-        self.tabs.pane(tab).render(frame, area, &props);
-    }
-
     /// What the tabs' rows are drawn from (see [`TabData`](super::tabs::TabData)).
     pub fn tab_data(&self) -> super::tabs::TabData<'_> {
         super::tabs::TabData {

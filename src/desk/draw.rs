@@ -5,11 +5,12 @@
 //! call; nothing below calls back into the desk.
 
 use super::{Desk, Scope};
+use crate::app::App;
 use crate::app::geometry::Geometry;
-use crate::app::tabs::{DetailPane, Tab};
+use crate::app::tabs::{Merged, Tab};
 use crate::ui::all::{Account, Accounts, AllView, Shown};
 use crate::ui::theme::Theme;
-use crate::ui::{self, columns, layout};
+use crate::ui::{self, layout};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
@@ -69,37 +70,35 @@ fn accounts(desk: &Desk) -> Accounts<'_> {
 }
 
 /// What the All view shows in `area`: its merged table with the cells of the rows that
-/// fit there (and how many do), the selection's account, and whose keys are the footer's.
+/// fit there (and how many do), every account, the selection's account, and whose keys
+/// are the footer's.
 fn all_view(desk: &Desk, area: Rect) -> (AllView<'_>, Option<u16>) {
     let all = desk.all();
     let seats = desk.seats();
     let table = all.table();
     let columns = all.columns(seats);
     let width = columns.len();
-    let rows = ui::all::table_pane(area, all.tab, columns::table_width(all.natural()))
-        .map(|pane| pane.rows.height);
-    let cells = match rows {
-        Some(rows) => table
-            .visible(usize::from(rows))
-            .1
-            .iter()
-            .map(|&i| all.cells(seats, i, width))
-            .collect(),
-        None => Vec::new(),
-    };
-    let alert = table
-        .selected_row()
-        .and_then(|i| all.row(i))
-        .filter(|_| all.tab == Tab::Alerts);
-    let view = AllView {
+    let mut merged = Merged {
         tab: all.tab,
         table,
         columns,
         natural: all.natural(),
-        cells,
+        cells: Vec::new(),
         sort: (all.tab == Tab::Services && all.sort.by.is_some()).then(|| all.sort.label()),
+        members: (seats.iter())
+            .map(|seat| seat.app.as_member(&seat.name, seat.colour))
+            .collect(),
         selected: all.selected().map(|row| (row.seat, row.id)),
-        alert,
+    };
+    let rows = ui::all::table_pane(&seats[0].app, area, &merged).map(|pane| pane.rows.height);
+    if let Some(rows) = rows {
+        let (_, visible) = table.visible(usize::from(rows));
+        merged.cells = (visible.iter())
+            .map(|&i| all.cells(seats, i, width))
+            .collect();
+    }
+    let view = AllView {
+        merged,
         over: desk.owner(),
         context: desk.all_context(),
     };
@@ -107,9 +106,8 @@ fn all_view(desk: &Desk, area: Rect) -> (AllView<'_>, Option<u16>) {
 }
 
 /// The rows of the All view's table on a screen of `size` (its page until a frame
-/// measures it).
-pub fn page_rows((w, h): (u16, u16)) -> usize {
+/// measures it), as `app` lays out the Network tab.
+pub fn page_rows(app: &App, (w, h): (u16, u16)) -> usize {
     let area = Rect::new(0, 1, w, h.saturating_sub(1));
-    layout::table_rows(Tab::Network, area, 0, false, DetailPane::Shown)
-        .map_or(10, |r| usize::from(r.height))
+    layout::table_rows(app, Tab::Network, area).map_or(10, |r| usize::from(r.height))
 }

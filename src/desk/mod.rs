@@ -350,7 +350,8 @@ impl Desk {
         for i in 0..self.seats.len() {
             self.send(i, Msg::Resize(w, h));
         }
-        self.all.set_page(draw::page_rows(self.size));
+        self.all
+            .set_page(draw::page_rows(&self.seats[0].app, self.size));
     }
 
     pub fn should_quit(&self) -> bool {

@@ -5,7 +5,7 @@
 
 use crate::app::App;
 use crate::app::geometry::Geometry;
-use crate::app::tabs::{DetailPane, Tab};
+use crate::app::tabs::{Rows, Tab};
 use ratatui::layout::{Constraint, Layout, Rect};
 
 /// Named here too: the dashboard over several accounts draws into `layout::Pane`.
@@ -107,52 +107,11 @@ pub fn tab_titles(line: Rect, open_alerts: usize) -> Vec<(Tab, Rect)> {
     out
 }
 
-pub use crate::app::look::pane::table_and_detail;
-
-/// Services: the table, and the selected service's detail (the tab's own).
-pub use crate::app::tabs::services::look::areas as services;
-
-/// Products: the table, and the selected product's detail (the tab's own).
-pub use crate::app::tabs::products::look::areas as products;
-
-/// Billing: the credit, the money ahead and the invoices (the tab's own).
-pub use crate::app::tabs::billing::look::areas as billing;
-
-/// Network: the summary line above the table (the tab's own).
-pub use crate::app::tabs::network::look::areas as network;
-
-/// Usage: the list of ppr services, the chart and the gauge (the tab's own).
-pub use crate::app::tabs::usage::look::areas as usage;
-
-/// Alerts: the table, and the selected alert's whole message (the tab's own).
-pub use crate::app::tabs::alerts::look::areas as alerts;
-
-/// A tab drawn as a plain list (see [`super::list`]): the table takes the body.
-pub fn list(body: Rect) -> Pane {
-    Pane::with_header(body)
-}
-
-/// The data rows of a tab's main table on a screen of `area`, the table wanting `wants`
-/// columns (see [`table_and_detail`]), with or without the `history` lines of a detail.
-pub fn table_rows(
-    tab: Tab,
-    area: Rect,
-    wants: u16,
-    history: bool,
-    mode: DetailPane,
-) -> Option<Rect> {
+/// The data rows of `tab`'s table on a screen of `area`, as `app` lays the tab out (its
+/// table's width, its detail pane's mode, the history's lines).
+pub fn table_rows(app: &App, tab: Tab, area: Rect) -> Option<Rect> {
     let body = screen(area)?.body;
-    Some(match tab {
-        Tab::Services => services(body, wants, history, mode).0.rows,
-        Tab::Products => products(body, wants, mode).0.rows,
-        Tab::Billing => billing(body).2.rows,
-        Tab::Network => network(body).1.rows,
-        Tab::Usage => usage(body, wants).0.rows,
-        Tab::Alerts => alerts(body).0.rows,
-        // A tab the ui has no pane of its own for (unreachable while every tab has one).
-        #[allow(unreachable_patterns)]
-        _ => list(body).rows,
-    })
+    Some(app.tab_areas(tab, body, &Rows::One).table.rows)
 }
 
 /// The IP-list view and the probe's (the look kit's: the probe's view draws itself).
@@ -162,40 +121,11 @@ pub use crate::app::look::pane::{iplist_lines, iplist_view};
 /// draw with).
 pub use crate::app::look::centered;
 
-/// The natural width of a tab's table (0 when it has no column spec): the layout puts a
-/// detail pane beside it only when the table fits whole.
-pub fn table_wants(app: &App, tab: Tab) -> u16 {
-    match tab {
-        Tab::Services | Tab::Products | Tab::Usage => {
-            super::columns::table_width(app.tab_natural(tab))
-        }
-        _ => 0,
-    }
-}
-
-/// The detail pane's mode of a tab (shown for the tabs without one).
-pub fn detail_pane(app: &App, tab: Tab) -> DetailPane {
-    match tab {
-        Tab::Services => app.services().detail_pane,
-        Tab::Products => app.products().detail_pane,
-        _ => DetailPane::Shown,
-    }
-}
-
 /// What the app needs to know of the layout of `app` on a screen of `area`: every tab's
 /// table rows (the tab shown draws its table in these; the others page by them until
 /// shown), the tab titles and the IP-list view's lines.
 pub fn geometry(app: &App, area: Rect) -> Geometry {
-    let history = app.history().is_on();
-    let rows = Tab::ALL.map(|tab| {
-        table_rows(
-            tab,
-            area,
-            table_wants(app, tab),
-            history,
-            detail_pane(app, tab),
-        )
-    });
+    let rows = Tab::ALL.map(|tab| table_rows(app, tab, area));
     match screen(area) {
         Some(s) => Geometry {
             rows,

@@ -28,7 +28,7 @@ pub(crate) mod tests;
 use crate::app::App;
 use crate::app::geometry::Geometry;
 use crate::app::keymap;
-use crate::app::tabs::Tab;
+use crate::app::tabs::{Rows, Tab};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -88,7 +88,7 @@ pub fn draw_in(app: &App, frame: &mut Frame, theme: &Theme, area: Rect, view: &m
     draw_tabs(frame, app, theme, screen.tabs);
     draw_info(frame, app, theme, screen.info);
     // The tab on screen draws itself (`TabPane::render`).
-    app.render_tab(app.tab(), frame, screen.body, theme);
+    app.render_tab((app.tab(), &Rows::One), frame, screen.body, theme);
     draw_status(frame, app, theme, screen.status);
     draw_footer(frame, app, theme, screen.footer);
     for i in 0..app.popups().len() {

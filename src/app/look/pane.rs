@@ -4,7 +4,7 @@
 use ratatui::layout::{Constraint, Layout, Margin, Rect};
 
 /// A bordered table: its outer area and where its data rows go (below the header line).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pane {
     pub block: Rect,
     pub rows: Rect,
@@ -27,6 +27,44 @@ impl Pane {
         Rect {
             height: 1.min(inner.height),
             ..inner
+        }
+    }
+}
+
+/// How a tab shares its body: what its table `wants` (its natural width, 0 if unknown),
+/// its detail pane's mode, and whether the detail has the history's lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fit {
+    pub wants: u16,
+    pub detail: DetailPane,
+    pub history: bool,
+}
+
+/// A tab's areas in its body: its table, what goes above it (Billing's credit and money
+/// ahead, Network's summary) and its detail (Usage: the chart and the gauge). What a tab
+/// does not use stays empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Areas {
+    pub table: Pane,
+    pub above: [Rect; 2],
+    pub detail: [Rect; 2],
+}
+
+impl Areas {
+    /// A plain list: the table takes the body.
+    pub fn list(body: Rect) -> Self {
+        Self {
+            table: Pane::with_header(body),
+            ..Self::default()
+        }
+    }
+
+    /// A table with its detail beside or below it.
+    pub fn with_detail((table, detail): (Pane, Rect)) -> Self {
+        Self {
+            table,
+            detail: [detail, Rect::default()],
+            ..Self::default()
         }
     }
 }

@@ -39,6 +39,9 @@ fn listed<'a>(data: &TabData<'a>) -> &'a [Client] {
         .map_or(&[], Vec::as_slice)
 }
 
+/// A plain list: the look's defaults.
+impl super::TabLook for ClientsTab {}
+
 impl TabPane for ClientsTab {
     fn kinds(&self) -> &'static [Kind] {
         &[Kind::Clients]

@@ -13,8 +13,10 @@
 //! field in [`Tabs`] (both in the app's root, `src/app/mod.rs`) with its arm in
 //! [`Tabs::pane`] and [`Tabs::pane_mut`], the one place a tab's state is reached by its
 //! [`Tab`]: every question the app asks a tab goes through them. A tab with no look of
-//! its own is drawn as a plain list from its columns, cells and [`Listing`] (`render`'s
-//! default); a tab with one is a folder, its look in `look.rs`. The keys `1`…`n` and
+//! its own is drawn as a plain list from its columns, cells and [`Listing`] (the
+//! [`TabLook`] defaults: `impl TabLook for … {}`); a tab with one is a folder, its look
+//! (`impl TabLook`) in `look.rs`. Every tab is drawn in one frame ([`frame`]), over one
+//! account's rows or the All view's merge of several. The keys `1`…`n` and
 //! `Tab`, the palette, the footer and the dashboard over several accounts take it from
 //! [`Tab::ALL`]. (The enum is in the root so that what names a tab, the key map and the
 //! shell, need not sit above the tabs.)
@@ -23,6 +25,7 @@
 pub mod alerts;
 pub mod billing;
 pub mod clients;
+pub mod frame;
 pub mod network;
 mod pane;
 pub mod products;
@@ -33,7 +36,10 @@ pub mod usage_chart;
 
 pub use super::{Tab, Tabs};
 pub use crate::app::look::pane::DetailPane;
-pub use pane::{Intent, Listing, Props, TabCx, TabData, TabPane, TabView};
+pub use pane::{
+    Areas, Fit, Heading, Intent, Listing, Member, Merged, Props, Rows, TabCx, TabData, TabLook,
+    TabPane, TabView,
+};
 
 use super::Cx;
 use super::columns::{CellText, Column};

@@ -1,6 +1,6 @@
 //! [`TabPane`]: what a tab is to the dashboard. Each tab's file implements it for its
 //! state: its table, its rows as words (what is drawn and searched), its look
-//! ([`TabPane::render`]), its keys (`s`, `S`, Enter) and what it shows, for the engine's
+//! (the `draw_…` methods, in one frame: [`super::frame`]), its keys (`s`, `S`, Enter) and what it shows, for the engine's
 //! order. Everything but the table and the rows has a default ("nothing to do"; the look,
 //! a plain list), so a plain list tab says only what is its own.
 //!
@@ -18,18 +18,77 @@ use crate::api::{ApiError, Request};
 use crate::app::columns::{CellText, Column};
 pub use crate::app::data::TabData;
 use crate::app::keymap::Action;
-use crate::app::look::pane::Pane;
+use crate::app::look::columns;
+pub use crate::app::look::pane::{Areas, Fit, Pane};
 use crate::app::look::theme::Theme;
-use crate::app::look::{columns, widgets};
 use crate::app::table::TableView;
 use crate::app::{AppSettings, Command, Popup, RefreshGroup, Shell, Tab};
 use chrono::{DateTime, NaiveDate, Utc};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
+use ratatui::widgets::Block;
+
+/// A tab's look: the parts of the one frame every tab is drawn in (`super::frame`), over
+/// one account's rows or the All view's merge of several. Each part has a default, so a
+/// plain list tab is its table alone (the Clients tab is); a tab with a look of its own
+/// implements it in its `look.rs`.
+pub trait TabLook {
+    /// How the tab shares its body, for one account: what its table wants, its detail's
+    /// mode, whether the detail has history lines.
+    fn fit(&self, _data: &TabData<'_>) -> Fit {
+        Fit::default()
+    }
+    /// The tab's areas in `body`: its table, and what it draws above or beside it.
+    fn areas(&self, body: Rect, _fit: Fit) -> Areas {
+        Areas::list(body)
+    }
+    /// Instead of everything, when the tab has nothing to show at all (Usage on an account
+    /// without ppr services): what it says in its whole body.
+    fn nothing_to_show(&self, _props: &Props<'_>) -> Option<(String, Style)> {
+        None
+    }
+    /// The title of the table over one account's rows, and what it says instead of rows;
+    /// `None`: a plain list's, from its [`TabPane::listing`].
+    fn heading(&self, _props: &Props<'_>) -> Option<Heading> {
+        None
+    }
+    /// Draws the rows in `pane` inside `block` when the tab draws its own (Alerts); `false`:
+    /// the frame draws its columns and cells.
+    fn own_rows(
+        &self,
+        _frame: &mut Frame,
+        _pane: Pane,
+        _block: &Block<'_>,
+        _props: &Props<'_>,
+    ) -> bool {
+        false
+    }
+    /// What goes above the table (Billing's credit and money ahead, Network's summary): of
+    /// one account, or of every account of the All view.
+    fn draw_above(&self, _frame: &mut Frame, _areas: &Areas, _props: &Props<'_>, _rows: &Rows) {}
+    /// The detail of row `id` (none selected: the empty pane), drawn by the row's account.
+    fn draw_detail(
+        &self,
+        _frame: &mut Frame,
+        _areas: &Areas,
+        _props: &Props<'_>,
+        _id: Option<u64>,
+    ) {
+    }
+    /// What the All view calls the tab's merged table (its title by default).
+    fn merged_noun(&self) -> Option<&'static str> {
+        None
+    }
+    /// Words the All view's title adds after the noun, from every account's tab (Alerts:
+    /// what is open, acknowledged, silenced).
+    fn merged_words(&self, _members: &[Member<'_>]) -> String {
+        String::new()
+    }
+}
 
 /// See the module docs.
-pub trait TabPane {
+pub trait TabPane: TabLook {
     /// The kinds of data the tab shows whole: what `r` refreshes, and what the engine is
     /// told is on screen (which orders its reads, never whether they stay fresh).
     fn kinds(&self) -> &'static [Kind] {
@@ -46,17 +105,10 @@ pub trait TabPane {
     fn columns(&self, data: &TabData<'_>) -> Vec<Column>;
     /// The cells of row `i` (an index into the tab's rows); empty when there is none.
     fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText>;
-    /// Where the rows come from, for a tab the ui draws as a plain list (its title's
-    /// count and freshness, and what it says instead of rows). The tabs with a pane of
-    /// their own in the ui say it there.
+    /// Where the rows come from, for a tab drawn as a plain list (its title's count and
+    /// freshness, and what it says instead of rows): [`TabLook::heading`]'s default.
     fn listing(&self, _data: &TabData<'_>) -> Option<Listing> {
         None
-    }
-    /// Draws the tab in `area` (the body under the tab line): a plain list from its
-    /// columns, cells and [`listing`](TabPane::listing) unless the tab has a look of its
-    /// own.
-    fn render(&self, frame: &mut Frame, area: Rect, props: &Props<'_>) {
-        plain_list(self, frame, area, props);
     }
 
     /// `s`: the next sort.
@@ -95,6 +147,89 @@ pub trait TabPane {
     fn command(&self) -> Option<&'static str> {
         None
     }
+}
+
+/// The title of a tab's table over one account's rows (see [`TabPane::heading`]).
+pub struct Heading {
+    pub title: String,
+    /// On the right of the top edge: how fresh the rows are.
+    pub fresh: ratatui::text::Span<'static>,
+    /// On the bottom edge: what the server sent that could not be read.
+    pub skipped: Option<String>,
+    /// What the pane says instead of rows (loading, the failure, none, nothing matching).
+    pub instead: Option<(String, Style)>,
+    /// The explanation takes the whole pane (it wraps), not the header line.
+    pub wraps: bool,
+}
+
+impl Heading {
+    pub fn new(title: String, fresh: ratatui::text::Span<'static>) -> Self {
+        Self {
+            title,
+            fresh,
+            skipped: None,
+            instead: None,
+            wraps: false,
+        }
+    }
+}
+
+/// Whose rows a tab draws: one account's (its own table), or the All view's merge of
+/// several, each row with its account.
+pub enum Rows<'a> {
+    One,
+    Merged(&'a Merged<'a>),
+}
+
+impl Rows<'_> {
+    /// How `tab` shares its body over these rows: its own fit over one account's, the All
+    /// view's over the merge.
+    pub fn fit<T: TabLook + ?Sized>(&self, tab: &T, data: &TabData<'_>) -> Fit {
+        match self {
+            Rows::One => tab.fit(data),
+            Rows::Merged(merged) => merged.fit(),
+        }
+    }
+}
+
+/// The All view's rows of one tab, as the desk merged them: the table with the cells of
+/// the rows drawn, and every account (each row names its own).
+pub struct Merged<'a> {
+    pub tab: Tab,
+    pub table: &'a TableView,
+    pub columns: Vec<Column>,
+    pub natural: &'a [u16],
+    /// The cells of the rows drawn: those of `table.visible(rows of the table's pane)`,
+    /// in order.
+    pub cells: Vec<Vec<CellText>>,
+    /// The sort across accounts, said in the title (Services).
+    pub sort: Option<String>,
+    pub members: Vec<Member<'a>>,
+    /// The selected row: its account (an index into `members`) and its ID.
+    pub selected: Option<(usize, u64)>,
+}
+
+impl Merged<'_> {
+    /// The All view's fit: its own table's width, the detail shown, no history lines.
+    pub fn fit(&self) -> Fit {
+        Fit {
+            wants: columns::table_width(self.natural),
+            ..Fit::default()
+        }
+    }
+}
+
+/// An account of the All view, as its tab draws it.
+pub struct Member<'a> {
+    pub name: &'a str,
+    /// Its colour's place in the theme's account colours.
+    pub colour: u8,
+    pub tabs: &'a super::Tabs,
+    pub data: TabData<'a>,
+    /// Since when it does not answer (its rows are the last it gave).
+    pub no_answer_since: Option<DateTime<Utc>>,
+    /// Reads on their way.
+    pub in_flight: usize,
 }
 
 /// What a tab is drawn with: its data, the colours, and its title (its [`Tab`]'s name).
@@ -271,60 +406,5 @@ impl<T> std::ops::Deref for TabView<'_, T> {
     type Target = T;
     fn deref(&self) -> &T {
         self.tab
-    }
-}
-
-/// [`TabPane::render`]'s default, so a list tab is its file alone (the Clients tab
-/// is): `tab` drawn as a bordered list with its count, freshness and filter in the title.
-fn plain_list<P: TabPane + ?Sized>(tab: &P, frame: &mut Frame, body: Rect, props: &Props<'_>) {
-    let (data, theme) = (props.data, props.theme);
-    let pane = Pane::with_header(body);
-    let view = tab.table();
-    let listing = tab.listing(data);
-    let (loaded, freshness) = listing
-        .as_ref()
-        .map_or((true, Freshness::NotRequested), |l| {
-            (l.loaded.is_some(), l.freshness)
-        });
-    let block = widgets::pane(
-        theme,
-        widgets::counted(props.title, loaded, view),
-        widgets::freshness(data, theme, freshness),
-    );
-    let block = widgets::with_filter(block, view, theme);
-    if let Some((msg, style)) = placeholder(theme, listing.as_ref(), view) {
-        frame.render_widget(block, pane.block);
-        widgets::message(frame, pane.header(), &msg, style);
-        return;
-    }
-    columns::draw(
-        frame,
-        theme,
-        pane,
-        block,
-        (&tab.columns(data), view.natural()),
-        view,
-        |i| tab.cells(data, i),
-    );
-}
-
-/// What the pane says instead of rows: nothing asked yet, loading, the failure, none, or
-/// nothing matching the filter.
-fn placeholder(
-    theme: &Theme,
-    listing: Option<&Listing>,
-    view: &TableView,
-) -> Option<(String, Style)> {
-    let listing = listing?;
-    let noun = listing.noun;
-    match (&listing.failed, listing.loaded) {
-        (Some(failed), None) => Some((failed.clone(), theme.bad)),
-        (None, None) if listing.freshness == Freshness::NotRequested => {
-            Some((String::new(), theme.dim))
-        }
-        (_, None) => Some((format!("Loading {noun}…"), theme.dim)),
-        (_, Some(0)) => Some((format!("No {noun}."), theme.dim)),
-        (_, Some(_)) if view.is_empty() => Some(widgets::no_match(theme, view, noun)),
-        (_, Some(_)) => None,
     }
 }

@@ -61,11 +61,9 @@ fn moving_paging_top_and_bottom() {
     h.code(KeyCode::Up);
     assert_eq!(sel(&h), Some(1), "stops at the top");
     let page = crate::ui::layout::table_rows(
+        &h.app,
         Tab::Services,
         ratatui::layout::Rect::new(0, 0, 100, 30),
-        0,
-        false,
-        crate::app::tabs::DetailPane::Shown,
     )
     .unwrap()
     .height as u64;
@@ -340,11 +338,9 @@ fn mouse_clicks_tabs_and_rows_and_scrolls() {
     ));
     assert_eq!(h.app.tab(), Tab::Billing);
     let rows = crate::ui::layout::table_rows(
+        &h.app,
         Tab::Billing,
         ratatui::layout::Rect::new(0, 0, 100, 30),
-        0,
-        false,
-        crate::app::tabs::DetailPane::Shown,
     )
     .unwrap();
     h.send(mouse(

@@ -1,11 +1,13 @@
 //! The lines of the screen over several accounts that name them: the top line (each
-//! account and its connection), the tab line, the info line (their credit), the Billing
-//! credit box, the Network summary and the status line (the newest event of any).
+//! account and its connection), the tab line, the info line (their credit) and the status
+//! line (the newest event of any). What a tab shows of every account (Billing's credit,
+//! Network's summary) the tab draws itself (`TabLook::draw_above`).
 
+use super::super::text;
 use super::super::theme::Theme;
-use super::super::{text, widgets};
 use crate::app::App;
 use crate::app::tabs::Tab;
+use crate::app::tabs::billing::look::{CreditOf, credit_parts};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -105,55 +107,6 @@ pub(super) fn draw_tabs(
     super::super::tab_line(frame, theme, area, (shown, open, theme.bad));
 }
 
-/// The accounts' credit: each, then the total.
-fn credit_spans(accounts: &Accounts, theme: &Theme) -> Vec<Span<'static>> {
-    let (each, total) = credit_parts(accounts, theme);
-    let mut spans = vec![Span::styled(" Credit ", theme.dim)];
-    spans.extend(each);
-    spans.extend(total);
-    spans
-}
-
-/// Each account's credit (an account that does not answer: its last, marked `✗`), and
-/// the total: in full when every account's is known and fresh, else marked (`+` for one
-/// not read yet, `✗` for one that does not answer).
-fn credit_parts(accounts: &Accounts, theme: &Theme) -> (Vec<Span<'static>>, Vec<Span<'static>>) {
-    let mut each = Vec::new();
-    let mut total = 0.0;
-    let mut unknown = false;
-    let mut stale = false;
-    for account in &accounts.list {
-        let credit = account.app.billing().credit().value().map(|c| c.credit);
-        let down = account.app.no_answer_since().is_some();
-        each.push(Span::styled(
-            format!(" {} ", account.name),
-            theme.account(account.colour),
-        ));
-        match credit {
-            Some(c) if down => {
-                stale = true;
-                total += c;
-                each.push(Span::styled(format!("✗{}", text::money(c)), theme.bad));
-            }
-            Some(c) => {
-                total += c;
-                each.push(Span::raw(text::money(c)));
-            }
-            None => {
-                unknown = true;
-                each.push(Span::styled("…", theme.dim));
-            }
-        }
-    }
-    let mut out = vec![Span::styled("  total ", theme.title)];
-    out.push(match (unknown, stale) {
-        (false, false) => Span::styled(text::money(total), theme.big),
-        (true, _) => Span::styled(format!("{}+", text::money(total)), theme.dim),
-        (false, true) => Span::styled(format!("✗{}", text::money(total)), theme.bad),
-    });
-    (each, out)
-}
-
 /// The accounts, their credit and the total; the reads pending on the right, in a room
 /// of their own. Where the line is short, the accounts' own credits go before the total
 /// is ever cut (Billing lists them).
@@ -167,7 +120,15 @@ pub(super) fn draw_info(frame: &mut Frame, accounts: &Accounts, theme: &Theme, a
     });
     let room = usize::from(area.width).saturating_sub(right.as_ref().map_or(0, Span::width));
     let width = |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>();
-    let (each, total) = credit_parts(accounts, theme);
+    let credits: Vec<CreditOf> = (accounts.list.iter())
+        .map(|a| CreditOf {
+            name: a.name,
+            colour: a.colour,
+            credit: a.app.billing().credit().value().map(|c| c.credit),
+            down: a.app.no_answer_since().is_some(),
+        })
+        .collect();
+    let (each, total) = credit_parts(&credits, theme);
     let lead = Span::styled(format!(" {} accounts ·", accounts.list.len()), theme.dim);
     let credit = Span::styled(" Credit ", theme.dim);
     let mut spans = vec![lead.clone(), credit];
@@ -186,48 +147,6 @@ pub(super) fn draw_info(frame: &mut Frame, accounts: &Accounts, theme: &Theme, a
     if let Some(right) = right {
         frame.render_widget(Paragraph::new(Line::from(right).right_aligned()), area);
     }
-}
-
-pub(super) fn draw_credit(frame: &mut Frame, accounts: &Accounts, theme: &Theme, area: Rect) {
-    let block = widgets::pane(theme, "Billing · all accounts".into(), Span::raw(""));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    frame.render_widget(
-        Paragraph::new(Line::from(credit_spans(accounts, theme))),
-        inner,
-    );
-}
-
-pub(super) fn draw_network_summary(
-    frame: &mut Frame,
-    accounts: &Accounts,
-    theme: &Theme,
-    area: Rect,
-) {
-    let (mut checked, mut services, mut errors, mut inactive) = (0, 0, 0, 0);
-    for account in &accounts.list {
-        let s = account.app.network().summary;
-        checked += s.checked;
-        services += s.services;
-        errors += s.errors;
-        inactive += s.inactive;
-    }
-    let line = Line::from(vec![
-        Span::raw(format!(
-            " Services checked: {} of {}   ",
-            text::count(checked as u64),
-            text::count(services as u64)
-        )),
-        Span::styled(
-            format!("Servers in error: {}", text::count(errors as u64)),
-            if errors > 0 { theme.bad } else { theme.base },
-        ),
-        Span::styled(
-            format!("   Inactive: {}", text::count(inactive as u64)),
-            if inactive > 0 { theme.warn } else { theme.base },
-        ),
-    ]);
-    frame.render_widget(Paragraph::new(line), area);
 }
 
 /// The newest event of any account, after its name.

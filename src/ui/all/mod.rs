@@ -8,35 +8,21 @@ mod lines;
 
 pub use lines::{Account, Accounts, draw_accounts, link_words};
 
+use super::layout;
 use super::theme::Theme;
-use super::{columns, layout, widgets};
-use crate::app::columns::{CellText, Column};
+use crate::app::App;
 use crate::app::geometry::Geometry;
 use crate::app::keymap;
-use crate::app::table::TableView;
-use crate::app::tabs::{DetailPane, Tab};
+use crate::app::tabs::{Merged, Rows};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 
-/// What the All view shows, prepared by the desk: the tab, the merged table with the
-/// cells of the rows it draws, the selected row's account and identity, and whose keys
+/// What the All view shows, prepared by the desk: the tab's merged rows, and whose keys
 /// and popups are on screen.
 pub struct AllView<'a> {
-    pub tab: Tab,
-    pub table: &'a TableView,
-    pub columns: Vec<Column>,
-    pub natural: &'a [u16],
-    /// The cells of the rows drawn: those of `table.visible(rows of`[`table_pane`]`)`, in
-    /// order.
-    pub cells: Vec<Vec<CellText>>,
-    /// The sort across accounts, said in the title (Services).
-    pub sort: Option<String>,
-    /// The selected row: its account (an index into [`Accounts::list`]) and its ID.
-    pub selected: Option<(usize, u64)>,
-    /// The selected alert: its account and its place in that account's alerts.
-    pub alert: Option<(usize, usize)>,
+    pub merged: Merged<'a>,
     /// The account whose popups are open over the view (its keys are the footer's).
     pub over: Option<usize>,
     /// The keys of the All view, for the footer when no popup is open.
@@ -93,25 +79,16 @@ pub fn draw_desk(
     }
 }
 
-/// Where the All view's table of `tab` goes in `area` (its natural width `wants`), or
-/// `None` on a screen too small: the desk works out the rows it shows from this before
-/// it draws.
-pub fn table_pane(area: Rect, tab: Tab, wants: u16) -> Option<layout::Pane> {
+/// Where the All view's table of `merged`'s tab goes in `area` (as `app`, the first
+/// account, lays it out), or `None` on a screen too small: the desk works out the rows it
+/// shows from this before it draws.
+pub fn table_pane(app: &App, area: Rect, merged: &Merged) -> Option<layout::Pane> {
     let body = layout::screen(area)?.body;
-    Some(match tab {
-        Tab::Services => layout::services(body, wants, false, DetailPane::Shown).0,
-        Tab::Products => layout::products(body, wants, DetailPane::Shown).0,
-        Tab::Billing => layout::billing(body).2,
-        Tab::Network => layout::network(body).1,
-        Tab::Usage => layout::usage(body, wants).0,
-        Tab::Alerts => layout::alerts(body).0,
-        // A tab the ui has no pane of its own for (unreachable while every tab has one).
-        #[allow(unreachable_patterns)]
-        _ => layout::list(body),
-    })
+    Some(app.tab_areas(merged.tab, body, &Rows::Merged(merged)).table)
 }
 
-/// The All view in `area`; what the popups open over it measure goes into `view`.
+/// The All view in `area`: the tab the first account draws over every account's rows;
+/// what the popups open over it measure goes into `view`.
 pub fn draw(
     frame: &mut Frame,
     accounts: &Accounts,
@@ -127,97 +104,21 @@ pub fn draw(
         );
         return;
     };
-    lines::draw_tabs(frame, accounts, all.tab, theme, screen.tabs);
+    let tab = all.merged.tab;
+    lines::draw_tabs(frame, accounts, tab, theme, screen.tabs);
     lines::draw_info(frame, accounts, theme, screen.info);
-    let body = screen.body;
-    let wants = columns::table_width(all.natural);
-    let app_of = |k: usize| accounts.list.get(k).map(|a| a.app);
-    let selected = all.selected.and_then(|(k, id)| Some((app_of(k)?, id)));
-    match all.tab {
-        Tab::Services => {
-            let (pane, detail) = layout::services(body, wants, false, DetailPane::Shown);
-            draw_table(frame, accounts, all, theme, pane, "Services");
-            if let Some((app, id)) = selected {
-                crate::app::tabs::services::look::draw_detail(
-                    frame,
-                    app.services(),
-                    &app.tab_data(),
-                    theme,
-                    detail,
-                    id,
-                );
-            }
-        }
-        Tab::Products => {
-            let (pane, detail) = layout::products(body, wants, DetailPane::Shown);
-            let noun = "Products (each account's own prices)";
-            draw_table(frame, accounts, all, theme, pane, noun);
-            if let Some((app, id)) = selected {
-                crate::app::tabs::products::look::draw_detail(
-                    frame,
-                    app.products(),
-                    &app.tab_data(),
-                    theme,
-                    detail,
-                    id,
-                );
-            }
-        }
-        Tab::Billing => {
-            let (credit, ahead, pane) = layout::billing(body);
-            lines::draw_credit(frame, accounts, theme, credit);
-            let runways: Vec<_> = accounts
-                .list
-                .iter()
-                .map(|a| (a.name.to_owned(), a.colour, a.app.runway()))
-                .collect();
-            crate::app::tabs::billing::ahead::draw_accounts(frame, theme, ahead, &runways);
-            draw_table(frame, accounts, all, theme, pane, "Invoices");
-        }
-        Tab::Network => {
-            let (summary, pane) = layout::network(body);
-            lines::draw_network_summary(frame, accounts, theme, summary);
-            let noun = "Proxy servers in error or inactive";
-            draw_table(frame, accounts, all, theme, pane, noun);
-        }
-        Tab::Usage => {
-            let (pane, chart, gauge) = layout::usage(body, wants);
-            draw_table(frame, accounts, all, theme, pane, "Rotating (ppr)");
-            if let Some((app, id)) = selected {
-                crate::app::tabs::usage::look::draw_selected(
-                    frame,
-                    app.usage(),
-                    &app.tab_data(),
-                    theme,
-                    (chart, gauge),
-                    id,
-                );
-            }
-        }
-        Tab::Alerts => {
-            let (pane, detail) = layout::alerts(body);
-            draw_table(frame, accounts, all, theme, pane, "Alerts");
-            if let Some((app, row)) = all.alert.and_then(|(k, row)| Some((app_of(k)?, row))) {
-                crate::app::tabs::alerts::look::draw_detail(
-                    frame,
-                    app.alerts(),
-                    &app.tab_data(),
-                    theme,
-                    detail,
-                    app.alerts().rows.get(row),
-                );
-            }
-        }
-        // A tab the ui has no pane of its own for (unreachable while every tab has one).
-        #[allow(unreachable_patterns)]
-        tab => draw_table(frame, accounts, all, theme, layout::list(body), tab.title()),
+    if let Some(first) = accounts.list.first() {
+        let rows = Rows::Merged(&all.merged);
+        first
+            .app
+            .render_tab((tab, &rows), frame, screen.body, theme);
     }
     lines::draw_status(frame, accounts, theme, screen.status);
-    match all.over.and_then(app_of) {
-        Some(app) => {
-            super::draw_footer(frame, app, theme, screen.footer);
-            for i in 0..app.popups().len() {
-                super::popups::draw(frame, app, theme, body, i, view);
+    match all.over.and_then(|k| accounts.list.get(k)) {
+        Some(account) => {
+            super::draw_footer(frame, account.app, theme, screen.footer);
+            for i in 0..account.app.popups().len() {
+                super::popups::draw(frame, account.app, theme, screen.body, i, view);
             }
         }
         None => super::draw_footer_in(frame, &all.context, theme, screen.footer),
@@ -230,80 +131,4 @@ pub(super) fn open_alerts(accounts: &Accounts) -> usize {
         .iter()
         .map(|a| a.app.alerts().open_count())
         .sum()
-}
-
-fn draw_table(
-    frame: &mut Frame,
-    accounts: &Accounts,
-    all: &AllView,
-    theme: &Theme,
-    pane: layout::Pane,
-    noun: &str,
-) {
-    let table = all.table;
-    let mut title = format!("{noun} · all accounts · ");
-    // As in one account's view: what needs a person apart from what is being handled.
-    if all.tab == Tab::Alerts {
-        let mut counts = crate::app::tabs::alerts::Counts::default();
-        for a in &accounts.list {
-            counts += a.app.alerts().counts(a.app.now());
-        }
-        let words = counts.words();
-        if !words.is_empty() {
-            title.push_str(&format!("{words} · "));
-        }
-    }
-    title.push_str(&widgets::count_label(table));
-    if let Some(sort) = &all.sort {
-        title.push_str(" · ");
-        title.push_str(sort);
-    }
-    if table.problems_only() {
-        title.push_str(" · problems only (!)");
-    }
-    // An account that does not answer: its rows are the last it gave, said so here as one
-    // account's pane says its age.
-    let stale: Vec<String> = accounts
-        .list
-        .iter()
-        .filter_map(|a| {
-            let since = a.app.no_answer_since()?;
-            let at = widgets::clock_time(a.app, since);
-            Some(format!("{} ✗ no answer since {at}", a.name))
-        })
-        .collect();
-    let block = widgets::pane(theme, title, Span::styled(stale.join(" · "), theme.bad));
-    let block = widgets::with_filter(block, table, theme);
-    if table.is_empty() {
-        frame.render_widget(block, pane.block);
-        let (msg, style) = if table.total() == 0 {
-            let loading = accounts.list.iter().any(|a| a.app.in_flight() > 0);
-            let word = if loading {
-                "Loading…"
-            } else {
-                "Nothing here."
-            };
-            (word.to_owned(), theme.dim)
-        } else {
-            widgets::no_match(theme, table, "rows")
-        };
-        widgets::message(frame, pane.header(), &msg, style);
-        return;
-    }
-    // The desk made the cells of the rows this pane shows, in order.
-    let (_, visible) = table.visible(usize::from(pane.rows.height));
-    let cells = |i: usize| {
-        let at = visible.iter().position(|&r| r == i);
-        at.and_then(|k| all.cells.get(k).cloned())
-            .unwrap_or_default()
-    };
-    columns::draw(
-        frame,
-        theme,
-        pane,
-        block,
-        (&all.columns, all.natural),
-        table,
-        cells,
-    );
 }

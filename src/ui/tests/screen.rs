@@ -402,8 +402,7 @@ fn z_hides_zooms_and_shows_the_detail_pane() {
     let mut h = Harness::loaded();
     let area = ratatui::layout::Rect::new(0, 0, 80, 24);
     let rows = |h: &Harness| {
-        let mode = h.app.services().detail_pane;
-        crate::ui::layout::table_rows(Tab::Services, area, 0, false, mode)
+        crate::ui::layout::table_rows(&h.app, Tab::Services, area)
             .unwrap()
             .height
     };

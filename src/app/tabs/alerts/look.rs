@@ -8,14 +8,14 @@ use crate::app::data::TabData;
 use crate::app::look::pane::Pane;
 use crate::app::look::theme::Theme;
 use crate::app::look::widgets;
-use crate::app::tabs::Props;
+use crate::app::tabs::{Areas, Fit, Heading, Member, Props, TabLook};
 use crate::text;
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Paragraph, Row, Wrap};
+use ratatui::widgets::{Block, Cell, Paragraph, Row, Wrap};
 
 /// Screens at least this wide show the subject and rule columns (the message names the
 /// subject too, so narrower screens give its room to the message).
@@ -46,35 +46,57 @@ fn short_time(data: &TabData<'_>, at: DateTime<Utc>) -> String {
 }
 
 /// The table, and the selected alert's whole message below it.
-pub fn areas(body: Rect) -> (Pane, Rect) {
-    // Room for the acknowledgement and the silences in force where the screen has it.
-    let detail = if body.height >= 20 { 8 } else { 4 };
-    let [table, detail] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(detail)]).areas(body);
-    (Pane::with_header(table), detail)
+impl TabLook for AlertsTab {
+    fn areas(&self, body: Rect, _fit: Fit) -> Areas {
+        // Room for the acknowledgement and the silences in force where the screen has it.
+        let detail = if body.height >= 20 { 8 } else { 4 };
+        let [table, detail] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(detail)]).areas(body);
+        Areas::with_detail((Pane::with_header(table), detail))
+    }
+
+    /// What needs a person apart from what is being handled: `49 open · 2 acked · 1
+    /// silenced`, as the All view counts them.
+    fn heading(&self, props: &Props<'_>) -> Option<Heading> {
+        let counts = self.counts(props.data.now);
+        let mut heading = Heading::new(title(counts, &self.table), Span::raw(""));
+        heading.instead = placeholder(self, props.theme);
+        // The whole pane, not one line: the explanation wraps.
+        heading.wraps = true;
+        Some(heading)
+    }
+
+    fn own_rows(
+        &self,
+        frame: &mut Frame,
+        pane: Pane,
+        block: &Block<'_>,
+        props: &Props<'_>,
+    ) -> bool {
+        draw_rows(self, frame, pane, block.clone(), props);
+        true
+    }
+
+    fn draw_detail(&self, frame: &mut Frame, areas: &Areas, props: &Props<'_>, id: Option<u64>) {
+        let alert = id.and_then(|id| self.rows.iter().find(|a| super::row_id(a) == id));
+        draw_detail(frame, self, props.data, props.theme, areas.detail[0], alert);
+    }
+
+    fn merged_words(&self, members: &[Member<'_>]) -> String {
+        let mut counts = super::Counts::default();
+        for m in members {
+            counts += m.tabs.alerts.counts(m.data.now);
+        }
+        counts.words()
+    }
 }
 
-/// Draws the tab in `body`.
-pub fn draw(tab: &AlertsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
+/// The alerts, each with its level, marks (while something is marked), subject and rule
+/// (on a wide screen), message, since and resolved (while something resolved is listed).
+fn draw_rows(tab: &AlertsTab, frame: &mut Frame, pane: Pane, block: Block<'_>, props: &Props<'_>) {
     let (data, theme) = (props.data, props.theme);
-    let (pane, detail) = areas(body);
     let view = &tab.table;
-    // What needs a person apart from what is being handled: `49 open · 2 acked · 1
-    // silenced`, as the All view counts them.
-    let counts = tab.counts(data.now);
-    let title = title(counts, view);
-    let block = widgets::pane(theme, title, Span::raw(""));
-    let block = widgets::with_filter(block, view, theme);
-    let placeholder = placeholder(tab, theme);
-    if let Some((msg, style)) = placeholder {
-        frame.render_widget(block, pane.block);
-        // The whole pane, not one line: the explanation wraps.
-        let inside = pane.block.inner(ratatui::layout::Margin::new(1, 1));
-        widgets::message(frame, inside, &msg, style);
-        draw_detail(frame, tab, data, theme, detail, None);
-        return;
-    }
-    let wide = body.width >= RULE_COLUMN;
+    let wide = pane.block.width >= RULE_COLUMN;
     let rows = &tab.rows;
     let now = data.now;
     // Only while something is marked: the message keeps its room otherwise.
@@ -126,7 +148,6 @@ pub fn draw(tab: &AlertsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
         }
         Row::new(cells)
     });
-    draw_detail(frame, tab, data, theme, detail, tab.selected());
 }
 
 /// The selected alert's marks (who acknowledged it and when, the silence covering it),

@@ -7,7 +7,7 @@
 
 pub mod look;
 
-use super::{Intent, Props, Tab, TabCx, TabData, TabPane};
+use super::{Intent, Tab, TabCx, TabData, TabPane};
 use crate::account::Kind;
 use crate::alerts::marks::Marks;
 use crate::alerts::{Alert, AlertBook, Rules};
@@ -197,10 +197,6 @@ impl TabPane for AlertsTab {
             .get(i)
             .map_or_else(Vec::new, |a| cells(data, a, self.mark(a, data.now)))
     }
-    fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
-        look::draw(self, frame, area, props);
-    }
-
     /// The alerts rest on everything.
     fn refresh(&mut self, cx: &mut TabCx<'_>) {
         cx.send(Command::Refresh(Kind::ALL.to_vec()));

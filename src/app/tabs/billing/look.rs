@@ -1,7 +1,7 @@
 //! The Billing tab's look: the credit, large, above the money ahead and the invoices;
 //! and an invoice's lines (the invoice popup's).
 
-use super::{BillingTab, BillingView, COLUMNS};
+use super::{BillingTab, BillingView};
 use crate::api::{InvoiceStatus, Request};
 use crate::app::Answer;
 use crate::app::columns::Tone;
@@ -9,7 +9,7 @@ use crate::app::data::TabData;
 use crate::app::look::pane::Pane;
 use crate::app::look::theme::Theme;
 use crate::app::look::{columns, widgets};
-use crate::app::tabs::{Props, TabPane};
+use crate::app::tabs::{Areas, Fit, Heading, Member, Props, Rows, TabLook};
 use crate::text;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -19,63 +19,146 @@ use ratatui::widgets::Paragraph;
 
 /// The credit, the money ahead (a summary line, the spend per month and as many renewals
 /// as fit: more on a tall screen), and the invoices.
-pub fn areas(body: Rect) -> (Rect, Rect, Pane) {
-    let ahead = if body.height >= 30 { 9 } else { 5 };
-    let [credit, ahead, table] = Layout::vertical([
-        Constraint::Length(3),
-        Constraint::Length(ahead),
-        Constraint::Min(0),
-    ])
-    .areas(body);
-    (credit, ahead, Pane::with_header(table))
+impl TabLook for BillingTab {
+    fn areas(&self, body: Rect, _fit: Fit) -> Areas {
+        let ahead = if body.height >= 30 { 9 } else { 5 };
+        let [credit, ahead, table] = Layout::vertical([
+            Constraint::Length(3),
+            Constraint::Length(ahead),
+            Constraint::Min(0),
+        ])
+        .areas(body);
+        Areas {
+            table: Pane::with_header(table),
+            above: [credit, ahead],
+            ..Areas::default()
+        }
+    }
+
+    fn draw_above(&self, frame: &mut Frame, areas: &Areas, props: &Props<'_>, rows: &Rows) {
+        let ([credit, ahead], theme) = (areas.above, props.theme);
+        match rows {
+            Rows::One => {
+                draw_credit(
+                    frame,
+                    self.view(props.data.store),
+                    props.data,
+                    theme,
+                    credit,
+                );
+                super::ahead::draw(frame, theme, ahead, self.runway.as_deref());
+            }
+            Rows::Merged(merged) => {
+                let block = widgets::pane(theme, "Billing · all accounts".into(), Span::raw(""));
+                let inner = block.inner(credit);
+                frame.render_widget(block, credit);
+                let credits = credits_of(&merged.members);
+                let (each, total) = credit_parts(&credits, theme);
+                let mut spans = vec![Span::styled(" Credit ", theme.dim)];
+                spans.extend(each);
+                spans.extend(total);
+                frame.render_widget(Paragraph::new(Line::from(spans)), inner);
+                let runways: Vec<_> = (merged.members.iter())
+                    .map(|m| {
+                        (
+                            m.name.to_owned(),
+                            m.colour,
+                            m.tabs.billing.runway.as_deref(),
+                        )
+                    })
+                    .collect();
+                super::ahead::draw_accounts(frame, theme, ahead, &runways);
+            }
+        }
+    }
+
+    fn heading(&self, props: &Props<'_>) -> Option<Heading> {
+        let (data, theme) = (props.data, props.theme);
+        let tab = self.view(data.store);
+        let loaded = tab.invoices().value().is_some();
+        let title = widgets::titled("Invoices", loaded, &self.table, &tab.sort.label());
+        let fresh = widgets::freshness(data, theme, tab.invoices().freshness());
+        let mut heading = Heading::new(title, fresh);
+        heading.skipped = (data.store)
+            .invoices_listed()
+            .and_then(|l| l.skipped_line());
+        heading.instead = widgets::placeholder(
+            data,
+            theme,
+            tab.invoices(),
+            &self.table,
+            &Request::Invoices,
+            "invoices",
+        );
+        Some(heading)
+    }
+
+    fn merged_noun(&self) -> Option<&'static str> {
+        Some("Invoices")
+    }
 }
 
-/// Draws the tab in `body`.
-pub fn draw(billing: &BillingTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
-    let (data, theme) = (props.data, props.theme);
-    let (credit_area, ahead, pane) = areas(body);
-    let tab = billing.view(data.store);
-    draw_credit(frame, tab, data, theme, credit_area);
-    let runway = billing.runway.as_deref();
-    super::ahead::draw(frame, theme, ahead, runway);
+/// An account's credit, as the lines over several accounts show it.
+pub struct CreditOf<'a> {
+    pub name: &'a str,
+    pub colour: u8,
+    /// Its credit, once read.
+    pub credit: Option<f64>,
+    /// It does not answer: its credit is the last it gave.
+    pub down: bool,
+}
 
-    let view = &tab.table;
-    let block = widgets::pane(
-        theme,
-        widgets::titled(
-            "Invoices",
-            tab.invoices().value().is_some(),
-            view,
-            &tab.sort.label(),
-        ),
-        widgets::freshness(data, theme, tab.invoices().freshness()),
-    );
-    let block = widgets::with_filter(block, view, theme);
-    let skipped = (data.store)
-        .invoices_listed()
-        .and_then(|l| l.skipped_line());
-    let block = widgets::with_skipped(block, skipped, theme);
-    if let Some((msg, style)) = widgets::placeholder(
-        data,
-        theme,
-        tab.invoices(),
-        view,
-        &Request::Invoices,
-        "invoices",
-    ) {
-        frame.render_widget(block, pane.block);
-        widgets::message(frame, pane.header(), &msg, style);
-        return;
+/// The credit of each member of the All view.
+fn credits_of<'a>(members: &[Member<'a>]) -> Vec<CreditOf<'a>> {
+    (members.iter())
+        .map(|m| CreditOf {
+            name: m.name,
+            colour: m.colour,
+            credit: m.data.store.credit_answer().value().map(|c| c.credit),
+            down: m.no_answer_since.is_some(),
+        })
+        .collect()
+}
+
+/// Each account's credit (an account that does not answer: its last, marked `✗`), and
+/// the total: in full when every account's is known and fresh, else marked (`+` for one
+/// not read yet, `✗` for one that does not answer).
+pub fn credit_parts(
+    accounts: &[CreditOf<'_>],
+    theme: &Theme,
+) -> (Vec<Span<'static>>, Vec<Span<'static>>) {
+    let mut each = Vec::new();
+    let mut total = 0.0;
+    let mut unknown = false;
+    let mut stale = false;
+    for account in accounts {
+        each.push(Span::styled(
+            format!(" {} ", account.name),
+            theme.account(account.colour),
+        ));
+        match account.credit {
+            Some(c) if account.down => {
+                stale = true;
+                total += c;
+                each.push(Span::styled(format!("✗{}", text::money(c)), theme.bad));
+            }
+            Some(c) => {
+                total += c;
+                each.push(Span::raw(text::money(c)));
+            }
+            None => {
+                unknown = true;
+                each.push(Span::styled("…", theme.dim));
+            }
+        }
     }
-    columns::draw(
-        frame,
-        theme,
-        pane,
-        block,
-        (&COLUMNS, tab.table.natural()),
-        view,
-        |i| billing.cells(data, i),
-    );
+    let mut out = vec![Span::styled("  total ", theme.title)];
+    out.push(match (unknown, stale) {
+        (false, false) => Span::styled(text::money(total), theme.big),
+        (true, _) => Span::styled(format!("{}+", text::money(total)), theme.dim),
+        (false, true) => Span::styled(format!("✗{}", text::money(total)), theme.bad),
+    });
+    (each, out)
 }
 
 fn draw_credit(

@@ -9,7 +9,7 @@
 pub mod ahead;
 pub mod look;
 
-use super::{Intent, Props, TabCx, TabData, TabPane};
+use super::{Intent, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::Kind;
 use crate::account::store::Store;
@@ -194,10 +194,6 @@ impl TabPane for BillingTab {
             .map(cells)
             .unwrap_or_default()
     }
-    fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
-        look::draw(self, frame, area, props);
-    }
-
     fn cycle_sort(&mut self, _cx: &mut TabCx<'_>) {
         self.sort.cycle();
     }

@@ -5,8 +5,8 @@ use crate::app::Freshness;
 use crate::app::data::TabData;
 use crate::app::look::pane::Pane;
 use crate::app::look::theme::Theme;
-use crate::app::look::{columns, widgets};
-use crate::app::tabs::{Props, TabPane};
+use crate::app::look::widgets;
+use crate::app::tabs::{Areas, Fit, Heading, Member, Props, Rows, TabLook};
 use crate::text;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -14,80 +14,87 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 /// The summary line above the table.
-pub fn areas(body: Rect) -> (Rect, Pane) {
-    let [summary, table] =
-        Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
-    (summary, Pane::with_header(table))
+impl TabLook for NetworkTab {
+    fn areas(&self, body: Rect, _fit: Fit) -> Areas {
+        let [summary, table] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
+        Areas {
+            table: Pane::with_header(table),
+            above: [summary, Rect::default()],
+            ..Areas::default()
+        }
+    }
+
+    fn draw_above(&self, frame: &mut Frame, areas: &Areas, props: &Props<'_>, rows: &Rows) {
+        let area = areas.above[0];
+        let line = match rows {
+            Rows::One => summary_line(self, props.data, props.theme, area.width),
+            Rows::Merged(merged) => merged_summary(&merged.members, props.theme),
+        };
+        frame.render_widget(Paragraph::new(line), area);
+    }
+
+    fn heading(&self, props: &Props<'_>) -> Option<Heading> {
+        let (data, theme) = (props.data, props.theme);
+        let list = data.store.services_answer();
+        let (s, view) = (self.summary, &self.table);
+        // A per-service list whose refresh failed keeps its last good rows: mark the pane
+        // stale from the oldest of them, as the other tabs do for their own data.
+        let fresh = match s.stale_since {
+            Some(at) => Freshness::Stale(at),
+            None => list.freshness(),
+        };
+        let noun = "Proxy servers in error or inactive";
+        let title = widgets::titled(noun, list.value().is_some(), view, &self.sort.label());
+        let mut heading = Heading::new(title, widgets::freshness(data, theme, fresh));
+        heading.instead = if list.value().is_none() {
+            let request = crate::api::Request::Services;
+            widgets::placeholder(data, theme, list, view, &request, "services")
+        } else if list.value().is_some_and(Vec::is_empty) {
+            let said = "No services, so no proxy servers to check.";
+            Some((said.to_owned(), theme.dim))
+        } else if self.rows.is_empty() && s.checked < s.services {
+            Some(("Checking proxy servers…".to_owned(), theme.dim))
+        } else if self.rows.is_empty() {
+            Some(("✓ Every proxy server is up.".to_owned(), theme.good))
+        } else if view.is_empty() {
+            Some(widgets::no_match(theme, view, "servers"))
+        } else {
+            None
+        };
+        Some(heading)
+    }
+
+    fn merged_noun(&self) -> Option<&'static str> {
+        Some("Proxy servers in error or inactive")
+    }
 }
 
-/// Draws the tab in `body`.
-pub fn draw(net: &NetworkTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
-    let (data, theme) = (props.data, props.theme);
-    let (summary_area, pane) = areas(body);
-    let list = data.store.services_answer();
-    let s = net.summary;
-    let summary = summary_line(net, data, theme, summary_area.width);
-    frame.render_widget(Paragraph::new(summary), summary_area);
-
-    let view = &net.table;
-    // A per-service list whose refresh failed keeps its last good rows: mark the pane stale
-    // from the oldest of them, as the other tabs do for their own data.
-    let fresh = match s.stale_since {
-        Some(at) => Freshness::Stale(at),
-        None => list.freshness(),
-    };
-    let block = widgets::pane(
-        theme,
-        widgets::titled(
-            "Proxy servers in error or inactive",
-            list.value().is_some(),
-            view,
-            &net.sort.label(),
-        ),
-        widgets::freshness(data, theme, fresh),
-    );
-    let block = widgets::with_filter(block, view, theme);
-    let placeholder = if list.value().is_none() {
-        widgets::placeholder(
-            data,
-            theme,
-            list,
-            view,
-            &crate::api::Request::Services,
-            "services",
-        )
-    } else if list.value().is_some_and(Vec::is_empty) {
-        Some((
-            "No services, so no proxy servers to check.".to_owned(),
-            theme.dim,
-        ))
-    } else if net.rows.is_empty() && s.checked < s.services {
-        Some(("Checking proxy servers…".to_owned(), theme.dim))
-    } else if net.rows.is_empty() {
-        Some(("✓ Every proxy server is up.".to_owned(), theme.good))
-    } else if view.is_empty() {
-        Some(widgets::no_match(theme, view, "servers"))
-    } else {
-        None
-    };
-    if let Some((msg, style)) = placeholder {
-        frame.render_widget(block, pane.block);
-        widgets::message(frame, pane.header(), &msg, style);
-        return;
+/// The summary over every account of the All view.
+fn merged_summary(members: &[Member<'_>], theme: &Theme) -> Line<'static> {
+    let (mut checked, mut services, mut errors, mut inactive) = (0, 0, 0, 0);
+    for member in members {
+        let s = member.tabs.network.summary;
+        checked += s.checked;
+        services += s.services;
+        errors += s.errors;
+        inactive += s.inactive;
     }
-    // Beside the searched columns, what changes with time: when each service was checked
-    // and, with history, since when each server is listed and its service's errors per
-    // hour over 24 h (lowest priority: hidden first on a narrow screen).
-    let columns = net.columns(data);
-    columns::draw(
-        frame,
-        theme,
-        pane,
-        block,
-        (&columns, net.table.natural()),
-        view,
-        |i| net.cells(data, i),
-    );
+    Line::from(vec![
+        Span::raw(format!(
+            " Services checked: {} of {}   ",
+            text::count(checked as u64),
+            text::count(services as u64)
+        )),
+        Span::styled(
+            format!("Servers in error: {}", text::count(errors as u64)),
+            if errors > 0 { theme.bad } else { theme.base },
+        ),
+        Span::styled(
+            format!("   Inactive: {}", text::count(inactive as u64)),
+            if inactive > 0 { theme.warn } else { theme.base },
+        ),
+    ])
 }
 
 /// The summary line: services checked, servers in error and inactive, what is on its way

@@ -5,7 +5,7 @@
 
 pub mod look;
 
-use super::{Intent, Props, Tab, TabCx, TabData, TabPane};
+use super::{Intent, Tab, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
@@ -261,10 +261,6 @@ impl TabPane for NetworkTab {
     fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
         self.row_cells(data, i).unwrap_or_default()
     }
-    fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
-        look::draw(self, frame, area, props);
-    }
-
     fn cycle_sort(&mut self, _cx: &mut TabCx<'_>) {
         self.sort.cycle();
     }

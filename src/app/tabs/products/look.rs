@@ -1,75 +1,74 @@
 //! The Products tab's look: every field of the product list, the active sort in the
 //! title, and the selected product's detail (the product popup's too).
 
-use super::{COLUMNS, ProductsTab, ProductsView};
+use super::{ProductsTab, ProductsView};
 use crate::account::Kind;
 use crate::api::{Product, Request};
 use crate::app::data::TabData;
-use crate::app::look::pane::{DetailPane, Pane, table_and_detail};
+use crate::app::look::pane::table_and_detail;
 use crate::app::look::theme::Theme;
 use crate::app::look::{columns, widgets};
-use crate::app::tabs::{Props, TabPane};
+use crate::app::tabs::{Areas, Fit, Heading, Props, TabLook};
 use crate::text::{self, MISSING};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 /// The table, and the selected product's detail (8 fields).
-pub fn areas(body: Rect, wants: u16, mode: DetailPane) -> (Pane, Rect) {
-    table_and_detail(body, (44, 6), wants, mode)
-}
-
-/// Draws the tab in `body`.
-pub fn draw(products: &ProductsTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
-    let (data, theme) = (props.data, props.theme);
-    let (pane, detail_area) = areas(
-        body,
-        columns::table_width(products.table.natural()),
-        products.detail_pane,
-    );
-    let tab = products.view(data.store);
-    let view = &tab.table;
-    let block = widgets::pane(
-        theme,
-        format!(
-            "{} · {}",
-            widgets::counted("Products", tab.list().value().is_some(), view),
-            tab.sort_label()
-        ),
-        widgets::freshness_of(data, theme, tab.list().freshness(), Kind::Products),
-    );
-    let block = widgets::with_filter(block, view, theme);
-    let skipped = (data.store)
-        .products_listed(&tab.list_request())
-        .and_then(|l| l.skipped_line());
-    let block = widgets::with_skipped(block, skipped, theme);
-    if let Some((msg, style)) = widgets::placeholder(
-        data,
-        theme,
-        tab.list(),
-        view,
-        &tab.list_request(),
-        "products",
-    ) {
-        frame.render_widget(block, pane.block);
-        widgets::message(frame, pane.header(), &msg, style);
-    } else {
-        columns::draw(
-            frame,
-            theme,
-            pane,
-            block,
-            (&COLUMNS, tab.table.natural()),
-            view,
-            |i| products.cells(data, i),
-        );
+impl TabLook for ProductsTab {
+    fn fit(&self, _data: &TabData<'_>) -> Fit {
+        Fit {
+            wants: columns::table_width(self.table.natural()),
+            detail: self.detail_pane,
+            history: false,
+        }
     }
-    match tab.selected() {
-        Some(p) => draw_detail(frame, tab, data, theme, detail_area, p.product_id),
-        None => frame.render_widget(
-            widgets::pane(theme, "Product".into(), Span::raw("")),
-            detail_area,
-        ),
+
+    fn areas(&self, body: Rect, fit: Fit) -> Areas {
+        Areas::with_detail(table_and_detail(body, (44, 6), fit.wants, fit.detail))
+    }
+
+    fn heading(&self, props: &Props<'_>) -> Option<Heading> {
+        let (data, theme) = (props.data, props.theme);
+        let tab = self.view(data.store);
+        let loaded = tab.list().value().is_some();
+        let counted = widgets::counted("Products", loaded, &self.table);
+        let fresh = widgets::freshness_of(data, theme, tab.list().freshness(), Kind::Products);
+        let mut heading = Heading::new(format!("{counted} · {}", tab.sort_label()), fresh);
+        heading.skipped = (data.store)
+            .products_listed(&tab.list_request())
+            .and_then(|l| l.skipped_line());
+        heading.instead = widgets::placeholder(
+            data,
+            theme,
+            tab.list(),
+            &self.table,
+            &tab.list_request(),
+            "products",
+        );
+        Some(heading)
+    }
+
+    fn draw_detail(&self, frame: &mut Frame, areas: &Areas, props: &Props<'_>, id: Option<u64>) {
+        let area = areas.detail[0];
+        match id {
+            Some(id) => draw_detail(
+                frame,
+                self.view(props.data.store),
+                props.data,
+                props.theme,
+                area,
+                id,
+            ),
+            None => frame.render_widget(
+                widgets::pane(props.theme, "Product".into(), Span::raw("")),
+                area,
+            ),
+        }
+    }
+
+    fn merged_noun(&self) -> Option<&'static str> {
+        Some("Products (each account's own prices)")
     }
 }
 

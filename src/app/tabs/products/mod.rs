@@ -8,7 +8,7 @@
 
 pub mod look;
 
-use super::{Intent, Props, TabCx, TabData, TabPane};
+use super::{Intent, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
@@ -179,10 +179,6 @@ impl TabPane for ProductsTab {
             .map(cells)
             .unwrap_or_default()
     }
-    fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
-        look::draw(self, frame, area, props);
-    }
-
     /// The server sorts the catalogue: the next order is asked for.
     fn cycle_sort(&mut self, cx: &mut TabCx<'_>) {
         ProductsTab::cycle_sort(self);

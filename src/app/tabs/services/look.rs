@@ -6,10 +6,10 @@ use super::{ServicesTab, ServicesView};
 use crate::api::{Request, Service, ServiceStatus};
 use crate::app::columns::Tone;
 use crate::app::data::TabData;
-use crate::app::look::pane::{DetailPane, Pane, table_and_detail};
+use crate::app::look::pane::table_and_detail;
 use crate::app::look::theme::Theme;
 use crate::app::look::{columns, widgets};
-use crate::app::tabs::{Props, TabPane};
+use crate::app::tabs::{Areas, Fit, Heading, Props, TabLook};
 use crate::text::{self, MISSING, spark_counts};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -22,60 +22,56 @@ pub const MASK: &str = "••••••••";
 /// The table, and the selected service's detail (13 fields and the countdown: one column
 /// beside, two columns below; with `history`, up to four lines more, the last one the
 /// probe rounds that `watch --probe-every` wrote).
-pub fn areas(body: Rect, wants: u16, history: bool, mode: DetailPane) -> (Pane, Rect) {
-    table_and_detail(body, (46, if history { 11 } else { 9 }), wants, mode)
-}
-
-/// Draws the tab in `body`.
-pub fn draw(services: &ServicesTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
-    let (data, theme) = (props.data, props.theme);
-    let (pane, detail_area) = areas(
-        body,
-        columns::table_width(services.table.natural()),
-        data.history.is_on(),
-        services.detail_pane,
-    );
-    let tab = services.view(data.store);
-    let view = &tab.table;
-    let block = widgets::pane(
-        theme,
-        widgets::titled(
-            "Services",
-            tab.list().value().is_some(),
-            view,
-            &tab.sort.label(),
-        ),
-        widgets::freshness(data, theme, tab.list().freshness()),
-    );
-    let block = widgets::with_filter(block, view, theme);
-    if let Some((msg, style)) = widgets::placeholder(
-        data,
-        theme,
-        tab.list(),
-        view,
-        &Request::Services,
-        "services",
-    ) {
-        frame.render_widget(block, pane.block);
-        widgets::message(frame, pane.header(), &msg, style);
-    } else {
-        let columns = services.columns(data);
-        columns::draw(
-            frame,
-            theme,
-            pane,
-            block,
-            (&columns, tab.table.natural()),
-            view,
-            |i| services.cells(data, i),
-        );
+impl TabLook for ServicesTab {
+    fn fit(&self, data: &TabData<'_>) -> Fit {
+        Fit {
+            wants: columns::table_width(self.table.natural()),
+            detail: self.detail_pane,
+            history: data.history.is_on(),
+        }
     }
-    match tab.selected() {
-        Some(s) => draw_detail(frame, tab, data, theme, detail_area, s.service_id),
-        None => frame.render_widget(
-            widgets::pane(theme, "Service".into(), Span::raw("")),
-            detail_area,
-        ),
+
+    fn areas(&self, body: Rect, fit: Fit) -> Areas {
+        let below = if fit.history { 11 } else { 9 };
+        Areas::with_detail(table_and_detail(body, (46, below), fit.wants, fit.detail))
+    }
+
+    fn heading(&self, props: &Props<'_>) -> Option<Heading> {
+        let (data, theme) = (props.data, props.theme);
+        let tab = self.view(data.store);
+        let loaded = tab.list().value().is_some();
+        let title = widgets::titled("Services", loaded, &self.table, &tab.sort.label());
+        let mut heading = Heading::new(
+            title,
+            widgets::freshness(data, theme, tab.list().freshness()),
+        );
+        heading.instead = widgets::placeholder(
+            data,
+            theme,
+            tab.list(),
+            &self.table,
+            &Request::Services,
+            "services",
+        );
+        Some(heading)
+    }
+
+    fn draw_detail(&self, frame: &mut Frame, areas: &Areas, props: &Props<'_>, id: Option<u64>) {
+        let area = areas.detail[0];
+        match id {
+            Some(id) => draw_detail(
+                frame,
+                self.view(props.data.store),
+                props.data,
+                props.theme,
+                area,
+                id,
+            ),
+            None => frame.render_widget(
+                widgets::pane(props.theme, "Service".into(), Span::raw("")),
+                area,
+            ),
+        }
     }
 }
 

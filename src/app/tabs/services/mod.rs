@@ -13,7 +13,7 @@ pub use cells::{COLUMNS, CellContext, PRODUCT, cells, due_cell, proxies_cell};
 use cells::{Looked, RowInputs, cells_of, is_problem};
 
 pub use super::services_sort::{Rank, ServiceSort, rank};
-use super::{Intent, Props, Tab, TabCx, TabData, TabPane};
+use super::{Intent, Tab, TabCx, TabData, TabPane};
 use crate::account::Answer;
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
@@ -188,10 +188,6 @@ impl TabPane for ServicesTab {
     fn cells(&self, data: &TabData<'_>, i: usize) -> Vec<CellText> {
         self.row_cells(data, i).unwrap_or_default()
     }
-    fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
-        look::draw(self, frame, area, props);
-    }
-
     fn cycle_sort(&mut self, _cx: &mut TabCx<'_>) {
         self.sort.cycle();
     }

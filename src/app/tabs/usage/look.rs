@@ -3,14 +3,14 @@
 //! ([`crate::app::tabs::usage_chart`]), and a gauge of its rate against its limit with
 //! the projection in words (the All view draws the chart and the gauge too).
 
-use super::{COLUMNS, UsageTab};
+use super::UsageTab;
 use crate::api::{RateEntry, Request};
 use crate::app::data::TabData;
 use crate::app::look::pane::Pane;
 use crate::app::look::theme::Theme;
 use crate::app::look::{columns, widgets};
 use crate::app::tabs::usage_chart::{Chart as UsageChart, Range};
-use crate::app::tabs::{Props, TabPane};
+use crate::app::tabs::{Areas, Fit, Heading, Props, TabLook};
 use crate::text;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -18,16 +18,6 @@ use ratatui::style::Style;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Chart, Dataset, Gauge, GraphType};
-
-/// The list of ppr services (as wide as it `wants`, within two fifths of the screen), the
-/// chart and the gauge.
-pub fn areas(body: Rect, wants: u16) -> (Pane, Rect, Rect) {
-    let list_width = wants.clamp(24, (body.width * 2 / 5).max(24));
-    let [list, right] =
-        Layout::horizontal([Constraint::Length(list_width), Constraint::Min(0)]).areas(body);
-    let [chart, gauge] = Layout::vertical([Constraint::Min(0), Constraint::Length(3)]).areas(right);
-    (Pane::with_header(list), chart, gauge)
-}
 
 /// What the tab says instead of its list: the services' list not there yet (or failed,
 /// or empty), the ppr services still being found, or none on the account.
@@ -63,55 +53,59 @@ fn no_list(usage: &UsageTab, data: &TabData<'_>, theme: &Theme) -> Option<(Strin
     })
 }
 
-/// Draws the tab in `body`.
-pub fn draw(usage: &UsageTab, frame: &mut Frame, body: Rect, props: &Props<'_>) {
-    let (data, theme) = (props.data, props.theme);
-    if let Some((msg, style)) = no_list(usage, data, theme) {
-        let block = widgets::pane(theme, "Usage".into(), Span::raw(""));
-        let inner = block.inner(body);
-        frame.render_widget(block, body);
-        widgets::message(frame, inner, &msg, style);
-        return;
-    }
-    let (pane, chart_area, gauge_area) = areas(body, columns::table_width(usage.table.natural()));
-    let view = &usage.table;
-    let block = widgets::pane(
-        theme,
-        widgets::titled("ppr services", true, view, "server order"),
-        Span::raw(""),
-    );
-    let block = widgets::with_filter(block, view, theme);
-    if view.is_empty() {
-        frame.render_widget(block, pane.block);
-        widgets::message(
-            frame,
-            pane.header(),
-            "No services match the filter.",
-            theme.dim,
-        );
-    } else {
-        columns::draw(
-            frame,
-            theme,
-            pane,
-            block,
-            (&COLUMNS, usage.table.natural()),
-            view,
-            |i| usage.cells(data, i),
-        );
-    }
-    match usage.selected() {
-        Some(id) => draw_selected(frame, usage, data, theme, (chart_area, gauge_area), id),
-        None => {
-            frame.render_widget(
-                widgets::pane(theme, "Daily usage".into(), Span::raw("")),
-                chart_area,
-            );
-            frame.render_widget(
-                widgets::pane(theme, "Rate".into(), Span::raw("")),
-                gauge_area,
-            );
+/// The list of ppr services (as wide as it `wants`, within two fifths of the screen), the
+/// chart and the gauge of the selected one.
+impl TabLook for UsageTab {
+    fn fit(&self, _data: &TabData<'_>) -> Fit {
+        Fit {
+            wants: columns::table_width(self.table.natural()),
+            ..Fit::default()
         }
+    }
+
+    fn areas(&self, body: Rect, fit: Fit) -> Areas {
+        let list_width = fit.wants.clamp(24, (body.width * 2 / 5).max(24));
+        let [list, right] =
+            Layout::horizontal([Constraint::Length(list_width), Constraint::Min(0)]).areas(body);
+        let [chart, gauge] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(3)]).areas(right);
+        Areas {
+            table: Pane::with_header(list),
+            detail: [chart, gauge],
+            ..Areas::default()
+        }
+    }
+
+    fn nothing_to_show(&self, props: &Props<'_>) -> Option<(String, Style)> {
+        no_list(self, props.data, props.theme)
+    }
+
+    fn heading(&self, props: &Props<'_>) -> Option<Heading> {
+        let title = widgets::titled("ppr services", true, &self.table, "server order");
+        let mut heading = Heading::new(title, Span::raw(""));
+        if self.table.is_empty() {
+            let said = "No services match the filter.";
+            heading.instead = Some((said.to_owned(), props.theme.dim));
+        }
+        Some(heading)
+    }
+
+    fn draw_detail(&self, frame: &mut Frame, areas: &Areas, props: &Props<'_>, id: Option<u64>) {
+        let ([chart, gauge], theme) = (areas.detail, props.theme);
+        match id {
+            Some(id) => draw_selected(frame, self, props.data, theme, (chart, gauge), id),
+            None => {
+                frame.render_widget(
+                    widgets::pane(theme, "Daily usage".into(), Span::raw("")),
+                    chart,
+                );
+                frame.render_widget(widgets::pane(theme, "Rate".into(), Span::raw("")), gauge);
+            }
+        }
+    }
+
+    fn merged_noun(&self) -> Option<&'static str> {
+        Some("Rotating (ppr)")
     }
 }
 

@@ -10,7 +10,7 @@
 
 pub mod look;
 
-use super::{Props, TabCx, TabData, TabPane};
+use super::{TabCx, TabData, TabPane};
 use crate::account::store::Store;
 use crate::account::{Focus, Kind};
 use crate::api::Request;
@@ -172,10 +172,6 @@ impl TabPane for UsageTab {
             .map(|(id, name)| UsageTab::cells(data.store, *id, name, self.ended.contains(id)))
             .unwrap_or_default()
     }
-    fn render(&self, frame: &mut ratatui::Frame, area: ratatui::layout::Rect, props: &Props<'_>) {
-        look::draw(self, frame, area, props);
-    }
-
     fn refresh(&mut self, cx: &mut TabCx<'_>) {
         cx.send(Command::Refresh(vec![Kind::Rate, Kind::Stats]));
     }
