@@ -6,12 +6,12 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proxydash::api::{ApiClient, ClientConfig, Credentials};
+use proxydash::app::keymap::Reach;
 use proxydash::app::keymap::{self, Action, Key};
 use proxydash::app::popups::Popup;
 use proxydash::app::tabs::Tab;
 use proxydash::app::{App, AppSettings, Msg};
 use proxydash::desk::all::RowRef;
-use proxydash::desk::keys::acts_on_row;
 use proxydash::desk::{Desk, Scope};
 use proxydash::headless::desk::DeskSession;
 use proxydash::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
@@ -136,7 +136,7 @@ async fn every_key_that_acts_on_a_row_acts_on_the_highlighted_rows_account_and_i
         let ctx = s.desk.all_context();
         let keys: Vec<(Key, Action)> = keymap::effective(&ctx)
             .into_iter()
-            .filter(|b| acts_on_row(b.action))
+            .filter(|b| b.action.reach() == Reach::Row)
             .filter_map(|b| b.keys.first().map(|k| (*k, b.action)))
             .collect();
         for (key, action) in keys {

@@ -6,7 +6,7 @@
 use super::Tab;
 use super::tabs::alerts::AlertsTab;
 use super::{Command, Mirror, Shell, status};
-use crate::alerts::marks::{Ack, MarkChange, Marks, alert_id, who};
+use crate::alerts::marks::Marks;
 use crate::alerts::{Change, DigestKind, Level, Notice, Transition};
 
 impl AlertsTab {
@@ -33,50 +33,6 @@ impl AlertsTab {
     pub(super) fn on_marked(&mut self, marks: Marks) {
         self.marks = marks;
         self.rebuild();
-    }
-
-    /// `a` on Alerts: the selected open alert is acknowledged (the engine holds its
-    /// deliveries back from its next sweep).
-    pub(super) fn acknowledge(&mut self, shell: &mut Shell, out: &mut Vec<Command>) {
-        let Some(a) = self.selected() else {
-            return;
-        };
-        let id = alert_id(&a.key);
-        if a.resolved.is_some() {
-            let line = format!("{id} is resolved: nothing to acknowledge");
-            shell.status.notify(status::NoticeKind::Info, line);
-            return;
-        }
-        if let Some(ack) = self.marks.ack(&a.key) {
-            let line = format!("{id} is already acknowledged by {}", ack.by);
-            shell.status.notify(status::NoticeKind::Info, line);
-            return;
-        }
-        let ack = Ack {
-            key: a.key,
-            by: who(),
-            at: shell.now(),
-        };
-        shell.status.notify(
-            status::NoticeKind::Done,
-            format!("Acknowledged {id}: not delivered again until it resolves"),
-        );
-        out.push(Command::Mark(MarkChange::Ack(ack)));
-    }
-
-    /// `u` on Alerts: the silence covering the selected alert ends now.
-    pub(super) fn unsilence(&mut self, shell: &mut Shell, out: &mut Vec<Command>) {
-        let Some(a) = self.selected() else {
-            return;
-        };
-        let Some(s) = self.marks.silence(&a.key, shell.now()) else {
-            let line = format!("No silence covers {}", alert_id(&a.key));
-            shell.status.notify(status::NoticeKind::Info, line);
-            return;
-        };
-        let line = format!("Silence {} ({}) ended", s.id, s.target.describe());
-        out.push(Command::Mark(MarkChange::Unsilence(s.id.clone())));
-        shell.status.notify(status::NoticeKind::Done, line);
     }
 }
 

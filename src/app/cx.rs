@@ -6,6 +6,7 @@
 
 use super::{Command, Mirror, Shell, Tabs, cmdlog, orders};
 use crate::api::{Request, Ticket};
+use crate::app::shell::Outward;
 use chrono::{DateTime, Utc};
 
 /// What the forms' writes leave behind, whichever form is open.
@@ -40,7 +41,7 @@ impl Cx<'_> {
         if run.background {
             self.out.push(Command::RunAction(run));
         } else {
-            self.shell.foreground = Some(run);
+            self.shell.send_out(Outward::Foreground(run));
         }
     }
 

@@ -3,7 +3,7 @@
 //! wake the app), each answered by the part that owns it.
 
 use super::Tab;
-use super::keymap::{self, Action};
+use super::keymap::{self, Action, Reach};
 use super::popups::{self, Popup, Reply};
 use super::{App, Command};
 use crossterm::event::{
@@ -75,24 +75,12 @@ impl App {
         if self.form_action(action, out) || self.popup_action(action, key, out) {
             return;
         }
+        // The table on screen: the key map's one list of what moves it.
+        if action.reach() == Reach::Table {
+            return self.navigate(action, key);
+        }
         match action {
             Action::Quit | Action::ForceQuit => self.shell.quit = true,
-            Action::GoTab
-            | Action::NextTab
-            | Action::PrevTab
-            | Action::Up
-            | Action::Down
-            | Action::Top
-            | Action::Bottom
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Filter
-            | Action::FilterAccept
-            | Action::FilterBackspace
-            | Action::ProblemsOnly
-            | Action::DayBack
-            | Action::DayForward
-            | Action::CycleRange => self.navigate(action, key),
             Action::Back => self.back(),
             Action::Open => self.open(out),
             Action::Refresh => self.cx(out).refresh_tab(),
@@ -111,29 +99,24 @@ impl App {
             }
             Action::OpenForm(form) => super::forms::open(&mut self.cx(out), form),
             Action::ClearCountdown => super::forms::refresh::clear_countdown(&mut self.cx(out)),
-            Action::Acknowledge => self.tabs.alerts.acknowledge(&mut self.shell, out),
-            Action::Unsilence => self.tabs.alerts.unsilence(&mut self.shell, out),
+            // The tab's own keys.
+            Action::Acknowledge
+            | Action::Unsilence
+            | Action::DayBack
+            | Action::DayForward
+            | Action::CycleRange => {
+                let tab = self.shell.tab;
+                tab.key(&mut self.cx(out), action);
+            }
             Action::Probe => self.open_probe(out),
             Action::CopyProxy => super::forms::iplist_files::copy_first(&mut self.cx(out)),
             Action::SwitchProfile => popups::profiles::open(&mut self.shell),
             Action::Messages => self.shell.popups.push(Popup::Messages(Default::default())),
             Action::Palette => self.open_palette(),
             Action::CommandLog => popups::command_log::open(&mut self.shell),
-            // Handled by the form or picker on top (above).
-            Action::Submit
-            | Action::NextField
-            | Action::PrevField
-            | Action::FormKey(_)
-            | Action::Copy
-            | Action::CopyUrls
-            | Action::WriteFile
-            | Action::RecheckFailed
-            | Action::ProbeAgain
-            | Action::ProbeBoth
-            | Action::RotationAudit
-            | Action::CycleTemplate
-            | Action::AllAccounts // the desk's, over several accounts
-            | Action::Suspend => {}
+            // Above: the table's (by their reach), the form's or picker's on top; the
+            // desk's (`A`) over several accounts; the run loop's (Ctrl-Z).
+            _ => {}
         }
     }
 
@@ -185,15 +168,6 @@ impl App {
             Action::FilterAccept => self.tabs.table_mut(tab).stop_editing(),
             Action::FilterBackspace => self.tabs.table_mut(tab).pop_filter(),
             Action::ProblemsOnly => self.tabs.table_mut(tab).toggle_problems(),
-            Action::DayBack | Action::DayForward => {
-                let points = self.usage_chart().map_or(0, |c| c.points.len());
-                let back = if action == Action::DayBack { 1 } else { -1 };
-                self.tabs.usage.move_day(back, points);
-            }
-            Action::CycleRange => {
-                self.tabs.usage.range = self.tabs.usage.range.next();
-                self.tabs.usage.day_back = 0;
-            }
             _ => {}
         }
     }

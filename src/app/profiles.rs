@@ -2,8 +2,9 @@
 //! name chosen (`P`, [`super::popups::profiles`]) for the run loop to take, the message
 //! log carried over to the next profile's session, and a switch that failed.
 
-use super::Shell;
+use super::shell::Outward;
 use super::status::NoticeKind;
+use super::{Shell, Switch};
 
 impl Shell {
     /// The message log, taken out to go on under the next profile's session.
@@ -25,26 +26,36 @@ impl Shell {
 
     /// The profile the user chose to switch to; the run loop takes it and reconnects.
     pub fn take_profile_switch(&mut self) -> Option<String> {
-        match self.switch_to.take()? {
-            super::Switch::Profile(name) => Some(name),
-            super::Switch::All => None,
+        // All means nothing to one account's run loop: taken, and dropped.
+        match self.take_switch()? {
+            Switch::Profile(name) => Some(name),
+            Switch::All => None,
         }
     }
 
     /// What `P` chose over several accounts: an account to show alone, or All (the desk
     /// takes it).
     pub fn take_switch(&mut self) -> Option<super::Switch> {
-        self.switch_to.take()
+        self.take_out(|o| match o {
+            Outward::Switch(switch) => Ok(switch),
+            other => Err(other),
+        })
     }
 
     /// The account chosen in the account picker (`o` in All); the desk takes it.
     pub fn take_chosen_account(&mut self) -> Option<usize> {
-        self.chosen_account.take()
+        self.take_out(|o| match o {
+            Outward::OrderOn(k) => Ok(k),
+            other => Err(other),
+        })
     }
 
     /// The whole screen's action chosen in a popup over All; the desk takes it.
     pub fn take_for_all(&mut self) -> Option<super::keymap::Action> {
-        self.for_all.take()
+        self.take_out(|o| match o {
+            Outward::ForAll(action) => Ok(action),
+            other => Err(other),
+        })
     }
 
     /// The switch to `name` failed (`error` is the config's message, which may already

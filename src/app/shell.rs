@@ -19,17 +19,11 @@ pub struct Shell {
     pub(in crate::app) geometry: geometry::Geometry,
     pub(in crate::app) popups: Vec<Popup>,
     pub(in crate::app) status: StatusLine,
-    /// The profile chosen with `P` (or, over several accounts, All), until the run loop
-    /// or the desk takes it.
-    pub(in crate::app) switch_to: Option<Switch>,
+    /// What the app leaves for those around it to carry out (the run loop, the desk over
+    /// several accounts), until they take it: the one outbox.
+    pub(in crate::app) outbox: Vec<Outward>,
     /// Over several accounts: which of them the screen shows (the key map's context).
     pub(in crate::app) accounts: super::keymap::Accounts,
-    /// The account chosen in the account picker (`o` in All), until the desk takes it.
-    pub(in crate::app) chosen_account: Option<usize>,
-    /// An action of the whole screen chosen in a popup opened over All (the palette's
-    /// refresh, messages, command log, help, accounts): the All view carries it out over
-    /// every account, as its key does there; the desk takes it.
-    pub(in crate::app) for_all: Option<super::keymap::Action>,
     /// Something the program waits for outside the app (a profile's token_command), shown
     /// in the header until it ends.
     pub(in crate::app) waiting: Option<String>,
@@ -37,9 +31,49 @@ pub struct Shell {
     pub(in crate::app) redraw: bool,
     /// The palette's queries run this session, oldest first (`↑` in the palette).
     pub(in crate::app) palette_history: Vec<String>,
-    /// One of your actions to run in the foreground, until the run loop takes it (it
-    /// gives the terminal to the command).
-    pub(in crate::app) foreground: Option<crate::config::actions::Run>,
+}
+
+/// What the app leaves in its outbox ([`Shell::outbox`]).
+#[derive(Debug)]
+pub enum Outward {
+    /// The profile chosen with `P` (or, over several accounts, All): the run loop or the
+    /// desk switches.
+    Switch(Switch),
+    /// The account chosen in the account picker (`o` in All): the desk opens its order.
+    OrderOn(usize),
+    /// An action of the whole screen chosen in a popup opened over All (the palette's
+    /// refresh, messages, command log, help, accounts): the All view carries it out over
+    /// every account, as its key does there.
+    ForAll(super::keymap::Action),
+    /// One of your actions to run in the foreground: the run loop gives it the terminal.
+    Foreground(crate::config::actions::Run),
+}
+
+impl Shell {
+    /// Leaves `what` in the outbox.
+    pub(in crate::app) fn send_out(&mut self, what: Outward) {
+        self.outbox.push(what);
+    }
+
+    /// Takes the first of the outbox that `pick` takes (it hands back what it does not).
+    pub(in crate::app) fn take_out<T>(
+        &mut self,
+        mut pick: impl FnMut(Outward) -> Result<T, Outward>,
+    ) -> Option<T> {
+        let mut kept = Vec::with_capacity(self.outbox.len());
+        let mut taken = None;
+        for what in std::mem::take(&mut self.outbox) {
+            match taken {
+                None => match pick(what) {
+                    Ok(t) => taken = Some(t),
+                    Err(what) => kept.push(what),
+                },
+                Some(_) => kept.push(what),
+            }
+        }
+        self.outbox = kept;
+        taken
+    }
 }
 
 /// What `P` chose: a profile, or (over several accounts) every account.
@@ -63,20 +97,20 @@ impl Shell {
             geometry: geometry::Geometry::default(),
             popups: Vec::new(),
             status: StatusLine::default(),
-            switch_to: None,
+            outbox: Vec::new(),
             accounts: Default::default(),
-            chosen_account: None,
-            for_all: None,
             waiting: None,
             redraw: true,
             palette_history: Vec::new(),
-            foreground: None,
         }
     }
 
     /// One of your actions to run with the terminal, for the run loop to take.
     pub fn take_foreground(&mut self) -> Option<crate::config::actions::Run> {
-        self.foreground.take()
+        self.take_out(|o| match o {
+            Outward::Foreground(run) => Ok(run),
+            other => Err(other),
+        })
     }
 
     /// Today, in local time.

@@ -2,52 +2,15 @@
 //! [`super`]). The key map is the one table of every view: a key means in the All view
 //! what [`keymap::action_for`] says in the All view's context, and the desk decides only
 //! who carries the action out: the All view itself, every account, or the highlighted
-//! row's account on that row ([`acts_on_row`]).
+//! row's account on that row (the action's [`Reach`], the key map's one list).
 
 use super::all::RowRef;
 use super::{Desk, Scope};
-use crate::app::keymap::{self, Accounts, Action, Context, FormKind};
+use crate::app::keymap::{self, Accounts, Action, Context, FormKind, Reach};
 use crate::app::popups::Popup;
 use crate::app::tabs::Tab;
 use crate::app::{App, Msg, Switch};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
-/// Whether the All view hands `action` to the highlighted row's account, to act on that
-/// row. Everything else is the All view's own (moving, the filter, `!`, the tabs), every
-/// account's (`r`, `R`, a sort), or opens a popup over every account (`m`, `L`, `?`,
-/// `P`, and `o`, which first asks which account orders).
-pub fn acts_on_row(action: Action) -> bool {
-    !matches!(
-        action,
-        Action::Quit
-            | Action::ForceQuit
-            | Action::Suspend
-            | Action::GoTab
-            | Action::NextTab
-            | Action::PrevTab
-            | Action::Up
-            | Action::Down
-            | Action::Top
-            | Action::Bottom
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Filter
-            | Action::FilterAccept
-            | Action::FilterBackspace
-            | Action::Back
-            | Action::ProblemsOnly
-            | Action::Refresh
-            | Action::RefreshAll
-            | Action::CycleSort
-            | Action::ReverseSort
-            | Action::Messages
-            | Action::CommandLog
-            | Action::Help
-            | Action::SwitchProfile
-            | Action::AllAccounts
-            | Action::OpenForm(FormKind::Order)
-    )
-}
 
 impl Desk {
     /// The key map's context of the All view (no popup of an account open over it).
@@ -106,15 +69,54 @@ impl Desk {
         self.all_action(action, key);
     }
 
-    /// What `action` (the key map's, for `key`) does in the All view.
+    /// What `action` (the key map's, for `key`) does in the All view: who carries it out is
+    /// its [`Reach`].
     fn all_action(&mut self, action: Action, key: KeyEvent) {
+        match action.reach() {
+            Reach::Program => self.program_action(action),
+            Reach::Table => self.table_action(action, key),
+            Reach::Back => {
+                if self.all.is_editing() || !self.all.table().filter().is_empty() {
+                    self.all.clear_filter();
+                } else {
+                    for seat in &mut self.seats {
+                        seat.app.shell_mut().dismiss_status();
+                    }
+                }
+            }
+            // Services sort across accounts in the All view itself; the other tabs in
+            // each account.
+            Reach::EveryAccount => match action {
+                Action::CycleSort if self.all.tab == Tab::Services => {
+                    self.all.sort.cycle();
+                    self.stale = true;
+                }
+                Action::ReverseSort if self.all.tab == Tab::Services => {
+                    self.all.sort.reverse();
+                    self.stale = true;
+                }
+                _ => self.send_to_every_account(key),
+            },
+            Reach::Screen => self.screen_action(action),
+            Reach::Row => self.on_row(key),
+        }
+    }
+
+    fn program_action(&mut self, action: Action) {
         match action {
             Action::Quit | Action::ForceQuit => self.quit = true,
-            Action::Suspend => {}
             Action::AllAccounts => {
                 let k = self.all.selected().map_or(0, |row| row.seat);
                 self.set_scope(Scope::One(k));
             }
+            // Ctrl-Z: the run loop's, before the key reaches the desk.
+            _ => {}
+        }
+    }
+
+    /// The All view's own table: its tab, its selection, its filter and `!`.
+    fn table_action(&mut self, action: Action, key: KeyEvent) {
+        match action {
             Action::GoTab => {
                 if let KeyCode::Char(c) = key.code
                     && let Some(d) = c.to_digit(10)
@@ -129,32 +131,22 @@ impl Desk {
                 self.all.start_editing();
                 self.rebuild();
             }
-            Action::Back => {
-                if self.all.is_editing() || !self.all.table().filter().is_empty() {
-                    self.all.clear_filter();
-                } else {
-                    for seat in &mut self.seats {
-                        seat.app.shell_mut().dismiss_status();
-                    }
-                }
-            }
             Action::ProblemsOnly => {
                 self.all.toggle_problems();
                 self.rebuild();
             }
-            // Services sort across accounts in the All view itself; the other tabs in
-            // each account.
-            Action::CycleSort if self.all.tab == Tab::Services => {
-                self.all.sort.cycle();
-                self.stale = true;
+            _ => {
+                if self.all.table_action(action) {
+                    self.sync_selection();
+                }
             }
-            Action::ReverseSort if self.all.tab == Tab::Services => {
-                self.all.sort.reverse();
-                self.stale = true;
-            }
-            Action::CycleSort | Action::ReverseSort | Action::Refresh | Action::RefreshAll => {
-                self.send_to_every_account(key);
-            }
+        }
+    }
+
+    /// A popup over every account (the account whose keys it takes: the highlighted
+    /// row's).
+    fn screen_action(&mut self, action: Action) {
+        match action {
             Action::Messages => {
                 let k = self.target();
                 let all = Some(self.merged_messages());
@@ -183,10 +175,7 @@ impl Desk {
                 self.open_accounts(k);
             }
             Action::OpenForm(FormKind::Order) => self.open_order_picker(),
-            _ if self.all.table_action(action) => {
-                self.sync_selection();
-            }
-            _ => self.on_row(key),
+            _ => {}
         }
     }
 

@@ -29,7 +29,7 @@
 //!   and group with its own price, or that it does not sell it; its credit and read-only
 //!   state), preselecting the row's, then opens that account's order form on its own
 //!   product.
-//! - Every other key acts on the highlighted row ([`keys::acts_on_row`]): the row carries
+//! - Every other key acts on the highlighted row (its `Reach::Row`, in the key map): the row carries
 //!   its account and its ID ([`all::RowRef`]), the account selects that ID in its own tab
 //!   (or refuses when it no longer lists it) and does the key there: binding, passwords,
 //!   refreshes, IP lists, probes, acknowledging and silencing alerts, the detail. A popup

@@ -295,6 +295,8 @@ pub(super) const fn b(
 }
 
 mod bindings;
+mod reach;
+pub use reach::Reach;
 pub mod steps;
 pub use super::PopupKind;
 pub use super::form_kind::FormKind;

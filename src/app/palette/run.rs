@@ -6,6 +6,7 @@ use super::{Act, HISTORY_MAX, Palette, QUERY_MAX};
 use crate::app::forms::TextField;
 use crate::app::keymap::{Action, FormKind};
 use crate::app::popups::{self, Popup, Reply};
+use crate::app::shell::Outward;
 use crate::app::{Cx, Tab};
 
 impl Palette {
@@ -151,7 +152,7 @@ fn run_action(cx: &mut Cx<'_>, act: Act) -> Reply {
         return Reply::Perform(Action::Open);
     }
     if act == Act::AllAccounts {
-        cx.shell.switch_to = Some(crate::app::Switch::All);
+        cx.shell.send_out(Outward::Switch(crate::app::Switch::All));
         return Reply::Close;
     }
     let action = match act {
@@ -187,7 +188,7 @@ fn run_action(cx: &mut Cx<'_>, act: Act) -> Reply {
     // account): the desk does them, not the account the palette was opened on.
     let whole_screen = act.service().is_none() && act.product().is_none();
     if whole_screen && cx.shell.accounts == crate::app::keymap::Accounts::All {
-        cx.shell.for_all = Some(action);
+        cx.shell.send_out(Outward::ForAll(action));
         return Reply::Close;
     }
     Reply::Perform(action)

@@ -14,6 +14,7 @@ use crate::app::PopupKind;
 use crate::app::keymap::steps::PopupInfo;
 use crate::app::keymap::steps::{MOVE_DOWN, MOVE_UP, step_key};
 use crate::app::keymap::{Action, code};
+use crate::app::shell::Outward;
 use crossterm::event::KeyCode;
 
 /// The picker: the product asked for, each account's offer, the one under the cursor.
@@ -117,7 +118,7 @@ impl PopupPane for AccountPicker {
                     cx.shell.notify(why);
                     return Reply::Taken;
                 }
-                cx.shell.chosen_account = Some(self.at);
+                cx.shell.send_out(Outward::OrderOn(self.at));
                 return Reply::Close;
             }
             _ => return Reply::Ignored,

@@ -14,6 +14,7 @@ use crate::app::PopupKind;
 use crate::app::keymap::steps::PopupInfo;
 use crate::app::keymap::steps::{MOVE_DOWN, MOVE_UP, step_key};
 use crate::app::keymap::{Action, code};
+use crate::app::shell::Outward;
 use crate::app::{Cx, Shell, Switch};
 use crossterm::event::KeyCode;
 
@@ -84,13 +85,14 @@ impl PopupPane for ProfilePicker {
             Action::Up => self.selected = self.selected.saturating_sub(1),
             Action::Down => self.selected = (self.selected + 1).min(count.saturating_sub(1)),
             Action::Submit if !self.among.is_empty() => {
-                cx.shell.switch_to = Some(match self.selected.checked_sub(1) {
+                let switch = match self.selected.checked_sub(1) {
                     None => Switch::All,
                     Some(i) => match self.among.get(i) {
                         Some(a) => Switch::Profile(a.profile.clone()),
                         None => return Reply::Close,
                     },
-                });
+                };
+                cx.shell.send_out(Outward::Switch(switch));
                 return Reply::Close;
             }
             Action::Submit => {
@@ -138,7 +140,7 @@ pub(in crate::app) fn switch_to(shell: &mut Shell, name: &str) {
 fn choose(shell: &mut Shell, at: usize) {
     match shell.settings.profiles.names.get(at).cloned() {
         Some(name) if name != shell.settings.profile => {
-            shell.switch_to = Some(Switch::Profile(name));
+            shell.send_out(Outward::Switch(Switch::Profile(name)));
         }
         _ => {}
     }

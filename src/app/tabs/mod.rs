@@ -144,18 +144,24 @@ impl Tab {
 
     /// Does `act` on this tab alone, with a [`TabCx`] over the shell, the store and the
     /// commands out, then carries out what it asked of the rest ([`Intent`]).
-    fn act(self, cx: &mut Cx<'_>, act: impl FnOnce(&mut dyn TabPane, &mut TabCx<'_>)) {
+    fn act<R>(self, cx: &mut Cx<'_>, act: impl FnOnce(&mut dyn TabPane, &mut TabCx<'_>) -> R) -> R {
         let mut intents = Vec::new();
+        let account = &mut *cx.account;
         let mut tab_cx = TabCx::new(
-            &mut *cx.shell,
-            &mut cx.account.store,
+            (&mut *cx.shell, &mut account.store, &account.history),
             &mut *cx.out,
             &mut intents,
         );
-        act(cx.tabs.pane_mut(self), &mut tab_cx);
+        let done = act(cx.tabs.pane_mut(self), &mut tab_cx);
         for intent in intents {
             cx.carry_out(intent);
         }
+        done
+    }
+
+    /// A key of the tab's own: whether the tab took it.
+    pub(in crate::app) fn key(self, cx: &mut Cx<'_>, action: crate::app::keymap::Action) -> bool {
+        self.act(cx, |pane, cx| pane.key(action, cx))
     }
 
     pub(in crate::app) fn selected_service(self, tabs: &Tabs) -> Option<u64> {

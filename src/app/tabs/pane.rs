@@ -17,6 +17,7 @@ use crate::account::{Focus, Kind};
 use crate::api::{ApiError, Request};
 use crate::app::columns::{CellText, Column};
 pub use crate::app::data::TabData;
+use crate::app::history::HistoryState;
 use crate::app::keymap::Action;
 use crate::app::look::columns;
 pub use crate::app::look::pane::{Areas, Fit, Pane};
@@ -122,6 +123,11 @@ pub trait TabPane: TabLook {
     /// A key that changes only how the tab shows its rows (`z` the detail pane, `v` the
     /// password on Services); one it has no use for does nothing.
     fn toggle(&mut self, _action: Action) {}
+    /// A key of the tab's own (Usage's `←`, `→` and `t`, Alerts' `a` and `u`): whether the
+    /// tab took it.
+    fn key(&mut self, _action: Action, _cx: &mut TabCx<'_>) -> bool {
+        false
+    }
 
     /// `r`: the tab's data, now.
     fn refresh(&mut self, cx: &mut TabCx<'_>) {
@@ -263,20 +269,21 @@ pub enum Intent {
 pub struct TabCx<'a> {
     shell: &'a mut Shell,
     store: &'a mut Store,
+    history: &'a HistoryState,
     out: &'a mut Vec<Command>,
     intents: &'a mut Vec<Intent>,
 }
 
 impl<'a> TabCx<'a> {
     pub(in crate::app) fn new(
-        shell: &'a mut Shell,
-        store: &'a mut Store,
+        (shell, store, history): (&'a mut Shell, &'a mut Store, &'a HistoryState),
         out: &'a mut Vec<Command>,
         intents: &'a mut Vec<Intent>,
     ) -> Self {
         Self {
             shell,
             store,
+            history,
             out,
             intents,
         }
@@ -292,6 +299,21 @@ impl<'a> TabCx<'a> {
 
     pub fn settings(&self) -> &AppSettings {
         self.shell.settings()
+    }
+
+    /// The offset times on screen are shown in.
+    pub fn offset(&self) -> chrono::FixedOffset {
+        self.shell.utc_offset
+    }
+
+    /// What the history store answered, read-only.
+    pub fn history(&self) -> &HistoryState {
+        self.history
+    }
+
+    /// A line on the status line (and in the message log).
+    pub fn notify(&mut self, kind: crate::app::status::NoticeKind, line: String) {
+        self.shell.status.notify(kind, line);
     }
 
     /// The account's answers, read-only (a read is asked through [`TabCx::fetch`]).

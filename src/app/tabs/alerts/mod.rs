@@ -9,10 +9,12 @@ pub mod look;
 
 use super::{Intent, Tab, TabCx, TabData, TabPane};
 use crate::account::Kind;
-use crate::alerts::marks::Marks;
+use crate::alerts::marks::{Ack, MarkChange, Marks, alert_id, who};
 use crate::alerts::{Alert, AlertBook, Rules};
 use crate::app::Command;
 use crate::app::columns::{CellText, Column, Tone};
+use crate::app::keymap::Action;
+use crate::app::status::NoticeKind;
 use crate::app::table::{TableView, search_key};
 use std::hash::{Hash, Hasher};
 
@@ -183,6 +185,15 @@ pub const COLUMNS: [Column; 6] = [
 ];
 
 impl TabPane for AlertsTab {
+    fn key(&mut self, action: Action, cx: &mut TabCx<'_>) -> bool {
+        match action {
+            Action::Acknowledge => self.acknowledge(cx),
+            Action::Unsilence => self.unsilence(cx),
+            _ => return false,
+        }
+        true
+    }
+
     fn table(&self) -> &TableView {
         &self.table
     }
@@ -253,5 +264,49 @@ pub fn message(offset: chrono::FixedOffset, a: &Alert) -> String {
     match a.not_checked(offset) {
         Some(when) if a.resolved.is_none() => format!("{text} ({when})"),
         _ => text,
+    }
+}
+
+impl AlertsTab {
+    /// `a` on Alerts: the selected open alert is acknowledged (the engine holds its
+    /// deliveries back from its next sweep).
+    fn acknowledge(&mut self, cx: &mut TabCx<'_>) {
+        let Some(a) = self.selected() else {
+            return;
+        };
+        let id = alert_id(&a.key);
+        if a.resolved.is_some() {
+            let line = format!("{id} is resolved: nothing to acknowledge");
+            cx.notify(NoticeKind::Info, line);
+            return;
+        }
+        if let Some(ack) = self.marks.ack(&a.key) {
+            let line = format!("{id} is already acknowledged by {}", ack.by);
+            cx.notify(NoticeKind::Info, line);
+            return;
+        }
+        let ack = Ack {
+            key: a.key,
+            by: who(),
+            at: cx.now(),
+        };
+        let line = format!("Acknowledged {id}: not delivered again until it resolves");
+        cx.notify(NoticeKind::Done, line);
+        cx.send(Command::Mark(MarkChange::Ack(ack)));
+    }
+
+    /// `u` on Alerts: the silence covering the selected alert ends now.
+    fn unsilence(&mut self, cx: &mut TabCx<'_>) {
+        let Some(a) = self.selected() else {
+            return;
+        };
+        let Some(s) = self.marks.silence(&a.key, cx.now()) else {
+            let line = format!("No silence covers {}", alert_id(&a.key));
+            cx.notify(NoticeKind::Info, line);
+            return;
+        };
+        let line = format!("Silence {} ({}) ended", s.id, s.target.describe());
+        cx.send(Command::Mark(MarkChange::Unsilence(s.id.clone())));
+        cx.notify(NoticeKind::Done, line);
     }
 }

@@ -16,6 +16,7 @@ use crate::account::{Focus, Kind};
 use crate::api::Request;
 use crate::app::Command;
 use crate::app::columns::{CellText, Column, Tone};
+use crate::app::keymap::Action;
 use crate::app::table::TableView;
 use std::collections::HashSet;
 
@@ -151,6 +152,24 @@ impl UsageTab {
 }
 
 impl TabPane for UsageTab {
+    /// `←`, `→`: the chart's cursor a day back or forward; `t`: its next range.
+    fn key(&mut self, action: Action, cx: &mut TabCx<'_>) -> bool {
+        match action {
+            Action::DayBack | Action::DayForward => {
+                let chart = self.chart_of(cx.store(), cx.history(), (cx.now(), cx.offset()));
+                let points = chart.map_or(0, |c| c.points.len());
+                let back = if action == Action::DayBack { 1 } else { -1 };
+                self.move_day(back, points);
+            }
+            Action::CycleRange => {
+                self.range = self.range.next();
+                self.day_back = 0;
+            }
+            _ => return false,
+        }
+        true
+    }
+
     /// The rate of every ppr service is the tab's list; the statistics are read for the
     /// selected one (and by the engine for the alerts).
     fn kinds(&self) -> &'static [Kind] {
@@ -203,8 +222,17 @@ impl UsageTab {
     /// The chart of the selected rotating service in the chosen range, from the account's
     /// data (its statistics and rate, the history's kept days and 24 hours).
     pub fn chart(&self, data: &super::TabData<'_>) -> Option<super::usage_chart::Chart> {
+        self.chart_of(data.store, data.history, (data.now, data.offset))
+    }
+
+    /// [`UsageTab::chart`] from the store and the history at `now` in `offset`.
+    fn chart_of(
+        &self,
+        store: &crate::account::store::Store,
+        history: &crate::app::history::HistoryState,
+        (now, offset): (chrono::DateTime<chrono::Utc>, chrono::FixedOffset),
+    ) -> Option<super::usage_chart::Chart> {
         let id = self.selected()?;
-        let history = data.history;
         let kept = history
             .overview()
             .and_then(|o| o.services.get(&id))
@@ -215,13 +243,13 @@ impl UsageTab {
             .map(|h| h.rate_24h.as_slice())
             .unwrap_or_default();
         let inputs = super::usage_chart::Inputs {
-            stats: data.store.stats(id).unwrap_or_default(),
+            stats: store.stats(id).unwrap_or_default(),
             kept,
-            rate: data.store.rate(id).and_then(|v| v.first()),
+            rate: store.rate(id).and_then(|v| v.first()),
             rates_24h,
-            today: data.today(),
-            now: data.now,
-            offset: data.offset,
+            today: now.with_timezone(&offset).date_naive(),
+            now,
+            offset,
         };
         Some(super::usage_chart::chart(self.range, &inputs))
     }
