@@ -168,6 +168,9 @@ impl App {
             Action::FilterAccept => self.tabs.table_mut(tab).stop_editing(),
             Action::FilterBackspace => self.tabs.table_mut(tab).pop_filter(),
             Action::ProblemsOnly => self.tabs.table_mut(tab).toggle_problems(),
+            Action::Mark => {
+                let _ = self.tabs.table_mut(tab).toggle_mark();
+            }
             _ => {}
         }
     }
@@ -253,7 +256,14 @@ impl App {
             return;
         }
         let table = self.tabs.table_mut(self.shell.tab);
-        if table.is_editing() || !table.filter().is_empty() {
+        // The filter being typed, then the marks, then the filter kept.
+        if table.is_editing() {
+            table.clear_filter();
+        } else if table.clear_marks() {
+            self.shell
+                .status
+                .notify(super::status::NoticeKind::Info, "Marks cleared");
+        } else if !table.filter().is_empty() {
             table.clear_filter();
         } else {
             self.shell.status.dismiss();

@@ -40,6 +40,9 @@ pub struct TableView {
     /// The natural width of each searched column over all the rows, as the tab measured
     /// them when it set the rows (the table's cells are the tab's, not kept here).
     natural: Vec<u16>,
+    /// The rows marked with `space`, by their IDs: kept while their row is listed (a
+    /// filter hides a mark, it does not drop it).
+    marked: std::collections::HashSet<u64>,
 }
 
 impl TableView {
@@ -68,6 +71,10 @@ impl TableView {
             Vec::new()
         };
         self.problems = problems;
+        if !self.marked.is_empty() {
+            let listed: std::collections::HashSet<u64> = self.ids.iter().copied().collect();
+            self.marked.retain(|id| listed.contains(id));
+        }
         self.refilter_all();
         self.selected = 0;
         if self.touched
@@ -77,6 +84,52 @@ impl TableView {
             self.selected = pos;
         }
         self.clamp();
+    }
+
+    /// `space`: the highlighted row marked, or unmarked; whether it is marked now.
+    pub fn toggle_mark(&mut self) -> Option<bool> {
+        let id = self.selected_id()?;
+        if !self.marked.remove(&id) {
+            self.marked.insert(id);
+        }
+        Some(self.marked.contains(&id))
+    }
+
+    /// Whether row `i` (an index into the rows) is marked.
+    pub fn is_marked(&self, i: usize) -> bool {
+        !self.marked.is_empty() && self.ids.get(i).is_some_and(|id| self.marked.contains(id))
+    }
+
+    pub fn marked_count(&self) -> usize {
+        self.marked.len()
+    }
+
+    /// The marked rows' IDs, in the order the table shows its rows (hidden ones too).
+    pub fn marked_ids(&self) -> Vec<u64> {
+        if self.marked.is_empty() {
+            return Vec::new();
+        }
+        (self.view_order())
+            .map(|i| self.ids[i])
+            .filter(|id| self.marked.contains(id))
+            .collect()
+    }
+
+    /// Marks the rows `ids` (those listed) and no other.
+    pub fn set_marks(&mut self, ids: &[u64]) {
+        let listed: std::collections::HashSet<u64> = self.ids.iter().copied().collect();
+        self.marked = ids
+            .iter()
+            .copied()
+            .filter(|id| listed.contains(id))
+            .collect();
+    }
+
+    /// Esc: every mark cleared; whether there was any.
+    pub fn clear_marks(&mut self) -> bool {
+        let had = !self.marked.is_empty();
+        self.marked.clear();
+        had
     }
 
     /// Number of rows before filtering.

@@ -107,8 +107,9 @@ pub fn of_tab(list: &[UserAction], tab: Tab) -> impl Iterator<Item = (usize, &Us
         .filter(move |(_, a)| a.tabs.contains(&t))
 }
 
-/// The action `i` on the highlighted row: refused (read-only, a value that is not known
-/// or holds a control character), confirmed, its list fetched, or run.
+/// The action `i` on the highlighted row (with marks and `per_row`: on each marked row):
+/// refused (read-only, a value that is not known or holds a control character),
+/// confirmed, its list fetched, or run.
 pub(super) fn start(cx: &mut Cx<'_>, i: usize) {
     let Some(a) = cx.shell.settings.actions.get(i).cloned() else {
         return;
@@ -119,25 +120,66 @@ pub(super) fn start(cx: &mut Cx<'_>, i: usize) {
             a.description
         ));
     }
-    let values = row_values(cx, &a);
+    let marked = cx.tabs.pane(cx.shell.tab).table().marked_ids();
+    let rows: Vec<Option<u64>> = if a.per_row && !marked.is_empty() {
+        marked.iter().copied().map(Some).collect()
+    } else {
+        vec![None]
+    };
+    // `{service_ids}`: the marked services, else the highlighted one.
+    let selected = cx.tabs.services.table.selected_id();
+    let ids: Vec<String> = match (cx.shell.tab, marked.is_empty()) {
+        (Tab::Services, false) => marked.iter().map(u64::to_string).collect(),
+        _ => selected.map(|id| id.to_string()).into_iter().collect(),
+    };
+    let mut runs = Vec::new();
+    for row in rows {
+        match one_run(cx, &a, row, &ids) {
+            Ok(run) => runs.push(run),
+            Err(why) => return cx.shell.notify(why),
+        }
+    }
+    for (run, service) in runs {
+        if a.confirm {
+            cx.shell.popups.push(super::Popup::ConfirmRun(Box::new(
+                super::forms::confirm_run::ConfirmRun { run, service },
+            )));
+        } else {
+            super::forms::iplist_files::run_with_list(cx, run, service);
+        }
+    }
+}
+
+/// The action `a` on `row` (the highlighted one when `None`), `ids` for `{service_ids}`:
+/// its command filled, and the service whose IP list it takes.
+fn one_run(
+    cx: &Cx<'_>,
+    a: &UserAction,
+    row: Option<u64>,
+    ids: &[String],
+) -> Result<(Run, Option<u64>), String> {
+    let values = row_values(cx, a, row);
+    let joined = ids.join(" ");
     let value = |name: &str| -> Option<String> {
         match name {
             // Filled by the runner with the file it writes.
             "iplist_file" => Some("{iplist_file}".to_owned()),
+            "service_ids" if !ids.is_empty() => Some(joined.clone()),
             _ => values.get(name).cloned(),
         }
     };
-    let argv: Result<Vec<String>, String> = a
-        .command
-        .iter()
-        .map(|arg| {
-            actions::fill(arg, &value).map_err(|why| format!("{}: not run: {why}", a.description))
-        })
-        .collect();
-    let argv = match argv {
-        Ok(argv) => argv,
-        Err(why) => return cx.shell.notify(why),
-    };
+    let mut argv = Vec::new();
+    for arg in &a.command {
+        // Only `{service_ids}`: one argument each, as a shell's "$@".
+        if arg == "{service_ids}" && !ids.is_empty() {
+            argv.extend(ids.iter().cloned());
+            continue;
+        }
+        argv.push(
+            actions::fill(arg, &value)
+                .map_err(|why| format!("{}: not run: {why}", a.description))?,
+        );
+    }
     let run = Run {
         name: a.description.clone(),
         argv,
@@ -146,15 +188,9 @@ pub(super) fn start(cx: &mut Cx<'_>, i: usize) {
     };
     let service = a
         .uses("iplist_file")
-        .then(|| cx.tabs.services.table.selected_id())
+        .then(|| row.or(cx.tabs.services.table.selected_id()))
         .flatten();
-    if a.confirm {
-        cx.shell.popups.push(super::Popup::ConfirmRun(Box::new(
-            super::forms::confirm_run::ConfirmRun { run, service },
-        )));
-    } else {
-        super::forms::iplist_files::run_with_list(cx, run, service);
-    }
+    Ok((run, service))
 }
 
 /// How one of your actions ended: the status line says it, and `m` keeps its last lines
@@ -194,14 +230,15 @@ pub(super) fn on_done(shell: &mut super::Shell, name: &str, result: Result<Ended
     }
 }
 
-/// The placeholders' values from the highlighted row of the tab shown.
-fn row_values(cx: &Cx<'_>, a: &UserAction) -> HashMap<&'static str, String> {
+/// The placeholders' values from row `row` of the tab shown (the highlighted one when
+/// `None`).
+fn row_values(cx: &Cx<'_>, a: &UserAction, row: Option<u64>) -> HashMap<&'static str, String> {
     let mut v = HashMap::new();
     v.insert("profile", cx.shell.settings.profile.clone());
     let store = &cx.account.store;
     match cx.shell.tab {
         Tab::Services => {
-            let Some(id) = cx.tabs.services.table.selected_id() else {
+            let Some(id) = row.or(cx.tabs.services.table.selected_id()) else {
                 return v;
             };
             v.insert("service_id", id.to_string());
@@ -226,19 +263,35 @@ fn row_values(cx: &Cx<'_>, a: &UserAction) -> HashMap<&'static str, String> {
             }
         }
         Tab::Products => {
-            if let Some(p) = cx.tabs.products.view(store).selected() {
+            let view = cx.tabs.products.view(store);
+            let listed = view.list().value().into_iter().flatten();
+            let chosen = match row {
+                Some(id) => listed.into_iter().find(|p| p.product_id == id),
+                None => view.selected(),
+            };
+            if let Some(p) = chosen {
                 v.insert("product_id", p.product_id.to_string());
                 v.insert("product_name", p.product_name.clone());
             }
         }
         Tab::Billing => {
-            if let Some(i) = cx.tabs.billing.view(store).selected() {
+            let view = cx.tabs.billing.view(store);
+            let listed = view.invoices().value().into_iter().flatten();
+            let chosen = match row {
+                Some(id) => listed.into_iter().find(|i| i.id == id),
+                None => view.selected(),
+            };
+            if let Some(i) = chosen {
                 v.insert("invoice_id", i.id.to_string());
                 v.insert("status", i.status.as_str().to_owned());
             }
         }
         Tab::Alerts => {
-            if let Some(al) = cx.tabs.alerts.selected() {
+            let chosen = match row {
+                Some(id) => cx.tabs.alerts.by_row_id(id),
+                None => cx.tabs.alerts.selected(),
+            };
+            if let Some(al) = chosen {
                 v.insert("alert_id", crate::alerts::marks::alert_id(&al.key));
             }
         }

@@ -370,6 +370,12 @@ impl App {
     /// Selects the row of `tab` with this identity, whatever this account's own filter
     /// or `!` hid (the All view filters its merged rows itself), so what acts next acts
     /// on it; `None` when the account does not list it (then nothing may act).
+    /// Marks the rows `ids` of `tab` and no other (the All view's marks, for a key on
+    /// them).
+    pub fn set_marks(&mut self, tab: Tab, ids: &[u64]) {
+        self.tabs.table_mut(tab).set_marks(ids);
+    }
+
     pub fn select_row_exactly(&mut self, tab: Tab, id: u64) -> Option<Vec<super::Command>> {
         if self.table(tab).selected_id() == Some(id) {
             return Some(Vec::new());

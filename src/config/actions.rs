@@ -14,9 +14,12 @@
 //!                                 # the terminal to the command and comes back after
 //! secrets = false                 # allows {username} and {password}
 //! writes = false                  # true: a read-only profile does not run it
+//! per_row = false                 # with marked rows: once per row (default: once,
+//!                                 # with {service_ids})
 //! ```
 //!
-//! Placeholders, filled from the highlighted row: [`PLACEHOLDERS`]. Each fills part of one
+//! Placeholders, filled from the highlighted row (or each marked row, with `per_row`):
+//! [`PLACEHOLDERS`]. Each fills part of one
 //! argument whatever the server put in it (no word splitting; a value holding a control
 //! character refuses the run). A definition that does not read (a missing key, an unknown
 //! placeholder, `{password}` without `secrets = true`, a key the tab already uses) is said
@@ -28,6 +31,10 @@ use serde::Deserialize;
 pub const PLACEHOLDERS: &[(&str, &str)] = &[
     ("profile", "the profile's name"),
     ("service_id", "Services: the service"),
+    (
+        "service_ids",
+        "Services: the marked services, space-separated (an argument that is only this: one argument each); the highlighted one without marks",
+    ),
     ("product_id", "Services: its product; Products: the product"),
     ("product_name", "Services, Products: the product's name"),
     (
@@ -122,6 +129,8 @@ struct Written {
     secrets: bool,
     #[serde(default)]
     writes: bool,
+    #[serde(default)]
+    per_row: bool,
 }
 
 fn yes() -> bool {
@@ -157,6 +166,8 @@ pub struct UserAction {
     pub background: bool,
     pub secrets: bool,
     pub writes: bool,
+    /// With marks: run once per marked row (else once, with `{service_ids}`).
+    pub per_row: bool,
     /// Where it is written: `config.toml line 12`.
     pub at: String,
 }
@@ -272,6 +283,7 @@ fn one(value: toml::Value) -> Result<UserAction, String> {
         background: w.background,
         secrets: w.secrets,
         writes: w.writes,
+        per_row: w.per_row,
         at: String::new(),
     })
 }
@@ -352,93 +364,5 @@ pub fn fill(arg: &str, value: &dyn Fn(&str) -> Option<String>) -> Result<String,
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn action(text: &str) -> Result<UserAction, String> {
-        let value: toml::Value = toml::from_str(text).unwrap();
-        let (good, bad) = read(&[("config.toml line 3".into(), value)]);
-        good.into_iter().next().ok_or_else(|| bad.join("; "))
-    }
-
-    #[test]
-    fn an_action_reads_with_its_defaults() {
-        let a = action(
-            "key = \"X\"\ndescription = \"Push\"\ncommand = [\"pm\", \"push\", \"{service_id}\"]\n",
-        )
-        .unwrap();
-        assert_eq!(
-            a.key,
-            Key {
-                ch: 'X',
-                ctrl: false
-            }
-        );
-        assert_eq!(a.tabs, vec![0]);
-        assert!(a.background && !a.confirm && !a.secrets && !a.writes);
-        assert!(a.uses("service_id"));
-        let a = action(
-            "key = \"ctrl-o\"\ntabs = [\"Billing\", \"alerts\"]\ndescription = \"d\"\ncommand = [\"x\"]\n",
-        )
-        .unwrap();
-        assert_eq!(a.key.to_string(), "Ctrl-O");
-        assert_eq!(a.tabs, vec![2, 5]);
-    }
-
-    #[test]
-    fn a_bad_action_says_why_and_where() {
-        let why = |t: &str| action(t).unwrap_err();
-        let base = "key = \"X\"\ndescription = \"d\"\n";
-        assert!(
-            why(&format!("{base}command = [\"x\", \"{{pasword}}\"]"))
-                .contains("no placeholder {pasword}")
-        );
-        assert!(
-            why(&format!("{base}command = [\"x\", \"{{password}}\"]"))
-                .contains("{password} needs secrets = true")
-        );
-        assert!(why(&format!("{base}command = []")).contains("command is empty"));
-        assert!(
-            why("key = \"XY\"\ndescription = \"d\"\ncommand = [\"x\"]")
-                .contains("not one character")
-        );
-        assert!(
-            why(&format!("{base}command = [\"x\"]\ntabs = [\"home\"]")).contains("no tab \"home\"")
-        );
-        assert!(why(&format!("{base}command = [\"x\"]\nshell = true")).contains("unknown field"));
-        assert!(
-            why(&format!("{base}command = [\"x\", \"{{service_id\"]")).contains("does not close")
-        );
-        assert!(
-            why(&format!("{base}command = [\"x\"]\nbackground = 1"))
-                .starts_with("action at config.toml line 3: ")
-        );
-    }
-
-    #[test]
-    fn filling_keeps_each_value_inside_its_argument() {
-        let value = |name: &str| match name {
-            "service_id" => Some("1003".to_owned()),
-            "product_name" => Some("Static; rm -rf / $(reboot)".to_owned()),
-            "status" => Some("Active\nrm -rf /".to_owned()),
-            _ => None,
-        };
-        assert_eq!(fill("--id={service_id}", &value).unwrap(), "--id=1003");
-        // A hostile name stays one argument, as it is: no shell sees it.
-        assert_eq!(
-            fill("{product_name}", &value).unwrap(),
-            "Static; rm -rf / $(reboot)"
-        );
-        assert!(
-            fill("{status}", &value)
-                .unwrap_err()
-                .contains("control character")
-        );
-        assert!(
-            fill("{due}", &value)
-                .unwrap_err()
-                .contains("not known for this row")
-        );
-        assert_eq!(fill("{{literal}}", &value).unwrap(), "{literal}");
-    }
-}
+#[path = "actions_tests.rs"]
+mod tests;

@@ -315,6 +315,20 @@ impl AllView {
         self.table.start_editing();
     }
 
+    /// Esc: the marks cleared; whether there were any.
+    pub fn clear_marks(&mut self) -> bool {
+        self.table.clear_marks()
+    }
+
+    /// The marked rows, in the order shown.
+    pub fn marked(&self) -> Vec<RowRef> {
+        let marked: std::collections::HashSet<u64> = self.table.marked_ids().into_iter().collect();
+        (self.refs.iter())
+            .filter(|r| marked.contains(&r.key()))
+            .copied()
+            .collect()
+    }
+
     pub fn clear_filter(&mut self) {
         self.table.clear_filter();
     }
@@ -337,6 +351,9 @@ impl AllView {
             Action::PageUp => t.page_up(),
             Action::FilterAccept => t.stop_editing(),
             Action::FilterBackspace => t.pop_filter(),
+            Action::Mark => {
+                let _ = t.toggle_mark();
+            }
             _ => return false,
         }
         true

@@ -76,7 +76,12 @@ impl Desk {
             Reach::Program => self.program_action(action),
             Reach::Table => self.table_action(action, key),
             Reach::Back => {
-                if self.all.is_editing() || !self.all.table().filter().is_empty() {
+                // The filter being typed, then the marks, then the filter kept.
+                let editing = self.all.is_editing();
+                if !editing && self.all.clear_marks() {
+                    return;
+                }
+                if editing || !self.all.table().filter().is_empty() {
                     self.all.clear_filter();
                 } else {
                     for seat in &mut self.seats {
@@ -179,9 +184,36 @@ impl Desk {
         }
     }
 
+    /// A key that acts on the marked rows: each account that has some does it, on its own
+    /// rows (marked in its table for the key, and unmarked after).
+    fn on_marked(&mut self, key: KeyEvent, marked: &[RowRef]) {
+        let tab = self.all.tab;
+        for k in 0..self.seats.len() {
+            let ids: Vec<u64> = (marked.iter())
+                .filter(|r| r.seat == k)
+                .map(|r| r.id)
+                .collect();
+            let Some(&first) = ids.first() else {
+                continue;
+            };
+            if let Some(commands) = self.seats[k].app.select_row_exactly(tab, first) {
+                self.run(k, commands);
+            }
+            self.seats[k].app.set_marks(tab, &ids);
+            self.send(k, Msg::Key(key));
+            self.seats[k].app.set_marks(tab, &[]);
+            self.after_forward(k);
+        }
+    }
+
     /// A key that acts on the highlighted row: its account does it, on that row (found
-    /// by its identity). A row its account no longer lists is not acted on.
+    /// by its identity). A row its account no longer lists is not acted on. With marks,
+    /// every marked row instead ([`Desk::on_marked`]).
     fn on_row(&mut self, key: KeyEvent) {
+        let marked = self.all.marked();
+        if !marked.is_empty() {
+            return self.on_marked(key, &marked);
+        }
         let Some(row) = self.all.selected() else {
             return;
         };

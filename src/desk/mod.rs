@@ -277,7 +277,11 @@ impl Desk {
         if let Some(k) = self.owner
             && self.seats[k].app.popups().is_empty()
         {
-            self.owner = None;
+            // A key on marked rows of several accounts may have left popups (a
+            // confirmation) in more than one: the next one's come forward.
+            self.owner = (self.scope == Scope::All)
+                .then(|| self.seats.iter().position(|s| !s.app.popups().is_empty()))
+                .flatten();
         }
         self.refresh_over_all();
     }

@@ -110,6 +110,9 @@ pub enum Action {
     Suspend,
     /// `A` over several accounts: the All view, or the highlighted row's account alone.
     AllAccounts,
+    /// `space`: mark the highlighted row, or unmark it (what acts on a row then acts on
+    /// every marked row).
+    Mark,
 }
 
 /// The keys only one form's step takes.

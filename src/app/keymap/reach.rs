@@ -42,7 +42,8 @@ impl Action {
             | Action::Filter
             | Action::FilterAccept
             | Action::FilterBackspace
-            | Action::ProblemsOnly => Reach::Table,
+            | Action::ProblemsOnly
+            | Action::Mark => Reach::Table,
             Action::Back => Reach::Back,
             Action::Refresh | Action::RefreshAll | Action::CycleSort | Action::ReverseSort => {
                 Reach::EveryAccount

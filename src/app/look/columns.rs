@@ -236,8 +236,10 @@ pub fn draw<'a>(
     .style(theme.header_row);
     let rows: Vec<Row> = visible_cells
         .iter()
-        .map(|row| {
-            Row::new(shown.iter().map(|&(i, w)| {
+        .zip(visible)
+        .map(|(row, &r)| {
+            let marked = view.is_marked(r);
+            let cells = Row::new(shown.iter().map(|&(i, w)| {
                 let c = row.get(i).cloned().unwrap_or_default();
                 let line = cell_line(theme, &c, w, columns[i].middle);
                 let line = if columns[i].number {
@@ -246,7 +248,12 @@ pub fn draw<'a>(
                     line
                 };
                 Cell::new(line)
-            }))
+            }));
+            if marked {
+                cells.style(theme.title)
+            } else {
+                cells
+            }
         })
         .collect();
     let selected = view.selected_position().checked_sub(first);
@@ -262,6 +269,32 @@ pub fn draw<'a>(
         .highlight_spacing(HighlightSpacing::Always)
         .column_spacing(GAP);
     frame.render_stateful_widget(table, area, &mut state);
+    draw_marks(frame, theme, pane, view, visible);
+}
+
+/// What a marked row shows in the mark's column (beside `▶` when it is selected), so
+/// that no column of its own gives way to it.
+pub const MARKED: &str = "✓";
+
+/// The marks of the `visible` rows of `view`, drawn in `pane` after its table: `✓` in the
+/// second cell of the highlight column, whatever the row's colours.
+pub fn draw_marks(
+    frame: &mut Frame,
+    theme: &Theme,
+    pane: Pane,
+    view: &TableView,
+    visible: &[usize],
+) {
+    if view.marked_count() == 0 || pane.rows.width < 2 {
+        return;
+    }
+    let buf = frame.buffer_mut();
+    for (n, &i) in visible.iter().enumerate() {
+        let y = pane.rows.y.saturating_add(n as u16);
+        if view.is_marked(i) && y < pane.rows.y.saturating_add(pane.rows.height) {
+            buf.set_string(pane.rows.x + 1, y, MARKED, theme.title);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -175,7 +175,7 @@ pub fn titled(noun: &str, loaded: bool, table: &TableView, sort: &str) -> String
 
 /// The table's count: `42` or `3 of 42`.
 pub fn count_label(table: &TableView) -> String {
-    if table.filter().is_empty() && !table.problems_only() {
+    let mut label = if table.filter().is_empty() && !table.problems_only() {
         text::count(table.total() as u64)
     } else {
         format!(
@@ -183,7 +183,14 @@ pub fn count_label(table: &TableView) -> String {
             text::count(table.len() as u64),
             text::count(table.total() as u64)
         )
+    };
+    if table.marked_count() > 0 {
+        label.push_str(&format!(
+            " · {} marked",
+            text::count(table.marked_count() as u64)
+        ));
     }
+    label
 }
 
 /// The filter, shown on the pane's bottom edge: `/abc▏` while typing, `filter: abc` after.
@@ -312,6 +319,7 @@ pub fn table<'a>(
         .highlight_spacing(ratatui::widgets::HighlightSpacing::Always)
         .column_spacing(1);
     frame.render_stateful_widget(table, area, &mut state);
+    super::columns::draw_marks(frame, theme, pane, view, visible);
 }
 
 /// Label–value lines of a detail pane.

@@ -5,7 +5,7 @@ use crate::testkit::Harness;
 use crossterm::event::KeyCode;
 
 /// The standard account after two refreshes: its alerts are open.
-fn alerting() -> Harness {
+pub(super) fn alerting() -> Harness {
     let mut h = Harness::loaded();
     h.advance(30);
     let cmds = h.key('R');

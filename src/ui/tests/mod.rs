@@ -4,6 +4,7 @@ mod alerts;
 mod budget;
 mod forms;
 mod history;
+mod marks;
 mod palette;
 mod probe;
 mod screen;

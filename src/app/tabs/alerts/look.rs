@@ -311,10 +311,14 @@ fn title(counts: super::Counts, view: &crate::app::table::TableView) -> String {
     let counted = counts.open + counts.acked + counts.silenced;
     let filtered = !view.filter().is_empty() || view.problems_only();
     let listed = format!("{} listed", widgets::count_label(view));
+    let marked = match view.marked_count() {
+        0 => String::new(),
+        n => format!(" · {} marked", text::count(n as u64)),
+    };
     match (words.is_empty(), !filtered && view.total() == counted) {
         (true, _) if view.total() == 0 => "Alerts".to_owned(),
         (true, _) => format!("Alerts · {listed}"),
-        (false, true) => format!("Alerts · {words}"),
+        (false, true) => format!("Alerts · {words}{marked}"),
         (false, false) => format!("Alerts · {words} · {listed}"),
     }
 }

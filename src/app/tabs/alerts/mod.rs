@@ -268,45 +268,106 @@ pub fn message(offset: chrono::FixedOffset, a: &Alert) -> String {
 }
 
 impl AlertsTab {
-    /// `a` on Alerts: the selected open alert is acknowledged (the engine holds its
-    /// deliveries back from its next sweep).
-    fn acknowledge(&mut self, cx: &mut TabCx<'_>) {
-        let Some(a) = self.selected() else {
-            return;
-        };
-        let id = alert_id(&a.key);
-        if a.resolved.is_some() {
-            let line = format!("{id} is resolved: nothing to acknowledge");
-            cx.notify(NoticeKind::Info, line);
-            return;
-        }
-        if let Some(ack) = self.marks.ack(&a.key) {
-            let line = format!("{id} is already acknowledged by {}", ack.by);
-            cx.notify(NoticeKind::Info, line);
-            return;
-        }
-        let ack = Ack {
-            key: a.key,
-            by: who(),
-            at: cx.now(),
-        };
-        let line = format!("Acknowledged {id}: not delivered again until it resolves");
-        cx.notify(NoticeKind::Done, line);
-        cx.send(Command::Mark(MarkChange::Ack(ack)));
+    /// The alert of the table's row `id`.
+    pub fn by_row_id(&self, id: u64) -> Option<&Alert> {
+        self.rows.iter().find(|a| row_id(a) == id)
     }
 
-    /// `u` on Alerts: the silence covering the selected alert ends now.
-    fn unsilence(&mut self, cx: &mut TabCx<'_>) {
-        let Some(a) = self.selected() else {
-            return;
-        };
-        let Some(s) = self.marks.silence(&a.key, cx.now()) else {
-            let line = format!("No silence covers {}", alert_id(&a.key));
-            cx.notify(NoticeKind::Info, line);
-            return;
-        };
-        let line = format!("Silence {} ({}) ended", s.id, s.target.describe());
-        cx.send(Command::Mark(MarkChange::Unsilence(s.id.clone())));
-        cx.notify(NoticeKind::Done, line);
+    /// What `a`, `u` and `s` act on: the marked alerts (in the order shown), else the
+    /// selected one.
+    pub fn targets(&self) -> Vec<&Alert> {
+        let marked = self.table.marked_ids();
+        if marked.is_empty() {
+            return self.selected().into_iter().collect();
+        }
+        (marked.iter())
+            .filter_map(|id| self.by_row_id(*id))
+            .collect()
     }
+
+    /// `a` on Alerts: the selected open alert (or every marked one) is acknowledged (the
+    /// engine holds its deliveries back from its next sweep).
+    fn acknowledge(&mut self, cx: &mut TabCx<'_>) {
+        let targets = self.targets();
+        let mut done = Vec::new();
+        let mut skipped = Vec::new();
+        for a in &targets {
+            let id = alert_id(&a.key);
+            if a.resolved.is_some() {
+                skipped.push(format!("{id} is resolved: nothing to acknowledge"));
+            } else if let Some(ack) = self.marks.ack(&a.key) {
+                skipped.push(format!("{id} is already acknowledged by {}", ack.by));
+            } else {
+                let ack = Ack {
+                    key: a.key,
+                    by: who(),
+                    at: cx.now(),
+                };
+                cx.send(Command::Mark(MarkChange::Ack(ack)));
+                done.push(id);
+            }
+        }
+        let line = match (done.as_slice(), targets.len()) {
+            ([], _) => skipped.join("; "),
+            ([one], 1) => format!("Acknowledged {one}: not delivered again until it resolves"),
+            (done, _) => acted("Acknowledged", done, &skipped),
+        };
+        if !line.is_empty() {
+            let kind = if done.is_empty() {
+                NoticeKind::Info
+            } else {
+                NoticeKind::Done
+            };
+            cx.notify(kind, line);
+        }
+    }
+
+    /// `u` on Alerts: the silence covering the selected alert (or each marked one) ends
+    /// now.
+    fn unsilence(&mut self, cx: &mut TabCx<'_>) {
+        let targets = self.targets();
+        let mut ended: Vec<String> = Vec::new();
+        let mut skipped = Vec::new();
+        for a in &targets {
+            match self.marks.silence(&a.key, cx.now()) {
+                Some(s) if ended.contains(&s.id) => {}
+                Some(s) => {
+                    cx.send(Command::Mark(MarkChange::Unsilence(s.id.clone())));
+                    if targets.len() == 1 {
+                        let line = format!("Silence {} ({}) ended", s.id, s.target.describe());
+                        cx.notify(NoticeKind::Done, line);
+                        return;
+                    }
+                    ended.push(s.id.clone());
+                }
+                None => skipped.push(format!("No silence covers {}", alert_id(&a.key))),
+            }
+        }
+        let line = match ended.as_slice() {
+            [] => skipped.join("; "),
+            ended => acted("Ended the silences", ended, &skipped),
+        };
+        if !line.is_empty() {
+            let kind = if ended.is_empty() {
+                NoticeKind::Info
+            } else {
+                NoticeKind::Done
+            };
+            cx.notify(kind, line);
+        }
+    }
+}
+
+/// What a key did over several marked alerts: `Acknowledged 3 (a1, a2, a3); 1 skipped:
+/// a4 is resolved…`.
+fn acted(verb: &str, done: &[String], skipped: &[String]) -> String {
+    let mut line = format!("{verb} {} ({})", done.len(), done.join(", "));
+    if !skipped.is_empty() {
+        line.push_str(&format!(
+            "; {} skipped: {}",
+            skipped.len(),
+            skipped.join("; ")
+        ));
+    }
+    line
 }
