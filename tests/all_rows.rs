@@ -205,3 +205,65 @@ async fn every_key_that_acts_on_a_row_acts_on_the_highlighted_rows_account_and_i
     }
     assert_eq!(s.desk.scope(), Scope::All);
 }
+
+/// Issue 47.2: marks in the All view act on each account's marked rows in that account:
+/// one of your actions (`per_row`) runs once for alpha's marked service and once for
+/// beta's, each filled from its own account (seen in the file the command writes).
+#[tokio::test]
+async fn marked_rows_of_two_accounts_each_run_the_action_in_their_own_account() {
+    let file = crate::support::temp_dir("all-marks").join("ran.txt");
+    let written = format!(
+        "key = \"X\"\ndescription = \"Note\"\nper_row = true\ncommand = [\"sh\", \"-c\", \"echo \\\"$1\\\" >> \\\"$2\\\"\", \"sh\", \"{{profile}}-{{service_id}}\", {:?}]\n",
+        file.display().to_string()
+    );
+    let value: toml::Value = toml::from_str(&written).unwrap();
+    let (list, bad) = proxydash::config::actions::read(&[("config.toml line 1".into(), value)]);
+    assert!(bad.is_empty(), "{bad:?}");
+    let (actions, said) = proxydash::app::user_actions::check_keys(list);
+    assert!(said.is_empty(), "{said:?}");
+    let (alpha, beta) = (sandbox().await, sandbox().await);
+    let with_action = |(mut settings, door): (AppSettings, Door)| {
+        settings.actions = actions.clone();
+        (settings, door)
+    };
+    let mut s = DeskSession::start(
+        vec![
+            with_action(account(&alpha, "alpha")),
+            with_action(account(&beta, "beta")),
+        ],
+        (160, 45),
+    );
+    assert_eq!(s.desk.scope(), Scope::All);
+    let listed = |d: &Desk| {
+        d.seats()
+            .iter()
+            .all(|seat| seat.app.table(Tab::Services).total() > 0)
+    };
+    s.until("both accounts' services", listed).await;
+    // alpha's first row and beta's last.
+    s.press(KeyCode::Char('g'));
+    s.press(KeyCode::Char(' '));
+    s.press(KeyCode::Char('G'));
+    s.press(KeyCode::Char(' '));
+    let marked = s.desk.all().marked();
+    assert_eq!(marked.len(), 2, "{marked:?}");
+    assert_eq!((marked[0].seat, marked[1].seat), (0, 1));
+    assert!(s.screen().contains("2 marked"), "{}", s.screen());
+    s.press(KeyCode::Char('X'));
+    let expected = [
+        format!("alpha-{}", marked[0].id),
+        format!("beta-{}", marked[1].id),
+    ];
+    let ran = |_: &Desk| {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        expected.iter().all(|line| text.lines().any(|l| l == line))
+    };
+    s.until("the action run for each account's marked row", ran)
+        .await;
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    // Each account's own marks were lent for the key only: its table has none after.
+    for seat in s.desk.seats() {
+        assert_eq!(seat.app.table(Tab::Services).marked_count(), 0);
+    }
+}

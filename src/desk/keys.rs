@@ -51,6 +51,13 @@ impl Desk {
             return self.after_forward(k);
         }
         let ctx = self.all_context();
+        // One of your actions: a key on the row (or the marked rows), as in one account.
+        let yours = |seat: &super::Seat| {
+            crate::app::user_actions::action_for(&seat.app.settings().actions, &ctx, &key).is_some()
+        };
+        if keymap::action_for(&ctx, &key).is_none() && self.seats.iter().any(yours) {
+            return self.on_row(key);
+        }
         let Some(action) = keymap::action_for(&ctx, &key) else {
             // A character typed into the filter.
             if let (true, KeyCode::Char(c)) = (self.all.is_editing(), key.code)
