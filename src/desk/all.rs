@@ -6,45 +6,16 @@
 //! an index into another list), a search key per row (the account's name, then the row's
 //! own key) and its own selection, filter and problems toggle (one per tab, as in one
 //! account). Rows go account by account in each account's own order, except under a sort
-//! of Services, which orders all of them together (all services due within 7 days first,
-//! whatever their account), and on Alerts, ordered as one account's are across every
-//! account (the open ones first, worst first).
+//! of Services, which orders all of them together (all due within 7 days first, whatever
+//! their account), and on Alerts, ordered as one account's are (open first, worst first).
 
 use super::Seat;
-use super::all_sort::{Runs, services_order};
+use super::all_sort::{Runs, alerts_order, services_order};
 use crate::app::columns::{CellText, Column, Sort, Tone};
 use crate::app::keymap::Action;
 use crate::app::table::TableView;
 use crate::app::tabs::Tab;
 use crate::app::tabs::services::ServiceSort;
-
-/// The Alerts of every account in one order, as one account's are: the open ones first,
-/// worst first, the newest first at one level; then the resolved, newest first. Each
-/// account's order is already so; this keeps it (a stable sort) and interleaves them.
-fn alerts_order(seats: &[Seat], rows: &[(usize, usize)]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    let alert = |i: usize| {
-        let (s, r) = rows[i];
-        seats.get(s).and_then(|seat| seat.app.alerts().rows.get(r))
-    };
-    order.sort_by_key(|&i| match alert(i) {
-        Some(a) => (
-            a.resolved.is_some(),
-            std::cmp::Reverse(if a.resolved.is_some() {
-                None
-            } else {
-                Some(a.level)
-            }),
-            std::cmp::Reverse(a.resolved.unwrap_or(a.first_seen)),
-        ),
-        None => (
-            true,
-            std::cmp::Reverse(None),
-            std::cmp::Reverse(Default::default()),
-        ),
-    });
-    order
-}
 
 /// The Account column, first: never hidden before the others, never padded.
 pub const ACCOUNT: Column = Column::text("Account", 0, 4).snug();
@@ -123,6 +94,39 @@ impl MadeFrom {
     }
 }
 
+/// The merged rows as they are made, account by account.
+struct Merging {
+    rows: Vec<(usize, usize)>,
+    refs: Vec<RowRef>,
+    keys: Vec<String>,
+    ids: Vec<u64>,
+    problems: Vec<bool>,
+}
+
+impl Merging {
+    fn with_capacity(n: usize) -> Self {
+        Self {
+            rows: Vec::with_capacity(n),
+            refs: Vec::with_capacity(n),
+            keys: Vec::with_capacity(n),
+            ids: Vec::with_capacity(n),
+            problems: Vec::with_capacity(n),
+        }
+    }
+
+    /// A row: where it is in its account, its identity, its search key and whether it is a
+    /// problem (`None`: rows straight from the list, which mark none).
+    fn push(&mut self, at: (usize, usize), row: RowRef, key: String, problem: Option<bool>) {
+        self.rows.push(at);
+        self.keys.push(key);
+        self.ids.push(row.key());
+        self.refs.push(row);
+        if let Some(problem) = problem {
+            self.problems.push(problem);
+        }
+    }
+}
+
 #[derive(Default)]
 struct Segment {
     tab: Option<Tab>,
@@ -176,58 +180,21 @@ impl AllView {
             .iter()
             .map(|s| s.app.table(tab).total())
             .sum::<usize>();
-        let mut rows = Vec::with_capacity(total);
-        let mut refs = Vec::with_capacity(total);
-        let mut keys = Vec::with_capacity(total);
-        let mut ids = Vec::with_capacity(total);
-        let mut problems = Vec::with_capacity(total);
+        let mut merged = Merging::with_capacity(total);
         for (s, seat) in seats.iter().enumerate() {
-            // Unfiltered Services come straight from the list: an account beside others
-            // defers its own rows' rebuild until something reads them (`eager_rows`).
-            if tab == Tab::Services && !keyed {
-                for (i, service) in seat.app.services().rows().iter().enumerate() {
-                    rows.push((s, i));
-                    keys.push(String::new());
-                    let row = RowRef {
-                        seat: s,
-                        id: service.service_id,
-                    };
-                    ids.push(row.key());
-                    refs.push(row);
-                }
-                continue;
-            }
-            let table = seat.app.table(tab);
-            let (own_keys, own_ids) = table.rows();
-            if self.segments.len() <= s {
-                self.segments.resize_with(s + 1, Segment::default);
-            }
-            let segment = &mut self.segments[s];
-            if keyed && (segment.tab != Some(tab) || segment.generation != table.generation()) {
-                let name = seat.name.to_lowercase();
-                segment.keys = own_keys.iter().map(|k| format!("{name} {k}")).collect();
-                segment.tab = Some(tab);
-                segment.generation = table.generation();
-            }
-            for i in table.view_order() {
-                let Some(&id) = own_ids.get(i) else {
-                    continue;
-                };
-                rows.push((s, i));
-                keys.push(match segment.keys.get(i) {
-                    Some(key) if keyed => key.clone(),
-                    _ => String::new(),
-                });
-                let row = RowRef { seat: s, id };
-                ids.push(row.key());
-                refs.push(row);
-                problems.push(table.is_problem(i));
-            }
+            self.merge_seat(&mut merged, (s, seat), keyed);
         }
+        let Merging {
+            rows,
+            refs,
+            keys,
+            ids,
+            problems,
+        } = merged;
         let order = match tab {
             Tab::Services => services_order(&self.runs, seats, &rows, self.sort),
             Tab::Alerts => alerts_order(seats, &rows),
-            _ => Vec::new(),
+            Tab::Products | Tab::Billing | Tab::Network | Tab::Usage | Tab::Clients => Vec::new(),
         };
         self.rows = rows;
         self.refs = refs;
@@ -235,6 +202,46 @@ impl AllView {
         self.table.set_rows_with(keys, ids, order, problems);
         let on = self.problems.contains(&tab);
         self.table.set_problems_only(on);
+    }
+
+    /// Seat `s`'s rows of the tab, after those of the seats before it.
+    fn merge_seat(&mut self, merged: &mut Merging, (s, seat): (usize, &Seat), keyed: bool) {
+        let tab = self.tab;
+        // Unfiltered Services come straight from the list: an account beside others
+        // defers its own rows' rebuild until something reads them (`eager_rows`).
+        if tab == Tab::Services && !keyed {
+            for (i, service) in seat.app.services().rows().iter().enumerate() {
+                let row = RowRef {
+                    seat: s,
+                    id: service.service_id,
+                };
+                merged.push((s, i), row, String::new(), None);
+            }
+            return;
+        }
+        let table = seat.app.table(tab);
+        let (own_keys, own_ids) = table.rows();
+        if self.segments.len() <= s {
+            self.segments.resize_with(s + 1, Segment::default);
+        }
+        let segment = &mut self.segments[s];
+        if keyed && (segment.tab != Some(tab) || segment.generation != table.generation()) {
+            let name = seat.name.to_lowercase();
+            segment.keys = own_keys.iter().map(|k| format!("{name} {k}")).collect();
+            segment.tab = Some(tab);
+            segment.generation = table.generation();
+        }
+        for i in table.view_order() {
+            let Some(&id) = own_ids.get(i) else {
+                continue;
+            };
+            let key = match segment.keys.get(i) {
+                Some(key) if keyed => key.clone(),
+                _ => String::new(),
+            };
+            let row = RowRef { seat: s, id };
+            merged.push((s, i), row, key, Some(table.is_problem(i)));
+        }
     }
 
     /// The merged table (its selection, filter and view order).

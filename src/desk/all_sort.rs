@@ -190,3 +190,31 @@ fn merge<T: Ord + Copy>(runs: &[(&[T], &[usize])]) -> Vec<usize> {
 #[cfg(test)]
 #[path = "all_sort_tests.rs"]
 mod tests;
+
+/// The Alerts of every account in one order, as one account's are: the open ones first,
+/// worst first, the newest first at one level; then the resolved, newest first. Each
+/// account's order is already so; this keeps it (a stable sort) and interleaves them.
+pub fn alerts_order(seats: &[Seat], rows: &[(usize, usize)]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    let alert = |i: usize| {
+        let (s, r) = rows[i];
+        seats.get(s).and_then(|seat| seat.app.alerts().rows.get(r))
+    };
+    order.sort_by_key(|&i| match alert(i) {
+        Some(a) => (
+            a.resolved.is_some(),
+            std::cmp::Reverse(if a.resolved.is_some() {
+                None
+            } else {
+                Some(a.level)
+            }),
+            std::cmp::Reverse(a.resolved.unwrap_or(a.first_seen)),
+        ),
+        None => (
+            true,
+            std::cmp::Reverse(None),
+            std::cmp::Reverse(Default::default()),
+        ),
+    });
+    order
+}

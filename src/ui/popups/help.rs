@@ -36,33 +36,8 @@ pub fn draw(
             ])
         })
         .collect();
-    // Your actions of the tab (`config::actions`), with what they run.
     if ctx.popup.is_none() {
-        let mine: Vec<_> =
-            crate::app::user_actions::of_tab(&app.settings().actions, ctx.tab).collect();
-        if !mine.is_empty() {
-            lines.push(Line::from(""));
-            lines.push(Line::from(Span::styled(" Your actions", theme.title)));
-        }
-        for (_, a) in mine {
-            let how = match (a.confirm, a.background) {
-                (true, true) => " (asks first)",
-                (true, false) => " (asks first; in this terminal)",
-                (false, true) => "",
-                (false, false) => " (in this terminal)",
-            };
-            lines.push(Line::from(vec![
-                Span::styled(format!(" {:>key_width$}  ", a.key.to_string()), theme.key),
-                Span::raw(format!("{}{how}  ", crate::text::sanitize(&a.description))),
-                Span::styled(
-                    format!(
-                        "$ {}",
-                        crate::text::sanitize(&crate::app::user_actions::shown_command(&a.command))
-                    ),
-                    theme.dim,
-                ),
-            ]));
-        }
+        lines.extend(your_actions(app, ctx.tab, theme, key_width));
     }
     let title = match ctx.popup {
         Some(kind) => format!("Keys · {}", kind.title()),
@@ -99,4 +74,34 @@ pub fn draw(
         block = block.title_bottom(Line::from(Span::styled(bottom, theme.key)).right_aligned());
     }
     frame.render_widget(Paragraph::new(shown).block(block), r);
+}
+
+/// Your actions of `tab` (`config::actions`), with what they run, under their heading.
+fn your_actions(
+    app: &App,
+    tab: crate::app::tabs::Tab,
+    theme: &Theme,
+    key_width: usize,
+) -> Vec<Line<'static>> {
+    let mine: Vec<_> = crate::app::user_actions::of_tab(&app.settings().actions, tab).collect();
+    let mut lines = Vec::new();
+    if !mine.is_empty() {
+        lines.push(Line::from(""));
+        lines.push(Line::from(Span::styled(" Your actions", theme.title)));
+    }
+    for (_, a) in mine {
+        let how = match (a.confirm, a.background) {
+            (true, true) => " (asks first)",
+            (true, false) => " (asks first; in this terminal)",
+            (false, true) => "",
+            (false, false) => " (in this terminal)",
+        };
+        let command = crate::app::user_actions::shown_command(&a.command);
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {:>key_width$}  ", a.key.to_string()), theme.key),
+            Span::raw(format!("{}{how}  ", crate::text::sanitize(&a.description))),
+            Span::styled(format!("$ {}", crate::text::sanitize(&command)), theme.dim),
+        ]));
+    }
+    lines
 }

@@ -85,7 +85,13 @@ pub fn draw(frame: &mut Frame, app: &crate::app::App, theme: &Theme, area: Rect,
         height: 1,
         ..inner
     };
-    let hint = match p.selected() {
+    let hint = hint(theme, p);
+    frame.render_widget(Paragraph::new(widgets::fit_line(hint, width)), bottom);
+}
+
+/// The last line: the highlighted match's command line whole, or what Enter does.
+fn hint<'a>(theme: &Theme, p: &'a Palette) -> Line<'a> {
+    match p.selected() {
         Some(Candidate {
             command: Some(command),
             ..
@@ -107,8 +113,7 @@ pub fn draw(frame: &mut Frame, app: &crate::app::App, theme: &Theme, area: Rect,
         )),
         Some(_) => Line::from(Span::styled("Enter goes there", theme.dim)),
         None => Line::from(""),
-    };
-    frame.render_widget(Paragraph::new(widgets::fit_line(hint, width)), bottom);
+    }
 }
 
 /// One match: `▶ action   bind IP · service 1001 Static US 25   b   $ proxydash bind 1001 <IP>`.
