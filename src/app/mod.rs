@@ -98,7 +98,7 @@ use crate::api::Request;
 use crate::iplist_throttle::Throttles;
 use chrono::{DateTime, Utc};
 pub use cx::{Cx, RefreshGroup, Work};
-use forms::bind_ip::MyIp;
+use forms::MyIp;
 pub use msg::{Command, Msg};
 pub use settings::{AppSettings, EAGER_ROWS};
 pub use shell::{Shell, Switch};
@@ -193,8 +193,8 @@ pub enum Popup {
     CommandLog(popups::command_log::CommandLogPopup),
     Client(popups::client::ClientCard),
     Accounts(popups::accounts::AccountPicker),
-    /// A form: any form's logic behind a pointer ([`forms::Form`]).
-    Form(forms::Form),
+    /// A form: one variant per form ([`forms::Form`]).
+    Form(Box<forms::Form>),
     /// `confirm = true` on one of your actions: its command line, Enter runs it.
     ConfirmRun(Box<forms::confirm_run::ConfirmRun>),
 }
@@ -348,7 +348,7 @@ impl App {
             Msg::Tick => self.cx(out).on_tick(),
             Msg::Loaded { loaded, ticket } => {
                 let (mut cx, aside) = self.parts(out);
-                cx.on_loaded(aside, loaded, ticket);
+                loaded::on_loaded(&mut cx, aside, loaded, ticket);
             }
             Msg::Sent(request) => {
                 let now = self.now();
@@ -379,13 +379,14 @@ impl App {
             Msg::Copied { what, result } => {
                 forms::iplist_files::on_copied(&mut self.cx(out), what, result)
             }
-            Msg::Written { path, result } => {
-                forms::iplist_files::on_written(&mut self.cx(out), path, result)
-            }
-            Msg::MyIp(result) => forms::bind_ip::on_my_ip(&mut self.cx(out), result),
+            Msg::Written { path, result } => forms::on_file(
+                &mut self.cx(out),
+                forms::FileAnswer::Written { path, result },
+            ),
+            Msg::MyIp(result) => forms::on_my_ip(&mut self.cx(out), result),
             Msg::Diagnostic(text) => self.shell.status.tell(status::NoticeKind::Error, text),
             Msg::FileExists { path, free } => {
-                forms::iplist_files::on_file_exists(&mut self.cx(out), path, free)
+                forms::on_file(&mut self.cx(out), forms::FileAnswer::Exists { path, free })
             }
             Msg::AlertDeliveryFailed(why) => self.shell.status.tell(status::NoticeKind::Error, why),
             Msg::History(answer) => self
