@@ -9,9 +9,9 @@
 //! [`App`] holds parts, each a type with its own methods: the [`Shell`] every part shares
 //! (time, settings, tab bar, popup stack, status line), the [`Tabs`], the [`Mirror`] of
 //! what the engine told, the [`Work`] the writes leave, and the probes. A part acts through
-//! a context ([`Cx`]: the shell, the data, the commands out; a tab a narrower one, see
-//! [`tabs`]), never through `&mut App`; `impl App` is the routing between them (messages,
-//! keys) and what the view reads ([`view`]).
+//! a context ([`Cx`]: the shell, the data, the commands out; a tab and a form narrower
+//! ones, see [`tabs`] and [`forms`]), never through `&mut App`; `impl App` is the routing
+//! between them (messages, keys) and what the view reads ([`view`]).
 //!
 //! # What is fetched, and when
 //!

@@ -18,8 +18,10 @@
 
 use super::TextField;
 use super::field::{is_unknown_id, parse_id};
-use super::{Flow, FormCore, FormCx, FormData, FormLogic, FormRow, FormState, FormView, Intent};
-use crate::api::{ApiError, Request, Response, Service};
+use super::{
+    Answered, Flow, FormCore, FormCx, FormData, FormLogic, FormRow, FormState, FormView, Intent,
+};
+use crate::api::{Request, Response, Service};
 use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
@@ -272,25 +274,19 @@ impl FormLogic for ByNumberForm {
 
     /// Found: the viewer takes the form's place (closed while waiting: nothing more to
     /// do, the store kept the answer). A service the list does not have: its fields, here.
-    fn answered(
-        &mut self,
-        cx: &mut FormCx<'_>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow {
-        let Some(id) = self.lookup.asked(request) else {
+    fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
+        let Some(id) = self.lookup.asked(answer.request) else {
             return Flow::Stay;
         };
-        self.core.state = match result {
-            Ok(answer) => match self.lookup.found(cx, id, &answer) {
+        self.core.state = match answer.result {
+            Ok(found) => match self.lookup.found(cx, id, &found) {
                 Ok(true) => {
-                    if on_screen {
+                    if answer.on_screen {
                         cx.intend(self.lookup.show(id));
                     }
                     return Flow::Close;
                 }
-                Ok(false) => FormState::Done(answer),
+                Ok(false) => FormState::Done(found),
                 Err(why) => FormState::Failed(why),
             },
             Err(e) if is_unknown_id(&e) => FormState::Failed(format!(

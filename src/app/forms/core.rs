@@ -6,7 +6,7 @@
 //! request sent and its ticket) is written once, in [`Form`](super::Form), which reaches
 //! each form's core. The recipe for a new form is in [`super`].
 
-use super::cx::{FileAnswer, FormCx, FormData};
+use super::cx::{Answered, FileAnswer, FormCx, FormData};
 use super::field::TextField;
 use crate::api::{ApiError, Request, Response, Ticket};
 use crate::app::keymap::Action;
@@ -26,7 +26,7 @@ pub enum FormState {
     Confirming,
     /// The one request is on its way: Enter is ignored, nothing is sent twice.
     Submitting,
-    /// The server's typed answer, kept as data: the form's widget words it.
+    /// The server's typed answer, kept as data: the form's look words it.
     Done(Response),
     /// Why it failed, in the server's own words; the values stay, so the user can correct
     /// them and send again.
@@ -241,19 +241,12 @@ pub trait FormLogic: Debug {
     }
 
     /// The answer to the request this form sent, routed by its ticket (a write) or its
-    /// parameters (a read). `on_screen`: the form is
-    /// open (false once it was closed while waiting: the app kept it for this answer).
+    /// parameters (a read).
     ///
     /// What it leaves of the form: `Stay` (it shows the outcome), or `Close` (a form that
     /// fetched something to show gives way to it: what it asked to open meanwhile, a
     /// viewer, takes the form's place in the stack).
-    fn answered(
-        &mut self,
-        cx: &mut FormCx<'_>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow;
+    fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow;
 
     /// Draws the form over `area` (the body under the tab line), its popup's frame
     /// included, from the account's data. A look that is rows of fields, values and text

@@ -5,7 +5,7 @@
 //! popup stack, never the whole app: what a form wants of those is an [`Intent`].
 
 use crate::account::store::Store;
-use crate::api::{Request, ServiceStatus, ServiceSummary, Ticket};
+use crate::api::{ApiError, Request, Response, ServiceStatus, ServiceSummary, Ticket};
 use crate::app::data::TabData;
 use crate::app::look::Seen;
 use crate::app::orders::Orders;
@@ -28,6 +28,16 @@ pub enum Intent {
     ShowInvoice(u64),
     /// One of your actions, ready: to the effects or the terminal (`Cx::hand_over`).
     HandOver(Box<crate::config::actions::Run>),
+}
+
+/// The answer to a form's request, as the form gets it.
+#[derive(Debug)]
+pub struct Answered<'a> {
+    pub request: &'a Request,
+    pub result: Result<Response, ApiError>,
+    /// The form is open (false once it was closed while waiting: the app kept it for this
+    /// answer, so what the answer implies still happens).
+    pub on_screen: bool,
 }
 
 /// The answer to a file a form asked to write ([`Command::WriteFile`]).
@@ -272,13 +282,9 @@ impl<'a> FormCx<'a> {
 impl FormCx<'_> {
     /// Says a service update's outcome: in the message log when its form shows it
     /// (`on_screen`), else in the status line.
-    pub fn update_answered(
-        &mut self,
-        request: &Request,
-        result: &Result<crate::api::Response, crate::api::ApiError>,
-        on_screen: bool,
-    ) {
+    pub fn update_answered(&mut self, answer: &Answered<'_>) {
         use crate::app::{messages::Level, status};
+        let (request, result) = (answer.request, &answer.result);
         let what = self.update_what(request);
         let line = match result {
             Ok(r) => format!("{what}: {}", super::update_message(r, "done")),
@@ -294,7 +300,7 @@ impl FormCx<'_> {
         };
         let line = crate::text::sanitize(&line).into_owned();
         let shown = &mut self.shell.status;
-        match (result, on_screen) {
+        match (result, answer.on_screen) {
             (Ok(_), true) => shown.log(Level::Success, line),
             (Err(_), true) => shown.log(Level::Error, line),
             (Ok(_), false) => shown.notify(NoticeKind::Done, line),

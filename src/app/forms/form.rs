@@ -8,14 +8,14 @@
 use super::bind_ip::BindIpForm;
 use super::by_number::ByNumberForm;
 use super::core::{Flow, FormCore, FormLogic, Next};
-use super::cx::{FileAnswer, FormCx, FormData};
+use super::cx::{Answered, FileAnswer, FormCx, FormData};
 use super::field::TextField;
 use super::iplist::IpListForm;
 use super::order::OrderForm;
 use super::password::PasswordForm;
 use super::refresh::RefreshForm;
 use super::silence::SilenceForm;
-use crate::api::{ApiError, Request, Response, Ticket};
+use crate::api::Ticket;
 use crate::app::Popup;
 use crate::app::form_kind::FormKind;
 use crate::app::keymap::{Action, PopupKind};
@@ -160,14 +160,8 @@ impl Form {
     }
 
     /// The answer to the request this form sent ([`FormLogic::answered`]).
-    pub fn answered(
-        &mut self,
-        cx: &mut FormCx<'_>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow {
-        self.logic_mut().answered(cx, request, result, on_screen)
+    pub fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
+        self.logic_mut().answered(cx, answer)
     }
 
     /// Draws the form over `area` ([`FormLogic::render`]).

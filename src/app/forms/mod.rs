@@ -105,7 +105,7 @@ pub mod silence;
 pub mod view;
 
 pub use self::core::{Flow, FormCore, FormLogic, FormState, Next, Sent};
-pub use cx::{FileAnswer, FormCx, FormData, Intent, MyIp, ProductOn, ServiceOn};
+pub use cx::{Answered, FileAnswer, FormCx, FormData, Intent, MyIp, ProductOn, ServiceOn};
 pub use field::TextField;
 pub use form::Form;
 pub(in crate::app) use open::{open, open_iplist_to_copy};

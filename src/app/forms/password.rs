@@ -13,7 +13,7 @@
 //! operating system's random source; no symbols, so it stays usable in proxy URLs and
 //! `user:pass` lines) into both fields; the detail shows it after the change (`v`).
 
-use super::{Flow, FormCore, FormCx, FormData, FormLogic, FormRow, FormState, FormView};
+use super::{Answered, Flow, FormCore, FormCx, FormData, FormLogic, FormRow, FormState, FormView};
 use super::{ServiceOn, TextField};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
 use crate::app::columns::Tone;
@@ -293,15 +293,9 @@ impl FormLogic for PasswordForm {
         }
     }
 
-    fn answered(
-        &mut self,
-        cx: &mut FormCx<'_>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow {
-        cx.update_answered(request, &result, on_screen);
-        self.finish(result);
+    fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
+        cx.update_answered(&answer);
+        self.finish(answer.result);
         // Success, failure or unknown: the detail shows the password in force.
         cx.fetch(Request::Service(self.service_id));
         Flow::Stay

@@ -7,8 +7,8 @@
 //! the status line and sends nothing.
 
 use super::ServiceOn;
-use super::{Flow, FormCore, FormCx, FormData, FormLogic, FormRow, FormState, FormView};
-use crate::api::{ApiError, Request, Response, ServiceUpdate};
+use super::{Answered, Flow, FormCore, FormCx, FormData, FormLogic, FormRow, FormState, FormView};
+use crate::api::{ApiError, Request, ServiceUpdate};
 use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
@@ -113,22 +113,16 @@ impl FormLogic for RefreshForm {
         (self.core.state == FormState::Confirming).then(|| self.request())
     }
 
-    fn answered(
-        &mut self,
-        cx: &mut FormCx<'_>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow {
+    fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
         if let Err(ApiError::Throttled {
             next_possible: Some(at),
             ..
-        }) = &result
+        }) = &answer.result
         {
             start_countdown(cx, self.service_id, *at);
         }
-        cx.update_answered(request, &result, on_screen);
-        self.core.finish(result);
+        cx.update_answered(&answer);
+        self.core.finish(answer.result);
         Flow::Stay
     }
 

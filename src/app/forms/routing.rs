@@ -7,7 +7,7 @@
 
 use super::cx::{FileAnswer, FormCx, Intent, MyIp};
 use super::form::Form;
-use super::{Flow, order};
+use super::{Answered, Flow, order};
 use crate::api::{ApiError, Request, Response, Ticket};
 use crate::app::keymap::Action;
 use crate::app::popups::Popup;
@@ -154,7 +154,12 @@ impl Forms {
             Some((place, form)) => answer_form(cx, place, form, &request, result),
             // No form sent it (or the app started again): the status line says it.
             None if !matches!(request, Request::Order { .. }) => {
-                acting(cx, |cx| cx.update_answered(&request, &result, false))
+                let answer = Answered {
+                    request: &request,
+                    result,
+                    on_screen: false,
+                };
+                acting(cx, |cx| cx.update_answered(&answer));
             }
             None => {}
         }
@@ -224,12 +229,17 @@ fn answer_form(
     request: &Request,
     result: Result<Response, ApiError>,
 ) {
+    let answer = |on_screen| Answered {
+        request,
+        result,
+        on_screen,
+    };
     let Some(place) = place else {
-        acting(cx, |cx| form.answered(cx, request, result, false));
+        acting(cx, |cx| form.answered(cx, answer(false)));
         return;
     };
     let above = cx.shell.popups.len();
-    match acting(cx, |cx| form.answered(cx, request, result, true)) {
+    match acting(cx, |cx| form.answered(cx, answer(true))) {
         Flow::Stay => {
             let place = place.min(cx.shell.popups.len());
             cx.shell.popups.insert(place, Popup::Form(form));

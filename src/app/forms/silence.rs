@@ -10,7 +10,9 @@
 //! it (it changes nothing on the account).
 
 use super::TextField;
-use super::{Flow, FormCore, FormCx, FormData, FormLogic, FormRow, FormState, FormView, Next};
+use super::{
+    Answered, Flow, FormCore, FormCx, FormData, FormLogic, FormRow, FormState, FormView, Next,
+};
 use crate::alerts::marks::{self, MarkChange, PRESETS, Silence, Target};
 use crate::alerts::{Alert, Rule, Subject};
 use crate::app::Command;
@@ -243,13 +245,7 @@ impl FormLogic for SilenceForm {
     }
 
     /// It sends nothing to the account, so no answer is its.
-    fn answered(
-        &mut self,
-        _cx: &mut FormCx<'_>,
-        _request: &crate::api::Request,
-        _result: Result<crate::api::Response, crate::api::ApiError>,
-        _on_screen: bool,
-    ) -> Flow {
+    fn answered(&mut self, _cx: &mut FormCx<'_>, _answer: Answered<'_>) -> Flow {
         Flow::Stay
     }
 

@@ -21,9 +21,11 @@
 mod look;
 
 pub use super::cx::MyIp;
-use super::{Flow, FormCore, FormCx, FormData, FormLogic, FormState, ServiceOn, TextField};
+use super::{
+    Answered, Flow, FormCore, FormCx, FormData, FormLogic, FormState, ServiceOn, TextField,
+};
 use crate::api::ipv4::parse_ipv4;
-use crate::api::{ApiError, ProductType, Request, Response, ServiceUpdate};
+use crate::api::{ProductType, Request, ServiceUpdate};
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
 use crate::app::look::theme::Theme;
@@ -177,15 +179,9 @@ impl FormLogic for BindIpForm {
         }
     }
 
-    fn answered(
-        &mut self,
-        cx: &mut FormCx<'_>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow {
-        cx.update_answered(request, &result, on_screen);
-        self.core.finish(result);
+    fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
+        cx.update_answered(&answer);
+        self.core.finish(answer.result);
         // Success, failure or unknown: the detail says what is bound now.
         cx.fetch(Request::Service(self.service_id));
         Flow::Stay

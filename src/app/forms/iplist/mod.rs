@@ -17,7 +17,7 @@ mod list;
 mod look;
 mod view;
 
-use super::{FileAnswer, Flow, FormCore, FormCx, FormData, FormLogic, FormState, Next};
+use super::{Answered, FileAnswer, Flow, FormCore, FormCx, FormData, FormLogic, FormState, Next};
 use super::{Intent, ServiceOn, TextField};
 use crate::api::{ApiError, IpList, IpListFormat, IpListType, ProductType, Request, Response};
 use crate::app::keymap::steps::{self, BACK, CANCEL, CLOSE, FormStep, step_key};
@@ -264,14 +264,9 @@ impl FormLogic for IpListForm {
 
     /// A list nobody waits for any more (the form was closed) is dropped; one the palette
     /// asked to copy is copied when it is shown.
-    fn answered(
-        &mut self,
-        cx: &mut FormCx<'_>,
-        _request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow {
-        self.finish(result);
+    fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
+        let on_screen = answer.on_screen;
+        self.finish(answer.result);
         if on_screen
             && let Some(list) = self.list().map(|l| l.raw.clone())
             && let Some(mut run) = self.then_run.take()

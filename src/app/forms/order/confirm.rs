@@ -161,17 +161,16 @@ fn draw_below(
     (area, mut next): (Rect, u16),
     form: &OrderForm,
 ) {
-    if let Some(d) = data.orders.doubt(form.product_id) {
-        let two = Rect {
+    // Two rows from `at`, within the form.
+    let two = |at| {
+        Rect {
             height: 2,
-            ..row(area, next)
-        };
-        draw_message(
-            frame,
-            two.intersection(area),
-            &check_summary(&d.check),
-            theme.warn,
-        );
+            ..row(area, at)
+        }
+        .intersection(area)
+    };
+    if let Some(d) = data.orders.doubt(form.product_id) {
+        draw_message(frame, two(next), &check_summary(&d.check), theme.warn);
         next += 3;
     }
     if let Some(field) = &form.retype {
@@ -188,16 +187,7 @@ fn draw_below(
         next += 1;
     }
     if let Some(note) = &form.note {
-        let two = Rect {
-            height: 2,
-            ..row(area, next)
-        };
-        draw_message(
-            frame,
-            two.intersection(area),
-            &format!("✗ {note}"),
-            theme.bad,
-        );
+        draw_message(frame, two(next), &format!("✗ {note}"), theme.bad);
         next += 2;
     }
     let rest = rows_from(area, next + 1);

@@ -25,7 +25,9 @@ mod look;
 pub mod outcome;
 
 use super::failure;
-use super::{Flow, FormCore, FormCx, FormData, FormLogic, FormState, Next, ProductOn, TextField};
+use super::{
+    Answered, Flow, FormCore, FormCx, FormData, FormLogic, FormState, Next, ProductOn, TextField,
+};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response};
 use crate::app::keymap::steps::{BACK, CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
@@ -329,14 +331,8 @@ impl FormLogic for OrderForm {
     }
 
     /// The record of orders took the answer first (by the same ticket); the form shows it.
-    fn answered(
-        &mut self,
-        _cx: &mut FormCx<'_>,
-        _request: &Request,
-        result: Result<Response, ApiError>,
-        _on_screen: bool,
-    ) -> Flow {
-        self.finish(result);
+    fn answered(&mut self, _cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
+        self.finish(answer.result);
         Flow::Stay
     }
 
