@@ -44,8 +44,9 @@
 //!      with `FormView::draw`, or, for a look that needs more, drawn with [`look`]'s
 //!      pieces (then the form is a folder, its look in `look.rs`, as the order's is);
 //!    - `pub(in crate::app) fn open(cx: &mut FormCx, …) -> Option<Self>`, which gives the
-//!      form (or says in the status line why not), from what its key is on (a
-//!      [`ServiceOn`], a [`ProductOn`]).
+//!      form (or says in the status line why not: read-only, an ended service), from what
+//!      its key is on (a [`ServiceOn`], a [`ProductOn`]); a form nothing refuses is made
+//!      by its `new` (`#`, the silence, the IP lists).
 //! 2. Its variant in [`Form`] and the four arms the compiler then asks for there (its
 //!    logic and its core, each `&` and `&mut`); its variant in
 //!    [`FormKind`](crate::app::form_kind::FormKind) (with whether it writes: a read-only
