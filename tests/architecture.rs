@@ -251,7 +251,7 @@ fn no_import_circle_inside_modules() {
     let mut parents = Vec::new();
     folder_modules(&src(), &mut parents);
     parents.sort();
-    for nested in ["app/forms", "ui/forms/order", "script", "desk"] {
+    for nested in ["app/forms", "app/forms/order", "script", "desk"] {
         assert!(
             parents.iter().any(|p| p == nested),
             "{nested} is found: {parents:?}"
@@ -535,5 +535,99 @@ fn dashboard_functions_stay_short() {
         long.is_empty(),
         "functions over {MAX_FN_LINES} lines in src/app, src/ui, src/desk (split them by job):\n{}",
         long.join("\n")
+    );
+}
+
+/// What asks a value for its type at run time (`Any`, a downcast): the forms and popups
+/// are plain enums the app matches, each answering through its trait.
+fn asks_the_type(line: &str) -> bool {
+    let code = line.split("//").next().unwrap_or("");
+    code.contains("downcast") || code.contains("std::any") || code.contains("dyn Any")
+}
+
+/// The Rust files under `src/<dir>`, tests included, each as its path from `src` and its
+/// text.
+fn every_file(dir: &str) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    rust_files(&src().join(dir), &mut files);
+    files
+        .iter()
+        .map(|file| {
+            let rel = file.strip_prefix(src()).unwrap().to_string_lossy();
+            (
+                rel.replace('\\', "/"),
+                std::fs::read_to_string(file).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Issue 48.2: no form or popup is told apart by a downcast (`Form::downcast`,
+/// `Popup::form_as::<OrderForm>`, an `else if` chain of them in the ui), so a forgotten
+/// form is a compile error: a form draws itself and answers the app through `FormLogic`,
+/// and `Form` is an enum with one variant per form. Tests are held to it too.
+#[test]
+fn no_form_or_popup_is_downcast() {
+    let mut offending = Vec::new();
+    for dir in ["app", "ui"] {
+        for (rel, text) in every_file(dir) {
+            for (n, line) in text.lines().enumerate() {
+                if asks_the_type(line) {
+                    offending.push(format!("src/{rel}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        offending.is_empty(),
+        "the dashboard asks a form or a popup through its trait, never its type at run time:\n{}",
+        offending.join("\n")
+    );
+}
+
+#[test]
+fn the_downcast_rule_sees_what_it_forbids() {
+    assert!(asks_the_type(
+        "        if let Some(f) = form.downcast::<OrderForm>() {"
+    ));
+    assert!(asks_the_type("use std::any::Any;"));
+    assert!(asks_the_type("    (&*self.0 as &dyn Any).downcast_ref()"));
+    assert!(!asks_the_type("// once a downcast chain"));
+    assert!(!asks_the_type("        Popup::Form(Form::Order(f)) => f,"));
+}
+
+/// The files of `src/app` that extend the context (`impl Cx<'_>`).
+fn extending_the_context() -> Vec<String> {
+    let mut found = Vec::new();
+    for (rel, text) in sources("app") {
+        let extends = text.lines().any(|line| {
+            let code = line.split("//").next().unwrap_or("").trim_start();
+            code.starts_with("impl")
+                && (code.contains(" Cx<") || code.contains("::Cx<"))
+                && !code.contains(" for ")
+        });
+        if extends {
+            found.push(format!("src/{rel}"));
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Issue 48.5: what the app's context can do is written in one or two files (its own,
+/// `app/cx.rs`, and the tabs' views over the answers), not spread over every part that
+/// uses it: a part's own steps are its functions, taking the context, or its own narrower
+/// context (`TabCx`, `FormCx`).
+#[test]
+fn the_context_is_extended_in_two_files_at_most() {
+    let found = extending_the_context();
+    assert!(
+        found.iter().any(|f| f == "src/app/cx.rs"),
+        "the rule finds app/cx.rs: {found:?}"
+    );
+    assert!(
+        found.len() <= 2,
+        "`impl Cx` in more than two files of src/app:\n{}",
+        found.join("\n")
     );
 }

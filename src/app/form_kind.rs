@@ -1,13 +1,15 @@
 //! [`FormKind`]: which form a key opens. A leaf that names nothing: the key map (the keys
-//! that open the forms, `keymap/bindings.rs`) and the forms ([`Form`](super::forms::Form)
-//! and `forms::open`) both name it, so neither needs to name the other.
+//! that open the forms, `keymap/bindings.rs`) and the forms (`forms::open` and the
+//! steps' list) both name it, so neither needs to name the other.
 
 /// Which form a key opens (the form itself, with its state, is a
 /// [`Form`](super::forms::Form)).
 ///
-/// A new form is its file in `forms/`, a variant here, its key's row in the key map's
-/// table (`OPEN_FORMS` in `keymap/bindings.rs`), and the two arms the compiler asks for in
-/// `forms/form.rs` (the recipe: [`forms`](super::forms)).
+/// A new form is its file in `forms/`, its variant in [`Form`](super::forms::Form), a
+/// variant here, its key's row in the key map's table (`OPEN_FORMS` in
+/// `keymap/bindings.rs`), and the arms the compiler asks for: `forms/open.rs` (what its
+/// key is on, to its `open`) and `forms/form.rs` (its steps) (the recipe:
+/// [`forms`](super::forms)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FormKind {
     Order,

@@ -9,9 +9,9 @@
 //! [`App`] holds parts, each a type with its own methods: the [`Shell`] every part shares
 //! (time, settings, tab bar, popup stack, status line), the [`Tabs`], the [`Mirror`] of
 //! what the engine told, the [`Work`] the writes leave, and the probes. A part acts through
-//! a context ([`Cx`]: the shell, the data, the commands out; a tab a narrower one, see
-//! [`tabs`]), never through `&mut App`; `impl App` is the routing between them (messages,
-//! keys) and what the view reads ([`view`]).
+//! a context ([`Cx`]: the shell, the data, the commands out; a tab and a form narrower
+//! ones, see [`tabs`] and [`forms`]), never through `&mut App`; `impl App` is the routing
+//! between them (messages, keys) and what the view reads ([`view`]).
 //!
 //! # What is fetched, and when
 //!
@@ -98,7 +98,7 @@ use crate::api::Request;
 use crate::iplist_throttle::Throttles;
 use chrono::{DateTime, Utc};
 pub use cx::{Cx, RefreshGroup, Work};
-use forms::bind_ip::MyIp;
+use forms::MyIp;
 pub use msg::{Command, Msg};
 pub use settings::{AppSettings, EAGER_ROWS};
 pub use shell::{Shell, Switch};
@@ -193,8 +193,8 @@ pub enum Popup {
     CommandLog(popups::command_log::CommandLogPopup),
     Client(popups::client::ClientCard),
     Accounts(popups::accounts::AccountPicker),
-    /// A form: any form's logic behind a pointer ([`forms::Form`]).
-    Form(forms::Form),
+    /// A form: one variant per form ([`forms::Form`]).
+    Form(Box<forms::Form>),
     /// `confirm = true` on one of your actions: its command line, Enter runs it.
     ConfirmRun(Box<forms::confirm_run::ConfirmRun>),
 }
@@ -348,7 +348,7 @@ impl App {
             Msg::Tick => self.cx(out).on_tick(),
             Msg::Loaded { loaded, ticket } => {
                 let (mut cx, aside) = self.parts(out);
-                cx.on_loaded(aside, loaded, ticket);
+                loaded::on_loaded(&mut cx, aside, loaded, ticket);
             }
             Msg::Sent(request) => {
                 let now = self.now();
@@ -379,13 +379,14 @@ impl App {
             Msg::Copied { what, result } => {
                 forms::iplist_files::on_copied(&mut self.cx(out), what, result)
             }
-            Msg::Written { path, result } => {
-                forms::iplist_files::on_written(&mut self.cx(out), path, result)
-            }
-            Msg::MyIp(result) => forms::bind_ip::on_my_ip(&mut self.cx(out), result),
+            Msg::Written { path, result } => forms::on_file(
+                &mut self.cx(out),
+                forms::FileAnswer::Written { path, result },
+            ),
+            Msg::MyIp(result) => forms::on_my_ip(&mut self.cx(out), result),
             Msg::Diagnostic(text) => self.shell.status.tell(status::NoticeKind::Error, text),
             Msg::FileExists { path, free } => {
-                forms::iplist_files::on_file_exists(&mut self.cx(out), path, free)
+                forms::on_file(&mut self.cx(out), forms::FileAnswer::Exists { path, free })
             }
             Msg::AlertDeliveryFailed(why) => self.shell.status.tell(status::NoticeKind::Error, why),
             Msg::History(answer) => self

@@ -5,12 +5,12 @@
 //! yet. For those the app compares a [`Glance`] (everything time or the budget can change
 //! on screen) before and after, so an idle dashboard does not redraw. And when the loop
 //! must wake the app with a tick at all (`Mirror::next_wakeup`): the parts own these
-//! answers (the shell its redraw flag, the mirror its countdowns); the app only asks.
+//! answers (the shell its redraw flag, the mirror its countdowns); the app only asks. (What
+//! the frame measured, handed back after it, is the context's: `Cx::measured`.)
 
 use super::Tab;
-use super::forms::refresh::RefreshForm;
 use super::tabs::services::ServicesTab;
-use super::{Cx, Mirror, Msg, Popup, Shell, Tabs};
+use super::{Mirror, Msg, Popup, Shell, Tabs};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 
 /// What a tick or a budget report can change on screen.
@@ -96,9 +96,8 @@ impl Mirror {
         let running = |id: u64| self.throttled_until(id, now).is_some();
         let in_popup = shell.popups.iter().any(|p| match p {
             Popup::Service(viewer) => running(viewer.id),
-            _ => p
-                .form_as::<RefreshForm>()
-                .is_some_and(|f| running(f.service_id)),
+            Popup::Form(form) => form.countdown_of().is_some_and(running),
+            _ => false,
         });
         if in_popup {
             return true;
@@ -135,42 +134,5 @@ impl Mirror {
             ms => ms,
         };
         Some((now + Duration::milliseconds(step)).min(end.max(now)))
-    }
-}
-
-impl Cx<'_> {
-    /// What the view measured while drawing the frame just shown (see [`super::geometry`]):
-    /// the tables page by it, clicks hit it, and the engine is told the rows now on screen
-    /// when they are not the ones it was told. The frame already showed these pages (a
-    /// table clamps its window to the rows it measured), so this asks for no redraw.
-    pub(super) fn measured(&mut self, geometry: super::geometry::Geometry) {
-        if geometry != self.shell.geometry {
-            self.shell.geometry = geometry;
-            self.tabs.set_pages(&self.shell.geometry);
-            self.tell_focus();
-        }
-    }
-
-    /// Rebuilds the derived rows of the tab on screen, if they changed.
-    pub(in crate::app) fn rebuild_shown(&mut self) {
-        let today = self.shell.today();
-        // In the All view a digit shows every account's rows of a tab at once: the Usage
-        // rows are kept built as each account's answers come, rather than ten accounts'
-        // built on that key (a row kept in `RowMemo` makes a rebuild cheap).
-        let usage_ahead = self.shell.accounts == super::keymap::Accounts::All;
-        self.tabs.rebuild_shown(
-            (self.shell.tab, usage_ahead),
-            self.shell.settings.eager_rows,
-            self.account,
-            today,
-            &self.shell.geometry,
-        );
-    }
-
-    /// Before `/`, `!`, `s` or `S` on Services: the keys they read are brought up to date.
-    pub(super) fn rebuild_if_read(&mut self) {
-        if self.shell.tab == Tab::Services && self.tabs.services_dirty {
-            self.rebuild_services();
-        }
     }
 }

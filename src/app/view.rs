@@ -3,7 +3,6 @@
 //! (the offset, what it waits for) and says (a notice).
 
 use super::columns::{CellText, Column};
-use super::forms::bind_ip::MyIp;
 use super::status::StatusLine;
 use super::tabs::{
     Tab, alerts::AlertsTab, billing::BillingView, network::NetworkTab, products::ProductsView,
@@ -81,6 +80,15 @@ impl App {
         }
     }
 
+    /// What a form is drawn from (see [`FormData`](super::forms::FormData)).
+    pub fn form_data(&self) -> super::forms::FormData<'_> {
+        super::forms::FormData {
+            data: self.tab_data(),
+            runway: self.runway(),
+            my_ip: &self.account.my_ip,
+        }
+    }
+
     /// The Usage tab's chart (see [`UsageTab::chart`]).
     pub fn usage_chart(&self) -> Option<super::tabs::usage_chart::Chart> {
         self.tabs.usage.chart(&self.tab_data())
@@ -141,11 +149,6 @@ impl App {
     /// The reseller's clients (loaded when the order form opens).
     pub fn clients(&self) -> Answer<'_, Vec<Client>> {
         self.account.store.clients_answer()
-    }
-
-    /// This machine's public IP, as far as it was looked up.
-    pub fn my_ip(&self) -> &MyIp {
-        &self.account.my_ip
     }
 
     /// A service's type as far as the app knows it (its detail, else the engine's).
@@ -260,13 +263,6 @@ impl App {
     /// The doubt over `product_id`'s last order, if any.
     pub fn order_doubt(&self, product_id: u64) -> Option<&super::orders::Doubt> {
         self.work.orders.doubt(product_id)
-    }
-
-    /// `05:41:02` in the app's offset.
-    pub fn local_time(&self, at: DateTime<Utc>) -> String {
-        at.with_timezone(&self.shell.utc_offset)
-            .format("%H:%M:%S")
-            .to_string()
     }
 
     /// The record of the orders sent this session.

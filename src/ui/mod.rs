@@ -12,7 +12,6 @@
 
 pub mod all;
 
-pub mod forms;
 pub mod layout;
 pub mod popups;
 pub mod text;

@@ -5,7 +5,7 @@
 //!
 //! One field, digits only (a paste is trimmed by the field); anything else, 0, or more
 //! than 20 digits is an inline error and nothing is sent. Enter sends the GET (endpoint 12
-//! for an invoice, 13 for a service) as any read is sent ([`Cx::fetch`]: through the
+//! for an invoice, 13 for a service) as any read is sent ([`FormCx::fetch`]: through the
 //! scheduler, one GET however often it is asked), so its answer is kept in the account's
 //! store like the viewer's own request's.
 //! Found, the viewer takes the form's place and shows it from there without asking again:
@@ -16,18 +16,20 @@
 //! failure is the server's words. Either way the number stays, to correct and send again.
 //! It only reads, so a read-only profile has it too.
 
+use super::TextField;
 use super::field::{is_unknown_id, parse_id};
-use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
-use crate::api::{ApiError, Request, Response, Service};
+use super::{
+    Answered, Flow, FormCore, FormCx, FormData, FormLogic, FormRow, FormState, FormView, Intent,
+};
+use crate::api::{Request, Response, Service};
 use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
-use crate::app::popups::Popup;
-use crate::app::popups::invoice::InvoiceViewer;
-use crate::app::tabs::Tab;
-use crate::app::{App, Cx};
+use crate::app::look::theme::Theme;
 use crate::text;
 use crossterm::event::KeyCode;
+use ratatui::Frame;
+use ratatui::layout::Rect;
 
 /// The one step of the invoice form: the number.
 #[rustfmt::skip]
@@ -106,28 +108,24 @@ impl Lookup {
     /// What an answer found: `Ok(true)` something the viewer shows (the store has the
     /// invoice, the Services list the service), `Ok(false)` a service the list does not
     /// have (the form shows it), else what the form says.
-    fn found(self, cx: &Cx<'_>, id: u64, answer: &Response) -> Result<bool, String> {
+    fn found(self, cx: &FormCx<'_>, id: u64, answer: &Response) -> Result<bool, String> {
         match (self, answer) {
             (Lookup::Invoice, Response::Invoice(found)) if found.is_empty() => {
                 Err(format!("No invoice {id} on this account."))
             }
             (Lookup::Invoice, Response::Invoice(_)) => Ok(true),
-            (Lookup::Service, Response::Service(_)) => Ok(cx.services().knows(id)),
+            (Lookup::Service, Response::Service(_)) => Ok(cx.listed(id).is_some()),
             (Lookup::Invoice, _) => Err("The server's answer was not an invoice.".into()),
             (Lookup::Service, _) => Err("The server's answer was not a service.".into()),
         }
     }
 
-    /// Shows what was found in its viewer: the invoice's, or the service's row selected
+    /// What shows what was found: the invoice's viewer, or the service's row selected
     /// (clearing a filter or `!` that hides it) and its detail open.
-    fn show(self, cx: &mut Cx<'_>, id: u64) {
+    fn show(self, id: u64) -> Intent {
         match self {
-            Lookup::Invoice => cx.shell.popups.push(Popup::Invoice(InvoiceViewer(id))),
-            Lookup::Service => {
-                cx.go_to(Tab::Services, id);
-                // Enter on the row: its detail.
-                Tab::Services.open(cx);
-            }
+            Lookup::Invoice => Intent::ShowInvoice(id),
+            Lookup::Service => Intent::ShowService(id),
         }
     }
 }
@@ -179,6 +177,31 @@ impl ByNumberForm {
                 done: String::new(),
             })
     }
+
+    /// The field, its inline error, where the request is; then what the server says of a
+    /// service the list does not have (found, the viewer takes the form's place, so there
+    /// is no other "done" to show).
+    pub fn view(&self) -> FormView<'_> {
+        let number = FormRow::Field {
+            label: match self.lookup {
+                Lookup::Invoice => "Number",
+                Lookup::Service => "Service",
+            },
+            field: &self.number,
+            focused: true,
+            typing: self.core.state.is_editable(),
+        };
+        if let Some(Response::Service(s)) = self.core.state.answer() {
+            let done = "Not in the Services list; the server has it so:";
+            let mut view = FormView::new(format!("Service {}", s.service_id), (64, 17))
+                .row(number)
+                .row(FormRow::Blank)
+                .row(FormRow::text(format!("✓ {done}"), Tone::Good));
+            view.rows.extend(fields(s));
+            return view;
+        }
+        self.asking(number)
+    }
 }
 
 /// Every field of spec 2.4 but the password, as the form's rows.
@@ -219,13 +242,6 @@ fn fields(s: &Service) -> Vec<FormRow<'static>> {
 }
 
 impl FormLogic for ByNumberForm {
-    fn core(&self) -> &FormCore {
-        &self.core
-    }
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
     fn step(&self) -> &'static FormStep {
         self.lookup.step()
     }
@@ -239,7 +255,7 @@ impl FormLogic for ByNumberForm {
     }
 
     /// Enter: the GET for the number typed, or an inline error and nothing.
-    fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
+    fn submit(&mut self, _cx: &FormCx<'_>) -> Option<Request> {
         if !self.core.state.is_editable() {
             return None;
         }
@@ -258,25 +274,19 @@ impl FormLogic for ByNumberForm {
 
     /// Found: the viewer takes the form's place (closed while waiting: nothing more to
     /// do, the store kept the answer). A service the list does not have: its fields, here.
-    fn answered(
-        &mut self,
-        cx: &mut Cx<'_>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow {
-        let Some(id) = self.lookup.asked(request) else {
+    fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
+        let Some(id) = self.lookup.asked(answer.request) else {
             return Flow::Stay;
         };
-        self.core.state = match result {
-            Ok(answer) => match self.lookup.found(cx, id, &answer) {
+        self.core.state = match answer.result {
+            Ok(found) => match self.lookup.found(cx, id, &found) {
                 Ok(true) => {
-                    if on_screen {
-                        self.lookup.show(cx, id);
+                    if answer.on_screen {
+                        cx.intend(self.lookup.show(id));
                     }
                     return Flow::Close;
                 }
-                Ok(false) => FormState::Done(answer),
+                Ok(false) => FormState::Done(found),
                 Err(why) => FormState::Failed(why),
             },
             Err(e) if is_unknown_id(&e) => FormState::Failed(format!(
@@ -289,35 +299,7 @@ impl FormLogic for ByNumberForm {
         Flow::Stay
     }
 
-    /// The field, its inline error, where the request is; then what the server says of a
-    /// service the list does not have (found, the viewer takes the form's place, so there
-    /// is no other "done" to show).
-    fn view<'a>(&'a self, _app: &'a App) -> Option<FormView<'a>> {
-        let number = FormRow::Field {
-            label: match self.lookup {
-                Lookup::Invoice => "Number",
-                Lookup::Service => "Service",
-            },
-            field: &self.number,
-            focused: true,
-            typing: self.core.state.is_editable(),
-        };
-        if let Some(Response::Service(s)) = self.core.state.answer() {
-            let done = "Not in the Services list; the server has it so:";
-            let mut view = FormView::new(format!("Service {}", s.service_id), (64, 17))
-                .row(number)
-                .row(FormRow::Blank)
-                .row(FormRow::text(format!("✓ {done}"), Tone::Good));
-            view.rows.extend(fields(s));
-            return Some(view);
-        }
-        Some(self.asking(number))
+    fn render(&self, frame: &mut Frame, area: Rect, data: &FormData<'_>, theme: &Theme) {
+        self.view().draw(frame, area, data, theme);
     }
-}
-
-/// `#`: the form, empty.
-pub(in crate::app) fn open(cx: &mut Cx<'_>, lookup: Lookup) {
-    cx.shell
-        .popups
-        .push(Popup::form_of(ByNumberForm::new(lookup)));
 }

@@ -1,24 +1,21 @@
 //! What every form shares: its step ([`FormState`]), the request it waits for ([`Sent`]),
-//! its inline error ([`FormCore`]), and the [`FormLogic`] trait whose default methods are
-//! the glue the forms used to copy (busy and finished steps, "Enter closes a finished
-//! form, else sends", "a field was edited, the inline error goes"). The recipe for a new
-//! form is in [`super`].
-//!
-//! And how a form looks, as data: a [`FormView`] is a framed popup of rows (a labelled
-//! text field, a value, text, a hint or the inline error under a field, where the request
-//! is), which the ui draws the same way for every form. A form whose look is no more than
-//! that returns one from [`FormLogic::view`] and needs no ui code; a form whose look needs
-//! more (the order's pickers, the IP-list viewer) keeps a widget of its own in the ui.
+//! its inline error ([`FormCore`]), and the [`FormLogic`] trait a form implements: what is
+//! its own (its steps, the field that takes typing, what Enter sends, how it takes its
+//! answer, its look). What is the same for every form (busy and finished steps, "Enter
+//! closes a finished form, else sends", "a field was edited, the inline error goes", the
+//! request sent and its ticket) is written once, in [`Form`](super::Form), which reaches
+//! each form's core. The recipe for a new form is in [`super`].
 
+use super::cx::{Answered, FileAnswer, FormCx, FormData};
 use super::field::TextField;
 use crate::api::{ApiError, Request, Response, Ticket};
-use crate::app::columns::Tone;
 use crate::app::keymap::Action;
 use crate::app::keymap::steps::FormStep;
-use crate::app::popups::PopupKind;
-use crate::app::{App, Cx};
-use std::any::Any;
+use crate::app::look::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
 use std::fmt::Debug;
+use std::net::Ipv4Addr;
 
 /// The step a form is at.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,7 +26,7 @@ pub enum FormState {
     Confirming,
     /// The one request is on its way: Enter is ignored, nothing is sent twice.
     Submitting,
-    /// The server's typed answer, kept as data: the form's widget words it.
+    /// The server's typed answer, kept as data: the form's look words it.
     Done(Response),
     /// Why it failed, in the server's own words; the values stay, so the user can correct
     /// them and send again.
@@ -118,6 +115,34 @@ impl FormCore {
         self.sent.as_ref().filter(|_| self.state.is_submitting())
     }
 
+    /// Sends the form's `request` with a new ticket, which the core keeps and waits for.
+    pub(in crate::app) fn send(&mut self, cx: &mut FormCx<'_>, request: Request) {
+        let ticket = cx.ticket();
+        self.send_as(cx, request, ticket);
+    }
+
+    /// Sends the form's `request` with `ticket` (an order's attempt, recorded first): a
+    /// write exactly once, a read (an IP list, an invoice) through [`FormCx::fetch`], known
+    /// by its parameters. The form is then `Submitting`, waiting for it.
+    pub(in crate::app) fn send_as(
+        &mut self,
+        cx: &mut FormCx<'_>,
+        request: Request,
+        ticket: Ticket,
+    ) {
+        self.state = FormState::Submitting;
+        if request.is_write() {
+            self.sent = Some(Sent::write(ticket));
+            cx.send_write(request, ticket);
+        } else {
+            self.sent = Some(Sent {
+                ticket,
+                read: Some(request.clone()),
+            });
+            cx.fetch(request);
+        }
+    }
+
     /// The server answered: `Done` with its answer, or `Failed` with `failure`'s words.
     pub fn finish(&mut self, result: Result<Response, ApiError>) {
         self.state = match result {
@@ -152,41 +177,22 @@ impl From<Flow> for Next {
     }
 }
 
-/// A form's logic: one form's type implements it, and [`Form`](super::Form) holds it
-/// behind a pointer (this module names no form, so each form may name it).
+/// A form's logic and look: one form's type implements it, and [`Form`](super::Form) (one
+/// variant per form) holds it; this module names no form, so each form may name it.
 ///
-/// Every form keeps its [`FormCore`] in a field named `core`, returned by the trait's two
-/// accessors: [`FormLogic::core`] for the glue written once here (the key kind of each
-/// step, the ticket waited for, "Enter closes a finished form, else sends"), and
-/// `core_mut` for what changes the core the same way for every form (the request sent,
-/// the inline error cleared by editing), done once by [`Form`](super::Form).
-pub trait FormLogic: Any + Debug {
-    fn core(&self) -> &FormCore;
-    fn core_mut(&mut self) -> &mut FormCore;
-
+/// Every form keeps its [`FormCore`] in a field named `core`, which its own methods read
+/// and change; the app reaches it through [`Form`](super::Form) alone, for the glue
+/// written once there. A form acts through a [`FormCx`] (the account's data to read,
+/// reads and writes to send, the status line, [`Intent`](super::Intent)s the app carries
+/// out) and is drawn from a [`FormData`]: never the whole app, never another part's state.
+pub trait FormLogic: Debug {
     /// The step the form is at while it is neither busy nor finished: one of the form's
     /// `static` [`FormStep`]s, which carry the step's keys.
     fn step(&self) -> &'static FormStep;
 
-    /// The outcome is shown and Enter closes (by default: `Done`).
-    fn finished(&self) -> bool {
-        self.core().state.is_done()
-    }
-
-    /// What decides the keys: busy, finished, or the form's own step.
-    fn kind(&self) -> PopupKind {
-        if self.core().state.is_submitting() {
-            PopupKind::FormBusy
-        } else if self.finished() {
-            PopupKind::FormDone
-        } else {
-            PopupKind::Step(self.step())
-        }
-    }
-
-    /// The ticket of the request this form waits for.
-    fn awaiting(&self) -> Option<Ticket> {
-        self.core().awaiting()
+    /// Whether `state` shows the outcome, so that Enter closes (by default: `Done`).
+    fn ends_at(&self, state: &FormState) -> bool {
+        state.is_done()
     }
 
     /// The text field that takes typed keys now, if any.
@@ -194,7 +200,8 @@ pub trait FormLogic: Any + Debug {
         None
     }
 
-    /// Whether typed keys go to a field (so `q`, `j`, `?` are text).
+    /// Whether typed keys go to a field (so `q`, `j`, `?` are text): whether
+    /// [`FormLogic::typing_field`] gives one.
     fn is_typing(&self) -> bool {
         false
     }
@@ -208,20 +215,18 @@ pub trait FormLogic: Any + Debug {
 
     /// Enter on the step that sends: the request to send (the app gives it its ticket), or
     /// `None` with an inline error.
-    fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
+    fn submit(&mut self, _cx: &FormCx<'_>) -> Option<Request> {
         None
     }
 
     /// An action other than Enter (Tab between fields, Ctrl-L…).
-    fn other(&mut self, _cx: &mut Cx<'_>, _action: Action) {}
+    fn other(&mut self, _cx: &mut FormCx<'_>, _action: Action) {}
 
-    /// An action while the form is on top: Enter closes a finished form, else sends what
-    /// [`FormLogic::submit`] gives (once: the form is then `Submitting`); any other action
-    /// goes to [`FormLogic::other`].
-    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Next {
+    /// An action while the form is on top and neither finished nor busy with Enter (the
+    /// glue, [`Form::action`](super::Form::action), answers those): Enter sends what
+    /// [`FormLogic::submit`] gives; any other action goes to [`FormLogic::other`].
+    fn action(&mut self, cx: &mut FormCx<'_>, action: Action) -> Next {
         match action {
-            Action::Submit if self.finished() => Next::Close,
-            Action::Submit if self.core().state.is_submitting() => Next::Stay,
             Action::Submit => self.submit(cx).map_or(Next::Stay, Next::Send),
             _ => {
                 self.other(cx, action);
@@ -235,101 +240,49 @@ pub trait FormLogic: Any + Debug {
         Flow::Close
     }
 
-    /// How the form looks, as data the ui draws ([`FormView`]); `None` (the default): the
-    /// form has a widget of its own in the ui.
-    fn view<'a>(&'a self, _app: &'a App) -> Option<FormView<'a>> {
-        None
-    }
-
     /// The answer to the request this form sent, routed by its ticket (a write) or its
-    /// parameters (a read). `on_screen`: the form is
-    /// open (false once it was closed while waiting: the app kept it for this answer).
+    /// parameters (a read).
     ///
     /// What it leaves of the form: `Stay` (it shows the outcome), or `Close` (a form that
-    /// fetched something to show gives way to it: the popup it pushed meanwhile, a viewer,
-    /// takes the form's place in the stack).
-    fn answered(
-        &mut self,
-        cx: &mut Cx<'_>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow;
-}
+    /// fetched something to show gives way to it: what it asked to open meanwhile, a
+    /// viewer, takes the form's place in the stack).
+    fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow;
 
-/// A form's look: its popup's title and size, and what is in it, from the top.
-#[derive(Debug)]
-pub struct FormView<'a> {
-    pub title: String,
-    /// Width and height of the popup, frame included.
-    pub size: (u16, u16),
-    /// Row `i` starts at row `i` of the popup's inside. A field, a value and a blank take
-    /// their row only; text, a hint, an error and the state wrap onto the rows below, and
-    /// the rows after them are drawn over what ran into theirs.
-    pub rows: Vec<FormRow<'a>>,
-}
+    /// Draws the form over `area` (the body under the tab line), its popup's frame
+    /// included, from the account's data. A look that is rows of fields, values and text
+    /// builds a [`FormView`](super::FormView) and draws it; one that needs more (the
+    /// order's pickers, the IP-list viewer) draws with the pieces of [`super::look`].
+    fn render(&self, frame: &mut Frame, area: Rect, data: &FormData<'_>, theme: &Theme);
 
-/// One row of a [`FormView`].
-#[derive(Debug)]
-pub enum FormRow<'a> {
-    /// `›Label     [text      ]`: the marker and, while it takes typing, the terminal
-    /// cursor, when `focused`.
-    Field {
-        label: &'a str,
-        field: &'a TextField,
-        focused: bool,
-        typing: bool,
-    },
-    /// `Label     value`, the label dim, the value in its tone.
-    Value {
-        label: &'a str,
-        text: String,
-        tone: Tone,
-    },
-    /// Lines of text, each in its tone, wrapped as one paragraph.
-    Text(Vec<(String, Tone)>),
-    /// A line under a field, indented to the field's text.
-    Hint(String, Tone),
-    /// The inline error under a field (`✗ …`), or nothing.
-    Error(Option<&'a str>),
-    /// Nothing.
-    Blank,
-    /// Where the form's request is: `sending` while on its way, `done` once answered (the
-    /// answer worded by the form), the server's words if it failed; nothing while editing.
-    State {
-        state: &'a FormState,
-        sending: String,
-        done: String,
-    },
-}
+    // What the app hands every form on the stack, besides the answers to its own
+    // requests; a form that has no use for one keeps the default.
 
-impl<'a> FormView<'a> {
-    pub fn new(title: impl Into<String>, size: (u16, u16)) -> Self {
-        Self {
-            title: title.into(),
-            size,
-            rows: Vec::new(),
-        }
+    /// This machine's IP was looked up (`Command::LookupMyIp`): whether this form had
+    /// asked for it (it then uses or shows the answer).
+    fn my_ip(&mut self, _result: &Result<Ipv4Addr, String>) -> bool {
+        false
     }
 
-    /// The next row.
-    pub fn row(mut self, row: FormRow<'a>) -> Self {
-        self.rows.push(row);
-        self
+    /// Whether the form shows a failed lookup of this machine's IP itself, so the status
+    /// line need not.
+    fn shows_my_ip(&self) -> bool {
+        false
     }
 
-    /// Blank rows up to row `at`, so the next row starts there.
-    pub fn at(mut self, at: usize) -> Self {
-        while self.rows.len() < at {
-            self.rows.push(FormRow::Blank);
-        }
-        self
+    /// Whether a file the form asked to write is on its way (its answer comes to it).
+    fn is_writing(&self) -> bool {
+        false
     }
-}
 
-impl FormRow<'_> {
-    /// A line of text in one tone.
-    pub fn text(text: impl Into<String>, tone: Tone) -> Self {
-        FormRow::Text(vec![(text.into(), tone)])
+    /// The answer to the file the form asked to write.
+    fn file_answer(&mut self, _cx: &mut FormCx<'_>, _answer: &FileAnswer) {}
+
+    /// The check of product `product_id`'s order in doubt came to `line`.
+    fn order_checked(&mut self, _product_id: u64, _line: &str) {}
+
+    /// The service whose IP-list countdown the form shows, if it shows one (the loop
+    /// ticks every second while it runs on screen).
+    fn countdown_of(&self) -> Option<u64> {
+        None
     }
 }

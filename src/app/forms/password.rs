@@ -13,15 +13,17 @@
 //! operating system's random source; no symbols, so it stays usable in proxy URLs and
 //! `user:pass` lines) into both fields; the detail shows it after the change (`v`).
 
-use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, TextField};
+use super::{Answered, Flow, FormCore, FormCx, FormData, FormLogic, FormRow, FormState, FormView};
+use super::{ServiceOn, TextField};
 use crate::api::{ApiError, Request, Response, ServiceUpdate};
 use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
-use crate::app::popups::Popup;
-use crate::app::{App, Cx};
+use crate::app::look::theme::Theme;
 use crate::secret::Secret;
 use crossterm::event::KeyCode;
+use ratatui::Frame;
+use ratatui::layout::Rect;
 
 /// The one step: the password, twice.
 #[rustfmt::skip]
@@ -210,6 +212,34 @@ impl PasswordForm {
         FormRow::Hint(hint, tone)
     }
 
+    /// The two masked fields, what is wrong with them or how strong the password is, and
+    /// the outcome.
+    fn view(&self) -> FormView<'_> {
+        let typing = self.core.state.is_editable();
+        let field = |label, field, which| FormRow::Field {
+            label,
+            field,
+            focused: self.focus == which,
+            typing,
+        };
+        let done = self.core.state.answer().map_or_else(String::new, |r| {
+            super::update_message(r, "Password updated successfully")
+        });
+        FormView::new(
+            format!("New proxy password · service {}", self.service_id),
+            (64, 10),
+        )
+        .row(field("New", &self.new, PasswordField::New))
+        .row(field("Repeat", &self.repeat, PasswordField::Repeat))
+        .row(self.below())
+        .row(FormRow::Blank)
+        .row(FormRow::State {
+            state: &self.core.state,
+            sending: "Changing the password…".into(),
+            done,
+        })
+    }
+
     /// The server answered: on success the fields are emptied.
     pub fn finish(&mut self, result: Result<Response, ApiError>) {
         if result.is_ok() {
@@ -222,13 +252,6 @@ impl PasswordForm {
 }
 
 impl FormLogic for PasswordForm {
-    fn core(&self) -> &FormCore {
-        &self.core
-    }
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
     fn step(&self) -> &'static FormStep {
         &STEP
     }
@@ -247,7 +270,7 @@ impl FormLogic for PasswordForm {
         self.core.state.is_editable()
     }
 
-    fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
+    fn submit(&mut self, _cx: &FormCx<'_>) -> Option<Request> {
         self.request()
     }
 
@@ -259,7 +282,7 @@ impl FormLogic for PasswordForm {
         false
     }
 
-    fn other(&mut self, _cx: &mut Cx<'_>, action: Action) {
+    fn other(&mut self, _cx: &mut FormCx<'_>, action: Action) {
         if action == GENERATE && self.core.state.is_editable() {
             self.generate();
             return;
@@ -270,58 +293,26 @@ impl FormLogic for PasswordForm {
         }
     }
 
-    /// The two masked fields, what is wrong with them or how strong the password is, and
-    /// the outcome.
-    fn view<'a>(&'a self, _app: &'a App) -> Option<FormView<'a>> {
-        let typing = self.core.state.is_editable();
-        let field = |label, field, which| FormRow::Field {
-            label,
-            field,
-            focused: self.focus == which,
-            typing,
-        };
-        let done = self.core.state.answer().map_or_else(String::new, |r| {
-            super::update_message(r, "Password updated successfully")
-        });
-        let view = FormView::new(
-            format!("New proxy password · service {}", self.service_id),
-            (64, 10),
-        )
-        .row(field("New", &self.new, PasswordField::New))
-        .row(field("Repeat", &self.repeat, PasswordField::Repeat))
-        .row(self.below())
-        .row(FormRow::Blank)
-        .row(FormRow::State {
-            state: &self.core.state,
-            sending: "Changing the password…".into(),
-            done,
-        });
-        Some(view)
-    }
-
-    fn answered(
-        &mut self,
-        cx: &mut Cx<'_>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow {
-        cx.update_answered(request, &result, on_screen);
-        self.finish(result);
+    fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
+        cx.update_answered(&answer);
+        self.finish(answer.result);
         // Success, failure or unknown: the detail shows the password in force.
         cx.fetch(Request::Service(self.service_id));
         Flow::Stay
     }
+
+    fn render(&self, frame: &mut Frame, area: Rect, data: &FormData<'_>, theme: &Theme) {
+        self.view().draw(frame, area, data, theme);
+    }
 }
 
-/// `p`: the password form for the selected service.
-pub(in crate::app) fn open(cx: &mut Cx<'_>) {
+/// `p`: the password form for the service the key is on.
+pub(in crate::app) fn open(cx: &mut FormCx<'_>, on: Option<&ServiceOn>) -> Option<PasswordForm> {
     if cx.refuse_read_only("changing a password") {
-        return;
+        return None;
     }
-    if let Some(id) = cx.writable_service("changing its password") {
-        cx.shell.popups.push(Popup::form_of(PasswordForm::new(id)));
-    }
+    let id = cx.writable(on, "changing its password")?;
+    Some(PasswordForm::new(id))
 }
 
 #[cfg(test)]

@@ -6,16 +6,19 @@
 //! service's row, its detail and this form. While it runs, `u` on that service says so in
 //! the status line and sends nothing.
 
-use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView};
-use crate::api::{ApiError, Request, Response, ServiceUpdate};
+use super::ServiceOn;
+use super::{Answered, Flow, FormCore, FormCx, FormData, FormLogic, FormRow, FormState, FormView};
+use crate::api::{ApiError, Request, ServiceUpdate};
 use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, code};
-use crate::app::popups::Popup;
+use crate::app::look::theme::Theme;
 use crate::app::status::NoticeKind;
-use crate::app::{App, Command, Cx};
+use crate::app::{Command, Cx};
 use crate::iplist_throttle;
 use crossterm::event::KeyCode;
+use ratatui::Frame;
+use ratatui::layout::Rect;
 
 /// The one step: the confirmation.
 #[rustfmt::skip]
@@ -51,37 +54,13 @@ impl RefreshForm {
             }),
         }
     }
-}
-
-impl FormLogic for RefreshForm {
-    fn core(&self) -> &FormCore {
-        &self.core
-    }
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
-    fn step(&self) -> &'static FormStep {
-        &STEP
-    }
-
-    /// A refused refresh is not corrected and resent: its outcome is shown, Enter closes.
-    fn finished(&self) -> bool {
-        matches!(self.core.state, FormState::Done(_) | FormState::Failed(_))
-    }
-
-    /// Enter on the confirmation: the PUT; `None` otherwise.
-    fn submit(&mut self, _cx: &Cx<'_>) -> Option<Request> {
-        (self.core.state == FormState::Confirming).then(|| self.request())
-    }
 
     /// The question, the countdown while the server throttles the service, then the
     /// outcome.
-    fn view<'a>(&'a self, app: &'a App) -> Option<FormView<'a>> {
+    fn view<'a>(&'a self, data: &FormData<'_>) -> FormView<'a> {
         let id = self.service_id;
-        let product = app
-            .services()
-            .get(id)
+        let product = data
+            .listed(id)
             .map(|s| format!(" ({})", crate::text::or_missing(&s.product_name)))
             .unwrap_or_default();
         let mut lines = vec![
@@ -91,12 +70,12 @@ impl FormLogic for RefreshForm {
             ),
             ("The server allows this only so often.".into(), Tone::Dim),
         ];
-        if let Some(countdown) = app.countdown(id) {
+        if let Some(countdown) = data.countdown(id) {
             lines.push((String::new(), Tone::Base));
             lines.push((countdown, Tone::Warn));
             if matches!(self.core.state, FormState::Failed(_)) {
                 // The server's message below names its own clock, without a zone.
-                let zone = app.settings().iplist.server_zone;
+                let zone = data.settings.iplist.server_zone;
                 let line = format!("Times in the server's message are server time ({zone}).");
                 lines.push((line, Tone::Dim));
             }
@@ -112,54 +91,67 @@ impl FormLogic for RefreshForm {
             },
         };
         let title = format!("Refresh IP list · service {id}");
-        Some(
-            FormView::new(title, (64, 10))
-                .row(FormRow::Text(lines))
-                .at(5)
-                .row(foot),
-        )
+        FormView::new(title, (64, 10))
+            .row(FormRow::Text(lines))
+            .at(5)
+            .row(foot)
+    }
+}
+
+impl FormLogic for RefreshForm {
+    fn step(&self) -> &'static FormStep {
+        &STEP
     }
 
-    fn answered(
-        &mut self,
-        cx: &mut Cx<'_>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow {
+    /// A refused refresh is not corrected and resent: its outcome is shown, Enter closes.
+    fn ends_at(&self, state: &FormState) -> bool {
+        matches!(state, FormState::Done(_) | FormState::Failed(_))
+    }
+
+    /// Enter on the confirmation: the PUT; `None` otherwise.
+    fn submit(&mut self, _cx: &FormCx<'_>) -> Option<Request> {
+        (self.core.state == FormState::Confirming).then(|| self.request())
+    }
+
+    fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
         if let Err(ApiError::Throttled {
             next_possible: Some(at),
             ..
-        }) = &result
+        }) = &answer.result
         {
             start_countdown(cx, self.service_id, *at);
         }
-        cx.update_answered(request, &result, on_screen);
-        self.core.finish(result);
+        cx.update_answered(&answer);
+        self.core.finish(answer.result);
         Flow::Stay
+    }
+
+    fn render(&self, frame: &mut Frame, area: Rect, data: &FormData<'_>, theme: &Theme) {
+        self.view(data).draw(frame, area, data, theme);
+    }
+
+    /// The countdown, while the server throttles the service.
+    fn countdown_of(&self) -> Option<u64> {
+        Some(self.service_id)
     }
 }
 
 /// `u`: the confirmation, unless the service is still throttled.
-pub(in crate::app) fn open(cx: &mut Cx<'_>) {
+pub(in crate::app) fn open(cx: &mut FormCx<'_>, on: Option<&ServiceOn>) -> Option<RefreshForm> {
     if cx.refuse_read_only("refreshing an IP list") {
-        return;
+        return None;
     }
-    let Some(id) = cx.writable_service("refreshing its IP list") else {
-        return;
-    };
+    let id = cx.writable(on, "refreshing its IP list")?;
     let now = cx.now();
-    if let Some(until) = cx.account.throttles.until(id, now) {
+    if let Some(until) = cx.throttles().until(id, now) {
         let line = cx
-            .account
-            .countdown(id, now, cx.shell.utc_offset)
-            .unwrap_or_else(|| iplist_throttle::describe(until, now, &cx.shell.utc_offset));
-        cx.shell
-            .status
+            .countdown(id)
+            .unwrap_or_else(|| iplist_throttle::describe(until, now, &cx.offset()));
+        cx.status()
             .notify(NoticeKind::Info, format!("Service {id}: {line}"));
-        return;
+        return None;
     }
-    cx.shell.popups.push(Popup::form_of(RefreshForm::new(id)));
+    Some(RefreshForm::new(id))
 }
 
 /// `x`: forget the selected service's countdown (the server still decides).
@@ -179,11 +171,11 @@ pub(in crate::app) fn clear_countdown(cx: &mut Cx<'_>) {
 
 /// A 429 named the next possible refresh of `service_id`: its countdown starts (or
 /// the state file is told again).
-fn start_countdown(cx: &mut Cx<'_>, service_id: u64, at: chrono::NaiveDateTime) {
-    let named = cx.shell.settings.iplist.server_zone.to_utc(at);
+fn start_countdown(cx: &mut FormCx<'_>, service_id: u64, at: chrono::NaiveDateTime) {
+    let named = cx.settings().iplist.server_zone.to_utc(at);
     let now = cx.now();
-    if cx.account.throttles.set_from_server(service_id, named, now) {
-        cx.shell.status.notify(
+    if cx.throttles_mut().set_from_server(service_id, named, now) {
+        cx.status().notify(
             NoticeKind::Info,
             format!(
                 "Service {service_id}: the server names {} for the next refresh; \
@@ -193,33 +185,40 @@ fn start_countdown(cx: &mut Cx<'_>, service_id: u64, at: chrono::NaiveDateTime) 
             ),
         );
     }
-    cx.out
-        .push(Command::SaveThrottles(cx.account.throttles.clone()));
+    let saved = Command::SaveThrottles(cx.throttles().clone());
+    cx.send(saved);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::forms::Form;
     use crate::app::popups::PopupKind;
 
     #[test]
     fn confirm_send_once_and_finish() {
-        let mut f = RefreshForm::new(1001);
-        assert_eq!(f.kind(), PopupKind::Step(&STEP));
-        assert_eq!(f.awaiting(), None);
+        let mut form = Form::Refresh(RefreshForm::new(1001));
+        assert_eq!(form.kind(), PopupKind::Step(&STEP));
+        assert_eq!(form.awaiting(), None);
+        let Form::Refresh(f) = &mut form else {
+            unreachable!()
+        };
         let sent = f.request();
         assert!(matches!(&sent, Request::UpdateService { update, .. } if update.update_list));
         f.core.state = FormState::Submitting;
         f.core.sent = Some(crate::app::forms::Sent::write(crate::api::Ticket(7)));
-        assert_eq!(f.kind(), PopupKind::FormBusy);
-        assert_eq!(f.awaiting(), Some(crate::api::Ticket(7)));
+        assert_eq!(form.kind(), PopupKind::FormBusy);
+        assert_eq!(form.awaiting(), Some(crate::api::Ticket(7)));
+        let Form::Refresh(f) = &mut form else {
+            unreachable!()
+        };
         f.core.finish(Err(ApiError::Throttled {
             next_possible: None,
             message: "Too Many Attempts (updateList). Next update possible: soon".into(),
         }));
-        assert_eq!(f.kind(), PopupKind::FormDone);
+        assert_eq!(form.kind(), PopupKind::FormDone);
         assert!(
-            f.core
+            form.core()
                 .state
                 .message()
                 .unwrap()

@@ -1,14 +1,44 @@
-//! The forms' routing: a field's typing and pastes, actions to the form on top, and
-//! answers to the form that waits for them, open or closed ([`Forms`] keeps the closed
-//! ones until their answer comes).
+//! The forms' routing, on the app's side: a field's typing and pastes, actions to the form
+//! on top, answers to the form that waits for them, open or closed ([`Forms`] keeps the
+//! closed ones until their answer comes), and what the app learns that forms wait for
+//! (this machine's IP, a file written). Each form acts through its own context
+//! ([`FormCx`], made by [`acting`]), and the [`Intent`]s it leaves are carried out here,
+//! with the whole context, once its call returned.
 
-use super::{Flow, Form, order};
+use super::cx::{FileAnswer, FormCx, Intent, MyIp};
+use super::form::Form;
+use super::{Answered, Flow, order};
 use crate::api::{ApiError, Request, Response, Ticket};
 use crate::app::keymap::Action;
 use crate::app::popups::Popup;
 use crate::app::status::NoticeKind;
-use crate::app::{Cx, Shell};
+use crate::app::{Cx, Shell, Tab};
 use crossterm::event::KeyEvent;
+use std::net::Ipv4Addr;
+
+/// Runs `act` with a form's context over `cx`, then carries out the intents it left.
+pub(in crate::app) fn acting<R>(cx: &mut Cx<'_>, act: impl FnOnce(&mut FormCx<'_>) -> R) -> R {
+    let mut form_cx = FormCx::of(cx);
+    let done = act(&mut form_cx);
+    let intents = form_cx.into_intents();
+    for intent in intents {
+        carry_out(cx, intent);
+    }
+    done
+}
+
+/// Carries out what a form asked of the rest of the dashboard.
+fn carry_out(cx: &mut Cx<'_>, intent: Intent) {
+    match intent {
+        Intent::ShowService(id) => {
+            cx.go_to(Tab::Services, id);
+            // Enter on the row: its detail.
+            Tab::Services.open(cx);
+        }
+        Intent::ShowInvoice(id) => cx.shell.popups.push(Popup::invoice(id)),
+        Intent::HandOver(run) => cx.hand_over(*run),
+    }
+}
 
 /// What the forms' fields take while one is on top: typing and pastes (the shell holds
 /// the popup stack and the status line).
@@ -55,31 +85,32 @@ pub struct Forms {
 /// The forms' routing: actions to the form on top, answers to the form that waits for
 /// them, open or closed.
 impl Forms {
-    /// Runs `f` on the form on top, taken off the stack meanwhile (so it may use the whole
-    /// context), then puts it back, or closes it if `f` says so.
-    fn with_top(&mut self, cx: &mut Cx<'_>, f: impl FnOnce(&mut Form, &mut Cx<'_>) -> Flow) {
+    /// A form leaves the screen; one whose request is on its way is kept for the answer.
+    fn close(&mut self, form: Box<Form>) {
+        if form.awaiting().is_some() {
+            self.closed.push(*form);
+        }
+    }
+
+    /// An action while a form is on top. The form is off the stack meanwhile, then put
+    /// back (or closed, if it says so) before what it asked of the rest is carried out.
+    pub(in crate::app) fn action(&mut self, cx: &mut Cx<'_>, action: Action) {
         if !cx.shell.popups.last().is_some_and(Popup::is_form) {
             return;
         }
         let Some(Popup::Form(mut form)) = cx.shell.popups.pop() else {
             return;
         };
-        match f(&mut form, cx) {
+        let mut form_cx = FormCx::of(cx);
+        let flow = form.action(&mut form_cx, action);
+        let intents = form_cx.into_intents();
+        match flow {
             Flow::Stay => cx.shell.popups.push(Popup::Form(form)),
             Flow::Close => self.close(form),
         }
-    }
-
-    /// A form leaves the screen; one whose request is on its way is kept for the answer.
-    fn close(&mut self, form: Form) {
-        if form.awaiting().is_some() {
-            self.closed.push(form);
+        for intent in intents {
+            carry_out(cx, intent);
         }
-    }
-
-    /// An action while a form is on top.
-    pub(in crate::app) fn action(&mut self, cx: &mut Cx<'_>, action: Action) {
-        self.with_top(cx, |form, cx| form.action(cx, action));
     }
 
     /// Esc on a form: back one step, or close.
@@ -109,7 +140,9 @@ impl Forms {
         }
         cx.log_write(&request, &result);
         match &request {
-            Request::Order { .. } => order::outcome::on_order_result(cx, &request, ticket, &result),
+            Request::Order { .. } => acting(cx, |cx| {
+                order::outcome::on_order_result(cx, &request, ticket, &result)
+            }),
             Request::IpList { .. } => probes.on_probe_list(cx, &request, &result),
             _ => {}
         }
@@ -118,10 +151,15 @@ impl Forms {
             return;
         }
         match ticket.and_then(|t| self.take_awaiting(&mut cx.shell.popups, t)) {
-            Some((place, form)) => cx.answer_form(place, form, &request, result),
+            Some((place, form)) => answer_form(cx, place, form, &request, result),
             // No form sent it (or the app started again): the status line says it.
             None if !matches!(request, Request::Order { .. }) => {
-                cx.update_answered(&request, &result, false)
+                let answer = Answered {
+                    request: &request,
+                    result,
+                    on_screen: false,
+                };
+                acting(cx, |cx| cx.update_answered(&answer));
             }
             None => {}
         }
@@ -132,7 +170,7 @@ impl Forms {
         let open = popups.iter().filter_map(Popup::form);
         open.chain(&self.closed)
             .filter(|f| f.core().reading() == Some(request))
-            .filter_map(|f| f.awaiting())
+            .filter_map(Form::awaiting)
             .collect()
     }
 
@@ -154,7 +192,7 @@ impl Forms {
         for ticket in self.readers(&cx.shell.popups, request) {
             if let Some((place, form)) = self.take_awaiting(&mut cx.shell.popups, ticket) {
                 shown |= place.is_some();
-                cx.answer_form(place, form, request, result.clone());
+                answer_form(cx, place, form, request, result.clone());
             }
         }
         shown
@@ -166,8 +204,8 @@ impl Forms {
         &mut self,
         popups: &mut Vec<Popup>,
         ticket: Ticket,
-    ) -> Option<(Option<usize>, Form)> {
-        let awaits = |p: &Popup| p.form().and_then(|f| f.awaiting()) == Some(ticket);
+    ) -> Option<(Option<usize>, Box<Form>)> {
+        let awaits = |p: &Popup| p.form().and_then(Form::awaiting) == Some(ticket);
         if let Some(place) = popups.iter().position(awaits)
             && let Popup::Form(form) = popups.remove(place)
         {
@@ -177,39 +215,95 @@ impl Forms {
             .closed
             .iter()
             .position(|f| f.awaiting() == Some(ticket))?;
-        Some((None, self.closed.swap_remove(i)))
+        Some((None, Box::new(self.closed.swap_remove(i))))
     }
 }
 
-impl Cx<'_> {
-    /// Gives a form its answer: one on screen goes back to its `place` in the stack, or,
-    /// when the answer closes it, what it opened meanwhile (a viewer) takes that place.
-    fn answer_form(
-        &mut self,
-        place: Option<usize>,
-        mut form: Form,
-        request: &Request,
-        result: Result<Response, ApiError>,
-    ) {
-        let Some(place) = place else {
-            form.answered(self, request, result, false);
-            return;
-        };
-        let above = self.shell.popups.len();
-        match form.answered(self, request, result, true) {
-            Flow::Stay => {
-                let place = place.min(self.shell.popups.len());
-                self.shell.popups.insert(place, Popup::Form(form));
-            }
-            Flow::Close => {
-                let opened: Vec<Popup> = self
-                    .shell
-                    .popups
-                    .drain(above.min(self.shell.popups.len())..)
-                    .collect();
-                let place = place.min(self.shell.popups.len());
-                self.shell.popups.splice(place..place, opened);
-            }
+/// Gives a form its answer: one on screen goes back to its `place` in the stack, or, when
+/// the answer closes it, what it opened meanwhile (a viewer, by its intents) takes that
+/// place.
+fn answer_form(
+    cx: &mut Cx<'_>,
+    place: Option<usize>,
+    mut form: Box<Form>,
+    request: &Request,
+    result: Result<Response, ApiError>,
+) {
+    let answer = |on_screen| Answered {
+        request,
+        result,
+        on_screen,
+    };
+    let Some(place) = place else {
+        acting(cx, |cx| form.answered(cx, answer(false)));
+        return;
+    };
+    let above = cx.shell.popups.len();
+    match acting(cx, |cx| form.answered(cx, answer(true))) {
+        Flow::Stay => {
+            let place = place.min(cx.shell.popups.len());
+            cx.shell.popups.insert(place, Popup::Form(form));
         }
+        Flow::Close => {
+            let popups = &mut cx.shell.popups;
+            let opened: Vec<Popup> = popups.drain(above.min(popups.len())..).collect();
+            let place = place.min(popups.len());
+            popups.splice(place..place, opened);
+        }
+    }
+}
+
+/// The answer to `Command::LookupMyIp`: to every form that asked for it, then kept.
+pub(in crate::app) fn on_my_ip(cx: &mut Cx<'_>, result: Result<Ipv4Addr, String>) {
+    let mut asked = false;
+    for form in cx.shell.popups.iter_mut().filter_map(Popup::form_mut) {
+        asked |= form.my_ip(&result);
+    }
+    cx.account.my_ip = match result {
+        Ok(ip) => MyIp::Known(ip),
+        Err(e) => {
+            // Said only when the user asked; the automatic lookup fails quietly, and a
+            // form on top that shows it says it there.
+            let shown = cx.shell.top_form().is_some_and(Form::shows_my_ip);
+            if asked && !shown {
+                cx.shell.status.notify(NoticeKind::Error, &e);
+            }
+            MyIp::Failed(e)
+        }
+    };
+}
+
+/// The answer to `Command::WriteFile`: to the form writing a file (the topmost), else the
+/// status line says it.
+pub(in crate::app) fn on_file(cx: &mut Cx<'_>, answer: FileAnswer) {
+    let popups = &cx.shell.popups;
+    let writer = (0..popups.len()).rev().find(|&i| {
+        let form = popups[i].form();
+        form.is_some_and(|f| f.is_writing())
+    });
+    if let Some(place) = writer
+        && let Popup::Form(mut form) = cx.shell.popups.remove(place)
+    {
+        acting(cx, |cx| form.file_answer(cx, &answer));
+        let place = place.min(cx.shell.popups.len());
+        cx.shell.popups.insert(place, Popup::Form(form));
+        return;
+    }
+    let status = &mut cx.shell.status;
+    match answer {
+        FileAnswer::Exists { path, .. } => status.notify(
+            NoticeKind::Error,
+            format!("{} exists: not written", path.display()),
+        ),
+        FileAnswer::Written {
+            result: Ok(full), ..
+        } => status.notify(NoticeKind::Done, format!("Written to {}", full.display())),
+        FileAnswer::Written {
+            path,
+            result: Err(e),
+        } => status.notify(
+            NoticeKind::Error,
+            format!("{} not written: {e}", path.display()),
+        ),
     }
 }

@@ -9,16 +9,21 @@
 //! read is an inline error and the form keeps what was typed. A read-only profile has
 //! it (it changes nothing on the account).
 
-use super::{Flow, FormCore, FormLogic, FormRow, FormState, FormView, Next, TextField};
+use super::TextField;
+use super::{
+    Answered, Flow, FormCore, FormCx, FormData, FormLogic, FormRow, FormState, FormView, Next,
+};
 use crate::alerts::marks::{self, MarkChange, PRESETS, Silence, Target};
 use crate::alerts::{Alert, Rule, Subject};
+use crate::app::Command;
 use crate::app::columns::Tone;
 use crate::app::keymap::steps::{CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
-use crate::app::popups::Popup;
+use crate::app::look::theme::Theme;
 use crate::app::status::NoticeKind;
-use crate::app::{App, Command, Cx};
 use crossterm::event::KeyCode;
+use ratatui::Frame;
+use ratatui::layout::Rect;
 
 #[rustfmt::skip]
 pub static STEP: FormStep = FormStep {
@@ -157,16 +162,38 @@ impl SilenceForm {
             created: now,
         })
     }
+
+    /// What it covers, the length and the reason, the inline error under them, and how
+    /// to choose.
+    fn view(&self) -> FormView<'_> {
+        let title = if self.editing.is_some() {
+            "Edit silence"
+        } else {
+            "Silence alerts"
+        };
+        let field = |label, field, which| FormRow::Field {
+            label,
+            field,
+            focused: self.focus == which,
+            typing: true,
+        };
+        let tip = "Ctrl-T: what · ↑/↓: 1h, 8h, 24h, or type 90m, 2h30m, 2d";
+        FormView::new(title, (64, 9))
+            .row(FormRow::Value {
+                label: " What",
+                text: self.chosen().describe(),
+                tone: Tone::Title,
+            })
+            .row(FormRow::Blank)
+            .row(field("For", &self.length, SilenceField::Length))
+            .row(field("Reason", &self.reason, SilenceField::Reason))
+            .row(FormRow::Error(self.core.error.as_deref()))
+            .row(FormRow::Blank)
+            .row(FormRow::text(tip, Tone::Dim))
+    }
 }
 
 impl FormLogic for SilenceForm {
-    fn core(&self) -> &FormCore {
-        &self.core
-    }
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
     fn step(&self) -> &'static FormStep {
         &STEP
     }
@@ -182,7 +209,7 @@ impl FormLogic for SilenceForm {
         true
     }
 
-    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Next {
+    fn action(&mut self, cx: &mut FormCx<'_>, action: Action) -> Next {
         match action {
             Action::Submit => {
                 let Some(s) = self.silence(cx.now()) else {
@@ -191,13 +218,11 @@ impl FormLogic for SilenceForm {
                 let line = format!(
                     "Silenced {} until {} ({})",
                     s.target.describe(),
-                    s.until
-                        .with_timezone(&cx.shell.utc_offset)
-                        .format("%Y-%m-%d %H:%M"),
+                    s.until.with_timezone(&cx.offset()).format("%Y-%m-%d %H:%M"),
                     s.reason
                 );
-                cx.shell.status.notify(NoticeKind::Done, line);
-                cx.out.push(Command::Mark(MarkChange::Silence(s)));
+                cx.status().notify(NoticeKind::Done, line);
+                cx.send(Command::Mark(MarkChange::Silence(s)));
                 Next::Close
             }
             NEXT_TARGET => {
@@ -219,60 +244,12 @@ impl FormLogic for SilenceForm {
         }
     }
 
-    /// What it covers, the length and the reason, the inline error under them, and how
-    /// to choose.
-    fn view<'a>(&'a self, _app: &'a App) -> Option<FormView<'a>> {
-        let title = if self.editing.is_some() {
-            "Edit silence"
-        } else {
-            "Silence alerts"
-        };
-        let field = |label, field, which| FormRow::Field {
-            label,
-            field,
-            focused: self.focus == which,
-            typing: true,
-        };
-        let tip = "Ctrl-T: what · ↑/↓: 1h, 8h, 24h, or type 90m, 2h30m, 2d";
-        let view = FormView::new(title, (64, 9))
-            .row(FormRow::Value {
-                label: " What",
-                text: self.chosen().describe(),
-                tone: Tone::Title,
-            })
-            .row(FormRow::Blank)
-            .row(field("For", &self.length, SilenceField::Length))
-            .row(field("Reason", &self.reason, SilenceField::Reason))
-            .row(FormRow::Error(self.core.error.as_deref()))
-            .row(FormRow::Blank)
-            .row(FormRow::text(tip, Tone::Dim));
-        Some(view)
-    }
-
     /// It sends nothing to the account, so no answer is its.
-    fn answered(
-        &mut self,
-        _cx: &mut Cx<'_>,
-        _request: &crate::api::Request,
-        _result: Result<crate::api::Response, crate::api::ApiError>,
-        _on_screen: bool,
-    ) -> Flow {
+    fn answered(&mut self, _cx: &mut FormCx<'_>, _answer: Answered<'_>) -> Flow {
         Flow::Stay
     }
-}
 
-/// `s` on Alerts: the form for the selected alert (editing the silence that covers
-/// it, if one does), or for a rule when none is selected.
-pub(in crate::app) fn open(cx: &mut Cx<'_>) {
-    let alert = cx.tabs.alerts.selected().cloned();
-    let now = cx.now();
-    let form = match alert
-        .as_ref()
-        .map(|a| (a, cx.tabs.alerts.marks.silence(&a.key, now)))
-    {
-        Some((a, Some(s))) => SilenceForm::edit(a, s, now),
-        Some((a, None)) => SilenceForm::new(Some(a)),
-        None => SilenceForm::new(None),
-    };
-    cx.shell.popups.push(Popup::form_of(form));
+    fn render(&self, frame: &mut Frame, area: Rect, data: &FormData<'_>, theme: &Theme) {
+        self.view().draw(frame, area, data, theme);
+    }
 }

@@ -5,7 +5,7 @@ use super::candidates::{self, Target};
 use super::{Act, HISTORY_MAX, Palette, QUERY_MAX};
 use crate::app::forms::TextField;
 use crate::app::keymap::{Action, FormKind};
-use crate::app::popups::{self, Popup, Reply};
+use crate::app::popups::{self, Reply};
 use crate::app::shell::Outward;
 use crate::app::{Cx, Tab};
 
@@ -128,7 +128,6 @@ impl Palette {
 
 /// An action, through its key's own path.
 fn run_action(cx: &mut Cx<'_>, act: Act) -> Reply {
-    use crate::app::forms::iplist;
     // The key acts on the selected row: an action for a row no longer listed must not
     // fall on another one.
     let on = match (act.service(), act.product()) {
@@ -163,15 +162,7 @@ fn run_action(cx: &mut Cx<'_>, act: Act) -> Reply {
         Act::RefreshList(_) => Action::OpenForm(FormKind::Refresh),
         Act::CopyIpList(_) => {
             // `i`, whose list is copied once fetched, as `y` would.
-            crate::app::forms::open(cx, FormKind::IpList);
-            if let Some(form) = cx
-                .shell
-                .popups
-                .last_mut()
-                .and_then(Popup::form_as_mut::<iplist::IpListForm>)
-            {
-                form.copy_when_fetched = true;
-            }
+            crate::app::forms::open_iplist_to_copy(cx);
             return Reply::Close;
         }
         Act::Order(_) => Action::OpenForm(FormKind::Order),

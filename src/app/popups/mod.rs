@@ -7,9 +7,8 @@
 //! A popup is a stack entry above the tabs; the top one gets the keys. A viewer (an
 //! invoice, a service, a product, a client) only names what it shows: the data stays in
 //! the account's store, so a result that arrives while one is open (or after
-//! it closed) lands in one place. A form is a popup too (`Popup::Form`), any form's logic
-//! behind a pointer ([`Form`](super::forms::Form)): what the app asks of it is in
-//! [`super::forms`].
+//! it closed) lands in one place. A form is a popup too (`Popup::Form`, one variant per
+//! form in [`Form`](super::forms::Form)): what the app asks of it is in [`super::forms`].
 //!
 //! **Adding a popup** (the one place this recipe is written): a file here (or in the
 //! folder of the feature it belongs to, as the probe's view and the palette are) with the
@@ -87,7 +86,7 @@ impl Popup {
             Popup::CommandLog(p) => p,
             Popup::Client(p) => p,
             Popup::Accounts(p) => p,
-            Popup::Form(p) => p,
+            Popup::Form(p) => &**p,
             Popup::ConfirmRun(p) => &**p,
         }
     }
@@ -105,7 +104,7 @@ impl Popup {
             Popup::CommandLog(p) => p,
             Popup::Client(p) => p,
             Popup::Accounts(p) => p,
-            Popup::Form(p) => p,
+            Popup::Form(p) => &mut **p,
             Popup::ConfirmRun(p) => &mut **p,
         }
     }

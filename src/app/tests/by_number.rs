@@ -39,8 +39,7 @@ mod invoice {
     }
 
     fn form(h: &Harness) -> &ByNumberForm {
-        h.top()
-            .and_then(Popup::form_as::<ByNumberForm>)
+        crate::app::tests::top::by_number(h)
             .filter(|f| f.lookup == Lookup::Invoice)
             .expect("the invoice form is on top")
     }
@@ -231,13 +230,12 @@ mod service {
     /// The Services tab of the standard account with the form open.
     fn opened(mut h: Harness) -> Harness {
         assert!(fetches(&h.key('#')).is_empty(), "opening sends nothing");
-        assert!(h.top().and_then(Popup::form_as::<ByNumberForm>).is_some());
+        assert!(crate::app::tests::top::by_number(&h).is_some());
         h
     }
 
     fn form(h: &Harness) -> &ByNumberForm {
-        h.top()
-            .and_then(Popup::form_as::<ByNumberForm>)
+        crate::app::tests::top::by_number(h)
             .filter(|f| f.lookup == Lookup::Service)
             .expect("the service form is on top")
     }
@@ -321,7 +319,7 @@ mod service {
         h.ok(Request::Service(7001), Response::Service(found.clone()));
         let f = form(&h);
         assert_eq!(f.core.state, FormState::Done(Response::Service(found)));
-        let view = f.view(&h.app).expect("a look as data");
+        let view = f.view();
         assert_eq!(view.title, "Service 7001");
         let shown = format!("{:?}", view.rows);
         for text in ["Residential DE 5GB", "7001", "Active"] {

@@ -2,8 +2,6 @@
 //! the tick it asks for, its end, and the state file.
 
 use crate::api::*;
-use crate::app::forms::refresh::RefreshForm;
-use crate::app::popups::Popup;
 use crate::app::{AppSettings, Command, Msg};
 use crate::testkit::*;
 use chrono::NaiveDateTime;
@@ -39,7 +37,7 @@ fn refreshed_and_refused(settings: AppSettings, at: &str) -> (Harness, Vec<Comma
     let cmds = h.app.start();
     h.settle(cmds);
     h.key('u');
-    assert!(h.top().and_then(Popup::form_as::<RefreshForm>).is_some());
+    assert!(crate::app::tests::top::refresh(&h).is_some());
     let sent = h.code(KeyCode::Enter);
     assert_eq!(fetches(&sent), vec![refresh_request(5001)]);
     // The app's first form request: ticket 1, which routes the answer to this form.
@@ -68,11 +66,7 @@ fn a_429_starts_a_countdown_that_is_saved_shown_and_respected() {
     // Other services are not throttled.
     h.key('j');
     h.key('u');
-    assert!(
-        h.top()
-            .and_then(Popup::form_as::<RefreshForm>)
-            .is_some_and(|f| f.service_id == 5002)
-    );
+    assert!(crate::app::tests::top::refresh(&h).is_some_and(|f| f.service_id == 5002));
     h.code(KeyCode::Esc);
     h.key('k');
 
@@ -103,7 +97,7 @@ fn a_429_starts_a_countdown_that_is_saved_shown_and_respected() {
     );
     h.key('1');
     h.key('u');
-    assert!(h.top().and_then(Popup::form_as::<RefreshForm>).is_some());
+    assert!(crate::app::tests::top::refresh(&h).is_some());
 }
 
 #[test]
@@ -205,11 +199,7 @@ fn a_far_future_429_is_capped_dated_and_can_be_cleared() {
         h.status_text()
     );
     h.key('u');
-    assert!(
-        h.top()
-            .and_then(Popup::form_as::<RefreshForm>)
-            .is_some_and(|f| f.service_id == 5001)
-    );
+    assert!(crate::app::tests::top::refresh(&h).is_some_and(|f| f.service_id == 5001));
 }
 
 fn saved_is_empty(cmds: &[Command]) -> bool {

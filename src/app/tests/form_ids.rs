@@ -7,8 +7,7 @@ use super::forms::writes;
 use crate::api::*;
 use crate::app::Command;
 use crate::app::forms::FormState;
-use crate::app::forms::bind_ip::BindIpForm;
-use crate::app::popups::{Popup, PopupKind};
+use crate::app::popups::PopupKind;
 use crate::testkit::*;
 use crossterm::event::KeyCode;
 
@@ -57,7 +56,7 @@ fn two_identical_binds_are_two_ids_and_each_answer_goes_to_its_own_form() {
     );
 
     h.fail(second, unprocessable());
-    let form = h.top().and_then(Popup::form_as::<BindIpForm>).unwrap();
+    let form = crate::app::tests::top::bind(&h).unwrap();
     assert!(matches!(form.core.state, FormState::Failed(_)), "{form:?}");
 }
 

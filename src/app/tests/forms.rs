@@ -2,11 +2,8 @@
 
 use crate::api::*;
 use crate::app::forms::FormState;
-use crate::app::forms::bind_ip::BindIpForm;
-use crate::app::forms::iplist::IpListForm;
 use crate::app::forms::order::{self, done_message};
-use crate::app::forms::password::PasswordForm;
-use crate::app::popups::{Popup, PopupKind};
+use crate::app::popups::PopupKind;
 use crate::app::{AppSettings, Command, Msg};
 use crate::testkit::*;
 use crossterm::event::KeyCode;
@@ -47,7 +44,7 @@ pub(super) fn order_form() -> Harness {
 }
 
 pub(super) fn order(h: &Harness) -> &crate::app::forms::order::OrderForm {
-    match h.top().and_then(Popup::form_as) {
+    match crate::app::tests::top::order(h) {
         Some(f) => f,
         None => panic!("{:?}", h.top()),
     }
@@ -266,7 +263,7 @@ fn read_only_opens_no_writing_form_and_says_why() {
     }
     h.key('i');
     assert!(
-        h.top().and_then(Popup::form_as::<IpListForm>).is_some(),
+        crate::app::tests::top::iplist(&h).is_some(),
         "IP lists stay"
     );
     h.code(KeyCode::Esc);
@@ -306,14 +303,14 @@ fn bind_before_the_type_is_known_opens_the_form_and_waits_for_the_detail() {
         "the detail is asked for: {asked:?}"
     );
     assert!(
-        h.top().and_then(Popup::form_as::<BindIpForm>).is_some(),
+        crate::app::tests::top::bind(&h).is_some(),
         "the form opened: {:?} / {}",
         h.top(),
         h.status_text()
     );
     h.keys("45.83.222.23");
     assert!(writes(&h.code(KeyCode::Enter)).is_empty(), "nothing sent");
-    let f = h.top().and_then(Popup::form_as::<BindIpForm>).unwrap();
+    let f = crate::app::tests::top::bind(&h).unwrap();
     assert!(
         f.core
             .error
@@ -337,7 +334,7 @@ fn bind_before_the_type_is_known_opens_the_form_and_waits_for_the_detail() {
 fn bind_checks_the_address_then_sends_it() {
     let mut h = Harness::loaded();
     h.key('b');
-    let Some(f) = h.top().and_then(Popup::form_as::<BindIpForm>) else {
+    let Some(f) = crate::app::tests::top::bind(&h) else {
         panic!("{:?}", h.top());
     };
     assert_eq!(f.ip.value(), "203.0.113.5", "prefilled with bindedip");
@@ -346,7 +343,7 @@ fn bind_checks_the_address_then_sends_it() {
     h.code(KeyCode::Backspace);
     h.keys("500");
     assert!(h.code(KeyCode::Enter).is_empty(), "refused before sending");
-    let Some(f) = h.top().and_then(Popup::form_as::<BindIpForm>) else {
+    let Some(f) = crate::app::tests::top::bind(&h) else {
         panic!()
     };
     assert_eq!(f.core.error.as_deref(), Some("500 is over 255"));
@@ -356,7 +353,7 @@ fn bind_checks_the_address_then_sends_it() {
     h.send(Msg::MyIp(Err("offline".into())));
     assert_eq!(h.ctrl('l'), vec![Command::LookupMyIp]);
     h.send(Msg::MyIp(Ok(Ipv4Addr::new(45, 83, 222, 23))));
-    let Some(f) = h.top().and_then(Popup::form_as::<BindIpForm>) else {
+    let Some(f) = crate::app::tests::top::bind(&h) else {
         panic!()
     };
     assert_eq!(f.ip.value(), "45.83.222.23");
@@ -381,7 +378,7 @@ fn bind_checks_the_address_then_sends_it() {
         },
     );
     assert_eq!(fetches(&cmds), vec![Request::Service(5001)]);
-    let Some(f) = h.top().and_then(Popup::form_as::<BindIpForm>) else {
+    let Some(f) = crate::app::tests::top::bind(&h) else {
         panic!()
     };
     assert_eq!(
@@ -405,7 +402,7 @@ fn password_is_typed_twice_masked_and_never_printed() {
     h.code(KeyCode::Enter);
     h.keys("n3w-Passw0r");
     assert!(h.code(KeyCode::Enter).is_empty());
-    let Some(f) = h.top().and_then(Popup::form_as::<PasswordForm>) else {
+    let Some(f) = crate::app::tests::top::password(&h) else {
         panic!("{:?}", h.top());
     };
     assert_eq!(f.core.error.as_deref(), Some("The two passwords differ."));

@@ -1,8 +1,8 @@
 //! IP lists: choose, fetch, view, copy, write.
 
 use crate::api::*;
-use crate::app::forms::iplist::{self, IpListForm};
-use crate::app::popups::{Popup, PopupKind};
+use crate::app::forms::iplist;
+use crate::app::popups::PopupKind;
 use crate::app::{Command, Msg};
 use crate::clipboard::{ClipboardError, Copied};
 use crate::testkit::*;
@@ -116,7 +116,7 @@ fn w_writes_never_overwrites_and_lets_the_name_be_changed() {
         path: "iplist-5001-http-auth.txt".into(),
         result: Err("/home/u/iplist-5001-http-auth.txt already exists; choose another name".into()),
     });
-    let Some(f) = h.top().and_then(Popup::form_as::<IpListForm>) else {
+    let Some(f) = crate::app::tests::top::iplist(&h) else {
         panic!()
     };
     assert!(
@@ -161,7 +161,7 @@ fn the_view_scrolls_and_esc_closes() {
     h.key('G');
     h.key('j');
     h.code(KeyCode::PageDown);
-    let Some(f) = h.top().and_then(Popup::form_as::<IpListForm>) else {
+    let Some(f) = crate::app::tests::top::iplist(&h) else {
         panic!()
     };
     assert_eq!(f.view.as_ref().unwrap().top, 0, "two lines fit on one page");
@@ -180,7 +180,7 @@ fn w_on_an_existing_file_offers_a_free_name() {
         path: "/home/u/iplist-5001-http-auth.txt".into(),
         free: Some("/home/u/iplist-5001-http-auth (1).txt".into()),
     });
-    let Some(f) = h.top().and_then(Popup::form_as::<IpListForm>) else {
+    let Some(f) = crate::app::tests::top::iplist(&h) else {
         panic!()
     };
     let save = f.save.as_ref().unwrap();

@@ -4,8 +4,8 @@
 
 use super::forms::{clients, writes};
 use crate::api::*;
-use crate::app::forms::bind_ip::{self, BindIpForm};
-use crate::app::forms::iplist::{self, IpListForm};
+use crate::app::forms::bind_ip;
+use crate::app::forms::iplist;
 use crate::app::forms::{order, refresh};
 use crate::app::palette::candidates::{Kind, Target};
 use crate::app::palette::{Act, MAX_SHOWN};
@@ -98,7 +98,7 @@ fn a_fragment_of_the_product_name_finds_the_service_and_enter_selects_it() {
 fn enter_on_bind_opens_the_same_form_as_the_key_and_sends_nothing() {
     let mut by_key = Harness::loaded();
     assert!(writes(&by_key.key('b')).is_empty());
-    let keyed = by_key.top().and_then(Popup::form_as::<BindIpForm>).cloned();
+    let keyed = crate::app::tests::top::bind(&by_key).cloned();
     assert!(keyed.is_some(), "{:?}", by_key.top());
 
     let mut h = Harness::loaded();
@@ -113,10 +113,7 @@ fn enter_on_bind_opens_the_same_form_as_the_key_and_sends_nothing() {
     let cmds = h.code(KeyCode::Enter);
     assert!(writes(&cmds).is_empty(), "{cmds:?}");
     assert_eq!(h.app.context().popup, Some(PopupKind::Step(&bind_ip::STEP)));
-    assert_eq!(
-        h.top().and_then(Popup::form_as::<BindIpForm>).cloned(),
-        keyed
-    );
+    assert_eq!(crate::app::tests::top::bind(&h).cloned(), keyed);
     // The form's Enter sends the one PUT, as after `b`.
     h.ctrl('u');
     h.keys("45.83.222.77");
@@ -274,7 +271,7 @@ fn copy_ip_list_fetches_copies_and_logs_and_its_proxies_are_found() {
         lines,
         ["proxydash iplist 5001 --type http-auth --format txt"]
     );
-    assert!(h.top().and_then(Popup::form_as::<IpListForm>).is_some());
+    assert!(crate::app::tests::top::iplist(&h).is_some());
     // The list's proxy IPs are found from now on.
     h.code(KeyCode::Esc);
     h.key('j');

@@ -4,7 +4,8 @@
 //! state and keys in `crate::app::popups`, and so does the probe's view (in its feature's
 //! folder, `crate::app::probe`); the looks here are the shell's own popups', which read
 //! what only the shell holds (the help, the messages, the command log, the profile and
-//! account pickers, the palette), and the forms' ([`forms`]).
+//! account pickers, the palette). A form draws itself too, beside its logic
+//! (`crate::app::forms`), from the account's data (`App::form_data`).
 
 pub mod accounts;
 pub mod command_log;
@@ -13,7 +14,6 @@ pub mod messages;
 pub mod palette;
 pub mod profiles;
 
-use super::forms;
 use super::theme::Theme;
 use crate::app::App;
 use crate::app::geometry::Geometry;
@@ -36,7 +36,7 @@ pub fn draw(
         Popup::Invoice(viewer) => viewer.render(frame, area, &app.tab_data(), theme),
         Popup::Service(viewer) => view.service_last = viewer.render(frame, area, app, theme),
         Popup::Product(viewer) => viewer.render(frame, area, app, theme),
-        Popup::Form(form) => forms::draw(frame, app, theme, area, form),
+        Popup::Form(form) => form.render(frame, area, &app.form_data(), theme),
         Popup::Profiles(picker) => profiles::draw(frame, app, theme, area, picker),
         Popup::Accounts(picker) => accounts::draw(frame, theme, area, picker),
         Popup::Messages(log) => messages::draw(frame, app, theme, area, log),

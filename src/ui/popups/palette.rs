@@ -48,7 +48,7 @@ pub fn draw(frame: &mut Frame, app: &crate::app::App, theme: &Theme, area: Rect,
         return;
     }
     let query = Rect { height: 1, ..inner };
-    crate::ui::forms::draw_field(frame, theme, query, "find", &p.query, true, true);
+    crate::app::forms::look::draw_field(frame, theme, query, "find", &p.query, true, true);
     let list = Rect {
         y: inner.y + 1,
         height: inner.height - 2,

@@ -796,7 +796,7 @@ fn a_look_given_as_data_is_drawn_row_by_row_with_the_cursor_in_the_field() {
         let body = ratatui::layout::Rect::new(0, 0, 60, 12);
         let app = crate::app::App::new(Default::default(), std::sync::Arc::new(chrono::Utc::now));
         terminal
-            .draw(|f| crate::ui::forms::view::draw(f, &app, &theme, body, &view))
+            .draw(|f| view.draw(f, body, &app.form_data(), &theme))
             .unwrap();
         let cursor = terminal.backend_mut().get_cursor_position().unwrap();
         (terminal.backend().to_string(), cursor)

@@ -20,18 +20,23 @@
 //!   that alone confirms an order of a product in doubt) are in [`crate::app::orders`],
 //!   the glue in [`outcome`].
 
+mod confirm;
+mod look;
 pub mod outcome;
 
-use super::{Flow, FormCore, FormLogic, FormState, Next, TextField, failure};
+use super::failure;
+use super::{
+    Answered, Flow, FormCore, FormCx, FormData, FormLogic, FormState, Next, ProductOn, TextField,
+};
 use crate::api::ipv4::parse_ipv4;
 use crate::api::{ApiError, Client, OrderRequest, OrderResult, ProductType, Request, Response};
-use crate::app::Cx;
 use crate::app::keymap::steps::{BACK, CANCEL, FormStep, NEXT_FIELD, PREV_FIELD, step_key};
 use crate::app::keymap::{Action, code};
-use crate::app::popups::Popup;
-use crate::app::popups::product::ProductViewer;
+use crate::app::look::theme::Theme;
 use crate::text;
 use crossterm::event::KeyCode;
+use ratatui::Frame;
+use ratatui::layout::Rect;
 
 /// The fields: the client (typing filters, ↑/↓ choose) and the IP.
 #[rustfmt::skip]
@@ -236,13 +241,6 @@ pub fn done_message(r: &OrderResult) -> String {
 }
 
 impl FormLogic for OrderForm {
-    fn core(&self) -> &FormCore {
-        &self.core
-    }
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
     fn step(&self) -> &'static FormStep {
         match self.core.state {
             FormState::Confirming => &CONFIRM,
@@ -302,11 +300,11 @@ impl FormLogic for OrderForm {
         Flow::Close
     }
 
-    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Next {
-        let clients = cx.account.store.clients_answer().value().map(Vec::as_slice);
+    fn action(&mut self, cx: &mut FormCx<'_>, action: Action) -> Next {
+        let clients = cx.store().clients_answer().value().map(Vec::as_slice);
         let product_type = cx
-            .products()
-            .detail(self.product_id)
+            .store()
+            .product_answer(self.product_id)
             .value()
             .map(|p| &p.product_type);
         let fpr = product_type == Some(&ProductType::Fpr);
@@ -318,13 +316,12 @@ impl FormLogic for OrderForm {
                 self.check(clients, product_type);
                 // A product in doubt is confirmed by typing its ID, never by Enter alone.
                 if self.core.state == FormState::Confirming
-                    && cx.work.orders.doubt(self.product_id).is_some()
+                    && cx.orders().doubt(self.product_id).is_some()
                 {
                     self.retype = Some(TextField::default());
                 }
             }
             (Action::Submit, FormState::Confirming) => outcome::confirm_order(cx, self),
-            (Action::Submit, FormState::Done(_)) => return Next::Close,
             (Action::NextField | Action::PrevField, _) if editable => self.next_field(fpr),
             (Action::Up, _) if editable => self.move_client(-1, clients.unwrap_or(&[])),
             (Action::Down, _) if editable => self.move_client(1, clients.unwrap_or(&[])),
@@ -334,44 +331,56 @@ impl FormLogic for OrderForm {
     }
 
     /// The record of orders took the answer first (by the same ticket); the form shows it.
-    fn answered(
-        &mut self,
-        _cx: &mut Cx<'_>,
-        _request: &Request,
-        result: Result<Response, ApiError>,
-        _on_screen: bool,
-    ) -> Flow {
-        self.finish(result);
+    fn answered(&mut self, _cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
+        self.finish(answer.result);
         Flow::Stay
+    }
+
+    /// The fields and the client picker, then the confirmation, then the result.
+    fn render(&self, frame: &mut Frame, area: Rect, data: &FormData<'_>, theme: &Theme) {
+        let inner = look::framed_for(self, frame, area, data, theme);
+        match &self.core.state {
+            FormState::Editing | FormState::Failed(_) => {
+                look::draw_editing(frame, data, theme, inner, self);
+            }
+            FormState::Confirming | FormState::Submitting => {
+                confirm::draw_confirm(frame, data, theme, inner, self);
+            }
+            FormState::Done(_) => look::draw_done(frame, theme, inner, self),
+        }
+    }
+
+    /// A failed order of this product whose outcome was unknown says what the check found.
+    fn order_checked(&mut self, product_id: u64, line: &str) {
+        if self.product_id == product_id && matches!(self.core.state, FormState::Failed(_)) {
+            self.core.state =
+                FormState::Failed(format!("Outcome unknown, so it was checked. {line}"));
+        }
     }
 }
 
-/// `o`: the order form for the selected product (or the open product's).
-pub(in crate::app) fn open(cx: &mut Cx<'_>) {
+/// `o`: the order form for the product the key is on (the open product's, or the
+/// selected row's), with the clients, the credit and the product's type asked for.
+pub(in crate::app) fn open(cx: &mut FormCx<'_>, on: Option<ProductOn>) -> Option<OrderForm> {
     if cx.refuse_read_only("ordering") {
-        return;
+        return None;
     }
-    let id = match cx.shell.popups.last() {
-        Some(Popup::Product(ProductViewer(id))) => Some(*id),
-        _ => cx.tabs.products.table.selected_id(),
-    };
-    let Some(id) = id else { return };
-    let summary = cx.products().rows().iter().find(|p| p.product_id == id);
-    let detail = cx.products().detail(id).value();
+    let on = on?;
+    let id = on.id;
+    let summary = on.listed.as_ref();
+    let detail = cx.store().product_answer(id).value();
     let name = summary
         .map(|p| p.product_name.clone())
         .or_else(|| detail.and_then(|p| p.product_name.clone()))
         .unwrap_or_default();
-    let price = detail.map(|p| p.price).or(summary.map(|p| p.price));
-    let Some(price) = price else { return };
-    cx.shell
-        .popups
-        .push(Popup::form_of(OrderForm::new(id, &name, price)));
+    let price = detail.map(|p| p.price).or(summary.map(|p| p.price))?;
+    let form = OrderForm::new(id, &name, price);
     cx.fetch(Request::Clients);
     cx.fetch(Request::Credit);
-    if !cx.products().detail(id).is_ready() {
+    if !cx.store().product_answer(id).is_ready() {
         cx.fetch(Request::Product(id));
     }
+    Some(form)
 }
 
 #[cfg(test)]

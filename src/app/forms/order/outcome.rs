@@ -5,22 +5,22 @@
 
 use super::{OrderForm, done_message};
 use crate::api::{ApiError, Request, Response, Ticket, Unprocessable};
-use crate::app::Cx;
-use crate::app::forms::{FormState, TextField, failure};
+use crate::app::forms::{FormCx, TextField, failure};
 use crate::app::messages::Level;
 use crate::app::orders::{Attempt, Check, Doubt, Placed};
 use crate::app::status::NoticeKind;
+use crate::app::{Cx, Popup};
 use chrono::{DateTime, Utc};
 
 /// Enter on an order's confirmation: the POST, unless an order of that product for
 /// that client is on its way, or the product is in doubt and its ID was not typed.
-pub(in crate::app) fn confirm_order(cx: &mut Cx<'_>, form: &mut OrderForm) {
-    let offset = cx.shell.utc_offset;
+pub(in crate::app) fn confirm_order(cx: &mut FormCx<'_>, form: &mut OrderForm) {
+    let offset = cx.offset();
     let Some(Request::Order { product_id, body }) = &form.request else {
         return;
     };
     let (product_id, client) = (*product_id, body.clientid);
-    if let Some(a) = cx.work.orders.in_flight_for(product_id, client) {
+    if let Some(a) = cx.orders().in_flight_for(product_id, client) {
         let sent = a.sent;
         form.note = Some(format!(
             "Not sent: the order of product {product_id} for client {client} sent at {} \
@@ -29,7 +29,7 @@ pub(in crate::app) fn confirm_order(cx: &mut Cx<'_>, form: &mut OrderForm) {
         ));
         return;
     }
-    if let Some(d) = cx.work.orders.doubt(product_id) {
+    if let Some(d) = cx.orders().doubt(product_id) {
         let sent = hms(offset, d.attempt.sent);
         let typed = form.retype.as_ref().map(|f| f.value().trim().to_owned());
         let checked = d.check.is_done();
@@ -48,22 +48,20 @@ pub(in crate::app) fn confirm_order(cx: &mut Cx<'_>, form: &mut OrderForm) {
         }
     }
     let services_before = cx
-        .account
-        .store
+        .store()
         .services()
-        .map(|_| cx.services().ids().into_iter().collect());
+        .map(|list| list.iter().map(|s| s.service_id).collect());
     let invoices_before = cx
-        .account
-        .store
+        .store()
         .invoices()
         .map(|list| list.iter().map(|i| i.id).collect());
     let now = cx.now();
     let Some(request) = form.confirmed() else {
         return;
     };
-    let ticket = cx.next_ticket();
+    let ticket = cx.ticket();
     let label = label(form, client);
-    cx.work.orders.sent(Attempt {
+    cx.orders_mut().sent(Attempt {
         ticket,
         product_id,
         product_name: form.product_name.clone(),
@@ -72,14 +70,14 @@ pub(in crate::app) fn confirm_order(cx: &mut Cx<'_>, form: &mut OrderForm) {
         services_before,
         invoices_before,
     });
-    cx.shell.status.log(Level::Info, format!("{label}: sent"));
-    cx.send_form_as(&mut form.core, request, ticket);
+    cx.status().log(Level::Info, format!("{label}: sent"));
+    form.core.send_as(cx, request, ticket);
 }
 
 /// The record of orders takes every order's answer, by its attempt's ticket, whatever
 /// became of the form that sent it (which then shows it, [`OrderForm::finish`]).
 pub(in crate::app) fn on_order_result(
-    cx: &mut Cx<'_>,
+    cx: &mut FormCx<'_>,
     request: &Request,
     ticket: Option<Ticket>,
     result: &Result<Response, ApiError>,
@@ -89,7 +87,7 @@ pub(in crate::app) fn on_order_result(
     };
     let product_id = *product_id;
     let now = cx.now();
-    let answered = ticket.and_then(|t| cx.work.orders.answered(t));
+    let answered = ticket.and_then(|t| cx.orders_mut().answered(t));
     let attempt = answered.unwrap_or_else(|| Attempt {
         // Not an attempt of this app's (none has ticket 0).
         ticket: ticket.unwrap_or(Ticket(0)),
@@ -116,22 +114,20 @@ pub(in crate::app) fn on_order_result(
         == Some(Unprocessable::NotEnoughFunds);
     match result {
         Ok(Response::Order(r)) => {
-            cx.work.orders.settle(product_id);
-            cx.work.orders.placed(Placed {
+            cx.orders_mut().settle(product_id);
+            cx.orders_mut().placed(Placed {
                 client: attempt.client,
                 product_id,
                 product_name: attempt.product_name.clone(),
                 at: now,
                 result: r.clone(),
             });
-            cx.shell
-                .status
+            cx.status()
                 .pin(NoticeKind::Done, format!("{label}: {}", done_message(r)));
         }
         Err(e) if !unknown => {
-            cx.work.orders.settle(product_id);
-            cx.shell
-                .status
+            cx.orders_mut().settle(product_id);
+            cx.status()
                 .pin(NoticeKind::Error, format!("{label}: not placed: {e}"));
         }
         _ => {
@@ -139,11 +135,11 @@ pub(in crate::app) fn on_order_result(
                 Err(e) => failure(e),
                 Ok(_) => "Outcome unknown: the answer was not an order result.".into(),
             };
-            cx.shell.status.pin(
+            cx.status().pin(
                 NoticeKind::Warn,
                 format!("{label}: {why} Checking services and invoices…"),
             );
-            cx.work.orders.put_in_doubt(attempt, now);
+            cx.orders_mut().put_in_doubt(attempt, now);
         }
     }
     if placed || unknown {
@@ -201,14 +197,8 @@ pub(in crate::app) fn check_orders(
             _ => NoticeKind::Warn,
         };
         cx.shell.status.pin(kind, &line);
-        for popup in cx.shell.popups.iter_mut() {
-            if let Some(form) = popup.form_as_mut::<OrderForm>()
-                && form.product_id == product
-                && matches!(form.core.state, FormState::Failed(_))
-            {
-                form.core.state =
-                    FormState::Failed(format!("Outcome unknown, so it was checked. {line}"));
-            }
+        for form in cx.shell.popups.iter_mut().filter_map(Popup::form_mut) {
+            form.order_checked(product, &line);
         }
     }
 }

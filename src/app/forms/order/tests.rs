@@ -70,9 +70,9 @@ fn checking_builds_the_request_or_says_what_is_wrong() {
         },
     );
     assert_eq!(f.request, Some(expected.clone()));
-    assert!(f.awaiting().is_none(), "nothing is sent before Enter");
+    assert!(f.core.awaiting().is_none(), "nothing is sent before Enter");
     assert_eq!(send(&mut f, 3), Some(expected.clone()));
-    assert_eq!(f.awaiting(), Some(crate::api::Ticket(3)));
+    assert_eq!(f.core.awaiting(), Some(crate::api::Ticket(3)));
     assert_eq!(send(&mut f, 4), None, "a second Enter sends nothing");
 
     // A ppr product never sends setip, whatever was typed.

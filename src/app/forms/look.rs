@@ -1,58 +1,19 @@
-//! The forms' views: any form's look given as data ([`FormView`](crate::app::forms::FormView),
-//! drawn by [`view`]), a file for each form that keeps a widget of its own (an `impl
-//! FormWidget` for the form's type: the order, the bind form, the IP lists), and the
-//! pieces they share: the framed popup, a labelled text field (with the terminal cursor in
-//! it while it takes typing), an inline error under a field, and the line that says where
-//! the form's request is.
+//! The pieces every form's look is drawn with (the look kit of [`crate::app::look`] is
+//! below them): the framed popup, a labelled value, a labelled text field (with the
+//! terminal cursor in it while it takes typing), the inline error under a field, the line
+//! that says where the form's request is, wrapped text, and the rows of a popup's inside.
 
-pub mod bind_ip;
-pub mod iplist;
-pub mod order;
-pub mod view;
-
-use super::theme::Theme;
-use super::{layout, widgets};
+use super::core::FormState;
+use super::field::TextField;
 use crate::api::Response;
-use crate::app::App;
-use crate::app::forms::bind_ip::BindIpForm;
-use crate::app::forms::iplist::IpListForm;
-use crate::app::forms::order::OrderForm;
-use crate::app::forms::{Form, FormState, TextField};
+use crate::app::look::theme::Theme;
+use crate::app::look::{Seen, centered, widgets};
+use crate::text;
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
-
-/// A form's view: draws the form over the body (the popup's frame included).
-pub trait FormWidget {
-    fn render(&self, frame: &mut Frame, app: &App, theme: &Theme, body: Rect);
-}
-
-/// Draws a form: its look given as data, else its own widget.
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &Form) {
-    if let Some(look) = form.view(app) {
-        return view::draw(frame, app, theme, body, &look);
-    }
-    if let Some(f) = form.downcast::<OrderForm>() {
-        f.render(frame, app, theme, body);
-    } else if let Some(f) = form.downcast::<BindIpForm>() {
-        f.render(frame, app, theme, body);
-    } else if let Some(f) = form.downcast::<IpListForm>() {
-        f.render(frame, app, theme, body);
-    } else {
-        // Every other form gives its look as data (`FormLogic::view`); one that gives none
-        // and has no widget shows its frame, so the gap is seen, not a blank screen.
-        framed(
-            frame,
-            app,
-            theme,
-            body,
-            (40, 3),
-            "(this form has no look)".into(),
-        );
-    }
-}
 
 /// Width of the labels in front of fields and values.
 pub const LABEL: usize = 10;
@@ -61,15 +22,15 @@ pub const LABEL: usize = 10;
 /// Over several accounts the title names the form's account: IDs repeat across accounts.
 pub fn framed(
     frame: &mut Frame,
-    app: &App,
+    seen: &impl Seen,
     theme: &Theme,
     body: Rect,
     (w, h): (u16, u16),
     title: String,
 ) -> Rect {
-    let area = layout::centered(body, w, h);
+    let area = centered(body, w, h);
     frame.render_widget(Clear, area);
-    let block = widgets::pane(theme, widgets::of_account(app, title), Span::raw(""));
+    let block = widgets::pane(theme, widgets::of_account(seen, title), Span::raw(""));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     inner
@@ -127,7 +88,7 @@ pub fn inline_error<'a>(theme: &Theme, error: Option<&str>) -> Line<'a> {
     match error {
         Some(e) => Line::from(vec![
             Span::raw(" ".repeat(LABEL + 3)),
-            Span::styled(format!("✗ {}", super::text::sanitize(e)), theme.bad),
+            Span::styled(format!("✗ {}", text::sanitize(e)), theme.bad),
         ]),
         None => Line::from(""),
     }
@@ -155,11 +116,8 @@ pub fn state_line(
 /// Wrapped text at the bottom of a form.
 pub fn draw_message(frame: &mut Frame, area: Rect, text: &str, style: Style) {
     frame.render_widget(
-        Paragraph::new(Span::styled(
-            super::text::sanitize(text).into_owned(),
-            style,
-        ))
-        .wrap(Wrap { trim: true }),
+        Paragraph::new(Span::styled(text::sanitize(text).into_owned(), style))
+            .wrap(Wrap { trim: true }),
         area,
     );
 }

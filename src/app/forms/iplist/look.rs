@@ -1,34 +1,36 @@
 //! IP lists: the chooser (type and format), the list view (only the lines on screen are
 //! drawn; lists can have 100,000 lines) and the file-name prompt of `w`.
 
-use super::{draw_field, draw_message, framed, row, rows_from, state_line};
+use super::{Column, IpListForm, ListView, entries_label};
+use crate::account::store::Store;
 use crate::api::{IpList, IpListFormat, Response};
-use crate::app::App;
-use crate::app::forms::iplist::{Column, IpListForm, ListView, entries_label};
-use crate::app::tabs::network::ServerState;
-use crate::ui::theme::Theme;
-use crate::ui::{layout, text, widgets};
+use crate::app::forms::FormData;
+use crate::app::forms::look::{draw_field, draw_message, framed, row, rows_from, state_line};
+use crate::app::look::pane::{iplist_lines, iplist_view};
+use crate::app::look::theme::Theme;
+use crate::app::look::widgets;
+use crate::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::{Block, Clear, Paragraph};
 use std::collections::HashSet;
 
-impl super::FormWidget for IpListForm {
-    fn render(&self, frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
-        draw(frame, app, theme, body, self);
-    }
-}
-
-fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &IpListForm) {
+pub(super) fn render(
+    form: &IpListForm,
+    frame: &mut Frame,
+    body: Rect,
+    data: &FormData<'_>,
+    theme: &Theme,
+) {
     match (form.list(), &form.view) {
         (Some(list), Some(view)) => {
-            draw_view(frame, app, theme, body, form, (list, view));
+            draw_view(frame, data, theme, body, form, (list, view));
             if form.save.is_some() {
-                draw_save(frame, app, theme, body, form);
+                draw_save(frame, data, theme, body, form);
             }
         }
-        _ => draw_chooser(frame, app, theme, body, form),
+        _ => draw_chooser(frame, data, theme, body, form),
     }
 }
 
@@ -40,10 +42,16 @@ fn entries(answer: &Response) -> String {
     }
 }
 
-fn draw_chooser(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &IpListForm) {
+fn draw_chooser(
+    frame: &mut Frame,
+    data: &FormData<'_>,
+    theme: &Theme,
+    body: Rect,
+    form: &IpListForm,
+) {
     let inner = framed(
         frame,
-        app,
+        data,
         theme,
         body,
         (64, 12),
@@ -101,6 +109,12 @@ fn draw_chooser(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &
     }
 }
 
+/// How a line of the list is marked: a server of it in error, or inactive.
+enum Mark {
+    Error,
+    Inactive,
+}
+
 /// The service's servers in error and inactive, from the network status.
 struct Marks<'a> {
     errors: HashSet<&'a str>,
@@ -108,9 +122,9 @@ struct Marks<'a> {
 }
 
 impl<'a> Marks<'a> {
-    fn of(app: &'a App, id: u64) -> Self {
+    fn of(store: &'a Store, id: u64) -> Self {
         let set = |errors: bool| {
-            app.store()
+            store
                 .network(id, errors)
                 .map(|v| v.iter().map(|ip| ip.trim()).collect())
                 .unwrap_or_default()
@@ -128,7 +142,7 @@ impl<'a> Marks<'a> {
     /// The mark of a line: whether any address in it is in error or inactive. A line's
     /// layout depends on the format ("not shown" in the spec), so every run of digits
     /// and dots (an IPv4 address) and every run of hex digits and colons (IPv6) is tried.
-    fn of_line(&self, line: &str) -> Option<ServerState> {
+    fn of_line(&self, line: &str) -> Option<Mark> {
         let hit = |set: &HashSet<&str>| {
             line.split(|c: char| !(c.is_ascii_digit() || c == '.'))
                 .chain(line.split(|c: char| !(c.is_ascii_hexdigit() || c == ':')))
@@ -136,9 +150,9 @@ impl<'a> Marks<'a> {
                 .any(|t| !t.is_empty() && set.contains(t))
         };
         if hit(&self.errors) {
-            Some(ServerState::Error)
+            Some(Mark::Error)
         } else if hit(&self.inactive) {
-            Some(ServerState::Inactive)
+            Some(Mark::Inactive)
         } else {
             None
         }
@@ -147,14 +161,14 @@ impl<'a> Marks<'a> {
 
 fn draw_view(
     frame: &mut Frame,
-    app: &App,
+    data: &FormData<'_>,
     theme: &Theme,
     body: Rect,
     form: &IpListForm,
     (list, view): (&IpList, &ListView),
 ) {
-    let area = layout::iplist_view(body);
-    let lines_area = layout::iplist_lines(body);
+    let area = iplist_view(body);
+    let lines_area = iplist_lines(body);
     frame.render_widget(Clear, area);
     let height = usize::from(lines_area.height);
     let total = view.line_count();
@@ -170,6 +184,32 @@ fn draw_view(
             text::count(total as u64)
         )
     };
+    // Servers the network status has in error or inactive are marked (the copy and the
+    // file keep the list as served).
+    let marks = Marks::of(data.store, form.service_id);
+    frame.render_widget(view_block(theme, form, list, range, &marks), area);
+    if total == 0 {
+        widgets::message(
+            frame,
+            lines_area,
+            "The server sent an empty list.",
+            theme.dim,
+        );
+    } else {
+        let lines = shown_lines(data, theme, form, (view, first..last), &marks);
+        frame.render_widget(Paragraph::new(lines), lines_area);
+    }
+}
+
+/// The view's frame: the list's service, type, format and count, the lines shown, the
+/// file last written, and what the marks mean when there are any.
+fn view_block<'a>(
+    theme: &Theme,
+    form: &IpListForm,
+    list: &IpList,
+    range: String,
+    marks: &Marks<'_>,
+) -> Block<'a> {
     let title = format!(
         "IP list {} · {} {} · {}",
         form.service_id,
@@ -187,9 +227,6 @@ fn draw_view(
             theme.good,
         )));
     }
-    // Servers the network status has in error or inactive are marked (the copy and the
-    // file keep the list as served).
-    let marks = Marks::of(app, form.service_id);
     if !marks.is_empty() {
         block = block.title_bottom(
             Line::from(vec![
@@ -199,14 +236,25 @@ fn draw_view(
             .right_aligned(),
         );
     }
-    frame.render_widget(block, area);
+    block
+}
+
+/// The lines `shown` of the list, each marked when a server of it is in error or
+/// inactive, the passwords hidden unless `v` shows them.
+fn shown_lines(
+    data: &FormData<'_>,
+    theme: &Theme,
+    form: &IpListForm,
+    (view, shown): (&ListView, std::ops::Range<usize>),
+    marks: &Marks<'_>,
+) -> Vec<Line<'static>> {
     // The service's password, where its detail is known, is hidden wherever it stands.
-    let password = app
-        .store()
+    let password = data
+        .store
         .service(form.service_id)
         .map(|s| s.password.expose())
         .filter(|p| !p.is_empty());
-    let lines: Vec<Line> = (first..last)
+    shown
         .filter_map(|i| view.line(i))
         .map(|l| {
             let masked;
@@ -221,28 +269,18 @@ fn draw_view(
                 return Line::from(shown);
             }
             match marks.of_line(l) {
-                Some(ServerState::Error) => Line::from(vec![
+                Some(Mark::Error) => Line::from(vec![
                     Span::styled("✗ ", theme.bad),
                     Span::styled(shown, theme.bad),
                 ]),
-                Some(ServerState::Inactive) => Line::from(vec![
+                Some(Mark::Inactive) => Line::from(vec![
                     Span::styled("○ ", theme.warn),
                     Span::styled(shown, theme.warn),
                 ]),
                 None => Line::from(vec![Span::raw("  "), Span::raw(shown)]),
             }
         })
-        .collect();
-    if total == 0 {
-        widgets::message(
-            frame,
-            lines_area,
-            "The server sent an empty list.",
-            theme.dim,
-        );
-    } else {
-        frame.render_widget(Paragraph::new(lines), lines_area);
-    }
+        .collect()
 }
 
 /// What a password looks like on screen while hidden (as in the service's detail).
@@ -278,11 +316,11 @@ pub fn mask_passwords(line: &str, password: Option<&str>) -> String {
     out
 }
 
-fn draw_save(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &IpListForm) {
+fn draw_save(frame: &mut Frame, data: &FormData<'_>, theme: &Theme, body: Rect, form: &IpListForm) {
     let Some(save) = &form.save else { return };
     let inner = framed(
         frame,
-        app,
+        data,
         theme,
         body,
         (72, 7),

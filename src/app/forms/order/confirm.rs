@@ -1,15 +1,38 @@
 //! The order form's confirmation step: what will be bought, for whom, at what cost, and
 //! (after a lost answer) what the check of the order in doubt found.
 
-use super::*;
+use super::OrderForm;
+use super::look::{credit_span, ordered, price_text, product_type};
+use crate::app::forms::look::{draw_field, draw_message, row, rows_from, state_line, value_line};
+use crate::app::forms::{FormData, FormState};
+use crate::app::look::theme::Theme;
+use crate::app::look::widgets;
+use crate::app::orders::Check;
+use crate::billing::Short;
+use crate::text::{self, MISSING};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
 
 pub(super) fn draw_confirm(
     frame: &mut Frame,
-    app: &App,
+    data: &FormData<'_>,
     theme: &Theme,
     area: Rect,
     form: &OrderForm,
 ) {
+    let mut lines = what(data, theme, form);
+    lines.extend(warnings(data, theme, form));
+    frame.render_widget(
+        Paragraph::new(widgets::fitted(lines.clone(), area.width)),
+        area,
+    );
+    draw_below(frame, data, theme, (area, lines.len() as u16), form);
+}
+
+/// What will be bought, for whom (on which account, beside others), and what it costs.
+fn what(data: &FormData<'_>, theme: &Theme, form: &OrderForm) -> Vec<Line<'static>> {
     let (client, setip) = match &form.request {
         Some(crate::api::Request::Order { body, .. }) => (body.clientid, body.setip.clone()),
         _ => (0, None),
@@ -19,7 +42,7 @@ pub(super) fn draw_confirm(
         .as_ref()
         .map(|c| text::or_missing(&c.email).into_owned())
         .unwrap_or_else(|| MISSING.to_owned());
-    let kind = product_type(app, form)
+    let kind = product_type(data, form)
         .map(|t| format!(", {}", t.label()))
         .unwrap_or_default();
     let mut lines = vec![
@@ -52,11 +75,11 @@ pub(super) fn draw_confirm(
             "Price",
             Span::styled(price_text(form.price), theme.title),
         ),
-        value_line(theme, "Credit", credit_span(app, theme, form.price)),
-        value_line(theme, "Runway", runway_span(app, theme, form.price)),
+        value_line(theme, "Credit", credit_span(data, theme, form.price)),
+        value_line(theme, "Runway", runway_span(data, theme, form.price)),
         Line::from(""),
     ];
-    if app.settings().among.accounts {
+    if data.settings.among.accounts {
         // Beside other accounts, the one that pays is said before anything is sent.
         lines.insert(
             1,
@@ -64,80 +87,90 @@ pub(super) fn draw_confirm(
                 theme,
                 "Account",
                 Span::styled(
-                    text::sanitize(&app.settings().profile).into_owned(),
+                    text::sanitize(&data.settings.profile).into_owned(),
                     theme.title,
                 ),
             ),
         );
     }
+    lines
+}
+
+/// What may go wrong, said before anything is sent: no price, a credit short of it, a
+/// credit that already does not cover today, an order in doubt.
+fn warnings(data: &FormData<'_>, theme: &Theme, form: &OrderForm) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let mut say = |text: String, style| lines.push(Line::from(Span::styled(text, style)));
     if form.price.is_nan() {
-        lines.push(Line::from(Span::styled(
-            "⚠ The server sent no price for this product: the amount it will",
-            theme.warn,
-        )));
-        lines.push(Line::from(Span::styled(
-            "  charge is unknown. Enter still sends it; Esc goes back.",
-            theme.warn,
-        )));
-    }
-    if let Some(c) = app.billing().credit().value()
-        && c.credit + 0.005 < form.price
-    {
-        lines.push(Line::from(Span::styled(
-            format!(
-                "⚠ The credit shown is {} short of the price:",
-                text::money(form.price - c.credit)
-            ),
-            theme.warn,
-        )));
-        lines.push(Line::from(Span::styled(
-            "  the server will likely refuse. Enter still sends it (the server",
-            theme.warn,
-        )));
-        lines.push(Line::from(Span::styled(
-            "  decides, the credit may have changed); Esc goes back.",
-            theme.warn,
-        )));
-    }
-    if let Some(r) = app.runway()
-        && matches!(r.short, Short::On(day) if day <= r.today)
-    {
-        lines.push(Line::from(Span::styled(
-            "⚠ The credit already does not cover what is owed today (3 shows it).",
-            theme.warn,
-        )));
-    }
-    let doubt = app.order_doubt(form.product_id);
-    if let Some(d) = doubt {
-        lines.push(Line::from(Span::styled(
-            format!(
-                "⚠ This product's order sent at {} has an unknown outcome:",
-                app.local_time(d.attempt.sent)
-            ),
-            theme.bad,
-        )));
-    } else if app.order_in_doubt() {
-        lines.push(Line::from(Span::styled(
-            "⚠ Another product's last order has an unknown outcome (m shows it).",
-            theme.warn,
-        )));
-    }
-    frame.render_widget(
-        Paragraph::new(crate::ui::widgets::fitted(lines.clone(), area.width)),
-        area,
-    );
-    let mut next = lines.len() as u16;
-    if let Some(d) = doubt {
-        let two = Rect {
-            height: 2,
-            ..row(area, next)
-        };
-        draw_message(
-            frame,
-            two.intersection(area),
-            &check_summary(&d.check),
+        say(
+            "⚠ The server sent no price for this product: the amount it will".into(),
             theme.warn,
         );
+        say(
+            "  charge is unknown. Enter still sends it; Esc goes back.".into(),
+            theme.warn,
+        );
+    }
+    if let Some(c) = data.store.credit_answer().value()
+        && c.credit + 0.005 < form.price
+    {
+        let short = text::money(form.price - c.credit);
+        say(
+            format!("⚠ The credit shown is {short} short of the price:"),
+            theme.warn,
+        );
+        say(
+            "  the server will likely refuse. Enter still sends it (the server".into(),
+            theme.warn,
+        );
+        say(
+            "  decides, the credit may have changed); Esc goes back.".into(),
+            theme.warn,
+        );
+    }
+    if let Some(r) = data.runway
+        && matches!(r.short, Short::On(day) if day <= r.today)
+    {
+        say(
+            "⚠ The credit already does not cover what is owed today (3 shows it).".into(),
+            theme.warn,
+        );
+    }
+    if let Some(d) = data.orders.doubt(form.product_id) {
+        let sent = data.local_time(d.attempt.sent);
+        say(
+            format!("⚠ This product's order sent at {sent} has an unknown outcome:"),
+            theme.bad,
+        );
+    } else if data.orders.any_doubt() {
+        say(
+            "⚠ Another product's last order has an unknown outcome (m shows it).".into(),
+            theme.warn,
+        );
+    }
+    lines
+}
+
+/// Under the lines, from row `next`: what the check of the order in doubt found, the
+/// product ID to type again, why the last Enter sent nothing, and how to go on (or where
+/// the order is).
+fn draw_below(
+    frame: &mut Frame,
+    data: &FormData<'_>,
+    theme: &Theme,
+    (area, mut next): (Rect, u16),
+    form: &OrderForm,
+) {
+    // Two rows from `at`, within the form.
+    let two = |at| {
+        Rect {
+            height: 2,
+            ..row(area, at)
+        }
+        .intersection(area)
+    };
+    if let Some(d) = data.orders.doubt(form.product_id) {
+        draw_message(frame, two(next), &check_summary(&d.check), theme.warn);
         next += 3;
     }
     if let Some(field) = &form.retype {
@@ -154,16 +187,7 @@ pub(super) fn draw_confirm(
         next += 1;
     }
     if let Some(note) = &form.note {
-        let two = Rect {
-            height: 2,
-            ..row(area, next)
-        };
-        draw_message(
-            frame,
-            two.intersection(area),
-            &format!("✗ {note}"),
-            theme.bad,
-        );
+        draw_message(frame, two(next), &format!("✗ {note}"), theme.bad);
         next += 2;
     }
     let rest = rows_from(area, next + 1);
@@ -181,8 +205,8 @@ pub(super) fn draw_confirm(
 /// What the order does to the money ahead: `covers renewals until 2026-12-12 →
 /// 2026-12-09` (the engine's runway, and the same with the order paid today and renewed
 /// monthly: [`crate::billing::Runway::after_order`]).
-fn runway_span(app: &App, theme: &Theme, price: f64) -> Span<'static> {
-    let Some(r) = app.runway() else {
+fn runway_span(data: &FormData<'_>, theme: &Theme, price: f64) -> Span<'static> {
+    let Some(r) = data.runway else {
         return Span::styled("not known yet", theme.dim);
     };
     let Some(after) = r.after_order(price) else {

@@ -11,19 +11,25 @@
 //! written.
 //!
 //! Lists can have 100,000 lines: the line starts are indexed once when the list arrives,
-//! and the view draws only the lines on screen ([`super::iplist_view`]).
+//! and the view draws only the lines on screen ([`ListView`]).
 
-use super::{Flow, FormCore, FormLogic, FormState, Next, TextField};
+mod list;
+mod look;
+mod view;
+
+use super::{Answered, FileAnswer, Flow, FormCore, FormCx, FormData, FormLogic, FormState, Next};
+use super::{Intent, ServiceOn, TextField};
 use crate::api::{ApiError, IpList, IpListFormat, IpListType, ProductType, Request, Response};
-use crate::app::Command;
-use crate::app::Cx;
 use crate::app::keymap::steps::{self, BACK, CANCEL, CLOSE, FormStep, step_key};
 use crate::app::keymap::{Action, code, k};
-use crate::app::popups::{Popup, PopupKind};
+use crate::app::look::theme::Theme;
 use crossterm::event::KeyCode;
+use ratatui::Frame;
+use ratatui::layout::Rect;
 use std::path::PathBuf;
 
-pub use super::iplist_view::{ListView, entries_label};
+pub use look::mask_passwords;
+pub use view::{ListView, entries_label};
 
 /// Choosing the list's type and format (↑/↓ the value, Tab/←/→ the column).
 #[rustfmt::skip]
@@ -199,13 +205,6 @@ impl IpListForm {
 }
 
 impl FormLogic for IpListForm {
-    fn core(&self) -> &FormCore {
-        &self.core
-    }
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
     /// The list, once fetched, is viewed (or its file named); before, choosing.
     fn step(&self) -> &'static FormStep {
         match (&self.core.state, &self.save) {
@@ -216,7 +215,7 @@ impl FormLogic for IpListForm {
     }
 
     /// Viewing the list (or naming its file) is not an outcome Enter closes.
-    fn finished(&self) -> bool {
+    fn ends_at(&self, _state: &FormState) -> bool {
         false
     }
 
@@ -238,23 +237,19 @@ impl FormLogic for IpListForm {
         true
     }
 
-    fn action(&mut self, cx: &mut Cx<'_>, action: Action) -> Next {
+    fn action(&mut self, cx: &mut FormCx<'_>, action: Action) -> Next {
         if self.at(&CHOOSE) {
             match action {
                 Action::Up => self.cycle(-1),
                 Action::Down => self.cycle(1),
                 Action::NextField | Action::PrevField => self.switch_column(),
-                Action::Submit => {
-                    if let Some(request) = self.request() {
-                        cx.send_form(&mut self.core, request);
-                    }
-                }
+                Action::Submit => return self.request().map_or(Next::Stay, Next::Send),
                 _ => {}
             }
         } else if self.at(&VIEW) {
             self.view_action(cx, action);
         } else if self.at(&SAVE) && action == Action::Submit {
-            self.write(cx.out);
+            self.write(cx);
         }
         Next::Stay
     }
@@ -269,20 +264,15 @@ impl FormLogic for IpListForm {
 
     /// A list nobody waits for any more (the form was closed) is dropped; one the palette
     /// asked to copy is copied when it is shown.
-    fn answered(
-        &mut self,
-        cx: &mut Cx<'_>,
-        _request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow {
-        self.finish(result);
+    fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
+        let on_screen = answer.on_screen;
+        self.finish(answer.result);
         if on_screen
             && let Some(list) = self.list().map(|l| l.raw.clone())
             && let Some(mut run) = self.then_run.take()
         {
             run.iplist = Some(list);
-            cx.hand_over(*run);
+            cx.intend(Intent::HandOver(run));
             return Flow::Close;
         }
         if self.copy_first && on_screen && self.list().is_some() {
@@ -295,145 +285,55 @@ impl FormLogic for IpListForm {
         }
         Flow::Stay
     }
+
+    /// The chooser, the list (only the lines on screen) or the file-name prompt.
+    fn render(&self, frame: &mut Frame, area: Rect, data: &FormData<'_>, theme: &Theme) {
+        look::render(self, frame, area, data, theme);
+    }
+
+    fn is_writing(&self) -> bool {
+        self.save.as_ref().is_some_and(|s| s.writing)
+    }
+
+    /// The file `w` asked for: written (the view names it, the command log lists the
+    /// command that writes it), or why not (the prompt stays, to change the name).
+    fn file_answer(&mut self, cx: &mut FormCx<'_>, answer: &FileAnswer) {
+        match answer {
+            FileAnswer::Exists { path, free } => self.exists(path, free.as_deref()),
+            FileAnswer::Written {
+                result: Ok(full), ..
+            } => self.written(cx, full),
+            FileAnswer::Written { result: Err(e), .. } => {
+                if let Some(save) = &mut self.save {
+                    save.writing = false;
+                    save.error = Some(e.clone());
+                }
+            }
+        }
+    }
 }
 
 impl IpListForm {
-    /// `y` on Services, the list in: its first entry to the clipboard as
-    /// `host:port:user:pass`, said with what it is; an empty list stays open, saying so.
-    fn copy_first_entry(&mut self, cx: &mut Cx<'_>) -> Flow {
-        let id = self.service_id;
-        let Some(entry) = self.list().and_then(IpList::first) else {
-            cx.shell.status.notify(
-                crate::app::status::NoticeKind::Info,
-                format!("Service {id}: its IP list has no proxy to copy"),
-            );
-            return Flow::Stay;
-        };
-        let what = format!(
-            "First proxy of service {id} ({}, {})",
-            if entry.password.is_some() {
-                "host:port:user:pass"
-            } else {
-                "host:port"
-            },
-            self.list_type
-        );
-        let line = crate::app::cmdline::iplist(
-            &cx.shell.settings.cli_args,
-            id,
-            &self.list_type,
-            &self.format,
-            None,
-        ) + "   # its first line";
-        cx.work.cmdlog.expect_copy(what.clone(), line);
-        cx.out.push(Command::Copy {
-            what,
-            text: entry.line(),
-        });
-        Flow::Close
-    }
-
     /// The keys are `step`'s now (not busy fetching).
     fn at(&self, step: &'static FormStep) -> bool {
-        self.kind() == PopupKind::Step(step)
-    }
-
-    /// A key in the list view: scrolling, copying (its command line waits in the command
-    /// log for the clipboard's answer), `w`.
-    fn view_action(&mut self, cx: &mut Cx<'_>, action: Action) {
-        let id = self.service_id;
-        let page = iplist_page(cx);
-        let Some(list) = self.list() else { return };
-        match action {
-            Action::Copy | Action::CopyUrls => {
-                let count = list.count;
-                let n = format!(
-                    "{} {}",
-                    crate::text::count(count as u64),
-                    if count == 1 { "entry" } else { "entries" }
-                );
-                let (what, text) = if action == Action::Copy {
-                    (
-                        format!("IP list of service {id} ({n}, as served)"),
-                        list.raw.clone(),
-                    )
-                } else {
-                    (
-                        format!("IP list of service {id} ({n}, as URLs)"),
-                        list.to_urls(),
-                    )
-                };
-                let mut line = crate::app::cmdline::iplist(
-                    &cx.shell.settings.cli_args,
-                    id,
-                    &self.list_type,
-                    &self.format,
-                    None,
-                );
-                if action == Action::CopyUrls {
-                    line.push_str("   # copied as URLs: the command prints the list as served");
-                }
-                cx.work.cmdlog.expect_copy(what.clone(), line);
-                cx.out.push(Command::Copy { what, text });
-            }
-            Action::TogglePassword => self.show_passwords = !self.show_passwords,
-            Action::WriteFile => {
-                // A second `w` offers the name after the file just written (which is
-                // never replaced), not the name that now exists.
-                let offered = self
-                    .written
-                    .as_deref()
-                    .map_or_else(|| self.default_path(), crate::files::next_name);
-                self.save = Some(SavePrompt {
-                    path: TextField::new(offered).with_max(PATH_MAX),
-                    error: None,
-                    writing: false,
-                });
-            }
-            _ => {
-                if let Some(view) = &mut self.view {
-                    view.key(action, page);
-                }
-            }
-        }
-    }
-
-    /// Enter in the file-name prompt: the write, unless one is on its way.
-    fn write(&mut self, out: &mut Vec<Command>) {
-        let contents = self.list().map(|l| l.raw.clone());
-        if let (Some(save), Some(contents)) = (&mut self.save, contents)
-            && !save.writing
-        {
-            let path = save.path.value().trim();
-            if path.is_empty() {
-                save.error = Some("Type a file name.".into());
-                return;
-            }
-            save.writing = true;
-            out.push(Command::WriteFile {
-                path: PathBuf::from(path),
-                contents,
-            });
-        }
+        !self.core.state.is_submitting() && std::ptr::eq(self.step(), step)
     }
 }
 
-/// `i`: the IP-list chooser for the selected service.
-pub(in crate::app) fn open(cx: &mut Cx<'_>) {
-    let Some(id) = cx.target_service() else {
-        return;
-    };
-    let product_type = cx.tabs.service_type(id, cx.account).unwrap_or_default();
-    cx.shell
-        .popups
-        .push(Popup::form_of(IpListForm::new(id, &product_type)));
+/// `i`: the IP-list chooser for the service the key is on.
+pub(in crate::app) fn chooser(on: &ServiceOn) -> IpListForm {
+    IpListForm::new(on.id, &on.kind.clone().unwrap_or_default())
 }
 
-/// Lines an IP-list view shows at the current screen size (for paging).
-pub(in crate::app) fn iplist_page(cx: &Cx<'_>) -> usize {
-    usize::from(cx.shell.geometry.iplist_lines).max(1)
+impl IpListForm {
+    /// Fetches the list in the chosen type and format at once, as Enter in the chooser
+    /// would (opened by another key than `i`, which says what becomes of the list).
+    pub(in crate::app) fn fetch(&mut self, cx: &mut FormCx<'_>) {
+        if let Some(request) = self.request() {
+            self.core.send(cx, request);
+        }
+    }
 }
 
 #[cfg(test)]
-#[path = "iplist_tests.rs"]
 mod tests;

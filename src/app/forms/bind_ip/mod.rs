@@ -8,7 +8,7 @@
 //!
 //! **Use my IP is `Ctrl-L`** ("look up"): it cannot collide with typing an address, and
 //! the footer and help show it. It fills in this machine's public IP, looked up through
-//! [`Command::LookupMyIp`] once and then cached in the app ([`MyIp`]); the Services detail
+//! [`Command::LookupMyIp`](crate::app::Command::LookupMyIp) once and then cached in the app ([`MyIp`]); the Services detail
 //! uses the same cache to say whether the bound IP is this machine's. The lookup is made
 //! on first need: when the Services tab shows an fpr service with a bound IP, or on Ctrl-L.
 //!
@@ -18,17 +18,21 @@
 //! in says so inline; a detail that shows a rotating service turns Enter into that
 //! refusal, nothing sent.
 
-use super::{Flow, FormCore, FormLogic, FormState, TextField};
+mod look;
+
+pub use super::cx::MyIp;
+use super::{
+    Answered, Flow, FormCore, FormCx, FormData, FormLogic, FormState, ServiceOn, TextField,
+};
 use crate::api::ipv4::parse_ipv4;
-use crate::api::{ApiError, ProductType, Request, Response, ServiceUpdate};
-use crate::app::Command;
-use crate::app::Cx;
+use crate::api::{ProductType, Request, ServiceUpdate};
 use crate::app::keymap::steps::{CANCEL, FormStep, step_key};
 use crate::app::keymap::{Action, FormKey, code, ctrl};
-use crate::app::popups::Popup;
-use crate::app::status::NoticeKind;
+use crate::app::look::theme::Theme;
 use crate::net::addr::{bind_refusal, unbindable};
 use crossterm::event::KeyCode;
+use ratatui::Frame;
+use ratatui::layout::Rect;
 use std::net::Ipv4Addr;
 
 /// `Ctrl-L`: fill in this machine's public IP.
@@ -44,25 +48,6 @@ pub static STEP: FormStep = FormStep {
         CANCEL,
     ],
 };
-
-/// This machine's public IPv4, as far as the app knows.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum MyIp {
-    #[default]
-    Unknown,
-    LookingUp,
-    Known(Ipv4Addr),
-    Failed(String),
-}
-
-impl MyIp {
-    pub fn known(&self) -> Option<Ipv4Addr> {
-        match self {
-            MyIp::Known(ip) => Some(*ip),
-            _ => None,
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BindIpForm {
@@ -122,10 +107,10 @@ impl BindIpForm {
         }
     }
 
-    /// The lookup answered.
-    pub fn my_ip(&mut self, result: &Result<Ipv4Addr, String>) {
+    /// The lookup answered: whether this form had asked for it.
+    pub fn my_ip(&mut self, result: &Result<Ipv4Addr, String>) -> bool {
         if !self.looking_up {
-            return;
+            return false;
         }
         self.looking_up = false;
         match result {
@@ -136,11 +121,12 @@ impl BindIpForm {
             Ok(_) => {}
             Err(e) => self.core.error = Some(e.clone()),
         }
+        true
     }
 
     /// Ctrl-L: this machine's IP, from the cache or looked up.
-    fn use_my_ip(&mut self, cx: &mut Cx<'_>) {
-        match cx.account.my_ip.known() {
+    fn use_my_ip(&mut self, cx: &mut FormCx<'_>) {
+        match cx.my_ip().known() {
             Some(ip) => {
                 self.ip.set(ip.to_string());
                 self.core.error = None;
@@ -150,23 +136,13 @@ impl BindIpForm {
                 self.core.error = None;
                 // The lookup made on first need may still be on its way: its answer
                 // serves this too.
-                if cx.account.my_ip != MyIp::LookingUp {
-                    cx.account.my_ip = MyIp::LookingUp;
-                    cx.out.push(Command::LookupMyIp);
-                }
+                cx.look_up_my_ip();
             }
         }
     }
 }
 
 impl FormLogic for BindIpForm {
-    fn core(&self) -> &FormCore {
-        &self.core
-    }
-    fn core_mut(&mut self) -> &mut FormCore {
-        &mut self.core
-    }
-
     fn step(&self) -> &'static FormStep {
         &STEP
     }
@@ -179,9 +155,9 @@ impl FormLogic for BindIpForm {
         self.core.state.is_editable()
     }
 
-    fn submit(&mut self, cx: &Cx<'_>) -> Option<Request> {
+    fn submit(&mut self, cx: &FormCx<'_>) -> Option<Request> {
         let id = self.service_id;
-        let Some(detail) = cx.services().detail(id).value() else {
+        let Some(detail) = cx.store().service(id) else {
             self.core.error = Some(format!(
                 "service {id}'s detail (its type and bound IP) is still loading; nothing was sent"
             ));
@@ -197,97 +173,60 @@ impl FormLogic for BindIpForm {
         self.request(detail.bound_ip.as_deref())
     }
 
-    fn other(&mut self, cx: &mut Cx<'_>, action: Action) {
+    fn other(&mut self, cx: &mut FormCx<'_>, action: Action) {
         if action == USE_MY_IP && self.core.state.is_editable() {
             self.use_my_ip(cx);
         }
     }
 
-    fn answered(
-        &mut self,
-        cx: &mut Cx<'_>,
-        request: &Request,
-        result: Result<Response, ApiError>,
-        on_screen: bool,
-    ) -> Flow {
-        cx.update_answered(request, &result, on_screen);
-        self.core.finish(result);
+    fn answered(&mut self, cx: &mut FormCx<'_>, answer: Answered<'_>) -> Flow {
+        cx.update_answered(&answer);
+        self.core.finish(answer.result);
         // Success, failure or unknown: the detail says what is bound now.
         cx.fetch(Request::Service(self.service_id));
         Flow::Stay
     }
+
+    /// What is bound now (and whether it is this machine), the field, its inline error
+    /// or how to fill it in, and the outcome.
+    fn render(&self, frame: &mut Frame, area: Rect, data: &FormData<'_>, theme: &Theme) {
+        look::render(self, frame, area, data, theme);
+    }
+
+    fn my_ip(&mut self, result: &Result<Ipv4Addr, String>) -> bool {
+        BindIpForm::my_ip(self, result)
+    }
+
+    /// A failed lookup Ctrl-L asked for is the inline error under the field.
+    fn shows_my_ip(&self) -> bool {
+        true
+    }
 }
 
-/// `b`: the bind form for the selected service, if it is fpr.
-pub(in crate::app) fn open(cx: &mut Cx<'_>) {
+/// `b`: the bind form for the service the key is on, if it is fpr.
+pub(in crate::app) fn open(cx: &mut FormCx<'_>, on: Option<&ServiceOn>) -> Option<BindIpForm> {
     if cx.refuse_read_only("binding an IP") {
-        return;
+        return None;
     }
-    let Some(id) = cx.writable_service("binding an IP") else {
-        return;
-    };
-    let detail = cx.services().detail(id).value();
-    match (cx.tabs.service_type(id, cx.account), detail) {
+    let id = cx.writable(on, "binding an IP")?;
+    let kind = on.and_then(|on| on.kind.clone());
+    match (kind, cx.store().service(id)) {
         (Some(ProductType::Fpr), Some(detail)) => {
-            let bound = detail.bound_ip.clone();
-            cx.shell
-                .popups
-                .push(Popup::form_of(BindIpForm::new(id, bound.as_deref())));
+            Some(BindIpForm::new(id, detail.bound_ip.clone().as_deref()))
         }
         (Some(other), _) if other != ProductType::Fpr => {
             let kind = other.label();
-            cx.shell.status.notify(
-                NoticeKind::Info,
+            cx.status().notify(
+                crate::app::status::NoticeKind::Info,
                 format!("Service {id} is {kind}: only static (fpr) services have an IP to bind"),
             );
+            None
         }
         // The form shows the bound IP, which only the detail has: it opens and waits for
         // it (asked now, ahead of everything else).
         _ => {
             cx.fetch(Request::Service(id));
-            cx.shell
-                .popups
-                .push(Popup::form_of(BindIpForm::new(id, None)));
-        }
-    }
-}
-
-/// The answer to [`Command::LookupMyIp`].
-pub(in crate::app) fn on_my_ip(cx: &mut Cx<'_>, result: Result<Ipv4Addr, String>) {
-    let asked = cx
-        .shell
-        .popups
-        .iter()
-        .any(|p| p.form_as::<BindIpForm>().is_some_and(|f| f.looking_up));
-    for popup in &mut cx.shell.popups {
-        if let Some(form) = popup.form_as_mut::<BindIpForm>() {
-            form.my_ip(&result);
-        }
-    }
-    cx.account.my_ip = match result {
-        Ok(ip) => MyIp::Known(ip),
-        Err(e) => {
-            // Said only when the user asked; the automatic lookup fails quietly.
-            let on_top = cx
-                .shell
-                .popups
-                .last()
-                .and_then(Popup::form_as::<BindIpForm>);
-            if asked && on_top.is_none() {
-                cx.shell.status.notify(NoticeKind::Error, &e);
-            }
-            MyIp::Failed(e)
-        }
-    };
-}
-
-impl Cx<'_> {
-    /// Looks up this machine's IP the first time something on screen would use it (the
-    /// Services tab showing an fpr service with a bound IP asks, through its intent).
-    pub(in crate::app) fn look_up_my_ip(&mut self) {
-        if self.account.my_ip == MyIp::Unknown {
-            self.account.my_ip = MyIp::LookingUp;
-            self.out.push(Command::LookupMyIp);
+            Some(BindIpForm::new(id, None))
         }
     }
 }

@@ -1,44 +1,40 @@
 //! The order form: the product, the credit before and after, the client picker and (fpr)
 //! the IP field; then the confirmation; then the result.
 
-use super::{
-    LABEL, draw_field, draw_message, framed, inline_error, row, rows_from, state_line, value_line,
-};
+use super::{OrderField, OrderForm, done_message};
 use crate::api::{Client, ProductType, Response};
 use crate::app::Answer;
-use crate::app::App;
-use crate::app::forms::FormState;
-use crate::app::forms::order::{OrderField, OrderForm, done_message};
-use crate::app::orders::Check;
-use crate::billing::Short;
-use crate::ui::text::{self, MISSING};
-use crate::ui::theme::Theme;
+use crate::app::forms::look::{
+    LABEL, draw_field, draw_message, framed, inline_error, row, rows_from, state_line, value_line,
+};
+use crate::app::forms::{FormData, FormState};
+use crate::app::look::theme::Theme;
+use crate::app::look::widgets;
+use crate::text::{self, MISSING};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 /// Client rows the picker shows at once.
-mod confirm;
-use confirm::draw_confirm;
-
 const PICKER_ROWS: usize = 5;
 
-impl super::FormWidget for OrderForm {
-    fn render(&self, frame: &mut Frame, app: &App, theme: &Theme, body: Rect) {
-        draw(frame, app, theme, body, self);
-    }
-}
-
 /// What a placed order's answer says.
-fn ordered(answer: &Response) -> String {
+pub(super) fn ordered(answer: &Response) -> String {
     match answer {
         Response::Order(r) => done_message(r),
         _ => String::new(),
     }
 }
 
-fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &OrderForm) {
+/// The popup's frame, its title saying the step: the inside, to draw the step in.
+pub(super) fn framed_for(
+    form: &OrderForm,
+    frame: &mut Frame,
+    body: Rect,
+    data: &FormData<'_>,
+    theme: &Theme,
+) -> Rect {
     let title = match form.core.state {
         FormState::Confirming | FormState::Submitting => {
             format!("Order product {} · confirm", form.product_id)
@@ -46,31 +42,25 @@ fn draw(frame: &mut Frame, app: &App, theme: &Theme, body: Rect, form: &OrderFor
         _ => format!("Order product {}", form.product_id),
     };
     // Room for the doubt's lines and the product ID field.
-    let h = if app.order_doubt(form.product_id).is_some() {
+    let h = if data.orders.doubt(form.product_id).is_some() {
         25
     } else {
         20
     };
-    let inner = framed(frame, app, theme, body, (70, h), title);
-    match &form.core.state {
-        FormState::Editing | FormState::Failed(_) => draw_editing(frame, app, theme, inner, form),
-        FormState::Confirming | FormState::Submitting => {
-            draw_confirm(frame, app, theme, inner, form)
-        }
-        FormState::Done(_) => draw_done(frame, theme, inner, form),
-    }
+    framed(frame, data, theme, body, (70, h), title)
 }
 
-fn product_type(app: &App, form: &OrderForm) -> Option<ProductType> {
-    app.products()
-        .detail(form.product_id)
+pub(super) fn product_type(data: &FormData<'_>, form: &OrderForm) -> Option<ProductType> {
+    data.store
+        .product_answer(form.product_id)
         .value()
         .map(|p| p.product_type.clone())
 }
 
 /// `$250.00 → $238.00 after this order`, or why it cannot be said.
-fn credit_span(app: &App, theme: &Theme, price: f64) -> Span<'static> {
-    match app.billing().credit().value() {
+pub(super) fn credit_span(data: &FormData<'_>, theme: &Theme, price: f64) -> Span<'static> {
+    let credit = data.store.credit_answer();
+    match credit.value() {
         // A price the server did not send (NaN, see `text::format`): no "after" to work out.
         Some(c) if price.is_nan() => Span::styled(
             format!("{} (the price is unknown)", text::money(c.credit)),
@@ -89,13 +79,13 @@ fn credit_span(app: &App, theme: &Theme, price: f64) -> Span<'static> {
             text::money(c.credit),
             text::money(c.credit - price)
         )),
-        None if app.billing().credit().is_loading() => Span::styled("loading…", theme.dim),
+        None if credit.is_loading() => Span::styled("loading…", theme.dim),
         None => Span::styled("unknown", theme.dim),
     }
 }
 
 /// The price, or that the server sent none (never `$0.00` for a missing one).
-fn price_text(price: f64) -> String {
+pub(super) fn price_text(price: f64) -> String {
     if price.is_nan() {
         "price unknown".to_owned()
     } else {
@@ -103,10 +93,10 @@ fn price_text(price: f64) -> String {
     }
 }
 
-fn product_line(app: &App, theme: &Theme, form: &OrderForm) -> Line<'static> {
-    let kind = match product_type(app, form) {
+fn product_line(data: &FormData<'_>, theme: &Theme, form: &OrderForm) -> Line<'static> {
+    let kind = match product_type(data, form) {
         Some(t) => t.label(),
-        None if app.products().detail(form.product_id).error().is_some() => {
+        None if data.store.product_answer(form.product_id).error().is_some() => {
             "type unknown".to_owned()
         }
         None => "type loading…".to_owned(),
@@ -122,13 +112,19 @@ fn product_line(app: &App, theme: &Theme, form: &OrderForm) -> Line<'static> {
     )
 }
 
-fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &OrderForm) {
+pub(super) fn draw_editing(
+    frame: &mut Frame,
+    data: &FormData<'_>,
+    theme: &Theme,
+    area: Rect,
+    form: &OrderForm,
+) {
     let typing = form.core.state.is_editable();
     frame.render_widget(
-        Paragraph::new(crate::ui::widgets::fitted(
+        Paragraph::new(widgets::fitted(
             vec![
-                product_line(app, theme, form),
-                value_line(theme, "Credit", credit_span(app, theme, form.price)),
+                product_line(data, theme, form),
+                value_line(theme, "Credit", credit_span(data, theme, form.price)),
             ],
             area.width,
         )),
@@ -143,19 +139,38 @@ fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
         form.focus == OrderField::Client,
         typing,
     );
-    let picker = picker_lines(app, theme, form);
+    let picker = picker_lines(data, theme, form);
     let picker_area = Rect {
         height: (PICKER_ROWS + 1) as u16,
         ..row(area, 4)
     };
     frame.render_widget(Paragraph::new(picker), picker_area.intersection(area));
     let ip_row = 4 + PICKER_ROWS as u16 + 2;
-    match product_type(app, form) {
+    draw_ip(frame, data, theme, (area, ip_row), form);
+    if form.discard_asked {
+        let msg = "Esc again throws away what was typed; any other key keeps editing.";
+        draw_message(frame, rows_from(area, ip_row + 3), msg, theme.warn);
+    } else if let Some((msg, style)) = state_line(theme, &form.core.state, "", ordered) {
+        draw_message(frame, rows_from(area, ip_row + 3), &msg, style);
+    }
+}
+
+/// The IP field of an fpr product (with its inline error or what it is for), or why
+/// there is none.
+fn draw_ip(
+    frame: &mut Frame,
+    data: &FormData<'_>,
+    theme: &Theme,
+    (area, at): (Rect, u16),
+    form: &OrderForm,
+) {
+    let typing = form.core.state.is_editable();
+    match product_type(data, form) {
         Some(ProductType::Fpr) => {
             draw_field(
                 frame,
                 theme,
-                row(area, ip_row),
+                row(area, at),
                 "Bind IP",
                 &form.setip,
                 form.focus == OrderField::SetIp,
@@ -172,7 +187,7 @@ fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
                     theme.dim,
                 )),
             };
-            frame.render_widget(Paragraph::new(below), row(area, ip_row + 1));
+            frame.render_widget(Paragraph::new(below), row(area, at + 1));
         }
         Some(_) => frame.render_widget(
             Paragraph::new(value_line(
@@ -180,38 +195,33 @@ fn draw_editing(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, form: &
                 " Bind IP",
                 Span::styled("— (only static products bind an IP)", theme.dim),
             )),
-            row(area, ip_row),
+            row(area, at),
         ),
         None => {
-            let why = if app.products().detail(form.product_id).error().is_some() {
+            let why = if data.store.product_answer(form.product_id).error().is_some() {
                 "— (the product's type could not be read)"
             } else {
                 "waiting for the product's type…"
             };
             frame.render_widget(
                 Paragraph::new(value_line(theme, " Bind IP", Span::styled(why, theme.dim))),
-                row(area, ip_row),
+                row(area, at),
             )
         }
-    }
-    if form.discard_asked {
-        let msg = "Esc again throws away what was typed; any other key keeps editing.";
-        draw_message(frame, rows_from(area, ip_row + 3), msg, theme.warn);
-    } else if let Some((msg, style)) = state_line(theme, &form.core.state, "", ordered) {
-        draw_message(frame, rows_from(area, ip_row + 3), &msg, style);
     }
 }
 
 /// The count or the error under the client field, then the matching clients around the
 /// chosen one.
-fn picker_lines(app: &App, theme: &Theme, form: &OrderForm) -> Vec<Line<'static>> {
+fn picker_lines(data: &FormData<'_>, theme: &Theme, form: &OrderForm) -> Vec<Line<'static>> {
     let indent = " ".repeat(LABEL + 3);
-    let clients: &[Client] = match app.clients() {
-        Answer::Failed { error, .. } if app.clients().value().is_none() => {
+    let answer = data.store.clients_answer();
+    let clients: &[Client] = match answer {
+        Answer::Failed { error, .. } if answer.value().is_none() => {
             let line = crate::app::status::error_line(
                 &crate::api::Request::Clients,
                 error,
-                &app.settings().profile,
+                &data.settings.profile,
             );
             return vec![Line::from(vec![
                 Span::raw(indent),
@@ -260,7 +270,7 @@ fn picker_lines(app: &App, theme: &Theme, form: &OrderForm) -> Vec<Line<'static>
     lines
 }
 
-fn draw_done(frame: &mut Frame, theme: &Theme, area: Rect, form: &OrderForm) {
+pub(super) fn draw_done(frame: &mut Frame, theme: &Theme, area: Rect, form: &OrderForm) {
     let Some(r) = form.result() else {
         return;
     };
@@ -289,8 +299,5 @@ fn draw_done(frame: &mut Frame, theme: &Theme, area: Rect, form: &OrderForm) {
             theme.dim,
         )),
     ];
-    frame.render_widget(
-        Paragraph::new(crate::ui::widgets::fitted(lines, area.width)),
-        area,
-    );
+    frame.render_widget(Paragraph::new(widgets::fitted(lines, area.width)), area);
 }
