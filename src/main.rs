@@ -5,6 +5,11 @@ use proxydash::cli::Cli;
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// The system allocator, bounding the memory and stack of a `--jq` filter's thread (every
+/// other thread is only looked at): see `proxydash::meter`.
+#[global_allocator]
+static ALLOCATOR: proxydash::meter::Metered = proxydash::meter::Metered;
+
 fn main() -> ExitCode {
     limit_malloc_arenas();
     // Before any state file or command is touched: SIGINT and SIGTERM end the program
