@@ -12,6 +12,7 @@
 use clap::Parser;
 use std::process::ExitCode;
 
+pub mod complete;
 mod completions;
 mod sandbox;
 mod sandbox_help;

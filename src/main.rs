@@ -12,6 +12,11 @@ static ALLOCATOR: proxydash::meter::Metered = proxydash::meter::Metered;
 
 fn main() -> ExitCode {
     limit_malloc_arenas();
+    // What the shell's completion asks at TAB time: answered before anything else is
+    // read, quietly (`proxydash::cli::complete`).
+    if let Some(code) = proxydash::cli::complete::run_if_asked() {
+        return code;
+    }
     // Before any state file or command is touched: SIGINT and SIGTERM end the program
     // until a part that stops gracefully takes them over (`proxydash::signals`).
     proxydash::signals::install();

@@ -34,7 +34,12 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 4] = [Kind::Services, Kind::Products, Kind::Invoices, Kind::Clients];
+    pub const ALL: [Kind; 4] = [
+        Kind::Services,
+        Kind::Products,
+        Kind::Invoices,
+        Kind::Clients,
+    ];
 
     /// Its name, in the file and on `__complete`'s command line.
     pub fn name(self) -> &'static str {
@@ -114,7 +119,7 @@ pub fn keep(profile: &str, kind: Kind, entries: Entries) {
 
 /// The newest [`KEPT`] entries, each ID once, descriptions cleaned and cut.
 fn bounded(mut entries: Entries) -> Entries {
-    entries.sort_by(|a, b| b.0.cmp(&a.0));
+    entries.sort_by_key(|e| std::cmp::Reverse(e.0));
     entries.dedup_by_key(|e| e.0);
     entries.truncate(KEPT);
     for (_, words) in &mut entries {
@@ -131,7 +136,8 @@ pub fn services(list: &[ServiceSummary]) -> Entries {
 }
 
 pub fn products(list: &[ProductSummary]) -> Entries {
-    let words = |p: &ProductSummary| format!("{} · {}", p.product_name, crate::text::money(p.price));
+    let words =
+        |p: &ProductSummary| format!("{} · {}", p.product_name, crate::text::money(p.price));
     list.iter().map(|p| (p.product_id, words(p))).collect()
 }
 

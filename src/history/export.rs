@@ -146,14 +146,20 @@ pub fn export(
 }
 
 /// The headers of the aligned table, one per column of [`COLUMNS`].
-pub const HEADERS: [&str; 7] = ["AT", "KIND", "SERVICE", "SUBJECT", "VALUE", "EXTRA", "DETAIL"];
+pub const HEADERS: [&str; 7] = [
+    "AT", "KIND", "SERVICE", "SUBJECT", "VALUE", "EXTRA", "DETAIL",
+];
 
 /// Every change since `since`, as the cells of the aligned table (the cells of the CSV,
 /// unquoted), oldest first: read whole, for a table is read by a person.
 pub fn cells(conn: &Connection, since: i64) -> Result<Vec<Vec<String>>, String> {
     let mut rows = Vec::new();
     each_row(conn, since, |at, values| {
-        rows.push(std::iter::once(at).chain(values[1..].iter().map(cell)).collect());
+        rows.push(
+            std::iter::once(at)
+                .chain(values[1..].iter().map(cell))
+                .collect(),
+        );
         Ok(())
     })?;
     Ok(rows)

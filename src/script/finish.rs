@@ -62,7 +62,9 @@ fn finish(result: Printed, profile: Option<&str>, json: bool, jq: Option<&Jq>) -
             }
         },
         Err(failure) => {
-            if let super::Failure::Found { output: printed, .. } = &failure
+            if let super::Failure::Found {
+                output: printed, ..
+            } = &failure
                 && let Err(e) = super::jq::answer(printed, jq)
             {
                 eprintln!("proxydash: {}", output::sanitize(&e));

@@ -102,6 +102,9 @@ mod tests {
     fn on_a_terminal_cells_lose_their_escapes() {
         let rows = vec![vec!["x\u{1b}[31my".to_owned()]];
         assert_eq!(delimited(Form::Csv, &["A"], &rows, true), "A\nxy\n");
-        assert_eq!(delimited(Form::Csv, &["A"], &rows, false), "A\nx\u{1b}[31my\n");
+        assert_eq!(
+            delimited(Form::Csv, &["A"], &rows, false),
+            "A\nx\u{1b}[31my\n"
+        );
     }
 }

@@ -164,7 +164,11 @@ pub struct HistoryExportArgs {
     #[arg(long, value_name = "WHEN", default_value = "7d")]
     pub since: String,
     /// Print JSON: an array of objects.
-    #[arg(long, conflicts_with = "csv", default_value_if("jq", ArgPredicate::IsPresent, "true"))]
+    #[arg(
+        long,
+        conflicts_with = "csv",
+        default_value_if("jq", ArgPredicate::IsPresent, "true")
+    )]
     pub json: bool,
     /// Filter the JSON with a jq expression (implies --json): each result on a line,
     /// strings without quotes.

@@ -21,7 +21,10 @@ pub(super) async fn list(s: &mut Session<'_>) -> Result<Vec<ServiceSummary>, Fai
         .await
         .map_err(Failure::api("List services"))?;
     super::output::warn_if_cut(&crate::api::Request::Services, services.len());
-    s.saw(crate::seen::Kind::Services, crate::seen::services(&services));
+    s.saw(
+        crate::seen::Kind::Services,
+        crate::seen::services(&services),
+    );
     Ok(services)
 }
 

@@ -60,13 +60,21 @@ pub(super) fn list(
         other => other,
     };
     if matches!(form, Form::Csv | Form::Tsv) {
-        let columns = [("LEVEL", Align::Left), ("ID", Align::Left), ("MARK", Align::Left)];
+        let columns = [
+            ("LEVEL", Align::Left),
+            ("ID", Align::Left),
+            ("MARK", Align::Left),
+        ];
         let profile = [("PROFILE", Align::Left)];
         let message = [("MESSAGE", Align::Left)];
         let both = [&profile[..labelled as usize], &columns, &message].concat();
         let mut t = Table::new(&both);
         for (p, a, marks) in &open {
-            let cells = [a.level.as_str().to_owned(), alert_id(&a.key), mark(a, marks, now)];
+            let cells = [
+                a.level.as_str().to_owned(),
+                alert_id(&a.key),
+                mark(a, marks, now),
+            ];
             let first = labelled.then(|| p.to_string());
             t.row(first.into_iter().chain(cells).chain([message_of(a)]));
         }

@@ -145,14 +145,22 @@ fn load_error(code: &str, errors: jaq_core::load::Errors<&str, ()>) -> String {
     match error {
         Error::Lex(e) => match e.into_iter().next() {
             Some((expected, found)) => {
-                let what = format!("expected {}, found {}", expected.as_str(), found_text(found));
+                let what = format!(
+                    "expected {}, found {}",
+                    expected.as_str(),
+                    found_text(found)
+                );
                 at(code, first(found), &what)
             }
             None => "the expression does not parse".to_owned(),
         },
         Error::Parse(e) => match e.into_iter().next() {
             Some((expected, found)) => {
-                let what = format!("expected {}, found {}", expected.as_str(), found_text(found));
+                let what = format!(
+                    "expected {}, found {}",
+                    expected.as_str(),
+                    found_text(found)
+                );
                 at(code, first(found), &what)
             }
             None => "the expression does not parse".to_owned(),
