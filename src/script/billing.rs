@@ -1,7 +1,7 @@
 //! `credit`, `invoices`, `invoice`: the account's money.
 
 use super::args::{InvoiceArgs, InvoicesArgs, OutputArgs};
-use super::output::{Align, Details, date, id, json, money, or_missing};
+use super::output::{Align, Details, cell, date, id, json, money, or_missing};
 use super::{Failure, Form, Printed, Script, Session, Several};
 use crate::api::{Credit, Invoice, Listed};
 
@@ -54,13 +54,13 @@ pub(super) fn row(i: &Invoice) -> Vec<String> {
     vec![
         i.id.to_string(),
         date(i.created_at),
-        or_missing(i.status.as_str()),
+        cell(i.status.as_str()),
         money(i.amount),
         date(i.date_paid),
         date(i.date_refunded),
-        or_missing(&i.payment_method),
+        cell(&i.payment_method),
         service_id(i),
-        or_missing(&i.description),
+        cell(&i.description),
     ]
 }
 

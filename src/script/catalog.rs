@@ -1,7 +1,7 @@
 //! `clients`, `products`, `product`: what can be ordered, and for whom.
 
 use super::args::{ClientsArgs, OutputArgs, ProductArgs, ProductsArgs};
-use super::output::{Align, Details, Table, date, id, json, money, or_missing, yes_no};
+use super::output::{Align, Details, Table, cell, date, id, json, money, or_missing, yes_no};
 use super::{Failure, Form, Printed, Script, Session};
 
 pub async fn clients(s: &mut Session<'_>, form: Form) -> Printed {
@@ -17,7 +17,7 @@ pub async fn clients(s: &mut Session<'_>, form: Form) -> Printed {
     }
     let mut t = Table::new(&[("ID", Align::Right), ("EMAIL", Align::Left)]);
     for c in &clients {
-        t.row([c.id.to_string(), or_missing(&c.email)]);
+        t.row([c.id.to_string(), cell(&c.email)]);
     }
     Ok(t.render_as(form))
 }
@@ -52,8 +52,8 @@ pub async fn products(s: &mut Session<'_>, a: &ProductsArgs, form: Form) -> Prin
         |p| {
             vec![
                 p.product_id.to_string(),
-                or_missing(&p.product_name),
-                or_missing(&p.group_name),
+                cell(&p.product_name),
+                cell(&p.group_name),
                 money(p.price),
                 date(p.created_at),
             ]

@@ -226,6 +226,15 @@ pub fn or_missing(s: &str) -> String {
     text::or_missing(s).into_owned()
 }
 
+/// A cell of a table row: server text as it is (the table sanitises it on render; CSV
+/// and TSV into a pipe keep it exact), or `—` when it is empty.
+pub fn cell(s: &str) -> String {
+    match s.trim().is_empty() {
+        true => MISSING.to_owned(),
+        false => s.to_owned(),
+    }
+}
+
 pub fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
 }

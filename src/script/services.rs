@@ -1,7 +1,9 @@
 //! `services`, `service`, `stats`, `rate`, `network`: reading services.
 
 use super::args::{OutputArgs, RateArgs, ServiceArgs, ServiceIdArgs, ServicesArgs, StatsArgs};
-use super::output::{Align, Details, MISSING, Table, date, id, json, money, number, or_missing};
+use super::output::{
+    Align, Details, MISSING, Table, cell, date, id, json, money, number, or_missing,
+};
 use super::{Failure, Form, Printed, Script, Session, Several};
 use crate::api::{ApiClient, ApiError, ProductType, ServiceSummary, Unprocessable};
 
@@ -41,8 +43,8 @@ pub(super) const COLUMNS: [(&str, Align); 5] = [
 pub(super) fn row(v: &ServiceSummary) -> Vec<String> {
     vec![
         v.service_id.to_string(),
-        or_missing(&v.product_name),
-        or_missing(v.status.as_str()),
+        cell(&v.product_name),
+        cell(v.status.as_str()),
         date(v.nextduedate),
         id(v.orderid),
     ]
