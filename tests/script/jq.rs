@@ -391,28 +391,90 @@ async fn csv_and_tsv_keep_every_value_whole() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Every list command takes `--format`, with the table's header; a missing value is an
-/// empty cell.
+/// The README's table of `--format csv` columns: each command with its header.
+fn readme_formats() -> Vec<(String, String)> {
+    const README: &str = include_str!("../../README.md");
+    README
+        .lines()
+        .skip_while(|l| !l.starts_with("| command | `--format csv` columns |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|row| {
+            let cells: Vec<&str> = row.trim_matches('|').split(" | ").collect();
+            let code = |c: &str| c.split('`').nth(1).unwrap_or_default().to_owned();
+            (code(cells[0]), code(cells[1]))
+        })
+        .collect()
+}
+
+/// The README's table names every command with `--format table|json|csv|tsv` (read from
+/// the command tree), and each prints the header it says, with an empty cell where the
+/// table shows `—`.
 #[tokio::test]
-async fn every_list_takes_format() {
-    let sb = sandbox().await;
-    let dir = temp_dir("jq-lists");
-    for (args, header) in [
-        (&["clients"][..], "ID,EMAIL"),
-        (&["services"], "ID,PRODUCT,STATUS,NEXT DUE,ORDER"),
-        (&["invoices"], "ID,CREATED,STATUS,AMOUNT"),
-        (&["stats", "1003"], "DATE,RATE"),
-        (&["network"], "SERVICE,STATE,SERVER"),
-        (&["network", "1001"], "STATE,SERVER"),
-        (&["alerts"], "LEVEL,ID,MARK,MESSAGE"),
-    ] {
-        let mut all = args.to_vec();
-        all.extend(["--format", "csv"]);
-        let out = run_in(&sb, &dir, &all, None).await.ok();
-        assert!(out.stdout.starts_with(header), "{args:?}: {}", out.stdout);
-        assert!(!out.stdout.contains('—'), "{args:?}: {}", out.stdout);
+async fn every_list_takes_format_with_the_readme_s_header() {
+    let readme = readme_formats();
+    let mut tree = proxydash::cli::Cli::command_line();
+    tree.build();
+    let mut with_format = Vec::new();
+    fn walk(c: &clap::Command, path: &str, found: &mut Vec<String>) {
+        let forms = c
+            .get_arguments()
+            .find(|a| a.get_long() == Some("format"))
+            .map(|a| {
+                a.get_possible_values()
+                    .iter()
+                    .map(|v| v.get_name().to_owned())
+                    .collect::<Vec<_>>()
+            });
+        if forms.is_some_and(|f| f == ["table", "json", "csv", "tsv"]) {
+            found.push(path.to_owned());
+        }
+        for sub in c.get_subcommands() {
+            walk(sub, format!("{path} {}", sub.get_name()).trim(), found);
+        }
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    walk(&tree, "", &mut with_format);
+    // `alerts`' flags are global: its subcommands have them too; the list is `alerts`.
+    with_format.retain(|c| !c.starts_with("alerts "));
+    let mut named: Vec<String> = readme.iter().map(|(c, _)| c.clone()).collect();
+    named.sort();
+    with_format.sort();
+    assert_eq!(
+        named, with_format,
+        "the README's --format table and the command tree"
+    );
+    for (command, header) in &readme {
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.extend(match command.as_str() {
+            "stats" => &["1003"][..],
+            "probe" => &["--allow-private", "--probe-timeout", "1", "1001"],
+            "history export" => &["--since", "1d"],
+            _ => &[],
+        });
+        args.extend(["--format", "csv"]);
+        let out = fresh(
+            &args,
+            None,
+            &format!("format-{}", command.replace(' ', "-")),
+        )
+        .await;
+        let expected = if command == "probe" { Some(1) } else { Some(0) };
+        assert_eq!(out.code, expected, "{command}: {out:#?}");
+        assert_eq!(
+            out.stdout.lines().next(),
+            Some(header.as_str()),
+            "{command}: {out:#?}"
+        );
+        // A fresh state has no open alert: the header alone.
+        if command != "alerts" {
+            assert!(out.stdout.lines().count() > 1, "{command}: rows: {out:#?}");
+        }
+        assert!(
+            !out.stdout.contains("\n\n"),
+            "{command}: a blank line: {out:#?}"
+        );
+        assert!(!out.stdout.contains('—'), "{command}: {}", out.stdout);
+    }
 }
 
 /// `history export` takes `--format` beside its `--csv` and `--json`, and `--jq`.

@@ -71,7 +71,10 @@ pub fn run(cli: &Options, args: &AlertsArgs) -> ExitCode {
     };
     let mut code = 0;
     if let Some(text) = text {
-        let shown = clean_lines(&text, args.json) + "\n";
+        let mut shown = clean_lines(&text, args.json);
+        if !shown.ends_with('\n') {
+            shown.push('\n');
+        }
         if let Err(e) = super::jq::answer(&shown, args.jq.as_ref()) {
             eprintln!("proxydash alerts: {}", clean_lines(&e, false));
             code = 1;
