@@ -114,8 +114,8 @@ async fn with_nothing_known_nothing_is_printed() {
     if made.is_ok_and(|s| s.success()) {
         let fifo = fifo.to_string_lossy().into_owned();
         // A read of the FIFO would wait for a writer for ever: the limit only bounds that.
-        let read = complete(&home, &["profiles", "--config", &fifo], &[]);
-        let read = tokio::time::timeout(Duration::from_secs(60), read).await;
+        let args = ["profiles", "--config", &fifo];
+        let read = tokio::time::timeout(Duration::from_secs(60), complete(&home, &args, &[])).await;
         assert_eq!(read.expect("it waited on the FIFO"), "");
     }
     let _ = std::fs::remove_dir_all(&home);
