@@ -276,6 +276,7 @@ fn watch_target() {
             history: None,
             alert_file: None,
             marks_file: None,
+            seen: None,
             types_file: None,
         });
         let sink = JsonLines {

@@ -148,6 +148,7 @@ async fn soak(minutes: u64) {
         history: None,
         alert_file: None,
         marks_file: None,
+        seen: None,
         types_file: None,
     });
     let sink = JsonLines {

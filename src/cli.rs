@@ -12,6 +12,7 @@
 use clap::Parser;
 use std::process::ExitCode;
 
+pub mod complete;
 mod completions;
 mod sandbox;
 mod sandbox_help;
@@ -109,7 +110,7 @@ through: check `proxydash services` before ordering again."
 
     /// List your services.
     #[command(
-        after_help = "Example:\n  proxydash services\n  proxydash services --json | jq '.[] | select(.status == \"Active\") | .service_id'\n  proxydash services --all-profiles   # a PROFILE column first; \"profile\" in each --json row"
+        after_help = "Example:\n  proxydash services\n  proxydash services --jq '.[] | select(.status == \"Active\") | .service_id'\n  proxydash services --format csv > services.csv\n  proxydash services --all-profiles   # a PROFILE column first; \"profile\" in each --json row"
     )]
     Services(ServicesArgs),
 
@@ -173,7 +174,7 @@ proxychains, curl, those of the profile's probe_templates, or a pattern given in
 
     /// List the invoices.
     #[command(
-        after_help = "Example:\n  proxydash invoices\n  proxydash invoices --json | jq '.[] | select(.status == \"Unpaid\")'\n  proxydash invoices --all-profiles --json | jq '.[] | select(.status == \"Unpaid\") | .profile'"
+        after_help = "Example:\n  proxydash invoices\n  proxydash invoices --jq '.[] | select(.status == \"Unpaid\") | .id'\n  proxydash invoices --all-profiles --format tsv"
     )]
     Invoices(InvoicesArgs),
 
@@ -196,10 +197,12 @@ proxychains, curl, those of the profile's probe_templates, or a pattern given in
     )]
     Network(NetworkArgs),
 
-    /// Print a shell completion script.
+    /// Print a shell completion script (in bash, zsh and fish it completes profile names
+    /// and the IDs the profile last saw too).
     #[command(
         after_help = "Example:\n  proxydash completions bash > ~/.local/share/bash-completion/completions/proxydash\n  \
-proxydash completions zsh > ~/.zfunc/_proxydash"
+proxydash completions zsh > ~/.zfunc/_proxydash\n  \
+proxydash completions fish > ~/.config/fish/completions/proxydash.fish"
     )]
     Completions(CompletionsArgs),
     /// Show where the config file is, or write a commented example.

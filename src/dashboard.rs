@@ -341,6 +341,7 @@ fn seat(
             marks_file: crate::history::file_for(&settings.profile)
                 .filter(|_| !demo)
                 .map(crate::history::marks::MarksFile::spawn),
+            seen: (!demo).then(|| settings.profile.clone()),
         });
         let mut effects = Effects::new(
             engine,

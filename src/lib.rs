@@ -21,6 +21,7 @@ pub mod headless;
 pub mod history;
 pub mod iplist_throttle;
 pub mod logging;
+pub mod meter;
 pub mod metrics;
 pub mod net;
 pub mod options;
@@ -32,6 +33,7 @@ pub mod sandbox;
 pub mod scheduler;
 pub mod script;
 pub mod secret;
+pub mod seen;
 pub mod signals;
 pub mod term;
 /// The app's test harness: it stands in for the run loop, which alone knows both the app

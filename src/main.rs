@@ -5,8 +5,18 @@ use proxydash::cli::Cli;
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// The system allocator, bounding the memory and stack of a `--jq` filter's thread (every
+/// other thread is only looked at): see `proxydash::meter`.
+#[global_allocator]
+static ALLOCATOR: proxydash::meter::Metered = proxydash::meter::Metered;
+
 fn main() -> ExitCode {
     limit_malloc_arenas();
+    // What the shell's completion asks at TAB time: answered before anything else is
+    // read, quietly (`proxydash::cli::complete`).
+    if let Some(code) = proxydash::cli::complete::run_if_asked() {
+        return code;
+    }
     // Before any state file or command is touched: SIGINT and SIGTERM end the program
     // until a part that stops gracefully takes them over (`proxydash::signals`).
     proxydash::signals::install();

@@ -353,6 +353,7 @@ async fn a_silence_asked_of_one_engine_holds_in_another_of_the_same_profile() {
             alert_file: None,
             types_file: None,
             marks_file: Some(MarksFile::spawn(path.to_owned())),
+            seen: None,
         })
     };
     // Generous: alone this takes a fraction of a second, but CI runs it beside 400 others.

@@ -17,6 +17,7 @@ mod assets;
 mod budget_scopes;
 mod cli;
 mod client;
+mod completion;
 mod dashboard;
 mod decoding;
 mod demo_everywhere;

@@ -19,6 +19,8 @@ mod accounts;
 mod budget;
 #[path = "script/codes.rs"]
 mod codes;
+#[path = "script/jq.rs"]
+mod jq;
 #[path = "script/limits.rs"]
 mod limits;
 #[path = "script/probe.rs"]

@@ -35,8 +35,11 @@ check: 2 the config file or the credentials, 3 authentication, 5 unreachable, 6 
 pub struct DoctorArgs {
     /// Print the checks as JSON: an array of {"profile", "check", "level", "ok",
     /// "detail"} (level: ok, warn or fail).
-    #[arg(long)]
+    #[arg(long, default_value_if("jq", clap::builder::ArgPredicate::IsPresent, "true"))]
     pub json: bool,
+    /// Filter the JSON with a jq expression (implies --json).
+    #[arg(long, value_name = "EXPR", value_parser = crate::script::jq::parse)]
+    pub jq: Option<crate::script::jq::Jq>,
     #[command(flatten)]
     pub account: AccountArgs,
 }
@@ -97,8 +100,8 @@ impl Subcommand for DoctorArgs {
         } else {
             lines(&checks, several)
         };
-        if let Err(e) = output::emit(&text) {
-            eprintln!("proxydash: {e}");
+        if let Err(e) = crate::script::jq::answer(&text, self.jq.as_ref()) {
+            eprintln!("proxydash: {}", output::sanitize(&e));
             return ExitCode::from(status::FAILED);
         }
         let failed = checks.iter().find_map(|c| match c.mark {

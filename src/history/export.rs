@@ -1,5 +1,6 @@
-//! `proxydash history export`: every change kept since a time, oldest first, as CSV or
-//! JSON, streamed from the file (memory does not grow with the history).
+//! `proxydash history export`: every change kept since a time, oldest first, as CSV, TSV
+//! or JSON, streamed from the file (memory does not grow with the history), or as rows
+//! for the aligned table ([`cells`]).
 //!
 //! One row per change, the same columns in both formats:
 //!
@@ -20,7 +21,11 @@
 //! protocol was kept have a bare `host:port` subject.
 //!
 //! `at` is RFC 3339 in UTC. Server text is exported with control characters removed in
-//! CSV (it is meant for a terminal or a spreadsheet) and escaped as JSON requires in JSON.
+//! CSV and TSV (it is meant for a terminal or a spreadsheet), and a text cell that begins
+//! with `=`, `+`, `-` or `@` gets a `'` before it (a spreadsheet would take it for a
+//! formula; CSV quotes it too): the rule this export has had from its start, kept so
+//! that what reads it is not broken. TSV escapes tab, line breaks and backslash as
+//! `\t`, `\n`, `\r`, `\\`. JSON has the text as it is, escaped as JSON requires.
 
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -29,6 +34,7 @@ use std::io::{self, Write};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Csv,
+    Tsv,
     Json,
 }
 
@@ -67,21 +73,16 @@ const COLUMNS: [&str; 7] = [
     "detail",
 ];
 
-/// Writes every change since `since` (Unix seconds) to `out`; answers the rows written.
-pub fn export(
+/// Calls `each` with every change since `since` (Unix seconds), oldest first: its time
+/// (RFC 3339) and its values under [`COLUMNS`] (the first, the time, as stored).
+fn each_row(
     conn: &Connection,
     since: i64,
-    format: Format,
-    out: &mut dyn Write,
+    mut each: impl FnMut(String, &[Value]) -> Result<(), String>,
 ) -> Result<u64, String> {
     let mut q = conn.prepare(QUERY).map_err(|e| e.to_string())?;
     let mut rows = q.query([since]).map_err(|e| e.to_string())?;
     let mut n = 0u64;
-    let io = |e: io::Error| e.to_string();
-    match format {
-        Format::Csv => writeln!(out, "{}", COLUMNS.join(",")).map_err(io)?,
-        Format::Json => write!(out, "[").map_err(io)?,
-    }
     while let Some(row) = rows.next().map_err(|e| e.to_string())? {
         let mut values: Vec<Value> = Vec::with_capacity(COLUMNS.len());
         for i in 0..COLUMNS.len() {
@@ -93,11 +94,37 @@ pub fn export(
                 .unwrap_or_default(),
             _ => String::new(),
         };
+        each(at, &values)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Writes every change since `since` (Unix seconds) to `out`; answers the rows written.
+pub fn export(
+    conn: &Connection,
+    since: i64,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u64, String> {
+    let io = |e: io::Error| e.to_string();
+    match format {
+        Format::Csv => writeln!(out, "{}", COLUMNS.join(",")).map_err(io)?,
+        Format::Tsv => writeln!(out, "{}", COLUMNS.join("\t")).map_err(io)?,
+        Format::Json => write!(out, "[").map_err(io)?,
+    }
+    let mut n = 0u64;
+    each_row(conn, since, |at, values| {
         match format {
             Format::Csv => {
                 let mut cells = vec![at];
                 cells.extend(values[1..].iter().map(csv_cell));
                 writeln!(out, "{}", cells.join(",")).map_err(io)?;
+            }
+            Format::Tsv => {
+                let mut cells = vec![at];
+                cells.extend(values[1..].iter().map(|v| crate::text::tsv_field(&cell(v))));
+                writeln!(out, "{}", cells.join("\t")).map_err(io)?;
             }
             Format::Json => {
                 let mut obj = serde_json::Map::new();
@@ -110,34 +137,63 @@ pub fn export(
             }
         }
         n += 1;
-    }
+        Ok(())
+    })?;
     if format == Format::Json {
         writeln!(out, "{}]", if n == 0 { "" } else { "\n" }).map_err(io)?;
     }
     Ok(n)
 }
 
-fn csv_cell(v: &Value) -> String {
+/// The headers of the aligned table, one per column of [`COLUMNS`].
+pub const HEADERS: [&str; 7] = [
+    "AT", "KIND", "SERVICE", "SUBJECT", "VALUE", "EXTRA", "DETAIL",
+];
+
+/// Every change since `since`, as the cells of the aligned table (the cells of the CSV,
+/// unquoted), oldest first: read whole, for a table is read by a person.
+pub fn cells(conn: &Connection, since: i64) -> Result<Vec<Vec<String>>, String> {
+    let mut rows = Vec::new();
+    each_row(conn, since, |at, values| {
+        rows.push(
+            std::iter::once(at)
+                .chain(values[1..].iter().map(cell))
+                .collect(),
+        );
+        Ok(())
+    })?;
+    Ok(rows)
+}
+
+/// A value as a CSV or TSV cell before quoting: text without control characters, and
+/// with a `'` before a leading formula character (see the module docs).
+fn cell(v: &Value) -> String {
     match v {
-        Value::Null => String::new(),
+        Value::Null | Value::Blob(_) => String::new(),
         Value::Integer(i) => i.to_string(),
         Value::Real(f) => f.to_string(),
         Value::Text(s) => {
             let s = crate::text::sanitize(s);
-            if s.contains([',', '"']) || s.starts_with(['=', '+', '-', '@']) {
-                // Quoted; a leading formula character is kept as text by spreadsheets
-                // only with a quote before it.
-                let s = if s.starts_with(['=', '+', '-', '@']) {
-                    format!("'{s}")
-                } else {
-                    s.into_owned()
-                };
-                format!("\"{}\"", s.replace('"', "\"\""))
-            } else {
-                s.into_owned()
+            match s.starts_with(['=', '+', '-', '@']) {
+                true => format!("'{s}"),
+                false => s.into_owned(),
             }
         }
-        Value::Blob(_) => String::new(),
+    }
+}
+
+fn csv_cell(v: &Value) -> String {
+    let text = cell(v);
+    match v {
+        // Quoted; a leading formula character is kept as text by spreadsheets only with a
+        // quote before it.
+        Value::Text(s)
+            if crate::text::sanitize(s).starts_with(['=', '+', '-', '@'])
+                || text.contains([',', '"']) =>
+        {
+            format!("\"{}\"", text.replace('"', "\"\""))
+        }
+        _ => text,
     }
 }
 

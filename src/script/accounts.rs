@@ -9,8 +9,9 @@
 //! exit status is then the failure's ([`super::Failure::status`]), 1 when the failures
 //! differ. With one account selected the command runs as it always did, byte for byte.
 
+use super::jq::Jq;
 use super::output::{Align, Details, Table, json, money};
-use super::{Failure, Session, Several, billing, network, services, status};
+use super::{Failure, Form, Session, Several, billing, network, services, status};
 use crate::api::{Credit, Invoice, Listed, ServiceSummary};
 use crate::billing::Short;
 use crate::options::Options;
@@ -33,11 +34,12 @@ pub fn narrowed(cli: &Options, name: Option<String>) -> Options {
     one
 }
 
-/// Reads each of `profiles` (two or more) and prints what they answered.
+/// Reads each of `profiles` (two or more) and prints what they answered, in `form`
+/// (through `--jq` when given).
 pub async fn run(
     cli: &Options,
     command: Several,
-    json: bool,
+    (form, jq): (Form, Option<&Jq>),
     profiles: Vec<Option<String>>,
 ) -> ExitCode {
     if let Several::Network(Some(id)) = command {
@@ -68,9 +70,9 @@ pub async fn run(
         }
     }
     if !read.is_empty()
-        && let Err(e) = super::output::emit(&render(&read, json))
+        && let Err(e) = super::jq::answer(&render(&read, form), jq)
     {
-        eprintln!("proxydash: {e}");
+        eprintln!("proxydash: {}", super::output::sanitize(&e));
         return ExitCode::from(status::FAILED);
     }
     match failed.as_slice() {
@@ -96,7 +98,8 @@ async fn read(cli: &Options, command: Several) -> Result<Answer, Failure> {
 }
 
 /// Every account's rows, labelled by profile, in the order the profiles were given.
-fn render(read: &[(&str, Answer)], as_json: bool) -> String {
+fn render(read: &[(&str, Answer)], form: Form) -> String {
+    let as_json = form == Form::Json;
     let mut rows: Vec<(&str, Vec<String>)> = Vec::new();
     let mut docs: Vec<serde_json::Value> = Vec::new();
     let mut credits: Vec<(&str, f64, Option<&crate::billing::Runway>)> = Vec::new();
@@ -145,14 +148,15 @@ fn render(read: &[(&str, Answer)], as_json: bool) -> String {
     if as_json {
         return json(&docs);
     }
-    if rows.is_empty() && matches!(read.first(), Some((_, Answer::Network(_)))) {
+    let network = matches!(read.first(), Some((_, Answer::Network(_))));
+    if rows.is_empty() && network && form == Form::Table {
         return network::all_fine(services_read);
     }
     let mut t = Table::new(&[&[("PROFILE", Align::Left)], columns].concat());
     for (profile, cells) in rows {
         t.row(std::iter::once(profile.to_owned()).chain(cells));
     }
-    t.render()
+    t.render_as(form)
 }
 
 /// `value` (a JSON object) with `"profile": profile` added.

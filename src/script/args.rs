@@ -1,18 +1,24 @@
 //! The arguments of the scripting subcommands (`services`, `order`, `iplist`, …): what each
 //! takes after its name, with the account options ([`AccountArgs`]) flattened in.
 
+use super::format::FormatArgs;
+use super::jq::Jq;
 use crate::api::{IpListFormat, IpListType, SortField};
 use crate::options::AccountArgs;
 use clap::Args;
-use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::builder::{ArgPredicate, PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;
 
 /// How a scripting subcommand prints its answer, and the account it asks.
 #[derive(Debug, Args, Clone, Default)]
 pub struct OutputArgs {
     /// Print JSON (pretty-printed, the API's own field names) instead of a table.
-    #[arg(long)]
+    #[arg(long, default_value_if("jq", ArgPredicate::IsPresent, "true"))]
     pub json: bool,
+    /// Filter the JSON answer with a jq expression (implies --json): each result on a
+    /// line, strings without quotes.
+    #[arg(long, value_name = "EXPR", value_parser = super::jq::parse)]
+    pub jq: Option<Jq>,
     #[command(flatten)]
     pub account: AccountArgs,
 }
@@ -21,12 +27,16 @@ pub struct OutputArgs {
 #[derive(Debug, Args, Clone, Default)]
 pub struct ClientsArgs {
     #[command(flatten)]
+    pub format: FormatArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
 // `services` (no doc comment: the subcommand's help is its entry's in `crate::cli`).
 #[derive(Debug, Args, Clone, Default)]
 pub struct ServicesArgs {
+    #[command(flatten)]
+    pub format: FormatArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -41,6 +51,8 @@ pub struct CreditArgs {
 // `invoices` (no doc comment: the subcommand's help is its entry's in `crate::cli`).
 #[derive(Debug, Args, Clone, Default)]
 pub struct InvoicesArgs {
+    #[command(flatten)]
+    pub format: FormatArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -67,6 +79,8 @@ pub struct RefreshListArgs {
 pub struct StatsArgs {
     #[command(flatten)]
     pub service: ServiceIdArgs,
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 // `rate` (no doc comment: the subcommand's help is its entry's in `crate::cli`).
@@ -83,6 +97,8 @@ pub struct NetworkArgs {
     #[arg(value_name = "ID")]
     pub id: Option<u64>,
     #[command(flatten)]
+    pub format: FormatArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -91,6 +107,8 @@ pub struct ProductsArgs {
     /// Sort by this field (the server's order, ascending on the sandbox).
     #[arg(long, value_name = "FIELD", value_parser = sort_fields())]
     pub sort: Option<SortField>,
+    #[command(flatten)]
+    pub format: FormatArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -187,8 +205,12 @@ pub struct IplistArgs {
     pub output: Option<PathBuf>,
     /// Print the list read into entries as JSON (host, port, login, password) instead of
     /// the list as served.
-    #[arg(long)]
+    #[arg(long, default_value_if("jq", ArgPredicate::IsPresent, "true"))]
     pub json: bool,
+    /// Filter the JSON entries with a jq expression (implies --json): each result on a
+    /// line, strings without quotes.
+    #[arg(long, value_name = "EXPR", value_parser = super::jq::parse, conflicts_with = "output")]
+    pub jq: Option<Jq>,
     #[command(flatten)]
     pub account: AccountArgs,
 }
@@ -211,14 +233,14 @@ pub struct ProbeArgs {
     /// counting the distinct exit IPs, how often the exit changed between consecutive
     /// answers and the latency spread.
     #[arg(long, value_name = "N", num_args = 0..=1,
-          conflicts_with_all = ["both", "only_working", "template"])]
+          conflicts_with_all = ["both", "only_working", "template", "format"])]
     pub rotation: Option<Option<u64>>,
     /// Print only the proxies that work.
     #[arg(long)]
     pub only_working: bool,
     /// Print one line per proxy from a template (a name or a pattern with {ip} {port}
     /// {user} {pass} {scheme}) instead of the table.
-    #[arg(long, value_name = "T", conflicts_with = "json")]
+    #[arg(long, value_name = "T", conflicts_with_all = ["json", "jq", "format"])]
     pub template: Option<String>,
     /// The URL asked through each proxy, instead of the profile's probe_url ("" checks
     /// TCP connects only).
@@ -235,6 +257,8 @@ pub struct ProbeArgs {
     /// [default: 5].
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=600))]
     pub probe_timeout: Option<u64>,
+    #[command(flatten)]
+    pub format: FormatArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -1,8 +1,8 @@
 //! `credit`, `invoices`, `invoice`: the account's money.
 
 use super::args::{InvoiceArgs, InvoicesArgs, OutputArgs};
-use super::output::{Align, Details, date, id, json, money, or_missing};
-use super::{Failure, Printed, Script, Session, Several};
+use super::output::{Align, Details, cell, date, id, json, money, or_missing};
+use super::{Failure, Form, Printed, Script, Session, Several};
 use crate::api::{Credit, Invoice, Listed};
 
 /// The credit of the session's account.
@@ -14,10 +14,10 @@ pub(super) async fn read_credit(s: &mut Session<'_>) -> Result<Credit, Failure> 
         .map_err(Failure::api("Read the credit"))
 }
 
-pub async fn invoices(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
+pub async fn invoices(s: &mut Session<'_>, form: Form) -> Printed {
     let invoices = list(s).await?;
     super::output::warn_if_skipped(&invoices, None);
-    Ok(super::output::records(&invoices, o.json, &COLUMNS, row))
+    Ok(super::output::records(&invoices, form, &COLUMNS, row))
 }
 
 /// The invoices of the session's account, with those that could not be read.
@@ -29,6 +29,10 @@ pub(super) async fn list(s: &mut Session<'_>) -> Result<Listed<Invoice>, Failure
         .await
         .map_err(Failure::api("List invoices"))?;
     super::output::warn_if_cut(&crate::api::Request::Invoices, invoices.len());
+    s.saw(
+        crate::seen::Kind::Invoices,
+        crate::seen::invoices(&invoices.items),
+    );
     Ok(invoices)
 }
 
@@ -50,13 +54,13 @@ pub(super) fn row(i: &Invoice) -> Vec<String> {
     vec![
         i.id.to_string(),
         date(i.created_at),
-        or_missing(i.status.as_str()),
+        cell(i.status.as_str()),
         money(i.amount),
         date(i.date_paid),
         date(i.date_refunded),
-        or_missing(&i.payment_method),
+        cell(&i.payment_method),
         service_id(i),
-        or_missing(&i.description),
+        cell(&i.description),
     ]
 }
 
@@ -114,7 +118,10 @@ impl Script for InvoicesArgs {
         Some(&self.output)
     }
     async fn print(&self, s: &mut Session<'_>) -> Printed {
-        invoices(s, &self.output).await
+        invoices(s, self.form()).await
+    }
+    fn format(&self) -> Option<Form> {
+        self.format.format
     }
     fn several(&self) -> Option<Several> {
         Some(Several::Invoices)

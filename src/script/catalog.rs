@@ -1,27 +1,28 @@
 //! `clients`, `products`, `product`: what can be ordered, and for whom.
 
 use super::args::{ClientsArgs, OutputArgs, ProductArgs, ProductsArgs};
-use super::output::{Align, Details, Table, date, id, json, money, or_missing, yes_no};
-use super::{Failure, Printed, Script, Session};
+use super::output::{Align, Details, Table, cell, date, id, json, money, or_missing, yes_no};
+use super::{Failure, Form, Printed, Script, Session};
 
-pub async fn clients(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
+pub async fn clients(s: &mut Session<'_>, form: Form) -> Printed {
     let clients = s
         .client()
         .await?
         .clients()
         .await
         .map_err(Failure::api("List clients"))?;
-    if o.json {
+    s.saw(crate::seen::Kind::Clients, crate::seen::clients(&clients));
+    if form == Form::Json {
         return Ok(json(&clients));
     }
     let mut t = Table::new(&[("ID", Align::Right), ("EMAIL", Align::Left)]);
     for c in &clients {
-        t.row([c.id.to_string(), or_missing(&c.email)]);
+        t.row([c.id.to_string(), cell(&c.email)]);
     }
-    Ok(t.render())
+    Ok(t.render_as(form))
 }
 
-pub async fn products(s: &mut Session<'_>, a: &ProductsArgs) -> Printed {
+pub async fn products(s: &mut Session<'_>, a: &ProductsArgs, form: Form) -> Printed {
     let client = s.client().await?;
     let products = match &a.sort {
         Some(field) => client
@@ -34,9 +35,13 @@ pub async fn products(s: &mut Session<'_>, a: &ProductsArgs) -> Printed {
             .map_err(Failure::api("List products"))?,
     };
     super::output::warn_if_skipped(&products, None);
+    s.saw(
+        crate::seen::Kind::Products,
+        crate::seen::products(&products.items),
+    );
     Ok(super::output::records(
         &products,
-        a.output.json,
+        form,
         &[
             ("ID", Align::Right),
             ("NAME", Align::Left),
@@ -47,8 +52,8 @@ pub async fn products(s: &mut Session<'_>, a: &ProductsArgs) -> Printed {
         |p| {
             vec![
                 p.product_id.to_string(),
-                or_missing(&p.product_name),
-                or_missing(&p.group_name),
+                cell(&p.product_name),
+                cell(&p.group_name),
                 money(p.price),
                 date(p.created_at),
             ]
@@ -115,7 +120,10 @@ impl Script for ClientsArgs {
         Some(&self.output)
     }
     async fn print(&self, s: &mut Session<'_>) -> Printed {
-        clients(s, &self.output).await
+        clients(s, self.form()).await
+    }
+    fn format(&self) -> Option<Form> {
+        self.format.format
     }
 }
 
@@ -124,7 +132,10 @@ impl Script for ProductsArgs {
         Some(&self.output)
     }
     async fn print(&self, s: &mut Session<'_>) -> Printed {
-        products(s, self).await
+        products(s, self, self.form()).await
+    }
+    fn format(&self) -> Option<Form> {
+        self.format.format
     }
 }
 

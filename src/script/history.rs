@@ -3,9 +3,13 @@
 //! read-only connection, so it can run beside a dashboard that is writing it, and asks no
 //! server anything (no credentials are resolved).
 
+use super::format::Form;
+use super::jq::Jq;
+use super::output::{Align, Table, emit};
 use crate::history::export::{self, Format};
 use crate::history::{self, Store};
 use crate::options::{Options, Subcommand};
+use clap::builder::ArgPredicate;
 use clap::{Args, Subcommand as Subcommands};
 use std::io::Write;
 use std::path::Path;
@@ -62,21 +66,46 @@ fn export_command(cli: &Options, args: &HistoryExportArgs) -> ExitCode {
         eprintln!("proxydash: no state directory (set XDG_STATE_HOME or HOME)");
         return ExitCode::from(1);
     };
-    let format = if args.json { Format::Json } else { Format::Csv };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    match export_file(&path, &profile, since, format, &mut out).and_then(|n| {
-        out.flush().map_err(|e| e.to_string())?;
-        Ok(n)
-    }) {
-        Ok(_) => ExitCode::SUCCESS,
+    let printed = match (args.form(), &args.jq) {
+        (Form::Table, _) => table(&path, &profile, since).and_then(|t| emit(&t)),
+        (Form::Json, Some(jq)) => {
+            let mut json = Vec::new();
+            export_file(&path, &profile, since, Format::Json, &mut json)
+                .and_then(|_| jq.print(&String::from_utf8_lossy(&json)))
+        }
+        (form, _) => {
+            let format = match form {
+                Form::Json => Format::Json,
+                Form::Tsv => Format::Tsv,
+                _ => Format::Csv,
+            };
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            export_file(&path, &profile, since, format, &mut out)
+                .and_then(|_| out.flush().map_err(|e| e.to_string()))
+        }
+    };
+    match printed {
+        Ok(()) => ExitCode::SUCCESS,
         // `| head` closing the pipe early is not a failure.
         Err(e) if e.contains("Broken pipe") => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("proxydash: {e}");
+            eprintln!("proxydash: {}", super::output::sanitize(&e));
             ExitCode::from(1)
         }
     }
+}
+
+/// The history as an aligned table (`--format table`), read whole.
+fn table(path: &Path, profile: &str, since: i64) -> Result<String, String> {
+    let conn = open(path, profile)?;
+    let rows = export::cells(&conn, since).map_err(unreadable(path))?;
+    let columns: Vec<(&str, Align)> = export::HEADERS.iter().map(|h| (*h, Align::Left)).collect();
+    let mut t = Table::new(&columns);
+    for row in rows {
+        t.row(row);
+    }
+    Ok(t.render())
 }
 
 /// Whether `profile` has a history file (a profile since taken out of the config file,
@@ -93,21 +122,29 @@ pub fn export_file(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u64, String> {
+    let conn = open(path, profile)?;
+    export::export(&conn, since, format, out).map_err(unreadable(path))
+}
+
+/// The history file at `path` (of `profile`, for the messages), read-only.
+fn open(path: &Path, profile: &str) -> Result<rusqlite::Connection, String> {
     if !path.exists() {
         return Err(format!(
             "no history for profile {profile} yet ({} does not exist; the dashboard writes it)",
             path.display()
         ));
     }
-    let conn = Store::open_read_only(path)
-        .map_err(|e| format!("cannot read the history file {}: {e}", path.display()))?;
-    export::export(&conn, since, format, out)
-        .map_err(|e| format!("cannot read the history file {}: {e}", path.display()))
+    Store::open_read_only(path).map_err(unreadable(path))
+}
+
+fn unreadable<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> String + '_ {
+    move |e| format!("cannot read the history file {}: {e}", path.display())
 }
 
 #[derive(Debug, Clone, Subcommands)]
 pub enum HistoryCommand {
-    /// Print every change kept since a time, oldest first, as CSV (default) or JSON.
+    /// Print every change kept since a time, oldest first, as CSV (default), TSV, JSON or
+    /// a table.
     #[command(
         after_help = "Example:\n  proxydash history export --since 7d --csv > week.csv\n  \
 proxydash history export --profile monitor --since 2026-11-01 --json | jq '.[] | select(.kind == \"error_start\")'"
@@ -127,9 +164,30 @@ pub struct HistoryExportArgs {
     #[arg(long, value_name = "WHEN", default_value = "7d")]
     pub since: String,
     /// Print JSON: an array of objects.
-    #[arg(long, conflicts_with = "csv")]
+    #[arg(
+        long,
+        conflicts_with = "csv",
+        default_value_if("jq", ArgPredicate::IsPresent, "true")
+    )]
     pub json: bool,
+    /// Filter the JSON with a jq expression (implies --json): each result on a line,
+    /// strings without quotes.
+    #[arg(long, value_name = "EXPR", value_parser = super::jq::parse, conflicts_with = "csv")]
+    pub jq: Option<Jq>,
     /// Print CSV with a header line (the default).
     #[arg(long)]
     pub csv: bool,
+    /// How to print the rows: csv (the default, as --csv), tsv, json (as --json) or table.
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with_all = ["json", "jq", "csv"])]
+    pub format: Option<Form>,
+}
+
+impl HistoryExportArgs {
+    /// The form asked for: JSON with `--json` or `--jq`, else `--format`, else CSV.
+    fn form(&self) -> Form {
+        match self.json {
+            true => Form::Json,
+            false => self.format.unwrap_or(Form::Csv),
+        }
+    }
 }

@@ -125,4 +125,7 @@ impl Script for IplistArgs {
     fn json(&self) -> bool {
         self.json
     }
+    fn jq(&self) -> Option<&super::jq::Jq> {
+        self.jq.as_ref()
+    }
 }

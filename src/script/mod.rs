@@ -71,9 +71,12 @@ pub mod args;
 mod billing;
 mod catalog;
 mod failure;
+mod finish;
+pub mod format;
 pub mod history;
 mod input;
 mod iplist;
+pub mod jq;
 mod network;
 mod order;
 pub mod output;
@@ -90,6 +93,8 @@ use std::process::ExitCode;
 pub use alerts::{AlertsArgs, AlertsCommand};
 pub use args::*;
 pub use failure::{Failure, status};
+pub use finish::run;
+pub use format::{Form, FormatArgs};
 pub use history::{HistoryCommand, HistoryExportArgs};
 
 /// What a subcommand prints on success.
@@ -102,8 +107,9 @@ pub type Printed = Result<String, Failure>;
 // Run by `block_on` on the main thread: the future need not be `Send`.
 #[allow(async_fn_in_trait)]
 pub trait Script {
-    /// Its `--json` and account options (`OutputArgs`); `None` when it has none of its
-    /// own (then override [`Script::account`] and [`Script::json`] where it has them).
+    /// Its `--json`, `--jq` and account options (`OutputArgs`); `None` when it has none of
+    /// its own (then override [`Script::account`], [`Script::json`] and [`Script::jq`]
+    /// where it has them).
     fn output(&self) -> Option<&OutputArgs>;
     /// What it prints on success, asked through the session.
     async fn print(&self, s: &mut Session<'_>) -> Printed;
@@ -111,9 +117,26 @@ pub trait Script {
     fn account(&self) -> Option<&AccountArgs> {
         self.output().map(|o| &o.account)
     }
-    /// Whether it asked for `--json` (its failures are then printed as JSON too).
+    /// Its `--format`, on a command that prints rows.
+    fn format(&self) -> Option<Form> {
+        None
+    }
+    /// Whether it asked for JSON (`--json`, `--jq`, `--format json`): its failures are
+    /// then printed as JSON too (but with `--jq`).
     fn json(&self) -> bool {
-        self.output().is_some_and(|o| o.json)
+        self.output().is_some_and(|o| o.json) || self.format() == Some(Form::Json)
+    }
+    /// Its `--jq` filter.
+    fn jq(&self) -> Option<&jq::Jq> {
+        self.output().and_then(|o| o.jq.as_ref())
+    }
+    /// The form of its answer: JSON when asked for, else its `--format` (a table by
+    /// default).
+    fn form(&self) -> Form {
+        match self.json() {
+            true => Form::Json,
+            false => self.format().unwrap_or_default(),
+        }
     }
     /// The read it is over several accounts, when it takes several.
     fn several(&self) -> Option<Several> {
@@ -374,77 +397,18 @@ impl Session<'_> {
         }
     }
 
+    /// Keeps the IDs of a list read (`kind`) for the shell's completion ([`crate::seen`]):
+    /// not on the demo (its sandbox is new each run).
+    pub fn saw(&self, kind: crate::seen::Kind, entries: crate::seen::Entries) {
+        if let Some(profile) = self.profile.as_deref().filter(|_| !self.cli.demo) {
+            crate::seen::keep(profile, kind, entries);
+        }
+    }
+
     /// The probe settings of the account [`Session::client`] connected to.
     pub fn probe_settings(&self) -> crate::config::ProbeSettings {
         self.probe
             .clone()
             .unwrap_or_else(|| crate::config::ProbeSettings::demo(None))
-    }
-}
-
-/// Runs a scripting subcommand and answers the exit status (see the module docs).
-pub async fn run<S: Script>(cli: &Options, command: &S) -> ExitCode {
-    // The account options given after the subcommand's name count too.
-    let merged;
-    let cli = match command.account() {
-        Some(after) => {
-            let mut with = cli.clone();
-            with.connection = cli.connection.with(after);
-            merged = with;
-            &merged
-        }
-        None => cli,
-    };
-    // The reads that take several accounts; with one selected, the command as always.
-    let one;
-    let cli = match command.several() {
-        Some(several) if !cli.demo => {
-            use crate::config::selection::{Unnamed, profiles};
-            match profiles(cli, Unnamed::DefaultProfile) {
-                Ok(names) if names.len() > 1 => {
-                    return accounts::run(cli, several, command.json(), names).await;
-                }
-                Ok(mut just) => {
-                    one = accounts::narrowed(cli, just.pop().flatten());
-                    &one
-                }
-                Err(e) => {
-                    eprintln!("proxydash: {e}");
-                    return ExitCode::from(status::USAGE);
-                }
-            }
-        }
-        _ => cli,
-    };
-    let mut session = Session::new(cli);
-    let result = command.print(&mut session).await;
-    session.save_budget();
-    let profile = session.profile.take().filter(|_| session.profile_named);
-    drop(session);
-    finish(result, profile.as_deref(), command.json())
-}
-
-/// Prints the answer or the failure; answers the exit status.
-fn finish(result: Printed, profile: Option<&str>, json: bool) -> ExitCode {
-    match result {
-        Ok(text) => match output::emit(&text) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("proxydash: {e}");
-                ExitCode::from(1)
-            }
-        },
-        Err(failure) => {
-            if let Failure::Found { output, .. } = &failure
-                && let Err(e) = output::emit(output)
-            {
-                eprintln!("proxydash: {e}");
-            }
-            eprintln!("proxydash: {}", failure.shown(profile));
-            if json && !matches!(failure, Failure::Usage(_) | Failure::Found { .. }) {
-                let _ = output::emit(&failure.json(profile));
-            }
-            failure.exit_code()
-        }
     }
 }

@@ -5,7 +5,7 @@
 
 use super::args::{NetworkArgs, OutputArgs};
 use super::output::{Align, Table, json};
-use super::{Failure, Printed, Script, Session, Several};
+use super::{Failure, Form, Printed, Script, Session, Several};
 use crate::api::ApiClient;
 use futures::StreamExt;
 
@@ -67,28 +67,30 @@ pub(super) fn all_fine(services: usize) -> String {
     format!("All fine: no proxy server in error or inactive ({services} services)\n")
 }
 
-pub async fn network(s: &mut Session<'_>, a: &NetworkArgs) -> Printed {
+/// With nothing in error or inactive the table says "all fine"; CSV and TSV are then a
+/// header alone.
+pub async fn network(s: &mut Session<'_>, a: &NetworkArgs, form: Form) -> Printed {
     let Some(id) = a.id else {
         let every = every(s).await?;
-        if a.output.json {
+        if form == Form::Json {
             return Ok(json(
                 &every.iter().map(Servers::to_json).collect::<Vec<_>>(),
             ));
         }
-        if every.iter().all(|v| v.rows().next().is_none()) {
+        if form == Form::Table && every.iter().all(|v| v.rows().next().is_none()) {
             return Ok(all_fine(every.len()));
         }
         let mut t = Table::new(&COLUMNS);
         for row in every.iter().flat_map(Servers::rows) {
             t.row(row);
         }
-        return Ok(t.render());
+        return Ok(t.render_as(form));
     };
     let v = servers(&s.client().await?, id).await?;
-    if a.output.json {
+    if form == Form::Json {
         return Ok(json(&v.to_json()));
     }
-    if v.errors.is_empty() && v.inactive.is_empty() {
+    if form == Form::Table && v.errors.is_empty() && v.inactive.is_empty() {
         return Ok(format!(
             "Service {id}: all fine, no proxy server in error or inactive\n"
         ));
@@ -97,7 +99,7 @@ pub async fn network(s: &mut Session<'_>, a: &NetworkArgs) -> Printed {
     for row in v.rows() {
         t.row(&row[1..]);
     }
-    Ok(t.render())
+    Ok(t.render_as(form))
 }
 
 /// The servers of every service of the session's account that is still swept.
@@ -144,7 +146,10 @@ impl Script for NetworkArgs {
         Some(&self.output)
     }
     async fn print(&self, s: &mut Session<'_>) -> Printed {
-        network(s, self).await
+        network(s, self, self.form()).await
+    }
+    fn format(&self) -> Option<Form> {
+        self.format.format
     }
     fn several(&self) -> Option<Several> {
         Some(Several::Network(self.id))

@@ -6,6 +6,7 @@
 //! are formatted as the dashboard formats them ([`crate::text`]): money `$12.50`, dates
 //! `YYYY-MM-DD`, a missing value `—`.
 
+use super::format::{Form, delimited};
 use crate::api::{Listed, Record};
 use crate::text;
 use serde::Serialize;
@@ -36,7 +37,8 @@ impl Table {
         }
     }
 
-    /// Adds a row; missing cells are blank, extra ones dropped.
+    /// Adds a row (kept as given: the table sanitises it, CSV into a pipe keeps it
+    /// exact); missing cells are blank, extra ones dropped.
     pub fn row<I, S>(&mut self, cells: I)
     where
         I: IntoIterator<Item = S>,
@@ -45,22 +47,39 @@ impl Table {
         let mut row: Vec<String> = cells
             .into_iter()
             .take(self.columns.len())
-            .map(|c| sanitize(c.as_ref()).into_owned())
+            .map(|c| c.as_ref().to_owned())
             .collect();
         row.resize(self.columns.len(), String::new());
         self.rows.push(row);
     }
 
+    /// The table as `form` prints it: aligned (`table`, and `json`, which a caller
+    /// prints as JSON before it comes here), or CSV or TSV ([`super::format`]).
+    pub fn render_as(&self, form: Form) -> String {
+        match form {
+            Form::Csv | Form::Tsv => {
+                let header: Vec<&str> = self.columns.iter().map(|(h, _)| *h).collect();
+                delimited(form, &header, &self.rows, stdout_is_terminal())
+            }
+            Form::Table | Form::Json => self.render(),
+        }
+    }
+
     pub fn render(&self) -> String {
+        let rows: Vec<Vec<String>> = self
+            .rows
+            .iter()
+            .map(|row| row.iter().map(|c| sanitize(c).into_owned()).collect())
+            .collect();
         let mut widths: Vec<usize> = self.columns.iter().map(|(h, _)| h.width()).collect();
-        for row in &self.rows {
+        for row in &rows {
             for (w, cell) in widths.iter_mut().zip(row) {
                 *w = (*w).max(cell.width());
             }
         }
         let mut out = String::new();
         let header: Vec<String> = self.columns.iter().map(|(h, _)| h.to_string()).collect();
-        for row in std::iter::once(&header).chain(&self.rows) {
+        for row in std::iter::once(&header).chain(&rows) {
             let mut line = String::new();
             for (i, (cell, ((_, align), width))) in
                 row.iter().zip(self.columns.iter().zip(&widths)).enumerate()
@@ -116,21 +135,22 @@ impl Details {
     }
 }
 
-/// A list as `--json` prints it, or as a table of `columns` with a row per item.
+/// A list as `--json` prints it, or as a table of `columns` with a row per item in
+/// `form` (aligned, CSV, TSV).
 pub fn listing<T: Serialize>(
     items: &[T],
-    as_json: bool,
+    form: Form,
     columns: &[(&'static str, Align)],
     row: impl Fn(&T) -> Vec<String>,
 ) -> String {
-    if as_json {
+    if form == Form::Json {
         return json(items);
     }
     let mut t = Table::new(columns);
     for item in items {
         t.row(row(item));
     }
-    t.render()
+    t.render_as(form)
 }
 
 /// A list of records ([`listing`]); with `--json`, when some records could not be read,
@@ -140,14 +160,14 @@ pub fn listing<T: Serialize>(
 /// than take a short list for the whole.
 pub fn records<T: Serialize + Record>(
     listed: &Listed<T>,
-    as_json: bool,
+    form: Form,
     columns: &[(&'static str, Align)],
     row: impl Fn(&T) -> Vec<String>,
 ) -> String {
-    if as_json && listed.skipped_count > 0 {
+    if form == Form::Json && listed.skipped_count > 0 {
         return json(&skipped_doc(T::NOUN.1, &listed.items, listed));
     }
-    listing(&listed.items, as_json, columns, row)
+    listing(&listed.items, form, columns, row)
 }
 
 /// `{"<noun>": items, "skipped": […], "skipped_count": N}`.
@@ -204,6 +224,15 @@ pub fn id(i: Option<u64>) -> String {
 /// Server text, or `—` when it is empty.
 pub fn or_missing(s: &str) -> String {
     text::or_missing(s).into_owned()
+}
+
+/// A cell of a table row: server text as it is (the table sanitises it on render; CSV
+/// and TSV into a pipe keep it exact), or `—` when it is empty.
+pub fn cell(s: &str) -> String {
+    match s.trim().is_empty() {
+        true => MISSING.to_owned(),
+        false => s.to_owned(),
+    }
 }
 
 pub fn yes_no(b: bool) -> &'static str {

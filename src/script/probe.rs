@@ -20,13 +20,13 @@
 
 use super::args::{OutputArgs, ProbeArgs};
 use super::output::{Align, MISSING, Table, json};
-use super::{Failure, Printed, Script, Session};
+use super::{Failure, Form, Printed, Script, Session};
 use crate::probe::report::{Mark, Row, health};
 use crate::probe::rotation::{self, Rotation};
 use crate::probe::runner::probe_collect;
 use crate::probe::{ProbeConfig, ProbeResult, export, targets};
 
-pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
+pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs, form: Form) -> Printed {
     let client = s.client().await?;
     let settings = s.probe_settings();
     let templates = export::all(&settings.templates);
@@ -110,15 +110,17 @@ pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
             .iter()
             .map(|r| export::line(pattern, &r.target) + "\n")
             .collect()
-    } else if a.output.json {
+    } else if form == Form::Json {
         json(
             &shown
                 .iter()
                 .map(|r| Row::new(r, mark(r)))
                 .collect::<Vec<_>>(),
         )
+    } else if form == Form::Table {
+        table(&shown, &mark).render() + &format!("{}\n", health(&results))
     } else {
-        table(&shown, &mark) + &format!("{}\n", health(&results))
+        table(&shown, &mark).render_as(form)
     };
     if results
         .iter()
@@ -144,7 +146,7 @@ pub async fn probe(s: &mut Session<'_>, a: &ProbeArgs) -> Printed {
     Ok(output)
 }
 
-fn table(results: &[&ProbeResult], mark: &dyn Fn(&ProbeResult) -> Option<Mark>) -> String {
+fn table(results: &[&ProbeResult], mark: &dyn Fn(&ProbeResult) -> Option<Mark>) -> Table {
     let mut t = Table::new(&[
         ("PROXY", Align::Left),
         ("SCHEME", Align::Left),
@@ -176,7 +178,7 @@ fn table(results: &[&ProbeResult], mark: &dyn Fn(&ProbeResult) -> Option<Mark>) 
             provider,
         ]);
     }
-    t.render()
+    t
 }
 
 /// The proxies of one of service `id`'s IP lists, with its username and password.
@@ -288,6 +290,9 @@ impl Script for ProbeArgs {
         Some(&self.output)
     }
     async fn print(&self, s: &mut Session<'_>) -> Printed {
-        probe(s, self).await
+        probe(s, self, self.form()).await
+    }
+    fn format(&self) -> Option<Form> {
+        self.format.format
     }
 }

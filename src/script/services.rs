@@ -1,20 +1,17 @@
 //! `services`, `service`, `stats`, `rate`, `network`: reading services.
 
 use super::args::{OutputArgs, RateArgs, ServiceArgs, ServiceIdArgs, ServicesArgs, StatsArgs};
-use super::output::{Align, Details, MISSING, Table, date, id, json, money, number, or_missing};
-use super::{Failure, Printed, Script, Session, Several};
+use super::output::{
+    Align, Details, MISSING, Table, cell, date, id, json, money, number, or_missing,
+};
+use super::{Failure, Form, Printed, Script, Session, Several};
 use crate::api::{ApiClient, ApiError, ProductType, ServiceSummary, Unprocessable};
 
 /// What a masked password shows.
 const MASK: &str = "********";
 
-pub async fn services(s: &mut Session<'_>, o: &OutputArgs) -> Printed {
-    Ok(super::output::listing(
-        &list(s).await?,
-        o.json,
-        &COLUMNS,
-        row,
-    ))
+pub async fn services(s: &mut Session<'_>, form: Form) -> Printed {
+    Ok(super::output::listing(&list(s).await?, form, &COLUMNS, row))
 }
 
 /// The services of the session's account.
@@ -26,6 +23,10 @@ pub(super) async fn list(s: &mut Session<'_>) -> Result<Vec<ServiceSummary>, Fai
         .await
         .map_err(Failure::api("List services"))?;
     super::output::warn_if_cut(&crate::api::Request::Services, services.len());
+    s.saw(
+        crate::seen::Kind::Services,
+        crate::seen::services(&services),
+    );
     Ok(services)
 }
 
@@ -42,8 +43,8 @@ pub(super) const COLUMNS: [(&str, Align); 5] = [
 pub(super) fn row(v: &ServiceSummary) -> Vec<String> {
     vec![
         v.service_id.to_string(),
-        or_missing(&v.product_name),
-        or_missing(v.status.as_str()),
+        cell(&v.product_name),
+        cell(v.status.as_str()),
         date(v.nextduedate),
         id(v.orderid),
     ]
@@ -89,14 +90,14 @@ pub async fn service(s: &mut Session<'_>, a: &ServiceArgs) -> Printed {
     Ok(d.render())
 }
 
-pub async fn stats(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
+pub async fn stats(s: &mut Session<'_>, a: &ServiceIdArgs, form: Form) -> Printed {
     let what = format!("Stats of service {}", a.id);
     let client = s.client().await?;
     let stats = match client.stats(a.id).await {
         Ok(stats) => stats,
         Err(e) => return Err(ppr_only(&client, what, a.id, e).await),
     };
-    if a.output.json {
+    if form == Form::Json {
         return Ok(json(&stats));
     }
     // One decimal on every row as soon as one needs it, so the column lines up.
@@ -111,7 +112,7 @@ pub async fn stats(s: &mut Session<'_>, a: &ServiceIdArgs) -> Printed {
         };
         t.row([date(e.date), rate]);
     }
-    Ok(t.render())
+    Ok(t.render_as(form))
 }
 
 /// A limit of 0 is "no limit" (see [`crate::api::RateEntry`]). The API answers an array
@@ -176,7 +177,10 @@ impl Script for ServicesArgs {
         Some(&self.output)
     }
     async fn print(&self, s: &mut Session<'_>) -> Printed {
-        services(s, &self.output).await
+        services(s, self.form()).await
+    }
+    fn format(&self) -> Option<Form> {
+        self.format.format
     }
     fn several(&self) -> Option<Several> {
         Some(Several::Services)
@@ -197,7 +201,10 @@ impl Script for StatsArgs {
         Some(&self.service.output)
     }
     async fn print(&self, s: &mut Session<'_>) -> Printed {
-        stats(s, &self.service).await
+        stats(s, &self.service, self.form()).await
+    }
+    fn format(&self) -> Option<Form> {
+        self.format.format
     }
 }
 

@@ -8,12 +8,15 @@
 //! | `format.rs` | money, counts, numbers, dates, IDs, `—` for what is missing |
 //! | `when.rs` | how long ago, since when, a short local time |
 //! | `spark.rs` | sparklines as block characters |
+//! | `delimited.rs` | a cell of CSV (RFC 4180 quoting) or TSV (tabs, breaks, backslash escaped) |
 
+mod delimited;
 mod format;
 mod sanitize;
 mod spark;
 mod when;
 
+pub use delimited::{csv_field, tsv_field};
 pub use format::*;
 pub use sanitize::{is_invisible, sanitize};
 pub use spark::{spark, spark_counts, spark_share};

@@ -164,6 +164,7 @@ pub fn build(
         marks_file: crate::history::file_for(&settings.profile)
             .filter(|_| !demo)
             .map(crate::history::marks::MarksFile::spawn),
+        seen: (!demo).then(|| settings.profile.clone()),
     };
     Built {
         account: account::spawn(setup),

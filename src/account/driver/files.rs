@@ -68,6 +68,16 @@ impl Driver {
         let _ = self.events.send(Event::Swept(swept));
     }
 
+    /// A list read (services, products, invoices, clients) kept for the shell's
+    /// completion, off the task.
+    pub(super) fn keep_seen(&self, loaded: &crate::api::Loaded) {
+        if let Some(profile) = self.setup.seen.clone()
+            && let Some((kind, entries)) = crate::seen::of(loaded)
+        {
+            tokio::task::spawn_blocking(move || crate::seen::keep(&profile, kind, entries));
+        }
+    }
+
     pub(super) fn save_types(&self, types: &HashMap<u64, ProductType>) {
         if let Some((file, account)) = self.setup.types_file.clone() {
             let types = types.clone();

@@ -197,6 +197,8 @@ pub struct Setup {
     /// Where acknowledgements and silences are kept (the profile's history file); none:
     /// in memory for the run.
     pub marks_file: Option<MarksFile>,
+    /// The profile whose lists read are kept for the shell's completion ([`crate::seen`]).
+    pub seen: Option<String>,
 }
 
 /// An engine with no state files and no history (tests, benches, the headless session):
@@ -215,6 +217,7 @@ pub fn start(
         alert_file: None,
         types_file: None,
         marks_file: None,
+        seen: None,
     })
 }
 
@@ -414,6 +417,7 @@ impl Driver {
             if self.setup.history.is_some() {
                 records.extend(crate::history::records(&loaded));
             }
+            self.keep_seen(&loaded);
             if let Some(c) = answered.connection {
                 self.connection_changed(c, now);
             }

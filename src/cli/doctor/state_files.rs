@@ -25,6 +25,7 @@ pub(super) fn state_files_check(profile: Option<&str>) -> Check {
     let mut files: Vec<(PathBuf, bool)> = CAPPED.iter().map(|n| (dir.join(n), true)).collect();
     if let Some(profile) = profile {
         files.push((dir.join(crate::history::file_name(profile)), false));
+        files.extend(crate::seen::file_for(profile).map(|f| (f, true)));
     }
     files.push((dir.join("proxydash.log"), false));
     // The send logs each account's processes share (`scheduler::sendlog`), whichever

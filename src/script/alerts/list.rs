@@ -3,16 +3,36 @@
 
 use crate::alerts::marks::{self, Marks, Silence, alert_id};
 use crate::alerts::{Alert, Rule};
+use crate::script::Form;
+use crate::script::output::{Align, Table};
 use chrono::{DateTime, Utc};
+
+/// The alert's mark: silenced (by which silence), acknowledged (by whom), or none.
+fn mark(a: &Alert, marks: &Marks, now: DateTime<Utc>) -> String {
+    match (marks.silence(&a.key, now), marks.ack(&a.key)) {
+        (Some(s), _) => format!("silenced ({})", s.id),
+        (None, Some(k)) => format!("acked by {}", k.by),
+        (None, None) => String::new(),
+    }
+}
+
+/// The alert's message, with since when it was not checked when it was not.
+fn message_of(a: &Alert) -> String {
+    match a.not_checked(chrono::FixedOffset::east_opt(0).expect("zero offset")) {
+        Some(when) => format!("{} ({when})", a.message),
+        None => a.message.clone(),
+    }
+}
 
 /// The open alerts (most severe first) and the silences in force of each profile, as a
 /// table or JSON; over several profiles a PROFILE column first and a `"profile"` member
-/// in each JSON row.
+/// in each JSON row. CSV and TSV hold the open alerts (the table's columns).
 pub(super) fn list(
     profiles: &[(&str, &[Alert], &Marks)],
     now: DateTime<Utc>,
-    json: bool,
+    form: Form,
 ) -> String {
+    let json = form == Form::Json;
     let labelled = profiles.len() > 1;
     let mut open: Vec<(&str, &Alert, &Marks)> = profiles
         .iter()
@@ -39,6 +59,27 @@ pub(super) fn list(
         }
         other => other,
     };
+    if matches!(form, Form::Csv | Form::Tsv) {
+        let columns = [
+            ("LEVEL", Align::Left),
+            ("ID", Align::Left),
+            ("MARK", Align::Left),
+        ];
+        let profile = [("PROFILE", Align::Left)];
+        let message = [("MESSAGE", Align::Left)];
+        let both = [&profile[..labelled as usize], &columns, &message].concat();
+        let mut t = Table::new(&both);
+        for (p, a, marks) in &open {
+            let cells = [
+                a.level.as_str().to_owned(),
+                alert_id(&a.key),
+                mark(a, marks, now),
+            ];
+            let first = labelled.then(|| p.to_string());
+            t.row(first.into_iter().chain(cells).chain([message_of(a)]));
+        }
+        return t.render_as(form);
+    }
     if json {
         let alerts: Vec<_> = open
             .iter()
@@ -113,21 +154,14 @@ pub(super) fn list(
         ));
     }
     for (p, a, marks) in &open {
-        let mark = match (marks.silence(&a.key, now), marks.ack(&a.key)) {
-            (Some(s), _) => format!("silenced ({})", s.id),
-            (None, Some(k)) => format!("acked by {}", k.by),
-            (None, None) => String::new(),
-        };
+        let mark = mark(a, marks, now);
         out.push(format!(
             "{}{:<8} {:<28} {:<20} {}",
             column(p),
             a.level.as_str(),
             alert_id(&a.key),
             mark,
-            match a.not_checked(chrono::FixedOffset::east_opt(0).expect("zero offset")) {
-                Some(when) => format!("{} ({when})", crate::text::sanitize(&a.message)),
-                None => crate::text::sanitize(&a.message).into_owned(),
-            }
+            crate::text::sanitize(&message_of(a))
         ));
     }
     if !silences.is_empty() {

@@ -15,6 +15,7 @@ use crate::alerts::{Alert, Rule};
 use crate::config::selection::{self, Unnamed};
 use crate::history::marks::MarksDb;
 use crate::options::{Options, Subcommand};
+use crate::script::Form;
 use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand as Subcommands};
 use std::path::PathBuf;
@@ -29,6 +30,9 @@ use list::list;
 enum Failed {
     /// 1: the file cannot be read or written.
     File(String),
+    /// 1: some profiles' files could not be used; `text` is what was done in the others,
+    /// printed all the same.
+    Partly { text: String, why: String },
     /// 2: what was typed does not read.
     Usage(String),
     /// 4: no such open alert or silence.
@@ -50,20 +54,44 @@ impl Subcommand for AlertsArgs {
 pub fn run(cli: &Options, args: &AlertsArgs) -> ExitCode {
     // Profile names come from the config file: cleaned like server text (issue 46.7).
     use super::output::clean_lines;
-    match run_at(cli, args, Utc::now()) {
-        Ok(text) => {
-            println!("{}", clean_lines(&text, args.json));
-            ExitCode::SUCCESS
+    let mut args = args.clone();
+    args.json |= args.jq.is_some() || args.format == Some(Form::Json);
+    let done = match &args.command {
+        Some(AlertsCommand::Rules) if args.jq.is_some() || args.format.is_some() => Err(
+            Failed::Usage("alerts rules prints YAML: --jq and --format are not for it".into()),
+        ),
+        _ => run_at(cli, &args, Utc::now()),
+    };
+    let (text, failed) = match done {
+        Ok(text) => (Some(text), None),
+        Err(Failed::Partly { text, why }) => (Some(text), Some((1, why))),
+        Err(Failed::File(w)) => (None, Some((1, w))),
+        Err(Failed::Usage(w)) => (None, Some((2, w))),
+        Err(Failed::NotFound(w)) => (None, Some((4, w))),
+    };
+    let mut code = 0;
+    if let Some(text) = text {
+        let mut shown = clean_lines(&text, args.json);
+        if !shown.ends_with('\n') {
+            shown.push('\n');
         }
-        Err(f) => {
-            let (code, why) = match f {
-                Failed::File(w) => (1, w),
-                Failed::Usage(w) => (2, w),
-                Failed::NotFound(w) => (4, w),
-            };
-            eprintln!("proxydash alerts: {}", clean_lines(&why, false));
-            ExitCode::from(code)
+        if let Err(e) = super::jq::answer(&shown, args.jq.as_ref()) {
+            eprintln!("proxydash alerts: {}", clean_lines(&e, false));
+            code = 1;
         }
+    }
+    if let Some((status, why)) = failed {
+        eprintln!("proxydash alerts: {}", clean_lines(&why, false));
+        code = status;
+    }
+    ExitCode::from(code)
+}
+
+/// The form of the list: JSON when asked for, else `--format` (a table by default).
+fn form(args: &AlertsArgs) -> Form {
+    match args.json {
+        true => Form::Json,
+        false => args.format.unwrap_or_default(),
     }
 }
 
@@ -87,7 +115,7 @@ fn run_at(cli: &Options, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String
             .into_iter()
             .flatten()
             .collect::<Vec<_>>();
-        return several::several(&names, command, args.json, now);
+        return several::several(&names, command, form(args), now);
     }
     if let AlertsCommand::Unsilence { id } = &command
         && named.is_empty()
@@ -107,7 +135,7 @@ fn run_at(cli: &Options, args: &AlertsArgs, now: DateTime<Utc>) -> Result<String
             return Ok(list(
                 &[(profile.as_str(), open.as_slice(), &marks)],
                 now,
-                args.json,
+                form(args),
             ));
         }
         AlertsCommand::Ack { id, by } => ack(&open, &id, by, now)?,
@@ -281,6 +309,15 @@ pub struct AlertsArgs {
     /// Print JSON instead of a table (the list) or a line (the others).
     #[arg(long, global = true)]
     pub json: bool,
+    /// Filter the JSON with a jq expression (implies --json): each result on a line,
+    /// strings without quotes.
+    #[arg(long, value_name = "EXPR", value_parser = super::jq::parse, global = true)]
+    pub jq: Option<super::jq::Jq>,
+    /// How to print the list: table (the default), json (as --json), csv or tsv (the open
+    /// alerts: a header row and the table's columns).
+    #[arg(long, value_enum, value_name = "FORMAT", global = true,
+          conflicts_with_all = ["json", "jq"])]
+    pub format: Option<Form>,
     /// The profile [default: the config file's default_profile; `unsilence` looks in every
     /// profile].
     // Its own ID: clap copies a value of the top-level `--profile` into a global

@@ -8,6 +8,7 @@ use crate::alerts::marks::{MarkChange, Marks, alert_id, parse_alert_id};
 use crate::config::selection::{self, Unnamed};
 use crate::history::marks::MarksDb;
 use crate::options::Options;
+use crate::script::Form;
 use crate::script::output::clean_lines;
 use chrono::{DateTime, Utc};
 
@@ -88,15 +89,21 @@ pub(super) fn unsilence_anywhere(cli: &Options, id: &str, json: bool) -> Result<
 pub(super) fn several(
     names: &[String],
     command: AlertsCommand,
-    json: bool,
+    form: Form,
     now: DateTime<Utc>,
 ) -> Result<String, Failed> {
+    let json = form == Form::Json;
     let mut read = Vec::new();
     let mut failed = false;
     for name in names {
         match marks_of(name) {
             Ok(m) => read.push((name, open_alerts(name), m)),
-            Err(Failed::File(w) | Failed::Usage(w) | Failed::NotFound(w)) => {
+            Err(
+                Failed::File(w)
+                | Failed::Usage(w)
+                | Failed::NotFound(w)
+                | Failed::Partly { why: w, .. },
+            ) => {
                 eprintln!("proxydash alerts: {}", clean_lines(&w, false));
                 failed = true;
             }
@@ -105,10 +112,10 @@ pub(super) fn several(
     // What was done is printed all the same; the status says not all of it was.
     let fail_after = |failed: bool, text: String| -> Result<String, Failed> {
         if failed {
-            println!("{}", clean_lines(&text, json));
-            return Err(Failed::File(
-                "not every profile's history file could be used".into(),
-            ));
+            return Err(Failed::Partly {
+                text,
+                why: "not every profile's history file could be used".into(),
+            });
         }
         Ok(text)
     };
@@ -128,7 +135,7 @@ pub(super) fn several(
                 )
             })
             .collect();
-        return fail_after(failed, list(&rows, now, json));
+        return fail_after(failed, list(&rows, now, form));
     };
     // The change, and the profiles it is made in.
     let (change, said, within): (MarkChange, String, Vec<usize>) = match command {
