@@ -631,3 +631,69 @@ fn the_context_is_extended_in_two_files_at_most() {
         found.join("\n")
     );
 }
+
+/// The `match`es over a tab (their scrutinee names a tab, their arms `Tab::…`) that have
+/// a wildcard arm at their top level, in `text`: `(line, text)`.
+fn wildcards_over_tab(text: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    for (n, line) in lines.iter().enumerate() {
+        let trimmed = line.trim();
+        let Some(at) = trimmed.find("match ") else {
+            continue;
+        };
+        let scrutinee = &trimmed[at + 6..];
+        if !scrutinee.ends_with('{') || !scrutinee.to_lowercase().contains("tab") {
+            continue;
+        }
+        let (mut depth, mut names_tab, mut wild) = (1i32, false, None);
+        for (k, inner) in lines.iter().enumerate().skip(n + 1) {
+            let t = inner.trim();
+            if depth == 1 && (t.starts_with("_ =>") || t.starts_with("_ if ")) {
+                wild = Some(k + 1);
+            }
+            names_tab |= t.contains("Tab::");
+            depth += t.matches('{').count() as i32 - t.matches('}').count() as i32;
+            if depth <= 0 {
+                break;
+            }
+        }
+        if let (true, Some(k)) = (names_tab, wild) {
+            found.push((k, trimmed.to_owned()));
+        }
+    }
+    found
+}
+
+/// Issue 48.1: no wildcard over `Tab` in the dashboard: a new tab is then a compile error
+/// wherever tabs are told apart, not a silent fall-through (nor an
+/// `#[allow(unreachable_patterns)]` that hides it).
+#[test]
+fn no_wildcard_over_tab() {
+    let mut offending = Vec::new();
+    for dir in ["app", "ui", "desk"] {
+        for (rel, text) in sources(dir) {
+            for (k, line) in wildcards_over_tab(&text) {
+                offending.push(format!("src/{rel}:{k}: a wildcard arm in `{line}`"));
+            }
+            if text.contains("unreachable_patterns") {
+                offending.push(format!("src/{rel}: allows unreachable patterns"));
+            }
+        }
+    }
+    assert!(
+        offending.is_empty(),
+        "name every tab where tabs are told apart:\n{}",
+        offending.join("\n")
+    );
+}
+
+#[test]
+fn the_wildcard_rule_sees_what_it_forbids() {
+    let bad = "fn f(tab: Tab) {\n    match tab {\n        Tab::Services => 1,\n        _ => 2,\n    }\n}\n";
+    assert_eq!(wildcards_over_tab(bad), [(4, "match tab {".to_owned())]);
+    let nested = "match self.tab {\n    Tab::Alerts => match x {\n        _ => 1,\n    },\n    Tab::Services => 2,\n}\n";
+    assert!(wildcards_over_tab(nested).is_empty());
+    let other = "match action {\n    Action::Up => 1,\n    _ => 2,\n}\n";
+    assert!(wildcards_over_tab(other).is_empty());
+}

@@ -128,9 +128,10 @@ pub(super) fn start(cx: &mut Cx<'_>, i: usize) {
     };
     // `{service_ids}`: the marked services, else the highlighted one.
     let selected = cx.tabs.services.table.selected_id();
-    let ids: Vec<String> = match (cx.shell.tab, marked.is_empty()) {
-        (Tab::Services, false) => marked.iter().map(u64::to_string).collect(),
-        _ => selected.map(|id| id.to_string()).into_iter().collect(),
+    let ids: Vec<String> = if cx.shell.tab == Tab::Services && !marked.is_empty() {
+        marked.iter().map(u64::to_string).collect()
+    } else {
+        selected.map(|id| id.to_string()).into_iter().collect()
     };
     let mut runs = Vec::new();
     for row in rows {

@@ -59,10 +59,12 @@ pub const APP_TITLE: &str = " proxydash ";
 /// A tab's title as drawn: ` 1 Services `; the Alerts tab adds how many are open
 /// (` 6 Alerts 3 `, at most `99+`).
 pub fn tab_title(tab: Tab, open_alerts: usize) -> String {
-    match (tab, open_alerts) {
-        (Tab::Alerts, 1..=99) => format!(" {} {} {open_alerts} ", tab.number(), tab.title()),
-        (Tab::Alerts, 100..) => format!(" {} {} 99+ ", tab.number(), tab.title()),
-        _ => format!(" {} {} ", tab.number(), tab.title()),
+    let (number, title) = (tab.number(), tab.title());
+    match open_alerts {
+        0 => format!(" {number} {title} "),
+        _ if tab != Tab::Alerts => format!(" {number} {title} "),
+        1..=99 => format!(" {number} {title} {open_alerts} "),
+        100.. => format!(" {number} {title} 99+ "),
     }
 }
 
