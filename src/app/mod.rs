@@ -313,7 +313,7 @@ impl App {
     /// rebuild of the Network rows rather than 20,000.
     pub fn update_all(&mut self, msgs: impl IntoIterator<Item = Msg>) -> Vec<Command> {
         let mut out = Vec::new();
-        let before = redraw::Glance::of(&self.shell, &self.tabs, &self.account);
+        let before = redraw::OnScreen::of(&self.shell, &self.tabs, &self.account);
         let (mut loud, mut ticked) = (false, false);
         for msg in msgs {
             loud |= !msg.may_be_invisible();
@@ -421,7 +421,7 @@ impl App {
     pub(in crate::app) fn parts<'a>(
         &'a mut self,
         out: &'a mut Vec<Command>,
-    ) -> (Cx<'a>, Aside<'a>) {
+    ) -> (Cx<'a>, NotInContext<'a>) {
         let cx = Cx {
             shell: &mut self.shell,
             tabs: &mut self.tabs,
@@ -429,7 +429,7 @@ impl App {
             work: &mut self.work,
             out,
         };
-        let aside = Aside {
+        let aside = NotInContext {
             forms: &mut self.forms,
             probes: &mut self.probes,
             proxies: &mut self.proxies,
@@ -439,7 +439,7 @@ impl App {
 }
 
 /// The app's parts no context holds (see [`App::parts`]).
-pub(in crate::app) struct Aside<'a> {
+pub(in crate::app) struct NotInContext<'a> {
     pub(in crate::app) forms: &'a mut forms::Forms,
     pub(in crate::app) probes: &'a mut probe::Probes,
     pub(in crate::app) proxies: &'a mut palette::Proxies,

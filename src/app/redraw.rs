@@ -2,7 +2,7 @@
 //! what is drawn (a key, an answer, a resize), but the timer's ticks and the scheduler's
 //! budget reports arrive while nothing is touched, and often change nothing that is shown:
 //! a budget report whose label reads the same, a tick for an auto-refresh that is not due
-//! yet. For those the app compares a [`Glance`] (everything time or the budget can change
+//! yet. For those the app compares a [`OnScreen`] (everything time or the budget can change
 //! on screen) before and after, so an idle dashboard does not redraw. And when the loop
 //! must wake the app with a tick at all (`Mirror::next_wakeup`): the parts own these
 //! answers (the shell its redraw flag, the mirror its countdowns); the app only asks. (What
@@ -15,7 +15,7 @@ use chrono::{DateTime, Duration, NaiveDate, Utc};
 
 /// What a tick or a budget report can change on screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Glance {
+pub(super) struct OnScreen {
     budget: Option<String>,
     waiting: Option<String>,
     status: Option<String>,
@@ -25,10 +25,10 @@ pub(super) struct Glance {
     today: NaiveDate,
 }
 
-impl Glance {
+impl OnScreen {
     pub(super) fn of(shell: &Shell, tabs: &Tabs, account: &Mirror) -> Self {
         use super::status::Shown;
-        Glance {
+        OnScreen {
             budget: account.budget_label(),
             waiting: account.budget_waiting(shell.now()),
             status: shell.status.shown().map(|s| match s {
@@ -43,7 +43,7 @@ impl Glance {
 }
 
 impl Msg {
-    /// Whether the message may leave the screen as it was (decided by a [`Glance`]).
+    /// Whether the message may leave the screen as it was (decided by a [`OnScreen`]).
     pub(super) fn may_be_invisible(&self) -> bool {
         matches!(self, Msg::Tick | Msg::Budget(_))
     }
@@ -55,12 +55,12 @@ impl Shell {
     pub(super) fn note_redraw(
         &mut self,
         (tabs, account): (&Tabs, &Mirror),
-        before: &Glance,
+        before: &OnScreen,
         loud: bool,
         ticked: bool,
     ) {
         let countdown = ticked && account.countdown_visible(self, &tabs.services);
-        if loud || countdown || Glance::of(self, tabs, account) != *before {
+        if loud || countdown || OnScreen::of(self, tabs, account) != *before {
             self.redraw = true;
         }
     }

@@ -29,7 +29,7 @@ pub struct RowRef {
     pub id: u64,
 }
 
-pub struct AllView {
+pub struct MergedRows {
     pub tab: Tab,
     /// The sort of Services across accounts (`s`, `S`); other tabs sort in each account.
     pub sort: Sort<ServiceSort>,
@@ -55,7 +55,7 @@ pub struct AllView {
     runs: Runs,
 }
 
-/// What [`AllView::rebuild`] reads to merge the rows, bar the Services sort's ranks (the
+/// What [`MergedRows::rebuild`] reads to merge the rows, bar the Services sort's ranks (the
 /// runs say when those changed). An account's rows change only with its table's
 /// generation (its keys, IDs, order and marks are replaced together), or for Services
 /// listed straight from the list, with the list's. Every batch of answers redraws, and
@@ -73,7 +73,7 @@ struct MadeFrom {
 }
 
 impl MadeFrom {
-    fn of(view: &AllView, seats: &[Seat], keyed: bool) -> Self {
+    fn of(view: &MergedRows, seats: &[Seat], keyed: bool) -> Self {
         let seats = seats
             .iter()
             .map(|seat| {
@@ -134,7 +134,7 @@ struct Segment {
     keys: Vec<String>,
 }
 
-impl Default for AllView {
+impl Default for MergedRows {
     fn default() -> Self {
         Self {
             tab: Tab::Services,
@@ -152,8 +152,8 @@ impl Default for AllView {
     }
 }
 
-impl AllView {
-    /// Merges the rows of [`AllView::tab`] from every seat, keeping the selection on the
+impl MergedRows {
+    /// Merges the rows of [`MergedRows::tab`] from every seat, keeping the selection on the
     /// same row where it is still there.
     pub fn rebuild(&mut self, seats: &[Seat]) {
         let tab = self.tab;
@@ -402,7 +402,7 @@ impl AllView {
 impl RowRef {
     /// The merged table's key of the row, which keeps the selection on it across
     /// rebuilds. It is a hash of the whole identity (an alert's ID is a hash already, so
-    /// no bits of it can be spared); the identity itself is [`AllView::selected`]'s,
+    /// no bits of it can be spared); the identity itself is [`MergedRows::selected`]'s,
     /// never worked back from this.
     fn key(self) -> u64 {
         use std::hash::{Hash, Hasher};

@@ -8,7 +8,7 @@ use super::{Desk, Scope};
 use crate::app::App;
 use crate::app::geometry::Geometry;
 use crate::app::tabs::{Merged, Tab};
-use crate::ui::all::{Account, Accounts, AllView, Shown};
+use crate::ui::all::{Account, Accounts, AllScreen, Shown};
 use crate::ui::theme::Theme;
 use crate::ui::{self, layout};
 use ratatui::Frame;
@@ -72,7 +72,7 @@ fn accounts(desk: &Desk) -> Accounts<'_> {
 /// What the All view shows in `area`: its merged table with the cells of the rows that
 /// fit there (and how many do), every account, the selection's account, and whose keys
 /// are the footer's.
-fn all_view(desk: &Desk, area: Rect) -> (AllView<'_>, Option<u16>) {
+fn all_view(desk: &Desk, area: Rect) -> (AllScreen<'_>, Option<u16>) {
     let all = desk.all();
     let seats = desk.seats();
     let table = all.table();
@@ -97,7 +97,7 @@ fn all_view(desk: &Desk, area: Rect) -> (AllView<'_>, Option<u16>) {
             .map(|&i| all.cells(seats, i, width))
             .collect();
     }
-    let view = AllView {
+    let view = AllScreen {
         merged,
         over: desk.owner(),
         context: desk.all_context(),

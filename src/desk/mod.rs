@@ -103,7 +103,7 @@ const NAME_MAX: usize = 12;
 pub struct Desk {
     seats: Vec<Seat>,
     scope: Scope,
-    all: all::AllView,
+    all: all::MergedRows,
     /// The seat whose popup is open over the All view (keys go to it while it is).
     owner: Option<usize>,
     /// The All rows must be merged again before the next frame (once per batch, however
@@ -147,7 +147,7 @@ impl Desk {
         Self {
             seats,
             scope,
-            all: all::AllView::default(),
+            all: all::MergedRows::default(),
             owner: None,
             stale: true,
             warm_next: 0,
@@ -176,7 +176,7 @@ impl Desk {
         self.scope
     }
 
-    pub fn all(&self) -> &all::AllView {
+    pub fn all(&self) -> &all::MergedRows {
         &self.all
     }
 

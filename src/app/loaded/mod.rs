@@ -15,7 +15,7 @@
 //! by its number) is kept in the store like every read, then handed to the form
 //! ([`Forms::on_read`]), which then shows its failure instead of the status line. What no
 //! context holds (the forms out of sight, the probes, the proxies) comes beside the
-//! context as [`super::Aside`].
+//! context as [`super::NotInContext`].
 //!
 //! [`Forms::on_result`]: super::forms::Forms::on_result
 //! [`Forms::on_read`]: super::forms::Forms::on_read
@@ -23,17 +23,17 @@
 mod services;
 
 use super::forms::order::outcome::check_orders;
-use super::{Aside, Cx, status};
+use super::{Cx, NotInContext, status};
 use crate::api::{ApiError, Loaded, Request, Response, Ticket, limits};
 use chrono::{DateTime, Utc};
 
 /// An answer, with the ticket of the write it answers (see [`super::forms`]), through the
 /// context: the parts it changes are the shell, the tabs and the mirror; what no context
 /// holds (the forms out of sight, the probes, the palette's proxies) comes beside it
-/// ([`Aside`]).
+/// ([`NotInContext`]).
 pub(in crate::app) fn on_loaded(
     cx: &mut Cx<'_>,
-    aside: Aside<'_>,
+    aside: NotInContext<'_>,
     loaded: Loaded,
     ticket: Option<Ticket>,
 ) {

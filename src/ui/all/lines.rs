@@ -56,7 +56,7 @@ fn link(app: &App, theme: &Theme) -> (String, Style, String) {
 
 /// The top line: All, then each account with its connection's mark (and words, where the
 /// line has room).
-pub fn draw_accounts(frame: &mut Frame, accounts: &Accounts, theme: &Theme, area: Rect) {
+pub fn draw_account_line(frame: &mut Frame, accounts: &Accounts, theme: &Theme, area: Rect) {
     let mut spans = vec![Span::styled(
         " All ",
         if accounts.all {

@@ -1,12 +1,12 @@
 //! The dashboard over several accounts: the top line naming each account with its
 //! connection state, and the All view (one tab's rows of every account, merged), drawn
-//! from what the desk prepared ([`Accounts`], [`AllView`]). The desk, above, gathers the
+//! from what the desk prepared ([`Accounts`], [`AllScreen`]). The desk, above, gathers the
 //! accounts and their merged rows and calls this once; this reads each account's
 //! [`App`] for its part and never calls back up.
 
 mod lines;
 
-pub use lines::{Account, Accounts, draw_accounts, link_words};
+pub use lines::{Account, Accounts, draw_account_line, link_words};
 
 use super::layout;
 use super::theme::Theme;
@@ -21,7 +21,7 @@ use ratatui::widgets::Paragraph;
 
 /// What the All view shows, prepared by the desk: the tab's merged rows, and whose keys
 /// and popups are on screen.
-pub struct AllView<'a> {
+pub struct AllScreen<'a> {
     pub merged: Merged<'a>,
     /// The account whose popups are open over the view (its keys are the footer's).
     pub over: Option<usize>,
@@ -34,7 +34,7 @@ pub struct AllView<'a> {
 pub enum Shown<'a> {
     Alone,
     One(usize),
-    All(AllView<'a>),
+    All(AllScreen<'a>),
 }
 
 /// Where the screen of an account, or the All view, goes on a frame of `area` over
@@ -67,13 +67,13 @@ pub fn draw_desk(
             }
         }
         Shown::One(k) => {
-            draw_accounts(frame, accounts, theme, top);
+            draw_account_line(frame, accounts, theme, top);
             if let Some(account) = accounts.list.get(*k) {
                 super::draw_in(account.app, frame, theme, rest, view);
             }
         }
         Shown::All(all) => {
-            draw_accounts(frame, accounts, theme, top);
+            draw_account_line(frame, accounts, theme, top);
             draw(frame, accounts, all, theme, rest, view);
         }
     }
@@ -92,7 +92,7 @@ pub fn table_pane(app: &App, area: Rect, merged: &Merged) -> Option<layout::Pane
 pub fn draw(
     frame: &mut Frame,
     accounts: &Accounts,
-    all: &AllView,
+    all: &AllScreen,
     theme: &Theme,
     area: Rect,
     view: &mut Geometry,

@@ -198,7 +198,7 @@ fn owed_line(theme: &Theme, o: &Owed, r: &Runway) -> Line<'static> {
 }
 
 /// Over several accounts: the earliest day any runs short, then each account's line.
-pub fn draw_accounts(
+pub fn draw_every_account(
     frame: &mut Frame,
     theme: &Theme,
     area: Rect,

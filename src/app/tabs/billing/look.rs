@@ -67,7 +67,7 @@ impl TabLook for BillingTab {
                         )
                     })
                     .collect();
-                super::ahead::draw_accounts(frame, theme, ahead, &runways);
+                super::ahead::draw_every_account(frame, theme, ahead, &runways);
             }
         }
     }
