@@ -56,8 +56,38 @@ pub(in crate::app) fn fetch_then_run(cx: &mut Cx<'_>, id: u64, run: crate::confi
 /// fetched as the person asked, and its first proxy copied when it comes; the form shows
 /// meanwhile, so the wait and a failure are seen.
 pub(in crate::app) fn copy_first(cx: &mut Cx<'_>) {
+    let marked = cx.tabs.services.table.marked_ids();
+    if !marked.is_empty() && cx.shell.popups.is_empty() {
+        return copy_marked(cx, &marked);
+    }
     let Some(on) = service_on(cx) else {
         return;
     };
     fetch_iplist(cx, &on, |form| form.copy_first = true);
+}
+
+/// `y` on Services with marks: every marked service's IP list, one after the other, each
+/// headed by its ID, copied once the last is in (see [`super::iplist::Batch`]).
+fn copy_marked(cx: &mut Cx<'_>, marked: &[u64]) {
+    let kind = |cx: &Cx<'_>, id: u64| cx.tabs.service_type(id, cx.account);
+    let mut rest: std::collections::VecDeque<_> = (marked.iter())
+        .map(|&id| {
+            let kind = kind(cx, id).unwrap_or_default();
+            (id, crate::api::IpListType::default_for(&kind))
+        })
+        .collect();
+    let Some((first, _)) = rest.pop_front() else {
+        return;
+    };
+    let on = super::ServiceOn {
+        id: first,
+        status: None,
+        kind: kind(cx, first),
+    };
+    fetch_iplist(cx, &on, |form| {
+        form.batch = Some(Box::new(super::iplist::Batch {
+            rest,
+            ..Default::default()
+        }));
+    });
 }

@@ -232,3 +232,37 @@ fn y_on_a_service_row_copies_its_first_proxy() {
         "First proxy of service 5001 (host:port:user:pass, http-auth) sent to the terminal clipboard (OSC 52)"
     );
 }
+
+/// Issue 47.2: `y` with marked services fetches each one's list after the one before
+/// and copies them all, each headed by its ID, once the last is in.
+#[test]
+fn y_on_marked_services_copies_every_list_each_headed_by_its_id() {
+    let mut h = Harness::loaded();
+    h.key(' ');
+    h.key('j');
+    h.key('j');
+    h.key(' ');
+    let first = Request::ip_list(5001, IpListType::HttpAuth, IpListFormat::Txt);
+    assert_eq!(fetches(&h.key('y')), vec![first.clone()]);
+    let list = |t: IpListType, raw: &str| {
+        Response::IpList(IpList::parse(t, IpListFormat::Txt, raw.into()))
+    };
+    let cmds = h.ok(first, list(IpListType::HttpAuth, RAW));
+    // Then the next marked one, in its kind's type.
+    let second = Request::ip_list(5003, IpListType::PprHttp, IpListFormat::Txt);
+    assert_eq!(fetches(&cmds), vec![second.clone()]);
+    let cmds = h.ok(
+        second,
+        list(IpListType::PprHttp, "gw.example.net:9000:u:p\n"),
+    );
+    let (what, text) = copy_of(&cmds);
+    assert_eq!(
+        text,
+        format!("# service 5001\n{RAW}# service 5003\ngw.example.net:9000:u:p\n")
+    );
+    assert_eq!(
+        what,
+        "IP lists of services 5001, 5003 (each headed by its ID)"
+    );
+    assert_eq!(h.app.context().popup, None);
+}

@@ -20,9 +20,11 @@ mod view;
 use super::{Answered, FileAnswer, Flow, FormCore, FormCx, FormData, FormLogic, FormState, Next};
 use super::{Intent, ServiceOn, TextField};
 use crate::api::{ApiError, IpList, IpListFormat, IpListType, ProductType, Request, Response};
+use crate::app::Command;
 use crate::app::keymap::steps::{self, BACK, CANCEL, CLOSE, FormStep, step_key};
 use crate::app::keymap::{Action, code, k};
 use crate::app::look::theme::Theme;
+use crate::app::status::NoticeKind;
 use crossterm::event::KeyCode;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -108,11 +110,25 @@ pub struct IpListForm {
     /// Opened by one of your actions that takes `{iplist_file}`: it runs with the list
     /// once it arrives, and the form closes.
     pub then_run: Option<Box<crate::config::actions::Run>>,
+    /// Opened by `y` on marked services: the lists one after the other (see [`Batch`]).
+    pub batch: Option<Box<Batch>>,
     /// Whether the view shows the passwords in the lines (`v`); hidden as the service's
     /// detail hides its own, so a shared screen does not show them.
     pub show_passwords: bool,
     /// The list types the chooser offers: those of the service's kind.
     pub types: &'static [IpListType],
+}
+
+/// `y` on marked services: each service's list (its kind's usual type, as text) fetched
+/// after the one before, each headed by its ID (`# service 1001`), and the whole copied
+/// once the last is in; what could not be read is said, the rest is copied.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Batch {
+    /// The services still to fetch, next first, with their list type.
+    pub rest: std::collections::VecDeque<(u64, IpListType)>,
+    pub text: String,
+    pub copied: Vec<u64>,
+    pub failed: Vec<u64>,
 }
 
 /// The file-name prompt of `w`.
@@ -140,6 +156,7 @@ impl IpListForm {
             show_passwords: false,
             copy_first: false,
             then_run: None,
+            batch: None,
             types: IpListType::for_kind(product_type),
         }
     }
@@ -275,6 +292,9 @@ impl FormLogic for IpListForm {
             cx.intend(Intent::HandOver(run));
             return Flow::Close;
         }
+        if self.batch.is_some() {
+            return self.next_of_batch(cx);
+        }
         if self.copy_first && on_screen && self.list().is_some() {
             self.copy_first = false;
             return self.copy_first_entry(cx);
@@ -326,6 +346,62 @@ pub(in crate::app) fn chooser(on: &ServiceOn) -> IpListForm {
 }
 
 impl IpListForm {
+    /// A list of the batch is in (or failed): kept under its ID, then the next fetched, or
+    /// (the last) the whole copied and the form closed.
+    fn next_of_batch(&mut self, cx: &mut FormCx<'_>) -> Flow {
+        let id = self.service_id;
+        let raw = self.list().map(|l| l.raw.clone());
+        let Some(batch) = self.batch.as_mut() else {
+            return Flow::Stay;
+        };
+        match raw {
+            Some(raw) => {
+                batch.text.push_str(&format!("# service {id}\n{raw}"));
+                if !batch.text.ends_with('\n') {
+                    batch.text.push('\n');
+                }
+                batch.copied.push(id);
+            }
+            None => batch.failed.push(id),
+        }
+        if let Some((next, list_type)) = batch.rest.pop_front() {
+            self.service_id = next;
+            self.list_type = list_type;
+            self.view = None;
+            let request = Request::ip_list(next, self.list_type.clone(), self.format.clone());
+            self.core.send(cx, request);
+            return Flow::Stay;
+        }
+        let batch = self.batch.take().unwrap_or_default();
+        let ids = |ids: &[u64]| {
+            ids.iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if !batch.failed.is_empty() {
+            let line = format!(
+                "IP lists of services {} could not be read",
+                ids(&batch.failed)
+            );
+            cx.status().notify(NoticeKind::Error, line);
+        }
+        if batch.copied.is_empty() {
+            return Flow::Close;
+        }
+        let what = format!(
+            "IP lists of services {} (each headed by its ID)",
+            ids(&batch.copied)
+        );
+        let line = format!("# {what}");
+        cx.expect_copy(what.clone(), line);
+        cx.send(Command::Copy {
+            what,
+            text: batch.text,
+        });
+        Flow::Close
+    }
+
     /// Fetches the list in the chosen type and format at once, as Enter in the chooser
     /// would (opened by another key than `i`, which says what becomes of the list).
     pub(in crate::app) fn fetch(&mut self, cx: &mut FormCx<'_>) {
