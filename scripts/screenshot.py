@@ -42,6 +42,26 @@ ACCOUNT_SHOTS = [
     ("accounts-network", ["4"], r"Servers in error: [1-9]"),
 ]
 
+# Marks (Space) and your own actions in `?`, with a config of two actions (issue 47): two
+# services marked, then the help listing the actions with what they run.
+ACTION_SHOTS = [
+    ("marks", [" ", "j", "j", " "], r"Services · \d+ · 2 marked"),
+    ("actions-help", ["?"], r"Your actions"),
+]
+
+ACTIONS_CONFIG = """
+[[actions]]
+key = "X"
+description = "Push the marked services to the proxy manager"
+command = ["pm", "push", "{service_ids}"]
+confirm = true
+
+[[actions]]
+key = "O"
+description = "Open in the panel"
+command = ["xdg-open", "https://panel.example.com/services/{service_id}"]
+"""
+
 # How long a shot waits for what it shows before it is taken anyway (with a warning).
 READY_WITHIN = 120.0
 
@@ -179,9 +199,9 @@ def wait_for(ready):
     return None
 
 
-def shoot(binary, flags, shots, settle=2.0):
+def shoot(binary, flags, shots, settle=2.0, env=""):
     subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
-    env = "TERM=xterm-256color"
+    env = f"TERM=xterm-256color {env}"
     tmux("new-session", "-d", "-s", SESSION, "-x", str(COLS), "-y", str(ROWS), f"{env} {binary} {flags}")
     try:
         time.sleep(settle)
@@ -211,6 +231,12 @@ def main():
     shoot(binary, "--demo --refresh 0", SHOTS)
     # Three accounts at 60 requests a minute each: a little longer for their first reads.
     shoot(binary, "--demo --all-profiles --refresh 0", ACCOUNT_SHOTS, settle=6.0)
+    # Your actions come from the config file beside the demo's (a folder of this run's).
+    config = os.path.join("/tmp", f"proxydash-shot-config-{os.getpid()}")
+    os.makedirs(os.path.join(config, "proxydash"), exist_ok=True)
+    with open(os.path.join(config, "proxydash", "config.toml"), "w") as f:
+        f.write(ACTIONS_CONFIG)
+    shoot(binary, "--demo --refresh 0", ACTION_SHOTS, env=f"XDG_CONFIG_HOME={config}")
 
 
 if __name__ == "__main__":

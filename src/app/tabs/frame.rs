@@ -102,6 +102,11 @@ impl App {
     }
 }
 
+/// An empty pane titled `noun`: a detail while no row is selected.
+pub fn empty(frame: &mut Frame, props: &Props<'_>, area: Rect, noun: &str) {
+    frame.render_widget(widgets::pane(props.theme, noun.into(), Span::raw("")), area);
+}
+
 /// The table's block with its `heading` drawn in `pane`; the block to draw the rows in,
 /// or `None` when the pane says why there are none (it is drawn then).
 fn table_pane<'a>(

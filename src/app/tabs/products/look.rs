@@ -60,10 +60,7 @@ impl TabLook for ProductsTab {
                 area,
                 id,
             ),
-            None => frame.render_widget(
-                widgets::pane(props.theme, "Product".into(), Span::raw("")),
-                area,
-            ),
+            None => super::super::frame::empty(frame, props, area, "Product"),
         }
     }
 

@@ -67,10 +67,7 @@ impl TabLook for ServicesTab {
                 area,
                 id,
             ),
-            None => frame.render_widget(
-                widgets::pane(props.theme, "Service".into(), Span::raw("")),
-                area,
-            ),
+            None => super::super::frame::empty(frame, props, area, "Service"),
         }
     }
 }

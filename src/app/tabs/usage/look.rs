@@ -95,11 +95,8 @@ impl TabLook for UsageTab {
         match id {
             Some(id) => draw_selected(frame, self, props.data, theme, (chart, gauge), id),
             None => {
-                frame.render_widget(
-                    widgets::pane(theme, "Daily usage".into(), Span::raw("")),
-                    chart,
-                );
-                frame.render_widget(widgets::pane(theme, "Rate".into(), Span::raw("")), gauge);
+                super::super::frame::empty(frame, props, chart, "Daily usage");
+                super::super::frame::empty(frame, props, gauge, "Rate");
             }
         }
     }
