@@ -38,6 +38,14 @@ pub(in crate::app) fn open(cx: &mut Cx<'_>, kind: FormKind) {
         FormKind::Silence => Some(Form::Silence(silence_form(cx))),
     };
     if let Some(form) = form {
+        // Marks are for the keys that act on every marked row (`Space` says which): a
+        // form is for one row, and says so rather than leave the marks seeming used.
+        let marked = cx.tabs.pane(cx.shell.tab).table().marked_count();
+        if marked > 0 && cx.shell.popups.is_empty() {
+            cx.shell.notify(format!(
+                "The form is for the highlighted row only; the {marked} marked rows are kept"
+            ));
+        }
         cx.shell.popups.push(Popup::from(form));
     }
 }

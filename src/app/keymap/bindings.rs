@@ -78,7 +78,7 @@ const POPUPS_AND_TABS: &[Binding] = &[
     b(&[code(KeyCode::PageDown)], Action::PageDown, &[Main], None, "Page down"),
     b(&[code(KeyCode::PageUp)], Action::PageUp, &[Main], None, "Page up"),
     b(&[k('/')], Action::Filter, &[Main], Some("filter"), "Filter the table by any visible text"),
-    b(&[k(' ')], Action::Mark, &[Main], None, "Mark or unmark the row: what acts on a row then acts on every marked one (Esc clears)"),
+    b(&[k(' ')], Action::Mark, &[Main], None, "Mark or unmark the row: y, a, u (Alerts) and your actions then act on every marked row; Esc clears"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Services), Tab(Tab::Products)], Some("details"), "Open the selected item's detail"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Billing)], Some("invoice"), "Open the selected invoice"),
     b(&[code(KeyCode::Enter)], Action::Open, &[Tab(Tab::Network)], Some("service"), "Show the service of the selected server"),

@@ -51,6 +51,19 @@ fn space_marks_the_row_the_title_counts_and_esc_clears_them() {
 }
 
 #[test]
+fn a_form_with_marks_says_it_is_for_the_highlighted_row_only() {
+    let mut h = Harness::loaded();
+    h.key(' ');
+    h.key('u');
+    assert_eq!(
+        h.status_text(),
+        "The form is for the highlighted row only; the 1 marked rows are kept"
+    );
+    assert!(!h.app.popups().is_empty());
+    assert_eq!(h.app.table(crate::app::Tab::Services).marked_count(), 1);
+}
+
+#[test]
 fn a_acknowledges_every_marked_alert() {
     let mut h = alerting();
     h.key('6');
